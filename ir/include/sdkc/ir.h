@@ -1,0 +1,344 @@
+/* sdkc/ir.h - the SDK Contract IR: a runtime-neutral model of an HTTP API, compiled from a
+ * contract and read by emitters and the conformance checker.
+ *
+ * Everything here is owned by one sdkc_ir (its arena) and is read-only for emitters. Lists are in
+ * source order or name order, never in address order, so output built from the IR is
+ * deterministic. Every type has two projections:
+ *   wire    what is on the wire (JSON); a JSON_STRING is a string there, a brand is a string;
+ *   domain  what an SDK hands its caller; a JSON_STRING is its decoded content type.
+ */
+#ifndef SDKC_IR_H
+#define SDKC_IR_H
+
+#include "sdkc/diag.h"
+#include "sdkc/doc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SDKC_IR_FORMAT "sdkc-ir/1"
+
+typedef enum sdkc_type_kind {
+    SDKC_TYPE_STRING,      /* str: format, pattern, brand, length bounds */
+    SDKC_TYPE_INTEGER,     /* num: int64 on the domain side; bounds */
+    SDKC_TYPE_NUMBER,      /* num: double; bounds */
+    SDKC_TYPE_BOOLEAN,
+    SDKC_TYPE_NULL,
+    SDKC_TYPE_LITERAL,     /* literal: exactly one JSON scalar value */
+    SDKC_TYPE_ENUM,        /* enumeration: string values; open (unknown values kept) */
+    SDKC_TYPE_ARRAY,       /* array: items */
+    SDKC_TYPE_TUPLE,       /* tuple: prefix items, optional rest */
+    SDKC_TYPE_MAP,         /* map: string keys to values */
+    SDKC_TYPE_OBJECT,      /* object: fields, open or closed */
+    SDKC_TYPE_UNION,       /* union_: variants, discriminated or not */
+    SDKC_TYPE_NULLABLE,    /* nullable: inner type or JSON null */
+    SDKC_TYPE_JSON_STRING, /* json_string: wire string holding JSON of the content type */
+    SDKC_TYPE_ANY,         /* any JSON value, kept raw */
+    SDKC_TYPE_NEVER        /* no value is valid (`not: {}`) */
+} sdkc_type_kind;
+
+/* "string", "integer", ..., "json-string", "any", "never" (the IR JSON spelling). */
+const char *sdkc_type_kind_name(sdkc_type_kind k);
+
+typedef struct sdkc_type sdkc_type;
+
+/* An identifier type: a string schema whose pattern fixes a prefix (`^ses`, `^msg_`). Brands are
+ * distinct domain types so that one kind of id cannot be passed as another. */
+typedef struct sdkc_brand {
+    const char *name;      /* "SessionID", derived from the fields that use it */
+    const char *safe_name; /* "session_id" */
+    const char *prefix;    /* "ses" */
+    const char *pattern;   /* the pattern as written: "^ses" */
+    size_t uses;           /* how many schemas use it */
+} sdkc_brand;
+
+typedef enum sdkc_literal_kind {
+    SDKC_LIT_STRING,
+    SDKC_LIT_NUMBER, /* text holds the number as written in the contract */
+    SDKC_LIT_BOOL,   /* text is "true" or "false" */
+    SDKC_LIT_NULL
+} sdkc_literal_kind;
+
+typedef struct sdkc_literal {
+    sdkc_literal_kind kind;
+    const char *text;
+} sdkc_literal;
+
+typedef struct sdkc_field {
+    const char *wire_name;  /* the JSON property name */
+    const char *safe_name;  /* snake_case, a C identifier, not a keyword, unique in the object */
+    const sdkc_type *type;  /* NULLABLE when the contract allows null */
+    bool required;
+    const char *docs;       /* description, or NULL */
+    sdkc_loc loc;
+} sdkc_field;
+
+typedef struct sdkc_variant {
+    const sdkc_type *type;
+    const char *tag;       /* discriminator value for this variant; NULL in untagged unions */
+    const char *safe_name; /* snake_case name for the variant, unique in the union */
+} sdkc_variant;
+
+struct sdkc_type {
+    sdkc_type_kind kind;
+    const char *name;      /* named types: component name or a name derived from context;
+                              NULL for anonymous primitives, arrays, maps, nullables */
+    const char *safe_name; /* snake_case of name, unique among named types; NULL if anonymous */
+    const char *docs;      /* description, or NULL */
+    const char *origin;    /* JSON pointer of the schema it came from ("/components/schemas/X") */
+    sdkc_loc loc;
+    bool recursive;        /* reachable from itself: emitters must break the cycle by pointer */
+    union {
+        struct {
+            const char *format;         /* "date-time", "binary", ... or NULL */
+            const char *pattern;        /* or NULL */
+            const sdkc_brand *brand;    /* or NULL */
+            bool has_min_length, has_max_length;
+            uint64_t min_length, max_length;
+        } str;
+        struct {
+            const char *format; /* "int64", "int32", "double", ... or NULL */
+            bool has_minimum, has_maximum;
+            bool exclusive_minimum, exclusive_maximum;
+            double minimum, maximum;
+        } num;
+        sdkc_literal literal;
+        struct {
+            const char *const *values;      /* wire strings, in contract order */
+            const char *const *safe_values; /* SCREAMING_SNAKE member names, unique */
+            size_t nvalues;
+        } enumeration;
+        struct {
+            const sdkc_type *items;
+            bool has_min_items, has_max_items;
+            uint64_t min_items, max_items;
+        } array;
+        struct {
+            const sdkc_type *const *items;
+            size_t nitems;
+            const sdkc_type *rest; /* type of items past the prefix, or NULL if none allowed */
+        } tuple;
+        struct {
+            const sdkc_type *value;
+            const char *key_pattern; /* from patternProperties, or NULL */
+        } map;
+        struct {
+            const sdkc_field *fields; /* contract order */
+            size_t nfields;
+            /* NULL: closed (additionalProperties false); else the type of extra properties
+               (ANY for an open object) */
+            const sdkc_type *additional;
+        } object;
+        struct {
+            const sdkc_variant *variants; /* contract order, duplicates removed */
+            size_t nvariants;
+            const char *discriminator; /* wire name of the tag field ("type", "_tag") or NULL */
+        } union_;
+        struct {
+            const sdkc_type *inner;
+        } nullable;
+        struct {
+            const char *media_type; /* "application/json" */
+            const sdkc_type *content;
+        } json_string;
+        struct {
+            /* NULL when the contract said "any" (`{}`); otherwise why the compiler fell back to
+               raw JSON (a warning was also reported at loc) */
+            const char *fallback_reason;
+        } any;
+    } u;
+};
+
+typedef enum sdkc_param_in {
+    SDKC_PARAM_PATH,
+    SDKC_PARAM_QUERY,
+    SDKC_PARAM_HEADER,
+    SDKC_PARAM_COOKIE
+} sdkc_param_in;
+
+typedef enum sdkc_param_style {
+    SDKC_STYLE_SIMPLE,      /* path and header default */
+    SDKC_STYLE_FORM,        /* query default; arrays as repeated keys when explode */
+    SDKC_STYLE_DEEP_OBJECT, /* key[prop]=value */
+    SDKC_STYLE_LABEL,
+    SDKC_STYLE_MATRIX,
+    SDKC_STYLE_SPACE_DELIMITED,
+    SDKC_STYLE_PIPE_DELIMITED
+} sdkc_param_style;
+
+const char *sdkc_param_in_name(sdkc_param_in in);          /* "path", "query", ... */
+const char *sdkc_param_style_name(sdkc_param_style style); /* "simple", "form", "deepObject" */
+
+typedef struct sdkc_param {
+    const char *wire_name;
+    const char *safe_name; /* unique among the operation's parameters and body */
+    sdkc_param_in in;
+    sdkc_param_style style;
+    bool explode;
+    bool required;
+    const sdkc_type *type;
+    const char *docs;
+    sdkc_loc loc;
+} sdkc_param;
+
+typedef enum sdkc_encoding {
+    SDKC_ENC_NONE,  /* no content (204) */
+    SDKC_ENC_JSON,
+    SDKC_ENC_SSE,
+    SDKC_ENC_BYTES, /* application/octet-stream and other binary */
+    SDKC_ENC_TEXT   /* text/... other than event-stream */
+} sdkc_encoding;
+
+const char *sdkc_encoding_name(sdkc_encoding e); /* "none", "json", "sse", "bytes", "text" */
+
+typedef struct sdkc_body {
+    const char *content_type; /* "application/json" */
+    const sdkc_type *type;
+    bool required;
+    const char *docs;
+} sdkc_body;
+
+typedef struct sdkc_success {
+    int status;               /* 200, 201, 204, ... */
+    sdkc_encoding encoding;
+    const char *content_type; /* NULL for NONE */
+    const sdkc_type *type;    /* the declared body type (wire), NULL for NONE */
+    /* When the body is an object whose only field is `data`, the client returns that field:
+       unwrap is "data" and result its type. Otherwise unwrap is NULL and result == type. For
+       paginated operations result is the page object itself. */
+    const char *unwrap;
+    const sdkc_type *result;
+} sdkc_success;
+
+typedef struct sdkc_error_tag {
+    const char *tag;       /* the `_tag` literal: "SessionNotFoundError" */
+    const sdkc_type *type; /* the error body's object type */
+} sdkc_error_tag;
+
+typedef struct sdkc_error_status {
+    int status;
+    const sdkc_error_tag *tags; /* deduplicated, sorted by tag */
+    size_t ntags;
+    const sdkc_type *untagged;  /* a body schema without a `_tag` literal, or NULL */
+    const char *content_type;   /* "application/json", or NULL when the response has no body */
+} sdkc_error_status;
+
+typedef struct sdkc_pagination {
+    const sdkc_type *item;           /* the element type of items_field */
+    const sdkc_type *page;           /* the success body type */
+    const char *items_field;         /* "data" */
+    const char *cursor_field;        /* "cursor" */
+    const char *next_field;          /* "next" */
+    const char *previous_field;      /* "previous", or NULL if the page has none */
+    const sdkc_param *cursor_param;  /* the query parameter a continuation sends */
+} sdkc_pagination;
+
+typedef struct sdkc_stream {
+    sdkc_encoding encoding;      /* SSE */
+    const sdkc_type *frame;      /* the declared frame schema, or NULL when the schema is the item */
+    const sdkc_type *item;       /* the decoded item type each `data:` carries */
+    bool item_encoded;           /* the frame's data is a JSON_STRING of item (x-effect-stream) */
+    const char *failure_event;   /* "effect/httpapi/stream/failure", or NULL */
+    const sdkc_type *cause;      /* the failure frame's data type (a Cause array), or NULL */
+    const sdkc_type *error;      /* the Fail cause's error type (NEVER when none), or NULL */
+} sdkc_stream;
+
+typedef struct sdkc_security_scheme {
+    const char *name;   /* key in components.securitySchemes, or "basic" when implied */
+    const char *type;   /* "http", "apiKey", ... */
+    const char *scheme; /* "basic", "bearer" for http */
+    const char *in;     /* apiKey: "header", "query", "cookie" */
+    const char *param;  /* apiKey: the header or parameter name */
+    bool implied;       /* not declared; implied by the HttpApi 401 UnauthorizedError convention */
+} sdkc_security_scheme;
+
+typedef struct sdkc_operation {
+    const char *id;        /* operationId as written: "v2.session.list" */
+    const char *prefix;    /* the removed prefix ("v2"), or NULL */
+    const char *group;     /* "session" */
+    const char *name;      /* "list"; "revert.stage" keeps inner dots */
+    const char *safe_name; /* "session_list", unique among operations */
+    const char *method;    /* upper case: "GET" */
+    const char *path;      /* template as written: "/api/session/{sessionID}" */
+    const char *summary;
+    const char *description;
+    bool deprecated;
+    const sdkc_param *params; /* path parameters in template order, then query, header, cookie */
+    size_t nparams;
+    const sdkc_body *body;    /* NULL when no request body */
+    sdkc_success success;
+    const sdkc_error_status *errors; /* ascending status */
+    size_t nerrors;
+    const sdkc_pagination *pagination; /* NULL unless paginated */
+    const sdkc_stream *stream;         /* NULL unless streamed */
+    const sdkc_security_scheme *const *security; /* schemes that apply (any of) */
+    size_t nsecurity;
+    sdkc_loc loc;
+} sdkc_operation;
+
+typedef struct sdkc_ir {
+    const char *source_name;   /* contract file name as given (basename when written as JSON) */
+    const char *source_sha256; /* of the contract bytes */
+    const char *title;
+    const char *version;
+    const char *description;
+    const sdkc_type *const *types; /* named types, sorted by name */
+    size_t ntypes;
+    const sdkc_brand *brands; /* sorted by name */
+    size_t nbrands;
+    const sdkc_operation *ops; /* in path order of the contract, methods in contract order */
+    size_t nops;
+    const sdkc_security_scheme *schemes;
+    size_t nschemes;
+} sdkc_ir;
+
+typedef struct sdkc_compile_options {
+    const char *const *include; /* glob patterns over operation ids; none = all */
+    size_t ninclude;
+    /* Prefixes removed from operation ids to form group and name, e.g. "v2". NULL = {"v2"} */
+    const char *const *strip_prefixes;
+    size_t nstrip_prefixes;
+} sdkc_compile_options;
+#define SDKC_COMPILE_OPTIONS_INIT {NULL, 0, NULL, 0}
+
+typedef struct sdkc_compiled sdkc_compiled; /* owns an IR and its arena */
+
+/* Compile a loaded document. On success (no errors; warnings may be present) *out is new and
+ * owned by the caller. On failure *out is NULL and diag holds the errors. doc is borrowed and may
+ * be freed after the call (names and locations are copied). */
+sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc,
+                         const sdkc_compile_options *opts, sdkc_diag *diag);
+/* Load and compile a contract file in one step. */
+sdkc_status sdkc_compile_file(sdkc_compiled **out, const char *path,
+                              const sdkc_compile_options *opts, sdkc_diag *diag);
+/* Borrowed; valid until the compiled object is freed. */
+const sdkc_ir *sdkc_compiled_ir(const sdkc_compiled *c);
+void sdkc_compiled_free(sdkc_compiled *c); /* NULL is a no-op */
+
+/* Lookups (borrowed, NULL when absent). */
+const sdkc_operation *sdkc_ir_operation(const sdkc_ir *ir, const char *id);
+const sdkc_type *sdkc_ir_type(const sdkc_ir *ir, const char *name);
+
+/* Serialise as "sdkc-ir/1" JSON (new, free()); deterministic bytes, ending in a newline. */
+sdkc_status sdkc_ir_to_json(const sdkc_ir *ir, char **out, size_t *len_out);
+/* Read IR JSON back. Writing the result again gives the same bytes. Errors go to diag with
+ * positions in the JSON text. */
+sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char *json, size_t len,
+                              sdkc_diag *diag);
+
+/* Does an operation id match a glob (`*` any run, `?` one char)? */
+bool sdkc_glob_match(const char *pattern, const char *s);
+
+/* Naming helpers used by the compiler and emitters. Results are arena copies (NULL on OOM). */
+char *sdkc_snake_case(sdkc_arena *a, const char *s);     /* "sessionID.list" -> "session_id_list" */
+char *sdkc_upper_snake(sdkc_arena *a, const char *s);    /* "session.idle" -> "SESSION_IDLE" */
+char *sdkc_pascal_case(sdkc_arena *a, const char *s);    /* "session-v2.info" -> "SessionV2Info" */
+bool sdkc_is_c_keyword(const char *s);
+
+#define SDKC_VERSION "0.1.0"
+
+#ifdef __cplusplus
+}
+#endif
+#endif
