@@ -1,0 +1,138 @@
+/* sdkrt/client.h - a client (base URL, auth, defaults, limits, transport), unary calls and
+ * server-sent-event streams.
+ *
+ * Owner: runtime-core helper (rtcore).
+ *
+ * Thread-safety: a client may be shared by threads once created; calls on it may run
+ * concurrently (the libcurl transport keeps one idle connection for keep-alive reuse and opens
+ * more for concurrent calls). Requests, responses, streams and errors belong to one thread at a
+ * time. Cancel tokens may be triggered from any thread. Free a client after every call and
+ * stream on it has finished.
+ */
+#ifndef SDKRT_CLIENT_H
+#define SDKRT_CLIENT_H
+
+#include "sdkrt/base.h"
+#include "sdkrt/cancel.h"
+#include "sdkrt/error.h"
+#include "sdkrt/request.h"
+#include "sdkrt/response.h"
+#include "sdkrt/transport.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum sdkrt_auth_kind {
+    SDKRT_AUTH_NONE = 0,
+    SDKRT_AUTH_BASIC = 1, /* username + password -> Authorization: Basic base64(user:pass) */
+    SDKRT_AUTH_BEARER = 2 /* token -> Authorization: Bearer token */
+} sdkrt_auth_kind;
+
+#define SDKRT_DEFAULT_MAX_RESPONSE_BYTES ((size_t)64 * 1024 * 1024)
+#define SDKRT_DEFAULT_MAX_EVENT_BYTES    ((size_t)16 * 1024 * 1024)
+#define SDKRT_DEFAULT_CONNECT_TIMEOUT_MS 10000L
+
+/* Everything is copied by sdkrt_client_new except transport (borrowed; must outlive the client). */
+typedef struct sdkrt_client_options {
+    const char *base_url;        /* required: http or https; a path prefix ("http://h/p") is kept */
+    const sdkrt_header *headers; /* default headers for every call */
+    size_t header_count;
+    sdkrt_auth_kind auth;
+    const char *username;    /* BASIC */
+    const char *password;    /* BASIC; never appears in any message */
+    const char *token;       /* BEARER; never appears in any message */
+    const char *user_agent;  /* NULL = "sdkrt/<version>" */
+    long connect_timeout_ms; /* 0 = SDKRT_DEFAULT_CONNECT_TIMEOUT_MS */
+    long timeout_ms;         /* total per unary call; 0 = none */
+    long idle_timeout_ms;    /* streams: no byte for this long -> TIMEOUT; 0 = none */
+    bool verify_tls;         /* default true */
+    const char *ca_file;     /* NULL = system default */
+    const char *ca_path;
+    size_t max_response_bytes;        /* unary body cap; 0 = SDKRT_DEFAULT_MAX_RESPONSE_BYTES */
+    size_t max_event_bytes;           /* SSE event cap; 0 = SDKRT_DEFAULT_MAX_EVENT_BYTES */
+    const sdkrt_transport *transport; /* NULL = libcurl */
+} sdkrt_client_options;
+
+#define SDKRT_CLIENT_OPTIONS_INIT                                                                  \
+    {                                                                                              \
+        NULL, NULL, 0, SDKRT_AUTH_NONE, NULL, NULL, NULL, NULL, 0, 0, 0, true, NULL, NULL, 0, 0,   \
+            NULL                                                                                   \
+    }
+
+typedef struct sdkrt_client sdkrt_client;
+
+/* Validate and copy opts into a new client (*out, owned by the caller). INVALID_ARGUMENT for a
+ * base URL that does not parse, a scheme other than http/https, a base URL with a query,
+ * fragment or credentials, a bad default header, BASIC without username or BEARER without
+ * token. */
+sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *opts,
+                              sdkrt_error **err);
+/* Release. NULL is a no-op. */
+void sdkrt_client_free(sdkrt_client *client);
+/* The normalised base URL (borrowed; no trailing slash). */
+const char *sdkrt_client_base_url(const sdkrt_client *client);
+
+/* Per-call options (borrowed for the call). */
+typedef struct sdkrt_call_options {
+    const sdkrt_header *headers; /* override default and request headers of the same name */
+    size_t header_count;
+    sdkrt_cancel *cancel; /* NULL = not cancellable */
+    long timeout_ms;      /* unary total / stream idle timeout; 0 = the client's */
+} sdkrt_call_options;
+
+#define SDKRT_CALL_OPTIONS_INIT                                                                    \
+    {                                                                                              \
+        NULL, 0, NULL, 0                                                                           \
+    }
+
+/* Unary call. On SDKRT_OK *resp is new (owned by the caller) for ANY HTTP status; the generated
+ * code maps statuses. SDKRT_ERR for transport failure, timeout, cancellation, a body above
+ * max_response_bytes, an invalid argument. req and call (may be NULL) are borrowed. */
+sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
+                               const sdkrt_call_options *call, sdkrt_response **resp,
+                               sdkrt_error **err);
+
+/* ---- Server-sent-event streams ---- */
+
+typedef struct sdkrt_stream sdkrt_stream;
+
+/* One event, borrowed until the next sdkrt_stream_next or sdkrt_stream_close. */
+typedef struct sdkrt_stream_event {
+    const char *event; /* event type; "message" by default */
+    const char *data;  /* NUL-terminated; data_len bytes (may contain NUL) */
+    size_t data_len;
+    const char *id; /* last event id seen on the stream ("" if none) */
+    bool has_id;
+    long retry; /* retry field of this event in ms, or -1 */
+} sdkrt_stream_event;
+
+typedef enum sdkrt_stream_result {
+    SDKRT_STREAM_ERROR = -1, /* *err set; the stream is finished (only close remains) */
+    SDKRT_STREAM_END = 0,    /* the server closed cleanly at an event boundary */
+    SDKRT_STREAM_EVENT = 1   /* *event filled */
+} sdkrt_stream_result;
+
+/* Prepare a cold stream (no I/O) in *out (owned by the caller; sdkrt_stream_close). The request
+ * and call options are copied (the cancel token stays borrowed). Accept: text/event-stream is
+ * added unless set. INVALID_ARGUMENT is reported here. */
+sdkrt_status sdkrt_client_stream(sdkrt_client *client, const sdkrt_request *req,
+                                 const sdkrt_call_options *call, sdkrt_stream **out,
+                                 sdkrt_error **err);
+/* Next event. The first call connects. A non-2xx status gives UNEXPECTED_STATUS with status,
+ * content type and bounded body; a 2xx that is not text/event-stream UNSUPPORTED_CONTENT_TYPE;
+ * an event above max_event_bytes EVENT_TOO_LARGE; a cut mid-event TRANSPORT; silence longer
+ * than the idle timeout TIMEOUT; cancellation CANCELLED. Comments (heartbeats) are skipped.
+ * After END or ERROR, further calls repeat END or return ERROR again. */
+sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *stream, sdkrt_stream_event *event,
+                                      sdkrt_error **err);
+/* HTTP status of the stream once connected, else 0. */
+int sdkrt_stream_status(const sdkrt_stream *stream);
+/* Release the stream and its connection at any point. NULL is a no-op. */
+void sdkrt_stream_close(sdkrt_stream *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

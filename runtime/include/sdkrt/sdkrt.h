@@ -1,0 +1,17 @@
+/* sdkrt/sdkrt.h - umbrella header of libsdkrt, the runtime generated SDKs link against.
+ *
+ * Owner: runtime-core helper (rtcore). sdkrt/sse.h (the SSE parser) belongs to the sse helper
+ * and sdkrt/json.h to the emitter helper; include them directly when needed.
+ */
+#ifndef SDKRT_SDKRT_H
+#define SDKRT_SDKRT_H
+
+#include "sdkrt/base.h"
+#include "sdkrt/cancel.h"
+#include "sdkrt/client.h"
+#include "sdkrt/error.h"
+#include "sdkrt/request.h"
+#include "sdkrt/response.h"
+#include "sdkrt/transport.h"
+
+#endif
