@@ -47,6 +47,8 @@ struct sdkc_node {
     /* MAP, in source order; keys are unique (a duplicate key is an error) */
     const sdkc_pair *pairs;
     size_t npairs;
+    /* Private to the loader: a key index for large maps (NULL: sdkc_node_get scans). */
+    const void *index_;
 };
 
 typedef struct sdkc_doc sdkc_doc;

@@ -76,6 +76,11 @@ sdkc_status sdkc_read_file(const char *path, char **out, size_t *len_out);
 /* Write a file atomically enough for generators: write to path.tmp then rename. */
 sdkc_status sdkc_write_file(const char *path, const void *data, size_t len);
 
+/* SHA-256 (FIPS 180-4) of len bytes of data (borrowed): the 32-byte digest, or 64 lowercase hex
+ * digits and a NUL. */
+void sdkc_sha256(uint8_t out[32], const void *data, size_t len);
+void sdkc_sha256_hex(char out[65], const void *data, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

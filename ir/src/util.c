@@ -1,0 +1,419 @@
+/* util.c - arena, growable buffer, whole-file I/O and status names. */
+#include "sdkc/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *sdkc_status_str(sdkc_status st)
+{
+    switch (st) {
+    case SDKC_OK:
+        return "ok";
+    case SDKC_ERR_NOMEM:
+        return "out of memory";
+    case SDKC_ERR_IO:
+        return "i/o error";
+    case SDKC_ERR_INVALID:
+        return "invalid input";
+    case SDKC_ERR_LIMIT:
+        return "limit exceeded";
+    }
+    return "unknown status";
+}
+
+/* ---- arena ---------------------------------------------------------------------------------- */
+
+/* Blocks start small (most arenas hold a few diagnostics) and double up to a cap, so a big
+ * document costs a few dozen mallocs, not one per node. Requests above a quarter of the current
+ * block size get a block of their own, which keeps the waste at block ends bounded. */
+#define ARENA_FIRST_BLOCK ((size_t)16 << 10)
+#define ARENA_MAX_BLOCK   ((size_t)4 << 20)
+#define ARENA_ALIGN       (_Alignof(max_align_t))
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t size; /* usable bytes after the header */
+    size_t used;
+    max_align_t data[]; /* aligned for any type */
+} arena_block;
+
+struct sdkc_arena {
+    arena_block *head; /* current block for small requests */
+    arena_block *big;  /* dedicated blocks for large requests */
+    size_t next_size;
+    size_t used;
+};
+
+sdkc_status sdkc_arena_new(sdkc_arena **out)
+{
+    *out = NULL;
+    sdkc_arena *a = calloc(1, sizeof *a);
+    if (!a)
+        return SDKC_ERR_NOMEM;
+    a->next_size = ARENA_FIRST_BLOCK;
+    *out = a;
+    return SDKC_OK;
+}
+
+static void free_blocks(arena_block *b)
+{
+    while (b) {
+        arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+}
+
+void sdkc_arena_free(sdkc_arena *a)
+{
+    if (!a)
+        return;
+    free_blocks(a->head);
+    free_blocks(a->big);
+    free(a);
+}
+
+static arena_block *new_block(size_t size)
+{
+    if (size > SIZE_MAX - sizeof(arena_block))
+        return NULL;
+    /* calloc: arena memory is handed out zeroed and never reused. */
+    arena_block *b = calloc(1, sizeof(arena_block) + size);
+    if (!b)
+        return NULL;
+    b->size = size;
+    return b;
+}
+
+void *sdkc_arena_alloc(sdkc_arena *a, size_t n)
+{
+    if (!a || n == 0 || n > SIZE_MAX - ARENA_ALIGN)
+        return NULL;
+    size_t need = (n + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+    arena_block *b = a->head;
+    if (b && b->size - b->used >= need) {
+        void *p = (char *)b->data + b->used;
+        b->used += need;
+        a->used += n;
+        return p;
+    }
+    if (need > a->next_size / 4) {
+        arena_block *big = new_block(need);
+        if (!big)
+            return NULL;
+        big->used = need;
+        big->next = a->big;
+        a->big = big;
+        a->used += n;
+        return big->data;
+    }
+    arena_block *nb = new_block(a->next_size);
+    if (!nb)
+        return NULL;
+    if (a->next_size < ARENA_MAX_BLOCK)
+        a->next_size *= 2;
+    nb->next = a->head;
+    a->head = nb;
+    nb->used = need;
+    a->used += n;
+    return nb->data;
+}
+
+char *sdkc_arena_strndup(sdkc_arena *a, const char *s, size_t n)
+{
+    if (n == SIZE_MAX)
+        return NULL;
+    char *p = sdkc_arena_alloc(a, n + 1);
+    if (!p)
+        return NULL;
+    if (n)
+        memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *sdkc_arena_strdup(sdkc_arena *a, const char *s)
+{
+    return sdkc_arena_strndup(a, s, strlen(s));
+}
+
+char *sdkc_arena_printf(sdkc_arena *a, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    char small[256];
+    char *res = NULL;
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0)
+        goto done;
+    if ((size_t)n < sizeof small) {
+        res = sdkc_arena_strndup(a, small, (size_t)n);
+        goto done;
+    }
+    res = sdkc_arena_alloc(a, (size_t)n + 1);
+    if (res)
+        vsnprintf(res, (size_t)n + 1, fmt, ap2);
+done:
+    va_end(ap2);
+    va_end(ap);
+    return res;
+}
+
+size_t sdkc_arena_used(const sdkc_arena *a)
+{
+    return a ? a->used : 0;
+}
+
+/* ---- buffer --------------------------------------------------------------------------------- */
+
+void sdkc_buf_init(sdkc_buf *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+    b->oom = false;
+}
+
+void sdkc_buf_cleanup(sdkc_buf *b)
+{
+    if (!b)
+        return;
+    free(b->data);
+    sdkc_buf_init(b);
+}
+
+void sdkc_buf_reset(sdkc_buf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+    b->oom = false;
+}
+
+/* Room for `extra` more bytes plus the NUL; false (and oom set) on failure. */
+static bool buf_reserve(sdkc_buf *b, size_t extra)
+{
+    if (b->oom)
+        return false;
+    if (extra > SIZE_MAX - 1 - b->len) {
+        b->oom = true;
+        return false;
+    }
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2) {
+            cap = need;
+            break;
+        }
+        cap *= 2;
+    }
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        b->oom = true;
+        return false;
+    }
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+void sdkc_buf_append(sdkc_buf *b, const void *data, size_t n)
+{
+    if (!buf_reserve(b, n))
+        return;
+    if (n)
+        memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void sdkc_buf_puts(sdkc_buf *b, const char *s)
+{
+    sdkc_buf_append(b, s, strlen(s));
+}
+
+void sdkc_buf_putc(sdkc_buf *b, char c)
+{
+    sdkc_buf_append(b, &c, 1);
+}
+
+void sdkc_buf_vprintf(sdkc_buf *b, const char *fmt, va_list ap)
+{
+    if (b->oom)
+        return;
+    va_list ap2;
+    va_copy(ap2, ap);
+    size_t room = b->cap > b->len ? b->cap - b->len : 0;
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap);
+    if (n < 0) {
+        b->oom = true; /* an encoding error: report it through the one sticky flag */
+        goto done;
+    }
+    if ((size_t)n >= room) {
+        if (!buf_reserve(b, (size_t)n))
+            goto done;
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+    }
+    b->len += (size_t)n;
+done:
+    if (b->data)
+        b->data[b->len] = '\0'; /* also undoes a truncated partial write */
+    va_end(ap2);
+}
+
+void sdkc_buf_printf(sdkc_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sdkc_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+sdkc_status sdkc_buf_finish(const sdkc_buf *b)
+{
+    return b->oom ? SDKC_ERR_NOMEM : SDKC_OK;
+}
+
+char *sdkc_buf_steal(sdkc_buf *b, size_t *len_out)
+{
+    char *res = NULL;
+    size_t len = 0;
+    if (b->oom)
+        goto done;
+    if (!b->data) {
+        res = calloc(1, 1);
+        if (!res)
+            goto done;
+    } else {
+        res = b->data;
+        len = b->len;
+        b->data = NULL;
+    }
+done:
+    if (len_out)
+        *len_out = len;
+    if (res || b->oom) {
+        free(b->data);
+        sdkc_buf_init(b);
+    }
+    return res;
+}
+
+/* ---- files ---------------------------------------------------------------------------------- */
+
+sdkc_status sdkc_read_file(const char *path, char **out, size_t *len_out)
+{
+    *out = NULL;
+    if (len_out)
+        *len_out = 0;
+    sdkc_status st = SDKC_ERR_IO;
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return SDKC_ERR_IO;
+    struct stat sb;
+    if (fstat(fileno(fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        errno = EISDIR;
+        goto done;
+    }
+    /* Regular files are read in one go (one spare byte to see EOF without growing); pipes and
+     * the like grow by doubling. */
+    if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+        (unsigned long long)sb.st_size < SIZE_MAX / 2)
+        cap = (size_t)sb.st_size + 2;
+    else
+        cap = 4096;
+    data = malloc(cap);
+    if (!data) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
+    for (;;) {
+        if (len + 1 >= cap) {
+            if (cap > SIZE_MAX / 2) {
+                st = SDKC_ERR_NOMEM;
+                goto done;
+            }
+            char *p = realloc(data, cap * 2);
+            if (!p) {
+                st = SDKC_ERR_NOMEM;
+                goto done;
+            }
+            data = p;
+            cap *= 2;
+        }
+        size_t want = cap - 1 - len;
+        errno = 0;
+        size_t got = fread(data + len, 1, want, fp);
+        len += got;
+        if (got < want) {
+            if (ferror(fp)) {
+                if (errno == 0)
+                    errno = EIO;
+                goto done;
+            }
+            break; /* EOF */
+        }
+    }
+    data[len] = '\0';
+    *out = data;
+    data = NULL;
+    if (len_out)
+        *len_out = len;
+    st = SDKC_OK;
+done : {
+    int saved = errno;
+    fclose(fp);
+    free(data);
+    errno = saved;
+}
+    return st;
+}
+
+sdkc_status sdkc_write_file(const char *path, const void *data, size_t len)
+{
+    sdkc_status st = SDKC_ERR_IO;
+    sdkc_buf tmp = SDKC_BUF_INIT;
+    FILE *fp = NULL;
+    sdkc_buf_printf(&tmp, "%s.tmp", path);
+    if (sdkc_buf_finish(&tmp) != SDKC_OK) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
+    fp = fopen(tmp.data, "wb");
+    if (!fp)
+        goto done;
+    if (len && fwrite(data, 1, len, fp) != len)
+        goto fail;
+    if (fflush(fp) != 0)
+        goto fail;
+    {
+        int rc = fclose(fp);
+        fp = NULL;
+        if (rc != 0)
+            goto fail;
+    }
+    if (rename(tmp.data, path) != 0)
+        goto fail;
+    st = SDKC_OK;
+    goto done;
+fail : {
+    int saved = errno;
+    if (fp)
+        fclose(fp);
+    fp = NULL;
+    remove(tmp.data);
+    errno = saved;
+}
+done:
+    sdkc_buf_cleanup(&tmp);
+    return st;
+}
