@@ -40,7 +40,8 @@ void sdkc_diag_free(sdkc_diag *d); /* NULL is a no-op */
 /* Add one diagnostic; the file name is copied. Allocation failures are counted, never fatal. */
 void sdkc_diag_add(sdkc_diag *d, sdkc_severity sev, sdkc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void sdkc_diag_vadd(sdkc_diag *d, sdkc_severity sev, sdkc_loc loc, const char *fmt, va_list ap);
+void sdkc_diag_vadd(sdkc_diag *d, sdkc_severity sev, sdkc_loc loc, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 size_t sdkc_diag_errors(const sdkc_diag *d);   /* counts all, stored or not */
 size_t sdkc_diag_warnings(const sdkc_diag *d); /* likewise */
 size_t sdkc_diag_count(const sdkc_diag *d);    /* stored entries */

@@ -64,7 +64,8 @@ void sdkc_buf_append(sdkc_buf *b, const void *data, size_t n);
 void sdkc_buf_puts(sdkc_buf *b, const char *s);
 void sdkc_buf_putc(sdkc_buf *b, char c);
 void sdkc_buf_printf(sdkc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sdkc_buf_vprintf(sdkc_buf *b, const char *fmt, va_list ap);
+void sdkc_buf_vprintf(sdkc_buf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /* SDKC_OK, or SDKC_ERR_NOMEM if any append failed. */
 sdkc_status sdkc_buf_finish(const sdkc_buf *b);
 /* Hand the contents to the caller (new, free()), leaving b empty. Returns NULL after oom; an
