@@ -1,0 +1,670 @@
+/* Clients: options, header assembly, unary calls and SSE streams over a transport.
+ * Owner: runtime-core helper (rtcore). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "internal.h"
+#include "request_internal.h"
+#include "sdkrt/sse.h"
+
+struct sdkrt_client {
+    char *base_url;  /* normalised, no trailing slash */
+    char *base_path; /* path prefix of base_url, "" or "/p" */
+    sdkrt_pair_ *headers; /* user agent, defaults, then authorization */
+    size_t header_count;
+    long connect_timeout_ms;
+    long timeout_ms;
+    long idle_timeout_ms;
+    bool verify_tls;
+    char *ca_file;
+    char *ca_path;
+    size_t max_response_bytes;
+    size_t max_event_bytes;
+    const sdkrt_transport *transport;
+    sdkrt_transport *own_transport;
+};
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void base64(sdkrt_buf_ *b, const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)s[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned)s[i + 1] << 8;
+        if (i + 2 < n)
+            v |= s[i + 2];
+        char out[4] = {b64[(v >> 18) & 63], b64[(v >> 12) & 63],
+                       i + 1 < n ? b64[(v >> 6) & 63] : '=', i + 2 < n ? b64[v & 63] : '='};
+        sdkrt_buf_append_(b, out, 4);
+    }
+}
+
+static sdkrt_status add_header(sdkrt_client *c, const char *name, const char *value)
+{
+    sdkrt_pair_ *g = realloc(c->headers, (c->header_count + 1) * sizeof *g);
+    if (!g)
+        return SDKRT_ERR;
+    c->headers = g;
+    g[c->header_count].name = sdkrt_strdup_(name);
+    g[c->header_count].value = sdkrt_strdup_(value);
+    c->header_count++;
+    return g[c->header_count - 1].name && g[c->header_count - 1].value ? SDKRT_OK : SDKRT_ERR;
+}
+
+/* Parse and normalise the base URL with libcurl's URL API. */
+static sdkrt_status set_base_url(sdkrt_client *c, const char *url, sdkrt_error **err)
+{
+    sdkrt_status st = SDKRT_ERR;
+    CURLU *u = curl_url();
+    char *scheme = NULL, *user = NULL, *password = NULL, *query = NULL, *fragment = NULL;
+    char *full = NULL, *path = NULL;
+    if (!u) {
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "base URL does not parse as an absolute http(s) URL");
+        goto done;
+    }
+    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+    if (!scheme || (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "base URL scheme must be http or https, not %s", scheme ? scheme : "none");
+        goto done;
+    }
+    if (curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_OK ||
+        curl_url_get(u, CURLUPART_PASSWORD, &password, 0) == CURLUE_OK) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "base URL may not carry credentials; use the auth options");
+        goto done;
+    }
+    if (curl_url_get(u, CURLUPART_QUERY, &query, 0) == CURLUE_OK ||
+        curl_url_get(u, CURLUPART_FRAGMENT, &fragment, 0) == CURLUE_OK) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "base URL may not have a query or fragment");
+        goto done;
+    }
+    if (curl_url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK ||
+        curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "base URL is incomplete");
+        goto done;
+    }
+    c->base_url = sdkrt_strdup_(full);
+    c->base_path = sdkrt_strdup_(path);
+    if (!c->base_url || !c->base_path) {
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    for (size_t n = strlen(c->base_url); n > 0 && c->base_url[n - 1] == '/'; n--)
+        c->base_url[n - 1] = '\0';
+    for (size_t n = strlen(c->base_path); n > 0 && c->base_path[n - 1] == '/'; n--)
+        c->base_path[n - 1] = '\0';
+    st = SDKRT_OK;
+done:
+    curl_free(scheme);
+    curl_free(user);
+    curl_free(password);
+    curl_free(query);
+    curl_free(fragment);
+    curl_free(full);
+    curl_free(path);
+    curl_url_cleanup(u);
+    return st;
+}
+
+static sdkrt_status set_auth(sdkrt_client *c, const sdkrt_client_options *o, sdkrt_error **err)
+{
+    sdkrt_buf_ b = {0};
+    switch (o->auth) {
+    case SDKRT_AUTH_NONE:
+        return SDKRT_OK;
+    case SDKRT_AUTH_BASIC: {
+        if (!o->username || strchr(o->username, ':') || !o->password)
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "basic auth needs a username without ':' and a password");
+        sdkrt_buf_ up = {0};
+        sdkrt_buf_printf_(&up, "%s:%s", o->username, o->password);
+        sdkrt_buf_puts_(&b, "Basic ");
+        if (!up.oom)
+            base64(&b, (const unsigned char *)up.data, up.len);
+        if (up.data)
+            memset(up.data, 0, up.len);
+        sdkrt_buf_cleanup_(&up);
+        break;
+    }
+    case SDKRT_AUTH_BEARER:
+        if (!o->token || !*o->token || !sdkrt_header_value_ok_(o->token))
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "bearer auth needs a token without CR or LF");
+        sdkrt_buf_printf_(&b, "Bearer %s", o->token);
+        break;
+    default:
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "unknown auth kind %d",
+                               (int)o->auth);
+    }
+    sdkrt_status st = b.oom ? SDKRT_ERR : add_header(c, "Authorization", b.data);
+    if (b.data)
+        memset(b.data, 0, b.len);
+    sdkrt_buf_cleanup_(&b);
+    if (st != SDKRT_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *opts,
+                              sdkrt_error **err)
+{
+    *out = NULL;
+    sdkrt_client *c = NULL;
+    if (!opts || !opts->base_url)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "client needs a base URL");
+    c = calloc(1, sizeof *c);
+    if (!c)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (set_base_url(c, opts->base_url, err) != SDKRT_OK)
+        goto fail;
+    if (opts->header_count && !opts->headers) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "header_count without headers");
+        goto fail;
+    }
+    char ua_default[64];
+    snprintf(ua_default, sizeof ua_default, "sdkrt/%s", sdkrt_version_string());
+    const char *ua = opts->user_agent ? opts->user_agent : ua_default;
+    if (!sdkrt_header_value_ok_(ua)) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "user agent contains CR or LF");
+        goto fail;
+    }
+    if (add_header(c, "User-Agent", ua) != SDKRT_OK)
+        goto oom;
+    for (size_t i = 0; i < opts->header_count; i++) {
+        const sdkrt_header *h = &opts->headers[i];
+        if (!sdkrt_header_name_ok_(h->name) || !sdkrt_header_value_ok_(h->value)) {
+            sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                            "default header %.60s: invalid name, or value with CR or LF",
+                            h->name ? h->name : "(null)");
+            goto fail;
+        }
+        if (add_header(c, h->name, h->value) != SDKRT_OK)
+            goto oom;
+    }
+    if (set_auth(c, opts, err) != SDKRT_OK)
+        goto fail;
+    if (opts->connect_timeout_ms < 0 || opts->timeout_ms < 0 || opts->idle_timeout_ms < 0) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "timeouts may not be negative");
+        goto fail;
+    }
+    c->connect_timeout_ms =
+        opts->connect_timeout_ms ? opts->connect_timeout_ms : SDKRT_DEFAULT_CONNECT_TIMEOUT_MS;
+    c->timeout_ms = opts->timeout_ms;
+    c->idle_timeout_ms = opts->idle_timeout_ms;
+    c->verify_tls = opts->verify_tls;
+    c->ca_file = sdkrt_strdup_(opts->ca_file);
+    c->ca_path = sdkrt_strdup_(opts->ca_path);
+    if ((opts->ca_file && !c->ca_file) || (opts->ca_path && !c->ca_path))
+        goto oom;
+    c->max_response_bytes =
+        opts->max_response_bytes ? opts->max_response_bytes : SDKRT_DEFAULT_MAX_RESPONSE_BYTES;
+    c->max_event_bytes =
+        opts->max_event_bytes ? opts->max_event_bytes : SDKRT_DEFAULT_MAX_EVENT_BYTES;
+    if (opts->transport) {
+        c->transport = opts->transport;
+    } else {
+        if (sdkrt_curl_transport_new(&c->own_transport, err) != SDKRT_OK)
+            goto fail;
+        c->transport = c->own_transport;
+    }
+    *out = c;
+    return SDKRT_OK;
+oom:
+    sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory creating a client");
+fail:
+    sdkrt_client_free(c);
+    return SDKRT_ERR;
+}
+
+void sdkrt_client_free(sdkrt_client *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->header_count; i++) {
+        if (c->headers[i].value)
+            memset(c->headers[i].value, 0, strlen(c->headers[i].value));
+        free(c->headers[i].name);
+        free(c->headers[i].value);
+    }
+    free(c->headers);
+    free(c->base_url);
+    free(c->base_path);
+    free(c->ca_file);
+    free(c->ca_path);
+    sdkrt_transport_free(c->own_transport);
+    free(c);
+}
+
+const char *sdkrt_client_base_url(const sdkrt_client *client)
+{
+    return client->base_url;
+}
+
+/* A fully prepared call: strings owned here, the transport request borrowing them. */
+typedef struct prepared {
+    char *method;
+    char *url;
+    char *target;
+    sdkrt_header *headers; /* borrowed names/values from owned[] */
+    size_t header_count;
+    sdkrt_pair_ *owned; /* copies, so a stream outlives the request and call options */
+    size_t owned_count;
+    char *body;
+    size_t body_len;
+    bool has_body;
+    sdkrt_transport_request treq;
+} prepared;
+
+static void prepared_cleanup(prepared *p)
+{
+    free(p->method);
+    free(p->url);
+    free(p->target);
+    free(p->headers);
+    for (size_t i = 0; i < p->owned_count; i++) {
+        if (p->owned[i].value)
+            memset(p->owned[i].value, 0, strlen(p->owned[i].value));
+        free(p->owned[i].name);
+        free(p->owned[i].value);
+    }
+    free(p->owned);
+    free(p->body);
+    memset(p, 0, sizeof *p);
+}
+
+/* Add or replace (case-insensitively) a header in the prepared set. */
+static bool prepared_header(prepared *p, const char *name, const char *value)
+{
+    char *v = sdkrt_strdup_(value);
+    if (!v)
+        return false;
+    for (size_t i = 0; i < p->owned_count; i++) {
+        if (sdkrt_strcasecmp_(p->owned[i].name, name) == 0) {
+            free(p->owned[i].value);
+            p->owned[i].value = v;
+            return true;
+        }
+    }
+    char *n = sdkrt_strdup_(name);
+    sdkrt_pair_ *g = n ? realloc(p->owned, (p->owned_count + 1) * sizeof *g) : NULL;
+    if (!g) {
+        free(n);
+        free(v);
+        return false;
+    }
+    p->owned = g;
+    g[p->owned_count].name = n;
+    g[p->owned_count].value = v;
+    p->owned_count++;
+    return true;
+}
+
+static bool has_header(const prepared *p, const char *name)
+{
+    for (size_t i = 0; i < p->owned_count; i++) {
+        if (sdkrt_strcasecmp_(p->owned[i].name, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_request *req,
+                            const sdkrt_call_options *call, bool stream, sdkrt_error **err)
+{
+    memset(p, 0, sizeof *p);
+    char *rel = NULL;
+    if (sdkrt_request_target(&rel, req, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_buf_ t = {0}, u = {0};
+    sdkrt_buf_printf_(&t, "%s%s", c->base_path, rel);
+    sdkrt_buf_printf_(&u, "%s%s", c->base_url, rel);
+    free(rel);
+    p->target = t.data;
+    p->url = u.data;
+    p->method = sdkrt_strdup_(req->method);
+    if (t.oom || u.oom || !p->method)
+        goto oom;
+    if (call && call->header_count && !call->headers)
+        goto bad_call;
+    for (size_t i = 0; call && i < call->header_count; i++) {
+        const sdkrt_header *h = &call->headers[i];
+        if (!sdkrt_header_name_ok_(h->name) || !sdkrt_header_value_ok_(h->value)) {
+            sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                            "%s %s: call header %.60s: invalid name, or value with CR or LF "
+                            "(header injection refused)",
+                            p->method, p->url, h->name ? h->name : "(null)");
+            goto fail;
+        }
+    }
+    if (call && call->timeout_ms < 0)
+        goto bad_call;
+    for (size_t i = 0; i < c->header_count; i++) {
+        if (!prepared_header(p, c->headers[i].name, c->headers[i].value))
+            goto oom;
+    }
+    if (stream && !has_header(p, "Accept") && !prepared_header(p, "Accept", "text/event-stream"))
+        goto oom;
+    for (size_t i = 0; i < req->header_count; i++) {
+        if (!prepared_header(p, req->headers[i].name, req->headers[i].value))
+            goto oom;
+    }
+    for (size_t i = 0; call && i < call->header_count; i++) {
+        if (!prepared_header(p, call->headers[i].name, call->headers[i].value))
+            goto oom;
+    }
+    if (req->has_body) {
+        if (!has_header(p, "Content-Type") && !prepared_header(p, "Content-Type", req->content_type))
+            goto oom;
+        p->body = malloc(req->body_len ? req->body_len : 1);
+        if (!p->body)
+            goto oom;
+        if (req->body_len)
+            memcpy(p->body, req->body, req->body_len);
+        p->body_len = req->body_len;
+        p->has_body = true;
+    }
+    p->headers = calloc(p->owned_count ? p->owned_count : 1, sizeof *p->headers);
+    if (!p->headers)
+        goto oom;
+    for (size_t i = 0; i < p->owned_count; i++) {
+        p->headers[i].name = p->owned[i].name;
+        p->headers[i].value = p->owned[i].value;
+    }
+    p->header_count = p->owned_count;
+    long call_timeout = call && call->timeout_ms ? call->timeout_ms : 0;
+    sdkrt_transport_request *tr = &p->treq;
+    tr->method = p->method;
+    tr->url = p->url;
+    tr->target = p->target;
+    tr->headers = p->headers;
+    tr->header_count = p->header_count;
+    tr->body = p->has_body ? p->body : NULL;
+    tr->body_len = p->body_len;
+    tr->connect_timeout_ms = c->connect_timeout_ms;
+    tr->timeout_ms = stream ? 0 : (call_timeout ? call_timeout : c->timeout_ms);
+    tr->idle_timeout_ms = stream ? (call_timeout ? call_timeout : c->idle_timeout_ms) : 0;
+    tr->max_response_bytes = c->max_response_bytes;
+    tr->verify_tls = c->verify_tls;
+    tr->ca_file = c->ca_file;
+    tr->ca_path = c->ca_path;
+    tr->cancel = call ? call->cancel : NULL;
+    return SDKRT_OK;
+bad_call:
+    sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s %s: invalid call options", p->method,
+                    p->url);
+    goto fail;
+oom:
+    sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory preparing %s %s",
+                    req->method, req->path_template);
+fail:
+    prepared_cleanup(p);
+    return SDKRT_ERR;
+}
+
+sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
+                               const sdkrt_call_options *call, sdkrt_response **resp,
+                               sdkrt_error **err)
+{
+    *resp = NULL;
+    prepared p;
+    if (prepare(&p, client, req, call, false, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = SDKRT_ERR;
+    if (sdkrt_cancel_is_triggered(p.treq.cancel)) {
+        sdkrt_error_set(err, SDKRT_REASON_CANCELLED, "%s %s: cancelled before sending", p.method,
+                        p.url);
+        goto done;
+    }
+    st = client->transport->ops->send(client->transport->self, &p.treq, resp, err);
+    if (st != SDKRT_OK) {
+        *resp = NULL;
+        if (err)
+            sdkrt_error_prefix_(*err, "%s %s: ", p.method, p.url);
+        goto done;
+    }
+    sdkrt_response_set_origin_(*resp, p.method, p.url);
+done:
+    prepared_cleanup(&p);
+    return st;
+}
+
+/* ---- Streams ---- */
+
+enum stream_state { STREAM_COLD, STREAM_OPEN, STREAM_ENDED, STREAM_FAILED };
+
+struct sdkrt_stream {
+    const sdkrt_client *client;
+    prepared p;
+    enum stream_state state;
+    sdkrt_response *head;
+    sdkrt_body_reader reader;
+    bool reader_open;
+    sdkrt_sse_parser *parser;
+    sdkrt_reason fail_reason; /* to repeat the error after a failure */
+    char *fail_message;
+    char buf[16384];
+};
+
+sdkrt_status sdkrt_client_stream(sdkrt_client *client, const sdkrt_request *req,
+                                 const sdkrt_call_options *call, sdkrt_stream **out,
+                                 sdkrt_error **err)
+{
+    *out = NULL;
+    sdkrt_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (prepare(&s->p, client, req, call, true, err) != SDKRT_OK) {
+        free(s);
+        return SDKRT_ERR;
+    }
+    s->client = client;
+    s->state = STREAM_COLD;
+    *out = s;
+    return SDKRT_OK;
+}
+
+static void stream_release(sdkrt_stream *s)
+{
+    if (s->reader_open) {
+        s->reader.ops->close(s->reader.self);
+        s->reader_open = false;
+    }
+    sdkrt_sse_parser_free(s->parser);
+    s->parser = NULL;
+}
+
+/* Finish the stream with *err (already set): remember it, release the connection. */
+static sdkrt_stream_result stream_fail(sdkrt_stream *s, sdkrt_error **err)
+{
+    s->state = STREAM_FAILED;
+    if (err && *err) {
+        s->fail_reason = sdkrt_error_reason(*err);
+        free(s->fail_message);
+        s->fail_message = sdkrt_strdup_(sdkrt_error_message(*err));
+    } else {
+        s->fail_reason = SDKRT_REASON_TRANSPORT;
+    }
+    stream_release(s);
+    return SDKRT_STREAM_ERROR;
+}
+
+static sdkrt_stream_result stream_failf(sdkrt_stream *s, sdkrt_error **err, sdkrt_reason reason,
+                                        const char *what)
+{
+    sdkrt_error *local = NULL;
+    sdkrt_error **e = err ? err : &local;
+    sdkrt_error_set(e, reason, "%s %s: %s", s->p.method, s->p.url, what);
+    if (s->head) {
+        sdkrt_error_set_status(*e, sdkrt_response_status(s->head));
+        sdkrt_error_set_content_type(*e, sdkrt_response_content_type(s->head));
+    }
+    sdkrt_stream_result r = stream_fail(s, e);
+    sdkrt_error_free(local);
+    return r;
+}
+
+/* Read up to SDKRT_ERROR_BODY_MAX bytes of the body into the head response, for diagnostics. */
+static void read_error_body(sdkrt_stream *s)
+{
+    sdkrt_error *ignored = NULL;
+    size_t total = 0;
+    while (total < SDKRT_ERROR_BODY_MAX) {
+        size_t n = 0;
+        size_t want = SDKRT_ERROR_BODY_MAX - total;
+        if (want > sizeof s->buf)
+            want = sizeof s->buf;
+        if (s->reader.ops->read(s->reader.self, s->buf, want, &n, &ignored) != SDKRT_OK || n == 0)
+            break;
+        if (sdkrt_response_append_body(s->head, s->buf, n, &ignored) != SDKRT_OK)
+            break;
+        total += n;
+    }
+    sdkrt_error_free(ignored);
+}
+
+static sdkrt_stream_result stream_connect(sdkrt_stream *s, sdkrt_error **err)
+{
+    const sdkrt_transport *t = s->client->transport;
+    if (sdkrt_cancel_is_triggered(s->p.treq.cancel))
+        return stream_failf(s, err, SDKRT_REASON_CANCELLED, "cancelled before connecting");
+    sdkrt_error *local = NULL;
+    sdkrt_error **e = err ? err : &local;
+    if (t->ops->open(t->self, &s->p.treq, &s->head, &s->reader, e) != SDKRT_OK) {
+        s->head = NULL;
+        sdkrt_error_prefix_(*e, "%s %s: ", s->p.method, s->p.url);
+        sdkrt_stream_result r = stream_fail(s, e);
+        sdkrt_error_free(local);
+        return r;
+    }
+    s->reader_open = true;
+    sdkrt_response_set_origin_(s->head, s->p.method, s->p.url);
+    int status = sdkrt_response_status(s->head);
+    const char *ct = sdkrt_response_content_type(s->head);
+    if (status < 200 || status > 299 || !ct || strcmp(ct, "text/event-stream") != 0) {
+        read_error_body(s);
+        if (status < 200 || status > 299)
+            sdkrt_error_unexpected_status(e, s->head);
+        else
+            sdkrt_error_set(e, SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE,
+                            "%s %s: HTTP %d: expected text/event-stream, got %s", s->p.method,
+                            s->p.url, status, ct ? ct : "no content type");
+        if (status >= 200 && status <= 299) {
+            size_t len = 0;
+            const char *body = sdkrt_response_body(s->head, &len);
+            sdkrt_error_set_status(*e, status);
+            sdkrt_error_set_content_type(*e, ct);
+            sdkrt_error_set_body(*e, body, len);
+        }
+        sdkrt_stream_result r = stream_fail(s, e);
+        sdkrt_error_free(local);
+        return r;
+    }
+    sdkrt_sse_options so = SDKRT_SSE_OPTIONS_INIT;
+    so.max_event_bytes = s->client->max_event_bytes;
+    so.max_line_bytes = s->client->max_event_bytes;
+    if (sdkrt_sse_parser_new(&s->parser, &so) != SDKRT_SSE_OK)
+        return stream_failf(s, err, SDKRT_REASON_OUT_OF_MEMORY,
+                            "could not create the event parser (out of memory or cap too small)");
+    s->state = STREAM_OPEN;
+    return SDKRT_STREAM_EVENT;
+}
+
+static sdkrt_stream_result sse_failed(sdkrt_stream *s, sdkrt_error **err)
+{
+    sdkrt_sse_errcode code = sdkrt_sse_error(s->parser);
+    sdkrt_reason reason = code == SDKRT_SSE_ERR_OUT_OF_MEMORY ? SDKRT_REASON_OUT_OF_MEMORY
+                                                               : SDKRT_REASON_EVENT_TOO_LARGE;
+    char what[512];
+    snprintf(what, sizeof what, "event stream: %s: %.300s (limit %zu bytes)",
+             sdkrt_sse_errcode_name(code), sdkrt_sse_error_message(s->parser),
+             s->client->max_event_bytes);
+    return stream_failf(s, err, reason, what);
+}
+
+static void fill_event(sdkrt_stream_event *out, const sdkrt_sse_event *ev)
+{
+    out->event = ev->event;
+    out->data = ev->data;
+    out->data_len = ev->data_len;
+    out->id = ev->id ? ev->id : "";
+    out->has_id = ev->has_id != 0;
+    out->retry = (long)ev->retry;
+}
+
+sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event, sdkrt_error **err)
+{
+    if (s->state == STREAM_ENDED)
+        return SDKRT_STREAM_END;
+    if (s->state == STREAM_FAILED) {
+        sdkrt_error_set(err, s->fail_reason, "%s",
+                        s->fail_message ? s->fail_message : "stream already failed");
+        return SDKRT_STREAM_ERROR;
+    }
+    if (s->state == STREAM_COLD && stream_connect(s, err) != SDKRT_STREAM_EVENT)
+        return SDKRT_STREAM_ERROR;
+    for (;;) {
+        sdkrt_sse_event ev;
+        sdkrt_sse_status r = sdkrt_sse_next(s->parser, &ev);
+        if (r == SDKRT_SSE_EVENT) {
+            fill_event(event, &ev);
+            return SDKRT_STREAM_EVENT;
+        }
+        if (r == SDKRT_SSE_ERROR)
+            return sse_failed(s, err);
+        if (sdkrt_cancel_is_triggered(s->p.treq.cancel))
+            return stream_failf(s, err, SDKRT_REASON_CANCELLED, "cancelled");
+        size_t n = 0;
+        sdkrt_error *local = NULL;
+        sdkrt_error **e = err ? err : &local;
+        if (s->reader.ops->read(s->reader.self, s->buf, sizeof s->buf, &n, e) != SDKRT_OK) {
+            sdkrt_error_prefix_(*e, "%s %s: ", s->p.method, s->p.url);
+            sdkrt_stream_result res = stream_fail(s, e);
+            sdkrt_error_free(local);
+            return res;
+        }
+        if (n == 0) {
+            sdkrt_sse_status fin = sdkrt_sse_finish(s->parser, &ev);
+            if (fin == SDKRT_SSE_EVENT) {
+                fill_event(event, &ev);
+                return SDKRT_STREAM_EVENT;
+            }
+            if (fin == SDKRT_SSE_ERROR)
+                return sse_failed(s, err);
+            if (fin != SDKRT_SSE_END)
+                return stream_failf(s, err, SDKRT_REASON_TRANSPORT,
+                                    "connection closed in the middle of an event");
+            s->state = STREAM_ENDED;
+            stream_release(s);
+            return SDKRT_STREAM_END;
+        }
+        if (sdkrt_sse_feed(s->parser, s->buf, n) != SDKRT_SSE_OK)
+            return sse_failed(s, err);
+    }
+}
+
+int sdkrt_stream_status(const sdkrt_stream *s)
+{
+    return s->head ? sdkrt_response_status(s->head) : 0;
+}
+
+void sdkrt_stream_close(sdkrt_stream *s)
+{
+    if (!s)
+        return;
+    stream_release(s);
+    sdkrt_response_free(s->head);
+    prepared_cleanup(&s->p);
+    free(s->fail_message);
+    free(s);
+}

@@ -1,0 +1,520 @@
+/* The libcurl transport. Every transfer runs in a curl_multi handle so that the wait loop can poll
+ * the cancel token every POLL_MS; unary calls reuse one idle (multi, easy) pair per transport so
+ * that keep-alive connections survive between calls; each stream gets its own pair and pulls
+ * bytes only when the reader asks (the write callback pauses the transfer once READ_HIGH bytes are
+ * buffered). Owner: runtime-core helper (rtcore). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "internal.h"
+
+#define POLL_MS   20
+#define READ_HIGH (64 * 1024)
+
+typedef struct conn {
+    CURLM *multi;
+    CURL *easy;
+} conn;
+
+typedef struct curl_transport {
+    pthread_mutex_t mu;
+    conn *idle; /* one parked pair for keep-alive reuse */
+} curl_transport;
+
+/* State of one transfer, reached from the callbacks. */
+typedef struct xfer {
+    const sdkrt_transport_request *req; /* only during send/open */
+    const sdkrt_cancel *cancel;         /* copied so a stream reader outlives req */
+    long idle_timeout_ms;
+    size_t max_bytes;
+    conn *c;
+    struct curl_slist *headers;
+    char errbuf[CURL_ERROR_SIZE];
+    sdkrt_response *resp; /* unary: whole response; stream: head */
+    sdkrt_error *cb_err;  /* error raised inside a callback */
+    bool too_large;
+    bool cancelled;
+    bool headers_done; /* final response's header block complete */
+    bool done;
+    CURLcode result;
+    /* streaming */
+    bool streaming;
+    bool paused;
+    sdkrt_buf_ buf; /* received, not yet read */
+    size_t buf_off;
+    long long last_byte_ms;
+    bool closed_reader;
+} xfer;
+
+static void conn_free(conn *c)
+{
+    if (!c)
+        return;
+    if (c->easy)
+        curl_easy_cleanup(c->easy);
+    if (c->multi)
+        curl_multi_cleanup(c->multi);
+    free(c);
+}
+
+static conn *conn_new(void)
+{
+    conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->multi = curl_multi_init();
+    c->easy = curl_easy_init();
+    if (!c->multi || !c->easy) {
+        conn_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+static conn *take_conn(curl_transport *t)
+{
+    conn *c = NULL;
+    pthread_mutex_lock(&t->mu);
+    c = t->idle;
+    t->idle = NULL;
+    pthread_mutex_unlock(&t->mu);
+    if (c) {
+        curl_easy_reset(c->easy);
+        return c;
+    }
+    return conn_new();
+}
+
+static void park_conn(curl_transport *t, conn *c)
+{
+    pthread_mutex_lock(&t->mu);
+    if (!t->idle) {
+        t->idle = c;
+        c = NULL;
+    }
+    pthread_mutex_unlock(&t->mu);
+    conn_free(c);
+}
+
+static size_t header_cb(char *line, size_t size, size_t nmemb, void *ud)
+{
+    xfer *x = ud;
+    size_t n = size * nmemb;
+    x->last_byte_ms = sdkrt_now_ms_();
+    if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) {
+        /* A new response (after 1xx): start the header list afresh. */
+        long status = 0;
+        const char *sp = memchr(line, ' ', n);
+        if (sp)
+            status = strtol(sp + 1, NULL, 10);
+        sdkrt_response_free(x->resp);
+        x->resp = NULL;
+        if (sdkrt_response_new(&x->resp, (int)status,
+                               x->max_bytes,
+                               &x->cb_err) != SDKRT_OK)
+            return 0;
+        return n;
+    }
+    if (!x->resp)
+        return n;
+    if (n <= 2 && (line[0] == '\r' || line[0] == '\n')) {
+        if (sdkrt_response_status(x->resp) >= 200)
+            x->headers_done = true;
+        return n;
+    }
+    const char *colon = memchr(line, ':', n);
+    if (!colon)
+        return n;
+    char name[256];
+    size_t nl = (size_t)(colon - line);
+    if (nl == 0 || nl >= sizeof name)
+        return n;
+    memcpy(name, line, nl);
+    name[nl] = '\0';
+    char *value = malloc(n - nl);
+    if (!value) {
+        sdkrt_error_set(&x->cb_err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        return 0;
+    }
+    memcpy(value, colon + 1, n - nl - 1);
+    value[n - nl - 1] = '\0';
+    sdkrt_status st = sdkrt_response_add_header(x->resp, name, value, &x->cb_err);
+    free(value);
+    if (st != SDKRT_OK)
+        return 0;
+    /* Refuse early when the declared length is above the cap, before any body byte. */
+    if (x->max_bytes &&
+        sdkrt_strcasecmp_(name, "Content-Length") == 0 &&
+        sdkrt_response_status(x->resp) >= 200) {
+        const char *v = sdkrt_response_header(x->resp, "Content-Length");
+        char *end = NULL;
+        unsigned long long len = strtoull(v, &end, 10);
+        if (end != v && len > x->max_bytes) {
+            x->too_large = true;
+            sdkrt_error_set(&x->cb_err, SDKRT_REASON_RESPONSE_TOO_LARGE,
+                            "response Content-Length %llu exceeds the limit of %zu bytes", len,
+                            x->max_bytes);
+            return 0;
+        }
+    }
+    return n;
+}
+
+static size_t write_cb(char *data, size_t size, size_t nmemb, void *ud)
+{
+    xfer *x = ud;
+    size_t n = size * nmemb;
+    if (!x->resp) {
+        if (sdkrt_response_new(&x->resp, 0, x->max_bytes,
+                               &x->cb_err) != SDKRT_OK)
+            return 0;
+    }
+    if (x->streaming) {
+        if (x->buf.len - x->buf_off >= READ_HIGH) {
+            x->paused = true;
+            return CURL_WRITEFUNC_PAUSE;
+        }
+        sdkrt_buf_append_(&x->buf, data, n);
+        if (x->buf.oom) {
+            sdkrt_error_set(&x->cb_err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+            return 0;
+        }
+        x->last_byte_ms = sdkrt_now_ms_();
+        return n;
+    }
+    if (sdkrt_response_append_body(x->resp, data, n, &x->cb_err) != SDKRT_OK) {
+        x->too_large = sdkrt_error_reason(x->cb_err) == SDKRT_REASON_RESPONSE_TOO_LARGE;
+        return 0;
+    }
+    return n;
+}
+
+static int progress_cb(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    (void)dt;
+    (void)dn;
+    (void)ut;
+    (void)un;
+    xfer *x = ud;
+    if (sdkrt_cancel_is_triggered(x->cancel)) {
+        x->cancelled = true;
+        return 1;
+    }
+    return 0;
+}
+
+static sdkrt_status setup(xfer *x, sdkrt_error **err)
+{
+    CURL *e = x->c->easy;
+    const sdkrt_transport_request *r = x->req;
+    for (size_t i = 0; i < r->header_count; i++) {
+        sdkrt_buf_ line = {0};
+        if (r->headers[i].value[0])
+            sdkrt_buf_printf_(&line, "%s: %s", r->headers[i].name, r->headers[i].value);
+        else
+            sdkrt_buf_printf_(&line, "%s;", r->headers[i].name); /* curl's empty-value syntax */
+        struct curl_slist *l = line.oom ? NULL : curl_slist_append(x->headers, line.data);
+        if (line.data)
+            memset(line.data, 0, line.len); /* may hold credentials */
+        sdkrt_buf_cleanup_(&line);
+        if (!l)
+            return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        x->headers = l;
+    }
+    struct curl_slist *l = curl_slist_append(x->headers, "Expect:");
+    if (!l)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    x->headers = l;
+    CURLcode rc = CURLE_OK;
+#define SET(opt, val)                                                                              \
+    do {                                                                                           \
+        if (rc == CURLE_OK)                                                                        \
+            rc = curl_easy_setopt(e, opt, val);                                                    \
+    } while (0)
+    SET(CURLOPT_URL, r->url);
+    SET(CURLOPT_PROTOCOLS_STR, "http,https");
+    SET(CURLOPT_NOSIGNAL, 1L);
+    SET(CURLOPT_HTTPHEADER, x->headers);
+    SET(CURLOPT_ACCEPT_ENCODING, "");
+    SET(CURLOPT_ERRORBUFFER, x->errbuf);
+    SET(CURLOPT_HEADERFUNCTION, header_cb);
+    SET(CURLOPT_HEADERDATA, x);
+    SET(CURLOPT_WRITEFUNCTION, write_cb);
+    SET(CURLOPT_WRITEDATA, x);
+    SET(CURLOPT_NOPROGRESS, 0L);
+    SET(CURLOPT_XFERINFOFUNCTION, progress_cb);
+    SET(CURLOPT_XFERINFODATA, x);
+    SET(CURLOPT_CONNECTTIMEOUT_MS, r->connect_timeout_ms);
+    SET(CURLOPT_TIMEOUT_MS, r->timeout_ms);
+    SET(CURLOPT_SSL_VERIFYPEER, r->verify_tls ? 1L : 0L);
+    SET(CURLOPT_SSL_VERIFYHOST, r->verify_tls ? 2L : 0L);
+    if (r->ca_file)
+        SET(CURLOPT_CAINFO, r->ca_file);
+    if (r->ca_path)
+        SET(CURLOPT_CAPATH, r->ca_path);
+    if (x->max_bytes)
+        SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max_bytes);
+    if (strcmp(r->method, "GET") == 0 && !r->body) {
+        SET(CURLOPT_HTTPGET, 1L);
+    } else if (strcmp(r->method, "HEAD") == 0) {
+        SET(CURLOPT_NOBODY, 1L);
+    } else {
+        SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(r->body ? r->body_len : 0));
+        /* A stream outlives the borrowed request: let curl keep its own copy of the body. */
+        if (x->streaming)
+            SET(CURLOPT_COPYPOSTFIELDS, r->body ? (const char *)r->body : "");
+        else
+            SET(CURLOPT_POSTFIELDS, r->body ? (const char *)r->body : "");
+        if (strcmp(r->method, "POST") != 0)
+            SET(CURLOPT_CUSTOMREQUEST, r->method);
+    }
+#undef SET
+    if (rc != CURLE_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl refused an option: %s",
+                               curl_easy_strerror(rc));
+    if (curl_multi_add_handle(x->c->multi, e) != CURLM_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl could not start the transfer");
+    return SDKRT_OK;
+}
+
+/* One round: let curl work, collect completion, then wait up to POLL_MS for activity. */
+static void pump(xfer *x, bool wait)
+{
+    int running = 0;
+    curl_multi_perform(x->c->multi, &running);
+    int left = 0;
+    CURLMsg *m;
+    while ((m = curl_multi_info_read(x->c->multi, &left))) {
+        if (m->msg == CURLMSG_DONE && m->easy_handle == x->c->easy) {
+            x->done = true;
+            x->result = m->data.result;
+        }
+    }
+    if (!x->done && wait)
+        curl_multi_poll(x->c->multi, NULL, 0, POLL_MS, NULL);
+}
+
+/* Turn a failed transfer into an error of the right reason. */
+static sdkrt_status failure(xfer *x, sdkrt_error **err)
+{
+    if (x->cancelled || sdkrt_cancel_is_triggered(x->cancel))
+        return sdkrt_error_set(err, SDKRT_REASON_CANCELLED, "cancelled");
+    if (x->cb_err) {
+        if (err) {
+            sdkrt_error_free(*err);
+            *err = x->cb_err;
+        } else {
+            sdkrt_error_free(x->cb_err);
+        }
+        x->cb_err = NULL;
+        return SDKRT_ERR;
+    }
+    if (x->result == CURLE_FILESIZE_EXCEEDED)
+        return sdkrt_error_set(err, SDKRT_REASON_RESPONSE_TOO_LARGE,
+                               "response body exceeds the limit of %zu bytes", x->max_bytes);
+    const char *detail = x->errbuf[0] ? x->errbuf : curl_easy_strerror(x->result);
+    if (x->result == CURLE_OPERATION_TIMEDOUT)
+        return sdkrt_error_set(err, SDKRT_REASON_TIMEOUT, "%s", detail);
+    return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "%s", detail);
+}
+
+static void xfer_cleanup(xfer *x)
+{
+    if (x->c)
+        curl_multi_remove_handle(x->c->multi, x->c->easy);
+    curl_slist_free_all(x->headers);
+    x->headers = NULL;
+    sdkrt_response_free(x->resp);
+    x->resp = NULL;
+    sdkrt_error_free(x->cb_err);
+    x->cb_err = NULL;
+    sdkrt_buf_cleanup_(&x->buf);
+}
+
+static sdkrt_status curl_send(void *self, const sdkrt_transport_request *req, sdkrt_response **out,
+                              sdkrt_error **err)
+{
+    curl_transport *t = self;
+    *out = NULL;
+    xfer x;
+    memset(&x, 0, sizeof x);
+    x.req = req;
+    x.cancel = req->cancel;
+    x.max_bytes = req->max_response_bytes;
+    x.c = take_conn(t);
+    if (!x.c)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    sdkrt_status st = setup(&x, err);
+    if (st != SDKRT_OK)
+        goto done;
+    while (!x.done) {
+        if (sdkrt_cancel_is_triggered(x.cancel)) {
+            x.cancelled = true;
+            break;
+        }
+        pump(&x, true);
+    }
+    if (x.cancelled || x.result != CURLE_OK) {
+        st = failure(&x, err);
+        goto done;
+    }
+    long status = 0;
+    curl_easy_getinfo(x.c->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (!x.resp && sdkrt_response_new(&x.resp, (int)status, req->max_response_bytes, err) != SDKRT_OK) {
+        st = SDKRT_ERR;
+        goto done;
+    }
+    sdkrt_response_set_status(x.resp, (int)status);
+    *out = x.resp;
+    x.resp = NULL;
+    st = SDKRT_OK;
+done:
+    xfer_cleanup(&x);
+    /* A cancelled transfer leaves its connection in an unknown state: do not park it. */
+    if (st == SDKRT_OK)
+        park_conn(t, x.c);
+    else
+        conn_free(x.c);
+    return st;
+}
+
+/* ---- Streams ---- */
+
+static sdkrt_status stream_wait(xfer *x, sdkrt_error **err)
+{
+    if (sdkrt_cancel_is_triggered(x->cancel))
+        return sdkrt_error_set(err, SDKRT_REASON_CANCELLED, "cancelled");
+    if (x->idle_timeout_ms && sdkrt_now_ms_() - x->last_byte_ms > x->idle_timeout_ms)
+        return sdkrt_error_set(err, SDKRT_REASON_TIMEOUT, "no data for %ld ms (idle timeout)",
+                               x->idle_timeout_ms);
+    pump(x, true);
+    return SDKRT_OK;
+}
+
+static sdkrt_status reader_read(void *self, void *buf, size_t cap, size_t *n, sdkrt_error **err)
+{
+    xfer *x = self;
+    *n = 0;
+    for (;;) {
+        size_t avail = x->buf.len - x->buf_off;
+        if (avail) {
+            size_t k = avail < cap ? avail : cap;
+            memcpy(buf, x->buf.data + x->buf_off, k);
+            x->buf_off += k;
+            if (x->buf_off == x->buf.len)
+                x->buf.len = x->buf_off = 0;
+            *n = k;
+            return SDKRT_OK;
+        }
+        if (x->paused) {
+            x->paused = false;
+            curl_easy_pause(x->c->easy, CURLPAUSE_CONT); /* may deliver data right here */
+            continue;
+        }
+        if (x->done)
+            return x->result == CURLE_OK ? SDKRT_OK : failure(x, err);
+        if (stream_wait(x, err) != SDKRT_OK)
+            return SDKRT_ERR;
+    }
+}
+
+static void reader_close(void *self)
+{
+    xfer *x = self;
+    conn *c = x->c;
+    xfer_cleanup(x);
+    conn_free(c);
+    free(x);
+}
+
+static const sdkrt_body_reader_ops reader_ops = {reader_read, reader_close};
+
+static sdkrt_status curl_open(void *self, const sdkrt_transport_request *req,
+                              sdkrt_response **head, sdkrt_body_reader *reader, sdkrt_error **err)
+{
+    (void)self;
+    *head = NULL;
+    xfer *x = calloc(1, sizeof *x);
+    if (!x)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    x->req = req;
+    x->cancel = req->cancel;
+    x->idle_timeout_ms = req->idle_timeout_ms;
+    x->streaming = true;
+    x->last_byte_ms = sdkrt_now_ms_();
+    x->c = conn_new();
+    if (!x->c) {
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        goto fail;
+    }
+    if (setup(x, err) != SDKRT_OK)
+        goto fail;
+    while (!x->headers_done && !x->done) {
+        if (stream_wait(x, err) != SDKRT_OK)
+            goto fail;
+    }
+    if (!x->headers_done && x->result != CURLE_OK) {
+        failure(x, err);
+        goto fail;
+    }
+    if (!x->resp) {
+        sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "connection closed before a response");
+        goto fail;
+    }
+    *head = x->resp;
+    x->resp = NULL; /* headers after this point are not needed */
+    x->req = NULL;
+    reader->ops = &reader_ops;
+    reader->self = x;
+    return SDKRT_OK;
+fail:
+    if (x->c) {
+        conn *c = x->c;
+        xfer_cleanup(x);
+        conn_free(c);
+    } else {
+        xfer_cleanup(x);
+    }
+    free(x);
+    return SDKRT_ERR;
+}
+
+static void curl_destroy(void *self)
+{
+    curl_transport *t = self;
+    if (!t)
+        return;
+    conn_free(t->idle);
+    pthread_mutex_destroy(&t->mu);
+    free(t);
+}
+
+static const sdkrt_transport_ops curl_ops = {curl_send, curl_open, curl_destroy};
+
+sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err)
+{
+    *out = NULL;
+    sdkrt_transport *tr = calloc(1, sizeof *tr);
+    curl_transport *t = calloc(1, sizeof *t);
+    if (!tr || !t || pthread_mutex_init(&t->mu, NULL) != 0) {
+        free(tr);
+        free(t);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    tr->ops = &curl_ops;
+    tr->self = t;
+    *out = tr;
+    return SDKRT_OK;
+}
+
+void sdkrt_transport_free(sdkrt_transport *t)
+{
+    if (!t)
+        return;
+    if (t->ops && t->ops->destroy)
+        t->ops->destroy(t->self);
+    free(t);
+}

@@ -1,0 +1,295 @@
+/* The error value. Owner: runtime-core helper (rtcore). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct sdkrt_error {
+    sdkrt_kind kind;
+    sdkrt_reason reason;
+    int status;
+    bool is_static; /* the preallocated OUT_OF_MEMORY error: never freed or changed */
+    bool body_truncated;
+    char *message;
+    char *content_type;
+    char *body;
+    size_t body_len;
+    char *tag;
+    void *payload;
+    sdkrt_payload_free_fn payload_free;
+};
+
+/* Returned when an error cannot be allocated; immutable. */
+static const sdkrt_error oom_error = {
+    SDKRT_ERROR_CLIENT, SDKRT_REASON_OUT_OF_MEMORY, 0, true, false,
+    (char *)"out of memory (OUT_OF_MEMORY)", NULL, NULL, 0, NULL, NULL, NULL};
+
+static sdkrt_error *oom(void)
+{
+    return (sdkrt_error *)&oom_error;
+}
+
+const char *sdkrt_reason_name(sdkrt_reason reason)
+{
+    switch (reason) {
+    case SDKRT_REASON_NONE:
+        return "NONE";
+    case SDKRT_REASON_TRANSPORT:
+        return "TRANSPORT";
+    case SDKRT_REASON_TIMEOUT:
+        return "TIMEOUT";
+    case SDKRT_REASON_CANCELLED:
+        return "CANCELLED";
+    case SDKRT_REASON_UNEXPECTED_STATUS:
+        return "UNEXPECTED_STATUS";
+    case SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE:
+        return "UNSUPPORTED_CONTENT_TYPE";
+    case SDKRT_REASON_MALFORMED_RESPONSE:
+        return "MALFORMED_RESPONSE";
+    case SDKRT_REASON_INVALID_ARGUMENT:
+        return "INVALID_ARGUMENT";
+    case SDKRT_REASON_RESPONSE_TOO_LARGE:
+        return "RESPONSE_TOO_LARGE";
+    case SDKRT_REASON_EVENT_TOO_LARGE:
+        return "EVENT_TOO_LARGE";
+    case SDKRT_REASON_OUT_OF_MEMORY:
+        return "OUT_OF_MEMORY";
+    }
+    return "UNKNOWN";
+}
+
+static void store(sdkrt_error **err, sdkrt_error *e)
+{
+    if (!err) {
+        sdkrt_error_free(e);
+        return;
+    }
+    sdkrt_error_free(*err);
+    *err = e;
+}
+
+sdkrt_status sdkrt_error_setv(sdkrt_error **err, sdkrt_reason reason, const char *fmt, va_list ap)
+{
+    if (!err)
+        return SDKRT_ERR;
+    sdkrt_error *e = calloc(1, sizeof *e);
+    sdkrt_buf_ b = {0};
+    if (!e)
+        goto fail;
+    e->kind = SDKRT_ERROR_CLIENT;
+    e->reason = reason;
+    {
+        va_list ap2;
+        va_copy(ap2, ap);
+        int n = vsnprintf(NULL, 0, fmt, ap2);
+        va_end(ap2);
+        if (n < 0)
+            goto fail;
+        char *msg = malloc((size_t)n + 1);
+        if (!msg)
+            goto fail;
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        sdkrt_buf_printf_(&b, "%s (%s)", msg, sdkrt_reason_name(reason));
+        free(msg);
+    }
+    if (b.oom || !b.data)
+        goto fail;
+    e->message = b.data;
+    store(err, e);
+    return SDKRT_ERR;
+fail:
+    sdkrt_buf_cleanup_(&b);
+    free(e);
+    store(err, oom());
+    return SDKRT_ERR;
+}
+
+sdkrt_status sdkrt_error_set(sdkrt_error **err, sdkrt_reason reason, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sdkrt_status st = sdkrt_error_setv(err, reason, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+sdkrt_status sdkrt_error_new_domain(sdkrt_error **out, int status, const char *tag, void *payload,
+                                    sdkrt_payload_free_fn free_fn, const char *message)
+{
+    sdkrt_error *e = calloc(1, sizeof *e);
+    if (!e)
+        goto fail;
+    e->kind = SDKRT_ERROR_DOMAIN;
+    e->reason = SDKRT_REASON_NONE;
+    e->status = status;
+    e->tag = sdkrt_strdup_(tag ? tag : "");
+    if (message) {
+        e->message = sdkrt_strdup_(message);
+    } else {
+        sdkrt_buf_ b = {0};
+        sdkrt_buf_printf_(&b, "HTTP %d %s", status, tag ? tag : "");
+        e->message = b.oom ? NULL : b.data;
+        if (b.oom)
+            sdkrt_buf_cleanup_(&b);
+    }
+    if (!e->tag || !e->message)
+        goto fail;
+    e->payload = payload;
+    e->payload_free = free_fn;
+    *out = e;
+    return SDKRT_OK;
+fail:
+    if (payload && free_fn)
+        free_fn(payload);
+    if (e) {
+        free(e->tag);
+        free(e->message);
+        free(e);
+    }
+    *out = oom();
+    return SDKRT_ERR;
+}
+
+void sdkrt_error_free(sdkrt_error *err)
+{
+    if (!err || err->is_static)
+        return;
+    if (err->payload && err->payload_free)
+        err->payload_free(err->payload);
+    free(err->message);
+    free(err->content_type);
+    free(err->body);
+    free(err->tag);
+    free(err);
+}
+
+sdkrt_kind sdkrt_error_kind(const sdkrt_error *err)
+{
+    return err->kind;
+}
+
+sdkrt_reason sdkrt_error_reason(const sdkrt_error *err)
+{
+    return err->reason;
+}
+
+int sdkrt_error_status(const sdkrt_error *err)
+{
+    return err->status;
+}
+
+const char *sdkrt_error_message(const sdkrt_error *err)
+{
+    return err->message ? err->message : "";
+}
+
+const char *sdkrt_error_content_type(const sdkrt_error *err)
+{
+    return err->content_type;
+}
+
+const char *sdkrt_error_body(const sdkrt_error *err, size_t *len)
+{
+    if (len)
+        *len = err->body_len;
+    return err->body;
+}
+
+bool sdkrt_error_body_truncated(const sdkrt_error *err)
+{
+    return err->body_truncated;
+}
+
+const char *sdkrt_error_tag(const sdkrt_error *err)
+{
+    return err->kind == SDKRT_ERROR_DOMAIN ? err->tag : NULL;
+}
+
+void *sdkrt_error_payload(const sdkrt_error *err)
+{
+    return err->payload;
+}
+
+void sdkrt_error_set_status(sdkrt_error *err, int status)
+{
+    if (err && !err->is_static)
+        err->status = status;
+}
+
+void sdkrt_error_set_content_type(sdkrt_error *err, const char *content_type)
+{
+    if (!err || err->is_static)
+        return;
+    char *ct = NULL;
+    if (content_type) {
+        ct = sdkrt_strdup_(content_type);
+        if (!ct)
+            return;
+    }
+    free(err->content_type);
+    err->content_type = ct;
+}
+
+void sdkrt_error_set_body(sdkrt_error *err, const void *body, size_t len)
+{
+    if (!err || err->is_static)
+        return;
+    bool cut = len > SDKRT_ERROR_BODY_MAX;
+    size_t keep = cut ? SDKRT_ERROR_BODY_MAX : len;
+    char *copy = NULL;
+    if (body) {
+        copy = malloc(keep + 1);
+        if (!copy)
+            return;
+        memcpy(copy, body, keep);
+        copy[keep] = '\0';
+    }
+    free(err->body);
+    err->body = copy;
+    err->body_len = copy ? keep : 0;
+    err->body_truncated = copy ? cut : false;
+}
+
+void sdkrt_error_set_payload(sdkrt_error *err, void *payload, sdkrt_payload_free_fn free_fn)
+{
+    if (!err || err->is_static || err->kind != SDKRT_ERROR_DOMAIN) {
+        if (payload && free_fn)
+            free_fn(payload);
+        return;
+    }
+    if (err->payload && err->payload_free)
+        err->payload_free(err->payload);
+    err->payload = payload;
+    err->payload_free = free_fn;
+}
+
+void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
+{
+    if (!err || err->is_static)
+        return;
+    sdkrt_buf_ b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    {
+        int n = vsnprintf(NULL, 0, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        char *pre = malloc((size_t)n + 1);
+        if (!pre)
+            return;
+        va_start(ap, fmt);
+        vsnprintf(pre, (size_t)n + 1, fmt, ap);
+        sdkrt_buf_puts_(&b, pre);
+        free(pre);
+    }
+    va_end(ap);
+    sdkrt_buf_puts_(&b, sdkrt_error_message(err));
+    if (b.oom) {
+        sdkrt_buf_cleanup_(&b);
+        return;
+    }
+    free(err->message);
+    err->message = b.data;
+}

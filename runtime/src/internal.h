@@ -1,0 +1,49 @@
+/* Private helpers shared by the runtime's sources. Owner: runtime-core helper (rtcore). */
+#ifndef SDKRT_INTERNAL_H
+#define SDKRT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "sdkrt/sdkrt.h"
+
+/* Prepend "prefix" to the error's message (best effort; no-op on the static OOM error). */
+void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Case-insensitive ASCII comparison. */
+int sdkrt_strcasecmp_(const char *a, const char *b);
+/* Copy of a string (NULL stays NULL; *ok false when out of memory). */
+char *sdkrt_strdup_(const char *s);
+
+/* Whether a header name is an HTTP token and the value has no CR, LF or NUL. */
+bool sdkrt_header_name_ok_(const char *name);
+bool sdkrt_header_value_ok_(const char *value);
+
+/* Media type of a Content-Type value: parameters dropped, trimmed, lower-cased. New string or
+ * NULL (out of memory or value NULL). */
+char *sdkrt_media_type_(const char *value);
+
+/* Remember "METHOD URL" so messages about the response say where it came from. */
+void sdkrt_response_set_origin_(sdkrt_response *resp, const char *method, const char *url);
+
+/* Monotonic clock in milliseconds. */
+long long sdkrt_now_ms_(void);
+
+/* A growable byte buffer that remembers allocation failure. */
+typedef struct sdkrt_buf_ {
+    char *data;
+    size_t len;
+    size_t cap;
+    bool oom;
+} sdkrt_buf_;
+
+void sdkrt_buf_append_(sdkrt_buf_ *b, const void *bytes, size_t len);
+void sdkrt_buf_puts_(sdkrt_buf_ *b, const char *s);
+void sdkrt_buf_printf_(sdkrt_buf_ *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sdkrt_buf_cleanup_(sdkrt_buf_ *b);
+
+/* Percent-encode everything except ALPHA DIGIT - . _ ~ into b. */
+void sdkrt_pct_encode_(sdkrt_buf_ *b, const char *s);
+
+#endif

@@ -1,0 +1,1362 @@
+/* Table-driven JSON decode / encode / cleanup for generated values (see sdkrt/json.h). */
+#include "sdkrt/json.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Layouts shared with generated code (documented in json.h). */
+typedef struct jenum {
+    int value;
+    char *unknown;
+} jenum;
+
+typedef struct jarray {
+    void *items;
+    size_t count;
+} jarray;
+
+typedef struct jmap {
+    char **keys;
+    void *values;
+    size_t count;
+} jmap;
+
+typedef struct junion {
+    int kind;
+    json_t *unknown;
+} junion;
+
+/* The JSON path of the value being decoded; long paths are cut (messages stay bounded). */
+#define PATH_MAX_LEN 480
+
+typedef struct jpath {
+    char buf[PATH_MAX_LEN + 4];
+    size_t len;
+} jpath;
+
+static size_t path_push_key(jpath *p, const char *key)
+{
+    size_t old = p->len;
+    bool ident = key[0] != '\0' && !isdigit((unsigned char)key[0]);
+    for (const char *c = key; *c && ident; c++) {
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '$')
+            ident = false;
+    }
+    int n;
+    size_t room = PATH_MAX_LEN - p->len;
+    if (ident)
+        n = snprintf(p->buf + p->len, room, ".%s", key);
+    else
+        n = snprintf(p->buf + p->len, room, "[\"%s\"]", key);
+    if (n < 0 || (size_t)n >= room)
+        p->len = PATH_MAX_LEN - 1;
+    else
+        p->len += (size_t)n;
+    return old;
+}
+
+static size_t path_push_index(jpath *p, size_t i)
+{
+    size_t old = p->len;
+    size_t room = PATH_MAX_LEN - p->len;
+    int n = snprintf(p->buf + p->len, room, "[%zu]", i);
+    if (n < 0 || (size_t)n >= room)
+        p->len = PATH_MAX_LEN - 1;
+    else
+        p->len += (size_t)n;
+    return old;
+}
+
+static void path_pop(jpath *p, size_t old)
+{
+    p->len = old;
+    p->buf[old] = '\0';
+}
+
+static const char *json_type_name(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT:
+        return "object";
+    case JSON_ARRAY:
+        return "array";
+    case JSON_STRING:
+        return "string";
+    case JSON_INTEGER:
+        return "integer";
+    case JSON_REAL:
+        return "number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "boolean";
+    case JSON_NULL:
+        return "null";
+    }
+    return "value";
+}
+
+static sdkrt_status expected(sdkrt_error **err, const jpath *p, const char *what, const json_t *j)
+{
+    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s, got %s",
+                           p->buf, what, json_type_name(j));
+}
+
+static sdkrt_status oom(sdkrt_error **err)
+{
+    return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory decoding JSON");
+}
+
+static bool stores_nothing(const sdkrt_jtype *t)
+{
+    return t->kind == SDKRT_JK_NULL || t->kind == SDKRT_JK_LITERAL || t->kind == SDKRT_JK_NEVER;
+}
+
+static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath *p,
+                           sdkrt_error **err);
+
+/* Decode into a place that may be boxed (holds T *). */
+static sdkrt_status decode_place(const sdkrt_jtype *t, unsigned flags, void *place,
+                                 const json_t *j, jpath *p, sdkrt_error **err)
+{
+    if (!(flags & SDKRT_JF_BOXED))
+        return decode(t, place, j, p, err);
+    void *box = calloc(1, t->size ? t->size : 1);
+    if (!box)
+        return oom(err);
+    if (decode(t, box, j, p, err) != SDKRT_OK) {
+        free(box);
+        return SDKRT_ERR;
+    }
+    *(void **)place = box;
+    return SDKRT_OK;
+}
+
+static void cleanup_place(const sdkrt_jtype *t, unsigned flags, void *place)
+{
+    if (!(flags & SDKRT_JF_BOXED)) {
+        sdkrt_json_cleanup(t, place);
+        return;
+    }
+    void *box = *(void **)place;
+    if (box) {
+        sdkrt_json_cleanup(t, box);
+        free(box);
+    }
+    *(void **)place = NULL;
+}
+
+static sdkrt_status decode_literal(const sdkrt_jtype *t, const json_t *j, jpath *p,
+                                   sdkrt_error **err)
+{
+    json_t *want = json_loads(t->literal ? t->literal : "null", JSON_DECODE_ANY, NULL);
+    if (!want)
+        return oom(err);
+    bool same = json_equal(want, (json_t *)j);
+    if (!same && json_is_number(want) && json_is_number(j))
+        same = json_number_value(want) == json_number_value(j);
+    json_decref(want);
+    if (!same)
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s", p->buf,
+                               t->literal ? t->literal : "null");
+    return SDKRT_OK;
+}
+
+static sdkrt_status decode_object(const sdkrt_jtype *t, void *v, const json_t *j, jpath *p,
+                                  sdkrt_error **err)
+{
+    if (!json_is_object(j))
+        return expected(err, p, "object", j);
+    char *base = v;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const sdkrt_jfield *f = &t->fields[i];
+        const json_t *fj = json_object_get(j, f->name);
+        size_t old = path_push_key(p, f->name);
+        if (!fj || (json_is_null(fj) && f->null_offset == SDKRT_JNONE &&
+                    f->type->kind != SDKRT_JK_NULL && f->type->kind != SDKRT_JK_ANY)) {
+            /* Absent, or null where the contract has no null: optional fields accept both. */
+            if (f->flags & SDKRT_JF_REQUIRED) {
+                if (fj)
+                    expected(err, p, f->type->name ? f->type->name : "value", fj);
+                else
+                    sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                                    "%s: missing required field", p->buf);
+                path_pop(p, old);
+                goto fail;
+            }
+            path_pop(p, old);
+            continue;
+        }
+        if (f->has_offset != SDKRT_JNONE)
+            *(bool *)(base + f->has_offset) = true;
+        if (json_is_null(fj) && f->null_offset != SDKRT_JNONE) {
+            *(bool *)(base + f->null_offset) = true;
+            path_pop(p, old);
+            continue;
+        }
+        sdkrt_status st;
+        if (f->offset == SDKRT_JNONE) {
+            /* Nothing stored (a literal): still check the value. */
+            char dummy = 0;
+            st = decode(f->type, &dummy, fj, p, err);
+        } else {
+            st = decode_place(f->type, f->flags, base + f->offset, fj, p, err);
+        }
+        path_pop(p, old);
+        if (st != SDKRT_OK)
+            goto fail;
+    }
+    return SDKRT_OK;
+fail:
+    sdkrt_json_cleanup(t, v);
+    return SDKRT_ERR;
+}
+
+static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j, jpath *p,
+                                 sdkrt_error **err)
+{
+    junion *u = v;
+    char *slot = (char *)v + t->value_offset;
+    if (t->discriminator) {
+        if (!json_is_object(j))
+            return expected(err, p, "object", j);
+        const json_t *tag = json_object_get(j, t->discriminator);
+        if (!json_is_string(tag)) {
+            size_t old = path_push_key(p, t->discriminator);
+            sdkrt_status st =
+                tag ? expected(err, p, "string", tag)
+                    : sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                                      "%s: missing discriminator", p->buf);
+            path_pop(p, old);
+            return st;
+        }
+        for (size_t i = 0; i < t->nvariants; i++) {
+            const sdkrt_jvariant *var = &t->variants[i];
+            if (var->tag && strcmp(var->tag, json_string_value(tag)) == 0) {
+                if (decode_place(var->type, var->flags, slot, j, p, err) != SDKRT_OK)
+                    return SDKRT_ERR;
+                u->kind = (int)i + 1;
+                return SDKRT_OK;
+            }
+        }
+        /* A variant this client does not know: keep the raw JSON (forward compatibility). */
+        u->kind = 0;
+        u->unknown = json_deep_copy(j);
+        return u->unknown ? SDKRT_OK : oom(err);
+    }
+    /* Untagged: the first variant that decodes wins. */
+    for (size_t i = 0; i < t->nvariants; i++) {
+        const sdkrt_jvariant *var = &t->variants[i];
+        sdkrt_error *e = NULL;
+        if (decode_place(var->type, var->flags, slot, j, p, &e) == SDKRT_OK) {
+            u->kind = (int)i + 1;
+            return SDKRT_OK;
+        }
+        bool is_oom = sdkrt_error_reason(e) == SDKRT_REASON_OUT_OF_MEMORY;
+        sdkrt_error_free(e);
+        if (is_oom)
+            return oom(err);
+    }
+    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: %s matches no variant of %s",
+                           p->buf, json_type_name(j), t->name ? t->name : "the union");
+}
+
+static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath *p,
+                           sdkrt_error **err)
+{
+    switch (t->kind) {
+    case SDKRT_JK_STRING: {
+        if (!json_is_string(j))
+            return expected(err, p, "string", j);
+        char *s = strdup(json_string_value(j));
+        if (!s)
+            return oom(err);
+        *(char **)v = s;
+        return SDKRT_OK;
+    }
+    case SDKRT_JK_INTEGER: {
+        if (json_is_integer(j)) {
+            *(int64_t *)v = (int64_t)json_integer_value(j);
+            return SDKRT_OK;
+        }
+        if (json_is_real(j)) {
+            double d = json_real_value(j);
+            /* 1.0 is an integer in JSON Schema terms. */
+            if (d == floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0) {
+                *(int64_t *)v = (int64_t)d;
+                return SDKRT_OK;
+            }
+        }
+        return expected(err, p, "integer", j);
+    }
+    case SDKRT_JK_NUMBER:
+        if (!json_is_number(j))
+            return expected(err, p, "number", j);
+        *(double *)v = json_number_value(j);
+        return SDKRT_OK;
+    case SDKRT_JK_BOOLEAN:
+        if (!json_is_boolean(j))
+            return expected(err, p, "boolean", j);
+        *(bool *)v = json_is_true(j);
+        return SDKRT_OK;
+    case SDKRT_JK_NULL:
+        if (!json_is_null(j))
+            return expected(err, p, "null", j);
+        return SDKRT_OK;
+    case SDKRT_JK_NEVER:
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                               "%s: no value is allowed here", p->buf);
+    case SDKRT_JK_LITERAL:
+        return decode_literal(t, j, p, err);
+    case SDKRT_JK_ENUM: {
+        if (!json_is_string(j))
+            return expected(err, p, "string", j);
+        jenum *e = v;
+        const char *s = json_string_value(j);
+        for (size_t i = 0; i < t->nvalues; i++) {
+            if (strcmp(t->values[i], s) == 0) {
+                e->value = (int)i + 1;
+                return SDKRT_OK;
+            }
+        }
+        e->value = 0;
+        e->unknown = strdup(s);
+        return e->unknown ? SDKRT_OK : oom(err);
+    }
+    case SDKRT_JK_ARRAY: {
+        if (!json_is_array(j))
+            return expected(err, p, "array", j);
+        jarray *a = v;
+        size_t n = json_array_size(j);
+        size_t sz = t->inner->size ? t->inner->size : 1;
+        if (n == 0)
+            return SDKRT_OK;
+        a->items = calloc(n, sz);
+        if (!a->items)
+            return oom(err);
+        for (size_t i = 0; i < n; i++) {
+            size_t old = path_push_index(p, i);
+            sdkrt_status st = decode(t->inner, (char *)a->items + i * sz,
+                                     json_array_get(j, i), p, err);
+            path_pop(p, old);
+            if (st != SDKRT_OK) {
+                sdkrt_json_cleanup(t, v);
+                return SDKRT_ERR;
+            }
+            a->count = i + 1;
+        }
+        return SDKRT_OK;
+    }
+    case SDKRT_JK_MAP: {
+        if (!json_is_object(j))
+            return expected(err, p, "object", j);
+        jmap *m = v;
+        size_t n = json_object_size(j);
+        size_t sz = t->inner->size ? t->inner->size : 1;
+        if (n == 0)
+            return SDKRT_OK;
+        m->keys = calloc(n, sizeof(char *));
+        m->values = calloc(n, sz);
+        if (!m->keys || !m->values) {
+            sdkrt_json_cleanup(t, v);
+            return oom(err);
+        }
+        /* jansson iterates in insertion order (the order of the text): deterministic. */
+        const char *key;
+        const json_t *val;
+        size_t i = 0;
+        json_object_foreach((json_t *)j, key, val)
+        {
+            m->keys[i] = strdup(key);
+            if (!m->keys[i]) {
+                sdkrt_json_cleanup(t, v);
+                return oom(err);
+            }
+            m->count = i + 1;
+            size_t old = path_push_key(p, key);
+            sdkrt_status st = decode(t->inner, (char *)m->values + i * sz, val, p, err);
+            path_pop(p, old);
+            if (st != SDKRT_OK) {
+                sdkrt_json_cleanup(t, v);
+                return SDKRT_ERR;
+            }
+            i++;
+        }
+        return SDKRT_OK;
+    }
+    case SDKRT_JK_OBJECT:
+        return decode_object(t, v, j, p, err);
+    case SDKRT_JK_UNION:
+        return decode_union(t, v, j, p, err);
+    case SDKRT_JK_NULLABLE:
+        if (json_is_null(j)) {
+            *(void **)v = NULL;
+            return SDKRT_OK;
+        }
+        return decode_place(t->inner, SDKRT_JF_BOXED, v, j, p, err);
+    case SDKRT_JK_JSON_STRING: {
+        /* Servers differ: accept the encoded string, or the content inline. */
+        if (!json_is_string(j) || t->inner->kind == SDKRT_JK_STRING ||
+            t->inner->kind == SDKRT_JK_ENUM)
+            return decode(t->inner, v, j, p, err);
+        json_error_t jerr;
+        json_t *inner = json_loadb(json_string_value(j), json_string_length(j),
+                                   JSON_DECODE_ANY, &jerr);
+        if (!inner)
+            return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                                   "%s: string does not hold JSON: %s", p->buf, jerr.text);
+        sdkrt_status st = decode(t->inner, v, inner, p, err);
+        json_decref(inner);
+        return st;
+    }
+    case SDKRT_JK_ANY: {
+        json_t *c = json_deep_copy(j);
+        if (!c)
+            return oom(err);
+        *(json_t **)v = c;
+        return SDKRT_OK;
+    }
+    }
+    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: unsupported type", p->buf);
+}
+
+sdkrt_status sdkrt_json_decode(const sdkrt_jtype *t, void *value, const json_t *json,
+                               const char *path, sdkrt_error **err)
+{
+    if (!t || !value || !json)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_json_decode: NULL argument");
+    jpath p;
+    p.len = 0;
+    p.buf[0] = '\0';
+    const char *root = path ? path : "$";
+    size_t n = strlen(root);
+    if (n >= PATH_MAX_LEN)
+        n = PATH_MAX_LEN - 1;
+    memcpy(p.buf, root, n);
+    p.buf[n] = '\0';
+    p.len = n;
+    return decode(t, value, json, &p, err);
+}
+
+sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const char *text,
+                                    size_t len, const char *path, sdkrt_error **err)
+{
+    json_error_t jerr;
+    json_t *j = json_loadb(text ? text : "", text ? len : 0, JSON_DECODE_ANY, &jerr);
+    if (!j)
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                               "%s: invalid JSON at line %d column %d: %s", path ? path : "$",
+                               jerr.line, jerr.column, jerr.text);
+    sdkrt_status st = sdkrt_json_decode(t, value, j, path, err);
+    json_decref(j);
+    return st;
+}
+
+/* ---- encode ---- */
+
+static sdkrt_status enc_err(sdkrt_error **err, const jpath *p, const char *what)
+{
+    return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s: %s", p->buf, what);
+}
+
+static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jpath *p,
+                           sdkrt_error **err);
+
+static sdkrt_status encode_place(const sdkrt_jtype *t, unsigned flags, const void *place,
+                                 json_t **out, jpath *p, sdkrt_error **err)
+{
+    if (!(flags & SDKRT_JF_BOXED))
+        return encode(t, place, out, p, err);
+    const void *box = *(void *const *)place;
+    if (!box)
+        return enc_err(err, p, "value is NULL");
+    return encode(t, box, out, p, err);
+}
+
+static sdkrt_status encode_object(const sdkrt_jtype *t, const void *v, json_t **out, jpath *p,
+                                  sdkrt_error **err)
+{
+    const char *base = v;
+    json_t *o = json_object();
+    if (!o)
+        return oom(err);
+    for (size_t i = 0; i < t->nfields; i++) {
+        const sdkrt_jfield *f = &t->fields[i];
+        if (f->has_offset != SDKRT_JNONE && !*(const bool *)(base + f->has_offset))
+            continue;
+        /* A required string left NULL in an object that has no has-flag reads as absent. */
+        size_t old = path_push_key(p, f->name);
+        json_t *fj = NULL;
+        sdkrt_status st = SDKRT_OK;
+        if (f->null_offset != SDKRT_JNONE && *(const bool *)(base + f->null_offset)) {
+            fj = json_null();
+        } else if (f->offset == SDKRT_JNONE) {
+            char dummy = 0;
+            st = encode(f->type, &dummy, &fj, p, err);
+        } else {
+            st = encode_place(f->type, f->flags, base + f->offset, &fj, p, err);
+        }
+        path_pop(p, old);
+        if (st != SDKRT_OK) {
+            json_decref(o);
+            return SDKRT_ERR;
+        }
+        if (json_object_set_new(o, f->name, fj) != 0) {
+            json_decref(o);
+            return oom(err);
+        }
+    }
+    *out = o;
+    return SDKRT_OK;
+}
+
+static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jpath *p,
+                           sdkrt_error **err)
+{
+    json_t *j = NULL;
+    switch (t->kind) {
+    case SDKRT_JK_STRING: {
+        const char *s = *(char *const *)v;
+        if (!s)
+            return enc_err(err, p, "string is NULL");
+        j = json_string(s);
+        if (!j)
+            return enc_err(err, p, "string is not valid UTF-8");
+        break;
+    }
+    case SDKRT_JK_INTEGER:
+        j = json_integer((json_int_t) * (const int64_t *)v);
+        break;
+    case SDKRT_JK_NUMBER: {
+        double d = *(const double *)v;
+        if (!isfinite(d))
+            return enc_err(err, p, "number is not finite");
+        /* Whole numbers go out as integers ("limit=7", {"limit": 7}), as servers expect. */
+        if (d == floor(d) && fabs(d) < 9007199254740992.0)
+            j = json_integer((json_int_t)d);
+        else
+            j = json_real(d);
+        break;
+    }
+    case SDKRT_JK_BOOLEAN:
+        j = json_boolean(*(const bool *)v);
+        break;
+    case SDKRT_JK_NULL:
+        j = json_null();
+        break;
+    case SDKRT_JK_NEVER:
+        return enc_err(err, p, "no value is allowed here");
+    case SDKRT_JK_LITERAL:
+        j = json_loads(t->literal ? t->literal : "null", JSON_DECODE_ANY, NULL);
+        break;
+    case SDKRT_JK_ENUM: {
+        const char *s = sdkrt_json_enum_wire(t, v);
+        if (!s)
+            return enc_err(err, p, "enum value out of range (UNKNOWN without a wire string)");
+        j = json_string(s);
+        break;
+    }
+    case SDKRT_JK_ARRAY: {
+        const jarray *a = v;
+        size_t sz = t->inner->size ? t->inner->size : 1;
+        if (a->count && !a->items)
+            return enc_err(err, p, "array items are NULL with a non-zero count");
+        j = json_array();
+        if (!j)
+            return oom(err);
+        for (size_t i = 0; i < a->count; i++) {
+            json_t *item = NULL;
+            size_t old = path_push_index(p, i);
+            sdkrt_status st = encode(t->inner, (const char *)a->items + i * sz, &item, p, err);
+            path_pop(p, old);
+            if (st != SDKRT_OK) {
+                json_decref(j);
+                return SDKRT_ERR;
+            }
+            if (json_array_append_new(j, item) != 0) {
+                json_decref(j);
+                return oom(err);
+            }
+        }
+        *out = j;
+        return SDKRT_OK;
+    }
+    case SDKRT_JK_MAP: {
+        const jmap *m = v;
+        size_t sz = t->inner->size ? t->inner->size : 1;
+        if (m->count && (!m->keys || !m->values))
+            return enc_err(err, p, "map keys or values are NULL with a non-zero count");
+        j = json_object();
+        if (!j)
+            return oom(err);
+        for (size_t i = 0; i < m->count; i++) {
+            if (!m->keys[i]) {
+                json_decref(j);
+                return enc_err(err, p, "map key is NULL");
+            }
+            json_t *item = NULL;
+            size_t old = path_push_key(p, m->keys[i]);
+            sdkrt_status st =
+                encode(t->inner, (const char *)m->values + i * sz, &item, p, err);
+            path_pop(p, old);
+            if (st != SDKRT_OK) {
+                json_decref(j);
+                return SDKRT_ERR;
+            }
+            if (json_object_set_new(j, m->keys[i], item) != 0) {
+                json_decref(j);
+                return oom(err);
+            }
+        }
+        *out = j;
+        return SDKRT_OK;
+    }
+    case SDKRT_JK_OBJECT:
+        return encode_object(t, v, out, p, err);
+    case SDKRT_JK_UNION: {
+        const junion *u = v;
+        if (u->kind == 0) {
+            if (!u->unknown)
+                return enc_err(err, p, "union is UNKNOWN without raw JSON");
+            *out = json_incref(u->unknown);
+            return SDKRT_OK;
+        }
+        if (u->kind < 0 || (size_t)u->kind > t->nvariants)
+            return enc_err(err, p, "union kind out of range");
+        const sdkrt_jvariant *var = &t->variants[u->kind - 1];
+        return encode_place(var->type, var->flags, (const char *)v + t->value_offset, out, p,
+                            err);
+    }
+    case SDKRT_JK_NULLABLE: {
+        const void *box = *(void *const *)v;
+        if (!box)
+            j = json_null();
+        else
+            return encode(t->inner, box, out, p, err);
+        break;
+    }
+    case SDKRT_JK_JSON_STRING: {
+        if (t->inner->kind == SDKRT_JK_STRING || t->inner->kind == SDKRT_JK_ENUM)
+            return encode(t->inner, v, out, p, err);
+        json_t *inner = NULL;
+        if (encode(t->inner, v, &inner, p, err) != SDKRT_OK)
+            return SDKRT_ERR;
+        char *text = json_dumps(inner, JSON_ENCODE_ANY | JSON_COMPACT);
+        json_decref(inner);
+        if (!text)
+            return oom(err);
+        j = json_string(text);
+        free(text);
+        break;
+    }
+    case SDKRT_JK_ANY: {
+        json_t *a = *(json_t *const *)v;
+        j = a ? json_incref(a) : json_null();
+        break;
+    }
+    }
+    if (!j)
+        return oom(err);
+    *out = j;
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_json_encode(const sdkrt_jtype *t, const void *value, json_t **out,
+                               sdkrt_error **err)
+{
+    if (!t || !value || !out)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_json_encode: NULL argument");
+    *out = NULL;
+    jpath p;
+    p.buf[0] = '$';
+    p.buf[1] = '\0';
+    p.len = 1;
+    return encode(t, value, out, &p, err);
+}
+
+const char *sdkrt_json_enum_wire(const sdkrt_jtype *t, const void *value)
+{
+    const jenum *e = value;
+    if (e->value == 0)
+        return e->unknown;
+    if (e->value < 0 || (size_t)e->value > t->nvalues)
+        return NULL;
+    return t->values[e->value - 1];
+}
+
+/* ---- cleanup ---- */
+
+void sdkrt_json_cleanup(const sdkrt_jtype *t, void *v)
+{
+    if (!t || !v)
+        return;
+    switch (t->kind) {
+    case SDKRT_JK_STRING:
+        free(*(char **)v);
+        *(char **)v = NULL;
+        return;
+    case SDKRT_JK_INTEGER:
+    case SDKRT_JK_NUMBER:
+    case SDKRT_JK_BOOLEAN:
+    case SDKRT_JK_NULL:
+    case SDKRT_JK_LITERAL:
+    case SDKRT_JK_NEVER:
+        memset(v, 0, t->size);
+        return;
+    case SDKRT_JK_ENUM: {
+        jenum *e = v;
+        free(e->unknown);
+        e->unknown = NULL;
+        e->value = 0;
+        return;
+    }
+    case SDKRT_JK_ARRAY: {
+        jarray *a = v;
+        size_t sz = t->inner->size ? t->inner->size : 1;
+        for (size_t i = 0; a->items && i < a->count; i++)
+            sdkrt_json_cleanup(t->inner, (char *)a->items + i * sz);
+        free(a->items);
+        a->items = NULL;
+        a->count = 0;
+        return;
+    }
+    case SDKRT_JK_MAP: {
+        jmap *m = v;
+        size_t sz = t->inner->size ? t->inner->size : 1;
+        for (size_t i = 0; i < m->count; i++) {
+            if (m->keys)
+                free(m->keys[i]);
+            if (m->values)
+                sdkrt_json_cleanup(t->inner, (char *)m->values + i * sz);
+        }
+        free(m->keys);
+        free(m->values);
+        m->keys = NULL;
+        m->values = NULL;
+        m->count = 0;
+        return;
+    }
+    case SDKRT_JK_OBJECT: {
+        char *base = v;
+        for (size_t i = 0; i < t->nfields; i++) {
+            const sdkrt_jfield *f = &t->fields[i];
+            if (f->offset != SDKRT_JNONE && !stores_nothing(f->type))
+                cleanup_place(f->type, f->flags, base + f->offset);
+        }
+        memset(v, 0, t->size);
+        return;
+    }
+    case SDKRT_JK_UNION: {
+        junion *u = v;
+        if (u->kind > 0 && (size_t)u->kind <= t->nvariants) {
+            const sdkrt_jvariant *var = &t->variants[u->kind - 1];
+            cleanup_place(var->type, var->flags, (char *)v + t->value_offset);
+        }
+        json_decref(u->unknown);
+        memset(v, 0, t->size);
+        return;
+    }
+    case SDKRT_JK_NULLABLE:
+        cleanup_place(t->inner, SDKRT_JF_BOXED, v);
+        return;
+    case SDKRT_JK_JSON_STRING:
+        sdkrt_json_cleanup(t->inner, v);
+        return;
+    case SDKRT_JK_ANY:
+        json_decref(*(json_t **)v);
+        *(json_t **)v = NULL;
+        return;
+    }
+}
+
+/* ---- values on the heap ---- */
+
+void *sdkrt_json_value_new(const sdkrt_jtype *t)
+{
+    return calloc(1, t->size ? t->size : 1);
+}
+
+void sdkrt_json_value_free(const sdkrt_jtype *t, void *value)
+{
+    if (!value)
+        return;
+    sdkrt_json_cleanup(t, value);
+    free(value);
+}
+
+void sdkrt_bytes_free(sdkrt_bytes *b)
+{
+    if (!b)
+        return;
+    free(b->data);
+    free(b->content_type);
+    free(b);
+}
+
+/* A domain error payload remembers its descriptor in a header before it, so one destructor
+ * (the runtime's sdkrt_payload_free_fn takes only the pointer) can release any type. */
+typedef union payload_head {
+    const sdkrt_jtype *type;
+    max_align_t align;
+} payload_head;
+
+static void payload_free(void *payload)
+{
+    if (!payload)
+        return;
+    payload_head *h = (payload_head *)payload - 1;
+    sdkrt_json_cleanup(h->type, payload);
+    free(h);
+}
+
+static void *payload_new(const sdkrt_jtype *t)
+{
+    payload_head *h = calloc(1, sizeof(payload_head) + (t->size ? t->size : 1));
+    if (!h)
+        return NULL;
+    h->type = t;
+    return h + 1;
+}
+
+/* ---- parameters ---- */
+
+static sdkrt_status dup_text(const char *s, char **out, sdkrt_error **err)
+{
+    *out = strdup(s);
+    return *out ? SDKRT_OK : oom(err);
+}
+
+sdkrt_status sdkrt_json_param_text(const sdkrt_jtype *t, const void *value, char **out,
+                                   sdkrt_error **err)
+{
+    char buf[64];
+    *out = NULL;
+    switch (t->kind) {
+    case SDKRT_JK_STRING: {
+        const char *s = *(char *const *)value;
+        if (!s)
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "parameter string is NULL");
+        return dup_text(s, out, err);
+    }
+    case SDKRT_JK_INTEGER:
+        snprintf(buf, sizeof buf, "%lld", (long long)*(const int64_t *)value);
+        return dup_text(buf, out, err);
+    case SDKRT_JK_NUMBER: {
+        double d = *(const double *)value;
+        if (!isfinite(d))
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "parameter number is not finite");
+        /* Shortest text that reads back the same. */
+        for (int prec = 1; prec <= 17; prec++) {
+            snprintf(buf, sizeof buf, "%.*g", prec, d);
+            if (strtod(buf, NULL) == d)
+                break;
+        }
+        return dup_text(buf, out, err);
+    }
+    case SDKRT_JK_BOOLEAN:
+        return dup_text(*(const bool *)value ? "true" : "false", out, err);
+    case SDKRT_JK_ENUM: {
+        const char *s = sdkrt_json_enum_wire(t, value);
+        if (!s)
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "parameter enum value out of range");
+        return dup_text(s, out, err);
+    }
+    case SDKRT_JK_JSON_STRING:
+        if (t->inner->kind == SDKRT_JK_STRING)
+            return sdkrt_json_param_text(t->inner, value, out, err);
+        break;
+    case SDKRT_JK_LITERAL: {
+        json_t *j = json_loads(t->literal ? t->literal : "null", JSON_DECODE_ANY, NULL);
+        if (!j)
+            return oom(err);
+        sdkrt_status st = json_is_string(j) ? dup_text(json_string_value(j), out, err)
+                                            : dup_text(t->literal, out, err);
+        json_decref(j);
+        return st;
+    }
+    case SDKRT_JK_ARRAY: {
+        const jarray *a = value;
+        size_t sz = t->inner->size ? t->inner->size : 1;
+        size_t len = 0, cap = 64;
+        char *acc = malloc(cap);
+        if (!acc)
+            return oom(err);
+        acc[0] = '\0';
+        for (size_t i = 0; i < a->count; i++) {
+            char *item = NULL;
+            if (sdkrt_json_param_text(t->inner, (const char *)a->items + i * sz, &item, err) !=
+                SDKRT_OK) {
+                free(acc);
+                return SDKRT_ERR;
+            }
+            size_t n = strlen(item);
+            if (len + n + 2 > cap) {
+                size_t ncap = (len + n + 2) * 2;
+                char *g = realloc(acc, ncap);
+                if (!g) {
+                    free(item);
+                    free(acc);
+                    return oom(err);
+                }
+                acc = g;
+                cap = ncap;
+            }
+            if (i > 0)
+                acc[len++] = ',';
+            memcpy(acc + len, item, n + 1);
+            len += n;
+            free(item);
+        }
+        *out = acc;
+        return SDKRT_OK;
+    }
+    default:
+        break;
+    }
+    json_t *j = NULL;
+    if (sdkrt_json_encode(t, value, &j, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    *out = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
+    json_decref(j);
+    return *out ? SDKRT_OK : oom(err);
+}
+
+static sdkrt_status request_failed(const sdkrt_request *req, sdkrt_error **err)
+{
+    const char *m = sdkrt_request_error(req);
+    if (!m)
+        return oom(err);
+    return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s", m);
+}
+
+sdkrt_status sdkrt_json_path_param(sdkrt_request *req, const char *name, const sdkrt_jtype *t,
+                                   const void *value, sdkrt_error **err)
+{
+    char *text = NULL;
+    if (sdkrt_json_param_text(t, value, &text, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = sdkrt_request_set_path_param(req, name, text);
+    free(text);
+    return st == SDKRT_OK ? SDKRT_OK : request_failed(req, err);
+}
+
+sdkrt_status sdkrt_json_header_param(sdkrt_request *req, const char *name, const sdkrt_jtype *t,
+                                     const void *value, sdkrt_error **err)
+{
+    char *text = NULL;
+    if (sdkrt_json_param_text(t, value, &text, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = sdkrt_request_set_header(req, name, text);
+    free(text);
+    return st == SDKRT_OK ? SDKRT_OK : request_failed(req, err);
+}
+
+static sdkrt_status add_query_text(sdkrt_request *req, const char *name, const char *prop,
+                                   const sdkrt_jtype *t, const void *value, sdkrt_error **err)
+{
+    char *text = NULL;
+    if (sdkrt_json_param_text(t, value, &text, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = prop ? sdkrt_request_add_query_deep(req, name, prop, text)
+                           : sdkrt_request_add_query(req, name, text);
+    free(text);
+    return st == SDKRT_OK ? SDKRT_OK : request_failed(req, err);
+}
+
+sdkrt_status sdkrt_json_query_param(sdkrt_request *req, const char *name, sdkrt_jstyle style,
+                                    bool explode, const sdkrt_jtype *t, const void *value,
+                                    sdkrt_error **err)
+{
+    if (t->kind == SDKRT_JK_ARRAY && explode && style == SDKRT_JSTYLE_FORM) {
+        const jarray *a = value;
+        size_t sz = t->inner->size ? t->inner->size : 1;
+        for (size_t i = 0; i < a->count; i++) {
+            if (add_query_text(req, name, NULL, t->inner, (const char *)a->items + i * sz, err) !=
+                SDKRT_OK)
+                return SDKRT_ERR;
+        }
+        return SDKRT_OK;
+    }
+    if (t->kind == SDKRT_JK_OBJECT && style == SDKRT_JSTYLE_DEEP_OBJECT) {
+        const char *base = value;
+        for (size_t i = 0; i < t->nfields; i++) {
+            const sdkrt_jfield *f = &t->fields[i];
+            if (f->has_offset != SDKRT_JNONE && !*(const bool *)(base + f->has_offset))
+                continue;
+            if (f->null_offset != SDKRT_JNONE && *(const bool *)(base + f->null_offset))
+                continue;
+            if (f->offset == SDKRT_JNONE || (f->flags & SDKRT_JF_BOXED))
+                continue;
+            /* A required string field left NULL is treated as absent in a query object. */
+            if (f->type->kind == SDKRT_JK_STRING && !*(char *const *)(base + f->offset))
+                continue;
+            if (add_query_text(req, name, f->name, f->type, base + f->offset, err) != SDKRT_OK)
+                return SDKRT_ERR;
+        }
+        return SDKRT_OK;
+    }
+    return add_query_text(req, name, NULL, t, value, err);
+}
+
+sdkrt_status sdkrt_json_body(sdkrt_request *req, const sdkrt_jtype *t, const void *value,
+                             sdkrt_error **err)
+{
+    json_t *j = NULL;
+    if (sdkrt_json_encode(t, value, &j, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (sdkrt_request_set_json_body(req, j) != SDKRT_OK)
+        return request_failed(req, err);
+    return SDKRT_OK;
+}
+
+/* ---- responses ---- */
+
+static void keep_response(sdkrt_error *e, int status, const char *content_type, const char *body,
+                          size_t len)
+{
+    sdkrt_error_set_status(e, status);
+    if (content_type)
+        sdkrt_error_set_content_type(e, content_type);
+    if (body)
+        sdkrt_error_set_body(e, body, len);
+}
+
+sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const char *content_type,
+                                       const char *body, size_t len, sdkrt_error **err)
+{
+    sdkrt_error *e = NULL;
+    json_t *j = NULL;
+    void *payload = NULL;
+    bool declared = false;
+    for (size_t i = 0; i < op->nerrors; i++)
+        declared = declared || op->errors[i].status == status;
+    if (declared && body && content_type &&
+        (strcmp(content_type, "application/json") == 0 ||
+         (strlen(content_type) > 5 && strcmp(content_type + strlen(content_type) - 5, "+json") == 0)))
+        j = json_loadb(body, len, 0, NULL);
+    const char *tag = json_string_value(json_object_get(j, "_tag"));
+    const sdkrt_jerror *match = NULL;
+    for (size_t i = 0; tag && i < op->nerrors && !match; i++) {
+        if (op->errors[i].status == status && strcmp(op->errors[i].tag, tag) == 0)
+            match = &op->errors[i];
+    }
+    if (!match) {
+        if (tag)
+            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS,
+                            "%s: HTTP %d with undeclared error tag %s", op->id, status, tag);
+        else
+            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d with %s body",
+                            op->id, status, content_type ? content_type : "no");
+        keep_response(e, status, content_type, body, len);
+        goto done;
+    }
+    payload = payload_new(match->type);
+    if (!payload) {
+        oom(&e);
+        goto done;
+    }
+    if (sdkrt_json_decode(match->type, payload, j, "$", &e) != SDKRT_OK) {
+        keep_response(e, status, content_type, body, len);
+        payload_free(payload);
+        payload = NULL;
+        goto done;
+    }
+    const char *msg = json_string_value(json_object_get(j, "message"));
+    size_t mlen = strlen(match->tag) + (msg ? strlen(msg) : 0) + 32;
+    char *text = malloc(mlen);
+    if (text) {
+        if (msg)
+            snprintf(text, mlen, "%s (HTTP %d): %s", match->tag, status, msg);
+        else
+            snprintf(text, mlen, "%s (HTTP %d)", match->tag, status);
+    }
+    /* The payload is stolen by the error, also on failure. */
+    sdkrt_error_new_domain(&e, status, match->tag, payload, payload_free, text);
+    payload = NULL;
+    free(text);
+    keep_response(e, status, content_type, body, len);
+done:
+    json_decref(j);
+    if (err)
+        *err = e;
+    else
+        sdkrt_error_free(e);
+    return SDKRT_ERR;
+}
+
+sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp, void **out,
+                                 sdkrt_error **err)
+{
+    size_t len = 0;
+    const char *body = sdkrt_response_body(resp, &len);
+    int status = sdkrt_response_status(resp);
+    if (out)
+        *out = NULL;
+    if (status != op->status)
+        return sdkrt_json_error_response(op, status, sdkrt_response_content_type(resp), body, len,
+                                         err);
+    switch (op->encoding) {
+    case SDKRT_JENC_NONE:
+    case SDKRT_JENC_SSE:
+        return SDKRT_OK;
+    case SDKRT_JENC_BYTES:
+    case SDKRT_JENC_TEXT: {
+        sdkrt_bytes *b = calloc(1, sizeof *b);
+        if (!b)
+            return oom(err);
+        b->data = malloc(len + 1);
+        const char *ct = sdkrt_response_content_type(resp);
+        if (ct)
+            b->content_type = strdup(ct);
+        if (!b->data || (ct && !b->content_type)) {
+            sdkrt_bytes_free(b);
+            return oom(err);
+        }
+        memcpy(b->data, body, len);
+        b->data[len] = '\0';
+        b->len = len;
+        if (out)
+            *out = b;
+        else
+            sdkrt_bytes_free(b);
+        return SDKRT_OK;
+    }
+    case SDKRT_JENC_JSON:
+        break;
+    }
+    json_t *j = NULL;
+    void *v = NULL;
+    sdkrt_status st = SDKRT_ERR;
+    if (sdkrt_response_parse_json(resp, &j, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    const json_t *src = j;
+    char path[80] = "$";
+    if (op->unwrap) {
+        snprintf(path, sizeof path, "$.%s", op->unwrap);
+        src = json_is_object(j) ? json_object_get(j, op->unwrap) : NULL;
+        if (!src) {
+            sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: %s", path,
+                            json_is_object(j) ? "missing required field"
+                                              : "expected object around the result");
+            goto done;
+        }
+    }
+    v = sdkrt_json_value_new(op->result);
+    if (!v) {
+        oom(err);
+        goto done;
+    }
+    if (sdkrt_json_decode(op->result, v, src, path, err) != SDKRT_OK) {
+        free(v);
+        v = NULL;
+        goto done;
+    }
+    st = SDKRT_OK;
+done:
+    if (st != SDKRT_OK && err && *err)
+        keep_response(*err, status, sdkrt_response_content_type(resp), body, len);
+    json_decref(j);
+    if (st == SDKRT_OK) {
+        if (out)
+            *out = v;
+        else
+            sdkrt_json_value_free(op->result, v);
+    }
+    return st;
+}
+
+sdkrt_status sdkrt_json_call(sdkrt_client *client, const sdkrt_request *req,
+                             const sdkrt_call_options *call, const sdkrt_jop *op, void **out,
+                             sdkrt_error **err)
+{
+    sdkrt_response *resp = NULL;
+    if (out)
+        *out = NULL;
+    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = sdkrt_json_response(op, resp, out, err);
+    sdkrt_response_free(resp);
+    return st;
+}
+
+/* ---- streams ---- */
+
+struct sdkrt_jstream {
+    const sdkrt_jop *op;
+    sdkrt_stream *stream;
+    void *item; /* storage of op->item, holding the last item */
+    bool have_item;
+    bool ended;
+};
+
+sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client,
+                                const sdkrt_request *req, const sdkrt_call_options *call,
+                                const sdkrt_jop *op, sdkrt_error **err)
+{
+    *out = NULL;
+    sdkrt_jstream *s = calloc(1, sizeof *s);
+    if (!s)
+        return oom(err);
+    s->op = op;
+    s->item = sdkrt_json_value_new(op->item);
+    if (!s->item) {
+        free(s);
+        return oom(err);
+    }
+    if (sdkrt_client_stream(client, req, call, &s->stream, err) != SDKRT_OK) {
+        free(s->item);
+        free(s);
+        return SDKRT_ERR;
+    }
+    *out = s;
+    return SDKRT_OK;
+}
+
+static void json_payload_free(void *p)
+{
+    json_decref(p);
+}
+
+static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *ev,
+                                   sdkrt_error **err)
+{
+    const sdkrt_jop *op = s->op;
+    json_t *j = json_loadb(ev->data, ev->data_len, JSON_DECODE_ANY, NULL);
+    if (j && json_is_string(j)) {
+        json_t *inner =
+            json_loadb(json_string_value(j), json_string_length(j), JSON_DECODE_ANY, NULL);
+        if (inner) {
+            json_decref(j);
+            j = inner;
+        }
+    }
+    if (!j)
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                               "%s: stream failure event with invalid JSON data", op->id);
+    /* A readable summary: the first cause's tag and its error tag or defect. */
+    const json_t *first = json_is_array(j) ? json_array_get(j, 0) : j;
+    const char *ctag = json_string_value(json_object_get(first, "_tag"));
+    const char *etag = json_string_value(json_object_get(json_object_get(first, "error"), "_tag"));
+    char *defect = NULL;
+    if (json_object_get(first, "defect"))
+        defect = json_dumps(json_object_get(first, "defect"), JSON_ENCODE_ANY | JSON_COMPACT);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s: stream failed: %s%s%.300s", op->id, ctag ? ctag : "cause",
+             etag || defect ? ": " : "", etag ? etag : defect ? defect : "");
+    free(defect);
+    void *payload = NULL;
+    sdkrt_payload_free_fn free_fn = NULL;
+    sdkrt_status st = SDKRT_OK;
+    if (op->cause) {
+        payload = payload_new(op->cause);
+        if (!payload) {
+            json_decref(j);
+            return oom(err);
+        }
+        st = sdkrt_json_decode(op->cause, payload, j, "$", err);
+        if (st != SDKRT_OK) {
+            payload_free(payload);
+            json_decref(j);
+            return SDKRT_ERR;
+        }
+        free_fn = payload_free;
+    } else {
+        payload = json_incref(j);
+        free_fn = json_payload_free;
+    }
+    json_decref(j);
+    sdkrt_error *e = NULL;
+    sdkrt_error_new_domain(&e, sdkrt_stream_status(s->stream), SDKRT_JSTREAM_FAILURE_TAG, payload,
+                           free_fn, msg);
+    if (err)
+        *err = e;
+    else
+        sdkrt_error_free(e);
+    return SDKRT_ERR;
+}
+
+sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err)
+{
+    if (item)
+        *item = NULL;
+    if (!s)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "stream is NULL"),
+               SDKRT_STREAM_ERROR;
+    if (s->have_item) {
+        sdkrt_json_cleanup(s->op->item, s->item);
+        s->have_item = false;
+    }
+    if (s->ended)
+        return SDKRT_STREAM_END;
+    for (;;) {
+        sdkrt_stream_event ev;
+        sdkrt_error *e = NULL;
+        sdkrt_stream_result r = sdkrt_stream_next(s->stream, &ev, &e);
+        if (r == SDKRT_STREAM_END) {
+            s->ended = true;
+            return r;
+        }
+        if (r == SDKRT_STREAM_ERROR) {
+            if (e && sdkrt_error_reason(e) == SDKRT_REASON_UNEXPECTED_STATUS) {
+                size_t len = 0;
+                const char *body = sdkrt_error_body(e, &len);
+                sdkrt_json_error_response(s->op, sdkrt_error_status(e),
+                                          sdkrt_error_content_type(e), body, len, err);
+                sdkrt_error_free(e);
+            } else if (err) {
+                *err = e;
+            } else {
+                sdkrt_error_free(e);
+            }
+            return r;
+        }
+        if (s->op->failure_event && ev.event && strcmp(ev.event, s->op->failure_event) == 0) {
+            s->ended = true;
+            stream_failure(s, &ev, err);
+            return SDKRT_STREAM_ERROR;
+        }
+        if (ev.data_len == 0)
+            continue; /* an empty event carries no item */
+        json_error_t jerr;
+        json_t *j = json_loadb(ev.data, ev.data_len, JSON_DECODE_ANY, &jerr);
+        if (!j) {
+            sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                            "%s: event data is not JSON (line %d column %d: %s)", s->op->id,
+                            jerr.line, jerr.column, jerr.text);
+            return SDKRT_STREAM_ERROR;
+        }
+        /* The contract says the data is a JSON string of the item; servers send the item. */
+        if (s->op->item_encoded && json_is_string(j) && s->op->item->kind != SDKRT_JK_STRING &&
+            s->op->item->kind != SDKRT_JK_ENUM && s->op->item->kind != SDKRT_JK_ANY) {
+            json_t *inner =
+                json_loadb(json_string_value(j), json_string_length(j), JSON_DECODE_ANY, NULL);
+            if (inner) {
+                json_decref(j);
+                j = inner;
+            }
+        }
+        sdkrt_status st = sdkrt_json_decode(s->op->item, s->item, j, "$", err);
+        json_decref(j);
+        if (st != SDKRT_OK)
+            return SDKRT_STREAM_ERROR;
+        s->have_item = true;
+        if (item)
+            *item = s->item;
+        return SDKRT_STREAM_EVENT;
+    }
+}
+
+void sdkrt_jstream_close(sdkrt_jstream *s)
+{
+    if (!s)
+        return;
+    sdkrt_stream_close(s->stream);
+    sdkrt_json_value_free(s->op->item, s->item);
+    free(s);
+}

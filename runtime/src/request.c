@@ -1,0 +1,317 @@
+/* Requests and their exact encoding. Owner: runtime-core helper (rtcore). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "request_internal.h"
+
+static void record(sdkrt_request *req, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void record(sdkrt_request *req, const char *fmt, ...)
+{
+    if (req->error)
+        return; /* the first problem is the one to report */
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    req->error = sdkrt_strdup_(tmp);
+    if (!req->error)
+        req->oom = true;
+}
+
+static bool template_has(const char *tpl, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strchr(tpl, '{'); p; p = strchr(p + 1, '{')) {
+        if (strncmp(p + 1, name, n) == 0 && p[1 + n] == '}')
+            return true;
+    }
+    return false;
+}
+
+/* A template is '/'-rooted, with balanced {name} placeholders, literal text of unreserved path
+ * characters, and no query or fragment. */
+static void check_template(sdkrt_request *req)
+{
+    const char *t = req->path_template;
+    if (t[0] != '/') {
+        record(req, "path template \"%.200s\" must start with '/'", t);
+        return;
+    }
+    for (const char *p = t; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '{') {
+            const char *end = strchr(p + 1, '}');
+            if (!end || end == p + 1 || memchr(p + 1, '{', (size_t)(end - p - 1))) {
+                record(req, "path template \"%.200s\" has an unbalanced or empty {}", t);
+                return;
+            }
+            p = end;
+        } else if (c == '}' || c <= 0x20 || c >= 0x7f || c == '?' || c == '#' || c == '%') {
+            record(req, "path template \"%.200s\" has a character not allowed in a path", t);
+            return;
+        }
+    }
+}
+
+sdkrt_status sdkrt_request_new(sdkrt_request **out, const char *method, const char *path_template)
+{
+    *out = NULL;
+    if (!method || !path_template)
+        return SDKRT_ERR;
+    sdkrt_request *req = calloc(1, sizeof *req);
+    if (!req)
+        return SDKRT_ERR;
+    req->method = sdkrt_strdup_(method);
+    req->path_template = sdkrt_strdup_(path_template);
+    if (!req->method || !req->path_template) {
+        sdkrt_request_free(req);
+        return SDKRT_ERR;
+    }
+    if (!sdkrt_header_name_ok_(method))
+        record(req, "invalid HTTP method \"%.40s\"", method);
+    check_template(req);
+    *out = req;
+    return SDKRT_OK;
+}
+
+static void pairs_free(sdkrt_pair_ *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].name);
+        free(v[i].value);
+    }
+    free(v);
+}
+
+void sdkrt_request_free(sdkrt_request *req)
+{
+    if (!req)
+        return;
+    free(req->method);
+    free(req->path_template);
+    pairs_free(req->params, req->param_count);
+    pairs_free(req->headers, req->header_count);
+    for (size_t i = 0; i < req->query_count; i++)
+        free(req->query[i]);
+    free(req->query);
+    free(req->body);
+    free(req->content_type);
+    free(req->error);
+    free(req);
+}
+
+/* Set name=value in a pair list, replacing (case-insensitively when ci) an existing name. */
+static sdkrt_status pairs_set(sdkrt_pair_ **v, size_t *n, const char *name, const char *value,
+                              bool ci)
+{
+    char *val = sdkrt_strdup_(value);
+    if (!val)
+        return SDKRT_ERR;
+    for (size_t i = 0; i < *n; i++) {
+        if (ci ? sdkrt_strcasecmp_((*v)[i].name, name) == 0 : strcmp((*v)[i].name, name) == 0) {
+            free((*v)[i].value);
+            (*v)[i].value = val;
+            return SDKRT_OK;
+        }
+    }
+    char *nm = sdkrt_strdup_(name);
+    sdkrt_pair_ *grown = nm ? realloc(*v, (*n + 1) * sizeof **v) : NULL;
+    if (!grown) {
+        free(nm);
+        free(val);
+        return SDKRT_ERR;
+    }
+    *v = grown;
+    grown[*n].name = nm;
+    grown[*n].value = val;
+    (*n)++;
+    return SDKRT_OK;
+}
+
+static sdkrt_status oom_record(sdkrt_request *req)
+{
+    req->oom = true;
+    return SDKRT_ERR;
+}
+
+sdkrt_status sdkrt_request_set_path_param(sdkrt_request *req, const char *name, const char *value)
+{
+    if (!name || !value) {
+        record(req, "path parameter name and value may not be NULL");
+        return SDKRT_ERR;
+    }
+    if (!template_has(req->path_template, name)) {
+        record(req, "unknown path parameter \"%.100s\" for %.200s", name, req->path_template);
+        return SDKRT_ERR;
+    }
+    if (pairs_set(&req->params, &req->param_count, name, value, false) != SDKRT_OK)
+        return oom_record(req);
+    return SDKRT_OK;
+}
+
+static sdkrt_status add_query_encoded(sdkrt_request *req, sdkrt_buf_ *b)
+{
+    char **grown = b->oom ? NULL : realloc(req->query, (req->query_count + 1) * sizeof *grown);
+    if (!grown) {
+        sdkrt_buf_cleanup_(b);
+        return oom_record(req);
+    }
+    req->query = grown;
+    grown[req->query_count++] = b->data;
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_request_add_query(sdkrt_request *req, const char *name, const char *value)
+{
+    if (!name || !*name || !value) {
+        record(req, "query parameter needs a non-empty name and a value");
+        return SDKRT_ERR;
+    }
+    sdkrt_buf_ b = {0};
+    sdkrt_pct_encode_(&b, name);
+    sdkrt_buf_puts_(&b, "=");
+    sdkrt_pct_encode_(&b, value);
+    return add_query_encoded(req, &b);
+}
+
+sdkrt_status sdkrt_request_add_query_deep(sdkrt_request *req, const char *name, const char *prop,
+                                          const char *value)
+{
+    if (!name || !*name || !prop || !value) {
+        record(req, "deepObject query parameter needs a name, a property and a value");
+        return SDKRT_ERR;
+    }
+    sdkrt_buf_ b = {0};
+    sdkrt_pct_encode_(&b, name);
+    sdkrt_buf_puts_(&b, "%5B");
+    sdkrt_pct_encode_(&b, prop);
+    sdkrt_buf_puts_(&b, "%5D=");
+    sdkrt_pct_encode_(&b, value);
+    return add_query_encoded(req, &b);
+}
+
+sdkrt_status sdkrt_request_set_header(sdkrt_request *req, const char *name, const char *value)
+{
+    if (!sdkrt_header_name_ok_(name)) {
+        record(req, "invalid header name \"%.60s\"", name ? name : "(null)");
+        return SDKRT_ERR;
+    }
+    if (!sdkrt_header_value_ok_(value)) {
+        record(req, "header %.60s: value contains CR or LF (header injection refused)", name);
+        return SDKRT_ERR;
+    }
+    if (pairs_set(&req->headers, &req->header_count, name, value, true) != SDKRT_OK)
+        return oom_record(req);
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_request_set_body(sdkrt_request *req, const char *content_type, const void *bytes,
+                                    size_t len)
+{
+    if (!content_type || !sdkrt_header_value_ok_(content_type) || (!bytes && len)) {
+        record(req, "request body needs a content type without CR/LF and bytes");
+        return SDKRT_ERR;
+    }
+    char *ct = sdkrt_strdup_(content_type);
+    char *copy = malloc(len ? len : 1);
+    if (!ct || !copy) {
+        free(ct);
+        free(copy);
+        return oom_record(req);
+    }
+    if (len)
+        memcpy(copy, bytes, len);
+    free(req->body);
+    free(req->content_type);
+    req->body = copy;
+    req->body_len = len;
+    req->has_body = true;
+    req->content_type = ct;
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_request_set_json_body(sdkrt_request *req, json_t *json)
+{
+    if (!json) {
+        record(req, "JSON body may not be NULL");
+        return SDKRT_ERR;
+    }
+    char *text = json_dumps(json, JSON_COMPACT | JSON_ENCODE_ANY);
+    json_decref(json);
+    if (!text)
+        return oom_record(req);
+    sdkrt_status st = sdkrt_request_set_body(req, "application/json", text, strlen(text));
+    free(text);
+    return st;
+}
+
+const char *sdkrt_request_error(const sdkrt_request *req)
+{
+    if (req->oom && !req->error)
+        return "out of memory while building the request";
+    return req->error;
+}
+
+const char *sdkrt_request_method(const sdkrt_request *req)
+{
+    return req->method;
+}
+
+static const char *param_value(const sdkrt_request *req, const char *name, size_t n)
+{
+    for (size_t i = 0; i < req->param_count; i++) {
+        if (strlen(req->params[i].name) == n && memcmp(req->params[i].name, name, n) == 0)
+            return req->params[i].value;
+    }
+    return NULL;
+}
+
+sdkrt_status sdkrt_request_target(char **out, const sdkrt_request *req, sdkrt_error **err)
+{
+    *out = NULL;
+    if (req->oom)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory building %s %s",
+                               req->method, req->path_template);
+    if (req->error)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s %s: %s", req->method,
+                               req->path_template, req->error);
+    sdkrt_buf_ b = {0};
+    const char *t = req->path_template;
+    while (*t) {
+        if (*t != '{') {
+            size_t n = strcspn(t, "{");
+            sdkrt_buf_append_(&b, t, n);
+            t += n;
+            continue;
+        }
+        const char *end = strchr(t, '}');
+        size_t n = (size_t)(end - t - 1);
+        const char *v = param_value(req, t + 1, n);
+        if (!v || !*v || strcmp(v, ".") == 0 || strcmp(v, "..") == 0) {
+            sdkrt_buf_cleanup_(&b);
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "%s %s: path parameter {%.*s} is %s", req->method,
+                                   req->path_template, (int)n, t + 1,
+                                   !v    ? "missing"
+                                   : *v  ? "a dot segment (\".\" or \"..\")"
+                                         : "empty");
+        }
+        sdkrt_pct_encode_(&b, v);
+        t = end + 1;
+    }
+    for (size_t i = 0; i < req->query_count; i++) {
+        sdkrt_buf_puts_(&b, i ? "&" : "?");
+        sdkrt_buf_puts_(&b, req->query[i]);
+    }
+    if (b.oom) {
+        sdkrt_buf_cleanup_(&b);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory building %s %s",
+                               req->method, req->path_template);
+    }
+    *out = b.data;
+    return SDKRT_OK;
+}
