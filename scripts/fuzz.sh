@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined).
+#   scripts/fuzz.sh --list            name the targets
+#   scripts/fuzz.sh TARGET SECONDS    build what it needs, run one target for SECONDS
+#   scripts/fuzz.sh --smoke [SECONDS] run every target briefly (CI; default 15 s each)
+# The seed corpus is fuzz/corpus/TARGET (read-only); new inputs go to build-fuzz/corpus/TARGET.
+# A crasher is written to fuzz/crashers/TARGET/; keep it in fuzz/corpus/TARGET as a regression
+# input once fixed (CTest replays the corpus in every build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${FUZZ_BUILD:-build-fuzz}
+targets() { sed -n 's/^set(SDKC_FUZZ_TARGETS \(.*\))$/\1/p' fuzz/CMakeLists.txt | tr ' ' '\n' | cut -d: -f1; }
+build() {
+  CC=clang cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSDKC_FUZZ=ON \
+    -DSDKC_SANITIZE=address,undefined -DSDKC_BUILD_TESTS=OFF -DSDKC_BUILD_GENERATED=OFF \
+    -DSDKC_BUILD_BENCH=OFF >/dev/null
+  cmake --build "$BUILD" -j2 --target "$@"
+}
+run() { # target seconds
+  local t=$1 secs=$2
+  mkdir -p "$BUILD/corpus/$t" "fuzz/crashers/$t"
+  local extra=()
+  [[ -f fuzz/$t.dict ]] && extra+=(-dict="fuzz/$t.dict")
+  echo "== fuzz $t for ${secs}s"
+  "$BUILD/fuzz/fuzz_$t" -max_total_time="$secs" -print_final_stats=1 -max_len="${FUZZ_MAX_LEN:-65536}" \
+    -timeout=10 -rss_limit_mb=4096 -artifact_prefix="fuzz/crashers/$t/" "${extra[@]}" \
+    "$BUILD/corpus/$t" "fuzz/corpus/$t" 2>&1 | grep -E "^(stat::|INFO: Seed|#[0-9]+ +DONE|==[0-9]+==|SUMMARY)" || true
+  local rc=${PIPESTATUS[0]}
+  rmdir "fuzz/crashers/$t" 2>/dev/null || true
+  return "$rc"
+}
+case ${1:-} in
+  --list) targets ;;
+  --smoke)
+    secs=${2:-15}
+    mapfile -t all < <(targets)
+    build "${all[@]/#/fuzz_}"
+    for t in "${all[@]}"; do run "$t" "$secs"; done ;;
+  ""|-h|--help) sed -n '2,8p' "$0" ;;
+  *)
+    t=$1; secs=${2:-60}
+    targets | grep -qx "$t" || { echo "fuzz.sh: unknown target '$t' (try --list)" >&2; exit 2; }
+    build "fuzz_$t"
+    run "$t" "$secs" ;;
+esac
