@@ -1,0 +1,169 @@
+/* scenarios.c - the jobs alloc_inject fails allocation by allocation. */
+#include "scenarios.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdkc/diag.h"
+#include "sdkc/doc.h"
+#include "sdkrt/error.h"
+#include "sdkrt/request.h"
+#include "sdkrt/sse.h"
+
+uint64_t digest_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    if (!h)
+        h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211u;
+    return (h ^ 0xff) * 1099511628211u;
+}
+
+static const char contract_yaml[] =
+    "openapi: 3.1.0\n"
+    "info: {title: t, version: '1'}\n"
+    "paths:\n"
+    "  /a/{id}:\n"
+    "    get:\n"
+    "      operationId: v2.a.get\n"
+    "      parameters:\n"
+    "        - {name: id, in: path, required: true, schema: {type: string, pattern: '^ses'}}\n"
+    "      responses:\n"
+    "        '200': {description: ok, content: {application/json: {schema: "
+    "{$ref: '#/components/schemas/A'}}}}\n"
+    "components:\n"
+    "  schemas:\n"
+    "    A:\n"
+    "      type: object\n"
+    "      required: [id]\n"
+    "      properties:\n"
+    "        id: {type: string}\n"
+    "        tags: &t {type: array, items: {type: string}}\n"
+    "        more: *t\n"
+    "        b: |\n"
+    "          block text\n"
+    "        n: [1, 2.5, true, null, ~, 'x']\n";
+
+static const char contract_json[] =
+    "{\"openapi\":\"3.1.0\",\"paths\":{\"/x\":{\"post\":{\"operationId\":\"x\",\"responses\":"
+    "{\"204\":{\"description\":\"none\"}}}}},\"components\":{\"schemas\":{\"E\":{\"type\":"
+    "\"string\",\"enum\":[\"a\",\"b\\u00e9\\ud83d\\ude00\"]}}}}";
+
+static int load_one(const char *name, const char *text, uint64_t *digest)
+{
+    sdkc_diag *diag = NULL;
+    sdkc_doc *doc = NULL;
+    int rc = 1;
+    if (sdkc_diag_new(&diag) != SDKC_OK)
+        goto done;
+    if (sdkc_doc_load_buffer(&doc, name, text, strlen(text), diag) != SDKC_OK)
+        goto done;
+    size_t count = sdkc_doc_node_count(doc);
+    *digest = digest_bytes(*digest, &count, sizeof count);
+    const char *sha = sdkc_doc_sha256(doc);
+    *digest = digest_bytes(*digest, sha, strlen(sha));
+    const sdkc_node *n = sdkc_doc_pointer(doc, "/components/schemas/A/properties/b");
+    if (n && n->str)
+        *digest = digest_bytes(*digest, n->str, n->len);
+    rc = 0;
+done:
+    sdkc_doc_free(doc);
+    sdkc_diag_free(diag);
+    return rc;
+}
+
+static int run_loader(uint64_t *digest)
+{
+    if (load_one("a.yaml", contract_yaml, digest) != 0)
+        return 1;
+    return load_one("b.json", contract_json, digest);
+}
+
+static const char sse_stream[] = "\xef\xbb\xbf: heartbeat\n"
+                                 "id: evt_1\nevent: message\ndata: {\"a\":1}\n\n"
+                                 "data: line one\r\ndata: line two\r\n\r\n"
+                                 "retry: 1500\nevent: effect/httpapi/stream/failure\n"
+                                 "data: [{\"_tag\":\"Fail\"}]\r\r"
+                                 "id\ndata: x\n\n";
+
+static int run_sse(uint64_t *digest)
+{
+    sdkrt_sse_parser *p = NULL;
+    sdkrt_sse_options o = SDKRT_SSE_OPTIONS_INIT;
+    o.max_event_bytes = 4096;
+    int rc = 1;
+    if (sdkrt_sse_parser_new(&p, &o) != SDKRT_SSE_OK)
+        goto done;
+    size_t len = sizeof sse_stream - 1;
+    /* Feed in uneven pieces so that buffers grow more than once. */
+    for (size_t off = 0, step = 1; off < len; off += step, step = step * 2 + 1) {
+        size_t n = len - off < step ? len - off : step;
+        if (sdkrt_sse_feed(p, sse_stream + off, n) != SDKRT_SSE_OK)
+            goto done;
+        sdkrt_sse_event ev;
+        sdkrt_sse_status st;
+        while ((st = sdkrt_sse_next(p, &ev)) == SDKRT_SSE_EVENT) {
+            *digest = digest_bytes(*digest, ev.event, strlen(ev.event));
+            *digest = digest_bytes(*digest, ev.data, ev.data_len);
+            *digest = digest_bytes(*digest, ev.id, strlen(ev.id));
+        }
+        if (st != SDKRT_SSE_NEED_MORE)
+            goto done;
+    }
+    sdkrt_sse_event ev;
+    if (sdkrt_sse_finish(p, &ev) != SDKRT_SSE_END)
+        goto done;
+    rc = 0;
+done:
+    sdkrt_sse_parser_free(p);
+    return rc;
+}
+
+static int run_request(uint64_t *digest)
+{
+    sdkrt_request *req = NULL;
+    sdkrt_error *err = NULL;
+    char *target = NULL;
+    json_t *body = NULL;
+    int rc = 1;
+    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/message/{messageID}") != SDKRT_OK)
+        goto done;
+    if (sdkrt_request_set_path_param(req, "sessionID", "ses_../a b/é") != SDKRT_OK ||
+        sdkrt_request_set_path_param(req, "messageID", "msg?#%") != SDKRT_OK ||
+        sdkrt_request_add_query(req, "limit", "7") != SDKRT_OK ||
+        sdkrt_request_add_query(req, "tag", "a&b=c") != SDKRT_OK ||
+        sdkrt_request_add_query(req, "tag", "d") != SDKRT_OK ||
+        sdkrt_request_add_query_deep(req, "filter", "kind", "x y") != SDKRT_OK ||
+        sdkrt_request_set_header(req, "X-Test", "1") != SDKRT_OK)
+        goto done;
+    body = json_pack("{s:s, s:[i,i], s:b}", "text", "hello", "n", 1, 2, "resume", 0);
+    if (!body)
+        goto done;
+    sdkrt_status st = sdkrt_request_set_json_body(req, body); /* stolen, also on failure */
+    body = NULL;
+    if (st != SDKRT_OK)
+        goto done;
+    if (sdkrt_request_target(&target, req, &err) != SDKRT_OK)
+        goto done;
+    *digest = digest_bytes(*digest, target, strlen(target));
+    /* An error value with a formatted message, as every failing call builds one. */
+    sdkrt_error_set(&err, SDKRT_REASON_UNEXPECTED_STATUS, "GET %s: status %d", target, 500);
+    if (sdkrt_error_reason(err) != SDKRT_REASON_UNEXPECTED_STATUS)
+        goto done; /* out of memory while building the error: reported as such */
+    *digest = digest_bytes(*digest, sdkrt_error_message(err), strlen(sdkrt_error_message(err)));
+    rc = 0;
+done:
+    json_decref(body);
+    free(target);
+    sdkrt_error_free(err);
+    sdkrt_request_free(req);
+    return rc;
+}
+
+const scenario scenarios[] = {
+    {"loader", "compiler", run_loader},
+    {"sse", "runtime", run_sse},
+    {"request", "runtime", run_request},
+};
+const size_t n_scenarios = sizeof scenarios / sizeof scenarios[0];
