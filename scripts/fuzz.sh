@@ -22,10 +22,15 @@ run() { # target seconds
   local extra=()
   [[ -f fuzz/$t.dict ]] && extra+=(-dict="fuzz/$t.dict")
   echo "== fuzz $t for ${secs}s"
+  local log="$BUILD/fuzz-$t.log" rc=0
   "$BUILD/fuzz/fuzz_$t" -max_total_time="$secs" -print_final_stats=1 -max_len="${FUZZ_MAX_LEN:-65536}" \
     -timeout=10 -rss_limit_mb=4096 -artifact_prefix="fuzz/crashers/$t/" "${extra[@]}" \
-    "$BUILD/corpus/$t" "fuzz/corpus/$t" 2>&1 | grep -E "^(stat::|INFO: Seed|#[0-9]+ +DONE|==[0-9]+==|SUMMARY)" || true
-  local rc=${PIPESTATUS[0]}
+    "$BUILD/corpus/$t" "fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
+  grep -E "^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)" "$log" || true
+  if ((rc)); then
+    grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" | head -20
+    echo "fuzz $t: FAILED (exit $rc); the input is under fuzz/crashers/$t/" >&2
+  fi
   rmdir "fuzz/crashers/$t" 2>/dev/null || true
   return "$rc"
 }

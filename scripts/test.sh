@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Run every test suite: lint, then build with gcc and clang (warnings as errors) and run CTest.
-#   scripts/test.sh              all labels
-#   scripts/test.sh -L runtime   pass-through arguments for ctest (one compiler: gcc)
+# Run every test suite.
+#   scripts/test.sh            lint; gcc and clang builds (warnings as errors) with CTest on gcc;
+#                              the generated-SDK check; then the hardening stages: the whole suite
+#                              under ASan/UBSan (clang), under valgrind, and a fuzz smoke run
+#   scripts/test.sh --quick    lint, both builds, CTest on gcc, generated-SDK check
+#   scripts/test.sh -L runtime pass-through arguments for ctest (gcc only, no hardening stages)
+# Environment: FUZZ_SECONDS (default 10) per fuzz target in the smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/lint.sh
+quick=0
+if [[ ${1:-} == --quick ]]; then quick=1; shift; fi
 compilers=(gcc clang)
-if (($#)); then compilers=(gcc); fi
+if (($#)); then compilers=(gcc); quick=1; fi
+scripts/lint.sh
 for cc in "${compilers[@]}"; do
   dir=build-test-$cc
   echo "== $cc"
@@ -17,3 +23,26 @@ for cc in "${compilers[@]}"; do
   fi
 done
 if [[ -x scripts/check-generated.sh ]]; then scripts/check-generated.sh build-test-gcc; fi
+((quick)) && exit 0
+
+echo "== clang, ASan + UBSan"
+CC=clang cmake -S . -B build-test-asan -DCMAKE_BUILD_TYPE=Debug -DSDKC_WERROR=ON \
+  -DSDKC_SANITIZE=address,undefined >/dev/null
+cmake --build build-test-asan -j"$(nproc)"
+(cd build-test-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j2)
+
+echo "== valgrind (gcc build; alloc tests replace malloc themselves and are left out)"
+(cd build-test-gcc && ctest -T memcheck -LE alloc -j2 --output-on-failure >memcheck.log 2>&1 ||
+  { tail -40 memcheck.log; exit 1; }
+  grep -E "Memory checking results|tests passed|Defects" memcheck.log || true
+  if grep -q "Defects:" memcheck.log; then
+    for f in Testing/Temporary/MemoryChecker.*.log; do [[ -s $f ]] && { echo "--- $f"; head -60 "$f"; }; done
+    exit 1
+  fi)
+
+if [[ -x scripts/fuzz.sh ]]; then
+  echo "== fuzz smoke"
+  scripts/fuzz.sh --smoke "${FUZZ_SECONDS:-10}"
+fi
+echo "test: all stages passed"
