@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SSE_MIN_IN_CAP 4096
+#define SSE_MIN_IN_CAP  4096
 #define SSE_MIN_STR_CAP 64
 
 static const unsigned char sse_bom[3] = {0xEF, 0xBB, 0xBF};
@@ -55,8 +55,8 @@ struct sdkrt_sse_parser {
     size_t ref_off;
     sse_str data;
     sse_str type;
-    int64_t retry;     /* this block's retry or -1 */
-    int pending;       /* a field line was seen since the last blank line */
+    int64_t retry; /* this block's retry or -1 */
+    int pending;   /* a field line was seen since the last blank line */
 
     /* Stream state. */
     sse_str id;
@@ -82,8 +82,8 @@ static void set_cap_error(sdkrt_sse_parser *p, sdkrt_sse_errcode code)
         return;
     p->err = code;
     if (code == SDKRT_SSE_ERR_EVENT_TOO_LARGE)
-        snprintf(p->errmsg, sizeof p->errmsg,
-                 "SSE event data exceeds max_event_bytes (%zu bytes)", p->max_event);
+        snprintf(p->errmsg, sizeof p->errmsg, "SSE event data exceeds max_event_bytes (%zu bytes)",
+                 p->max_event);
     else
         snprintf(p->errmsg, sizeof p->errmsg, "SSE line exceeds max_line_bytes (%zu bytes)",
                  p->max_line);
@@ -142,8 +142,8 @@ static void str_free(sse_str *s)
  * answer depends only on the line and the event state before it, never on how the input was
  * split: a line crosses the line cap at length max_line+1 and a data line crosses the event
  * cap at a fixed length; whichever comes first wins. */
-static sdkrt_sse_errcode line_violation(const sdkrt_sse_parser *p, const char *head,
-                                        size_t headlen, size_t n)
+static sdkrt_sse_errcode line_violation(const sdkrt_sse_parser *p, const char *head, size_t headlen,
+                                        size_t n)
 {
     size_t k_line = p->max_line + 1;
     size_t k_event = SIZE_MAX;
@@ -170,12 +170,12 @@ sdkrt_sse_status sdkrt_sse_parser_new(sdkrt_sse_parser **out, const sdkrt_sse_op
         o = *opts;
     if (o.max_event_bytes == 0)
         o.max_event_bytes = SDKRT_SSE_DEFAULT_MAX_EVENT_BYTES;
-    if (o.max_line_bytes == 0)
-        o.max_line_bytes = o.max_event_bytes;
-    if (o.max_event_bytes < SDKRT_SSE_MIN_CAP_BYTES || o.max_line_bytes < SDKRT_SSE_MIN_CAP_BYTES)
-        return SDKRT_SSE_ERROR;
     /* Room for a line plus terminator and NUL must be representable. */
     if (o.max_event_bytes > SIZE_MAX / 4 || o.max_line_bytes > SIZE_MAX / 4)
+        return SDKRT_SSE_ERROR;
+    if (o.max_line_bytes == 0)
+        o.max_line_bytes = o.max_event_bytes + SDKRT_SSE_LINE_SLACK_BYTES;
+    if (o.max_event_bytes < SDKRT_SSE_MIN_CAP_BYTES || o.max_line_bytes < SDKRT_SSE_MIN_CAP_BYTES)
         return SDKRT_SSE_ERROR;
     sdkrt_sse_parser *p = calloc(1, sizeof *p);
     if (!p)
@@ -386,6 +386,8 @@ static int append_data(sdkrt_sse_parser *p, size_t off, size_t n)
     if (materialize(p) != 0)
         return -1;
     size_t need = p->data_len + 1 + n;
+    if (need > p->max_event) /* only a bare "data" line gets here: longer ones fail earlier */
+        return 1;
     if (str_reserve(&p->data, need, p->max_event) != 0)
         return -1;
     p->data.ptr[p->data_len] = '\n';
@@ -436,7 +438,12 @@ static sdkrt_sse_status process_field(sdkrt_sse_parser *p, size_t off, size_t n)
     switch (name_len) {
     case 4:
         if (memcmp(l, "data", 4) == 0) {
-            if (append_data(p, off + voff, vn) != 0)
+            int r = append_data(p, off + voff, vn);
+            if (r > 0) {
+                set_cap_error(p, SDKRT_SSE_ERR_EVENT_TOO_LARGE);
+                return SDKRT_SSE_ERROR;
+            }
+            if (r < 0)
                 return fail_oom(p);
         }
         break;
@@ -515,7 +522,9 @@ sdkrt_sse_status sdkrt_sse_next(sdkrt_sse_parser *p, sdkrt_sse_event *ev)
         size_t start = p->in_start, end = p->in_end - p->tail;
         const char *nl = memchr(p->in + start, '\n', end - start);
         size_t eol = nl ? (size_t)(nl - p->in) : end;
-        size_t cr = find_cr(p, start, eol);
+        /* Searching to `end`, not `eol`, lets an LF-only stream skip the CR scan after one
+         * miss per feed instead of paying it once per line. */
+        size_t cr = eol > start ? find_cr(p, start, end) : eol;
         if (cr < eol)
             eol = cr;
         size_t n = eol - start;

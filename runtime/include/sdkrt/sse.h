@@ -50,13 +50,17 @@ typedef enum sdkrt_sse_errcode {
 #define SDKRT_SSE_DEFAULT_MAX_EVENT_BYTES ((size_t)16 * 1024 * 1024)
 /* Smallest accepted cap; anything below is refused by sdkrt_sse_parser_new(). */
 #define SDKRT_SSE_MIN_CAP_BYTES 16
+/* The default line cap is max_event_bytes plus this, room for "data: " in front of an event's
+ * one data line, so that a single data line over the event cap reports EVENT_TOO_LARGE. */
+#define SDKRT_SSE_LINE_SLACK_BYTES 16
 
 typedef struct sdkrt_sse_options {
     /* Cap on one event's data (the data lines joined with LF). 0 means the default, 16 MiB.
      * Exceeding it fails with EVENT_TOO_LARGE as soon as the cap is crossed, also in the
      * middle of a line that has not been completed yet. */
     size_t max_event_bytes;
-    /* Cap on one line, terminator excluded. 0 means "same as max_event_bytes". An unterminated
+    /* Cap on one line, terminator excluded, field name included. 0 means max_event_bytes +
+     * SDKRT_SSE_LINE_SLACK_BYTES. An unterminated
      * line is never buffered beyond this cap (LINE_TOO_LARGE; a data line that crosses the
      * event cap first reports EVENT_TOO_LARGE). */
     size_t max_line_bytes;
