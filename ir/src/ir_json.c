@@ -1,0 +1,1328 @@
+/* ir_json.c - the IR as "sdkc-ir/1" JSON, both ways.
+ *
+ * Writing inserts keys in one fixed order and dumps with jansson (insertion order kept, indent 2,
+ * trailing newline), so equal IRs give equal bytes. Named types are written once, in `types`,
+ * and referenced elsewhere as {"ref": NAME}; anonymous types are written inline. Reading builds
+ * the same structures in a fresh arena; writing the result again gives identical bytes.
+ * docs/ir-format.md describes the format.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "ir_internal.h"
+#include "sdkc/ir.h"
+
+/* ---- spellings shared by writer and reader ---- */
+
+static const char *const KIND_NAMES[] = {
+    "string", "integer", "number", "boolean", "null",     "literal",     "enum", "array",
+    "tuple",  "map",     "object", "union",   "nullable", "json-string", "any",  "never",
+};
+static const char *const IN_NAMES[] = {"path", "query", "header", "cookie"};
+static const char *const STYLE_NAMES[] = {"simple", "form",           "deepObject",   "label",
+                                          "matrix", "spaceDelimited", "pipeDelimited"};
+static const char *const ENC_NAMES[] = {"none", "json", "sse", "bytes", "text"};
+static const char *const LIT_NAMES[] = {"string", "number", "boolean", "null"};
+
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+static int name_index(const char *const *names, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return (int)i;
+    return -1;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* ---- a string-keyed table of named types (open addressing, sized once) ---- */
+
+typedef struct type_table {
+    const char **keys;
+    sdkc_type **vals;
+    size_t cap; /* power of two */
+} type_table;
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static bool table_init(type_table *t, size_t n)
+{
+    t->cap = 16;
+    while (t->cap < n * 2)
+        t->cap *= 2;
+    t->keys = calloc(t->cap, sizeof *t->keys);
+    t->vals = calloc(t->cap, sizeof *t->vals);
+    return t->keys && t->vals;
+}
+
+static void table_cleanup(type_table *t)
+{
+    free(t->keys);
+    free(t->vals);
+    t->keys = NULL;
+    t->vals = NULL;
+}
+
+/* Slot of key: where it is, or the empty slot where it would go. */
+static size_t table_slot(const type_table *t, const char *key)
+{
+    size_t i = (size_t)hash_str(key) & (t->cap - 1);
+    while (t->keys[i] && strcmp(t->keys[i], key) != 0)
+        i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+static sdkc_type *table_get(const type_table *t, const char *key)
+{
+    size_t i = table_slot(t, key);
+    return t->keys[i] ? t->vals[i] : NULL;
+}
+
+/* false if the key is already present */
+static bool table_put(type_table *t, const char *key, sdkc_type *val)
+{
+    size_t i = table_slot(t, key);
+    if (t->keys[i])
+        return false;
+    t->keys[i] = key;
+    t->vals[i] = val;
+    return true;
+}
+
+/* =============================== writing =============================== */
+
+typedef struct writer {
+    type_table named; /* name -> the type listed in ir->types */
+    bool failed;      /* an allocation failed, or types nest without end */
+    int depth;        /* of inline type definitions */
+} writer;
+
+static void put(writer *w, json_t *obj, const char *key, json_t *val)
+{
+    if (!val || json_object_set_new(obj, key, val) != 0)
+        w->failed = true;
+}
+
+static void push(writer *w, json_t *arr, json_t *val)
+{
+    if (!val || json_array_append_new(arr, val) != 0)
+        w->failed = true;
+}
+
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
+}
+
+static void put_str(writer *w, json_t *obj, const char *key, const char *s)
+{
+    if (s)
+        put(w, obj, key, json_string(s));
+}
+
+static void put_uint(writer *w, json_t *obj, const char *key, uint64_t v)
+{
+    put(w, obj, key, json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v));
+}
+
+/* Integral values as JSON integers (readable, exact); others as reals, which jansson prints
+ * with enough digits to read back the same double. */
+static json_t *number(double d)
+{
+    if (isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0)
+        return json_integer((json_int_t)d);
+    return json_real(d);
+}
+
+static json_t *loc_json(sdkc_loc loc)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%u:%u", (unsigned)loc.line, (unsigned)loc.col);
+    return json_string(buf);
+}
+
+static void put_loc(writer *w, json_t *obj, sdkc_loc loc)
+{
+    if (loc.line > 0)
+        put(w, obj, "loc", loc_json(loc));
+}
+
+static json_t *type_def(writer *w, const sdkc_type *t, bool named);
+
+static bool is_listed(const writer *w, const sdkc_type *t)
+{
+    return t->name && table_get(&w->named, t->name) == t;
+}
+
+/* A use of a type: a reference when it is a listed named type, else the type inline. */
+static json_t *type_ref(writer *w, const sdkc_type *t)
+{
+    if (!t)
+        return json_null();
+    if (is_listed(w, t)) {
+        json_t *o = json_object();
+        if (o)
+            put(w, o, "ref", json_string(t->name));
+        return o;
+    }
+    return type_def(w, t, false);
+}
+
+/* Where the IR names "the item type": its name when listed, else the type itself. */
+static json_t *type_name_or_def(writer *w, const sdkc_type *t)
+{
+    if (t && is_listed(w, t))
+        return json_string(t->name);
+    return type_ref(w, t);
+}
+
+static json_t *fields_json(writer *w, const sdkc_type *t)
+{
+    json_t *arr = json_array();
+    if (!arr)
+        return NULL;
+    for (size_t i = 0; i < t->u.object.nfields; i++) {
+        const sdkc_field *f = &t->u.object.fields[i];
+        json_t *o = json_object();
+        if (!o) {
+            w->failed = true;
+            break;
+        }
+        put_str(w, o, "name", f->wire_name);
+        put_str(w, o, "safe_name", f->safe_name);
+        put(w, o, "type", type_ref(w, f->type));
+        put(w, o, "required", json_boolean(f->required));
+        put_str(w, o, "docs", f->docs);
+        put_loc(w, o, f->loc);
+        push(w, arr, o);
+    }
+    return arr;
+}
+
+static json_t *type_def(writer *w, const sdkc_type *t, bool named)
+{
+    /* Cycles go through listed named types; an unlisted named type that contains itself would
+       never end. */
+    if (w->depth > 4096) {
+        w->failed = true;
+        return NULL;
+    }
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    w->depth++;
+    if (t->name) {
+        put_str(w, o, "name", t->name);
+        put_str(w, o, "safe_name", t->safe_name);
+    }
+    put(w, o, "kind",
+        json_string((size_t)t->kind < NELEMS(KIND_NAMES) ? KIND_NAMES[t->kind] : "any"));
+    put_str(w, o, "docs", t->docs);
+    put_str(w, o, "origin", t->origin);
+    if (t->recursive)
+        put(w, o, "recursive", json_true());
+    if (named)
+        put_loc(w, o, t->loc);
+    switch (t->kind) {
+    case SDKC_TYPE_STRING:
+        put_str(w, o, "format", t->u.str.format);
+        put_str(w, o, "pattern", t->u.str.pattern);
+        if (t->u.str.brand)
+            put_str(w, o, "brand", t->u.str.brand->name);
+        if (t->u.str.has_min_length)
+            put_uint(w, o, "min_length", t->u.str.min_length);
+        if (t->u.str.has_max_length)
+            put_uint(w, o, "max_length", t->u.str.max_length);
+        break;
+    case SDKC_TYPE_INTEGER:
+    case SDKC_TYPE_NUMBER:
+        put_str(w, o, "format", t->u.num.format);
+        if (t->u.num.has_minimum) {
+            put(w, o, "minimum", number(t->u.num.minimum));
+            if (t->u.num.exclusive_minimum)
+                put(w, o, "exclusive_minimum", json_true());
+        }
+        if (t->u.num.has_maximum) {
+            put(w, o, "maximum", number(t->u.num.maximum));
+            if (t->u.num.exclusive_maximum)
+                put(w, o, "exclusive_maximum", json_true());
+        }
+        break;
+    case SDKC_TYPE_LITERAL:
+        put(w, o, "literal_kind",
+            json_string((size_t)t->u.literal.kind < NELEMS(LIT_NAMES) ? LIT_NAMES[t->u.literal.kind]
+                                                                      : "null"));
+        put(w, o, "value", str_or_null(t->u.literal.text));
+        break;
+    case SDKC_TYPE_ENUM: {
+        json_t *vals = json_array(), *safe = json_array();
+        for (size_t i = 0; vals && safe && i < t->u.enumeration.nvalues; i++) {
+            push(w, vals, json_string(t->u.enumeration.values[i]));
+            push(
+                w, safe,
+                str_or_null(t->u.enumeration.safe_values ? t->u.enumeration.safe_values[i] : NULL));
+        }
+        put(w, o, "values", vals);
+        put(w, o, "safe_values", safe);
+        break;
+    }
+    case SDKC_TYPE_ARRAY:
+        put(w, o, "items", type_ref(w, t->u.array.items));
+        if (t->u.array.has_min_items)
+            put_uint(w, o, "min_items", t->u.array.min_items);
+        if (t->u.array.has_max_items)
+            put_uint(w, o, "max_items", t->u.array.max_items);
+        break;
+    case SDKC_TYPE_TUPLE: {
+        json_t *items = json_array();
+        for (size_t i = 0; items && i < t->u.tuple.nitems; i++)
+            push(w, items, type_ref(w, t->u.tuple.items[i]));
+        put(w, o, "items", items);
+        put(w, o, "rest", type_ref(w, t->u.tuple.rest));
+        break;
+    }
+    case SDKC_TYPE_MAP:
+        put(w, o, "value", type_ref(w, t->u.map.value));
+        put_str(w, o, "key_pattern", t->u.map.key_pattern);
+        break;
+    case SDKC_TYPE_OBJECT:
+        put(w, o, "fields", fields_json(w, t));
+        put(w, o, "additional", type_ref(w, t->u.object.additional));
+        break;
+    case SDKC_TYPE_UNION: {
+        put_str(w, o, "discriminator", t->u.union_.discriminator);
+        json_t *vars = json_array();
+        for (size_t i = 0; vars && i < t->u.union_.nvariants; i++) {
+            const sdkc_variant *v = &t->u.union_.variants[i];
+            json_t *vo = json_object();
+            if (!vo) {
+                w->failed = true;
+                break;
+            }
+            put_str(w, vo, "tag", v->tag);
+            put_str(w, vo, "safe_name", v->safe_name);
+            put(w, vo, "type", type_ref(w, v->type));
+            push(w, vars, vo);
+        }
+        put(w, o, "variants", vars);
+        break;
+    }
+    case SDKC_TYPE_NULLABLE:
+        put(w, o, "inner", type_ref(w, t->u.nullable.inner));
+        break;
+    case SDKC_TYPE_JSON_STRING:
+        put_str(w, o, "media_type", t->u.json_string.media_type);
+        put(w, o, "content", type_ref(w, t->u.json_string.content));
+        break;
+    case SDKC_TYPE_ANY:
+        put_str(w, o, "fallback_reason", t->u.any.fallback_reason);
+        break;
+    case SDKC_TYPE_BOOLEAN:
+    case SDKC_TYPE_NULL:
+    case SDKC_TYPE_NEVER:
+        break;
+    }
+    w->depth--;
+    return o;
+}
+
+static json_t *scheme_json(writer *w, const sdkc_security_scheme *s)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put_str(w, o, "name", s->name);
+    put_str(w, o, "type", s->type);
+    put_str(w, o, "scheme", s->scheme);
+    put_str(w, o, "in", s->in);
+    put_str(w, o, "param", s->param);
+    if (s->implied)
+        put(w, o, "implied", json_true());
+    return o;
+}
+
+static json_t *params_json(writer *w, const sdkc_operation *op)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < op->nparams; i++) {
+        const sdkc_param *p = &op->params[i];
+        json_t *o = json_object();
+        if (!o) {
+            w->failed = true;
+            break;
+        }
+        put_str(w, o, "name", p->wire_name);
+        put_str(w, o, "safe_name", p->safe_name);
+        put(w, o, "in", json_string((size_t)p->in < NELEMS(IN_NAMES) ? IN_NAMES[p->in] : "query"));
+        put(w, o, "style",
+            json_string((size_t)p->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[p->style] : "form"));
+        put(w, o, "explode", json_boolean(p->explode));
+        put(w, o, "required", json_boolean(p->required));
+        put(w, o, "type", type_ref(w, p->type));
+        put_str(w, o, "docs", p->docs);
+        put_loc(w, o, p->loc);
+        push(w, arr, o);
+    }
+    return arr;
+}
+
+static const char *enc_name(sdkc_encoding e)
+{
+    return (size_t)e < NELEMS(ENC_NAMES) ? ENC_NAMES[e] : "none";
+}
+
+static json_t *success_json(writer *w, const sdkc_success *s)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(w, o, "status", json_integer(s->status));
+    put(w, o, "encoding", json_string(enc_name(s->encoding)));
+    put_str(w, o, "content_type", s->content_type);
+    if (s->type)
+        put(w, o, "type", type_ref(w, s->type));
+    put_str(w, o, "unwrap", s->unwrap);
+    /* result defaults to type; written only when it differs */
+    if (s->result != s->type)
+        put(w, o, "result", type_ref(w, s->result));
+    return o;
+}
+
+static json_t *errors_json(writer *w, const sdkc_operation *op)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < op->nerrors; i++) {
+        const sdkc_error_status *e = &op->errors[i];
+        json_t *o = json_object(), *tags = json_array(), *types = json_array();
+        for (size_t j = 0; tags && types && j < e->ntags; j++) {
+            push(w, tags, json_string(e->tags[j].tag));
+            push(w, types, type_ref(w, e->tags[j].type));
+        }
+        if (!o) {
+            json_decref(tags);
+            json_decref(types);
+            w->failed = true;
+            break;
+        }
+        put(w, o, "status", json_integer(e->status));
+        put(w, o, "tags", tags);
+        put(w, o, "tag_types", types);
+        if (e->untagged)
+            put(w, o, "untagged", type_ref(w, e->untagged));
+        put_str(w, o, "content_type", e->content_type);
+        push(w, arr, o);
+    }
+    return arr;
+}
+
+static json_t *pagination_json(writer *w, const sdkc_pagination *p)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(w, o, "item", type_name_or_def(w, p->item));
+    put(w, o, "page", type_name_or_def(w, p->page));
+    put_str(w, o, "items_field", p->items_field);
+    put_str(w, o, "cursor_field", p->cursor_field);
+    put_str(w, o, "next_field", p->next_field);
+    put_str(w, o, "previous_field", p->previous_field);
+    put(w, o, "cursor_param", str_or_null(p->cursor_param ? p->cursor_param->wire_name : NULL));
+    return o;
+}
+
+static json_t *stream_json(writer *w, const sdkc_stream *s)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(w, o, "encoding", json_string(enc_name(s->encoding)));
+    put(w, o, "item", type_name_or_def(w, s->item));
+    put(w, o, "item_encoded", json_boolean(s->item_encoded));
+    put(w, o, "failure_event", str_or_null(s->failure_event));
+    if (s->frame)
+        put(w, o, "frame", type_ref(w, s->frame));
+    if (s->cause)
+        put(w, o, "cause", type_ref(w, s->cause));
+    if (s->error)
+        put(w, o, "error", type_ref(w, s->error));
+    return o;
+}
+
+static json_t *operation_json(writer *w, const sdkc_operation *op)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put_str(w, o, "id", op->id);
+    put_str(w, o, "prefix", op->prefix);
+    put_str(w, o, "group", op->group);
+    put_str(w, o, "name", op->name);
+    put_str(w, o, "safe_name", op->safe_name);
+    put_str(w, o, "method", op->method);
+    put_str(w, o, "path", op->path);
+    put_str(w, o, "summary", op->summary);
+    put_str(w, o, "description", op->description);
+    if (op->deprecated)
+        put(w, o, "deprecated", json_true());
+    put(w, o, "params", params_json(w, op));
+    if (op->body) {
+        json_t *b = json_object();
+        if (b) {
+            put_str(w, b, "content_type", op->body->content_type);
+            put(w, b, "type", type_ref(w, op->body->type));
+            put(w, b, "required", json_boolean(op->body->required));
+            put_str(w, b, "docs", op->body->docs);
+        }
+        put(w, o, "body", b);
+    }
+    put(w, o, "success", success_json(w, &op->success));
+    put(w, o, "errors", errors_json(w, op));
+    if (op->pagination)
+        put(w, o, "pagination", pagination_json(w, op->pagination));
+    if (op->stream)
+        put(w, o, "stream", stream_json(w, op->stream));
+    json_t *sec = json_array();
+    for (size_t i = 0; sec && i < op->nsecurity; i++)
+        push(w, sec, str_or_null(op->security[i] ? op->security[i]->name : NULL));
+    put(w, o, "security", sec);
+    put_loc(w, o, op->loc);
+    return o;
+}
+
+static json_t *ir_json(writer *w, const sdkc_ir *ir)
+{
+    json_t *root = json_object();
+    if (!root)
+        return NULL;
+    put(w, root, "format", json_string(SDKC_IR_FORMAT));
+    json_t *src = json_object();
+    if (src) {
+        put(w, src, "name", str_or_null(ir->source_name ? base_name(ir->source_name) : NULL));
+        put(w, src, "sha256", str_or_null(ir->source_sha256));
+    }
+    put(w, root, "source", src);
+    json_t *info = json_object();
+    if (info) {
+        put(w, info, "title", str_or_null(ir->title));
+        put(w, info, "version", str_or_null(ir->version));
+        put_str(w, info, "description", ir->description);
+    }
+    put(w, root, "info", info);
+
+    json_t *schemes = json_array();
+    for (size_t i = 0; schemes && i < ir->nschemes; i++)
+        push(w, schemes, scheme_json(w, &ir->schemes[i]));
+    put(w, root, "security_schemes", schemes);
+
+    json_t *brands = json_array();
+    for (size_t i = 0; brands && i < ir->nbrands; i++) {
+        const sdkc_brand *b = &ir->brands[i];
+        json_t *o = json_object();
+        if (o) {
+            put_str(w, o, "name", b->name);
+            put_str(w, o, "safe_name", b->safe_name);
+            put_str(w, o, "prefix", b->prefix);
+            put_str(w, o, "pattern", b->pattern);
+            put_uint(w, o, "uses", b->uses);
+        }
+        push(w, brands, o);
+    }
+    put(w, root, "brands", brands);
+
+    json_t *types = json_array();
+    for (size_t i = 0; types && i < ir->ntypes; i++)
+        push(w, types, type_def(w, ir->types[i], true));
+    put(w, root, "types", types);
+
+    json_t *ops = json_array();
+    for (size_t i = 0; ops && i < ir->nops; i++)
+        push(w, ops, operation_json(w, &ir->ops[i]));
+    put(w, root, "operations", ops);
+    return root;
+}
+
+sdkc_status sdkc_ir_to_json(const sdkc_ir *ir, char **out, size_t *len_out)
+{
+    sdkc_status st = SDKC_ERR_NOMEM;
+    writer w = {{NULL, NULL, 0}, false, 0};
+    json_t *root = NULL;
+    char *text = NULL;
+    *out = NULL;
+    if (len_out)
+        *len_out = 0;
+    if (!table_init(&w.named, ir->ntypes))
+        goto done;
+    for (size_t i = 0; i < ir->ntypes; i++) {
+        const sdkc_type *t = ir->types[i];
+        if (t && t->name)
+            (void)table_put(&w.named, t->name, (sdkc_type *)t); /* first listed wins */
+    }
+    root = ir_json(&w, ir);
+    if (!root || w.failed)
+        goto done;
+    text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    if (!text)
+        goto done;
+    size_t n = strlen(text);
+    char *res = malloc(n + 2);
+    if (!res)
+        goto done;
+    memcpy(res, text, n);
+    res[n] = '\n';
+    res[n + 1] = '\0';
+    *out = res;
+    if (len_out)
+        *len_out = n + 1;
+    st = SDKC_OK;
+done:
+    free(text);
+    json_decref(root);
+    table_cleanup(&w.named);
+    return st;
+}
+
+/* =============================== reading =============================== */
+
+typedef struct reader {
+    sdkc_arena *arena;
+    sdkc_diag *diag;
+    const char *name; /* for diagnostics */
+    const char *file; /* loc.file of everything read back: the source name */
+    type_table named;
+    sdkc_ir *ir;
+    bool nomem;
+    size_t errors;
+} reader;
+
+static void rerr(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rerr(reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sdkc_loc loc = {r->name, 0, 0};
+    sdkc_diag_vadd(r->diag, SDKC_SEV_ERROR, loc, fmt, ap);
+    va_end(ap);
+    r->errors++;
+}
+
+static bool rfailed(const reader *r)
+{
+    return r->errors > 0 || r->nomem;
+}
+
+static void *ralloc(reader *r, size_t n)
+{
+    if (n == 0)
+        return NULL;
+    void *p = sdkc_arena_alloc(r->arena, n);
+    if (!p)
+        r->nomem = true;
+    return p;
+}
+
+static char *rdup(reader *r, const char *s)
+{
+    char *p = sdkc_arena_strdup(r->arena, s);
+    if (!p)
+        r->nomem = true;
+    return p;
+}
+
+/* Optional string member: NULL when absent or null. */
+static const char *get_str(reader *r, const json_t *obj, const char *key, const char *where)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v || json_is_null(v))
+        return NULL;
+    if (!json_is_string(v)) {
+        rerr(r, "%s: \"%s\" must be a string", where, key);
+        return NULL;
+    }
+    return rdup(r, json_string_value(v));
+}
+
+static const char *need_str(reader *r, const json_t *obj, const char *key, const char *where)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v || !json_is_string(v)) {
+        rerr(r, "%s: missing string \"%s\"", where, key);
+        return NULL;
+    }
+    return rdup(r, json_string_value(v));
+}
+
+static bool get_bool(reader *r, const json_t *obj, const char *key, const char *where)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v)
+        return false;
+    if (!json_is_boolean(v)) {
+        rerr(r, "%s: \"%s\" must be true or false", where, key);
+        return false;
+    }
+    return json_is_true(v);
+}
+
+/* Optional unsigned integer; *has tells whether it was there. */
+static uint64_t get_uint(reader *r, const json_t *obj, const char *key, bool *has,
+                         const char *where)
+{
+    const json_t *v = json_object_get(obj, key);
+    *has = false;
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0) {
+        rerr(r, "%s: \"%s\" must be a non-negative integer", where, key);
+        return 0;
+    }
+    *has = true;
+    return (uint64_t)json_integer_value(v);
+}
+
+static double get_number(reader *r, const json_t *obj, const char *key, bool *has,
+                         const char *where)
+{
+    const json_t *v = json_object_get(obj, key);
+    *has = false;
+    if (!v)
+        return 0;
+    if (!json_is_number(v)) {
+        rerr(r, "%s: \"%s\" must be a number", where, key);
+        return 0;
+    }
+    *has = true;
+    return json_number_value(v);
+}
+
+static int need_int(reader *r, const json_t *obj, const char *key, const char *where)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v || !json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 999) {
+        rerr(r, "%s: \"%s\" must be an HTTP status", where, key);
+        return 0;
+    }
+    return (int)json_integer_value(v);
+}
+
+static const json_t *get_array(reader *r, const json_t *obj, const char *key, bool required,
+                               const char *where)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!v && !required)
+        return NULL;
+    if (!v || !json_is_array(v)) {
+        rerr(r, "%s: \"%s\" must be an array", where, key);
+        return NULL;
+    }
+    return v;
+}
+
+static sdkc_loc get_loc(reader *r, const json_t *obj, const char *where)
+{
+    sdkc_loc loc = {NULL, 0, 0};
+    const json_t *v = json_object_get(obj, "loc");
+    if (!v)
+        return loc;
+    unsigned line = 0, col = 0;
+    char tail = 0;
+    if (!json_is_string(v) || sscanf(json_string_value(v), "%u:%u%c", &line, &col, &tail) != 2 ||
+        line == 0) {
+        rerr(r, "%s: \"loc\" must be \"LINE:COL\"", where);
+        return loc;
+    }
+    loc.file = r->file;
+    loc.line = line;
+    loc.col = col;
+    return loc;
+}
+
+static int get_enum(reader *r, const json_t *obj, const char *key, const char *const *names,
+                    size_t n, const char *where)
+{
+    const json_t *v = json_object_get(obj, key);
+    int i = v && json_is_string(v) ? name_index(names, n, json_string_value(v)) : -1;
+    if (i < 0)
+        rerr(r, "%s: \"%s\" has no valid value", where, key);
+    return i < 0 ? 0 : i;
+}
+
+static const sdkc_type *read_type(reader *r, const json_t *v, const char *where, int depth);
+
+/* A type use: null (NULL), {"ref": NAME}, a bare NAME string where names are allowed, or an
+ * inline definition. */
+static const sdkc_type *read_ref(reader *r, const json_t *v, bool names_ok, const char *where,
+                                 int depth)
+{
+    if (!v || json_is_null(v))
+        return NULL;
+    const char *name = NULL;
+    if (names_ok && json_is_string(v))
+        name = json_string_value(v);
+    else if (json_is_object(v) && json_object_get(v, "ref")) {
+        const json_t *ref = json_object_get(v, "ref");
+        if (!json_is_string(ref) || json_object_size(v) != 1) {
+            rerr(r, "%s: a reference is {\"ref\": NAME} and nothing else", where);
+            return NULL;
+        }
+        name = json_string_value(ref);
+    }
+    if (name) {
+        sdkc_type *t = table_get(&r->named, name);
+        if (!t)
+            rerr(r, "%s: unknown type \"%s\"", where, name);
+        return t;
+    }
+    return read_type(r, v, where, depth + 1);
+}
+
+static const sdkc_brand *find_brand(reader *r, const char *name, const char *where)
+{
+    for (size_t i = 0; i < r->ir->nbrands; i++)
+        if (strcmp(r->ir->brands[i].name, name) == 0)
+            return &r->ir->brands[i];
+    rerr(r, "%s: unknown brand \"%s\"", where, name);
+    return NULL;
+}
+
+static void read_fields(reader *r, sdkc_type *t, const json_t *arr, const char *where, int depth)
+{
+    size_t n = json_array_size(arr);
+    sdkc_field *fields = ralloc(r, n * sizeof *fields);
+    if (n && !fields)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *fo = json_array_get(arr, i);
+        char fw[512];
+        snprintf(fw, sizeof fw, "%s.fields[%zu]", where, i);
+        if (!json_is_object(fo)) {
+            rerr(r, "%s: must be an object", fw);
+            continue;
+        }
+        sdkc_field *f = &fields[i];
+        f->wire_name = need_str(r, fo, "name", fw);
+        f->safe_name = get_str(r, fo, "safe_name", fw);
+        f->type = read_ref(r, json_object_get(fo, "type"), false, fw, depth);
+        if (!f->type && !rfailed(r))
+            rerr(r, "%s: missing \"type\"", fw);
+        f->required = get_bool(r, fo, "required", fw);
+        f->docs = get_str(r, fo, "docs", fw);
+        f->loc = get_loc(r, fo, fw);
+    }
+    t->u.object.fields = fields;
+    t->u.object.nfields = n;
+}
+
+/* Fill t from its definition object. */
+static void fill_type(reader *r, sdkc_type *t, const json_t *o, const char *where, int depth)
+{
+    if (depth > 4096) {
+        rerr(r, "%s: types nested too deeply", where);
+        return;
+    }
+    t->kind = (sdkc_type_kind)get_enum(r, o, "kind", KIND_NAMES, NELEMS(KIND_NAMES), where);
+    t->docs = get_str(r, o, "docs", where);
+    t->origin = get_str(r, o, "origin", where);
+    t->recursive = get_bool(r, o, "recursive", where);
+    t->loc = get_loc(r, o, where);
+    bool has = false;
+    switch (t->kind) {
+    case SDKC_TYPE_STRING: {
+        t->u.str.format = get_str(r, o, "format", where);
+        t->u.str.pattern = get_str(r, o, "pattern", where);
+        const char *brand = get_str(r, o, "brand", where);
+        if (brand)
+            t->u.str.brand = find_brand(r, brand, where);
+        t->u.str.min_length = get_uint(r, o, "min_length", &has, where);
+        t->u.str.has_min_length = has;
+        t->u.str.max_length = get_uint(r, o, "max_length", &has, where);
+        t->u.str.has_max_length = has;
+        break;
+    }
+    case SDKC_TYPE_INTEGER:
+    case SDKC_TYPE_NUMBER:
+        t->u.num.format = get_str(r, o, "format", where);
+        t->u.num.minimum = get_number(r, o, "minimum", &has, where);
+        t->u.num.has_minimum = has;
+        t->u.num.maximum = get_number(r, o, "maximum", &has, where);
+        t->u.num.has_maximum = has;
+        t->u.num.exclusive_minimum = get_bool(r, o, "exclusive_minimum", where);
+        t->u.num.exclusive_maximum = get_bool(r, o, "exclusive_maximum", where);
+        break;
+    case SDKC_TYPE_LITERAL:
+        t->u.literal.kind =
+            (sdkc_literal_kind)get_enum(r, o, "literal_kind", LIT_NAMES, NELEMS(LIT_NAMES), where);
+        t->u.literal.text = get_str(r, o, "value", where);
+        break;
+    case SDKC_TYPE_ENUM: {
+        const json_t *vals = get_array(r, o, "values", true, where);
+        const json_t *safe = get_array(r, o, "safe_values", true, where);
+        if (!vals || !safe)
+            break;
+        size_t n = json_array_size(vals);
+        if (json_array_size(safe) != n) {
+            rerr(r, "%s: \"values\" and \"safe_values\" differ in length", where);
+            break;
+        }
+        const char **v = ralloc(r, n * sizeof *v), **s = ralloc(r, n * sizeof *s);
+        if (n && (!v || !s))
+            break;
+        for (size_t i = 0; i < n; i++) {
+            const json_t *a = json_array_get(vals, i), *b = json_array_get(safe, i);
+            if (!json_is_string(a) || !(json_is_string(b) || json_is_null(b))) {
+                rerr(r, "%s: enum values must be strings", where);
+                break;
+            }
+            v[i] = rdup(r, json_string_value(a));
+            s[i] = json_is_null(b) ? NULL : rdup(r, json_string_value(b));
+        }
+        t->u.enumeration.values = v;
+        t->u.enumeration.safe_values = s;
+        t->u.enumeration.nvalues = n;
+        break;
+    }
+    case SDKC_TYPE_ARRAY:
+        t->u.array.items = read_ref(r, json_object_get(o, "items"), false, where, depth);
+        t->u.array.min_items = get_uint(r, o, "min_items", &has, where);
+        t->u.array.has_min_items = has;
+        t->u.array.max_items = get_uint(r, o, "max_items", &has, where);
+        t->u.array.has_max_items = has;
+        break;
+    case SDKC_TYPE_TUPLE: {
+        const json_t *items = get_array(r, o, "items", true, where);
+        size_t n = json_array_size(items);
+        const sdkc_type **ts = ralloc(r, n * sizeof *ts);
+        for (size_t i = 0; ts && i < n; i++)
+            ts[i] = read_ref(r, json_array_get(items, i), false, where, depth);
+        t->u.tuple.items = ts;
+        t->u.tuple.nitems = ts ? n : 0;
+        t->u.tuple.rest = read_ref(r, json_object_get(o, "rest"), false, where, depth);
+        break;
+    }
+    case SDKC_TYPE_MAP:
+        t->u.map.value = read_ref(r, json_object_get(o, "value"), false, where, depth);
+        t->u.map.key_pattern = get_str(r, o, "key_pattern", where);
+        break;
+    case SDKC_TYPE_OBJECT: {
+        const json_t *fields = get_array(r, o, "fields", true, where);
+        if (fields)
+            read_fields(r, t, fields, where, depth);
+        t->u.object.additional = read_ref(r, json_object_get(o, "additional"), false, where, depth);
+        break;
+    }
+    case SDKC_TYPE_UNION: {
+        t->u.union_.discriminator = get_str(r, o, "discriminator", where);
+        const json_t *vars = get_array(r, o, "variants", true, where);
+        size_t n = json_array_size(vars);
+        sdkc_variant *vs = ralloc(r, n * sizeof *vs);
+        for (size_t i = 0; vs && i < n; i++) {
+            const json_t *vo = json_array_get(vars, i);
+            if (!json_is_object(vo)) {
+                rerr(r, "%s: variants must be objects", where);
+                break;
+            }
+            vs[i].tag = get_str(r, vo, "tag", where);
+            vs[i].safe_name = get_str(r, vo, "safe_name", where);
+            vs[i].type = read_ref(r, json_object_get(vo, "type"), false, where, depth);
+        }
+        t->u.union_.variants = vs;
+        t->u.union_.nvariants = vs ? n : 0;
+        break;
+    }
+    case SDKC_TYPE_NULLABLE:
+        t->u.nullable.inner = read_ref(r, json_object_get(o, "inner"), false, where, depth);
+        break;
+    case SDKC_TYPE_JSON_STRING:
+        t->u.json_string.media_type = get_str(r, o, "media_type", where);
+        t->u.json_string.content = read_ref(r, json_object_get(o, "content"), false, where, depth);
+        break;
+    case SDKC_TYPE_ANY:
+        t->u.any.fallback_reason = get_str(r, o, "fallback_reason", where);
+        break;
+    case SDKC_TYPE_BOOLEAN:
+    case SDKC_TYPE_NULL:
+    case SDKC_TYPE_NEVER:
+        break;
+    }
+}
+
+static const sdkc_type *read_type(reader *r, const json_t *v, const char *where, int depth)
+{
+    if (!json_is_object(v)) {
+        rerr(r, "%s: a type must be an object", where);
+        return NULL;
+    }
+    sdkc_type *t = ralloc(r, sizeof *t);
+    if (!t)
+        return NULL;
+    t->name = get_str(r, v, "name", where);
+    t->safe_name = get_str(r, v, "safe_name", where);
+    fill_type(r, t, v, where, depth);
+    return t;
+}
+
+static void read_schemes(reader *r, const json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    sdkc_security_scheme *s = ralloc(r, n * sizeof *s);
+    for (size_t i = 0; s && i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o)) {
+            rerr(r, "security_schemes[%zu]: must be an object", i);
+            continue;
+        }
+        s[i].name = need_str(r, o, "name", "security_schemes");
+        s[i].type = get_str(r, o, "type", "security_schemes");
+        s[i].scheme = get_str(r, o, "scheme", "security_schemes");
+        s[i].in = get_str(r, o, "in", "security_schemes");
+        s[i].param = get_str(r, o, "param", "security_schemes");
+        s[i].implied = get_bool(r, o, "implied", "security_schemes");
+    }
+    r->ir->schemes = s;
+    r->ir->nschemes = s ? n : 0;
+}
+
+static void read_brands(reader *r, const json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    sdkc_brand *b = ralloc(r, n * sizeof *b);
+    for (size_t i = 0; b && i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o)) {
+            rerr(r, "brands[%zu]: must be an object", i);
+            continue;
+        }
+        bool has = false;
+        b[i].name = need_str(r, o, "name", "brands");
+        b[i].safe_name = get_str(r, o, "safe_name", "brands");
+        b[i].prefix = get_str(r, o, "prefix", "brands");
+        b[i].pattern = get_str(r, o, "pattern", "brands");
+        b[i].uses = (size_t)get_uint(r, o, "uses", &has, "brands");
+        if (!b[i].name)
+            b[i].name = "";
+    }
+    r->ir->brands = b;
+    r->ir->nbrands = b ? n : 0;
+}
+
+static void read_types(reader *r, const json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    sdkc_type **ts = ralloc(r, n * sizeof *ts);
+    if (n && !ts)
+        return;
+    if (!table_init(&r->named, n)) {
+        r->nomem = true;
+        return;
+    }
+    /* Two passes: every name exists before any definition refers to it (types may be
+       recursive). */
+    for (size_t i = 0; i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        char where[64];
+        snprintf(where, sizeof where, "types[%zu]", i);
+        ts[i] = ralloc(r, sizeof **ts);
+        if (!ts[i])
+            return;
+        if (!json_is_object(o)) {
+            rerr(r, "%s: must be an object", where);
+            continue;
+        }
+        ts[i]->name = need_str(r, o, "name", where);
+        ts[i]->safe_name = get_str(r, o, "safe_name", where);
+        if (ts[i]->name && !table_put(&r->named, ts[i]->name, ts[i]))
+            rerr(r, "%s: type \"%s\" is defined twice", where, ts[i]->name);
+    }
+    for (size_t i = 0; i < n && !r->nomem; i++) {
+        const json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o) || !ts[i]->name)
+            continue;
+        char where[600];
+        snprintf(where, sizeof where, "type %s", ts[i]->name);
+        fill_type(r, ts[i], o, where, 0);
+    }
+    r->ir->types = (const sdkc_type *const *)ts;
+    r->ir->ntypes = n;
+}
+
+static void read_params(reader *r, sdkc_operation *op, const json_t *arr, const char *where)
+{
+    size_t n = json_array_size(arr);
+    sdkc_param *ps = ralloc(r, n * sizeof *ps);
+    for (size_t i = 0; ps && i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        char pw[1024];
+        snprintf(pw, sizeof pw, "%s.params[%zu]", where, i);
+        if (!json_is_object(o)) {
+            rerr(r, "%s: must be an object", pw);
+            continue;
+        }
+        ps[i].wire_name = need_str(r, o, "name", pw);
+        ps[i].safe_name = get_str(r, o, "safe_name", pw);
+        ps[i].in = (sdkc_param_in)get_enum(r, o, "in", IN_NAMES, NELEMS(IN_NAMES), pw);
+        ps[i].style =
+            (sdkc_param_style)get_enum(r, o, "style", STYLE_NAMES, NELEMS(STYLE_NAMES), pw);
+        ps[i].explode = get_bool(r, o, "explode", pw);
+        ps[i].required = get_bool(r, o, "required", pw);
+        ps[i].type = read_ref(r, json_object_get(o, "type"), false, pw, 0);
+        ps[i].docs = get_str(r, o, "docs", pw);
+        ps[i].loc = get_loc(r, o, pw);
+    }
+    op->params = ps;
+    op->nparams = ps ? n : 0;
+}
+
+static void read_errors(reader *r, sdkc_operation *op, const json_t *arr, const char *where)
+{
+    size_t n = json_array_size(arr);
+    sdkc_error_status *es = ralloc(r, n * sizeof *es);
+    for (size_t i = 0; es && i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o)) {
+            rerr(r, "%s: errors must be objects", where);
+            continue;
+        }
+        es[i].status = need_int(r, o, "status", where);
+        const json_t *tags = get_array(r, o, "tags", true, where);
+        const json_t *types = get_array(r, o, "tag_types", true, where);
+        size_t nt = json_array_size(tags);
+        if (tags && types && json_array_size(types) != nt) {
+            rerr(r, "%s: \"tags\" and \"tag_types\" differ in length", where);
+            nt = 0;
+        }
+        sdkc_error_tag *ts = ralloc(r, nt * sizeof *ts);
+        for (size_t j = 0; ts && j < nt; j++) {
+            const json_t *tag = json_array_get(tags, j);
+            if (!json_is_string(tag)) {
+                rerr(r, "%s: tags must be strings", where);
+                continue;
+            }
+            ts[j].tag = rdup(r, json_string_value(tag));
+            ts[j].type = read_ref(r, json_array_get(types, j), false, where, 0);
+        }
+        es[i].tags = ts;
+        es[i].ntags = ts ? nt : 0;
+        es[i].untagged = read_ref(r, json_object_get(o, "untagged"), false, where, 0);
+        es[i].content_type = get_str(r, o, "content_type", where);
+    }
+    op->errors = es;
+    op->nerrors = es ? n : 0;
+}
+
+static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
+{
+    char where[600];
+    const json_t *idv = json_object_get(o, "id");
+    snprintf(where, sizeof where, "operation %s",
+             json_is_string(idv) ? json_string_value(idv) : "(no id)");
+    op->id = need_str(r, o, "id", where);
+    op->prefix = get_str(r, o, "prefix", where);
+    op->group = get_str(r, o, "group", where);
+    op->name = get_str(r, o, "name", where);
+    op->safe_name = get_str(r, o, "safe_name", where);
+    op->method = need_str(r, o, "method", where);
+    op->path = need_str(r, o, "path", where);
+    op->summary = get_str(r, o, "summary", where);
+    op->description = get_str(r, o, "description", where);
+    op->deprecated = get_bool(r, o, "deprecated", where);
+    const json_t *params = get_array(r, o, "params", true, where);
+    if (params)
+        read_params(r, op, params, where);
+
+    const json_t *body = json_object_get(o, "body");
+    if (body && !json_is_null(body)) {
+        sdkc_body *b = ralloc(r, sizeof *b);
+        if (b && json_is_object(body)) {
+            b->content_type = get_str(r, body, "content_type", where);
+            b->type = read_ref(r, json_object_get(body, "type"), false, where, 0);
+            b->required = get_bool(r, body, "required", where);
+            b->docs = get_str(r, body, "docs", where);
+        } else if (b) {
+            rerr(r, "%s: \"body\" must be an object", where);
+        }
+        op->body = b;
+    }
+
+    const json_t *succ = json_object_get(o, "success");
+    if (!json_is_object(succ)) {
+        rerr(r, "%s: missing \"success\"", where);
+    } else {
+        sdkc_success *s = &op->success;
+        s->status = need_int(r, succ, "status", where);
+        s->encoding =
+            (sdkc_encoding)get_enum(r, succ, "encoding", ENC_NAMES, NELEMS(ENC_NAMES), where);
+        s->content_type = get_str(r, succ, "content_type", where);
+        s->type = read_ref(r, json_object_get(succ, "type"), false, where, 0);
+        s->unwrap = get_str(r, succ, "unwrap", where);
+        const json_t *res = json_object_get(succ, "result");
+        s->result = res ? read_ref(r, res, false, where, 0) : s->type;
+    }
+
+    const json_t *errors = get_array(r, o, "errors", true, where);
+    if (errors)
+        read_errors(r, op, errors, where);
+
+    const json_t *pg = json_object_get(o, "pagination");
+    if (pg) {
+        sdkc_pagination *p = ralloc(r, sizeof *p);
+        if (p && json_is_object(pg)) {
+            p->item = read_ref(r, json_object_get(pg, "item"), true, where, 0);
+            p->page = read_ref(r, json_object_get(pg, "page"), true, where, 0);
+            p->items_field = get_str(r, pg, "items_field", where);
+            p->cursor_field = get_str(r, pg, "cursor_field", where);
+            p->next_field = get_str(r, pg, "next_field", where);
+            p->previous_field = get_str(r, pg, "previous_field", where);
+            const json_t *cp = json_object_get(pg, "cursor_param");
+            if (json_is_string(cp)) {
+                for (size_t i = 0; i < op->nparams && !p->cursor_param; i++)
+                    if (op->params[i].wire_name &&
+                        strcmp(op->params[i].wire_name, json_string_value(cp)) == 0)
+                        p->cursor_param = &op->params[i];
+                if (!p->cursor_param)
+                    rerr(r, "%s: cursor_param \"%s\" is not a parameter", where,
+                         json_string_value(cp));
+            }
+        } else if (p) {
+            rerr(r, "%s: \"pagination\" must be an object", where);
+        }
+        op->pagination = p;
+    }
+
+    const json_t *sm = json_object_get(o, "stream");
+    if (sm) {
+        sdkc_stream *s = ralloc(r, sizeof *s);
+        if (s && json_is_object(sm)) {
+            s->encoding =
+                (sdkc_encoding)get_enum(r, sm, "encoding", ENC_NAMES, NELEMS(ENC_NAMES), where);
+            s->item = read_ref(r, json_object_get(sm, "item"), true, where, 0);
+            s->item_encoded = get_bool(r, sm, "item_encoded", where);
+            s->failure_event = get_str(r, sm, "failure_event", where);
+            s->frame = read_ref(r, json_object_get(sm, "frame"), false, where, 0);
+            s->cause = read_ref(r, json_object_get(sm, "cause"), false, where, 0);
+            s->error = read_ref(r, json_object_get(sm, "error"), false, where, 0);
+        } else if (s) {
+            rerr(r, "%s: \"stream\" must be an object", where);
+        }
+        op->stream = s;
+    }
+
+    const json_t *sec = get_array(r, o, "security", true, where);
+    size_t ns = json_array_size(sec);
+    const sdkc_security_scheme **ss = ralloc(r, ns * sizeof *ss);
+    for (size_t i = 0; ss && i < ns; i++) {
+        const json_t *name = json_array_get(sec, i);
+        for (size_t j = 0; json_is_string(name) && j < r->ir->nschemes && !ss[i]; j++)
+            if (r->ir->schemes[j].name &&
+                strcmp(r->ir->schemes[j].name, json_string_value(name)) == 0)
+                ss[i] = &r->ir->schemes[j];
+        if (!ss[i])
+            rerr(r, "%s: security[%zu] names no security scheme", where, i);
+    }
+    op->security = (const sdkc_security_scheme *const *)ss;
+    op->nsecurity = ss ? ns : 0;
+    op->loc = get_loc(r, o, where);
+}
+
+sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char *json, size_t len,
+                              sdkc_diag *diag)
+{
+    sdkc_status st = SDKC_ERR_INVALID;
+    sdkc_compiled *c = NULL;
+    json_t *root = NULL;
+    reader r;
+    memset(&r, 0, sizeof r);
+    *out = NULL;
+
+    json_error_t jerr;
+    root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        sdkc_loc loc = {name, jerr.line > 0 ? (uint32_t)jerr.line : 1,
+                        jerr.column > 0 ? (uint32_t)jerr.column : 1};
+        sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "%s", jerr.text);
+        goto done;
+    }
+    st = sdkc_compiled_new(&c);
+    if (st != SDKC_OK)
+        goto done;
+    st = SDKC_ERR_INVALID;
+    r.arena = c->arena;
+    r.diag = diag;
+    r.name = name;
+    r.ir = &c->ir;
+
+    if (!json_is_object(root)) {
+        rerr(&r, "the IR must be a JSON object");
+        goto done;
+    }
+    const json_t *fmt = json_object_get(root, "format");
+    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), SDKC_IR_FORMAT) != 0) {
+        rerr(&r, "\"format\" is not \"%s\"", SDKC_IR_FORMAT);
+        goto done;
+    }
+    const json_t *src = json_object_get(root, "source");
+    if (json_is_object(src)) {
+        c->ir.source_name = get_str(&r, src, "name", "source");
+        c->ir.source_sha256 = get_str(&r, src, "sha256", "source");
+    }
+    r.file = c->ir.source_name;
+    const json_t *info = json_object_get(root, "info");
+    if (json_is_object(info)) {
+        c->ir.title = get_str(&r, info, "title", "info");
+        c->ir.version = get_str(&r, info, "version", "info");
+        c->ir.description = get_str(&r, info, "description", "info");
+    }
+    const json_t *schemes = get_array(&r, root, "security_schemes", true, "IR");
+    const json_t *brands = get_array(&r, root, "brands", true, "IR");
+    const json_t *types = get_array(&r, root, "types", true, "IR");
+    const json_t *ops = get_array(&r, root, "operations", true, "IR");
+    if (rfailed(&r))
+        goto done;
+    read_schemes(&r, schemes);
+    read_brands(&r, brands);
+    read_types(&r, types);
+    if (rfailed(&r))
+        goto done;
+    size_t nops = json_array_size(ops);
+    sdkc_operation *opv = ralloc(&r, nops * sizeof *opv);
+    for (size_t i = 0; opv && i < nops; i++) {
+        const json_t *o = json_array_get(ops, i);
+        if (!json_is_object(o)) {
+            rerr(&r, "operations[%zu]: must be an object", i);
+            continue;
+        }
+        read_operation(&r, &opv[i], o);
+    }
+    c->ir.ops = opv;
+    c->ir.nops = opv ? nops : 0;
+    if (r.nomem) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
+    if (r.errors)
+        goto done;
+    *out = c;
+    c = NULL;
+    st = SDKC_OK;
+done:
+    table_cleanup(&r.named);
+    json_decref(root);
+    sdkc_compiled_free(c);
+    return st;
+}
