@@ -368,6 +368,24 @@ START_TEST(opencode_contract)
 }
 END_TEST
 
+/* The hand-written example contract is valid YAML with every path it documents. */
+START_TEST(example_contract)
+{
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_doc *doc = NULL;
+    ck_assert_int_eq(sdkc_doc_load_file(&doc, SDKC_SOURCE_DIR "/spec/examples/example.yaml", d),
+                     SDKC_OK);
+    ck_assert_uint_eq(sdkc_diag_count(d), 0);
+    ck_assert_uint_eq(sdkc_doc_pointer(doc, "/paths")->npairs, 6);
+    ck_assert_ptr_nonnull(sdkc_doc_pointer(
+        doc, "/paths/~1api~1notebook~1{notebookID}~1event/get/responses/200/content/"
+             "text~1event-stream/x-effect-stream/failureEvent"));
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *loader_suite(void)
 {
     Suite *s = suite_create("loader");
@@ -382,6 +400,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, yaml_and_json_agree);
     tcase_add_test(tc, big_map_lookup);
     tcase_add_test(tc, opencode_contract);
+    tcase_add_test(tc, example_contract);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, depth_limit);
