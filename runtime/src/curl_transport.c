@@ -112,9 +112,7 @@ static size_t header_cb(char *line, size_t size, size_t nmemb, void *ud)
             status = strtol(sp + 1, NULL, 10);
         sdkrt_response_free(x->resp);
         x->resp = NULL;
-        if (sdkrt_response_new(&x->resp, (int)status,
-                               x->max_bytes,
-                               &x->cb_err) != SDKRT_OK)
+        if (sdkrt_response_new(&x->resp, (int)status, x->max_bytes, &x->cb_err) != SDKRT_OK)
             return 0;
         return n;
     }
@@ -146,8 +144,7 @@ static size_t header_cb(char *line, size_t size, size_t nmemb, void *ud)
     if (st != SDKRT_OK)
         return 0;
     /* Refuse early when the declared length is above the cap, before any body byte. */
-    if (x->max_bytes &&
-        sdkrt_strcasecmp_(name, "Content-Length") == 0 &&
+    if (x->max_bytes && sdkrt_strcasecmp_(name, "Content-Length") == 0 &&
         sdkrt_response_status(x->resp) >= 200) {
         const char *v = sdkrt_response_header(x->resp, "Content-Length");
         char *end = NULL;
@@ -168,8 +165,7 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *ud)
     xfer *x = ud;
     size_t n = size * nmemb;
     if (!x->resp) {
-        if (sdkrt_response_new(&x->resp, 0, x->max_bytes,
-                               &x->cb_err) != SDKRT_OK)
+        if (sdkrt_response_new(&x->resp, 0, x->max_bytes, &x->cb_err) != SDKRT_OK)
             return 0;
     }
     if (x->streaming) {
@@ -363,7 +359,8 @@ static sdkrt_status curl_send(void *self, const sdkrt_transport_request *req, sd
     }
     long status = 0;
     curl_easy_getinfo(x.c->easy, CURLINFO_RESPONSE_CODE, &status);
-    if (!x.resp && sdkrt_response_new(&x.resp, (int)status, req->max_response_bytes, err) != SDKRT_OK) {
+    if (!x.resp &&
+        sdkrt_response_new(&x.resp, (int)status, req->max_response_bytes, err) != SDKRT_OK) {
         st = SDKRT_ERR;
         goto done;
     }
@@ -411,6 +408,7 @@ static sdkrt_status reader_read(void *self, void *buf, size_t cap, size_t *n, sd
         }
         if (x->paused) {
             x->paused = false;
+            x->last_byte_ms = sdkrt_now_ms_();           /* the reader, not the server, was slow */
             curl_easy_pause(x->c->easy, CURLPAUSE_CONT); /* may deliver data right here */
             continue;
         }
@@ -432,8 +430,8 @@ static void reader_close(void *self)
 
 static const sdkrt_body_reader_ops reader_ops = {reader_read, reader_close};
 
-static sdkrt_status curl_open(void *self, const sdkrt_transport_request *req,
-                              sdkrt_response **head, sdkrt_body_reader *reader, sdkrt_error **err)
+static sdkrt_status curl_open(void *self, const sdkrt_transport_request *req, sdkrt_response **head,
+                              sdkrt_body_reader *reader, sdkrt_error **err)
 {
     (void)self;
     *head = NULL;

@@ -312,7 +312,7 @@ static const stream_case stream_cases[] = {
 static void run_stream_case(bool curl, const stream_case *sc)
 {
     harness h;
-    h_open(&h, curl, 0, 64);
+    h_open(&h, curl, 64, 64); /* the body cap does not apply to streams */
     h.current = &sc->s;
     sdkrt_request *req = NULL;
     ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/event"), SDKRT_OK);
@@ -684,6 +684,10 @@ static void huge_body(int mode)
     for (int i = 0; i < 400 && !atomic_load(&f.st.write_failed); i++)
         sleep_ms(5);
     ck_assert(atomic_load(&f.st.write_failed));
+    fprintf(stderr,
+            "%s: server pushed %zu KiB of 51200 KiB before the client hung up; peak RSS +%ld KiB\n",
+            mode == M_HUGE_LENGTH ? "Content-Length" : "chunked", atomic_load(&f.st.sent) >> 10,
+            rss_growth);
     ck_assert_uint_lt(atomic_load(&f.st.sent), (size_t)20 << 20);
     /* and the client never held it: peak RSS grew far less than 50 MiB */
     ck_assert_int_lt(rss_growth, 24 * 1024);
@@ -753,10 +757,55 @@ START_TEST(stream_pulls_on_demand)
     /* not reading: the server stalls once socket buffers fill; nothing like 40 MiB moved */
     sleep_ms(300);
     size_t sent = atomic_load(&f.st.sent);
+    fprintf(stderr, "stream not read for 300 ms: server pushed %zu KiB of 40960 KiB\n", sent >> 10);
     ck_assert_uint_lt(sent, (size_t)24 << 20);
     for (int i = 0; i < 100; i++)
         ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_EVENT);
     sdkrt_stream_close(st); /* mid-stream */
+    cfx_close(&f);
+}
+END_TEST
+
+typedef struct worker {
+    sdkrt_client *client;
+    int ok;
+} worker;
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    for (int i = 0; i < 20; i++) {
+        sdkrt_request *req = NULL;
+        sdkrt_response *resp = NULL;
+        sdkrt_error *err = NULL;
+        if (sdkrt_request_new(&req, "GET", "/c") == SDKRT_OK &&
+            sdkrt_client_send(w->client, req, NULL, &resp, &err) == SDKRT_OK &&
+            sdkrt_response_status(resp) == 200)
+            w->ok++;
+        sdkrt_response_free(resp);
+        sdkrt_error_free(err);
+        sdkrt_request_free(req);
+    }
+    return NULL;
+}
+
+START_TEST(client_shared_by_threads)
+{
+    curl_fx f;
+    cfx_open(&f, M_ECHO, NULL);
+    worker w[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        w[i].client = f.client;
+        w[i].ok = 0;
+        ck_assert_int_eq(pthread_create(&th[i], NULL, worker_main, &w[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        ck_assert_int_eq(w[i].ok, 20);
+    }
+    ck_assert_int_eq(ts_requests(f.srv), 80);
+    ck_assert_int_le(ts_connections(f.srv), 80);
     cfx_close(&f);
 }
 END_TEST
@@ -911,6 +960,7 @@ static Suite *transport_suite(void)
     tcase_add_test(tc, huge_body_content_length_refused);
     tcase_add_test(tc, stream_idle_timeout);
     tcase_add_test(tc, stream_pulls_on_demand);
+    tcase_add_test(tc, client_shared_by_threads);
     suite_add_tcase(s, tc);
     tc = tcase_create("cancel");
     tcase_set_timeout(tc, 60);
