@@ -1,0 +1,12 @@
+# Extra compiler tests (included by tests/compiler/CMakeLists.txt).
+# The CLI tests run the built binary, so it must be built first.
+if(TARGET compiler_test_cli AND TARGET sdkc-cli)
+  add_dependencies(compiler_test_cli sdkc-cli)
+endif()
+# The golden IR comparisons alone: `ctest -R compiler/golden`; to regenerate the goldens after
+# an intended change: `SDKC_UPDATE_GOLDEN=1 ctest -R compiler/golden`, then review the diff.
+if(TARGET compiler_test_ir_json)
+  add_test(NAME compiler/golden COMMAND compiler_test_ir_json)
+  set_tests_properties(compiler/golden PROPERTIES LABELS compiler TIMEOUT 600
+                       ENVIRONMENT "CK_RUN_CASE=golden;CK_DEFAULT_TIMEOUT=60")
+endif()

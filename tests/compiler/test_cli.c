@@ -1,0 +1,334 @@
+/* test_cli.c - the sdkc binary end to end: exit statuses, diagnostics on bad contracts
+ * (file:line:col: error:), --help/--version, compile output and inspect's summary. */
+#include <check.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sdkc/ir.h"
+#include "sdkc/util.h"
+
+#define SDKC_BIN SDKC_BINARY_DIR "/cli/sdkc"
+#define CLI_DATA SDKC_SOURCE_DIR "/tests/compiler/data/cli"
+
+static char tmpdir[] = "/tmp/sdkc-cli-XXXXXX";
+
+typedef struct result {
+    int status; /* exit status, or -1 if killed by a signal */
+    char *out;
+    char *err;
+} result;
+
+static void result_free(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static char *slurp(const char *path)
+{
+    char *s = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(sdkc_read_file(path, &s, &n), SDKC_OK);
+    return s;
+}
+
+/* Run `sdkc ARGS` through the shell (args are trusted test strings). */
+static result run(const char *args)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "\"%s\" %s >%s/out 2>%s/err", SDKC_BIN, args, tmpdir, tmpdir);
+    int w = system(cmd);
+    ck_assert_int_ne(w, -1);
+    result r;
+    r.status = WIFEXITED(w) ? WEXITSTATUS(w) : -1;
+    char path[512];
+    snprintf(path, sizeof path, "%s/out", tmpdir);
+    r.out = slurp(path);
+    snprintf(path, sizeof path, "%s/err", tmpdir);
+    r.err = slurp(path);
+    return r;
+}
+
+static bool matches(const char *text, const char *pattern)
+{
+    regex_t re;
+    ck_assert_int_eq(regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB), 0);
+    bool m = regexec(&re, text, 0, NULL, 0) == 0;
+    regfree(&re);
+    return m;
+}
+
+static void setup(void)
+{
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    memcpy(tmpdir + strlen(tmpdir) - 6, "XXXXXX", 6);
+}
+
+/* ---- bad contracts: exit 2, positioned errors, nothing on stdout, no output file ---- */
+
+typedef struct bad_case {
+    const char *file;
+    const char *position; /* regex for "LINE:COL" of the expected error */
+    const char *message;  /* regex the same line must match after "error: " */
+} bad_case;
+
+static const bad_case BAD[] = {
+    {"malformed.yaml", "8:11", "did not find expected .,. or .]."},
+    {"malformed.json", "5:39", "did not find expected .,. or .\\}."},
+    {"empty.yaml", "1:1", "empty document"},
+    {"dangling_ref.yaml", "15:23", "dangling \\$ref .#/components/schemas/Missing."},
+    {"duplicate_operation_id.yaml", "14:20", "duplicate operationId .thing\\.get."},
+    {"missing_path_param.yaml", "10:17", "path parameter .otherID. does not appear"},
+    {"nesting_bomb.json", "1:343", "nesting deeper than 256"},
+};
+#define NBAD (sizeof BAD / sizeof BAD[0])
+
+START_TEST(bad_contract)
+{
+    const bad_case *b = &BAD[_i];
+    char args[1024];
+    snprintf(args, sizeof args, "compile \"%s/%s\" -o %s/ir.json", CLI_DATA, b->file, tmpdir);
+    result r = run(args);
+    ck_assert_msg(r.status == 2, "%s: exit %d, stderr:\n%s", b->file, r.status, r.err);
+    char pattern[1024];
+    snprintf(pattern, sizeof pattern, "^%s/%s:%s: error: .*%s", CLI_DATA, b->file, b->position,
+             b->message);
+    ck_assert_msg(matches(r.err, pattern), "%s: stderr lacks /%s/:\n%s", b->file, pattern, r.err);
+    ck_assert_str_eq(r.out, "");
+    char path[512];
+    snprintf(path, sizeof path, "%s/ir.json", tmpdir);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    result_free(&r);
+
+    /* inspect reports the same and exits 2 too */
+    snprintf(args, sizeof args, "inspect \"%s/%s\"", CLI_DATA, b->file);
+    r = run(args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, pattern));
+    result_free(&r);
+}
+END_TEST
+
+/* A contract that is one big nesting bomb far past the limit. */
+START_TEST(deep_nesting_bomb)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/bomb.json", tmpdir);
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    for (int i = 0; i < 200000; i++)
+        fputc('[', fp);
+    fclose(fp);
+    char args[1024];
+    snprintf(args, sizeof args, "compile %s", path);
+    result r = run(args);
+    ck_assert_int_eq(r.status, 2);
+    char pattern[1024];
+    snprintf(pattern, sizeof pattern, "^%s:1:257: error: nesting deeper than", path);
+    ck_assert_msg(matches(r.err, pattern), "%s", r.err);
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(several_errors_in_one_run)
+{
+    result r = run("compile " CLI_DATA "/several_errors.yaml");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(matches(r.err, "several_errors.yaml:15:[0-9]+: error: .*NoSuchA"), "%s", r.err);
+    ck_assert_msg(matches(r.err, "several_errors.yaml:25:[0-9]+: error: .*NoSuchB"), "%s", r.err);
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+    result r = run("compile " CLI_DATA "/no-such-file.yaml");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, "no-such-file.yaml.*error"));
+    result_free(&r);
+}
+END_TEST
+
+/* ---- usage ---- */
+
+START_TEST(usage_errors)
+{
+    static const char *const cases[] = {
+        "",
+        "frobnicate",
+        "compile",
+        "compile a.yaml b.yaml",
+        "compile --bogus x.yaml",
+        "compile x.yaml -o",
+        "inspect x.yaml -o y",
+        "help nothing",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        result r = run(cases[i]);
+        ck_assert_msg(r.status == 2, "'%s': exit %d", cases[i], r.status);
+        ck_assert_msg(strlen(r.err) > 0, "'%s': nothing on stderr", cases[i]);
+        ck_assert_str_eq(r.out, "");
+        result_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(help_and_version)
+{
+    result r = run("--version");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "sdkc " SDKC_VERSION " (IR format sdkc-ir/1)\n");
+    ck_assert_str_eq(r.err, "");
+    result_free(&r);
+
+    r = run("--help");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(matches(r.out, "^usage: sdkc COMMAND"));
+    for (const char *const *c =
+             (const char *const[]){"compile", "inspect", "generate", "conform", "help", NULL};
+         *c; c++) {
+        char pattern[64];
+        snprintf(pattern, sizeof pattern, "^  sdkc %s", *c);
+        ck_assert_msg(matches(r.out, pattern), "help lacks %s", *c);
+    }
+    ck_assert(matches(r.out, "exit status: 0 success; 1 .*; 2 usage"));
+    result_free(&r);
+
+    r = run("help compile");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(matches(r.out, "^usage: sdkc compile CONTRACT \\[-o FILE\\]"));
+    ck_assert(matches(r.out, "--include GLOB"));
+    result_free(&r);
+
+    result r2 = run("compile --help");
+    r = run("help compile");
+    ck_assert_int_eq(r2.status, 0);
+    ck_assert_str_eq(r.out, r2.out);
+    result_free(&r);
+    result_free(&r2);
+}
+END_TEST
+
+/* ---- good contracts ---- */
+
+START_TEST(compile_to_file_and_stdout)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "compile %s/good.yaml -o %s/ir.json", CLI_DATA, tmpdir);
+    result r = run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_str_eq(r.out, "");
+    result_free(&r);
+    char path[512];
+    snprintf(path, sizeof path, "%s/ir.json", tmpdir);
+    char *file = slurp(path);
+    ck_assert(matches(file, "^  \"format\": \"sdkc-ir/1\",$"));
+    ck_assert(matches(file, "\"name\": \"good.yaml\""));
+    ck_assert(matches(file, "\"id\": \"v2.thing.get\""));
+    ck_assert(!matches(file, SDKC_SOURCE_DIR));
+
+    /* the same bytes on stdout, and again on a second run */
+    snprintf(args, sizeof args, "compile %s/good.yaml", CLI_DATA);
+    r = run(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, file);
+    result_free(&r);
+    free(file);
+
+    /* --include keeps matching operations only */
+    snprintf(args, sizeof args, "compile %s/good.yaml --include 'v2.*'", CLI_DATA);
+    r = run(args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(matches(r.out, "\"id\": \"v2.thing.remove\""));
+    ck_assert(!matches(r.out, "\"id\": \"other.list\""));
+    result_free(&r);
+
+    /* an unwritable output is an I/O failure: exit 1 */
+    snprintf(args, sizeof args, "compile %s/good.yaml -o %s/no/such/dir/ir.json", CLI_DATA, tmpdir);
+    r = run(args);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert(matches(r.err, "cannot write"));
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(inspect_summary)
+{
+    result r = run("inspect " CLI_DATA "/good.yaml");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert(matches(r.out, "^Tiny 2$"));
+    ck_assert(matches(r.out, "^operations: 3 \\(paginated 0, streams 0, no content 2\\)$"));
+    ck_assert(matches(r.out, "^  GET    /api/thing/\\{thingID\\}  v2.thing.get"));
+    ck_assert(matches(r.out, "^  DELETE /api/thing/\\{thingID\\}  v2.thing.remove.*\\[204 no "
+                             "content\\]"));
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(inspect_example)
+{
+    result r = run("inspect " SDKC_SOURCE_DIR "/spec/examples/example.yaml");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(matches(r.out, "^operations: 8 \\(paginated 2, streams 2, no content 1\\)$"),
+                  "%s", r.out);
+    ck_assert(matches(r.out, "v2.notebook.list .*\\[page Notebook\\]"));
+    ck_assert(matches(r.out, "v2.notebook.events .*\\[stream sse NotebookEvent\\]"));
+    ck_assert(matches(r.out, "errors: 401 UnauthorizedError; 404 NoteNotFoundError "
+                             "NotebookNotFoundError$"));
+    ck_assert(matches(r.out, "409 ConflictError NotebookBusyError"));
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(inspect_opencode)
+{
+    result r = run("inspect " SDKC_SOURCE_DIR "/spec/opencode/openapi.json");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert(matches(r.out, "^operations: 188 "));
+    ck_assert(matches(r.out, "v2.session.list .*\\[page SessionV2Info\\]"));
+    ck_assert(matches(r.out, "v2.session.events .*\\[stream sse SessionDurableEvent\\]"));
+    result_free(&r);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("errors");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_loop_test(tc, bad_contract, 0, (int)NBAD);
+    tcase_add_test(tc, deep_nesting_bomb);
+    tcase_add_test(tc, several_errors_in_one_run);
+    tcase_add_test(tc, missing_file);
+    tcase_add_test(tc, usage_errors);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("ok");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, help_and_version);
+    tcase_add_test(tc, compile_to_file_and_stdout);
+    tcase_add_test(tc, inspect_summary);
+    tcase_add_test(tc, inspect_example);
+    tcase_add_test(tc, inspect_opencode);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(cli_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
