@@ -1,0 +1,87 @@
+/* Internal state of the C emitter. */
+#ifndef SDKC_EMIT_INTERNAL_H
+#define SDKC_EMIT_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sdkc/emit_c.h"
+#include "sdkc/ir.h"
+#include "sdkc/util.h"
+
+/* The libsdkrt version generated code is written against (sdkrt/base.h). */
+#define SDKRT_MAJOR_WANT 0
+#define SDKRT_MINOR_WANT 1
+
+typedef struct smap_entry {
+    const char *key;
+    void *value;
+} smap_entry;
+
+typedef struct smap {
+    smap_entry *e;
+    size_t cap, n;
+} smap;
+
+void *smap_get(const smap *m, const char *key);
+bool smap_put(smap *m, const char *key, void *value); /* key borrowed: must outlive the map */
+void smap_cleanup(smap *m);
+
+typedef struct ctype ctype;
+
+typedef struct cfield {
+    const sdkc_field *f;
+    ctype *type;   /* with a field-level nullable removed */
+    bool nullable; /* the field may be JSON null (x_null flag) */
+    bool boxed;    /* stored through a pointer (breaks a by-value cycle) */
+} cfield;
+
+typedef struct cvariant {
+    const sdkc_variant *v;
+    ctype *type;
+    bool boxed;
+} cvariant;
+
+/* One C storage type. */
+struct ctype {
+    const sdkc_type *t; /* the IR type it was made from (first seen) */
+    const char *key;    /* structural identity */
+    const char *base;   /* unique name without the prefix: "session_info", "string_list" */
+    const char *cdecl;  /* C spelling of the storage: "oc_session_info", "char *" */
+    const char *jk;     /* SDKRT_JK_* */
+    const char *docs;
+    const char *literal; /* LITERAL: JSON text */
+    bool stores;         /* false for literal, null, never (nothing is stored) */
+    bool is_struct;      /* a generated struct: object, union, enum, array, map, brand */
+    bool is_brand;
+    bool named;      /* came from a named IR type (or a brand) */
+    ctype *inner;    /* array items, map values, nullable inner, json-string content */
+    ctype *value_of; /* JSON_STRING: same storage as this type */
+    cfield *fields;  /* OBJECT */
+    size_t nfields;
+    cvariant *variants; /* UNION */
+    size_t nvariants;
+    int mark;
+};
+
+typedef struct emit_ctx {
+    const sdkc_ir *ir;
+    sdkc_arena *arena;
+    const char *prefix; /* "oc" */
+    const char *upper;  /* "OC" */
+    smap bykey;         /* ctype by key */
+    smap names;         /* reserved global names (without prefix) */
+    ctype **all;
+    size_t nall, capall;
+    ctype **order; /* struct types in definition order */
+    size_t norder;
+    size_t nliterals;
+} emit_ctx;
+
+const char *emit_unique(emit_ctx *cx, const char *want, void *owner);
+bool emit_reserve(emit_ctx *cx, const char *name);
+ctype *emit_map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name);
+bool emit_order_types(emit_ctx *cx);
+
+#endif
