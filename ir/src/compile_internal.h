@@ -9,4 +9,105 @@
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
 
+/* ---- small containers (malloc-backed, released with the compile context) ---- */
+
+/* Open-addressing hash map; keys are strings (compared by content) or pointers (by address). */
+typedef struct cmap {
+    const void **keys;
+    void **vals;
+    size_t cap, len;
+    bool by_string;
+} cmap;
+
+void cmap_init(cmap *m, bool by_string);
+void cmap_cleanup(cmap *m);
+void *cmap_get(const cmap *m, const void *key);
+/* false when out of memory; replaces an existing value */
+bool cmap_put(cmap *m, const void *key, void *val);
+bool cmap_del(cmap *m, const void *key);
+
+typedef struct pvec {
+    void **items;
+    size_t len, cap;
+} pvec;
+
+bool pvec_push(pvec *v, void *p);
+void pvec_cleanup(pvec *v);
+
+/* ---- compile context ---- */
+
+typedef enum comp_state { COMP_TODO, COMP_BUSY, COMP_DONE, COMP_ALIAS } comp_state;
+
+typedef struct comp {
+    const char *name;      /* component name as written (arena copy) */
+    const sdkc_node *node; /* its schema */
+    sdkc_type *shell;      /* the named type, filled in place */
+    comp_state state;
+    const sdkc_node *target; /* COMP_ALIAS: the final schema of its $ref chain */
+} comp;
+
+/* A brand's vote count per field name that uses it. */
+typedef struct brand_acc {
+    sdkc_brand *brand;
+    const char **names;
+    size_t *counts;
+    size_t n, cap;
+} brand_acc;
+
+typedef struct cctx {
+    sdkc_arena *a; /* the IR's arena */
+    const sdkc_doc *doc;
+    sdkc_diag *diag;
+    const sdkc_compile_options *opts;
+    const char *file; /* arena copy of the contract name, used in every sdkc_loc */
+    const sdkc_node *root;
+    bool nomem;
+    int depth;
+    size_t nerrors;
+
+    comp *comps;
+    size_t ncomps;
+    cmap comp_by_node; /* schema node -> comp* */
+    cmap ref_cache;    /* non-component $ref target node -> sdkc_type* */
+    cmap busy;         /* sdkc_type* being filled -> non-NULL */
+    cmap names;        /* type name -> sdkc_type* (every named type) */
+    pvec named;        /* named types, creation order */
+    pvec all;          /* every type, creation order */
+    pvec unions;       /* unions awaiting discriminator detection */
+    cmap brands;       /* prefix -> brand_acc* */
+    pvec brand_list;   /* brand_acc*, creation order */
+} cctx;
+
+sdkc_loc cc_loc(const cctx *c, const sdkc_node *n);
+void cc_error(cctx *c, const sdkc_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void cc_warn(cctx *c, const sdkc_node *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void *cc_alloc(cctx *c, size_t n);
+char *cc_strdup(cctx *c, const char *s);
+char *cc_printf(cctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A JSON pointer one step below base, with ~ and / escaped. */
+char *cc_ptr_child(cctx *c, const char *base, const char *seg);
+char *cc_ptr_index(cctx *c, const char *base, size_t i);
+const char *cc_text(const sdkc_node *n); /* scalar text or NULL */
+const char *cc_docs(cctx *c, const sdkc_node *schema);
+
+/* schema.c */
+bool cc_schemas_init(cctx *c); /* components: shells, names */
+void cc_schemas_fill(cctx *c); /* fill every component */
+sdkc_type *cc_schema(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin);
+sdkc_type *cc_any(cctx *c, const sdkc_node *n, const char *origin, const char *reason);
+sdkc_type *cc_nullable(cctx *c, const sdkc_type *inner, const sdkc_node *n);
+/* After operations: discriminators, brands, recursion, alias copies, sorted list, safe names. */
+void cc_schemas_finish(cctx *c, sdkc_ir *ir);
+/* The type behind NULLABLE wrappers. */
+const sdkc_type *cc_strip_nullable(const sdkc_type *t);
+/* Follow a local $ref; NULL (with an error reported) when it dangles. */
+const sdkc_node *cc_resolve_ref(cctx *c, const sdkc_node *refnode);
+/* Count a field or parameter name that uses a brand. */
+void cc_brand_vote(cctx *c, const sdkc_type *t, const char *field);
+
+/* ops.c */
+void cc_operations(cctx *c, sdkc_ir *ir);
+
 #endif

@@ -1,0 +1,463 @@
+/* compile.c - the compiler driver: a loaded contract document in, an IR out. Also the shared
+ * context helpers, the small hash map and vector, and IR lookups. */
+#include <stdio.h>
+#include <string.h>
+
+#include "compile_internal.h"
+
+/* ---- containers ---- */
+
+static uint64_t hash_bytes(const void *key, bool by_string)
+{
+    uint64_t h = 1469598103934665603ull;
+    if (by_string) {
+        for (const unsigned char *p = key; *p; p++) {
+            h ^= *p;
+            h *= 1099511628211ull;
+        }
+    } else {
+        uintptr_t v = (uintptr_t)key;
+        h ^= (uint64_t)v;
+        h *= 0x9E3779B97F4A7C15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+void cmap_init(cmap *m, bool by_string)
+{
+    memset(m, 0, sizeof *m);
+    m->by_string = by_string;
+}
+
+void cmap_cleanup(cmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    m->keys = NULL;
+    m->vals = NULL;
+    m->cap = m->len = 0;
+}
+
+static bool key_eq(const cmap *m, const void *a, const void *b)
+{
+    return m->by_string ? strcmp(a, b) == 0 : a == b;
+}
+
+static size_t slot_of(const cmap *m, const void *key)
+{
+    size_t mask = m->cap - 1;
+    size_t i = (size_t)hash_bytes(key, m->by_string) & mask;
+    while (m->keys[i] != NULL && !key_eq(m, m->keys[i], key))
+        i = (i + 1) & mask;
+    return i;
+}
+
+void *cmap_get(const cmap *m, const void *key)
+{
+    if (m->cap == 0 || key == NULL)
+        return NULL;
+    size_t i = slot_of(m, key);
+    return m->keys[i] ? m->vals[i] : NULL;
+}
+
+static bool cmap_grow(cmap *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    cmap n = *m;
+    n.cap = ncap;
+    n.len = 0;
+    n.keys = calloc(ncap, sizeof *n.keys);
+    n.vals = calloc(ncap, sizeof *n.vals);
+    if (!n.keys || !n.vals) {
+        free(n.keys);
+        free(n.vals);
+        return false;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->keys[i]) {
+            size_t j = slot_of(&n, m->keys[i]);
+            n.keys[j] = m->keys[i];
+            n.vals[j] = m->vals[i];
+            n.len++;
+        }
+    }
+    free(m->keys);
+    free(m->vals);
+    *m = n;
+    return true;
+}
+
+bool cmap_put(cmap *m, const void *key, void *val)
+{
+    if (key == NULL)
+        return false;
+    if ((m->len + 1) * 2 > m->cap && !cmap_grow(m))
+        return false;
+    size_t i = slot_of(m, key);
+    if (!m->keys[i]) {
+        m->keys[i] = key;
+        m->len++;
+    }
+    m->vals[i] = val;
+    return true;
+}
+
+bool cmap_del(cmap *m, const void *key)
+{
+    if (m->cap == 0 || key == NULL)
+        return false;
+    size_t mask = m->cap - 1;
+    size_t i = slot_of(m, key);
+    if (!m->keys[i])
+        return false;
+    m->keys[i] = NULL;
+    m->vals[i] = NULL;
+    m->len--;
+    /* re-insert the rest of the probe run so lookups past the hole still work */
+    for (size_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
+        const void *k = m->keys[j];
+        void *v = m->vals[j];
+        m->keys[j] = NULL;
+        m->vals[j] = NULL;
+        size_t s = slot_of(m, k);
+        m->keys[s] = k;
+        m->vals[s] = v;
+    }
+    return true;
+}
+
+bool pvec_push(pvec *v, void *p)
+{
+    if (v->len == v->cap) {
+        size_t ncap = v->cap ? v->cap * 2 : 32;
+        void **n = realloc(v->items, ncap * sizeof *n);
+        if (!n)
+            return false;
+        v->items = n;
+        v->cap = ncap;
+    }
+    v->items[v->len++] = p;
+    return true;
+}
+
+void pvec_cleanup(pvec *v)
+{
+    free(v->items);
+    v->items = NULL;
+    v->len = v->cap = 0;
+}
+
+/* ---- context helpers ---- */
+
+sdkc_loc cc_loc(const cctx *c, const sdkc_node *n)
+{
+    sdkc_loc l = {c->file, 0, 0};
+    if (n) {
+        l.line = n->loc.line;
+        l.col = n->loc.col;
+    }
+    return l;
+}
+
+static void report(cctx *c, sdkc_severity sev, const sdkc_node *n, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
+
+static void report(cctx *c, sdkc_severity sev, const sdkc_node *n, const char *fmt, va_list ap)
+{
+    if (sev == SDKC_SEV_ERROR)
+        c->nerrors++;
+    if (c->diag)
+        sdkc_diag_vadd(c->diag, sev, cc_loc(c, n), fmt, ap);
+}
+
+void cc_error(cctx *c, const sdkc_node *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, SDKC_SEV_ERROR, n, fmt, ap);
+    va_end(ap);
+}
+
+void cc_warn(cctx *c, const sdkc_node *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(c, SDKC_SEV_WARNING, n, fmt, ap);
+    va_end(ap);
+}
+
+void *cc_alloc(cctx *c, size_t n)
+{
+    if (n == 0)
+        n = 1;
+    void *p = sdkc_arena_alloc(c->a, n);
+    if (!p)
+        c->nomem = true;
+    return p;
+}
+
+char *cc_strdup(cctx *c, const char *s)
+{
+    if (!s)
+        return NULL;
+    char *p = sdkc_arena_strdup(c->a, s);
+    if (!p)
+        c->nomem = true;
+    return p;
+}
+
+char *cc_printf(cctx *c, const char *fmt, ...)
+{
+    sdkc_buf b = SDKC_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sdkc_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    char *r = NULL;
+    if (sdkc_buf_finish(&b) == SDKC_OK)
+        r = cc_strdup(c, b.data ? b.data : "");
+    else
+        c->nomem = true;
+    sdkc_buf_cleanup(&b);
+    return r;
+}
+
+char *cc_ptr_child(cctx *c, const char *base, const char *seg)
+{
+    size_t bl = strlen(base ? base : ""), sl = strlen(seg ? seg : "");
+    char *out = cc_alloc(c, bl + 2 * sl + 2);
+    if (!out)
+        return NULL;
+    memcpy(out, base ? base : "", bl);
+    size_t o = bl;
+    out[o++] = '/';
+    for (size_t i = 0; i < sl; i++) {
+        if (seg[i] == '~') {
+            out[o++] = '~';
+            out[o++] = '0';
+        } else if (seg[i] == '/') {
+            out[o++] = '~';
+            out[o++] = '1';
+        } else {
+            out[o++] = seg[i];
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+char *cc_ptr_index(cctx *c, const char *base, size_t i)
+{
+    return cc_printf(c, "%s/%zu", base ? base : "", i);
+}
+
+const char *cc_text(const sdkc_node *n)
+{
+    return n ? sdkc_node_text(n) : NULL;
+}
+
+const char *cc_docs(cctx *c, const sdkc_node *schema)
+{
+    const sdkc_node *d = sdkc_node_get(schema, "description");
+    const char *t = d && d->kind == SDKC_NODE_SCALAR ? d->str : NULL;
+    return t ? cc_strdup(c, t) : NULL;
+}
+
+/* ---- spellings ---- */
+
+const char *sdkc_type_kind_name(sdkc_type_kind k)
+{
+    static const char *const names[] = {
+        "string", "integer", "number", "boolean", "null",     "literal",     "enum", "array",
+        "tuple",  "map",     "object", "union",   "nullable", "json-string", "any",  "never",
+    };
+    return (size_t)k < sizeof names / sizeof names[0] ? names[k] : "any";
+}
+
+const char *sdkc_param_in_name(sdkc_param_in in)
+{
+    static const char *const names[] = {"path", "query", "header", "cookie"};
+    return (size_t)in < sizeof names / sizeof names[0] ? names[in] : "query";
+}
+
+const char *sdkc_param_style_name(sdkc_param_style style)
+{
+    static const char *const names[] = {"simple", "form",           "deepObject",   "label",
+                                        "matrix", "spaceDelimited", "pipeDelimited"};
+    return (size_t)style < sizeof names / sizeof names[0] ? names[style] : "simple";
+}
+
+const char *sdkc_encoding_name(sdkc_encoding e)
+{
+    static const char *const names[] = {"none", "json", "sse", "bytes", "text"};
+    return (size_t)e < sizeof names / sizeof names[0] ? names[e] : "none";
+}
+
+/* ---- owner ---- */
+
+sdkc_status sdkc_compiled_new(sdkc_compiled **out)
+{
+    *out = NULL;
+    sdkc_compiled *c = calloc(1, sizeof *c);
+    if (!c)
+        return SDKC_ERR_NOMEM;
+    if (sdkc_arena_new(&c->arena) != SDKC_OK) {
+        free(c);
+        return SDKC_ERR_NOMEM;
+    }
+    *out = c;
+    return SDKC_OK;
+}
+
+void sdkc_compiled_free(sdkc_compiled *c)
+{
+    if (!c)
+        return;
+    sdkc_arena_free(c->arena);
+    free(c);
+}
+
+const sdkc_ir *sdkc_compiled_ir(const sdkc_compiled *c)
+{
+    return c ? &c->ir : NULL;
+}
+
+const sdkc_operation *sdkc_ir_operation(const sdkc_ir *ir, const char *id)
+{
+    if (!ir || !id)
+        return NULL;
+    for (size_t i = 0; i < ir->nops; i++)
+        if (ir->ops[i].id && strcmp(ir->ops[i].id, id) == 0)
+            return &ir->ops[i];
+    return NULL;
+}
+
+const sdkc_type *sdkc_ir_type(const sdkc_ir *ir, const char *name)
+{
+    if (!ir || !name)
+        return NULL;
+    size_t lo = 0, hi = ir->ntypes;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int r = strcmp(ir->types[mid]->name, name);
+        if (r == 0)
+            return ir->types[mid];
+        if (r < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ---- driver ---- */
+
+static void ctx_cleanup(cctx *c)
+{
+    cmap_cleanup(&c->comp_by_node);
+    cmap_cleanup(&c->ref_cache);
+    cmap_cleanup(&c->busy);
+    cmap_cleanup(&c->names);
+    cmap_cleanup(&c->brands);
+    pvec_cleanup(&c->named);
+    pvec_cleanup(&c->all);
+    pvec_cleanup(&c->unions);
+    for (size_t i = 0; i < c->brand_list.len; i++) {
+        brand_acc *b = c->brand_list.items[i];
+        free(b->names);
+        free(b->counts);
+        free(b);
+    }
+    pvec_cleanup(&c->brand_list);
+}
+
+static const char *info_text(cctx *c, const sdkc_node *info, const char *key)
+{
+    const char *t = cc_text(sdkc_node_get(info, key));
+    return t ? cc_strdup(c, t) : NULL;
+}
+
+sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_compile_options *opts,
+                         sdkc_diag *diag)
+{
+    static const sdkc_compile_options defaults = SDKC_COMPILE_OPTIONS_INIT;
+    sdkc_status st = SDKC_OK;
+    sdkc_compiled *res = NULL;
+    cctx c;
+    memset(&c, 0, sizeof c);
+    cmap_init(&c.comp_by_node, false);
+    cmap_init(&c.ref_cache, false);
+    cmap_init(&c.busy, false);
+    cmap_init(&c.names, true);
+    cmap_init(&c.brands, true);
+    if (!out || !doc) {
+        st = SDKC_ERR_INVALID;
+        goto done;
+    }
+    *out = NULL;
+    st = sdkc_compiled_new(&res);
+    if (st != SDKC_OK)
+        goto done;
+    c.a = res->arena;
+    c.doc = doc;
+    c.diag = diag;
+    c.opts = opts ? opts : &defaults;
+    c.root = sdkc_doc_root(doc);
+    c.file = cc_strdup(&c, sdkc_doc_name(doc) ? sdkc_doc_name(doc) : "<contract>");
+    sdkc_ir *ir = &res->ir;
+    ir->source_name = c.file;
+    ir->source_sha256 = cc_strdup(&c, sdkc_doc_sha256(doc) ? sdkc_doc_sha256(doc) : "");
+    if (!c.root || c.root->kind != SDKC_NODE_MAP) {
+        cc_error(&c, c.root, "contract is not a mapping (expected an OpenAPI document)");
+        st = SDKC_ERR_INVALID;
+        goto done;
+    }
+    const sdkc_node *ver = sdkc_node_get(c.root, "openapi");
+    const char *vt = cc_text(ver);
+    if (!vt)
+        cc_error(&c, c.root, "missing 'openapi' version field");
+    else if (strncmp(vt, "3.", 2) != 0)
+        cc_error(&c, ver, "unsupported OpenAPI version '%s' (expected 3.0 or 3.1)", vt);
+    const sdkc_node *info = sdkc_node_get(c.root, "info");
+    ir->title = info_text(&c, info, "title");
+    ir->version = info_text(&c, info, "version");
+    ir->description = info_text(&c, info, "description");
+
+    if (!cc_schemas_init(&c))
+        c.nomem = true;
+    if (!c.nomem)
+        cc_schemas_fill(&c);
+    if (!c.nomem)
+        cc_operations(&c, ir);
+    if (!c.nomem)
+        cc_schemas_finish(&c, ir);
+    if (c.nomem) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
+    if (c.nerrors > 0) {
+        st = SDKC_ERR_INVALID;
+        goto done;
+    }
+    *out = res;
+    res = NULL;
+done:
+    ctx_cleanup(&c);
+    sdkc_compiled_free(res);
+    return st;
+}
+
+sdkc_status sdkc_compile_file(sdkc_compiled **out, const char *path,
+                              const sdkc_compile_options *opts, sdkc_diag *diag)
+{
+    if (!out)
+        return SDKC_ERR_INVALID;
+    *out = NULL;
+    sdkc_doc *doc = NULL;
+    sdkc_status st = sdkc_doc_load_file(&doc, path, diag);
+    if (st == SDKC_OK)
+        st = sdkc_compile(out, doc, opts, diag);
+    sdkc_doc_free(doc);
+    return st;
+}

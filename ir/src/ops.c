@@ -1,0 +1,819 @@
+/* ops.c - paths and operations to IR operations, with the Effect HttpApi conventions: tagged
+ * errors per status, `{data: X}` unwrapping, pages, SSE streams (x-effect-stream), 204 no
+ * content, implied Basic auth. */
+#include <string.h>
+
+#include "compile_internal.h"
+
+static const char *const METHODS[] = {"get",     "put",  "post",  "delete",
+                                      "options", "head", "patch", "trace"};
+
+/* One operation found in the document, before conversion. */
+typedef struct raw_op {
+    const sdkc_node *node;      /* the operation object */
+    const sdkc_node *path_item; /* its path item */
+    const char *path;
+    const char *method; /* lower case as written */
+    const char *id;
+    const char *prefix; /* stripped prefix or NULL */
+    const char *rest;   /* id without prefix */
+    const char *safe;
+} raw_op;
+
+static const sdkc_node *deref(cctx *c, const sdkc_node *n)
+{
+    for (int i = 0; n && i < 32; i++) {
+        const sdkc_node *r = sdkc_node_get(n, "$ref");
+        if (!r)
+            return n;
+        n = cc_resolve_ref(c, r);
+    }
+    return n;
+}
+
+static bool is_method(const char *k)
+{
+    for (size_t i = 0; i < sizeof METHODS / sizeof METHODS[0]; i++)
+        if (strcmp(k, METHODS[i]) == 0)
+            return true;
+    return false;
+}
+
+static char *upper(cctx *c, const char *s)
+{
+    char *u = cc_strdup(c, s);
+    for (char *p = u; p && *p; p++)
+        if (*p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+    return u;
+}
+
+static const char *op_context(cctx *c, const raw_op *r, const char *suffix)
+{
+    char *p = sdkc_pascal_case(c->a, r->safe);
+    if (!p) {
+        c->nomem = true;
+        return NULL;
+    }
+    return cc_printf(c, "%s%s", p, suffix);
+}
+
+/* ---- parameters ---- */
+
+typedef struct praw {
+    const sdkc_node *node; /* resolved parameter object */
+    const char *name;
+    const char *in;
+} praw;
+
+static sdkc_param_in param_in(const char *in)
+{
+    if (strcmp(in, "path") == 0)
+        return SDKC_PARAM_PATH;
+    if (strcmp(in, "header") == 0)
+        return SDKC_PARAM_HEADER;
+    if (strcmp(in, "cookie") == 0)
+        return SDKC_PARAM_COOKIE;
+    return SDKC_PARAM_QUERY;
+}
+
+static sdkc_param_style param_style(const char *s, sdkc_param_in in)
+{
+    if (!s)
+        return in == SDKC_PARAM_QUERY || in == SDKC_PARAM_COOKIE ? SDKC_STYLE_FORM
+                                                                 : SDKC_STYLE_SIMPLE;
+    static const char *const names[] = {"simple", "form",           "deepObject",   "label",
+                                        "matrix", "spaceDelimited", "pipeDelimited"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0)
+            return (sdkc_param_style)i;
+    return SDKC_STYLE_SIMPLE;
+}
+
+/* Collect path-item then operation parameters; an operation parameter replaces a path-item one
+ * with the same name and location. */
+static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
+{
+    size_t n = 0;
+    const sdkc_node *lists[2] = {sdkc_node_get(r->path_item, "parameters"),
+                                 sdkc_node_get(r->node, "parameters")};
+    for (int l = 0; l < 2; l++) {
+        const sdkc_node *list = lists[l];
+        if (!list)
+            continue;
+        if (list->kind != SDKC_NODE_SEQ) {
+            cc_error(c, list, "'parameters' must be a list");
+            continue;
+        }
+        for (size_t i = 0; i < list->nitems && n < max; i++) {
+            const sdkc_node *p = deref(c, list->items[i]);
+            if (!p)
+                continue;
+            const char *name = cc_text(sdkc_node_get(p, "name"));
+            const char *in = cc_text(sdkc_node_get(p, "in"));
+            if (!name || !in) {
+                cc_error(c, list->items[i], "parameter needs 'name' and 'in'");
+                continue;
+            }
+            if (strcmp(in, "path") != 0 && strcmp(in, "query") != 0 && strcmp(in, "header") != 0 &&
+                strcmp(in, "cookie") != 0) {
+                cc_error(c, sdkc_node_get(p, "in"), "parameter '%s': unknown location '%s'", name,
+                         in);
+                continue;
+            }
+            size_t j = 0;
+            for (; j < n; j++)
+                if (strcmp(out[j].name, name) == 0 && strcmp(out[j].in, in) == 0)
+                    break;
+            if (j < n && l == 0) {
+                cc_error(c, list->items[i], "duplicate parameter '%s' in %s", name, in);
+                continue;
+            }
+            if (j < n && l == 1) {
+                /* replaces the path-item one, unless both come from the operation */
+                bool from_op = false;
+                const sdkc_node *ol = lists[1];
+                for (size_t q = 0; q < i && !from_op; q++)
+                    from_op = deref(c, ol->items[q]) == out[j].node;
+                if (from_op) {
+                    cc_error(c, list->items[i], "duplicate parameter '%s' in %s", name, in);
+                    continue;
+                }
+                out[j].node = p;
+                continue;
+            }
+            out[n].node = p;
+            out[n].name = name;
+            out[n].in = in;
+            n++;
+        }
+    }
+    return n;
+}
+
+static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p, cmap *safe)
+{
+    const sdkc_node *node = pr->node;
+    p->wire_name = cc_strdup(c, pr->name);
+    p->in = param_in(pr->in);
+    p->style = param_style(cc_text(sdkc_node_get(node, "style")), p->in);
+    bool b = false;
+    if (sdkc_node_bool(sdkc_node_get(node, "explode"), &b))
+        p->explode = b;
+    else
+        p->explode = p->style == SDKC_STYLE_FORM;
+    p->required = p->in == SDKC_PARAM_PATH;
+    if (sdkc_node_bool(sdkc_node_get(node, "required"), &b))
+        p->required = b || p->in == SDKC_PARAM_PATH;
+    p->docs = cc_docs(c, node);
+    p->loc = cc_loc(c, node);
+    const sdkc_node *schema = sdkc_node_get(node, "schema");
+    const sdkc_node *content = sdkc_node_get(node, "content");
+    if (!schema && content && content->kind == SDKC_NODE_MAP && content->npairs > 0)
+        schema = sdkc_node_get(content->pairs[0].value, "schema");
+    const char *ctx = op_context(c, r, "");
+    ctx = cc_printf(c, "%s%s", ctx ? ctx : "", sdkc_pascal_case(c->a, pr->name));
+    if (schema)
+        p->type = cc_schema(c, schema, ctx, NULL);
+    else
+        p->type = cc_any(c, node, NULL, NULL);
+    cc_brand_vote(c, p->type, pr->name);
+    char *s = sdkc_snake_case(c->a, pr->name);
+    if (s && sdkc_is_c_keyword(s))
+        s = cc_printf(c, "%s_", s);
+    const char *u = s;
+    for (unsigned k = 2; u && cmap_get(safe, u); k++)
+        u = cc_printf(c, "%s_%u", s, k);
+    if (!u || !cmap_put(safe, u, p))
+        c->nomem = true;
+    p->safe_name = u;
+}
+
+/* Path template variables, in order. Returns the count (up to max). */
+static size_t template_vars(cctx *c, const char *path, const char **out, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = path; *p && n < max; p++) {
+        if (*p != '{')
+            continue;
+        const char *e = strchr(p, '}');
+        if (!e)
+            break;
+        out[n] = sdkc_arena_strndup(c->a, p + 1, (size_t)(e - p - 1));
+        if (!out[n]) {
+            c->nomem = true;
+            return n;
+        }
+        n++;
+        p = e;
+    }
+    return n;
+}
+
+static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *pathkey,
+                         bool has_body)
+{
+    enum { MAXP = 256 };
+    praw raw[MAXP];
+    const char *vars[MAXP];
+    size_t n = collect_params(c, r, raw, MAXP);
+    size_t nv = template_vars(c, r->path, vars, MAXP);
+    sdkc_param *ps = cc_alloc(c, (n ? n : 1) * sizeof *ps);
+    if (!ps)
+        return;
+    cmap safe;
+    cmap_init(&safe, true);
+    if (has_body && !cmap_put(&safe, "body", (void *)1))
+        c->nomem = true;
+    size_t k = 0;
+    bool *used = cc_alloc(c, (n ? n : 1) * sizeof *used);
+    if (!used)
+        goto done;
+    for (size_t v = 0; v < nv; v++) {
+        size_t j = 0;
+        for (; j < n; j++)
+            if (!used[j] && strcmp(raw[j].in, "path") == 0 && strcmp(raw[j].name, vars[v]) == 0)
+                break;
+        if (j == n) {
+            cc_error(c, pathkey, "path template variable '{%s}' of %s %s has no path parameter",
+                     vars[v], op->method, r->path);
+            continue;
+        }
+        used[j] = true;
+        build_param(c, r, &raw[j], &ps[k++], &safe);
+    }
+    static const char *const order[] = {"path", "query", "header", "cookie"};
+    for (size_t o = 0; o < 4; o++) {
+        for (size_t j = 0; j < n; j++) {
+            if (used[j] || strcmp(raw[j].in, order[o]) != 0)
+                continue;
+            if (o == 0) {
+                cc_error(c, sdkc_node_get(raw[j].node, "name"),
+                         "path parameter '%s' does not appear in the path template '%s'",
+                         raw[j].name, r->path);
+                continue;
+            }
+            used[j] = true;
+            build_param(c, r, &raw[j], &ps[k++], &safe);
+        }
+    }
+    op->params = ps;
+    op->nparams = k;
+done:
+    cmap_cleanup(&safe);
+}
+
+/* ---- bodies and responses ---- */
+
+static sdkc_encoding encoding_of(const char *ct)
+{
+    if (!ct)
+        return SDKC_ENC_NONE;
+    if (strncmp(ct, "text/event-stream", 17) == 0)
+        return SDKC_ENC_SSE;
+    if (strstr(ct, "json"))
+        return SDKC_ENC_JSON;
+    if (strncmp(ct, "text/", 5) == 0)
+        return SDKC_ENC_TEXT;
+    return SDKC_ENC_BYTES;
+}
+
+/* The preferred media type entry of a content map: JSON first, else the first listed. */
+static const sdkc_pair *pick_content(const sdkc_node *content)
+{
+    if (!content || content->kind != SDKC_NODE_MAP || content->npairs == 0)
+        return NULL;
+    for (size_t i = 0; i < content->npairs; i++)
+        if (encoding_of(content->pairs[i].key->str) == SDKC_ENC_JSON)
+            return &content->pairs[i];
+    return &content->pairs[0];
+}
+
+static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
+{
+    const sdkc_node *rb = sdkc_node_get(r->node, "requestBody");
+    if (!rb)
+        return;
+    rb = deref(c, rb);
+    if (!rb)
+        return;
+    const sdkc_pair *pc = pick_content(sdkc_node_get(rb, "content"));
+    if (!pc) {
+        cc_warn(c, rb, "request body without content; ignored");
+        return;
+    }
+    sdkc_body *b = cc_alloc(c, sizeof *b);
+    if (!b)
+        return;
+    b->content_type = cc_strdup(c, pc->key->str);
+    const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+    b->type = schema ? cc_schema(c, schema, op_context(c, r, "Body"), NULL)
+                     : cc_any(c, pc->value, NULL, NULL);
+    bool req = false;
+    sdkc_node_bool(sdkc_node_get(rb, "required"), &req);
+    b->required = req;
+    b->docs = cc_docs(c, rb);
+    op->body = b;
+}
+
+static int status_of(const char *key)
+{
+    if (strlen(key) != 3)
+        return -1;
+    int v = 0;
+    for (int i = 0; i < 3; i++) {
+        if (key[i] < '0' || key[i] > '9')
+            return -1;
+        v = v * 10 + (key[i] - '0');
+    }
+    return v >= 100 && v <= 599 ? v : -1;
+}
+
+static const sdkc_field *field_of(const sdkc_type *t, const char *wire)
+{
+    t = cc_strip_nullable(t);
+    if (!t || t->kind != SDKC_TYPE_OBJECT)
+        return NULL;
+    for (size_t i = 0; i < t->u.object.nfields; i++)
+        if (strcmp(t->u.object.fields[i].wire_name, wire) == 0)
+            return &t->u.object.fields[i];
+    return NULL;
+}
+
+static const char *error_tag(const sdkc_type *t)
+{
+    const sdkc_field *f = field_of(t, "_tag");
+    if (!f || !f->type)
+        return NULL;
+    if (f->type->kind == SDKC_TYPE_LITERAL && f->type->u.literal.kind == SDKC_LIT_STRING)
+        return f->type->u.literal.text;
+    return NULL;
+}
+
+static int cmp_tag(const void *a, const void *b)
+{
+    return strcmp(((const sdkc_error_tag *)a)->tag, ((const sdkc_error_tag *)b)->tag);
+}
+
+static void add_error_type(cctx *c, sdkc_error_status *e, sdkc_error_tag *tags, size_t max,
+                           const sdkc_type *t)
+{
+    if (!t)
+        return;
+    if (t->kind == SDKC_TYPE_UNION) {
+        for (size_t i = 0; i < t->u.union_.nvariants; i++)
+            add_error_type(c, e, tags, max, t->u.union_.variants[i].type);
+        return;
+    }
+    const char *tag = error_tag(t);
+    if (!tag) {
+        if (!e->untagged)
+            e->untagged = t;
+        return;
+    }
+    for (size_t i = 0; i < e->ntags; i++)
+        if (strcmp(tags[i].tag, tag) == 0)
+            return;
+    if (e->ntags < max) {
+        tags[e->ntags].tag = tag;
+        tags[e->ntags].type = t;
+        e->ntags++;
+    }
+}
+
+static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *resp,
+                        sdkc_error_status *e)
+{
+    e->status = status;
+    const sdkc_pair *pc = pick_content(sdkc_node_get(resp, "content"));
+    if (!pc)
+        return;
+    e->content_type = cc_strdup(c, pc->key->str);
+    const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+    if (!schema)
+        return;
+    const char *ctx = op_context(c, r, "");
+    ctx = cc_printf(c, "%sError%d", ctx ? ctx : "", status);
+    /* a list of alternatives is taken apart here rather than made a union type */
+    const sdkc_node *list = sdkc_node_get(schema, "anyOf");
+    if (!list)
+        list = sdkc_node_get(schema, "oneOf");
+    size_t nalt = list && list->kind == SDKC_NODE_SEQ ? list->nitems : 1;
+    sdkc_error_tag *tags = cc_alloc(c, (nalt + 16) * sizeof *tags);
+    if (!tags)
+        return;
+    if (list && list->kind == SDKC_NODE_SEQ) {
+        for (size_t i = 0; i < list->nitems; i++)
+            add_error_type(c, e, tags, nalt + 16,
+                           cc_schema(c, list->items[i], cc_printf(c, "%s_%zu", ctx, i + 1), NULL));
+    } else {
+        add_error_type(c, e, tags, nalt + 16, cc_schema(c, schema, ctx, NULL));
+    }
+    qsort(tags, e->ntags, sizeof *tags, cmp_tag);
+    e->tags = tags;
+}
+
+static void detect_page(cctx *c, sdkc_operation *op)
+{
+    const sdkc_type *body = cc_strip_nullable(op->success.type);
+    const sdkc_field *items = field_of(body, "data");
+    const sdkc_field *cursor = field_of(body, "cursor");
+    if (!items || !cursor)
+        return;
+    const sdkc_type *arr = cc_strip_nullable(items->type);
+    if (!arr || arr->kind != SDKC_TYPE_ARRAY)
+        return;
+    const sdkc_type *ct = cc_strip_nullable(cursor->type);
+    const sdkc_field *next = field_of(ct, "next");
+    const sdkc_field *prev = field_of(ct, "previous");
+    if (!next)
+        return;
+    const sdkc_param *cp = NULL;
+    for (size_t i = 0; i < op->nparams; i++)
+        if (op->params[i].in == SDKC_PARAM_QUERY && strcmp(op->params[i].wire_name, "cursor") == 0)
+            cp = &op->params[i];
+    if (!cp)
+        return;
+    sdkc_pagination *pg = cc_alloc(c, sizeof *pg);
+    if (!pg)
+        return;
+    pg->item = arr->u.array.items;
+    pg->page = op->success.type;
+    pg->items_field = "data";
+    pg->cursor_field = "cursor";
+    pg->next_field = "next";
+    pg->previous_field = prev ? "previous" : NULL;
+    pg->cursor_param = cp;
+    /* the live server sends null for an absent cursor: say so in the IR */
+    sdkc_field *mnext = (sdkc_field *)next, *mprev = (sdkc_field *)prev;
+    mnext->type = cc_nullable(c, mnext->type, NULL);
+    if (mprev)
+        mprev->type = cc_nullable(c, mprev->type, NULL);
+    op->pagination = pg;
+}
+
+static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *media)
+{
+    sdkc_stream *s = cc_alloc(c, sizeof *s);
+    if (!s)
+        return;
+    s->encoding = SDKC_ENC_SSE;
+    const sdkc_node *schema = sdkc_node_get(media, "schema");
+    const sdkc_node *xs = sdkc_node_get(media, "x-effect-stream");
+    if (xs) {
+        const char *enc = cc_text(sdkc_node_get(xs, "encoding"));
+        if (enc && strcmp(enc, "sse") != 0)
+            cc_warn(c, xs, "x-effect-stream encoding '%s' treated as sse", enc);
+        s->frame = schema ? cc_schema(c, schema, op_context(c, r, "Frame"), NULL)
+                          : cc_any(c, media, NULL, NULL);
+        const sdkc_field *data = field_of(s->frame, "data");
+        if (data && data->type && data->type->kind == SDKC_TYPE_JSON_STRING) {
+            s->item = data->type->u.json_string.content;
+            s->item_encoded = true;
+        } else if (data) {
+            s->item = data->type;
+        } else {
+            cc_warn(c, schema ? schema : media,
+                    "stream frame schema has no 'data' field; the frame is the item");
+            s->item = s->frame;
+        }
+        const char *fe = cc_text(sdkc_node_get(xs, "failureEvent"));
+        s->failure_event = fe ? cc_strdup(c, fe) : NULL;
+        const sdkc_node *cs = sdkc_node_get(xs, "causeSchema");
+        if (cs)
+            s->cause = cc_schema(c, cs, op_context(c, r, "Cause"), NULL);
+        const sdkc_node *es = sdkc_node_get(xs, "errorSchema");
+        if (es)
+            s->error = cc_schema(c, es, op_context(c, r, "StreamError"), NULL);
+        op->success.type = s->frame;
+    } else {
+        s->item = schema ? cc_schema(c, schema, op_context(c, r, "Event"), NULL)
+                         : cc_any(c, media, NULL, NULL);
+        op->success.type = s->item;
+    }
+    op->success.result = op->success.type;
+    op->stream = s;
+}
+
+static int cmp_err(const void *a, const void *b)
+{
+    return ((const sdkc_error_status *)a)->status - ((const sdkc_error_status *)b)->status;
+}
+
+static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
+{
+    const sdkc_node *resps = sdkc_node_get(r->node, "responses");
+    if (!resps || resps->kind != SDKC_NODE_MAP) {
+        cc_error(c, r->node, "operation '%s' has no 'responses' mapping", r->id);
+        return;
+    }
+    sdkc_error_status *errs = cc_alloc(c, (resps->npairs + 1) * sizeof *errs);
+    if (!errs)
+        return;
+    size_t ne = 0;
+    int best = -1;
+    const sdkc_node *best_resp = NULL;
+    for (size_t i = 0; i < resps->npairs; i++) {
+        const char *key = resps->pairs[i].key->str;
+        int st = status_of(key);
+        if (st < 0) {
+            if (strcmp(key, "default") != 0)
+                cc_warn(c, resps->pairs[i].key, "response '%s' ignored (not a status code)", key);
+            continue;
+        }
+        const sdkc_node *resp = deref(c, resps->pairs[i].value);
+        if (!resp)
+            continue;
+        if (st >= 200 && st < 300) {
+            if (best < 0 || st < best) {
+                best = st;
+                best_resp = resp;
+            }
+            continue;
+        }
+        build_error(c, r, st, resp, &errs[ne++]);
+    }
+    qsort(errs, ne, sizeof *errs, cmp_err);
+    op->errors = errs;
+    op->nerrors = ne;
+    if (best < 0) {
+        cc_warn(c, resps, "operation '%s' declares no 2xx response", r->id);
+        return;
+    }
+    op->success.status = best;
+    const sdkc_pair *pc = pick_content(sdkc_node_get(best_resp, "content"));
+    if (!pc || best == 204) {
+        op->success.encoding = SDKC_ENC_NONE;
+        return;
+    }
+    op->success.content_type = cc_strdup(c, pc->key->str);
+    op->success.encoding = encoding_of(pc->key->str);
+    if (op->success.encoding == SDKC_ENC_SSE) {
+        build_stream(c, r, op, pc->value);
+        return;
+    }
+    const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+    op->success.type = schema ? cc_schema(c, schema, op_context(c, r, "Response"), NULL)
+                              : cc_any(c, pc->value, NULL, NULL);
+    op->success.result = op->success.type;
+    if (op->success.encoding != SDKC_ENC_JSON)
+        return;
+    detect_page(c, op);
+    if (op->pagination)
+        return;
+    const sdkc_type *bt = op->success.type;
+    if (bt && bt->kind == SDKC_TYPE_OBJECT && bt->u.object.nfields == 1 &&
+        strcmp(bt->u.object.fields[0].wire_name, "data") == 0 && bt->u.object.fields[0].required) {
+        op->success.unwrap = "data";
+        op->success.result = bt->u.object.fields[0].type;
+    }
+}
+
+/* ---- security ---- */
+
+static void build_schemes(cctx *c, sdkc_ir *ir, size_t *ndeclared)
+{
+    const sdkc_node *ss = sdkc_node_get(sdkc_node_get(c->root, "components"), "securitySchemes");
+    size_t n = ss && ss->kind == SDKC_NODE_MAP ? ss->npairs : 0;
+    sdkc_security_scheme *s = cc_alloc(c, (n + 1) * sizeof *s);
+    if (!s)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const sdkc_node *v = deref(c, ss->pairs[i].value);
+        s[i].name = cc_strdup(c, ss->pairs[i].key->str);
+        const char *t = cc_text(sdkc_node_get(v, "type"));
+        const char *sch = cc_text(sdkc_node_get(v, "scheme"));
+        const char *in = cc_text(sdkc_node_get(v, "in"));
+        const char *pn = cc_text(sdkc_node_get(v, "name"));
+        s[i].type = t ? cc_strdup(c, t) : NULL;
+        s[i].scheme = sch ? cc_strdup(c, sch) : NULL;
+        s[i].in = in ? cc_strdup(c, in) : NULL;
+        s[i].param = pn ? cc_strdup(c, pn) : NULL;
+    }
+    ir->schemes = s;
+    ir->nschemes = n;
+    *ndeclared = n;
+}
+
+static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation *op,
+                           size_t ndeclared)
+{
+    const sdkc_node *sec = sdkc_node_get(r->node, "security");
+    if (!sec)
+        sec = sdkc_node_get(c->root, "security");
+    const sdkc_security_scheme **list = cc_alloc(c, (ndeclared + 1) * sizeof *list);
+    if (!list)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; sec && sec->kind == SDKC_NODE_SEQ && i < sec->nitems; i++) {
+        const sdkc_node *req = sec->items[i];
+        for (size_t j = 0; req->kind == SDKC_NODE_MAP && j < req->npairs; j++) {
+            const char *name = req->pairs[j].key->str;
+            size_t k = 0;
+            for (; k < ndeclared; k++)
+                if (strcmp(ir->schemes[k].name, name) == 0)
+                    break;
+            if (k == ndeclared) {
+                cc_error(c, req->pairs[j].key, "security requirement names undeclared scheme '%s'",
+                         name);
+                continue;
+            }
+            bool dup = false;
+            for (size_t q = 0; q < n; q++)
+                dup = dup || list[q] == &ir->schemes[k];
+            if (!dup)
+                list[n++] = &ir->schemes[k];
+        }
+    }
+    if (n == 0) {
+        bool has401 = false;
+        for (size_t i = 0; i < op->nerrors; i++)
+            has401 = has401 || op->errors[i].status == 401;
+        if (has401) {
+            sdkc_security_scheme *imp = (sdkc_security_scheme *)&ir->schemes[ndeclared];
+            if (ir->nschemes == ndeclared) {
+                imp->name = "basic";
+                imp->type = "http";
+                imp->scheme = "basic";
+                imp->implied = true;
+                ir->nschemes = ndeclared + 1;
+            }
+            list[n++] = imp;
+        }
+    }
+    op->security = list;
+    op->nsecurity = n;
+}
+
+/* ---- driver ---- */
+
+static bool included(const sdkc_compile_options *o, const char *id)
+{
+    if (o->ninclude == 0)
+        return true;
+    for (size_t i = 0; i < o->ninclude; i++)
+        if (sdkc_glob_match(o->include[i], id))
+            return true;
+    return false;
+}
+
+static void split_id(cctx *c, raw_op *r)
+{
+    static const char *const def[] = {"v2"};
+    const char *const *pre = c->opts->strip_prefixes ? c->opts->strip_prefixes : def;
+    size_t npre = c->opts->strip_prefixes ? c->opts->nstrip_prefixes : 1;
+    r->rest = r->id;
+    for (size_t i = 0; i < npre; i++) {
+        size_t l = strlen(pre[i]);
+        if (l > 0 && strncmp(r->id, pre[i], l) == 0 && r->id[l] == '.' && r->id[l + 1]) {
+            r->prefix = cc_strdup(c, pre[i]);
+            r->rest = r->id + l + 1;
+            break;
+        }
+    }
+}
+
+static void assign_safe_names(cctx *c, raw_op *ops, size_t n)
+{
+    cmap taken;
+    cmap_init(&taken, true);
+    /* unprefixed ids first: a stripped id that collides with one keeps its prefix */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n; i++) {
+            raw_op *r = &ops[i];
+            if ((r->prefix != NULL) != (pass == 1))
+                continue;
+            char *s = sdkc_snake_case(c->a, r->rest);
+            if (s && cmap_get(&taken, s) && r->prefix)
+                s = sdkc_snake_case(c->a, r->id);
+            if (s && sdkc_is_c_keyword(s))
+                s = cc_printf(c, "%s_", s);
+            const char *u = s;
+            for (unsigned k = 2; u && cmap_get(&taken, u); k++)
+                u = cc_printf(c, "%s_%u", s, k);
+            if (!u || !cmap_put(&taken, u, r)) {
+                c->nomem = true;
+                break;
+            }
+            r->safe = u;
+        }
+    }
+    cmap_cleanup(&taken);
+}
+
+void cc_operations(cctx *c, sdkc_ir *ir)
+{
+    const sdkc_node *paths = sdkc_node_get(c->root, "paths");
+    if (!paths) {
+        cc_warn(c, c->root, "contract has no 'paths'");
+        return;
+    }
+    if (paths->kind != SDKC_NODE_MAP) {
+        cc_error(c, paths, "'paths' must be a mapping");
+        return;
+    }
+    size_t cap = 0;
+    for (size_t i = 0; i < paths->npairs; i++)
+        if (paths->pairs[i].value->kind == SDKC_NODE_MAP)
+            cap += paths->pairs[i].value->npairs;
+    raw_op *raw = calloc(cap ? cap : 1, sizeof *raw);
+    sdkc_operation *ops = cc_alloc(c, (cap ? cap : 1) * sizeof *ops);
+    const sdkc_node **keys = calloc(cap ? cap : 1, sizeof *keys);
+    cmap ids;
+    cmap_init(&ids, true);
+    size_t n = 0, ndeclared = 0;
+    if (!raw || !ops || !keys) {
+        c->nomem = true;
+        goto done;
+    }
+    for (size_t i = 0; i < paths->npairs; i++) {
+        const sdkc_node *pk = paths->pairs[i].key;
+        const sdkc_node *item = deref(c, paths->pairs[i].value);
+        if (!item || item->kind != SDKC_NODE_MAP) {
+            if (item)
+                cc_error(c, pk, "path item '%s' must be a mapping", pk->str);
+            continue;
+        }
+        if (pk->str[0] != '/')
+            cc_error(c, pk, "path '%s' must start with '/'", pk->str);
+        for (size_t j = 0; j < item->npairs; j++) {
+            const char *m = item->pairs[j].key->str;
+            if (!is_method(m))
+                continue;
+            const sdkc_node *on = item->pairs[j].value;
+            if (on->kind != SDKC_NODE_MAP) {
+                cc_error(c, on, "operation %s %s must be a mapping", m, pk->str);
+                continue;
+            }
+            raw_op *r = &raw[n];
+            r->node = on;
+            r->path_item = item;
+            r->path = pk->str;
+            r->method = m;
+            const sdkc_node *idn = sdkc_node_get(on, "operationId");
+            const char *id = cc_text(idn);
+            if (!id) {
+                char *gen = cc_printf(c, "%s%s", m, pk->str);
+                id = gen;
+                cc_warn(c, on, "operation %s %s has no operationId; using '%s'", m, pk->str,
+                        gen ? gen : "");
+            }
+            if (!id)
+                goto done;
+            raw_op *prev = cmap_get(&ids, id);
+            if (prev) {
+                const sdkc_node *pn = sdkc_node_get(prev->node, "operationId");
+                cc_error(c, idn ? idn : on,
+                         "duplicate operationId '%s' (first used at line %u, column %u)", id,
+                         pn ? (unsigned)pn->loc.line : 0, pn ? (unsigned)pn->loc.col : 0);
+                continue;
+            }
+            if (!cmap_put(&ids, id, r)) {
+                c->nomem = true;
+                goto done;
+            }
+            if (!included(c->opts, id))
+                continue;
+            r->id = cc_strdup(c, id);
+            split_id(c, r);
+            keys[n] = pk;
+            n++;
+        }
+    }
+    assign_safe_names(c, raw, n);
+    build_schemes(c, ir, &ndeclared);
+    for (size_t i = 0; i < n && !c->nomem; i++) {
+        raw_op *r = &raw[i];
+        sdkc_operation *op = &ops[i];
+        op->id = r->id;
+        op->prefix = r->prefix;
+        const char *dot = strchr(r->rest, '.');
+        if (dot) {
+            op->group = sdkc_arena_strndup(c->a, r->rest, (size_t)(dot - r->rest));
+            op->name = cc_strdup(c, dot + 1);
+        } else {
+            op->group = NULL;
+            op->name = cc_strdup(c, r->rest);
+        }
+        op->safe_name = r->safe;
+        op->method = upper(c, r->method);
+        op->path = cc_strdup(c, r->path);
+        const char *s = cc_text(sdkc_node_get(r->node, "summary"));
+        op->summary = s ? cc_strdup(c, s) : NULL;
+        op->description = cc_docs(c, r->node);
+        bool dep = false;
+        sdkc_node_bool(sdkc_node_get(r->node, "deprecated"), &dep);
+        op->deprecated = dep;
+        op->loc = cc_loc(c, r->node);
+        build_body(c, r, op);
+        build_params(c, r, op, keys[i], op->body != NULL);
+        build_responses(c, r, op);
+        build_security(c, ir, r, op, ndeclared);
+    }
+    ir->ops = ops;
+    ir->nops = n;
+done:
+    cmap_cleanup(&ids);
+    free(raw);
+    free(keys);
+}

@@ -1,0 +1,1593 @@
+/* schema.c - JSON Schema (OpenAPI 3.0 / 3.1 dialects) to IR types.
+ *
+ * Component schemas become named types: each gets a shell up front so that references, recursive
+ * ones included, resolve to a stable pointer; a shell is filled in place the first time it is
+ * needed. A component that is only a $ref to another (an alias) is resolved to its target at
+ * every use and gets a copy of the target under its own name at the end. Inline objects, unions
+ * and enums are named from their context. Anything not understood becomes ANY with a warning.
+ */
+#include <string.h>
+
+#include "compile_internal.h"
+
+#define MAX_DEPTH      512 /* nested schema conversion frames */
+#define MAX_LAZY_DEPTH 128 /* past this, a component reference is filled later, not now */
+
+static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+                       sdkc_type *dest);
+
+/* ---- names ---- */
+
+static bool register_name(cctx *c, sdkc_type *t)
+{
+    if (!cmap_put(&c->names, t->name, t) || !pvec_push(&c->named, t)) {
+        c->nomem = true;
+        return false;
+    }
+    return true;
+}
+
+/* Give an inline type a unique name: ctxname, else ctxname2, ctxname3, ... */
+static void name_inline(cctx *c, sdkc_type *t, const char *ctxname)
+{
+    if (!ctxname)
+        return;
+    const char *name = ctxname;
+    for (unsigned i = 2; cmap_get(&c->names, name) != NULL; i++) {
+        name = cc_printf(c, "%s%u", ctxname, i);
+        if (!name)
+            return;
+    }
+    t->name = name == ctxname ? cc_strdup(c, ctxname) : name;
+    if (t->name)
+        register_name(c, t);
+}
+
+static const char *ctx_child(cctx *c, const char *ctxname, const char *suffix)
+{
+    char *p = sdkc_pascal_case(c->a, suffix);
+    if (!p) {
+        c->nomem = true;
+        return NULL;
+    }
+    return cc_printf(c, "%s%s", ctxname ? ctxname : "", p);
+}
+
+/* ---- type construction ---- */
+
+static sdkc_type *new_type(cctx *c, sdkc_type_kind k, const sdkc_node *n, const char *origin,
+                           sdkc_type **dest)
+{
+    sdkc_type *t;
+    if (dest && *dest) {
+        t = *dest;
+        *dest = NULL;
+    } else {
+        t = cc_alloc(c, sizeof *t);
+        if (!t)
+            return NULL;
+        t->origin = origin;
+        t->loc = cc_loc(c, n);
+        t->docs = n && n->kind == SDKC_NODE_MAP ? cc_docs(c, n) : NULL;
+        if (!pvec_push(&c->all, t))
+            c->nomem = true;
+    }
+    t->kind = k;
+    return t;
+}
+
+/* A named kind built inline gets a context name. */
+static void maybe_name(cctx *c, sdkc_type *t, const char *ctxname)
+{
+    if (t && !t->name &&
+        (t->kind == SDKC_TYPE_OBJECT || t->kind == SDKC_TYPE_UNION || t->kind == SDKC_TYPE_ENUM))
+        name_inline(c, t, ctxname);
+}
+
+sdkc_type *cc_any(cctx *c, const sdkc_node *n, const char *origin, const char *reason)
+{
+    sdkc_type *t = new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
+    if (t && reason) {
+        t->u.any.fallback_reason = cc_strdup(c, reason);
+        cc_warn(c, n, "%s; using raw JSON", reason);
+    }
+    return t;
+}
+
+static sdkc_type *any_into(cctx *c, const sdkc_node *n, const char *origin, const char *reason,
+                           sdkc_type *dest)
+{
+    if (!dest)
+        return cc_any(c, n, origin, reason);
+    sdkc_type *t = new_type(c, SDKC_TYPE_ANY, n, origin, &dest);
+    if (t && reason) {
+        t->u.any.fallback_reason = cc_strdup(c, reason);
+        cc_warn(c, n, "%s; using raw JSON", reason);
+    }
+    return t;
+}
+
+sdkc_type *cc_nullable(cctx *c, const sdkc_type *inner, const sdkc_node *n)
+{
+    if (inner && (inner->kind == SDKC_TYPE_NULLABLE || inner->kind == SDKC_TYPE_NULL ||
+                  inner->kind == SDKC_TYPE_ANY))
+        return (sdkc_type *)inner;
+    sdkc_type *t = new_type(c, SDKC_TYPE_NULLABLE, n, inner ? inner->origin : NULL, NULL);
+    if (t) {
+        t->u.nullable.inner = inner;
+        t->docs = NULL;
+    }
+    return t;
+}
+
+const sdkc_type *cc_strip_nullable(const sdkc_type *t)
+{
+    while (t && t->kind == SDKC_TYPE_NULLABLE)
+        t = t->u.nullable.inner;
+    return t;
+}
+
+/* dest (a named shell) takes the contents of src, which already exists. */
+static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc_node *n)
+{
+    if (!dest || !src)
+        return src;
+    if (cmap_get(&c->busy, src) == NULL && src != dest) {
+        sdkc_type keep = *dest;
+        *dest = *src;
+        dest->name = keep.name;
+        dest->safe_name = keep.safe_name;
+        dest->origin = keep.origin;
+        dest->loc = keep.loc;
+        dest->docs = keep.docs ? keep.docs : src->docs;
+        if (dest->kind == SDKC_TYPE_UNION && !pvec_push(&c->unions, dest))
+            c->nomem = true;
+        return dest;
+    }
+    /* src is still being built: name it through a one-variant union */
+    sdkc_type *t = new_type(c, SDKC_TYPE_UNION, n, NULL, &dest);
+    sdkc_variant *v = cc_alloc(c, sizeof *v);
+    if (!t || !v)
+        return t;
+    v->type = src;
+    t->u.union_.variants = v;
+    t->u.union_.nvariants = 1;
+    if (!pvec_push(&c->unions, t))
+        c->nomem = true;
+    return t;
+}
+
+/* ---- references ---- */
+
+static bool is_pure_ref(const sdkc_node *n)
+{
+    if (!n || n->kind != SDKC_NODE_MAP || !sdkc_node_get(n, "$ref"))
+        return false;
+    for (size_t i = 0; i < n->npairs; i++) {
+        const char *k = n->pairs[i].key->str;
+        if (strcmp(k, "$ref") != 0 && strcmp(k, "description") != 0 && strcmp(k, "summary") != 0 &&
+            strcmp(k, "title") != 0 && strncmp(k, "x-", 2) != 0)
+            return false;
+    }
+    return true;
+}
+
+const sdkc_node *cc_resolve_ref(cctx *c, const sdkc_node *refnode)
+{
+    const char *ref = cc_text(refnode);
+    if (!ref || !sdkc_node_is_string(refnode)) {
+        cc_error(c, refnode, "$ref must be a string");
+        return NULL;
+    }
+    if (ref[0] != '#') {
+        cc_error(c, refnode, "external $ref '%s' is not supported (only local '#/...' references)",
+                 ref);
+        return NULL;
+    }
+    const sdkc_node *t = ref[1] == '\0' ? c->root : sdkc_doc_pointer(c->doc, ref + 1);
+    if (!t)
+        cc_error(c, refnode, "dangling $ref '%s': no such location in the document", ref);
+    return t;
+}
+
+/* Follow a chain of pure $refs to the schema that has content. NULL on a dangling reference or
+ * a cycle (reported). */
+static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
+{
+    const sdkc_node *start = n;
+    size_t steps = 0;
+    while (is_pure_ref(n)) {
+        const sdkc_node *refnode = sdkc_node_get(n, "$ref");
+        n = cc_resolve_ref(c, refnode);
+        if (!n)
+            return NULL;
+        if (++steps > c->ncomps + 64 || n == start) {
+            cc_error(c, refnode,
+                     "$ref cycle with no structure: '%s' refers back to itself through "
+                     "references only",
+                     cc_text(refnode));
+            return NULL;
+        }
+    }
+    return n;
+}
+
+static void fill_component(cctx *c, comp *k);
+
+static sdkc_type *conv_ref(cctx *c, const sdkc_node *n, const char *origin)
+{
+    const sdkc_node *refnode = sdkc_node_get(n, "$ref");
+    const sdkc_node *target = final_target(c, n);
+    if (!target)
+        return cc_any(c, refnode, origin, NULL);
+    comp *k = cmap_get(&c->comp_by_node, target);
+    if (k) {
+        if (k->state == COMP_TODO && c->depth < MAX_LAZY_DEPTH)
+            fill_component(c, k);
+        return k->shell;
+    }
+    sdkc_type *t = cmap_get(&c->ref_cache, target);
+    if (t)
+        return t;
+    /* a reference into some other part of the document: convert it once, under a name taken
+       from the pointer's last segment */
+    const char *ref = cc_text(refnode);
+    const char *last = strrchr(ref, '/');
+    const char *ctxname = sdkc_pascal_case(c->a, last ? last + 1 : ref);
+    t = new_type(c, SDKC_TYPE_ANY, target, cc_strdup(c, ref + 1), NULL);
+    if (!t || !ctxname)
+        return t;
+    if (!cmap_put(&c->ref_cache, target, t) || !cmap_put(&c->busy, t, t)) {
+        c->nomem = true;
+        return t;
+    }
+    conv(c, target, ctxname, t->origin, t);
+    cmap_del(&c->busy, t);
+    return t;
+}
+
+/* ---- brands ---- */
+
+static bool brand_prefix(const char *pattern, size_t *len)
+{
+    if (!pattern || pattern[0] != '^' || pattern[1] == '\0')
+        return false;
+    size_t i = 1;
+    for (; pattern[i]; i++) {
+        char ch = pattern[i];
+        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                  (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+        if (!ok)
+            return false;
+    }
+    *len = i - 1;
+    return true;
+}
+
+static const sdkc_brand *brand_for(cctx *c, const char *pattern)
+{
+    size_t len;
+    if (!brand_prefix(pattern, &len))
+        return NULL;
+    const char *prefix = pattern + 1;
+    brand_acc *b = cmap_get(&c->brands, prefix);
+    if (!b) {
+        b = calloc(1, sizeof *b);
+        sdkc_brand *br = cc_alloc(c, sizeof *br);
+        if (!b || !br || !pvec_push(&c->brand_list, b)) {
+            free(b);
+            c->nomem = true;
+            return NULL;
+        }
+        br->prefix = cc_strdup(c, prefix);
+        br->pattern = cc_strdup(c, pattern);
+        b->brand = br;
+        if (!br->prefix || !cmap_put(&c->brands, br->prefix, b)) {
+            c->nomem = true;
+            return NULL;
+        }
+    }
+    b->brand->uses++;
+    return b->brand;
+}
+
+void cc_brand_vote(cctx *c, const sdkc_type *t, const char *field)
+{
+    t = cc_strip_nullable(t);
+    if (!t || t->kind != SDKC_TYPE_STRING || !t->u.str.brand || !field)
+        return;
+    /* "id" says nothing about which kind of id */
+    if (strcmp(field, "id") == 0)
+        return;
+    brand_acc *b = cmap_get(&c->brands, t->u.str.brand->prefix);
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->n; i++) {
+        if (strcmp(b->names[i], field) == 0) {
+            b->counts[i]++;
+            return;
+        }
+    }
+    if (b->n == b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 8;
+        const char **nn = realloc(b->names, ncap * sizeof *nn);
+        if (!nn) {
+            c->nomem = true;
+            return;
+        }
+        b->names = nn;
+        size_t *nc = realloc(b->counts, ncap * sizeof *nc);
+        if (!nc) {
+            c->nomem = true;
+            return;
+        }
+        b->counts = nc;
+        b->cap = ncap;
+    }
+    b->names[b->n] = cc_strdup(c, field);
+    b->counts[b->n] = 1;
+    if (b->names[b->n])
+        b->n++;
+}
+
+/* ---- keywords ---- */
+
+/* Keywords that either shape the type or are annotations safe to ignore. Sorted. */
+static const char *const known_keys[] = {
+    "$comment",
+    "$defs",
+    "$id",
+    "$ref",
+    "$schema",
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "const",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "default",
+    "definitions",
+    "deprecated",
+    "description",
+    "discriminator",
+    "enum",
+    "example",
+    "examples",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "externalDocs",
+    "format",
+    "items",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "not",
+    "nullable",
+    "oneOf",
+    "pattern",
+    "patternProperties",
+    "prefixItems",
+    "properties",
+    "propertyNames",
+    "readOnly",
+    "required",
+    "title",
+    "type",
+    "uniqueItems",
+    "writeOnly",
+    "xml",
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const sdkc_node *unknown_key(const sdkc_node *n)
+{
+    for (size_t i = 0; i < n->npairs; i++) {
+        const char *k = n->pairs[i].key->str;
+        if (strncmp(k, "x-", 2) == 0)
+            continue;
+        if (!bsearch(&k, known_keys, sizeof known_keys / sizeof known_keys[0], sizeof known_keys[0],
+                     cmp_str))
+            return n->pairs[i].key;
+    }
+    return NULL;
+}
+
+/* ---- literals and enums ---- */
+
+static bool literal_of(cctx *c, const sdkc_node *v, sdkc_literal *lit)
+{
+    if (!v || v->kind != SDKC_NODE_SCALAR)
+        return false;
+    switch (v->scalar) {
+    case SDKC_SCALAR_STRING:
+        lit->kind = SDKC_LIT_STRING;
+        break;
+    case SDKC_SCALAR_INT:
+    case SDKC_SCALAR_FLOAT:
+        lit->kind = SDKC_LIT_NUMBER;
+        break;
+    case SDKC_SCALAR_BOOL:
+        lit->kind = SDKC_LIT_BOOL;
+        break;
+    case SDKC_SCALAR_NULL:
+        lit->kind = SDKC_LIT_NULL;
+        break;
+    }
+    if (lit->kind == SDKC_LIT_BOOL) {
+        bool b = false;
+        sdkc_node_bool(v, &b);
+        lit->text = b ? "true" : "false";
+    } else if (lit->kind == SDKC_LIT_NULL) {
+        lit->text = "null";
+    } else {
+        lit->text = cc_strdup(c, v->str);
+    }
+    return true;
+}
+
+static sdkc_type *conv_const(cctx *c, const sdkc_node *n, const sdkc_node *v, const char *origin,
+                             sdkc_type *dest)
+{
+    sdkc_literal lit;
+    if (!literal_of(c, v, &lit))
+        return any_into(c, n, origin, "'const' with a structured value is not supported", dest);
+    if (lit.kind == SDKC_LIT_NULL)
+        return new_type(c, SDKC_TYPE_NULL, n, origin, &dest);
+    sdkc_type *t = new_type(c, SDKC_TYPE_LITERAL, n, origin, &dest);
+    if (t)
+        t->u.literal = lit;
+    return t;
+}
+
+static sdkc_type *conv_enum(cctx *c, const sdkc_node *n, const sdkc_node *e, const char *ctxname,
+                            const char *origin, sdkc_type *dest)
+{
+    if (e->kind != SDKC_NODE_SEQ || e->nitems == 0)
+        return any_into(c, e, origin, "'enum' must be a non-empty list", dest);
+    bool has_null = false, all_strings = true;
+    size_t nvals = 0;
+    for (size_t i = 0; i < e->nitems; i++) {
+        const sdkc_node *v = e->items[i];
+        if (v->kind != SDKC_NODE_SCALAR)
+            return any_into(c, v, origin, "'enum' with structured values is not supported", dest);
+        if (v->scalar == SDKC_SCALAR_NULL)
+            has_null = true;
+        else {
+            nvals++;
+            if (v->scalar != SDKC_SCALAR_STRING)
+                all_strings = false;
+        }
+    }
+    sdkc_type *outer = NULL;
+    if (has_null) {
+        if (nvals == 0)
+            return new_type(c, SDKC_TYPE_NULL, n, origin, &dest);
+        outer = new_type(c, SDKC_TYPE_NULLABLE, n, origin, &dest);
+    }
+    sdkc_type *t = NULL;
+    if (nvals == 1) {
+        for (size_t i = 0; i < e->nitems; i++)
+            if (e->items[i]->scalar != SDKC_SCALAR_NULL)
+                t = conv_const(c, n, e->items[i], origin, dest);
+    } else if (all_strings) {
+        t = new_type(c, SDKC_TYPE_ENUM, n, origin, &dest);
+        const char **vals = cc_alloc(c, nvals * sizeof *vals);
+        const char **safe = cc_alloc(c, nvals * sizeof *safe);
+        if (!t || !vals || !safe)
+            return t;
+        cmap seen;
+        cmap_init(&seen, true);
+        size_t k = 0;
+        for (size_t i = 0; i < e->nitems; i++) {
+            const sdkc_node *v = e->items[i];
+            if (v->scalar == SDKC_SCALAR_NULL || cmap_get(&seen, v->str))
+                continue;
+            vals[k] = cc_strdup(c, v->str);
+            char *s = sdkc_upper_snake(c->a, v->str);
+            if (!vals[k] || !s) {
+                c->nomem = true;
+                break;
+            }
+            if (strcmp(s, "_") == 0)
+                s = cc_strdup(c, "EMPTY");
+            const char *u = s;
+            for (unsigned j = 2; u && cmap_get(&seen, u); j++)
+                u = cc_printf(c, "%s_%u", s, j);
+            if (!u)
+                break;
+            safe[k] = u;
+            /* values and member names share one set: both must be unique */
+            if (!cmap_put(&seen, vals[k], (void *)1) || !cmap_put(&seen, u, (void *)1)) {
+                c->nomem = true;
+                break;
+            }
+            k++;
+        }
+        cmap_cleanup(&seen);
+        t->u.enumeration.values = vals;
+        t->u.enumeration.safe_values = safe;
+        t->u.enumeration.nvalues = k;
+        if (t != outer)
+            maybe_name(c, t, ctxname);
+    } else {
+        t = new_type(c, SDKC_TYPE_UNION, n, origin, &dest);
+        sdkc_variant *vs = cc_alloc(c, nvals * sizeof *vs);
+        if (!t || !vs)
+            return t;
+        size_t k = 0;
+        for (size_t i = 0; i < e->nitems; i++) {
+            if (e->items[i]->scalar == SDKC_SCALAR_NULL)
+                continue;
+            vs[k++].type = conv_const(c, n, e->items[i], origin, NULL);
+        }
+        t->u.union_.variants = vs;
+        t->u.union_.nvariants = k;
+        if (!pvec_push(&c->unions, t))
+            c->nomem = true;
+        maybe_name(c, t, ctxname);
+    }
+    if (outer) {
+        outer->u.nullable.inner = t;
+        return outer;
+    }
+    return t;
+}
+
+/* ---- unions ---- */
+
+static bool is_null_schema(const sdkc_node *v)
+{
+    if (!v || v->kind != SDKC_NODE_MAP)
+        return false;
+    const char *t = cc_text(sdkc_node_get(v, "type"));
+    if (t && strcmp(t, "null") == 0)
+        return true;
+    const sdkc_node *e = sdkc_node_get(v, "enum");
+    return e && e->kind == SDKC_NODE_SEQ && e->nitems == 1 &&
+           e->items[0]->scalar == SDKC_SCALAR_NULL;
+}
+
+/* A tag value visible in an inline variant (`type` or `_tag` with one literal), for naming. */
+static const char *peek_tag(const sdkc_node *v)
+{
+    static const char *const keys[] = {"type", "_tag", "kind"};
+    const sdkc_node *props = sdkc_node_get(v, "properties");
+    for (size_t i = 0; props && i < 3; i++) {
+        const sdkc_node *p = sdkc_node_get(props, keys[i]);
+        const sdkc_node *cv = sdkc_node_get(p, "const");
+        if (sdkc_node_is_string(cv))
+            return cv->str;
+        const sdkc_node *e = sdkc_node_get(p, "enum");
+        if (e && e->kind == SDKC_NODE_SEQ && e->nitems == 1 && sdkc_node_is_string(e->items[0]))
+            return e->items[0]->str;
+    }
+    return NULL;
+}
+
+static sdkc_type *conv_union(cctx *c, const sdkc_node *n, const sdkc_node *list, const char *kw,
+                             const char *ctxname, const char *origin, sdkc_type *dest)
+{
+    if (list->kind != SDKC_NODE_SEQ || list->nitems == 0)
+        return any_into(c, list, origin, "'anyOf'/'oneOf' must be a non-empty list", dest);
+    const char *lorigin = cc_ptr_child(c, origin, kw);
+    bool has_null = false;
+    sdkc_type **vs = cc_alloc(c, list->nitems * sizeof *vs);
+    if (!vs)
+        return NULL;
+    size_t nv = 0;
+    for (size_t i = 0; i < list->nitems; i++) {
+        const sdkc_node *v = list->items[i];
+        if (is_null_schema(v)) {
+            has_null = true;
+            continue;
+        }
+        const char *tag = peek_tag(v);
+        const char *vctx =
+            tag ? ctx_child(c, ctxname, tag) : cc_printf(c, "%sVariant%zu", ctxname, i + 1);
+        sdkc_type *t = conv(c, v, vctx, cc_ptr_index(c, lorigin, i), NULL);
+        if (!t)
+            return NULL;
+        if (t->kind == SDKC_TYPE_NULLABLE) {
+            has_null = true;
+            t = (sdkc_type *)t->u.nullable.inner;
+        } else if (t->kind == SDKC_TYPE_NULL) {
+            has_null = true;
+            continue;
+        }
+        bool dup = false;
+        for (size_t j = 0; j < nv && !dup; j++)
+            dup = vs[j] == t;
+        if (!dup)
+            vs[nv++] = t;
+    }
+    sdkc_type *outer = NULL;
+    if (has_null) {
+        if (nv == 0)
+            return new_type(c, SDKC_TYPE_NULL, n, origin, &dest);
+        outer = new_type(c, SDKC_TYPE_NULLABLE, n, origin, &dest);
+    }
+    sdkc_type *inner;
+    if (nv == 1) {
+        inner = dest ? copy_into(c, dest, vs[0], n) : vs[0];
+    } else {
+        inner = new_type(c, SDKC_TYPE_UNION, n, origin, &dest);
+        sdkc_variant *vv = cc_alloc(c, nv * sizeof *vv);
+        if (!inner || !vv)
+            return inner;
+        for (size_t i = 0; i < nv; i++)
+            vv[i].type = vs[i];
+        inner->u.union_.variants = vv;
+        inner->u.union_.nvariants = nv;
+        if (!pvec_push(&c->unions, inner))
+            c->nomem = true;
+        maybe_name(c, inner, ctxname);
+    }
+    if (outer) {
+        outer->u.nullable.inner = inner;
+        return outer;
+    }
+    return inner;
+}
+
+/* ---- objects ---- */
+
+static bool in_required(const sdkc_node *const *reqs, size_t nreqs, const char *name)
+{
+    for (size_t r = 0; r < nreqs; r++) {
+        const sdkc_node *req = reqs[r];
+        if (!req || req->kind != SDKC_NODE_SEQ)
+            continue;
+        for (size_t i = 0; i < req->nitems; i++) {
+            const char *s = cc_text(req->items[i]);
+            if (s && strcmp(s, name) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Build an object (or a map) from one schema, or from the parts of an allOf. */
+static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char *const *origins,
+                              size_t nparts, const char *ctxname, sdkc_type *dest)
+{
+    const sdkc_node *n = parts[0];
+    const char *origin = origins[0];
+    const sdkc_node *reqs[16];
+    size_t nreqs = 0, nprops = 0;
+    const sdkc_node *addl = NULL, *pattern = NULL;
+    const char *addl_origin = NULL, *pattern_origin = NULL;
+    for (size_t i = 0; i < nparts; i++) {
+        const sdkc_node *props = sdkc_node_get(parts[i], "properties");
+        if (props && props->kind != SDKC_NODE_MAP)
+            return any_into(c, props, origin, "'properties' must be a mapping", dest);
+        nprops += props ? props->npairs : 0;
+        if (nreqs < 16)
+            reqs[nreqs++] = sdkc_node_get(parts[i], "required");
+        const sdkc_node *a = sdkc_node_get(parts[i], "additionalProperties");
+        if (a) {
+            addl = a;
+            addl_origin = cc_ptr_child(c, origins[i], "additionalProperties");
+        }
+        const sdkc_node *pp = sdkc_node_get(parts[i], "patternProperties");
+        if (pp) {
+            if (pp->kind != SDKC_NODE_MAP || pp->npairs != 1)
+                return any_into(c, pp, origin,
+                                "'patternProperties' with other than one pattern is not supported",
+                                dest);
+            pattern = pp;
+            pattern_origin = cc_ptr_child(c, origins[i], "patternProperties");
+        }
+    }
+    bool addl_false = addl && addl->scalar == SDKC_SCALAR_BOOL && addl->kind == SDKC_NODE_SCALAR &&
+                      strcmp(addl->str, "false") == 0;
+    if (nprops == 0 && !addl_false) {
+        /* no fixed properties: a string-keyed map */
+        sdkc_type *t = new_type(c, SDKC_TYPE_MAP, n, origin, &dest);
+        if (!t)
+            return NULL;
+        if (pattern) {
+            const sdkc_pair *pp = &pattern->pairs[0];
+            t->u.map.key_pattern = cc_strdup(c, pp->key->str);
+            t->u.map.value = conv(c, pp->value, ctx_child(c, ctxname, "Value"),
+                                  cc_ptr_child(c, pattern_origin, pp->key->str), NULL);
+        } else if (addl && addl->kind == SDKC_NODE_MAP) {
+            t->u.map.value = conv(c, addl, ctx_child(c, ctxname, "Value"), addl_origin, NULL);
+        } else {
+            t->u.map.value = new_type(c, SDKC_TYPE_ANY, addl ? addl : n, addl_origin, NULL);
+        }
+        return t;
+    }
+    sdkc_type *t = new_type(c, SDKC_TYPE_OBJECT, n, origin, &dest);
+    sdkc_field *fields = cc_alloc(c, (nprops ? nprops : 1) * sizeof *fields);
+    if (!t || !fields)
+        return t;
+    /* name before the fields so inline children sort after their parent's name is taken */
+    maybe_name(c, t, ctxname);
+    const char *base = t->name ? t->name : ctxname;
+    cmap seen, safe;
+    cmap_init(&seen, true);
+    cmap_init(&safe, true);
+    size_t nf = 0;
+    for (size_t i = 0; i < nparts; i++) {
+        const sdkc_node *props = sdkc_node_get(parts[i], "properties");
+        const char *porigin = props ? cc_ptr_child(c, origins[i], "properties") : NULL;
+        for (size_t j = 0; props && j < props->npairs; j++) {
+            const char *wire = props->pairs[j].key->str;
+            const sdkc_node *pv = props->pairs[j].value;
+            if (cmap_get(&seen, wire))
+                continue;
+            sdkc_field *f = &fields[nf];
+            f->wire_name = cc_strdup(c, wire);
+            f->type = conv(c, pv, ctx_child(c, base, wire), cc_ptr_child(c, porigin, wire), NULL);
+            f->required = in_required(reqs, nreqs, wire);
+            f->docs = pv->kind == SDKC_NODE_MAP ? cc_docs(c, pv) : NULL;
+            f->loc = cc_loc(c, props->pairs[j].key);
+            char *s = sdkc_snake_case(c->a, wire);
+            if (!s || !f->wire_name) {
+                c->nomem = true;
+                break;
+            }
+            if (sdkc_is_c_keyword(s))
+                s = cc_printf(c, "%s_", s);
+            const char *u = s;
+            for (unsigned k = 2; u && cmap_get(&safe, u); k++)
+                u = cc_printf(c, "%s_%u", s, k);
+            if (!u)
+                break;
+            f->safe_name = u;
+            if (!cmap_put(&seen, f->wire_name, f) || !cmap_put(&safe, u, f)) {
+                c->nomem = true;
+                break;
+            }
+            cc_brand_vote(c, f->type, wire);
+            nf++;
+        }
+    }
+    cmap_cleanup(&seen);
+    cmap_cleanup(&safe);
+    t->u.object.fields = fields;
+    t->u.object.nfields = nf;
+    if (addl_false)
+        t->u.object.additional = NULL;
+    else if (addl && addl->kind == SDKC_NODE_MAP)
+        t->u.object.additional = conv(c, addl, ctx_child(c, base, "Extra"), addl_origin, NULL);
+    else if (pattern)
+        t->u.object.additional =
+            conv(c, pattern->pairs[0].value, ctx_child(c, base, "Extra"), pattern_origin, NULL);
+    else
+        t->u.object.additional = new_type(c, SDKC_TYPE_ANY, addl ? addl : n, addl_origin, NULL);
+    return t;
+}
+
+static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list,
+                              const char *ctxname, const char *origin, sdkc_type *dest)
+{
+    if (list->kind != SDKC_NODE_SEQ || list->nitems == 0)
+        return any_into(c, list, origin, "'allOf' must be a non-empty list", dest);
+    const char *lorigin = cc_ptr_child(c, origin, "allOf");
+    bool has_props = sdkc_node_get(n, "properties") != NULL;
+    if (list->nitems == 1 && !has_props)
+        return conv(c, list->items[0], ctxname, cc_ptr_index(c, lorigin, 0), dest);
+    /* merge object parts: the schema itself plus every part, references followed */
+    size_t np = list->nitems + 1;
+    const sdkc_node **parts = cc_alloc(c, np * sizeof *parts);
+    const char **origins = cc_alloc(c, np * sizeof *origins);
+    if (!parts || !origins)
+        return NULL;
+    size_t k = 0;
+    parts[k] = n;
+    origins[k++] = origin;
+    for (size_t i = 0; i < list->nitems; i++) {
+        const sdkc_node *p = final_target(c, list->items[i]);
+        if (!p)
+            return any_into(c, list->items[i], origin, NULL, dest);
+        const char *ty = cc_text(sdkc_node_get(p, "type"));
+        if (p->kind != SDKC_NODE_MAP || sdkc_node_get(p, "anyOf") || sdkc_node_get(p, "oneOf") ||
+            sdkc_node_get(p, "allOf") || (ty && strcmp(ty, "object") != 0) ||
+            (!ty && !sdkc_node_get(p, "properties")))
+            return any_into(c, list->items[i], origin,
+                            "'allOf' is supported only over object schemas", dest);
+        parts[k] = p;
+        origins[k++] = cc_ptr_index(c, lorigin, i);
+    }
+    return conv_object(c, parts, origins, k, ctxname, dest);
+}
+
+/* ---- scalars and arrays ---- */
+
+static bool get_u64(const sdkc_node *n, const char *key, uint64_t *out)
+{
+    int64_t v;
+    if (!sdkc_node_int64(sdkc_node_get(n, key), &v) || v < 0)
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+static sdkc_type *conv_string(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+                              sdkc_type *dest)
+{
+    const sdkc_node *cs = sdkc_node_get(n, "contentSchema");
+    const char *cmt = cc_text(sdkc_node_get(n, "contentMediaType"));
+    if (cs || (cmt && strstr(cmt, "json"))) {
+        sdkc_type *t = new_type(c, SDKC_TYPE_JSON_STRING, n, origin, &dest);
+        if (!t)
+            return NULL;
+        t->u.json_string.media_type = cc_strdup(c, cmt ? cmt : "application/json");
+        t->u.json_string.content = cs ? conv(c, cs, ctx_child(c, ctxname, "Content"),
+                                             cc_ptr_child(c, origin, "contentSchema"), NULL)
+                                      : new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
+        return t;
+    }
+    sdkc_type *t = new_type(c, SDKC_TYPE_STRING, n, origin, &dest);
+    if (!t)
+        return NULL;
+    const char *fmt = cc_text(sdkc_node_get(n, "format"));
+    const char *pat = cc_text(sdkc_node_get(n, "pattern"));
+    t->u.str.format = fmt ? cc_strdup(c, fmt) : NULL;
+    t->u.str.pattern = pat ? cc_strdup(c, pat) : NULL;
+    t->u.str.brand = pat ? brand_for(c, pat) : NULL;
+    t->u.str.has_min_length = get_u64(n, "minLength", &t->u.str.min_length);
+    t->u.str.has_max_length = get_u64(n, "maxLength", &t->u.str.max_length);
+    return t;
+}
+
+static sdkc_type *conv_number(cctx *c, const sdkc_node *n, sdkc_type_kind k, const char *origin,
+                              sdkc_type *dest)
+{
+    sdkc_type *t = new_type(c, k, n, origin, &dest);
+    if (!t)
+        return NULL;
+    const char *fmt = cc_text(sdkc_node_get(n, "format"));
+    t->u.num.format = fmt ? cc_strdup(c, fmt) : NULL;
+    t->u.num.has_minimum = sdkc_node_double(sdkc_node_get(n, "minimum"), &t->u.num.minimum);
+    t->u.num.has_maximum = sdkc_node_double(sdkc_node_get(n, "maximum"), &t->u.num.maximum);
+    const sdkc_node *emin = sdkc_node_get(n, "exclusiveMinimum");
+    const sdkc_node *emax = sdkc_node_get(n, "exclusiveMaximum");
+    bool b;
+    double d;
+    if (sdkc_node_bool(emin, &b))
+        t->u.num.exclusive_minimum = b && t->u.num.has_minimum; /* 3.0 */
+    else if (sdkc_node_double(emin, &d)) {
+        t->u.num.has_minimum = true; /* 3.1: the bound itself */
+        t->u.num.minimum = d;
+        t->u.num.exclusive_minimum = true;
+    }
+    if (sdkc_node_bool(emax, &b))
+        t->u.num.exclusive_maximum = b && t->u.num.has_maximum;
+    else if (sdkc_node_double(emax, &d)) {
+        t->u.num.has_maximum = true;
+        t->u.num.maximum = d;
+        t->u.num.exclusive_maximum = true;
+    }
+    return t;
+}
+
+static sdkc_type *conv_array(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+                             sdkc_type *dest)
+{
+    const sdkc_node *items = sdkc_node_get(n, "items");
+    const sdkc_node *prefix = sdkc_node_get(n, "prefixItems");
+    uint64_t maxi = 0;
+    bool has_max = get_u64(n, "maxItems", &maxi);
+    if (prefix) {
+        if (prefix->kind != SDKC_NODE_SEQ)
+            return any_into(c, prefix, origin, "'prefixItems' must be a list", dest);
+        sdkc_type *t = new_type(c, SDKC_TYPE_TUPLE, n, origin, &dest);
+        const sdkc_type **its = cc_alloc(c, (prefix->nitems + 1) * sizeof *its);
+        if (!t || !its)
+            return t;
+        const char *porigin = cc_ptr_child(c, origin, "prefixItems");
+        for (size_t i = 0; i < prefix->nitems; i++)
+            its[i] = conv(c, prefix->items[i], cc_printf(c, "%sItem%zu", ctxname, i + 1),
+                          cc_ptr_index(c, porigin, i), NULL);
+        t->u.tuple.items = its;
+        t->u.tuple.nitems = prefix->nitems;
+        bool items_false = items && items->kind == SDKC_NODE_SCALAR &&
+                           items->scalar == SDKC_SCALAR_BOOL && strcmp(items->str, "false") == 0;
+        if (items_false || (has_max && maxi <= prefix->nitems))
+            t->u.tuple.rest = NULL;
+        else if (items && items->kind == SDKC_NODE_MAP)
+            t->u.tuple.rest = conv(c, items, ctx_child(c, ctxname, "Item"),
+                                   cc_ptr_child(c, origin, "items"), NULL);
+        else
+            t->u.tuple.rest = new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
+        return t;
+    }
+    sdkc_type *t = new_type(c, SDKC_TYPE_ARRAY, n, origin, &dest);
+    if (!t)
+        return NULL;
+    if (items && items->kind == SDKC_NODE_MAP)
+        t->u.array.items =
+            conv(c, items, ctx_child(c, ctxname, "Item"), cc_ptr_child(c, origin, "items"), NULL);
+    else if (items && items->kind == SDKC_NODE_SEQ)
+        t->u.array.items = cc_any(c, items, origin, "'items' as a list (draft 4 tuple)");
+    else
+        t->u.array.items = new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
+    t->u.array.has_min_items = get_u64(n, "minItems", &t->u.array.min_items);
+    t->u.array.has_max_items = has_max;
+    t->u.array.max_items = maxi;
+    return t;
+}
+
+/* One `type` name applied to the schema's keywords. */
+static sdkc_type *conv_typed(cctx *c, const sdkc_node *n, const sdkc_node *tynode, const char *ty,
+                             const char *ctxname, const char *origin, sdkc_type *dest)
+{
+    if (strcmp(ty, "string") == 0)
+        return conv_string(c, n, ctxname, origin, dest);
+    if (strcmp(ty, "integer") == 0)
+        return conv_number(c, n, SDKC_TYPE_INTEGER, origin, dest);
+    if (strcmp(ty, "number") == 0)
+        return conv_number(c, n, SDKC_TYPE_NUMBER, origin, dest);
+    if (strcmp(ty, "boolean") == 0)
+        return new_type(c, SDKC_TYPE_BOOLEAN, n, origin, &dest);
+    if (strcmp(ty, "null") == 0)
+        return new_type(c, SDKC_TYPE_NULL, n, origin, &dest);
+    if (strcmp(ty, "array") == 0)
+        return conv_array(c, n, ctxname, origin, dest);
+    if (strcmp(ty, "object") == 0)
+        return conv_object(c, &n, &origin, 1, ctxname, dest);
+    const char *why = cc_printf(c, "unknown schema type '%s'", ty);
+    return any_into(c, tynode, origin, why, dest);
+}
+
+static const char *infer_type(const sdkc_node *n)
+{
+    if (sdkc_node_get(n, "properties") || sdkc_node_get(n, "additionalProperties") ||
+        sdkc_node_get(n, "patternProperties"))
+        return "object";
+    if (sdkc_node_get(n, "items") || sdkc_node_get(n, "prefixItems"))
+        return "array";
+    if (sdkc_node_get(n, "pattern") || sdkc_node_get(n, "contentMediaType") ||
+        sdkc_node_get(n, "contentSchema") || sdkc_node_get(n, "minLength") ||
+        sdkc_node_get(n, "maxLength"))
+        return "string";
+    return NULL;
+}
+
+static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+                            sdkc_type *dest, bool *wrap_null)
+{
+    const sdkc_node *bad = unknown_key(n);
+    if (bad) {
+        const char *why = cc_printf(c, "unsupported schema keyword '%s'", bad->str);
+        return any_into(c, bad, origin, why, dest);
+    }
+    const sdkc_node *x;
+    if ((x = sdkc_node_get(n, "not")) != NULL) {
+        if (x->kind == SDKC_NODE_MAP && x->npairs == 0)
+            return new_type(c, SDKC_TYPE_NEVER, n, origin, &dest);
+        return any_into(c, x, origin, "'not' other than 'not: {}' is not supported", dest);
+    }
+    if ((x = sdkc_node_get(n, "const")) != NULL)
+        return conv_const(c, n, x, origin, dest);
+    if ((x = sdkc_node_get(n, "enum")) != NULL)
+        return conv_enum(c, n, x, ctxname, origin, dest);
+    const sdkc_node *any_of = sdkc_node_get(n, "anyOf");
+    const sdkc_node *one_of = sdkc_node_get(n, "oneOf");
+    if (any_of && one_of)
+        return any_into(c, n, origin, "both 'anyOf' and 'oneOf' in one schema", dest);
+    if (any_of || one_of)
+        return conv_union(c, n, any_of ? any_of : one_of, any_of ? "anyOf" : "oneOf", ctxname,
+                          origin, dest);
+    if ((x = sdkc_node_get(n, "allOf")) != NULL)
+        return conv_all_of(c, n, x, ctxname, origin, dest);
+    const sdkc_node *tynode = sdkc_node_get(n, "type");
+    if (tynode && tynode->kind == SDKC_NODE_SEQ) {
+        const sdkc_node *only = NULL;
+        size_t nn = 0;
+        for (size_t i = 0; i < tynode->nitems; i++) {
+            const char *s = cc_text(tynode->items[i]);
+            if (!s)
+                return any_into(c, tynode, origin, "'type' list of non-strings", dest);
+            if (strcmp(s, "null") == 0)
+                *wrap_null = true;
+            else {
+                nn++;
+                only = tynode->items[i];
+            }
+        }
+        if (nn == 0)
+            return new_type(c, SDKC_TYPE_NULL, n, origin, &dest);
+        if (nn == 1)
+            return conv_typed(c, n, tynode, only->str, ctxname, origin, dest);
+        sdkc_type *t = new_type(c, SDKC_TYPE_UNION, n, origin, &dest);
+        sdkc_variant *vs = cc_alloc(c, nn * sizeof *vs);
+        if (!t || !vs)
+            return t;
+        size_t k = 0;
+        for (size_t i = 0; i < tynode->nitems; i++) {
+            const char *s = tynode->items[i]->str;
+            if (strcmp(s, "null") != 0)
+                vs[k++].type = conv_typed(c, n, tynode, s, ctx_child(c, ctxname, s), origin, NULL);
+        }
+        t->u.union_.variants = vs;
+        t->u.union_.nvariants = k;
+        if (!pvec_push(&c->unions, t))
+            c->nomem = true;
+        maybe_name(c, t, ctxname);
+        return t;
+    }
+    const char *ty = tynode ? cc_text(tynode) : infer_type(n);
+    if (!ty) {
+        if (tynode)
+            return any_into(c, tynode, origin, "'type' must be a string or a list", dest);
+        return new_type(c, SDKC_TYPE_ANY, n, origin, &dest); /* `{}`: any value, as declared */
+    }
+    return conv_typed(c, n, tynode, ty, ctxname, origin, dest);
+}
+
+static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+                       sdkc_type *dest)
+{
+    if (c->nomem)
+        return NULL;
+    if (!n)
+        return any_into(c, NULL, origin, "missing schema", dest);
+    if (n->kind == SDKC_NODE_SCALAR && n->scalar == SDKC_SCALAR_BOOL) {
+        bool b = false;
+        sdkc_node_bool(n, &b);
+        return new_type(c, b ? SDKC_TYPE_ANY : SDKC_TYPE_NEVER, n, origin, &dest);
+    }
+    if (n->kind != SDKC_NODE_MAP)
+        return any_into(c, n, origin, "a schema must be a mapping or a boolean", dest);
+    if (c->depth >= MAX_DEPTH) {
+        cc_error(c, n, "schemas nest too deeply (over %d levels)", MAX_DEPTH);
+        return any_into(c, n, origin, NULL, dest);
+    }
+    c->depth++;
+    sdkc_type *t;
+    if (sdkc_node_get(n, "$ref")) {
+        sdkc_type *r = conv_ref(c, n, origin);
+        t = dest ? copy_into(c, dest, r, n) : r;
+    } else {
+        bool wrap_null = false, b = false;
+        if (sdkc_node_bool(sdkc_node_get(n, "nullable"), &b) && b)
+            wrap_null = true; /* OpenAPI 3.0 */
+        /* a named schema known to be nullable: the shell is the nullable, the inner type is
+           built apart (and named from the context) */
+        sdkc_type *shell = dest, *outer = NULL;
+        if (dest && wrap_null) {
+            outer = dest;
+            dest = NULL;
+        }
+        sdkc_type *made = conv_body(c, n, ctxname, origin, dest, &wrap_null);
+        t = made;
+        bool nullish = made && (made->kind == SDKC_TYPE_NULLABLE || made->kind == SDKC_TYPE_NULL ||
+                                made->kind == SDKC_TYPE_ANY);
+        if (outer) {
+            if (made && !nullish) {
+                outer->kind = SDKC_TYPE_NULLABLE;
+                outer->u.nullable.inner = made;
+                t = outer;
+            } else if (made) {
+                t = copy_into(c, outer, made, n);
+            }
+        } else if (made && wrap_null && !nullish) {
+            if (shell && made == shell) {
+                /* `type: [X, "null"]` on a named schema: move X out of the shell */
+                sdkc_type *inner = new_type(c, made->kind, n, origin, NULL);
+                if (inner) {
+                    sdkc_loc loc = inner->loc;
+                    *inner = *made;
+                    inner->name = NULL;
+                    inner->safe_name = NULL;
+                    inner->recursive = false;
+                    inner->loc = loc;
+                    if (inner->kind == SDKC_TYPE_UNION && !pvec_push(&c->unions, inner))
+                        c->nomem = true;
+                    maybe_name(c, inner, ctxname);
+                    made->kind = SDKC_TYPE_NULLABLE;
+                    memset(&made->u, 0, sizeof made->u);
+                    made->u.nullable.inner = inner;
+                }
+            } else {
+                t = cc_nullable(c, made, n);
+            }
+        }
+    }
+    c->depth--;
+    return t;
+}
+
+sdkc_type *cc_schema(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin)
+{
+    return conv(c, n, ctxname, origin, NULL);
+}
+
+/* ---- components ---- */
+
+bool cc_schemas_init(cctx *c)
+{
+    const sdkc_node *comps = sdkc_node_get(sdkc_node_get(c->root, "components"), "schemas");
+    if (!comps)
+        return true;
+    if (comps->kind != SDKC_NODE_MAP) {
+        cc_error(c, comps, "components.schemas must be a mapping");
+        return true;
+    }
+    c->ncomps = comps->npairs;
+    c->comps = cc_alloc(c, (c->ncomps ? c->ncomps : 1) * sizeof *c->comps);
+    if (!c->comps)
+        return false;
+    for (size_t i = 0; i < c->ncomps; i++) {
+        comp *k = &c->comps[i];
+        k->name = cc_strdup(c, comps->pairs[i].key->str);
+        k->node = comps->pairs[i].value;
+        k->shell = cc_alloc(c, sizeof *k->shell);
+        if (!k->name || !k->shell)
+            return false;
+        k->shell->name = k->name;
+        k->shell->kind = SDKC_TYPE_ANY;
+        k->shell->origin = cc_ptr_child(c, "/components/schemas", k->name);
+        k->shell->loc = cc_loc(c, comps->pairs[i].key);
+        if (!pvec_push(&c->all, k->shell) || !register_name(c, k->shell) ||
+            !cmap_put(&c->comp_by_node, k->node, k))
+            return false;
+    }
+    return !c->nomem;
+}
+
+static void fill_component(cctx *c, comp *k)
+{
+    if (k->state != COMP_TODO)
+        return;
+    if (is_pure_ref(k->node)) {
+        k->state = COMP_ALIAS;
+        k->target = final_target(c, k->node);
+        if (!k->target) {
+            k->shell->kind = SDKC_TYPE_ANY;
+            return;
+        }
+        comp *t = cmap_get(&c->comp_by_node, k->target);
+        if (t)
+            fill_component(c, t);
+        else {
+            /* alias of a non-component schema: convert that into this shell */
+            k->state = COMP_BUSY;
+            cmap_put(&c->busy, k->shell, k->shell);
+            conv(c, k->target, k->name, k->shell->origin, k->shell);
+            cmap_del(&c->busy, k->shell);
+            k->state = COMP_DONE;
+            k->target = NULL;
+        }
+        return;
+    }
+    k->state = COMP_BUSY;
+    if (!cmap_put(&c->busy, k->shell, k->shell)) {
+        c->nomem = true;
+        return;
+    }
+    const char *docs = k->node->kind == SDKC_NODE_MAP ? cc_docs(c, k->node) : NULL;
+    conv(c, k->node, k->name, k->shell->origin, k->shell);
+    if (docs)
+        k->shell->docs = docs;
+    cmap_del(&c->busy, k->shell);
+    k->state = COMP_DONE;
+}
+
+void cc_schemas_fill(cctx *c)
+{
+    for (size_t i = 0; i < c->ncomps && !c->nomem; i++)
+        fill_component(c, &c->comps[i]);
+}
+
+/* ---- finishing passes ---- */
+
+static const sdkc_field *find_field(const sdkc_type *t, const char *wire)
+{
+    if (!t || t->kind != SDKC_TYPE_OBJECT)
+        return NULL;
+    for (size_t i = 0; i < t->u.object.nfields; i++)
+        if (strcmp(t->u.object.fields[i].wire_name, wire) == 0)
+            return &t->u.object.fields[i];
+    return NULL;
+}
+
+static const char *literal_tag(const sdkc_type *vt, const char *field)
+{
+    const sdkc_field *f = find_field(vt, field);
+    if (!f || !f->required || !f->type)
+        return NULL;
+    const sdkc_type *ft = f->type;
+    if (ft->kind == SDKC_TYPE_LITERAL && ft->u.literal.kind == SDKC_LIT_STRING)
+        return ft->u.literal.text;
+    return NULL;
+}
+
+static bool try_discriminator(const sdkc_type *u, const char *field)
+{
+    size_t n = u->u.union_.nvariants;
+    for (size_t i = 0; i < n; i++) {
+        const char *ti = literal_tag(u->u.union_.variants[i].type, field);
+        if (!ti)
+            return false;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(ti, literal_tag(u->u.union_.variants[j].type, field)) == 0)
+                return false;
+    }
+    return true;
+}
+
+static void finish_union(cctx *c, sdkc_type *u)
+{
+    if (u->kind != SDKC_TYPE_UNION)
+        return;
+    sdkc_variant *vs = (sdkc_variant *)u->u.union_.variants;
+    size_t n = u->u.union_.nvariants;
+    const char *disc = NULL;
+    if (n > 0 && vs[0].type && vs[0].type->kind == SDKC_TYPE_OBJECT) {
+        static const char *const preferred[] = {"type", "_tag", "kind"};
+        for (size_t i = 0; i < 3 && !disc; i++)
+            if (try_discriminator(u, preferred[i]))
+                disc = preferred[i];
+        const sdkc_type *v0 = vs[0].type;
+        for (size_t i = 0; i < v0->u.object.nfields && !disc; i++)
+            if (try_discriminator(u, v0->u.object.fields[i].wire_name))
+                disc = v0->u.object.fields[i].wire_name;
+    }
+    u->u.union_.discriminator = disc;
+    cmap seen;
+    cmap_init(&seen, true);
+    for (size_t i = 0; i < n; i++) {
+        vs[i].tag = disc ? literal_tag(vs[i].type, disc) : NULL;
+        const char *basis = vs[i].tag;
+        if (!basis)
+            basis = vs[i].type && vs[i].type->name
+                        ? vs[i].type->name
+                        : sdkc_type_kind_name(vs[i].type ? vs[i].type->kind : SDKC_TYPE_ANY);
+        char *s = sdkc_snake_case(c->a, basis);
+        if (s && sdkc_is_c_keyword(s))
+            s = cc_printf(c, "%s_", s);
+        const char *uq = s;
+        for (unsigned k = 2; uq && cmap_get(&seen, uq); k++)
+            uq = cc_printf(c, "%s_%u", s, k);
+        if (!uq || !cmap_put(&seen, uq, (void *)1)) {
+            c->nomem = true;
+            break;
+        }
+        vs[i].safe_name = uq;
+    }
+    cmap_cleanup(&seen);
+}
+
+static char lower_c(char ch)
+{
+    return ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch;
+}
+
+/* Is suffix, compared without case, the tail of name starting at a word boundary? */
+static bool camel_suffix(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), m = strlen(suffix);
+    if (m > n)
+        return false;
+    const char *tail = name + (n - m);
+    for (size_t i = 0; i < m; i++)
+        if (lower_c(tail[i]) != lower_c(suffix[i]))
+            return false;
+    return m == n || (tail[0] >= 'A' && tail[0] <= 'Z') || tail[-1] == '_';
+}
+
+static int cmp_brand_acc(const void *a, const void *b)
+{
+    const brand_acc *x = *(brand_acc *const *)a, *y = *(brand_acc *const *)b;
+    if (x->brand->uses != y->brand->uses)
+        return x->brand->uses > y->brand->uses ? -1 : 1;
+    return strcmp(x->brand->prefix, y->brand->prefix);
+}
+
+static int cmp_brand(const void *a, const void *b)
+{
+    return strcmp(((const sdkc_brand *)a)->name, ((const sdkc_brand *)b)->name);
+}
+
+/* Name brands after the field that uses them most; brands that want a taken name, most used
+ * first, fall back to the name plus their prefix, then numbers. */
+static void finish_brands(cctx *c, sdkc_ir *ir)
+{
+    size_t n = c->brand_list.len;
+    if (n == 0)
+        return;
+    brand_acc **order = malloc(n * sizeof *order);
+    sdkc_brand *out = cc_alloc(c, n * sizeof *out);
+    cmap taken;
+    cmap_init(&taken, true);
+    if (!order || !out) {
+        c->nomem = true;
+        goto done;
+    }
+    memcpy(order, c->brand_list.items, n * sizeof *order);
+    qsort(order, n, sizeof *order, cmp_brand_acc);
+    for (size_t i = 0; i < n; i++) {
+        brand_acc *b = order[i];
+        const char *best = NULL;
+        size_t bestn = 0;
+        for (size_t j = 0; j < b->n; j++) {
+            /* a qualified name (assistantMessageID) also counts for its plain suffix
+               (messageID) */
+            size_t score = 0;
+            for (size_t q = 0; q < b->n; q++)
+                if (camel_suffix(b->names[q], b->names[j]))
+                    score += b->counts[q];
+            if (score > bestn || (score == bestn && strcmp(b->names[j], best) < 0)) {
+                best = b->names[j];
+                bestn = score;
+            }
+        }
+        char *base = best ? sdkc_pascal_case(c->a, best)
+                          : cc_printf(c, "%sID", sdkc_pascal_case(c->a, b->brand->prefix));
+        if (!base) {
+            c->nomem = true;
+            goto done;
+        }
+        const char *name = base;
+        if (cmap_get(&taken, name) || cmap_get(&c->names, name))
+            name = cc_printf(c, "%s%s", base, sdkc_pascal_case(c->a, b->brand->prefix));
+        const char *cand = name;
+        for (unsigned k = 2; cand && (cmap_get(&taken, cand) || cmap_get(&c->names, cand)); k++)
+            cand = cc_printf(c, "%s%u", name, k);
+        if (!cand || !cmap_put(&taken, cand, (void *)1)) {
+            c->nomem = true;
+            goto done;
+        }
+        b->brand->name = cand;
+        b->brand->safe_name = sdkc_snake_case(c->a, cand);
+    }
+    /* the IR holds brands by value, sorted by name; string types point at these copies */
+    for (size_t i = 0; i < n; i++)
+        out[i] = *((brand_acc *)c->brand_list.items[i])->brand;
+    qsort(out, n, sizeof *out, cmp_brand);
+    cmap byprefix;
+    cmap_init(&byprefix, true);
+    for (size_t i = 0; i < n; i++)
+        if (!cmap_put(&byprefix, out[i].prefix, &out[i]))
+            c->nomem = true;
+    for (size_t i = 0; i < c->all.len; i++) {
+        sdkc_type *t = c->all.items[i];
+        if (t->kind == SDKC_TYPE_STRING && t->u.str.brand)
+            t->u.str.brand = cmap_get(&byprefix, t->u.str.brand->prefix);
+    }
+    cmap_cleanup(&byprefix);
+    ir->brands = out;
+    ir->nbrands = n;
+done:
+    cmap_cleanup(&taken);
+    free(order);
+}
+
+/* ---- recursion: Tarjan's strongly connected components, iterative ---- */
+
+typedef struct tnode {
+    size_t index, low;
+    bool on_stack, visited;
+} tnode;
+
+static size_t children(const sdkc_type *t, const sdkc_type **out, size_t max)
+{
+    size_t n = 0;
+#define ADD(x)                                                                                     \
+    do {                                                                                           \
+        if ((x) && n < max)                                                                        \
+            out[n++] = (x);                                                                        \
+    } while (0)
+    switch (t->kind) {
+    case SDKC_TYPE_ARRAY:
+        ADD(t->u.array.items);
+        break;
+    case SDKC_TYPE_TUPLE:
+        for (size_t i = 0; i < t->u.tuple.nitems; i++)
+            ADD(t->u.tuple.items[i]);
+        ADD(t->u.tuple.rest);
+        break;
+    case SDKC_TYPE_MAP:
+        ADD(t->u.map.value);
+        break;
+    case SDKC_TYPE_OBJECT:
+        for (size_t i = 0; i < t->u.object.nfields; i++)
+            ADD(t->u.object.fields[i].type);
+        ADD(t->u.object.additional);
+        break;
+    case SDKC_TYPE_UNION:
+        for (size_t i = 0; i < t->u.union_.nvariants; i++)
+            ADD(t->u.union_.variants[i].type);
+        break;
+    case SDKC_TYPE_NULLABLE:
+        ADD(t->u.nullable.inner);
+        break;
+    case SDKC_TYPE_JSON_STRING:
+        ADD(t->u.json_string.content);
+        break;
+    default:
+        break;
+    }
+#undef ADD
+    return n;
+}
+
+static size_t nchildren(const sdkc_type *t)
+{
+    switch (t->kind) {
+    case SDKC_TYPE_TUPLE:
+        return t->u.tuple.nitems + 1;
+    case SDKC_TYPE_OBJECT:
+        return t->u.object.nfields + 1;
+    case SDKC_TYPE_UNION:
+        return t->u.union_.nvariants;
+    default:
+        return 1;
+    }
+}
+
+typedef struct frame {
+    size_t v;
+    const sdkc_type **kids;
+    size_t nkids, next;
+} frame;
+
+static void mark_recursive(cctx *c)
+{
+    size_t n = c->all.len;
+    cmap idx;
+    cmap_init(&idx, false);
+    tnode *tn = calloc(n ? n : 1, sizeof *tn);
+    size_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    frame *fr = malloc((n ? n : 1) * sizeof *fr);
+    if (!tn || !stack || !fr) {
+        c->nomem = true;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!cmap_put(&idx, c->all.items[i], (void *)(uintptr_t)(i + 1))) {
+            c->nomem = true;
+            goto done;
+        }
+    size_t counter = 0, sp = 0;
+    for (size_t root = 0; root < n; root++) {
+        if (tn[root].visited)
+            continue;
+        size_t fp = 0;
+        fr[fp].v = root;
+        fr[fp].nkids = 0;
+        fr[fp].kids = NULL;
+        fr[fp].next = 0;
+        bool enter = true;
+        while (true) {
+            frame *f = &fr[fp];
+            if (enter) {
+                tn[f->v].visited = true;
+                tn[f->v].index = tn[f->v].low = counter++;
+                tn[f->v].on_stack = true;
+                stack[sp++] = f->v;
+                const sdkc_type *t = c->all.items[f->v];
+                size_t cap = nchildren(t);
+                f->kids = cap ? cc_alloc(c, cap * sizeof *f->kids) : NULL;
+                f->nkids = f->kids ? children(t, f->kids, cap) : 0;
+                f->next = 0;
+                enter = false;
+            }
+            if (f->next < f->nkids) {
+                const sdkc_type *k = f->kids[f->next++];
+                size_t w = (size_t)(uintptr_t)cmap_get(&idx, k);
+                if (w == 0)
+                    continue;
+                w--;
+                if (w == f->v) {
+                    ((sdkc_type *)c->all.items[w])->recursive = true;
+                    continue;
+                }
+                if (!tn[w].visited) {
+                    fp++;
+                    fr[fp].v = w;
+                    enter = true;
+                } else if (tn[w].on_stack && tn[w].index < tn[f->v].low) {
+                    tn[f->v].low = tn[w].index;
+                }
+                continue;
+            }
+            /* all children done */
+            size_t v = f->v;
+            if (tn[v].low == tn[v].index) {
+                size_t count = 0, base = sp;
+                do {
+                    base--;
+                    count++;
+                } while (stack[base] != v);
+                for (size_t i = base; i < sp; i++) {
+                    tn[stack[i]].on_stack = false;
+                    if (count > 1)
+                        ((sdkc_type *)c->all.items[stack[i]])->recursive = true;
+                }
+                sp = base;
+            }
+            if (fp == 0)
+                break;
+            fp--;
+            if (tn[v].low < tn[fr[fp].v].low)
+                tn[fr[fp].v].low = tn[v].low;
+        }
+    }
+done:
+    cmap_cleanup(&idx);
+    free(tn);
+    free(stack);
+    free(fr);
+}
+
+static int cmp_type_name(const void *a, const void *b)
+{
+    return strcmp((*(const sdkc_type *const *)a)->name, (*(const sdkc_type *const *)b)->name);
+}
+
+static bool plain_name(const char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+            return false;
+    return true;
+}
+
+void cc_schemas_finish(cctx *c, sdkc_ir *ir)
+{
+    for (size_t i = 0; i < c->unions.len; i++)
+        finish_union(c, c->unions.items[i]);
+    finish_brands(c, ir);
+    mark_recursive(c);
+    /* aliases: a copy of their target under their own name */
+    for (size_t i = 0; i < c->ncomps; i++) {
+        comp *k = &c->comps[i];
+        if (k->state != COMP_ALIAS || !k->target)
+            continue;
+        comp *t = cmap_get(&c->comp_by_node, k->target);
+        if (!t)
+            continue;
+        sdkc_type keep = *k->shell;
+        *k->shell = *t->shell;
+        k->shell->name = keep.name;
+        k->shell->origin = keep.origin;
+        k->shell->loc = keep.loc;
+        k->shell->docs = keep.docs ? keep.docs : t->shell->docs;
+    }
+    size_t n = c->named.len;
+    const sdkc_type **types = cc_alloc(c, (n ? n : 1) * sizeof *types);
+    if (!types)
+        return;
+    memcpy(types, c->named.items, n * sizeof *types);
+    qsort(types, n, sizeof *types, cmp_type_name);
+    /* safe names: identifier-like names first so they keep the plain spelling */
+    cmap safe;
+    cmap_init(&safe, true);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n; i++) {
+            sdkc_type *t = (sdkc_type *)types[i];
+            if (plain_name(t->name) != (pass == 0))
+                continue;
+            char *s = sdkc_snake_case(c->a, t->name);
+            if (s && sdkc_is_c_keyword(s))
+                s = cc_printf(c, "%s_", s);
+            const char *u = s;
+            for (unsigned k = 2; u && cmap_get(&safe, u); k++)
+                u = cc_printf(c, "%s_%u", s, k);
+            if (!u || !cmap_put(&safe, u, t)) {
+                c->nomem = true;
+                break;
+            }
+            t->safe_name = u;
+        }
+    }
+    cmap_cleanup(&safe);
+    ir->types = types;
+    ir->ntypes = n;
+}
