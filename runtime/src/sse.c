@@ -319,10 +319,9 @@ sdkrt_sse_status sdkrt_sse_feed(sdkrt_sse_parser *p, const void *bytes, size_t l
             headlen = new_tail < 6 ? new_tail : 6;
             memcpy(head, b + i, headlen);
         } else {
-            const char *old = p->in + p->in_end - p->tail;
             size_t from_old = p->tail < 6 ? p->tail : 6;
-            if (from_old)
-                memcpy(head, old, from_old);
+            if (from_old) /* `in` may still be NULL otherwise */
+                memcpy(head, p->in + p->in_end - p->tail, from_old);
             size_t from_new = 6 - from_old < len ? 6 - from_old : len;
             memcpy(head + from_old, b, from_new);
             headlen = from_old + from_new;
@@ -546,11 +545,14 @@ sdkrt_sse_status sdkrt_sse_next(sdkrt_sse_parser *p, sdkrt_sse_event *ev)
             reset_block(p);
             return SDKRT_SSE_EVENT;
         }
-        const char *l = p->in + start;
-        sdkrt_sse_errcode v = line_violation(p, l, n < 6 ? n : 6, n);
-        if (v != SDKRT_SSE_ERR_NONE) {
-            set_cap_error(p, v);
-            return SDKRT_SSE_ERROR;
+        /* Quick bound first: a line that fits both caps even if it were all data. */
+        if (n > p->max_line || n + p->data_len >= p->max_event) {
+            const char *l = p->in + start;
+            sdkrt_sse_errcode v = line_violation(p, l, n < 6 ? n : 6, n);
+            if (v != SDKRT_SSE_ERR_NONE) {
+                set_cap_error(p, v);
+                return SDKRT_SSE_ERROR;
+            }
         }
         if (process_field(p, start, n) != SDKRT_SSE_OK)
             return SDKRT_SSE_ERROR;
