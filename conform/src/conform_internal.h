@@ -1,0 +1,27 @@
+/* conform_internal.h - the report under construction, shared by the runner and the report code. */
+#ifndef SDKC_CONFORM_INTERNAL_H
+#define SDKC_CONFORM_INTERNAL_H
+
+#include "sdkc/conform.h"
+
+struct sdkc_conform_report {
+    sdkc_conform_result *items;
+    size_t n, cap;
+    bool oom;
+    size_t unchecked;
+    char **unchecked_patterns;
+    size_t nunchecked_patterns;
+    char *base_url;
+    char *contract;
+    size_t operations; /* operations included */
+};
+
+/* Record a result; strings are copied; path indices are normalised to [*]. A deviation equal to
+ * an earlier one (operation, probe, check, path, rule) only increments its count; so does a
+ * repeated pass. */
+void conform_add(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
+                 sdkc_verdict v, const char *path, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+void conform_note_unchecked(sdkc_conform_report *r, const char *pattern, size_t count);
+
+#endif
