@@ -322,7 +322,7 @@ static void emit_types_h(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     sdkc_buf_printf(
         b,
-        "/* Runtime types under this SDK's prefix (see sdkrt/*.h for details). */\n"
+        "/* Runtime types under this SDK's prefix (see the sdkrt headers for details). */\n"
         "typedef sdkrt_status %s_status; /* %s_OK or %s_ERR (then *err is set) */\n"
         "#define %s_OK SDKRT_OK\n#define %s_ERR SDKRT_ERR\n"
         "typedef sdkrt_error %s_error;   /* owned by the caller; %s_error_free */\n"
@@ -1014,12 +1014,12 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     P, N, cursor_t, P);
     sdkc_buf_printf(b,
                     "    %s *c = calloc(1, sizeof *c);\n    *out = NULL;\n"
-                    "    if (!c || !(c->value = strdup(value)))\n        goto oom;\n",
+                    "    if (!c || !(c->value = dup_str(value)))\n        goto oom;\n",
                     cursor_t);
     if (np)
         sdkc_buf_printf(b,
                         "    for (size_t i = 0; i < %zu; i++) {\n"
-                        "        if (!(c->path_[i] = strdup(path[i])))\n            goto oom;\n"
+                        "        if (!(c->path_[i] = dup_str(path[i])))\n            goto oom;\n"
                         "    }\n",
                         np);
     else
@@ -1340,6 +1340,14 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
         "    if (len)\n        *len = 0;\n    return err ? sdkrt_error_body(err, len) : "
         "NULL;\n}\n\n",
         P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+    bool any_paged = false;
+    for (size_t i = 0; i < nops; i++)
+        any_paged = any_paged || (ops[i].op->pagination && page_ok(&ops[i]) && !ops[i].op->stream);
+    if (any_paged)
+        sdkc_buf_puts(b, "/* strdup without relying on POSIX feature macros. */\n"
+                         "static char *dup_str(const char *s)\n{\n    size_t n = strlen(s) + 1;\n"
+                         "    char *d = malloc(n);\n    if (d)\n        memcpy(d, s, n);\n"
+                         "    return d;\n}\n\n");
     for (size_t i = 0; i < ntags; i++) {
         sdkc_buf_printf(b, "const %s%s(const %s_error *err)\n{\n",
                         ptr_decl(cx, tags[i].type->cdecl), tag_accessor(cx, &tags[i], tags, ntags),
@@ -1400,6 +1408,17 @@ static void emit_cmake(emit_ctx *cx, sdkc_buf *b)
         "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>\n"
         "                                 $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>\n"
         "                          PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)\n"
+        "# -DSDKRT_SOURCE_DIR=<sdkc>/runtime builds libsdkrt from source alongside.\n"
+        "if(NOT TARGET sdkrt AND SDKRT_SOURCE_DIR)\n"
+        "  find_package(PkgConfig REQUIRED)\n"
+        "  pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)\n"
+        "  pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)\n"
+        "  find_package(Threads REQUIRED)\n"
+        "  if(NOT COMMAND sdkc_warnings)\n    function(sdkc_warnings target)\n    endfunction()\n  "
+        "endif()\n"
+        "  add_compile_definitions(_POSIX_C_SOURCE=200809L)\n"
+        "  add_subdirectory(${SDKRT_SOURCE_DIR} sdkrt)\n"
+        "endif()\n"
         "if(TARGET sdkrt)\n  target_link_libraries(%s PUBLIC sdkrt)\n  set(%s_STANDALONE OFF)\n"
         "else()\n  find_package(PkgConfig REQUIRED)\n"
         "  pkg_check_modules(SDKRT REQUIRED IMPORTED_TARGET sdkrt)\n"

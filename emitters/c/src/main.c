@@ -37,6 +37,14 @@ int sdkc_emit_c_main(int argc, char **argv)
         return 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
+                   "[--include GLOB]...\n"
+                   "Writes a C SDK on libsdkrt: include/PREFIX/*.h, src/*.c, CMakeLists.txt, "
+                   "README.md.\n");
+            rc = 0;
+            goto done;
+        }
         const char **slot = NULL;
         if (!strcmp(a, "--lang"))
             slot = &lang;
