@@ -108,63 +108,212 @@ static bool table_put(type_table *t, const char *key, sdkc_type *val)
 
 /* =============================== writing =============================== */
 
+/* The writer emits text directly, in the layout jansson's JSON_INDENT(2) gives (so the bytes
+   match what a jansson dump of the same tree would be), without building a tree: the IR of a
+   large contract is megabytes and this is on the path of every `sdkc compile`. */
+
+#define MAX_JSON_DEPTH 8192
+
 typedef struct writer {
     type_table named; /* name -> the type listed in ir->types */
-    bool failed;      /* an allocation failed, or types nest without end */
-    int depth;        /* of inline type definitions */
+    sdkc_buf out;
+    int depth;       /* open containers */
+    int type_depth;  /* nested inline type definitions */
+    bool *has_items; /* per open container: something was written in it */
+    bool failed;     /* nesting without end (an unlisted named type containing itself) */
 } writer;
 
-static void put(writer *w, json_t *obj, const char *key, json_t *val)
+static void indent(writer *w)
 {
-    if (!val || json_object_set_new(obj, key, val) != 0)
+    static const char spaces[] = "                                                                ";
+    size_t n = (size_t)w->depth * 2;
+    while (n > 0) {
+        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        sdkc_buf_append(&w->out, spaces, k);
+        n -= k;
+    }
+}
+
+/* Before a member or an item of the innermost container. */
+static void next_slot(writer *w)
+{
+    if (w->depth == 0)
+        return;
+    if (w->has_items[w->depth - 1])
+        sdkc_buf_putc(&w->out, ',');
+    w->has_items[w->depth - 1] = true;
+    sdkc_buf_putc(&w->out, '\n');
+    indent(w);
+}
+
+static void open_c(writer *w, char c)
+{
+    if (w->depth >= MAX_JSON_DEPTH) {
         w->failed = true;
+        return;
+    }
+    sdkc_buf_putc(&w->out, c);
+    w->has_items[w->depth++] = false;
 }
 
-static void push(writer *w, json_t *arr, json_t *val)
+static void close_c(writer *w, char c)
 {
-    if (!val || json_array_append_new(arr, val) != 0)
-        w->failed = true;
+    if (w->failed)
+        return;
+    w->depth--;
+    if (w->has_items[w->depth]) {
+        sdkc_buf_putc(&w->out, '\n');
+        indent(w);
+    }
+    sdkc_buf_putc(&w->out, c);
 }
 
-static json_t *str_or_null(const char *s)
+static void raw_str(writer *w, const char *s)
 {
-    return s ? json_string(s) : json_null();
+    sdkc_buf_putc(&w->out, '"');
+    const char *run = s;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        sdkc_buf_append(&w->out, run, (size_t)(s - run));
+        run = s + 1;
+        switch (c) {
+        case '"':
+            sdkc_buf_puts(&w->out, "\\\"");
+            break;
+        case '\\':
+            sdkc_buf_puts(&w->out, "\\\\");
+            break;
+        case '\b':
+            sdkc_buf_puts(&w->out, "\\b");
+            break;
+        case '\f':
+            sdkc_buf_puts(&w->out, "\\f");
+            break;
+        case '\n':
+            sdkc_buf_puts(&w->out, "\\n");
+            break;
+        case '\r':
+            sdkc_buf_puts(&w->out, "\\r");
+            break;
+        case '\t':
+            sdkc_buf_puts(&w->out, "\\t");
+            break;
+        default:
+            sdkc_buf_printf(&w->out, "\\u%04X", (unsigned)c);
+            break;
+        }
+    }
+    sdkc_buf_append(&w->out, run, (size_t)(s - run));
+    sdkc_buf_putc(&w->out, '"');
 }
 
-static void put_str(writer *w, json_t *obj, const char *key, const char *s)
+static void key(writer *w, const char *k)
+{
+    next_slot(w);
+    raw_str(w, k);
+    sdkc_buf_puts(&w->out, ": ");
+}
+
+/* Values, written where the caller positioned them (after key() or item()). */
+static void v_str(writer *w, const char *s)
 {
     if (s)
-        put(w, obj, key, json_string(s));
+        raw_str(w, s);
+    else
+        sdkc_buf_puts(&w->out, "null");
 }
 
-static void put_uint(writer *w, json_t *obj, const char *key, uint64_t v)
+static void v_bool(writer *w, bool b)
 {
-    put(w, obj, key, json_integer(v > (uint64_t)INT64_MAX ? INT64_MAX : (json_int_t)v));
+    sdkc_buf_puts(&w->out, b ? "true" : "false");
 }
 
-/* Integral values as JSON integers (readable, exact); others as reals, which jansson prints
- * with enough digits to read back the same double. */
-static json_t *number(double d)
+static void v_int(writer *w, long long v)
 {
-    if (isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0)
-        return json_integer((json_int_t)d);
-    return json_real(d);
+    sdkc_buf_printf(&w->out, "%lld", v);
 }
 
-static json_t *loc_json(sdkc_loc loc)
+/* Integral values as JSON integers (readable, exact); others with 17 significant digits, which
+   read back to the same double, spelled the way jansson spells reals. */
+static void v_number(writer *w, double d)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%u:%u", (unsigned)loc.line, (unsigned)loc.col);
-    return json_string(buf);
+    if (isfinite(d) && d == floor(d) && fabs(d) < 9007199254740992.0) {
+        v_int(w, (long long)d);
+        return;
+    }
+    if (!isfinite(d)) { /* not representable in JSON */
+        sdkc_buf_puts(&w->out, "null");
+        return;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", d);
+    char *e = strchr(buf, 'e');
+    if (!strchr(buf, '.') && !e) {
+        sdkc_buf_puts(&w->out, buf);
+        sdkc_buf_puts(&w->out, ".0");
+        return;
+    }
+    if (e) { /* "1e+20" -> "1e20", "1e-05" -> "1e-5" */
+        char *p = e + 1, *q = e + 1;
+        if (*p == '+')
+            p++;
+        else if (*p == '-')
+            *q++ = *p++;
+        while (*p == '0' && p[1])
+            p++;
+        memmove(q, p, strlen(p) + 1);
+    }
+    sdkc_buf_puts(&w->out, buf);
 }
 
-static void put_loc(writer *w, json_t *obj, sdkc_loc loc)
+static void item(writer *w)
 {
-    if (loc.line > 0)
-        put(w, obj, "loc", loc_json(loc));
+    next_slot(w);
 }
 
-static json_t *type_def(writer *w, const sdkc_type *t, bool named);
+static void put_str(writer *w, const char *k, const char *s)
+{
+    if (s) {
+        key(w, k);
+        raw_str(w, s);
+    }
+}
+
+static void put_str_or_null(writer *w, const char *k, const char *s)
+{
+    key(w, k);
+    v_str(w, s);
+}
+
+static void put_bool(writer *w, const char *k, bool b)
+{
+    key(w, k);
+    v_bool(w, b);
+}
+
+static void put_true_if(writer *w, const char *k, bool b)
+{
+    if (b)
+        put_bool(w, k, true);
+}
+
+static void put_uint(writer *w, const char *k, uint64_t v)
+{
+    key(w, k);
+    v_int(w, v > (uint64_t)INT64_MAX ? INT64_MAX : (long long)v);
+}
+
+static void put_loc(writer *w, sdkc_loc loc)
+{
+    if (loc.line > 0) {
+        key(w, "loc");
+        sdkc_buf_printf(&w->out, "\"%u:%u\"", (unsigned)loc.line, (unsigned)loc.col);
+    }
+}
+
+static void type_def(writer *w, const sdkc_type *t, bool named);
 
 static bool is_listed(const writer *w, const sdkc_type *t)
 {
@@ -172,215 +321,212 @@ static bool is_listed(const writer *w, const sdkc_type *t)
 }
 
 /* A use of a type: a reference when it is a listed named type, else the type inline. */
-static json_t *type_ref(writer *w, const sdkc_type *t)
+static void type_ref(writer *w, const sdkc_type *t)
 {
-    if (!t)
-        return json_null();
-    if (is_listed(w, t)) {
-        json_t *o = json_object();
-        if (o)
-            put(w, o, "ref", json_string(t->name));
-        return o;
+    if (!t) {
+        sdkc_buf_puts(&w->out, "null");
+    } else if (is_listed(w, t)) {
+        open_c(w, '{');
+        put_str(w, "ref", t->name);
+        close_c(w, '}');
+    } else {
+        type_def(w, t, false);
     }
-    return type_def(w, t, false);
+}
+
+static void put_type(writer *w, const char *k, const sdkc_type *t)
+{
+    key(w, k);
+    type_ref(w, t);
 }
 
 /* Where the IR names "the item type": its name when listed, else the type itself. */
-static json_t *type_name_or_def(writer *w, const sdkc_type *t)
+static void put_type_name(writer *w, const char *k, const sdkc_type *t)
 {
+    key(w, k);
     if (t && is_listed(w, t))
-        return json_string(t->name);
-    return type_ref(w, t);
+        raw_str(w, t->name);
+    else
+        type_ref(w, t);
 }
 
-static json_t *fields_json(writer *w, const sdkc_type *t)
+static void fields_json(writer *w, const sdkc_type *t)
 {
-    json_t *arr = json_array();
-    if (!arr)
-        return NULL;
-    for (size_t i = 0; i < t->u.object.nfields; i++) {
+    open_c(w, '[');
+    for (size_t i = 0; i < t->u.object.nfields && !w->failed; i++) {
         const sdkc_field *f = &t->u.object.fields[i];
-        json_t *o = json_object();
-        if (!o) {
-            w->failed = true;
-            break;
-        }
-        put_str(w, o, "name", f->wire_name);
-        put_str(w, o, "safe_name", f->safe_name);
-        put(w, o, "type", type_ref(w, f->type));
-        put(w, o, "required", json_boolean(f->required));
-        put_str(w, o, "docs", f->docs);
-        put_loc(w, o, f->loc);
-        push(w, arr, o);
+        item(w);
+        open_c(w, '{');
+        put_str(w, "name", f->wire_name);
+        put_str(w, "safe_name", f->safe_name);
+        put_type(w, "type", f->type);
+        put_bool(w, "required", f->required);
+        put_str(w, "docs", f->docs);
+        put_loc(w, f->loc);
+        close_c(w, '}');
     }
-    return arr;
+    close_c(w, ']');
 }
 
-static json_t *type_def(writer *w, const sdkc_type *t, bool named)
+static void type_def(writer *w, const sdkc_type *t, bool named)
 {
     /* Cycles go through listed named types; an unlisted named type that contains itself would
        never end. */
-    if (w->depth > 4096) {
+    if (w->type_depth > 4096 || w->failed) {
         w->failed = true;
-        return NULL;
+        return;
     }
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    w->depth++;
+    w->type_depth++;
+    open_c(w, '{');
     if (t->name) {
-        put_str(w, o, "name", t->name);
-        put_str(w, o, "safe_name", t->safe_name);
+        put_str(w, "name", t->name);
+        put_str(w, "safe_name", t->safe_name);
     }
-    put(w, o, "kind",
-        json_string((size_t)t->kind < NELEMS(KIND_NAMES) ? KIND_NAMES[t->kind] : "any"));
-    put_str(w, o, "docs", t->docs);
-    put_str(w, o, "origin", t->origin);
-    if (t->recursive)
-        put(w, o, "recursive", json_true());
+    put_str(w, "kind", (size_t)t->kind < NELEMS(KIND_NAMES) ? KIND_NAMES[t->kind] : "any");
+    put_str(w, "docs", t->docs);
+    put_str(w, "origin", t->origin);
+    put_true_if(w, "recursive", t->recursive);
     if (named)
-        put_loc(w, o, t->loc);
+        put_loc(w, t->loc);
     switch (t->kind) {
     case SDKC_TYPE_STRING:
-        put_str(w, o, "format", t->u.str.format);
-        put_str(w, o, "pattern", t->u.str.pattern);
+        put_str(w, "format", t->u.str.format);
+        put_str(w, "pattern", t->u.str.pattern);
         if (t->u.str.brand)
-            put_str(w, o, "brand", t->u.str.brand->name);
+            put_str(w, "brand", t->u.str.brand->name);
         if (t->u.str.has_min_length)
-            put_uint(w, o, "min_length", t->u.str.min_length);
+            put_uint(w, "min_length", t->u.str.min_length);
         if (t->u.str.has_max_length)
-            put_uint(w, o, "max_length", t->u.str.max_length);
+            put_uint(w, "max_length", t->u.str.max_length);
         break;
     case SDKC_TYPE_INTEGER:
     case SDKC_TYPE_NUMBER:
-        put_str(w, o, "format", t->u.num.format);
+        put_str(w, "format", t->u.num.format);
         if (t->u.num.has_minimum) {
-            put(w, o, "minimum", number(t->u.num.minimum));
-            if (t->u.num.exclusive_minimum)
-                put(w, o, "exclusive_minimum", json_true());
+            key(w, "minimum");
+            v_number(w, t->u.num.minimum);
+            put_true_if(w, "exclusive_minimum", t->u.num.exclusive_minimum);
         }
         if (t->u.num.has_maximum) {
-            put(w, o, "maximum", number(t->u.num.maximum));
-            if (t->u.num.exclusive_maximum)
-                put(w, o, "exclusive_maximum", json_true());
+            key(w, "maximum");
+            v_number(w, t->u.num.maximum);
+            put_true_if(w, "exclusive_maximum", t->u.num.exclusive_maximum);
         }
         break;
     case SDKC_TYPE_LITERAL:
-        put(w, o, "literal_kind",
-            json_string((size_t)t->u.literal.kind < NELEMS(LIT_NAMES) ? LIT_NAMES[t->u.literal.kind]
-                                                                      : "null"));
-        put(w, o, "value", str_or_null(t->u.literal.text));
+        put_str(w, "literal_kind",
+                (size_t)t->u.literal.kind < NELEMS(LIT_NAMES) ? LIT_NAMES[t->u.literal.kind]
+                                                              : "null");
+        put_str_or_null(w, "value", t->u.literal.text);
         break;
-    case SDKC_TYPE_ENUM: {
-        json_t *vals = json_array(), *safe = json_array();
-        for (size_t i = 0; vals && safe && i < t->u.enumeration.nvalues; i++) {
-            push(w, vals, json_string(t->u.enumeration.values[i]));
-            push(
-                w, safe,
-                str_or_null(t->u.enumeration.safe_values ? t->u.enumeration.safe_values[i] : NULL));
+    case SDKC_TYPE_ENUM:
+        key(w, "values");
+        open_c(w, '[');
+        for (size_t i = 0; i < t->u.enumeration.nvalues; i++) {
+            item(w);
+            v_str(w, t->u.enumeration.values[i]);
         }
-        put(w, o, "values", vals);
-        put(w, o, "safe_values", safe);
+        close_c(w, ']');
+        key(w, "safe_values");
+        open_c(w, '[');
+        for (size_t i = 0; i < t->u.enumeration.nvalues; i++) {
+            item(w);
+            v_str(w, t->u.enumeration.safe_values ? t->u.enumeration.safe_values[i] : NULL);
+        }
+        close_c(w, ']');
         break;
-    }
     case SDKC_TYPE_ARRAY:
-        put(w, o, "items", type_ref(w, t->u.array.items));
+        put_type(w, "items", t->u.array.items);
         if (t->u.array.has_min_items)
-            put_uint(w, o, "min_items", t->u.array.min_items);
+            put_uint(w, "min_items", t->u.array.min_items);
         if (t->u.array.has_max_items)
-            put_uint(w, o, "max_items", t->u.array.max_items);
+            put_uint(w, "max_items", t->u.array.max_items);
         break;
-    case SDKC_TYPE_TUPLE: {
-        json_t *items = json_array();
-        for (size_t i = 0; items && i < t->u.tuple.nitems; i++)
-            push(w, items, type_ref(w, t->u.tuple.items[i]));
-        put(w, o, "items", items);
-        put(w, o, "rest", type_ref(w, t->u.tuple.rest));
+    case SDKC_TYPE_TUPLE:
+        key(w, "items");
+        open_c(w, '[');
+        for (size_t i = 0; i < t->u.tuple.nitems && !w->failed; i++) {
+            item(w);
+            type_ref(w, t->u.tuple.items[i]);
+        }
+        close_c(w, ']');
+        put_type(w, "rest", t->u.tuple.rest);
         break;
-    }
     case SDKC_TYPE_MAP:
-        put(w, o, "value", type_ref(w, t->u.map.value));
-        put_str(w, o, "key_pattern", t->u.map.key_pattern);
+        put_type(w, "value", t->u.map.value);
+        put_str(w, "key_pattern", t->u.map.key_pattern);
         break;
     case SDKC_TYPE_OBJECT:
-        put(w, o, "fields", fields_json(w, t));
-        put(w, o, "additional", type_ref(w, t->u.object.additional));
+        key(w, "fields");
+        fields_json(w, t);
+        put_type(w, "additional", t->u.object.additional);
         break;
-    case SDKC_TYPE_UNION: {
-        put_str(w, o, "discriminator", t->u.union_.discriminator);
-        json_t *vars = json_array();
-        for (size_t i = 0; vars && i < t->u.union_.nvariants; i++) {
+    case SDKC_TYPE_UNION:
+        put_str(w, "discriminator", t->u.union_.discriminator);
+        key(w, "variants");
+        open_c(w, '[');
+        for (size_t i = 0; i < t->u.union_.nvariants && !w->failed; i++) {
             const sdkc_variant *v = &t->u.union_.variants[i];
-            json_t *vo = json_object();
-            if (!vo) {
-                w->failed = true;
-                break;
-            }
-            put_str(w, vo, "tag", v->tag);
-            put_str(w, vo, "safe_name", v->safe_name);
-            put(w, vo, "type", type_ref(w, v->type));
-            push(w, vars, vo);
+            item(w);
+            open_c(w, '{');
+            put_str(w, "tag", v->tag);
+            put_str(w, "safe_name", v->safe_name);
+            put_type(w, "type", v->type);
+            close_c(w, '}');
         }
-        put(w, o, "variants", vars);
+        close_c(w, ']');
         break;
-    }
     case SDKC_TYPE_NULLABLE:
-        put(w, o, "inner", type_ref(w, t->u.nullable.inner));
+        put_type(w, "inner", t->u.nullable.inner);
         break;
     case SDKC_TYPE_JSON_STRING:
-        put_str(w, o, "media_type", t->u.json_string.media_type);
-        put(w, o, "content", type_ref(w, t->u.json_string.content));
+        put_str(w, "media_type", t->u.json_string.media_type);
+        put_type(w, "content", t->u.json_string.content);
         break;
     case SDKC_TYPE_ANY:
-        put_str(w, o, "fallback_reason", t->u.any.fallback_reason);
+        put_str(w, "fallback_reason", t->u.any.fallback_reason);
         break;
     case SDKC_TYPE_BOOLEAN:
     case SDKC_TYPE_NULL:
     case SDKC_TYPE_NEVER:
         break;
     }
-    w->depth--;
-    return o;
+    close_c(w, '}');
+    w->type_depth--;
 }
 
-static json_t *scheme_json(writer *w, const sdkc_security_scheme *s)
+static void scheme_json(writer *w, const sdkc_security_scheme *s)
 {
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    put_str(w, o, "name", s->name);
-    put_str(w, o, "type", s->type);
-    put_str(w, o, "scheme", s->scheme);
-    put_str(w, o, "in", s->in);
-    put_str(w, o, "param", s->param);
-    if (s->implied)
-        put(w, o, "implied", json_true());
-    return o;
+    open_c(w, '{');
+    put_str(w, "name", s->name);
+    put_str(w, "type", s->type);
+    put_str(w, "scheme", s->scheme);
+    put_str(w, "in", s->in);
+    put_str(w, "param", s->param);
+    put_true_if(w, "implied", s->implied);
+    close_c(w, '}');
 }
 
-static json_t *params_json(writer *w, const sdkc_operation *op)
+static void params_json(writer *w, const sdkc_operation *op)
 {
-    json_t *arr = json_array();
-    for (size_t i = 0; arr && i < op->nparams; i++) {
+    open_c(w, '[');
+    for (size_t i = 0; i < op->nparams && !w->failed; i++) {
         const sdkc_param *p = &op->params[i];
-        json_t *o = json_object();
-        if (!o) {
-            w->failed = true;
-            break;
-        }
-        put_str(w, o, "name", p->wire_name);
-        put_str(w, o, "safe_name", p->safe_name);
-        put(w, o, "in", json_string((size_t)p->in < NELEMS(IN_NAMES) ? IN_NAMES[p->in] : "query"));
-        put(w, o, "style",
-            json_string((size_t)p->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[p->style] : "form"));
-        put(w, o, "explode", json_boolean(p->explode));
-        put(w, o, "required", json_boolean(p->required));
-        put(w, o, "type", type_ref(w, p->type));
-        put_str(w, o, "docs", p->docs);
-        put_loc(w, o, p->loc);
-        push(w, arr, o);
+        item(w);
+        open_c(w, '{');
+        put_str(w, "name", p->wire_name);
+        put_str(w, "safe_name", p->safe_name);
+        put_str(w, "in", (size_t)p->in < NELEMS(IN_NAMES) ? IN_NAMES[p->in] : "query");
+        put_str(w, "style",
+                (size_t)p->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[p->style] : "form");
+        put_bool(w, "explode", p->explode);
+        put_bool(w, "required", p->required);
+        put_type(w, "type", p->type);
+        put_str(w, "docs", p->docs);
+        put_loc(w, p->loc);
+        close_c(w, '}');
     }
-    return arr;
+    close_c(w, ']');
 }
 
 static const char *enc_name(sdkc_encoding e)
@@ -388,212 +534,222 @@ static const char *enc_name(sdkc_encoding e)
     return (size_t)e < NELEMS(ENC_NAMES) ? ENC_NAMES[e] : "none";
 }
 
-static json_t *success_json(writer *w, const sdkc_success *s)
+static void success_json(writer *w, const sdkc_success *s)
 {
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    put(w, o, "status", json_integer(s->status));
-    put(w, o, "encoding", json_string(enc_name(s->encoding)));
-    put_str(w, o, "content_type", s->content_type);
+    open_c(w, '{');
+    key(w, "status");
+    v_int(w, s->status);
+    put_str(w, "encoding", enc_name(s->encoding));
+    put_str(w, "content_type", s->content_type);
     if (s->type)
-        put(w, o, "type", type_ref(w, s->type));
-    put_str(w, o, "unwrap", s->unwrap);
+        put_type(w, "type", s->type);
+    put_str(w, "unwrap", s->unwrap);
     /* result defaults to type; written only when it differs */
     if (s->result != s->type)
-        put(w, o, "result", type_ref(w, s->result));
-    return o;
+        put_type(w, "result", s->result);
+    close_c(w, '}');
 }
 
-static json_t *errors_json(writer *w, const sdkc_operation *op)
+static void errors_json(writer *w, const sdkc_operation *op)
 {
-    json_t *arr = json_array();
-    for (size_t i = 0; arr && i < op->nerrors; i++) {
+    open_c(w, '[');
+    for (size_t i = 0; i < op->nerrors && !w->failed; i++) {
         const sdkc_error_status *e = &op->errors[i];
-        json_t *o = json_object(), *tags = json_array(), *types = json_array();
-        for (size_t j = 0; tags && types && j < e->ntags; j++) {
-            push(w, tags, json_string(e->tags[j].tag));
-            push(w, types, type_ref(w, e->tags[j].type));
+        item(w);
+        open_c(w, '{');
+        key(w, "status");
+        v_int(w, e->status);
+        key(w, "tags");
+        open_c(w, '[');
+        for (size_t j = 0; j < e->ntags; j++) {
+            item(w);
+            v_str(w, e->tags[j].tag);
         }
-        if (!o) {
-            json_decref(tags);
-            json_decref(types);
-            w->failed = true;
-            break;
+        close_c(w, ']');
+        key(w, "tag_types");
+        open_c(w, '[');
+        for (size_t j = 0; j < e->ntags; j++) {
+            item(w);
+            type_ref(w, e->tags[j].type);
         }
-        put(w, o, "status", json_integer(e->status));
-        put(w, o, "tags", tags);
-        put(w, o, "tag_types", types);
+        close_c(w, ']');
         if (e->untagged)
-            put(w, o, "untagged", type_ref(w, e->untagged));
-        put_str(w, o, "content_type", e->content_type);
-        push(w, arr, o);
+            put_type(w, "untagged", e->untagged);
+        put_str(w, "content_type", e->content_type);
+        close_c(w, '}');
     }
-    return arr;
+    close_c(w, ']');
 }
 
-static json_t *pagination_json(writer *w, const sdkc_pagination *p)
+static void pagination_json(writer *w, const sdkc_pagination *p)
 {
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    put(w, o, "item", type_name_or_def(w, p->item));
-    put(w, o, "page", type_name_or_def(w, p->page));
-    put_str(w, o, "items_field", p->items_field);
-    put_str(w, o, "cursor_field", p->cursor_field);
-    put_str(w, o, "next_field", p->next_field);
-    put_str(w, o, "previous_field", p->previous_field);
-    put(w, o, "cursor_param", str_or_null(p->cursor_param ? p->cursor_param->wire_name : NULL));
-    return o;
+    open_c(w, '{');
+    put_type_name(w, "item", p->item);
+    put_type_name(w, "page", p->page);
+    put_str(w, "items_field", p->items_field);
+    put_str(w, "cursor_field", p->cursor_field);
+    put_str(w, "next_field", p->next_field);
+    put_str(w, "previous_field", p->previous_field);
+    put_str_or_null(w, "cursor_param", p->cursor_param ? p->cursor_param->wire_name : NULL);
+    close_c(w, '}');
 }
 
-static json_t *stream_json(writer *w, const sdkc_stream *s)
+static void stream_json(writer *w, const sdkc_stream *s)
 {
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    put(w, o, "encoding", json_string(enc_name(s->encoding)));
-    put(w, o, "item", type_name_or_def(w, s->item));
-    put(w, o, "item_encoded", json_boolean(s->item_encoded));
-    put(w, o, "failure_event", str_or_null(s->failure_event));
+    open_c(w, '{');
+    put_str(w, "encoding", enc_name(s->encoding));
+    put_type_name(w, "item", s->item);
+    put_bool(w, "item_encoded", s->item_encoded);
+    put_str_or_null(w, "failure_event", s->failure_event);
     if (s->frame)
-        put(w, o, "frame", type_ref(w, s->frame));
+        put_type(w, "frame", s->frame);
     if (s->cause)
-        put(w, o, "cause", type_ref(w, s->cause));
+        put_type(w, "cause", s->cause);
     if (s->error)
-        put(w, o, "error", type_ref(w, s->error));
-    return o;
+        put_type(w, "error", s->error);
+    close_c(w, '}');
 }
 
-static json_t *operation_json(writer *w, const sdkc_operation *op)
+static void operation_json(writer *w, const sdkc_operation *op)
 {
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    put_str(w, o, "id", op->id);
-    put_str(w, o, "prefix", op->prefix);
-    put_str(w, o, "group", op->group);
-    put_str(w, o, "name", op->name);
-    put_str(w, o, "safe_name", op->safe_name);
-    put_str(w, o, "method", op->method);
-    put_str(w, o, "path", op->path);
-    put_str(w, o, "summary", op->summary);
-    put_str(w, o, "description", op->description);
-    if (op->deprecated)
-        put(w, o, "deprecated", json_true());
-    put(w, o, "params", params_json(w, op));
+    open_c(w, '{');
+    put_str(w, "id", op->id);
+    put_str(w, "prefix", op->prefix);
+    put_str(w, "group", op->group);
+    put_str(w, "name", op->name);
+    put_str(w, "safe_name", op->safe_name);
+    put_str(w, "method", op->method);
+    put_str(w, "path", op->path);
+    put_str(w, "summary", op->summary);
+    put_str(w, "description", op->description);
+    put_true_if(w, "deprecated", op->deprecated);
+    key(w, "params");
+    params_json(w, op);
     if (op->body) {
-        json_t *b = json_object();
-        if (b) {
-            put_str(w, b, "content_type", op->body->content_type);
-            put(w, b, "type", type_ref(w, op->body->type));
-            put(w, b, "required", json_boolean(op->body->required));
-            put_str(w, b, "docs", op->body->docs);
-        }
-        put(w, o, "body", b);
+        key(w, "body");
+        open_c(w, '{');
+        put_str(w, "content_type", op->body->content_type);
+        put_type(w, "type", op->body->type);
+        put_bool(w, "required", op->body->required);
+        put_str(w, "docs", op->body->docs);
+        close_c(w, '}');
     }
-    put(w, o, "success", success_json(w, &op->success));
-    put(w, o, "errors", errors_json(w, op));
-    if (op->pagination)
-        put(w, o, "pagination", pagination_json(w, op->pagination));
-    if (op->stream)
-        put(w, o, "stream", stream_json(w, op->stream));
-    json_t *sec = json_array();
-    for (size_t i = 0; sec && i < op->nsecurity; i++)
-        push(w, sec, str_or_null(op->security[i] ? op->security[i]->name : NULL));
-    put(w, o, "security", sec);
-    put_loc(w, o, op->loc);
-    return o;
+    key(w, "success");
+    success_json(w, &op->success);
+    key(w, "errors");
+    errors_json(w, op);
+    if (op->pagination) {
+        key(w, "pagination");
+        pagination_json(w, op->pagination);
+    }
+    if (op->stream) {
+        key(w, "stream");
+        stream_json(w, op->stream);
+    }
+    key(w, "security");
+    open_c(w, '[');
+    for (size_t i = 0; i < op->nsecurity; i++) {
+        item(w);
+        v_str(w, op->security[i] ? op->security[i]->name : NULL);
+    }
+    close_c(w, ']');
+    put_loc(w, op->loc);
+    close_c(w, '}');
 }
 
-static json_t *ir_json(writer *w, const sdkc_ir *ir)
+static void ir_json(writer *w, const sdkc_ir *ir)
 {
-    json_t *root = json_object();
-    if (!root)
-        return NULL;
-    put(w, root, "format", json_string(SDKC_IR_FORMAT));
-    json_t *src = json_object();
-    if (src) {
-        put(w, src, "name", str_or_null(ir->source_name ? base_name(ir->source_name) : NULL));
-        put(w, src, "sha256", str_or_null(ir->source_sha256));
-    }
-    put(w, root, "source", src);
-    json_t *info = json_object();
-    if (info) {
-        put(w, info, "title", str_or_null(ir->title));
-        put(w, info, "version", str_or_null(ir->version));
-        put_str(w, info, "description", ir->description);
-    }
-    put(w, root, "info", info);
+    open_c(w, '{');
+    put_str(w, "format", SDKC_IR_FORMAT);
+    key(w, "source");
+    open_c(w, '{');
+    put_str_or_null(w, "name", ir->source_name ? base_name(ir->source_name) : NULL);
+    put_str_or_null(w, "sha256", ir->source_sha256);
+    close_c(w, '}');
+    key(w, "info");
+    open_c(w, '{');
+    put_str_or_null(w, "title", ir->title);
+    put_str_or_null(w, "version", ir->version);
+    put_str(w, "description", ir->description);
+    close_c(w, '}');
 
-    json_t *schemes = json_array();
-    for (size_t i = 0; schemes && i < ir->nschemes; i++)
-        push(w, schemes, scheme_json(w, &ir->schemes[i]));
-    put(w, root, "security_schemes", schemes);
+    key(w, "security_schemes");
+    open_c(w, '[');
+    for (size_t i = 0; i < ir->nschemes; i++) {
+        item(w);
+        scheme_json(w, &ir->schemes[i]);
+    }
+    close_c(w, ']');
 
-    json_t *brands = json_array();
-    for (size_t i = 0; brands && i < ir->nbrands; i++) {
+    key(w, "brands");
+    open_c(w, '[');
+    for (size_t i = 0; i < ir->nbrands; i++) {
         const sdkc_brand *b = &ir->brands[i];
-        json_t *o = json_object();
-        if (o) {
-            put_str(w, o, "name", b->name);
-            put_str(w, o, "safe_name", b->safe_name);
-            put_str(w, o, "prefix", b->prefix);
-            put_str(w, o, "pattern", b->pattern);
-            put_uint(w, o, "uses", b->uses);
-        }
-        push(w, brands, o);
+        item(w);
+        open_c(w, '{');
+        put_str(w, "name", b->name);
+        put_str(w, "safe_name", b->safe_name);
+        put_str(w, "prefix", b->prefix);
+        put_str(w, "pattern", b->pattern);
+        put_uint(w, "uses", b->uses);
+        close_c(w, '}');
     }
-    put(w, root, "brands", brands);
+    close_c(w, ']');
 
-    json_t *types = json_array();
-    for (size_t i = 0; types && i < ir->ntypes; i++)
-        push(w, types, type_def(w, ir->types[i], true));
-    put(w, root, "types", types);
+    key(w, "types");
+    open_c(w, '[');
+    for (size_t i = 0; i < ir->ntypes && !w->failed; i++) {
+        item(w);
+        type_def(w, ir->types[i], true);
+    }
+    close_c(w, ']');
 
-    json_t *ops = json_array();
-    for (size_t i = 0; ops && i < ir->nops; i++)
-        push(w, ops, operation_json(w, &ir->ops[i]));
-    put(w, root, "operations", ops);
-    return root;
+    key(w, "operations");
+    open_c(w, '[');
+    for (size_t i = 0; i < ir->nops && !w->failed; i++) {
+        item(w);
+        operation_json(w, &ir->ops[i]);
+    }
+    close_c(w, ']');
+    close_c(w, '}');
+    sdkc_buf_putc(&w->out, '\n');
 }
 
 sdkc_status sdkc_ir_to_json(const sdkc_ir *ir, char **out, size_t *len_out)
 {
     sdkc_status st = SDKC_ERR_NOMEM;
-    writer w = {{NULL, NULL, 0}, false, 0};
-    json_t *root = NULL;
-    char *text = NULL;
+    writer w;
+    memset(&w, 0, sizeof w);
+    sdkc_buf_init(&w.out);
     *out = NULL;
     if (len_out)
         *len_out = 0;
-    if (!table_init(&w.named, ir->ntypes))
+    w.has_items = calloc(MAX_JSON_DEPTH, sizeof *w.has_items);
+    if (!w.has_items || !table_init(&w.named, ir->ntypes))
         goto done;
     for (size_t i = 0; i < ir->ntypes; i++) {
         const sdkc_type *t = ir->types[i];
         if (t && t->name)
             (void)table_put(&w.named, t->name, (sdkc_type *)t); /* first listed wins */
     }
-    root = ir_json(&w, ir);
-    if (!root || w.failed)
+    ir_json(&w, ir);
+    if (w.failed) {
+        st = SDKC_ERR_LIMIT;
         goto done;
-    text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    }
+    if (sdkc_buf_finish(&w.out) != SDKC_OK)
+        goto done;
+    size_t n = 0;
+    char *text = sdkc_buf_steal(&w.out, &n);
     if (!text)
         goto done;
-    size_t n = strlen(text);
-    char *res = malloc(n + 2);
-    if (!res)
-        goto done;
-    memcpy(res, text, n);
-    res[n] = '\n';
-    res[n + 1] = '\0';
-    *out = res;
+    *out = text;
     if (len_out)
-        *len_out = n + 1;
+        *len_out = n;
     st = SDKC_OK;
 done:
-    free(text);
-    json_decref(root);
+    sdkc_buf_cleanup(&w.out);
+    free(w.has_items);
     table_cleanup(&w.named);
     return st;
 }
