@@ -358,6 +358,7 @@ static void ctx_cleanup(cctx *c)
     cmap_cleanup(&c->comp_by_node);
     cmap_cleanup(&c->ref_cache);
     cmap_cleanup(&c->busy);
+    cmap_cleanup(&c->reported);
     cmap_cleanup(&c->names);
     cmap_cleanup(&c->brands);
     pvec_cleanup(&c->named);
@@ -389,13 +390,15 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     cmap_init(&c.comp_by_node, false);
     cmap_init(&c.ref_cache, false);
     cmap_init(&c.busy, false);
+    cmap_init(&c.reported, false);
     cmap_init(&c.names, true);
     cmap_init(&c.brands, true);
+    if (out)
+        *out = NULL;
     if (!out || !doc) {
         st = SDKC_ERR_INVALID;
         goto done;
     }
-    *out = NULL;
     st = sdkc_compiled_new(&res);
     if (st != SDKC_OK)
         goto done;

@@ -70,6 +70,7 @@ typedef struct cctx {
     cmap comp_by_node; /* schema node -> comp* */
     cmap ref_cache;    /* non-component $ref target node -> sdkc_type* */
     cmap busy;         /* sdkc_type* being filled -> non-NULL */
+    cmap reported;     /* $ref nodes already reported as broken */
     cmap names;        /* type name -> sdkc_type* (every named type) */
     pvec named;        /* named types, creation order */
     pvec all;          /* every type, creation order */

@@ -18,6 +18,8 @@ typedef struct raw_op {
     const char *prefix; /* stripped prefix or NULL */
     const char *rest;   /* id without prefix */
     const char *safe;
+    const char *ptr;      /* JSON pointer of the operation object */
+    const char *item_ptr; /* and of its path item */
 } raw_op;
 
 static const sdkc_node *deref(cctx *c, const sdkc_node *n)
@@ -64,6 +66,7 @@ typedef struct praw {
     const sdkc_node *node; /* resolved parameter object */
     const char *name;
     const char *in;
+    const char *origin; /* JSON pointer of the parameter's schema */
 } praw;
 
 static sdkc_param_in param_in(const char *in)
@@ -97,6 +100,8 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
     size_t n = 0;
     const sdkc_node *lists[2] = {sdkc_node_get(r->path_item, "parameters"),
                                  sdkc_node_get(r->node, "parameters")};
+    const char *bases[2] = {cc_printf(c, "%s/parameters", r->item_ptr),
+                            cc_printf(c, "%s/parameters", r->ptr)};
     for (int l = 0; l < 2; l++) {
         const sdkc_node *list = lists[l];
         if (!list)
@@ -140,11 +145,13 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
                     continue;
                 }
                 out[j].node = p;
+                out[j].origin = cc_ptr_child(c, cc_ptr_index(c, bases[l], i), "schema");
                 continue;
             }
             out[n].node = p;
             out[n].name = name;
             out[n].in = in;
+            out[n].origin = cc_ptr_child(c, cc_ptr_index(c, bases[l], i), "schema");
             n++;
         }
     }
@@ -174,7 +181,7 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
     const char *ctx = op_context(c, r, "");
     ctx = cc_printf(c, "%s%s", ctx ? ctx : "", sdkc_pascal_case(c->a, pr->name));
     if (schema)
-        p->type = cc_schema(c, schema, ctx, NULL);
+        p->type = cc_schema(c, schema, ctx, pr->origin);
     else
         p->type = cc_any(c, node, NULL, NULL);
     cc_brand_vote(c, p->type, pr->name);
@@ -307,7 +314,8 @@ static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     b->content_type = cc_strdup(c, pc->key->str);
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
-    b->type = schema ? cc_schema(c, schema, op_context(c, r, "Body"), NULL)
+    const char *o = cc_ptr_child(c, cc_printf(c, "%s/requestBody/content", r->ptr), pc->key->str);
+    b->type = schema ? cc_schema(c, schema, op_context(c, r, "Body"), cc_ptr_child(c, o, "schema"))
                      : cc_any(c, pc->value, NULL, NULL);
     bool req = false;
     sdkc_node_bool(sdkc_node_get(rb, "required"), &req);
@@ -381,6 +389,11 @@ static void add_error_type(cctx *c, sdkc_error_status *e, sdkc_error_tag *tags, 
     }
 }
 
+static const char *media_ptr(cctx *c, const raw_op *r, int status, const char *ct)
+{
+    return cc_ptr_child(c, cc_printf(c, "%s/responses/%d/content", r->ptr, status), ct);
+}
+
 static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *resp,
                         sdkc_error_status *e)
 {
@@ -394,6 +407,7 @@ static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *r
         return;
     const char *ctx = op_context(c, r, "");
     ctx = cc_printf(c, "%sError%d", ctx ? ctx : "", status);
+    const char *o = cc_printf(c, "%s/schema", media_ptr(c, r, status, pc->key->str));
     /* a list of alternatives is taken apart here rather than made a union type */
     const sdkc_node *list = sdkc_node_get(schema, "anyOf");
     if (!list)
@@ -404,10 +418,13 @@ static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *r
         return;
     if (list && list->kind == SDKC_NODE_SEQ) {
         for (size_t i = 0; i < list->nitems; i++)
-            add_error_type(c, e, tags, nalt + 16,
-                           cc_schema(c, list->items[i], cc_printf(c, "%s_%zu", ctx, i + 1), NULL));
+            add_error_type(
+                c, e, tags, nalt + 16,
+                cc_schema(c, list->items[i], cc_printf(c, "%s_%zu", ctx, i + 1),
+                          cc_printf(c, "%s/%s/%zu", o,
+                                    sdkc_node_get(schema, "anyOf") ? "anyOf" : "oneOf", i)));
     } else {
-        add_error_type(c, e, tags, nalt + 16, cc_schema(c, schema, ctx, NULL));
+        add_error_type(c, e, tags, nalt + 16, cc_schema(c, schema, ctx, o));
     }
     qsort(tags, e->ntags, sizeof *tags, cmp_tag);
     e->tags = tags;
@@ -452,7 +469,8 @@ static void detect_page(cctx *c, sdkc_operation *op)
     op->pagination = pg;
 }
 
-static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *media)
+static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *media,
+                         const char *mp)
 {
     sdkc_stream *s = cc_alloc(c, sizeof *s);
     if (!s)
@@ -464,8 +482,9 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         const char *enc = cc_text(sdkc_node_get(xs, "encoding"));
         if (enc && strcmp(enc, "sse") != 0)
             cc_warn(c, xs, "x-effect-stream encoding '%s' treated as sse", enc);
-        s->frame = schema ? cc_schema(c, schema, op_context(c, r, "Frame"), NULL)
-                          : cc_any(c, media, NULL, NULL);
+        s->frame =
+            schema ? cc_schema(c, schema, op_context(c, r, "Frame"), cc_printf(c, "%s/schema", mp))
+                   : cc_any(c, media, NULL, NULL);
         const sdkc_field *data = field_of(s->frame, "data");
         if (data && data->type && data->type->kind == SDKC_TYPE_JSON_STRING) {
             s->item = data->type->u.json_string.content;
@@ -481,14 +500,17 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         s->failure_event = fe ? cc_strdup(c, fe) : NULL;
         const sdkc_node *cs = sdkc_node_get(xs, "causeSchema");
         if (cs)
-            s->cause = cc_schema(c, cs, op_context(c, r, "Cause"), NULL);
+            s->cause = cc_schema(c, cs, op_context(c, r, "Cause"),
+                                 cc_printf(c, "%s/x-effect-stream/causeSchema", mp));
         const sdkc_node *es = sdkc_node_get(xs, "errorSchema");
         if (es)
-            s->error = cc_schema(c, es, op_context(c, r, "StreamError"), NULL);
+            s->error = cc_schema(c, es, op_context(c, r, "StreamError"),
+                                 cc_printf(c, "%s/x-effect-stream/errorSchema", mp));
         op->success.type = s->frame;
     } else {
-        s->item = schema ? cc_schema(c, schema, op_context(c, r, "Event"), NULL)
-                         : cc_any(c, media, NULL, NULL);
+        s->item =
+            schema ? cc_schema(c, schema, op_context(c, r, "Event"), cc_printf(c, "%s/schema", mp))
+                   : cc_any(c, media, NULL, NULL);
         op->success.type = s->item;
     }
     op->success.result = op->success.type;
@@ -549,12 +571,14 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     op->success.content_type = cc_strdup(c, pc->key->str);
     op->success.encoding = encoding_of(pc->key->str);
     if (op->success.encoding == SDKC_ENC_SSE) {
-        build_stream(c, r, op, pc->value);
+        build_stream(c, r, op, pc->value, media_ptr(c, r, best, pc->key->str));
         return;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
-    op->success.type = schema ? cc_schema(c, schema, op_context(c, r, "Response"), NULL)
-                              : cc_any(c, pc->value, NULL, NULL);
+    op->success.type =
+        schema ? cc_schema(c, schema, op_context(c, r, "Response"),
+                           cc_printf(c, "%s/schema", media_ptr(c, r, best, pc->key->str)))
+               : cc_any(c, pc->value, NULL, NULL);
     op->success.result = op->success.type;
     if (op->success.encoding != SDKC_ENC_JSON)
         return;
@@ -750,6 +774,8 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             r->path_item = item;
             r->path = pk->str;
             r->method = m;
+            r->item_ptr = cc_ptr_child(c, "/paths", pk->str);
+            r->ptr = cc_ptr_child(c, r->item_ptr, m);
             const sdkc_node *idn = sdkc_node_get(on, "operationId");
             const char *id = cc_text(idn);
             if (!id) {

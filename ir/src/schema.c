@@ -175,33 +175,50 @@ static bool is_pure_ref(const sdkc_node *n)
 const sdkc_node *cc_resolve_ref(cctx *c, const sdkc_node *refnode)
 {
     const char *ref = cc_text(refnode);
-    if (!ref || !sdkc_node_is_string(refnode)) {
-        cc_error(c, refnode, "$ref must be a string");
+    const sdkc_node *t = NULL;
+    if (ref && sdkc_node_is_string(refnode) && ref[0] == '#')
+        t = ref[1] == '\0' ? c->root : sdkc_doc_pointer(c->doc, ref + 1);
+    if (t)
+        return t;
+    /* one report per broken reference, however often it is followed */
+    if (cmap_get(&c->reported, refnode))
         return NULL;
-    }
-    if (ref[0] != '#') {
+    if (!cmap_put(&c->reported, refnode, (void *)1))
+        c->nomem = true;
+    if (!ref || !sdkc_node_is_string(refnode))
+        cc_error(c, refnode, "$ref must be a string");
+    else if (ref[0] != '#')
         cc_error(c, refnode, "external $ref '%s' is not supported (only local '#/...' references)",
                  ref);
-        return NULL;
-    }
-    const sdkc_node *t = ref[1] == '\0' ? c->root : sdkc_doc_pointer(c->doc, ref + 1);
-    if (!t)
+    else
         cc_error(c, refnode, "dangling $ref '%s': no such location in the document", ref);
-    return t;
+    return NULL;
 }
 
 /* Follow a chain of pure $refs to the schema that has content. NULL on a dangling reference or
  * a cycle (reported). */
 static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
 {
-    const sdkc_node *start = n;
+    enum { SEEN = 64 };
+    const sdkc_node *seen[SEEN];
     size_t steps = 0;
     while (is_pure_ref(n)) {
+        if (steps < SEEN)
+            seen[steps] = n;
         const sdkc_node *refnode = sdkc_node_get(n, "$ref");
         n = cc_resolve_ref(c, refnode);
         if (!n)
             return NULL;
-        if (++steps > c->ncomps + 64 || n == start) {
+        bool again = false;
+        for (size_t i = 0; i <= steps && i < SEEN && !again; i++)
+            again = seen[i] == n;
+        if (++steps > c->ncomps + SEEN || again) {
+            if (cmap_get(&c->reported, refnode))
+                return NULL;
+            /* one report per cycle: every reference on it counts as reported */
+            for (size_t i = 0; i < steps && i < SEEN; i++)
+                if (!cmap_put(&c->reported, sdkc_node_get(seen[i], "$ref"), (void *)1))
+                    c->nomem = true;
             cc_error(c, refnode,
                      "$ref cycle with no structure: '%s' refers back to itself through "
                      "references only",

@@ -1,0 +1,210 @@
+/* test_compile_bad.c - contracts the compiler rejects (file:line:col errors, several per run, no
+ * IR), and ones it accepts with warnings (unsupported constructs become ANY with a reason). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdkc/doc.h"
+#include "sdkc/ir.h"
+
+#define DATA SDKC_SOURCE_DIR "/tests/compiler/data/compile/"
+
+typedef struct want {
+    unsigned line, col;
+    const char *text; /* a piece of the message */
+} want;
+
+/* Compile path; expect failure with exactly the errors listed (in any order). */
+static void expect_errors(const char *path, const want *w, size_t n)
+{
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_compiled *c = (sdkc_compiled *)1;
+    sdkc_status st = sdkc_compile_file(&c, path, NULL, d);
+    ck_assert_int_eq(st, SDKC_ERR_INVALID);
+    ck_assert_ptr_null(c);
+    ck_assert_uint_eq(sdkc_diag_errors(d), n);
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+        for (size_t j = 0; j < sdkc_diag_count(d) && !found; j++) {
+            const sdkc_diag_entry *e = sdkc_diag_get(d, j);
+            found = e->severity == SDKC_SEV_ERROR && e->loc.line == w[i].line &&
+                    e->loc.col == w[i].col && strstr(e->message, w[i].text) != NULL &&
+                    strcmp(e->loc.file, path) == 0;
+        }
+        if (!found)
+            sdkc_diag_print(d, stderr, false);
+        ck_assert_msg(found, "%s: no error at %u:%u with '%s'", path, w[i].line, w[i].col,
+                      w[i].text);
+    }
+    sdkc_diag_free(d);
+}
+
+START_TEST(dangling_ref)
+{
+    static const want w[] = {{12, 30, "dangling $ref '#/components/schemas/Missing'"},
+                             {18, 23, "dangling $ref '#/components/schemas/Nope~1Such'"}};
+    expect_errors(DATA "bad/dangling_ref.yaml", w, 2);
+}
+END_TEST
+
+START_TEST(duplicate_operation_id)
+{
+    static const want w[] = {{11, 20, "duplicate operationId 'thing.get' (first used at line 6"}};
+    expect_errors(DATA "bad/duplicate_operation_id.yaml", w, 1);
+}
+END_TEST
+
+START_TEST(path_parameter_absent)
+{
+    static const want w[] = {
+        {8, 17, "path parameter 'thingId' does not appear in the path template"},
+        {4, 3, "path template variable '{thingID}'"}};
+    expect_errors(DATA "bad/path_param_absent.yaml", w, 2);
+}
+END_TEST
+
+START_TEST(ref_cycle)
+{
+    static const want w[] = {{9, 13, "$ref cycle with no structure"}};
+    expect_errors(DATA "bad/ref_cycle.yaml", w, 1);
+}
+END_TEST
+
+START_TEST(several_errors_in_one_run)
+{
+    static const want w[] = {{15, 20, "duplicate operationId 'a.get'"},
+                             {4, 3, "path template variable '{id}'"},
+                             {12, 30, "dangling $ref '#/components/schemas/Gone'"}};
+    expect_errors(DATA "bad/several.yaml", w, 3);
+}
+END_TEST
+
+START_TEST(external_ref_and_not_a_document)
+{
+    static const want w1[] = {{12, 30, "external $ref 'other.yaml#/components/schemas/X'"}};
+    expect_errors(DATA "bad/external_ref.yaml", w1, 1);
+    static const want w2[] = {{1, 1, "contract is not a mapping"}};
+    expect_errors(DATA "bad/not_openapi.yaml", w2, 1);
+}
+END_TEST
+
+START_TEST(loader_errors_pass_through)
+{
+    /* malformed input fails in the loader; sdkc_compile_file reports it and gives no IR */
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_compiled *c = NULL;
+    const char *bad = SDKC_SOURCE_DIR "/tests/compiler/data/loader/invalid/missing_comma.json";
+    ck_assert_int_ne(sdkc_compile_file(&c, bad, NULL, d), SDKC_OK);
+    ck_assert_ptr_null(c);
+    ck_assert_uint_ge(sdkc_diag_errors(d), 1);
+    ck_assert_uint_gt(sdkc_diag_get(d, 0)->loc.line, 0);
+    ck_assert_int_ne(sdkc_compile_file(&c, DATA "does-not-exist.yaml", NULL, d), SDKC_OK);
+    ck_assert_ptr_null(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+START_TEST(unsupported_constructs_warn)
+{
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile_file(&c, DATA "warn/unsupported.yaml", NULL, d), SDKC_OK);
+    ck_assert_uint_eq(sdkc_diag_errors(d), 0);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 2);
+    const sdkc_diag_entry *e0 = sdkc_diag_get(d, 0), *e1 = sdkc_diag_get(d, 1);
+    ck_assert_uint_eq(e0->loc.line, 8);
+    ck_assert_uint_eq(e0->loc.col, 7);
+    ck_assert_ptr_nonnull(strstr(e0->message, "'if'"));
+    ck_assert_uint_eq(e1->loc.line, 13);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_type *cond = sdkc_ir_type(ir, "Cond");
+    ck_assert_int_eq(cond->kind, SDKC_TYPE_ANY);
+    ck_assert_ptr_nonnull(cond->u.any.fallback_reason);
+    ck_assert_ptr_nonnull(strstr(cond->u.any.fallback_reason, "if"));
+    const sdkc_type *h = sdkc_ir_type(ir, "Holder");
+    ck_assert_int_eq(h->u.object.fields[0].type->kind, SDKC_TYPE_ANY);
+    ck_assert_ptr_nonnull(h->u.object.fields[0].type->u.any.fallback_reason);
+    ck_assert_int_eq(h->u.object.fields[1].type->kind, SDKC_TYPE_STRING);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+/* A chain of components each referring to the next, far deeper than the compiler recurses. */
+START_TEST(deep_reference_chain)
+{
+    enum { N = 3000 };
+    sdkc_buf b = SDKC_BUF_INIT;
+    sdkc_buf_puts(&b, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},"
+                      "\"paths\":{},\"components\":{\"schemas\":{");
+    for (int i = 0; i < N; i++)
+        sdkc_buf_printf(&b,
+                        "%s\"S%d\":{\"type\":\"object\",\"properties\":{\"next\":{\"$ref\":"
+                        "\"#/components/schemas/S%d\"}}}",
+                        i ? "," : "", i, (i + 1) % N);
+    sdkc_buf_puts(&b, "}}}");
+    ck_assert_int_eq(sdkc_buf_finish(&b), SDKC_OK);
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "chain.json", b.data, b.len, d), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile(&c, doc, NULL, d), SDKC_OK);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    ck_assert_uint_eq(ir->ntypes, N);
+    for (size_t i = 0; i < ir->ntypes; i++) {
+        ck_assert_int_eq(ir->types[i]->kind, SDKC_TYPE_OBJECT);
+        ck_assert(ir->types[i]->recursive); /* one big cycle */
+    }
+    const sdkc_type *s5 = sdkc_ir_type(ir, "S5");
+    ck_assert_ptr_eq(s5->u.object.fields[0].type, sdkc_ir_type(ir, "S6"));
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+    sdkc_buf_cleanup(&b);
+}
+END_TEST
+
+START_TEST(null_arguments)
+{
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile(&c, NULL, NULL, NULL), SDKC_ERR_INVALID);
+    ck_assert_ptr_null(c);
+    ck_assert_ptr_null(sdkc_compiled_ir(NULL));
+    sdkc_compiled_free(NULL);
+    ck_assert_ptr_null(sdkc_ir_operation(NULL, "x"));
+    ck_assert_ptr_null(sdkc_ir_type(NULL, "x"));
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("compile_bad");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, dangling_ref);
+    tcase_add_test(tc, duplicate_operation_id);
+    tcase_add_test(tc, path_parameter_absent);
+    tcase_add_test(tc, ref_cycle);
+    tcase_add_test(tc, several_errors_in_one_run);
+    tcase_add_test(tc, external_ref_and_not_a_document);
+    tcase_add_test(tc, loader_errors_pass_through);
+    tcase_add_test(tc, unsupported_constructs_warn);
+    tcase_add_test(tc, deep_reference_chain);
+    tcase_add_test(tc, null_arguments);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
