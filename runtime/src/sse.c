@@ -398,6 +398,16 @@ static int append_data(sdkrt_sse_parser *p, size_t off, size_t n)
     return 0;
 }
 
+static sdkrt_sse_status add_data(sdkrt_sse_parser *p, size_t off, size_t n)
+{
+    int r = append_data(p, off, n);
+    if (r > 0) {
+        set_cap_error(p, SDKRT_SSE_ERR_EVENT_TOO_LARGE);
+        return SDKRT_SSE_ERROR;
+    }
+    return r < 0 ? fail_oom(p) : SDKRT_SSE_OK;
+}
+
 static int64_t parse_retry(const char *v, size_t n)
 {
     if (n == 0)
@@ -421,30 +431,21 @@ static sdkrt_sse_status process_field(sdkrt_sse_parser *p, size_t off, size_t n)
         return SDKRT_SSE_OK;
     }
     p->pending = 1;
-    size_t name_len, voff;
-    if (n >= 5 && memcmp(l, "data:", 5) == 0) {
-        name_len = 4;
-        voff = 5;
-    } else {
-        const char *c = memchr(l, ':', n);
-        name_len = c ? (size_t)(c - l) : n;
-        voff = c ? name_len + 1 : n;
+    if (n >= 5 && memcmp(l, "data:", 5) == 0) { /* the common line, without the general path */
+        size_t voff = n > 5 && l[5] == ' ' ? 6 : 5;
+        return add_data(p, off + voff, n - voff);
     }
+    const char *c = memchr(l, ':', n);
+    size_t name_len = c ? (size_t)(c - l) : n;
+    size_t voff = c ? name_len + 1 : n;
     if (voff < n && l[voff] == ' ')
         voff++;
     const char *v = l + voff;
     size_t vn = n - voff;
     switch (name_len) {
     case 4:
-        if (memcmp(l, "data", 4) == 0) {
-            int r = append_data(p, off + voff, vn);
-            if (r > 0) {
-                set_cap_error(p, SDKRT_SSE_ERR_EVENT_TOO_LARGE);
-                return SDKRT_SSE_ERROR;
-            }
-            if (r < 0)
-                return fail_oom(p);
-        }
+        if (memcmp(l, "data", 4) == 0)
+            return add_data(p, off + voff, vn);
         break;
     case 5:
         if (memcmp(l, "event", 5) == 0) {
@@ -556,6 +557,17 @@ sdkrt_sse_status sdkrt_sse_next(sdkrt_sse_parser *p, sdkrt_sse_event *ev)
         }
         if (process_field(p, start, n) != SDKRT_SSE_OK)
             return SDKRT_SSE_ERROR;
+        /* LF LF, the usual end of an event: take the blank line without another scan. */
+        if (p->in[eol] == '\n' && p->in_start < end && p->in[p->in_start] == '\n') {
+            p->in_start++;
+            if (p->data_lines == 0) {
+                reset_block(p);
+                continue;
+            }
+            fill_event(p, ev);
+            reset_block(p);
+            return SDKRT_SSE_EVENT;
+        }
     }
     /* No complete line left: check the unfinished one against the caps. */
     if (p->over) {
