@@ -1,0 +1,530 @@
+/* The generated OpenCode SDK (generated/opencode) over the in-memory transport: exact requests,
+ * typed results, pages and cursors, iterators, streams with failure frames, declared domain
+ * errors, undeclared statuses, and decoding that tolerates what a newer server may send. */
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "oc/oc.h"
+
+/* ---- a scripted in-memory server ---- */
+
+#define MAX_ROUTES 8
+
+typedef struct route {
+    const char *target; /* exact path+query to answer, or NULL for any */
+    int status;
+    const char *content_type;
+    const char *chunks[8]; /* body chunks (a stream when more than one, or SSE) */
+    bool cut;              /* end the body with a TRANSPORT error */
+} route;
+
+typedef struct server {
+    route routes[MAX_ROUTES];
+    size_t nroutes;
+    int calls;
+    char method[16];
+    char target[1024];
+    char body[8192];
+    char header_x[128]; /* value of X-Test when sent */
+} server;
+
+static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    server *s = userdata;
+    s->calls++;
+    snprintf(s->method, sizeof s->method, "%s", req->method);
+    snprintf(s->target, sizeof s->target, "%s", req->target);
+    snprintf(s->body, sizeof s->body, "%.*s", (int)req->body_len,
+             req->body ? (const char *)req->body : "");
+    s->header_x[0] = '\0';
+    for (size_t i = 0; i < req->header_count; i++) {
+        if (strcasecmp(req->headers[i].name, "X-Test") == 0)
+            snprintf(s->header_x, sizeof s->header_x, "%s", req->headers[i].value);
+    }
+    for (size_t i = 0; i < s->nroutes; i++) {
+        const route *r = &s->routes[i];
+        if (r->target && strcmp(r->target, req->target) != 0)
+            continue;
+        sdkrt_memory_response_set_status(resp, r->status);
+        if (r->content_type)
+            sdkrt_memory_response_add_header(resp, "Content-Type", r->content_type);
+        for (size_t k = 0; k < 8 && r->chunks[k]; k++)
+            sdkrt_memory_response_add_chunk(resp, r->chunks[k], strlen(r->chunks[k]));
+        if (r->cut)
+            sdkrt_memory_response_end_with_error(resp, SDKRT_REASON_TRANSPORT, NULL);
+        return 0;
+    }
+    sdkrt_memory_response_set_status(resp, 599);
+    return 0;
+}
+
+static server srv;
+static sdkrt_transport *transport;
+static oc_client *client;
+
+static void setup(void)
+{
+    memset(&srv, 0, sizeof srv);
+    ck_assert_int_eq(sdkrt_memory_transport_new(&transport, handler, &srv), SDKRT_OK);
+    oc_client_options o = OC_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://127.0.0.1:1/prefix";
+    o.transport = transport;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_client_new(&client, &o, &err), OC_OK);
+}
+
+static void teardown(void)
+{
+    oc_client_free(client);
+    sdkrt_memory_transport_free(transport);
+    client = NULL;
+    transport = NULL;
+}
+
+static void answer(const char *target, int status, const char *body)
+{
+    route *r = &srv.routes[srv.nroutes++];
+    memset(r, 0, sizeof *r);
+    r->target = target;
+    r->status = status;
+    r->content_type = body ? "application/json" : NULL;
+    r->chunks[0] = body;
+}
+
+#define SESSION(id)                                                                                \
+    "{\"id\":\"" id "\",\"projectID\":\"p1\",\"cost\":0.5,\"tokens\":{\"input\":1,\"output\":2,"   \
+    "\"reasoning\":0,\"cache\":{\"read\":0,\"write\":0}},\"time\":{\"created\":10,\"updated\":11}" \
+    ","                                                                                            \
+    "\"title\":\"t " id "\",\"location\":{\"directory\":\"/w\"}}"
+
+/* Check and release *errp, leaving it NULL (the runtime frees a non-NULL *err it overwrites). */
+static void expect_reason(oc_error **errp, sdkrt_reason reason, const char *in_message)
+{
+    oc_error *err = *errp;
+    *errp = NULL;
+    ck_assert_ptr_nonnull(err);
+    ck_assert_msg(oc_error_reason(err) == reason, "reason %s, message %s",
+                  oc_error_reason_name(err), oc_error_message(err));
+    if (in_message)
+        ck_assert_msg(strstr(oc_error_message(err), in_message) != NULL, "message '%s' lacks '%s'",
+                      oc_error_message(err), in_message);
+    oc_error_free(err);
+}
+
+/* ---- unary ---- */
+
+START_TEST(get_sends_exact_request_and_decodes)
+{
+    answer(NULL, 200, "{\"data\":" SESSION("ses_1") ",\"extra\":1}");
+    oc_session_get_request req = {0};
+    req.session_id.value = "ses/1 x";
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    oc_call_options call = OC_CALL_OPTIONS_INIT;
+    sdkrt_header h = {"X-Test", "yes"};
+    call.headers = &h;
+    call.header_count = 1;
+    ck_assert_int_eq(oc_session_get(client, &req, &call, &info, &err), OC_OK);
+    ck_assert_str_eq(srv.method, "GET");
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses%2F1%20x");
+    ck_assert_str_eq(srv.header_x, "yes");
+    ck_assert_str_eq(info->id.value, "ses_1");
+    ck_assert_str_eq(info->title, "t ses_1");
+    ck_assert(info->tokens.output == 2.0 && info->time.updated == 11.0);
+    ck_assert(!info->has_parent_id && !info->has_revert);
+    /* Encoding gives the wire JSON back. */
+    json_t *j = NULL;
+    ck_assert_int_eq(oc_session_v2_info_encode(info, &j, &err), OC_OK);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "projectID")), "p1");
+    ck_assert_ptr_null(json_object_get(j, "parentID"));
+    json_decref(j);
+    oc_session_v2_info_free(info);
+}
+END_TEST
+
+START_TEST(domain_error_is_typed)
+{
+    answer(NULL, 404,
+           "{\"_tag\":\"SessionNotFoundError\",\"sessionID\":\"ses_x\",\"message\":\"no such "
+           "session\"}");
+    oc_session_get_request req = {0};
+    req.session_id.value = "ses_x";
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    ck_assert_ptr_null(info);
+    ck_assert(oc_error_is_domain(err));
+    ck_assert_str_eq(oc_error_tag(err), "SessionNotFoundError");
+    ck_assert_int_eq(oc_error_status(err), 404);
+    const oc_session_not_found_error *p = oc_error_session_not_found_error(err);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_str_eq(p->session_id, "ses_x");
+    ck_assert_str_eq(p->message, "no such session");
+    ck_assert_ptr_null(oc_error_message_not_found_error(err));
+    oc_error_free(err);
+}
+END_TEST
+
+START_TEST(every_declared_tag_of_message_decodes)
+{
+    static const struct {
+        int status;
+        const char *body;
+        const char *tag;
+    } cases[] = {
+        {400, "{\"_tag\":\"InvalidRequestError\",\"message\":\"bad\"}", "InvalidRequestError"},
+        {401, "{\"_tag\":\"UnauthorizedError\",\"message\":\"who\"}", "UnauthorizedError"},
+        {404, "{\"_tag\":\"SessionNotFoundError\",\"sessionID\":\"s\",\"message\":\"m\"}",
+         "SessionNotFoundError"},
+        {404,
+         "{\"_tag\":\"MessageNotFoundError\",\"sessionID\":\"s\",\"messageID\":\"msg_1\","
+         "\"message\":\"m\"}",
+         "MessageNotFoundError"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        srv.nroutes = 0;
+        answer(NULL, cases[i].status, cases[i].body);
+        oc_session_message_request req = {0};
+        req.session_id.value = "ses_1";
+        req.message_id.value = "msg_1";
+        oc_session_message_t *m = NULL;
+        oc_error *err = NULL;
+        ck_assert_int_eq(oc_session_message(client, &req, NULL, &m, &err), OC_ERR);
+        ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/message/msg_1");
+        ck_assert_msg(oc_error_is_domain(err), "case %zu: %s", i, oc_error_message(err));
+        ck_assert_str_eq(oc_error_tag(err), cases[i].tag);
+        ck_assert_ptr_nonnull(sdkrt_error_payload(err));
+        oc_error_free(err);
+        err = NULL;
+    }
+    const oc_message_not_found_error *p = NULL;
+    srv.nroutes = 0;
+    answer(NULL, 404, cases[3].body);
+    oc_session_message_request req = {0};
+    req.session_id.value = "ses_1";
+    req.message_id.value = "msg_1";
+    oc_session_message_t *m = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_session_message(client, &req, NULL, &m, &err), OC_ERR);
+    p = oc_error_message_not_found_error(err);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_str_eq(p->message_id, "msg_1");
+    oc_error_free(err);
+}
+END_TEST
+
+START_TEST(undeclared_status_and_tag_are_client_errors)
+{
+    answer(NULL, 418, "{\"teapot\":true}");
+    oc_session_get_request req = {0};
+    req.session_id.value = "ses_1";
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    ck_assert_int_eq(oc_error_status(err), 418);
+    size_t len = 0;
+    ck_assert_str_eq(oc_error_body(err, &len), "{\"teapot\":true}");
+    expect_reason(&err, SDKRT_REASON_UNEXPECTED_STATUS, NULL);
+    srv.nroutes = 0;
+    answer(NULL, 404, "{\"_tag\":\"ConflictError\",\"message\":\"x\"}");
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    expect_reason(&err, SDKRT_REASON_UNEXPECTED_STATUS, "ConflictError");
+}
+END_TEST
+
+START_TEST(malformed_names_the_path)
+{
+    oc_session_get_request req = {0};
+    req.session_id.value = "ses_1";
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    answer(NULL, 200, "{\"data\":{\"id\":\"ses_1\"}}");
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    expect_reason(&err, SDKRT_REASON_MALFORMED_RESPONSE,
+                  "$.data.projectID: missing required field");
+    srv.nroutes = 0;
+    answer(NULL, 200,
+           "{\"data\":{\"id\":\"ses_1\",\"projectID\":\"p\",\"cost\":0,\"tokens\":{\"input\":1,"
+           "\"output\":2,\"reasoning\":0,\"cache\":{\"read\":0,\"write\":0}},\"time\":{\"created\":"
+           "\"soon\",\"updated\":1},\"title\":\"t\",\"location\":{\"directory\":\"/\"}}}");
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    expect_reason(&err, SDKRT_REASON_MALFORMED_RESPONSE,
+                  "$.data.time.created: expected number, got string");
+    srv.nroutes = 0;
+    answer(NULL, 200, "not json");
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    expect_reason(&err, SDKRT_REASON_MALFORMED_RESPONSE, NULL);
+    ck_assert_ptr_null(info);
+}
+END_TEST
+
+START_TEST(prompt_posts_body_and_no_content_ops)
+{
+    answer("/prefix/api/session/ses_1/prompt", 200,
+           "{\"data\":{\"admittedSeq\":3,\"id\":\"msg_9\",\"sessionID\":\"ses_1\",\"prompt\":{"
+           "\"text\":\"hi\"},\"delivery\":\"queue\",\"timeCreated\":5}}");
+    answer("/prefix/api/session/ses_1/interrupt", 204, NULL);
+    oc_session_prompt_request req = {0};
+    req.session_id.value = "ses_1";
+    req.body.prompt.text = "hi";
+    req.body.has_resume = true;
+    req.body.resume = false;
+    oc_session_input_admitted *adm = NULL;
+    oc_error *err = NULL;
+    ck_assert_msg(oc_session_prompt(client, &req, NULL, &adm, &err) == OC_OK, "%s",
+                  oc_error_message(err));
+    ck_assert_str_eq(srv.method, "POST");
+    json_t *sent = json_loads(srv.body, 0, NULL);
+    ck_assert_ptr_nonnull(sent);
+    ck_assert(json_is_false(json_object_get(sent, "resume")));
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(sent, "prompt"), "text")),
+                     "hi");
+    ck_assert_ptr_null(json_object_get(sent, "id"));
+    json_decref(sent);
+    ck_assert_int_eq(adm->admitted_seq, 3);
+    ck_assert_str_eq(adm->id.value, "msg_9");
+    oc_session_input_admitted_free(adm);
+
+    oc_session_interrupt_request ireq = {0};
+    ireq.session_id.value = "ses_1";
+    ck_assert_int_eq(oc_session_interrupt(client, &ireq, NULL, &err), OC_OK);
+    ck_assert_str_eq(srv.method, "POST");
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/interrupt");
+}
+END_TEST
+
+START_TEST(invalid_arguments)
+{
+    oc_session_get_request req = {0};
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    /* A NULL required string is refused before any I/O. */
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    expect_reason(&err, SDKRT_REASON_INVALID_ARGUMENT, NULL);
+    ck_assert_int_eq(oc_session_get(client, NULL, NULL, &info, &err), OC_ERR);
+    expect_reason(&err, SDKRT_REASON_INVALID_ARGUMENT, NULL);
+    ck_assert_int_eq(srv.calls, 0);
+}
+END_TEST
+
+/* ---- pages ---- */
+
+START_TEST(page_query_cursor_and_continue)
+{
+    answer("/prefix/api/session?limit=7&order=desc&search=a%20b", 200,
+           "{\"data\":[" SESSION("ses_1") "," SESSION("ses_2") "],\"cursor\":{\"next\":\"c+2\","
+                                                               "\"previous\":null}}");
+    answer("/prefix/api/session?cursor=c%2B2", 200,
+           "{\"data\":[" SESSION("ses_3") "],\"cursor\":{\"previous\":\"c1\"},\"more\":true}");
+    oc_session_list_request req = {0};
+    req.has_limit = true;
+    req.limit = 7;
+    req.has_order = true;
+    req.order.value = OC_SESSION_LIST_ORDER_DESC;
+    req.has_search = true;
+    req.search = "a b";
+    oc_session_list_page *page = NULL;
+    oc_error *err = NULL;
+    ck_assert_msg(oc_session_list(client, &req, NULL, &page, &err) == OC_OK, "%s",
+                  oc_error_message(err));
+    ck_assert_uint_eq(page->count, 2);
+    ck_assert_str_eq(page->items[1].id.value, "ses_2");
+    ck_assert_ptr_nonnull(page->next);
+    ck_assert_str_eq(page->next->value, "c+2");
+    ck_assert_ptr_null(page->previous);
+    oc_session_list_cursor *keep = NULL;
+    ck_assert_int_eq(oc_session_list_cursor_dup(&keep, page->next, &err), OC_OK);
+    oc_session_list_page_free(page);
+    page = NULL;
+    ck_assert_int_eq(oc_session_list_continue(client, keep, NULL, &page, &err), OC_OK);
+    ck_assert_str_eq(srv.target, "/prefix/api/session?cursor=c%2B2");
+    ck_assert_uint_eq(page->count, 1);
+    ck_assert_ptr_null(page->next);
+    ck_assert_str_eq(page->previous->value, "c1");
+    oc_session_list_page_free(page);
+    oc_session_list_cursor_free(keep);
+}
+END_TEST
+
+START_TEST(iterator_walks_all_pages)
+{
+    answer("/prefix/api/session?limit=2", 200,
+           "{\"data\":[" SESSION("ses_1") "," SESSION("ses_2") "],\"cursor\":{\"next\":\"n2\"}}");
+    answer("/prefix/api/session?cursor=n2", 200,
+           "{\"data\":[" SESSION("ses_3") "," SESSION("ses_4") "],\"cursor\":{\"next\":\"n3\","
+                                                               "\"previous\":\"p2\"}}");
+    answer("/prefix/api/session?cursor=n3", 200,
+           "{\"data\":[" SESSION("ses_5") "],\"cursor\":{\"next\":null,\"previous\":\"p3\"}}");
+    oc_session_list_request req = {0};
+    req.has_limit = true;
+    req.limit = 2;
+    oc_session_list_iter *it = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_session_list_iter_new(&it, client, &req, NULL, &err), OC_OK);
+    ck_assert_int_eq(srv.calls, 0);
+    const oc_session_v2_info *item = NULL;
+    char seen[64] = "";
+    int n = 0;
+    oc_next r;
+    while ((r = oc_session_list_iter_next(it, &item, &err)) == OC_NEXT_ITEM) {
+        strncat(seen, item->id.value + 4, sizeof seen - strlen(seen) - 1);
+        n++;
+    }
+    ck_assert_int_eq(r, OC_NEXT_END);
+    ck_assert_int_eq(n, 5);
+    ck_assert_str_eq(seen, "12345");
+    ck_assert_int_eq(srv.calls, 3);
+    oc_session_list_iter_free(it);
+}
+END_TEST
+
+START_TEST(messages_page_with_path_and_unknown_variant)
+{
+    answer("/prefix/api/session/ses_7/message?limit=1", 200,
+           "{\"data\":[{\"type\":\"from-the-future\",\"id\":\"msg_1\",\"x\":[1]}],"
+           "\"cursor\":{\"next\":\"m2\"}}");
+    answer("/prefix/api/session/ses_7/message?cursor=m2", 200,
+           "{\"data\":[],\"cursor\":{\"next\":null,\"previous\":null}}");
+    oc_session_messages_request req = {0};
+    req.session_id.value = "ses_7";
+    req.has_limit = true;
+    req.limit = 1;
+    oc_session_messages_page *page = NULL;
+    oc_error *err = NULL;
+    ck_assert_msg(oc_session_messages(client, &req, NULL, &page, &err) == OC_OK, "%s",
+                  oc_error_message(err));
+    ck_assert_uint_eq(page->count, 1);
+    ck_assert_int_eq(page->items[0].kind, 0);
+    ck_assert_str_eq(json_string_value(json_object_get(page->items[0].unknown, "type")),
+                     "from-the-future");
+    oc_session_messages_page *second = NULL;
+    ck_assert_int_eq(oc_session_messages_continue(client, page->next, NULL, &second, &err), OC_OK);
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_7/message?cursor=m2");
+    ck_assert_uint_eq(second->count, 0);
+    ck_assert_ptr_null(second->next);
+    ck_assert_ptr_null(second->previous);
+    oc_session_messages_page_free(page);
+    oc_session_messages_page_free(second);
+}
+END_TEST
+
+/* ---- streams ---- */
+
+#define MOVED(id)                                                                                  \
+    "{\"id\":\"" id "\",\"type\":\"session.next.moved\",\"data\":{\"timestamp\":1,"                \
+    "\"sessionID\":\"ses_1\",\"location\":{\"directory\":\"/w\"}}}"
+
+START_TEST(stream_items_heartbeats_and_failure)
+{
+    route *r = &srv.routes[srv.nroutes++];
+    memset(r, 0, sizeof *r);
+    r->status = 200;
+    r->content_type = "text/event-stream";
+    r->chunks[0] = ": heartbeat\n\ndata: " MOVED("evt_1") "\n\n";
+    r->chunks[1] = "data: {\"type\":\"session.next.unheard\",\"id\":\"evt_2\"}\n\n: heartbeat\n\n";
+    r->chunks[2] = "event: effect/httpapi/stream/failure\ndata: [{\"_tag\":\"Die\",\"defect\":"
+                   "\"boom\"}]\n\n";
+    oc_session_events_request req = {0};
+    req.session_id.value = "ses_1";
+    oc_session_events_stream *s = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_session_events_open(&s, client, &req, NULL, &err), OC_OK);
+    ck_assert_int_eq(srv.calls, 0); /* cold */
+    const oc_session_durable_event *ev = NULL;
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ITEM);
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/event");
+    ck_assert_int_eq(ev->kind, OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED);
+    ck_assert_str_eq(ev->u.session_next_moved.data.session_id.value, "ses_1");
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ITEM);
+    ck_assert_int_eq(ev->kind, 0);
+    ck_assert_ptr_nonnull(ev->unknown);
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ERROR);
+    ck_assert(oc_error_is_domain(err));
+    ck_assert_str_eq(oc_error_tag(err), "StreamFailure");
+    const oc_session_events_cause_item_list *cause = oc_session_events_failure(err);
+    ck_assert_ptr_nonnull(cause);
+    ck_assert_uint_eq(cause->count, 1);
+    ck_assert_int_eq(cause->items[0].kind, OC_SESSION_EVENTS_CAUSE_ITEM_DIE);
+    ck_assert_str_eq(json_string_value(cause->items[0].u.die.defect), "boom");
+    oc_error_free(err);
+    err = NULL;
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_END);
+    oc_session_events_close(s);
+}
+END_TEST
+
+START_TEST(stream_cut_close_and_error_status)
+{
+    route *r = &srv.routes[srv.nroutes++];
+    memset(r, 0, sizeof *r);
+    r->target = "/prefix/api/session/ses_1/event?after=4";
+    r->status = 200;
+    r->content_type = "text/event-stream";
+    r->chunks[0] = "data: " MOVED("evt_5") "\n\ndata: {\"type\":";
+    r->cut = true;
+    answer("/prefix/api/session/ses_404/event", 404,
+           "{\"_tag\":\"SessionNotFoundError\",\"sessionID\":\"ses_404\",\"message\":\"m\"}");
+    oc_session_events_request req = {0};
+    req.session_id.value = "ses_1";
+    req.has_after = true;
+    req.after = "4";
+    oc_session_events_stream *s = NULL;
+    oc_error *err = NULL;
+    const oc_session_durable_event *ev = NULL;
+    ck_assert_int_eq(oc_session_events_open(&s, client, &req, NULL, &err), OC_OK);
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ITEM);
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/event?after=4");
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ERROR);
+    expect_reason(&err, SDKRT_REASON_TRANSPORT, NULL);
+    oc_session_events_close(s);
+
+    /* close before any next: no I/O at all */
+    int calls = srv.calls;
+    ck_assert_int_eq(oc_session_events_open(&s, client, &req, NULL, &err), OC_OK);
+    oc_session_events_close(s);
+    ck_assert_int_eq(srv.calls, calls);
+
+    req.session_id.value = "ses_404";
+    req.has_after = false;
+    ck_assert_int_eq(oc_session_events_open(&s, client, &req, NULL, &err), OC_OK);
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ERROR);
+    ck_assert_str_eq(oc_error_tag(err), "SessionNotFoundError");
+    ck_assert_ptr_nonnull(oc_error_session_not_found_error(err));
+    oc_error_free(err);
+    oc_session_events_close(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("opencode");
+    TCase *tc = tcase_create("memory");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, get_sends_exact_request_and_decodes);
+    tcase_add_test(tc, domain_error_is_typed);
+    tcase_add_test(tc, every_declared_tag_of_message_decodes);
+    tcase_add_test(tc, undeclared_status_and_tag_are_client_errors);
+    tcase_add_test(tc, malformed_names_the_path);
+    tcase_add_test(tc, prompt_posts_body_and_no_content_ops);
+    tcase_add_test(tc, invalid_arguments);
+    tcase_add_test(tc, page_query_cursor_and_continue);
+    tcase_add_test(tc, iterator_walks_all_pages);
+    tcase_add_test(tc, messages_page_with_path_and_unknown_variant);
+    tcase_add_test(tc, stream_items_heartbeats_and_failure);
+    tcase_add_test(tc, stream_cut_close_and_error_status);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
