@@ -464,7 +464,11 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     }
 
 expect:
-    if (ex && ex->status) {
+    if (status == 401 && !pc->rn->opts->password && (!ex || ex->status != 401)) {
+        /* Without credentials the server cannot be exercised: say so, never pass. */
+        ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
+            "the server wants credentials and none are configured (--password-env); %s", evidence);
+    } else if (ex && ex->status) {
         bool ok = status == ex->status && (!ex->tag || (got_tag && strcmp(got_tag, ex->tag) == 0));
         if (ok)
             ADD(pc, "expect", SDKC_VERDICT_PASS, NULL, NULL, "%d %s for %s", ex->status,

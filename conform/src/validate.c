@@ -868,6 +868,15 @@ static void check_json_string(walk *w, const sdkc_type *t, const json_t *value)
     json_decref(inner);
 }
 
+/* A NULLABLE the compiler added on its own (no source location, the same origin as its inner
+ * type): the live-server leniency for page cursors. The contract does not allow null there, so
+ * conformance does not either. */
+static bool is_leniency(const sdkc_type *t)
+{
+    const sdkc_type *in = t->u.nullable.inner;
+    return t->loc.line == 0 && in && t->origin && in->origin && strcmp(t->origin, in->origin) == 0;
+}
+
 static void check(walk *w, const sdkc_type *t, const json_t *value)
 {
     if (!t || !value)
@@ -917,6 +926,11 @@ static void check(walk *w, const sdkc_type *t, const json_t *value)
     case SDKC_TYPE_NULLABLE:
         if (!json_is_null(value))
             check(w, t->u.nullable.inner, value);
+        else if (is_leniency(t))
+            report(w, "type",
+                   "null where the contract declares %s (the IR accepts null here only "
+                   "as a leniency for SDKs)",
+                   t->u.nullable.inner ? type_kind(t->u.nullable.inner->kind) : "a value");
         break;
     case SDKC_TYPE_JSON_STRING:
         check_json_string(w, t, value);

@@ -181,6 +181,16 @@ START_TEST(rule_type)
     expect_ok(&t_nullable_string, "null");
     expect_ok(&t_nullable_string, "\"s\"");
     expect_one(&t_nullable_string, "5", "$", "type");
+    /* a NULLABLE the compiler added as a leniency (no location, same origin as its inner type)
+       is not part of the contract: null is a deviation there */
+    sdkc_type cursor = {.kind = SDKC_TYPE_STRING, .origin = "/c/next"};
+    sdkc_type lenient = {
+        .kind = SDKC_TYPE_NULLABLE, .origin = "/c/next", .u.nullable = {.inner = &cursor}};
+    expect_one(&lenient, "null", "$", "type");
+    expect_ok(&lenient, "\"c1\"");
+    sdkc_type declared = lenient;
+    declared.loc.line = 12; /* written in the contract */
+    expect_ok(&declared, "null");
     /* message names both kinds */
     sdkc_validation *v = run(&t_string, "12");
     ck_assert_ptr_nonnull(strstr(sdkc_validation_get(v, 0)->message, "expected string"));
