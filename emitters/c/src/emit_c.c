@@ -65,11 +65,13 @@ static void put_comment_text(sdkc_buf *b, const char *s, size_t n)
     }
 }
 
-/* A block comment at indent holding docs (may be NULL) and then extra lines. */
+/* A block comment at indent holding docs (may be NULL) and then extra lines; one line stays on
+ * one line. */
 static void put_doc(sdkc_buf *b, const char *indent, const char *docs, const char *extra)
 {
     const char *parts[2] = {docs, extra};
-    bool any = false;
+    size_t nlines = 0;
+    sdkc_buf body = SDKC_BUF_INIT;
     for (int k = 0; k < 2; k++) {
         const char *s = parts[k];
         if (!s || !*s)
@@ -79,17 +81,22 @@ static void put_doc(sdkc_buf *b, const char *indent, const char *docs, const cha
             size_t n = nl ? (size_t)(nl - s) : strlen(s);
             while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r'))
                 n--;
-            sdkc_buf_printf(b, "%s%s", indent, any ? " *" : "/*");
+            if (nlines)
+                sdkc_buf_printf(&body, "\n%s *", indent);
             if (n)
-                sdkc_buf_putc(b, ' ');
-            put_comment_text(b, s, n);
-            sdkc_buf_putc(b, '\n');
-            any = true;
+                sdkc_buf_putc(&body, ' ');
+            put_comment_text(&body, s, n);
+            nlines++;
             s = nl ? nl + 1 : s + strlen(s);
         }
     }
-    if (any)
-        sdkc_buf_printf(b, "%s */\n", indent);
+    if (nlines == 1)
+        sdkc_buf_printf(b, "%s/*%s */\n", indent, body.data ? body.data : "");
+    else if (nlines > 1)
+        sdkc_buf_printf(b, "%s/*%s\n%s */\n", indent, body.data ? body.data : "", indent);
+    if (body.oom)
+        b->oom = true;
+    sdkc_buf_cleanup(&body);
 }
 
 static char *upper_of(emit_ctx *cx, const char *s)
@@ -581,7 +588,7 @@ static const char *out_param(emit_ctx *cx, const cop *o)
         if (!o->result || !o->result->stores)
             return NULL;
         if (o->result->is_struct)
-            return sdkc_arena_printf(cx->arena, "%s *out", ptr_decl(cx, o->result->cdecl));
+            return sdkc_arena_printf(cx->arena, "%s **out", o->result->cdecl);
         return sdkc_arena_printf(cx->arena, "%sout", ptr_decl(cx, o->result->cdecl));
     case SDKC_ENC_BYTES:
     case SDKC_ENC_TEXT:

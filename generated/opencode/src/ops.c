@@ -205,7 +205,7 @@ static oc_status build_health_get(sdkrt_request **out, oc_error **err)
     return SDKRT_OK;
 }
 
-oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response * *out, oc_error **err)
+oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -247,7 +247,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info * *out, oc_error **err)
+oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -289,7 +289,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response * *out, oc_error **err)
+oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -578,7 +578,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_create(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_v2_info * *out, oc_error **err)
+oc_status oc_session_create(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -613,7 +613,7 @@ static oc_status build_session_active(sdkrt_request **out, oc_error **err)
     return SDKRT_OK;
 }
 
-oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_t_map * *out, oc_error **err)
+oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_t_map **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -656,7 +656,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_get(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_v2_info * *out, oc_error **err)
+oc_status oc_session_get(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -782,7 +782,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_input_admitted * *out, oc_error **err)
+oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_input_admitted **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -907,7 +907,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_revert_state * *out, oc_error **err)
+oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_revert_state **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1028,7 +1028,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_t_list * *out, oc_error **err)
+oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_t_list **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1075,7 +1075,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_t * *out, oc_error **err)
+oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_t **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1249,7 +1249,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_t * *out, oc_error **err)
+oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_t **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1538,7 +1538,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response * *out, oc_error **err)
+oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1581,7 +1581,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_response * *out, oc_error **err)
+oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1627,7 +1627,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response * *out, oc_error **err)
+oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1669,7 +1669,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_integration_list(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_response * *out, oc_error **err)
+oc_status oc_integration_list(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1713,7 +1713,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_integration_get(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_response * *out, oc_error **err)
+oc_status oc_integration_get(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1800,7 +1800,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_response * *out, oc_error **err)
+oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1844,7 +1844,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_response * *out, oc_error **err)
+oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2046,7 +2046,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response * *out, oc_error **err)
+oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2088,7 +2088,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_info_list * *out, oc_error **err)
+oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_info_list **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2170,7 +2170,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_permission_create(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_response_data * *out, oc_error **err)
+oc_status oc_session_permission_create(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_response_data **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2213,7 +2213,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_permission_list(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_permission_v2_request_list * *out, oc_error **err)
+oc_status oc_session_permission_list(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_permission_v2_request_list **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2259,7 +2259,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_permission_get(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_permission_v2_request * *out, oc_error **err)
+oc_status oc_session_permission_get(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_permission_v2_request **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2388,7 +2388,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_response * *out, oc_error **err)
+oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2436,7 +2436,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response * *out, oc_error **err)
+oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2478,7 +2478,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response * *out, oc_error **err)
+oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2520,7 +2520,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_response * *out, oc_error **err)
+oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2634,7 +2634,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response * *out, oc_error **err)
+oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2678,7 +2678,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_response * *out, oc_error **err)
+oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2723,7 +2723,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_response * *out, oc_error **err)
+oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2770,7 +2770,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_response * *out, oc_error **err)
+oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2856,7 +2856,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_response * *out, oc_error **err)
+oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2952,7 +2952,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_question_request_list(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_response * *out, oc_error **err)
+oc_status oc_question_request_list(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -2995,7 +2995,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_question_list(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_question_v2_request_list * *out, oc_error **err)
+oc_status oc_session_question_list(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_question_v2_request_list **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -3121,7 +3121,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_response * *out, oc_error **err)
+oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_response **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -3166,7 +3166,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_copy * *out, oc_error **err)
+oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_copy **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;

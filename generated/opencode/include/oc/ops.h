@@ -63,13 +63,11 @@ const oc_unknown_error1 *oc_error_unknown_error(const oc_error *err);
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response * *out, oc_error **err);
+oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response **out, oc_error **err);
 
-/* Parameters of location_get (GET /api/location). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of location_get (GET /api/location). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_location_get_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_location_get_location location;
 } oc_location_get_request;
@@ -80,13 +78,11 @@ typedef struct oc_location_get_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info * *out, oc_error **err);
+oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info **out, oc_error **err);
 
-/* Parameters of agent_list (GET /api/agent). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of agent_list (GET /api/agent). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_agent_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_agent_list_location location;
 } oc_agent_list_request;
@@ -97,41 +93,32 @@ typedef struct oc_agent_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response * *out, oc_error **err);
+oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response **out, oc_error **err);
 
-/* Parameters of session_list (GET /api/session). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_list (GET /api/session). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_list_request {
-    /* query parameter "workspace".
-     */
+    /* query parameter "workspace". */
     bool has_workspace;
     oc_workspace_id workspace;
-    /* query parameter "limit".
-     */
+    /* query parameter "limit". */
     bool has_limit;
     double limit;
-    /* query parameter "order".
-     */
+    /* query parameter "order". */
     bool has_order;
     oc_session_list_order order;
-    /* query parameter "search".
-     */
+    /* query parameter "search". */
     bool has_search;
     char *search;
-    /* query parameter "directory".
-     */
+    /* query parameter "directory". */
     bool has_directory;
     char *directory;
-    /* query parameter "project".
-     */
+    /* query parameter "project". */
     bool has_project;
     char *project;
-    /* query parameter "subpath".
-     */
+    /* query parameter "subpath". */
     bool has_subpath;
     char *subpath;
-    /* query parameter "cursor".
-     */
+    /* query parameter "cursor". */
     bool has_cursor;
     char *cursor;
 } oc_session_list_request;
@@ -176,11 +163,9 @@ oc_status oc_session_list_iter_new(oc_session_list_iter **out, oc_client *client
 oc_next oc_session_list_iter_next(oc_session_list_iter *it, const oc_session_v2_info **item, oc_error **err);
 void oc_session_list_iter_free(oc_session_list_iter *it); /* NULL is a no-op */
 
-/* Parameters of session_create (POST /api/session). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_create (POST /api/session). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_create_request {
-    /* The request body.
-     */
+    /* The request body. */
     oc_session_create_body body;
 } oc_session_create_request;
 
@@ -190,7 +175,7 @@ typedef struct oc_session_create_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_create(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_v2_info * *out, oc_error **err);
+oc_status oc_session_create(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err);
 
 /* List active sessions
  * Retrieve foreground Session drains currently owned by this OpenCode process. Sessions absent from the result are inactive.
@@ -198,13 +183,11 @@ oc_status oc_session_create(oc_client *client, const oc_session_create_request *
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_t_map * *out, oc_error **err);
+oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_t_map **out, oc_error **err);
 
-/* Parameters of session_get (GET /api/session/{sessionID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_get (GET /api/session/{sessionID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_get_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_get_request;
 
@@ -214,16 +197,13 @@ typedef struct oc_session_get_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_get(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_v2_info * *out, oc_error **err);
+oc_status oc_session_get(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err);
 
-/* Parameters of session_switch_agent (POST /api/session/{sessionID}/agent). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_switch_agent (POST /api/session/{sessionID}/agent). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_switch_agent_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* The request body.
-     */
+    /* The request body. */
     oc_session_switch_agent_body body;
 } oc_session_switch_agent_request;
 
@@ -235,14 +215,11 @@ typedef struct oc_session_switch_agent_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_agent_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_switch_model (POST /api/session/{sessionID}/model). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_switch_model (POST /api/session/{sessionID}/model). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_switch_model_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* The request body.
-     */
+    /* The request body. */
     oc_session_switch_model_body body;
 } oc_session_switch_model_request;
 
@@ -254,14 +231,11 @@ typedef struct oc_session_switch_model_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_model_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_prompt (POST /api/session/{sessionID}/prompt). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_prompt (POST /api/session/{sessionID}/prompt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_prompt_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* The request body.
-     */
+    /* The request body. */
     oc_session_prompt_body body;
 } oc_session_prompt_request;
 
@@ -271,13 +245,11 @@ typedef struct oc_session_prompt_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; 409 ConflictError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_input_admitted * *out, oc_error **err);
+oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_input_admitted **out, oc_error **err);
 
-/* Parameters of session_compact (POST /api/session/{sessionID}/compact). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_compact (POST /api/session/{sessionID}/compact). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_compact_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_compact_request;
 
@@ -289,11 +261,9 @@ typedef struct oc_session_compact_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_compact(oc_client *client, const oc_session_compact_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_wait (POST /api/session/{sessionID}/wait). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_wait (POST /api/session/{sessionID}/wait). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_wait_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_wait_request;
 
@@ -305,14 +275,11 @@ typedef struct oc_session_wait_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_revert_stage (POST /api/session/{sessionID}/revert/stage). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_revert_stage (POST /api/session/{sessionID}/revert/stage). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_stage_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* The request body.
-     */
+    /* The request body. */
     oc_session_revert_stage_body body;
 } oc_session_revert_stage_request;
 
@@ -322,13 +289,11 @@ typedef struct oc_session_revert_stage_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 MessageNotFoundError; 404 SessionNotFoundError; 500 UnknownError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_revert_state * *out, oc_error **err);
+oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_revert_state **out, oc_error **err);
 
-/* Parameters of session_revert_clear (POST /api/session/{sessionID}/revert/clear). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_revert_clear (POST /api/session/{sessionID}/revert/clear). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_clear_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_revert_clear_request;
 
@@ -339,11 +304,9 @@ typedef struct oc_session_revert_clear_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_clear_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_revert_commit (POST /api/session/{sessionID}/revert/commit). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_revert_commit (POST /api/session/{sessionID}/revert/commit). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_commit_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_revert_commit_request;
 
@@ -354,11 +317,9 @@ typedef struct oc_session_revert_commit_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_commit_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_context (GET /api/session/{sessionID}/context). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_context (GET /api/session/{sessionID}/context). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_context_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_context_request;
 
@@ -368,20 +329,16 @@ typedef struct oc_session_context_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; 500 UnknownError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_t_list * *out, oc_error **err);
+oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_t_list **out, oc_error **err);
 
-/* Parameters of session_history (GET /api/session/{sessionID}/history). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_history (GET /api/session/{sessionID}/history). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_history_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* query parameter "limit".
-     */
+    /* query parameter "limit". */
     bool has_limit;
     char *limit;
-    /* query parameter "after".
-     */
+    /* query parameter "after". */
     bool has_after;
     char *after;
 } oc_session_history_request;
@@ -392,16 +349,13 @@ typedef struct oc_session_history_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_t * *out, oc_error **err);
+oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_t **out, oc_error **err);
 
-/* Parameters of session_events (GET /api/session/{sessionID}/event). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_events (GET /api/session/{sessionID}/event). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_events_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* query parameter "after".
-     */
+    /* query parameter "after". */
     bool has_after;
     char *after;
 } oc_session_events_request;
@@ -427,11 +381,9 @@ void oc_session_events_close(oc_session_events_stream *stream);
 /* The decoded cause of a stream failure error (borrowed from err), or NULL for other errors. */
 const oc_session_events_cause_item_list *oc_session_events_failure(const oc_error *err);
 
-/* Parameters of session_interrupt (POST /api/session/{sessionID}/interrupt). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_interrupt (POST /api/session/{sessionID}/interrupt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_interrupt_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_interrupt_request;
 
@@ -443,14 +395,11 @@ typedef struct oc_session_interrupt_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_message (GET /api/session/{sessionID}/message/{messageID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_message (GET /api/session/{sessionID}/message/{messageID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_message_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* path parameter "messageID", required.
-     */
+    /* path parameter "messageID", required. */
     oc_message_id message_id;
 } oc_session_message_request;
 
@@ -460,24 +409,19 @@ typedef struct oc_session_message_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 MessageNotFoundError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_t * *out, oc_error **err);
+oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_t **out, oc_error **err);
 
-/* Parameters of session_messages (GET /api/session/{sessionID}/message). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_messages (GET /api/session/{sessionID}/message). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_messages_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* query parameter "limit".
-     */
+    /* query parameter "limit". */
     bool has_limit;
     double limit;
-    /* query parameter "order".
-     */
+    /* query parameter "order". */
     bool has_order;
     oc_session_messages_order order;
-    /* query parameter "cursor".
-     */
+    /* query parameter "cursor". */
     bool has_cursor;
     char *cursor;
 } oc_session_messages_request;
@@ -523,11 +467,9 @@ oc_status oc_session_messages_iter_new(oc_session_messages_iter **out, oc_client
 oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_session_message_t **item, oc_error **err);
 void oc_session_messages_iter_free(oc_session_messages_iter *it); /* NULL is a no-op */
 
-/* Parameters of model_list (GET /api/model). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of model_list (GET /api/model). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_model_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_model_list_location location;
 } oc_model_list_request;
@@ -538,13 +480,11 @@ typedef struct oc_model_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 503 ServiceUnavailableError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response * *out, oc_error **err);
+oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response **out, oc_error **err);
 
-/* Parameters of provider_list (GET /api/provider). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of provider_list (GET /api/provider). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_provider_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_provider_list_location location;
 } oc_provider_list_request;
@@ -555,16 +495,13 @@ typedef struct oc_provider_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 503 ServiceUnavailableError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_response * *out, oc_error **err);
+oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_response **out, oc_error **err);
 
-/* Parameters of provider_get (GET /api/provider/{providerID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of provider_get (GET /api/provider/{providerID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_provider_get_request {
-    /* path parameter "providerID", required.
-     */
+    /* path parameter "providerID", required. */
     char *provider_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_provider_get_location location;
 } oc_provider_get_request;
@@ -575,13 +512,11 @@ typedef struct oc_provider_get_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 ProviderNotFoundError; 503 ServiceUnavailableError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response * *out, oc_error **err);
+oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response **out, oc_error **err);
 
-/* Parameters of integration_list (GET /api/integration). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of integration_list (GET /api/integration). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_integration_list_location location;
 } oc_integration_list_request;
@@ -592,16 +527,13 @@ typedef struct oc_integration_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_integration_list(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_response * *out, oc_error **err);
+oc_status oc_integration_list(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_response **out, oc_error **err);
 
-/* Parameters of integration_get (GET /api/integration/{integrationID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of integration_get (GET /api/integration/{integrationID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_get_request {
-    /* path parameter "integrationID", required.
-     */
+    /* path parameter "integrationID", required. */
     char *integration_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_integration_get_location location;
 } oc_integration_get_request;
@@ -612,20 +544,16 @@ typedef struct oc_integration_get_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_integration_get(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_response * *out, oc_error **err);
+oc_status oc_integration_get(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_response **out, oc_error **err);
 
-/* Parameters of integration_connect_key (POST /api/integration/{integrationID}/connect/key). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of integration_connect_key (POST /api/integration/{integrationID}/connect/key). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_connect_key_request {
-    /* path parameter "integrationID", required.
-     */
+    /* path parameter "integrationID", required. */
     char *integration_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_integration_connect_key_location location;
-    /* The request body.
-     */
+    /* The request body. */
     oc_integration_connect_key_body body;
 } oc_integration_connect_key_request;
 
@@ -637,18 +565,14 @@ typedef struct oc_integration_connect_key_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_connect_key(oc_client *client, const oc_integration_connect_key_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of integration_connect_oauth (POST /api/integration/{integrationID}/connect/oauth). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of integration_connect_oauth (POST /api/integration/{integrationID}/connect/oauth). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_connect_oauth_request {
-    /* path parameter "integrationID", required.
-     */
+    /* path parameter "integrationID", required. */
     char *integration_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_integration_connect_oauth_location location;
-    /* The request body.
-     */
+    /* The request body. */
     oc_integration_connect_oauth_body body;
 } oc_integration_connect_oauth_request;
 
@@ -658,16 +582,13 @@ typedef struct oc_integration_connect_oauth_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_response * *out, oc_error **err);
+oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_response **out, oc_error **err);
 
-/* Parameters of integration_attempt_status (GET /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of integration_attempt_status (GET /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_status_request {
-    /* path parameter "attemptID", required.
-     */
+    /* path parameter "attemptID", required. */
     char *attempt_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_integration_attempt_status_location location;
 } oc_integration_attempt_status_request;
@@ -678,16 +599,13 @@ typedef struct oc_integration_attempt_status_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_response * *out, oc_error **err);
+oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_response **out, oc_error **err);
 
-/* Parameters of integration_attempt_cancel (DELETE /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of integration_attempt_cancel (DELETE /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_cancel_request {
-    /* path parameter "attemptID", required.
-     */
+    /* path parameter "attemptID", required. */
     char *attempt_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_integration_attempt_cancel_location location;
 } oc_integration_attempt_cancel_request;
@@ -700,18 +618,14 @@ typedef struct oc_integration_attempt_cancel_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_attempt_cancel_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of integration_attempt_complete (POST /api/integration/attempt/{attemptID}/complete). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of integration_attempt_complete (POST /api/integration/attempt/{attemptID}/complete). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_complete_request {
-    /* path parameter "attemptID", required.
-     */
+    /* path parameter "attemptID", required. */
     char *attempt_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_integration_attempt_complete_location location;
-    /* The request body.
-     */
+    /* The request body. */
     oc_integration_attempt_complete_body body;
 } oc_integration_attempt_complete_request;
 
@@ -723,18 +637,14 @@ typedef struct oc_integration_attempt_complete_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_attempt_complete(oc_client *client, const oc_integration_attempt_complete_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of credential_update (PATCH /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of credential_update (PATCH /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_credential_update_request {
-    /* path parameter "credentialID", required.
-     */
+    /* path parameter "credentialID", required. */
     char *credential_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_credential_update_location location;
-    /* The request body.
-     */
+    /* The request body. */
     oc_credential_update_body body;
 } oc_credential_update_request;
 
@@ -746,14 +656,11 @@ typedef struct oc_credential_update_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_credential_update(oc_client *client, const oc_credential_update_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of credential_remove (DELETE /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of credential_remove (DELETE /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_credential_remove_request {
-    /* path parameter "credentialID", required.
-     */
+    /* path parameter "credentialID", required. */
     char *credential_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_credential_remove_location location;
 } oc_credential_remove_request;
@@ -766,11 +673,9 @@ typedef struct oc_credential_remove_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of permission_request_list (GET /api/permission/request). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of permission_request_list (GET /api/permission/request). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_permission_request_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_permission_request_list_location location;
 } oc_permission_request_list_request;
@@ -781,13 +686,11 @@ typedef struct oc_permission_request_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response * *out, oc_error **err);
+oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response **out, oc_error **err);
 
-/* Parameters of permission_saved_list (GET /api/permission/saved). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of permission_saved_list (GET /api/permission/saved). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_permission_saved_list_request {
-    /* query parameter "projectID".
-     */
+    /* query parameter "projectID". */
     bool has_project_id;
     char *project_id;
 } oc_permission_saved_list_request;
@@ -798,13 +701,11 @@ typedef struct oc_permission_saved_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_info_list * *out, oc_error **err);
+oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_info_list **out, oc_error **err);
 
-/* Parameters of permission_saved_remove (DELETE /api/permission/saved/{id}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of permission_saved_remove (DELETE /api/permission/saved/{id}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_permission_saved_remove_request {
-    /* path parameter "id", required.
-     */
+    /* path parameter "id", required. */
     char *id;
 } oc_permission_saved_remove_request;
 
@@ -816,14 +717,11 @@ typedef struct oc_permission_saved_remove_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_saved_remove_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_permission_create (POST /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_permission_create (POST /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_create_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* The request body.
-     */
+    /* The request body. */
     oc_session_permission_create_body body;
 } oc_session_permission_create_request;
 
@@ -833,13 +731,11 @@ typedef struct oc_session_permission_create_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_permission_create(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_response_data * *out, oc_error **err);
+oc_status oc_session_permission_create(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_response_data **out, oc_error **err);
 
-/* Parameters of session_permission_list (GET /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_permission_list (GET /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_list_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_permission_list_request;
 
@@ -849,16 +745,13 @@ typedef struct oc_session_permission_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_permission_list(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_permission_v2_request_list * *out, oc_error **err);
+oc_status oc_session_permission_list(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_permission_v2_request_list **out, oc_error **err);
 
-/* Parameters of session_permission_get (GET /api/session/{sessionID}/permission/{requestID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_permission_get (GET /api/session/{sessionID}/permission/{requestID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_get_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* path parameter "requestID", required.
-     */
+    /* path parameter "requestID", required. */
     oc_request_id_per request_id;
 } oc_session_permission_get_request;
 
@@ -868,19 +761,15 @@ typedef struct oc_session_permission_get_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 PermissionNotFoundError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_permission_get(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_permission_v2_request * *out, oc_error **err);
+oc_status oc_session_permission_get(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_permission_v2_request **out, oc_error **err);
 
-/* Parameters of session_permission_reply (POST /api/session/{sessionID}/permission/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_permission_reply (POST /api/session/{sessionID}/permission/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_reply_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* path parameter "requestID", required.
-     */
+    /* path parameter "requestID", required. */
     oc_request_id_per request_id;
-    /* The request body.
-     */
+    /* The request body. */
     oc_session_permission_reply_body body;
 } oc_session_permission_reply_request;
 
@@ -892,11 +781,9 @@ typedef struct oc_session_permission_reply_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_permission_reply(oc_client *client, const oc_session_permission_reply_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of fs_read (GET /api/fs/read/ *). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of fs_read (GET /api/fs/read/ *). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_fs_read_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_fs_read_location location;
 } oc_fs_read_request;
@@ -909,15 +796,12 @@ typedef struct oc_fs_read_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const oc_call_options *call, oc_bytes **out, oc_error **err);
 
-/* Parameters of fs_list (GET /api/fs/list). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of fs_list (GET /api/fs/list). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_fs_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_fs_list_location location;
-    /* query parameter "path".
-     */
+    /* query parameter "path". */
     bool has_path;
     char *path;
 } oc_fs_list_request;
@@ -928,24 +812,19 @@ typedef struct oc_fs_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_response * *out, oc_error **err);
+oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_response **out, oc_error **err);
 
-/* Parameters of fs_find (GET /api/fs/find). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of fs_find (GET /api/fs/find). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_fs_find_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_fs_find_location location;
-    /* query parameter "query", required.
-     */
+    /* query parameter "query", required. */
     char *query;
-    /* query parameter "type".
-     */
+    /* query parameter "type". */
     bool has_type;
     oc_fs_find_type type;
-    /* query parameter "limit".
-     */
+    /* query parameter "limit". */
     bool has_limit;
     char *limit;
 } oc_fs_find_request;
@@ -956,13 +835,11 @@ typedef struct oc_fs_find_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response * *out, oc_error **err);
+oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response **out, oc_error **err);
 
-/* Parameters of command_list (GET /api/command). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of command_list (GET /api/command). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_command_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_command_list_location location;
 } oc_command_list_request;
@@ -973,13 +850,11 @@ typedef struct oc_command_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response * *out, oc_error **err);
+oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response **out, oc_error **err);
 
-/* Parameters of skill_list (GET /api/skill). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of skill_list (GET /api/skill). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_skill_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_skill_list_location location;
 } oc_skill_list_request;
@@ -990,7 +865,7 @@ typedef struct oc_skill_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_response * *out, oc_error **err);
+oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_response **out, oc_error **err);
 
 /* A cold event stream of event_subscribe: see oc_event_subscribe_open. */
 typedef struct oc_event_subscribe_stream oc_event_subscribe_stream;
@@ -1011,11 +886,9 @@ oc_next oc_event_subscribe_next(oc_event_subscribe_stream *stream, const oc_v2_e
 /* Close the stream and its connection at any point (NULL is a no-op). */
 void oc_event_subscribe_close(oc_event_subscribe_stream *stream);
 
-/* Parameters of pty_list (GET /api/pty). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of pty_list (GET /api/pty). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_pty_list_location location;
 } oc_pty_list_request;
@@ -1026,17 +899,14 @@ typedef struct oc_pty_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response * *out, oc_error **err);
+oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response **out, oc_error **err);
 
-/* Parameters of pty_create (POST /api/pty). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of pty_create (POST /api/pty). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_create_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_pty_create_location location;
-    /* The request body.
-     */
+    /* The request body. */
     oc_pty_create_body body;
 } oc_pty_create_request;
 
@@ -1046,16 +916,13 @@ typedef struct oc_pty_create_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_response * *out, oc_error **err);
+oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_response **out, oc_error **err);
 
-/* Parameters of pty_get (GET /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of pty_get (GET /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_get_request {
-    /* path parameter "ptyID", required.
-     */
+    /* path parameter "ptyID", required. */
     oc_pty_id pty_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_pty_get_location location;
 } oc_pty_get_request;
@@ -1066,20 +933,16 @@ typedef struct oc_pty_get_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 PtyNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_response * *out, oc_error **err);
+oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_response **out, oc_error **err);
 
-/* Parameters of pty_update (PUT /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of pty_update (PUT /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_update_request {
-    /* path parameter "ptyID", required.
-     */
+    /* path parameter "ptyID", required. */
     oc_pty_id pty_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_pty_update_location location;
-    /* The request body.
-     */
+    /* The request body. */
     oc_pty_update_body body;
 } oc_pty_update_request;
 
@@ -1089,16 +952,13 @@ typedef struct oc_pty_update_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 PtyNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_response * *out, oc_error **err);
+oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_response **out, oc_error **err);
 
-/* Parameters of pty_remove (DELETE /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of pty_remove (DELETE /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_remove_request {
-    /* path parameter "ptyID", required.
-     */
+    /* path parameter "ptyID", required. */
     oc_pty_id pty_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_pty_remove_location location;
 } oc_pty_remove_request;
@@ -1111,14 +971,11 @@ typedef struct oc_pty_remove_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of pty_connect_token (POST /api/pty/{ptyID}/connect-token). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of pty_connect_token (POST /api/pty/{ptyID}/connect-token). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_connect_token_request {
-    /* path parameter "ptyID", required.
-     */
+    /* path parameter "ptyID", required. */
     oc_pty_id pty_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_pty_connect_token_location location;
 } oc_pty_connect_token_request;
@@ -1129,28 +986,22 @@ typedef struct oc_pty_connect_token_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 403 ForbiddenError; 404 PtyNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_response * *out, oc_error **err);
+oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_response **out, oc_error **err);
 
-/* Parameters of pty_connect (GET /api/pty/{ptyID}/connect). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of pty_connect (GET /api/pty/{ptyID}/connect). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_connect_request {
-    /* path parameter "ptyID", required.
-     */
+    /* path parameter "ptyID", required. */
     oc_pty_id pty_id;
-    /* query parameter "location[directory]".
-     */
+    /* query parameter "location[directory]". */
     bool has_location_directory;
     char *location_directory;
-    /* query parameter "location[workspace]".
-     */
+    /* query parameter "location[workspace]". */
     bool has_location_workspace;
     char *location_workspace;
-    /* query parameter "cursor".
-     */
+    /* query parameter "cursor". */
     bool has_cursor;
     char *cursor;
-    /* query parameter "ticket".
-     */
+    /* query parameter "ticket". */
     bool has_ticket;
     char *ticket;
 } oc_pty_connect_request;
@@ -1163,11 +1014,9 @@ typedef struct oc_pty_connect_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *request, const oc_call_options *call, bool *out, oc_error **err);
 
-/* Parameters of question_request_list (GET /api/question/request). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of question_request_list (GET /api/question/request). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_question_request_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_question_request_list_location location;
 } oc_question_request_list_request;
@@ -1178,13 +1027,11 @@ typedef struct oc_question_request_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_question_request_list(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_response * *out, oc_error **err);
+oc_status oc_question_request_list(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_response **out, oc_error **err);
 
-/* Parameters of session_question_list (GET /api/session/{sessionID}/question). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_question_list (GET /api/session/{sessionID}/question). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_list_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
 } oc_session_question_list_request;
 
@@ -1194,19 +1041,15 @@ typedef struct oc_session_question_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_question_list(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_question_v2_request_list * *out, oc_error **err);
+oc_status oc_session_question_list(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_question_v2_request_list **out, oc_error **err);
 
-/* Parameters of session_question_reply (POST /api/session/{sessionID}/question/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_question_reply (POST /api/session/{sessionID}/question/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_reply_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* path parameter "requestID", required.
-     */
+    /* path parameter "requestID", required. */
     oc_request_id request_id;
-    /* The request body.
-     */
+    /* The request body. */
     oc_question_v2_reply body;
 } oc_session_question_reply_request;
 
@@ -1218,14 +1061,11 @@ typedef struct oc_session_question_reply_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_question_reply(oc_client *client, const oc_session_question_reply_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of session_question_reject (POST /api/session/{sessionID}/question/{requestID}/reject). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of session_question_reject (POST /api/session/{sessionID}/question/{requestID}/reject). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_reject_request {
-    /* path parameter "sessionID", required.
-     */
+    /* path parameter "sessionID", required. */
     oc_session_id session_id;
-    /* path parameter "requestID", required.
-     */
+    /* path parameter "requestID", required. */
     oc_request_id request_id;
 } oc_session_question_reject_request;
 
@@ -1237,11 +1077,9 @@ typedef struct oc_session_question_reject_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_question_reject(oc_client *client, const oc_session_question_reject_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of reference_list (GET /api/reference). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of reference_list (GET /api/reference). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_reference_list_request {
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_reference_list_location location;
 } oc_reference_list_request;
@@ -1252,20 +1090,16 @@ typedef struct oc_reference_list_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_response * *out, oc_error **err);
+oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_response **out, oc_error **err);
 
-/* Parameters of project_copy_create (POST /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of project_copy_create (POST /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_create_request {
-    /* path parameter "projectID", required.
-     */
+    /* path parameter "projectID", required. */
     char *project_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_project_copy_create_location location;
-    /* The request body, sent when has_body.
-     */
+    /* The request body, sent when has_body. */
     bool has_body;
     oc_project_copy_create_body body;
 } oc_project_copy_create_request;
@@ -1275,20 +1109,16 @@ typedef struct oc_project_copy_create_request {
  */
 /* Declared errors: 400 InvalidRequestError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_copy * *out, oc_error **err);
+oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_copy **out, oc_error **err);
 
-/* Parameters of project_copy_remove (DELETE /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of project_copy_remove (DELETE /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_remove_request {
-    /* path parameter "projectID", required.
-     */
+    /* path parameter "projectID", required. */
     char *project_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_project_copy_remove_location location;
-    /* The request body, sent when has_body.
-     */
+    /* The request body, sent when has_body. */
     bool has_body;
     oc_project_copy_remove_body body;
 } oc_project_copy_remove_request;
@@ -1300,14 +1130,11 @@ typedef struct oc_project_copy_remove_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of project_copy_refresh (POST /experimental/project/{projectID}/copy/refresh). Borrowed by the call; has_x marks an optional parameter as set.
- */
+/* Parameters of project_copy_refresh (POST /experimental/project/{projectID}/copy/refresh). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_refresh_request {
-    /* path parameter "projectID", required.
-     */
+    /* path parameter "projectID", required. */
     char *project_id;
-    /* query parameter "location".
-     */
+    /* query parameter "location". */
     bool has_location;
     oc_project_copy_refresh_location location;
 } oc_project_copy_refresh_request;

@@ -704,8 +704,7 @@ typedef struct oc_worktree_failed_data oc_worktree_failed_data;
 typedef struct oc_worktree_failed oc_worktree_failed;
 typedef struct oc_v2_event oc_v2_event;
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_agent_color_variant2_value {
     OC_AGENT_COLOR_VARIANT2_UNKNOWN = 0,
     OC_AGENT_COLOR_VARIANT2_PRIMARY = 1 /* primary */,
@@ -722,8 +721,7 @@ struct oc_agent_color_variant2 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_agent_color_kind {
     OC_AGENT_COLOR_UNKNOWN = 0,
     OC_AGENT_COLOR_STRING = 1,
@@ -739,8 +737,7 @@ struct oc_agent_color {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_agent_list_location {
     bool has_directory;
     char *directory;
@@ -755,15 +752,13 @@ struct oc_workspace_id {
     char *value;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_location_info_project {
     char *id;
     char *directory;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_location_info {
     char *directory;
     bool has_workspace_id;
@@ -777,8 +772,7 @@ struct oc_agent_v2_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_agent_list_response {
     oc_location_info location;
     oc_agent_v2_info_list data;
@@ -805,29 +799,25 @@ struct oc_message_id_msg {
     char *value;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_agent_part_source {
     char *value;
     int64_t start;
     int64_t end;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_agent_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "agent".
-     */
+    /* "type" is always "agent". */
     char *name;
     bool has_source;
     oc_agent_part_source source;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_ref {
     char *id;
     char *provider_id;
@@ -849,15 +839,13 @@ struct oc_json_map {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_request {
     oc_string_map headers;
     oc_json_map body;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_agent_v2_info_mode_value {
     OC_AGENT_V2_INFO_MODE_UNKNOWN = 0,
     OC_AGENT_V2_INFO_MODE_SUBAGENT = 1 /* subagent */,
@@ -876,8 +864,7 @@ struct oc_permission_v2_rule_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_agent_v2_info {
     char *id;
     bool has_model;
@@ -896,8 +883,7 @@ struct oc_agent_v2_info {
     oc_permission_v2_rule_list permissions;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_api_error_data {
     char *message;
     bool has_status_code;
@@ -911,122 +897,98 @@ struct oc_api_error_data {
     oc_string_map metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_api_error {
-    /* "name" is always "APIError".
-     */
+    /* "name" is always "APIError". */
     oc_api_error_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_assistant_message_time {
     int64_t created;
     bool has_completed;
     int64_t completed;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_auth_error_data {
     char *provider_id;
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_auth_error {
-    /* "name" is always "ProviderAuthError".
-     */
+    /* "name" is always "ProviderAuthError". */
     oc_provider_auth_error_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_unknown_error_data {
     char *message;
     bool has_ref;
     char *ref;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_unknown_error {
-    /* "name" is always "UnknownError".
-     */
+    /* "name" is always "UnknownError". */
     oc_unknown_error_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_output_length_error {
-    /* "name" is always "MessageOutputLengthError".
-     */
+    /* "name" is always "MessageOutputLengthError". */
     oc_json_map data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_aborted_error_data {
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_aborted_error {
-    /* "name" is always "MessageAbortedError".
-     */
+    /* "name" is always "MessageAbortedError". */
     oc_message_aborted_error_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_structured_output_error_data {
     char *message;
     int64_t retries;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_structured_output_error {
-    /* "name" is always "StructuredOutputError".
-     */
+    /* "name" is always "StructuredOutputError". */
     oc_structured_output_error_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_context_overflow_error_data {
     char *message;
     bool has_response_body;
     char *response_body;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_context_overflow_error {
-    /* "name" is always "ContextOverflowError".
-     */
+    /* "name" is always "ContextOverflowError". */
     oc_context_overflow_error_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_content_filter_error_data {
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_content_filter_error {
-    /* "name" is always "ContentFilterError".
-     */
+    /* "name" is always "ContentFilterError". */
     oc_content_filter_error_data data;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_assistant_message_error_kind {
     OC_ASSISTANT_MESSAGE_ERROR_UNKNOWN = 0,
     OC_ASSISTANT_MESSAGE_ERROR_PROVIDER_AUTH_ERROR = 1 /* ProviderAuthError */,
@@ -1054,22 +1016,19 @@ struct oc_assistant_message_error {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_assistant_message_path {
     char *cwd;
     char *root;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_assistant_message_tokens_cache {
     double read;
     double write;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_assistant_message_tokens {
     bool has_total;
     double total;
@@ -1079,13 +1038,11 @@ struct oc_assistant_message_tokens {
     oc_assistant_message_tokens_cache cache;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_assistant_message {
     oc_message_id_msg id;
     oc_session_id session_id;
-    /* "role" is always "assistant".
-     */
+    /* "role" is always "assistant". */
     oc_assistant_message_time time;
     bool has_error;
     oc_assistant_message_error error;
@@ -1121,30 +1078,26 @@ struct oc_evt_id {
     char *value;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_catalog_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_location_ref {
     char *directory;
     bool has_workspace_id;
     oc_workspace_id workspace_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_catalog_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "catalog.updated".
-     */
+    /* "type" is always "catalog.updated". */
     bool has_durable;
     oc_catalog_updated_durable durable;
     bool has_location;
@@ -1152,16 +1105,14 @@ struct oc_catalog_updated {
     oc_json_map data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_command_executed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_command_executed_data {
     char *name;
     oc_session_id session_id;
@@ -1169,14 +1120,12 @@ struct oc_command_executed_data {
     oc_message_id_msg message_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_command_executed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "command.executed".
-     */
+    /* "type" is always "command.executed". */
     bool has_durable;
     oc_command_executed_durable durable;
     bool has_location;
@@ -1184,8 +1133,7 @@ struct oc_command_executed {
     oc_command_executed_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_command_list_location {
     bool has_directory;
     char *directory;
@@ -1199,15 +1147,13 @@ struct oc_command_v2_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_command_list_response {
     oc_location_info location;
     oc_command_v2_info_list data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_command_v2_info {
     char *name;
     char *template;
@@ -1221,14 +1167,12 @@ struct oc_command_v2_info {
     bool subtask;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_compaction_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "compaction".
-     */
+    /* "type" is always "compaction". */
     bool auto_;
     bool has_overflow;
     bool overflow;
@@ -1236,35 +1180,28 @@ struct oc_compaction_part {
     oc_message_id_msg tail_start_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_conflict_error {
-    /* "_tag" is always "ConflictError".
-     */
+    /* "_tag" is always "ConflictError". */
     char *message;
     bool has_resource;
     char *resource;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_connection_credential_info {
-    /* "type" is always "credential".
-     */
+    /* "type" is always "credential". */
     char *id;
     char *label;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_connection_env_info {
-    /* "type" is always "env".
-     */
+    /* "type" is always "env". */
     char *name;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_connection_info_kind {
     OC_CONNECTION_INFO_UNKNOWN = 0,
     OC_CONNECTION_INFO_CREDENTIAL = 1 /* credential */,
@@ -1286,8 +1223,7 @@ struct oc_connection_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_credential_remove_location {
     bool has_directory;
     char *directory;
@@ -1295,14 +1231,12 @@ struct oc_credential_remove_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_credential_update_body {
     char *label;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_credential_update_location {
     bool has_directory;
     char *directory;
@@ -1310,8 +1244,7 @@ struct oc_credential_update_location {
     char *workspace;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_file_diff_status_value {
     OC_FILE_DIFF_STATUS_UNKNOWN = 0,
     OC_FILE_DIFF_STATUS_ADDED = 1 /* added */,
@@ -1324,8 +1257,7 @@ struct oc_file_diff_status {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_diff {
     char *path;
     oc_file_diff_status status;
@@ -1340,28 +1272,24 @@ struct oc_file_diff_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_edited_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_edited_data {
     char *file;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_edited {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "file.edited".
-     */
+    /* "type" is always "file.edited". */
     bool has_durable;
     oc_file_edited_durable durable;
     bool has_location;
@@ -1369,68 +1297,57 @@ struct oc_file_edited {
     oc_file_edited_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_part_source_text {
     char *value;
     double start;
     double end;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_source {
     oc_file_part_source_text text;
-    /* "type" is always "file".
-     */
+    /* "type" is always "file". */
     char *path;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_range_start {
     int64_t line;
     int64_t character;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_range_end {
     int64_t line;
     int64_t character;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_range {
     oc_range_start start;
     oc_range_end end;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_symbol_source {
     oc_file_part_source_text text;
-    /* "type" is always "symbol".
-     */
+    /* "type" is always "symbol". */
     char *path;
     oc_range range;
     char *name;
     int64_t kind;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_resource_source {
     oc_file_part_source_text text;
-    /* "type" is always "resource".
-     */
+    /* "type" is always "resource". */
     char *client_name;
     char *uri;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_file_part_source_kind {
     OC_FILE_PART_SOURCE_UNKNOWN = 0,
     OC_FILE_PART_SOURCE_FILE = 1 /* file */,
@@ -1448,14 +1365,12 @@ struct oc_file_part_source {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "file".
-     */
+    /* "type" is always "file". */
     char *mime;
     bool has_filename;
     char *filename;
@@ -1470,8 +1385,7 @@ struct oc_file_part_list {
     size_t count;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_file_system_entry_type_value {
     OC_FILE_SYSTEM_ENTRY_TYPE_UNKNOWN = 0,
     OC_FILE_SYSTEM_ENTRY_TYPE_FILE = 1 /* file */,
@@ -1483,8 +1397,7 @@ struct oc_file_system_entry_type {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_system_entry {
     char *path;
     oc_file_system_entry_type type;
@@ -1496,16 +1409,14 @@ struct oc_file_system_entry_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_watcher_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_file_watcher_updated_data_event_value {
     OC_FILE_WATCHER_UPDATED_DATA_EVENT_UNKNOWN = 0,
     OC_FILE_WATCHER_UPDATED_DATA_EVENT_ADD = 1 /* add */,
@@ -1518,21 +1429,18 @@ struct oc_file_watcher_updated_data_event {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_watcher_updated_data {
     char *file;
     oc_file_watcher_updated_data_event event;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_watcher_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "file.watcher.updated".
-     */
+    /* "type" is always "file.watcher.updated". */
     bool has_durable;
     oc_file_watcher_updated_durable durable;
     bool has_location;
@@ -1540,16 +1448,13 @@ struct oc_file_watcher_updated {
     oc_file_watcher_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_forbidden_error {
-    /* "_tag" is always "ForbiddenError".
-     */
+    /* "_tag" is always "ForbiddenError". */
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_fs_find_location {
     bool has_directory;
     char *directory;
@@ -1557,15 +1462,13 @@ struct oc_fs_find_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_fs_find_response {
     oc_location_info location;
     oc_file_system_entry_list data;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_fs_find_type_value {
     OC_FS_FIND_TYPE_UNKNOWN = 0,
     OC_FS_FIND_TYPE_FILE = 1 /* file */,
@@ -1577,8 +1480,7 @@ struct oc_fs_find_type {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_fs_list_location {
     bool has_directory;
     char *directory;
@@ -1586,15 +1488,13 @@ struct oc_fs_list_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_fs_list_response {
     oc_location_info location;
     oc_file_system_entry_list data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_fs_read_location {
     bool has_directory;
     char *directory;
@@ -1602,22 +1502,19 @@ struct oc_fs_read_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_global_disposed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_global_disposed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "global.disposed".
-     */
+    /* "type" is always "global.disposed". */
     bool has_durable;
     oc_global_disposed_durable durable;
     bool has_location;
@@ -1625,36 +1522,30 @@ struct oc_global_disposed {
     oc_json_map data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_health_get_response {
-    /* "healthy" is always true.
-     */
+    /* "healthy" is always true. */
     char none_; /* no stored fields */
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_installation_update_available_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_installation_update_available_data {
     char *version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_installation_update_available {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "installation.update-available".
-     */
+    /* "type" is always "installation.update-available". */
     bool has_durable;
     oc_installation_update_available_durable durable;
     bool has_location;
@@ -1662,28 +1553,24 @@ struct oc_installation_update_available {
     oc_installation_update_available_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_installation_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_installation_updated_data {
     char *version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_installation_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "installation.updated".
-     */
+    /* "type" is always "installation.updated". */
     bool has_durable;
     oc_installation_updated_durable durable;
     bool has_location;
@@ -1691,8 +1578,7 @@ struct oc_installation_updated {
     oc_installation_updated_data data;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_mode_value {
     OC_INTEGRATION_ATTEMPT_MODE_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_MODE_AUTO = 1 /* auto */,
@@ -1704,8 +1590,7 @@ struct oc_integration_attempt_mode {
     char *unknown;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -1718,8 +1603,7 @@ struct oc_integration_attempt_time_created_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_time_created_kind {
     OC_INTEGRATION_ATTEMPT_TIME_CREATED_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_TIME_CREATED_NUMBER = 1,
@@ -1741,8 +1625,7 @@ struct oc_integration_attempt_time_created {
     } u;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -1755,8 +1638,7 @@ struct oc_integration_attempt_time_expires_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_time_expires_kind {
     OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_NUMBER = 1,
@@ -1778,15 +1660,13 @@ struct oc_integration_attempt_time_expires {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_time {
     oc_integration_attempt_time_created created;
     oc_integration_attempt_time_expires expires;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt {
     char *attempt_id;
     char *url;
@@ -1795,8 +1675,7 @@ struct oc_integration_attempt {
     oc_integration_attempt_time time;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_cancel_location {
     bool has_directory;
     char *directory;
@@ -1804,15 +1683,13 @@ struct oc_integration_attempt_cancel_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_complete_body {
     bool has_code;
     char *code;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_complete_location {
     bool has_directory;
     char *directory;
@@ -1820,8 +1697,7 @@ struct oc_integration_attempt_complete_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_location {
     bool has_directory;
     char *directory;
@@ -1829,8 +1705,7 @@ struct oc_integration_attempt_status_location {
     char *workspace;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_status_variant1_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -1843,8 +1718,7 @@ struct oc_integration_attempt_status_variant1_time_created_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_variant1_time_created_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_NUMBER = 1,
@@ -1866,8 +1740,7 @@ struct oc_integration_attempt_status_variant1_time_created {
     } u;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_status_variant1_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -1880,8 +1753,7 @@ struct oc_integration_attempt_status_variant1_time_expires_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_variant1_time_expires_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_NUMBER = 1,
@@ -1903,23 +1775,19 @@ struct oc_integration_attempt_status_variant1_time_expires {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_variant1_time {
     oc_integration_attempt_status_variant1_time_created created;
     oc_integration_attempt_status_variant1_time_expires expires;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_variant1 {
-    /* "status" is always "pending".
-     */
+    /* "status" is always "pending". */
     oc_integration_attempt_status_variant1_time time;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_status_variant2_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -1932,8 +1800,7 @@ struct oc_integration_attempt_status_variant2_time_created_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_variant2_time_created_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_NUMBER = 1,
@@ -1955,8 +1822,7 @@ struct oc_integration_attempt_status_variant2_time_created {
     } u;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_status_variant2_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -1969,8 +1835,7 @@ struct oc_integration_attempt_status_variant2_time_expires_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_variant2_time_expires_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_NUMBER = 1,
@@ -1992,23 +1857,19 @@ struct oc_integration_attempt_status_variant2_time_expires {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_variant2_time {
     oc_integration_attempt_status_variant2_time_created created;
     oc_integration_attempt_status_variant2_time_expires expires;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_variant2 {
-    /* "status" is always "complete".
-     */
+    /* "status" is always "complete". */
     oc_integration_attempt_status_variant2_time time;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_status_variant3_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -2021,8 +1882,7 @@ struct oc_integration_attempt_status_variant3_time_created_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_variant3_time_created_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_NUMBER = 1,
@@ -2044,8 +1904,7 @@ struct oc_integration_attempt_status_variant3_time_created {
     } u;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_status_variant3_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -2058,8 +1917,7 @@ struct oc_integration_attempt_status_variant3_time_expires_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_variant3_time_expires_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_NUMBER = 1,
@@ -2081,24 +1939,20 @@ struct oc_integration_attempt_status_variant3_time_expires {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_variant3_time {
     oc_integration_attempt_status_variant3_time_created created;
     oc_integration_attempt_status_variant3_time_expires expires;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_variant3 {
-    /* "status" is always "failed".
-     */
+    /* "status" is always "failed". */
     char *message;
     oc_integration_attempt_status_variant3_time time;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_status_variant4_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -2111,8 +1965,7 @@ struct oc_integration_attempt_status_variant4_time_created_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_variant4_time_created_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_NUMBER = 1,
@@ -2134,8 +1987,7 @@ struct oc_integration_attempt_status_variant4_time_created {
     } u;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_attempt_status_variant4_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
@@ -2148,8 +2000,7 @@ struct oc_integration_attempt_status_variant4_time_expires_variant5 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_variant4_time_expires_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_NUMBER = 1,
@@ -2171,23 +2022,19 @@ struct oc_integration_attempt_status_variant4_time_expires {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_variant4_time {
     oc_integration_attempt_status_variant4_time_created created;
     oc_integration_attempt_status_variant4_time_expires expires;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_variant4 {
-    /* "status" is always "expired".
-     */
+    /* "status" is always "expired". */
     oc_integration_attempt_status_variant4_time time;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_attempt_status_t_kind {
     OC_INTEGRATION_ATTEMPT_STATUS_T_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_T_PENDING = 1 /* pending */,
@@ -2207,23 +2054,20 @@ struct oc_integration_attempt_status_t {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_response {
     oc_location_info location;
     oc_integration_attempt_status_t data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connect_key_body {
     char *key;
     bool has_label;
     char *label;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connect_key_location {
     bool has_directory;
     char *directory;
@@ -2231,8 +2075,7 @@ struct oc_integration_connect_key_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connect_oauth_body {
     char *method_id;
     oc_string_map inputs;
@@ -2240,8 +2083,7 @@ struct oc_integration_connect_oauth_body {
     char *label;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connect_oauth_location {
     bool has_directory;
     char *directory;
@@ -2249,35 +2091,30 @@ struct oc_integration_connect_oauth_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connect_oauth_response {
     oc_location_info location;
     oc_integration_attempt data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connection_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connection_updated_data {
     char *integration_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connection_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "integration.connection.updated".
-     */
+    /* "type" is always "integration.connection.updated". */
     bool has_durable;
     oc_integration_connection_updated_durable durable;
     bool has_location;
@@ -2291,16 +2128,13 @@ struct oc_string_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_env_method {
-    /* "type" is always "env".
-     */
+    /* "type" is always "env". */
     oc_string_list names;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_get_location {
     bool has_directory;
     char *directory;
@@ -2314,8 +2148,7 @@ struct oc_integration_method_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_info {
     char *id;
     char *name;
@@ -2323,8 +2156,7 @@ struct oc_integration_info {
     oc_connection_info_list connections;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_get_response {
     oc_location_info location;
     oc_integration_info data;
@@ -2336,17 +2168,14 @@ struct oc_integration_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_key_method {
-    /* "type" is always "key".
-     */
+    /* "type" is always "key". */
     bool has_label;
     char *label;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_list_location {
     bool has_directory;
     char *directory;
@@ -2354,8 +2183,7 @@ struct oc_integration_list_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_list_response {
     oc_location_info location;
     oc_integration_info_list data;
@@ -2367,19 +2195,16 @@ struct oc_integration_o_auth_method_prompts_item_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_o_auth_method {
     char *id;
-    /* "type" is always "oauth".
-     */
+    /* "type" is always "oauth". */
     char *label;
     bool has_prompts;
     oc_integration_o_auth_method_prompts_item_list prompts;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_method_kind {
     OC_INTEGRATION_METHOD_UNKNOWN = 0,
     OC_INTEGRATION_METHOD_OAUTH = 1 /* oauth */,
@@ -2397,8 +2222,7 @@ struct oc_integration_method {
     } u;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_integration_when_op_value {
     OC_INTEGRATION_WHEN_OP_UNKNOWN = 0,
     OC_INTEGRATION_WHEN_OP_EQ = 1 /* eq */,
@@ -2410,19 +2234,16 @@ struct oc_integration_when_op {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_when {
     char *key;
     oc_integration_when_op op;
     char *value;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_text_prompt {
-    /* "type" is always "text".
-     */
+    /* "type" is always "text". */
     char *key;
     char *message;
     bool has_placeholder;
@@ -2437,11 +2258,9 @@ struct oc_integration_select_prompt_options_item_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_select_prompt {
-    /* "type" is always "select".
-     */
+    /* "type" is always "select". */
     char *key;
     char *message;
     oc_integration_select_prompt_options_item_list options;
@@ -2449,8 +2268,7 @@ struct oc_integration_select_prompt {
     oc_integration_when when;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_integration_o_auth_method_prompts_item_kind {
     OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN = 0,
     OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT = 1 /* text */,
@@ -2466,8 +2284,7 @@ struct oc_integration_o_auth_method_prompts_item {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_select_prompt_options_item {
     char *label;
     char *value;
@@ -2475,22 +2292,19 @@ struct oc_integration_select_prompt_options_item {
     char *hint;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "integration.updated".
-     */
+    /* "type" is always "integration.updated". */
     bool has_durable;
     oc_integration_updated_durable durable;
     bool has_location;
@@ -2498,19 +2312,15 @@ struct oc_integration_updated {
     oc_json_map data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_invalid_cursor_error {
-    /* "_tag" is always "InvalidCursorError".
-     */
+    /* "_tag" is always "InvalidCursorError". */
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_invalid_request_error {
-    /* "_tag" is always "InvalidRequestError".
-     */
+    /* "_tag" is always "InvalidRequestError". */
     char *message;
     bool has_kind;
     char *kind;
@@ -2525,27 +2335,22 @@ struct oc_json_map_map {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_text_content {
-    /* "type" is always "text".
-     */
+    /* "type" is always "text". */
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_file_content {
-    /* "type" is always "file".
-     */
+    /* "type" is always "file". */
     char *uri;
     char *mime;
     bool has_name;
     char *name;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_llm_tool_content_kind {
     OC_LLM_TOOL_CONTENT_UNKNOWN = 0,
     OC_LLM_TOOL_CONTENT_TEXT = 1 /* text */,
@@ -2567,8 +2372,7 @@ struct oc_llm_tool_content_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_location_get_location {
     bool has_directory;
     char *directory;
@@ -2576,22 +2380,19 @@ struct oc_location_get_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_lsp_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_lsp_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "lsp.updated".
-     */
+    /* "type" is always "lsp.updated". */
     bool has_durable;
     oc_lsp_updated_durable durable;
     bool has_location;
@@ -2599,29 +2400,25 @@ struct oc_lsp_updated {
     oc_json_map data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_mcp_browser_open_failed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_mcp_browser_open_failed_data {
     char *mcp_name;
     char *url;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_mcp_browser_open_failed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "mcp.browser.open.failed".
-     */
+    /* "type" is always "mcp.browser.open.failed". */
     bool has_durable;
     oc_mcp_browser_open_failed_durable durable;
     bool has_location;
@@ -2629,28 +2426,24 @@ struct oc_mcp_browser_open_failed {
     oc_mcp_browser_open_failed_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_mcp_tools_changed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_mcp_tools_changed_data {
     char *server;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_mcp_tools_changed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "mcp.tools.changed".
-     */
+    /* "type" is always "mcp.tools.changed". */
     bool has_durable;
     oc_mcp_tools_changed_durable durable;
     bool has_location;
@@ -2658,32 +2451,26 @@ struct oc_mcp_tools_changed {
     oc_mcp_tools_changed_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_user_message_time {
     double created;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_output_format_text {
-    /* "type" is always "text".
-     */
+    /* "type" is always "text". */
     char none_; /* no stored fields */
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_output_format_json_schema {
-    /* "type" is always "json_schema".
-     */
+    /* "type" is always "json_schema". */
     oc_json_map schema;
     bool has_retry_count;
     int64_t retry_count;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_output_format_kind {
     OC_OUTPUT_FORMAT_UNKNOWN = 0,
     OC_OUTPUT_FORMAT_TEXT = 1 /* text */,
@@ -2705,8 +2492,7 @@ struct oc_snapshot_file_diff_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_user_message_summary {
     bool has_title;
     char *title;
@@ -2715,8 +2501,7 @@ struct oc_user_message_summary {
     oc_snapshot_file_diff_list diffs;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_user_message_model {
     char *provider_id;
     char *model_id;
@@ -2724,13 +2509,11 @@ struct oc_user_message_model {
     char *variant;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_user_message {
     oc_message_id_msg id;
     oc_session_id session_id;
-    /* "role" is always "user".
-     */
+    /* "role" is always "user". */
     oc_user_message_time time;
     bool has_format;
     oc_output_format format;
@@ -2744,8 +2527,7 @@ struct oc_user_message {
     oc_bool_map tools;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_message_kind {
     OC_MESSAGE_UNKNOWN = 0,
     OC_MESSAGE_USER = 1 /* user */,
@@ -2768,26 +2550,22 @@ struct oc_message_id {
     char *value;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_not_found_error {
-    /* "_tag" is always "MessageNotFoundError".
-     */
+    /* "_tag" is always "MessageNotFoundError". */
     char *session_id;
     char *message_id;
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_delta_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_delta_data {
     oc_session_id session_id;
     oc_message_id_msg message_id;
@@ -2796,14 +2574,12 @@ struct oc_message_part_delta_data {
     char *delta;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_delta {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "message.part.delta".
-     */
+    /* "type" is always "message.part.delta". */
     bool has_durable;
     oc_message_part_delta_durable durable;
     bool has_location;
@@ -2811,30 +2587,26 @@ struct oc_message_part_delta {
     oc_message_part_delta_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_removed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_removed_data {
     oc_session_id session_id;
     oc_message_id_msg message_id;
     oc_part_id part_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_removed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "message.part.removed".
-     */
+    /* "type" is always "message.part.removed". */
     bool has_durable;
     oc_message_part_removed_durable durable;
     bool has_location;
@@ -2842,30 +2614,26 @@ struct oc_message_part_removed {
     oc_message_part_removed_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_text_part_time {
     int64_t start;
     bool has_end;
     int64_t end;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_text_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "text".
-     */
+    /* "type" is always "text". */
     char *text;
     bool has_synthetic;
     bool synthetic;
@@ -2877,21 +2645,18 @@ struct oc_text_part {
     oc_json_map metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_subtask_part_model {
     char *provider_id;
     char *model_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_subtask_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "subtask".
-     */
+    /* "type" is always "subtask". */
     char *prompt;
     char *description;
     char *agent;
@@ -2901,48 +2666,40 @@ struct oc_subtask_part {
     char *command;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reasoning_part_time {
     int64_t start;
     bool has_end;
     int64_t end;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reasoning_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "reasoning".
-     */
+    /* "type" is always "reasoning". */
     char *text;
     bool has_metadata;
     oc_json_map metadata;
     oc_reasoning_part_time time;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_state_pending {
-    /* "status" is always "pending".
-     */
+    /* "status" is always "pending". */
     oc_json_map input;
     char *raw;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_state_running_time {
     int64_t start;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_state_running {
-    /* "status" is always "running".
-     */
+    /* "status" is always "running". */
     oc_json_map input;
     bool has_title;
     char *title;
@@ -2951,8 +2708,7 @@ struct oc_tool_state_running {
     oc_tool_state_running_time time;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_state_completed_time {
     int64_t start;
     int64_t end;
@@ -2960,11 +2716,9 @@ struct oc_tool_state_completed_time {
     int64_t compacted;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_state_completed {
-    /* "status" is always "completed".
-     */
+    /* "status" is always "completed". */
     oc_json_map input;
     char *output;
     char *title;
@@ -2974,18 +2728,15 @@ struct oc_tool_state_completed {
     oc_file_part_list attachments;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_state_error_time {
     int64_t start;
     int64_t end;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_state_error {
-    /* "status" is always "error".
-     */
+    /* "status" is always "error". */
     oc_json_map input;
     char *error;
     bool has_metadata;
@@ -2993,8 +2744,7 @@ struct oc_tool_state_error {
     oc_tool_state_error_time time;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_tool_state_kind {
     OC_TOOL_STATE_UNKNOWN = 0,
     OC_TOOL_STATE_PENDING = 1 /* pending */,
@@ -3014,14 +2764,12 @@ struct oc_tool_state {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tool_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "tool".
-     */
+    /* "type" is always "tool". */
     char *call_id;
     char *tool;
     oc_tool_state state;
@@ -3029,27 +2777,23 @@ struct oc_tool_part {
     oc_json_map metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_step_start_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "step-start".
-     */
+    /* "type" is always "step-start". */
     bool has_snapshot;
     char *snapshot;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_step_finish_part_tokens_cache {
     double read;
     double write;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_step_finish_part_tokens {
     bool has_total;
     double total;
@@ -3059,14 +2803,12 @@ struct oc_step_finish_part_tokens {
     oc_step_finish_part_tokens_cache cache;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_step_finish_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "step-finish".
-     */
+    /* "type" is always "step-finish". */
     char *reason;
     bool has_snapshot;
     char *snapshot;
@@ -3074,50 +2816,42 @@ struct oc_step_finish_part {
     oc_step_finish_part_tokens tokens;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_snapshot_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "snapshot".
-     */
+    /* "type" is always "snapshot". */
     char *snapshot;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_patch_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "patch".
-     */
+    /* "type" is always "patch". */
     char *hash;
     oc_string_list files;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_retry_part_time {
     int64_t created;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_retry_part {
     oc_part_id id;
     oc_session_id session_id;
     oc_message_id_msg message_id;
-    /* "type" is always "retry".
-     */
+    /* "type" is always "retry". */
     int64_t attempt;
     oc_api_error error;
     oc_retry_part_time time;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_part_kind {
     OC_PART_UNKNOWN = 0,
     OC_PART_TEXT = 1 /* text */,
@@ -3153,22 +2887,19 @@ struct oc_part {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_updated_data {
     oc_session_id session_id;
     oc_part part;
     double time;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "message.part.updated".
-     */
+    /* "type" is always "message.part.updated". */
     bool has_durable;
     oc_message_part_updated_durable durable;
     bool has_location;
@@ -3176,29 +2907,25 @@ struct oc_message_part_updated {
     oc_message_part_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_removed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_removed_data {
     oc_session_id session_id;
     oc_message_id_msg message_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_removed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "message.removed".
-     */
+    /* "type" is always "message.removed". */
     bool has_durable;
     oc_message_removed_durable durable;
     bool has_location;
@@ -3206,29 +2933,25 @@ struct oc_message_removed {
     oc_message_removed_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_updated_data {
     oc_session_id session_id;
     oc_message info;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "message.updated".
-     */
+    /* "type" is always "message.updated". */
     bool has_durable;
     oc_message_updated_durable durable;
     bool has_location;
@@ -3236,12 +2959,10 @@ struct oc_message_updated {
     oc_message_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_api_aisdk {
     char *id;
-    /* "type" is always "aisdk".
-     */
+    /* "type" is always "aisdk". */
     char *package;
     bool has_url;
     char *url;
@@ -3249,19 +2970,16 @@ struct oc_model_api_aisdk {
     oc_json_map settings;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_api_native {
     char *id;
-    /* "type" is always "native".
-     */
+    /* "type" is always "native". */
     bool has_url;
     char *url;
     oc_json_map settings;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_model_api_kind {
     OC_MODEL_API_UNKNOWN = 0,
     OC_MODEL_API_AISDK = 1 /* aisdk */,
@@ -3277,31 +2995,26 @@ struct oc_model_api {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_capabilities {
     bool tools;
     oc_string_list input;
     oc_string_list output;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_cost_tier {
-    /* "type" is always "context".
-     */
+    /* "type" is always "context". */
     int64_t size;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_cost_cache {
     double read;
     double write;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_cost {
     bool has_tier;
     oc_model_cost_tier tier;
@@ -3316,8 +3029,7 @@ struct oc_model_cost_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_list_location {
     bool has_directory;
     char *directory;
@@ -3331,15 +3043,13 @@ struct oc_model_v2_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_list_response {
     oc_location_info location;
     oc_model_v2_info_list data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_v2_info_request {
     oc_string_map headers;
     oc_json_map body;
@@ -3353,14 +3063,12 @@ struct oc_model_v2_info_variants_item_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_v2_info_time {
     double released;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_model_v2_info_status_value {
     OC_MODEL_V2_INFO_STATUS_UNKNOWN = 0,
     OC_MODEL_V2_INFO_STATUS_ALPHA = 1 /* alpha */,
@@ -3374,8 +3082,7 @@ struct oc_model_v2_info_status {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_v2_info_limit {
     int64_t context;
     bool has_input;
@@ -3383,8 +3090,7 @@ struct oc_model_v2_info_limit {
     int64_t output;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_v2_info {
     char *id;
     char *provider_id;
@@ -3402,30 +3108,26 @@ struct oc_model_v2_info {
     oc_model_v2_info_limit limit;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_model_v2_info_variants_item {
     char *id;
     oc_string_map headers;
     oc_json_map body;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_models_dev_refreshed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_models_dev_refreshed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "models-dev.refreshed".
-     */
+    /* "type" is always "models-dev.refreshed". */
     bool has_durable;
     oc_models_dev_refreshed_durable durable;
     bool has_location;
@@ -3433,8 +3135,7 @@ struct oc_models_dev_refreshed {
     oc_json_map data;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_permission_action_value {
     OC_PERMISSION_ACTION_UNKNOWN = 0,
     OC_PERMISSION_ACTION_ALLOW = 1 /* allow */,
@@ -3447,8 +3148,7 @@ struct oc_permission_action {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_asked_durable {
     char *aggregate_id;
     int64_t seq;
@@ -3462,15 +3162,13 @@ struct oc_request_id_per {
     char *value;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_asked_data_tool {
     char *message_id;
     char *call_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_asked_data {
     oc_request_id_per id;
     oc_session_id session_id;
@@ -3482,14 +3180,12 @@ struct oc_permission_asked_data {
     oc_permission_asked_data_tool tool;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_asked {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "permission.asked".
-     */
+    /* "type" is always "permission.asked". */
     bool has_durable;
     oc_permission_asked_durable durable;
     bool has_location;
@@ -3497,25 +3193,21 @@ struct oc_permission_asked {
     oc_permission_asked_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_not_found_error {
-    /* "_tag" is always "PermissionNotFoundError".
-     */
+    /* "_tag" is always "PermissionNotFoundError". */
     char *request_id;
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_replied_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_permission_replied_data_reply_value {
     OC_PERMISSION_REPLIED_DATA_REPLY_UNKNOWN = 0,
     OC_PERMISSION_REPLIED_DATA_REPLY_ONCE = 1 /* once */,
@@ -3528,22 +3220,19 @@ struct oc_permission_replied_data_reply {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_replied_data {
     oc_session_id session_id;
     oc_request_id_per request_id;
     oc_permission_replied_data_reply reply;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_replied {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "permission.replied".
-     */
+    /* "type" is always "permission.replied". */
     bool has_durable;
     oc_permission_replied_durable durable;
     bool has_location;
@@ -3551,8 +3240,7 @@ struct oc_permission_replied {
     oc_permission_replied_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_request_list_location {
     bool has_directory;
     char *directory;
@@ -3566,15 +3254,13 @@ struct oc_permission_v2_request_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_request_list_response {
     oc_location_info location;
     oc_permission_v2_request_list data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_rule {
     char *permission;
     char *pattern;
@@ -3587,8 +3273,7 @@ struct oc_permission_rule_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_saved_info {
     char *id;
     char *project_id;
@@ -3602,25 +3287,21 @@ struct oc_permission_saved_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_asked_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_source {
-    /* "type" is always "tool".
-     */
+    /* "type" is always "tool". */
     char *message_id;
     char *call_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_asked_data {
     oc_request_id_per id;
     oc_session_id session_id;
@@ -3634,14 +3315,12 @@ struct oc_permission_v2_asked_data {
     oc_permission_v2_source source;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_asked {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "permission.v2.asked".
-     */
+    /* "type" is always "permission.v2.asked". */
     bool has_durable;
     oc_permission_v2_asked_durable durable;
     bool has_location;
@@ -3649,8 +3328,7 @@ struct oc_permission_v2_asked {
     oc_permission_v2_asked_data data;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_permission_v2_effect_value {
     OC_PERMISSION_V2_EFFECT_UNKNOWN = 0,
     OC_PERMISSION_V2_EFFECT_ALLOW = 1 /* allow */,
@@ -3663,16 +3341,14 @@ struct oc_permission_v2_effect {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_replied_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_permission_v2_reply_value {
     OC_PERMISSION_V2_REPLY_UNKNOWN = 0,
     OC_PERMISSION_V2_REPLY_ONCE = 1 /* once */,
@@ -3685,22 +3361,19 @@ struct oc_permission_v2_reply {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_replied_data {
     oc_session_id session_id;
     oc_request_id_per request_id;
     oc_permission_v2_reply reply;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_replied {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "permission.v2.replied".
-     */
+    /* "type" is always "permission.v2.replied". */
     bool has_durable;
     oc_permission_v2_replied_durable durable;
     bool has_location;
@@ -3708,8 +3381,7 @@ struct oc_permission_v2_replied {
     oc_permission_v2_replied_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_request {
     oc_request_id_per id;
     oc_session_id session_id;
@@ -3723,36 +3395,31 @@ struct oc_permission_v2_request {
     oc_permission_v2_source source;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_rule {
     char *action;
     char *resource;
     oc_permission_v2_effect effect;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_plugin_added_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_plugin_added_data {
     char *id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_plugin_added {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "plugin.added".
-     */
+    /* "type" is always "plugin.added". */
     bool has_durable;
     oc_plugin_added_durable durable;
     bool has_location;
@@ -3760,23 +3427,19 @@ struct oc_plugin_added {
     oc_plugin_added_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_commands {
-    /* Startup script to run when creating a new workspace (worktree)
-     */
+    /* Startup script to run when creating a new workspace (worktree) */
     bool has_start;
     char *start;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_copy_copy {
     char *directory;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_copy_create_body {
     char *strategy;
     char *directory;
@@ -3784,8 +3447,7 @@ struct oc_project_copy_create_body {
     char *name;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_copy_create_location {
     bool has_directory;
     char *directory;
@@ -3793,8 +3455,7 @@ struct oc_project_copy_create_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_copy_refresh_location {
     bool has_directory;
     char *directory;
@@ -3802,15 +3463,13 @@ struct oc_project_copy_refresh_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_copy_remove_body {
     char *directory;
     bool force;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_copy_remove_location {
     bool has_directory;
     char *directory;
@@ -3818,28 +3477,24 @@ struct oc_project_copy_remove_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_directories_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_directories_updated_data {
     char *project_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_directories_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "project.directories.updated".
-     */
+    /* "type" is always "project.directories.updated". */
     bool has_durable;
     oc_project_directories_updated_durable durable;
     bool has_location;
@@ -3847,8 +3502,7 @@ struct oc_project_directories_updated {
     oc_project_directories_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_icon {
     bool has_url;
     char *url;
@@ -3858,8 +3512,7 @@ struct oc_project_icon {
     char *color;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_time {
     int64_t created;
     int64_t updated;
@@ -3867,21 +3520,18 @@ struct oc_project_time {
     int64_t initialized;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_updated_data {
     char *id;
     char *worktree;
-    /* "vcs" is always "git".
-     */
+    /* "vcs" is always "git". */
     bool has_vcs;
     bool has_name;
     char *name;
@@ -3893,14 +3543,12 @@ struct oc_project_updated_data {
     oc_string_list sandboxes;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "project.updated".
-     */
+    /* "type" is always "project.updated". */
     bool has_durable;
     oc_project_updated_durable durable;
     bool has_location;
@@ -3920,8 +3568,7 @@ struct oc_prompt_agent_attachment_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt {
     char *text;
     bool has_files;
@@ -3930,24 +3577,21 @@ struct oc_prompt {
     oc_prompt_agent_attachment_list agents;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt_source {
     double start;
     double end;
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt_agent_attachment {
     char *name;
     bool has_source;
     oc_prompt_source source;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt_file_attachment {
     char *uri;
     char *mime;
@@ -3965,8 +3609,7 @@ struct oc_prompt_input_file_attachment_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt_input {
     char *text;
     bool has_files;
@@ -3975,8 +3618,7 @@ struct oc_prompt_input {
     oc_prompt_agent_attachment_list agents;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt_input_file_attachment {
     char *uri;
     bool has_name;
@@ -3987,11 +3629,9 @@ struct oc_prompt_input_file_attachment {
     oc_prompt_source source;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_aisdk {
-    /* "type" is always "aisdk".
-     */
+    /* "type" is always "aisdk". */
     char *package;
     bool has_url;
     char *url;
@@ -3999,18 +3639,15 @@ struct oc_provider_aisdk {
     oc_json_map settings;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_native {
-    /* "type" is always "native".
-     */
+    /* "type" is always "native". */
     bool has_url;
     char *url;
     oc_json_map settings;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_provider_api_kind {
     OC_PROVIDER_API_UNKNOWN = 0,
     OC_PROVIDER_API_AISDK = 1 /* aisdk */,
@@ -4026,8 +3663,7 @@ struct oc_provider_api {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_get_location {
     bool has_directory;
     char *directory;
@@ -4035,8 +3671,7 @@ struct oc_provider_get_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_v2_info {
     char *id;
     bool has_integration_id;
@@ -4048,15 +3683,13 @@ struct oc_provider_v2_info {
     oc_provider_request request;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_get_response {
     oc_location_info location;
     oc_provider_v2_info data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_list_location {
     bool has_directory;
     char *directory;
@@ -4070,18 +3703,15 @@ struct oc_provider_v2_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_list_response {
     oc_location_info location;
     oc_provider_v2_info_list data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_not_found_error {
-    /* "_tag" is always "ProviderNotFoundError".
-     */
+    /* "_tag" is always "ProviderNotFoundError". */
     char *provider_id;
     char *message;
 };
@@ -4093,8 +3723,7 @@ struct oc_pty_id {
     char *value;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_pty_status_value {
     OC_PTY_STATUS_UNKNOWN = 0,
     OC_PTY_STATUS_RUNNING = 1 /* running */,
@@ -4106,8 +3735,7 @@ struct oc_pty_status {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty {
     oc_pty_id id;
     char *title;
@@ -4120,8 +3748,7 @@ struct oc_pty {
     int64_t exit_code;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_connect_token_location {
     bool has_directory;
     char *directory;
@@ -4129,22 +3756,19 @@ struct oc_pty_connect_token_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_ticket_connect_token {
     char *ticket;
     int64_t expires_in;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_connect_token_response {
     oc_location_info location;
     oc_pty_ticket_connect_token data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_create_body {
     bool has_command;
     char *command;
@@ -4158,8 +3782,7 @@ struct oc_pty_create_body {
     oc_string_map env;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_create_location {
     bool has_directory;
     char *directory;
@@ -4167,35 +3790,30 @@ struct oc_pty_create_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_create_response {
     oc_location_info location;
     oc_pty data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_created_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_created_data {
     oc_pty info;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_created {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "pty.created".
-     */
+    /* "type" is always "pty.created". */
     bool has_durable;
     oc_pty_created_durable durable;
     bool has_location;
@@ -4203,28 +3821,24 @@ struct oc_pty_created {
     oc_pty_created_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_deleted_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_deleted_data {
     oc_pty_id id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_deleted {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "pty.deleted".
-     */
+    /* "type" is always "pty.deleted". */
     bool has_durable;
     oc_pty_deleted_durable durable;
     bool has_location;
@@ -4232,29 +3846,25 @@ struct oc_pty_deleted {
     oc_pty_deleted_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_exited_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_exited_data {
     oc_pty_id id;
     int64_t exit_code;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_exited {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "pty.exited".
-     */
+    /* "type" is always "pty.exited". */
     bool has_durable;
     oc_pty_exited_durable durable;
     bool has_location;
@@ -4262,8 +3872,7 @@ struct oc_pty_exited {
     oc_pty_exited_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_get_location {
     bool has_directory;
     char *directory;
@@ -4271,15 +3880,13 @@ struct oc_pty_get_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_get_response {
     oc_location_info location;
     oc_pty data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_list_location {
     bool has_directory;
     char *directory;
@@ -4293,24 +3900,20 @@ struct oc_pty_list_t {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_list_response {
     oc_location_info location;
     oc_pty_list_t data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_not_found_error {
-    /* "_tag" is always "PtyNotFoundError".
-     */
+    /* "_tag" is always "PtyNotFoundError". */
     char *pty_id;
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_remove_location {
     bool has_directory;
     char *directory;
@@ -4318,15 +3921,13 @@ struct oc_pty_remove_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_update_body_size {
     int64_t rows;
     int64_t cols;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_update_body {
     bool has_title;
     char *title;
@@ -4334,8 +3935,7 @@ struct oc_pty_update_body {
     oc_pty_update_body_size size;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_update_location {
     bool has_directory;
     char *directory;
@@ -4343,35 +3943,30 @@ struct oc_pty_update_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_update_response {
     oc_location_info location;
     oc_pty data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_updated_data {
     oc_pty info;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "pty.updated".
-     */
+    /* "type" is always "pty.updated". */
     bool has_durable;
     oc_pty_updated_durable durable;
     bool has_location;
@@ -4379,8 +3974,7 @@ struct oc_pty_updated {
     oc_pty_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_asked_durable {
     char *aggregate_id;
     int64_t seq;
@@ -4400,33 +3994,28 @@ struct oc_question_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_tool {
     oc_message_id_msg message_id;
     char *call_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_asked_data {
     oc_request_id id;
     oc_session_id session_id;
-    /* Questions to ask
-     */
+    /* Questions to ask */
     oc_question_info_list questions;
     bool has_tool;
     oc_question_tool tool;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_asked {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "question.asked".
-     */
+    /* "type" is always "question.asked". */
     bool has_durable;
     oc_question_asked_durable durable;
     bool has_location;
@@ -4440,17 +4029,13 @@ struct oc_question_option_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_info {
-    /* Complete question
-     */
+    /* Complete question */
     char *question;
-    /* Very short label (max 30 chars)
-     */
+    /* Very short label (max 30 chars) */
     char *header;
-    /* Available choices
-     */
+    /* Available choices */
     oc_question_option_list options;
     bool has_multiple;
     bool multiple;
@@ -4458,49 +4043,40 @@ struct oc_question_info {
     bool custom;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_not_found_error {
-    /* "_tag" is always "QuestionNotFoundError".
-     */
+    /* "_tag" is always "QuestionNotFoundError". */
     char *request_id;
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_option {
-    /* Display text (1-5 words, concise)
-     */
+    /* Display text (1-5 words, concise) */
     char *label;
-    /* Explanation of choice
-     */
+    /* Explanation of choice */
     char *description;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_rejected_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_rejected_data {
     oc_session_id session_id;
     oc_request_id request_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_rejected_2 {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "question.rejected".
-     */
+    /* "type" is always "question.rejected". */
     bool has_durable;
     oc_question_rejected_durable durable;
     bool has_location;
@@ -4508,8 +4084,7 @@ struct oc_question_rejected_2 {
     oc_question_rejected_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_replied_durable {
     char *aggregate_id;
     int64_t seq;
@@ -4522,22 +4097,19 @@ struct oc_string_list_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_replied_data {
     oc_session_id session_id;
     oc_request_id request_id;
     oc_string_list_list answers;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_replied_2 {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "question.replied".
-     */
+    /* "type" is always "question.replied". */
     bool has_durable;
     oc_question_replied_durable durable;
     bool has_location;
@@ -4545,8 +4117,7 @@ struct oc_question_replied_2 {
     oc_question_replied_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_request_list_location {
     bool has_directory;
     char *directory;
@@ -4560,15 +4131,13 @@ struct oc_question_v2_request_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_request_list_response {
     oc_location_info location;
     oc_question_v2_request_list data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_asked_durable {
     char *aggregate_id;
     int64_t seq;
@@ -4581,33 +4150,28 @@ struct oc_question_v2_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_tool {
     char *message_id;
     char *call_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_asked_data {
     oc_request_id id;
     oc_session_id session_id;
-    /* Questions to ask
-     */
+    /* Questions to ask */
     oc_question_v2_info_list questions;
     bool has_tool;
     oc_question_v2_tool tool;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_asked {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "question.v2.asked".
-     */
+    /* "type" is always "question.v2.asked". */
     bool has_durable;
     oc_question_v2_asked_durable durable;
     bool has_location;
@@ -4621,17 +4185,13 @@ struct oc_question_v2_option_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_info {
-    /* Complete question
-     */
+    /* Complete question */
     char *question;
-    /* Very short label (max 30 chars)
-     */
+    /* Very short label (max 30 chars) */
     char *header;
-    /* Available choices
-     */
+    /* Available choices */
     oc_question_v2_option_list options;
     bool has_multiple;
     bool multiple;
@@ -4639,40 +4199,33 @@ struct oc_question_v2_info {
     bool custom;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_option {
-    /* Display text (1-5 words, concise)
-     */
+    /* Display text (1-5 words, concise) */
     char *label;
-    /* Explanation of choice
-     */
+    /* Explanation of choice */
     char *description;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_rejected_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_rejected_data {
     oc_session_id session_id;
     oc_request_id request_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_rejected {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "question.v2.rejected".
-     */
+    /* "type" is always "question.v2.rejected". */
     bool has_durable;
     oc_question_v2_rejected_durable durable;
     bool has_location;
@@ -4680,30 +4233,26 @@ struct oc_question_v2_rejected {
     oc_question_v2_rejected_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_replied_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_replied_data {
     oc_session_id session_id;
     oc_request_id request_id;
     oc_string_list_list answers;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_replied {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "question.v2.replied".
-     */
+    /* "type" is always "question.v2.replied". */
     bool has_durable;
     oc_question_v2_replied_durable durable;
     bool has_location;
@@ -4711,31 +4260,25 @@ struct oc_question_v2_replied {
     oc_question_v2_replied_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_reply {
-    /* User answers in order of questions (each answer is an array of selected labels)
-     */
+    /* User answers in order of questions (each answer is an array of selected labels) */
     oc_string_list_list answers;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_request {
     oc_request_id id;
     oc_session_id session_id;
-    /* Questions to ask
-     */
+    /* Questions to ask */
     oc_question_v2_info_list questions;
     bool has_tool;
     oc_question_v2_tool tool;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reference_git_source {
-    /* "type" is always "git".
-     */
+    /* "type" is always "git". */
     char *repository;
     bool has_branch;
     char *branch;
@@ -4745,11 +4288,9 @@ struct oc_reference_git_source {
     bool hidden;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reference_local_source {
-    /* "type" is always "local".
-     */
+    /* "type" is always "local". */
     char *path;
     bool has_description;
     char *description;
@@ -4757,8 +4298,7 @@ struct oc_reference_local_source {
     bool hidden;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_reference_source_kind {
     OC_REFERENCE_SOURCE_UNKNOWN = 0,
     OC_REFERENCE_SOURCE_LOCAL = 1 /* local */,
@@ -4774,8 +4314,7 @@ struct oc_reference_source {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reference_info {
     char *name;
     char *path;
@@ -4792,8 +4331,7 @@ struct oc_reference_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reference_list_location {
     bool has_directory;
     char *directory;
@@ -4801,29 +4339,25 @@ struct oc_reference_list_location {
     char *workspace;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reference_list_response {
     oc_location_info location;
     oc_reference_info_list data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reference_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reference_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "reference.updated".
-     */
+    /* "type" is always "reference.updated". */
     bool has_durable;
     oc_reference_updated_durable durable;
     bool has_location;
@@ -4831,8 +4365,7 @@ struct oc_reference_updated {
     oc_json_map data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_revert_state {
     oc_message_id message_id;
     bool has_part_id;
@@ -4845,22 +4378,19 @@ struct oc_revert_state {
     oc_file_diff_list files;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_server_connected_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_server_connected {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "server.connected".
-     */
+    /* "type" is always "server.connected". */
     bool has_durable;
     oc_server_connected_durable durable;
     bool has_location;
@@ -4868,18 +4398,15 @@ struct oc_server_connected {
     oc_json_map data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_service_unavailable_error {
-    /* "_tag" is always "ServiceUnavailableError".
-     */
+    /* "_tag" is always "ServiceUnavailableError". */
     char *message;
     bool has_service;
     char *service;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_summary {
     double additions;
     double deletions;
@@ -4888,15 +4415,13 @@ struct oc_session_summary {
     oc_snapshot_file_diff_list diffs;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_tokens_cache {
     double read;
     double write;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_tokens {
     double input;
     double output;
@@ -4904,14 +4429,12 @@ struct oc_session_tokens {
     oc_session_tokens_cache cache;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_share {
     char *url;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_model {
     char *id;
     char *provider_id;
@@ -4919,8 +4442,7 @@ struct oc_session_model {
     char *variant;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_time {
     int64_t created;
     int64_t updated;
@@ -4930,8 +4452,7 @@ struct oc_session_time {
     double archived;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_revert {
     oc_message_id_msg message_id;
     bool has_part_id;
@@ -4942,8 +4463,7 @@ struct oc_session_revert {
     char *diff;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session {
     oc_session_id id;
     char *slug;
@@ -4978,11 +4498,9 @@ struct oc_session {
     oc_session_revert revert;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_active_t {
-    /* "type" is always "running".
-     */
+    /* "type" is always "running". */
     char none_; /* no stored fields */
 };
 
@@ -4993,28 +4511,24 @@ struct oc_session_active_t_map {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_compacted_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_compacted_data {
     oc_session_id session_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_compacted {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.compacted".
-     */
+    /* "type" is always "session.compacted". */
     bool has_durable;
     oc_session_compacted_durable durable;
     bool has_location;
@@ -5022,8 +4536,7 @@ struct oc_session_compacted {
     oc_session_compacted_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_create_body {
     bool has_id;
     oc_session_id id;
@@ -5035,29 +4548,25 @@ struct oc_session_create_body {
     oc_location_ref location;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_created_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_created_data {
     oc_session_id session_id;
     oc_session info;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_created {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.created".
-     */
+    /* "type" is always "session.created". */
     bool has_durable;
     oc_session_created_durable durable;
     bool has_location;
@@ -5065,29 +4574,25 @@ struct oc_session_created {
     oc_session_created_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_deleted_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_deleted_data {
     oc_session_id session_id;
     oc_session info;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_deleted {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.deleted".
-     */
+    /* "type" is always "session.deleted". */
     bool has_durable;
     oc_session_deleted_durable durable;
     bool has_location;
@@ -5095,29 +4600,25 @@ struct oc_session_deleted {
     oc_session_deleted_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_diff_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_diff_data {
     oc_session_id session_id;
     oc_snapshot_file_diff_list diff;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_diff {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.diff".
-     */
+    /* "type" is always "session.diff". */
     bool has_durable;
     oc_session_diff_durable durable;
     bool has_location;
@@ -5125,16 +4626,14 @@ struct oc_session_diff {
     oc_session_diff_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_agent_switched_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_agent_switched_data {
     double timestamp;
     oc_session_id session_id;
@@ -5142,14 +4641,12 @@ struct oc_session_next_agent_switched_data {
     char *agent;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_agent_switched {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.agent.switched".
-     */
+    /* "type" is always "session.next.agent.switched". */
     bool has_durable;
     oc_session_next_agent_switched_durable durable;
     bool has_location;
@@ -5157,16 +4654,14 @@ struct oc_session_next_agent_switched {
     oc_session_next_agent_switched_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_model_switched_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_model_switched_data {
     double timestamp;
     oc_session_id session_id;
@@ -5174,14 +4669,12 @@ struct oc_session_next_model_switched_data {
     oc_model_ref model;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_model_switched {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.model.switched".
-     */
+    /* "type" is always "session.next.model.switched". */
     bool has_durable;
     oc_session_next_model_switched_durable durable;
     bool has_location;
@@ -5189,16 +4682,14 @@ struct oc_session_next_model_switched {
     oc_session_next_model_switched_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_moved_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_moved_data {
     double timestamp;
     oc_session_id session_id;
@@ -5207,14 +4698,12 @@ struct oc_session_next_moved_data {
     char *subdirectory;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_moved {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.moved".
-     */
+    /* "type" is always "session.next.moved". */
     bool has_durable;
     oc_session_next_moved_durable durable;
     bool has_location;
@@ -5222,16 +4711,14 @@ struct oc_session_next_moved {
     oc_session_next_moved_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_prompted_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_next_prompted_data_delivery_value {
     OC_SESSION_NEXT_PROMPTED_DATA_DELIVERY_UNKNOWN = 0,
     OC_SESSION_NEXT_PROMPTED_DATA_DELIVERY_STEER = 1 /* steer */,
@@ -5243,8 +4730,7 @@ struct oc_session_next_prompted_data_delivery {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_prompted_data {
     double timestamp;
     oc_session_id session_id;
@@ -5253,14 +4739,12 @@ struct oc_session_next_prompted_data {
     oc_session_next_prompted_data_delivery delivery;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_prompted {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.prompted".
-     */
+    /* "type" is always "session.next.prompted". */
     bool has_durable;
     oc_session_next_prompted_durable durable;
     bool has_location;
@@ -5268,16 +4752,14 @@ struct oc_session_next_prompted {
     oc_session_next_prompted_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_prompt_admitted_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_next_prompt_admitted_data_delivery_value {
     OC_SESSION_NEXT_PROMPT_ADMITTED_DATA_DELIVERY_UNKNOWN = 0,
     OC_SESSION_NEXT_PROMPT_ADMITTED_DATA_DELIVERY_STEER = 1 /* steer */,
@@ -5289,8 +4771,7 @@ struct oc_session_next_prompt_admitted_data_delivery {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_prompt_admitted_data {
     double timestamp;
     oc_session_id session_id;
@@ -5299,14 +4780,12 @@ struct oc_session_next_prompt_admitted_data {
     oc_session_next_prompt_admitted_data_delivery delivery;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_prompt_admitted {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.prompt.admitted".
-     */
+    /* "type" is always "session.next.prompt.admitted". */
     bool has_durable;
     oc_session_next_prompt_admitted_durable durable;
     bool has_location;
@@ -5314,16 +4793,14 @@ struct oc_session_next_prompt_admitted {
     oc_session_next_prompt_admitted_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_context_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_context_updated_data {
     double timestamp;
     oc_session_id session_id;
@@ -5331,14 +4808,12 @@ struct oc_session_next_context_updated_data {
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_context_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.context.updated".
-     */
+    /* "type" is always "session.next.context.updated". */
     bool has_durable;
     oc_session_next_context_updated_durable durable;
     bool has_location;
@@ -5346,16 +4821,14 @@ struct oc_session_next_context_updated {
     oc_session_next_context_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_synthetic_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_synthetic_data {
     double timestamp;
     oc_session_id session_id;
@@ -5363,14 +4836,12 @@ struct oc_session_next_synthetic_data {
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_synthetic {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.synthetic".
-     */
+    /* "type" is always "session.next.synthetic". */
     bool has_durable;
     oc_session_next_synthetic_durable durable;
     bool has_location;
@@ -5378,16 +4849,14 @@ struct oc_session_next_synthetic {
     oc_session_next_synthetic_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_shell_started_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_shell_started_data {
     double timestamp;
     oc_session_id session_id;
@@ -5396,14 +4865,12 @@ struct oc_session_next_shell_started_data {
     char *command;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_shell_started {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.shell.started".
-     */
+    /* "type" is always "session.next.shell.started". */
     bool has_durable;
     oc_session_next_shell_started_durable durable;
     bool has_location;
@@ -5411,16 +4878,14 @@ struct oc_session_next_shell_started {
     oc_session_next_shell_started_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_shell_ended_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_shell_ended_data {
     double timestamp;
     oc_session_id session_id;
@@ -5428,14 +4893,12 @@ struct oc_session_next_shell_ended_data {
     char *output;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_shell_ended {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.shell.ended".
-     */
+    /* "type" is always "session.next.shell.ended". */
     bool has_durable;
     oc_session_next_shell_ended_durable durable;
     bool has_location;
@@ -5443,16 +4906,14 @@ struct oc_session_next_shell_ended {
     oc_session_next_shell_ended_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_started_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_started_data {
     double timestamp;
     oc_session_id session_id;
@@ -5463,14 +4924,12 @@ struct oc_session_next_step_started_data {
     char *snapshot;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_started {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.step.started".
-     */
+    /* "type" is always "session.next.step.started". */
     bool has_durable;
     oc_session_next_step_started_durable durable;
     bool has_location;
@@ -5478,23 +4937,20 @@ struct oc_session_next_step_started {
     oc_session_next_step_started_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_ended_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_ended_data_tokens_cache {
     double read;
     double write;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_ended_data_tokens {
     double input;
     double output;
@@ -5502,8 +4958,7 @@ struct oc_session_next_step_ended_data_tokens {
     oc_session_next_step_ended_data_tokens_cache cache;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_ended_data {
     double timestamp;
     oc_session_id session_id;
@@ -5517,14 +4972,12 @@ struct oc_session_next_step_ended_data {
     oc_string_list files;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_ended {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.step.ended".
-     */
+    /* "type" is always "session.next.step.ended". */
     bool has_durable;
     oc_session_next_step_ended_durable durable;
     bool has_location;
@@ -5532,24 +4985,20 @@ struct oc_session_next_step_ended {
     oc_session_next_step_ended_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_failed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_error_unknown {
-    /* "type" is always "unknown".
-     */
+    /* "type" is always "unknown". */
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_failed_data {
     double timestamp;
     oc_session_id session_id;
@@ -5557,14 +5006,12 @@ struct oc_session_next_step_failed_data {
     oc_session_error_unknown error;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_step_failed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.step.failed".
-     */
+    /* "type" is always "session.next.step.failed". */
     bool has_durable;
     oc_session_next_step_failed_durable durable;
     bool has_location;
@@ -5572,16 +5019,14 @@ struct oc_session_next_step_failed {
     oc_session_next_step_failed_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_started_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_started_data {
     double timestamp;
     oc_session_id session_id;
@@ -5589,14 +5034,12 @@ struct oc_session_next_text_started_data {
     char *text_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_started {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.text.started".
-     */
+    /* "type" is always "session.next.text.started". */
     bool has_durable;
     oc_session_next_text_started_durable durable;
     bool has_location;
@@ -5604,16 +5047,14 @@ struct oc_session_next_text_started {
     oc_session_next_text_started_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_ended_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_ended_data {
     double timestamp;
     oc_session_id session_id;
@@ -5622,14 +5063,12 @@ struct oc_session_next_text_ended_data {
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_ended {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.text.ended".
-     */
+    /* "type" is always "session.next.text.ended". */
     bool has_durable;
     oc_session_next_text_ended_durable durable;
     bool has_location;
@@ -5637,16 +5076,14 @@ struct oc_session_next_text_ended {
     oc_session_next_text_ended_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_started_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_started_data {
     double timestamp;
     oc_session_id session_id;
@@ -5655,14 +5092,12 @@ struct oc_session_next_tool_input_started_data {
     char *name;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_started {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.tool.input.started".
-     */
+    /* "type" is always "session.next.tool.input.started". */
     bool has_durable;
     oc_session_next_tool_input_started_durable durable;
     bool has_location;
@@ -5670,16 +5105,14 @@ struct oc_session_next_tool_input_started {
     oc_session_next_tool_input_started_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_ended_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_ended_data {
     double timestamp;
     oc_session_id session_id;
@@ -5688,14 +5121,12 @@ struct oc_session_next_tool_input_ended_data {
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_ended {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.tool.input.ended".
-     */
+    /* "type" is always "session.next.tool.input.ended". */
     bool has_durable;
     oc_session_next_tool_input_ended_durable durable;
     bool has_location;
@@ -5703,24 +5134,21 @@ struct oc_session_next_tool_input_ended {
     oc_session_next_tool_input_ended_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_called_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_called_data_provider {
     bool executed;
     bool has_metadata;
     oc_json_map_map metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_called_data {
     double timestamp;
     oc_session_id session_id;
@@ -5731,14 +5159,12 @@ struct oc_session_next_tool_called_data {
     oc_session_next_tool_called_data_provider provider;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_called {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.tool.called".
-     */
+    /* "type" is always "session.next.tool.called". */
     bool has_durable;
     oc_session_next_tool_called_durable durable;
     bool has_location;
@@ -5746,16 +5172,14 @@ struct oc_session_next_tool_called {
     oc_session_next_tool_called_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_progress_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_progress_data {
     double timestamp;
     oc_session_id session_id;
@@ -5765,14 +5189,12 @@ struct oc_session_next_tool_progress_data {
     oc_llm_tool_content_list content;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_progress {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.tool.progress".
-     */
+    /* "type" is always "session.next.tool.progress". */
     bool has_durable;
     oc_session_next_tool_progress_durable durable;
     bool has_location;
@@ -5780,24 +5202,21 @@ struct oc_session_next_tool_progress {
     oc_session_next_tool_progress_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_success_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_success_data_provider {
     bool executed;
     bool has_metadata;
     oc_json_map_map metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_success_data {
     double timestamp;
     oc_session_id session_id;
@@ -5812,14 +5231,12 @@ struct oc_session_next_tool_success_data {
     oc_session_next_tool_success_data_provider provider;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_success {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.tool.success".
-     */
+    /* "type" is always "session.next.tool.success". */
     bool has_durable;
     oc_session_next_tool_success_durable durable;
     bool has_location;
@@ -5827,24 +5244,21 @@ struct oc_session_next_tool_success {
     oc_session_next_tool_success_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_failed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_failed_data_provider {
     bool executed;
     bool has_metadata;
     oc_json_map_map metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_failed_data {
     double timestamp;
     oc_session_id session_id;
@@ -5856,14 +5270,12 @@ struct oc_session_next_tool_failed_data {
     oc_session_next_tool_failed_data_provider provider;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_failed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.tool.failed".
-     */
+    /* "type" is always "session.next.tool.failed". */
     bool has_durable;
     oc_session_next_tool_failed_durable durable;
     bool has_location;
@@ -5871,16 +5283,14 @@ struct oc_session_next_tool_failed {
     oc_session_next_tool_failed_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_started_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_started_data {
     double timestamp;
     oc_session_id session_id;
@@ -5890,14 +5300,12 @@ struct oc_session_next_reasoning_started_data {
     oc_json_map_map provider_metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_started {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.reasoning.started".
-     */
+    /* "type" is always "session.next.reasoning.started". */
     bool has_durable;
     oc_session_next_reasoning_started_durable durable;
     bool has_location;
@@ -5905,16 +5313,14 @@ struct oc_session_next_reasoning_started {
     oc_session_next_reasoning_started_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_ended_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_ended_data {
     double timestamp;
     oc_session_id session_id;
@@ -5925,14 +5331,12 @@ struct oc_session_next_reasoning_ended_data {
     oc_json_map_map provider_metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_ended {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.reasoning.ended".
-     */
+    /* "type" is always "session.next.reasoning.ended". */
     bool has_durable;
     oc_session_next_reasoning_ended_durable durable;
     bool has_location;
@@ -5940,16 +5344,14 @@ struct oc_session_next_reasoning_ended {
     oc_session_next_reasoning_ended_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_retried_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_retry_error {
     char *message;
     bool has_status_code;
@@ -5963,8 +5365,7 @@ struct oc_session_next_retry_error {
     oc_string_map metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_retried_data {
     double timestamp;
     oc_session_id session_id;
@@ -5972,14 +5373,12 @@ struct oc_session_next_retried_data {
     oc_session_next_retry_error error;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_retried {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.retried".
-     */
+    /* "type" is always "session.next.retried". */
     bool has_durable;
     oc_session_next_retried_durable durable;
     bool has_location;
@@ -5987,16 +5386,14 @@ struct oc_session_next_retried {
     oc_session_next_retried_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_started_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_next_compaction_started_data_reason_value {
     OC_SESSION_NEXT_COMPACTION_STARTED_DATA_REASON_UNKNOWN = 0,
     OC_SESSION_NEXT_COMPACTION_STARTED_DATA_REASON_AUTO = 1 /* auto */,
@@ -6008,8 +5405,7 @@ struct oc_session_next_compaction_started_data_reason {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_started_data {
     double timestamp;
     oc_session_id session_id;
@@ -6017,14 +5413,12 @@ struct oc_session_next_compaction_started_data {
     oc_session_next_compaction_started_data_reason reason;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_started {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.compaction.started".
-     */
+    /* "type" is always "session.next.compaction.started". */
     bool has_durable;
     oc_session_next_compaction_started_durable durable;
     bool has_location;
@@ -6032,16 +5426,14 @@ struct oc_session_next_compaction_started {
     oc_session_next_compaction_started_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_ended_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_next_compaction_ended_data_reason_value {
     OC_SESSION_NEXT_COMPACTION_ENDED_DATA_REASON_UNKNOWN = 0,
     OC_SESSION_NEXT_COMPACTION_ENDED_DATA_REASON_AUTO = 1 /* auto */,
@@ -6053,8 +5445,7 @@ struct oc_session_next_compaction_ended_data_reason {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_ended_data {
     double timestamp;
     oc_session_id session_id;
@@ -6064,14 +5455,12 @@ struct oc_session_next_compaction_ended_data {
     char *recent;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_ended {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.compaction.ended".
-     */
+    /* "type" is always "session.next.compaction.ended". */
     bool has_durable;
     oc_session_next_compaction_ended_durable durable;
     bool has_location;
@@ -6079,30 +5468,26 @@ struct oc_session_next_compaction_ended {
     oc_session_next_compaction_ended_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_staged_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_staged_data {
     double timestamp;
     oc_session_id session_id;
     oc_revert_state revert;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_staged {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.revert.staged".
-     */
+    /* "type" is always "session.next.revert.staged". */
     bool has_durable;
     oc_session_next_revert_staged_durable durable;
     bool has_location;
@@ -6110,29 +5495,25 @@ struct oc_session_next_revert_staged {
     oc_session_next_revert_staged_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_cleared_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_cleared_data {
     double timestamp;
     oc_session_id session_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_cleared {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.revert.cleared".
-     */
+    /* "type" is always "session.next.revert.cleared". */
     bool has_durable;
     oc_session_next_revert_cleared_durable durable;
     bool has_location;
@@ -6140,30 +5521,26 @@ struct oc_session_next_revert_cleared {
     oc_session_next_revert_cleared_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_committed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_committed_data {
     double timestamp;
     oc_session_id session_id;
     oc_message_id message_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_revert_committed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.revert.committed".
-     */
+    /* "type" is always "session.next.revert.committed". */
     bool has_durable;
     oc_session_next_revert_committed_durable durable;
     bool has_location;
@@ -6171,8 +5548,7 @@ struct oc_session_next_revert_committed {
     oc_session_next_revert_committed_data data;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_session_durable_event_kind {
     OC_SESSION_DURABLE_EVENT_UNKNOWN = 0,
     OC_SESSION_DURABLE_EVENT_SESSION_NEXT_AGENT_SWITCHED = 1 /* session.next.agent.switched */,
@@ -6246,16 +5622,14 @@ struct oc_session_durable_event_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_error_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_session_error_data_error_kind {
     OC_SESSION_ERROR_DATA_ERROR_UNKNOWN = 0,
     OC_SESSION_ERROR_DATA_ERROR_PROVIDER_AUTH_ERROR = 1 /* ProviderAuthError */,
@@ -6283,8 +5657,7 @@ struct oc_session_error_data_error {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_error_data {
     bool has_session_id;
     oc_session_id session_id;
@@ -6292,14 +5665,12 @@ struct oc_session_error_data {
     oc_session_error_data_error error;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_error {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.error".
-     */
+    /* "type" is always "session.error". */
     bool has_durable;
     oc_session_error_durable durable;
     bool has_location;
@@ -6307,33 +5678,26 @@ struct oc_session_error {
     oc_session_error_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_events_cause_item_fail {
-    /* "_tag" is always "Fail".
-     */
+    /* "_tag" is always "Fail". */
     char none_; /* no stored fields */
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_events_cause_item_die {
-    /* "_tag" is always "Die".
-     */
+    /* "_tag" is always "Die". */
     json_t *defect;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_events_cause_item_interrupt {
-    /* "_tag" is always "Interrupt".
-     */
+    /* "_tag" is always "Interrupt". */
     bool fiber_id_null;
     double fiber_id;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_session_events_cause_item_kind {
     OC_SESSION_EVENTS_CAUSE_ITEM_UNKNOWN = 0,
     OC_SESSION_EVENTS_CAUSE_ITEM_FAIL = 1 /* Fail */,
@@ -6357,35 +5721,30 @@ struct oc_session_events_cause_item_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_history_t {
     oc_session_durable_event_list data;
     bool has_more;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_idle_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_idle_data {
     oc_session_id session_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_idle {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.idle".
-     */
+    /* "type" is always "session.idle". */
     bool has_durable;
     oc_session_idle_durable durable;
     bool has_location;
@@ -6393,8 +5752,7 @@ struct oc_session_idle {
     oc_session_idle_data data;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_input_admitted_delivery_value {
     OC_SESSION_INPUT_ADMITTED_DELIVERY_UNKNOWN = 0,
     OC_SESSION_INPUT_ADMITTED_DELIVERY_STEER = 1 /* steer */,
@@ -6406,8 +5764,7 @@ struct oc_session_input_admitted_delivery {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_input_admitted {
     int64_t admitted_seq;
     oc_message_id id;
@@ -6419,8 +5776,7 @@ struct oc_session_input_admitted {
     int64_t promoted_seq;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_list_order_value {
     OC_SESSION_LIST_ORDER_UNKNOWN = 0,
     OC_SESSION_LIST_ORDER_ASC = 1 /* asc */,
@@ -6432,26 +5788,22 @@ struct oc_session_list_order {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_agent_switched_time {
     double created;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_agent_switched {
     oc_message_id id;
     bool has_metadata;
     oc_json_map metadata;
     oc_session_message_agent_switched_time time;
-    /* "type" is always "agent-switched".
-     */
+    /* "type" is always "agent-switched". */
     char *agent;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_time {
     double created;
     bool has_completed;
@@ -6464,8 +5816,7 @@ struct oc_session_message_assistant_content_item_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_snapshot {
     bool has_start;
     char *start;
@@ -6475,15 +5826,13 @@ struct oc_session_message_assistant_snapshot {
     oc_string_list files;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_tokens_cache {
     double read;
     double write;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_tokens {
     double input;
     double output;
@@ -6491,15 +5840,13 @@ struct oc_session_message_assistant_tokens {
     oc_session_message_assistant_tokens_cache cache;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant {
     oc_message_id id;
     bool has_metadata;
     oc_json_map metadata;
     oc_session_message_assistant_time time;
-    /* "type" is always "assistant".
-     */
+    /* "type" is always "assistant". */
     char *agent;
     oc_model_ref model;
     oc_session_message_assistant_content_item_list content;
@@ -6515,28 +5862,23 @@ struct oc_session_message_assistant {
     oc_session_error_unknown error;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_text {
-    /* "type" is always "text".
-     */
+    /* "type" is always "text". */
     char *id;
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_reasoning_time {
     double created;
     bool has_completed;
     double completed;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_reasoning {
-    /* "type" is always "reasoning".
-     */
+    /* "type" is always "reasoning". */
     char *id;
     char *text;
     bool has_provider_metadata;
@@ -6545,8 +5887,7 @@ struct oc_session_message_assistant_reasoning {
     oc_session_message_assistant_reasoning_time time;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_tool_provider {
     bool executed;
     bool has_metadata;
@@ -6555,29 +5896,23 @@ struct oc_session_message_assistant_tool_provider {
     oc_json_map_map result_metadata;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_tool_state_pending {
-    /* "status" is always "pending".
-     */
+    /* "status" is always "pending". */
     char *input;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_tool_state_running {
-    /* "status" is always "running".
-     */
+    /* "status" is always "running". */
     oc_json_map input;
     oc_json_map structured;
     oc_llm_tool_content_list content;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_tool_state_completed {
-    /* "status" is always "completed".
-     */
+    /* "status" is always "completed". */
     oc_json_map input;
     bool has_attachments;
     oc_prompt_file_attachment_list attachments;
@@ -6589,11 +5924,9 @@ struct oc_session_message_tool_state_completed {
     json_t *result;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_tool_state_error {
-    /* "status" is always "error".
-     */
+    /* "status" is always "error". */
     oc_json_map input;
     oc_llm_tool_content_list content;
     oc_json_map structured;
@@ -6602,8 +5935,7 @@ struct oc_session_message_tool_state_error {
     json_t *result;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_session_message_assistant_tool_state_kind {
     OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_UNKNOWN = 0,
     OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_PENDING = 1 /* pending */,
@@ -6623,8 +5955,7 @@ struct oc_session_message_assistant_tool_state {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_tool_time {
     double created;
     bool has_ran;
@@ -6635,11 +5966,9 @@ struct oc_session_message_assistant_tool_time {
     double pruned;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_assistant_tool {
-    /* "type" is always "tool".
-     */
+    /* "type" is always "tool". */
     char *id;
     char *name;
     bool has_provider;
@@ -6648,8 +5977,7 @@ struct oc_session_message_assistant_tool {
     oc_session_message_assistant_tool_time time;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_session_message_assistant_content_item_kind {
     OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_UNKNOWN = 0,
     OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TEXT = 1 /* text */,
@@ -6667,8 +5995,7 @@ struct oc_session_message_assistant_content_item {
     } u;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_message_compaction_reason_value {
     OC_SESSION_MESSAGE_COMPACTION_REASON_UNKNOWN = 0,
     OC_SESSION_MESSAGE_COMPACTION_REASON_AUTO = 1 /* auto */,
@@ -6680,17 +6007,14 @@ struct oc_session_message_compaction_reason {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_compaction_time {
     double created;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_compaction {
-    /* "type" is always "compaction".
-     */
+    /* "type" is always "compaction". */
     oc_session_message_compaction_reason reason;
     char *summary;
     char *recent;
@@ -6700,54 +6024,46 @@ struct oc_session_message_compaction {
     oc_session_message_compaction_time time;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_model_switched_time {
     double created;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_model_switched {
     oc_message_id id;
     bool has_metadata;
     oc_json_map metadata;
     oc_session_message_model_switched_time time;
-    /* "type" is always "model-switched".
-     */
+    /* "type" is always "model-switched". */
     oc_model_ref model;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_shell_time {
     double created;
     bool has_completed;
     double completed;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_shell {
     oc_message_id id;
     bool has_metadata;
     oc_json_map metadata;
     oc_session_message_shell_time time;
-    /* "type" is always "shell".
-     */
+    /* "type" is always "shell". */
     char *call_id;
     char *command;
     char *output;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_synthetic_time {
     double created;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_synthetic {
     oc_message_id id;
     bool has_metadata;
@@ -6755,36 +6071,30 @@ struct oc_session_message_synthetic {
     oc_session_message_synthetic_time time;
     oc_session_id session_id;
     char *text;
-    /* "type" is always "synthetic".
-     */
+    /* "type" is always "synthetic". */
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_system_time {
     double created;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_system {
     oc_message_id id;
     bool has_metadata;
     oc_json_map metadata;
     oc_session_message_system_time time;
-    /* "type" is always "system".
-     */
+    /* "type" is always "system". */
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_user_time {
     double created;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_user {
     oc_message_id id;
     bool has_metadata;
@@ -6795,12 +6105,10 @@ struct oc_session_message_user {
     oc_prompt_file_attachment_list files;
     bool has_agents;
     oc_prompt_agent_attachment_list agents;
-    /* "type" is always "user".
-     */
+    /* "type" is always "user". */
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_session_message_t_kind {
     OC_SESSION_MESSAGE_T_UNKNOWN = 0,
     OC_SESSION_MESSAGE_T_AGENT_SWITCHED = 1 /* agent-switched */,
@@ -6834,8 +6142,7 @@ struct oc_session_message_t_list {
     size_t count;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_messages_order_value {
     OC_SESSION_MESSAGES_ORDER_UNKNOWN = 0,
     OC_SESSION_MESSAGES_ORDER_ASC = 1 /* asc */,
@@ -6847,8 +6154,7 @@ struct oc_session_messages_order {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_messages_response_cursor {
     bool has_previous;
     bool previous_null;
@@ -6858,23 +6164,20 @@ struct oc_session_messages_response_cursor {
     char *next;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_messages_response {
     oc_session_message_t_list data;
     oc_session_messages_response_cursor cursor;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_delta_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_delta_data {
     double timestamp;
     oc_session_id session_id;
@@ -6882,14 +6185,12 @@ struct oc_session_next_compaction_delta_data {
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_delta {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.compaction.delta".
-     */
+    /* "type" is always "session.next.compaction.delta". */
     bool has_durable;
     oc_session_next_compaction_delta_durable durable;
     bool has_location;
@@ -6897,16 +6198,14 @@ struct oc_session_next_compaction_delta {
     oc_session_next_compaction_delta_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_delta_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_delta_data {
     double timestamp;
     oc_session_id session_id;
@@ -6915,14 +6214,12 @@ struct oc_session_next_reasoning_delta_data {
     char *delta;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_reasoning_delta {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.reasoning.delta".
-     */
+    /* "type" is always "session.next.reasoning.delta". */
     bool has_durable;
     oc_session_next_reasoning_delta_durable durable;
     bool has_location;
@@ -6930,16 +6227,14 @@ struct oc_session_next_reasoning_delta {
     oc_session_next_reasoning_delta_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_delta_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_delta_data {
     double timestamp;
     oc_session_id session_id;
@@ -6948,14 +6243,12 @@ struct oc_session_next_text_delta_data {
     char *delta;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_text_delta {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.text.delta".
-     */
+    /* "type" is always "session.next.text.delta". */
     bool has_durable;
     oc_session_next_text_delta_durable durable;
     bool has_location;
@@ -6963,16 +6256,14 @@ struct oc_session_next_text_delta {
     oc_session_next_text_delta_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_delta_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_delta_data {
     double timestamp;
     oc_session_id session_id;
@@ -6981,14 +6272,12 @@ struct oc_session_next_tool_input_delta_data {
     char *delta;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_tool_input_delta {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.next.tool.input.delta".
-     */
+    /* "type" is always "session.next.tool.input.delta". */
     bool has_durable;
     oc_session_next_tool_input_delta_durable durable;
     bool has_location;
@@ -6996,17 +6285,14 @@ struct oc_session_next_tool_input_delta {
     oc_session_next_tool_input_delta_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_not_found_error {
-    /* "_tag" is always "SessionNotFoundError".
-     */
+    /* "_tag" is always "SessionNotFoundError". */
     char *session_id;
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_permission_create_body {
     bool has_id;
     oc_request_id_per id;
@@ -7022,23 +6308,20 @@ struct oc_session_permission_create_body {
     char *agent;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_permission_create_response_data {
     oc_request_id_per id;
     oc_permission_v2_effect effect;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_permission_reply_body {
     oc_permission_v2_reply reply;
     bool has_message;
     char *message;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_session_prompt_body_delivery_value {
     OC_SESSION_PROMPT_BODY_DELIVERY_UNKNOWN = 0,
     OC_SESSION_PROMPT_BODY_DELIVERY_STEER = 1 /* steer */,
@@ -7050,8 +6333,7 @@ struct oc_session_prompt_body_delivery {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_prompt_body {
     bool has_id;
     oc_message_id id;
@@ -7062,24 +6344,20 @@ struct oc_session_prompt_body {
     bool resume;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_revert_stage_body {
     oc_message_id message_id;
     bool has_files;
     bool files;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_status_idle {
-    /* "type" is always "idle".
-     */
+    /* "type" is always "idle". */
     char none_; /* no stored fields */
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_status_retry_action {
     char *reason;
     char *provider;
@@ -7090,11 +6368,9 @@ struct oc_session_status_retry_action {
     char *link;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_status_retry {
-    /* "type" is always "retry".
-     */
+    /* "type" is always "retry". */
     int64_t attempt;
     char *message;
     bool has_action;
@@ -7102,16 +6378,13 @@ struct oc_session_status_retry {
     int64_t next;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_status_busy {
-    /* "type" is always "busy".
-     */
+    /* "type" is always "busy". */
     char none_; /* no stored fields */
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_session_status_kind {
     OC_SESSION_STATUS_UNKNOWN = 0,
     OC_SESSION_STATUS_IDLE = 1 /* idle */,
@@ -7129,29 +6402,25 @@ struct oc_session_status {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_status_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_status_data {
     oc_session_id session_id;
     oc_session_status status;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_status_2 {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.status".
-     */
+    /* "type" is always "session.status". */
     bool has_durable;
     oc_session_status_durable durable;
     bool has_location;
@@ -7159,41 +6428,35 @@ struct oc_session_status_2 {
     oc_session_status_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_switch_agent_body {
     char *agent;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_switch_model_body {
     oc_model_ref model;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_updated_data {
     oc_session_id session_id;
     oc_session info;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "session.updated".
-     */
+    /* "type" is always "session.updated". */
     bool has_durable;
     oc_session_updated_durable durable;
     bool has_location;
@@ -7201,15 +6464,13 @@ struct oc_session_updated {
     oc_session_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_v2_info_tokens_cache {
     double read;
     double write;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_v2_info_tokens {
     double input;
     double output;
@@ -7217,8 +6478,7 @@ struct oc_session_v2_info_tokens {
     oc_session_v2_info_tokens_cache cache;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_v2_info_time {
     double created;
     double updated;
@@ -7226,8 +6486,7 @@ struct oc_session_v2_info_time {
     double archived;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_v2_info {
     oc_session_id id;
     bool has_parent_id;
@@ -7254,8 +6513,7 @@ struct oc_session_v2_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_sessions_response_cursor {
     bool has_previous;
     bool previous_null;
@@ -7265,15 +6523,13 @@ struct oc_sessions_response_cursor {
     char *next;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_sessions_response {
     oc_session_v2_info_list data;
     oc_sessions_response_cursor cursor;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_skill_list_location {
     bool has_directory;
     char *directory;
@@ -7287,15 +6543,13 @@ struct oc_skill_v2_info_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_skill_list_response {
     oc_location_info location;
     oc_skill_v2_info_list data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_skill_v2_info {
     char *name;
     bool has_description;
@@ -7306,8 +6560,7 @@ struct oc_skill_v2_info {
     char *content;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_snapshot_file_diff_status_value {
     OC_SNAPSHOT_FILE_DIFF_STATUS_UNKNOWN = 0,
     OC_SNAPSHOT_FILE_DIFF_STATUS_ADDED = 1 /* added */,
@@ -7320,8 +6573,7 @@ struct oc_snapshot_file_diff_status {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_snapshot_file_diff {
     bool has_file;
     char *file;
@@ -7333,17 +6585,13 @@ struct oc_snapshot_file_diff {
     oc_snapshot_file_diff_status status;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_todo {
-    /* Brief description of the task
-     */
+    /* Brief description of the task */
     char *content;
-    /* Current status of the task: pending, in_progress, completed, cancelled
-     */
+    /* Current status of the task: pending, in_progress, completed, cancelled */
     char *status;
-    /* Priority level of the task: high, medium, low
-     */
+    /* Priority level of the task: high, medium, low */
     char *priority;
 };
 
@@ -7353,29 +6601,25 @@ struct oc_todo_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_todo_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_todo_updated_data {
     oc_session_id session_id;
     oc_todo_list todos;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_todo_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "todo.updated".
-     */
+    /* "type" is always "todo.updated". */
     bool has_durable;
     oc_todo_updated_durable durable;
     bool has_location;
@@ -7383,16 +6627,14 @@ struct oc_todo_updated {
     oc_todo_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_command_execute_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_tui_command_execute_data_command_variant1_value {
     OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_VARIANT1_UNKNOWN = 0,
     OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_VARIANT1_SESSION_LIST = 1 /* session.list */,
@@ -7418,8 +6660,7 @@ struct oc_tui_command_execute_data_command_variant1 {
     char *unknown;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_tui_command_execute_data_command_kind {
     OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_UNKNOWN = 0,
     OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_TUI_COMMAND_EXECUTE_DATA_COMMAND_VARIANT1 = 1,
@@ -7435,20 +6676,17 @@ struct oc_tui_command_execute_data_command {
     } u;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_command_execute_data {
     oc_tui_command_execute_data_command command;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_command_execute {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "tui.command.execute".
-     */
+    /* "type" is always "tui.command.execute". */
     bool has_durable;
     oc_tui_command_execute_durable durable;
     bool has_location;
@@ -7456,28 +6694,24 @@ struct oc_tui_command_execute {
     oc_tui_command_execute_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_prompt_append_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_prompt_append_data {
     char *text;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_prompt_append {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "tui.prompt.append".
-     */
+    /* "type" is always "tui.prompt.append". */
     bool has_durable;
     oc_tui_prompt_append_durable durable;
     bool has_location;
@@ -7485,30 +6719,25 @@ struct oc_tui_prompt_append {
     oc_tui_prompt_append_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_session_select_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_session_select_data {
-    /* Session ID to navigate to
-     */
+    /* Session ID to navigate to */
     oc_session_id session_id;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_session_select {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "tui.session.select".
-     */
+    /* "type" is always "tui.session.select". */
     bool has_durable;
     oc_tui_session_select_durable durable;
     bool has_location;
@@ -7516,16 +6745,14 @@ struct oc_tui_session_select {
     oc_tui_session_select_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_toast_show_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_tui_toast_show_data_variant_value {
     OC_TUI_TOAST_SHOW_DATA_VARIANT_UNKNOWN = 0,
     OC_TUI_TOAST_SHOW_DATA_VARIANT_INFO = 1 /* info */,
@@ -7539,8 +6766,7 @@ struct oc_tui_toast_show_data_variant {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_toast_show_data {
     bool has_title;
     char *title;
@@ -7550,14 +6776,12 @@ struct oc_tui_toast_show_data {
     int64_t duration;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_tui_toast_show {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "tui.toast.show".
-     */
+    /* "type" is always "tui.toast.show". */
     bool has_durable;
     oc_tui_toast_show_durable durable;
     bool has_location;
@@ -7565,47 +6789,39 @@ struct oc_tui_toast_show {
     oc_tui_toast_show_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_unauthorized_error {
-    /* "_tag" is always "UnauthorizedError".
-     */
+    /* "_tag" is always "UnauthorizedError". */
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_unknown_error1 {
-    /* "_tag" is always "UnknownError".
-     */
+    /* "_tag" is always "UnknownError". */
     char *message;
     bool has_ref;
     char *ref;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_vcs_branch_updated_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_vcs_branch_updated_data {
     bool has_branch;
     char *branch;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_vcs_branch_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "vcs.branch.updated".
-     */
+    /* "type" is always "vcs.branch.updated". */
     bool has_durable;
     oc_vcs_branch_updated_durable durable;
     bool has_location;
@@ -7613,28 +6829,24 @@ struct oc_vcs_branch_updated {
     oc_vcs_branch_updated_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_ready_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_ready_data {
     char *name;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_ready {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "workspace.ready".
-     */
+    /* "type" is always "workspace.ready". */
     bool has_durable;
     oc_workspace_ready_durable durable;
     bool has_location;
@@ -7642,28 +6854,24 @@ struct oc_workspace_ready {
     oc_workspace_ready_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_failed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_failed_data {
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_failed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "workspace.failed".
-     */
+    /* "type" is always "workspace.failed". */
     bool has_durable;
     oc_workspace_failed_durable durable;
     bool has_location;
@@ -7671,16 +6879,14 @@ struct oc_workspace_failed {
     oc_workspace_failed_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_status_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise).
- */
+/* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_workspace_status_data_status_value {
     OC_WORKSPACE_STATUS_DATA_STATUS_UNKNOWN = 0,
     OC_WORKSPACE_STATUS_DATA_STATUS_CONNECTED = 1 /* connected */,
@@ -7694,21 +6900,18 @@ struct oc_workspace_status_data_status {
     char *unknown;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_status_data {
     oc_workspace_id workspace_id;
     oc_workspace_status_data_status status;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_workspace_status {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "workspace.status".
-     */
+    /* "type" is always "workspace.status". */
     bool has_durable;
     oc_workspace_status_durable durable;
     bool has_location;
@@ -7716,30 +6919,26 @@ struct oc_workspace_status {
     oc_workspace_status_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_worktree_ready_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_worktree_ready_data {
     char *name;
     bool has_branch;
     char *branch;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_worktree_ready {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "worktree.ready".
-     */
+    /* "type" is always "worktree.ready". */
     bool has_durable;
     oc_worktree_ready_durable durable;
     bool has_location;
@@ -7747,28 +6946,24 @@ struct oc_worktree_ready {
     oc_worktree_ready_data data;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_worktree_failed_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_worktree_failed_data {
     char *message;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null.
- */
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_worktree_failed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
-    /* "type" is always "worktree.failed".
-     */
+    /* "type" is always "worktree.failed". */
     bool has_durable;
     oc_worktree_failed_durable durable;
     bool has_location;
@@ -7776,8 +6971,7 @@ struct oc_worktree_failed {
     oc_worktree_failed_data data;
 };
 
-/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct.
- */
+/* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_v2_event_kind {
     OC_V2_EVENT_UNKNOWN = 0,
     OC_V2_EVENT_MODELS_DEV_REFRESHED = 1 /* models-dev.refreshed */,
