@@ -7,3 +7,13 @@ if(TARGET sdkc_conform)
     endif()
   endforeach()
 endif()
+
+# The real server: opencode-ai@1.18.33 against its own contract, compared with the reviewed list
+# of known deviations. Needs npm (first run installs the server into ~/.cache/sdkc) and fails
+# when it is missing.
+if(TARGET sdkc-cli)
+  add_test(NAME conformance/opencode
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opencode-conform.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(conformance/opencode PROPERTIES LABELS conformance TIMEOUT 600)
+endif()

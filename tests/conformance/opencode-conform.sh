@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# opencode-conform.sh SDKC SOURCE_DIR WORK_DIR - the real-server conformance test.
+# Starts the pinned OpenCode server (scripts/opencode-server.sh) with a password, runs
+# `sdkc conform` over the v2 session operations and the event stream, and compares the deviations
+# with the reviewed list tests/conformance/known-deviations-1.18.33.json: any new or vanished
+# deviation fails. A missing npm or a server that does not start FAILS (never a silent pass).
+set -uo pipefail
+sdkc=$1 src=$2 work=$3
+known="$src/tests/conformance/known-deviations-1.18.33.json"
+mkdir -p "$work"
+report="$work/conform-opencode.json"
+
+if ! command -v npm >/dev/null 2>&1 && [[ ! -x ${SDKC_OPENCODE_DIR:-$HOME/.cache/sdkc/opencode-1.18.33}/node_modules/opencode-linux-x64/bin/opencode ]]; then
+  echo "FAIL: npm is not installed, so the pinned opencode-ai@1.18.33 server cannot be installed" >&2
+  echo "      (install Node.js/npm, or run scripts/opencode-server.sh install once)" >&2
+  exit 1
+fi
+
+# A free port on 127.0.0.1: try a few at random.
+port=
+for _ in $(seq 1 20); do
+  p=$((20000 + RANDOM % 20000))
+  if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then port=$p; break; fi
+done
+[[ -n $port ]] || { echo "FAIL: no free port found" >&2; exit 1; }
+
+password="conform-$RANDOM$RANDOM"
+if ! started=$("$src/scripts/opencode-server.sh" start "$port" "$password"); then
+  echo "FAIL: the opencode server did not start (see above)" >&2
+  exit 1
+fi
+read -r pid dir <<<"$started"
+trap '"$src/scripts/opencode-server.sh" stop "$pid" "$dir"' EXIT
+
+export SDKC_CONFORM_PASSWORD="$password"
+"$sdkc" conform "$src/spec/opencode/openapi.json" --base-url "http://127.0.0.1:$port" \
+  --password-env SDKC_CONFORM_PASSWORD --include 'v2.session.*' --include v2.event.subscribe \
+  --report "$report" --known "$known"
+rc=$?
+echo "report: $report"
+case $rc in
+  0) echo "PASS: deviations match the reviewed list $known" ;;
+  1) echo "FAIL: deviations differ from the reviewed list (NEW/VANISHED lines above)" >&2 ;;
+  *) echo "FAIL: sdkc conform could not run (exit $rc)" >&2 ;;
+esac
+exit $rc
