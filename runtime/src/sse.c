@@ -235,9 +235,10 @@ static int in_reserve(sdkrt_sse_parser *p, size_t n)
     }
     size_t need = used + n;
     size_t cap = p->in_cap ? p->in_cap * 2 : SSE_MIN_IN_CAP;
-    /* Do not double far past what a capped line plus this chunk can need. */
+    /* Do not double far past what a capped line plus this chunk can need; beyond that (a
+     * caller feeding without taking events) keep doubling, so growth stays amortised O(n). */
     size_t soft = p->max_line + n + 2;
-    if (cap > soft)
+    if (cap > soft && need <= soft)
         cap = soft;
     if (cap < need)
         cap = need;

@@ -778,6 +778,36 @@ START_TEST(large_event_small_feeds)
 }
 END_TEST
 
+/* A caller that feeds far more than the caps without taking events still gets every event
+ * (buffering is then unbounded by design; growth stays geometric). */
+START_TEST(late_drain_beyond_caps)
+{
+    sdkrt_sse_options o = SDKRT_SSE_OPTIONS_INIT;
+    o.max_event_bytes = 1024;
+    sdkrt_sse_parser *p = NULL;
+    ck_assert_int_eq(sdkrt_sse_parser_new(&p, &o), SDKRT_SSE_OK);
+    char frame[64];
+    size_t total = 0;
+    int n;
+    for (n = 0; total < ((size_t)2 << 20); n++) {
+        int k = snprintf(frame, sizeof frame, "id: %d\ndata: frame %d\n\n", n, n);
+        REQUIRE(sdkrt_sse_feed(p, frame, (size_t)k) == SDKRT_SSE_OK, "feed failed");
+        total += (size_t)k;
+    }
+    ck_assert_uint_ge(sdkrt_sse_buffered_bytes(p), total);
+    sdkrt_sse_event ev;
+    for (int i = 0; i < n; i++) {
+        REQUIRE(sdkrt_sse_next(p, &ev) == SDKRT_SSE_EVENT, "event %d missing", i);
+        snprintf(frame, sizeof frame, "frame %d", i);
+        REQUIRE(strcmp(ev.data, frame) == 0, "event %d: '%s'", i, ev.data);
+        REQUIRE(strtol(ev.id, NULL, 10) == i, "event %d: id '%s'", i, ev.id);
+    }
+    ck_assert_int_eq(sdkrt_sse_finish(p, &ev), SDKRT_SSE_END);
+    ck_assert_uint_eq(sdkrt_sse_buffered_bytes(p), 0);
+    sdkrt_sse_parser_free(p);
+}
+END_TEST
+
 /* ---- API edges ---- */
 
 START_TEST(api_arguments)
@@ -1161,6 +1191,7 @@ static Suite *sse_suite(void)
     tcase_add_test(t, endless_other_lines);
     tcase_add_test(t, endless_data_lines);
     tcase_add_test(t, large_event_small_feeds);
+    tcase_add_test(t, late_drain_beyond_caps);
     suite_add_tcase(s, t);
     t = tcase_create("api");
     tcase_add_test(t, api_arguments);
