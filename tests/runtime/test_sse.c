@@ -655,8 +655,12 @@ static void endless(const char *prefix, size_t cap, size_t chunk, int drain_each
     size_t line_cap = cap + SDKRT_SSE_LINE_SLACK_BYTES;
     /* The longest line that is still fine. */
     size_t lim = want == SDKRT_SSE_ERR_LINE_TOO_LARGE ? line_cap : strlen(prefix) + cap;
-    /* Without taking events, "data: ok\n\n" stays buffered too. */
-    size_t bound = line_cap + (drain_each ? 0 : 10);
+    /* Taking events after every feed, a data line stops at the event cap; without, the
+     * event cap is checked once the lines before are parsed, and the line cap holds meanwhile
+     * (with "data: ok\n\n" still buffered). */
+    size_t bound = !drain_each                            ? line_cap + 10
+                   : want == SDKRT_SSE_ERR_LINE_TOO_LARGE ? line_cap
+                                                          : strlen(prefix) + cap;
     int events = 0, failed = 0;
     for (int k = 0; k < 4000 && !failed; k++) {
         sdkrt_sse_status st = sdkrt_sse_feed(p, buf, chunk);
