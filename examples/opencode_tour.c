@@ -16,8 +16,8 @@
 static void report(const char *what, oc_error *err)
 {
     if (oc_error_is_domain(err)) {
-        printf("%s failed: %s (HTTP %d): %s\n", what, oc_error_tag(err), oc_error_status(err),
-               oc_error_message(err));
+        /* The message already names the tag and the status. */
+        printf("%s failed: %s\n", what, oc_error_message(err));
         const oc_session_not_found_error *nf = oc_error_session_not_found_error(err);
         if (nf)
             printf("  no session %s\n", nf->session_id);
@@ -55,6 +55,12 @@ static int list_sessions(oc_client *client, double page_size)
                 report("session list (continue)", err);
                 oc_session_list_page_free(page);
                 return -1;
+            }
+            if (other->count == 0) {
+                /* The server may hand out a `next` that leads to an empty page without cursors:
+                 * stay on the last page that has items so the walk back can start there. */
+                oc_session_list_page_free(other);
+                break;
             }
             oc_session_list_page_free(page);
             page = other;

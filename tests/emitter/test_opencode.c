@@ -318,7 +318,7 @@ START_TEST(page_query_cursor_and_continue)
     answer("/prefix/api/session?limit=7&order=desc&search=a%20b", 200,
            "{\"data\":[" SESSION("ses_1") "," SESSION("ses_2") "],\"cursor\":{\"next\":\"c+2\","
                                                                "\"previous\":null}}");
-    answer("/prefix/api/session?cursor=c%2B2", 200,
+    answer("/prefix/api/session?limit=7&order=desc&search=a%20b&cursor=c%2B2", 200,
            "{\"data\":[" SESSION("ses_3") "],\"cursor\":{\"previous\":\"c1\"},\"more\":true}");
     oc_session_list_request req = {0};
     req.has_limit = true;
@@ -341,7 +341,8 @@ START_TEST(page_query_cursor_and_continue)
     oc_session_list_page_free(page);
     page = NULL;
     ck_assert_int_eq(oc_session_list_continue(client, keep, NULL, &page, &err), OC_OK);
-    ck_assert_str_eq(srv.target, "/prefix/api/session?cursor=c%2B2");
+    ck_assert_str_eq(srv.target,
+                     "/prefix/api/session?limit=7&order=desc&search=a%20b&cursor=c%2B2");
     ck_assert_uint_eq(page->count, 1);
     ck_assert_ptr_null(page->next);
     ck_assert_str_eq(page->previous->value, "c1");
@@ -354,10 +355,10 @@ START_TEST(iterator_walks_all_pages)
 {
     answer("/prefix/api/session?limit=2", 200,
            "{\"data\":[" SESSION("ses_1") "," SESSION("ses_2") "],\"cursor\":{\"next\":\"n2\"}}");
-    answer("/prefix/api/session?cursor=n2", 200,
+    answer("/prefix/api/session?limit=2&cursor=n2", 200,
            "{\"data\":[" SESSION("ses_3") "," SESSION("ses_4") "],\"cursor\":{\"next\":\"n3\","
                                                                "\"previous\":\"p2\"}}");
-    answer("/prefix/api/session?cursor=n3", 200,
+    answer("/prefix/api/session?limit=2&cursor=n3", 200,
            "{\"data\":[" SESSION("ses_5") "],\"cursor\":{\"next\":null,\"previous\":\"p3\"}}");
     oc_session_list_request req = {0};
     req.has_limit = true;
@@ -387,7 +388,7 @@ START_TEST(messages_page_with_path_and_unknown_variant)
     answer("/prefix/api/session/ses_7/message?limit=1", 200,
            "{\"data\":[{\"type\":\"from-the-future\",\"id\":\"msg_1\",\"x\":[1]}],"
            "\"cursor\":{\"next\":\"m2\"}}");
-    answer("/prefix/api/session/ses_7/message?cursor=m2", 200,
+    answer("/prefix/api/session/ses_7/message?limit=1&cursor=m2", 200,
            "{\"data\":[],\"cursor\":{\"next\":null,\"previous\":null}}");
     oc_session_messages_request req = {0};
     req.session_id.value = "ses_7";
@@ -403,7 +404,7 @@ START_TEST(messages_page_with_path_and_unknown_variant)
                      "from-the-future");
     oc_session_messages_page *second = NULL;
     ck_assert_int_eq(oc_session_messages_continue(client, page->next, NULL, &second, &err), OC_OK);
-    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_7/message?cursor=m2");
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_7/message?limit=1&cursor=m2");
     ck_assert_uint_eq(second->count, 0);
     ck_assert_ptr_null(second->next);
     ck_assert_ptr_null(second->previous);

@@ -570,11 +570,24 @@ static bool page_ok(const cop *o)
     return pg->cursor_param != NULL;
 }
 
+/* Path parameters, then query parameters other than the cursor (scalar styles): their texts
+ * travel in a page's cursors so that a continuation sends the same path, filters and limit. */
+static bool is_ctx_param(const sdkc_operation *op, const sdkc_param *p)
+{
+    if (p->in == SDKC_PARAM_PATH)
+        return true;
+    return p->in == SDKC_PARAM_QUERY && p->style != SDKC_STYLE_DEEP_OBJECT && op->pagination &&
+           op->pagination->cursor_param != p &&
+           strcmp(op->pagination->cursor_param->wire_name, p->wire_name) != 0;
+}
+
 static size_t npath_params(const sdkc_operation *op)
 {
     size_t n = 0;
     for (size_t i = 0; i < op->nparams; i++)
         n += op->params[i].in == SDKC_PARAM_PATH;
+    for (size_t i = 0; i < op->nparams; i++)
+        n += op->params[i].in != SDKC_PARAM_PATH && is_ctx_param(op, &op->params[i]);
     return n;
 }
 
@@ -718,8 +731,9 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_printf(b, "typedef struct %s_%s_cursor {\n    char *value;\n", P, N);
         size_t np = npath_params(op);
         if (np)
-            sdkc_buf_printf(b, "    char *path_[%zu]; /* the path parameters, encoded later */\n",
-                            np);
+            sdkc_buf_printf(
+                b, "    char *path_[%zu]; /* path and query texts resent by a continuation */\n",
+                np);
         sdkc_buf_printf(b, "} %s_%s_cursor;\n\n", P, N);
         sdkc_buf_printf(b,
                         "/* One page of %s. items and count view the decoded body; next and "
@@ -1024,11 +1038,12 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (!c || !(c->value = dup_str(value)))\n        goto oom;\n",
                     cursor_t);
     if (np)
-        sdkc_buf_printf(b,
-                        "    for (size_t i = 0; i < %zu; i++) {\n"
-                        "        if (!(c->path_[i] = dup_str(path[i])))\n            goto oom;\n"
-                        "    }\n",
-                        np);
+        sdkc_buf_printf(
+            b,
+            "    for (size_t i = 0; i < %zu; i++) {\n"
+            "        if (path[i] && !(c->path_[i] = dup_str(path[i])))\n            goto oom;\n"
+            "    }\n",
+            np);
     else
         sdkc_buf_puts(b, "    (void)path;\n");
     sdkc_buf_printf(b,
@@ -1097,14 +1112,24 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
     if (!np)
         sdkc_buf_puts(b, "    (void)path;\n    (void)request;\n    (void)err;\n");
     size_t k = 0;
-    for (size_t i = 0; i < op->nparams; i++) {
-        if (op->params[i].in != SDKC_PARAM_PATH)
-            continue;
-        sdkc_buf_printf(b,
-                        "    if (sdkrt_json_param_text(&%s, &request->%s, &path[%zu], err) != "
-                        "SDKRT_OK)\n        return SDKRT_ERR;\n",
-                        desc_name(cx, o->params[i]), op->params[i].safe_name, k);
-        k++;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < op->nparams; i++) {
+            const sdkc_param *p = &op->params[i];
+            if ((pass == 0) != (p->in == SDKC_PARAM_PATH) || !is_ctx_param(op, p))
+                continue;
+            if (!o->params[i]->stores) {
+                k++;
+                continue;
+            }
+            sdkc_buf_printf(
+                b,
+                "    if (%ssdkrt_json_param_text(&%s, &request->%s, &path[%zu], err) != "
+                "SDKRT_OK)\n        return SDKRT_ERR;\n",
+                p->required ? ""
+                            : sdkc_arena_printf(cx->arena, "request->has_%s && ", p->safe_name),
+                desc_name(cx, o->params[i]), p->safe_name, k);
+            k++;
+        }
     }
     sdkc_buf_puts(b, "    return SDKRT_OK;\n}\n\n");
 
@@ -1142,12 +1167,20 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_puts(b, ") != SDKRT_OK)\n        return sdkrt_error_set(err, "
                      "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n");
     k = 0;
-    for (size_t i = 0; i < op->nparams; i++) {
-        if (op->params[i].in != SDKC_PARAM_PATH)
-            continue;
-        sdkc_buf_puts(b, "    sdkrt_request_set_path_param(req, ");
-        put_c_string(b, op->params[i].wire_name);
-        sdkc_buf_printf(b, ", cursor->path_[%zu]);\n", k++);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < op->nparams; i++) {
+            const sdkc_param *p = &op->params[i];
+            if ((pass == 0) != (p->in == SDKC_PARAM_PATH) || !is_ctx_param(op, p))
+                continue;
+            if (pass == 0) {
+                sdkc_buf_puts(b, "    sdkrt_request_set_path_param(req, ");
+            } else {
+                sdkc_buf_printf(
+                    b, "    if (cursor->path_[%zu])\n        sdkrt_request_add_query(req, ", k);
+            }
+            put_c_string(b, p->wire_name);
+            sdkc_buf_printf(b, ", cursor->path_[%zu]);\n", k++);
+        }
     }
     sdkc_buf_puts(b, "    sdkrt_request_add_query(req, ");
     put_c_string(b, pg->cursor_param->wire_name);

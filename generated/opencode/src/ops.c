@@ -351,6 +351,8 @@ void oc_session_list_cursor_free(oc_session_list_cursor *cursor)
     if (!cursor)
         return;
     free(cursor->value);
+    for (size_t i = 0; i < 7; i++)
+        free(cursor->path_[i]);
     free(cursor);
 }
 
@@ -360,7 +362,10 @@ static oc_status session_list_cursor_make(oc_session_list_cursor **out, const ch
     *out = NULL;
     if (!c || !(c->value = dup_str(value)))
         goto oom;
-    (void)path;
+    for (size_t i = 0; i < 7; i++) {
+        if (path[i] && !(c->path_[i] = dup_str(path[i])))
+            goto oom;
+    }
     *out = c;
     return SDKRT_OK;
 oom:
@@ -372,7 +377,7 @@ oc_status oc_session_list_cursor_dup(oc_session_list_cursor **out, const oc_sess
 {
     if (!out || !cursor || !cursor->value)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.list: no cursor");
-    return session_list_cursor_make(out, cursor->value, NULL, err);
+    return session_list_cursor_make(out, cursor->value, cursor->path_, err);
 }
 
 void oc_session_list_page_free(oc_session_list_page *page)
@@ -423,9 +428,20 @@ static oc_status session_list_fetch(oc_client *client, const sdkrt_request *req,
 
 static oc_status session_list_path_texts(char **path, const oc_session_list_request *request, oc_error **err)
 {
-    (void)path;
-    (void)request;
-    (void)err;
+    if (request->has_workspace && sdkrt_json_param_text(&oc__j_workspace_id, &request->workspace, &path[0], err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (request->has_limit && sdkrt_json_param_text(&oc__jx_double, &request->limit, &path[1], err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (request->has_order && sdkrt_json_param_text(&oc__j_session_list_order, &request->order, &path[2], err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (request->has_search && sdkrt_json_param_text(&oc__jx_string, &request->search, &path[3], err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (request->has_directory && sdkrt_json_param_text(&oc__jx_string, &request->directory, &path[4], err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (request->has_project && sdkrt_json_param_text(&oc__jx_string, &request->project, &path[5], err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (request->has_subpath && sdkrt_json_param_text(&oc__jx_string, &request->subpath, &path[6], err) != SDKRT_OK)
+        return SDKRT_ERR;
     return SDKRT_OK;
 }
 
@@ -433,7 +449,7 @@ oc_status oc_session_list(oc_client *client, const oc_session_list_request *requ
     oc_session_list_page **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
-    char *path[1] = {NULL};
+    char *path[7] = {NULL};
     oc_status st = SDKRT_ERR;
     if (out)
         *out = NULL;
@@ -443,7 +459,7 @@ oc_status oc_session_list(oc_client *client, const oc_session_list_request *requ
         goto done;
     st = session_list_fetch(client, req, call, path, out, err);
 done:
-    for (size_t i = 0; i < 1; i++)
+    for (size_t i = 0; i < 7; i++)
         free(path[i]);
     sdkrt_request_free(req);
     return st;
@@ -457,6 +473,20 @@ static oc_status session_list_cursor_request(sdkrt_request **out, const oc_sessi
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.list: no cursor");
     if (sdkrt_request_new(&req, "GET", "/api/session") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (cursor->path_[0])
+        sdkrt_request_add_query(req, "workspace", cursor->path_[0]);
+    if (cursor->path_[1])
+        sdkrt_request_add_query(req, "limit", cursor->path_[1]);
+    if (cursor->path_[2])
+        sdkrt_request_add_query(req, "order", cursor->path_[2]);
+    if (cursor->path_[3])
+        sdkrt_request_add_query(req, "search", cursor->path_[3]);
+    if (cursor->path_[4])
+        sdkrt_request_add_query(req, "directory", cursor->path_[4]);
+    if (cursor->path_[5])
+        sdkrt_request_add_query(req, "project", cursor->path_[5]);
+    if (cursor->path_[6])
+        sdkrt_request_add_query(req, "subpath", cursor->path_[6]);
     sdkrt_request_add_query(req, "cursor", cursor->value);
     if (sdkrt_request_error(req)) {
         sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s", sdkrt_request_error(req));
@@ -477,7 +507,7 @@ oc_status oc_session_list_continue(oc_client *client, const oc_session_list_curs
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.list: client and out are required");
     if (session_list_cursor_request(&req, cursor, err) != SDKRT_OK)
         return SDKRT_ERR;
-    oc_status st = session_list_fetch(client, req, call, NULL, out, err);
+    oc_status st = session_list_fetch(client, req, call, cursor->path_, out, err);
     sdkrt_request_free(req);
     return st;
 }
@@ -486,7 +516,7 @@ struct oc_session_list_iter {
     oc_client *client;
     const oc_call_options *call;
     sdkrt_request *first;
-    char *path[1];
+    char *path[7];
     oc_session_list_page *page;
     size_t index;
     bool done;
@@ -497,7 +527,7 @@ void oc_session_list_iter_free(oc_session_list_iter *it)
     if (!it)
         return;
     sdkrt_request_free(it->first);
-    for (size_t i = 0; i < 1; i++)
+    for (size_t i = 0; i < 7; i++)
         free(it->path[i]);
     oc_session_list_page_free(it->page);
     free(it);
@@ -1305,7 +1335,7 @@ void oc_session_messages_cursor_free(oc_session_messages_cursor *cursor)
     if (!cursor)
         return;
     free(cursor->value);
-    for (size_t i = 0; i < 1; i++)
+    for (size_t i = 0; i < 3; i++)
         free(cursor->path_[i]);
     free(cursor);
 }
@@ -1316,8 +1346,8 @@ static oc_status session_messages_cursor_make(oc_session_messages_cursor **out, 
     *out = NULL;
     if (!c || !(c->value = dup_str(value)))
         goto oom;
-    for (size_t i = 0; i < 1; i++) {
-        if (!(c->path_[i] = dup_str(path[i])))
+    for (size_t i = 0; i < 3; i++) {
+        if (path[i] && !(c->path_[i] = dup_str(path[i])))
             goto oom;
     }
     *out = c;
@@ -1384,6 +1414,10 @@ static oc_status session_messages_path_texts(char **path, const oc_session_messa
 {
     if (sdkrt_json_param_text(&oc__j_session_id, &request->session_id, &path[0], err) != SDKRT_OK)
         return SDKRT_ERR;
+    if (request->has_limit && sdkrt_json_param_text(&oc__jx_double, &request->limit, &path[1], err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (request->has_order && sdkrt_json_param_text(&oc__j_session_messages_order, &request->order, &path[2], err) != SDKRT_OK)
+        return SDKRT_ERR;
     return SDKRT_OK;
 }
 
@@ -1391,7 +1425,7 @@ oc_status oc_session_messages(oc_client *client, const oc_session_messages_reque
     oc_session_messages_page **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
-    char *path[1] = {NULL};
+    char *path[3] = {NULL};
     oc_status st = SDKRT_ERR;
     if (out)
         *out = NULL;
@@ -1401,7 +1435,7 @@ oc_status oc_session_messages(oc_client *client, const oc_session_messages_reque
         goto done;
     st = session_messages_fetch(client, req, call, path, out, err);
 done:
-    for (size_t i = 0; i < 1; i++)
+    for (size_t i = 0; i < 3; i++)
         free(path[i]);
     sdkrt_request_free(req);
     return st;
@@ -1416,6 +1450,10 @@ static oc_status session_messages_cursor_request(sdkrt_request **out, const oc_s
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/message") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     sdkrt_request_set_path_param(req, "sessionID", cursor->path_[0]);
+    if (cursor->path_[1])
+        sdkrt_request_add_query(req, "limit", cursor->path_[1]);
+    if (cursor->path_[2])
+        sdkrt_request_add_query(req, "order", cursor->path_[2]);
     sdkrt_request_add_query(req, "cursor", cursor->value);
     if (sdkrt_request_error(req)) {
         sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s", sdkrt_request_error(req));
@@ -1445,7 +1483,7 @@ struct oc_session_messages_iter {
     oc_client *client;
     const oc_call_options *call;
     sdkrt_request *first;
-    char *path[1];
+    char *path[3];
     oc_session_messages_page *page;
     size_t index;
     bool done;
@@ -1456,7 +1494,7 @@ void oc_session_messages_iter_free(oc_session_messages_iter *it)
     if (!it)
         return;
     sdkrt_request_free(it->first);
-    for (size_t i = 0; i < 1; i++)
+    for (size_t i = 0; i < 3; i++)
         free(it->path[i]);
     oc_session_messages_page_free(it->page);
     free(it);

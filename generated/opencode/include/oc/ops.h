@@ -127,6 +127,7 @@ typedef struct oc_session_list_request {
  * is internal. Owned by its page, or by the caller after oc_session_list_cursor_dup. */
 typedef struct oc_session_list_cursor {
     char *value;
+    char *path_[7]; /* path and query texts resent by a continuation */
 } oc_session_list_cursor;
 
 /* One page of session_list. items and count view the decoded body; next and previous are NULL at the ends.
@@ -430,7 +431,7 @@ typedef struct oc_session_messages_request {
  * is internal. Owned by its page, or by the caller after oc_session_messages_cursor_dup. */
 typedef struct oc_session_messages_cursor {
     char *value;
-    char *path_[1]; /* the path parameters, encoded later */
+    char *path_[3]; /* path and query texts resent by a continuation */
 } oc_session_messages_cursor;
 
 /* One page of session_messages. items and count view the decoded body; next and previous are NULL at the ends.
