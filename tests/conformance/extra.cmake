@@ -12,6 +12,10 @@ endif()
 # of known deviations. Needs npm (first run installs the server into ~/.cache/sdkc) and fails
 # when it is missing.
 if(TARGET sdkc-cli)
+  add_test(NAME conformance/cli_exit
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli-exit.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(conformance/cli_exit PROPERTIES LABELS conformance TIMEOUT 120)
   add_test(NAME conformance/opencode
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opencode-conform.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
