@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""bench/report.py - turns bench/run.sh's raw rows into the printed table and the JSON file.
+
+usage: report.py RAW.tsv OUT.json --runs N --quick 0|1 --commit SHA --versions k=v,...
+RAW rows: section, contestant, count, wall s, user s, sys s, peak RSS KiB, ok|fail|na, note.
+Medians of every measured run; no figure is ever filled in for a row that did not run."""
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+SECTIONS = [
+    ("generation", "1. generation: full OpenCode contract (479 KB, 188 ops), one run = one file", "sdkc"),
+    ("unary-canned", "2. unary: v2.session.list limit=100 (~37 KB) x N, canned server", "floor"),
+    ("unary-real", "3. unary: v2.session.list limit=100 x N, real OpenCode server (informative)", "floor"),
+    ("sse-small", "4a. SSE: small durable events, canned server", "floor"),
+    ("sse-large", "4b. SSE: small durable events, canned server", "floor"),
+    ("pages-small", "5a. pagination: pages of 100 through the cursor, canned server", "floor"),
+    ("pages-large", "5b. pagination: pages of 100 through the cursor, canned server", "floor"),
+]
+
+
+def load(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 9:
+                continue
+            sec, who, count, wall, user, sys_, rss, status, note = parts[:9]
+            rows.append(dict(section=sec, who=who, count=int(count), status=status, note=note,
+                             wall=float(wall) if wall else None,
+                             cpu=float(user) + float(sys_) if user else None,
+                             rss=int(rss) if rss else None))
+    return rows
+
+
+def summarize(rows):
+    out = {}
+    for r in rows:
+        sec = out.setdefault(r["section"], {})
+        c = sec.setdefault(r["who"], dict(count=r["count"], runs=[], failures=[], note=""))
+        if r["status"] == "ok":
+            c["runs"].append(dict(wall_s=r["wall"], cpu_s=round(r["cpu"], 3), rss_kib=r["rss"]))
+        elif r["status"] == "fail":
+            c["failures"].append(r["note"])
+        else:
+            c["note"] = r["note"]
+    for sec in out.values():
+        for c in sec.values():
+            runs = c["runs"]
+            if runs:
+                c["median_wall_s"] = statistics.median(x["wall_s"] for x in runs)
+                c["median_cpu_s"] = statistics.median(x["cpu_s"] for x in runs)
+                c["median_rss_mib"] = round(statistics.median(x["rss_kib"] for x in runs) / 1024, 1)
+                n = c["count"]
+                c["cpu_per_op_us"] = round(c["median_cpu_s"] / n * 1e6, 2)
+                c["ops_per_s_wall"] = round(n / c["median_wall_s"], 1) if c["median_wall_s"] > 0 else None
+                c["ops_per_cpu_s"] = round(n / c["median_cpu_s"], 1) if c["median_cpu_s"] > 0 else None
+            if c["failures"] and not c["note"]:
+                c["note"] = c["failures"][0]
+    return out
+
+
+def ratio(a, b):
+    return a / b if a and b else None
+
+
+def goals(s):
+    """The issue's goals, each with the figures it was judged on; None where a side is missing."""
+    g = []
+
+    def get(sec, who, key):
+        return s.get(sec, {}).get(who, {}).get(key)
+
+    sd_w, hey_w = get("generation", "sdkc", "median_wall_s"), get("generation", "hey-api", "median_wall_s")
+    r = ratio(hey_w, sd_w)
+    g.append(dict(goal="sdkc generate >= 100x faster than hey-api (wall)", value=r and round(r, 1),
+                  met=None if r is None else r >= 100))
+    rss = get("generation", "sdkc", "median_rss_mib")
+    g.append(dict(goal="sdkc generate peak RSS <= 30 MiB", value=rss, met=None if rss is None else rss <= 30))
+    r = ratio(get("unary-canned", "sdk", "cpu_per_op_us"), get("unary-canned", "floor", "cpu_per_op_us"))
+    g.append(dict(goal="C SDK CPU per call <= 1.2x the floor (canned)", value=r and round(r, 2),
+                  met=None if r is None else r <= 1.2))
+    r = ratio(get("unary-canned", "sdk", "ops_per_s_wall"), get("unary-canned", "js", "ops_per_s_wall"))
+    g.append(dict(goal="C SDK calls/s >= 5x the JS SDK (canned, wall)", value=r and round(r, 2),
+                  met=None if r is None else r >= 5))
+    r = ratio(get("unary-canned", "sdk", "ops_per_cpu_s"), get("unary-canned", "js", "ops_per_cpu_s"))
+    g.append(dict(goal="C SDK calls per CPU-second >= 5x the JS SDK (canned)", value=r and round(r, 2),
+                  met=None if r is None else r >= 5))
+    for kind in ("sse", "pages"):
+        a, b = get(kind + "-small", "sdk", "median_rss_mib"), get(kind + "-large", "sdk", "median_rss_mib")
+        # "flat": ten times the items may cost at most 10% + 2 MiB more peak RSS.
+        g.append(dict(goal=f"C SDK {kind} peak RSS flat ({s.get(kind + '-small', {}).get('sdk', {}).get('count')}"
+                      f" -> {s.get(kind + '-large', {}).get('sdk', {}).get('count')})",
+                      value=None if a is None or b is None else f"{a} -> {b} MiB",
+                      met=None if a is None or b is None else b <= a * 1.1 + 2))
+    return g
+
+
+def fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def table(s, runs):
+    lines = []
+    head = f"  {'contestant':<20}{'count':>9}{'wall':>9}{'CPU':>9}{'CPU/op':>11}{'ops/s':>11}{'RSS':>9}  vs base (CPU)"
+    for key, title, base in SECTIONS:
+        if key not in s:
+            continue
+        sec = s[key]
+        n = next(iter(sec.values()))["count"]
+        lines.append(f"{title}  [N={n}, medians of {runs}]")
+        lines.append(head)
+        b = sec.get(base, {})
+        for who, c in sec.items():
+            if "median_cpu_s" not in c:
+                lines.append(f"  {who:<20}{c['count']:>9}  {c['note'] or 'no successful run'}")
+                continue
+            vs = ""
+            if who != base and b.get("median_cpu_s"):
+                vs = f"{c['median_cpu_s'] / b['median_cpu_s']:.2f}x {base}"
+            unit, per = ("ms", c["cpu_per_op_us"] / 1000) if c["cpu_per_op_us"] >= 1000 else ("us", c["cpu_per_op_us"])
+            lines.append(f"  {who:<20}{c['count']:>9}{c['median_wall_s']:>8.2f}s{c['median_cpu_s']:>8.2f}s"
+                         f"{per:>8.1f} {unit}{fmt(c['ops_per_s_wall'], '.0f'):>11}"
+                         f"{c['median_rss_mib']:>6.1f}MiB  {vs}"
+                         + (f"  ({len(c['failures'])} failed)" if c["failures"] else ""))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("raw")
+    ap.add_argument("out")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--quick", default="0")
+    ap.add_argument("--commit", default="unknown")
+    ap.add_argument("--versions", default="")
+    a = ap.parse_args()
+    s = summarize(load(a.raw))
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    meta = dict(date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), host=platform.node(),
+                cpu=cpu, cores=os.cpu_count(), loadavg=os.getloadavg(), kernel=platform.release(),
+                commit=a.commit, runs=a.runs, quick=a.quick == "1",
+                versions=dict(kv.split("=", 1) for kv in a.versions.split(",") if "=" in kv),
+                method="alternating runs; medians of wall, CPU (user+sys) and peak RSS from "
+                       "/usr/bin/time on the client process; servers not counted")
+    g = goals(s)
+    print(f"sdkc benchmarks  {meta['date']}  {meta['cpu']}, {meta['cores']} cores, load {meta['loadavg'][0]:.1f}"
+          f"  commit {meta['commit']}" + ("  (QUICK: small counts)" if meta["quick"] else ""))
+    print()
+    print(table(s, a.runs))
+    print("goals")
+    for x in g:
+        verdict = {True: "met", False: "MISSED", None: "not measured"}[x["met"]]
+        print(f"  {x['goal']:<58} {fmt(x['value'], '') if not isinstance(x['value'], str) else x['value']:>18}  {verdict}")
+    with open(a.out, "w") as f:
+        json.dump(dict(meta=meta, sections=s, goals=g), f, indent=2)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# bench/run.sh - sdkc and the generated OpenCode C SDK side by side with the TypeScript toolchain
+# and the raw libcurl + jansson floor, in one run. Prints one table and writes the figures as
+# JSON under bench/results/ (latest.json and one file per run).
+#
+# Every row runs its contestants in the same run, alternating (A B C A B C ...), RUNS times
+# each (default 5); the table shows medians of wall time, CPU time (user+sys) and peak RSS as
+# measured by /usr/bin/time on the client process. Servers are separate processes and are not
+# counted. On a busy 2-core machine wall time is noisy: compare CPU time where a ratio matters.
+#
+# usage: bench/run.sh [--quick] [--runs N] [--only LIST] [--no-real] [--build DIR]
+#   --quick      smaller counts (SSE 10k/100k, pages 10k, 200 calls) and 3 runs, for a smoke run
+#   --only LIST  comma-separated sections: generation,unary,real,sse,pages (default: all)
+#   --no-real    skip the real OpenCode server row (needs the pinned opencode-ai from npm)
+# Environment: SDKC_BENCH_NODE (npm cache folder, default ~/.cache/sdkc/bench-node).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$ROOT/build-bench
+RUNS=5
+ONLY=generation,unary,real,sse,pages
+N_UNARY=500
+N_REAL=500
+N_SSE_SMALL=100000
+N_SSE=1000000
+N_PAGES_SMALL=10000
+N_PAGES=100000
+QUICK=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) QUICK=1; RUNS=3; N_UNARY=200; N_REAL=100; N_SSE_SMALL=10000; N_SSE=100000
+             N_PAGES_SMALL=1000; N_PAGES=10000 ;;
+    --runs) RUNS=$2; shift ;;
+    --only) ONLY=$2; shift ;;
+    --no-real) ONLY=${ONLY//real/} ;;
+    --build) BUILD=$2; shift ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+want() { [[ ,$ONLY, == *,$1,* ]]; }
+
+# Pinned anchors: @hey-api/openapi-ts 0.90.10 is the generator OpenCode's own SDK package
+# (@opencode-ai/sdk 1.18.33) is built with; the SDK matches the pinned server (opencode-ai 1.18.33).
+HEYAPI_VERSION=0.90.10
+OAT_VERSION=7.13.0
+OCSDK_VERSION=1.18.33
+NODE_DIR=${SDKC_BENCH_NODE:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc/bench-node}
+export SDKC_BENCH_NODE=$NODE_DIR
+CONTRACT=$ROOT/spec/opencode/openapi.json
+
+TMP=$(mktemp -d /tmp/sdkc-bench.XXXXXX)
+SERVER_PID=
+REAL_PID=
+REAL_DIR=
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  [ -n "$REAL_PID" ] && "$ROOT/scripts/opencode-server.sh" stop "$REAL_PID" "$REAL_DIR" || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+RAW=$TMP/raw.tsv
+: >"$RAW"
+log() { printf '%s\n' "$*" >&2; }
+
+# ---- build ------------------------------------------------------------------------------------
+log "bench: building in $BUILD"
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+TARGETS="bench_canned_server bench_floor sdkc-cli"
+HAVE_SDK_TARGET=0
+if cmake --build "$BUILD" --target help 2>/dev/null | grep -q '\.\.\. bench_sdk$'; then
+  HAVE_SDK_TARGET=1
+  TARGETS="$TARGETS bench_sdk"
+fi
+# shellcheck disable=SC2086
+cmake --build "$BUILD" --target $TARGETS -j2 >"$TMP/build.log" 2>&1 || {
+  # The SDK contestant needs the generated SDK; build what we can without it.
+  log "bench: full build failed (see below); retrying without bench_sdk"
+  tail -20 "$TMP/build.log" >&2
+  HAVE_SDK_TARGET=0
+  cmake --build "$BUILD" --target bench_canned_server bench_floor -j2 >/dev/null
+  cmake --build "$BUILD" --target sdkc-cli -j2 >/dev/null 2>&1 || true
+}
+SERVER=$BUILD/bench/bench_canned_server
+FLOOR=$BUILD/bench/bench_floor
+SDK=$BUILD/bench/bench_sdk
+SDKC=$BUILD/cli/sdkc
+[ "$HAVE_SDK_TARGET" = 1 ] && [ -x "$SDK" ] || SDK=
+
+# ---- npm anchors ------------------------------------------------------------------------------
+HAVE_NODE=0
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  mkdir -p "$NODE_DIR"
+  [ -f "$NODE_DIR/package.json" ] || echo '{"name":"sdkc-bench-node","private":true}' >"$NODE_DIR/package.json"
+  installed() { [ -f "$NODE_DIR/node_modules/$1/package.json" ] &&
+    grep -q "\"version\": \"$2\"" "$NODE_DIR/node_modules/$1/package.json"; }
+  if ! installed @hey-api/openapi-ts $HEYAPI_VERSION || ! installed openapi-typescript $OAT_VERSION ||
+     ! installed @opencode-ai/sdk $OCSDK_VERSION; then
+    log "bench: installing npm anchors into $NODE_DIR"
+    (cd "$NODE_DIR" && npm install --no-audit --no-fund --silent \
+      "@hey-api/openapi-ts@$HEYAPI_VERSION" "openapi-typescript@$OAT_VERSION" \
+      "@opencode-ai/sdk@$OCSDK_VERSION" >&2) && HAVE_NODE=1
+  else
+    HAVE_NODE=1
+  fi
+fi
+NODE_REASON="node/npm or the pinned npm packages unavailable"
+
+# ---- measuring --------------------------------------------------------------------------------
+# measure SECTION CONTESTANT COUNT CMD... : one run under /usr/bin/time, one TSV row.
+measure() {
+  local section=$1 who=$2 count=$3
+  shift 3
+  local tf=$TMP/time.txt
+  if /usr/bin/time -f '%e %U %S %M' -o "$tf" "$@" >"$TMP/out.txt" 2>"$TMP/err.txt"; then
+    read -r wall user sys rss <"$tf"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\tok\t\n' "$section" "$who" "$count" "$wall" "$user" "$sys" \
+      "$rss" >>"$RAW"
+  else
+    local why
+    why=$(grep -v '^Command exited' "$TMP/err.txt" | head -1 | tr '\t' ' ')
+    log "bench: $section/$who failed: $why"
+    printf '%s\t%s\t%s\t\t\t\t\tfail\t%s\n' "$section" "$who" "$count" "failed: ${why:-exit status}" >>"$RAW"
+  fi
+}
+# na SECTION CONTESTANT COUNT REASON : a row that could not be measured, and why.
+na() { printf '%s\t%s\t%s\t\t\t\t\tna\t%s\n' "$1" "$2" "$3" "not available yet ($4)" >>"$RAW"; }
+
+# rounds SECTION COUNT NAME1 'CMD1' NAME2 'CMD2' ... : RUNS alternating rounds, after one
+# unmeasured warm-up round when WARM=1 (short workloads: page cache, node's compile cache).
+WARM=1
+rounds() {
+  local section=$1 count=$2
+  shift 2
+  local -a names=() cmds=()
+  while [ $# -gt 0 ]; do names+=("$1"); cmds+=("$2"); shift 2; done
+  local i r
+  if [ "$WARM" = 1 ]; then
+    for i in "${!cmds[@]}"; do eval "${cmds[$i]}" >/dev/null 2>&1 || true; done
+  fi
+  for r in $(seq 1 "$RUNS"); do
+    for i in "${!cmds[@]}"; do
+      # shellcheck disable=SC2086
+      measure "$section" "${names[$i]}" "$count" ${cmds[$i]}
+    done
+  done
+}
+
+start_canned() {
+  "$SERVER" 0 "$1" >"$TMP/port.txt" &
+  SERVER_PID=$!
+  for _ in $(seq 1 50); do [ -s "$TMP/port.txt" ] && break; sleep 0.1; done
+  CANNED=http://127.0.0.1:$(head -1 "$TMP/port.txt")
+}
+stop_canned() { kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=; }
+
+JS="node $ROOT/bench/js/bench.mjs"
+SDK_REASON="bench_sdk not built: the generated C SDK under generated/opencode is missing or does not build"
+
+# contestants SECTION COUNT FLOOR_ARGS : floor, C SDK, JS SDK rows for one workload
+contestants() {
+  local section=$1 count=$2 args=$3
+  local -a list=(floor "$FLOOR $args")
+  if [ -n "$SDK" ]; then list+=(sdk "$SDK $args"); else na "$section" sdk "$count" "$SDK_REASON"; fi
+  if [ "$HAVE_NODE" = 1 ]; then list+=(js "$JS $args"); else na "$section" js "$count" "$NODE_REASON"; fi
+  rounds "$section" "$count" "${list[@]}"
+}
+
+# ---- 1. generation ----------------------------------------------------------------------------
+if want generation; then
+  log "bench: generation"
+  local_list=()
+  if "$SDKC" generate "$CONTRACT" --lang c --prefix oc --out "$TMP/gen-c" >/dev/null 2>"$TMP/gen.err"; then
+    local_list+=(sdkc "$SDKC generate $CONTRACT --lang c --prefix oc --out $TMP/gen-c")
+  else
+    na generation sdkc 1 "sdkc generate failed: $(head -1 "$TMP/gen.err")"
+  fi
+  if [ "$HAVE_NODE" = 1 ]; then
+    local_list+=(hey-api "$NODE_DIR/node_modules/.bin/openapi-ts -i $CONTRACT -o $TMP/gen-hey -c @hey-api/client-fetch")
+    local_list+=(openapi-typescript "$NODE_DIR/node_modules/.bin/openapi-typescript $CONTRACT -o $TMP/gen-oat.ts")
+  else
+    na generation hey-api 1 "$NODE_REASON"
+    na generation openapi-typescript 1 "$NODE_REASON"
+  fi
+  [ ${#local_list[@]} -gt 0 ] && rounds generation 1 "${local_list[@]}"
+fi
+
+# ---- 2, 4, 5: canned server -------------------------------------------------------------------
+if want unary || want sse || want pages; then
+  start_canned "$N_PAGES"
+  if want unary; then
+    log "bench: unary calls against the canned server ($CANNED)"
+    contestants unary-canned "$N_UNARY" "unary $CANNED $N_UNARY"
+  fi
+  if want sse; then
+    log "bench: SSE ($N_SSE_SMALL and $N_SSE events)"
+    WARM=0
+    contestants sse-small "$N_SSE_SMALL" "sse $CANNED ses_bench_$N_SSE_SMALL $N_SSE_SMALL"
+    contestants sse-large "$N_SSE" "sse $CANNED ses_bench_$N_SSE $N_SSE"
+  fi
+  if want pages; then
+    log "bench: pagination ($N_PAGES_SMALL and $N_PAGES items, pages of 100)"
+    stop_canned
+    start_canned "$N_PAGES_SMALL"
+    contestants pages-small "$N_PAGES_SMALL" "pages $CANNED $N_PAGES_SMALL"
+    stop_canned
+    start_canned "$N_PAGES"
+    contestants pages-large "$N_PAGES" "pages $CANNED $N_PAGES"
+  fi
+  stop_canned
+  WARM=1
+fi
+
+# ---- 3. real server ---------------------------------------------------------------------------
+if want real; then
+  log "bench: unary calls against the real OpenCode server"
+  PORT=$(( 42000 + RANDOM % 2000 ))
+  if out=$("$ROOT/scripts/opencode-server.sh" start "$PORT" 2>"$TMP/real.err"); then
+    read -r REAL_PID REAL_DIR <<<"$out"
+    REAL=http://127.0.0.1:$PORT
+    for i in $(seq 1 100); do
+      curl -fsS -o /dev/null -X POST -H 'content-type: application/json' \
+        -d "{\"title\":\"Benchmark session $i: refactor the request builder\"}" "$REAL/session"
+    done
+    contestants unary-real "$N_REAL" "unary $REAL $N_REAL"
+  else
+    for who in floor sdk js; do na unary-real "$who" "$N_REAL" "opencode server did not start"; done
+  fi
+fi
+
+# ---- report -----------------------------------------------------------------------------------
+mkdir -p "$ROOT/bench/results"
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+python3 "$ROOT/bench/report.py" "$RAW" "$ROOT/bench/results/$STAMP.json" \
+  --runs "$RUNS" --quick "$QUICK" --commit "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+  --versions "hey-api=$HEYAPI_VERSION,openapi-typescript=$OAT_VERSION,opencode-sdk=$OCSDK_VERSION,node=$(node --version 2>/dev/null || echo none)"
+cp "$ROOT/bench/results/$STAMP.json" "$ROOT/bench/results/latest.json"
+log "bench: figures written to bench/results/$STAMP.json (and latest.json)"
