@@ -1581,8 +1581,10 @@ void cc_schemas_finish(cctx *c, sdkc_ir *ir)
     const sdkc_type **types = cc_alloc(c, (n ? n : 1) * sizeof *types);
     if (!types)
         return;
-    memcpy(types, c->named.items, n * sizeof *types);
-    qsort(types, n, sizeof *types, cmp_type_name);
+    if (n > 0) {
+        memcpy(types, c->named.items, n * sizeof *types);
+        qsort(types, n, sizeof *types, cmp_type_name);
+    }
     /* safe names: identifier-like names first so they keep the plain spelling */
     cmap safe;
     cmap_init(&safe, true);

@@ -169,6 +169,54 @@ START_TEST(deep_reference_chain)
 }
 END_TEST
 
+/* Every one-line deletion and every 7th truncation of a valid contract: the compiler either
+ * succeeds or reports errors with positions; it never crashes or leaks (ASan, valgrind). */
+START_TEST(mutations_do_not_crash)
+{
+    char *text = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_read_file(DATA "good/conventions.yaml", &text, &len), SDKC_OK);
+    sdkc_buf b = SDKC_BUF_INIT;
+    size_t runs = 0, failures = 0;
+    for (size_t start = 0; start < len; runs++) {
+        const char *nl = memchr(text + start, '\n', len - start);
+        size_t end = nl ? (size_t)(nl - text) + 1 : len;
+        sdkc_buf_reset(&b);
+        sdkc_buf_append(&b, text, start);
+        sdkc_buf_append(&b, text + end, len - end);
+        for (int trunc = 0; trunc < 2; trunc++) {
+            size_t n = trunc ? (start * 7) % (len + 1) : b.len;
+            const char *data = trunc ? text : b.data;
+            sdkc_diag *d = NULL;
+            sdkc_doc *doc = NULL;
+            sdkc_compiled *c = NULL;
+            ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+            if (sdkc_doc_load_buffer(&doc, "m.yaml", data ? data : "", n, d) == SDKC_OK) {
+                sdkc_status st = sdkc_compile(&c, doc, NULL, d);
+                if (st != SDKC_OK) {
+                    failures++;
+                    ck_assert_ptr_null(c);
+                    ck_assert_uint_ge(sdkc_diag_errors(d), 1);
+                    ck_assert_uint_gt(sdkc_diag_get(d, 0)->loc.line +
+                                          sdkc_diag_get(d, sdkc_diag_count(d) - 1)->loc.line,
+                                      0);
+                } else {
+                    ck_assert_ptr_nonnull(sdkc_compiled_ir(c));
+                }
+            }
+            sdkc_compiled_free(c);
+            sdkc_doc_free(doc);
+            sdkc_diag_free(d);
+        }
+        start = end;
+    }
+    ck_assert_uint_gt(runs, 200);
+    ck_assert_uint_gt(failures, 0);
+    sdkc_buf_cleanup(&b);
+    free(text);
+}
+END_TEST
+
 START_TEST(null_arguments)
 {
     sdkc_compiled *c = NULL;
@@ -195,6 +243,7 @@ static Suite *suite(void)
     tcase_add_test(tc, loader_errors_pass_through);
     tcase_add_test(tc, unsupported_constructs_warn);
     tcase_add_test(tc, deep_reference_chain);
+    tcase_add_test(tc, mutations_do_not_crash);
     tcase_add_test(tc, null_arguments);
     suite_add_tcase(s, tc);
     return s;

@@ -201,6 +201,24 @@ START_TEST(include_filter_gives_clean_names)
 }
 END_TEST
 
+/* The same input gives the same IR bytes, also after other compiles in the same process. */
+START_TEST(deterministic)
+{
+    char *j1 = NULL, *j2 = NULL;
+    size_t l1 = 0, l2 = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &j1, &l1), SDKC_OK);
+    sdkc_compiled *c2 = NULL;
+    ck_assert_int_eq(sdkc_compile_file(&c2, CONTRACT, NULL, diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(c2), &j2, &l2), SDKC_OK);
+    ck_assert_uint_eq(l1, l2);
+    ck_assert(memcmp(j1, j2, l1) == 0);
+    ck_assert_uint_gt(l1, 100000);
+    sdkc_compiled_free(c2);
+    free(j1);
+    free(j2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("compile_opencode");
@@ -213,6 +231,7 @@ static Suite *suite(void)
     tcase_add_test(tc, some_types);
     tcase_add_test(tc, brands);
     tcase_add_test(tc, include_filter_gives_clean_names);
+    tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);
     return s;
 }
