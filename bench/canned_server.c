@@ -236,7 +236,18 @@ static int serve_events(int fd, const char *session, long long count)
     return rc;
 }
 
-/* Value of query parameter `name` in `query` (not decoded; ours never need it). */
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Value of query parameter `name` in `query`, percent-decoded ('+' is a space). */
 static int query_param(const char *query, const char *name, char *out, size_t cap)
 {
     size_t nl = strlen(name);
@@ -245,11 +256,20 @@ static int query_param(const char *query, const char *name, char *out, size_t ca
         const char *amp = strchr(p, '&');
         size_t seg = amp ? (size_t)(amp - p) : strlen(p);
         if (seg > nl && strncmp(p, name, nl) == 0 && p[nl] == '=') {
-            size_t vl = seg - nl - 1;
-            if (vl >= cap)
-                return -1;
-            memcpy(out, p + nl + 1, vl);
-            out[vl] = '\0';
+            size_t o = 0;
+            for (size_t i = nl + 1; i < seg; i++) {
+                char c = p[i];
+                if (c == '%' && i + 2 < seg && hexval(p[i + 1]) >= 0 && hexval(p[i + 2]) >= 0) {
+                    c = (char)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
+                    i += 2;
+                } else if (c == '+') {
+                    c = ' ';
+                }
+                if (o + 1 >= cap)
+                    return -1;
+                out[o++] = c;
+            }
+            out[o] = '\0';
             return 0;
         }
         p = amp ? amp + 1 : NULL;
@@ -266,7 +286,7 @@ static int handle(int fd, char *target)
         char v[64];
         long long limit = 100, offset = 0;
         if (query && query_param(query, "limit", v, sizeof v) == 0)
-            limit = strtoll(v, NULL, 10);
+            limit = (long long)strtod(v, NULL); /* like the real server: "1e+02" is 100 */
         if (query && query_param(query, "cursor", v, sizeof v) == 0 && strncmp(v, "off.", 4) == 0)
             offset = strtoll(v + 4, NULL, 10);
         if (limit <= 0 || limit > 1000)
