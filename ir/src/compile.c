@@ -88,6 +88,14 @@ static bool cmap_grow(cmap *m)
     return true;
 }
 
+bool cmap_reserve(cmap *m, size_t n)
+{
+    while ((n + 1) * 2 > m->cap)
+        if (!cmap_grow(m))
+            return false;
+    return true;
+}
+
 bool cmap_put(cmap *m, const void *key, void *val)
 {
     if (key == NULL)
@@ -209,18 +217,28 @@ char *cc_strdup(cctx *c, const char *s)
 
 char *cc_printf(cctx *c, const char *fmt, ...)
 {
-    sdkc_buf b = SDKC_BUF_INIT;
+    char small[256];
     va_list ap;
     va_start(ap, fmt);
-    sdkc_buf_vprintf(&b, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    char *r = NULL;
-    if (sdkc_buf_finish(&b) == SDKC_OK)
-        r = cc_strdup(c, b.data ? b.data : "");
-    else
+    if (n < 0) {
         c->nomem = true;
-    sdkc_buf_cleanup(&b);
-    return r;
+        return NULL;
+    }
+    if ((size_t)n < sizeof small) {
+        char *r = sdkc_arena_strndup(c->a, small, (size_t)n);
+        if (!r)
+            c->nomem = true;
+        return r;
+    }
+    char *big = cc_alloc(c, (size_t)n + 1);
+    if (!big)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return big;
 }
 
 char *cc_ptr_child(cctx *c, const char *base, const char *seg)
@@ -249,7 +267,37 @@ char *cc_ptr_child(cctx *c, const char *base, const char *seg)
 
 char *cc_ptr_index(cctx *c, const char *base, size_t i)
 {
-    return cc_printf(c, "%s/%zu", base ? base : "", i);
+    char digits[24];
+    size_t nd = 0;
+    do {
+        digits[nd++] = (char)('0' + i % 10);
+        i /= 10;
+    } while (i > 0);
+    size_t bl = base ? strlen(base) : 0;
+    char *out = cc_alloc(c, bl + nd + 2);
+    if (!out)
+        return NULL;
+    if (bl)
+        memcpy(out, base, bl);
+    out[bl] = '/';
+    for (size_t k = 0; k < nd; k++)
+        out[bl + 1 + k] = digits[nd - 1 - k];
+    out[bl + 1 + nd] = '\0';
+    return out;
+}
+
+char *cc_concat(cctx *c, const char *a, const char *b)
+{
+    size_t la = a ? strlen(a) : 0, lb = b ? strlen(b) : 0;
+    char *out = cc_alloc(c, la + lb + 1);
+    if (!out)
+        return NULL;
+    if (la)
+        memcpy(out, a, la);
+    if (lb)
+        memcpy(out + la, b, lb);
+    out[la + lb] = '\0';
+    return out;
 }
 
 const char *cc_text(const sdkc_node *n)

@@ -25,6 +25,7 @@ void *cmap_get(const cmap *m, const void *key);
 /* false when out of memory; replaces an existing value */
 bool cmap_put(cmap *m, const void *key, void *val);
 bool cmap_del(cmap *m, const void *key);
+bool cmap_reserve(cmap *m, size_t n); /* room for n keys without growing */
 
 typedef struct pvec {
     void **items;
@@ -90,7 +91,8 @@ char *cc_printf(cctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* A JSON pointer one step below base, with ~ and / escaped. */
 char *cc_ptr_child(cctx *c, const char *base, const char *seg);
 char *cc_ptr_index(cctx *c, const char *base, size_t i);
-const char *cc_text(const sdkc_node *n); /* scalar text or NULL */
+char *cc_concat(cctx *c, const char *a, const char *b); /* NULL counts as "" */
+const char *cc_text(const sdkc_node *n);                /* scalar text or NULL */
 const char *cc_docs(cctx *c, const sdkc_node *schema);
 
 /* schema.c */

@@ -57,7 +57,7 @@ static const char *op_context(cctx *c, const raw_op *r, const char *suffix)
         c->nomem = true;
         return NULL;
     }
-    return cc_printf(c, "%s%s", p, suffix);
+    return cc_concat(c, p, suffix);
 }
 
 /* ---- parameters ---- */
@@ -179,7 +179,7 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
     if (!schema && content && content->kind == SDKC_NODE_MAP && content->npairs > 0)
         schema = sdkc_node_get(content->pairs[0].value, "schema");
     const char *ctx = op_context(c, r, "");
-    ctx = cc_printf(c, "%s%s", ctx ? ctx : "", sdkc_pascal_case(c->a, pr->name));
+    ctx = cc_concat(c, ctx, sdkc_pascal_case(c->a, pr->name));
     if (schema)
         p->type = cc_schema(c, schema, ctx, pr->origin);
     else

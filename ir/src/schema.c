@@ -16,6 +16,21 @@
 static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                        sdkc_type *dest);
 
+/* sdkc_node_get for the small maps schemas are: a scan that mostly stops at the first byte. */
+static const sdkc_node *kget(const sdkc_node *n, const char *key)
+{
+    if (!n || n->kind != SDKC_NODE_MAP)
+        return NULL;
+    if (n->npairs > 16)
+        return sdkc_node_get(n, key);
+    for (size_t i = 0; i < n->npairs; i++) {
+        const char *k = n->pairs[i].key->str;
+        if (k[0] == key[0] && strcmp(k, key) == 0)
+            return n->pairs[i].value;
+    }
+    return NULL;
+}
+
 /* ---- names ---- */
 
 static bool register_name(cctx *c, sdkc_type *t)
@@ -50,7 +65,7 @@ static const char *ctx_child(cctx *c, const char *ctxname, const char *suffix)
         c->nomem = true;
         return NULL;
     }
-    return cc_printf(c, "%s%s", ctxname ? ctxname : "", p);
+    return cc_concat(c, ctxname, p);
 }
 
 /* ---- type construction ---- */
@@ -161,7 +176,7 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
 
 static bool is_pure_ref(const sdkc_node *n)
 {
-    if (!n || n->kind != SDKC_NODE_MAP || !sdkc_node_get(n, "$ref"))
+    if (!n || n->kind != SDKC_NODE_MAP || !kget(n, "$ref"))
         return false;
     for (size_t i = 0; i < n->npairs; i++) {
         const char *k = n->pairs[i].key->str;
@@ -205,7 +220,7 @@ static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
     while (is_pure_ref(n)) {
         if (steps < SEEN)
             seen[steps] = n;
-        const sdkc_node *refnode = sdkc_node_get(n, "$ref");
+        const sdkc_node *refnode = kget(n, "$ref");
         n = cc_resolve_ref(c, refnode);
         if (!n)
             return NULL;
@@ -217,7 +232,7 @@ static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
                 return NULL;
             /* one report per cycle: every reference on it counts as reported */
             for (size_t i = 0; i < steps && i < SEEN; i++)
-                if (!cmap_put(&c->reported, sdkc_node_get(seen[i], "$ref"), (void *)1))
+                if (!cmap_put(&c->reported, kget(seen[i], "$ref"), (void *)1))
                     c->nomem = true;
             cc_error(c, refnode,
                      "$ref cycle with no structure: '%s' refers back to itself through "
@@ -233,7 +248,7 @@ static void fill_component(cctx *c, comp *k);
 
 static sdkc_type *conv_ref(cctx *c, const sdkc_node *n, const char *origin)
 {
-    const sdkc_node *refnode = sdkc_node_get(n, "$ref");
+    const sdkc_node *refnode = kget(n, "$ref");
     const sdkc_node *target = final_target(c, n);
     if (!target)
         return cc_any(c, refnode, origin, NULL);
@@ -567,10 +582,10 @@ static bool is_null_schema(const sdkc_node *v)
 {
     if (!v || v->kind != SDKC_NODE_MAP)
         return false;
-    const char *t = cc_text(sdkc_node_get(v, "type"));
+    const char *t = cc_text(kget(v, "type"));
     if (t && strcmp(t, "null") == 0)
         return true;
-    const sdkc_node *e = sdkc_node_get(v, "enum");
+    const sdkc_node *e = kget(v, "enum");
     return e && e->kind == SDKC_NODE_SEQ && e->nitems == 1 &&
            e->items[0]->scalar == SDKC_SCALAR_NULL;
 }
@@ -579,13 +594,13 @@ static bool is_null_schema(const sdkc_node *v)
 static const char *peek_tag(const sdkc_node *v)
 {
     static const char *const keys[] = {"type", "_tag", "kind"};
-    const sdkc_node *props = sdkc_node_get(v, "properties");
+    const sdkc_node *props = kget(v, "properties");
     for (size_t i = 0; props && i < 3; i++) {
-        const sdkc_node *p = sdkc_node_get(props, keys[i]);
-        const sdkc_node *cv = sdkc_node_get(p, "const");
+        const sdkc_node *p = kget(props, keys[i]);
+        const sdkc_node *cv = kget(p, "const");
         if (sdkc_node_is_string(cv))
             return cv->str;
-        const sdkc_node *e = sdkc_node_get(p, "enum");
+        const sdkc_node *e = kget(p, "enum");
         if (e && e->kind == SDKC_NODE_SEQ && e->nitems == 1 && sdkc_node_is_string(e->items[0]))
             return e->items[0]->str;
     }
@@ -674,6 +689,40 @@ static bool in_required(const sdkc_node *const *reqs, size_t nreqs, const char *
     return false;
 }
 
+/* A schema that never names anything it builds (a reference or a plain scalar), so its context
+ * name need not be computed. */
+static bool trivial_schema(const sdkc_node *n)
+{
+    if (!n || n->kind != SDKC_NODE_MAP)
+        return true;
+    bool scalar = false;
+    for (size_t i = 0; i < n->npairs; i++) {
+        const char *k = n->pairs[i].key->str;
+        const sdkc_node *v = n->pairs[i].value;
+        if (strcmp(k, "$ref") == 0)
+            return true;
+        if (strcmp(k, "type") == 0) {
+            const char *t = v->kind == SDKC_NODE_SCALAR ? v->str : "";
+            scalar = strcmp(t, "string") == 0 || strcmp(t, "number") == 0 ||
+                     strcmp(t, "integer") == 0 || strcmp(t, "boolean") == 0 ||
+                     strcmp(t, "null") == 0;
+        } else if (strcmp(k, "enum") == 0 || strcmp(k, "anyOf") == 0 || strcmp(k, "oneOf") == 0 ||
+                   strcmp(k, "allOf") == 0 || strcmp(k, "contentSchema") == 0 ||
+                   strcmp(k, "contentMediaType") == 0) {
+            return false;
+        }
+    }
+    return scalar;
+}
+
+static long field_index(const sdkc_field *fields, size_t n, const char *name, bool safe)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(safe ? fields[i].safe_name : fields[i].wire_name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
 /* Build an object (or a map) from one schema, or from the parts of an allOf. */
 static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char *const *origins,
                               size_t nparts, const char *ctxname, sdkc_type *dest)
@@ -685,18 +734,18 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
     const sdkc_node *addl = NULL, *pattern = NULL;
     const char *addl_origin = NULL, *pattern_origin = NULL;
     for (size_t i = 0; i < nparts; i++) {
-        const sdkc_node *props = sdkc_node_get(parts[i], "properties");
+        const sdkc_node *props = kget(parts[i], "properties");
         if (props && props->kind != SDKC_NODE_MAP)
             return any_into(c, props, origin, "'properties' must be a mapping", dest);
         nprops += props ? props->npairs : 0;
         if (nreqs < 16)
-            reqs[nreqs++] = sdkc_node_get(parts[i], "required");
-        const sdkc_node *a = sdkc_node_get(parts[i], "additionalProperties");
+            reqs[nreqs++] = kget(parts[i], "required");
+        const sdkc_node *a = kget(parts[i], "additionalProperties");
         if (a) {
             addl = a;
             addl_origin = cc_ptr_child(c, origins[i], "additionalProperties");
         }
-        const sdkc_node *pp = sdkc_node_get(parts[i], "patternProperties");
+        const sdkc_node *pp = kget(parts[i], "patternProperties");
         if (pp) {
             if (pp->kind != SDKC_NODE_MAP || pp->npairs != 1)
                 return any_into(c, pp, origin,
@@ -732,21 +781,24 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
     /* name before the fields so inline children sort after their parent's name is taken */
     maybe_name(c, t, ctxname);
     const char *base = t->name ? t->name : ctxname;
+    /* uniqueness of wire and safe names: a scan for the usual handful, hash maps past that */
+    bool big = nprops > 32;
     cmap seen, safe;
     cmap_init(&seen, true);
     cmap_init(&safe, true);
     size_t nf = 0;
     for (size_t i = 0; i < nparts; i++) {
-        const sdkc_node *props = sdkc_node_get(parts[i], "properties");
+        const sdkc_node *props = kget(parts[i], "properties");
         const char *porigin = props ? cc_ptr_child(c, origins[i], "properties") : NULL;
         for (size_t j = 0; props && j < props->npairs; j++) {
             const char *wire = props->pairs[j].key->str;
             const sdkc_node *pv = props->pairs[j].value;
-            if (cmap_get(&seen, wire))
+            if (big ? cmap_get(&seen, wire) != NULL : field_index(fields, nf, wire, false) >= 0)
                 continue;
             sdkc_field *f = &fields[nf];
             f->wire_name = cc_strdup(c, wire);
-            f->type = conv(c, pv, ctx_child(c, base, wire), cc_ptr_child(c, porigin, wire), NULL);
+            f->type = conv(c, pv, trivial_schema(pv) ? NULL : ctx_child(c, base, wire),
+                           cc_ptr_child(c, porigin, wire), NULL);
             f->required = in_required(reqs, nreqs, wire);
             f->docs = pv->kind == SDKC_NODE_MAP ? cc_docs(c, pv) : NULL;
             f->loc = cc_loc(c, props->pairs[j].key);
@@ -758,12 +810,14 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
             if (sdkc_is_c_keyword(s))
                 s = cc_printf(c, "%s_", s);
             const char *u = s;
-            for (unsigned k = 2; u && cmap_get(&safe, u); k++)
+            for (unsigned k = 2;
+                 u && (big ? cmap_get(&safe, u) != NULL : field_index(fields, nf, u, true) >= 0);
+                 k++)
                 u = cc_printf(c, "%s_%u", s, k);
             if (!u)
                 break;
             f->safe_name = u;
-            if (!cmap_put(&seen, f->wire_name, f) || !cmap_put(&safe, u, f)) {
+            if (big && (!cmap_put(&seen, f->wire_name, f) || !cmap_put(&safe, u, f))) {
                 c->nomem = true;
                 break;
             }
@@ -793,7 +847,7 @@ static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list
     if (list->kind != SDKC_NODE_SEQ || list->nitems == 0)
         return any_into(c, list, origin, "'allOf' must be a non-empty list", dest);
     const char *lorigin = cc_ptr_child(c, origin, "allOf");
-    bool has_props = sdkc_node_get(n, "properties") != NULL;
+    bool has_props = kget(n, "properties") != NULL;
     if (list->nitems == 1 && !has_props)
         return conv(c, list->items[0], ctxname, cc_ptr_index(c, lorigin, 0), dest);
     /* merge object parts: the schema itself plus every part, references followed */
@@ -809,10 +863,9 @@ static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list
         const sdkc_node *p = final_target(c, list->items[i]);
         if (!p)
             return any_into(c, list->items[i], origin, NULL, dest);
-        const char *ty = cc_text(sdkc_node_get(p, "type"));
-        if (p->kind != SDKC_NODE_MAP || sdkc_node_get(p, "anyOf") || sdkc_node_get(p, "oneOf") ||
-            sdkc_node_get(p, "allOf") || (ty && strcmp(ty, "object") != 0) ||
-            (!ty && !sdkc_node_get(p, "properties")))
+        const char *ty = cc_text(kget(p, "type"));
+        if (p->kind != SDKC_NODE_MAP || kget(p, "anyOf") || kget(p, "oneOf") || kget(p, "allOf") ||
+            (ty && strcmp(ty, "object") != 0) || (!ty && !kget(p, "properties")))
             return any_into(c, list->items[i], origin,
                             "'allOf' is supported only over object schemas", dest);
         parts[k] = p;
@@ -826,7 +879,7 @@ static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list
 static bool get_u64(const sdkc_node *n, const char *key, uint64_t *out)
 {
     int64_t v;
-    if (!sdkc_node_int64(sdkc_node_get(n, key), &v) || v < 0)
+    if (!sdkc_node_int64(kget(n, key), &v) || v < 0)
         return false;
     *out = (uint64_t)v;
     return true;
@@ -835,8 +888,8 @@ static bool get_u64(const sdkc_node *n, const char *key, uint64_t *out)
 static sdkc_type *conv_string(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                               sdkc_type *dest)
 {
-    const sdkc_node *cs = sdkc_node_get(n, "contentSchema");
-    const char *cmt = cc_text(sdkc_node_get(n, "contentMediaType"));
+    const sdkc_node *cs = kget(n, "contentSchema");
+    const char *cmt = cc_text(kget(n, "contentMediaType"));
     if (cs || (cmt && strstr(cmt, "json"))) {
         sdkc_type *t = new_type(c, SDKC_TYPE_JSON_STRING, n, origin, &dest);
         if (!t)
@@ -850,8 +903,8 @@ static sdkc_type *conv_string(cctx *c, const sdkc_node *n, const char *ctxname, 
     sdkc_type *t = new_type(c, SDKC_TYPE_STRING, n, origin, &dest);
     if (!t)
         return NULL;
-    const char *fmt = cc_text(sdkc_node_get(n, "format"));
-    const char *pat = cc_text(sdkc_node_get(n, "pattern"));
+    const char *fmt = cc_text(kget(n, "format"));
+    const char *pat = cc_text(kget(n, "pattern"));
     t->u.str.format = fmt ? cc_strdup(c, fmt) : NULL;
     t->u.str.pattern = pat ? cc_strdup(c, pat) : NULL;
     t->u.str.brand = pat ? brand_for(c, pat) : NULL;
@@ -866,12 +919,12 @@ static sdkc_type *conv_number(cctx *c, const sdkc_node *n, sdkc_type_kind k, con
     sdkc_type *t = new_type(c, k, n, origin, &dest);
     if (!t)
         return NULL;
-    const char *fmt = cc_text(sdkc_node_get(n, "format"));
+    const char *fmt = cc_text(kget(n, "format"));
     t->u.num.format = fmt ? cc_strdup(c, fmt) : NULL;
-    t->u.num.has_minimum = sdkc_node_double(sdkc_node_get(n, "minimum"), &t->u.num.minimum);
-    t->u.num.has_maximum = sdkc_node_double(sdkc_node_get(n, "maximum"), &t->u.num.maximum);
-    const sdkc_node *emin = sdkc_node_get(n, "exclusiveMinimum");
-    const sdkc_node *emax = sdkc_node_get(n, "exclusiveMaximum");
+    t->u.num.has_minimum = sdkc_node_double(kget(n, "minimum"), &t->u.num.minimum);
+    t->u.num.has_maximum = sdkc_node_double(kget(n, "maximum"), &t->u.num.maximum);
+    const sdkc_node *emin = kget(n, "exclusiveMinimum");
+    const sdkc_node *emax = kget(n, "exclusiveMaximum");
     bool b;
     double d;
     if (sdkc_node_bool(emin, &b))
@@ -894,8 +947,8 @@ static sdkc_type *conv_number(cctx *c, const sdkc_node *n, sdkc_type_kind k, con
 static sdkc_type *conv_array(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                              sdkc_type *dest)
 {
-    const sdkc_node *items = sdkc_node_get(n, "items");
-    const sdkc_node *prefix = sdkc_node_get(n, "prefixItems");
+    const sdkc_node *items = kget(n, "items");
+    const sdkc_node *prefix = kget(n, "prefixItems");
     uint64_t maxi = 0;
     bool has_max = get_u64(n, "maxItems", &maxi);
     if (prefix) {
@@ -962,14 +1015,12 @@ static sdkc_type *conv_typed(cctx *c, const sdkc_node *n, const sdkc_node *tynod
 
 static const char *infer_type(const sdkc_node *n)
 {
-    if (sdkc_node_get(n, "properties") || sdkc_node_get(n, "additionalProperties") ||
-        sdkc_node_get(n, "patternProperties"))
+    if (kget(n, "properties") || kget(n, "additionalProperties") || kget(n, "patternProperties"))
         return "object";
-    if (sdkc_node_get(n, "items") || sdkc_node_get(n, "prefixItems"))
+    if (kget(n, "items") || kget(n, "prefixItems"))
         return "array";
-    if (sdkc_node_get(n, "pattern") || sdkc_node_get(n, "contentMediaType") ||
-        sdkc_node_get(n, "contentSchema") || sdkc_node_get(n, "minLength") ||
-        sdkc_node_get(n, "maxLength"))
+    if (kget(n, "pattern") || kget(n, "contentMediaType") || kget(n, "contentSchema") ||
+        kget(n, "minLength") || kget(n, "maxLength"))
         return "string";
     return NULL;
 }
@@ -983,25 +1034,25 @@ static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, co
         return any_into(c, bad, origin, why, dest);
     }
     const sdkc_node *x;
-    if ((x = sdkc_node_get(n, "not")) != NULL) {
+    if ((x = kget(n, "not")) != NULL) {
         if (x->kind == SDKC_NODE_MAP && x->npairs == 0)
             return new_type(c, SDKC_TYPE_NEVER, n, origin, &dest);
         return any_into(c, x, origin, "'not' other than 'not: {}' is not supported", dest);
     }
-    if ((x = sdkc_node_get(n, "const")) != NULL)
+    if ((x = kget(n, "const")) != NULL)
         return conv_const(c, n, x, origin, dest);
-    if ((x = sdkc_node_get(n, "enum")) != NULL)
+    if ((x = kget(n, "enum")) != NULL)
         return conv_enum(c, n, x, ctxname, origin, dest);
-    const sdkc_node *any_of = sdkc_node_get(n, "anyOf");
-    const sdkc_node *one_of = sdkc_node_get(n, "oneOf");
+    const sdkc_node *any_of = kget(n, "anyOf");
+    const sdkc_node *one_of = kget(n, "oneOf");
     if (any_of && one_of)
         return any_into(c, n, origin, "both 'anyOf' and 'oneOf' in one schema", dest);
     if (any_of || one_of)
         return conv_union(c, n, any_of ? any_of : one_of, any_of ? "anyOf" : "oneOf", ctxname,
                           origin, dest);
-    if ((x = sdkc_node_get(n, "allOf")) != NULL)
+    if ((x = kget(n, "allOf")) != NULL)
         return conv_all_of(c, n, x, ctxname, origin, dest);
-    const sdkc_node *tynode = sdkc_node_get(n, "type");
+    const sdkc_node *tynode = kget(n, "type");
     if (tynode && tynode->kind == SDKC_NODE_SEQ) {
         const sdkc_node *only = NULL;
         size_t nn = 0;
@@ -1066,12 +1117,12 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
     }
     c->depth++;
     sdkc_type *t;
-    if (sdkc_node_get(n, "$ref")) {
+    if (kget(n, "$ref")) {
         sdkc_type *r = conv_ref(c, n, origin);
         t = dest ? copy_into(c, dest, r, n) : r;
     } else {
         bool wrap_null = false, b = false;
-        if (sdkc_node_bool(sdkc_node_get(n, "nullable"), &b) && b)
+        if (sdkc_node_bool(kget(n, "nullable"), &b) && b)
             wrap_null = true; /* OpenAPI 3.0 */
         /* a named schema known to be nullable: the shell is the nullable, the inner type is
            built apart (and named from the context) */
@@ -1128,7 +1179,7 @@ sdkc_type *cc_schema(cctx *c, const sdkc_node *n, const char *ctxname, const cha
 
 bool cc_schemas_init(cctx *c)
 {
-    const sdkc_node *comps = sdkc_node_get(sdkc_node_get(c->root, "components"), "schemas");
+    const sdkc_node *comps = kget(kget(c->root, "components"), "schemas");
     if (!comps)
         return true;
     if (comps->kind != SDKC_NODE_MAP) {
@@ -1224,18 +1275,30 @@ static const char *literal_tag(const sdkc_type *vt, const char *field)
     return NULL;
 }
 
-static bool try_discriminator(const sdkc_type *u, const char *field)
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Does every variant have field as a required string literal, all values distinct? */
+static bool try_discriminator(cctx *c, const sdkc_type *u, const char *field)
 {
     size_t n = u->u.union_.nvariants;
-    for (size_t i = 0; i < n; i++) {
-        const char *ti = literal_tag(u->u.union_.variants[i].type, field);
-        if (!ti)
-            return false;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(ti, literal_tag(u->u.union_.variants[j].type, field)) == 0)
-                return false;
+    const char **tags = malloc((n ? n : 1) * sizeof *tags);
+    bool ok = tags != NULL;
+    if (!tags)
+        c->nomem = true;
+    for (size_t i = 0; ok && i < n; i++) {
+        tags[i] = literal_tag(u->u.union_.variants[i].type, field);
+        ok = tags[i] != NULL;
     }
-    return true;
+    if (ok && n > 1) {
+        qsort(tags, n, sizeof *tags, cmp_cstr);
+        for (size_t i = 1; ok && i < n; i++)
+            ok = strcmp(tags[i - 1], tags[i]) != 0;
+    }
+    free(tags);
+    return ok;
 }
 
 static void finish_union(cctx *c, sdkc_type *u)
@@ -1248,11 +1311,11 @@ static void finish_union(cctx *c, sdkc_type *u)
     if (n > 0 && vs[0].type && vs[0].type->kind == SDKC_TYPE_OBJECT) {
         static const char *const preferred[] = {"type", "_tag", "kind"};
         for (size_t i = 0; i < 3 && !disc; i++)
-            if (try_discriminator(u, preferred[i]))
+            if (try_discriminator(c, u, preferred[i]))
                 disc = preferred[i];
         const sdkc_type *v0 = vs[0].type;
         for (size_t i = 0; i < v0->u.object.nfields && !disc; i++)
-            if (try_discriminator(u, v0->u.object.fields[i].wire_name))
+            if (try_discriminator(c, u, v0->u.object.fields[i].wire_name))
                 disc = v0->u.object.fields[i].wire_name;
     }
     u->u.union_.discriminator = disc;
@@ -1466,7 +1529,9 @@ static void mark_recursive(cctx *c)
         c->nomem = true;
         goto done;
     }
-    for (size_t i = 0; i < n; i++)
+    if (!cmap_reserve(&idx, n))
+        c->nomem = true;
+    for (size_t i = 0; i < n && !c->nomem; i++)
         if (!cmap_put(&idx, c->all.items[i], (void *)(uintptr_t)(i + 1))) {
             c->nomem = true;
             goto done;
