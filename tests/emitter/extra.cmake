@@ -17,3 +17,30 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
                    ${CMAKE_CURRENT_BINARY_DIR}/full-contract)
   set_tests_properties(emitter/full_contract_compiles PROPERTIES LABELS emitter TIMEOUT 900)
 endif()
+
+# The SDK of tests/emitter/data/edge.yaml, generated at build time, and a value test over it.
+if(TARGET sdkc-cli AND TARGET sdkrt)
+  set(EDGE_DIR ${CMAKE_CURRENT_BINARY_DIR}/edge-sdk)
+  add_custom_command(
+    OUTPUT ${EDGE_DIR}/src/types.c ${EDGE_DIR}/src/ops.c
+    COMMAND $<TARGET_FILE:sdkc-cli> generate ${CMAKE_CURRENT_SOURCE_DIR}/data/edge.yaml --lang c
+            --prefix ed --out ${EDGE_DIR}
+    DEPENDS sdkc-cli ${CMAKE_CURRENT_SOURCE_DIR}/data/edge.yaml
+    COMMENT "sdkc generate tests/emitter/data/edge.yaml")
+  add_library(emitter_edge_sdk STATIC ${EDGE_DIR}/src/types.c ${EDGE_DIR}/src/ops.c)
+  target_include_directories(emitter_edge_sdk PUBLIC ${EDGE_DIR}/include PRIVATE ${EDGE_DIR}/src)
+  target_link_libraries(emitter_edge_sdk PUBLIC sdkrt)
+  sdkc_warnings(emitter_edge_sdk)
+  add_executable(emitter_edge ${CMAKE_CURRENT_SOURCE_DIR}/edge/edge_main.c)
+  target_link_libraries(emitter_edge PRIVATE emitter_edge_sdk PkgConfig::CHECK Threads::Threads)
+  add_test(NAME emitter/edge COMMAND emitter_edge)
+  set_tests_properties(emitter/edge PROPERTIES LABELS emitter TIMEOUT 120)
+  # The example contract (every construct the compiler recognizes) compiles too.
+  add_test(NAME emitter/example_contract_compiles
+           COMMAND ${CMAKE_COMMAND} -E env "SDKC=$<TARGET_FILE:sdkc-cli>"
+                   "SDKRT_INCLUDE=${SDKRT_INCLUDE}" "JANSSON_CFLAGS=${JANSSON_CFLAGS}"
+                   bash ${CMAKE_CURRENT_SOURCE_DIR}/full_contract.sh
+                   ${PROJECT_SOURCE_DIR}/spec/examples/example.yaml
+                   ${CMAKE_CURRENT_BINARY_DIR}/example-contract)
+  set_tests_properties(emitter/example_contract_compiles PROPERTIES LABELS emitter TIMEOUT 300)
+endif()

@@ -7,6 +7,9 @@ contract=$1
 out=$2
 rm -rf "$out"
 "$SDKC" generate "$contract" --lang c --prefix oc --out "$out/sdk"
+# Deterministic: a second run gives the same bytes.
+"$SDKC" generate "$contract" --lang c --prefix oc --out "$out/again"
+diff -r "$out/sdk" "$out/again"
 nops=$(grep -c '^| [A-Z]* | `' "$out/sdk/README.md")
 echo "full contract: $nops operations generated"
 [[ $nops -gt 0 ]]

@@ -1,0 +1,115 @@
+/* The SDK generated from tests/emitter/data/edge.yaml (at build time): recursion by value is
+ * boxed, colliding names get a suffix, an enum member and a union variant named "unknown" stay
+ * distinct from the UNKNOWN member, nullable items, maps of arrays, JSON-string fields. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ed/ed.h"
+
+static const char *node_json =
+    "{\"id\":\"nod_2\",\"kind\":\"unknown\",\"parent\":{\"id\":\"nod_1\",\"kind\":\"mystery\","
+    "\"parent\":{\"id\":\"nod_0\",\"kind\":\"leaf\"}},"
+    "\"pair\":{\"b\":{\"a\":{\"b\":{\"flag\":true}}}},"
+    "\"shape\":{\"type\":\"unknown\"},\"maybe\":[\"x\",null],\"groups\":{\"g\":[1,2]},"
+    "\"payload\":\"{\\\"name\\\":\\\"n\\\",\\\"status\\\":3}\",\"point\":[1,2],\"title\":null}";
+
+static void decode(ed_node *n, const char *text)
+{
+    json_t *j = json_loads(text, 0, NULL);
+    ck_assert_ptr_nonnull(j);
+    ed_error *err = NULL;
+    memset(n, 0, sizeof *n);
+    ck_assert_msg(ed_node_decode(n, j, NULL, &err) == ED_OK, "%s",
+                  err ? sdkrt_error_message(err) : "");
+    json_decref(j);
+}
+
+START_TEST(recursion_names_and_unknowns)
+{
+    ed_node n;
+    decode(&n, node_json);
+    ck_assert_int_eq(n.kind.value, ED_NODE_KIND_UNKNOWN);
+    ck_assert(n.has_parent);
+    ck_assert_int_eq(n.parent->kind.value, ED_NODE_KIND_UNKNOWN_VALUE);
+    ck_assert_str_eq(n.parent->kind.unknown, "mystery");
+    ck_assert_str_eq(n.parent->parent->id.value, "nod_0");
+    ck_assert(!n.parent->parent->has_parent);
+    ck_assert(n.pair.b.has_a && n.pair.b.a->b.has_flag && n.pair.b.a->b.flag);
+    ck_assert_int_eq(n.shape.kind, ED_NODE_SHAPE_UNKNOWN);
+    ck_assert_uint_eq(n.maybe.count, 2);
+    ck_assert_str_eq(*n.maybe.items[0], "x");
+    ck_assert_ptr_null(n.maybe.items[1]);
+    ck_assert_uint_eq(n.groups.count, 1);
+    ck_assert_int_eq(n.groups.values[0].items[1], 2);
+    ck_assert(n.has_payload);
+    ck_assert_str_eq(n.payload.name, "n");
+    ck_assert_int_eq(n.payload.status, 3);
+    ck_assert(n.has_title && n.title_null);
+    ck_assert(json_is_array(n.point));
+    /* The encoding decodes to the same encoding; the JSON string stays a string. */
+    json_t *j = NULL;
+    ed_error *err = NULL;
+    ck_assert_int_eq(ed_node_encode(&n, &j, &err), ED_OK);
+    ck_assert(json_is_string(json_object_get(j, "payload")));
+    ck_assert_str_eq(json_string_value(json_object_get(json_object_get(j, "parent"), "kind")),
+                     "mystery");
+    char *once = json_dumps(j, JSON_SORT_KEYS);
+    ed_node m;
+    decode(&m, once);
+    json_t *j2 = NULL;
+    ck_assert_int_eq(ed_node_encode(&m, &j2, &err), ED_OK);
+    char *twice = json_dumps(j2, JSON_SORT_KEYS);
+    ck_assert_str_eq(once, twice);
+    free(once);
+    free(twice);
+    json_decref(j);
+    json_decref(j2);
+    ed_node_cleanup(&n);
+    ed_node_cleanup(&m);
+    ck_assert_ptr_null(n.parent);
+}
+END_TEST
+
+START_TEST(paths_in_nested_errors)
+{
+    static const struct {
+        const char *json, *msg;
+    } cases[] = {
+        {"{\"id\":\"nod_1\"}", "$.kind: missing required field"},
+        {"{\"id\":\"nod_1\",\"kind\":\"leaf\",\"parent\":{\"id\":1,\"kind\":\"leaf\"}}",
+         "$.parent.id: expected string, got integer"},
+        {"{\"id\":\"n\",\"kind\":\"leaf\",\"groups\":{\"g\":[1,\"x\"]}}", "$.groups.g[1]"},
+        {"{\"id\":\"n\",\"kind\":\"leaf\",\"payload\":\"{not json\"}", "$.payload"},
+        {"{\"id\":\"n\",\"kind\":\"leaf\",\"pair\":{\"b\":{\"a\":{}}}}", "$.pair.b.a.b"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *j = json_loads(cases[i].json, 0, NULL);
+        ck_assert_ptr_nonnull(j);
+        ed_node n;
+        memset(&n, 0, sizeof n);
+        ed_error *err = NULL;
+        ck_assert_int_eq(ed_node_decode(&n, j, NULL, &err), ED_ERR);
+        ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+        ck_assert_msg(strstr(sdkrt_error_message(err), cases[i].msg) != NULL, "%zu: %s", i,
+                      sdkrt_error_message(err));
+        ck_assert_ptr_null(n.parent);
+        sdkrt_error_free(err);
+        json_decref(j);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("edge");
+    TCase *tc = tcase_create("values");
+    tcase_add_test(tc, recursion_names_and_unknowns);
+    tcase_add_test(tc, paths_in_nested_errors);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
