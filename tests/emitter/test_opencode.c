@@ -311,6 +311,57 @@ START_TEST(invalid_arguments)
 }
 END_TEST
 
+START_TEST(methods_params_and_bodies)
+{
+    oc_error *err = NULL;
+    /* PATCH with a path parameter, a deepObject query and a JSON body; 204. */
+    answer(NULL, 204, NULL);
+    oc_credential_update_request cu = {0};
+    cu.credential_id = "cred 1";
+    cu.has_location = true;
+    cu.location.has_directory = true;
+    cu.location.directory = "/w/x";
+    cu.body.label = "new";
+    ck_assert_msg(oc_credential_update(client, &cu, NULL, &err) == OC_OK, "%s",
+                  oc_error_message(err));
+    ck_assert_str_eq(srv.method, "PATCH");
+    ck_assert_str_eq(srv.target,
+                     "/prefix/api/credential/cred%201?location%5Bdirectory%5D=%2Fw%2Fx");
+    ck_assert_str_eq(srv.body, "{\"label\":\"new\"}");
+    /* DELETE, no body. */
+    oc_permission_saved_remove_request pr = {0};
+    pr.id = "per_1";
+    ck_assert_int_eq(oc_permission_saved_remove(client, &pr, NULL, &err), OC_OK);
+    ck_assert_str_eq(srv.method, "DELETE");
+    ck_assert_str_eq(srv.target, "/prefix/api/permission/saved/per_1");
+    ck_assert_str_eq(srv.body, "");
+    /* POST with a body; a success status other than the declared 204 is UNEXPECTED_STATUS. */
+    srv.nroutes = 0;
+    answer(NULL, 200, "{}");
+    oc_session_switch_agent_request sa = {0};
+    sa.session_id.value = "ses_1";
+    sa.body.agent = "build";
+    ck_assert_int_eq(oc_session_switch_agent(client, &sa, NULL, &err), OC_ERR);
+    ck_assert_str_eq(srv.method, "POST");
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/agent");
+    ck_assert_str_eq(srv.body, "{\"agent\":\"build\"}");
+    expect_reason(&err, SDKRT_REASON_UNEXPECTED_STATUS, NULL);
+    /* Required and optional query parameters, an enum as its wire string. */
+    srv.nroutes = 0;
+    answer(NULL, 200, "{\"data\":[]}");
+    oc_fs_find_request ff = {0};
+    ff.query = "a&b=c";
+    ff.has_type = true;
+    ff.type.value = OC_FS_FIND_TYPE_FILE;
+    oc_fs_find_response *found = NULL;
+    oc_fs_find(client, &ff, NULL, &found, &err);
+    ck_assert_str_eq(srv.method, "GET");
+    ck_assert_str_eq(srv.target, "/prefix/api/fs/find?query=a%26b%3Dc&type=file");
+    oc_fs_find_response_free(found);
+    oc_error_free(err);
+}
+END_TEST
+
 /* ---- pages ---- */
 
 START_TEST(page_query_cursor_and_continue)
@@ -512,6 +563,7 @@ static Suite *suite(void)
     tcase_add_test(tc, malformed_names_the_path);
     tcase_add_test(tc, prompt_posts_body_and_no_content_ops);
     tcase_add_test(tc, invalid_arguments);
+    tcase_add_test(tc, methods_params_and_bodies);
     tcase_add_test(tc, page_query_cursor_and_continue);
     tcase_add_test(tc, iterator_walks_all_pages);
     tcase_add_test(tc, messages_page_with_path_and_unknown_variant);
