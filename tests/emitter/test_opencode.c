@@ -477,8 +477,16 @@ START_TEST(stream_items_heartbeats_and_failure)
     r->status = 200;
     r->content_type = "text/event-stream";
     r->chunks[0] = ": heartbeat\n\ndata: " MOVED("evt_1") "\n\n";
-    r->chunks[1] = "data: {\"type\":\"session.next.unheard\",\"id\":\"evt_2\"}\n\n: heartbeat\n\n";
-    r->chunks[2] = "event: effect/httpapi/stream/failure\ndata: [{\"_tag\":\"Die\",\"defect\":"
+    /* The contract's encoding: data is a JSON string holding the item. */
+    json_t *str = json_string(MOVED("evt_3"));
+    char *quoted = json_dumps(str, JSON_ENCODE_ANY);
+    json_decref(str);
+    char encoded[1024];
+    snprintf(encoded, sizeof encoded, "data: %s\n\n", quoted);
+    free(quoted);
+    r->chunks[1] = encoded;
+    r->chunks[2] = "data: {\"type\":\"session.next.unheard\",\"id\":\"evt_2\"}\n\n: heartbeat\n\n";
+    r->chunks[3] = "event: effect/httpapi/stream/failure\ndata: [{\"_tag\":\"Die\",\"defect\":"
                    "\"boom\"}]\n\n";
     oc_session_events_request req = {0};
     req.session_id.value = "ses_1";
@@ -491,6 +499,9 @@ START_TEST(stream_items_heartbeats_and_failure)
     ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/event");
     ck_assert_int_eq(ev->kind, OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED);
     ck_assert_str_eq(ev->u.session_next_moved.data.session_id.value, "ses_1");
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ITEM);
+    ck_assert_int_eq(ev->kind, OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED);
+    ck_assert_str_eq(ev->u.session_next_moved.id.value, "evt_3");
     ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ITEM);
     ck_assert_int_eq(ev->kind, 0);
     ck_assert_ptr_nonnull(ev->unknown);
