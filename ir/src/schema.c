@@ -1115,6 +1115,14 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
         cc_error(c, n, "schemas nest too deeply (over %d levels)", MAX_DEPTH);
         return any_into(c, n, origin, NULL, dest);
     }
+    /* a schema already converted (reached again through a $ref into it, or a YAML alias) is the
+       same type */
+    bool had_dest = dest != NULL;
+    if (!had_dest) {
+        sdkc_type *seen = cmap_get(&c->ref_cache, n);
+        if (seen)
+            return seen;
+    }
     c->depth++;
     sdkc_type *t;
     if (kget(n, "$ref")) {
@@ -1167,6 +1175,9 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
         }
     }
     c->depth--;
+    if (t && t->name && !had_dest && !kget(n, "$ref") && !cmap_get(&c->ref_cache, n) &&
+        !cmap_put(&c->ref_cache, n, t))
+        c->nomem = true;
     return t;
 }
 
@@ -1214,6 +1225,7 @@ static void fill_component(cctx *c, comp *k)
         return;
     if (is_pure_ref(k->node)) {
         k->state = COMP_ALIAS;
+        k->shell->docs = cc_docs(c, k->node);
         k->target = final_target(c, k->node);
         if (!k->target) {
             k->shell->kind = SDKC_TYPE_ANY;
