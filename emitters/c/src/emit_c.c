@@ -861,8 +861,10 @@ static void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
         "transport is borrowed).\n * Fails with INVALID_ARGUMENT when the linked libsdkrt does "
         "not serve this SDK's version. */\n"
         "%s_status %s_client_new(%s_client **out, const %s_client_options *opts, %s_error "
-        "**err);\nvoid %s_client_free(%s_client *client); /* NULL is a no-op */\n\n",
-        P, P, P, P, P, P, P, P, P, P, P);
+        "**err);\nvoid %s_client_free(%s_client *client); /* NULL is a no-op */\n"
+        "/* Release a non-JSON body returned by an operation. NULL is a no-op. */\n"
+        "void %s_bytes_free(%s_bytes *bytes);\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P, P);
     sdkc_buf_printf(
         b,
         "/* Errors: CLIENT errors carry a reason; DOMAIN errors carry a declared tag and a typed "
@@ -1359,8 +1361,9 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
         "%%d.%%d)\", sdkrt_version_string(),\n"
         "                               SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR);\n"
         "    return sdkrt_client_new(out, opts, err);\n}\n\n"
-        "void %s_client_free(%s_client *client)\n{\n    sdkrt_client_free(client);\n}\n\n",
-        P, P, P, P, P, P, P, P, P, P);
+        "void %s_client_free(%s_client *client)\n{\n    sdkrt_client_free(client);\n}\n\n"
+        "void %s_bytes_free(%s_bytes *bytes)\n{\n    sdkrt_bytes_free(bytes);\n}\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P);
     sdkc_buf_printf(
         b,
         "void %s_error_free(%s_error *err)\n{\n    sdkrt_error_free(err);\n}\n\n"
@@ -1608,13 +1611,35 @@ static bool valid_prefix(const char *p)
 static bool build_model(emit_ctx *cx, cop *ops)
 {
     const sdkc_ir *ir = cx->ir;
-    static const char *const reserved[] = {
-        "client",       "client_options",  "call_options", "error",        "status",
-        "bytes",        "cancel",          "next",         "global_init",  "global_cleanup",
-        "error_free",   "error_is_domain", "error_tag",    "error_reason", "error_reason_name",
-        "error_status", "error_message",   "error_body",   "types",        "ops",
-        "internal",     "string",          "int64",        "double",       "bool",
-        "json"};
+    static const char *const reserved[] = {"client",
+                                           "client_options",
+                                           "call_options",
+                                           "error",
+                                           "status",
+                                           "bytes",
+                                           "bytes_free",
+                                           "client_new",
+                                           "client_free",
+                                           "cancel",
+                                           "next",
+                                           "global_init",
+                                           "global_cleanup",
+                                           "error_free",
+                                           "error_is_domain",
+                                           "error_tag",
+                                           "error_reason",
+                                           "error_reason_name",
+                                           "error_status",
+                                           "error_message",
+                                           "error_body",
+                                           "types",
+                                           "ops",
+                                           "internal",
+                                           "string",
+                                           "int64",
+                                           "double",
+                                           "bool",
+                                           "json"};
     for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++) {
         if (!emit_reserve(cx, reserved[i]))
             return false;

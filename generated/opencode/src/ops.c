@@ -31,6 +31,11 @@ void oc_client_free(oc_client *client)
     sdkrt_client_free(client);
 }
 
+void oc_bytes_free(oc_bytes *bytes)
+{
+    sdkrt_bytes_free(bytes);
+}
+
 void oc_error_free(oc_error *err)
 {
     sdkrt_error_free(err);

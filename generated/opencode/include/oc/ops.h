@@ -17,6 +17,8 @@ void oc_global_cleanup(void);
  * Fails with INVALID_ARGUMENT when the linked libsdkrt does not serve this SDK's version. */
 oc_status oc_client_new(oc_client **out, const oc_client_options *opts, oc_error **err);
 void oc_client_free(oc_client *client); /* NULL is a no-op */
+/* Release a non-JSON body returned by an operation. NULL is a no-op. */
+void oc_bytes_free(oc_bytes *bytes);
 
 /* Errors: CLIENT errors carry a reason; DOMAIN errors carry a declared tag and a typed payload. All borrowed
  * from err. */
