@@ -49,6 +49,9 @@ def summarize(rows):
             c["failures"].append(r["note"])
         else:
             c["note"] = r["note"]
+    order = {"sdkc": 0, "floor": 0, "sdk": 1, "hey-api": 1, "js": 2, "openapi-typescript": 2}
+    for key in list(out):
+        out[key] = dict(sorted(out[key].items(), key=lambda kv: order.get(kv[0], 9)))
     for sec in out.values():
         for c in sec.values():
             runs = c["runs"]
@@ -79,6 +82,9 @@ def goals(s):
     sd_w, hey_w = get("generation", "sdkc", "median_wall_s"), get("generation", "hey-api", "median_wall_s")
     r = ratio(hey_w, sd_w)
     g.append(dict(goal="sdkc generate >= 100x faster than hey-api (wall)", value=r and round(r, 1),
+                  met=None if r is None else r >= 100))
+    r = ratio(get("generation", "hey-api", "median_cpu_s"), get("generation", "sdkc", "median_cpu_s"))
+    g.append(dict(goal="sdkc generate >= 100x less CPU than hey-api", value=r and round(r, 1),
                   met=None if r is None else r >= 100))
     rss = get("generation", "sdkc", "median_rss_mib")
     g.append(dict(goal="sdkc generate peak RSS <= 30 MiB", value=rss, met=None if rss is None else rss <= 30))
