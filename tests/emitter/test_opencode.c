@@ -308,6 +308,14 @@ START_TEST(invalid_arguments)
     ck_assert_int_eq(oc_session_get(client, NULL, NULL, &info, &err), OC_ERR);
     expect_reason(&err, SDKRT_REASON_INVALID_ARGUMENT, NULL);
     ck_assert_int_eq(srv.calls, 0);
+    /* An operation whose parameters are all optional takes a NULL request. */
+    answer(NULL, 200, "{\"data\":[],\"cursor\":{}}");
+    oc_session_list_page *page = NULL;
+    ck_assert_int_eq(oc_session_list(client, NULL, NULL, &page, &err), OC_OK);
+    ck_assert_str_eq(srv.target, "/prefix/api/session");
+    ck_assert_uint_eq(page->count, 0);
+    ck_assert_ptr_null(page->next);
+    oc_session_list_page_free(page);
 }
 END_TEST
 

@@ -611,13 +611,26 @@ static const char *out_param(emit_ctx *cx, const cop *o)
     }
 }
 
+/* May the request be NULL (no required parameter, no required body)? */
+static bool request_optional(const sdkc_operation *op)
+{
+    for (size_t i = 0; i < op->nparams; i++) {
+        if (op->params[i].required)
+            return false;
+    }
+    return !op->body || !op->body->required;
+}
+
 static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const sdkc_operation *op = o->op;
     char *doc = sdkc_arena_printf(cx->arena,
                                   "Parameters of %s (%s %s). Borrowed by the call; has_x marks "
-                                  "an optional parameter as set.",
-                                  o->name, op->method, op->path);
+                                  "an optional parameter as set.%s",
+                                  o->name, op->method, op->path,
+                                  request_optional(op) ? " Every parameter is optional: the call "
+                                                         "accepts a NULL request."
+                                                       : "");
     put_doc(b, "", doc, NULL);
     sdkc_buf_printf(b, "typedef struct %s_%s_request {\n", cx->prefix, o->name);
     for (size_t i = 0; i < op->nparams; i++) {
@@ -901,7 +914,12 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
     if (o->has_request)
         sdkc_buf_printf(b, "const %s_%s_request *request, ", P, N);
     sdkc_buf_printf(b, "%s_error **err)\n{\n    sdkrt_request *req = NULL;\n    *out = NULL;\n", P);
-    if (o->has_request)
+    if (o->has_request && request_optional(op))
+        sdkc_buf_printf(b,
+                        "    static const %s_%s_request defaults; /* every parameter absent */\n"
+                        "    if (!request)\n        request = &defaults;\n",
+                        P, N);
+    else if (o->has_request)
         sdkc_buf_printf(b,
                         "    if (!request)\n        return sdkrt_error_set(err, "
                         "SDKRT_REASON_INVALID_ARGUMENT, \"%s: request is NULL\");\n",
@@ -1113,6 +1131,10 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     P, N, P, N, P);
     if (!np)
         sdkc_buf_puts(b, "    (void)path;\n    (void)request;\n    (void)err;\n");
+    else
+        sdkc_buf_puts(
+            b,
+            "    if (!request)\n        return SDKRT_OK; /* build_ refused or defaulted it */\n");
     size_t k = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < op->nparams; i++) {

@@ -239,8 +239,9 @@ static oc_status build_location_get(sdkrt_request **out, const oc_location_get_r
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_location_get_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.location.get: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/location") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_location_get_location, &request->location, err) != SDKRT_OK)
@@ -281,8 +282,9 @@ static oc_status build_agent_list(sdkrt_request **out, const oc_agent_list_reque
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_agent_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.agent.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/agent") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_agent_list_location, &request->location, err) != SDKRT_OK)
@@ -324,8 +326,9 @@ static oc_status build_session_list(sdkrt_request **out, const oc_session_list_r
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_session_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/session") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_workspace && sdkrt_json_query_param(req, "workspace", SDKRT_JSTYLE_FORM, true, &oc__j_workspace_id, &request->workspace, err) != SDKRT_OK)
@@ -433,6 +436,8 @@ static oc_status session_list_fetch(oc_client *client, const sdkrt_request *req,
 
 static oc_status session_list_path_texts(char **path, const oc_session_list_request *request, oc_error **err)
 {
+    if (!request)
+        return SDKRT_OK; /* build_ refused or defaulted it */
     if (request->has_workspace && sdkrt_json_param_text(&oc__j_workspace_id, &request->workspace, &path[0], err) != SDKRT_OK)
         return SDKRT_ERR;
     if (request->has_limit && sdkrt_json_param_text(&oc__jx_double, &request->limit, &path[1], err) != SDKRT_OK)
@@ -1417,6 +1422,8 @@ static oc_status session_messages_fetch(oc_client *client, const sdkrt_request *
 
 static oc_status session_messages_path_texts(char **path, const oc_session_messages_request *request, oc_error **err)
 {
+    if (!request)
+        return SDKRT_OK; /* build_ refused or defaulted it */
     if (sdkrt_json_param_text(&oc__j_session_id, &request->session_id, &path[0], err) != SDKRT_OK)
         return SDKRT_ERR;
     if (request->has_limit && sdkrt_json_param_text(&oc__jx_double, &request->limit, &path[1], err) != SDKRT_OK)
@@ -1568,8 +1575,9 @@ static oc_status build_model_list(sdkrt_request **out, const oc_model_list_reque
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_model_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.model.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/model") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_model_list_location, &request->location, err) != SDKRT_OK)
@@ -1611,8 +1619,9 @@ static oc_status build_provider_list(sdkrt_request **out, const oc_provider_list
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_provider_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.provider.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/provider") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_provider_list_location, &request->location, err) != SDKRT_OK)
@@ -1699,8 +1708,9 @@ static oc_status build_integration_list(sdkrt_request **out, const oc_integratio
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_integration_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/integration") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_integration_list_location, &request->location, err) != SDKRT_OK)
@@ -2076,8 +2086,9 @@ static oc_status build_permission_request_list(sdkrt_request **out, const oc_per
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_permission_request_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.permission.request.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/permission/request") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_permission_request_list_location, &request->location, err) != SDKRT_OK)
@@ -2118,8 +2129,9 @@ static oc_status build_permission_saved_list(sdkrt_request **out, const oc_permi
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_permission_saved_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.permission.saved.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/permission/saved") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_project_id && sdkrt_json_query_param(req, "projectID", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
@@ -2374,8 +2386,9 @@ static oc_status build_fs_read(sdkrt_request **out, const oc_fs_read_request *re
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_fs_read_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.fs.read: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/fs/read/*") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_fs_read_location, &request->location, err) != SDKRT_OK)
@@ -2416,8 +2429,9 @@ static oc_status build_fs_list(sdkrt_request **out, const oc_fs_list_request *re
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_fs_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.fs.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/fs/list") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_fs_list_location, &request->location, err) != SDKRT_OK)
@@ -2508,8 +2522,9 @@ static oc_status build_command_list(sdkrt_request **out, const oc_command_list_r
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_command_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.command.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/command") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_command_list_location, &request->location, err) != SDKRT_OK)
@@ -2550,8 +2565,9 @@ static oc_status build_skill_list(sdkrt_request **out, const oc_skill_list_reque
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_skill_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.skill.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/skill") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_skill_list_location, &request->location, err) != SDKRT_OK)
@@ -2664,8 +2680,9 @@ static oc_status build_pty_list(sdkrt_request **out, const oc_pty_list_request *
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_pty_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/pty") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_pty_list_location, &request->location, err) != SDKRT_OK)
@@ -2982,8 +2999,9 @@ static oc_status build_question_request_list(sdkrt_request **out, const oc_quest
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_question_request_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.question.request.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/question/request") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_question_request_list_location, &request->location, err) != SDKRT_OK)
@@ -3151,8 +3169,9 @@ static oc_status build_reference_list(sdkrt_request **out, const oc_reference_li
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_reference_list_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.reference.list: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/reference") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_reference_list_location, &request->location, err) != SDKRT_OK)
