@@ -1212,8 +1212,9 @@ bool cc_schemas_init(cctx *c)
         k->shell->kind = SDKC_TYPE_ANY;
         k->shell->origin = cc_ptr_child(c, "/components/schemas", k->name);
         k->shell->loc = cc_loc(c, comps->pairs[i].key);
+        /* busy until filled: copy_into must not copy an empty shell */
         if (!pvec_push(&c->all, k->shell) || !register_name(c, k->shell) ||
-            !cmap_put(&c->comp_by_node, k->node, k))
+            !cmap_put(&c->comp_by_node, k->node, k) || !cmap_put(&c->busy, k->shell, k->shell))
             return false;
     }
     return !c->nomem;

@@ -169,6 +169,48 @@ START_TEST(deep_reference_chain)
 }
 END_TEST
 
+/* A long chain of one-variant unions: each either takes its target's shape or wraps it, never
+ * becomes an empty ANY (the deep end is filled after the shallow end asked for it). */
+START_TEST(deep_single_variant_chain)
+{
+    enum { N = 600 };
+    sdkc_buf b = SDKC_BUF_INIT;
+    sdkc_buf_puts(&b, "{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},"
+                      "\"paths\":{},\"components\":{\"schemas\":{");
+    for (int i = 0; i < N - 1; i++)
+        sdkc_buf_printf(&b, "\"S%03d\":{\"anyOf\":[{\"$ref\":\"#/components/schemas/S%03d\"}]},", i,
+                        i + 1);
+    sdkc_buf_printf(&b, "\"S%03d\":{\"type\":\"object\",\"properties\":{\"v\":{}}}}}}", N - 1);
+    ck_assert_int_eq(sdkc_buf_finish(&b), SDKC_OK);
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "chain.json", b.data, b.len, d), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile(&c, doc, NULL, d), SDKC_OK);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    ck_assert_uint_eq(ir->ntypes, N);
+    for (size_t i = 0; i + 1 < ir->ntypes; i++) {
+        const sdkc_type *t = ir->types[i];
+        if (t->kind == SDKC_TYPE_UNION) {
+            /* wraps some later link (a copy of a wrapper wraps what that wraps) */
+            ck_assert_uint_eq(t->u.union_.nvariants, 1);
+            const sdkc_type *v = t->u.union_.variants[0].type;
+            ck_assert_ptr_nonnull(v->name);
+            ck_assert_int_gt(strcmp(v->name, t->name), 0);
+            ck_assert_ptr_eq(sdkc_ir_type(ir, v->name), v);
+        } else {
+            ck_assert_int_eq(t->kind, SDKC_TYPE_OBJECT);
+            ck_assert_uint_eq(t->u.object.nfields, 1);
+        }
+    }
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+    sdkc_buf_cleanup(&b);
+}
+END_TEST
+
 /* Every one-line deletion and every 7th truncation of a valid contract: the compiler either
  * succeeds or reports errors with positions; it never crashes or leaks (ASan, valgrind). */
 START_TEST(mutations_do_not_crash)
@@ -243,6 +285,7 @@ static Suite *suite(void)
     tcase_add_test(tc, loader_errors_pass_through);
     tcase_add_test(tc, unsupported_constructs_warn);
     tcase_add_test(tc, deep_reference_chain);
+    tcase_add_test(tc, deep_single_variant_chain);
     tcase_add_test(tc, mutations_do_not_crash);
     tcase_add_test(tc, null_arguments);
     suite_add_tcase(s, tc);
