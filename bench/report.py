@@ -159,7 +159,7 @@ def main():
                 commit=a.commit, runs=a.runs, quick=a.quick == "1",
                 versions=dict(kv.split("=", 1) for kv in a.versions.split(",") if "=" in kv),
                 method="alternating runs; medians of wall, CPU (user+sys) and peak RSS from "
-                       "/usr/bin/time on the client process; servers not counted")
+                       "getrusage of the client process (bench_rusage); servers not counted")
     g = goals(s)
     print(f"sdkc benchmarks  {meta['date']}  {meta['cpu']}, {meta['cores']} cores, load {meta['loadavg'][0]:.1f}"
           f"  commit {meta['commit']}" + ("  (QUICK: small counts)" if meta["quick"] else ""))

@@ -5,7 +5,7 @@
 #
 # Every row runs its contestants in the same run, alternating (A B C A B C ...), RUNS times
 # each (default 5); the table shows medians of wall time, CPU time (user+sys) and peak RSS as
-# measured by /usr/bin/time on the client process. Servers are separate processes and are not
+# measured on the client process (bench_rusage: getrusage of the child, microsecond CPU). Servers are separate processes and are not
 # counted. On a busy 2-core machine wall time is noisy: compare CPU time where a ratio matters.
 #
 # usage: bench/run.sh [--quick] [--runs N] [--only LIST] [--no-real] [--build DIR]
@@ -68,9 +68,10 @@ log "bench: building in $BUILD"
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-TARGETS="bench_canned_server bench_floor sdkc-cli"
+TARGETS="bench_canned_server bench_floor bench_rusage sdkc-cli"
 HAVE_SDK_TARGET=0
-if cmake --build "$BUILD" --target help 2>/dev/null | grep -q '\.\.\. bench_sdk$'; then
+# (no grep -q on a pipe: under pipefail its early exit would fail the pipeline)
+if cmake --build "$BUILD" --target help 2>/dev/null | grep -c '\.\.\. bench_sdk$' >/dev/null; then
   HAVE_SDK_TARGET=1
   TARGETS="$TARGETS bench_sdk"
 fi
@@ -80,12 +81,13 @@ cmake --build "$BUILD" --target $TARGETS -j2 >"$TMP/build.log" 2>&1 || {
   log "bench: full build failed (see below); retrying without bench_sdk"
   tail -20 "$TMP/build.log" >&2
   HAVE_SDK_TARGET=0
-  cmake --build "$BUILD" --target bench_canned_server bench_floor -j2 >/dev/null
+  cmake --build "$BUILD" --target bench_canned_server bench_floor bench_rusage -j2 >/dev/null
   cmake --build "$BUILD" --target sdkc-cli -j2 >/dev/null 2>&1 || true
 }
 SERVER=$BUILD/bench/bench_canned_server
 FLOOR=$BUILD/bench/bench_floor
 SDK=$BUILD/bench/bench_sdk
+RUSAGE=$BUILD/bench/bench_rusage
 SDKC=$BUILD/cli/sdkc
 [ "$HAVE_SDK_TARGET" = 1 ] && [ -x "$SDK" ] || SDK=
 
@@ -109,12 +111,15 @@ fi
 NODE_REASON="node/npm or the pinned npm packages unavailable"
 
 # ---- measuring --------------------------------------------------------------------------------
-# measure SECTION CONTESTANT COUNT CMD... : one run under /usr/bin/time, one TSV row.
+# measure SECTION CONTESTANT COUNT CMD... : one run under bench_rusage (wall, user, sys in
+# microseconds, peak RSS; /usr/bin/time as a fallback, centiseconds), one TSV row.
 measure() {
   local section=$1 who=$2 count=$3
   shift 3
   local tf=$TMP/time.txt
-  if /usr/bin/time -f '%e %U %S %M' -o "$tf" "$@" >"$TMP/out.txt" 2>"$TMP/err.txt"; then
+  local -a timer=("$RUSAGE" "$tf")
+  [ -x "$RUSAGE" ] || timer=(/usr/bin/time -f '%e %U %S %M' -o "$tf")
+  if "${timer[@]}" "$@" >"$TMP/out.txt" 2>"$TMP/err.txt"; then
     read -r wall user sys rss <"$tf"
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\tok\t\n' "$section" "$who" "$count" "$wall" "$user" "$sys" \
       "$rss" >>"$RAW"
