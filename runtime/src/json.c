@@ -100,8 +100,8 @@ static const char *json_type_name(const json_t *j)
 
 static sdkrt_status expected(sdkrt_error **err, const jpath *p, const char *what, const json_t *j)
 {
-    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s, got %s",
-                           p->buf, what, json_type_name(j));
+    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s, got %s", p->buf,
+                           what, json_type_name(j));
 }
 
 static sdkrt_status oom(sdkrt_error **err)
@@ -118,8 +118,8 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
                            sdkrt_error **err);
 
 /* Decode into a place that may be boxed (holds T *). */
-static sdkrt_status decode_place(const sdkrt_jtype *t, unsigned flags, void *place,
-                                 const json_t *j, jpath *p, sdkrt_error **err)
+static sdkrt_status decode_place(const sdkrt_jtype *t, unsigned flags, void *place, const json_t *j,
+                                 jpath *p, sdkrt_error **err)
 {
     if (!(flags & SDKRT_JF_BOXED))
         return decode(t, place, j, p, err);
@@ -225,10 +225,9 @@ static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j,
         const json_t *tag = json_object_get(j, t->discriminator);
         if (!json_is_string(tag)) {
             size_t old = path_push_key(p, t->discriminator);
-            sdkrt_status st =
-                tag ? expected(err, p, "string", tag)
-                    : sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                                      "%s: missing discriminator", p->buf);
+            sdkrt_status st = tag ? expected(err, p, "string", tag)
+                                  : sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                                                    "%s: missing discriminator", p->buf);
             path_pop(p, old);
             return st;
         }
@@ -306,8 +305,8 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             return expected(err, p, "null", j);
         return SDKRT_OK;
     case SDKRT_JK_NEVER:
-        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                               "%s: no value is allowed here", p->buf);
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: no value is allowed here",
+                               p->buf);
     case SDKRT_JK_LITERAL:
         return decode_literal(t, j, p, err);
     case SDKRT_JK_ENUM: {
@@ -338,8 +337,8 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             return oom(err);
         for (size_t i = 0; i < n; i++) {
             size_t old = path_push_index(p, i);
-            sdkrt_status st = decode(t->inner, (char *)a->items + i * sz,
-                                     json_array_get(j, i), p, err);
+            sdkrt_status st =
+                decode(t->inner, (char *)a->items + i * sz, json_array_get(j, i), p, err);
             path_pop(p, old);
             if (st != SDKRT_OK) {
                 sdkrt_json_cleanup(t, v);
@@ -402,8 +401,8 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             t->inner->kind == SDKRT_JK_ENUM)
             return decode(t->inner, v, j, p, err);
         json_error_t jerr;
-        json_t *inner = json_loadb(json_string_value(j), json_string_length(j),
-                                   JSON_DECODE_ANY, &jerr);
+        json_t *inner =
+            json_loadb(json_string_value(j), json_string_length(j), JSON_DECODE_ANY, &jerr);
         if (!inner)
             return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
                                    "%s: string does not hold JSON: %s", p->buf, jerr.text);
@@ -441,8 +440,8 @@ sdkrt_status sdkrt_json_decode(const sdkrt_jtype *t, void *value, const json_t *
     return decode(t, value, json, &p, err);
 }
 
-sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const char *text,
-                                    size_t len, const char *path, sdkrt_error **err)
+sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const char *text, size_t len,
+                                    const char *path, sdkrt_error **err)
 {
     json_error_t jerr;
     json_t *j = json_loadb(text ? text : "", text ? len : 0, JSON_DECODE_ANY, &jerr);
@@ -599,8 +598,7 @@ static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jp
             }
             json_t *item = NULL;
             size_t old = path_push_key(p, m->keys[i]);
-            sdkrt_status st =
-                encode(t->inner, (const char *)m->values + i * sz, &item, p, err);
+            sdkrt_status st = encode(t->inner, (const char *)m->values + i * sz, &item, p, err);
             path_pop(p, old);
             if (st != SDKRT_OK) {
                 json_decref(j);
@@ -627,8 +625,7 @@ static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jp
         if (u->kind < 0 || (size_t)u->kind > t->nvariants)
             return enc_err(err, p, "union kind out of range");
         const sdkrt_jvariant *var = &t->variants[u->kind - 1];
-        return encode_place(var->type, var->flags, (const char *)v + t->value_offset, out, p,
-                            err);
+        return encode_place(var->type, var->flags, (const char *)v + t->value_offset, out, p, err);
     }
     case SDKRT_JK_NULLABLE: {
         const void *box = *(void *const *)v;
@@ -850,7 +847,12 @@ sdkrt_status sdkrt_json_param_text(const sdkrt_jtype *t, const void *value, char
         if (!isfinite(d))
             return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
                                    "parameter number is not finite");
-        /* Shortest text that reads back the same. */
+        /* Whole numbers as integers ("100", not "1e+02": servers parse query numbers with
+         * stricter grammars than JSON); otherwise the shortest text that reads back the same. */
+        if (d == floor(d) && fabs(d) < 1e15) {
+            snprintf(buf, sizeof buf, "%.0f", d == 0 ? 0.0 : d);
+            return dup_text(buf, out, err);
+        }
         for (int prec = 1; prec <= 17; prec++) {
             snprintf(buf, sizeof buf, "%.*g", prec, d);
             if (strtod(buf, NULL) == d)
@@ -1038,7 +1040,8 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         declared = declared || op->errors[i].status == status;
     if (declared && body && content_type &&
         (strcmp(content_type, "application/json") == 0 ||
-         (strlen(content_type) > 5 && strcmp(content_type + strlen(content_type) - 5, "+json") == 0)))
+         (strlen(content_type) > 5 &&
+          strcmp(content_type + strlen(content_type) - 5, "+json") == 0)))
         j = json_loadb(body, len, 0, NULL);
     const char *tag = json_string_value(json_object_get(j, "_tag"));
     const sdkrt_jerror *match = NULL;
@@ -1051,8 +1054,8 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
             sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS,
                             "%s: HTTP %d with undeclared error tag %s", op->id, status, tag);
         else
-            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d with %s body",
-                            op->id, status, content_type ? content_type : "no");
+            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d with %s body", op->id,
+                            status, content_type ? content_type : "no");
         keep_response(e, status, content_type, body, len);
         goto done;
     }
@@ -1195,9 +1198,9 @@ struct sdkrt_jstream {
     bool ended;
 };
 
-sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client,
-                                const sdkrt_request *req, const sdkrt_call_options *call,
-                                const sdkrt_jop *op, sdkrt_error **err)
+sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const sdkrt_request *req,
+                                const sdkrt_call_options *call, const sdkrt_jop *op,
+                                sdkrt_error **err)
 {
     *out = NULL;
     sdkrt_jstream *s = calloc(1, sizeof *s);
@@ -1248,7 +1251,10 @@ static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *e
         defect = json_dumps(json_object_get(first, "defect"), JSON_ENCODE_ANY | JSON_COMPACT);
     char msg[512];
     snprintf(msg, sizeof msg, "%s: stream failed: %s%s%.300s", op->id, ctag ? ctag : "cause",
-             etag || defect ? ": " : "", etag ? etag : defect ? defect : "");
+             etag || defect ? ": " : "",
+             etag     ? etag
+             : defect ? defect
+                      : "");
     free(defect);
     void *payload = NULL;
     sdkrt_payload_free_fn free_fn = NULL;
@@ -1306,8 +1312,8 @@ sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkr
             if (e && sdkrt_error_reason(e) == SDKRT_REASON_UNEXPECTED_STATUS) {
                 size_t len = 0;
                 const char *body = sdkrt_error_body(e, &len);
-                sdkrt_json_error_response(s->op, sdkrt_error_status(e),
-                                          sdkrt_error_content_type(e), body, len, err);
+                sdkrt_json_error_response(s->op, sdkrt_error_status(e), sdkrt_error_content_type(e),
+                                          body, len, err);
                 sdkrt_error_free(e);
             } else if (err) {
                 *err = e;

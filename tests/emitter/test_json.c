@@ -306,10 +306,16 @@ START_TEST(param_text)
     ck_assert_int_eq(sdkrt_json_param_text(&t_int, &i, &s, &err), SDKRT_OK);
     ck_assert_str_eq(s, "-42");
     free(s);
-    double d = 0.5;
-    ck_assert_int_eq(sdkrt_json_param_text(&t_num, &d, &s, &err), SDKRT_OK);
-    ck_assert_str_eq(s, "0.5");
-    free(s);
+    static const struct {
+        double d;
+        const char *text;
+    } nums[] = {{0.5, "0.5"}, {100, "100"}, {7, "7"},        {-3, "-3"},
+                {-0.0, "0"},  {0.1, "0.1"}, {1e20, "1e+20"}, {123456.25, "123456.25"}};
+    for (size_t k = 0; k < sizeof nums / sizeof *nums; k++) {
+        ck_assert_int_eq(sdkrt_json_param_text(&t_num, &nums[k].d, &s, &err), SDKRT_OK);
+        ck_assert_str_eq(s, nums[k].text);
+        free(s);
+    }
     color c = {1, NULL};
     ck_assert_int_eq(sdkrt_json_param_text(&t_color, &c, &s, &err), SDKRT_OK);
     ck_assert_str_eq(s, "red");
