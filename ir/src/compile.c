@@ -407,6 +407,7 @@ static void ctx_cleanup(cctx *c)
     cmap_cleanup(&c->ref_cache);
     cmap_cleanup(&c->busy);
     cmap_cleanup(&c->reported);
+    cmap_cleanup(&c->disc_hints);
     cmap_cleanup(&c->names);
     cmap_cleanup(&c->brands);
     pvec_cleanup(&c->named);
@@ -439,6 +440,7 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     cmap_init(&c.ref_cache, false);
     cmap_init(&c.busy, false);
     cmap_init(&c.reported, false);
+    cmap_init(&c.disc_hints, false);
     cmap_init(&c.names, true);
     cmap_init(&c.brands, true);
     if (out)

@@ -72,6 +72,7 @@ typedef struct cctx {
     cmap ref_cache;    /* non-component $ref target node -> sdkc_type* */
     cmap busy;         /* sdkc_type* being filled -> non-NULL */
     cmap reported;     /* $ref nodes already reported as broken */
+    cmap disc_hints;   /* union sdkc_type* -> its OpenAPI `discriminator` node */
     cmap names;        /* type name -> sdkc_type* (every named type) */
     pvec named;        /* named types, creation order */
     pvec all;          /* every type, creation order */

@@ -157,6 +157,10 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
         dest->docs = keep.docs ? keep.docs : src->docs;
         if (dest->kind == SDKC_TYPE_UNION && !pvec_push(&c->unions, dest))
             c->nomem = true;
+        /* the copy shares the variants: it must reach the same tags */
+        const sdkc_node *hint = cmap_get(&c->disc_hints, src);
+        if (hint && !cmap_put(&c->disc_hints, dest, (void *)hint))
+            c->nomem = true;
         return dest;
     }
     /* src is still being built: name it through a one-variant union */
@@ -663,6 +667,9 @@ static sdkc_type *conv_union(cctx *c, const sdkc_node *n, const sdkc_node *list,
         inner->u.union_.nvariants = nv;
         if (!pvec_push(&c->unions, inner))
             c->nomem = true;
+        const sdkc_node *disc = kget(n, "discriminator");
+        if (disc && !cmap_put(&c->disc_hints, inner, (void *)disc))
+            c->nomem = true;
         maybe_name(c, inner, ctxname);
     }
     if (outer) {
@@ -1164,6 +1171,9 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
                     inner->loc = loc;
                     if (inner->kind == SDKC_TYPE_UNION && !pvec_push(&c->unions, inner))
                         c->nomem = true;
+                    const sdkc_node *hint = cmap_get(&c->disc_hints, made);
+                    if (hint && !cmap_put(&c->disc_hints, inner, (void *)hint))
+                        c->nomem = true;
                     maybe_name(c, inner, ctxname);
                     made->kind = SDKC_TYPE_NULLABLE;
                     memset(&made->u, 0, sizeof made->u);
@@ -1314,6 +1324,60 @@ static bool try_discriminator(cctx *c, const sdkc_type *u, const char *field)
     return ok;
 }
 
+/* The type an OpenAPI discriminator mapping value names ("#/components/schemas/X" or "X"). */
+static const sdkc_type *mapped_type(cctx *c, const sdkc_node *v)
+{
+    const char *s = cc_text(v);
+    if (!s)
+        return NULL;
+    if (s[0] != '#')
+        return cmap_get(&c->names, s);
+    const sdkc_node *t = cc_resolve_ref(c, v);
+    t = t ? final_target(c, t) : NULL;
+    comp *k = t ? cmap_get(&c->comp_by_node, t) : NULL;
+    return k ? k->shell : (t ? cmap_get(&c->ref_cache, t) : NULL);
+}
+
+/* An explicit OpenAPI discriminator: tags from the property's literal, else the mapping, else the
+ * variant's schema name. false (with a warning) when that does not tell every variant apart. */
+static bool explicit_discriminator(cctx *c, sdkc_type *u, const sdkc_node *hint)
+{
+    sdkc_variant *vs = (sdkc_variant *)u->u.union_.variants;
+    size_t n = u->u.union_.nvariants;
+    const char *prop = cc_text(kget(hint, "propertyName"));
+    if (!prop) {
+        cc_warn(c, hint, "discriminator without 'propertyName' ignored");
+        return false;
+    }
+    const sdkc_node *mapping = kget(hint, "mapping");
+    const char **tags = cc_alloc(c, (n ? n : 1) * sizeof *tags);
+    if (!tags)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        tags[i] = literal_tag(vs[i].type, prop);
+        for (size_t j = 0;
+             !tags[i] && mapping && mapping->kind == SDKC_NODE_MAP && j < mapping->npairs; j++)
+            if (mapped_type(c, mapping->pairs[j].value) == vs[i].type)
+                tags[i] = cc_strdup(c, mapping->pairs[j].key->str);
+        if (!tags[i] && vs[i].type && vs[i].type->name && vs[i].type->origin &&
+            strncmp(vs[i].type->origin, "/components/schemas/", 20) == 0)
+            tags[i] = vs[i].type->name;
+        bool dup = false;
+        for (size_t j = 0; j < i && tags[i] && !dup; j++)
+            dup = strcmp(tags[j], tags[i]) == 0;
+        if (!tags[i] || dup) {
+            cc_warn(c, hint,
+                    "discriminator '%s' does not tell every variant apart; union left untagged",
+                    prop);
+            return false;
+        }
+    }
+    u->u.union_.discriminator = cc_strdup(c, prop);
+    for (size_t i = 0; i < n; i++)
+        vs[i].tag = tags[i];
+    return true;
+}
+
 static void finish_union(cctx *c, sdkc_type *u)
 {
     if (u->kind != SDKC_TYPE_UNION)
@@ -1321,7 +1385,11 @@ static void finish_union(cctx *c, sdkc_type *u)
     sdkc_variant *vs = (sdkc_variant *)u->u.union_.variants;
     size_t n = u->u.union_.nvariants;
     const char *disc = NULL;
-    if (n > 0 && vs[0].type && vs[0].type->kind == SDKC_TYPE_OBJECT) {
+    const sdkc_node *hint = cmap_get(&c->disc_hints, u);
+    bool expl = hint && explicit_discriminator(c, u, hint);
+    if (expl)
+        disc = u->u.union_.discriminator;
+    else if (n > 0 && vs[0].type && vs[0].type->kind == SDKC_TYPE_OBJECT) {
         static const char *const preferred[] = {"type", "_tag", "kind"};
         for (size_t i = 0; i < 3 && !disc; i++)
             if (try_discriminator(c, u, preferred[i]))
@@ -1335,7 +1403,8 @@ static void finish_union(cctx *c, sdkc_type *u)
     cmap seen;
     cmap_init(&seen, true);
     for (size_t i = 0; i < n; i++) {
-        vs[i].tag = disc ? literal_tag(vs[i].type, disc) : NULL;
+        if (!expl)
+            vs[i].tag = disc ? literal_tag(vs[i].type, disc) : NULL;
         const char *basis = vs[i].tag;
         if (!basis)
             basis = vs[i].type && vs[i].type->name

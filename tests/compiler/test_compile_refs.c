@@ -1,6 +1,6 @@
 /* test_compile_refs.c - $ref resolution: aliases and alias chains, references into properties,
  * ~0/~1 and percent-encoding in pointers, and references to parameters, request bodies and
- * responses (data/compile/good/refs.yaml). */
+ * responses (data/compile/good/refs.yaml); OpenAPI discriminator mappings. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +108,38 @@ START_TEST(parameters_bodies_responses)
 }
 END_TEST
 
+START_TEST(openapi_discriminator)
+{
+    sdkc_compiled *c = NULL;
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile_file(&c, DATA "good/discriminator.yaml", NULL, d), SDKC_OK);
+    const sdkc_ir *dir = sdkc_compiled_ir(c);
+    /* mapping by pointer and by bare name */
+    const sdkc_type *pet = sdkc_ir_type(dir, "Pet");
+    ck_assert_str_eq(pet->u.union_.discriminator, "petType");
+    ck_assert_str_eq(pet->u.union_.variants[0].tag, "kitty");
+    ck_assert_str_eq(pet->u.union_.variants[1].tag, "Dog");
+    ck_assert_ptr_eq(pet->u.union_.variants[0].type, sdkc_ir_type(dir, "Cat"));
+    /* a copy (alias) agrees */
+    const sdkc_type *alias = sdkc_ir_type(dir, "PetAlias");
+    ck_assert_str_eq(alias->u.union_.discriminator, "petType");
+    ck_assert_str_eq(alias->u.union_.variants[0].tag, "kitty");
+    /* no mapping: schema names */
+    const sdkc_type *an = sdkc_ir_type(dir, "Animal");
+    ck_assert_str_eq(an->u.union_.variants[0].tag, "Cat");
+    ck_assert_str_eq(an->u.union_.variants[1].safe_name, "dog");
+    /* variants without names: warned, untagged */
+    const sdkc_type *v = sdkc_ir_type(dir, "Vague");
+    ck_assert_ptr_null(v->u.union_.discriminator);
+    ck_assert_ptr_null(v->u.union_.variants[0].tag);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 1);
+    ck_assert_uint_eq(sdkc_diag_get(d, 0)->loc.line, 28);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("compile_refs");
@@ -116,6 +148,7 @@ static Suite *suite(void)
     tcase_add_test(tc, aliases);
     tcase_add_test(tc, pointers);
     tcase_add_test(tc, parameters_bodies_responses);
+    tcase_add_test(tc, openapi_discriminator);
     suite_add_tcase(s, tc);
     return s;
 }
