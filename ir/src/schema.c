@@ -370,20 +370,25 @@ void cc_brand_vote(cctx *c, const sdkc_type *t, const char *field)
 
 /* Keywords that either shape the type or are annotations safe to ignore. Sorted. */
 static const char *const known_keys[] = {
+    "$anchor",
     "$comment",
     "$defs",
+    "$dynamicAnchor",
     "$id",
     "$ref",
     "$schema",
+    "$vocabulary",
     "additionalProperties",
     "allOf",
     "anyOf",
     "const",
+    "contains",
     "contentEncoding",
     "contentMediaType",
     "contentSchema",
     "default",
     "definitions",
+    "dependentRequired",
     "deprecated",
     "description",
     "discriminator",
@@ -395,10 +400,12 @@ static const char *const known_keys[] = {
     "externalDocs",
     "format",
     "items",
+    "maxContains",
     "maxItems",
     "maxLength",
     "maxProperties",
     "maximum",
+    "minContains",
     "minItems",
     "minLength",
     "minProperties",
@@ -416,6 +423,7 @@ static const char *const known_keys[] = {
     "required",
     "title",
     "type",
+    "unevaluatedProperties",
     "uniqueItems",
     "writeOnly",
     "xml",
@@ -747,10 +755,14 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
         nprops += props ? props->npairs : 0;
         if (nreqs < 16)
             reqs[nreqs++] = kget(parts[i], "required");
-        const sdkc_node *a = kget(parts[i], "additionalProperties");
+        /* unevaluatedProperties says the same of a merged allOf */
+        const char *akey = "additionalProperties";
+        const sdkc_node *a = kget(parts[i], akey);
+        if (!a)
+            a = kget(parts[i], akey = "unevaluatedProperties");
         if (a) {
             addl = a;
-            addl_origin = cc_ptr_child(c, origins[i], "additionalProperties");
+            addl_origin = cc_ptr_child(c, origins[i], akey);
         }
         const sdkc_node *pp = kget(parts[i], "patternProperties");
         if (pp) {

@@ -135,6 +135,11 @@ START_TEST(openapi_discriminator)
     ck_assert_ptr_null(v->u.union_.variants[0].tag);
     ck_assert_uint_eq(sdkc_diag_warnings(d), 1);
     ck_assert_uint_eq(sdkc_diag_get(d, 0)->loc.line, 28);
+    /* allOf merge closed by unevaluatedProperties; annotations and dependentRequired accepted */
+    const sdkc_type *closed = sdkc_ir_type(dir, "Closed");
+    ck_assert_int_eq(closed->kind, SDKC_TYPE_OBJECT);
+    ck_assert_uint_eq(closed->u.object.nfields, 3);
+    ck_assert_ptr_null(closed->u.object.additional);
     sdkc_compiled_free(c);
     sdkc_diag_free(d);
 }
