@@ -163,7 +163,12 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
     const sdkc_node *node = pr->node;
     p->wire_name = cc_strdup(c, pr->name);
     p->in = param_in(pr->in);
-    p->style = param_style(cc_text(sdkc_node_get(node, "style")), p->in);
+    const sdkc_node *style = sdkc_node_get(node, "style");
+    p->style = param_style(cc_text(style), p->in);
+    if (style && p->style == SDKC_STYLE_SIMPLE &&
+        strcmp(cc_text(style) ? cc_text(style) : "", "simple") != 0)
+        cc_warn(c, style, "parameter '%s': unknown style '%s', using simple", pr->name,
+                cc_text(style) ? cc_text(style) : "");
     bool b = false;
     if (sdkc_node_bool(sdkc_node_get(node, "explode"), &b))
         p->explode = b;

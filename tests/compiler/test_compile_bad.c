@@ -134,6 +134,24 @@ START_TEST(unsupported_constructs_warn)
 }
 END_TEST
 
+START_TEST(unknown_parameter_style_warns)
+{
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile_file(&c, DATA "warn/style.yaml", NULL, d), SDKC_OK);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 1);
+    ck_assert_uint_eq(sdkc_diag_get(d, 0)->loc.line, 10);
+    ck_assert_uint_eq(sdkc_diag_get(d, 0)->loc.col, 18);
+    const sdkc_operation *op = sdkc_ir_operation(sdkc_compiled_ir(c), "a.get");
+    ck_assert_int_eq(op->params[0].style, SDKC_STYLE_SIMPLE);
+    ck_assert_int_eq(op->params[1].style, SDKC_STYLE_DEEP_OBJECT);
+    ck_assert_str_eq(op->params[1].type->name, "AGetDeep");
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 /* A chain of components each referring to the next, far deeper than the compiler recurses. */
 START_TEST(deep_reference_chain)
 {
@@ -284,6 +302,7 @@ static Suite *suite(void)
     tcase_add_test(tc, external_ref_and_not_a_document);
     tcase_add_test(tc, loader_errors_pass_through);
     tcase_add_test(tc, unsupported_constructs_warn);
+    tcase_add_test(tc, unknown_parameter_style_warns);
     tcase_add_test(tc, deep_reference_chain);
     tcase_add_test(tc, deep_single_variant_chain);
     tcase_add_test(tc, mutations_do_not_crash);
