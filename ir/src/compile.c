@@ -458,6 +458,10 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     c.opts = opts ? opts : &defaults;
     c.root = sdkc_doc_root(doc);
     c.file = cc_strdup(&c, sdkc_doc_name(doc) ? sdkc_doc_name(doc) : "<contract>");
+    if (!c.file) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
     sdkc_ir *ir = &res->ir;
     ir->source_name = c.file;
     ir->source_sha256 = cc_strdup(&c, sdkc_doc_sha256(doc) ? sdkc_doc_sha256(doc) : "");

@@ -94,6 +94,11 @@ char *cc_ptr_child(cctx *c, const char *base, const char *seg);
 char *cc_ptr_index(cctx *c, const char *base, size_t i);
 char *cc_concat(cctx *c, const char *a, const char *b); /* NULL counts as "" */
 const char *cc_text(const sdkc_node *n);                /* scalar text or NULL */
+/* For %s arguments that are NULL only after an allocation failed. */
+static inline const char *nz(const char *s)
+{
+    return s ? s : "";
+}
 const char *cc_docs(cctx *c, const sdkc_node *schema);
 
 /* schema.c */

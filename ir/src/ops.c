@@ -100,8 +100,8 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
     size_t n = 0;
     const sdkc_node *lists[2] = {sdkc_node_get(r->path_item, "parameters"),
                                  sdkc_node_get(r->node, "parameters")};
-    const char *bases[2] = {cc_printf(c, "%s/parameters", r->item_ptr),
-                            cc_printf(c, "%s/parameters", r->ptr)};
+    const char *bases[2] = {cc_printf(c, "%s/parameters", nz(r->item_ptr)),
+                            cc_printf(c, "%s/parameters", nz(r->ptr))};
     for (int l = 0; l < 2; l++) {
         const sdkc_node *list = lists[l];
         if (!list)
@@ -319,7 +319,8 @@ static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     b->content_type = cc_strdup(c, pc->key->str);
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
-    const char *o = cc_ptr_child(c, cc_printf(c, "%s/requestBody/content", r->ptr), pc->key->str);
+    const char *o =
+        cc_ptr_child(c, cc_printf(c, "%s/requestBody/content", nz(r->ptr)), pc->key->str);
     b->type = schema ? cc_schema(c, schema, op_context(c, r, "Body"), cc_ptr_child(c, o, "schema"))
                      : cc_any(c, pc->value, NULL, NULL);
     bool req = false;
@@ -396,7 +397,7 @@ static void add_error_type(cctx *c, sdkc_error_status *e, sdkc_error_tag *tags, 
 
 static const char *media_ptr(cctx *c, const raw_op *r, int status, const char *ct)
 {
-    return cc_ptr_child(c, cc_printf(c, "%s/responses/%d/content", r->ptr, status), ct);
+    return cc_ptr_child(c, cc_printf(c, "%s/responses/%d/content", nz(r->ptr), status), ct);
 }
 
 static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *resp,
@@ -412,7 +413,7 @@ static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *r
         return;
     const char *ctx = op_context(c, r, "");
     ctx = cc_printf(c, "%sError%d", ctx ? ctx : "", status);
-    const char *o = cc_printf(c, "%s/schema", media_ptr(c, r, status, pc->key->str));
+    const char *o = cc_printf(c, "%s/schema", nz(media_ptr(c, r, status, pc->key->str)));
     /* a list of alternatives is taken apart here rather than made a union type */
     const sdkc_node *list = sdkc_node_get(schema, "anyOf");
     if (!list)
@@ -425,8 +426,8 @@ static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *r
         for (size_t i = 0; i < list->nitems; i++)
             add_error_type(
                 c, e, tags, nalt + 16,
-                cc_schema(c, list->items[i], cc_printf(c, "%s_%zu", ctx, i + 1),
-                          cc_printf(c, "%s/%s/%zu", o,
+                cc_schema(c, list->items[i], cc_printf(c, "%s_%zu", nz(ctx), i + 1),
+                          cc_printf(c, "%s/%s/%zu", nz(o),
                                     sdkc_node_get(schema, "anyOf") ? "anyOf" : "oneOf", i)));
     } else {
         add_error_type(c, e, tags, nalt + 16, cc_schema(c, schema, ctx, o));
@@ -487,9 +488,9 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         const char *enc = cc_text(sdkc_node_get(xs, "encoding"));
         if (enc && strcmp(enc, "sse") != 0)
             cc_warn(c, xs, "x-effect-stream encoding '%s' treated as sse", enc);
-        s->frame =
-            schema ? cc_schema(c, schema, op_context(c, r, "Frame"), cc_printf(c, "%s/schema", mp))
-                   : cc_any(c, media, NULL, NULL);
+        s->frame = schema ? cc_schema(c, schema, op_context(c, r, "Frame"),
+                                      cc_printf(c, "%s/schema", nz(mp)))
+                          : cc_any(c, media, NULL, NULL);
         const sdkc_field *data = field_of(s->frame, "data");
         if (data && data->type && data->type->kind == SDKC_TYPE_JSON_STRING) {
             s->item = data->type->u.json_string.content;
@@ -506,16 +507,16 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         const sdkc_node *cs = sdkc_node_get(xs, "causeSchema");
         if (cs)
             s->cause = cc_schema(c, cs, op_context(c, r, "Cause"),
-                                 cc_printf(c, "%s/x-effect-stream/causeSchema", mp));
+                                 cc_printf(c, "%s/x-effect-stream/causeSchema", nz(mp)));
         const sdkc_node *es = sdkc_node_get(xs, "errorSchema");
         if (es)
             s->error = cc_schema(c, es, op_context(c, r, "StreamError"),
-                                 cc_printf(c, "%s/x-effect-stream/errorSchema", mp));
+                                 cc_printf(c, "%s/x-effect-stream/errorSchema", nz(mp)));
         op->success.type = s->frame;
     } else {
-        s->item =
-            schema ? cc_schema(c, schema, op_context(c, r, "Event"), cc_printf(c, "%s/schema", mp))
-                   : cc_any(c, media, NULL, NULL);
+        s->item = schema ? cc_schema(c, schema, op_context(c, r, "Event"),
+                                     cc_printf(c, "%s/schema", nz(mp)))
+                         : cc_any(c, media, NULL, NULL);
         op->success.type = s->item;
     }
     op->success.result = op->success.type;
@@ -582,7 +583,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
     op->success.type =
         schema ? cc_schema(c, schema, op_context(c, r, "Response"),
-                           cc_printf(c, "%s/schema", media_ptr(c, r, best, pc->key->str)))
+                           cc_printf(c, "%s/schema", nz(media_ptr(c, r, best, pc->key->str))))
                : cc_any(c, pc->value, NULL, NULL);
     op->success.result = op->success.type;
     if (op->success.encoding != SDKC_ENC_JSON)
@@ -631,7 +632,7 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
     if (!sec)
         sec = sdkc_node_get(c->root, "security");
     const sdkc_security_scheme **list = cc_alloc(c, (ndeclared + 1) * sizeof *list);
-    if (!list)
+    if (!list || !ir->schemes)
         return;
     size_t n = 0;
     for (size_t i = 0; sec && sec->kind == SDKC_NODE_SEQ && i < sec->nitems; i++) {
@@ -806,6 +807,8 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             if (!included(c->opts, id))
                 continue;
             r->id = cc_strdup(c, id);
+            if (!r->id)
+                goto done;
             split_id(c, r);
             keys[n] = pk;
             n++;

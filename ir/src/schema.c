@@ -638,7 +638,7 @@ static sdkc_type *conv_union(cctx *c, const sdkc_node *n, const sdkc_node *list,
         }
         const char *tag = peek_tag(v);
         const char *vctx =
-            tag ? ctx_child(c, ctxname, tag) : cc_printf(c, "%sVariant%zu", ctxname, i + 1);
+            tag ? ctx_child(c, ctxname, tag) : cc_printf(c, "%sVariant%zu", nz(ctxname), i + 1);
         sdkc_type *t = conv(c, v, vctx, cc_ptr_index(c, lorigin, i), NULL);
         if (!t)
             return NULL;
@@ -979,7 +979,7 @@ static sdkc_type *conv_array(cctx *c, const sdkc_node *n, const char *ctxname, c
             return t;
         const char *porigin = cc_ptr_child(c, origin, "prefixItems");
         for (size_t i = 0; i < prefix->nitems; i++)
-            its[i] = conv(c, prefix->items[i], cc_printf(c, "%sItem%zu", ctxname, i + 1),
+            its[i] = conv(c, prefix->items[i], cc_printf(c, "%sItem%zu", nz(ctxname), i + 1),
                           cc_ptr_index(c, porigin, i), NULL);
         t->u.tuple.items = its;
         t->u.tuple.nitems = prefix->nitems;
@@ -1502,14 +1502,14 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
             }
         }
         char *base = best ? sdkc_pascal_case(c->a, best)
-                          : cc_printf(c, "%sID", sdkc_pascal_case(c->a, b->brand->prefix));
+                          : cc_printf(c, "%sID", nz(sdkc_pascal_case(c->a, b->brand->prefix)));
         if (!base) {
             c->nomem = true;
             goto done;
         }
         const char *name = base;
         if (cmap_get(&taken, name) || cmap_get(&c->names, name))
-            name = cc_printf(c, "%s%s", base, sdkc_pascal_case(c->a, b->brand->prefix));
+            name = cc_printf(c, "%s%s", base, nz(sdkc_pascal_case(c->a, b->brand->prefix)));
         const char *cand = name;
         for (unsigned k = 2; cand && (cmap_get(&taken, cand) || cmap_get(&c->names, cand)); k++)
             cand = cc_printf(c, "%s%u", name, k);
@@ -1717,10 +1717,14 @@ static bool plain_name(const char *s)
 
 void cc_schemas_finish(cctx *c, sdkc_ir *ir)
 {
-    for (size_t i = 0; i < c->unions.len; i++)
+    for (size_t i = 0; i < c->unions.len && !c->nomem; i++)
         finish_union(c, c->unions.items[i]);
-    finish_brands(c, ir);
-    mark_recursive(c);
+    if (!c->nomem)
+        finish_brands(c, ir);
+    if (!c->nomem)
+        mark_recursive(c);
+    if (c->nomem)
+        return;
     /* aliases: a copy of their target under their own name */
     for (size_t i = 0; i < c->ncomps; i++) {
         comp *k = &c->comps[i];
