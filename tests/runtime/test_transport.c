@@ -662,6 +662,68 @@ START_TEST(connection_refused)
 }
 END_TEST
 
+static sdkrt_stream *open_stream(sdkrt_client *c, const sdkrt_call_options *call)
+{
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/event"), SDKRT_OK);
+    sdkrt_stream *st = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_stream(c, req, call, &st, &err), SDKRT_OK);
+    sdkrt_request_free(req);
+    return st;
+}
+
+START_TEST(tls_against_plain_server)
+{
+    /* https to a plain HTTP server: the handshake fails, whatever verify_tls says */
+    curl_fx f;
+    cfx_open(&f, M_ECHO, NULL);
+    char url[80];
+    snprintf(url, sizeof url, "https://127.0.0.1:%d", ts_port(f.srv));
+    for (int verify = 0; verify < 2; verify++) {
+        sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+        o.base_url = url;
+        o.verify_tls = verify != 0;
+        sdkrt_client *c = NULL;
+        sdkrt_error *err = NULL;
+        ck_assert_int_eq(sdkrt_client_new(&c, &o, &err), SDKRT_OK);
+        sdkrt_request *req = NULL;
+        ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/x"), SDKRT_OK);
+        sdkrt_response *resp = NULL;
+        ck_assert_int_eq(sdkrt_client_send(c, req, NULL, &resp, &err), SDKRT_ERR);
+        ck_assert_msg(sdkrt_error_reason(err) == SDKRT_REASON_TRANSPORT, "%s",
+                      sdkrt_error_message(err));
+        char want[100];
+        snprintf(want, sizeof want, "GET %s/x: ", url);
+        ck_assert_int_eq(strncmp(sdkrt_error_message(err), want, strlen(want)), 0);
+        sdkrt_error_free(err);
+        sdkrt_request_free(req);
+        sdkrt_client_free(c);
+    }
+    cfx_close(&f);
+}
+END_TEST
+
+START_TEST(stream_call_timeout_overrides)
+{
+    curl_fx f;
+    cfx_open(&f, M_SSE_THEN_STALL, NULL); /* the client has no idle timeout */
+    sdkrt_call_options call = SDKRT_CALL_OPTIONS_INIT;
+    call.timeout_ms = 1000;
+    sdkrt_stream *st = open_stream(f.client, &call);
+    sdkrt_stream_event ev;
+    sdkrt_error *err = NULL;
+    ck_assert_msg(sdkrt_stream_next(st, &ev, &err) == SDKRT_STREAM_EVENT, "%s",
+                  err ? sdkrt_error_message(err) : "");
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_ERROR);
+    ck_assert_msg(sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT, "%s", sdkrt_error_message(err));
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "no data for 1000 ms"));
+    sdkrt_error_free(err);
+    sdkrt_stream_close(st);
+    cfx_close(&f);
+}
+END_TEST
+
 static long max_rss_kib(void)
 {
     struct rusage ru;
@@ -705,17 +767,6 @@ START_TEST(huge_body_content_length_refused)
     huge_body(M_HUGE_LENGTH);
 }
 END_TEST
-
-static sdkrt_stream *open_stream(sdkrt_client *c, const sdkrt_call_options *call)
-{
-    sdkrt_request *req = NULL;
-    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/event"), SDKRT_OK);
-    sdkrt_stream *st = NULL;
-    sdkrt_error *err = NULL;
-    ck_assert_int_eq(sdkrt_client_stream(c, req, call, &st, &err), SDKRT_OK);
-    sdkrt_request_free(req);
-    return st;
-}
 
 START_TEST(stream_idle_timeout)
 {
@@ -962,6 +1013,8 @@ static Suite *transport_suite(void)
     tcase_add_test(tc, stream_idle_timeout);
     tcase_add_test(tc, stream_pulls_on_demand);
     tcase_add_test(tc, client_shared_by_threads);
+    tcase_add_test(tc, tls_against_plain_server);
+    tcase_add_test(tc, stream_call_timeout_overrides);
     suite_add_tcase(s, tc);
     tc = tcase_create("cancel");
     tcase_set_timeout(tc, 60);

@@ -216,6 +216,8 @@ static int read_request(ts_conn *c, char *buf, size_t cap, size_t *have, ts_requ
     char *end = NULL;
     for (;;) {
         buf[*have] = '\0';
+        if (*have && (buf[0] < 'A' || buf[0] > 'Z'))
+            return -1; /* not HTTP (e.g. a TLS hello): hang up */
         end = strstr(buf, "\r\n\r\n");
         if (end)
             break;
