@@ -21,3 +21,17 @@ if(TARGET sdkc-cli)
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(conformance/opencode PROPERTIES LABELS conformance TIMEOUT 600)
 endif()
+
+# --- sdkconf: the generated OpenCode C SDK against the real server (test_sdk_opencode.c) ---------
+# The test binary starts and stops the pinned server itself (scripts/opencode-server.sh), so CTest
+# and `ctest -T memcheck` run the C code directly. It needs the generated SDK, target `oc`
+# (generated/opencode; built here when SDKC_BUILD_GENERATED is off).
+if(TARGET conformance_test_sdk_opencode)
+  if(NOT TARGET oc)
+    add_subdirectory(${PROJECT_SOURCE_DIR}/generated/opencode ${CMAKE_CURRENT_BINARY_DIR}/oc)
+  endif()
+  target_link_libraries(conformance_test_sdk_opencode PRIVATE oc)
+  set_tests_properties(conformance/test_sdk_opencode PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "CK_DEFAULT_TIMEOUT=120")
+endif()
+# --- end sdkconf ----------------------------------------------------------------------------------
