@@ -990,6 +990,121 @@ START_TEST(cancel_stream_memory)
 }
 END_TEST
 
+/* ---- in-memory specifics: handler refusal, pull bodies, scripted error endings ---- */
+
+typedef struct pull_state {
+    int calls;
+    int fail_at; /* return -1 on this call (0: never) */
+    int end_at;  /* *n = 0 on this call */
+} pull_state;
+
+static int pull_counted(void *ud, const sdkrt_cancel *cancel, void *buf, size_t cap, size_t *n)
+{
+    (void)cancel;
+    pull_state *p = ud;
+    p->calls++;
+    *n = 0;
+    if (p->calls == p->fail_at)
+        return -1;
+    if (p->calls == p->end_at)
+        return 0;
+    const char *piece = "data: p\n\n";
+    size_t len = strlen(piece) < cap ? strlen(piece) : cap;
+    memcpy(buf, piece, len);
+    *n = len;
+    return 0;
+}
+
+static int memory_specials(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    pull_state *p = ud;
+    if (strcmp(req->target, "/refuse") == 0)
+        return -1;
+    sdkrt_memory_response_add_header(resp, "Content-Type", "text/event-stream");
+    sdkrt_memory_response_add_chunk(resp, "data: c\n\n", 9);
+    sdkrt_memory_response_set_pull(resp, pull_counted, p, NULL);
+    if (strcmp(req->target, "/timeout") == 0)
+        sdkrt_memory_response_end_with_error(resp, SDKRT_REASON_TIMEOUT, "scripted stall");
+    return 0;
+}
+
+static sdkrt_stream_result drain(sdkrt_client *c, const char *path, int *events, sdkrt_error **err)
+{
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", path), SDKRT_OK);
+    sdkrt_stream *st = NULL;
+    ck_assert_int_eq(sdkrt_client_stream(c, req, NULL, &st, err), SDKRT_OK);
+    sdkrt_request_free(req);
+    sdkrt_stream_event ev;
+    sdkrt_stream_result r;
+    *events = 0;
+    while ((r = sdkrt_stream_next(st, &ev, err)) == SDKRT_STREAM_EVENT)
+        (*events)++;
+    sdkrt_stream_close(st);
+    return r;
+}
+
+START_TEST(memory_specials_cases)
+{
+    pull_state p = {0, 0, 0};
+    sdkrt_transport *mem = NULL;
+    ck_assert_int_eq(sdkrt_memory_transport_new(&mem, memory_specials, &p), SDKRT_OK);
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://127.0.0.1:4096";
+    o.transport = mem;
+    o.max_response_bytes = 40;
+    sdkrt_client *c = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_new(&c, &o, &err), SDKRT_OK);
+    int events = 0;
+    /* the handler refuses: TRANSPORT */
+    ck_assert_int_eq(drain(c, "/refuse", &events, &err), SDKRT_STREAM_ERROR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_TRANSPORT);
+    ck_assert_str_eq(sdkrt_error_message(err),
+                     "GET http://127.0.0.1:4096/refuse: connection "
+                     "refused (the in-memory handler failed) (TRANSPORT)");
+    sdkrt_error_free(err);
+    err = NULL;
+    /* chunk, then pulled events, then a clean end */
+    p = (pull_state){0, 0, 4};
+    ck_assert_int_eq(drain(c, "/ok", &events, &err), SDKRT_STREAM_END);
+    ck_assert_int_eq(events, 4);
+    /* a pull that fails is a cut */
+    p = (pull_state){0, 3, 0};
+    ck_assert_int_eq(drain(c, "/cut", &events, &err), SDKRT_STREAM_ERROR);
+    ck_assert_int_eq(events, 3);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_TRANSPORT);
+    sdkrt_error_free(err);
+    err = NULL;
+    /* a scripted error ending */
+    p = (pull_state){0, 0, 2};
+    ck_assert_int_eq(drain(c, "/timeout", &events, &err), SDKRT_STREAM_ERROR);
+    ck_assert_int_eq(events, 2);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_TIMEOUT);
+    ck_assert_str_eq(sdkrt_error_message(err),
+                     "GET http://127.0.0.1:4096/timeout: scripted stall (TIMEOUT)");
+    sdkrt_error_free(err);
+    err = NULL;
+    /* unary: pulled bytes count against the cap (9 + 9 per pull > 40 on the 4th pull) */
+    p = (pull_state){0, 0, 100};
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/big"), SDKRT_OK);
+    sdkrt_response *resp = NULL;
+    ck_assert_int_eq(sdkrt_client_send(c, req, NULL, &resp, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_RESPONSE_TOO_LARGE);
+    ck_assert_int_eq(p.calls, 4);
+    sdkrt_error_free(err);
+    err = NULL;
+    p = (pull_state){0, 0, 3};
+    ck_assert_int_eq(sdkrt_client_send(c, req, NULL, &resp, &err), SDKRT_OK);
+    ck_assert_str_eq(sdkrt_response_body(resp, NULL), "data: c\n\ndata: p\n\ndata: p\n\n");
+    sdkrt_response_free(resp);
+    sdkrt_request_free(req);
+    sdkrt_client_free(c);
+    sdkrt_memory_transport_free(mem);
+}
+END_TEST
+
 static Suite *transport_suite(void)
 {
     Suite *s = suite_create("transport");
@@ -1015,6 +1130,9 @@ static Suite *transport_suite(void)
     tcase_add_test(tc, client_shared_by_threads);
     tcase_add_test(tc, tls_against_plain_server);
     tcase_add_test(tc, stream_call_timeout_overrides);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("memory");
+    tcase_add_test(tc, memory_specials_cases);
     suite_add_tcase(s, tc);
     tc = tcase_create("cancel");
     tcase_set_timeout(tc, 60);
