@@ -383,6 +383,53 @@ START_TEST(small_types)
 }
 END_TEST
 
+START_TEST(small_names_and_options)
+{
+    ck_assert_uint_eq(ir->nops, 7);
+    /* an id without a dot: no group */
+    const sdkc_operation *h = op("health");
+    ck_assert_ptr_null(h->group);
+    ck_assert_str_eq(h->name, "health");
+    ck_assert_str_eq(h->safe_name, "health");
+    ck_assert_int_eq(h->success.encoding, SDKC_ENC_TEXT);
+    ck_assert_str_eq(h->success.content_type, "text/plain");
+    ck_assert_int_eq(h->success.type->kind, SDKC_TYPE_STRING);
+
+    /* no prefixes stripped: the v2 ids keep theirs in group, name and safe name */
+    teardown();
+    sdkc_compile_options o = SDKC_COMPILE_OPTIONS_INIT;
+    const char *none[] = {"unused"};
+    o.strip_prefixes = none;
+    o.nstrip_prefixes = 0;
+    const char *inc[] = {"v2.thing.*", "health"};
+    o.include = inc;
+    o.ninclude = 2;
+    ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile_file(&compiled, DATA "good/conventions.yaml", &o, diag), SDKC_OK);
+    ir = sdkc_compiled_ir(compiled);
+    ck_assert_uint_eq(ir->nops, 5);
+    const sdkc_operation *s = op("v2.thing.stop");
+    ck_assert_ptr_null(s->prefix);
+    ck_assert_str_eq(s->group, "v2");
+    ck_assert_str_eq(s->name, "thing.stop");
+    ck_assert_str_eq(s->safe_name, "v2_thing_stop");
+    ck_assert_ptr_null(sdkc_ir_operation(ir, "v2.event.subscribe"));
+    ck_assert_ptr_null(sdkc_ir_operation(ir, "thing.list"));
+    /* another prefix */
+    teardown();
+    const char *pre[] = {"v2"};
+    o.strip_prefixes = pre;
+    o.nstrip_prefixes = 1;
+    o.ninclude = 0;
+    ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile_file(&compiled, DATA "good/conventions.yaml", &o, diag), SDKC_OK);
+    ir = sdkc_compiled_ir(compiled);
+    ck_assert_str_eq(op("v2.thing.stop")->prefix, "v2");
+    ck_assert_str_eq(op("v2.thing.stop")->name, "stop");
+    ck_assert_str_eq(op("v2.thing.stop")->group, "thing");
+}
+END_TEST
+
 START_TEST(recursion_through_references)
 {
     teardown();
@@ -423,6 +470,7 @@ static Suite *suite(void)
     tcase_add_test(sm, small_page_and_params);
     tcase_add_test(sm, small_body_unwrap_stream);
     tcase_add_test(sm, small_types);
+    tcase_add_test(sm, small_names_and_options);
     tcase_add_test(sm, recursion_through_references);
     suite_add_tcase(s, sm);
     return s;
