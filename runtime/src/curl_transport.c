@@ -339,7 +339,8 @@ static sdkrt_status curl_send(void *self, const sdkrt_transport_request *req, sd
     memset(&x, 0, sizeof x);
     x.req = req;
     x.cancel = req->cancel;
-    x.max_bytes = req->max_response_bytes;
+    /* a HEAD response declares the length of a body it does not send */
+    x.max_bytes = strcmp(req->method, "HEAD") == 0 ? 0 : req->max_response_bytes;
     x.c = take_conn(t);
     if (!x.c)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");

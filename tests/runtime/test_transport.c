@@ -403,6 +403,9 @@ static int serve_modes(void *ud, const ts_request *req, ts_conn *c)
     server_state *s = ud;
     switch (atomic_load(&s->mode)) {
     case M_ECHO: {
+        if (strcmp(req->method, "HEAD") == 0)
+            return ts_printf(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                "Content-Length: 104857600\r\n\r\n");
         ts_header(req, "Authorization", s->auth, sizeof s->auth);
         snprintf(s->body, sizeof s->body, "%s", req->body);
         char out[2300];
@@ -562,6 +565,36 @@ START_TEST(keep_alive_one_connection)
     }
     ck_assert_str_eq(f.st.auth, "Basic dTpwQHNz");
     ck_assert_int_eq(ts_requests(f.srv), 10);
+    ck_assert_int_eq(ts_connections(f.srv), 1);
+    cfx_close(&f);
+}
+END_TEST
+
+START_TEST(head_not_capped)
+{
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.max_response_bytes = (size_t)1 << 20;
+    curl_fx f;
+    cfx_open(&f, M_ECHO, &o);
+    for (int i = 0; i < 2; i++) {
+        sdkrt_request *req = NULL;
+        ck_assert_int_eq(sdkrt_request_new(&req, i ? "GET" : "HEAD", "/h"), SDKRT_OK);
+        sdkrt_response *resp = NULL;
+        sdkrt_error *err = NULL;
+        ck_assert_msg(sdkrt_client_send(f.client, req, NULL, &resp, &err) == SDKRT_OK, "%s",
+                      err ? sdkrt_error_message(err) : "");
+        ck_assert_int_eq(sdkrt_response_status(resp), 200);
+        size_t len = 0;
+        sdkrt_response_body(resp, &len);
+        if (i == 0) {
+            ck_assert_uint_eq(len, 0);
+            ck_assert_str_eq(sdkrt_response_header(resp, "Content-Length"), "104857600");
+        } else {
+            ck_assert_uint_gt(len, 0);
+        }
+        sdkrt_response_free(resp);
+        sdkrt_request_free(req);
+    }
     ck_assert_int_eq(ts_connections(f.srv), 1);
     cfx_close(&f);
 }
@@ -1120,6 +1153,7 @@ static Suite *transport_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, keep_alive_one_connection);
     tcase_add_test(tc, gzip_decoded);
+    tcase_add_test(tc, head_not_capped);
     tcase_add_test(tc, reset_mid_body);
     tcase_add_test(tc, stall_times_out);
     tcase_add_test(tc, connection_refused);
