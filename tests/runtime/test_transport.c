@@ -382,6 +382,7 @@ typedef struct server_state {
     atomic_int mode;
     atomic_size_t sent; /* bytes the handler managed to write */
     atomic_bool write_failed;
+    pthread_mutex_t mu; /* guards the strings below (server thread writes, test reads) */
     char auth[256];
     char accept_encoding[128];
     char body[256];
@@ -406,20 +407,24 @@ static int serve_modes(void *ud, const ts_request *req, ts_conn *c)
         if (strcmp(req->method, "HEAD") == 0)
             return ts_printf(c, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                                 "Content-Length: 104857600\r\n\r\n");
+        pthread_mutex_lock(&s->mu);
         ts_header(req, "Authorization", s->auth, sizeof s->auth);
         snprintf(s->body, sizeof s->body, "%s", req->body);
+        pthread_mutex_unlock(&s->mu);
         char out[2300];
         snprintf(out, sizeof out, "{\"method\":\"%s\",\"target\":\"%s\",\"conn\":%d}", req->method,
                  req->target, req->conn_index);
         return ts_respond(c, 200, "application/json", out, strlen(out));
     }
     case M_GZIP: {
+        pthread_mutex_lock(&s->mu);
         ts_header(req, "Accept-Encoding", s->accept_encoding, sizeof s->accept_encoding);
         char plain[8192];
         size_t n = 0;
         while (n + 20 < sizeof plain)
             n += (size_t)snprintf(plain + n, sizeof plain - n, "{\"k\":%zu},", n);
         snprintf(s->body, sizeof s->body, "%zu", n); /* before the client can read it */
+        pthread_mutex_unlock(&s->mu);
         unsigned char *gz = NULL;
         size_t gz_len = 0;
         if (ts_gzip(plain, n, &gz, &gz_len) != 0)
@@ -498,6 +503,7 @@ typedef struct curl_fx {
 static void cfx_open(curl_fx *f, int mode, sdkrt_client_options *o)
 {
     memset(&f->st, 0, sizeof f->st);
+    pthread_mutex_init(&f->st.mu, NULL);
     atomic_store(&f->st.mode, mode);
     ck_assert_int_eq(ts_start(&f->srv, serve_modes, &f->st), 0);
     sdkrt_client_options def = SDKRT_CLIENT_OPTIONS_INIT;
@@ -512,6 +518,7 @@ static void cfx_close(curl_fx *f)
 {
     sdkrt_client_free(f->client);
     ts_stop(f->srv);
+    pthread_mutex_destroy(&f->st.mu);
 }
 
 static sdkrt_error *cfx_send_fails(curl_fx *f, const char *method, const char *path,
@@ -558,12 +565,18 @@ START_TEST(keep_alive_one_connection)
         if (i % 2) {
             char body[32];
             snprintf(body, sizeof body, "{\"i\":%d}", i);
-            ck_assert_str_eq(f.st.body, body);
+            pthread_mutex_lock(&f.st.mu);
+            bool same = strcmp(f.st.body, body) == 0;
+            pthread_mutex_unlock(&f.st.mu);
+            ck_assert_msg(same, "server saw body %s", f.st.body);
         }
         sdkrt_response_free(resp);
         sdkrt_request_free(req);
     }
-    ck_assert_str_eq(f.st.auth, "Basic dTpwQHNz");
+    pthread_mutex_lock(&f.st.mu);
+    bool auth_ok = strcmp(f.st.auth, "Basic dTpwQHNz") == 0;
+    pthread_mutex_unlock(&f.st.mu);
+    ck_assert(auth_ok);
     ck_assert_int_eq(ts_requests(f.srv), 10);
     ck_assert_int_eq(ts_connections(f.srv), 1);
     cfx_close(&f);
@@ -609,10 +622,14 @@ START_TEST(gzip_decoded)
     sdkrt_response *resp = NULL;
     sdkrt_error *err = NULL;
     ck_assert_int_eq(sdkrt_client_send(f.client, req, NULL, &resp, &err), SDKRT_OK);
-    ck_assert_ptr_nonnull(strstr(f.st.accept_encoding, "gzip"));
+    pthread_mutex_lock(&f.st.mu);
+    bool gzip_offered = strstr(f.st.accept_encoding, "gzip") != NULL;
+    unsigned long plain_len = strtoul(f.st.body, NULL, 10);
+    pthread_mutex_unlock(&f.st.mu);
+    ck_assert(gzip_offered);
     size_t len = 0;
     const char *body = sdkrt_response_body(resp, &len);
-    ck_assert_uint_eq(len, strtoul(f.st.body, NULL, 10));
+    ck_assert_uint_eq(len, plain_len);
     ck_assert_int_eq(strncmp(body, "{\"k\":0},{\"k\":8},", 16), 0);
     ck_assert_str_eq(sdkrt_response_header(resp, "content-encoding"), "gzip");
     sdkrt_response_free(resp);
