@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "oc/oc.h"
@@ -347,6 +348,431 @@ START_TEST(test_event_subscribe_connected)
 }
 END_TEST
 
+/* ---- session pages ------------------------------------------------------------------------ */
+
+/* Walk session_list in pages of PAGE_SIZE to the end and back to the start, then with the
+ * all-items iterator; every created session is seen exactly once each way. */
+START_TEST(test_session_pages)
+{
+    oc_client *client = client_new();
+    id_set created, fwd, back, iter, first;
+    set_init(&created);
+    set_init(&fwd);
+    set_init(&back);
+    set_init(&iter);
+    set_init(&first);
+    for (int i = 0; i < CREATED_SESSIONS; i++) {
+        char id[ID_CAP];
+        create_session(client, id);
+        set_add(&created, id);
+    }
+    set_check_unique(&created, "created");
+
+    oc_session_list_request req = {0};
+    req.has_limit = true;
+    req.limit = PAGE_SIZE;
+    oc_session_list_page *page = NULL;
+    oc_error *err = NULL;
+    oc_status st = oc_session_list(client, &req, NULL, &page, &err);
+    ck_assert_ok(st, err, "session list");
+    /* REAL: the first page also carries a `previous`, leading to an empty page without cursors
+     * (contract: previous is absent at the start). */
+    if (page->previous) {
+        oc_session_list_page *before = NULL;
+        st = oc_session_list_continue(client, page->previous, NULL, &before, &err);
+        ck_assert_ok(st, err, "session list (previous of the first page)");
+        ck_assert_uint_eq(before->count, 0);
+        ck_assert_ptr_null(before->next);
+        ck_assert_ptr_null(before->previous);
+        oc_session_list_page_free(before);
+    }
+    for (size_t i = 0; i < page->count; i++) {
+        set_add(&fwd, page->items[i].id.value);
+        set_add(&first, page->items[i].id.value);
+    }
+    int pages = 1, empty_tail = 0, empty_head = 0;
+    while (page->next) {
+        oc_session_list_page *other = NULL;
+        st = oc_session_list_continue(client, page->next, NULL, &other, &err);
+        ck_assert_ok(st, err, "session list (next)");
+        ck_assert_uint_le(other->count, PAGE_SIZE);
+        if (other->count == 0) {
+            /* REAL: the last page that has items still carries a `next`; it leads to an empty
+             * page without cursors (contract: next is absent at the end). Stay on the last page
+             * with items so the walk back starts there. */
+            ck_assert_ptr_null(other->next);
+            ck_assert_ptr_null(other->previous);
+            empty_tail++;
+            oc_session_list_page_free(other);
+            break;
+        }
+        ck_assert_uint_eq(page->count, PAGE_SIZE); /* only the last page is short */
+        oc_session_list_page_free(page);
+        page = other;
+        pages++;
+        for (size_t i = 0; i < page->count; i++)
+            set_add(&fwd, page->items[i].id.value);
+    }
+    ck_assert_int_le(empty_tail, 1);
+    ck_assert_int_ge(pages, (CREATED_SESSIONS + PAGE_SIZE - 1) / PAGE_SIZE);
+
+    /* Back from the last page to the first, with `previous`. */
+    for (size_t i = 0; i < page->count; i++)
+        set_add(&back, page->items[i].id.value);
+    int back_pages = 1;
+    while (page->previous) {
+        oc_session_list_page *other = NULL;
+        st = oc_session_list_continue(client, page->previous, NULL, &other, &err);
+        ck_assert_ok(st, err, "session list (previous)");
+        ck_assert_uint_le(other->count, PAGE_SIZE);
+        if (other->count == 0) { /* REAL: the empty page before the first */
+            ck_assert_ptr_null(other->next);
+            ck_assert_ptr_null(other->previous);
+            empty_head++;
+            oc_session_list_page_free(other);
+            break;
+        }
+        oc_session_list_page_free(page);
+        page = other;
+        back_pages++;
+        for (size_t i = 0; i < page->count; i++)
+            set_add(&back, page->items[i].id.value);
+        ck_assert_int_le(back_pages, pages + 1); /* no endless walk */
+    }
+    /* Arrived at the start: the page before which there is nothing is the first page. */
+    id_set start;
+    set_init(&start);
+    for (size_t i = 0; i < page->count; i++)
+        set_add(&start, page->items[i].id.value);
+    oc_session_list_page_free(page);
+
+    set_check_unique(&fwd, "forward walk");
+    set_check_unique(&back, "backward walk");
+    set_check_contains(&fwd, &created, "forward walk");
+    set_check_contains(&back, &created, "backward walk");
+    set_check_equal(&fwd, &back, "forward against backward");
+    set_check_unique(&first, "first page");
+    set_check_unique(&start, "page reached going back");
+    set_check_equal(&first, &start, "first page against the page reached going back");
+    set_cleanup(&start);
+
+    /* The all-items iterator (same page size: the cursor resends the limit). */
+    oc_session_list_iter *it = NULL;
+    st = oc_session_list_iter_new(&it, client, &req, NULL, &err);
+    ck_assert_ok(st, err, "iterator");
+    const oc_session_v2_info *item = NULL;
+    oc_next r;
+    while ((r = oc_session_list_iter_next(it, &item, &err)) == OC_NEXT_ITEM)
+        set_add(&iter, item->id.value);
+    ck_assert_msg(r == OC_NEXT_END, "iterator: %s", err ? oc_error_message(err) : "?");
+    oc_session_list_iter_free(it);
+    set_check_unique(&iter, "iterator");
+    set_check_contains(&iter, &created, "iterator");
+    set_check_equal(&iter, &fwd, "iterator against forward walk");
+    fprintf(stderr,
+            "session pages: %zu sessions, %d pages forward (%d empty page after the last), "
+            "%d back (%d empty page before the first)\n",
+            fwd.count, pages, empty_tail, back_pages, empty_head);
+
+    set_cleanup(&first);
+    set_cleanup(&iter);
+    set_cleanup(&back);
+    set_cleanup(&fwd);
+    set_cleanup(&created);
+    oc_client_free(client);
+}
+END_TEST
+
+/* ---- message pages ------------------------------------------------------------------------ */
+
+#define PROMPTS   7
+#define MSG_LIMIT 2
+
+/* Walk the messages of sid with limit MSG_LIMIT forwards and back; fwd and back get the ids. */
+static void walk_messages(oc_client *client, const char *sid, id_set *fwd, id_set *back)
+{
+    oc_session_messages_request req = {0};
+    req.session_id.value = (char *)sid;
+    req.has_limit = true;
+    req.limit = MSG_LIMIT;
+    oc_session_messages_page *page = NULL;
+    oc_error *err = NULL;
+    oc_status st = oc_session_messages(client, &req, NULL, &page, &err);
+    ck_assert_ok(st, err, "messages");
+    for (size_t i = 0; i < page->count; i++)
+        set_add(fwd, message_id(&page->items[i]));
+    int pages = 1;
+    while (page->next) {
+        oc_session_messages_page *other = NULL;
+        st = oc_session_messages_continue(client, page->next, NULL, &other, &err);
+        ck_assert_ok(st, err, "messages (next)");
+        ck_assert_uint_le(other->count, MSG_LIMIT);
+        if (other->count == 0) { /* REAL: as for sessions, an empty page after the last */
+            ck_assert_ptr_null(other->next);
+            oc_session_messages_page_free(other);
+            break;
+        }
+        ck_assert_uint_eq(page->count, MSG_LIMIT); /* only the last page is short */
+        oc_session_messages_page_free(page);
+        page = other;
+        ck_assert_int_le(++pages, PROMPTS * 2);
+        for (size_t i = 0; i < page->count; i++)
+            set_add(fwd, message_id(&page->items[i]));
+    }
+    for (size_t i = 0; i < page->count; i++)
+        set_add(back, message_id(&page->items[i]));
+    while (page->previous) {
+        oc_session_messages_page *other = NULL;
+        st = oc_session_messages_continue(client, page->previous, NULL, &other, &err);
+        ck_assert_ok(st, err, "messages (previous)");
+        ck_assert_uint_le(other->count, MSG_LIMIT);
+        if (other->count == 0) { /* REAL: and an empty page before the first */
+            ck_assert_ptr_null(other->previous);
+            oc_session_messages_page_free(other);
+            break;
+        }
+        oc_session_messages_page_free(page);
+        page = other;
+        ck_assert_int_ge(--pages, 0);
+        for (size_t i = 0; i < page->count; i++)
+            set_add(back, message_id(&page->items[i]));
+    }
+    oc_session_messages_page_free(page);
+}
+
+static size_t count_messages(oc_client *client, const char *sid)
+{
+    oc_session_messages_request req = {0};
+    req.session_id.value = (char *)sid;
+    req.has_limit = true;
+    req.limit = 100;
+    oc_session_messages_page *page = NULL;
+    oc_error *err = NULL;
+    oc_status st = oc_session_messages(client, &req, NULL, &page, &err);
+    ck_assert_ok(st, err, "messages");
+    size_t n = page->count;
+    oc_session_messages_page_free(page);
+    return n;
+}
+
+START_TEST(test_message_pages)
+{
+    oc_client *client = client_new();
+    /* A model of a provider that does not exist: the agent loop promotes the admitted prompts
+     * into user messages and then stops without any network call. */
+    oc_session_create_request create = {0};
+    create.body.has_model = true;
+    create.body.model.id = "sdkconf-none";
+    create.body.model.provider_id = "sdkconf-none";
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    oc_status st = oc_session_create(client, &create, NULL, &info, &err);
+    ck_assert_ok(st, err, "session create");
+    char sid[ID_CAP];
+    snprintf(sid, sizeof sid, "%s", info->id.value);
+    oc_session_v2_info_free(info);
+
+    id_set admitted;
+    set_init(&admitted);
+    for (int i = 0; i < PROMPTS; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "sdkconf message %d", i);
+        /* REAL: inputs admitted with resume false become messages only when the loop runs, so
+         * the last prompt resumes it. */
+        oc_session_input_admitted *a = admit(client, sid, text, i == PROMPTS - 1);
+        set_add(&admitted, a->id.value);
+        oc_session_input_admitted_free(a);
+    }
+    set_check_unique(&admitted, "admitted");
+    /* Bounded wait for the loop to promote them (v2.session.wait answers 503 "not available
+     * yet" on this server). */
+    size_t n = 0;
+    for (int tries = 0; tries < 200 && (n = count_messages(client, sid)) < PROMPTS; tries++) {
+        struct timespec pause = {0, 50 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    ck_assert_uint_ge(n, PROMPTS);
+
+    id_set fwd, back, iter;
+    set_init(&fwd);
+    set_init(&back);
+    set_init(&iter);
+    walk_messages(client, sid, &fwd, &back);
+    set_check_unique(&fwd, "messages forward");
+    set_check_unique(&back, "messages backward");
+    set_check_contains(&fwd, &admitted, "messages forward");
+    set_check_contains(&back, &admitted, "messages backward");
+    set_check_equal(&fwd, &back, "messages forward against backward");
+    ck_assert_uint_eq(fwd.count, n);
+
+    oc_session_messages_request req = {0};
+    req.session_id.value = sid;
+    req.has_limit = true;
+    req.limit = MSG_LIMIT;
+    oc_session_messages_iter *it = NULL;
+    st = oc_session_messages_iter_new(&it, client, &req, NULL, &err);
+    ck_assert_ok(st, err, "messages iterator");
+    const oc_session_message_t *m = NULL;
+    oc_next r;
+    while ((r = oc_session_messages_iter_next(it, &m, &err)) == OC_NEXT_ITEM)
+        set_add(&iter, message_id(m));
+    ck_assert_msg(r == OC_NEXT_END, "iterator: %s", err ? oc_error_message(err) : "?");
+    oc_session_messages_iter_free(it);
+    set_check_unique(&iter, "messages iterator");
+    set_check_equal(&iter, &fwd, "messages iterator against forward walk");
+
+    /* A message that exists comes back by id. */
+    oc_session_message_request one = {0};
+    one.session_id.value = sid;
+    one.message_id.value = admitted.ids[0];
+    oc_session_message_t *msg = NULL;
+    st = oc_session_message(client, &one, NULL, &msg, &err);
+    ck_assert_ok(st, err, "message");
+    ck_assert_int_eq(msg->kind, OC_SESSION_MESSAGE_T_USER);
+    ck_assert_str_eq(msg->u.user.id.value, admitted.ids[0]);
+    oc_session_message_t_free(msg);
+
+    set_cleanup(&iter);
+    set_cleanup(&back);
+    set_cleanup(&fwd);
+    set_cleanup(&admitted);
+    oc_client_free(client);
+}
+END_TEST
+
+/* ---- session event stream ------------------------------------------------------------------ */
+
+/* The durable sequence of an event and its type (copied to type), from its JSON. */
+static long long event_seq(const oc_session_durable_event *ev, char *type, size_t cap)
+{
+    json_t *j = NULL;
+    oc_error *err = NULL;
+    oc_status st = oc_session_durable_event_encode(ev, &j, &err);
+    ck_assert_ok(st, err, "encode event");
+    json_t *seq = json_object_get(json_object_get(j, "durable"), "seq");
+    ck_assert_msg(json_is_integer(seq), "event without durable.seq");
+    long long v = json_integer_value(seq);
+    const char *t = json_string_value(json_object_get(j, "type"));
+    snprintf(type, cap, "%s", t ? t : "?");
+    json_decref(j);
+    return v;
+}
+
+/* Read events until the admission of message_id; fail on anything at or below min_seq. */
+static long long read_until_admitted(oc_session_events_stream *s, const char *message_id,
+                                     long long min_seq)
+{
+    for (int n = 0; n < 50; n++) {
+        const oc_session_durable_event *ev = NULL;
+        oc_error *err = NULL;
+        oc_next r = oc_session_events_next(s, &ev, &err);
+        ck_assert_msg(r == OC_NEXT_ITEM, "events: %d %s", (int)r, err ? oc_error_message(err) : "");
+        char type[96];
+        long long seq = event_seq(ev, type, sizeof type);
+        ck_assert_msg(seq > min_seq, "event %s seq %lld replayed (after %lld)", type, seq, min_seq);
+        if (ev->kind == OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED &&
+            strcmp(ev->u.session_next_prompt_admitted.data.message_id.value, message_id) == 0)
+            return seq;
+    }
+    ck_abort_msg("no admission of %s in 50 events", message_id);
+    return -1;
+}
+
+/* Established TCP connections to the server's port, from /proc/net/tcp (client side). */
+static int connections_to_server(void)
+{
+    FILE *f = fopen("/proc/net/tcp", "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned rport = 0, st = 0;
+        char local[64], remote[64];
+        if (sscanf(line, " %*d: %63s %63s %x", local, remote, &st) != 3)
+            continue;
+        const char *colon = strchr(remote, ':');
+        if (!colon || sscanf(colon + 1, "%x", &rport) != 1)
+            continue;
+        if ((int)rport == g_port && st == 1) /* TCP_ESTABLISHED */
+            n++;
+    }
+    fclose(f);
+    return n;
+}
+
+START_TEST(test_session_events)
+{
+    oc_client *client = client_new();
+    char sid[ID_CAP];
+    create_session(client, sid);
+    oc_session_input_admitted *a1 = admit(client, sid, "sdkconf event one", false);
+    oc_session_input_admitted *a2 = admit(client, sid, "sdkconf event two", false);
+
+    /* From the start: both admissions, in order. */
+    oc_session_events_request req = {0};
+    req.session_id.value = sid;
+    oc_session_events_stream *s = NULL;
+    oc_error *err = NULL;
+    oc_status st = oc_session_events_open(&s, client, &req, NULL, &err);
+    ck_assert_ok(st, err, "events open");
+    long long seq1 = read_until_admitted(s, a1->id.value, 0);
+    ck_assert_int_eq(seq1, a1->admitted_seq);
+    long long seq2 = read_until_admitted(s, a2->id.value, seq1);
+    ck_assert_int_eq(seq2, a2->admitted_seq);
+
+    /* Close mid-stream (the server would go on): the connection is released. */
+    int during = connections_to_server();
+    oc_session_events_close(s);
+    s = NULL;
+    int after = connections_to_server();
+    ck_assert_msg(during >= 1, "the open stream's connection is not in /proc/net/tcp");
+    ck_assert_msg(after < during, "established connections: %d open, %d after close", during,
+                  after);
+    fprintf(stderr,
+            "session events: %d established connection(s) to the server with the stream "
+            "open, %d after close\n",
+            during, after);
+    oc_call_options quick = OC_CALL_OPTIONS_INIT;
+    quick.timeout_ms = 5000;
+    oc_session_get_request get = {0};
+    get.session_id.value = sid;
+    oc_session_v2_info *info = NULL;
+    st = oc_session_get(client, &get, &quick, &info, &err);
+    ck_assert_ok(st, err, "session get after close");
+    ck_assert_str_eq(info->id.value, sid);
+    oc_session_v2_info_free(info);
+
+    /* Resume after the first admission: only later events, then live ones. */
+    char after_text[32];
+    snprintf(after_text, sizeof after_text, "%lld", seq1);
+    req.has_after = true;
+    req.after = after_text;
+    st = oc_session_events_open(&s, client, &req, NULL, &err);
+    ck_assert_ok(st, err, "events open (after)");
+    const oc_session_durable_event *ev = NULL;
+    oc_next r = oc_session_events_next(s, &ev, &err);
+    ck_assert_msg(r == OC_NEXT_ITEM, "events after: %d %s", (int)r,
+                  err ? oc_error_message(err) : "");
+    char type[96];
+    long long seq = event_seq(ev, type, sizeof type);
+    ck_assert_int_gt(seq, seq1);
+    ck_assert_int_eq(ev->kind, OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED);
+    ck_assert_str_eq(ev->u.session_next_prompt_admitted.data.message_id.value, a2->id.value);
+    ck_assert_int_eq(seq, seq2);
+    /* A prompt admitted now arrives on the open stream. */
+    oc_session_input_admitted *a3 = admit(client, sid, "sdkconf event three", false);
+    long long seq3 = read_until_admitted(s, a3->id.value, seq2);
+    ck_assert_int_eq(seq3, a3->admitted_seq);
+    oc_session_events_close(s);
+
+    oc_session_input_admitted_free(a3);
+    oc_session_input_admitted_free(a2);
+    oc_session_input_admitted_free(a1);
+    oc_client_free(client);
+}
+END_TEST
+
 /* ---- main: start the server, run, stop ---------------------------------------------------- */
 
 static char g_server_pid[32];
@@ -439,9 +865,18 @@ static Suite *sdk_suite(void)
     tcase_add_test(tc, test_prompt_admission);
     suite_add_tcase(s, tc);
 
+    tcase_add_test(tc, test_message_pages);
+    suite_add_tcase(s, tc);
+
     tc = tcase_create("streams");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_event_subscribe_connected);
+    tcase_add_test(tc, test_session_events);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pages");
+    tcase_set_timeout(tc, 110);
+    tcase_add_test(tc, test_session_pages);
     suite_add_tcase(s, tc);
     return s;
 }
