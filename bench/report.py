@@ -68,6 +68,18 @@ def summarize(rows):
     return out
 
 
+def load_callgrind(path):
+    out = {}
+    if not path or not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) == 4 and parts[3]:
+                out.setdefault(parts[0], {})[parts[1]] = dict(count=int(parts[2]), instructions=int(parts[3]))
+    return out
+
+
 def ratio(a, b):
     return a / b if a and b else None
 
@@ -146,8 +158,10 @@ def main():
     ap.add_argument("--quick", default="0")
     ap.add_argument("--commit", default="unknown")
     ap.add_argument("--versions", default="")
+    ap.add_argument("--callgrind", default=None, help="TSV: workload, contestant, count, instructions")
     a = ap.parse_args()
     s = summarize(load(a.raw))
+    ir = load_callgrind(a.callgrind)
     cpu = "unknown"
     try:
         with open("/proc/cpuinfo") as f:
@@ -161,16 +175,29 @@ def main():
                 method="alternating runs; medians of wall, CPU (user+sys) and peak RSS from "
                        "getrusage of the client process (bench_rusage); servers not counted")
     g = goals(s)
+    r = ratio(ir.get("unary-canned", {}).get("sdk", {}).get("instructions"),
+              ir.get("unary-canned", {}).get("floor", {}).get("instructions"))
+    g.insert(3, dict(goal="C SDK instructions per call <= 1.2x the floor (callgrind)",
+                     value=r and round(r, 3), met=None if r is None else r <= 1.2))
     print(f"sdkc benchmarks  {meta['date']}  {meta['cpu']}, {meta['cores']} cores, load {meta['loadavg'][0]:.1f}"
           f"  commit {meta['commit']}" + ("  (QUICK: small counts)" if meta["quick"] else ""))
     print()
     print(table(s, a.runs))
+    if ir:
+        print("instructions (callgrind; unaffected by load)")
+        for w, cs in ir.items():
+            base = cs.get("floor", {}).get("instructions")
+            for who, c in cs.items():
+                vs = f"  {c['instructions'] / base:.3f}x floor" if base and who != "floor" else ""
+                print(f"  {w:<14}{who:<8}{c['count']:>9} x {c['instructions'] / 1e6:>10.1f} M"
+                      f"  {c['instructions'] / c['count'] / 1e3:>10.1f} k/op{vs}")
+        print()
     print("goals")
     for x in g:
         verdict = {True: "met", False: "MISSED", None: "not measured"}[x["met"]]
         print(f"  {x['goal']:<58} {fmt(x['value'], '') if not isinstance(x['value'], str) else x['value']:>18}  {verdict}")
     with open(a.out, "w") as f:
-        json.dump(dict(meta=meta, sections=s, goals=g), f, indent=2)
+        json.dump(dict(meta=meta, sections=s, instructions=ir, goals=g), f, indent=2)
         f.write("\n")
     return 0
 

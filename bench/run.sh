@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/run.sh - sdkc and the generated OpenCode C SDK side by side with the TypeScript toolchain
 # and the raw libcurl + jansson floor, in one run. Prints one table and writes the figures as
-# JSON under bench/results/ (latest.json and one file per run).
+# JSON under bench/results/ (one file per run; latest.json = the last complete run).
 #
 # Every row runs its contestants in the same run, alternating (A B C A B C ...), RUNS times
 # each (default 5); the table shows medians of wall time, CPU time (user+sys) and peak RSS as
@@ -10,14 +10,15 @@
 #
 # usage: bench/run.sh [--quick] [--runs N] [--only LIST] [--no-real] [--build DIR]
 #   --quick      smaller counts (SSE 10k/100k, pages 10k, 200 calls) and 3 runs, for a smoke run
-#   --only LIST  comma-separated sections: generation,unary,real,sse,pages (default: all)
+#   --only LIST  comma-separated sections: generation,unary,real,sse,pages,callgrind (default:
+#                all; callgrind = instruction counts of floor and SDK, stable on a busy machine)
 #   --no-real    skip the real OpenCode server row (needs the pinned opencode-ai from npm)
 # Environment: SDKC_BENCH_NODE (npm cache folder, default ~/.cache/sdkc/bench-node).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/build-bench
 RUNS=5
-ONLY=generation,unary,real,sse,pages
+ONLY=generation,unary,real,sse,pages,callgrind
 N_UNARY=500
 N_REAL=500
 N_SSE_SMALL=100000
@@ -60,13 +61,17 @@ cleanup() {
 }
 trap cleanup EXIT
 RAW=$TMP/raw.tsv
+CG=$TMP/callgrind.tsv
 : >"$RAW"
+: >"$CG"
 log() { printf '%s\n' "$*" >&2; }
 
 # ---- build ------------------------------------------------------------------------------------
 log "bench: building in $BUILD"
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+else
+  cmake -S "$ROOT" -B "$BUILD" >/dev/null # pick up targets added since (bench_sdk, ...)
 fi
 TARGETS="bench_canned_server bench_floor bench_rusage sdkc-cli"
 HAVE_SDK_TARGET=0
@@ -235,11 +240,46 @@ if want real; then
   fi
 fi
 
+# ---- instruction counts -----------------------------------------------------------------------
+# callgrind's totals do not move with the machine's load: the fair figure for SDK/floor ratios.
+# cg WORKLOAD CONTESTANT COUNT CMD... : one TSV row with the instructions executed.
+cg() {
+  local workload=$1 who=$2 count=$3
+  shift 3
+  if valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" "$@" >/dev/null 2>"$TMP/cg.err"; then
+    printf '%s\t%s\t%s\t%s\n' "$workload" "$who" "$count" \
+      "$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$TMP/cg.err")" >>"$CG"
+  else
+    log "bench: callgrind $workload/$who failed: $(tail -1 "$TMP/cg.err")"
+  fi
+}
+if want callgrind; then
+  if command -v valgrind >/dev/null; then
+    log "bench: instruction counts (callgrind)"
+    start_canned 100000
+    CG_UNARY=100
+    CG_SSE=20000
+    cg unary-canned floor $CG_UNARY "$FLOOR" unary "$CANNED" $CG_UNARY
+    [ -n "$SDK" ] && cg unary-canned sdk $CG_UNARY "$SDK" unary "$CANNED" $CG_UNARY
+    cg sse floor $CG_SSE "$FLOOR" sse "$CANNED" ses_bench_$CG_SSE $CG_SSE
+    [ -n "$SDK" ] && cg sse sdk $CG_SSE "$SDK" sse "$CANNED" ses_bench_$CG_SSE $CG_SSE
+    stop_canned
+    cg generation sdkc 1 "$SDKC" generate "$CONTRACT" --lang c --prefix oc --out "$TMP/gen-cg"
+  else
+    log "bench: valgrind not found: no instruction counts"
+  fi
+fi
+
 # ---- report -----------------------------------------------------------------------------------
 mkdir -p "$ROOT/bench/results"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-python3 "$ROOT/bench/report.py" "$RAW" "$ROOT/bench/results/$STAMP.json" \
+python3 "$ROOT/bench/report.py" "$RAW" "$ROOT/bench/results/$STAMP.json" --callgrind "$CG" \
   --runs "$RUNS" --quick "$QUICK" --commit "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   --versions "hey-api=$HEYAPI_VERSION,openapi-typescript=$OAT_VERSION,opencode-sdk=$OCSDK_VERSION,node=$(node --version 2>/dev/null || echo none)"
-cp "$ROOT/bench/results/$STAMP.json" "$ROOT/bench/results/latest.json"
-log "bench: figures written to bench/results/$STAMP.json (and latest.json)"
+# latest.json is the last complete run: every section, full counts.
+if [ "$QUICK" = 0 ] && [ "$ONLY" = generation,unary,real,sse,pages,callgrind ]; then
+  cp "$ROOT/bench/results/$STAMP.json" "$ROOT/bench/results/latest.json"
+  log "bench: figures written to bench/results/$STAMP.json (and latest.json)"
+else
+  log "bench: figures written to bench/results/$STAMP.json (partial or quick run: latest.json kept)"
+fi
