@@ -369,30 +369,19 @@ static int cmp_tag(const void *a, const void *b)
     return strcmp(((const sdkc_error_tag *)a)->tag, ((const sdkc_error_tag *)b)->tag);
 }
 
-static void add_error_type(cctx *c, sdkc_error_status *e, sdkc_error_tag *tags, size_t max,
-                           const sdkc_type *t)
+/* Unions of error bodies are taken apart, nested ones too, down to a small depth: a union that
+ * contains itself (through references) ends there, as one body. */
+static void collect_errors(cctx *c, pvec *out, const sdkc_type *t, int depth)
 {
     if (!t)
         return;
-    if (t->kind == SDKC_TYPE_UNION) {
+    if (t->kind == SDKC_TYPE_UNION && depth < 8) {
         for (size_t i = 0; i < t->u.union_.nvariants; i++)
-            add_error_type(c, e, tags, max, t->u.union_.variants[i].type);
+            collect_errors(c, out, t->u.union_.variants[i].type, depth + 1);
         return;
     }
-    const char *tag = error_tag(t);
-    if (!tag) {
-        if (!e->untagged)
-            e->untagged = t;
-        return;
-    }
-    for (size_t i = 0; i < e->ntags; i++)
-        if (strcmp(tags[i].tag, tag) == 0)
-            return;
-    if (e->ntags < max) {
-        tags[e->ntags].tag = tag;
-        tags[e->ntags].type = t;
-        e->ntags++;
-    }
+    if (!pvec_push(out, (void *)t))
+        c->nomem = true;
 }
 
 static const char *media_ptr(cctx *c, const raw_op *r, int status, const char *ct)
@@ -416,22 +405,40 @@ static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *r
     const char *o = cc_printf(c, "%s/schema", nz(media_ptr(c, r, status, pc->key->str)));
     /* a list of alternatives is taken apart here rather than made a union type */
     const sdkc_node *list = sdkc_node_get(schema, "anyOf");
+    const char *kw = "anyOf";
     if (!list)
-        list = sdkc_node_get(schema, "oneOf");
-    size_t nalt = list && list->kind == SDKC_NODE_SEQ ? list->nitems : 1;
-    sdkc_error_tag *tags = cc_alloc(c, (nalt + 16) * sizeof *tags);
-    if (!tags)
-        return;
+        list = sdkc_node_get(schema, kw = "oneOf");
+    pvec found = {0};
     if (list && list->kind == SDKC_NODE_SEQ) {
         for (size_t i = 0; i < list->nitems; i++)
-            add_error_type(
-                c, e, tags, nalt + 16,
-                cc_schema(c, list->items[i], cc_printf(c, "%s_%zu", nz(ctx), i + 1),
-                          cc_printf(c, "%s/%s/%zu", nz(o),
-                                    sdkc_node_get(schema, "anyOf") ? "anyOf" : "oneOf", i)));
+            collect_errors(c, &found,
+                           cc_schema(c, list->items[i], cc_printf(c, "%s_%zu", nz(ctx), i + 1),
+                                     cc_printf(c, "%s/%s/%zu", nz(o), kw, i)),
+                           0);
     } else {
-        add_error_type(c, e, tags, nalt + 16, cc_schema(c, schema, ctx, o));
+        collect_errors(c, &found, cc_schema(c, schema, ctx, o), 0);
     }
+    sdkc_error_tag *tags = cc_alloc(c, (found.len ? found.len : 1) * sizeof *tags);
+    for (size_t i = 0; tags && i < found.len; i++) {
+        const sdkc_type *t = found.items[i];
+        const char *tag = error_tag(t);
+        if (!tag) {
+            if (!e->untagged)
+                e->untagged = t;
+            continue;
+        }
+        bool dup = false;
+        for (size_t j = 0; j < e->ntags && !dup; j++)
+            dup = strcmp(tags[j].tag, tag) == 0;
+        if (!dup) {
+            tags[e->ntags].tag = tag;
+            tags[e->ntags].type = t;
+            e->ntags++;
+        }
+    }
+    pvec_cleanup(&found);
+    if (!tags)
+        return;
     qsort(tags, e->ntags, sizeof *tags, cmp_tag);
     e->tags = tags;
 }

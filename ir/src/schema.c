@@ -137,9 +137,10 @@ sdkc_type *cc_nullable(cctx *c, const sdkc_type *inner, const sdkc_node *n)
 
 const sdkc_type *cc_strip_nullable(const sdkc_type *t)
 {
-    while (t && t->kind == SDKC_TYPE_NULLABLE)
+    /* bounded: `A: anyOf [$ref A, null]` makes a nullable of itself */
+    for (int i = 0; i < 64 && t && t->kind == SDKC_TYPE_NULLABLE; i++)
         t = t->u.nullable.inner;
-    return t;
+    return t && t->kind == SDKC_TYPE_NULLABLE ? NULL : t;
 }
 
 /* dest (a named shell) takes the contents of src, which already exists. */
@@ -1715,8 +1716,34 @@ static bool plain_name(const char *s)
     return true;
 }
 
+/* A named type that is only itself, through nullables and one-variant unions (`A: anyOf [$ref A,
+ * null]`), describes no value: report it like a cycle of pure references. */
+static void check_empty_cycles(cctx *c)
+{
+    for (size_t i = 0; i < c->named.len; i++) {
+        const sdkc_type *start = c->named.items[i], *t = start;
+        for (int step = 0; step < 64 && t; step++) {
+            if (t->kind == SDKC_TYPE_NULLABLE)
+                t = t->u.nullable.inner;
+            else if (t->kind == SDKC_TYPE_UNION && t->u.union_.nvariants == 1)
+                t = t->u.union_.variants[0].type;
+            else
+                break;
+            if (t == start) {
+                c->nerrors++;
+                if (c->diag)
+                    sdkc_diag_add(c->diag, SDKC_SEV_ERROR, start->loc,
+                                  "schema '%s' is only itself (or null): a cycle with no structure",
+                                  start->name);
+                break;
+            }
+        }
+    }
+}
+
 void cc_schemas_finish(cctx *c, sdkc_ir *ir)
 {
+    check_empty_cycles(c);
     for (size_t i = 0; i < c->unions.len && !c->nomem; i++)
         finish_union(c, c->unions.items[i]);
     if (!c->nomem)

@@ -72,6 +72,32 @@ START_TEST(ref_cycle)
 }
 END_TEST
 
+START_TEST(self_only_schema)
+{
+    /* MaybeSelf: anyOf [$ref MaybeSelf, null] describes nothing */
+    static const want w[] = {{30, 5, "schema 'MaybeSelf' is only itself (or null)"}};
+    expect_errors(DATA "bad/self_reference.yaml", w, 1);
+}
+END_TEST
+
+START_TEST(error_union_containing_itself)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile_file(&c, DATA "good/self_union.yaml", NULL, d), SDKC_OK);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_operation *op = sdkc_ir_operation(ir, "a.get");
+    ck_assert_uint_eq(op->nerrors, 1);
+    ck_assert_uint_eq(op->errors[0].ntags, 2);
+    ck_assert_str_eq(op->errors[0].tags[0].tag, "BadError");
+    ck_assert_str_eq(op->errors[0].tags[1].tag, "WorseError");
+    ck_assert(sdkc_ir_type(ir, "Errors")->recursive);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 START_TEST(several_errors_in_one_run)
 {
     static const want w[] = {{15, 20, "duplicate operationId 'a.get'"},
@@ -298,6 +324,8 @@ static Suite *suite(void)
     tcase_add_test(tc, duplicate_operation_id);
     tcase_add_test(tc, path_parameter_absent);
     tcase_add_test(tc, ref_cycle);
+    tcase_add_test(tc, self_only_schema);
+    tcase_add_test(tc, error_union_containing_itself);
     tcase_add_test(tc, several_errors_in_one_run);
     tcase_add_test(tc, external_ref_and_not_a_document);
     tcase_add_test(tc, loader_errors_pass_through);
