@@ -11,12 +11,16 @@
  * from its contract is asserted as observed and named in a comment ("REAL:"). */
 #include <arpa/inet.h>
 #include <check.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -850,6 +854,56 @@ static void stop_server(void)
     g_server_pid[0] = '\0';
 }
 
+/* A child that stops the server when this process dies without doing so itself (a CTest timeout
+ * kills it): it waits on a pipe whose only writers are this process and its Check children. */
+static int g_watchdog_fd = -1;
+static pid_t g_watchdog_pid = -1;
+
+static void start_watchdog(void)
+{
+    int fds[2];
+    if (!g_server_pid[0] || pipe(fds) != 0)
+        return;
+    (void)fcntl(fds[0], F_SETFD, FD_CLOEXEC); /* the server and scripts must not hold it */
+    (void)fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s/scripts/opencode-server.sh' stop '%s' '%s'", SDKC_SOURCE_DIR,
+             g_server_pid, g_server_dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_IGN); /* outlive a ^C of the process group to clean up */
+        signal(SIGTERM, SIG_IGN);
+        close(fds[1]);
+        char c;
+        ssize_t n;
+        do
+            n = read(fds[0], &c, 1);
+        while (n < 0 && errno == EINTR);
+        if (n == 0) /* every writer is gone and nobody said done */
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(0);
+    }
+    close(fds[0]);
+    if (pid < 0) {
+        close(fds[1]);
+        return;
+    }
+    g_watchdog_fd = fds[1];
+    g_watchdog_pid = pid;
+}
+
+static void stop_watchdog(void)
+{
+    if (g_watchdog_fd < 0)
+        return;
+    if (write(g_watchdog_fd, "d", 1) != 1)
+        fprintf(stderr, "warning: the watchdog did not get its signal\n");
+    close(g_watchdog_fd);
+    g_watchdog_fd = -1;
+    while (waitpid(g_watchdog_pid, NULL, 0) < 0 && errno == EINTR)
+        continue;
+}
+
 static Suite *sdk_suite(void)
 {
     Suite *s = suite_create("sdk_opencode");
@@ -891,10 +945,12 @@ int main(void)
         oc_global_cleanup();
         return EXIT_FAILURE;
     }
+    start_watchdog();
     SRunner *sr = srunner_create(sdk_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    stop_watchdog();
     stop_server();
     oc_global_cleanup();
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
