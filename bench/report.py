@@ -125,7 +125,7 @@ def fmt(v, spec):
 
 def table(s, runs):
     lines = []
-    head = f"  {'contestant':<20}{'count':>9}{'wall':>9}{'CPU':>9}{'CPU/op':>11}{'ops/s':>11}{'RSS':>9}  vs base (CPU)"
+    head = f"  {'contestant':<20}{'count':>9}{'wall':>9}{'CPU':>10}{'CPU/op':>11}{'ops/s':>11}{'RSS':>9}  vs base (CPU)"
     for key, title, base in SECTIONS:
         if key not in s:
             continue
@@ -142,8 +142,10 @@ def table(s, runs):
             if who != base and b.get("median_cpu_s"):
                 vs = f"{c['median_cpu_s'] / b['median_cpu_s']:.2f}x {base}"
             unit, per = ("ms", c["cpu_per_op_us"] / 1000) if c["cpu_per_op_us"] >= 1000 else ("us", c["cpu_per_op_us"])
-            lines.append(f"  {who:<20}{c['count']:>9}{c['median_wall_s']:>8.2f}s{c['median_cpu_s']:>8.2f}s"
-                         f"{per:>8.1f} {unit}{fmt(c['ops_per_s_wall'], '.0f'):>11}"
+            per_op = f"{per:>8.1f} {unit}" if c["count"] > 1 else f"{'-':>11}"
+            rate = fmt(c["ops_per_s_wall"], ".0f") if c["count"] > 1 else "-"
+            lines.append(f"  {who:<20}{c['count']:>9}{c['median_wall_s']:>8.2f}s{c['median_cpu_s']:>8.3f}s"
+                         f"{per_op}{rate:>11}"
                          f"{c['median_rss_mib']:>6.1f}MiB  {vs}"
                          + (f"  ({len(c['failures'])} failed)" if c["failures"] else ""))
         lines.append("")

@@ -158,11 +158,22 @@ rounds() {
   done
 }
 
+# start_canned ITEMS: a fresh canned server on a free port; CANNED is its base URL. (A new port
+# file each time: reusing one raced with the shell's truncation of the previous server's.)
+CANNED_STARTS=0
 start_canned() {
-  "$SERVER" 0 "$1" >"$TMP/port.txt" &
+  CANNED_STARTS=$((CANNED_STARTS + 1))
+  local pf=$TMP/port.$CANNED_STARTS
+  "$SERVER" 0 "$1" >"$pf" &
   SERVER_PID=$!
-  for _ in $(seq 1 50); do [ -s "$TMP/port.txt" ] && break; sleep 0.1; done
-  CANNED=http://127.0.0.1:$(head -1 "$TMP/port.txt")
+  local port=
+  for _ in $(seq 1 100); do
+    port=$(head -1 "$pf" 2>/dev/null || true)
+    [ -n "$port" ] && break
+    sleep 0.1
+  done
+  [ -n "$port" ] || { log "bench: the canned server did not start"; exit 1; }
+  CANNED=http://127.0.0.1:$port
 }
 stop_canned() { kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=; }
 
@@ -273,11 +284,14 @@ fi
 # ---- report -----------------------------------------------------------------------------------
 mkdir -p "$ROOT/bench/results"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+COMPLETE=0
+[ "$QUICK" = 0 ] && [ "$ONLY" = generation,unary,real,sse,pages,callgrind ] && COMPLETE=1
+[ "$COMPLETE" = 1 ] || STAMP=partial-$STAMP
 python3 "$ROOT/bench/report.py" "$RAW" "$ROOT/bench/results/$STAMP.json" --callgrind "$CG" \
   --runs "$RUNS" --quick "$QUICK" --commit "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   --versions "hey-api=$HEYAPI_VERSION,openapi-typescript=$OAT_VERSION,opencode-sdk=$OCSDK_VERSION,node=$(node --version 2>/dev/null || echo none)"
 # latest.json is the last complete run: every section, full counts.
-if [ "$QUICK" = 0 ] && [ "$ONLY" = generation,unary,real,sse,pages,callgrind ]; then
+if [ "$COMPLETE" = 1 ]; then
   cp "$ROOT/bench/results/$STAMP.json" "$ROOT/bench/results/latest.json"
   log "bench: figures written to bench/results/$STAMP.json (and latest.json)"
 else
