@@ -69,7 +69,7 @@ log() { printf '%s\n' "$*" >&2; }
 # ---- build ------------------------------------------------------------------------------------
 log "bench: building in $BUILD"
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
-  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DSDKC_BUILD_TESTS=OFF >/dev/null
 else
   cmake -S "$ROOT" -B "$BUILD" >/dev/null # pick up targets added since (bench_sdk, ...)
 fi
