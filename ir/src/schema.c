@@ -249,12 +249,25 @@ static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
     return n;
 }
 
+/* What a schema with a $ref stands for: the $ref is followed even when siblings sit beside it
+ * (3.0 ignores them; 3.1 keeps only annotations), then any chain of pure references. */
+static const sdkc_node *deref_schema(cctx *c, const sdkc_node *n)
+{
+    const sdkc_node *refnode = kget(n, "$ref");
+    if (!refnode)
+        return n;
+    if (is_pure_ref(n))
+        return final_target(c, n);
+    const sdkc_node *t = cc_resolve_ref(c, refnode);
+    return t ? final_target(c, t) : NULL;
+}
+
 static void fill_component(cctx *c, comp *k);
 
 static sdkc_type *conv_ref(cctx *c, const sdkc_node *n, const char *origin)
 {
     const sdkc_node *refnode = kget(n, "$ref");
-    const sdkc_node *target = final_target(c, n);
+    const sdkc_node *target = deref_schema(c, n);
     if (!target)
         return cc_any(c, refnode, origin, NULL);
     comp *k = cmap_get(&c->comp_by_node, target);
@@ -279,6 +292,7 @@ static sdkc_type *conv_ref(cctx *c, const sdkc_node *n, const char *origin)
         return t;
     }
     conv(c, target, ctxname, t->origin, t);
+    maybe_name(c, t, ctxname); /* a union made by copy_into has no name yet */
     cmap_del(&c->busy, t);
     return t;
 }
@@ -880,7 +894,7 @@ static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list
     parts[k] = n;
     origins[k++] = origin;
     for (size_t i = 0; i < list->nitems; i++) {
-        const sdkc_node *p = final_target(c, list->items[i]);
+        const sdkc_node *p = deref_schema(c, list->items[i]);
         if (!p)
             return any_into(c, list->items[i], origin, NULL, dest);
         const char *ty = cc_text(kget(p, "type"));
@@ -1720,8 +1734,8 @@ static bool plain_name(const char *s)
  * null]`), describes no value: report it like a cycle of pure references. */
 static void check_empty_cycles(cctx *c)
 {
-    for (size_t i = 0; i < c->named.len; i++) {
-        const sdkc_type *start = c->named.items[i], *t = start;
+    for (size_t i = 0; i < c->all.len; i++) {
+        const sdkc_type *start = c->all.items[i], *t = start;
         for (int step = 0; step < 64 && t; step++) {
             if (t->kind == SDKC_TYPE_NULLABLE)
                 t = t->u.nullable.inner;
@@ -1734,7 +1748,7 @@ static void check_empty_cycles(cctx *c)
                 if (c->diag)
                     sdkc_diag_add(c->diag, SDKC_SEV_ERROR, start->loc,
                                   "schema '%s' is only itself (or null): a cycle with no structure",
-                                  start->name);
+                                  start->name ? start->name : nz(start->origin));
                 break;
             }
         }

@@ -98,6 +98,16 @@ START_TEST(error_union_containing_itself)
 }
 END_TEST
 
+/* Found by fuzz_compile: a $ref with siblings was not followed (a dangling one went unreported
+ * and made a union of itself). */
+START_TEST(ref_with_siblings)
+{
+    static const want w[] = {{15, 23, "dangling $ref '#/components/schemas/Gone'"},
+                             {27, 5, "schema 'Me' is only itself"}};
+    expect_errors(DATA "bad/ref_siblings.yaml", w, 2);
+}
+END_TEST
+
 START_TEST(several_errors_in_one_run)
 {
     static const want w[] = {{15, 20, "duplicate operationId 'a.get'"},
@@ -326,6 +336,7 @@ static Suite *suite(void)
     tcase_add_test(tc, ref_cycle);
     tcase_add_test(tc, self_only_schema);
     tcase_add_test(tc, error_union_containing_itself);
+    tcase_add_test(tc, ref_with_siblings);
     tcase_add_test(tc, several_errors_in_one_run);
     tcase_add_test(tc, external_ref_and_not_a_document);
     tcase_add_test(tc, loader_errors_pass_through);
