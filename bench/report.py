@@ -194,7 +194,7 @@ def main():
                 print(f"  {w:<14}{who:<8}{c['count']:>9} x {c['instructions'] / 1e6:>10.1f} M"
                       f"  {c['instructions'] / c['count'] / 1e3:>10.1f} k/op{vs}")
         print()
-    print("goals")
+    print("goals" + ("  (QUICK run: small counts, indicative only; judge goals on a full run)" if meta["quick"] else ""))
     for x in g:
         verdict = {True: "met", False: "MISSED", None: "not measured"}[x["met"]]
         print(f"  {x['goal']:<58} {fmt(x['value'], '') if not isinstance(x['value'], str) else x['value']:>18}  {verdict}")

@@ -55,8 +55,8 @@ SERVER_PID=
 REAL_PID=
 REAL_DIR=
 cleanup() {
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
-  [ -n "$REAL_PID" ] && "$ROOT/scripts/opencode-server.sh" stop "$REAL_PID" "$REAL_DIR" || true
+  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; fi
+  if [ -n "$REAL_PID" ]; then "$ROOT/scripts/opencode-server.sh" stop "$REAL_PID" "$REAL_DIR" || true; fi
   rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -146,11 +146,11 @@ rounds() {
   shift 2
   local -a names=() cmds=()
   while [ $# -gt 0 ]; do names+=("$1"); cmds+=("$2"); shift 2; done
-  local i r
+  local i
   if [ "$WARM" = 1 ]; then
     for i in "${!cmds[@]}"; do eval "${cmds[$i]}" >/dev/null 2>&1 || true; done
   fi
-  for r in $(seq 1 "$RUNS"); do
+  for _ in $(seq 1 "$RUNS"); do
     for i in "${!cmds[@]}"; do
       # shellcheck disable=SC2086
       measure "$section" "${names[$i]}" "$count" ${cmds[$i]}
