@@ -112,8 +112,9 @@ def goals(s):
     for kind in ("sse", "pages"):
         a, b = get(kind + "-small", "sdk", "median_rss_mib"), get(kind + "-large", "sdk", "median_rss_mib")
         # "flat": ten times the items may cost at most 10% + 2 MiB more peak RSS.
-        g.append(dict(goal=f"C SDK {kind} peak RSS flat ({s.get(kind + '-small', {}).get('sdk', {}).get('count')}"
-                      f" -> {s.get(kind + '-large', {}).get('sdk', {}).get('count')})",
+        n_small = s.get(kind + "-small", {}).get("sdk", {}).get("count", "?")
+        n_large = s.get(kind + "-large", {}).get("sdk", {}).get("count", "?")
+        g.append(dict(goal=f"C SDK {kind} peak RSS flat ({n_small} -> {n_large})",
                       value=None if a is None or b is None else f"{a} -> {b} MiB",
                       met=None if a is None or b is None else b <= a * 1.1 + 2))
     return g
