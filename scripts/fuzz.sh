@@ -12,7 +12,7 @@ BUILD=${FUZZ_BUILD:-build-fuzz}
 targets() { sed -n 's/^set(SDKC_FUZZ_TARGETS \(.*\))$/\1/p' fuzz/CMakeLists.txt | tr ' ' '\n' | cut -d: -f1; }
 build() {
   CC=clang cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSDKC_FUZZ=ON \
-    -DSDKC_SANITIZE=address,undefined -DSDKC_BUILD_TESTS=OFF \
+    -DSDKC_SANITIZE=address,undefined -DSDKC_BUILD_TESTS=OFF -DSDKC_BUILD_GENERATED=ON \
     -DSDKC_BUILD_BENCH=OFF >/dev/null
   cmake --build "$BUILD" -j2 --target "$@"
 }

@@ -1,7 +1,9 @@
 /* failmalloc.h - allocation-failure injection for tests: this object interposes malloc, calloc,
  * realloc, free and the aligned allocators for the whole process (glibc allows that), so that the
  * Nth allocation from then on fails, whoever makes it (our code, jansson, libyaml, libc). Not
- * for sanitizer or valgrind builds, which replace malloc themselves. */
+ * for sanitizer or valgrind builds, which replace malloc themselves. No failure is injected while
+ * jansson parses (json_loadb, json_loads): its lexer is not allocation-failure safe (see
+ * docs/security.md). */
 #ifndef FAILMALLOC_H
 #define FAILMALLOC_H
 

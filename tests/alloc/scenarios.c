@@ -6,6 +6,8 @@
 
 #include "sdkc/diag.h"
 #include "sdkc/doc.h"
+#include "sdkc/ir.h"
+#include "sdkc/util.h"
 #include "sdkrt/error.h"
 #include "sdkrt/request.h"
 #include "sdkrt/sse.h"
@@ -161,9 +163,105 @@ done:
     return rc;
 }
 
+/* The example contract exercises every construct the compiler knows; read once, outside the
+ * measured runs (the file's bytes are then a static input). */
+static char *example_text;
+static size_t example_len;
+
+static int read_example(void)
+{
+    if (example_text)
+        return 0;
+    return sdkc_read_file(SDKC_SOURCE_DIR "/spec/examples/example.yaml", &example_text,
+                          &example_len) == SDKC_OK
+               ? 0
+               : 1;
+}
+
+static int compile_example(sdkc_compiled **out)
+{
+    sdkc_diag *diag = NULL;
+    sdkc_doc *doc = NULL;
+    int rc = 1;
+    *out = NULL;
+    if (read_example() != 0 || sdkc_diag_new(&diag) != SDKC_OK)
+        goto done;
+    if (sdkc_doc_load_buffer(&doc, "example.yaml", example_text, example_len, diag) != SDKC_OK)
+        goto done;
+    sdkc_compile_options opts = SDKC_COMPILE_OPTIONS_INIT;
+    if (sdkc_compile(out, doc, &opts, diag) != SDKC_OK)
+        goto done;
+    rc = 0;
+done:
+    sdkc_doc_free(doc);
+    sdkc_diag_free(diag);
+    return rc;
+}
+
+static int run_compile(uint64_t *digest)
+{
+    sdkc_compiled *c = NULL;
+    char *json = NULL;
+    size_t len = 0;
+    int rc = 1;
+    if (compile_example(&c) != 0)
+        goto done;
+    if (sdkc_ir_to_json(sdkc_compiled_ir(c), &json, &len) != SDKC_OK)
+        goto done;
+    *digest = digest_bytes(*digest, json, len);
+    rc = 0;
+done:
+    free(json);
+    sdkc_compiled_free(c);
+    return rc;
+}
+
+/* IR JSON text of the example, made once outside the measured runs. */
+static char *example_ir;
+static size_t example_ir_len;
+
+static int run_ir_json(uint64_t *digest)
+{
+    sdkc_diag *diag = NULL;
+    sdkc_compiled *c = NULL;
+    char *json = NULL;
+    size_t len = 0;
+    int rc = 1;
+    if (!example_ir) {
+        sdkc_compiled *first = NULL;
+        if (compile_example(&first) != 0)
+            return 1;
+        sdkc_status st = sdkc_ir_to_json(sdkc_compiled_ir(first), &example_ir, &example_ir_len);
+        sdkc_compiled_free(first);
+        if (st != SDKC_OK)
+            return 1;
+    }
+    if (sdkc_diag_new(&diag) != SDKC_OK)
+        goto done;
+    if (sdkc_ir_from_json(&c, "example.ir.json", example_ir, example_ir_len, diag) != SDKC_OK)
+        goto done;
+    if (sdkc_ir_to_json(sdkc_compiled_ir(c), &json, &len) != SDKC_OK)
+        goto done;
+    *digest = digest_bytes(*digest, json, len);
+    rc = 0;
+done:
+    free(json);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(diag);
+    return rc;
+}
+
+#ifdef SDKC_HAVE_OC
+int run_decoders(uint64_t *digest); /* decoders.c */
+int run_sdk_call(uint64_t *digest);
+#endif
+
 const scenario scenarios[] = {
-    {"loader", "compiler", run_loader},
-    {"sse", "runtime", run_sse},
-    {"request", "runtime", run_request},
+    {"loader", "compiler", run_loader},    {"sse", "runtime", run_sse},
+    {"request", "runtime", run_request},   {"compile", "compiler", run_compile},
+    {"ir_json", "compiler", run_ir_json},
+#ifdef SDKC_HAVE_OC
+    {"decoders", "emitter", run_decoders}, {"sdk_call", "emitter", run_sdk_call},
+#endif
 };
 const size_t n_scenarios = sizeof scenarios / sizeof scenarios[0];

@@ -15,11 +15,11 @@ if(TARGET sdkc-cli)
   add_test(NAME conformance/cli_exit
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli-exit.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR})
-  set_tests_properties(conformance/cli_exit PROPERTIES LABELS conformance TIMEOUT 120)
+  set_tests_properties(conformance/cli_exit PROPERTIES LABELS "conformance;script" TIMEOUT 120)
   add_test(NAME conformance/opencode
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opencode-conform.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(conformance/opencode PROPERTIES LABELS conformance TIMEOUT 600)
+  set_tests_properties(conformance/opencode PROPERTIES LABELS "conformance;script" TIMEOUT 900)
 endif()
 
 # --- sdkconf: the generated OpenCode C SDK against the real server (test_sdk_opencode.c) ---------

@@ -33,14 +33,22 @@ read -r pid dir <<<"$started"
 trap '"$src/scripts/opencode-server.sh" stop "$pid" "$dir"' EXIT
 
 export SDKC_CONFORM_PASSWORD="$password"
-"$sdkc" conform "$src/spec/opencode/openapi.json" --base-url "http://127.0.0.1:$port" \
+# SDKC_VALGRIND=1 runs sdkc itself under valgrind (CTest's memcheck would only check bash); the
+# longer per-request timeout keeps valgrind's slowdown from turning answers into skips.
+wrap=() extra=()
+if [[ ${SDKC_VALGRIND:-} == 1 ]]; then
+  wrap=(valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=3)
+  extra=(--timeout-ms 30000)
+fi
+"${wrap[@]}" "$sdkc" conform "$src/spec/opencode/openapi.json" --base-url "http://127.0.0.1:$port" \
   --password-env SDKC_CONFORM_PASSWORD --include 'v2.session.*' --include v2.event.subscribe \
-  --report "$report" --known "$known"
+  --report "$report" --known "$known" "${extra[@]}"
 rc=$?
 echo "report: $report"
 case $rc in
   0) echo "PASS: deviations match the reviewed list $known" ;;
   1) echo "FAIL: deviations differ from the reviewed list (NEW/VANISHED lines above)" >&2 ;;
+  3) echo "FAIL: valgrind found memory errors or leaks in sdkc conform (above)" >&2 ;;
   *) echo "FAIL: sdkc conform could not run (exit $rc)" >&2 ;;
 esac
 exit $rc

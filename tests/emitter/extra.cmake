@@ -18,7 +18,7 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
                    bash ${CMAKE_CURRENT_SOURCE_DIR}/full_contract.sh
                    ${PROJECT_SOURCE_DIR}/spec/opencode/openapi.json
                    ${CMAKE_CURRENT_BINARY_DIR}/full-contract)
-  set_tests_properties(emitter/full_contract_compiles PROPERTIES LABELS emitter TIMEOUT 900)
+  set_tests_properties(emitter/full_contract_compiles PROPERTIES LABELS "emitter;script" TIMEOUT 900)
 endif()
 
 # The SDK of tests/emitter/data/edge.yaml, generated at build time, and a value test over it.
@@ -45,5 +45,5 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
                    bash ${CMAKE_CURRENT_SOURCE_DIR}/full_contract.sh
                    ${PROJECT_SOURCE_DIR}/spec/examples/example.yaml
                    ${CMAKE_CURRENT_BINARY_DIR}/example-contract)
-  set_tests_properties(emitter/example_contract_compiles PROPERTIES LABELS emitter TIMEOUT 300)
+  set_tests_properties(emitter/example_contract_compiles PROPERTIES LABELS "emitter;script" TIMEOUT 300)
 endif()
