@@ -11,7 +11,15 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build-bench}
 PATCHES=("$@")
-[ ${#PATCHES[@]} -gt 0 ] || PATCHES=("$ROOT"/bench/try/*.patch)
+if [ ${#PATCHES[@]} -eq 0 ]; then
+  shopt -s nullglob
+  PATCHES=("$ROOT"/bench/try/*.patch)
+  shopt -u nullglob
+fi
+if [ ${#PATCHES[@]} -eq 0 ]; then
+  echo "usage: bench/try.sh PATCH... (no patches under bench/try/)" >&2
+  exit 2
+fi
 TMP=$(mktemp -d /tmp/sdkc-try.XXXXXX)
 SERVER_PID=
 cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -rf "$TMP"; }

@@ -289,7 +289,9 @@ static void pump(xfer *x, bool wait)
             x->result = m->data.result;
         }
     }
-    if (!x->done && wait)
+    /* A paused transfer's socket is not in the poll set, and bytes already buffered need no
+     * wait: polling then only sleeps POLL_MS. */
+    if (!x->done && wait && !x->paused && x->buf.len == x->buf_off)
         curl_multi_poll(x->c->multi, NULL, 0, POLL_MS, NULL);
 }
 

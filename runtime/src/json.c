@@ -29,51 +29,105 @@ typedef struct junion {
     json_t *unknown;
 } junion;
 
-/* The JSON path of the value being decoded; long paths are cut (messages stay bounded). */
-#define PATH_MAX_LEN 480
+/* The JSON path of the value being decoded or encoded. It is kept as a stack of segments (a key,
+ * borrowed from the type table or the JSON being walked, or an index) and formatted only when an
+ * error names it: building the text for every field cost a fifth of a decode. Long paths are cut
+ * (messages stay bounded). */
+#define PATH_MAX_LEN   480
+#define PATH_MAX_DEPTH 96
+
+typedef struct jseg {
+    const char *key; /* NULL: an array index */
+    size_t index;
+} jseg;
 
 typedef struct jpath {
+    const char *root;
+    jseg seg[PATH_MAX_DEPTH];
+    size_t depth; /* may exceed PATH_MAX_DEPTH; the segments past it are not kept */
     char buf[PATH_MAX_LEN + 4];
-    size_t len;
 } jpath;
+
+static void path_init(jpath *p, const char *root)
+{
+    p->root = root;
+    p->depth = 0;
+    p->buf[0] = '\0';
+}
 
 static size_t path_push_key(jpath *p, const char *key)
 {
-    size_t old = p->len;
-    bool ident = key[0] != '\0' && !isdigit((unsigned char)key[0]);
-    for (const char *c = key; *c && ident; c++) {
-        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '$')
-            ident = false;
-    }
-    int n;
-    size_t room = PATH_MAX_LEN - p->len;
-    if (ident)
-        n = snprintf(p->buf + p->len, room, ".%s", key);
-    else
-        n = snprintf(p->buf + p->len, room, "[\"%s\"]", key);
-    if (n < 0 || (size_t)n >= room)
-        p->len = PATH_MAX_LEN - 1;
-    else
-        p->len += (size_t)n;
+    size_t old = p->depth;
+    if (old < PATH_MAX_DEPTH)
+        p->seg[old].key = key;
+    p->depth = old + 1;
     return old;
 }
 
 static size_t path_push_index(jpath *p, size_t i)
 {
-    size_t old = p->len;
-    size_t room = PATH_MAX_LEN - p->len;
-    int n = snprintf(p->buf + p->len, room, "[%zu]", i);
-    if (n < 0 || (size_t)n >= room)
-        p->len = PATH_MAX_LEN - 1;
-    else
-        p->len += (size_t)n;
+    size_t old = p->depth;
+    if (old < PATH_MAX_DEPTH) {
+        p->seg[old].key = NULL;
+        p->seg[old].index = i;
+    }
+    p->depth = old + 1;
     return old;
 }
 
 static void path_pop(jpath *p, size_t old)
 {
-    p->len = old;
-    p->buf[old] = '\0';
+    p->depth = old;
+}
+
+/* Append n bytes at *len, cutting at PATH_MAX_LEN - 1; false once full. */
+static bool path_put(char *buf, size_t *len, const char *s, size_t n)
+{
+    size_t room = PATH_MAX_LEN - 1 - *len;
+    bool fits = n <= room;
+    if (!fits)
+        n = room;
+    memcpy(buf + *len, s, n);
+    *len += n;
+    return fits;
+}
+
+static bool is_ident(const char *key)
+{
+    if (key[0] == '\0' || isdigit((unsigned char)key[0]))
+        return false;
+    for (const char *c = key; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '$')
+            return false;
+    return true;
+}
+
+/* The path as text ($.a.b[3]["not an ident"]); valid until the path changes. */
+static const char *path_str(jpath *p)
+{
+    char *b = p->buf;
+    size_t len = 0;
+    bool ok = path_put(b, &len, p->root, strlen(p->root));
+    size_t kept = p->depth < PATH_MAX_DEPTH ? p->depth : PATH_MAX_DEPTH;
+    for (size_t i = 0; i < kept && ok; i++) {
+        const jseg *g = &p->seg[i];
+        if (!g->key) {
+            char num[32];
+            int n = snprintf(num, sizeof num, "[%zu]", g->index);
+            ok = n > 0 && path_put(b, &len, num, (size_t)n);
+        } else if (is_ident(g->key)) {
+            ok = path_put(b, &len, ".", 1) && path_put(b, &len, g->key, strlen(g->key));
+        } else {
+            ok = path_put(b, &len, "[\"", 2) && path_put(b, &len, g->key, strlen(g->key)) &&
+                 path_put(b, &len, "\"]", 2);
+        }
+    }
+    if (!ok || p->depth > PATH_MAX_DEPTH) { /* cut: say so (buf has room past the cap) */
+        memcpy(b + len, "...", 3);
+        len += 3;
+    }
+    b[len] = '\0';
+    return p->buf;
 }
 
 static const char *json_type_name(const json_t *j)
@@ -98,10 +152,10 @@ static const char *json_type_name(const json_t *j)
     return "value";
 }
 
-static sdkrt_status expected(sdkrt_error **err, const jpath *p, const char *what, const json_t *j)
+static sdkrt_status expected(sdkrt_error **err, jpath *p, const char *what, const json_t *j)
 {
-    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s, got %s", p->buf,
-                           what, json_type_name(j));
+    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s, got %s",
+                           path_str(p), what, json_type_name(j));
 }
 
 static sdkrt_status oom(sdkrt_error **err)
@@ -159,7 +213,7 @@ static sdkrt_status decode_literal(const sdkrt_jtype *t, const json_t *j, jpath 
         same = json_number_value(want) == json_number_value(j);
     json_decref(want);
     if (!same)
-        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s", p->buf,
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s", path_str(p),
                                t->literal ? t->literal : "null");
     return SDKRT_OK;
 }
@@ -182,7 +236,7 @@ static sdkrt_status decode_object(const sdkrt_jtype *t, void *v, const json_t *j
                     expected(err, p, f->type->name ? f->type->name : "value", fj);
                 else
                     sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                                    "%s: missing required field", p->buf);
+                                    "%s: missing required field", path_str(p));
                 path_pop(p, old);
                 goto fail;
             }
@@ -227,7 +281,7 @@ static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j,
             size_t old = path_push_key(p, t->discriminator);
             sdkrt_status st = tag ? expected(err, p, "string", tag)
                                   : sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                                                    "%s: missing discriminator", p->buf);
+                                                    "%s: missing discriminator", path_str(p));
             path_pop(p, old);
             return st;
         }
@@ -259,7 +313,7 @@ static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j,
             return oom(err);
     }
     return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: %s matches no variant of %s",
-                           p->buf, json_type_name(j), t->name ? t->name : "the union");
+                           path_str(p), json_type_name(j), t->name ? t->name : "the union");
 }
 
 static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath *p,
@@ -306,7 +360,7 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
         return SDKRT_OK;
     case SDKRT_JK_NEVER:
         return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: no value is allowed here",
-                               p->buf);
+                               path_str(p));
     case SDKRT_JK_LITERAL:
         return decode_literal(t, j, p, err);
     case SDKRT_JK_ENUM: {
@@ -405,7 +459,7 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             json_loadb(json_string_value(j), json_string_length(j), JSON_DECODE_ANY, &jerr);
         if (!inner)
             return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                                   "%s: string does not hold JSON: %s", p->buf, jerr.text);
+                                   "%s: string does not hold JSON: %s", path_str(p), jerr.text);
         sdkrt_status st = decode(t->inner, v, inner, p, err);
         json_decref(inner);
         return st;
@@ -418,7 +472,8 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
         return SDKRT_OK;
     }
     }
-    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: unsupported type", p->buf);
+    return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: unsupported type",
+                           path_str(p));
 }
 
 sdkrt_status sdkrt_json_decode(const sdkrt_jtype *t, void *value, const json_t *json,
@@ -428,15 +483,7 @@ sdkrt_status sdkrt_json_decode(const sdkrt_jtype *t, void *value, const json_t *
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
                                "sdkrt_json_decode: NULL argument");
     jpath p;
-    p.len = 0;
-    p.buf[0] = '\0';
-    const char *root = path ? path : "$";
-    size_t n = strlen(root);
-    if (n >= PATH_MAX_LEN)
-        n = PATH_MAX_LEN - 1;
-    memcpy(p.buf, root, n);
-    p.buf[n] = '\0';
-    p.len = n;
+    path_init(&p, path ? path : "$");
     return decode(t, value, json, &p, err);
 }
 
@@ -456,9 +503,9 @@ sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const cha
 
 /* ---- encode ---- */
 
-static sdkrt_status enc_err(sdkrt_error **err, const jpath *p, const char *what)
+static sdkrt_status enc_err(sdkrt_error **err, jpath *p, const char *what)
 {
-    return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s: %s", p->buf, what);
+    return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s: %s", path_str(p), what);
 }
 
 static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jpath *p,
@@ -669,9 +716,7 @@ sdkrt_status sdkrt_json_encode(const sdkrt_jtype *t, const void *value, json_t *
                                "sdkrt_json_encode: NULL argument");
     *out = NULL;
     jpath p;
-    p.buf[0] = '$';
-    p.buf[1] = '\0';
-    p.len = 1;
+    path_init(&p, "$");
     return encode(t, value, out, &p, err);
 }
 

@@ -247,6 +247,52 @@ START_TEST(decode_errors_name_path)
 }
 END_TEST
 
+/* A path deeper than the runtime keeps is cut with "..." and stays bounded; one that fits is
+ * exact. */
+START_TEST(decode_error_deep_path)
+{
+    for (int depth = 10; depth <= 150; depth += 140) {
+        char *text = malloc((size_t)depth * 64 + 64);
+        char *want = malloc((size_t)depth * 8 + 64);
+        ck_assert_ptr_nonnull(text);
+        ck_assert_ptr_nonnull(want);
+        size_t tl = 0, wl = 0;
+        memcpy(want, "$", 2);
+        wl = 1;
+        for (int i = 0; i < depth; i++) {
+            const char *open = "{\"id\":\"x\",\"time\":{\"created\":1},\"parent\":";
+            memcpy(text + tl, open, strlen(open));
+            tl += strlen(open);
+            memcpy(want + wl, ".parent", 8);
+            wl += 7;
+        }
+        const char *leaf = "{\"id\":7,\"time\":{\"created\":1}}";
+        memcpy(text + tl, leaf, strlen(leaf));
+        tl += strlen(leaf);
+        for (int i = 0; i < depth; i++)
+            text[tl++] = '}';
+        text[tl] = '\0';
+        sdkrt_error *err = NULL;
+        node n;
+        memset(&n, 0, sizeof n);
+        ck_assert_int_eq(sdkrt_json_decode_text(&t_node, &n, text, tl, NULL, &err), SDKRT_ERR);
+        const char *msg = sdkrt_error_message(err);
+        if (depth == 10) {
+            memcpy(want + wl, ".id: expected string, got integer", 34);
+            ck_assert_msg(strstr(msg, want) != NULL, "message '%s' lacks '%s'", msg, want);
+        } else {
+            ck_assert_msg(strstr(msg, "$.parent.parent") != NULL, "%s", msg);
+            ck_assert_msg(strstr(msg, "...: expected string, got integer") != NULL, "%s", msg);
+            ck_assert_uint_lt(strlen(msg), 1024);
+        }
+        ck_assert_ptr_null(n.parent);
+        sdkrt_error_free(err);
+        free(text);
+        free(want);
+    }
+}
+END_TEST
+
 START_TEST(encode_round_trip)
 {
     node n;
@@ -339,6 +385,7 @@ static Suite *suite(void)
     tcase_add_test(tc, decode_full);
     tcase_add_test(tc, decode_absent_and_null_optional);
     tcase_add_test(tc, decode_errors_name_path);
+    tcase_add_test(tc, decode_error_deep_path);
     tcase_add_test(tc, encode_round_trip);
     tcase_add_test(tc, encode_known_enum_and_invalid);
     tcase_add_test(tc, param_text);
