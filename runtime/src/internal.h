@@ -7,6 +7,11 @@
 
 #include "sdkrt/sdkrt.h"
 
+/* How every JSON text from a server is parsed: any value at the top, duplicate keys refused (two
+ * readers of one body must not see different objects), \u0000 kept so that raw JSON values keep
+ * it (typed strings refuse it: a C string cannot carry it). */
+#define SDKRT_JSON_LOAD_FLAGS (JSON_DECODE_ANY | JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL)
+
 /* Prepend "prefix" to the error's message (best effort; no-op on the static OOM error). */
 void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

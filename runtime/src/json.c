@@ -1,6 +1,8 @@
 /* Table-driven JSON decode / encode / cleanup for generated values (see sdkrt/json.h). */
 #include "sdkrt/json.h"
 
+#include "internal.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -323,6 +325,9 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
     case SDKRT_JK_STRING: {
         if (!json_is_string(j))
             return expected(err, p, "string", j);
+        if (strlen(json_string_value(j)) != json_string_length(j))
+            return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                                   "%s: string holds a NUL character (\\u0000)", path_str(p));
         char *s = strdup(json_string_value(j));
         if (!s)
             return oom(err);
@@ -456,7 +461,7 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             return decode(t->inner, v, j, p, err);
         json_error_t jerr;
         json_t *inner =
-            json_loadb(json_string_value(j), json_string_length(j), JSON_DECODE_ANY, &jerr);
+            json_loadb(json_string_value(j), json_string_length(j), SDKRT_JSON_LOAD_FLAGS, &jerr);
         if (!inner)
             return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
                                    "%s: string does not hold JSON: %s", path_str(p), jerr.text);
@@ -491,7 +496,7 @@ sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const cha
                                     const char *path, sdkrt_error **err)
 {
     json_error_t jerr;
-    json_t *j = json_loadb(text ? text : "", text ? len : 0, JSON_DECODE_ANY, &jerr);
+    json_t *j = json_loadb(text ? text : "", text ? len : 0, SDKRT_JSON_LOAD_FLAGS, &jerr);
     if (!j)
         return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
                                "%s: invalid JSON at line %d column %d: %s", path ? path : "$",
@@ -1087,7 +1092,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         (strcmp(content_type, "application/json") == 0 ||
          (strlen(content_type) > 5 &&
           strcmp(content_type + strlen(content_type) - 5, "+json") == 0)))
-        j = json_loadb(body, len, 0, NULL);
+        j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, NULL);
     const char *tag = json_string_value(json_object_get(j, "_tag"));
     const sdkrt_jerror *match = NULL;
     for (size_t i = 0; tag && i < op->nerrors && !match; i++) {
@@ -1275,10 +1280,10 @@ static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *e
                                    sdkrt_error **err)
 {
     const sdkrt_jop *op = s->op;
-    json_t *j = json_loadb(ev->data, ev->data_len, JSON_DECODE_ANY, NULL);
+    json_t *j = json_loadb(ev->data, ev->data_len, SDKRT_JSON_LOAD_FLAGS, NULL);
     if (j && json_is_string(j)) {
         json_t *inner =
-            json_loadb(json_string_value(j), json_string_length(j), JSON_DECODE_ANY, NULL);
+            json_loadb(json_string_value(j), json_string_length(j), SDKRT_JSON_LOAD_FLAGS, NULL);
         if (inner) {
             json_decref(j);
             j = inner;
@@ -1375,7 +1380,7 @@ sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkr
         if (ev.data_len == 0)
             continue; /* an empty event carries no item */
         json_error_t jerr;
-        json_t *j = json_loadb(ev.data, ev.data_len, JSON_DECODE_ANY, &jerr);
+        json_t *j = json_loadb(ev.data, ev.data_len, SDKRT_JSON_LOAD_FLAGS, &jerr);
         if (!j) {
             sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
                             "%s: event data is not JSON (line %d column %d: %s)", s->op->id,
@@ -1385,8 +1390,8 @@ sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkr
         /* The contract says the data is a JSON string of the item; servers send the item. */
         if (s->op->item_encoded && json_is_string(j) && s->op->item->kind != SDKRT_JK_STRING &&
             s->op->item->kind != SDKRT_JK_ENUM && s->op->item->kind != SDKRT_JK_ANY) {
-            json_t *inner =
-                json_loadb(json_string_value(j), json_string_length(j), JSON_DECODE_ANY, NULL);
+            json_t *inner = json_loadb(json_string_value(j), json_string_length(j),
+                                       SDKRT_JSON_LOAD_FLAGS, NULL);
             if (inner) {
                 json_decref(j);
                 j = inner;

@@ -193,12 +193,12 @@ sdkrt_status sdkrt_response_parse_json(const sdkrt_response *resp, json_t **json
         return SDKRT_ERR;
     }
     json_error_t jerr;
-    *json = json_loadb(sdkrt_response_body(resp, NULL), resp->body.len,
-                       JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+    *json =
+        json_loadb(sdkrt_response_body(resp, NULL), resp->body.len, SDKRT_JSON_LOAD_FLAGS, &jerr);
     if (!*json) {
         sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                        "%sHTTP %d: invalid JSON body at line %d, column %d: %s", origin(resp), resp->status,
-                        jerr.line, jerr.column, jerr.text);
+                        "%sHTTP %d: invalid JSON body at line %d, column %d: %s", origin(resp),
+                        resp->status, jerr.line, jerr.column, jerr.text);
         if (err)
             describe(*err, resp);
         return SDKRT_ERR;
@@ -209,8 +209,8 @@ sdkrt_status sdkrt_response_parse_json(const sdkrt_response *resp, json_t **json
 sdkrt_status sdkrt_error_unexpected_status(sdkrt_error **err, const sdkrt_response *resp)
 {
     if (resp->body.len)
-        sdkrt_error_set(err, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with %s body", origin(resp), resp->status,
-                        resp->content_type ? resp->content_type : "untyped");
+        sdkrt_error_set(err, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with %s body", origin(resp),
+                        resp->status, resp->content_type ? resp->content_type : "untyped");
     else
         sdkrt_error_set(err, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with empty body",
                         origin(resp), resp->status);

@@ -247,6 +247,33 @@ START_TEST(decode_errors_name_path)
 }
 END_TEST
 
+/* What a hostile server may send, through the typed decoder: each is MALFORMED_RESPONSE. */
+START_TEST(decode_hostile_values)
+{
+    const char *base = "{\"id\":\"x\",\"time\":{\"created\":1},";
+    struct {
+        const char *tail, *want;
+    } cases[] = {
+        {"\"parts\":[{\"type\":\"file\",\"size\":99999999999999999999}]}", "too big integer"},
+        {"\"parts\":[{\"type\":\"file\",\"size\":-99999999999999999999}]}",
+         "too big negative integer"},
+        {"\"parts\":[{\"type\":\"file\",\"size\":1e19}]}",
+         "$.parts[0].size: expected integer, got number"},
+        {"\"parts\":[{\"type\":\"file\",\"size\":1.5}]}",
+         "$.parts[0].size: expected integer, got number"},
+        {"\"title\":\"a\\u0000b\"}", "$.title: string holds a NUL character"},
+        {"\"meta\":{\"k\\u0000x\":\"v\"}}", "NUL byte in object key"},
+        {"\"title\":\"a\",\"title\":\"b\"}", "duplicate object key"},
+        {"\"title\":\"\xff\"}", "unable to decode byte"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", base, cases[i].tail);
+        decode_fails(text, cases[i].want);
+    }
+}
+END_TEST
+
 /* A path deeper than the runtime keeps is cut with "..." and stays bounded; one that fits is
  * exact. */
 START_TEST(decode_error_deep_path)
@@ -386,6 +413,7 @@ static Suite *suite(void)
     tcase_add_test(tc, decode_absent_and_null_optional);
     tcase_add_test(tc, decode_errors_name_path);
     tcase_add_test(tc, decode_error_deep_path);
+    tcase_add_test(tc, decode_hostile_values);
     tcase_add_test(tc, encode_round_trip);
     tcase_add_test(tc, encode_known_enum_and_invalid);
     tcase_add_test(tc, param_text);
