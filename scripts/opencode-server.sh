@@ -3,6 +3,7 @@
 #   scripts/opencode-server.sh install            install the pinned package into $SDKC_OPENCODE_DIR
 #   scripts/opencode-server.sh start PORT [PASS]  start; prints "PID DIR" (DIR holds the home, log)
 #   scripts/opencode-server.sh stop PID DIR       stop by PID and remove DIR
+#   scripts/opencode-server.sh port               print a port free on 127.0.0.1 (random try)
 # The server needs no model provider for what we use (sessions, pages, prompts with resume:false).
 set -euo pipefail
 OPENCODE_VERSION=${OPENCODE_VERSION:-1.18.33}
@@ -54,11 +55,22 @@ stop() {
   case $dir in /tmp/sdkc-opencode.*) rm -rf "$dir" ;; esac
 }
 
+free_port() {
+  local p
+  for _ in $(seq 1 20); do
+    p=$((20000 + RANDOM % 20000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
+  done
+  echo "no free port found on 127.0.0.1" >&2
+  return 1
+}
+
 cmd=${1:-}; shift || true
 case $cmd in
   install) install ;;
   start) start "$@" ;;
   stop) stop "$@" ;;
   bin) install; echo "$BIN" ;;
-  *) echo "usage: $0 install | start PORT [PASSWORD] | stop PID DIR | bin" >&2; exit 2 ;;
+  port) free_port ;;
+  *) echo "usage: $0 install | start PORT [PASSWORD] | stop PID DIR | bin | port" >&2; exit 2 ;;
 esac

@@ -4,12 +4,7 @@
 # through, both ways), then once with a wrong one, which must end in UnauthorizedError.
 set -uo pipefail
 tour=$1 src=$2
-port=
-for _ in $(seq 1 20); do
-  p=$((20000 + RANDOM % 20000))
-  if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then port=$p; break; fi
-done
-[[ -n $port ]] || { echo "FAIL: no free port found" >&2; exit 1; }
+port=$("$src/scripts/opencode-server.sh" port) || { echo "FAIL: no free port found" >&2; exit 1; }
 password="tour-$RANDOM$RANDOM"
 started=$("$src/scripts/opencode-server.sh" start "$port" "$password") ||
   { echo "FAIL: the opencode server did not start" >&2; exit 1; }

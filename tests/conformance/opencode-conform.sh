@@ -17,12 +17,7 @@ if ! command -v npm >/dev/null 2>&1 && [[ ! -x ${SDKC_OPENCODE_DIR:-$HOME/.cache
 fi
 
 # A free port on 127.0.0.1: try a few at random.
-port=
-for _ in $(seq 1 20); do
-  p=$((20000 + RANDOM % 20000))
-  if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then port=$p; break; fi
-done
-[[ -n $port ]] || { echo "FAIL: no free port found" >&2; exit 1; }
+port=$("$src/scripts/opencode-server.sh" port) || { echo "FAIL: no free port found" >&2; exit 1; }
 
 password="conform-$RANDOM$RANDOM"
 if ! started=$("$src/scripts/opencode-server.sh" start "$port" "$password"); then
