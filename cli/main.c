@@ -3,10 +3,18 @@
  * Exit statuses (docs/cli.md): 0 success; 1 internal or I/O failure writing output; 2 usage
  * errors and contract errors (diagnostics on stderr as path:line:col: error: message).
  */
+#define _DEFAULT_SOURCE /* sbrk, madvise */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "sdkc/diag.h"
 #include "sdkc/ir.h"
@@ -373,8 +381,34 @@ static bool wants_help(int argc, char **argv)
     return false;
 }
 
+/* sdkc is short-lived and touches about 15 MB for a contract like OpenCode's, and page faults
+ * are most of its system time (3600 faults, 10 of 33 ms, in a VM). One heap grown in a single
+ * step, never trimmed nor unmapped, and backed by transparent huge pages where the kernel gives
+ * them on request, costs a fraction of that. Best effort: any failure leaves the defaults. */
+static void tune_memory(void)
+{
+#ifdef __GLIBC__
+    const size_t pad = (size_t)32 << 20, huge = (size_t)2 << 20;
+    if (!mallopt(M_MMAP_THRESHOLD, 32 << 20) || !mallopt(M_TRIM_THRESHOLD, 256 << 20) ||
+        !mallopt(M_TOP_PAD, (int)pad))
+        return;
+#ifdef MADV_HUGEPAGE
+    uintptr_t start = (uintptr_t)sbrk(0);
+    void *volatile grow = malloc((size_t)1 << 20); /* grows the heap by this and the pad */
+    uintptr_t end = (uintptr_t)sbrk(0);
+    free(grow);
+    if (start == (uintptr_t)-1 || end == (uintptr_t)-1 || end <= start)
+        return;
+    start = (start + huge - 1) & ~(uintptr_t)(huge - 1);
+    if (end > start)
+        madvise((void *)start, end - start, MADV_HUGEPAGE);
+#endif
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    tune_memory();
     if (argc < 2) {
         print_usage(stderr);
         return EXIT_USAGE;

@@ -48,21 +48,27 @@ static void put_c_string(sdkc_buf *b, const char *s)
 /* A comment line body: no comment terminators, no trigraphs, printable. */
 static void put_comment_text(sdkc_buf *b, const char *s, size_t n)
 {
+    size_t run = 0; /* start of the bytes copied as they are, appended in one go */
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
+        const char *rep = NULL;
         if (c == '*' && i + 1 < n && s[i + 1] == '/')
-            sdkc_buf_puts(b, "* ");
+            rep = "* ";
         else if (c == '/' && i + 1 < n && s[i + 1] == '*')
-            sdkc_buf_puts(b, "/ ");
+            rep = "/ ";
         else if (c == '?' && i + 1 < n && s[i + 1] == '?')
-            sdkc_buf_puts(b, "? ");
+            rep = "? ";
         else if (c == '\\' && i + 1 == n)
-            sdkc_buf_puts(b, "\\ ");
+            rep = "\\ ";
         else if (c == '\t' || c == '\r')
-            sdkc_buf_putc(b, ' ');
-        else
-            sdkc_buf_putc(b, c);
+            rep = " ";
+        if (!rep)
+            continue;
+        sdkc_buf_append(b, s + run, i - run);
+        sdkc_buf_puts(b, rep);
+        run = i + 1;
     }
+    sdkc_buf_append(b, s + run, n - run);
 }
 
 /* A block comment at indent holding docs (may be NULL) and then extra lines; one line stays on
