@@ -221,7 +221,8 @@ static bool buf_reserve(sdkc_buf *b, size_t extra)
 void sdkc_buf_append(sdkc_buf *b, const void *data, size_t n)
 {
     if (!b->oom && n < b->cap - b->len) { /* the common case: room already there */
-        memcpy(b->data + b->len, data, n);
+        if (n)
+            memcpy(b->data + b->len, data, n);
         b->len += n;
         b->data[b->len] = '\0';
         return;
@@ -250,7 +251,8 @@ void sdkc_buf_putc(sdkc_buf *b, char c)
 }
 
 /* vsnprintf into the buffer: for the conversions the fast path below does not handle. */
-static void buf_vprintf_libc(sdkc_buf *b, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void buf_vprintf_libc(sdkc_buf *b, const char *fmt,
+                                                                   va_list ap)
 {
     if (b->oom)
         return;
@@ -372,7 +374,12 @@ void sdkc_buf_vprintf(sdkc_buf *b, const char *fmt, va_list ap)
     }
     return;
 libc:
-    buf_vprintf_libc(b, spec, ap); /* the rest of the format, from this conversion on */
+    /* The rest of the format from this conversion on: a suffix of a format the caller's
+     * compiler checked, so it is one too. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    buf_vprintf_libc(b, spec, ap);
+#pragma GCC diagnostic pop
 }
 
 void sdkc_buf_printf(sdkc_buf *b, const char *fmt, ...)

@@ -1,6 +1,6 @@
-/* test_probe.c - the probe runner against an in-memory test server for data/things.yaml, served
- * faithfully (no deviation may be reported) or deliberately broken (every planted deviation is
- * reported, and nothing else). */
+/* test_probe.c - the probe runner against a test server for data/things.yaml, served faithfully
+ * (no deviation may be reported) or deliberately broken (every planted deviation is reported, and
+ * nothing else), through the in-memory transport and over real sockets (support/tcp_bridge.c). */
 #include <check.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 
 #include "sdkc/conform.h"
 #include "sdkrt/sdkrt.h"
+#include "tcp_bridge.h"
 
 #define MAX_THINGS 16
 
@@ -276,13 +277,22 @@ static void teardown(void)
     sdkrt_global_cleanup();
 }
 
+/* true: the same server over real sockets on 127.0.0.1 (tcp_bridge), probed through libcurl. */
+static bool over_tcp;
+
 static sdkc_conform_report *run_against(server *s, const sdkc_conform_skip *skips, size_t nskips,
                                         const char *password)
 {
     sdkrt_transport *t = NULL;
-    ck_assert_int_eq(sdkrt_memory_transport_new(&t, handler, s), SDKRT_OK);
+    tcp_bridge *bridge = NULL;
     sdkc_conform_options o = SDKC_CONFORM_OPTIONS_INIT;
-    o.base_url = "http://things.test";
+    if (over_tcp) {
+        ck_assert_int_eq(tcp_bridge_start(&bridge, handler, s), 0);
+        o.base_url = tcp_bridge_url(bridge);
+    } else {
+        ck_assert_int_eq(sdkrt_memory_transport_new(&t, handler, s), SDKRT_OK);
+        o.base_url = "http://things.test";
+    }
     o.password = password;
     o.transport = t;
     o.skips = skips;
@@ -292,6 +302,7 @@ static sdkc_conform_report *run_against(server *s, const sdkc_conform_skip *skip
     char *msg = NULL;
     ck_assert_int_eq(sdkc_conform_run(&r, sdkc_compiled_ir(compiled), &o, &msg), SDKC_OK);
     ck_assert_ptr_null(msg);
+    tcp_bridge_stop(bridge);
     sdkrt_memory_transport_free(t);
     return r;
 }
@@ -352,7 +363,7 @@ static bool reported(const sdkc_conform_report *r, const planted *p)
 
 /* ---- tests ---- */
 
-START_TEST(faithful_server_has_no_deviation)
+static void faithful(void)
 {
     server s = {0};
     sdkc_conform_report *r = run_against(&s, NULL, 0, "secret");
@@ -385,9 +396,22 @@ START_TEST(faithful_server_has_no_deviation)
     ck_assert(walked);
     sdkc_conform_report_free(r);
 }
+
+START_TEST(faithful_server_has_no_deviation)
+{
+    faithful();
+}
 END_TEST
 
-START_TEST(broken_server_every_planted_deviation_and_nothing_else)
+START_TEST(faithful_server_over_tcp)
+{
+    over_tcp = true;
+    faithful();
+    over_tcp = false;
+}
+END_TEST
+
+static void broken(void)
 {
     server s = {.broken = true};
     sdkc_conform_report *r = run_against(&s, NULL, 0, "secret");
@@ -425,6 +449,21 @@ START_TEST(broken_server_every_planted_deviation_and_nothing_else)
             ck_assert_ptr_nonnull(strstr(x->evidence, "\"NotFound\""));
     }
     sdkc_conform_report_free(r);
+}
+
+START_TEST(broken_server_every_planted_deviation_and_nothing_else)
+{
+    broken();
+}
+END_TEST
+
+/* The same planted deviations through libcurl and real sockets: content types, chunking and a
+ * connection cut mid-event must show exactly as they do in memory. */
+START_TEST(broken_server_over_tcp)
+{
+    over_tcp = true;
+    broken();
+    over_tcp = false;
 }
 END_TEST
 
@@ -553,6 +592,8 @@ static Suite *probe_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, faithful_server_has_no_deviation);
     tcase_add_test(tc, broken_server_every_planted_deviation_and_nothing_else);
+    tcase_add_test(tc, faithful_server_over_tcp);
+    tcase_add_test(tc, broken_server_over_tcp);
     tcase_add_test(tc, report_json_and_known_list);
     tcase_add_test(tc, skips_are_reported_never_passed);
     tcase_add_test(tc, unreachable_server_is_not_conformant);
