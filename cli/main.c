@@ -3,7 +3,6 @@
  * Exit statuses (docs/cli.md): 0 success; 1 internal or I/O failure writing output; 2 usage
  * errors and contract errors (diagnostics on stderr as path:line:col: error: message).
  */
-#define _DEFAULT_SOURCE /* sbrk, madvise */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +10,6 @@
 
 #ifdef __GLIBC__
 #include <malloc.h>
-#include <stdint.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #endif
 
 #include "sdkc/diag.h"
@@ -381,28 +377,17 @@ static bool wants_help(int argc, char **argv)
     return false;
 }
 
-/* sdkc is short-lived and touches about 15 MB for a contract like OpenCode's, and page faults
- * are most of its system time (3600 faults, 10 of 33 ms, in a VM). One heap grown in a single
- * step, never trimmed nor unmapped, and backed by transparent huge pages where the kernel gives
- * them on request, costs a fraction of that. Best effort: any failure leaves the defaults. */
+/* sdkc is short-lived: it grows its heap in one step and never gives memory back to the kernel
+ * before it exits, so that freed blocks are reused instead of unmapped and faulted in again
+ * (page faults are most of its system time in a VM: 10 of 33 ms on the OpenCode contract).
+ * Transparent huge pages (MADV_HUGEPAGE) were tried: faster on a quiet machine, 30% slower
+ * right after a memory-hungry process, when the kernel compacts memory to find them. */
 static void tune_memory(void)
 {
 #ifdef __GLIBC__
-    const size_t pad = (size_t)32 << 20, huge = (size_t)2 << 20;
-    if (!mallopt(M_MMAP_THRESHOLD, 32 << 20) || !mallopt(M_TRIM_THRESHOLD, 256 << 20) ||
-        !mallopt(M_TOP_PAD, (int)pad))
-        return;
-#ifdef MADV_HUGEPAGE
-    uintptr_t start = (uintptr_t)sbrk(0);
-    void *volatile grow = malloc((size_t)1 << 20); /* grows the heap by this and the pad */
-    uintptr_t end = (uintptr_t)sbrk(0);
-    free(grow);
-    if (start == (uintptr_t)-1 || end == (uintptr_t)-1 || end <= start)
-        return;
-    start = (start + huge - 1) & ~(uintptr_t)(huge - 1);
-    if (end > start)
-        madvise((void *)start, end - start, MADV_HUGEPAGE);
-#endif
+    if (mallopt(M_MMAP_THRESHOLD, 32 << 20))
+        mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_TOP_PAD, 16 << 20);
 #endif
 }
 
