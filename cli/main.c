@@ -3,6 +3,7 @@
  * Exit statuses (docs/cli.md): 0 success; 1 internal or I/O failure writing output; 2 usage
  * errors and contract errors (diagnostics on stderr as path:line:col: error: message).
  */
+#define _POSIX_C_SOURCE 200809L /* readlink, execv */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,8 @@
 #include "sdkc/emit_c.h"
 #endif
 #ifdef SDKC_HAVE_CONFORM
-#include "sdkc/conform.h"
+#include <errno.h>
+#include <unistd.h>
 #endif
 
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2 };
@@ -287,10 +289,26 @@ static int cmd_generate(int argc, char **argv)
 #endif
 }
 
+/* Run sdkc-conform from the directory of this executable with the same arguments. */
 static int cmd_conform(int argc, char **argv)
 {
 #ifdef SDKC_HAVE_CONFORM
-    return sdkc_conform_main(argc, argv);
+    (void)argc;
+    char path[4096];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - sizeof "sdkc-conform");
+    if (n > 0)
+        path[n] = '\0';
+    char *slash = n > 0 ? strrchr(path, '/') : NULL;
+    if (!slash) {
+        fprintf(stderr, "sdkc: conform: cannot find where sdkc is installed\n");
+        return EXIT_USAGE;
+    }
+    memcpy(slash + 1, "sdkc-conform", sizeof "sdkc-conform");
+    argv[0] = "sdkc-conform";
+    fflush(NULL);
+    execv(path, argv);
+    fprintf(stderr, "sdkc: conform: cannot run %s: %s\n", path, strerror(errno));
+    return EXIT_USAGE;
 #else
     (void)argc;
     (void)argv;

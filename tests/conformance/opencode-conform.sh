@@ -32,7 +32,8 @@ export SDKC_CONFORM_PASSWORD="$password"
 # longer per-request timeout keeps valgrind's slowdown from turning answers into skips.
 wrap=() extra=()
 if [[ ${SDKC_VALGRIND:-} == 1 ]]; then
-  wrap=(valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=3)
+  wrap=(valgrind -q --trace-children=yes --leak-check=full --errors-for-leak-kinds=definite,indirect
+        --error-exitcode=3) # sdkc conform execs sdkc-conform
   extra=(--timeout-ms 30000)
 fi
 "${wrap[@]}" "$sdkc" conform "$src/spec/opencode/openapi.json" --base-url "http://127.0.0.1:$port" \
