@@ -1,5 +1,6 @@
 /* sha256.c - SHA-256 as specified in FIPS 180-4 (sections 4.1.2, 4.2.2, 5.1.1, 6.2). Used to
- * fingerprint contract inputs: the plain algorithm, with the rounds unrolled by eight. */
+ * fingerprint contract inputs: the plain algorithm, fully unrolled, with the schedule in a ring of
+ * 16 words. */
 #include "sdkc/util.h"
 
 #include <string.h>
@@ -19,50 +20,74 @@ static uint32_t rotr(uint32_t x, unsigned n)
     return (x >> n) | (x << (32 - n));
 }
 
+/* The four functions of FIPS 180-4 4.1.2 with the rotations nested: rotr(x, 6) ^ rotr(x, 11) ^
+ * rotr(x, 25) == rotr(x ^ rotr(x ^ rotr(x, 14), 5), 6), and so on. Same values, fewer copies of x
+ * on two-operand machines. */
+#define BSIG0(x) rotr((x) ^ rotr((x) ^ rotr((x), 9), 11), 2)
+#define BSIG1(x) rotr((x) ^ rotr((x) ^ rotr((x), 14), 5), 6)
+#define SSIG0(x) (rotr((x) ^ rotr((x), 11), 7) ^ ((x) >> 3))
+#define SSIG1(x) (rotr((x) ^ rotr((x), 2), 17) ^ ((x) >> 10))
+
 /* One round (FIPS 180-4 6.2.2 step 3) with the working variables named by the caller, so that
- * eight rounds in a row rename instead of shifting eight registers; kw = K[t] + W[t]. Ch and Maj
- * in their equivalent forms with fewer operations. */
+ * consecutive rounds rename instead of shifting eight registers. Ch(e, f, g) = g ^ (e & (f ^ g));
+ * Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), where b ^ c is the previous round's a ^ b: ab carries
+ * it from round to round (set to b ^ c before the first). */
 #define SHA256_ROUND(a, b, c, d, e, f, g, h, kw)                                                   \
     do {                                                                                           \
-        uint32_t t1_ = (h) + (rotr((e), 6) ^ rotr((e), 11) ^ rotr((e), 25)) +                      \
-                       ((g) ^ ((e) & ((f) ^ (g)))) + (kw);                                         \
-        uint32_t t2_ =                                                                             \
-            (rotr((a), 2) ^ rotr((a), 13) ^ rotr((a), 22)) + (((a) & (b)) | ((c) & ((a) | (b))));  \
+        uint32_t t1_ = (h) + BSIG1(e) + ((g) ^ ((e) & ((f) ^ (g)))) + (kw);                        \
+        uint32_t ab_ = (a) ^ (b);                                                                  \
         (d) += t1_;                                                                                \
-        (h) = t1_ + t2_;                                                                           \
+        (h) = t1_ + BSIG0(a) + ((b) ^ (ab_ & bc));                                                 \
+        bc = ab_;                                                                                  \
     } while (0)
 
-/* One 512-bit block into the running hash H (FIPS 180-4 6.2.2). */
-static void compress(uint32_t H[8], const uint8_t *block)
+static uint32_t load_be32(const uint8_t *p)
 {
-    uint32_t W[64];
-    for (unsigned t = 0; t < 16; t++)
-        W[t] = (uint32_t)block[4 * t] << 24 | (uint32_t)block[4 * t + 1] << 16 |
-               (uint32_t)block[4 * t + 2] << 8 | (uint32_t)block[4 * t + 3];
-    for (unsigned t = 16; t < 64; t++) {
-        uint32_t s0 = rotr(W[t - 15], 7) ^ rotr(W[t - 15], 18) ^ (W[t - 15] >> 3);
-        uint32_t s1 = rotr(W[t - 2], 17) ^ rotr(W[t - 2], 19) ^ (W[t - 2] >> 10);
-        W[t] = s1 + W[t - 7] + s0 + W[t - 16];
-    }
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/* The schedule in a ring of 16 words (FIPS 180-4 6.2.2 step 1, computed as the rounds need it). */
+#define W16(t)   w[(t)&15]
+#define SCHED(t) (W16(t) += SSIG1(W16((t)-2)) + W16((t)-7) + SSIG0(W16((t)-15)))
+
+#define EIGHT(t, wt)                                                                               \
+    do {                                                                                           \
+        SHA256_ROUND(a, b, c, d, e, f, g, h, K[(t)] + wt((t)));                                    \
+        SHA256_ROUND(h, a, b, c, d, e, f, g, K[(t) + 1] + wt((t) + 1));                            \
+        SHA256_ROUND(g, h, a, b, c, d, e, f, K[(t) + 2] + wt((t) + 2));                            \
+        SHA256_ROUND(f, g, h, a, b, c, d, e, K[(t) + 3] + wt((t) + 3));                            \
+        SHA256_ROUND(e, f, g, h, a, b, c, d, K[(t) + 4] + wt((t) + 4));                            \
+        SHA256_ROUND(d, e, f, g, h, a, b, c, K[(t) + 5] + wt((t) + 5));                            \
+        SHA256_ROUND(c, d, e, f, g, h, a, b, K[(t) + 6] + wt((t) + 6));                            \
+        SHA256_ROUND(b, c, d, e, f, g, h, a, K[(t) + 7] + wt((t) + 7));                            \
+    } while (0)
+
+/* Blocks of 64 bytes into the running hash H (FIPS 180-4 6.2.2). */
+static void compress(uint32_t H[8], const uint8_t *p, size_t nblocks)
+{
     uint32_t a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
-    for (unsigned t = 0; t < 64; t += 8) {
-        SHA256_ROUND(a, b, c, d, e, f, g, h, K[t] + W[t]);
-        SHA256_ROUND(h, a, b, c, d, e, f, g, K[t + 1] + W[t + 1]);
-        SHA256_ROUND(g, h, a, b, c, d, e, f, K[t + 2] + W[t + 2]);
-        SHA256_ROUND(f, g, h, a, b, c, d, e, K[t + 3] + W[t + 3]);
-        SHA256_ROUND(e, f, g, h, a, b, c, d, K[t + 4] + W[t + 4]);
-        SHA256_ROUND(d, e, f, g, h, a, b, c, K[t + 5] + W[t + 5]);
-        SHA256_ROUND(c, d, e, f, g, h, a, b, K[t + 6] + W[t + 6]);
-        SHA256_ROUND(b, c, d, e, f, g, h, a, K[t + 7] + W[t + 7]);
+    for (; nblocks; nblocks--, p += 64) {
+        uint32_t w[16];
+        for (unsigned t = 0; t < 16; t++)
+            w[t] = load_be32(p + 4 * t);
+        uint32_t bc = b ^ c;
+        EIGHT(0, W16);
+        EIGHT(8, W16);
+        EIGHT(16, SCHED);
+        EIGHT(24, SCHED);
+        EIGHT(32, SCHED);
+        EIGHT(40, SCHED);
+        EIGHT(48, SCHED);
+        EIGHT(56, SCHED);
+        a = H[0] += a;
+        b = H[1] += b;
+        c = H[2] += c;
+        d = H[3] += d;
+        e = H[4] += e;
+        f = H[5] += f;
+        g = H[6] += g;
+        h = H[7] += h;
     }
-    H[0] += a;
-    H[1] += b;
-    H[2] += c;
-    H[3] += d;
-    H[4] += e;
-    H[5] += f;
-    H[6] += g;
-    H[7] += h;
 }
 
 void sdkc_sha256(uint8_t out[32], const void *data, size_t len)
@@ -71,11 +96,9 @@ void sdkc_sha256(uint8_t out[32], const void *data, size_t len)
                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     const uint8_t *p = data;
     size_t left = len;
-    while (left >= 64) {
-        compress(H, p);
-        p += 64;
-        left -= 64;
-    }
+    compress(H, p, left / 64);
+    p += left / 64 * 64;
+    left %= 64;
     /* Padding (5.1.1): a 1 bit, zeros, then the message length in bits as 64-bit big endian;
      * one or two final blocks. */
     uint8_t tail[128];
@@ -87,9 +110,7 @@ void sdkc_sha256(uint8_t out[32], const void *data, size_t len)
     uint64_t bits = (uint64_t)len * 8u;
     for (unsigned i = 0; i < 8; i++)
         tail[tail_len - 1 - i] = (uint8_t)(bits >> (8 * i));
-    compress(H, tail);
-    if (tail_len == 128)
-        compress(H, tail + 64);
+    compress(H, tail, tail_len / 64);
     for (unsigned i = 0; i < 8; i++) {
         out[4 * i] = (uint8_t)(H[i] >> 24);
         out[4 * i + 1] = (uint8_t)(H[i] >> 16);
