@@ -236,15 +236,8 @@ static bool buf_reserve(sdkc_buf *b, size_t extra)
     return true;
 }
 
-void sdkc_buf_append(sdkc_buf *b, const void *data, size_t n)
+void sdkc_buf_append_slow(sdkc_buf *b, const void *data, size_t n)
 {
-    if (!b->oom && n < b->cap - b->len) { /* the common case: room already there */
-        if (n)
-            memcpy(b->data + b->len, data, n);
-        b->len += n;
-        b->data[b->len] = '\0';
-        return;
-    }
     if (!buf_reserve(b, n))
         return;
     if (n)
@@ -253,19 +246,9 @@ void sdkc_buf_append(sdkc_buf *b, const void *data, size_t n)
     b->data[b->len] = '\0';
 }
 
-void sdkc_buf_puts(sdkc_buf *b, const char *s)
+void sdkc_buf_putc_slow(sdkc_buf *b, char c)
 {
-    sdkc_buf_append(b, s, strlen(s));
-}
-
-void sdkc_buf_putc(sdkc_buf *b, char c)
-{
-    if (!b->oom && b->len + 2 <= b->cap) { /* the common case: room already there */
-        b->data[b->len++] = c;
-        b->data[b->len] = '\0';
-        return;
-    }
-    sdkc_buf_append(b, &c, 1);
+    sdkc_buf_append_slow(b, &c, 1);
 }
 
 /* vsnprintf into the buffer: for the conversions the fast path below does not handle. */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,8 +41,7 @@ void *sdkc_arena_alloc(sdkc_arena *a, size_t n);
 char *sdkc_arena_strdup(sdkc_arena *a, const char *s);
 char *sdkc_arena_strndup(sdkc_arena *a, const char *s, size_t n);
 /* printf into the arena; NULL when out of memory. */
-char *sdkc_arena_printf(sdkc_arena *a, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+char *sdkc_arena_printf(sdkc_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Total bytes handed out, for statistics. */
 size_t sdkc_arena_used(const sdkc_arena *a);
 
@@ -55,14 +55,43 @@ typedef struct sdkc_buf {
     size_t cap;
     bool oom;
 } sdkc_buf;
-#define SDKC_BUF_INIT {NULL, 0, 0, false}
+#define SDKC_BUF_INIT                                                                              \
+    {                                                                                              \
+        NULL, 0, 0, false                                                                          \
+    }
 
 void sdkc_buf_init(sdkc_buf *b);
 void sdkc_buf_cleanup(sdkc_buf *b);
 void sdkc_buf_reset(sdkc_buf *b); /* length to 0, keeps capacity and clears oom */
-void sdkc_buf_append(sdkc_buf *b, const void *data, size_t n);
-void sdkc_buf_puts(sdkc_buf *b, const char *s);
-void sdkc_buf_putc(sdkc_buf *b, char c);
+/* Appends. The common case (room already there) is inline: the emitters append a few hundred
+ * thousand fragments per SDK. The _slow functions are the rest of each and not for direct use. */
+void sdkc_buf_append_slow(sdkc_buf *b, const void *data, size_t n);
+void sdkc_buf_putc_slow(sdkc_buf *b, char c);
+static inline void sdkc_buf_append(sdkc_buf *b, const void *data, size_t n)
+{
+    /* (the first test is for the compiler: it rules out impossible sizes it can see) */
+    if (n <= SIZE_MAX / 2 && n < b->cap - b->len && !b->oom) {
+        if (n)
+            memcpy(b->data + b->len, data, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+        return;
+    }
+    sdkc_buf_append_slow(b, data, n);
+}
+static inline void sdkc_buf_puts(sdkc_buf *b, const char *s)
+{
+    sdkc_buf_append(b, s, strlen(s));
+}
+static inline void sdkc_buf_putc(sdkc_buf *b, char c)
+{
+    if (b->len + 2 <= b->cap && !b->oom) {
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+        return;
+    }
+    sdkc_buf_putc_slow(b, c);
+}
 void sdkc_buf_printf(sdkc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sdkc_buf_vprintf(sdkc_buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
