@@ -50,6 +50,11 @@ static void put_comment_text(sdkc_buf *b, const char *s, size_t n)
 {
     size_t run = 0; /* start of the bytes copied as they are, appended in one go */
     for (size_t i = 0; i < n; i++) {
+        /* Skip to the next byte that may need replacing (s is NUL-terminated at or after n; the
+         * newline bounds the scan of a line cut short by the caller). */
+        i += strcspn(s + i, "*/?\\\t\r\n");
+        if (i >= n)
+            break;
         char c = s[i];
         const char *rep = NULL;
         if (c == '*' && i + 1 < n && s[i + 1] == '/')
