@@ -156,20 +156,75 @@ char *sdkc_arena_strdup(sdkc_arena *a, const char *s)
     return sdkc_arena_strndup(a, s, strlen(s));
 }
 
+/* The fast path of sdkc_arena_printf: a format whose only conversions are %s (most of them join
+ * names from parts) is measured first and copied once into an allocation of the exact size. Fills
+ * *res (NULL when out of memory) and returns true, or returns false for any other format, having
+ * consumed some of ap. */
+#define ARENA_JOIN_PARTS 16
+static bool arena_join(sdkc_arena *a, char **res, const char *fmt, va_list ap)
+{
+    struct {
+        const char *s;
+        size_t n;
+    } parts[ARENA_JOIN_PARTS];
+    size_t np = 0, total = 0;
+    const char *run = fmt;
+    for (const char *p = fmt;; p++) {
+        if (*p != '%' && *p != '\0')
+            continue;
+        if (np + 2 > ARENA_JOIN_PARTS)
+            return false;
+        if (p > run) {
+            parts[np].s = run;
+            parts[np].n = (size_t)(p - run);
+            total += parts[np++].n;
+        }
+        if (*p == '\0')
+            break;
+        if (p[1] != 's')
+            return false;
+        const char *str = va_arg(ap, const char *);
+        if (!str)
+            str = "(null)";
+        size_t n = strlen(str);
+        if (n > SIZE_MAX / 4 || total > SIZE_MAX / 4)
+            return false;
+        parts[np].s = str;
+        parts[np++].n = n;
+        total += n;
+        run = ++p + 1;
+    }
+    char *out = arena_alloc_raw(a, total + 1);
+    *res = out;
+    if (!out)
+        return true;
+    for (size_t i = 0; i < np; i++) {
+        memcpy(out, parts[i].s, parts[i].n);
+        out += parts[i].n;
+    }
+    *out = '\0';
+    return true;
+}
+
 char *sdkc_arena_printf(sdkc_arena *a, const char *fmt, ...)
 {
-    /* Through sdkc_buf_vprintf's fast path rather than vsnprintf: names and docs of every
-     * generated type are built here. The scratch buffer is kept from call to call (a malloc,
-     * realloc and free per call were a third of the cost). */
     if (!a)
         return NULL;
+    char *res = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    bool joined = arena_join(a, &res, fmt, ap);
+    va_end(ap);
+    if (joined)
+        return res;
+    /* Other formats through sdkc_buf_vprintf's fast path rather than vsnprintf, in a scratch
+     * buffer kept from call to call (a malloc, realloc and free per call were a third of the
+     * cost). */
     sdkc_buf *tmp = &a->scratch;
     sdkc_buf_reset(tmp);
-    va_list ap;
     va_start(ap, fmt);
     sdkc_buf_vprintf(tmp, fmt, ap);
     va_end(ap);
-    char *res = NULL;
     if (!tmp->oom)
         res = sdkc_arena_strndup(a, tmp->data ? tmp->data : "", tmp->len);
     return res;
