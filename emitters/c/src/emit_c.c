@@ -80,34 +80,43 @@ static void put_comment_text(sdkc_buf *b, const char *s, size_t n)
  * one line. */
 static void put_doc(sdkc_buf *b, const char *indent, const char *docs, const char *extra)
 {
+    /* Written straight into b: the indent, the comment opener and the lines, then the closer on
+     * the same line after one line or on a line of its own after several. Any non-empty part is
+     * a line or more. */
     const char *parts[2] = {docs, extra};
     size_t nlines = 0;
-    sdkc_buf body = SDKC_BUF_INIT;
     for (int k = 0; k < 2; k++) {
         const char *s = parts[k];
         if (!s || !*s)
             continue;
+        if (!nlines) {
+            sdkc_buf_puts(b, indent);
+            sdkc_buf_append(b, "/*", 2);
+        }
         while (*s) {
             const char *nl = strchr(s, '\n');
             size_t n = nl ? (size_t)(nl - s) : strlen(s);
             while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\r'))
                 n--;
-            if (nlines)
-                sdkc_buf_printf(&body, "\n%s *", indent);
+            if (nlines) {
+                sdkc_buf_putc(b, '\n');
+                sdkc_buf_puts(b, indent);
+                sdkc_buf_append(b, " *", 2);
+            }
             if (n)
-                sdkc_buf_putc(&body, ' ');
-            put_comment_text(&body, s, n);
+                sdkc_buf_putc(b, ' ');
+            put_comment_text(b, s, n);
             nlines++;
             s = nl ? nl + 1 : s + strlen(s);
         }
     }
-    if (nlines == 1)
-        sdkc_buf_printf(b, "%s/*%s */\n", indent, body.data ? body.data : "");
-    else if (nlines > 1)
-        sdkc_buf_printf(b, "%s/*%s\n%s */\n", indent, body.data ? body.data : "", indent);
-    if (body.oom)
-        b->oom = true;
-    sdkc_buf_cleanup(&body);
+    if (nlines == 1) {
+        sdkc_buf_append(b, " */\n", 4);
+    } else if (nlines > 1) {
+        sdkc_buf_putc(b, '\n');
+        sdkc_buf_puts(b, indent);
+        sdkc_buf_append(b, " */\n", 4);
+    }
 }
 
 static char *upper_of(emit_ctx *cx, const char *s)
