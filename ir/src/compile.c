@@ -217,28 +217,14 @@ char *cc_strdup(cctx *c, const char *s)
 
 char *cc_printf(cctx *c, const char *fmt, ...)
 {
-    char small[256];
+    /* sdkc_arena_vprintf: %s-only formats without vsnprintf, the rest with the same output. */
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    char *r = sdkc_arena_vprintf(c->a, fmt, ap);
     va_end(ap);
-    if (n < 0) {
+    if (!r)
         c->nomem = true;
-        return NULL;
-    }
-    if ((size_t)n < sizeof small) {
-        char *r = sdkc_arena_strndup(c->a, small, (size_t)n);
-        if (!r)
-            c->nomem = true;
-        return r;
-    }
-    char *big = cc_alloc(c, (size_t)n + 1);
-    if (!big)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return big;
+    return r;
 }
 
 char *cc_ptr_child(cctx *c, const char *base, const char *seg)

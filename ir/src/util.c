@@ -206,15 +206,15 @@ static bool arena_join(sdkc_arena *a, char **res, const char *fmt, va_list ap)
     return true;
 }
 
-char *sdkc_arena_printf(sdkc_arena *a, const char *fmt, ...)
+char *sdkc_arena_vprintf(sdkc_arena *a, const char *fmt, va_list ap)
 {
     if (!a)
         return NULL;
     char *res = NULL;
-    va_list ap;
-    va_start(ap, fmt);
-    bool joined = arena_join(a, &res, fmt, ap);
-    va_end(ap);
+    va_list ap2;
+    va_copy(ap2, ap);
+    bool joined = arena_join(a, &res, fmt, ap2);
+    va_end(ap2);
     if (joined)
         return res;
     /* Other formats through sdkc_buf_vprintf's fast path rather than vsnprintf, in a scratch
@@ -222,11 +222,18 @@ char *sdkc_arena_printf(sdkc_arena *a, const char *fmt, ...)
      * cost). */
     sdkc_buf *tmp = &a->scratch;
     sdkc_buf_reset(tmp);
-    va_start(ap, fmt);
     sdkc_buf_vprintf(tmp, fmt, ap);
-    va_end(ap);
     if (!tmp->oom)
         res = sdkc_arena_strndup(a, tmp->data ? tmp->data : "", tmp->len);
+    return res;
+}
+
+char *sdkc_arena_printf(sdkc_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *res = sdkc_arena_vprintf(a, fmt, ap);
+    va_end(ap);
     return res;
 }
 

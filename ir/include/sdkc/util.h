@@ -42,6 +42,8 @@ char *sdkc_arena_strdup(sdkc_arena *a, const char *s);
 char *sdkc_arena_strndup(sdkc_arena *a, const char *s, size_t n);
 /* printf into the arena; NULL when out of memory. */
 char *sdkc_arena_printf(sdkc_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *sdkc_arena_vprintf(sdkc_arena *a, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /* Total bytes handed out, for statistics. */
 size_t sdkc_arena_used(const sdkc_arena *a);
 
