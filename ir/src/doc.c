@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
+/* Nodes are taken from the arena this many at a time. */
+#define NODE_BATCH 128
+
 /* Maps with more pairs than this get a hash index for sdkc_node_get. */
 #define MAP_INDEX_MIN 16
 
@@ -113,6 +116,8 @@ typedef struct loader {
     size_t nkids, capkids;
     anchor *anchors;
     size_t nanchors, capanchors;
+    sdkc_node *pool; /* unused nodes of the last batch */
+    size_t npool;
     uint32_t *atab; /* anchor index: slot = anchor index + 1 */
     size_t atab_mask;
     size_t ndocs;
@@ -439,13 +444,17 @@ static void add_node(loader *L, const sdkc_node *n)
 
 static sdkc_node *new_node(loader *L, sdkc_node_kind kind, yaml_mark_t m)
 {
-    sdkc_node *n = sdkc_arena_alloc(L->doc->arena, sizeof *n);
-    if (!n) {
-        nomem(L);
-        return NULL;
+    if (L->npool == 0) { /* nodes come from the arena NODE_BATCH at a time */
+        L->pool = sdkc_arena_alloc_uninit(L->doc->arena, NODE_BATCH * sizeof *L->pool);
+        if (!L->pool) {
+            nomem(L);
+            return NULL;
+        }
+        L->npool = NODE_BATCH;
     }
-    n->kind = kind;
-    n->loc = mark_loc(L, m);
+    sdkc_node *n = L->pool++;
+    L->npool--;
+    *n = (sdkc_node){.kind = kind, .loc = mark_loc(L, m)};
     return n;
 }
 
@@ -467,7 +476,7 @@ static void finish_map(loader *L, sdkc_node *map, size_t base)
     size_t n = (L->nkids - base) / 2;
     if (n == 0)
         return;
-    sdkc_pair *pairs = sdkc_arena_alloc(L->doc->arena, n * sizeof *pairs);
+    sdkc_pair *pairs = sdkc_arena_alloc_uninit(L->doc->arena, n * sizeof *pairs);
     if (!pairs) {
         nomem(L);
         return;
@@ -526,7 +535,7 @@ static void finish_seq(loader *L, sdkc_node *seq, size_t base)
     size_t n = L->nkids - base;
     if (n == 0)
         return;
-    const sdkc_node **items = sdkc_arena_alloc(L->doc->arena, n * sizeof *items);
+    const sdkc_node **items = sdkc_arena_alloc_uninit(L->doc->arena, n * sizeof *items);
     if (!items) {
         nomem(L);
         return;

@@ -130,6 +130,11 @@ static void *arena_alloc_raw(sdkc_arena *a, size_t n)
     return nb->data;
 }
 
+void *sdkc_arena_alloc_uninit(sdkc_arena *a, size_t n)
+{
+    return arena_alloc_raw(a, n);
+}
+
 void *sdkc_arena_alloc(sdkc_arena *a, size_t n)
 {
     void *p = arena_alloc_raw(a, n);

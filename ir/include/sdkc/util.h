@@ -37,6 +37,8 @@ sdkc_status sdkc_arena_new(sdkc_arena **out);
 void sdkc_arena_free(sdkc_arena *a);
 /* Zeroed memory aligned for any type, owned by the arena; NULL when out of memory or n is 0. */
 void *sdkc_arena_alloc(sdkc_arena *a, size_t n);
+/* The same without the zeroing, for memory the caller fills at once. */
+void *sdkc_arena_alloc_uninit(sdkc_arena *a, size_t n);
 /* Copies of strings into the arena; NULL when out of memory. s may not be NULL. */
 char *sdkc_arena_strdup(sdkc_arena *a, const char *s);
 char *sdkc_arena_strndup(sdkc_arena *a, const char *s, size_t n);
