@@ -379,8 +379,17 @@ void sdkc_buf_vprintf(sdkc_buf *b, const char *fmt, va_list ap)
             sdkc_buf_puts(b, run);
             return;
         }
-        sdkc_buf_append(b, run, (size_t)(p - run));
-        spec = p++; /* p at the character after '%' */
+        if (p > run)
+            sdkc_buf_append(b, run, (size_t)(p - run));
+        spec = p++;      /* p at the character after '%' */
+        if (*p == 's') { /* the most common conversion by far */
+            const char *str = va_arg(ap, const char *);
+            if (!str)
+                str = "(null)";
+            sdkc_buf_puts(b, str);
+            run = p + 1;
+            continue;
+        }
         bool star = false;
         if (p[0] == '.' && p[1] == '*' && p[2] == 's') {
             star = true;
