@@ -1,5 +1,7 @@
 /* test_util.c - arena, buffer, files, diagnostics and SHA-256. */
 #include <check.h>
+#include <limits.h>
+#include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +106,39 @@ START_TEST(buf_growth)
     ck_assert_ptr_null(b.data);
     ck_assert_uint_eq(b.len, 0);
     sdkc_buf_cleanup(&b); /* twice is fine */
+}
+END_TEST
+
+/* The formatter's own conversions (and the hand-over to vsnprintf in the middle of a format)
+ * give exactly what snprintf gives. */
+#define SAME_AS_SNPRINTF(...)                                                                      \
+    do {                                                                                           \
+        char want_[512];                                                                           \
+        snprintf(want_, sizeof want_, __VA_ARGS__);                                                \
+        sdkc_buf b_ = SDKC_BUF_INIT;                                                               \
+        sdkc_buf_printf(&b_, __VA_ARGS__);                                                         \
+        ck_assert_str_eq(b_.data ? b_.data : "", want_);                                           \
+        sdkc_buf_cleanup(&b_);                                                                     \
+        char *arena_ = sdkc_arena_printf(a_, __VA_ARGS__);                                         \
+        ck_assert_str_eq(arena_, want_);                                                           \
+    } while (0)
+
+START_TEST(buf_printf_matches_snprintf)
+{
+    sdkc_arena *a_ = NULL;
+    ck_assert_int_eq(sdkc_arena_new(&a_), SDKC_OK);
+    SAME_AS_SNPRINTF("plain text, no conversion");
+    SAME_AS_SNPRINTF("%s|%s|%s", "a", "", "ccc");
+    SAME_AS_SNPRINTF("[%.*s][%.*s]", 3, "abcdef", 0, "xyz");
+    SAME_AS_SNPRINTF("%c%%%c", 'x', 'y');
+    SAME_AS_SNPRINTF("%d %d %d %i", 0, -1, INT_MIN, INT_MAX);
+    SAME_AS_SNPRINTF("%u %u", 0u, UINT_MAX);
+    SAME_AS_SNPRINTF("%ld %lu", LONG_MIN, ULONG_MAX);
+    SAME_AS_SNPRINTF("%lld %llu", LLONG_MIN, ULLONG_MAX);
+    SAME_AS_SNPRINTF("%zu bytes", (size_t)SIZE_MAX);
+    SAME_AS_SNPRINTF("before %s, then %08lx and %s after", "x", 0xbeefUL, "y");
+    SAME_AS_SNPRINTF("%-5s|%5d|%03o", "ab", 42, 8u);
+    sdkc_arena_free(a_);
 }
 END_TEST
 
@@ -377,6 +412,7 @@ static Suite *util_suite(void)
     tc = tcase_create("buf");
     tcase_add_test(tc, buf_growth);
     tcase_add_test(tc, buf_printf);
+    tcase_add_test(tc, buf_printf_matches_snprintf);
     tcase_add_test(tc, buf_oom_sticky);
     tcase_add_test(tc, buf_steal);
     suite_add_tcase(s, tc);
