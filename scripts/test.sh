@@ -38,7 +38,7 @@ echo "== valgrind (gcc build)"
 (cd build-test-gcc
   rm -f Testing/Temporary/MemoryChecker.*.log
   rc=0
-  ctest -T memcheck -LE 'alloc|script' -j2 --output-on-failure >memcheck.log 2>&1 || rc=$?
+  ctest -T memcheck -LE 'alloc|script' -FS opencode_server -j2 --output-on-failure >memcheck.log 2>&1 || rc=$?
   grep -E "tests passed|tests failed" memcheck.log || true
   # Definite and indirect leaks and memory errors fail; "possibly lost" thread stacks of
   # forked Check children do not.

@@ -8,6 +8,16 @@ if(TARGET sdkc_conform)
   endforeach()
 endif()
 
+# The pinned server is installed once, under a lock, before every test that starts it (fixture
+# opencode_server): on a fresh machine they would otherwise all start the first npm install.
+add_test(NAME conformance/opencode_install
+         COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/opencode-server.sh install)
+set_tests_properties(conformance/opencode_install PROPERTIES LABELS "conformance;script"
+                     TIMEOUT 900 FIXTURES_SETUP opencode_server)
+add_test(NAME conformance/install_lock
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install-lock.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(conformance/install_lock PROPERTIES LABELS "conformance;script" TIMEOUT 120)
+
 # The real server: opencode-ai@1.18.33 against its own contract, compared with the reviewed list
 # of known deviations. Needs npm (first run installs the server into ~/.cache/sdkc) and fails
 # when it is missing.
@@ -19,7 +29,8 @@ if(TARGET sdkc-cli)
   add_test(NAME conformance/opencode
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opencode-conform.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(conformance/opencode PROPERTIES LABELS "conformance;script" TIMEOUT 900)
+  set_tests_properties(conformance/opencode PROPERTIES LABELS "conformance;script" TIMEOUT 900
+                       FIXTURES_REQUIRED opencode_server)
 endif()
 
 # --- sdkconf: the generated OpenCode C SDK against the real server (test_sdk_opencode.c) ---------
@@ -32,6 +43,6 @@ if(TARGET conformance_test_sdk_opencode)
   endif()
   target_link_libraries(conformance_test_sdk_opencode PRIVATE oc)
   set_tests_properties(conformance/test_sdk_opencode PROPERTIES TIMEOUT 300
-                       ENVIRONMENT "CK_DEFAULT_TIMEOUT=120")
+                       ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" FIXTURES_REQUIRED opencode_server)
 endif()
 # --- end sdkconf ----------------------------------------------------------------------------------
