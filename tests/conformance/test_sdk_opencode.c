@@ -354,8 +354,9 @@ END_TEST
 
 /* ---- session pages ------------------------------------------------------------------------ */
 
-/* Walk session_list in pages of PAGE_SIZE to the end and back to the start, then with the
- * all-items iterator; every created session is seen exactly once each way. */
+/* Walk session_list from a first page of PAGE_SIZE to the end and back to the start, then with
+ * the all-items iterator; every created session is seen exactly once each way. Continuations
+ * send the cursor alone, so their pages have the server's size. */
 START_TEST(test_session_pages)
 {
     oc_client *client = client_new();
@@ -399,7 +400,6 @@ START_TEST(test_session_pages)
         oc_session_list_page *other = NULL;
         st = oc_session_list_continue(client, page->next, NULL, &other, &err);
         ck_assert_ok(st, err, "session list (next)");
-        ck_assert_uint_le(other->count, PAGE_SIZE);
         if (other->count == 0) {
             /* REAL: the last page that has items still carries a `next`; it leads to an empty
              * page without cursors (contract: next is absent at the end). Stay on the last page
@@ -410,7 +410,6 @@ START_TEST(test_session_pages)
             oc_session_list_page_free(other);
             break;
         }
-        ck_assert_uint_eq(page->count, PAGE_SIZE); /* only the last page is short */
         oc_session_list_page_free(page);
         page = other;
         pages++;
@@ -418,7 +417,7 @@ START_TEST(test_session_pages)
             set_add(&fwd, page->items[i].id.value);
     }
     ck_assert_int_le(empty_tail, 1);
-    ck_assert_int_ge(pages, (CREATED_SESSIONS + PAGE_SIZE - 1) / PAGE_SIZE);
+    ck_assert_int_ge(pages, 2);
 
     /* Back from the last page to the first, with `previous`. */
     for (size_t i = 0; i < page->count; i++)
@@ -428,7 +427,6 @@ START_TEST(test_session_pages)
         oc_session_list_page *other = NULL;
         st = oc_session_list_continue(client, page->previous, NULL, &other, &err);
         ck_assert_ok(st, err, "session list (previous)");
-        ck_assert_uint_le(other->count, PAGE_SIZE);
         if (other->count == 0) { /* REAL: the empty page before the first */
             ck_assert_ptr_null(other->next);
             ck_assert_ptr_null(other->previous);
@@ -457,10 +455,11 @@ START_TEST(test_session_pages)
     set_check_equal(&fwd, &back, "forward against backward");
     set_check_unique(&first, "first page");
     set_check_unique(&start, "page reached going back");
-    set_check_equal(&first, &start, "first page against the page reached going back");
+    /* The first page had PAGE_SIZE items; the page reached going back has the server's size. */
+    set_check_contains(&start, &first, "the page reached going back");
     set_cleanup(&start);
 
-    /* The all-items iterator (same page size: the cursor resends the limit). */
+    /* The all-items iterator. */
     oc_session_list_iter *it = NULL;
     st = oc_session_list_iter_new(&it, client, &req, NULL, &err);
     ck_assert_ok(st, err, "iterator");
@@ -510,13 +509,12 @@ static void walk_messages(oc_client *client, const char *sid, id_set *fwd, id_se
         oc_session_messages_page *other = NULL;
         st = oc_session_messages_continue(client, page->next, NULL, &other, &err);
         ck_assert_ok(st, err, "messages (next)");
-        ck_assert_uint_le(other->count, MSG_LIMIT);
+        /* A continuation sends the cursor only, so its page size is the server's. */
         if (other->count == 0) { /* REAL: as for sessions, an empty page after the last */
             ck_assert_ptr_null(other->next);
             oc_session_messages_page_free(other);
             break;
         }
-        ck_assert_uint_eq(page->count, MSG_LIMIT); /* only the last page is short */
         oc_session_messages_page_free(page);
         page = other;
         ck_assert_int_le(++pages, PROMPTS * 2);
@@ -529,7 +527,6 @@ static void walk_messages(oc_client *client, const char *sid, id_set *fwd, id_se
         oc_session_messages_page *other = NULL;
         st = oc_session_messages_continue(client, page->previous, NULL, &other, &err);
         ck_assert_ok(st, err, "messages (previous)");
-        ck_assert_uint_le(other->count, MSG_LIMIT);
         if (other->count == 0) { /* REAL: and an empty page before the first */
             ck_assert_ptr_null(other->previous);
             oc_session_messages_page_free(other);
@@ -624,6 +621,22 @@ START_TEST(test_message_pages)
     oc_session_messages_iter_free(it);
     set_check_unique(&iter, "messages iterator");
     set_check_equal(&iter, &fwd, "messages iterator against forward walk");
+
+    /* In a chosen order: the server refuses a cursor combined with an order, so continuations
+     * must send the cursor alone. */
+    id_set desc;
+    set_init(&desc);
+    req.has_order = true;
+    req.order.value = OC_SESSION_MESSAGES_ORDER_DESC;
+    st = oc_session_messages_iter_new(&it, client, &req, NULL, &err);
+    ck_assert_ok(st, err, "messages iterator, order desc");
+    while ((r = oc_session_messages_iter_next(it, &m, &err)) == OC_NEXT_ITEM)
+        set_add(&desc, message_id(m));
+    ck_assert_msg(r == OC_NEXT_END, "iterator, order desc: %s", err ? oc_error_message(err) : "?");
+    oc_session_messages_iter_free(it);
+    set_check_unique(&desc, "messages iterator, order desc");
+    set_check_equal(&desc, &fwd, "messages in order desc against forward walk");
+    set_cleanup(&desc);
 
     /* A message that exists comes back by id. */
     oc_session_message_request one = {0};

@@ -377,7 +377,8 @@ START_TEST(page_query_cursor_and_continue)
     answer("/prefix/api/session?limit=7&order=desc&search=a%20b", 200,
            "{\"data\":[" SESSION("ses_1") "," SESSION("ses_2") "],\"cursor\":{\"next\":\"c+2\","
                                                                "\"previous\":null}}");
-    answer("/prefix/api/session?limit=7&order=desc&search=a%20b&cursor=c%2B2", 200,
+    /* A continuation sends the cursor only: it stands for the query that made it. */
+    answer("/prefix/api/session?cursor=c%2B2", 200,
            "{\"data\":[" SESSION("ses_3") "],\"cursor\":{\"previous\":\"c1\"},\"more\":true}");
     oc_session_list_request req = {0};
     req.has_limit = true;
@@ -393,20 +394,29 @@ START_TEST(page_query_cursor_and_continue)
     ck_assert_uint_eq(page->count, 2);
     ck_assert_str_eq(page->items[1].id.value, "ses_2");
     ck_assert_ptr_nonnull(page->next);
-    ck_assert_str_eq(page->next->value, "c+2");
+    ck_assert_str_eq(oc_session_list_cursor_value(page->next), "c+2");
     ck_assert_ptr_null(page->previous);
     oc_session_list_cursor *keep = NULL;
     ck_assert_int_eq(oc_session_list_cursor_dup(&keep, page->next, &err), OC_OK);
     oc_session_list_page_free(page);
     page = NULL;
     ck_assert_int_eq(oc_session_list_continue(client, keep, NULL, &page, &err), OC_OK);
-    ck_assert_str_eq(srv.target,
-                     "/prefix/api/session?limit=7&order=desc&search=a%20b&cursor=c%2B2");
+    ck_assert_str_eq(srv.target, "/prefix/api/session?cursor=c%2B2");
     ck_assert_uint_eq(page->count, 1);
     ck_assert_ptr_null(page->next);
-    ck_assert_str_eq(page->previous->value, "c1");
+    ck_assert_str_eq(oc_session_list_cursor_value(page->previous), "c1");
     oc_session_list_page_free(page);
     oc_session_list_cursor_free(keep);
+    /* A kept cursor text resumes later, in another process say. */
+    ck_assert_int_eq(oc_session_list_cursor_new(&keep, "c+2", &err), OC_OK);
+    ck_assert_int_eq(oc_session_list_continue(client, keep, NULL, &page, &err), OC_OK);
+    ck_assert_str_eq(srv.target, "/prefix/api/session?cursor=c%2B2");
+    oc_session_list_page_free(page);
+    oc_session_list_cursor_free(keep);
+    ck_assert_int_eq(oc_session_list_cursor_new(&keep, NULL, &err), OC_ERR);
+    ck_assert_ptr_null(keep);
+    ck_assert_int_eq(oc_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    oc_error_free(err);
 }
 END_TEST
 
@@ -414,10 +424,10 @@ START_TEST(iterator_walks_all_pages)
 {
     answer("/prefix/api/session?limit=2", 200,
            "{\"data\":[" SESSION("ses_1") "," SESSION("ses_2") "],\"cursor\":{\"next\":\"n2\"}}");
-    answer("/prefix/api/session?limit=2&cursor=n2", 200,
+    answer("/prefix/api/session?cursor=n2", 200,
            "{\"data\":[" SESSION("ses_3") "," SESSION("ses_4") "],\"cursor\":{\"next\":\"n3\","
                                                                "\"previous\":\"p2\"}}");
-    answer("/prefix/api/session?limit=2&cursor=n3", 200,
+    answer("/prefix/api/session?cursor=n3", 200,
            "{\"data\":[" SESSION("ses_5") "],\"cursor\":{\"next\":null,\"previous\":\"p3\"}}");
     oc_session_list_request req = {0};
     req.has_limit = true;
@@ -444,15 +454,18 @@ END_TEST
 
 START_TEST(messages_page_with_path_and_unknown_variant)
 {
-    answer("/prefix/api/session/ses_7/message?limit=1", 200,
+    answer("/prefix/api/session/ses_7/message?limit=1&order=desc", 200,
            "{\"data\":[{\"type\":\"from-the-future\",\"id\":\"msg_1\",\"x\":[1]}],"
            "\"cursor\":{\"next\":\"m2\"}}");
-    answer("/prefix/api/session/ses_7/message?limit=1&cursor=m2", 200,
+    /* The path parameter and the cursor only: the server refuses a cursor with an order. */
+    answer("/prefix/api/session/ses_7/message?cursor=m2", 200,
            "{\"data\":[],\"cursor\":{\"next\":null,\"previous\":null}}");
     oc_session_messages_request req = {0};
     req.session_id.value = "ses_7";
     req.has_limit = true;
     req.limit = 1;
+    req.has_order = true;
+    req.order.value = OC_SESSION_MESSAGES_ORDER_DESC;
     oc_session_messages_page *page = NULL;
     oc_error *err = NULL;
     ck_assert_msg(oc_session_messages(client, &req, NULL, &page, &err) == OC_OK, "%s",
@@ -463,12 +476,19 @@ START_TEST(messages_page_with_path_and_unknown_variant)
                      "from-the-future");
     oc_session_messages_page *second = NULL;
     ck_assert_int_eq(oc_session_messages_continue(client, page->next, NULL, &second, &err), OC_OK);
-    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_7/message?limit=1&cursor=m2");
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_7/message?cursor=m2");
     ck_assert_uint_eq(second->count, 0);
     ck_assert_ptr_null(second->next);
     ck_assert_ptr_null(second->previous);
-    oc_session_messages_page_free(page);
     oc_session_messages_page_free(second);
+    /* A kept cursor text with the request's path parameters; its order is not sent. */
+    oc_session_messages_cursor *kept = NULL;
+    ck_assert_int_eq(oc_session_messages_cursor_new(&kept, &req, "m2", &err), OC_OK);
+    ck_assert_int_eq(oc_session_messages_continue(client, kept, NULL, &second, &err), OC_OK);
+    ck_assert_str_eq(srv.target, "/prefix/api/session/ses_7/message?cursor=m2");
+    oc_session_messages_page_free(second);
+    oc_session_messages_cursor_free(kept);
+    oc_session_messages_page_free(page);
 }
 END_TEST
 

@@ -590,24 +590,20 @@ static bool page_ok(const cop *o)
     return pg->cursor_param != NULL;
 }
 
-/* Path parameters, then query parameters other than the cursor (scalar styles): their texts
- * travel in a page's cursors so that a continuation sends the same path, filters and limit. */
+/* A continuation sends the path parameters and the opaque cursor only: the cursor stands for
+ * the query that made it (a server may refuse a cursor combined with, say, an order). The path
+ * parameters' texts travel in a page's cursors. */
 static bool is_ctx_param(const sdkc_operation *op, const sdkc_param *p)
 {
-    if (p->in == SDKC_PARAM_PATH)
-        return true;
-    return p->in == SDKC_PARAM_QUERY && p->style != SDKC_STYLE_DEEP_OBJECT && op->pagination &&
-           op->pagination->cursor_param != p &&
-           strcmp(op->pagination->cursor_param->wire_name, p->wire_name) != 0;
+    (void)op;
+    return p->in == SDKC_PARAM_PATH;
 }
 
 static size_t npath_params(const sdkc_operation *op)
 {
     size_t n = 0;
     for (size_t i = 0; i < op->nparams; i++)
-        n += op->params[i].in == SDKC_PARAM_PATH;
-    for (size_t i = 0; i < op->nparams; i++)
-        n += op->params[i].in != SDKC_PARAM_PATH && is_ctx_param(op, &op->params[i]);
+        n += is_ctx_param(op, &op->params[i]);
     return n;
 }
 
@@ -757,17 +753,12 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
     if (paged) {
         const char *items = ptr_decl(cx, o->item->cdecl);
         sdkc_buf_printf(b,
-                        "/* A position in the pages of %s: only valid for this operation. value "
-                        "is the opaque cursor; the rest\n * is internal. Owned by its page, or by "
-                        "the caller after %s_%s_cursor_dup. */\n",
-                        N, P, N);
-        sdkc_buf_printf(b, "typedef struct %s_%s_cursor {\n    char *value;\n", P, N);
-        size_t np = npath_params(op);
-        if (np)
-            sdkc_buf_printf(
-                b, "    char *path_[%zu]; /* path and query texts resent by a continuation */\n",
-                np);
-        sdkc_buf_printf(b, "} %s_%s_cursor;\n\n", P, N);
+                        "/* A position in the pages of %s (opaque): only valid for this operation. "
+                        "It holds the server's\n * cursor and the path parameters; a continuation "
+                        "sends those and nothing else. Owned by its page,\n * or by the caller "
+                        "after %s_%s_cursor_dup or %s_%s_cursor_new. */\n",
+                        N, P, N, P, N);
+        sdkc_buf_printf(b, "typedef struct %s_%s_cursor %s_%s_cursor;\n\n", P, N, P, N);
         sdkc_buf_printf(b,
                         "/* One page of %s. items and count view the decoded body; next and "
                         "previous are NULL at the ends.\n * Everything is owned by the page: "
@@ -785,8 +776,27 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_printf(b,
                         "/* A copy of cursor in *out (new; %s_%s_cursor_free). */\n"
                         "%s_status %s_%s_cursor_dup(%s_%s_cursor **out, const %s_%s_cursor "
-                        "*cursor, %s_error **err);\n\n",
+                        "*cursor, %s_error **err);\n",
                         P, N, P, P, N, P, N, P, N, P);
+        sdkc_buf_printf(b,
+                        "/* The server's cursor text (borrowed from cursor), to keep and resume "
+                        "from later. */\n"
+                        "const char *%s_%s_cursor_value(const %s_%s_cursor *cursor);\n",
+                        P, N, P, N);
+        sdkc_buf_printf(b,
+                        "/* A cursor (new; %s_%s_cursor_free) from a kept cursor text "
+                        "(copied)%s. */\n"
+                        "%s_status %s_%s_cursor_new(%s_%s_cursor **out, %sconst char *value, "
+                        "%s_error **err);\n\n",
+                        P, N,
+                        npath_params(op) ? " and the path parameters of request (borrowed; "
+                                           "nothing else in it is used)"
+                                         : "",
+                        P, P, N, P, N,
+                        npath_params(op) ? sdkc_arena_printf(cx->arena,
+                                                             "const %s_%s_request *request, ", P, N)
+                                         : "",
+                        P);
     }
     put_doc(b, "", op_doc(cx, o), NULL);
     sdkc_buf_puts(b, "/* ");
@@ -1059,13 +1069,17 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const char *cursor_t = sdkc_arena_printf(cx->arena, "%s_%s_cursor", P, N);
     const char *page_t = sdkc_arena_printf(cx->arena, "%s_%s_page", P, N);
 
+    sdkc_buf_printf(b, "struct %s {\n    char *value;\n", cursor_t);
+    if (np)
+        sdkc_buf_printf(b, "    char *path[%zu]; /* path parameter texts */\n", np);
+    sdkc_buf_puts(b, "};\n\n");
     sdkc_buf_printf(b,
                     "void %s_free(%s *cursor)\n{\n    if (!cursor)\n        return;\n"
                     "    free(cursor->value);\n",
                     cursor_t, cursor_t);
     if (np)
         sdkc_buf_printf(
-            b, "    for (size_t i = 0; i < %zu; i++)\n        free(cursor->path_[i]);\n", np);
+            b, "    for (size_t i = 0; i < %zu; i++)\n        free(cursor->path[i]);\n", np);
     sdkc_buf_puts(b, "    free(cursor);\n}\n\n");
 
     /* A cursor from a value and path texts (all copied). */
@@ -1081,7 +1095,7 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_printf(
             b,
             "    for (size_t i = 0; i < %zu; i++) {\n"
-            "        if (path[i] && !(c->path_[i] = dup_str(path[i])))\n            goto oom;\n"
+            "        if (path[i] && !(c->path[i] = dup_str(path[i])))\n            goto oom;\n"
             "    }\n",
             np);
     else
@@ -1096,7 +1110,11 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (!out || !cursor || !cursor->value)\n        return "
                     "sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, \"%s: no cursor\");\n"
                     "    return %s_cursor_make(out, cursor->value, %s, err);\n}\n\n",
-                    P, cursor_t, cursor_t, cursor_t, P, op->id, N, np ? "cursor->path_" : "NULL");
+                    P, cursor_t, cursor_t, cursor_t, P, op->id, N, np ? "cursor->path" : "NULL");
+    sdkc_buf_printf(b,
+                    "const char *%s_value(const %s *cursor)\n{\n"
+                    "    return cursor ? cursor->value : NULL;\n}\n\n",
+                    cursor_t, cursor_t);
     sdkc_buf_printf(b,
                     "void %s_free(%s *page)\n{\n    if (!page)\n        return;\n"
                     "    %s_free(page->next);\n    %s_free(page->previous);\n"
@@ -1177,6 +1195,27 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
     }
     sdkc_buf_puts(b, "    return SDKRT_OK;\n}\n\n");
 
+    /* a cursor from a kept text */
+    sdkc_buf_printf(b, "%s_status %s_new(%s **out, %sconst char *value, %s_error **err)\n{\n", P,
+                    cursor_t, cursor_t,
+                    np ? sdkc_arena_printf(cx->arena, "const %s_%s_request *request, ", P, N) : "",
+                    P);
+    sdkc_buf_printf(b,
+                    "    char *path[%zu] = {NULL};\n    %s_status st = SDKRT_ERR;\n"
+                    "    if (out)\n        *out = NULL;\n"
+                    "    if (!out || !value%s)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: out, value%s are required\");\n",
+                    np ? np : 1, P, np ? " || !request" : "", op->id, np ? " and request" : "");
+    if (np)
+        sdkc_buf_printf(b,
+                        "    if (%s_path_texts(path, request, err) == SDKRT_OK)\n"
+                        "        st = %s_cursor_make(out, value, path, err);\n"
+                        "    for (size_t i = 0; i < %zu; i++)\n        free(path[i]);\n",
+                        N, N, np);
+    else
+        sdkc_buf_printf(b, "    st = %s_cursor_make(out, value, path, err);\n", N);
+    sdkc_buf_puts(b, "    return st;\n}\n\n");
+
     /* first page */
     sdkc_buf_printf(b,
                     "%s_status %s_%s(%s_client *client, const %s_%s_request *request, const "
@@ -1220,10 +1259,10 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                 sdkc_buf_puts(b, "    sdkrt_request_set_path_param(req, ");
             } else {
                 sdkc_buf_printf(
-                    b, "    if (cursor->path_[%zu])\n        sdkrt_request_add_query(req, ", k);
+                    b, "    if (cursor->path[%zu])\n        sdkrt_request_add_query(req, ", k);
             }
             put_c_string(b, p->wire_name);
-            sdkc_buf_printf(b, ", cursor->path_[%zu]);\n", k++);
+            sdkc_buf_printf(b, ", cursor->path[%zu]);\n", k++);
         }
     }
     sdkc_buf_puts(b, "    sdkrt_request_add_query(req, ");
@@ -1244,7 +1283,7 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    %s_status st = %s_fetch(client, req, call, %s, out, err);\n"
                     "    sdkrt_request_free(req);\n    return st;\n}\n\n",
                     P, P, N, P, cursor_t, P, page_t, P, op->id, N, P, N,
-                    np ? "cursor->path_" : "NULL");
+                    np ? "cursor->path" : "NULL");
 
     /* iterator */
     sdkc_buf_printf(

@@ -354,13 +354,15 @@ fail:
     return SDKRT_ERR;
 }
 
+struct oc_session_list_cursor {
+    char *value;
+};
+
 void oc_session_list_cursor_free(oc_session_list_cursor *cursor)
 {
     if (!cursor)
         return;
     free(cursor->value);
-    for (size_t i = 0; i < 7; i++)
-        free(cursor->path_[i]);
     free(cursor);
 }
 
@@ -370,10 +372,7 @@ static oc_status session_list_cursor_make(oc_session_list_cursor **out, const ch
     *out = NULL;
     if (!c || !(c->value = dup_str(value)))
         goto oom;
-    for (size_t i = 0; i < 7; i++) {
-        if (path[i] && !(c->path_[i] = dup_str(path[i])))
-            goto oom;
-    }
+    (void)path;
     *out = c;
     return SDKRT_OK;
 oom:
@@ -385,7 +384,12 @@ oc_status oc_session_list_cursor_dup(oc_session_list_cursor **out, const oc_sess
 {
     if (!out || !cursor || !cursor->value)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.list: no cursor");
-    return session_list_cursor_make(out, cursor->value, cursor->path_, err);
+    return session_list_cursor_make(out, cursor->value, NULL, err);
+}
+
+const char *oc_session_list_cursor_value(const oc_session_list_cursor *cursor)
+{
+    return cursor ? cursor->value : NULL;
 }
 
 void oc_session_list_page_free(oc_session_list_page *page)
@@ -436,30 +440,29 @@ static oc_status session_list_fetch(oc_client *client, const sdkrt_request *req,
 
 static oc_status session_list_path_texts(char **path, const oc_session_list_request *request, oc_error **err)
 {
-    if (!request)
-        return SDKRT_OK; /* build_ refused or defaulted it */
-    if (request->has_workspace && sdkrt_json_param_text(&oc__j_workspace_id, &request->workspace, &path[0], err) != SDKRT_OK)
-        return SDKRT_ERR;
-    if (request->has_limit && sdkrt_json_param_text(&oc__jx_double, &request->limit, &path[1], err) != SDKRT_OK)
-        return SDKRT_ERR;
-    if (request->has_order && sdkrt_json_param_text(&oc__j_session_list_order, &request->order, &path[2], err) != SDKRT_OK)
-        return SDKRT_ERR;
-    if (request->has_search && sdkrt_json_param_text(&oc__jx_string, &request->search, &path[3], err) != SDKRT_OK)
-        return SDKRT_ERR;
-    if (request->has_directory && sdkrt_json_param_text(&oc__jx_string, &request->directory, &path[4], err) != SDKRT_OK)
-        return SDKRT_ERR;
-    if (request->has_project && sdkrt_json_param_text(&oc__jx_string, &request->project, &path[5], err) != SDKRT_OK)
-        return SDKRT_ERR;
-    if (request->has_subpath && sdkrt_json_param_text(&oc__jx_string, &request->subpath, &path[6], err) != SDKRT_OK)
-        return SDKRT_ERR;
+    (void)path;
+    (void)request;
+    (void)err;
     return SDKRT_OK;
+}
+
+oc_status oc_session_list_cursor_new(oc_session_list_cursor **out, const char *value, oc_error **err)
+{
+    char *path[1] = {NULL};
+    oc_status st = SDKRT_ERR;
+    if (out)
+        *out = NULL;
+    if (!out || !value)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.list: out, value are required");
+    st = session_list_cursor_make(out, value, path, err);
+    return st;
 }
 
 oc_status oc_session_list(oc_client *client, const oc_session_list_request *request, const oc_call_options *call,
     oc_session_list_page **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
-    char *path[7] = {NULL};
+    char *path[1] = {NULL};
     oc_status st = SDKRT_ERR;
     if (out)
         *out = NULL;
@@ -469,7 +472,7 @@ oc_status oc_session_list(oc_client *client, const oc_session_list_request *requ
         goto done;
     st = session_list_fetch(client, req, call, path, out, err);
 done:
-    for (size_t i = 0; i < 7; i++)
+    for (size_t i = 0; i < 1; i++)
         free(path[i]);
     sdkrt_request_free(req);
     return st;
@@ -483,20 +486,6 @@ static oc_status session_list_cursor_request(sdkrt_request **out, const oc_sessi
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.list: no cursor");
     if (sdkrt_request_new(&req, "GET", "/api/session") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (cursor->path_[0])
-        sdkrt_request_add_query(req, "workspace", cursor->path_[0]);
-    if (cursor->path_[1])
-        sdkrt_request_add_query(req, "limit", cursor->path_[1]);
-    if (cursor->path_[2])
-        sdkrt_request_add_query(req, "order", cursor->path_[2]);
-    if (cursor->path_[3])
-        sdkrt_request_add_query(req, "search", cursor->path_[3]);
-    if (cursor->path_[4])
-        sdkrt_request_add_query(req, "directory", cursor->path_[4]);
-    if (cursor->path_[5])
-        sdkrt_request_add_query(req, "project", cursor->path_[5]);
-    if (cursor->path_[6])
-        sdkrt_request_add_query(req, "subpath", cursor->path_[6]);
     sdkrt_request_add_query(req, "cursor", cursor->value);
     if (sdkrt_request_error(req)) {
         sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s", sdkrt_request_error(req));
@@ -517,7 +506,7 @@ oc_status oc_session_list_continue(oc_client *client, const oc_session_list_curs
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.list: client and out are required");
     if (session_list_cursor_request(&req, cursor, err) != SDKRT_OK)
         return SDKRT_ERR;
-    oc_status st = session_list_fetch(client, req, call, cursor->path_, out, err);
+    oc_status st = session_list_fetch(client, req, call, NULL, out, err);
     sdkrt_request_free(req);
     return st;
 }
@@ -526,7 +515,7 @@ struct oc_session_list_iter {
     oc_client *client;
     const oc_call_options *call;
     sdkrt_request *first;
-    char *path[7];
+    char *path[1];
     oc_session_list_page *page;
     size_t index;
     bool done;
@@ -537,7 +526,7 @@ void oc_session_list_iter_free(oc_session_list_iter *it)
     if (!it)
         return;
     sdkrt_request_free(it->first);
-    for (size_t i = 0; i < 7; i++)
+    for (size_t i = 0; i < 1; i++)
         free(it->path[i]);
     oc_session_list_page_free(it->page);
     free(it);
@@ -1340,13 +1329,18 @@ fail:
     return SDKRT_ERR;
 }
 
+struct oc_session_messages_cursor {
+    char *value;
+    char *path[1]; /* path parameter texts */
+};
+
 void oc_session_messages_cursor_free(oc_session_messages_cursor *cursor)
 {
     if (!cursor)
         return;
     free(cursor->value);
-    for (size_t i = 0; i < 3; i++)
-        free(cursor->path_[i]);
+    for (size_t i = 0; i < 1; i++)
+        free(cursor->path[i]);
     free(cursor);
 }
 
@@ -1356,8 +1350,8 @@ static oc_status session_messages_cursor_make(oc_session_messages_cursor **out, 
     *out = NULL;
     if (!c || !(c->value = dup_str(value)))
         goto oom;
-    for (size_t i = 0; i < 3; i++) {
-        if (path[i] && !(c->path_[i] = dup_str(path[i])))
+    for (size_t i = 0; i < 1; i++) {
+        if (path[i] && !(c->path[i] = dup_str(path[i])))
             goto oom;
     }
     *out = c;
@@ -1371,7 +1365,12 @@ oc_status oc_session_messages_cursor_dup(oc_session_messages_cursor **out, const
 {
     if (!out || !cursor || !cursor->value)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.messages: no cursor");
-    return session_messages_cursor_make(out, cursor->value, cursor->path_, err);
+    return session_messages_cursor_make(out, cursor->value, cursor->path, err);
+}
+
+const char *oc_session_messages_cursor_value(const oc_session_messages_cursor *cursor)
+{
+    return cursor ? cursor->value : NULL;
 }
 
 void oc_session_messages_page_free(oc_session_messages_page *page)
@@ -1426,18 +1425,29 @@ static oc_status session_messages_path_texts(char **path, const oc_session_messa
         return SDKRT_OK; /* build_ refused or defaulted it */
     if (sdkrt_json_param_text(&oc__j_session_id, &request->session_id, &path[0], err) != SDKRT_OK)
         return SDKRT_ERR;
-    if (request->has_limit && sdkrt_json_param_text(&oc__jx_double, &request->limit, &path[1], err) != SDKRT_OK)
-        return SDKRT_ERR;
-    if (request->has_order && sdkrt_json_param_text(&oc__j_session_messages_order, &request->order, &path[2], err) != SDKRT_OK)
-        return SDKRT_ERR;
     return SDKRT_OK;
+}
+
+oc_status oc_session_messages_cursor_new(oc_session_messages_cursor **out, const oc_session_messages_request *request, const char *value, oc_error **err)
+{
+    char *path[1] = {NULL};
+    oc_status st = SDKRT_ERR;
+    if (out)
+        *out = NULL;
+    if (!out || !value || !request)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.messages: out, value and request are required");
+    if (session_messages_path_texts(path, request, err) == SDKRT_OK)
+        st = session_messages_cursor_make(out, value, path, err);
+    for (size_t i = 0; i < 1; i++)
+        free(path[i]);
+    return st;
 }
 
 oc_status oc_session_messages(oc_client *client, const oc_session_messages_request *request, const oc_call_options *call,
     oc_session_messages_page **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
-    char *path[3] = {NULL};
+    char *path[1] = {NULL};
     oc_status st = SDKRT_ERR;
     if (out)
         *out = NULL;
@@ -1447,7 +1457,7 @@ oc_status oc_session_messages(oc_client *client, const oc_session_messages_reque
         goto done;
     st = session_messages_fetch(client, req, call, path, out, err);
 done:
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 1; i++)
         free(path[i]);
     sdkrt_request_free(req);
     return st;
@@ -1461,11 +1471,7 @@ static oc_status session_messages_cursor_request(sdkrt_request **out, const oc_s
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.messages: no cursor");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/message") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    sdkrt_request_set_path_param(req, "sessionID", cursor->path_[0]);
-    if (cursor->path_[1])
-        sdkrt_request_add_query(req, "limit", cursor->path_[1]);
-    if (cursor->path_[2])
-        sdkrt_request_add_query(req, "order", cursor->path_[2]);
+    sdkrt_request_set_path_param(req, "sessionID", cursor->path[0]);
     sdkrt_request_add_query(req, "cursor", cursor->value);
     if (sdkrt_request_error(req)) {
         sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s", sdkrt_request_error(req));
@@ -1486,7 +1492,7 @@ oc_status oc_session_messages_continue(oc_client *client, const oc_session_messa
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.messages: client and out are required");
     if (session_messages_cursor_request(&req, cursor, err) != SDKRT_OK)
         return SDKRT_ERR;
-    oc_status st = session_messages_fetch(client, req, call, cursor->path_, out, err);
+    oc_status st = session_messages_fetch(client, req, call, cursor->path, out, err);
     sdkrt_request_free(req);
     return st;
 }
@@ -1495,7 +1501,7 @@ struct oc_session_messages_iter {
     oc_client *client;
     const oc_call_options *call;
     sdkrt_request *first;
-    char *path[3];
+    char *path[1];
     oc_session_messages_page *page;
     size_t index;
     bool done;
@@ -1506,7 +1512,7 @@ void oc_session_messages_iter_free(oc_session_messages_iter *it)
     if (!it)
         return;
     sdkrt_request_free(it->first);
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < 1; i++)
         free(it->path[i]);
     oc_session_messages_page_free(it->page);
     free(it);

@@ -125,12 +125,10 @@ typedef struct oc_session_list_request {
     char *cursor;
 } oc_session_list_request;
 
-/* A position in the pages of session_list: only valid for this operation. value is the opaque cursor; the rest
- * is internal. Owned by its page, or by the caller after oc_session_list_cursor_dup. */
-typedef struct oc_session_list_cursor {
-    char *value;
-    char *path_[7]; /* path and query texts resent by a continuation */
-} oc_session_list_cursor;
+/* A position in the pages of session_list (opaque): only valid for this operation. It holds the server's
+ * cursor and the path parameters; a continuation sends those and nothing else. Owned by its page,
+ * or by the caller after oc_session_list_cursor_dup or oc_session_list_cursor_new. */
+typedef struct oc_session_list_cursor oc_session_list_cursor;
 
 /* One page of session_list. items and count view the decoded body; next and previous are NULL at the ends.
  * Everything is owned by the page: release it with oc_session_list_page_free. */
@@ -146,6 +144,10 @@ void oc_session_list_page_free(oc_session_list_page *page); /* NULL is a no-op *
 void oc_session_list_cursor_free(oc_session_list_cursor *cursor); /* NULL is a no-op */
 /* A copy of cursor in *out (new; oc_session_list_cursor_free). */
 oc_status oc_session_list_cursor_dup(oc_session_list_cursor **out, const oc_session_list_cursor *cursor, oc_error **err);
+/* The server's cursor text (borrowed from cursor), to keep and resume from later. */
+const char *oc_session_list_cursor_value(const oc_session_list_cursor *cursor);
+/* A cursor (new; oc_session_list_cursor_free) from a kept cursor text (copied). */
+oc_status oc_session_list_cursor_new(oc_session_list_cursor **out, const char *value, oc_error **err);
 
 /* List sessions
  * Retrieve sessions in the requested order. Items keep that order across pages; use cursor.next or cursor.previous to move through the ordered list.
@@ -429,12 +431,10 @@ typedef struct oc_session_messages_request {
     char *cursor;
 } oc_session_messages_request;
 
-/* A position in the pages of session_messages: only valid for this operation. value is the opaque cursor; the rest
- * is internal. Owned by its page, or by the caller after oc_session_messages_cursor_dup. */
-typedef struct oc_session_messages_cursor {
-    char *value;
-    char *path_[3]; /* path and query texts resent by a continuation */
-} oc_session_messages_cursor;
+/* A position in the pages of session_messages (opaque): only valid for this operation. It holds the server's
+ * cursor and the path parameters; a continuation sends those and nothing else. Owned by its page,
+ * or by the caller after oc_session_messages_cursor_dup or oc_session_messages_cursor_new. */
+typedef struct oc_session_messages_cursor oc_session_messages_cursor;
 
 /* One page of session_messages. items and count view the decoded body; next and previous are NULL at the ends.
  * Everything is owned by the page: release it with oc_session_messages_page_free. */
@@ -450,6 +450,10 @@ void oc_session_messages_page_free(oc_session_messages_page *page); /* NULL is a
 void oc_session_messages_cursor_free(oc_session_messages_cursor *cursor); /* NULL is a no-op */
 /* A copy of cursor in *out (new; oc_session_messages_cursor_free). */
 oc_status oc_session_messages_cursor_dup(oc_session_messages_cursor **out, const oc_session_messages_cursor *cursor, oc_error **err);
+/* The server's cursor text (borrowed from cursor), to keep and resume from later. */
+const char *oc_session_messages_cursor_value(const oc_session_messages_cursor *cursor);
+/* A cursor (new; oc_session_messages_cursor_free) from a kept cursor text (copied) and the path parameters of request (borrowed; nothing else in it is used). */
+oc_status oc_session_messages_cursor_new(oc_session_messages_cursor **out, const oc_session_messages_request *request, const char *value, oc_error **err);
 
 /* Get session messages
  * Retrieve projected messages for a session. Items keep the requested order across pages; use cursor.next or cursor.previous to move through the ordered timeline.
