@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
         oc_error_free(err);                                                                        \
     }
 
-ROUND_TRIP(oc_session_message_t)
+ROUND_TRIP(oc_session_message_value)
 ROUND_TRIP(oc_v2_event)
 ROUND_TRIP(oc_session_durable_event)
 ROUND_TRIP(oc_sessions_response)
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     switch (data[0] % 5) {
     case 0:
-        rt_oc_session_message_t(in);
+        rt_oc_session_message_value(in);
         break;
     case 1:
         rt_oc_v2_event(in);

@@ -81,7 +81,7 @@ static int load_seeds(void)
         return rc;                                                                                 \
     }
 
-ROUND(oc_session_message_t)
+ROUND(oc_session_message_value)
 ROUND(oc_v2_event)
 ROUND(oc_session_durable_event)
 ROUND(oc_sessions_response)
@@ -99,7 +99,7 @@ int run_decoders(uint64_t *digest)
         int rc;
         switch ((unsigned char)seeds[i][0] % 5) {
         case 0:
-            rc = round_oc_session_message_t(in, digest);
+            rc = round_oc_session_message_value(in, digest);
             break;
         case 1:
             rc = round_oc_v2_event(in, digest);

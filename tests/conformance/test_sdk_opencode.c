@@ -161,24 +161,24 @@ static void set_check_equal(const id_set *a, const id_set *b, const char *what)
 }
 
 /* The id of a projected message (every variant has one). */
-static const char *message_id(const oc_session_message_t *m)
+static const char *message_id(const oc_session_message_value *m)
 {
     switch (m->kind) {
-    case OC_SESSION_MESSAGE_T_AGENT_SWITCHED:
+    case OC_SESSION_MESSAGE_VALUE_AGENT_SWITCHED:
         return m->u.agent_switched.id.value;
-    case OC_SESSION_MESSAGE_T_MODEL_SWITCHED:
+    case OC_SESSION_MESSAGE_VALUE_MODEL_SWITCHED:
         return m->u.model_switched.id.value;
-    case OC_SESSION_MESSAGE_T_USER:
+    case OC_SESSION_MESSAGE_VALUE_USER:
         return m->u.user.id.value;
-    case OC_SESSION_MESSAGE_T_SYNTHETIC:
+    case OC_SESSION_MESSAGE_VALUE_SYNTHETIC:
         return m->u.synthetic.id.value;
-    case OC_SESSION_MESSAGE_T_SYSTEM:
+    case OC_SESSION_MESSAGE_VALUE_SYSTEM:
         return m->u.system.id.value;
-    case OC_SESSION_MESSAGE_T_SHELL:
+    case OC_SESSION_MESSAGE_VALUE_SHELL:
         return m->u.shell.id.value;
-    case OC_SESSION_MESSAGE_T_ASSISTANT:
+    case OC_SESSION_MESSAGE_VALUE_ASSISTANT:
         return m->u.assistant.id.value;
-    case OC_SESSION_MESSAGE_T_COMPACTION:
+    case OC_SESSION_MESSAGE_VALUE_COMPACTION:
         return m->u.compaction.id.value;
     default:
         break;
@@ -230,7 +230,7 @@ START_TEST(test_message_not_found)
     oc_session_message_request req = {0};
     req.session_id.value = sid;
     req.message_id.value = "msg_sdkconf_does_not_exist";
-    oc_session_message_t *msg = NULL;
+    oc_session_message_value *msg = NULL;
     oc_error *err = NULL;
     ck_assert_int_eq(oc_session_message(client, &req, NULL, &msg, &err), OC_ERR);
     ck_assert_ptr_null(msg);
@@ -613,7 +613,7 @@ START_TEST(test_message_pages)
     oc_session_messages_iter *it = NULL;
     st = oc_session_messages_iter_new(&it, client, &req, NULL, &err);
     ck_assert_ok(st, err, "messages iterator");
-    const oc_session_message_t *m = NULL;
+    const oc_session_message_value *m = NULL;
     oc_next r;
     while ((r = oc_session_messages_iter_next(it, &m, &err)) == OC_NEXT_ITEM)
         set_add(&iter, message_id(m));
@@ -642,12 +642,12 @@ START_TEST(test_message_pages)
     oc_session_message_request one = {0};
     one.session_id.value = sid;
     one.message_id.value = admitted.ids[0];
-    oc_session_message_t *msg = NULL;
+    oc_session_message_value *msg = NULL;
     st = oc_session_message(client, &one, NULL, &msg, &err);
     ck_assert_ok(st, err, "message");
-    ck_assert_int_eq(msg->kind, OC_SESSION_MESSAGE_T_USER);
+    ck_assert_int_eq(msg->kind, OC_SESSION_MESSAGE_VALUE_USER);
     ck_assert_str_eq(msg->u.user.id.value, admitted.ids[0]);
-    oc_session_message_t_free(msg);
+    oc_session_message_value_free(msg);
 
     set_cleanup(&iter);
     set_cleanup(&back);

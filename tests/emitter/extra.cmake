@@ -47,3 +47,12 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
                    ${CMAKE_CURRENT_BINARY_DIR}/example-contract)
   set_tests_properties(emitter/example_contract_compiles PROPERTIES LABELS "emitter;script" TIMEOUT 300)
 endif()
+
+# Every C identifier unique in its scope, with readable names for clashes (data/names.yaml).
+if(TARGET sdkc-cli)
+  add_test(NAME emitter/names
+           COMMAND ${CMAKE_COMMAND} -E env "JANSSON_CFLAGS=${JANSSON_CFLAGS}"
+                   bash ${CMAKE_CURRENT_SOURCE_DIR}/names.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/names)
+  set_tests_properties(emitter/names PROPERTIES LABELS "emitter;script" TIMEOUT 120)
+endif()

@@ -191,7 +191,7 @@ START_TEST(every_declared_tag_of_message_decodes)
         oc_session_message_request req = {0};
         req.session_id.value = "ses_1";
         req.message_id.value = "msg_1";
-        oc_session_message_t *m = NULL;
+        oc_session_message_value *m = NULL;
         oc_error *err = NULL;
         ck_assert_int_eq(oc_session_message(client, &req, NULL, &m, &err), OC_ERR);
         ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/message/msg_1");
@@ -207,7 +207,7 @@ START_TEST(every_declared_tag_of_message_decodes)
     oc_session_message_request req = {0};
     req.session_id.value = "ses_1";
     req.message_id.value = "msg_1";
-    oc_session_message_t *m = NULL;
+    oc_session_message_value *m = NULL;
     oc_error *err = NULL;
     ck_assert_int_eq(oc_session_message(client, &req, NULL, &m, &err), OC_ERR);
     p = oc_error_message_not_found_error(err);

@@ -24,6 +24,7 @@ typedef struct cop {
     ctype *item;      /* page item or stream item */
     ctype *cause;     /* stream failure cause, or NULL */
     ctype *page;      /* page body object */
+    const char **pnames; /* request struct member per op->params (unique with has_ and body) */
     bool has_request; /* any parameter or body */
 } cop;
 
@@ -168,31 +169,9 @@ static void banner(emit_ctx *cx, sdkc_buf *b, const char *what)
 
 /* ---- types.h ---- */
 
-static const char *enum_unknown(emit_ctx *cx, const ctype *c)
-{
-    const sdkc_type *t = c->t;
-    for (size_t i = 0; i < t->u.enumeration.nvalues; i++) {
-        if (strcmp(t->u.enumeration.safe_values[i], "UNKNOWN") == 0)
-            return sdkc_arena_printf(cx->arena, "%s_%s_UNKNOWN_VALUE", cx->upper,
-                                     upper_of(cx, c->base));
-    }
-    return sdkc_arena_printf(cx->arena, "%s_%s_UNKNOWN", cx->upper, upper_of(cx, c->base));
-}
-
-static const char *union_unknown(emit_ctx *cx, const ctype *c)
-{
-    for (size_t i = 0; i < c->nvariants; i++) {
-        if (strcmp(c->variants[i].v->safe_name, "unknown") == 0)
-            return sdkc_arena_printf(cx->arena, "%s_%s_UNKNOWN_VARIANT", cx->upper,
-                                     upper_of(cx, c->base));
-    }
-    return sdkc_arena_printf(cx->arena, "%s_%s_UNKNOWN", cx->upper, upper_of(cx, c->base));
-}
-
 static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
 {
     const sdkc_type *t = c->t;
-    const char *U = upper_of(cx, c->base);
     if (c->is_brand) {
         put_doc(b, "", c->docs,
                 "A distinct type so that one kind of identifier cannot be passed as another. "
@@ -222,10 +201,9 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
         put_doc(b, "", c->docs,
                 "An open enumeration: value is one of the known members, or UNKNOWN with the "
                 "wire string kept in unknown (owned; NULL otherwise).");
-        sdkc_buf_printf(b, "typedef enum %s_value {\n    %s = 0", c->cdecl, enum_unknown(cx, c));
+        sdkc_buf_printf(b, "typedef enum %s_value {\n    %s = 0", c->cdecl, c->unknown_const);
         for (size_t i = 0; i < t->u.enumeration.nvalues; i++) {
-            sdkc_buf_printf(b, ",\n    %s_%s_%s = %zu /* ", cx->upper, U,
-                            t->u.enumeration.safe_values[i], i + 1);
+            sdkc_buf_printf(b, ",\n    %s = %zu /* ", c->consts[i], i + 1);
             const char *v = t->u.enumeration.values[i];
             put_comment_text(b, v, strlen(v));
             sdkc_buf_puts(b, " */");
@@ -240,10 +218,9 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                 "A union: kind says which member of u holds the value; UNKNOWN keeps a variant "
                 "this client does not know as raw JSON in unknown (owned). Everything inside is "
                 "owned by the struct.");
-        sdkc_buf_printf(b, "typedef enum %s_kind {\n    %s = 0", c->cdecl, union_unknown(cx, c));
+        sdkc_buf_printf(b, "typedef enum %s_kind {\n    %s = 0", c->cdecl, c->unknown_const);
         for (size_t i = 0; i < c->nvariants; i++) {
-            sdkc_buf_printf(b, ",\n    %s_%s_%s = %zu", cx->upper, U,
-                            upper_of(cx, c->variants[i].v->safe_name), i + 1);
+            sdkc_buf_printf(b, ",\n    %s = %zu", c->consts[i], i + 1);
             if (c->variants[i].v->tag) {
                 sdkc_buf_puts(b, " /* ");
                 put_comment_text(b, c->variants[i].v->tag, strlen(c->variants[i].v->tag));
@@ -276,7 +253,7 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
     size_t members = 0;
     for (size_t i = 0; i < c->nfields; i++) {
         const cfield *f = &c->fields[i];
-        const char *fn = f->f->safe_name;
+        const char *fn = f->cname;
         char *extra = NULL;
         if (!f->type->stores && f->type->literal)
             extra = sdkc_arena_printf(cx->arena, "\"%s\" is always %s.", f->f->wire_name,
@@ -388,7 +365,7 @@ static void emit_descriptor(emit_ctx *cx, sdkc_buf *b, const ctype *c)
         sdkc_buf_printf(b, "static const sdkrt_jfield %s_f[] = {\n", dn);
         for (size_t i = 0; i < c->nfields; i++) {
             const cfield *f = &c->fields[i];
-            const char *fn = f->f->safe_name;
+            const char *fn = f->cname;
             sdkc_buf_puts(b, "    {");
             put_c_string(b, f->f->wire_name);
             sdkc_buf_printf(b, ", &%s, %s, ", desc_name(cx, f->type),
@@ -540,7 +517,7 @@ static const cfield *find_field(const ctype *obj, const char *wire)
 /* C condition that field f of the struct pointed to by v holds a value. */
 static const char *field_present(emit_ctx *cx, const char *v, const cfield *f)
 {
-    const char *fn = f->f->safe_name;
+    const char *fn = f->cname;
     const char *has = f->f->required ? "1" : sdkc_arena_printf(cx->arena, "%s->has_%s", v, fn);
     const char *nn = f->nullable ? sdkc_arena_printf(cx->arena, "!%s->%s_null", v, fn) : "1";
     return sdkc_arena_printf(cx->arena, "(%s && %s)", has, nn);
@@ -548,7 +525,7 @@ static const char *field_present(emit_ctx *cx, const char *v, const cfield *f)
 
 static const char *field_value(emit_ctx *cx, const char *v, const cfield *f)
 {
-    return sdkc_arena_printf(cx->arena, "%s%s->%s", f->boxed ? "*" : "", v, f->f->safe_name);
+    return sdkc_arena_printf(cx->arena, "%s%s->%s", f->boxed ? "*" : "", v, f->cname);
 }
 
 static const char *enc_name(sdkc_encoding e)
@@ -656,12 +633,12 @@ static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
                               p->wire_name, p->required ? ", required" : "");
         put_doc(b, "    ", p->docs, extra);
         if (!p->required)
-            sdkc_buf_printf(b, "    bool has_%s;\n", p->safe_name);
+            sdkc_buf_printf(b, "    bool has_%s;\n", o->pnames[i]);
         sdkc_buf_puts(b, "    ");
         if (o->params[i]->stores)
-            put_member(b, o->params[i], p->safe_name, false);
+            put_member(b, o->params[i], o->pnames[i], false);
         else
-            sdkc_buf_printf(b, "char %s; /* nothing to set */", p->safe_name);
+            sdkc_buf_printf(b, "char %s; /* nothing to set */", o->pnames[i]);
         sdkc_buf_putc(b, '\n');
     }
     if (o->body) {
@@ -966,7 +943,7 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
         if (!t->stores || p->in == SDKC_PARAM_COOKIE)
             continue;
         const char *cond =
-            p->required ? "" : sdkc_arena_printf(cx->arena, "request->has_%s && ", p->safe_name);
+            p->required ? "" : sdkc_arena_printf(cx->arena, "request->has_%s && ", o->pnames[i]);
         sdkc_buf_printf(b, "    if (%s", cond);
         switch (p->in) {
         case SDKC_PARAM_PATH:
@@ -987,7 +964,7 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
             break;
         }
         sdkc_buf_printf(b, ", &%s, &request->%s, err) != SDKRT_OK)\n        goto fail;\n",
-                        desc_name(cx, t), p->safe_name);
+                        desc_name(cx, t), o->pnames[i]);
     }
     if (o->body)
         sdkc_buf_printf(b,
@@ -1140,15 +1117,15 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
     for (int k = 0; k < 2; k++) {
         if (!ends[k])
             continue;
-        const char *cv = sdkc_arena_printf(cx->arena, "(&body->%s)", cur->f->safe_name);
+        const char *cv = sdkc_arena_printf(cx->arena, "(&body->%s)", cur->cname);
         sdkc_buf_printf(b, "    if (%s && %s && %s && %s->%s[0] != '\\0' &&\n",
                         field_present(cx, "body", cur), field_present(cx, cv, ends[k]),
-                        sdkc_arena_printf(cx->arena, "%s->%s", cv, ends[k]->f->safe_name), cv,
-                        ends[k]->f->safe_name);
+                        sdkc_arena_printf(cx->arena, "%s->%s", cv, ends[k]->cname), cv,
+                        ends[k]->cname);
         sdkc_buf_printf(b,
                         "        %s_cursor_make(&page->%s, %s->%s, path, err) != SDKRT_OK) {\n"
                         "        %s_free(page);\n        return SDKRT_ERR;\n    }\n",
-                        N, slot[k], cv, ends[k]->f->safe_name, page_t);
+                        N, slot[k], cv, ends[k]->cname, page_t);
     }
     sdkc_buf_puts(b, "    *out = page;\n    return SDKRT_OK;\n}\n\n");
 
@@ -1188,8 +1165,8 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                 "    if (%ssdkrt_json_param_text(&%s, &request->%s, &path[%zu], err) != "
                 "SDKRT_OK)\n        return SDKRT_ERR;\n",
                 p->required ? ""
-                            : sdkc_arena_printf(cx->arena, "request->has_%s && ", p->safe_name),
-                desc_name(cx, o->params[i]), p->safe_name, k);
+                            : sdkc_arena_printf(cx->arena, "request->has_%s && ", o->pnames[i]),
+                desc_name(cx, o->params[i]), o->pnames[i], k);
             k++;
         }
     }
@@ -1726,24 +1703,36 @@ static bool build_model(emit_ctx *cx, cop *ops)
             return false;
     }
     static const char *const op_suffixes[] = {
-        "_request",    "_page",     "_cursor",    "_iter",     "_stream",    "_continue",
-        "_open",       "_next",     "_close",     "_failure",  "_page_free", "_cursor_free",
-        "_cursor_dup", "_iter_new", "_iter_next", "_iter_free"};
+        "_request",    "_page",     "_cursor",    "_iter",       "_stream",         "_continue",
+        "_open",       "_next",     "_close",     "_failure",    "_page_free",      "_cursor_free",
+        "_cursor_dup", "_iter_new", "_iter_next", "_iter_free",  "_cursor_value",   "_cursor_new",
+        NULL};
     for (size_t i = 0; i < ir->nops; i++) {
         ops[i].op = &ir->ops[i];
-        ops[i].name = emit_unique(cx, ir->ops[i].safe_name, NULL);
+        ops[i].name = emit_unique_with(cx, ir->ops[i].safe_name, "_op", op_suffixes, NULL);
         if (!ops[i].name)
             return false;
-        for (size_t k = 0; k < sizeof op_suffixes / sizeof *op_suffixes; k++) {
-            if (!emit_reserve(cx,
-                              sdkc_arena_printf(cx->arena, "%s%s", ops[i].name, op_suffixes[k])))
-                return false;
-        }
     }
     for (size_t i = 0; i < ir->nops; i++) {
         cop *o = &ops[i];
         const sdkc_operation *op = o->op;
         o->has_request = op->nparams > 0 || op->body != NULL;
+        if (op->nparams) {
+            const char **safe = sdkc_arena_alloc(cx->arena, op->nparams * sizeof *safe);
+            bool *opt = sdkc_arena_alloc(cx->arena, op->nparams * sizeof *opt);
+            bool *nul = sdkc_arena_alloc(cx->arena, op->nparams * sizeof *nul);
+            if (!safe || !opt || !nul)
+                return false;
+            for (size_t k = 0; k < op->nparams; k++) {
+                safe[k] = op->params[k].safe_name;
+                opt[k] = !op->params[k].required;
+                nul[k] = false;
+            }
+            static const char *const taken[] = {"body", "has_body", NULL};
+            o->pnames = emit_member_names(cx, op->nparams, safe, opt, nul, taken);
+            if (!o->pnames)
+                return false;
+        }
         o->params =
             op->nparams ? sdkc_arena_alloc(cx->arena, op->nparams * sizeof *o->params) : NULL;
         for (size_t k = 0; k < op->nparams; k++) {
@@ -1799,7 +1788,7 @@ static bool build_model(emit_ctx *cx, cop *ops)
             }
         }
     }
-    return emit_order_types(cx);
+    return emit_order_types(cx) && emit_name_constants(cx);
 }
 
 sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc_diag *diag)

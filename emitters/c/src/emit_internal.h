@@ -32,6 +32,7 @@ typedef struct ctype ctype;
 
 typedef struct cfield {
     const sdkc_field *f;
+    const char *cname; /* member name, unique in its struct with has_ and _null companions */
     ctype *type;   /* with a field-level nullable removed */
     bool nullable; /* the field may be JSON null (x_null flag) */
     bool boxed;    /* stored through a pointer (breaks a by-value cycle) */
@@ -62,6 +63,8 @@ struct ctype {
     size_t nfields;
     cvariant *variants; /* UNION */
     size_t nvariants;
+    const char **consts;       /* ENUM values / UNION kinds: the constants' names, unique */
+    const char *unknown_const; /* ENUM / UNION: the constant for an unknown value */
     int mark;
 };
 
@@ -80,8 +83,15 @@ typedef struct emit_ctx {
 } emit_ctx;
 
 const char *emit_unique(emit_ctx *cx, const char *want, void *owner);
+const char *emit_unique_with(emit_ctx *cx, const char *want, const char *suffix,
+                             const char *const *derived, void *owner);
 bool emit_reserve(emit_ctx *cx, const char *name);
 ctype *emit_map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name);
 bool emit_order_types(emit_ctx *cx);
+/* Member names for n fields (safe_name, required, nullable given per field) that do not collide
+ * with each other or their has_x / x_null companions, nor with the names in taken. */
+const char **emit_member_names(emit_ctx *cx, size_t n, const char *const *safe, const bool *optional,
+                               const bool *nullable, const char *const *taken);
+bool emit_name_constants(emit_ctx *cx);
 
 #endif

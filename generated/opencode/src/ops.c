@@ -630,7 +630,7 @@ static const sdkrt_jerror errors_session_active[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_session_active = {"v2.session.active", 200, SDKRT_JENC_JSON, &oc__j_session_active_t_map, "data", errors_session_active, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_active = {"v2.session.active", 200, SDKRT_JENC_JSON, &oc__j_session_active_value_map, "data", errors_session_active, 2, NULL, false, NULL, NULL};
 
 static oc_status build_session_active(sdkrt_request **out, oc_error **err)
 {
@@ -642,7 +642,7 @@ static oc_status build_session_active(sdkrt_request **out, oc_error **err)
     return SDKRT_OK;
 }
 
-oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_t_map **out, oc_error **err)
+oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_value_map **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1038,7 +1038,7 @@ static const sdkrt_jerror errors_session_context[] = {
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
     {500, "UnknownError", &oc__j_unknown_error1},
 };
-static const sdkrt_jop op_session_context = {"v2.session.context", 200, SDKRT_JENC_JSON, &oc__j_session_message_t_list, "data", errors_session_context, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_context = {"v2.session.context", 200, SDKRT_JENC_JSON, &oc__j_session_message_value_list, "data", errors_session_context, 4, NULL, false, NULL, NULL};
 
 static oc_status build_session_context(sdkrt_request **out, const oc_session_context_request *request, oc_error **err)
 {
@@ -1057,7 +1057,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_t_list **out, oc_error **err)
+oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_value_list **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1081,7 +1081,7 @@ static const sdkrt_jerror errors_session_history[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_history = {"v2.session.history", 200, SDKRT_JENC_JSON, &oc__j_session_history_t, NULL, errors_session_history, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_history = {"v2.session.history", 200, SDKRT_JENC_JSON, &oc__j_session_history_value, NULL, errors_session_history, 3, NULL, false, NULL, NULL};
 
 static oc_status build_session_history(sdkrt_request **out, const oc_session_history_request *request, oc_error **err)
 {
@@ -1104,7 +1104,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_t **out, oc_error **err)
+oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_value **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1257,7 +1257,7 @@ static const sdkrt_jerror errors_session_message[] = {
     {404, "MessageNotFoundError", &oc__j_message_not_found_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_message = {"v2.session.message", 200, SDKRT_JENC_JSON, &oc__j_session_message_t, "data", errors_session_message, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_message = {"v2.session.message", 200, SDKRT_JENC_JSON, &oc__j_session_message_value, "data", errors_session_message, 4, NULL, false, NULL, NULL};
 
 static oc_status build_session_message(sdkrt_request **out, const oc_session_message_request *request, oc_error **err)
 {
@@ -1278,7 +1278,7 @@ fail:
     return SDKRT_ERR;
 }
 
-oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_t **out, oc_error **err)
+oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_value **out, oc_error **err)
 {
     sdkrt_request *req = NULL;
     void *result = NULL;
@@ -1537,7 +1537,7 @@ oc_status oc_session_messages_iter_new(oc_session_messages_iter **out, oc_client
     return SDKRT_OK;
 }
 
-oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_session_message_t **item, oc_error **err)
+oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_session_message_value **item, oc_error **err)
 {
     if (item)
         *item = NULL;

@@ -862,17 +862,17 @@ const sdkrt_jtype oc__j_integration_attempt_status_location = {SDKRT_JK_OBJECT, 
 
 static const sdkrt_jfield oc__j_integration_attempt_status_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_response, location), SDKRT_JNONE, SDKRT_JNONE},
-    {"data", &oc__j_integration_attempt_status_t, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_response, data), SDKRT_JNONE, SDKRT_JNONE},
+    {"data", &oc__j_integration_attempt_status_value, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_integration_attempt_status_response = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusResponse", sizeof(oc_integration_attempt_status_response), NULL, oc__j_integration_attempt_status_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jvariant oc__j_integration_attempt_status_t_v[] = {
+static const sdkrt_jvariant oc__j_integration_attempt_status_value_v[] = {
     {"pending", &oc__j_integration_attempt_status_variant1, 0},
     {"complete", &oc__j_integration_attempt_status_variant2, 0},
     {"failed", &oc__j_integration_attempt_status_variant3, 0},
     {"expired", &oc__j_integration_attempt_status_variant4, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_t = {SDKRT_JK_UNION, "IntegrationAttemptStatus", sizeof(oc_integration_attempt_status_t), NULL, NULL, 0, oc__j_integration_attempt_status_t_v, 4, "status", offsetof(oc_integration_attempt_status_t, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_value = {SDKRT_JK_UNION, "IntegrationAttemptStatus", sizeof(oc_integration_attempt_status_value), NULL, NULL, 0, oc__j_integration_attempt_status_value_v, 4, "status", offsetof(oc_integration_attempt_status_value, u), NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant1_f[] = {
     {"status", &oc__jx_lit20, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -2262,11 +2262,11 @@ const sdkrt_jtype oc__j_pty_list_location = {SDKRT_JK_OBJECT, "PtyListLocation",
 
 static const sdkrt_jfield oc__j_pty_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_pty_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
-    {"data", &oc__j_pty_list_t, SDKRT_JF_REQUIRED, offsetof(oc_pty_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
+    {"data", &oc__j_pty_list_value, SDKRT_JF_REQUIRED, offsetof(oc_pty_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_pty_list_response = {SDKRT_JK_OBJECT, "PtyListResponse", sizeof(oc_pty_list_response), NULL, oc__j_pty_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-const sdkrt_jtype oc__j_pty_list_t = {SDKRT_JK_ARRAY, "pty_list_t", sizeof(oc_pty_list_t), &oc__j_pty, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_list_value = {SDKRT_JK_ARRAY, "pty_list_value", sizeof(oc_pty_list_value), &oc__j_pty, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_pty_not_found_error_f[] = {
     {"_tag", &oc__jx_lit153, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -2746,12 +2746,12 @@ static const sdkrt_jfield oc__j_session_f[] = {
 };
 const sdkrt_jtype oc__j_session = {SDKRT_JK_OBJECT, "Session", sizeof(oc_session), NULL, oc__j_session_f, 19, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_active_t_f[] = {
+static const sdkrt_jfield oc__j_session_active_value_f[] = {
     {"type", &oc__jx_lit4, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_active_t = {SDKRT_JK_OBJECT, "SessionActive", sizeof(oc_session_active_t), NULL, oc__j_session_active_t_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_active_value = {SDKRT_JK_OBJECT, "SessionActive", sizeof(oc_session_active_value), NULL, oc__j_session_active_value_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-const sdkrt_jtype oc__j_session_active_t_map = {SDKRT_JK_MAP, "session_active_t_map", sizeof(oc_session_active_t_map), &oc__j_session_active_t, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_active_value_map = {SDKRT_JK_MAP, "session_active_value_map", sizeof(oc_session_active_value_map), &oc__j_session_active_value, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_session_compacted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2954,11 +2954,11 @@ const sdkrt_jtype oc__j_session_events_cause_item_interrupt = {SDKRT_JK_OBJECT, 
 
 const sdkrt_jtype oc__j_session_events_cause_item_list = {SDKRT_JK_ARRAY, "session_events_cause_item_list", sizeof(oc_session_events_cause_item_list), &oc__j_session_events_cause_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_history_t_f[] = {
-    {"data", &oc__j_session_durable_event_list, SDKRT_JF_REQUIRED, offsetof(oc_session_history_t, data), SDKRT_JNONE, SDKRT_JNONE},
-    {"hasMore", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_session_history_t, has_more), SDKRT_JNONE, SDKRT_JNONE},
+static const sdkrt_jfield oc__j_session_history_value_f[] = {
+    {"data", &oc__j_session_durable_event_list, SDKRT_JF_REQUIRED, offsetof(oc_session_history_value, data), SDKRT_JNONE, SDKRT_JNONE},
+    {"hasMore", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_session_history_value, has_more), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_history_t = {SDKRT_JK_OBJECT, "SessionHistory", sizeof(oc_session_history_t), NULL, oc__j_session_history_t_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_history_value = {SDKRT_JK_OBJECT, "SessionHistory", sizeof(oc_session_history_value), NULL, oc__j_session_history_value_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 const sdkrt_jtype oc__j_session_id = {SDKRT_JK_STRING, "session_id", sizeof(oc_session_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
@@ -3201,20 +3201,6 @@ static const sdkrt_jfield oc__j_session_message_system_time_f[] = {
 };
 const sdkrt_jtype oc__j_session_message_system_time = {SDKRT_JK_OBJECT, "SessionMessageSystemTime", sizeof(oc_session_message_system_time), NULL, oc__j_session_message_system_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jvariant oc__j_session_message_t_v[] = {
-    {"agent-switched", &oc__j_session_message_agent_switched, 0},
-    {"model-switched", &oc__j_session_message_model_switched, 0},
-    {"user", &oc__j_session_message_user, 0},
-    {"synthetic", &oc__j_session_message_synthetic, 0},
-    {"system", &oc__j_session_message_system, 0},
-    {"shell", &oc__j_session_message_shell, 0},
-    {"assistant", &oc__j_session_message_assistant, 0},
-    {"compaction", &oc__j_session_message_compaction, 0},
-};
-const sdkrt_jtype oc__j_session_message_t = {SDKRT_JK_UNION, "SessionMessage", sizeof(oc_session_message_t), NULL, NULL, 0, oc__j_session_message_t_v, 8, "type", offsetof(oc_session_message_t, u), NULL, 0, NULL};
-
-const sdkrt_jtype oc__j_session_message_t_list = {SDKRT_JK_ARRAY, "session_message_t_list", sizeof(oc_session_message_t_list), &oc__j_session_message_t, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_message_tool_state_completed_f[] = {
     {"status", &oc__jx_lit22, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"input", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_session_message_tool_state_completed, input), SDKRT_JNONE, SDKRT_JNONE},
@@ -3266,11 +3252,25 @@ static const sdkrt_jfield oc__j_session_message_user_time_f[] = {
 };
 const sdkrt_jtype oc__j_session_message_user_time = {SDKRT_JK_OBJECT, "SessionMessageUserTime", sizeof(oc_session_message_user_time), NULL, oc__j_session_message_user_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
+static const sdkrt_jvariant oc__j_session_message_value_v[] = {
+    {"agent-switched", &oc__j_session_message_agent_switched, 0},
+    {"model-switched", &oc__j_session_message_model_switched, 0},
+    {"user", &oc__j_session_message_user, 0},
+    {"synthetic", &oc__j_session_message_synthetic, 0},
+    {"system", &oc__j_session_message_system, 0},
+    {"shell", &oc__j_session_message_shell, 0},
+    {"assistant", &oc__j_session_message_assistant, 0},
+    {"compaction", &oc__j_session_message_compaction, 0},
+};
+const sdkrt_jtype oc__j_session_message_value = {SDKRT_JK_UNION, "SessionMessage", sizeof(oc_session_message_value), NULL, NULL, 0, oc__j_session_message_value_v, 8, "type", offsetof(oc_session_message_value, u), NULL, 0, NULL};
+
+const sdkrt_jtype oc__j_session_message_value_list = {SDKRT_JK_ARRAY, "session_message_value_list", sizeof(oc_session_message_value_list), &oc__j_session_message_value, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+
 static const char *const oc__j_session_messages_order_e[] = {"asc", "desc"};
 const sdkrt_jtype oc__j_session_messages_order = {SDKRT_JK_ENUM, "SessionMessagesOrder", sizeof(oc_session_messages_order), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_messages_order_e, 2, NULL};
 
 static const sdkrt_jfield oc__j_session_messages_response_f[] = {
-    {"data", &oc__j_session_message_t_list, SDKRT_JF_REQUIRED, offsetof(oc_session_messages_response, data), SDKRT_JNONE, SDKRT_JNONE},
+    {"data", &oc__j_session_message_value_list, SDKRT_JF_REQUIRED, offsetof(oc_session_messages_response, data), SDKRT_JNONE, SDKRT_JNONE},
     {"cursor", &oc__j_session_messages_response_cursor, SDKRT_JF_REQUIRED, offsetof(oc_session_messages_response, cursor), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_messages_response = {SDKRT_JK_OBJECT, "SessionMessagesResponse", sizeof(oc_session_messages_response), NULL, oc__j_session_messages_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
@@ -8005,25 +8005,25 @@ void oc_integration_attempt_status_variant4_free(oc_integration_attempt_status_v
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant4, value);
 }
 
-oc_status oc_integration_attempt_status_t_decode(oc_integration_attempt_status_t *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_integration_attempt_status_value_decode(oc_integration_attempt_status_value *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_integration_attempt_status_t, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_integration_attempt_status_value, out, json, path, err);
 }
 
-oc_status oc_integration_attempt_status_t_encode(const oc_integration_attempt_status_t *value, json_t **out, oc_error **err)
+oc_status oc_integration_attempt_status_value_encode(const oc_integration_attempt_status_value *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_integration_attempt_status_t, value, out, err);
+    return sdkrt_json_encode(&oc__j_integration_attempt_status_value, value, out, err);
 }
 
-void oc_integration_attempt_status_t_cleanup(oc_integration_attempt_status_t *value)
+void oc_integration_attempt_status_value_cleanup(oc_integration_attempt_status_value *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_integration_attempt_status_t, value);
+        sdkrt_json_cleanup(&oc__j_integration_attempt_status_value, value);
 }
 
-void oc_integration_attempt_status_t_free(oc_integration_attempt_status_t *value)
+void oc_integration_attempt_status_value_free(oc_integration_attempt_status_value *value)
 {
-    sdkrt_json_value_free(&oc__j_integration_attempt_status_t, value);
+    sdkrt_json_value_free(&oc__j_integration_attempt_status_value, value);
 }
 
 oc_status oc_integration_attempt_status_response_decode(oc_integration_attempt_status_response *out, const json_t *json, const char *path, oc_error **err)
@@ -12345,25 +12345,25 @@ void oc_pty_list_location_free(oc_pty_list_location *value)
     sdkrt_json_value_free(&oc__j_pty_list_location, value);
 }
 
-oc_status oc_pty_list_t_decode(oc_pty_list_t *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_pty_list_value_decode(oc_pty_list_value *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_pty_list_t, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_pty_list_value, out, json, path, err);
 }
 
-oc_status oc_pty_list_t_encode(const oc_pty_list_t *value, json_t **out, oc_error **err)
+oc_status oc_pty_list_value_encode(const oc_pty_list_value *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_pty_list_t, value, out, err);
+    return sdkrt_json_encode(&oc__j_pty_list_value, value, out, err);
 }
 
-void oc_pty_list_t_cleanup(oc_pty_list_t *value)
+void oc_pty_list_value_cleanup(oc_pty_list_value *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_pty_list_t, value);
+        sdkrt_json_cleanup(&oc__j_pty_list_value, value);
 }
 
-void oc_pty_list_t_free(oc_pty_list_t *value)
+void oc_pty_list_value_free(oc_pty_list_value *value)
 {
-    sdkrt_json_value_free(&oc__j_pty_list_t, value);
+    sdkrt_json_value_free(&oc__j_pty_list_value, value);
 }
 
 oc_status oc_pty_list_response_decode(oc_pty_list_response *out, const json_t *json, const char *path, oc_error **err)
@@ -13773,46 +13773,46 @@ void oc_session_free(oc_session *value)
     sdkrt_json_value_free(&oc__j_session, value);
 }
 
-oc_status oc_session_active_t_decode(oc_session_active_t *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_session_active_value_decode(oc_session_active_value *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_session_active_t, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_session_active_value, out, json, path, err);
 }
 
-oc_status oc_session_active_t_encode(const oc_session_active_t *value, json_t **out, oc_error **err)
+oc_status oc_session_active_value_encode(const oc_session_active_value *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_session_active_t, value, out, err);
+    return sdkrt_json_encode(&oc__j_session_active_value, value, out, err);
 }
 
-void oc_session_active_t_cleanup(oc_session_active_t *value)
+void oc_session_active_value_cleanup(oc_session_active_value *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_session_active_t, value);
+        sdkrt_json_cleanup(&oc__j_session_active_value, value);
 }
 
-void oc_session_active_t_free(oc_session_active_t *value)
+void oc_session_active_value_free(oc_session_active_value *value)
 {
-    sdkrt_json_value_free(&oc__j_session_active_t, value);
+    sdkrt_json_value_free(&oc__j_session_active_value, value);
 }
 
-oc_status oc_session_active_t_map_decode(oc_session_active_t_map *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_session_active_value_map_decode(oc_session_active_value_map *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_session_active_t_map, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_session_active_value_map, out, json, path, err);
 }
 
-oc_status oc_session_active_t_map_encode(const oc_session_active_t_map *value, json_t **out, oc_error **err)
+oc_status oc_session_active_value_map_encode(const oc_session_active_value_map *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_session_active_t_map, value, out, err);
+    return sdkrt_json_encode(&oc__j_session_active_value_map, value, out, err);
 }
 
-void oc_session_active_t_map_cleanup(oc_session_active_t_map *value)
+void oc_session_active_value_map_cleanup(oc_session_active_value_map *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_session_active_t_map, value);
+        sdkrt_json_cleanup(&oc__j_session_active_value_map, value);
 }
 
-void oc_session_active_t_map_free(oc_session_active_t_map *value)
+void oc_session_active_value_map_free(oc_session_active_value_map *value)
 {
-    sdkrt_json_value_free(&oc__j_session_active_t_map, value);
+    sdkrt_json_value_free(&oc__j_session_active_value_map, value);
 }
 
 oc_status oc_session_compacted_durable_decode(oc_session_compacted_durable *out, const json_t *json, const char *path, oc_error **err)
@@ -16334,25 +16334,25 @@ void oc_session_events_cause_item_list_free(oc_session_events_cause_item_list *v
     sdkrt_json_value_free(&oc__j_session_events_cause_item_list, value);
 }
 
-oc_status oc_session_history_t_decode(oc_session_history_t *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_session_history_value_decode(oc_session_history_value *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_session_history_t, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_session_history_value, out, json, path, err);
 }
 
-oc_status oc_session_history_t_encode(const oc_session_history_t *value, json_t **out, oc_error **err)
+oc_status oc_session_history_value_encode(const oc_session_history_value *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_session_history_t, value, out, err);
+    return sdkrt_json_encode(&oc__j_session_history_value, value, out, err);
 }
 
-void oc_session_history_t_cleanup(oc_session_history_t *value)
+void oc_session_history_value_cleanup(oc_session_history_value *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_session_history_t, value);
+        sdkrt_json_cleanup(&oc__j_session_history_value, value);
 }
 
-void oc_session_history_t_free(oc_session_history_t *value)
+void oc_session_history_value_free(oc_session_history_value *value)
 {
-    sdkrt_json_value_free(&oc__j_session_history_t, value);
+    sdkrt_json_value_free(&oc__j_session_history_value, value);
 }
 
 oc_status oc_session_idle_durable_decode(oc_session_idle_durable *out, const json_t *json, const char *path, oc_error **err)
@@ -17189,46 +17189,46 @@ void oc_session_message_user_free(oc_session_message_user *value)
     sdkrt_json_value_free(&oc__j_session_message_user, value);
 }
 
-oc_status oc_session_message_t_decode(oc_session_message_t *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_session_message_value_decode(oc_session_message_value *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_session_message_t, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_session_message_value, out, json, path, err);
 }
 
-oc_status oc_session_message_t_encode(const oc_session_message_t *value, json_t **out, oc_error **err)
+oc_status oc_session_message_value_encode(const oc_session_message_value *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_session_message_t, value, out, err);
+    return sdkrt_json_encode(&oc__j_session_message_value, value, out, err);
 }
 
-void oc_session_message_t_cleanup(oc_session_message_t *value)
+void oc_session_message_value_cleanup(oc_session_message_value *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_session_message_t, value);
+        sdkrt_json_cleanup(&oc__j_session_message_value, value);
 }
 
-void oc_session_message_t_free(oc_session_message_t *value)
+void oc_session_message_value_free(oc_session_message_value *value)
 {
-    sdkrt_json_value_free(&oc__j_session_message_t, value);
+    sdkrt_json_value_free(&oc__j_session_message_value, value);
 }
 
-oc_status oc_session_message_t_list_decode(oc_session_message_t_list *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_session_message_value_list_decode(oc_session_message_value_list *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_session_message_t_list, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_session_message_value_list, out, json, path, err);
 }
 
-oc_status oc_session_message_t_list_encode(const oc_session_message_t_list *value, json_t **out, oc_error **err)
+oc_status oc_session_message_value_list_encode(const oc_session_message_value_list *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_session_message_t_list, value, out, err);
+    return sdkrt_json_encode(&oc__j_session_message_value_list, value, out, err);
 }
 
-void oc_session_message_t_list_cleanup(oc_session_message_t_list *value)
+void oc_session_message_value_list_cleanup(oc_session_message_value_list *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_session_message_t_list, value);
+        sdkrt_json_cleanup(&oc__j_session_message_value_list, value);
 }
 
-void oc_session_message_t_list_free(oc_session_message_t_list *value)
+void oc_session_message_value_list_free(oc_session_message_value_list *value)
 {
-    sdkrt_json_value_free(&oc__j_session_message_t_list, value);
+    sdkrt_json_value_free(&oc__j_session_message_value_list, value);
 }
 
 oc_status oc_session_messages_order_decode(oc_session_messages_order *out, const json_t *json, const char *path, oc_error **err)

@@ -188,7 +188,7 @@ oc_status oc_session_create(oc_client *client, const oc_session_create_request *
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_t_map **out, oc_error **err);
+oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_value_map **out, oc_error **err);
 
 /* Parameters of session_get (GET /api/session/{sessionID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_get_request {
@@ -334,7 +334,7 @@ typedef struct oc_session_context_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; 500 UnknownError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_t_list **out, oc_error **err);
+oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_value_list **out, oc_error **err);
 
 /* Parameters of session_history (GET /api/session/{sessionID}/history). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_history_request {
@@ -354,7 +354,7 @@ typedef struct oc_session_history_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_t **out, oc_error **err);
+oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_value **out, oc_error **err);
 
 /* Parameters of session_events (GET /api/session/{sessionID}/event). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_events_request {
@@ -414,7 +414,7 @@ typedef struct oc_session_message_request {
  */
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 MessageNotFoundError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
-oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_t **out, oc_error **err);
+oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_value **out, oc_error **err);
 
 /* Parameters of session_messages (GET /api/session/{sessionID}/message). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_messages_request {
@@ -439,7 +439,7 @@ typedef struct oc_session_messages_cursor oc_session_messages_cursor;
 /* One page of session_messages. items and count view the decoded body; next and previous are NULL at the ends.
  * Everything is owned by the page: release it with oc_session_messages_page_free. */
 typedef struct oc_session_messages_page {
-    const oc_session_message_t *items;
+    const oc_session_message_value *items;
     size_t count;
     oc_session_messages_cursor *next;
     oc_session_messages_cursor *previous;
@@ -471,7 +471,7 @@ typedef struct oc_session_messages_iter oc_session_messages_iter;
 oc_status oc_session_messages_iter_new(oc_session_messages_iter **out, oc_client *client, const oc_session_messages_request *request, const oc_call_options *call,
     oc_error **err);
 /* *item is borrowed until the next call or free. */
-oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_session_message_t **item, oc_error **err);
+oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_session_message_value **item, oc_error **err);
 void oc_session_messages_iter_free(oc_session_messages_iter *it); /* NULL is a no-op */
 
 /* Parameters of model_list (GET /api/model). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */

@@ -177,7 +177,7 @@ typedef struct oc_integration_attempt_status_variant4_time_expires_variant5 oc_i
 typedef struct oc_integration_attempt_status_variant4_time_expires oc_integration_attempt_status_variant4_time_expires;
 typedef struct oc_integration_attempt_status_variant4_time oc_integration_attempt_status_variant4_time;
 typedef struct oc_integration_attempt_status_variant4 oc_integration_attempt_status_variant4;
-typedef struct oc_integration_attempt_status_t oc_integration_attempt_status_t;
+typedef struct oc_integration_attempt_status_value oc_integration_attempt_status_value;
 typedef struct oc_integration_attempt_status_response oc_integration_attempt_status_response;
 typedef struct oc_integration_connect_key_body oc_integration_connect_key_body;
 typedef struct oc_integration_connect_key_location oc_integration_connect_key_location;
@@ -382,7 +382,7 @@ typedef struct oc_pty_exited oc_pty_exited;
 typedef struct oc_pty_get_location oc_pty_get_location;
 typedef struct oc_pty_get_response oc_pty_get_response;
 typedef struct oc_pty_list_location oc_pty_list_location;
-typedef struct oc_pty_list_t oc_pty_list_t;
+typedef struct oc_pty_list_value oc_pty_list_value;
 typedef struct oc_pty_list_response oc_pty_list_response;
 typedef struct oc_pty_not_found_error oc_pty_not_found_error;
 typedef struct oc_pty_remove_location oc_pty_remove_location;
@@ -450,8 +450,8 @@ typedef struct oc_session_model oc_session_model;
 typedef struct oc_session_time oc_session_time;
 typedef struct oc_session_revert oc_session_revert;
 typedef struct oc_session oc_session;
-typedef struct oc_session_active_t oc_session_active_t;
-typedef struct oc_session_active_t_map oc_session_active_t_map;
+typedef struct oc_session_active_value oc_session_active_value;
+typedef struct oc_session_active_value_map oc_session_active_value_map;
 typedef struct oc_session_compacted_durable oc_session_compacted_durable;
 typedef struct oc_session_compacted_data oc_session_compacted_data;
 typedef struct oc_session_compacted oc_session_compacted;
@@ -571,7 +571,7 @@ typedef struct oc_session_events_cause_item_die oc_session_events_cause_item_die
 typedef struct oc_session_events_cause_item_interrupt oc_session_events_cause_item_interrupt;
 typedef struct oc_session_events_cause_item oc_session_events_cause_item;
 typedef struct oc_session_events_cause_item_list oc_session_events_cause_item_list;
-typedef struct oc_session_history_t oc_session_history_t;
+typedef struct oc_session_history_value oc_session_history_value;
 typedef struct oc_session_idle_durable oc_session_idle_durable;
 typedef struct oc_session_idle_data oc_session_idle_data;
 typedef struct oc_session_idle oc_session_idle;
@@ -611,8 +611,8 @@ typedef struct oc_session_message_system_time oc_session_message_system_time;
 typedef struct oc_session_message_system oc_session_message_system;
 typedef struct oc_session_message_user_time oc_session_message_user_time;
 typedef struct oc_session_message_user oc_session_message_user;
-typedef struct oc_session_message_t oc_session_message_t;
-typedef struct oc_session_message_t_list oc_session_message_t_list;
+typedef struct oc_session_message_value oc_session_message_value;
+typedef struct oc_session_message_value_list oc_session_message_value_list;
 typedef struct oc_session_messages_order oc_session_messages_order;
 typedef struct oc_session_messages_response_cursor oc_session_messages_response_cursor;
 typedef struct oc_session_messages_response oc_session_messages_response;
@@ -2035,16 +2035,16 @@ struct oc_integration_attempt_status_variant4 {
 };
 
 /* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
-typedef enum oc_integration_attempt_status_t_kind {
-    OC_INTEGRATION_ATTEMPT_STATUS_T_UNKNOWN = 0,
-    OC_INTEGRATION_ATTEMPT_STATUS_T_PENDING = 1 /* pending */,
-    OC_INTEGRATION_ATTEMPT_STATUS_T_COMPLETE = 2 /* complete */,
-    OC_INTEGRATION_ATTEMPT_STATUS_T_FAILED = 3 /* failed */,
-    OC_INTEGRATION_ATTEMPT_STATUS_T_EXPIRED = 4 /* expired */
-} oc_integration_attempt_status_t_kind;
+typedef enum oc_integration_attempt_status_value_kind {
+    OC_INTEGRATION_ATTEMPT_STATUS_VALUE_UNKNOWN = 0,
+    OC_INTEGRATION_ATTEMPT_STATUS_VALUE_PENDING = 1 /* pending */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VALUE_COMPLETE = 2 /* complete */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VALUE_FAILED = 3 /* failed */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VALUE_EXPIRED = 4 /* expired */
+} oc_integration_attempt_status_value_kind;
 
-struct oc_integration_attempt_status_t {
-    oc_integration_attempt_status_t_kind kind;
+struct oc_integration_attempt_status_value {
+    oc_integration_attempt_status_value_kind kind;
     json_t *unknown;
     union {
         oc_integration_attempt_status_variant1 pending;
@@ -2057,7 +2057,7 @@ struct oc_integration_attempt_status_t {
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_response {
     oc_location_info location;
-    oc_integration_attempt_status_t data;
+    oc_integration_attempt_status_value data;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3895,7 +3895,7 @@ struct oc_pty_list_location {
 };
 
 /* An array of pty: items (owned) and their count. */
-struct oc_pty_list_t {
+struct oc_pty_list_value {
     oc_pty *items;
     size_t count;
 };
@@ -3903,7 +3903,7 @@ struct oc_pty_list_t {
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_list_response {
     oc_location_info location;
-    oc_pty_list_t data;
+    oc_pty_list_value data;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4499,15 +4499,15 @@ struct oc_session {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_active_t {
+struct oc_session_active_value {
     /* "type" is always "running". */
     char none_; /* no stored fields */
 };
 
-/* A map from strings to session_active_t: count keys and values at the same index (all owned). */
-struct oc_session_active_t_map {
+/* A map from strings to session_active_value: count keys and values at the same index (all owned). */
+struct oc_session_active_value_map {
     char **keys;
-    oc_session_active_t *values;
+    oc_session_active_value *values;
     size_t count;
 };
 
@@ -5722,7 +5722,7 @@ struct oc_session_events_cause_item_list {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_history_t {
+struct oc_session_history_value {
     oc_session_durable_event_list data;
     bool has_more;
 };
@@ -6109,20 +6109,20 @@ struct oc_session_message_user {
 };
 
 /* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
-typedef enum oc_session_message_t_kind {
-    OC_SESSION_MESSAGE_T_UNKNOWN = 0,
-    OC_SESSION_MESSAGE_T_AGENT_SWITCHED = 1 /* agent-switched */,
-    OC_SESSION_MESSAGE_T_MODEL_SWITCHED = 2 /* model-switched */,
-    OC_SESSION_MESSAGE_T_USER = 3 /* user */,
-    OC_SESSION_MESSAGE_T_SYNTHETIC = 4 /* synthetic */,
-    OC_SESSION_MESSAGE_T_SYSTEM = 5 /* system */,
-    OC_SESSION_MESSAGE_T_SHELL = 6 /* shell */,
-    OC_SESSION_MESSAGE_T_ASSISTANT = 7 /* assistant */,
-    OC_SESSION_MESSAGE_T_COMPACTION = 8 /* compaction */
-} oc_session_message_t_kind;
+typedef enum oc_session_message_value_kind {
+    OC_SESSION_MESSAGE_VALUE_UNKNOWN = 0,
+    OC_SESSION_MESSAGE_VALUE_AGENT_SWITCHED = 1 /* agent-switched */,
+    OC_SESSION_MESSAGE_VALUE_MODEL_SWITCHED = 2 /* model-switched */,
+    OC_SESSION_MESSAGE_VALUE_USER = 3 /* user */,
+    OC_SESSION_MESSAGE_VALUE_SYNTHETIC = 4 /* synthetic */,
+    OC_SESSION_MESSAGE_VALUE_SYSTEM = 5 /* system */,
+    OC_SESSION_MESSAGE_VALUE_SHELL = 6 /* shell */,
+    OC_SESSION_MESSAGE_VALUE_ASSISTANT = 7 /* assistant */,
+    OC_SESSION_MESSAGE_VALUE_COMPACTION = 8 /* compaction */
+} oc_session_message_value_kind;
 
-struct oc_session_message_t {
-    oc_session_message_t_kind kind;
+struct oc_session_message_value {
+    oc_session_message_value_kind kind;
     json_t *unknown;
     union {
         oc_session_message_agent_switched agent_switched;
@@ -6136,9 +6136,9 @@ struct oc_session_message_t {
     } u;
 };
 
-/* An array of session_message_t: items (owned) and their count. */
-struct oc_session_message_t_list {
-    oc_session_message_t *items;
+/* An array of session_message_value: items (owned) and their count. */
+struct oc_session_message_value_list {
+    oc_session_message_value *items;
     size_t count;
 };
 
@@ -6166,7 +6166,7 @@ struct oc_session_messages_response_cursor {
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_messages_response {
-    oc_session_message_t_list data;
+    oc_session_message_value_list data;
     oc_session_messages_response_cursor cursor;
 };
 
@@ -8557,13 +8557,13 @@ void oc_integration_attempt_status_variant4_free(oc_integration_attempt_status_v
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_t_decode(oc_integration_attempt_status_t *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_integration_attempt_status_value_decode(oc_integration_attempt_status_value *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_t_encode(const oc_integration_attempt_status_t *value, json_t **out, oc_error **err);
+oc_status oc_integration_attempt_status_value_encode(const oc_integration_attempt_status_value *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_t_cleanup(oc_integration_attempt_status_t *value);
+void oc_integration_attempt_status_value_cleanup(oc_integration_attempt_status_value *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_t_free(oc_integration_attempt_status_t *value);
+void oc_integration_attempt_status_value_free(oc_integration_attempt_status_value *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -10621,13 +10621,13 @@ void oc_pty_list_location_free(oc_pty_list_location *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_list_t_decode(oc_pty_list_t *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_pty_list_value_decode(oc_pty_list_value *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_list_t_encode(const oc_pty_list_t *value, json_t **out, oc_error **err);
+oc_status oc_pty_list_value_encode(const oc_pty_list_value *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_list_t_cleanup(oc_pty_list_t *value);
+void oc_pty_list_value_cleanup(oc_pty_list_value *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_list_t_free(oc_pty_list_t *value);
+void oc_pty_list_value_free(oc_pty_list_value *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11301,23 +11301,23 @@ void oc_session_free(oc_session *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_active_t_decode(oc_session_active_t *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_session_active_value_decode(oc_session_active_value *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_active_t_encode(const oc_session_active_t *value, json_t **out, oc_error **err);
+oc_status oc_session_active_value_encode(const oc_session_active_value *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_active_t_cleanup(oc_session_active_t *value);
+void oc_session_active_value_cleanup(oc_session_active_value *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_active_t_free(oc_session_active_t *value);
+void oc_session_active_value_free(oc_session_active_value *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_active_t_map_decode(oc_session_active_t_map *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_session_active_value_map_decode(oc_session_active_value_map *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_active_t_map_encode(const oc_session_active_t_map *value, json_t **out, oc_error **err);
+oc_status oc_session_active_value_map_encode(const oc_session_active_value_map *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_active_t_map_cleanup(oc_session_active_t_map *value);
+void oc_session_active_value_map_cleanup(oc_session_active_value_map *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_active_t_map_free(oc_session_active_t_map *value);
+void oc_session_active_value_map_free(oc_session_active_value_map *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12519,13 +12519,13 @@ void oc_session_events_cause_item_list_free(oc_session_events_cause_item_list *v
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_history_t_decode(oc_session_history_t *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_session_history_value_decode(oc_session_history_value *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_history_t_encode(const oc_session_history_t *value, json_t **out, oc_error **err);
+oc_status oc_session_history_value_encode(const oc_session_history_value *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_history_t_cleanup(oc_session_history_t *value);
+void oc_session_history_value_cleanup(oc_session_history_value *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_history_t_free(oc_session_history_t *value);
+void oc_session_history_value_free(oc_session_history_value *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12925,23 +12925,23 @@ void oc_session_message_user_free(oc_session_message_user *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_t_decode(oc_session_message_t *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_session_message_value_decode(oc_session_message_value *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_t_encode(const oc_session_message_t *value, json_t **out, oc_error **err);
+oc_status oc_session_message_value_encode(const oc_session_message_value *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_t_cleanup(oc_session_message_t *value);
+void oc_session_message_value_cleanup(oc_session_message_value *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_t_free(oc_session_message_t *value);
+void oc_session_message_value_free(oc_session_message_value *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_t_list_decode(oc_session_message_t_list *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_session_message_value_list_decode(oc_session_message_value_list *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_t_list_encode(const oc_session_message_t_list *value, json_t **out, oc_error **err);
+oc_status oc_session_message_value_list_encode(const oc_session_message_value_list *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_t_list_cleanup(oc_session_message_t_list *value);
+void oc_session_message_value_list_cleanup(oc_session_message_value_list *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_t_list_free(oc_session_message_t_list *value);
+void oc_session_message_value_list_free(oc_session_message_value_list *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
