@@ -72,25 +72,10 @@ static int list_sessions(oc_client *client, double page_size)
 }
 
 /* The durable sequence of an event (every durable event carries durable.seq), or -1. */
-static long long event_seq(const oc_session_durable_event *ev, const char **type)
+static long long event_seq(const oc_session_durable_event *ev)
 {
-    json_t *j = NULL;
-    oc_error *err = NULL;
-    static char type_buf[96];
-    long long seq = -1;
-    *type = "?";
-    if (oc_session_durable_event_encode(ev, &j, &err) != OC_OK) {
-        report("encode event", err);
-        return -1;
-    }
-    json_t *d = json_object_get(j, "durable");
-    if (json_is_integer(json_object_get(d, "seq")))
-        seq = json_integer_value(json_object_get(d, "seq"));
-    const char *t = json_string_value(json_object_get(j, "type"));
-    snprintf(type_buf, sizeof type_buf, "%s", t ? t : "?");
-    *type = type_buf;
-    json_decref(j);
-    return seq;
+    const oc_durable *d = oc_session_durable_event_durable(ev);
+    return d ? (long long)d->seq : -1;
 }
 
 /* Read events until the server has nothing more for max_events events; returns the last seq. */
@@ -126,10 +111,10 @@ static long long tail(oc_client *client, const char *session_id, long long after
             report("events", err);
             break;
         }
-        const char *type = NULL;
-        long long seq = event_seq(ev, &type);
-        printf("  event seq %lld: %s%s\n", seq, type,
-               ev->kind == 0 ? " (unknown to this SDK)" : "");
+        long long seq = event_seq(ev);
+        const char *type = oc_session_durable_event_tag(ev);
+        printf("  event seq %lld: %s%s\n", seq, type ? type : "?",
+               ev->kind == OC_SESSION_DURABLE_EVENT_UNKNOWN ? " (unknown to this SDK)" : "");
         if (seq > last)
             last = seq;
     }

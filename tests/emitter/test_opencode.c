@@ -498,6 +498,51 @@ END_TEST
     "{\"id\":\"" id "\",\"type\":\"session.next.moved\",\"data\":{\"timestamp\":1,"                \
     "\"sessionID\":\"ses_1\",\"location\":{\"directory\":\"/w\"}}}"
 
+/* Fields every variant shares have one accessor; _tag and _kind_name name a variant. */
+START_TEST(union_common_fields_tag_and_kind_name)
+{
+    static const char *const texts[] = {
+        "{\"id\":\"evt_1\",\"type\":\"session.next.moved\",\"durable\":{\"aggregateID\":"
+        "\"ses_1\",\"seq\":41,\"version\":2},\"data\":{\"timestamp\":1,\"sessionID\":\"ses_1\","
+        "\"location\":{\"directory\":\"/w\"}}}",
+        MOVED("evt_2"), /* no durable member */
+        "{\"type\":\"session.next.unheard\",\"id\":\"evt_3\",\"durable\":{\"seq\":7}}",
+    };
+    oc_session_durable_event ev[3];
+    oc_error *err = NULL;
+    for (int i = 0; i < 3; i++) {
+        json_error_t jerr;
+        json_t *j = json_loads(texts[i], 0, &jerr);
+        ck_assert_msg(j != NULL, "%s", jerr.text);
+        memset(&ev[i], 0, sizeof ev[i]);
+        ck_assert_int_eq(oc_session_durable_event_decode(&ev[i], j, NULL, &err), OC_OK);
+        json_decref(j);
+    }
+    const oc_durable *d = oc_session_durable_event_durable(&ev[0]);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->seq, 41);
+    ck_assert_str_eq(d->aggregate_id, "ses_1");
+    ck_assert_ptr_eq(d, &ev[0].u.session_next_moved.durable);
+    ck_assert_str_eq(oc_session_durable_event_id(&ev[0])->value, "evt_1");
+    ck_assert_str_eq(oc_session_durable_event_tag(&ev[0]), "session.next.moved");
+    ck_assert_str_eq(oc_session_durable_event_kind_name(ev[0].kind), "session_next_moved");
+    /* Absent optional member: NULL, not a zeroed struct. */
+    ck_assert_ptr_null(oc_session_durable_event_durable(&ev[1]));
+    ck_assert_str_eq(oc_session_durable_event_id(&ev[1])->value, "evt_2");
+    /* A variant this SDK does not know: its tag comes from the raw JSON, no typed fields. */
+    ck_assert_int_eq(ev[2].kind, OC_SESSION_DURABLE_EVENT_UNKNOWN);
+    ck_assert_str_eq(oc_session_durable_event_tag(&ev[2]), "session.next.unheard");
+    ck_assert_ptr_null(oc_session_durable_event_durable(&ev[2]));
+    ck_assert_ptr_null(oc_session_durable_event_id(&ev[2]));
+    ck_assert_str_eq(oc_session_durable_event_kind_name(OC_SESSION_DURABLE_EVENT_UNKNOWN), "unknown");
+    ck_assert_ptr_null(oc_session_durable_event_kind_name((oc_session_durable_event_kind)9999));
+    ck_assert_ptr_null(oc_session_durable_event_tag(NULL));
+    ck_assert_ptr_null(oc_session_durable_event_durable(NULL));
+    for (int i = 0; i < 3; i++)
+        oc_session_durable_event_cleanup(&ev[i]);
+}
+END_TEST
+
 START_TEST(stream_items_heartbeats_and_failure)
 {
     route *r = &srv.routes[srv.nroutes++];
@@ -606,6 +651,7 @@ static Suite *suite(void)
     tcase_add_test(tc, page_query_cursor_and_continue);
     tcase_add_test(tc, iterator_walks_all_pages);
     tcase_add_test(tc, messages_page_with_path_and_unknown_variant);
+    tcase_add_test(tc, union_common_fields_tag_and_kind_name);
     tcase_add_test(tc, stream_items_heartbeats_and_failure);
     tcase_add_test(tc, stream_cut_close_and_error_status);
     suite_add_tcase(s, tc);

@@ -279,6 +279,100 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
     sdkc_buf_puts(b, "};\n\n");
 }
 
+/* What a common-field accessor returns: a pointer member as itself, anything else by address. */
+static const char *common_ret(emit_ctx *cx, const cfield *f)
+{
+    size_t n = strlen(f->type->cdecl);
+    if (f->boxed || (n && f->type->cdecl[n - 1] == '*'))
+        return sdkc_arena_printf(cx->arena, "const %s%s", f->type->cdecl,
+                                 f->boxed ? " *" : "");
+    return sdkc_arena_printf(cx->arena, "const %s *", f->type->cdecl);
+}
+
+static void emit_union_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
+{
+    const char *n = c->cdecl;
+    if (c->t->u.union_.discriminator) {
+        sdkc_buf_puts(b, "/* The \"");
+        put_comment_text(b, c->t->u.union_.discriminator, strlen(c->t->u.union_.discriminator));
+        sdkc_buf_printf(b,
+                        "\" tag of *value (static, or borrowed from value->unknown for a variant "
+                        "this SDK does not know),\n * or NULL. */\n"
+                        "const char *%s_tag(const %s *value);\n",
+                        n, n);
+    }
+    sdkc_buf_printf(b,
+                    "/* The name of a kind (\"unknown\" for %s; static), or NULL outside the "
+                    "enumeration. */\nconst char *%s_kind_name(%s_kind kind);\n",
+                    c->unknown_const, n, n);
+    for (size_t i = 0; i < c->ncommon; i++) {
+        const cfield *f = c->common[i].in[0];
+        sdkc_buf_printf(b,
+                        "/* \"%s\", which every variant has (borrowed from value): NULL when "
+                        "absent%s or the kind is unknown. */\n"
+                        "%s%s_%s(const %s *value);\n",
+                        f->f->wire_name, f->nullable ? ", null" : "", common_ret(cx, f),
+                        cx->prefix, c->common[i].accessor, n);
+    }
+}
+
+static void emit_union_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
+{
+    const char *n = c->cdecl;
+    const char *disc = c->t->u.union_.discriminator;
+    if (disc) {
+        sdkc_buf_printf(b, "const char *%s_tag(const %s *value)\n{\n    if (!value)\n"
+                           "        return NULL;\n    switch (value->kind) {\n", n, n);
+        for (size_t i = 0; i < c->nvariants; i++) {
+            if (!c->variants[i].v->tag)
+                continue;
+            sdkc_buf_printf(b, "    case %s:\n        return ", c->consts[i]);
+            put_c_string(b, c->variants[i].v->tag);
+            sdkc_buf_puts(b, ";\n");
+        }
+        sdkc_buf_puts(b, "    default:\n        break;\n    }\n"
+                         "    return json_string_value(json_object_get(value->unknown, ");
+        put_c_string(b, disc);
+        sdkc_buf_puts(b, "));\n}\n\n");
+    }
+    sdkc_buf_printf(b, "const char *%s_kind_name(%s_kind kind)\n{\n    switch (kind) {\n"
+                       "    case %s:\n        return \"unknown\";\n", n, n, c->unknown_const);
+    for (size_t i = 0; i < c->nvariants; i++) {
+        sdkc_buf_printf(b, "    case %s:\n        return ", c->consts[i]);
+        put_c_string(b, c->variants[i].v->safe_name);
+        sdkc_buf_puts(b, ";\n");
+    }
+    sdkc_buf_puts(b, "    }\n    return NULL;\n}\n\n");
+    for (size_t i = 0; i < c->ncommon; i++) {
+        const ccommon *cm = &c->common[i];
+        const cfield *f0 = cm->in[0];
+        size_t len = strlen(f0->type->cdecl);
+        bool by_value = !f0->boxed && !(len && f0->type->cdecl[len - 1] == '*');
+        sdkc_buf_printf(b, "%s%s_%s(const %s *value)\n{\n    if (!value)\n        return NULL;\n"
+                           "    switch (value->kind) {\n",
+                        common_ret(cx, f0), cx->prefix, cm->accessor, n);
+        for (size_t k = 0; k < c->nvariants; k++) {
+            const cfield *f = cm->in[k];
+            /* value->u.v.f, or value->u.v->f for a boxed variant */
+            const char *m = sdkc_arena_printf(cx->arena, "value->u.%s%s", c->variants[k].v->safe_name,
+                                              c->variants[k].boxed ? "->" : ".");
+            const char *cond = NULL;
+            if (!f->f->required)
+                cond = sdkc_arena_printf(cx->arena, "%shas_%s", m, f->cname);
+            if (f->nullable)
+                cond = sdkc_arena_printf(cx->arena, "%s%s!%s%s_null", cond ? cond : "",
+                                         cond ? " && " : "", m, f->cname);
+            const char *val = sdkc_arena_printf(cx->arena, "%s%s%s", by_value ? "&" : "", m, f->cname);
+            if (cond)
+                sdkc_buf_printf(b, "    case %s:\n        return %s ? %s : NULL;\n", c->consts[k],
+                                cond, val);
+            else
+                sdkc_buf_printf(b, "    case %s:\n        return %s;\n", c->consts[k], val);
+        }
+        sdkc_buf_puts(b, "    default:\n        return NULL;\n    }\n}\n\n");
+    }
+}
+
 static void emit_type_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
 {
     const char *n = c->cdecl;
@@ -307,6 +401,8 @@ static void emit_type_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                         "/* The wire string of *value (borrowed), or NULL when impossible. */\n"
                         "const char *%s_wire(const %s *value);\n",
                         n, n);
+    if (c->t->kind == SDKC_TYPE_UNION)
+        emit_union_protos(cx, b, c);
     sdkc_buf_putc(b, '\n');
 }
 
@@ -471,6 +567,8 @@ static void emit_type_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                         "const char *%s_wire(const %s *value)\n{\n"
                         "    return value ? sdkrt_json_enum_wire(&%s, value) : NULL;\n}\n\n",
                         n, n, d);
+    if (c->t->kind == SDKC_TYPE_UNION)
+        emit_union_funcs(cx, b, c);
 }
 
 static int cmp_desc(const void *a, const void *b)
@@ -1666,7 +1764,7 @@ static bool valid_prefix(const char *p)
     return true;
 }
 
-static bool build_model(emit_ctx *cx, cop *ops)
+static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t nseeds)
 {
     const sdkc_ir *ir = cx->ir;
     static const char *const reserved[] = {"client",
@@ -1713,6 +1811,12 @@ static bool build_model(emit_ctx *cx, cop *ops)
         if (!ops[i].name)
             return false;
     }
+    cx->seeding = true;
+    for (size_t i = 0; i < nseeds; i++) {
+        if (!emit_map_type(cx, seeds[i].type, seeds[i].want))
+            return false;
+    }
+    cx->seeding = false;
     for (size_t i = 0; i < ir->nops; i++) {
         cop *o = &ops[i];
         const sdkc_operation *op = o->op;
@@ -1788,7 +1892,43 @@ static bool build_model(emit_ctx *cx, cop *ops)
             }
         }
     }
-    return emit_order_types(cx) && emit_name_constants(cx);
+    return emit_order_types(cx) && emit_name_constants(cx) && emit_union_commons(cx);
+}
+
+static void model_cleanup(emit_ctx *cx)
+{
+    free(cx->all);
+    free(cx->order);
+    smap_cleanup(&cx->bykey);
+    smap_cleanup(&cx->names);
+    sdkc_arena_free(cx->arena);
+    memset(cx, 0, sizeof *cx);
+}
+
+/* The model in two passes: the first merges every inline shape to find the inline types that
+ * every variant of a union repeats; the second maps those first, under the field's own name
+ * ("durable"), and merges only them. */
+static bool model_make(emit_ctx *cx, const sdkc_ir *ir, const char *prefix, cop *ops)
+{
+    emit_seed *seeds = NULL;
+    size_t nseeds = 0;
+    bool ok = false;
+    for (int pass = 0; pass < 2; pass++) {
+        model_cleanup(cx);
+        memset(ops, 0, (ir->nops ? ir->nops : 1) * sizeof *ops);
+        cx->ir = ir;
+        cx->prefix = prefix;
+        cx->merge_all = pass == 0;
+        if (sdkc_arena_new(&cx->arena) != SDKC_OK || !(cx->upper = upper_of(cx, prefix)) ||
+            !build_model(cx, ops, seeds, nseeds))
+            goto done;
+        if (pass == 0 && !(seeds = emit_collect_seeds(cx, ir, &nseeds)))
+            goto done;
+    }
+    ok = true;
+done:
+    emit_free_seeds(seeds, nseeds);
+    return ok;
 }
 
 sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc_diag *diag)
@@ -1803,18 +1943,13 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     sdkc_status st = SDKC_ERR_NOMEM;
     emit_ctx cx;
     memset(&cx, 0, sizeof cx);
-    cx.ir = ir;
-    cx.prefix = opts->prefix;
     cop *ops = NULL;
     ctype **sorted = NULL;
     tagref *tags = NULL;
     size_t ntags = 0;
     sdkc_buf b = SDKC_BUF_INIT;
-    if (sdkc_arena_new(&cx.arena) != SDKC_OK)
-        goto done;
-    cx.upper = upper_of(&cx, cx.prefix);
     ops = calloc(ir->nops ? ir->nops : 1, sizeof *ops);
-    if (!cx.upper || !ops || !build_model(&cx, ops)) {
+    if (!ops || !model_make(&cx, ir, opts->prefix, ops)) {
         sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "emit c: out of memory building the model");
         goto done;
     }
@@ -1862,10 +1997,6 @@ done:
     free(tags);
     free(sorted);
     free(ops);
-    free(cx.all);
-    free(cx.order);
-    smap_cleanup(&cx.bykey);
-    smap_cleanup(&cx.names);
-    sdkc_arena_free(cx.arena);
+    model_cleanup(&cx);
     return st;
 }

@@ -34,6 +34,7 @@ typedef struct cfield {
     const sdkc_field *f;
     const char *cname; /* member name, unique in its struct with has_ and _null companions */
     ctype *type;   /* with a field-level nullable removed */
+    const sdkc_type *ir_type; /* the IR type it was mapped from (nullable removed) */
     bool nullable; /* the field may be JSON null (x_null flag) */
     bool boxed;    /* stored through a pointer (breaks a by-value cycle) */
 } cfield;
@@ -56,6 +57,7 @@ struct ctype {
     bool stores;         /* false for literal, null, never (nothing is stored) */
     bool is_struct;      /* a generated struct: object, union, enum, array, map, brand */
     bool is_brand;
+    bool shape;      /* an inline object or enum, merged with every other of the same shape */
     bool named;      /* came from a named IR type (or a brand) */
     ctype *inner;    /* array items, map values, nullable inner, json-string content */
     ctype *value_of; /* JSON_STRING: same storage as this type */
@@ -66,7 +68,16 @@ struct ctype {
     const char **consts;       /* ENUM values / UNION kinds: the constants' names, unique */
     const char *unknown_const; /* ENUM / UNION: the constant for an unknown value */
     int mark;
+    int id; /* creation order: a ctype's identity in shape keys */
+    struct ccommon *common; /* UNION: fields every variant has alike, with their accessors */
+    size_t ncommon;
 };
+
+/* A field that every variant of a union has: same wire name, same C type, same nullability. */
+typedef struct ccommon {
+    const char *accessor; /* function name without the prefix */
+    const cfield **in;    /* the field in each variant */
+} ccommon;
 
 typedef struct emit_ctx {
     const sdkc_ir *ir;
@@ -80,7 +91,15 @@ typedef struct emit_ctx {
     ctype **order; /* struct types in definition order */
     size_t norder;
     size_t nliterals;
+    bool seeding;   /* mapping a seed: its name wins over the IR's contextual name */
+    bool merge_all; /* first pass: merge every inline shape, to find common union fields */
 } emit_ctx;
+
+/* A shared inline type to map first, under a name of its own (a union's common field). */
+typedef struct emit_seed {
+    const sdkc_type *type;
+    char *want; /* owned (malloc): seeds outlive the pass that found them */
+} emit_seed;
 
 const char *emit_unique(emit_ctx *cx, const char *want, void *owner);
 const char *emit_unique_with(emit_ctx *cx, const char *want, const char *suffix,
@@ -93,5 +112,10 @@ bool emit_order_types(emit_ctx *cx);
 const char **emit_member_names(emit_ctx *cx, size_t n, const char *const *safe, const bool *optional,
                                const bool *nullable, const char *const *taken);
 bool emit_name_constants(emit_ctx *cx);
+/* Find the fields every variant of each union shares and name their accessors. */
+bool emit_union_commons(emit_ctx *cx);
+/* Seeds for a second pass: the inline types of common fields that several variants repeat. */
+emit_seed *emit_collect_seeds(emit_ctx *cx, const sdkc_ir *ir, size_t *n_out);
+void emit_free_seeds(emit_seed *seeds, size_t n);
 
 #endif

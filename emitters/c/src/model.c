@@ -277,6 +277,7 @@ static ctype *ctype_new(emit_ctx *cx, const sdkc_type *t, const char *key)
     if (!c)
         return NULL;
     c->t = t;
+    c->id = (int)cx->nall;
     c->key = sdkc_arena_strdup(cx->arena, key);
     if (!c->key || !smap_put(&cx->bykey, c->key, c))
         return NULL;
@@ -344,10 +345,131 @@ static const char *ctx_join(emit_ctx *cx, const char *a, const char *b)
 
 /* A named compound (object, union, enum) gets its own struct. Anonymous ones are named from
  * context. */
+/* Map the fields of object type t, naming anonymous field types from ctx. */
+static cfield *map_fields(emit_ctx *cx, const sdkc_type *t, const char *ctx)
+{
+    size_t n = t->u.object.nfields;
+    cfield *fields = n ? sdkc_arena_alloc(cx->arena, n * sizeof *fields) : NULL;
+    if (n && !fields)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const sdkc_field *f = &t->u.object.fields[i];
+        cfield *cf = &fields[i];
+        cf->f = f;
+        const sdkc_type *ft = f->type;
+        if (ft->kind == SDKC_TYPE_NULLABLE) {
+            cf->nullable = true;
+            ft = ft->u.nullable.inner;
+        }
+        cf->ir_type = ft;
+        cf->type = map_type(cx, ft, ctx_join(cx, ctx, f->safe_name));
+        if (!cf->type)
+            return NULL;
+    }
+    return fields;
+}
+
+static bool name_members(emit_ctx *cx, ctype *c)
+{
+    if (!c->nfields)
+        return true;
+    const char **safe = sdkc_arena_alloc(cx->arena, c->nfields * sizeof *safe);
+    bool *opt = sdkc_arena_alloc(cx->arena, c->nfields * sizeof *opt);
+    bool *nul = sdkc_arena_alloc(cx->arena, c->nfields * sizeof *nul);
+    if (!safe || !opt || !nul)
+        return false;
+    for (size_t i = 0; i < c->nfields; i++) {
+        safe[i] = c->fields[i].f->safe_name;
+        opt[i] = !c->fields[i].f->required;
+        nul[i] = c->fields[i].nullable;
+    }
+    static const char *const taken[] = {"none_", NULL};
+    const char **names = emit_member_names(cx, c->nfields, safe, opt, nul, taken);
+    if (!names)
+        return false;
+    for (size_t i = 0; i < c->nfields; i++)
+        c->fields[i].cname = names[i];
+    return true;
+}
+
+/* Was t declared by the contract (a component schema of its own), rather than written inline
+ * and named by the compiler from its context? */
+static bool declared(const sdkc_type *t)
+{
+    static const char comp[] = "/components/schemas/";
+    if (!t->safe_name || !t->origin || strncmp(t->origin, comp, sizeof comp - 1) != 0)
+        return false;
+    return strchr(t->origin + sizeof comp - 1, '/') == NULL;
+}
+
+/* Inline objects and enums of the same shape may be one C type: the contract repeats inline
+ * schemas (every event's `durable` block), and one type lets code that reads them be shared. The
+ * shape key names field types by their ctype id, so equal keys mean equal C storage. */
+static ctype *anonymous_shape(emit_ctx *cx, const sdkc_type *t, const char *ctx_name,
+                              const char *jk)
+{
+    char ptrkey[64];
+    snprintf(ptrkey, sizeof ptrkey, "A:%p", (const void *)t);
+    ctype *c = smap_get(&cx->bykey, ptrkey);
+    if (c)
+        return c;
+    cfield *fields = NULL;
+    sdkc_buf k = SDKC_BUF_INIT;
+    if (t->kind == SDKC_TYPE_OBJECT) {
+        fields = map_fields(cx, t, ctx_name);
+        if (t->u.object.nfields && !fields)
+            return NULL;
+        sdkc_buf_puts(&k, "O:");
+        for (size_t i = 0; i < t->u.object.nfields; i++)
+            sdkc_buf_printf(&k, "%s\x1f%c%c%d;", fields[i].f->wire_name,
+                            fields[i].f->required ? 'r' : 'o', fields[i].nullable ? 'n' : '-',
+                            fields[i].type->id);
+    } else {
+        sdkc_buf_puts(&k, "E:");
+        for (size_t i = 0; i < t->u.enumeration.nvalues; i++)
+            sdkc_buf_printf(&k, "%s\x1f", t->u.enumeration.values[i]);
+    }
+    const char *skey = k.data ? sdkc_arena_strdup(cx->arena, k.data) : NULL;
+    sdkc_buf_cleanup(&k);
+    const char *pkey = sdkc_arena_strdup(cx->arena, ptrkey);
+    if (!skey || !pkey)
+        return NULL;
+    c = smap_get(&cx->bykey, skey);
+    if (c)
+        return smap_put(&cx->bykey, pkey, c) ? c : NULL;
+    /* Only shapes seeded as a union's common field (and what they contain) are merged in the
+     * final pass: elsewhere a merged type would carry the name of another context. */
+    bool mergeable = cx->merge_all || cx->seeding;
+    c = ctype_new(cx, t, mergeable ? skey : pkey);
+    if (!c || (mergeable && !smap_put(&cx->bykey, pkey, c)))
+        return NULL;
+    c->shape = true;
+    c->is_struct = true;
+    c->stores = true;
+    c->jk = jk;
+    c->base = emit_unique_with(cx, ctx_name, "_value",
+                               t->kind == SDKC_TYPE_ENUM ? enum_derived : type_derived, c);
+    if (!c->base)
+        return NULL;
+    c->cdecl = sdkc_arena_printf(cx->arena, "%s_%s", cx->prefix, c->base);
+    c->docs = t->docs;
+    if (t->kind == SDKC_TYPE_OBJECT) {
+        c->nfields = t->u.object.nfields;
+        c->fields = fields;
+        if (!name_members(cx, c))
+            return NULL;
+    }
+    return c->cdecl ? c : NULL;
+}
+
+/* A named compound (object, union, enum) gets its own struct. Anonymous ones are named from
+ * context. */
 static ctype *compound(emit_ctx *cx, const sdkc_type *t, const char *ctx_name, const char *jk)
 {
     char keybuf[64];
     const char *key;
+    if ((t->kind == SDKC_TYPE_OBJECT || t->kind == SDKC_TYPE_ENUM) && !declared(t))
+        return anonymous_shape(cx, t, t->safe_name && !cx->seeding ? t->safe_name : ctx_name, jk);
     if (t->safe_name) {
         key = sdkc_arena_printf(cx->arena, "N:%s", t->safe_name);
     } else {
@@ -378,40 +500,9 @@ static ctype *compound(emit_ctx *cx, const sdkc_type *t, const char *ctx_name, c
     c->docs = t->docs;
     if (t->kind == SDKC_TYPE_OBJECT) {
         c->nfields = t->u.object.nfields;
-        c->fields = c->nfields ? sdkc_arena_alloc(cx->arena, c->nfields * sizeof *c->fields) : NULL;
-        if (c->nfields && !c->fields)
+        c->fields = map_fields(cx, t, c->base);
+        if ((c->nfields && !c->fields) || !name_members(cx, c))
             return NULL;
-        for (size_t i = 0; i < c->nfields; i++) {
-            const sdkc_field *f = &t->u.object.fields[i];
-            cfield *cf = &c->fields[i];
-            cf->f = f;
-            const sdkc_type *ft = f->type;
-            if (ft->kind == SDKC_TYPE_NULLABLE) {
-                cf->nullable = true;
-                ft = ft->u.nullable.inner;
-            }
-            cf->type = map_type(cx, ft, ctx_join(cx, c->base, f->safe_name));
-            if (!cf->type)
-                return NULL;
-        }
-        if (c->nfields) {
-            const char **safe = sdkc_arena_alloc(cx->arena, c->nfields * sizeof *safe);
-            bool *opt = sdkc_arena_alloc(cx->arena, c->nfields * sizeof *opt);
-            bool *nul = sdkc_arena_alloc(cx->arena, c->nfields * sizeof *nul);
-            if (!safe || !opt || !nul)
-                return NULL;
-            for (size_t i = 0; i < c->nfields; i++) {
-                safe[i] = c->fields[i].f->safe_name;
-                opt[i] = !c->fields[i].f->required;
-                nul[i] = c->fields[i].nullable;
-            }
-            static const char *const taken[] = {"none_", NULL};
-            const char **names = emit_member_names(cx, c->nfields, safe, opt, nul, taken);
-            if (!names)
-                return NULL;
-            for (size_t i = 0; i < c->nfields; i++)
-                c->fields[i].cname = names[i];
-        }
     } else if (t->kind == SDKC_TYPE_UNION) {
         c->nvariants = t->u.union_.nvariants;
         c->variants =
@@ -634,4 +725,122 @@ bool emit_order_types(emit_ctx *cx)
         ok = order_visit(cx, sorted[i]);
     free(sorted);
     return ok;
+}
+
+/* ---- fields common to every variant of a union ---- */
+
+/* The object a union variant holds, or NULL. */
+static const ctype *variant_object(const cvariant *v)
+{
+    const ctype *t = v->type;
+    return t && t->t->kind == SDKC_TYPE_OBJECT && !strcmp(t->jk, "SDKRT_JK_OBJECT") ? t : NULL;
+}
+
+static const cfield *field_by_wire(const ctype *obj, const char *wire)
+{
+    for (size_t i = 0; i < obj->nfields; i++) {
+        if (!strcmp(obj->fields[i].f->wire_name, wire))
+            return &obj->fields[i];
+    }
+    return NULL;
+}
+
+bool emit_union_commons(emit_ctx *cx)
+{
+    for (size_t i = 0; i < cx->norder; i++) {
+        ctype *u = cx->order[i];
+        if (u->t->kind != SDKC_TYPE_UNION || !u->nvariants)
+            continue;
+        bool objects = true;
+        for (size_t k = 0; k < u->nvariants && objects; k++)
+            objects = variant_object(&u->variants[k]) != NULL;
+        if (!objects)
+            continue;
+        const ctype *first = variant_object(&u->variants[0]);
+        u->common = sdkc_arena_alloc(cx->arena, (first->nfields + 1) * sizeof *u->common);
+        if (!u->common)
+            return false;
+        for (size_t f = 0; f < first->nfields; f++) {
+            const cfield *want = &first->fields[f];
+            if (!want->type->stores)
+                continue; /* literals: the union's _tag tells them */
+            const cfield **in = sdkc_arena_alloc(cx->arena, u->nvariants * sizeof *in);
+            if (!in)
+                return false;
+            bool all = true;
+            for (size_t k = 0; k < u->nvariants && all; k++) {
+                const cfield *g = field_by_wire(variant_object(&u->variants[k]),
+                                                want->f->wire_name);
+                all = g && g->type == want->type && g->nullable == want->nullable;
+                in[k] = g;
+            }
+            if (!all)
+                continue;
+            const char *acc = emit_unique_with(
+                cx, sdkc_arena_printf(cx->arena, "%s_%s", u->base, want->cname), "_value", NULL,
+                NULL);
+            if (!acc)
+                return false;
+            u->common[u->ncommon].accessor = acc;
+            u->common[u->ncommon].in = in;
+            u->ncommon++;
+        }
+    }
+    return true;
+}
+
+emit_seed *emit_collect_seeds(emit_ctx *cx, const sdkc_ir *ir, size_t *n_out)
+{
+    size_t cap = 0, n = 0;
+    for (size_t i = 0; i < cx->norder; i++)
+        cap += cx->order[i]->ncommon;
+    emit_seed *seeds = calloc(cap ? cap : 1, sizeof *seeds);
+    const ctype **seen = calloc(cap ? cap : 1, sizeof *seen);
+    if (!seeds || !seen)
+        goto fail;
+    for (size_t i = 0; i < cx->norder; i++) {
+        const ctype *u = cx->order[i];
+        if (u->nvariants < 2)
+            continue;
+        for (size_t k = 0; k < u->ncommon; k++) {
+            const cfield *f = u->common[k].in[0];
+            bool dup = !f->type->shape;
+            for (size_t j = 0; j < n && !dup; j++)
+                dup = seen[j] == f->type;
+            if (dup)
+                continue;
+            /* named after the field, unless a declared schema has that name */
+            const char *name = f->f->safe_name;
+            const char *suffix = "";
+            for (size_t j = 0; j < ir->ntypes; j++) {
+                if (ir->types[j]->safe_name && !strcmp(ir->types[j]->safe_name, name) &&
+                    declared(ir->types[j])) {
+                    suffix = "_value";
+                    break;
+                }
+            }
+            size_t len = strlen(name) + strlen(suffix) + 1;
+            char *want = malloc(len); /* outlives this pass's arena */
+            if (!want)
+                goto fail;
+            snprintf(want, len, "%s%s", name, suffix);
+            seeds[n].type = f->ir_type;
+            seeds[n].want = want;
+            seen[n++] = f->type;
+        }
+    }
+    free(seen);
+    *n_out = n;
+    return seeds;
+fail:
+    emit_free_seeds(seeds, n);
+    free(seen);
+    return NULL;
+}
+
+void emit_free_seeds(emit_seed *seeds, size_t n)
+{
+    for (size_t i = 0; seeds && i < n; i++)
+        free(seeds[i].want);
+    free(seeds);
 }

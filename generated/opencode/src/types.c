@@ -469,24 +469,17 @@ static const sdkrt_jfield oc__j_catalog_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_catalog_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_catalog_updated, metadata), offsetof(oc_catalog_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit76, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_catalog_updated_durable, 0, offsetof(oc_catalog_updated, durable), offsetof(oc_catalog_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_catalog_updated, durable), offsetof(oc_catalog_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_catalog_updated, location), offsetof(oc_catalog_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_catalog_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_catalog_updated = {SDKRT_JK_OBJECT, "CatalogUpdated", sizeof(oc_catalog_updated), NULL, oc__j_catalog_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_catalog_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_catalog_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_catalog_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_catalog_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_catalog_updated_durable = {SDKRT_JK_OBJECT, "CatalogUpdatedDurable", sizeof(oc_catalog_updated_durable), NULL, oc__j_catalog_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_command_executed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_command_executed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_command_executed, metadata), offsetof(oc_command_executed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit134, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_command_executed_durable, 0, offsetof(oc_command_executed, durable), offsetof(oc_command_executed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_command_executed, durable), offsetof(oc_command_executed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_command_executed, location), offsetof(oc_command_executed, has_location), SDKRT_JNONE},
     {"data", &oc__j_command_executed_data, SDKRT_JF_REQUIRED, offsetof(oc_command_executed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -499,13 +492,6 @@ static const sdkrt_jfield oc__j_command_executed_data_f[] = {
     {"messageID", &oc__j_message_id_msg, SDKRT_JF_REQUIRED, offsetof(oc_command_executed_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_command_executed_data = {SDKRT_JK_OBJECT, "CommandExecutedData", sizeof(oc_command_executed_data), NULL, oc__j_command_executed_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_command_executed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_command_executed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_command_executed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_command_executed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_command_executed_durable = {SDKRT_JK_OBJECT, "CommandExecutedDurable", sizeof(oc_command_executed_durable), NULL, oc__j_command_executed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_command_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_command_list_location, directory), offsetof(oc_command_list_location, has_directory), SDKRT_JNONE},
@@ -610,6 +596,13 @@ static const sdkrt_jfield oc__j_credential_update_location_f[] = {
 };
 const sdkrt_jtype oc__j_credential_update_location = {SDKRT_JK_OBJECT, "CredentialUpdateLocation", sizeof(oc_credential_update_location), NULL, oc__j_credential_update_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
+static const sdkrt_jfield oc__j_durable_f[] = {
+    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
+    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
+    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_durable, version), SDKRT_JNONE, SDKRT_JNONE},
+};
+const sdkrt_jtype oc__j_durable = {SDKRT_JK_OBJECT, "SessionNextAgentSwitchedDurable", sizeof(oc_durable), NULL, oc__j_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+
 const sdkrt_jtype oc__j_evt_id = {SDKRT_JK_STRING, "evt_id", sizeof(oc_evt_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_file_diff_f[] = {
@@ -630,7 +623,7 @@ static const sdkrt_jfield oc__j_file_edited_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_file_edited, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_file_edited, metadata), offsetof(oc_file_edited, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit110, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_file_edited_durable, 0, offsetof(oc_file_edited, durable), offsetof(oc_file_edited, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_file_edited, durable), offsetof(oc_file_edited, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_file_edited, location), offsetof(oc_file_edited, has_location), SDKRT_JNONE},
     {"data", &oc__j_file_edited_data, SDKRT_JF_REQUIRED, offsetof(oc_file_edited, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -640,13 +633,6 @@ static const sdkrt_jfield oc__j_file_edited_data_f[] = {
     {"file", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_edited_data, file), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_file_edited_data = {SDKRT_JK_OBJECT, "FileEditedData", sizeof(oc_file_edited_data), NULL, oc__j_file_edited_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_file_edited_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_edited_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_file_edited_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_file_edited_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_file_edited_durable = {SDKRT_JK_OBJECT, "FileEditedDurable", sizeof(oc_file_edited_durable), NULL, oc__j_file_edited_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_file_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_file_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -698,7 +684,7 @@ static const sdkrt_jfield oc__j_file_watcher_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_file_watcher_updated, metadata), offsetof(oc_file_watcher_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit116, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_file_watcher_updated_durable, 0, offsetof(oc_file_watcher_updated, durable), offsetof(oc_file_watcher_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_file_watcher_updated, durable), offsetof(oc_file_watcher_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_file_watcher_updated, location), offsetof(oc_file_watcher_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_file_watcher_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -712,13 +698,6 @@ const sdkrt_jtype oc__j_file_watcher_updated_data = {SDKRT_JK_OBJECT, "FileWatch
 
 static const char *const oc__j_file_watcher_updated_data_event_e[] = {"add", "change", "unlink"};
 const sdkrt_jtype oc__j_file_watcher_updated_data_event = {SDKRT_JK_ENUM, "FileWatcherUpdatedDataEvent", sizeof(oc_file_watcher_updated_data_event), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_file_watcher_updated_data_event_e, 3, NULL};
-
-static const sdkrt_jfield oc__j_file_watcher_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_file_watcher_updated_durable = {SDKRT_JK_OBJECT, "FileWatcherUpdatedDurable", sizeof(oc_file_watcher_updated_durable), NULL, oc__j_file_watcher_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_forbidden_error_f[] = {
     {"_tag", &oc__jx_lit154, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -763,18 +742,11 @@ static const sdkrt_jfield oc__j_global_disposed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_global_disposed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_global_disposed, metadata), offsetof(oc_global_disposed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit152, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_global_disposed_durable, 0, offsetof(oc_global_disposed, durable), offsetof(oc_global_disposed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_global_disposed, durable), offsetof(oc_global_disposed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_global_disposed, location), offsetof(oc_global_disposed, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_global_disposed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_global_disposed = {SDKRT_JK_OBJECT, "GlobalDisposed", sizeof(oc_global_disposed), NULL, oc__j_global_disposed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_global_disposed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_global_disposed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_global_disposed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_global_disposed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_global_disposed_durable = {SDKRT_JK_OBJECT, "GlobalDisposedDurable", sizeof(oc_global_disposed_durable), NULL, oc__j_global_disposed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_health_get_response_f[] = {
     {"healthy", &oc__jx_lit0, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -785,7 +757,7 @@ static const sdkrt_jfield oc__j_installation_update_available_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_installation_update_available, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_installation_update_available, metadata), offsetof(oc_installation_update_available, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit109, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_installation_update_available_durable, 0, offsetof(oc_installation_update_available, durable), offsetof(oc_installation_update_available, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_installation_update_available, durable), offsetof(oc_installation_update_available, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_installation_update_available, location), offsetof(oc_installation_update_available, has_location), SDKRT_JNONE},
     {"data", &oc__j_installation_update_available_data, SDKRT_JF_REQUIRED, offsetof(oc_installation_update_available, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -796,18 +768,11 @@ static const sdkrt_jfield oc__j_installation_update_available_data_f[] = {
 };
 const sdkrt_jtype oc__j_installation_update_available_data = {SDKRT_JK_OBJECT, "InstallationUpdate-availableData", sizeof(oc_installation_update_available_data), NULL, oc__j_installation_update_available_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_installation_update_available_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_installation_update_available_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_installation_update_available_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_installation_update_available_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_installation_update_available_durable = {SDKRT_JK_OBJECT, "InstallationUpdate-availableDurable", sizeof(oc_installation_update_available_durable), NULL, oc__j_installation_update_available_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_installation_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_installation_updated, metadata), offsetof(oc_installation_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit108, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_installation_updated_durable, 0, offsetof(oc_installation_updated, durable), offsetof(oc_installation_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_installation_updated, durable), offsetof(oc_installation_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_installation_updated, location), offsetof(oc_installation_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_installation_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -817,13 +782,6 @@ static const sdkrt_jfield oc__j_installation_updated_data_f[] = {
     {"version", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated_data, version), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_installation_updated_data = {SDKRT_JK_OBJECT, "InstallationUpdatedData", sizeof(oc_installation_updated_data), NULL, oc__j_installation_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_installation_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_installation_updated_durable = {SDKRT_JK_OBJECT, "InstallationUpdatedDurable", sizeof(oc_installation_updated_durable), NULL, oc__j_installation_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_f[] = {
     {"attemptID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt, attempt_id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1084,7 +1042,7 @@ static const sdkrt_jfield oc__j_integration_connection_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_integration_connection_updated, metadata), offsetof(oc_integration_connection_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit75, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_integration_connection_updated_durable, 0, offsetof(oc_integration_connection_updated, durable), offsetof(oc_integration_connection_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_integration_connection_updated, durable), offsetof(oc_integration_connection_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_integration_connection_updated, location), offsetof(oc_integration_connection_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_integration_connection_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1094,13 +1052,6 @@ static const sdkrt_jfield oc__j_integration_connection_updated_data_f[] = {
     {"integrationID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated_data, integration_id), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_integration_connection_updated_data = {SDKRT_JK_OBJECT, "IntegrationConnectionUpdatedData", sizeof(oc_integration_connection_updated_data), NULL, oc__j_integration_connection_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_integration_connection_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_integration_connection_updated_durable = {SDKRT_JK_OBJECT, "IntegrationConnectionUpdatedDurable", sizeof(oc_integration_connection_updated_durable), NULL, oc__j_integration_connection_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_integration_env_method_f[] = {
     {"type", &oc__jx_lit64, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -1204,18 +1155,11 @@ static const sdkrt_jfield oc__j_integration_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_integration_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_integration_updated, metadata), offsetof(oc_integration_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit74, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_integration_updated_durable, 0, offsetof(oc_integration_updated, durable), offsetof(oc_integration_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_integration_updated, durable), offsetof(oc_integration_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_integration_updated, location), offsetof(oc_integration_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_integration_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_integration_updated = {SDKRT_JK_OBJECT, "IntegrationUpdated", sizeof(oc_integration_updated), NULL, oc__j_integration_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_integration_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_integration_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_integration_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_integration_updated_durable = {SDKRT_JK_OBJECT, "IntegrationUpdatedDurable", sizeof(oc_integration_updated_durable), NULL, oc__j_integration_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_integration_when_f[] = {
     {"key", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_when, key), SDKRT_JNONE, SDKRT_JNONE},
@@ -1282,24 +1226,17 @@ static const sdkrt_jfield oc__j_lsp_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_lsp_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_lsp_updated, metadata), offsetof(oc_lsp_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit125, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_lsp_updated_durable, 0, offsetof(oc_lsp_updated, durable), offsetof(oc_lsp_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_lsp_updated, durable), offsetof(oc_lsp_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_lsp_updated, location), offsetof(oc_lsp_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_lsp_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_lsp_updated = {SDKRT_JK_OBJECT, "LspUpdated", sizeof(oc_lsp_updated), NULL, oc__j_lsp_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_lsp_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_lsp_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_lsp_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_lsp_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_lsp_updated_durable = {SDKRT_JK_OBJECT, "LspUpdatedDurable", sizeof(oc_lsp_updated_durable), NULL, oc__j_lsp_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_mcp_browser_open_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_mcp_browser_open_failed, metadata), offsetof(oc_mcp_browser_open_failed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit133, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_mcp_browser_open_failed_durable, 0, offsetof(oc_mcp_browser_open_failed, durable), offsetof(oc_mcp_browser_open_failed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_mcp_browser_open_failed, durable), offsetof(oc_mcp_browser_open_failed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_mcp_browser_open_failed, location), offsetof(oc_mcp_browser_open_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_mcp_browser_open_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1311,18 +1248,11 @@ static const sdkrt_jfield oc__j_mcp_browser_open_failed_data_f[] = {
 };
 const sdkrt_jtype oc__j_mcp_browser_open_failed_data = {SDKRT_JK_OBJECT, "McpBrowserOpenFailedData", sizeof(oc_mcp_browser_open_failed_data), NULL, oc__j_mcp_browser_open_failed_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_mcp_browser_open_failed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_mcp_browser_open_failed_durable = {SDKRT_JK_OBJECT, "McpBrowserOpenFailedDurable", sizeof(oc_mcp_browser_open_failed_durable), NULL, oc__j_mcp_browser_open_failed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_mcp_tools_changed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_mcp_tools_changed, metadata), offsetof(oc_mcp_tools_changed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit132, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_mcp_tools_changed_durable, 0, offsetof(oc_mcp_tools_changed, durable), offsetof(oc_mcp_tools_changed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_mcp_tools_changed, durable), offsetof(oc_mcp_tools_changed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_mcp_tools_changed, location), offsetof(oc_mcp_tools_changed, has_location), SDKRT_JNONE},
     {"data", &oc__j_mcp_tools_changed_data, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1332,13 +1262,6 @@ static const sdkrt_jfield oc__j_mcp_tools_changed_data_f[] = {
     {"server", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed_data, server), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_mcp_tools_changed_data = {SDKRT_JK_OBJECT, "McpToolsChangedData", sizeof(oc_mcp_tools_changed_data), NULL, oc__j_mcp_tools_changed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_mcp_tools_changed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_mcp_tools_changed_durable = {SDKRT_JK_OBJECT, "McpToolsChangedDurable", sizeof(oc_mcp_tools_changed_durable), NULL, oc__j_mcp_tools_changed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jvariant oc__j_message_v[] = {
     {"user", &oc__j_user_message, 0},
@@ -1379,7 +1302,7 @@ static const sdkrt_jfield oc__j_message_part_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_message_part_delta, metadata), offsetof(oc_message_part_delta, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit105, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_message_part_delta_durable, 0, offsetof(oc_message_part_delta, durable), offsetof(oc_message_part_delta, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_message_part_delta, durable), offsetof(oc_message_part_delta, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_part_delta, location), offsetof(oc_message_part_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_part_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1394,18 +1317,11 @@ static const sdkrt_jfield oc__j_message_part_delta_data_f[] = {
 };
 const sdkrt_jtype oc__j_message_part_delta_data = {SDKRT_JK_OBJECT, "MessagePartDeltaData", sizeof(oc_message_part_delta_data), NULL, oc__j_message_part_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_message_part_delta_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_message_part_delta_durable = {SDKRT_JK_OBJECT, "MessagePartDeltaDurable", sizeof(oc_message_part_delta_durable), NULL, oc__j_message_part_delta_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_message_part_removed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_message_part_removed, metadata), offsetof(oc_message_part_removed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit100, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_message_part_removed_durable, 0, offsetof(oc_message_part_removed, durable), offsetof(oc_message_part_removed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_message_part_removed, durable), offsetof(oc_message_part_removed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_part_removed, location), offsetof(oc_message_part_removed, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_part_removed_data, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1418,18 +1334,11 @@ static const sdkrt_jfield oc__j_message_part_removed_data_f[] = {
 };
 const sdkrt_jtype oc__j_message_part_removed_data = {SDKRT_JK_OBJECT, "MessagePartRemovedData", sizeof(oc_message_part_removed_data), NULL, oc__j_message_part_removed_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_message_part_removed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_message_part_removed_durable = {SDKRT_JK_OBJECT, "MessagePartRemovedDurable", sizeof(oc_message_part_removed_durable), NULL, oc__j_message_part_removed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_message_part_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_message_part_updated, metadata), offsetof(oc_message_part_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit90, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_message_part_updated_durable, 0, offsetof(oc_message_part_updated, durable), offsetof(oc_message_part_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_message_part_updated, durable), offsetof(oc_message_part_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_part_updated, location), offsetof(oc_message_part_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_part_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1442,18 +1351,11 @@ static const sdkrt_jfield oc__j_message_part_updated_data_f[] = {
 };
 const sdkrt_jtype oc__j_message_part_updated_data = {SDKRT_JK_OBJECT, "MessagePartUpdatedData", sizeof(oc_message_part_updated_data), NULL, oc__j_message_part_updated_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_message_part_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_message_part_updated_durable = {SDKRT_JK_OBJECT, "MessagePartUpdatedDurable", sizeof(oc_message_part_updated_durable), NULL, oc__j_message_part_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_message_removed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_removed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_message_removed, metadata), offsetof(oc_message_removed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit89, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_message_removed_durable, 0, offsetof(oc_message_removed, durable), offsetof(oc_message_removed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_message_removed, durable), offsetof(oc_message_removed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_removed, location), offsetof(oc_message_removed, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_removed_data, SDKRT_JF_REQUIRED, offsetof(oc_message_removed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1465,18 +1367,11 @@ static const sdkrt_jfield oc__j_message_removed_data_f[] = {
 };
 const sdkrt_jtype oc__j_message_removed_data = {SDKRT_JK_OBJECT, "MessageRemovedData", sizeof(oc_message_removed_data), NULL, oc__j_message_removed_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_message_removed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_removed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_removed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_removed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_message_removed_durable = {SDKRT_JK_OBJECT, "MessageRemovedDurable", sizeof(oc_message_removed_durable), NULL, oc__j_message_removed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_message_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_message_updated, metadata), offsetof(oc_message_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit80, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_message_updated_durable, 0, offsetof(oc_message_updated, durable), offsetof(oc_message_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_message_updated, durable), offsetof(oc_message_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_updated, location), offsetof(oc_message_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_message_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1487,13 +1382,6 @@ static const sdkrt_jfield oc__j_message_updated_data_f[] = {
     {"info", &oc__j_message, SDKRT_JF_REQUIRED, offsetof(oc_message_updated_data, info), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_message_updated_data = {SDKRT_JK_OBJECT, "MessageUpdatedData", sizeof(oc_message_updated_data), NULL, oc__j_message_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_message_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_message_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_message_updated_durable = {SDKRT_JK_OBJECT, "MessageUpdatedDurable", sizeof(oc_message_updated_durable), NULL, oc__j_message_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jvariant oc__j_model_api_v[] = {
     {"aisdk", &oc__j_model_api_aisdk, 0},
@@ -1620,18 +1508,11 @@ static const sdkrt_jfield oc__j_models_dev_refreshed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_models_dev_refreshed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_models_dev_refreshed, metadata), offsetof(oc_models_dev_refreshed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit73, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_models_dev_refreshed_durable, 0, offsetof(oc_models_dev_refreshed, durable), offsetof(oc_models_dev_refreshed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_models_dev_refreshed, durable), offsetof(oc_models_dev_refreshed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_models_dev_refreshed, location), offsetof(oc_models_dev_refreshed, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_models_dev_refreshed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_models_dev_refreshed = {SDKRT_JK_OBJECT, "Models-devRefreshed", sizeof(oc_models_dev_refreshed), NULL, oc__j_models_dev_refreshed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_models_dev_refreshed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_models_dev_refreshed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_models_dev_refreshed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_models_dev_refreshed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_models_dev_refreshed_durable = {SDKRT_JK_OBJECT, "Models-devRefreshedDurable", sizeof(oc_models_dev_refreshed_durable), NULL, oc__j_models_dev_refreshed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jvariant oc__j_output_format_v[] = {
     {"text", &oc__j_output_format_text, 0},
@@ -1686,7 +1567,7 @@ static const sdkrt_jfield oc__j_permission_asked_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_permission_asked, metadata), offsetof(oc_permission_asked, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit126, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_permission_asked_durable, 0, offsetof(oc_permission_asked, durable), offsetof(oc_permission_asked, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_permission_asked, durable), offsetof(oc_permission_asked, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_permission_asked, location), offsetof(oc_permission_asked, has_location), SDKRT_JNONE},
     {"data", &oc__j_permission_asked_data, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1709,13 +1590,6 @@ static const sdkrt_jfield oc__j_permission_asked_data_tool_f[] = {
 };
 const sdkrt_jtype oc__j_permission_asked_data_tool = {SDKRT_JK_OBJECT, "PermissionAskedDataTool", sizeof(oc_permission_asked_data_tool), NULL, oc__j_permission_asked_data_tool_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_permission_asked_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_permission_asked_durable = {SDKRT_JK_OBJECT, "PermissionAskedDurable", sizeof(oc_permission_asked_durable), NULL, oc__j_permission_asked_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_permission_not_found_error_f[] = {
     {"_tag", &oc__jx_lit72, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_not_found_error, request_id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1727,7 +1601,7 @@ static const sdkrt_jfield oc__j_permission_replied_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_permission_replied, metadata), offsetof(oc_permission_replied, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit127, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_permission_replied_durable, 0, offsetof(oc_permission_replied, durable), offsetof(oc_permission_replied, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_permission_replied, durable), offsetof(oc_permission_replied, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_permission_replied, location), offsetof(oc_permission_replied, has_location), SDKRT_JNONE},
     {"data", &oc__j_permission_replied_data, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1742,13 +1616,6 @@ const sdkrt_jtype oc__j_permission_replied_data = {SDKRT_JK_OBJECT, "PermissionR
 
 static const char *const oc__j_permission_replied_data_reply_e[] = {"once", "always", "reject"};
 const sdkrt_jtype oc__j_permission_replied_data_reply = {SDKRT_JK_ENUM, "PermissionRepliedDataReply", sizeof(oc_permission_replied_data_reply), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_replied_data_reply_e, 3, NULL};
-
-static const sdkrt_jfield oc__j_permission_replied_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_permission_replied_durable = {SDKRT_JK_OBJECT, "PermissionRepliedDurable", sizeof(oc_permission_replied_durable), NULL, oc__j_permission_replied_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_permission_request_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_permission_request_list_location, directory), offsetof(oc_permission_request_list_location, has_directory), SDKRT_JNONE},
@@ -1785,7 +1652,7 @@ static const sdkrt_jfield oc__j_permission_v2_asked_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_asked, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_permission_v2_asked, metadata), offsetof(oc_permission_v2_asked, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit112, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_permission_v2_asked_durable, 0, offsetof(oc_permission_v2_asked, durable), offsetof(oc_permission_v2_asked, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_permission_v2_asked, durable), offsetof(oc_permission_v2_asked, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_permission_v2_asked, location), offsetof(oc_permission_v2_asked, has_location), SDKRT_JNONE},
     {"data", &oc__j_permission_v2_asked_data, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_asked, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1802,13 +1669,6 @@ static const sdkrt_jfield oc__j_permission_v2_asked_data_f[] = {
 };
 const sdkrt_jtype oc__j_permission_v2_asked_data = {SDKRT_JK_OBJECT, "PermissionV2AskedData", sizeof(oc_permission_v2_asked_data), NULL, oc__j_permission_v2_asked_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_permission_v2_asked_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_asked_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_asked_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_asked_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_permission_v2_asked_durable = {SDKRT_JK_OBJECT, "PermissionV2AskedDurable", sizeof(oc_permission_v2_asked_durable), NULL, oc__j_permission_v2_asked_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const char *const oc__j_permission_v2_effect_e[] = {"allow", "deny", "ask"};
 const sdkrt_jtype oc__j_permission_v2_effect = {SDKRT_JK_ENUM, "PermissionV2Effect", sizeof(oc_permission_v2_effect), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_v2_effect_e, 3, NULL};
 
@@ -1816,7 +1676,7 @@ static const sdkrt_jfield oc__j_permission_v2_replied_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_permission_v2_replied, metadata), offsetof(oc_permission_v2_replied, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit113, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_permission_v2_replied_durable, 0, offsetof(oc_permission_v2_replied, durable), offsetof(oc_permission_v2_replied, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_permission_v2_replied, durable), offsetof(oc_permission_v2_replied, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_permission_v2_replied, location), offsetof(oc_permission_v2_replied, has_location), SDKRT_JNONE},
     {"data", &oc__j_permission_v2_replied_data, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1828,13 +1688,6 @@ static const sdkrt_jfield oc__j_permission_v2_replied_data_f[] = {
     {"reply", &oc__j_permission_v2_reply, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied_data, reply), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_permission_v2_replied_data = {SDKRT_JK_OBJECT, "PermissionV2RepliedData", sizeof(oc_permission_v2_replied_data), NULL, oc__j_permission_v2_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_permission_v2_replied_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_permission_v2_replied_durable = {SDKRT_JK_OBJECT, "PermissionV2RepliedDurable", sizeof(oc_permission_v2_replied_durable), NULL, oc__j_permission_v2_replied_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const char *const oc__j_permission_v2_reply_e[] = {"once", "always", "reject"};
 const sdkrt_jtype oc__j_permission_v2_reply = {SDKRT_JK_ENUM, "PermissionV2Reply", sizeof(oc_permission_v2_reply), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_v2_reply_e, 3, NULL};
@@ -1872,7 +1725,7 @@ static const sdkrt_jfield oc__j_plugin_added_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_plugin_added, metadata), offsetof(oc_plugin_added, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit114, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_plugin_added_durable, 0, offsetof(oc_plugin_added, durable), offsetof(oc_plugin_added, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_plugin_added, durable), offsetof(oc_plugin_added, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_plugin_added, location), offsetof(oc_plugin_added, has_location), SDKRT_JNONE},
     {"data", &oc__j_plugin_added_data, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1882,13 +1735,6 @@ static const sdkrt_jfield oc__j_plugin_added_data_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added_data, id), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_plugin_added_data = {SDKRT_JK_OBJECT, "PluginAddedData", sizeof(oc_plugin_added_data), NULL, oc__j_plugin_added_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_plugin_added_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_plugin_added_durable = {SDKRT_JK_OBJECT, "PluginAddedDurable", sizeof(oc_plugin_added_durable), NULL, oc__j_plugin_added_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_project_commands_f[] = {
     {"start", &oc__jx_string, 0, offsetof(oc_project_commands, start), offsetof(oc_project_commands, has_start), SDKRT_JNONE},
@@ -1935,7 +1781,7 @@ static const sdkrt_jfield oc__j_project_directories_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_project_directories_updated, metadata), offsetof(oc_project_directories_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit115, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_project_directories_updated_durable, 0, offsetof(oc_project_directories_updated, durable), offsetof(oc_project_directories_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_project_directories_updated, durable), offsetof(oc_project_directories_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_project_directories_updated, location), offsetof(oc_project_directories_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_project_directories_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1945,13 +1791,6 @@ static const sdkrt_jfield oc__j_project_directories_updated_data_f[] = {
     {"projectID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated_data, project_id), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_project_directories_updated_data = {SDKRT_JK_OBJECT, "ProjectDirectoriesUpdatedData", sizeof(oc_project_directories_updated_data), NULL, oc__j_project_directories_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_project_directories_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_project_directories_updated_durable = {SDKRT_JK_OBJECT, "ProjectDirectoriesUpdatedDurable", sizeof(oc_project_directories_updated_durable), NULL, oc__j_project_directories_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_project_icon_f[] = {
     {"url", &oc__jx_string, 0, offsetof(oc_project_icon, url), offsetof(oc_project_icon, has_url), SDKRT_JNONE},
@@ -1971,7 +1810,7 @@ static const sdkrt_jfield oc__j_project_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_project_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_project_updated, metadata), offsetof(oc_project_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit135, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_project_updated_durable, 0, offsetof(oc_project_updated, durable), offsetof(oc_project_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_project_updated, durable), offsetof(oc_project_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_project_updated, location), offsetof(oc_project_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_project_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_project_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -1988,13 +1827,6 @@ static const sdkrt_jfield oc__j_project_updated_data_f[] = {
     {"sandboxes", &oc__j_string_list, SDKRT_JF_REQUIRED, offsetof(oc_project_updated_data, sandboxes), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_project_updated_data = {SDKRT_JK_OBJECT, "ProjectUpdatedData", sizeof(oc_project_updated_data), NULL, oc__j_project_updated_data_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_project_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_project_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_project_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_project_updated_durable = {SDKRT_JK_OBJECT, "ProjectUpdatedDurable", sizeof(oc_project_updated_durable), NULL, oc__j_project_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_prompt_f[] = {
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_prompt, text), SDKRT_JNONE, SDKRT_JNONE},
@@ -2177,7 +2009,7 @@ static const sdkrt_jfield oc__j_pty_created_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_created, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_pty_created, metadata), offsetof(oc_pty_created, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit117, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_pty_created_durable, 0, offsetof(oc_pty_created, durable), offsetof(oc_pty_created, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_pty_created, durable), offsetof(oc_pty_created, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_pty_created, location), offsetof(oc_pty_created, has_location), SDKRT_JNONE},
     {"data", &oc__j_pty_created_data, SDKRT_JF_REQUIRED, offsetof(oc_pty_created, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2188,18 +2020,11 @@ static const sdkrt_jfield oc__j_pty_created_data_f[] = {
 };
 const sdkrt_jtype oc__j_pty_created_data = {SDKRT_JK_OBJECT, "PtyCreatedData", sizeof(oc_pty_created_data), NULL, oc__j_pty_created_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_pty_created_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_pty_created_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_created_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_created_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_pty_created_durable = {SDKRT_JK_OBJECT, "PtyCreatedDurable", sizeof(oc_pty_created_durable), NULL, oc__j_pty_created_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_pty_deleted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_deleted, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_pty_deleted, metadata), offsetof(oc_pty_deleted, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit120, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_pty_deleted_durable, 0, offsetof(oc_pty_deleted, durable), offsetof(oc_pty_deleted, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_pty_deleted, durable), offsetof(oc_pty_deleted, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_pty_deleted, location), offsetof(oc_pty_deleted, has_location), SDKRT_JNONE},
     {"data", &oc__j_pty_deleted_data, SDKRT_JF_REQUIRED, offsetof(oc_pty_deleted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2210,18 +2035,11 @@ static const sdkrt_jfield oc__j_pty_deleted_data_f[] = {
 };
 const sdkrt_jtype oc__j_pty_deleted_data = {SDKRT_JK_OBJECT, "PtyDeletedData", sizeof(oc_pty_deleted_data), NULL, oc__j_pty_deleted_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_pty_deleted_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_pty_deleted_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_deleted_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_deleted_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_pty_deleted_durable = {SDKRT_JK_OBJECT, "PtyDeletedDurable", sizeof(oc_pty_deleted_durable), NULL, oc__j_pty_deleted_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_pty_exited_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_pty_exited, metadata), offsetof(oc_pty_exited, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit119, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_pty_exited_durable, 0, offsetof(oc_pty_exited, durable), offsetof(oc_pty_exited, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_pty_exited, durable), offsetof(oc_pty_exited, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_pty_exited, location), offsetof(oc_pty_exited, has_location), SDKRT_JNONE},
     {"data", &oc__j_pty_exited_data, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2232,13 +2050,6 @@ static const sdkrt_jfield oc__j_pty_exited_data_f[] = {
     {"exitCode", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited_data, exit_code), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_pty_exited_data = {SDKRT_JK_OBJECT, "PtyExitedData", sizeof(oc_pty_exited_data), NULL, oc__j_pty_exited_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_pty_exited_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_pty_exited_durable = {SDKRT_JK_OBJECT, "PtyExitedDurable", sizeof(oc_pty_exited_durable), NULL, oc__j_pty_exited_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_pty_get_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_pty_get_location, directory), offsetof(oc_pty_get_location, has_directory), SDKRT_JNONE},
@@ -2318,7 +2129,7 @@ static const sdkrt_jfield oc__j_pty_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_pty_updated, metadata), offsetof(oc_pty_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit118, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_pty_updated_durable, 0, offsetof(oc_pty_updated, durable), offsetof(oc_pty_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_pty_updated, durable), offsetof(oc_pty_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_pty_updated, location), offsetof(oc_pty_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_pty_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_pty_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2329,18 +2140,11 @@ static const sdkrt_jfield oc__j_pty_updated_data_f[] = {
 };
 const sdkrt_jtype oc__j_pty_updated_data = {SDKRT_JK_OBJECT, "PtyUpdatedData", sizeof(oc_pty_updated_data), NULL, oc__j_pty_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_pty_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_pty_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_pty_updated_durable = {SDKRT_JK_OBJECT, "PtyUpdatedDurable", sizeof(oc_pty_updated_durable), NULL, oc__j_pty_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_question_asked_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_asked, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_question_asked, metadata), offsetof(oc_question_asked, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit141, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_question_asked_durable, 0, offsetof(oc_question_asked, durable), offsetof(oc_question_asked, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_question_asked, durable), offsetof(oc_question_asked, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_asked, location), offsetof(oc_question_asked, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_asked_data, SDKRT_JF_REQUIRED, offsetof(oc_question_asked, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2353,13 +2157,6 @@ static const sdkrt_jfield oc__j_question_asked_data_f[] = {
     {"tool", &oc__j_question_tool, 0, offsetof(oc_question_asked_data, tool), offsetof(oc_question_asked_data, has_tool), SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_question_asked_data = {SDKRT_JK_OBJECT, "QuestionAskedData", sizeof(oc_question_asked_data), NULL, oc__j_question_asked_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_question_asked_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_asked_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_asked_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_asked_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_question_asked_durable = {SDKRT_JK_OBJECT, "QuestionAskedDurable", sizeof(oc_question_asked_durable), NULL, oc__j_question_asked_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_question_info_f[] = {
     {"question", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_info, question), SDKRT_JNONE, SDKRT_JNONE},
@@ -2391,7 +2188,7 @@ static const sdkrt_jfield oc__j_question_rejected_2_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_2, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_question_rejected_2, metadata), offsetof(oc_question_rejected_2, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit143, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_question_rejected_durable, 0, offsetof(oc_question_rejected_2, durable), offsetof(oc_question_rejected_2, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_question_rejected_2, durable), offsetof(oc_question_rejected_2, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_rejected_2, location), offsetof(oc_question_rejected_2, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_rejected_data, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_2, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2403,18 +2200,11 @@ static const sdkrt_jfield oc__j_question_rejected_data_f[] = {
 };
 const sdkrt_jtype oc__j_question_rejected_data = {SDKRT_JK_OBJECT, "question.rejectedData", sizeof(oc_question_rejected_data), NULL, oc__j_question_rejected_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_question_rejected_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_question_rejected_durable = {SDKRT_JK_OBJECT, "question.rejectedDurable", sizeof(oc_question_rejected_durable), NULL, oc__j_question_rejected_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_question_replied_2_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_2, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_question_replied_2, metadata), offsetof(oc_question_replied_2, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit142, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_question_replied_durable, 0, offsetof(oc_question_replied_2, durable), offsetof(oc_question_replied_2, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_question_replied_2, durable), offsetof(oc_question_replied_2, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_replied_2, location), offsetof(oc_question_replied_2, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_replied_data, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_2, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2426,13 +2216,6 @@ static const sdkrt_jfield oc__j_question_replied_data_f[] = {
     {"answers", &oc__j_string_list_list, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_data, answers), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_question_replied_data = {SDKRT_JK_OBJECT, "question.repliedData", sizeof(oc_question_replied_data), NULL, oc__j_question_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_question_replied_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_question_replied_durable = {SDKRT_JK_OBJECT, "question.repliedDurable", sizeof(oc_question_replied_durable), NULL, oc__j_question_replied_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_question_request_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_question_request_list_location, directory), offsetof(oc_question_request_list_location, has_directory), SDKRT_JNONE},
@@ -2456,7 +2239,7 @@ static const sdkrt_jfield oc__j_question_v2_asked_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_question_v2_asked, metadata), offsetof(oc_question_v2_asked, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit121, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_question_v2_asked_durable, 0, offsetof(oc_question_v2_asked, durable), offsetof(oc_question_v2_asked, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_question_v2_asked, durable), offsetof(oc_question_v2_asked, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_v2_asked, location), offsetof(oc_question_v2_asked, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_v2_asked_data, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2469,13 +2252,6 @@ static const sdkrt_jfield oc__j_question_v2_asked_data_f[] = {
     {"tool", &oc__j_question_v2_tool, 0, offsetof(oc_question_v2_asked_data, tool), offsetof(oc_question_v2_asked_data, has_tool), SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_question_v2_asked_data = {SDKRT_JK_OBJECT, "QuestionV2AskedData", sizeof(oc_question_v2_asked_data), NULL, oc__j_question_v2_asked_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_question_v2_asked_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_question_v2_asked_durable = {SDKRT_JK_OBJECT, "QuestionV2AskedDurable", sizeof(oc_question_v2_asked_durable), NULL, oc__j_question_v2_asked_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_info_f[] = {
     {"question", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_info, question), SDKRT_JNONE, SDKRT_JNONE},
@@ -2500,7 +2276,7 @@ static const sdkrt_jfield oc__j_question_v2_rejected_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_question_v2_rejected, metadata), offsetof(oc_question_v2_rejected, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit123, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_question_v2_rejected_durable, 0, offsetof(oc_question_v2_rejected, durable), offsetof(oc_question_v2_rejected, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_question_v2_rejected, durable), offsetof(oc_question_v2_rejected, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_v2_rejected, location), offsetof(oc_question_v2_rejected, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_v2_rejected_data, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2512,18 +2288,11 @@ static const sdkrt_jfield oc__j_question_v2_rejected_data_f[] = {
 };
 const sdkrt_jtype oc__j_question_v2_rejected_data = {SDKRT_JK_OBJECT, "QuestionV2RejectedData", sizeof(oc_question_v2_rejected_data), NULL, oc__j_question_v2_rejected_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_question_v2_rejected_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_question_v2_rejected_durable = {SDKRT_JK_OBJECT, "QuestionV2RejectedDurable", sizeof(oc_question_v2_rejected_durable), NULL, oc__j_question_v2_rejected_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_question_v2_replied_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_question_v2_replied, metadata), offsetof(oc_question_v2_replied, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit122, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_question_v2_replied_durable, 0, offsetof(oc_question_v2_replied, durable), offsetof(oc_question_v2_replied, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_question_v2_replied, durable), offsetof(oc_question_v2_replied, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_v2_replied, location), offsetof(oc_question_v2_replied, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_v2_replied_data, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2535,13 +2304,6 @@ static const sdkrt_jfield oc__j_question_v2_replied_data_f[] = {
     {"answers", &oc__j_string_list_list, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied_data, answers), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_question_v2_replied_data = {SDKRT_JK_OBJECT, "QuestionV2RepliedData", sizeof(oc_question_v2_replied_data), NULL, oc__j_question_v2_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_question_v2_replied_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_question_v2_replied_durable = {SDKRT_JK_OBJECT, "QuestionV2RepliedDurable", sizeof(oc_question_v2_replied_durable), NULL, oc__j_question_v2_replied_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_reply_f[] = {
     {"answers", &oc__j_string_list_list, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_reply, answers), SDKRT_JNONE, SDKRT_JNONE},
@@ -2649,18 +2411,11 @@ static const sdkrt_jfield oc__j_reference_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_reference_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_reference_updated, metadata), offsetof(oc_reference_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit111, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_reference_updated_durable, 0, offsetof(oc_reference_updated, durable), offsetof(oc_reference_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_reference_updated, durable), offsetof(oc_reference_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_reference_updated, location), offsetof(oc_reference_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_reference_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_reference_updated = {SDKRT_JK_OBJECT, "ReferenceUpdated", sizeof(oc_reference_updated), NULL, oc__j_reference_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_reference_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_reference_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_reference_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_reference_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_reference_updated_durable = {SDKRT_JK_OBJECT, "ReferenceUpdatedDurable", sizeof(oc_reference_updated_durable), NULL, oc__j_reference_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 const sdkrt_jtype oc__j_request_id = {SDKRT_JK_STRING, "request_id", sizeof(oc_request_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
@@ -2703,18 +2458,11 @@ static const sdkrt_jfield oc__j_server_connected_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_server_connected, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_server_connected, metadata), offsetof(oc_server_connected, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit151, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_server_connected_durable, 0, offsetof(oc_server_connected, durable), offsetof(oc_server_connected, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_server_connected, durable), offsetof(oc_server_connected, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_server_connected, location), offsetof(oc_server_connected, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_server_connected, data), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_server_connected = {SDKRT_JK_OBJECT, "ServerConnected", sizeof(oc_server_connected), NULL, oc__j_server_connected_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_server_connected_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_server_connected_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_server_connected_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_server_connected_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_server_connected_durable = {SDKRT_JK_OBJECT, "ServerConnectedDurable", sizeof(oc_server_connected_durable), NULL, oc__j_server_connected_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_service_unavailable_error_f[] = {
     {"_tag", &oc__jx_lit7, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -2757,7 +2505,7 @@ static const sdkrt_jfield oc__j_session_compacted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_compacted, metadata), offsetof(oc_session_compacted, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit144, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_compacted_durable, 0, offsetof(oc_session_compacted, durable), offsetof(oc_session_compacted, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_compacted, durable), offsetof(oc_session_compacted, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_compacted, location), offsetof(oc_session_compacted, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_compacted_data, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2767,13 +2515,6 @@ static const sdkrt_jfield oc__j_session_compacted_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_compacted_data = {SDKRT_JK_OBJECT, "SessionCompactedData", sizeof(oc_session_compacted_data), NULL, oc__j_session_compacted_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_session_compacted_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_compacted_durable = {SDKRT_JK_OBJECT, "SessionCompactedDurable", sizeof(oc_session_compacted_durable), NULL, oc__j_session_compacted_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_session_create_body_f[] = {
     {"id", &oc__j_session_id, 0, offsetof(oc_session_create_body, id), offsetof(oc_session_create_body, has_id), SDKRT_JNONE},
@@ -2787,7 +2528,7 @@ static const sdkrt_jfield oc__j_session_created_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_created, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_created, metadata), offsetof(oc_session_created, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit77, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_created_durable, 0, offsetof(oc_session_created, durable), offsetof(oc_session_created, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_created, durable), offsetof(oc_session_created, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_created, location), offsetof(oc_session_created, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_created_data, SDKRT_JF_REQUIRED, offsetof(oc_session_created, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2799,18 +2540,11 @@ static const sdkrt_jfield oc__j_session_created_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_created_data = {SDKRT_JK_OBJECT, "SessionCreatedData", sizeof(oc_session_created_data), NULL, oc__j_session_created_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_created_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_created_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_created_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_created_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_created_durable = {SDKRT_JK_OBJECT, "SessionCreatedDurable", sizeof(oc_session_created_durable), NULL, oc__j_session_created_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_deleted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_deleted, metadata), offsetof(oc_session_deleted, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit79, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_deleted_durable, 0, offsetof(oc_session_deleted, durable), offsetof(oc_session_deleted, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_deleted, durable), offsetof(oc_session_deleted, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_deleted, location), offsetof(oc_session_deleted, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_deleted_data, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2822,18 +2556,11 @@ static const sdkrt_jfield oc__j_session_deleted_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_deleted_data = {SDKRT_JK_OBJECT, "SessionDeletedData", sizeof(oc_session_deleted_data), NULL, oc__j_session_deleted_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_deleted_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_deleted_durable = {SDKRT_JK_OBJECT, "SessionDeletedDurable", sizeof(oc_session_deleted_durable), NULL, oc__j_session_deleted_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_diff_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_diff, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_diff, metadata), offsetof(oc_session_diff, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit106, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_diff_durable, 0, offsetof(oc_session_diff, durable), offsetof(oc_session_diff, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_diff, durable), offsetof(oc_session_diff, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_diff, location), offsetof(oc_session_diff, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_diff_data, SDKRT_JF_REQUIRED, offsetof(oc_session_diff, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2844,13 +2571,6 @@ static const sdkrt_jfield oc__j_session_diff_data_f[] = {
     {"diff", &oc__j_snapshot_file_diff_list, SDKRT_JF_REQUIRED, offsetof(oc_session_diff_data, diff), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_diff_data = {SDKRT_JK_OBJECT, "SessionDiffData", sizeof(oc_session_diff_data), NULL, oc__j_session_diff_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_session_diff_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_diff_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_diff_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_diff_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_diff_durable = {SDKRT_JK_OBJECT, "SessionDiffDurable", sizeof(oc_session_diff_durable), NULL, oc__j_session_diff_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jvariant oc__j_session_durable_event_v[] = {
     {"session.next.agent.switched", &oc__j_session_next_agent_switched, 0},
@@ -2890,7 +2610,7 @@ static const sdkrt_jfield oc__j_session_error_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_error, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_error, metadata), offsetof(oc_session_error, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit107, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_error_durable, 0, offsetof(oc_session_error, durable), offsetof(oc_session_error, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_error, durable), offsetof(oc_session_error, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_error, location), offsetof(oc_session_error, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_error_data, SDKRT_JF_REQUIRED, offsetof(oc_session_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2913,13 +2633,6 @@ static const sdkrt_jvariant oc__j_session_error_data_error_v[] = {
     {"APIError", &oc__j_api_error, 0},
 };
 const sdkrt_jtype oc__j_session_error_data_error = {SDKRT_JK_UNION, "SessionErrorDataError", sizeof(oc_session_error_data_error), NULL, NULL, 0, oc__j_session_error_data_error_v, 8, "name", offsetof(oc_session_error_data_error, u), NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_session_error_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_error_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_error_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_error_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_error_durable = {SDKRT_JK_OBJECT, "SessionErrorDurable", sizeof(oc_session_error_durable), NULL, oc__j_session_error_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_session_error_unknown_f[] = {
     {"type", &oc__jx_lit24, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -2966,7 +2679,7 @@ static const sdkrt_jfield oc__j_session_idle_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_idle, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_idle, metadata), offsetof(oc_session_idle, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit140, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_idle_durable, 0, offsetof(oc_session_idle, durable), offsetof(oc_session_idle, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_idle, durable), offsetof(oc_session_idle, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_idle, location), offsetof(oc_session_idle, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_idle_data, SDKRT_JF_REQUIRED, offsetof(oc_session_idle, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -2976,13 +2689,6 @@ static const sdkrt_jfield oc__j_session_idle_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_idle_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_idle_data = {SDKRT_JK_OBJECT, "SessionIdleData", sizeof(oc_session_idle_data), NULL, oc__j_session_idle_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_session_idle_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_idle_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_idle_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_idle_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_idle_durable = {SDKRT_JK_OBJECT, "SessionIdleDurable", sizeof(oc_session_idle_durable), NULL, oc__j_session_idle_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_session_input_admitted_f[] = {
     {"admittedSeq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_input_admitted, admitted_seq), SDKRT_JNONE, SDKRT_JNONE},
@@ -3292,7 +2998,7 @@ static const sdkrt_jfield oc__j_session_next_agent_switched_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_agent_switched, metadata), offsetof(oc_session_next_agent_switched, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit26, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_agent_switched_durable, 0, offsetof(oc_session_next_agent_switched, durable), offsetof(oc_session_next_agent_switched, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_agent_switched, durable), offsetof(oc_session_next_agent_switched, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_agent_switched, location), offsetof(oc_session_next_agent_switched, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_agent_switched_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3306,18 +3012,11 @@ static const sdkrt_jfield oc__j_session_next_agent_switched_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_agent_switched_data = {SDKRT_JK_OBJECT, "SessionNextAgentSwitchedData", sizeof(oc_session_next_agent_switched_data), NULL, oc__j_session_next_agent_switched_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_agent_switched_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_agent_switched_durable = {SDKRT_JK_OBJECT, "SessionNextAgentSwitchedDurable", sizeof(oc_session_next_agent_switched_durable), NULL, oc__j_session_next_agent_switched_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_compaction_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_compaction_delta, metadata), offsetof(oc_session_next_compaction_delta, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit104, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_compaction_delta_durable, 0, offsetof(oc_session_next_compaction_delta, durable), offsetof(oc_session_next_compaction_delta, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_compaction_delta, durable), offsetof(oc_session_next_compaction_delta, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_compaction_delta, location), offsetof(oc_session_next_compaction_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_compaction_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3331,18 +3030,11 @@ static const sdkrt_jfield oc__j_session_next_compaction_delta_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_compaction_delta_data = {SDKRT_JK_OBJECT, "SessionNextCompactionDeltaData", sizeof(oc_session_next_compaction_delta_data), NULL, oc__j_session_next_compaction_delta_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_compaction_delta_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_compaction_delta_durable = {SDKRT_JK_OBJECT, "SessionNextCompactionDeltaDurable", sizeof(oc_session_next_compaction_delta_durable), NULL, oc__j_session_next_compaction_delta_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_compaction_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_compaction_ended, metadata), offsetof(oc_session_next_compaction_ended, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit50, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_compaction_ended_durable, 0, offsetof(oc_session_next_compaction_ended, durable), offsetof(oc_session_next_compaction_ended, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_compaction_ended, durable), offsetof(oc_session_next_compaction_ended, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_compaction_ended, location), offsetof(oc_session_next_compaction_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_compaction_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3361,18 +3053,11 @@ const sdkrt_jtype oc__j_session_next_compaction_ended_data = {SDKRT_JK_OBJECT, "
 static const char *const oc__j_session_next_compaction_ended_data_reason_e[] = {"auto", "manual"};
 const sdkrt_jtype oc__j_session_next_compaction_ended_data_reason = {SDKRT_JK_ENUM, "SessionNextCompactionEndedDataReason", sizeof(oc_session_next_compaction_ended_data_reason), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_compaction_ended_data_reason_e, 2, NULL};
 
-static const sdkrt_jfield oc__j_session_next_compaction_ended_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_compaction_ended_durable = {SDKRT_JK_OBJECT, "SessionNextCompactionEndedDurable", sizeof(oc_session_next_compaction_ended_durable), NULL, oc__j_session_next_compaction_ended_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_compaction_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_compaction_started, metadata), offsetof(oc_session_next_compaction_started, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit49, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_compaction_started_durable, 0, offsetof(oc_session_next_compaction_started, durable), offsetof(oc_session_next_compaction_started, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_compaction_started, durable), offsetof(oc_session_next_compaction_started, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_compaction_started, location), offsetof(oc_session_next_compaction_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_compaction_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3389,18 +3074,11 @@ const sdkrt_jtype oc__j_session_next_compaction_started_data = {SDKRT_JK_OBJECT,
 static const char *const oc__j_session_next_compaction_started_data_reason_e[] = {"auto", "manual"};
 const sdkrt_jtype oc__j_session_next_compaction_started_data_reason = {SDKRT_JK_ENUM, "SessionNextCompactionStartedDataReason", sizeof(oc_session_next_compaction_started_data_reason), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_compaction_started_data_reason_e, 2, NULL};
 
-static const sdkrt_jfield oc__j_session_next_compaction_started_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_compaction_started_durable = {SDKRT_JK_OBJECT, "SessionNextCompactionStartedDurable", sizeof(oc_session_next_compaction_started_durable), NULL, oc__j_session_next_compaction_started_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_context_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_context_updated, metadata), offsetof(oc_session_next_context_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit31, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_context_updated_durable, 0, offsetof(oc_session_next_context_updated, durable), offsetof(oc_session_next_context_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_context_updated, durable), offsetof(oc_session_next_context_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_context_updated, location), offsetof(oc_session_next_context_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_context_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3414,18 +3092,11 @@ static const sdkrt_jfield oc__j_session_next_context_updated_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_context_updated_data = {SDKRT_JK_OBJECT, "SessionNextContextUpdatedData", sizeof(oc_session_next_context_updated_data), NULL, oc__j_session_next_context_updated_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_context_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_context_updated_durable = {SDKRT_JK_OBJECT, "SessionNextContextUpdatedDurable", sizeof(oc_session_next_context_updated_durable), NULL, oc__j_session_next_context_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_model_switched_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_model_switched, metadata), offsetof(oc_session_next_model_switched, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit27, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_model_switched_durable, 0, offsetof(oc_session_next_model_switched, durable), offsetof(oc_session_next_model_switched, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_model_switched, durable), offsetof(oc_session_next_model_switched, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_model_switched, location), offsetof(oc_session_next_model_switched, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_model_switched_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3439,18 +3110,11 @@ static const sdkrt_jfield oc__j_session_next_model_switched_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_model_switched_data = {SDKRT_JK_OBJECT, "SessionNextModelSwitchedData", sizeof(oc_session_next_model_switched_data), NULL, oc__j_session_next_model_switched_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_model_switched_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_model_switched_durable = {SDKRT_JK_OBJECT, "SessionNextModelSwitchedDurable", sizeof(oc_session_next_model_switched_durable), NULL, oc__j_session_next_model_switched_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_moved_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_moved, metadata), offsetof(oc_session_next_moved, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit28, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_moved_durable, 0, offsetof(oc_session_next_moved, durable), offsetof(oc_session_next_moved, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_moved, durable), offsetof(oc_session_next_moved, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_moved, location), offsetof(oc_session_next_moved, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_moved_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3464,18 +3128,11 @@ static const sdkrt_jfield oc__j_session_next_moved_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_moved_data = {SDKRT_JK_OBJECT, "SessionNextMovedData", sizeof(oc_session_next_moved_data), NULL, oc__j_session_next_moved_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_moved_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_moved_durable = {SDKRT_JK_OBJECT, "SessionNextMovedDurable", sizeof(oc_session_next_moved_durable), NULL, oc__j_session_next_moved_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_prompt_admitted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_prompt_admitted, metadata), offsetof(oc_session_next_prompt_admitted, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit30, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_prompt_admitted_durable, 0, offsetof(oc_session_next_prompt_admitted, durable), offsetof(oc_session_next_prompt_admitted, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_prompt_admitted, durable), offsetof(oc_session_next_prompt_admitted, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_prompt_admitted, location), offsetof(oc_session_next_prompt_admitted, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_prompt_admitted_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3493,18 +3150,11 @@ const sdkrt_jtype oc__j_session_next_prompt_admitted_data = {SDKRT_JK_OBJECT, "S
 static const char *const oc__j_session_next_prompt_admitted_data_delivery_e[] = {"steer", "queue"};
 const sdkrt_jtype oc__j_session_next_prompt_admitted_data_delivery = {SDKRT_JK_ENUM, "SessionNextPromptAdmittedDataDelivery", sizeof(oc_session_next_prompt_admitted_data_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_prompt_admitted_data_delivery_e, 2, NULL};
 
-static const sdkrt_jfield oc__j_session_next_prompt_admitted_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_prompt_admitted_durable = {SDKRT_JK_OBJECT, "SessionNextPromptAdmittedDurable", sizeof(oc_session_next_prompt_admitted_durable), NULL, oc__j_session_next_prompt_admitted_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_prompted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_prompted, metadata), offsetof(oc_session_next_prompted, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit29, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_prompted_durable, 0, offsetof(oc_session_next_prompted, durable), offsetof(oc_session_next_prompted, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_prompted, durable), offsetof(oc_session_next_prompted, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_prompted, location), offsetof(oc_session_next_prompted, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_prompted_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3522,18 +3172,11 @@ const sdkrt_jtype oc__j_session_next_prompted_data = {SDKRT_JK_OBJECT, "SessionN
 static const char *const oc__j_session_next_prompted_data_delivery_e[] = {"steer", "queue"};
 const sdkrt_jtype oc__j_session_next_prompted_data_delivery = {SDKRT_JK_ENUM, "SessionNextPromptedDataDelivery", sizeof(oc_session_next_prompted_data_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_prompted_data_delivery_e, 2, NULL};
 
-static const sdkrt_jfield oc__j_session_next_prompted_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_prompted_durable = {SDKRT_JK_OBJECT, "SessionNextPromptedDurable", sizeof(oc_session_next_prompted_durable), NULL, oc__j_session_next_prompted_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_reasoning_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_reasoning_delta, metadata), offsetof(oc_session_next_reasoning_delta, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit102, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_reasoning_delta_durable, 0, offsetof(oc_session_next_reasoning_delta, durable), offsetof(oc_session_next_reasoning_delta, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_reasoning_delta, durable), offsetof(oc_session_next_reasoning_delta, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_reasoning_delta, location), offsetof(oc_session_next_reasoning_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_reasoning_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3548,18 +3191,11 @@ static const sdkrt_jfield oc__j_session_next_reasoning_delta_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_reasoning_delta_data = {SDKRT_JK_OBJECT, "SessionNextReasoningDeltaData", sizeof(oc_session_next_reasoning_delta_data), NULL, oc__j_session_next_reasoning_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_reasoning_delta_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_reasoning_delta_durable = {SDKRT_JK_OBJECT, "SessionNextReasoningDeltaDurable", sizeof(oc_session_next_reasoning_delta_durable), NULL, oc__j_session_next_reasoning_delta_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_reasoning_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_reasoning_ended, metadata), offsetof(oc_session_next_reasoning_ended, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit47, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_reasoning_ended_durable, 0, offsetof(oc_session_next_reasoning_ended, durable), offsetof(oc_session_next_reasoning_ended, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_reasoning_ended, durable), offsetof(oc_session_next_reasoning_ended, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_reasoning_ended, location), offsetof(oc_session_next_reasoning_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_reasoning_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3575,18 +3211,11 @@ static const sdkrt_jfield oc__j_session_next_reasoning_ended_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_reasoning_ended_data = {SDKRT_JK_OBJECT, "SessionNextReasoningEndedData", sizeof(oc_session_next_reasoning_ended_data), NULL, oc__j_session_next_reasoning_ended_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_reasoning_ended_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_reasoning_ended_durable = {SDKRT_JK_OBJECT, "SessionNextReasoningEndedDurable", sizeof(oc_session_next_reasoning_ended_durable), NULL, oc__j_session_next_reasoning_ended_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_reasoning_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_reasoning_started, metadata), offsetof(oc_session_next_reasoning_started, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit46, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_reasoning_started_durable, 0, offsetof(oc_session_next_reasoning_started, durable), offsetof(oc_session_next_reasoning_started, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_reasoning_started, durable), offsetof(oc_session_next_reasoning_started, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_reasoning_started, location), offsetof(oc_session_next_reasoning_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_reasoning_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3601,18 +3230,11 @@ static const sdkrt_jfield oc__j_session_next_reasoning_started_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_reasoning_started_data = {SDKRT_JK_OBJECT, "SessionNextReasoningStartedData", sizeof(oc_session_next_reasoning_started_data), NULL, oc__j_session_next_reasoning_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_reasoning_started_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_reasoning_started_durable = {SDKRT_JK_OBJECT, "SessionNextReasoningStartedDurable", sizeof(oc_session_next_reasoning_started_durable), NULL, oc__j_session_next_reasoning_started_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_retried_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_retried, metadata), offsetof(oc_session_next_retried, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit48, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_retried_durable, 0, offsetof(oc_session_next_retried, durable), offsetof(oc_session_next_retried, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_retried, durable), offsetof(oc_session_next_retried, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_retried, location), offsetof(oc_session_next_retried, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_retried_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3625,13 +3247,6 @@ static const sdkrt_jfield oc__j_session_next_retried_data_f[] = {
     {"error", &oc__j_session_next_retry_error, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried_data, error), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_next_retried_data = {SDKRT_JK_OBJECT, "SessionNextRetriedData", sizeof(oc_session_next_retried_data), NULL, oc__j_session_next_retried_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_session_next_retried_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_retried_durable = {SDKRT_JK_OBJECT, "SessionNextRetriedDurable", sizeof(oc_session_next_retried_durable), NULL, oc__j_session_next_retried_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_session_next_retry_error_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retry_error, message), SDKRT_JNONE, SDKRT_JNONE},
@@ -3647,7 +3262,7 @@ static const sdkrt_jfield oc__j_session_next_revert_cleared_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_revert_cleared, metadata), offsetof(oc_session_next_revert_cleared, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit52, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_revert_cleared_durable, 0, offsetof(oc_session_next_revert_cleared, durable), offsetof(oc_session_next_revert_cleared, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_revert_cleared, durable), offsetof(oc_session_next_revert_cleared, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_revert_cleared, location), offsetof(oc_session_next_revert_cleared, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_revert_cleared_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3659,18 +3274,11 @@ static const sdkrt_jfield oc__j_session_next_revert_cleared_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_revert_cleared_data = {SDKRT_JK_OBJECT, "SessionNextRevertClearedData", sizeof(oc_session_next_revert_cleared_data), NULL, oc__j_session_next_revert_cleared_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_revert_cleared_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_revert_cleared_durable = {SDKRT_JK_OBJECT, "SessionNextRevertClearedDurable", sizeof(oc_session_next_revert_cleared_durable), NULL, oc__j_session_next_revert_cleared_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_revert_committed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_revert_committed, metadata), offsetof(oc_session_next_revert_committed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit53, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_revert_committed_durable, 0, offsetof(oc_session_next_revert_committed, durable), offsetof(oc_session_next_revert_committed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_revert_committed, durable), offsetof(oc_session_next_revert_committed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_revert_committed, location), offsetof(oc_session_next_revert_committed, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_revert_committed_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3683,18 +3291,11 @@ static const sdkrt_jfield oc__j_session_next_revert_committed_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_revert_committed_data = {SDKRT_JK_OBJECT, "SessionNextRevertCommittedData", sizeof(oc_session_next_revert_committed_data), NULL, oc__j_session_next_revert_committed_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_revert_committed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_revert_committed_durable = {SDKRT_JK_OBJECT, "SessionNextRevertCommittedDurable", sizeof(oc_session_next_revert_committed_durable), NULL, oc__j_session_next_revert_committed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_revert_staged_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_revert_staged, metadata), offsetof(oc_session_next_revert_staged, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit51, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_revert_staged_durable, 0, offsetof(oc_session_next_revert_staged, durable), offsetof(oc_session_next_revert_staged, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_revert_staged, durable), offsetof(oc_session_next_revert_staged, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_revert_staged, location), offsetof(oc_session_next_revert_staged, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_revert_staged_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3707,18 +3308,11 @@ static const sdkrt_jfield oc__j_session_next_revert_staged_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_revert_staged_data = {SDKRT_JK_OBJECT, "SessionNextRevertStagedData", sizeof(oc_session_next_revert_staged_data), NULL, oc__j_session_next_revert_staged_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_revert_staged_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_revert_staged_durable = {SDKRT_JK_OBJECT, "SessionNextRevertStagedDurable", sizeof(oc_session_next_revert_staged_durable), NULL, oc__j_session_next_revert_staged_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_shell_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_shell_ended, metadata), offsetof(oc_session_next_shell_ended, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit34, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_shell_ended_durable, 0, offsetof(oc_session_next_shell_ended, durable), offsetof(oc_session_next_shell_ended, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_shell_ended, durable), offsetof(oc_session_next_shell_ended, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_shell_ended, location), offsetof(oc_session_next_shell_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_shell_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3732,18 +3326,11 @@ static const sdkrt_jfield oc__j_session_next_shell_ended_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_shell_ended_data = {SDKRT_JK_OBJECT, "SessionNextShellEndedData", sizeof(oc_session_next_shell_ended_data), NULL, oc__j_session_next_shell_ended_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_shell_ended_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_shell_ended_durable = {SDKRT_JK_OBJECT, "SessionNextShellEndedDurable", sizeof(oc_session_next_shell_ended_durable), NULL, oc__j_session_next_shell_ended_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_shell_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_shell_started, metadata), offsetof(oc_session_next_shell_started, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit33, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_shell_started_durable, 0, offsetof(oc_session_next_shell_started, durable), offsetof(oc_session_next_shell_started, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_shell_started, durable), offsetof(oc_session_next_shell_started, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_shell_started, location), offsetof(oc_session_next_shell_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_shell_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3758,18 +3345,11 @@ static const sdkrt_jfield oc__j_session_next_shell_started_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_shell_started_data = {SDKRT_JK_OBJECT, "SessionNextShellStartedData", sizeof(oc_session_next_shell_started_data), NULL, oc__j_session_next_shell_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_shell_started_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_shell_started_durable = {SDKRT_JK_OBJECT, "SessionNextShellStartedDurable", sizeof(oc_session_next_shell_started_durable), NULL, oc__j_session_next_shell_started_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_step_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_step_ended, metadata), offsetof(oc_session_next_step_ended, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit36, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_step_ended_durable, 0, offsetof(oc_session_next_step_ended, durable), offsetof(oc_session_next_step_ended, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_step_ended, durable), offsetof(oc_session_next_step_ended, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_step_ended, location), offsetof(oc_session_next_step_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_step_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3801,18 +3381,11 @@ static const sdkrt_jfield oc__j_session_next_step_ended_data_tokens_cache_f[] = 
 };
 const sdkrt_jtype oc__j_session_next_step_ended_data_tokens_cache = {SDKRT_JK_OBJECT, "SessionNextStepEndedDataTokensCache", sizeof(oc_session_next_step_ended_data_tokens_cache), NULL, oc__j_session_next_step_ended_data_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_step_ended_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_step_ended_durable = {SDKRT_JK_OBJECT, "SessionNextStepEndedDurable", sizeof(oc_session_next_step_ended_durable), NULL, oc__j_session_next_step_ended_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_step_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_step_failed, metadata), offsetof(oc_session_next_step_failed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit37, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_step_failed_durable, 0, offsetof(oc_session_next_step_failed, durable), offsetof(oc_session_next_step_failed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_step_failed, durable), offsetof(oc_session_next_step_failed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_step_failed, location), offsetof(oc_session_next_step_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_step_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3826,18 +3399,11 @@ static const sdkrt_jfield oc__j_session_next_step_failed_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_step_failed_data = {SDKRT_JK_OBJECT, "SessionNextStepFailedData", sizeof(oc_session_next_step_failed_data), NULL, oc__j_session_next_step_failed_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_step_failed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_step_failed_durable = {SDKRT_JK_OBJECT, "SessionNextStepFailedDurable", sizeof(oc_session_next_step_failed_durable), NULL, oc__j_session_next_step_failed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_step_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_step_started, metadata), offsetof(oc_session_next_step_started, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit35, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_step_started_durable, 0, offsetof(oc_session_next_step_started, durable), offsetof(oc_session_next_step_started, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_step_started, durable), offsetof(oc_session_next_step_started, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_step_started, location), offsetof(oc_session_next_step_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_step_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3853,18 +3419,11 @@ static const sdkrt_jfield oc__j_session_next_step_started_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_step_started_data = {SDKRT_JK_OBJECT, "SessionNextStepStartedData", sizeof(oc_session_next_step_started_data), NULL, oc__j_session_next_step_started_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_step_started_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_step_started_durable = {SDKRT_JK_OBJECT, "SessionNextStepStartedDurable", sizeof(oc_session_next_step_started_durable), NULL, oc__j_session_next_step_started_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_synthetic_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_synthetic, metadata), offsetof(oc_session_next_synthetic, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit32, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_synthetic_durable, 0, offsetof(oc_session_next_synthetic, durable), offsetof(oc_session_next_synthetic, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_synthetic, durable), offsetof(oc_session_next_synthetic, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_synthetic, location), offsetof(oc_session_next_synthetic, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_synthetic_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3878,18 +3437,11 @@ static const sdkrt_jfield oc__j_session_next_synthetic_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_synthetic_data = {SDKRT_JK_OBJECT, "SessionNextSyntheticData", sizeof(oc_session_next_synthetic_data), NULL, oc__j_session_next_synthetic_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_synthetic_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_synthetic_durable = {SDKRT_JK_OBJECT, "SessionNextSyntheticDurable", sizeof(oc_session_next_synthetic_durable), NULL, oc__j_session_next_synthetic_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_text_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_text_delta, metadata), offsetof(oc_session_next_text_delta, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit101, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_text_delta_durable, 0, offsetof(oc_session_next_text_delta, durable), offsetof(oc_session_next_text_delta, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_text_delta, durable), offsetof(oc_session_next_text_delta, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_text_delta, location), offsetof(oc_session_next_text_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_text_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3904,18 +3456,11 @@ static const sdkrt_jfield oc__j_session_next_text_delta_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_text_delta_data = {SDKRT_JK_OBJECT, "SessionNextTextDeltaData", sizeof(oc_session_next_text_delta_data), NULL, oc__j_session_next_text_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_text_delta_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_text_delta_durable = {SDKRT_JK_OBJECT, "SessionNextTextDeltaDurable", sizeof(oc_session_next_text_delta_durable), NULL, oc__j_session_next_text_delta_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_text_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_text_ended, metadata), offsetof(oc_session_next_text_ended, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit39, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_text_ended_durable, 0, offsetof(oc_session_next_text_ended, durable), offsetof(oc_session_next_text_ended, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_text_ended, durable), offsetof(oc_session_next_text_ended, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_text_ended, location), offsetof(oc_session_next_text_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_text_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3930,18 +3475,11 @@ static const sdkrt_jfield oc__j_session_next_text_ended_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_text_ended_data = {SDKRT_JK_OBJECT, "SessionNextTextEndedData", sizeof(oc_session_next_text_ended_data), NULL, oc__j_session_next_text_ended_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_text_ended_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_text_ended_durable = {SDKRT_JK_OBJECT, "SessionNextTextEndedDurable", sizeof(oc_session_next_text_ended_durable), NULL, oc__j_session_next_text_ended_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_text_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_text_started, metadata), offsetof(oc_session_next_text_started, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit38, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_text_started_durable, 0, offsetof(oc_session_next_text_started, durable), offsetof(oc_session_next_text_started, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_text_started, durable), offsetof(oc_session_next_text_started, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_text_started, location), offsetof(oc_session_next_text_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_text_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3955,18 +3493,11 @@ static const sdkrt_jfield oc__j_session_next_text_started_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_text_started_data = {SDKRT_JK_OBJECT, "SessionNextTextStartedData", sizeof(oc_session_next_text_started_data), NULL, oc__j_session_next_text_started_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_text_started_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_text_started_durable = {SDKRT_JK_OBJECT, "SessionNextTextStartedDurable", sizeof(oc_session_next_text_started_durable), NULL, oc__j_session_next_text_started_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_tool_called_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_tool_called, metadata), offsetof(oc_session_next_tool_called, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit42, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_tool_called_durable, 0, offsetof(oc_session_next_tool_called, durable), offsetof(oc_session_next_tool_called, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_tool_called, durable), offsetof(oc_session_next_tool_called, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_called, location), offsetof(oc_session_next_tool_called, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_called_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -3989,18 +3520,11 @@ static const sdkrt_jfield oc__j_session_next_tool_called_data_provider_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_tool_called_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolCalledDataProvider", sizeof(oc_session_next_tool_called_data_provider), NULL, oc__j_session_next_tool_called_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_tool_called_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_tool_called_durable = {SDKRT_JK_OBJECT, "SessionNextToolCalledDurable", sizeof(oc_session_next_tool_called_durable), NULL, oc__j_session_next_tool_called_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_tool_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_tool_failed, metadata), offsetof(oc_session_next_tool_failed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit45, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_tool_failed_durable, 0, offsetof(oc_session_next_tool_failed, durable), offsetof(oc_session_next_tool_failed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_tool_failed, durable), offsetof(oc_session_next_tool_failed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_failed, location), offsetof(oc_session_next_tool_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4023,18 +3547,11 @@ static const sdkrt_jfield oc__j_session_next_tool_failed_data_provider_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_tool_failed_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolFailedDataProvider", sizeof(oc_session_next_tool_failed_data_provider), NULL, oc__j_session_next_tool_failed_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_tool_failed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_tool_failed_durable = {SDKRT_JK_OBJECT, "SessionNextToolFailedDurable", sizeof(oc_session_next_tool_failed_durable), NULL, oc__j_session_next_tool_failed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_tool_input_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_tool_input_delta, metadata), offsetof(oc_session_next_tool_input_delta, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit103, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_tool_input_delta_durable, 0, offsetof(oc_session_next_tool_input_delta, durable), offsetof(oc_session_next_tool_input_delta, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_tool_input_delta, durable), offsetof(oc_session_next_tool_input_delta, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_input_delta, location), offsetof(oc_session_next_tool_input_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_input_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4049,18 +3566,11 @@ static const sdkrt_jfield oc__j_session_next_tool_input_delta_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_tool_input_delta_data = {SDKRT_JK_OBJECT, "SessionNextToolInputDeltaData", sizeof(oc_session_next_tool_input_delta_data), NULL, oc__j_session_next_tool_input_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_tool_input_delta_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_tool_input_delta_durable = {SDKRT_JK_OBJECT, "SessionNextToolInputDeltaDurable", sizeof(oc_session_next_tool_input_delta_durable), NULL, oc__j_session_next_tool_input_delta_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_tool_input_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_tool_input_ended, metadata), offsetof(oc_session_next_tool_input_ended, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit41, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_tool_input_ended_durable, 0, offsetof(oc_session_next_tool_input_ended, durable), offsetof(oc_session_next_tool_input_ended, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_tool_input_ended, durable), offsetof(oc_session_next_tool_input_ended, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_input_ended, location), offsetof(oc_session_next_tool_input_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_input_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4075,18 +3585,11 @@ static const sdkrt_jfield oc__j_session_next_tool_input_ended_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_tool_input_ended_data = {SDKRT_JK_OBJECT, "SessionNextToolInputEndedData", sizeof(oc_session_next_tool_input_ended_data), NULL, oc__j_session_next_tool_input_ended_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_tool_input_ended_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_tool_input_ended_durable = {SDKRT_JK_OBJECT, "SessionNextToolInputEndedDurable", sizeof(oc_session_next_tool_input_ended_durable), NULL, oc__j_session_next_tool_input_ended_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_tool_input_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_tool_input_started, metadata), offsetof(oc_session_next_tool_input_started, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit40, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_tool_input_started_durable, 0, offsetof(oc_session_next_tool_input_started, durable), offsetof(oc_session_next_tool_input_started, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_tool_input_started, durable), offsetof(oc_session_next_tool_input_started, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_input_started, location), offsetof(oc_session_next_tool_input_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_input_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4101,18 +3604,11 @@ static const sdkrt_jfield oc__j_session_next_tool_input_started_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_tool_input_started_data = {SDKRT_JK_OBJECT, "SessionNextToolInputStartedData", sizeof(oc_session_next_tool_input_started_data), NULL, oc__j_session_next_tool_input_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_tool_input_started_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_tool_input_started_durable = {SDKRT_JK_OBJECT, "SessionNextToolInputStartedDurable", sizeof(oc_session_next_tool_input_started_durable), NULL, oc__j_session_next_tool_input_started_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_tool_progress_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_tool_progress, metadata), offsetof(oc_session_next_tool_progress, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit43, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_tool_progress_durable, 0, offsetof(oc_session_next_tool_progress, durable), offsetof(oc_session_next_tool_progress, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_tool_progress, durable), offsetof(oc_session_next_tool_progress, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_progress, location), offsetof(oc_session_next_tool_progress, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_progress_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4128,18 +3624,11 @@ static const sdkrt_jfield oc__j_session_next_tool_progress_data_f[] = {
 };
 const sdkrt_jtype oc__j_session_next_tool_progress_data = {SDKRT_JK_OBJECT, "SessionNextToolProgressData", sizeof(oc_session_next_tool_progress_data), NULL, oc__j_session_next_tool_progress_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_session_next_tool_progress_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_tool_progress_durable = {SDKRT_JK_OBJECT, "SessionNextToolProgressDurable", sizeof(oc_session_next_tool_progress_durable), NULL, oc__j_session_next_tool_progress_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_session_next_tool_success_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_next_tool_success, metadata), offsetof(oc_session_next_tool_success, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit44, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_next_tool_success_durable, 0, offsetof(oc_session_next_tool_success, durable), offsetof(oc_session_next_tool_success, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_next_tool_success, durable), offsetof(oc_session_next_tool_success, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_success, location), offsetof(oc_session_next_tool_success, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_success_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4163,13 +3652,6 @@ static const sdkrt_jfield oc__j_session_next_tool_success_data_provider_f[] = {
     {"metadata", &oc__j_json_map_map, 0, offsetof(oc_session_next_tool_success_data_provider, metadata), offsetof(oc_session_next_tool_success_data_provider, has_metadata), SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_next_tool_success_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolSuccessDataProvider", sizeof(oc_session_next_tool_success_data_provider), NULL, oc__j_session_next_tool_success_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_session_next_tool_success_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_next_tool_success_durable = {SDKRT_JK_OBJECT, "SessionNextToolSuccessDurable", sizeof(oc_session_next_tool_success_durable), NULL, oc__j_session_next_tool_success_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_session_not_found_error_f[] = {
     {"_tag", &oc__jx_lit5, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4242,7 +3724,7 @@ static const sdkrt_jfield oc__j_session_status_2_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_status_2, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_status_2, metadata), offsetof(oc_session_status_2, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit137, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_status_durable, 0, offsetof(oc_session_status_2, durable), offsetof(oc_session_status_2, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_status_2, durable), offsetof(oc_session_status_2, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_status_2, location), offsetof(oc_session_status_2, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_status_data, SDKRT_JF_REQUIRED, offsetof(oc_session_status_2, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4258,13 +3740,6 @@ static const sdkrt_jfield oc__j_session_status_data_f[] = {
     {"status", &oc__j_session_status, SDKRT_JF_REQUIRED, offsetof(oc_session_status_data, status), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_status_data = {SDKRT_JK_OBJECT, "session.statusData", sizeof(oc_session_status_data), NULL, oc__j_session_status_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_session_status_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_status_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_status_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_status_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_status_durable = {SDKRT_JK_OBJECT, "session.statusDurable", sizeof(oc_session_status_durable), NULL, oc__j_session_status_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_session_status_idle_f[] = {
     {"type", &oc__jx_lit138, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4334,7 +3809,7 @@ static const sdkrt_jfield oc__j_session_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_updated, metadata), offsetof(oc_session_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit78, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_session_updated_durable, 0, offsetof(oc_session_updated, durable), offsetof(oc_session_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_updated, durable), offsetof(oc_session_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_updated, location), offsetof(oc_session_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_session_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4345,13 +3820,6 @@ static const sdkrt_jfield oc__j_session_updated_data_f[] = {
     {"info", &oc__j_session, SDKRT_JF_REQUIRED, offsetof(oc_session_updated_data, info), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_updated_data = {SDKRT_JK_OBJECT, "SessionUpdatedData", sizeof(oc_session_updated_data), NULL, oc__j_session_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_session_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_session_updated_durable = {SDKRT_JK_OBJECT, "SessionUpdatedDurable", sizeof(oc_session_updated_durable), NULL, oc__j_session_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_session_v2_info_f[] = {
     {"id", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4565,7 +4033,7 @@ static const sdkrt_jfield oc__j_todo_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_todo_updated, metadata), offsetof(oc_todo_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit124, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_todo_updated_durable, 0, offsetof(oc_todo_updated, durable), offsetof(oc_todo_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_todo_updated, durable), offsetof(oc_todo_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_todo_updated, location), offsetof(oc_todo_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_todo_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4576,13 +4044,6 @@ static const sdkrt_jfield oc__j_todo_updated_data_f[] = {
     {"todos", &oc__j_todo_list, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated_data, todos), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_todo_updated_data = {SDKRT_JK_OBJECT, "TodoUpdatedData", sizeof(oc_todo_updated_data), NULL, oc__j_todo_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_todo_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_todo_updated_durable = {SDKRT_JK_OBJECT, "TodoUpdatedDurable", sizeof(oc_todo_updated_durable), NULL, oc__j_todo_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_tool_file_content_f[] = {
     {"type", &oc__jx_lit21, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4676,7 +4137,7 @@ static const sdkrt_jfield oc__j_tui_command_execute_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_command_execute, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_tui_command_execute, metadata), offsetof(oc_tui_command_execute, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit129, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_tui_command_execute_durable, 0, offsetof(oc_tui_command_execute, durable), offsetof(oc_tui_command_execute, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_tui_command_execute, durable), offsetof(oc_tui_command_execute, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_tui_command_execute, location), offsetof(oc_tui_command_execute, has_location), SDKRT_JNONE},
     {"data", &oc__j_tui_command_execute_data, SDKRT_JF_REQUIRED, offsetof(oc_tui_command_execute, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4696,18 +4157,11 @@ const sdkrt_jtype oc__j_tui_command_execute_data_command = {SDKRT_JK_UNION, "Tui
 static const char *const oc__j_tui_command_execute_data_command_variant1_e[] = {"session.list", "session.new", "session.share", "session.interrupt", "session.compact", "session.page.up", "session.page.down", "session.line.up", "session.line.down", "session.half.page.up", "session.half.page.down", "session.first", "session.last", "prompt.clear", "prompt.submit", "agent.cycle"};
 const sdkrt_jtype oc__j_tui_command_execute_data_command_variant1 = {SDKRT_JK_ENUM, "TuiCommandExecuteDataCommandVariant1", sizeof(oc_tui_command_execute_data_command_variant1), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_tui_command_execute_data_command_variant1_e, 16, NULL};
 
-static const sdkrt_jfield oc__j_tui_command_execute_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_tui_command_execute_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tui_command_execute_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tui_command_execute_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_tui_command_execute_durable = {SDKRT_JK_OBJECT, "TuiCommandExecuteDurable", sizeof(oc_tui_command_execute_durable), NULL, oc__j_tui_command_execute_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_tui_prompt_append_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_prompt_append, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_tui_prompt_append, metadata), offsetof(oc_tui_prompt_append, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit128, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_tui_prompt_append_durable, 0, offsetof(oc_tui_prompt_append, durable), offsetof(oc_tui_prompt_append, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_tui_prompt_append, durable), offsetof(oc_tui_prompt_append, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_tui_prompt_append, location), offsetof(oc_tui_prompt_append, has_location), SDKRT_JNONE},
     {"data", &oc__j_tui_prompt_append_data, SDKRT_JF_REQUIRED, offsetof(oc_tui_prompt_append, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4718,18 +4172,11 @@ static const sdkrt_jfield oc__j_tui_prompt_append_data_f[] = {
 };
 const sdkrt_jtype oc__j_tui_prompt_append_data = {SDKRT_JK_OBJECT, "TuiPromptAppendData", sizeof(oc_tui_prompt_append_data), NULL, oc__j_tui_prompt_append_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_tui_prompt_append_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_tui_prompt_append_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tui_prompt_append_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tui_prompt_append_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_tui_prompt_append_durable = {SDKRT_JK_OBJECT, "TuiPromptAppendDurable", sizeof(oc_tui_prompt_append_durable), NULL, oc__j_tui_prompt_append_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_tui_session_select_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_session_select, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_tui_session_select, metadata), offsetof(oc_tui_session_select, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit131, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_tui_session_select_durable, 0, offsetof(oc_tui_session_select, durable), offsetof(oc_tui_session_select, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_tui_session_select, durable), offsetof(oc_tui_session_select, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_tui_session_select, location), offsetof(oc_tui_session_select, has_location), SDKRT_JNONE},
     {"data", &oc__j_tui_session_select_data, SDKRT_JF_REQUIRED, offsetof(oc_tui_session_select, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4740,18 +4187,11 @@ static const sdkrt_jfield oc__j_tui_session_select_data_f[] = {
 };
 const sdkrt_jtype oc__j_tui_session_select_data = {SDKRT_JK_OBJECT, "TuiSessionSelectData", sizeof(oc_tui_session_select_data), NULL, oc__j_tui_session_select_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_tui_session_select_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_tui_session_select_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tui_session_select_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tui_session_select_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_tui_session_select_durable = {SDKRT_JK_OBJECT, "TuiSessionSelectDurable", sizeof(oc_tui_session_select_durable), NULL, oc__j_tui_session_select_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_tui_toast_show_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_toast_show, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_tui_toast_show, metadata), offsetof(oc_tui_toast_show, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit130, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_tui_toast_show_durable, 0, offsetof(oc_tui_toast_show, durable), offsetof(oc_tui_toast_show, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_tui_toast_show, durable), offsetof(oc_tui_toast_show, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_tui_toast_show, location), offsetof(oc_tui_toast_show, has_location), SDKRT_JNONE},
     {"data", &oc__j_tui_toast_show_data, SDKRT_JF_REQUIRED, offsetof(oc_tui_toast_show, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4767,13 +4207,6 @@ const sdkrt_jtype oc__j_tui_toast_show_data = {SDKRT_JK_OBJECT, "TuiToastShowDat
 
 static const char *const oc__j_tui_toast_show_data_variant_e[] = {"info", "success", "warning", "error"};
 const sdkrt_jtype oc__j_tui_toast_show_data_variant = {SDKRT_JK_ENUM, "TuiToastShowDataVariant", sizeof(oc_tui_toast_show_data_variant), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_tui_toast_show_data_variant_e, 4, NULL};
-
-static const sdkrt_jfield oc__j_tui_toast_show_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_tui_toast_show_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tui_toast_show_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tui_toast_show_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_tui_toast_show_durable = {SDKRT_JK_OBJECT, "TuiToastShowDurable", sizeof(oc_tui_toast_show_durable), NULL, oc__j_tui_toast_show_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_unauthorized_error_f[] = {
     {"_tag", &oc__jx_lit2, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4929,7 +4362,7 @@ static const sdkrt_jfield oc__j_vcs_branch_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_vcs_branch_updated, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_vcs_branch_updated, metadata), offsetof(oc_vcs_branch_updated, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit145, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_vcs_branch_updated_durable, 0, offsetof(oc_vcs_branch_updated, durable), offsetof(oc_vcs_branch_updated, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_vcs_branch_updated, durable), offsetof(oc_vcs_branch_updated, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_vcs_branch_updated, location), offsetof(oc_vcs_branch_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_vcs_branch_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_vcs_branch_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4940,18 +4373,11 @@ static const sdkrt_jfield oc__j_vcs_branch_updated_data_f[] = {
 };
 const sdkrt_jtype oc__j_vcs_branch_updated_data = {SDKRT_JK_OBJECT, "VcsBranchUpdatedData", sizeof(oc_vcs_branch_updated_data), NULL, oc__j_vcs_branch_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_vcs_branch_updated_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_vcs_branch_updated_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_vcs_branch_updated_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_vcs_branch_updated_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_vcs_branch_updated_durable = {SDKRT_JK_OBJECT, "VcsBranchUpdatedDurable", sizeof(oc_vcs_branch_updated_durable), NULL, oc__j_vcs_branch_updated_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_workspace_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_workspace_failed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_workspace_failed, metadata), offsetof(oc_workspace_failed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit147, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_workspace_failed_durable, 0, offsetof(oc_workspace_failed, durable), offsetof(oc_workspace_failed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_workspace_failed, durable), offsetof(oc_workspace_failed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_workspace_failed, location), offsetof(oc_workspace_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_workspace_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_workspace_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4962,20 +4388,13 @@ static const sdkrt_jfield oc__j_workspace_failed_data_f[] = {
 };
 const sdkrt_jtype oc__j_workspace_failed_data = {SDKRT_JK_OBJECT, "WorkspaceFailedData", sizeof(oc_workspace_failed_data), NULL, oc__j_workspace_failed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_workspace_failed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_workspace_failed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_workspace_failed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_workspace_failed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_workspace_failed_durable = {SDKRT_JK_OBJECT, "WorkspaceFailedDurable", sizeof(oc_workspace_failed_durable), NULL, oc__j_workspace_failed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 const sdkrt_jtype oc__j_workspace_id = {SDKRT_JK_STRING, "workspace_id", sizeof(oc_workspace_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_workspace_ready_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_workspace_ready, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_workspace_ready, metadata), offsetof(oc_workspace_ready, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit146, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_workspace_ready_durable, 0, offsetof(oc_workspace_ready, durable), offsetof(oc_workspace_ready, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_workspace_ready, durable), offsetof(oc_workspace_ready, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_workspace_ready, location), offsetof(oc_workspace_ready, has_location), SDKRT_JNONE},
     {"data", &oc__j_workspace_ready_data, SDKRT_JF_REQUIRED, offsetof(oc_workspace_ready, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -4986,18 +4405,11 @@ static const sdkrt_jfield oc__j_workspace_ready_data_f[] = {
 };
 const sdkrt_jtype oc__j_workspace_ready_data = {SDKRT_JK_OBJECT, "WorkspaceReadyData", sizeof(oc_workspace_ready_data), NULL, oc__j_workspace_ready_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_workspace_ready_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_workspace_ready_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_workspace_ready_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_workspace_ready_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_workspace_ready_durable = {SDKRT_JK_OBJECT, "WorkspaceReadyDurable", sizeof(oc_workspace_ready_durable), NULL, oc__j_workspace_ready_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_workspace_status_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_workspace_status, metadata), offsetof(oc_workspace_status, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit148, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_workspace_status_durable, 0, offsetof(oc_workspace_status, durable), offsetof(oc_workspace_status, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_workspace_status, durable), offsetof(oc_workspace_status, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_workspace_status, location), offsetof(oc_workspace_status, has_location), SDKRT_JNONE},
     {"data", &oc__j_workspace_status_data, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -5012,18 +4424,11 @@ const sdkrt_jtype oc__j_workspace_status_data = {SDKRT_JK_OBJECT, "WorkspaceStat
 static const char *const oc__j_workspace_status_data_status_e[] = {"connected", "connecting", "disconnected", "error"};
 const sdkrt_jtype oc__j_workspace_status_data_status = {SDKRT_JK_ENUM, "WorkspaceStatusDataStatus", sizeof(oc_workspace_status_data_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_workspace_status_data_status_e, 4, NULL};
 
-static const sdkrt_jfield oc__j_workspace_status_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_workspace_status_durable = {SDKRT_JK_OBJECT, "WorkspaceStatusDurable", sizeof(oc_workspace_status_durable), NULL, oc__j_workspace_status_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_worktree_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_worktree_failed, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_worktree_failed, metadata), offsetof(oc_worktree_failed, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit150, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_worktree_failed_durable, 0, offsetof(oc_worktree_failed, durable), offsetof(oc_worktree_failed, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_worktree_failed, durable), offsetof(oc_worktree_failed, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_worktree_failed, location), offsetof(oc_worktree_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_worktree_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_worktree_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -5034,18 +4439,11 @@ static const sdkrt_jfield oc__j_worktree_failed_data_f[] = {
 };
 const sdkrt_jtype oc__j_worktree_failed_data = {SDKRT_JK_OBJECT, "WorktreeFailedData", sizeof(oc_worktree_failed_data), NULL, oc__j_worktree_failed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_worktree_failed_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_worktree_failed_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_worktree_failed_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_worktree_failed_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_worktree_failed_durable = {SDKRT_JK_OBJECT, "WorktreeFailedDurable", sizeof(oc_worktree_failed_durable), NULL, oc__j_worktree_failed_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
-
 static const sdkrt_jfield oc__j_worktree_ready_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_worktree_ready, id), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_worktree_ready, metadata), offsetof(oc_worktree_ready, has_metadata), SDKRT_JNONE},
     {"type", &oc__jx_lit149, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"durable", &oc__j_worktree_ready_durable, 0, offsetof(oc_worktree_ready, durable), offsetof(oc_worktree_ready, has_durable), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_worktree_ready, durable), offsetof(oc_worktree_ready, has_durable), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_worktree_ready, location), offsetof(oc_worktree_ready, has_location), SDKRT_JNONE},
     {"data", &oc__j_worktree_ready_data, SDKRT_JF_REQUIRED, offsetof(oc_worktree_ready, data), SDKRT_JNONE, SDKRT_JNONE},
 };
@@ -5056,13 +4454,6 @@ static const sdkrt_jfield oc__j_worktree_ready_data_f[] = {
     {"branch", &oc__jx_string, 0, offsetof(oc_worktree_ready_data, branch), offsetof(oc_worktree_ready_data, has_branch), SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_worktree_ready_data = {SDKRT_JK_OBJECT, "WorktreeReadyData", sizeof(oc_worktree_ready_data), NULL, oc__j_worktree_ready_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-static const sdkrt_jfield oc__j_worktree_ready_durable_f[] = {
-    {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_worktree_ready_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
-    {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_worktree_ready_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
-    {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_worktree_ready_durable, version), SDKRT_JNONE, SDKRT_JNONE},
-};
-const sdkrt_jtype oc__j_worktree_ready_durable = {SDKRT_JK_OBJECT, "WorktreeReadyDurable", sizeof(oc_worktree_ready_durable), NULL, oc__j_worktree_ready_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 oc_status oc_agent_color_variant2_decode(oc_agent_color_variant2 *out, const json_t *json, const char *path, oc_error **err)
 {
@@ -5109,6 +4500,19 @@ void oc_agent_color_cleanup(oc_agent_color *value)
 void oc_agent_color_free(oc_agent_color *value)
 {
     sdkrt_json_value_free(&oc__j_agent_color, value);
+}
+
+const char *oc_agent_color_kind_name(oc_agent_color_kind kind)
+{
+    switch (kind) {
+    case OC_AGENT_COLOR_UNKNOWN:
+        return "unknown";
+    case OC_AGENT_COLOR_STRING:
+        return "string";
+    case OC_AGENT_COLOR_AGENT_COLOR_VARIANT2:
+        return "agent_color_variant2";
+    }
+    return NULL;
 }
 
 oc_status oc_agent_list_location_decode(oc_agent_list_location *out, const json_t *json, const char *path, oc_error **err)
@@ -5851,6 +5255,58 @@ void oc_assistant_message_error_free(oc_assistant_message_error *value)
     sdkrt_json_value_free(&oc__j_assistant_message_error, value);
 }
 
+const char *oc_assistant_message_error_tag(const oc_assistant_message_error *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_ASSISTANT_MESSAGE_ERROR_PROVIDER_AUTH_ERROR:
+        return "ProviderAuthError";
+    case OC_ASSISTANT_MESSAGE_ERROR_UNKNOWN_ERROR:
+        return "UnknownError";
+    case OC_ASSISTANT_MESSAGE_ERROR_MESSAGE_OUTPUT_LENGTH_ERROR:
+        return "MessageOutputLengthError";
+    case OC_ASSISTANT_MESSAGE_ERROR_MESSAGE_ABORTED_ERROR:
+        return "MessageAbortedError";
+    case OC_ASSISTANT_MESSAGE_ERROR_STRUCTURED_OUTPUT_ERROR:
+        return "StructuredOutputError";
+    case OC_ASSISTANT_MESSAGE_ERROR_CONTEXT_OVERFLOW_ERROR:
+        return "ContextOverflowError";
+    case OC_ASSISTANT_MESSAGE_ERROR_CONTENT_FILTER_ERROR:
+        return "ContentFilterError";
+    case OC_ASSISTANT_MESSAGE_ERROR_API_ERROR:
+        return "APIError";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "name"));
+}
+
+const char *oc_assistant_message_error_kind_name(oc_assistant_message_error_kind kind)
+{
+    switch (kind) {
+    case OC_ASSISTANT_MESSAGE_ERROR_UNKNOWN:
+        return "unknown";
+    case OC_ASSISTANT_MESSAGE_ERROR_PROVIDER_AUTH_ERROR:
+        return "provider_auth_error";
+    case OC_ASSISTANT_MESSAGE_ERROR_UNKNOWN_ERROR:
+        return "unknown_error";
+    case OC_ASSISTANT_MESSAGE_ERROR_MESSAGE_OUTPUT_LENGTH_ERROR:
+        return "message_output_length_error";
+    case OC_ASSISTANT_MESSAGE_ERROR_MESSAGE_ABORTED_ERROR:
+        return "message_aborted_error";
+    case OC_ASSISTANT_MESSAGE_ERROR_STRUCTURED_OUTPUT_ERROR:
+        return "structured_output_error";
+    case OC_ASSISTANT_MESSAGE_ERROR_CONTEXT_OVERFLOW_ERROR:
+        return "context_overflow_error";
+    case OC_ASSISTANT_MESSAGE_ERROR_CONTENT_FILTER_ERROR:
+        return "content_filter_error";
+    case OC_ASSISTANT_MESSAGE_ERROR_API_ERROR:
+        return "api_error";
+    }
+    return NULL;
+}
+
 oc_status oc_assistant_message_path_decode(oc_assistant_message_path *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_assistant_message_path, out, json, path, err);
@@ -5977,25 +5433,25 @@ void oc_evt_id_free(oc_evt_id *value)
     sdkrt_json_value_free(&oc__j_evt_id, value);
 }
 
-oc_status oc_catalog_updated_durable_decode(oc_catalog_updated_durable *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_durable_decode(oc_durable *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_catalog_updated_durable, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_durable, out, json, path, err);
 }
 
-oc_status oc_catalog_updated_durable_encode(const oc_catalog_updated_durable *value, json_t **out, oc_error **err)
+oc_status oc_durable_encode(const oc_durable *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_catalog_updated_durable, value, out, err);
+    return sdkrt_json_encode(&oc__j_durable, value, out, err);
 }
 
-void oc_catalog_updated_durable_cleanup(oc_catalog_updated_durable *value)
+void oc_durable_cleanup(oc_durable *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_catalog_updated_durable, value);
+        sdkrt_json_cleanup(&oc__j_durable, value);
 }
 
-void oc_catalog_updated_durable_free(oc_catalog_updated_durable *value)
+void oc_durable_free(oc_durable *value)
 {
-    sdkrt_json_value_free(&oc__j_catalog_updated_durable, value);
+    sdkrt_json_value_free(&oc__j_durable, value);
 }
 
 oc_status oc_location_ref_decode(oc_location_ref *out, const json_t *json, const char *path, oc_error **err)
@@ -6038,27 +5494,6 @@ void oc_catalog_updated_cleanup(oc_catalog_updated *value)
 void oc_catalog_updated_free(oc_catalog_updated *value)
 {
     sdkrt_json_value_free(&oc__j_catalog_updated, value);
-}
-
-oc_status oc_command_executed_durable_decode(oc_command_executed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_command_executed_durable, out, json, path, err);
-}
-
-oc_status oc_command_executed_durable_encode(const oc_command_executed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_command_executed_durable, value, out, err);
-}
-
-void oc_command_executed_durable_cleanup(oc_command_executed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_command_executed_durable, value);
-}
-
-void oc_command_executed_durable_free(oc_command_executed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_command_executed_durable, value);
 }
 
 oc_status oc_command_executed_data_decode(oc_command_executed_data *out, const json_t *json, const char *path, oc_error **err)
@@ -6292,6 +5727,34 @@ void oc_connection_info_free(oc_connection_info *value)
     sdkrt_json_value_free(&oc__j_connection_info, value);
 }
 
+const char *oc_connection_info_tag(const oc_connection_info *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_CONNECTION_INFO_CREDENTIAL:
+        return "credential";
+    case OC_CONNECTION_INFO_ENV:
+        return "env";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_connection_info_kind_name(oc_connection_info_kind kind)
+{
+    switch (kind) {
+    case OC_CONNECTION_INFO_UNKNOWN:
+        return "unknown";
+    case OC_CONNECTION_INFO_CREDENTIAL:
+        return "credential";
+    case OC_CONNECTION_INFO_ENV:
+        return "env";
+    }
+    return NULL;
+}
+
 oc_status oc_connection_info_list_decode(oc_connection_info_list *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_connection_info_list, out, json, path, err);
@@ -6442,27 +5905,6 @@ void oc_file_diff_list_cleanup(oc_file_diff_list *value)
 void oc_file_diff_list_free(oc_file_diff_list *value)
 {
     sdkrt_json_value_free(&oc__j_file_diff_list, value);
-}
-
-oc_status oc_file_edited_durable_decode(oc_file_edited_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_file_edited_durable, out, json, path, err);
-}
-
-oc_status oc_file_edited_durable_encode(const oc_file_edited_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_file_edited_durable, value, out, err);
-}
-
-void oc_file_edited_durable_cleanup(oc_file_edited_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_file_edited_durable, value);
-}
-
-void oc_file_edited_durable_free(oc_file_edited_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_file_edited_durable, value);
 }
 
 oc_status oc_file_edited_data_decode(oc_file_edited_data *out, const json_t *json, const char *path, oc_error **err)
@@ -6675,6 +6117,54 @@ void oc_file_part_source_free(oc_file_part_source *value)
     sdkrt_json_value_free(&oc__j_file_part_source, value);
 }
 
+const char *oc_file_part_source_tag(const oc_file_part_source *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_FILE_PART_SOURCE_FILE:
+        return "file";
+    case OC_FILE_PART_SOURCE_SYMBOL:
+        return "symbol";
+    case OC_FILE_PART_SOURCE_RESOURCE:
+        return "resource";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_file_part_source_kind_name(oc_file_part_source_kind kind)
+{
+    switch (kind) {
+    case OC_FILE_PART_SOURCE_UNKNOWN:
+        return "unknown";
+    case OC_FILE_PART_SOURCE_FILE:
+        return "file";
+    case OC_FILE_PART_SOURCE_SYMBOL:
+        return "symbol";
+    case OC_FILE_PART_SOURCE_RESOURCE:
+        return "resource";
+    }
+    return NULL;
+}
+
+const oc_file_part_source_text *oc_file_part_source_text_value(const oc_file_part_source *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_FILE_PART_SOURCE_FILE:
+        return &value->u.file.text;
+    case OC_FILE_PART_SOURCE_SYMBOL:
+        return &value->u.symbol.text;
+    case OC_FILE_PART_SOURCE_RESOURCE:
+        return &value->u.resource.text;
+    default:
+        return NULL;
+    }
+}
+
 oc_status oc_file_part_decode(oc_file_part *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_file_part, out, json, path, err);
@@ -6783,27 +6273,6 @@ void oc_file_system_entry_list_cleanup(oc_file_system_entry_list *value)
 void oc_file_system_entry_list_free(oc_file_system_entry_list *value)
 {
     sdkrt_json_value_free(&oc__j_file_system_entry_list, value);
-}
-
-oc_status oc_file_watcher_updated_durable_decode(oc_file_watcher_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_file_watcher_updated_durable, out, json, path, err);
-}
-
-oc_status oc_file_watcher_updated_durable_encode(const oc_file_watcher_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_file_watcher_updated_durable, value, out, err);
-}
-
-void oc_file_watcher_updated_durable_cleanup(oc_file_watcher_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_file_watcher_updated_durable, value);
-}
-
-void oc_file_watcher_updated_durable_free(oc_file_watcher_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_file_watcher_updated_durable, value);
 }
 
 oc_status oc_file_watcher_updated_data_event_decode(oc_file_watcher_updated_data_event *out, const json_t *json, const char *path, oc_error **err)
@@ -7026,27 +6495,6 @@ void oc_fs_read_location_free(oc_fs_read_location *value)
     sdkrt_json_value_free(&oc__j_fs_read_location, value);
 }
 
-oc_status oc_global_disposed_durable_decode(oc_global_disposed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_global_disposed_durable, out, json, path, err);
-}
-
-oc_status oc_global_disposed_durable_encode(const oc_global_disposed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_global_disposed_durable, value, out, err);
-}
-
-void oc_global_disposed_durable_cleanup(oc_global_disposed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_global_disposed_durable, value);
-}
-
-void oc_global_disposed_durable_free(oc_global_disposed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_global_disposed_durable, value);
-}
-
 oc_status oc_global_disposed_decode(oc_global_disposed *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_global_disposed, out, json, path, err);
@@ -7089,27 +6537,6 @@ void oc_health_get_response_free(oc_health_get_response *value)
     sdkrt_json_value_free(&oc__j_health_get_response, value);
 }
 
-oc_status oc_installation_update_available_durable_decode(oc_installation_update_available_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_installation_update_available_durable, out, json, path, err);
-}
-
-oc_status oc_installation_update_available_durable_encode(const oc_installation_update_available_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_installation_update_available_durable, value, out, err);
-}
-
-void oc_installation_update_available_durable_cleanup(oc_installation_update_available_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_installation_update_available_durable, value);
-}
-
-void oc_installation_update_available_durable_free(oc_installation_update_available_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_installation_update_available_durable, value);
-}
-
 oc_status oc_installation_update_available_data_decode(oc_installation_update_available_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_installation_update_available_data, out, json, path, err);
@@ -7150,27 +6577,6 @@ void oc_installation_update_available_cleanup(oc_installation_update_available *
 void oc_installation_update_available_free(oc_installation_update_available *value)
 {
     sdkrt_json_value_free(&oc__j_installation_update_available, value);
-}
-
-oc_status oc_installation_updated_durable_decode(oc_installation_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_installation_updated_durable, out, json, path, err);
-}
-
-oc_status oc_installation_updated_durable_encode(const oc_installation_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_installation_updated_durable, value, out, err);
-}
-
-void oc_installation_updated_durable_cleanup(oc_installation_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_installation_updated_durable, value);
-}
-
-void oc_installation_updated_durable_free(oc_installation_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_installation_updated_durable, value);
 }
 
 oc_status oc_installation_updated_data_decode(oc_installation_updated_data *out, const json_t *json, const char *path, oc_error **err)
@@ -7288,6 +6694,25 @@ void oc_integration_attempt_time_created_free(oc_integration_attempt_time_create
     sdkrt_json_value_free(&oc__j_integration_attempt_time_created, value);
 }
 
+const char *oc_integration_attempt_time_created_kind_name(oc_integration_attempt_time_created_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_TIME_CREATED_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_TIME_CREATED_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_TIME_CREATED_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_TIME_CREATED_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_TIME_CREATED_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_TIME_CREATED_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5:
+        return "integration_attempt_time_created_variant5";
+    }
+    return NULL;
+}
+
 oc_status oc_integration_attempt_time_expires_variant5_decode(oc_integration_attempt_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_integration_attempt_time_expires_variant5, out, json, path, err);
@@ -7333,6 +6758,25 @@ void oc_integration_attempt_time_expires_cleanup(oc_integration_attempt_time_exp
 void oc_integration_attempt_time_expires_free(oc_integration_attempt_time_expires *value)
 {
     sdkrt_json_value_free(&oc__j_integration_attempt_time_expires, value);
+}
+
+const char *oc_integration_attempt_time_expires_kind_name(oc_integration_attempt_time_expires_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5:
+        return "integration_attempt_time_expires_variant5";
+    }
+    return NULL;
 }
 
 oc_status oc_integration_attempt_time_decode(oc_integration_attempt_time *out, const json_t *json, const char *path, oc_error **err)
@@ -7508,6 +6952,25 @@ void oc_integration_attempt_status_variant1_time_created_free(oc_integration_att
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant1_time_created, value);
 }
 
+const char *oc_integration_attempt_status_variant1_time_created_kind_name(oc_integration_attempt_status_variant1_time_created_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5:
+        return "integration_attempt_status_variant1_time_created_variant5";
+    }
+    return NULL;
+}
+
 oc_status oc_integration_attempt_status_variant1_time_expires_variant5_decode(oc_integration_attempt_status_variant1_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_integration_attempt_status_variant1_time_expires_variant5, out, json, path, err);
@@ -7553,6 +7016,25 @@ void oc_integration_attempt_status_variant1_time_expires_cleanup(oc_integration_
 void oc_integration_attempt_status_variant1_time_expires_free(oc_integration_attempt_status_variant1_time_expires *value)
 {
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant1_time_expires, value);
+}
+
+const char *oc_integration_attempt_status_variant1_time_expires_kind_name(oc_integration_attempt_status_variant1_time_expires_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5:
+        return "integration_attempt_status_variant1_time_expires_variant5";
+    }
+    return NULL;
 }
 
 oc_status oc_integration_attempt_status_variant1_time_decode(oc_integration_attempt_status_variant1_time *out, const json_t *json, const char *path, oc_error **err)
@@ -7644,6 +7126,25 @@ void oc_integration_attempt_status_variant2_time_created_free(oc_integration_att
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant2_time_created, value);
 }
 
+const char *oc_integration_attempt_status_variant2_time_created_kind_name(oc_integration_attempt_status_variant2_time_created_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5:
+        return "integration_attempt_status_variant2_time_created_variant5";
+    }
+    return NULL;
+}
+
 oc_status oc_integration_attempt_status_variant2_time_expires_variant5_decode(oc_integration_attempt_status_variant2_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_integration_attempt_status_variant2_time_expires_variant5, out, json, path, err);
@@ -7689,6 +7190,25 @@ void oc_integration_attempt_status_variant2_time_expires_cleanup(oc_integration_
 void oc_integration_attempt_status_variant2_time_expires_free(oc_integration_attempt_status_variant2_time_expires *value)
 {
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant2_time_expires, value);
+}
+
+const char *oc_integration_attempt_status_variant2_time_expires_kind_name(oc_integration_attempt_status_variant2_time_expires_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5:
+        return "integration_attempt_status_variant2_time_expires_variant5";
+    }
+    return NULL;
 }
 
 oc_status oc_integration_attempt_status_variant2_time_decode(oc_integration_attempt_status_variant2_time *out, const json_t *json, const char *path, oc_error **err)
@@ -7780,6 +7300,25 @@ void oc_integration_attempt_status_variant3_time_created_free(oc_integration_att
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant3_time_created, value);
 }
 
+const char *oc_integration_attempt_status_variant3_time_created_kind_name(oc_integration_attempt_status_variant3_time_created_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5:
+        return "integration_attempt_status_variant3_time_created_variant5";
+    }
+    return NULL;
+}
+
 oc_status oc_integration_attempt_status_variant3_time_expires_variant5_decode(oc_integration_attempt_status_variant3_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_integration_attempt_status_variant3_time_expires_variant5, out, json, path, err);
@@ -7825,6 +7364,25 @@ void oc_integration_attempt_status_variant3_time_expires_cleanup(oc_integration_
 void oc_integration_attempt_status_variant3_time_expires_free(oc_integration_attempt_status_variant3_time_expires *value)
 {
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant3_time_expires, value);
+}
+
+const char *oc_integration_attempt_status_variant3_time_expires_kind_name(oc_integration_attempt_status_variant3_time_expires_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5:
+        return "integration_attempt_status_variant3_time_expires_variant5";
+    }
+    return NULL;
 }
 
 oc_status oc_integration_attempt_status_variant3_time_decode(oc_integration_attempt_status_variant3_time *out, const json_t *json, const char *path, oc_error **err)
@@ -7916,6 +7474,25 @@ void oc_integration_attempt_status_variant4_time_created_free(oc_integration_att
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant4_time_created, value);
 }
 
+const char *oc_integration_attempt_status_variant4_time_created_kind_name(oc_integration_attempt_status_variant4_time_created_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5:
+        return "integration_attempt_status_variant4_time_created_variant5";
+    }
+    return NULL;
+}
+
 oc_status oc_integration_attempt_status_variant4_time_expires_variant5_decode(oc_integration_attempt_status_variant4_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_integration_attempt_status_variant4_time_expires_variant5, out, json, path, err);
@@ -7961,6 +7538,25 @@ void oc_integration_attempt_status_variant4_time_expires_cleanup(oc_integration_
 void oc_integration_attempt_status_variant4_time_expires_free(oc_integration_attempt_status_variant4_time_expires *value)
 {
     sdkrt_json_value_free(&oc__j_integration_attempt_status_variant4_time_expires, value);
+}
+
+const char *oc_integration_attempt_status_variant4_time_expires_kind_name(oc_integration_attempt_status_variant4_time_expires_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_NUMBER:
+        return "number";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_LITERAL:
+        return "literal";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_LITERAL_2:
+        return "literal_2";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_LITERAL_3:
+        return "literal_3";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5:
+        return "integration_attempt_status_variant4_time_expires_variant5";
+    }
+    return NULL;
 }
 
 oc_status oc_integration_attempt_status_variant4_time_decode(oc_integration_attempt_status_variant4_time *out, const json_t *json, const char *path, oc_error **err)
@@ -8024,6 +7620,42 @@ void oc_integration_attempt_status_value_cleanup(oc_integration_attempt_status_v
 void oc_integration_attempt_status_value_free(oc_integration_attempt_status_value *value)
 {
     sdkrt_json_value_free(&oc__j_integration_attempt_status_value, value);
+}
+
+const char *oc_integration_attempt_status_value_tag(const oc_integration_attempt_status_value *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_PENDING:
+        return "pending";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_COMPLETE:
+        return "complete";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_FAILED:
+        return "failed";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_EXPIRED:
+        return "expired";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "status"));
+}
+
+const char *oc_integration_attempt_status_value_kind_name(oc_integration_attempt_status_value_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_PENDING:
+        return "pending";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_COMPLETE:
+        return "complete";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_FAILED:
+        return "failed";
+    case OC_INTEGRATION_ATTEMPT_STATUS_VALUE_EXPIRED:
+        return "expired";
+    }
+    return NULL;
 }
 
 oc_status oc_integration_attempt_status_response_decode(oc_integration_attempt_status_response *out, const json_t *json, const char *path, oc_error **err)
@@ -8150,27 +7782,6 @@ void oc_integration_connect_oauth_response_cleanup(oc_integration_connect_oauth_
 void oc_integration_connect_oauth_response_free(oc_integration_connect_oauth_response *value)
 {
     sdkrt_json_value_free(&oc__j_integration_connect_oauth_response, value);
-}
-
-oc_status oc_integration_connection_updated_durable_decode(oc_integration_connection_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_integration_connection_updated_durable, out, json, path, err);
-}
-
-oc_status oc_integration_connection_updated_durable_encode(const oc_integration_connection_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_integration_connection_updated_durable, value, out, err);
-}
-
-void oc_integration_connection_updated_durable_cleanup(oc_integration_connection_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_integration_connection_updated_durable, value);
-}
-
-void oc_integration_connection_updated_durable_free(oc_integration_connection_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_integration_connection_updated_durable, value);
 }
 
 oc_status oc_integration_connection_updated_data_decode(oc_integration_connection_updated_data *out, const json_t *json, const char *path, oc_error **err)
@@ -8488,6 +8099,38 @@ void oc_integration_method_free(oc_integration_method *value)
     sdkrt_json_value_free(&oc__j_integration_method, value);
 }
 
+const char *oc_integration_method_tag(const oc_integration_method *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_INTEGRATION_METHOD_OAUTH:
+        return "oauth";
+    case OC_INTEGRATION_METHOD_KEY:
+        return "key";
+    case OC_INTEGRATION_METHOD_ENV:
+        return "env";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_integration_method_kind_name(oc_integration_method_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_METHOD_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_METHOD_OAUTH:
+        return "oauth";
+    case OC_INTEGRATION_METHOD_KEY:
+        return "key";
+    case OC_INTEGRATION_METHOD_ENV:
+        return "env";
+    }
+    return NULL;
+}
+
 oc_status oc_integration_when_op_decode(oc_integration_when_op *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_integration_when_op, out, json, path, err);
@@ -8619,6 +8262,76 @@ void oc_integration_o_auth_method_prompts_item_free(oc_integration_o_auth_method
     sdkrt_json_value_free(&oc__j_integration_o_auth_method_prompts_item, value);
 }
 
+const char *oc_integration_o_auth_method_prompts_item_tag(const oc_integration_o_auth_method_prompts_item *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+        return "text";
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+        return "select";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_integration_o_auth_method_prompts_item_kind_name(oc_integration_o_auth_method_prompts_item_kind kind)
+{
+    switch (kind) {
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
+        return "unknown";
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+        return "text";
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+        return "select";
+    }
+    return NULL;
+}
+
+const char *oc_integration_o_auth_method_prompts_item_key(const oc_integration_o_auth_method_prompts_item *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+        return value->u.text.key;
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+        return value->u.select.key;
+    default:
+        return NULL;
+    }
+}
+
+const char *oc_integration_o_auth_method_prompts_item_message(const oc_integration_o_auth_method_prompts_item *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+        return value->u.text.message;
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+        return value->u.select.message;
+    default:
+        return NULL;
+    }
+}
+
+const oc_integration_when *oc_integration_o_auth_method_prompts_item_when(const oc_integration_o_auth_method_prompts_item *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+        return value->u.text.has_when ? &value->u.text.when : NULL;
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+        return value->u.select.has_when ? &value->u.select.when : NULL;
+    default:
+        return NULL;
+    }
+}
+
 oc_status oc_integration_select_prompt_options_item_decode(oc_integration_select_prompt_options_item *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_integration_select_prompt_options_item, out, json, path, err);
@@ -8638,27 +8351,6 @@ void oc_integration_select_prompt_options_item_cleanup(oc_integration_select_pro
 void oc_integration_select_prompt_options_item_free(oc_integration_select_prompt_options_item *value)
 {
     sdkrt_json_value_free(&oc__j_integration_select_prompt_options_item, value);
-}
-
-oc_status oc_integration_updated_durable_decode(oc_integration_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_integration_updated_durable, out, json, path, err);
-}
-
-oc_status oc_integration_updated_durable_encode(const oc_integration_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_integration_updated_durable, value, out, err);
-}
-
-void oc_integration_updated_durable_cleanup(oc_integration_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_integration_updated_durable, value);
-}
-
-void oc_integration_updated_durable_free(oc_integration_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_integration_updated_durable, value);
 }
 
 oc_status oc_integration_updated_decode(oc_integration_updated *out, const json_t *json, const char *path, oc_error **err)
@@ -8808,6 +8500,34 @@ void oc_llm_tool_content_free(oc_llm_tool_content *value)
     sdkrt_json_value_free(&oc__j_llm_tool_content, value);
 }
 
+const char *oc_llm_tool_content_tag(const oc_llm_tool_content *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_LLM_TOOL_CONTENT_TEXT:
+        return "text";
+    case OC_LLM_TOOL_CONTENT_FILE:
+        return "file";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_llm_tool_content_kind_name(oc_llm_tool_content_kind kind)
+{
+    switch (kind) {
+    case OC_LLM_TOOL_CONTENT_UNKNOWN:
+        return "unknown";
+    case OC_LLM_TOOL_CONTENT_TEXT:
+        return "text";
+    case OC_LLM_TOOL_CONTENT_FILE:
+        return "file";
+    }
+    return NULL;
+}
+
 oc_status oc_llm_tool_content_list_decode(oc_llm_tool_content_list *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_llm_tool_content_list, out, json, path, err);
@@ -8850,27 +8570,6 @@ void oc_location_get_location_free(oc_location_get_location *value)
     sdkrt_json_value_free(&oc__j_location_get_location, value);
 }
 
-oc_status oc_lsp_updated_durable_decode(oc_lsp_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_lsp_updated_durable, out, json, path, err);
-}
-
-oc_status oc_lsp_updated_durable_encode(const oc_lsp_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_lsp_updated_durable, value, out, err);
-}
-
-void oc_lsp_updated_durable_cleanup(oc_lsp_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_lsp_updated_durable, value);
-}
-
-void oc_lsp_updated_durable_free(oc_lsp_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_lsp_updated_durable, value);
-}
-
 oc_status oc_lsp_updated_decode(oc_lsp_updated *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_lsp_updated, out, json, path, err);
@@ -8890,27 +8589,6 @@ void oc_lsp_updated_cleanup(oc_lsp_updated *value)
 void oc_lsp_updated_free(oc_lsp_updated *value)
 {
     sdkrt_json_value_free(&oc__j_lsp_updated, value);
-}
-
-oc_status oc_mcp_browser_open_failed_durable_decode(oc_mcp_browser_open_failed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_mcp_browser_open_failed_durable, out, json, path, err);
-}
-
-oc_status oc_mcp_browser_open_failed_durable_encode(const oc_mcp_browser_open_failed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_mcp_browser_open_failed_durable, value, out, err);
-}
-
-void oc_mcp_browser_open_failed_durable_cleanup(oc_mcp_browser_open_failed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_mcp_browser_open_failed_durable, value);
-}
-
-void oc_mcp_browser_open_failed_durable_free(oc_mcp_browser_open_failed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_mcp_browser_open_failed_durable, value);
 }
 
 oc_status oc_mcp_browser_open_failed_data_decode(oc_mcp_browser_open_failed_data *out, const json_t *json, const char *path, oc_error **err)
@@ -8953,27 +8631,6 @@ void oc_mcp_browser_open_failed_cleanup(oc_mcp_browser_open_failed *value)
 void oc_mcp_browser_open_failed_free(oc_mcp_browser_open_failed *value)
 {
     sdkrt_json_value_free(&oc__j_mcp_browser_open_failed, value);
-}
-
-oc_status oc_mcp_tools_changed_durable_decode(oc_mcp_tools_changed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_mcp_tools_changed_durable, out, json, path, err);
-}
-
-oc_status oc_mcp_tools_changed_durable_encode(const oc_mcp_tools_changed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_mcp_tools_changed_durable, value, out, err);
-}
-
-void oc_mcp_tools_changed_durable_cleanup(oc_mcp_tools_changed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_mcp_tools_changed_durable, value);
-}
-
-void oc_mcp_tools_changed_durable_free(oc_mcp_tools_changed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_mcp_tools_changed_durable, value);
 }
 
 oc_status oc_mcp_tools_changed_data_decode(oc_mcp_tools_changed_data *out, const json_t *json, const char *path, oc_error **err)
@@ -9102,6 +8759,34 @@ void oc_output_format_free(oc_output_format *value)
     sdkrt_json_value_free(&oc__j_output_format, value);
 }
 
+const char *oc_output_format_tag(const oc_output_format *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_OUTPUT_FORMAT_TEXT:
+        return "text";
+    case OC_OUTPUT_FORMAT_JSON_SCHEMA:
+        return "json_schema";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_output_format_kind_name(oc_output_format_kind kind)
+{
+    switch (kind) {
+    case OC_OUTPUT_FORMAT_UNKNOWN:
+        return "unknown";
+    case OC_OUTPUT_FORMAT_TEXT:
+        return "text";
+    case OC_OUTPUT_FORMAT_JSON_SCHEMA:
+        return "json_schema";
+    }
+    return NULL;
+}
+
 oc_status oc_snapshot_file_diff_list_decode(oc_snapshot_file_diff_list *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_snapshot_file_diff_list, out, json, path, err);
@@ -9207,6 +8892,76 @@ void oc_message_free(oc_message *value)
     sdkrt_json_value_free(&oc__j_message, value);
 }
 
+const char *oc_message_tag(const oc_message *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_MESSAGE_USER:
+        return "user";
+    case OC_MESSAGE_ASSISTANT:
+        return "assistant";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "role"));
+}
+
+const char *oc_message_kind_name(oc_message_kind kind)
+{
+    switch (kind) {
+    case OC_MESSAGE_UNKNOWN:
+        return "unknown";
+    case OC_MESSAGE_USER:
+        return "user";
+    case OC_MESSAGE_ASSISTANT:
+        return "assistant";
+    }
+    return NULL;
+}
+
+const oc_message_id_msg *oc_message_id_value(const oc_message *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_MESSAGE_USER:
+        return &value->u.user.id;
+    case OC_MESSAGE_ASSISTANT:
+        return &value->u.assistant.id;
+    default:
+        return NULL;
+    }
+}
+
+const oc_session_id *oc_message_session_id(const oc_message *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_MESSAGE_USER:
+        return &value->u.user.session_id;
+    case OC_MESSAGE_ASSISTANT:
+        return &value->u.assistant.session_id;
+    default:
+        return NULL;
+    }
+}
+
+const char *oc_message_agent(const oc_message *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_MESSAGE_USER:
+        return value->u.user.agent;
+    case OC_MESSAGE_ASSISTANT:
+        return value->u.assistant.agent;
+    default:
+        return NULL;
+    }
+}
+
 oc_status oc_message_id_decode(oc_message_id *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_message_id, out, json, path, err);
@@ -9247,27 +9002,6 @@ void oc_message_not_found_error_cleanup(oc_message_not_found_error *value)
 void oc_message_not_found_error_free(oc_message_not_found_error *value)
 {
     sdkrt_json_value_free(&oc__j_message_not_found_error, value);
-}
-
-oc_status oc_message_part_delta_durable_decode(oc_message_part_delta_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_message_part_delta_durable, out, json, path, err);
-}
-
-oc_status oc_message_part_delta_durable_encode(const oc_message_part_delta_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_message_part_delta_durable, value, out, err);
-}
-
-void oc_message_part_delta_durable_cleanup(oc_message_part_delta_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_message_part_delta_durable, value);
-}
-
-void oc_message_part_delta_durable_free(oc_message_part_delta_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_message_part_delta_durable, value);
 }
 
 oc_status oc_message_part_delta_data_decode(oc_message_part_delta_data *out, const json_t *json, const char *path, oc_error **err)
@@ -9312,27 +9046,6 @@ void oc_message_part_delta_free(oc_message_part_delta *value)
     sdkrt_json_value_free(&oc__j_message_part_delta, value);
 }
 
-oc_status oc_message_part_removed_durable_decode(oc_message_part_removed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_message_part_removed_durable, out, json, path, err);
-}
-
-oc_status oc_message_part_removed_durable_encode(const oc_message_part_removed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_message_part_removed_durable, value, out, err);
-}
-
-void oc_message_part_removed_durable_cleanup(oc_message_part_removed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_message_part_removed_durable, value);
-}
-
-void oc_message_part_removed_durable_free(oc_message_part_removed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_message_part_removed_durable, value);
-}
-
 oc_status oc_message_part_removed_data_decode(oc_message_part_removed_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_message_part_removed_data, out, json, path, err);
@@ -9373,27 +9086,6 @@ void oc_message_part_removed_cleanup(oc_message_part_removed *value)
 void oc_message_part_removed_free(oc_message_part_removed *value)
 {
     sdkrt_json_value_free(&oc__j_message_part_removed, value);
-}
-
-oc_status oc_message_part_updated_durable_decode(oc_message_part_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_message_part_updated_durable, out, json, path, err);
-}
-
-oc_status oc_message_part_updated_durable_encode(const oc_message_part_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_message_part_updated_durable, value, out, err);
-}
-
-void oc_message_part_updated_durable_cleanup(oc_message_part_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_message_part_updated_durable, value);
-}
-
-void oc_message_part_updated_durable_free(oc_message_part_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_message_part_updated_durable, value);
 }
 
 oc_status oc_text_part_time_decode(oc_text_part_time *out, const json_t *json, const char *path, oc_error **err)
@@ -9690,6 +9382,60 @@ void oc_tool_state_free(oc_tool_state *value)
     sdkrt_json_value_free(&oc__j_tool_state, value);
 }
 
+const char *oc_tool_state_tag(const oc_tool_state *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_TOOL_STATE_PENDING:
+        return "pending";
+    case OC_TOOL_STATE_RUNNING:
+        return "running";
+    case OC_TOOL_STATE_COMPLETED:
+        return "completed";
+    case OC_TOOL_STATE_ERROR:
+        return "error";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "status"));
+}
+
+const char *oc_tool_state_kind_name(oc_tool_state_kind kind)
+{
+    switch (kind) {
+    case OC_TOOL_STATE_UNKNOWN:
+        return "unknown";
+    case OC_TOOL_STATE_PENDING:
+        return "pending";
+    case OC_TOOL_STATE_RUNNING:
+        return "running";
+    case OC_TOOL_STATE_COMPLETED:
+        return "completed";
+    case OC_TOOL_STATE_ERROR:
+        return "error";
+    }
+    return NULL;
+}
+
+const oc_json_map *oc_tool_state_input(const oc_tool_state *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_TOOL_STATE_PENDING:
+        return &value->u.pending.input;
+    case OC_TOOL_STATE_RUNNING:
+        return &value->u.running.input;
+    case OC_TOOL_STATE_COMPLETED:
+        return &value->u.completed.input;
+    case OC_TOOL_STATE_ERROR:
+        return &value->u.error.input;
+    default:
+        return NULL;
+    }
+}
+
 oc_status oc_tool_part_decode(oc_tool_part *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_tool_part, out, json, path, err);
@@ -9900,6 +9646,176 @@ void oc_part_free(oc_part *value)
     sdkrt_json_value_free(&oc__j_part, value);
 }
 
+const char *oc_part_tag(const oc_part *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_PART_TEXT:
+        return "text";
+    case OC_PART_SUBTASK:
+        return "subtask";
+    case OC_PART_REASONING:
+        return "reasoning";
+    case OC_PART_FILE:
+        return "file";
+    case OC_PART_TOOL:
+        return "tool";
+    case OC_PART_STEP_START:
+        return "step-start";
+    case OC_PART_STEP_FINISH:
+        return "step-finish";
+    case OC_PART_SNAPSHOT:
+        return "snapshot";
+    case OC_PART_PATCH:
+        return "patch";
+    case OC_PART_AGENT:
+        return "agent";
+    case OC_PART_RETRY:
+        return "retry";
+    case OC_PART_COMPACTION:
+        return "compaction";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_part_kind_name(oc_part_kind kind)
+{
+    switch (kind) {
+    case OC_PART_UNKNOWN:
+        return "unknown";
+    case OC_PART_TEXT:
+        return "text";
+    case OC_PART_SUBTASK:
+        return "subtask";
+    case OC_PART_REASONING:
+        return "reasoning";
+    case OC_PART_FILE:
+        return "file";
+    case OC_PART_TOOL:
+        return "tool";
+    case OC_PART_STEP_START:
+        return "step_start";
+    case OC_PART_STEP_FINISH:
+        return "step_finish";
+    case OC_PART_SNAPSHOT:
+        return "snapshot";
+    case OC_PART_PATCH:
+        return "patch";
+    case OC_PART_AGENT:
+        return "agent";
+    case OC_PART_RETRY:
+        return "retry";
+    case OC_PART_COMPACTION:
+        return "compaction";
+    }
+    return NULL;
+}
+
+const oc_part_id *oc_part_id_value(const oc_part *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_PART_TEXT:
+        return &value->u.text.id;
+    case OC_PART_SUBTASK:
+        return &value->u.subtask.id;
+    case OC_PART_REASONING:
+        return &value->u.reasoning.id;
+    case OC_PART_FILE:
+        return &value->u.file.id;
+    case OC_PART_TOOL:
+        return &value->u.tool.id;
+    case OC_PART_STEP_START:
+        return &value->u.step_start.id;
+    case OC_PART_STEP_FINISH:
+        return &value->u.step_finish.id;
+    case OC_PART_SNAPSHOT:
+        return &value->u.snapshot.id;
+    case OC_PART_PATCH:
+        return &value->u.patch.id;
+    case OC_PART_AGENT:
+        return &value->u.agent.id;
+    case OC_PART_RETRY:
+        return &value->u.retry.id;
+    case OC_PART_COMPACTION:
+        return &value->u.compaction.id;
+    default:
+        return NULL;
+    }
+}
+
+const oc_session_id *oc_part_session_id(const oc_part *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_PART_TEXT:
+        return &value->u.text.session_id;
+    case OC_PART_SUBTASK:
+        return &value->u.subtask.session_id;
+    case OC_PART_REASONING:
+        return &value->u.reasoning.session_id;
+    case OC_PART_FILE:
+        return &value->u.file.session_id;
+    case OC_PART_TOOL:
+        return &value->u.tool.session_id;
+    case OC_PART_STEP_START:
+        return &value->u.step_start.session_id;
+    case OC_PART_STEP_FINISH:
+        return &value->u.step_finish.session_id;
+    case OC_PART_SNAPSHOT:
+        return &value->u.snapshot.session_id;
+    case OC_PART_PATCH:
+        return &value->u.patch.session_id;
+    case OC_PART_AGENT:
+        return &value->u.agent.session_id;
+    case OC_PART_RETRY:
+        return &value->u.retry.session_id;
+    case OC_PART_COMPACTION:
+        return &value->u.compaction.session_id;
+    default:
+        return NULL;
+    }
+}
+
+const oc_message_id_msg *oc_part_message_id(const oc_part *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_PART_TEXT:
+        return &value->u.text.message_id;
+    case OC_PART_SUBTASK:
+        return &value->u.subtask.message_id;
+    case OC_PART_REASONING:
+        return &value->u.reasoning.message_id;
+    case OC_PART_FILE:
+        return &value->u.file.message_id;
+    case OC_PART_TOOL:
+        return &value->u.tool.message_id;
+    case OC_PART_STEP_START:
+        return &value->u.step_start.message_id;
+    case OC_PART_STEP_FINISH:
+        return &value->u.step_finish.message_id;
+    case OC_PART_SNAPSHOT:
+        return &value->u.snapshot.message_id;
+    case OC_PART_PATCH:
+        return &value->u.patch.message_id;
+    case OC_PART_AGENT:
+        return &value->u.agent.message_id;
+    case OC_PART_RETRY:
+        return &value->u.retry.message_id;
+    case OC_PART_COMPACTION:
+        return &value->u.compaction.message_id;
+    default:
+        return NULL;
+    }
+}
+
 oc_status oc_message_part_updated_data_decode(oc_message_part_updated_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_message_part_updated_data, out, json, path, err);
@@ -9942,27 +9858,6 @@ void oc_message_part_updated_free(oc_message_part_updated *value)
     sdkrt_json_value_free(&oc__j_message_part_updated, value);
 }
 
-oc_status oc_message_removed_durable_decode(oc_message_removed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_message_removed_durable, out, json, path, err);
-}
-
-oc_status oc_message_removed_durable_encode(const oc_message_removed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_message_removed_durable, value, out, err);
-}
-
-void oc_message_removed_durable_cleanup(oc_message_removed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_message_removed_durable, value);
-}
-
-void oc_message_removed_durable_free(oc_message_removed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_message_removed_durable, value);
-}
-
 oc_status oc_message_removed_data_decode(oc_message_removed_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_message_removed_data, out, json, path, err);
@@ -10003,27 +9898,6 @@ void oc_message_removed_cleanup(oc_message_removed *value)
 void oc_message_removed_free(oc_message_removed *value)
 {
     sdkrt_json_value_free(&oc__j_message_removed, value);
-}
-
-oc_status oc_message_updated_durable_decode(oc_message_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_message_updated_durable, out, json, path, err);
-}
-
-oc_status oc_message_updated_durable_encode(const oc_message_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_message_updated_durable, value, out, err);
-}
-
-void oc_message_updated_durable_cleanup(oc_message_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_message_updated_durable, value);
-}
-
-void oc_message_updated_durable_free(oc_message_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_message_updated_durable, value);
 }
 
 oc_status oc_message_updated_data_decode(oc_message_updated_data *out, const json_t *json, const char *path, oc_error **err)
@@ -10129,6 +10003,76 @@ void oc_model_api_cleanup(oc_model_api *value)
 void oc_model_api_free(oc_model_api *value)
 {
     sdkrt_json_value_free(&oc__j_model_api, value);
+}
+
+const char *oc_model_api_tag(const oc_model_api *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_MODEL_API_AISDK:
+        return "aisdk";
+    case OC_MODEL_API_NATIVE:
+        return "native";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_model_api_kind_name(oc_model_api_kind kind)
+{
+    switch (kind) {
+    case OC_MODEL_API_UNKNOWN:
+        return "unknown";
+    case OC_MODEL_API_AISDK:
+        return "aisdk";
+    case OC_MODEL_API_NATIVE:
+        return "native";
+    }
+    return NULL;
+}
+
+const char *oc_model_api_id(const oc_model_api *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_MODEL_API_AISDK:
+        return value->u.aisdk.id;
+    case OC_MODEL_API_NATIVE:
+        return value->u.native.id;
+    default:
+        return NULL;
+    }
+}
+
+const char *oc_model_api_url(const oc_model_api *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_MODEL_API_AISDK:
+        return value->u.aisdk.has_url ? value->u.aisdk.url : NULL;
+    case OC_MODEL_API_NATIVE:
+        return value->u.native.has_url ? value->u.native.url : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const oc_json_map *oc_model_api_settings(const oc_model_api *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_MODEL_API_AISDK:
+        return value->u.aisdk.has_settings ? &value->u.aisdk.settings : NULL;
+    case OC_MODEL_API_NATIVE:
+        return &value->u.native.settings;
+    default:
+        return NULL;
+    }
 }
 
 oc_status oc_model_capabilities_decode(oc_model_capabilities *out, const json_t *json, const char *path, oc_error **err)
@@ -10451,27 +10395,6 @@ void oc_model_v2_info_variants_item_free(oc_model_v2_info_variants_item *value)
     sdkrt_json_value_free(&oc__j_model_v2_info_variants_item, value);
 }
 
-oc_status oc_models_dev_refreshed_durable_decode(oc_models_dev_refreshed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_models_dev_refreshed_durable, out, json, path, err);
-}
-
-oc_status oc_models_dev_refreshed_durable_encode(const oc_models_dev_refreshed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_models_dev_refreshed_durable, value, out, err);
-}
-
-void oc_models_dev_refreshed_durable_cleanup(oc_models_dev_refreshed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_models_dev_refreshed_durable, value);
-}
-
-void oc_models_dev_refreshed_durable_free(oc_models_dev_refreshed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_models_dev_refreshed_durable, value);
-}
-
 oc_status oc_models_dev_refreshed_decode(oc_models_dev_refreshed *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_models_dev_refreshed, out, json, path, err);
@@ -10517,27 +10440,6 @@ void oc_permission_action_free(oc_permission_action *value)
 const char *oc_permission_action_wire(const oc_permission_action *value)
 {
     return value ? sdkrt_json_enum_wire(&oc__j_permission_action, value) : NULL;
-}
-
-oc_status oc_permission_asked_durable_decode(oc_permission_asked_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_permission_asked_durable, out, json, path, err);
-}
-
-oc_status oc_permission_asked_durable_encode(const oc_permission_asked_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_permission_asked_durable, value, out, err);
-}
-
-void oc_permission_asked_durable_cleanup(oc_permission_asked_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_permission_asked_durable, value);
-}
-
-void oc_permission_asked_durable_free(oc_permission_asked_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_permission_asked_durable, value);
 }
 
 oc_status oc_request_id_per_decode(oc_request_id_per *out, const json_t *json, const char *path, oc_error **err)
@@ -10643,27 +10545,6 @@ void oc_permission_not_found_error_cleanup(oc_permission_not_found_error *value)
 void oc_permission_not_found_error_free(oc_permission_not_found_error *value)
 {
     sdkrt_json_value_free(&oc__j_permission_not_found_error, value);
-}
-
-oc_status oc_permission_replied_durable_decode(oc_permission_replied_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_permission_replied_durable, out, json, path, err);
-}
-
-oc_status oc_permission_replied_durable_encode(const oc_permission_replied_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_permission_replied_durable, value, out, err);
-}
-
-void oc_permission_replied_durable_cleanup(oc_permission_replied_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_permission_replied_durable, value);
-}
-
-void oc_permission_replied_durable_free(oc_permission_replied_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_permission_replied_durable, value);
 }
 
 oc_status oc_permission_replied_data_reply_decode(oc_permission_replied_data_reply *out, const json_t *json, const char *path, oc_error **err)
@@ -10881,27 +10762,6 @@ void oc_permission_saved_info_list_free(oc_permission_saved_info_list *value)
     sdkrt_json_value_free(&oc__j_permission_saved_info_list, value);
 }
 
-oc_status oc_permission_v2_asked_durable_decode(oc_permission_v2_asked_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_permission_v2_asked_durable, out, json, path, err);
-}
-
-oc_status oc_permission_v2_asked_durable_encode(const oc_permission_v2_asked_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_permission_v2_asked_durable, value, out, err);
-}
-
-void oc_permission_v2_asked_durable_cleanup(oc_permission_v2_asked_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_permission_v2_asked_durable, value);
-}
-
-void oc_permission_v2_asked_durable_free(oc_permission_v2_asked_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_permission_v2_asked_durable, value);
-}
-
 oc_status oc_permission_v2_source_decode(oc_permission_v2_source *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_permission_v2_source, out, json, path, err);
@@ -10989,27 +10849,6 @@ void oc_permission_v2_effect_free(oc_permission_v2_effect *value)
 const char *oc_permission_v2_effect_wire(const oc_permission_v2_effect *value)
 {
     return value ? sdkrt_json_enum_wire(&oc__j_permission_v2_effect, value) : NULL;
-}
-
-oc_status oc_permission_v2_replied_durable_decode(oc_permission_v2_replied_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_permission_v2_replied_durable, out, json, path, err);
-}
-
-oc_status oc_permission_v2_replied_durable_encode(const oc_permission_v2_replied_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_permission_v2_replied_durable, value, out, err);
-}
-
-void oc_permission_v2_replied_durable_cleanup(oc_permission_v2_replied_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_permission_v2_replied_durable, value);
-}
-
-void oc_permission_v2_replied_durable_free(oc_permission_v2_replied_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_permission_v2_replied_durable, value);
 }
 
 oc_status oc_permission_v2_reply_decode(oc_permission_v2_reply *out, const json_t *json, const char *path, oc_error **err)
@@ -11120,27 +10959,6 @@ void oc_permission_v2_rule_cleanup(oc_permission_v2_rule *value)
 void oc_permission_v2_rule_free(oc_permission_v2_rule *value)
 {
     sdkrt_json_value_free(&oc__j_permission_v2_rule, value);
-}
-
-oc_status oc_plugin_added_durable_decode(oc_plugin_added_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_plugin_added_durable, out, json, path, err);
-}
-
-oc_status oc_plugin_added_durable_encode(const oc_plugin_added_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_plugin_added_durable, value, out, err);
-}
-
-void oc_plugin_added_durable_cleanup(oc_plugin_added_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_plugin_added_durable, value);
-}
-
-void oc_plugin_added_durable_free(oc_plugin_added_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_plugin_added_durable, value);
 }
 
 oc_status oc_plugin_added_data_decode(oc_plugin_added_data *out, const json_t *json, const char *path, oc_error **err)
@@ -11332,27 +11150,6 @@ void oc_project_copy_remove_location_free(oc_project_copy_remove_location *value
     sdkrt_json_value_free(&oc__j_project_copy_remove_location, value);
 }
 
-oc_status oc_project_directories_updated_durable_decode(oc_project_directories_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_project_directories_updated_durable, out, json, path, err);
-}
-
-oc_status oc_project_directories_updated_durable_encode(const oc_project_directories_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_project_directories_updated_durable, value, out, err);
-}
-
-void oc_project_directories_updated_durable_cleanup(oc_project_directories_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_project_directories_updated_durable, value);
-}
-
-void oc_project_directories_updated_durable_free(oc_project_directories_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_project_directories_updated_durable, value);
-}
-
 oc_status oc_project_directories_updated_data_decode(oc_project_directories_updated_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_project_directories_updated_data, out, json, path, err);
@@ -11435,27 +11232,6 @@ void oc_project_time_cleanup(oc_project_time *value)
 void oc_project_time_free(oc_project_time *value)
 {
     sdkrt_json_value_free(&oc__j_project_time, value);
-}
-
-oc_status oc_project_updated_durable_decode(oc_project_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_project_updated_durable, out, json, path, err);
-}
-
-oc_status oc_project_updated_durable_encode(const oc_project_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_project_updated_durable, value, out, err);
-}
-
-void oc_project_updated_durable_cleanup(oc_project_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_project_updated_durable, value);
-}
-
-void oc_project_updated_durable_free(oc_project_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_project_updated_durable, value);
 }
 
 oc_status oc_project_updated_data_decode(oc_project_updated_data *out, const json_t *json, const char *path, oc_error **err)
@@ -11750,6 +11526,62 @@ void oc_provider_api_cleanup(oc_provider_api *value)
 void oc_provider_api_free(oc_provider_api *value)
 {
     sdkrt_json_value_free(&oc__j_provider_api, value);
+}
+
+const char *oc_provider_api_tag(const oc_provider_api *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_PROVIDER_API_AISDK:
+        return "aisdk";
+    case OC_PROVIDER_API_NATIVE:
+        return "native";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_provider_api_kind_name(oc_provider_api_kind kind)
+{
+    switch (kind) {
+    case OC_PROVIDER_API_UNKNOWN:
+        return "unknown";
+    case OC_PROVIDER_API_AISDK:
+        return "aisdk";
+    case OC_PROVIDER_API_NATIVE:
+        return "native";
+    }
+    return NULL;
+}
+
+const char *oc_provider_api_url(const oc_provider_api *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_PROVIDER_API_AISDK:
+        return value->u.aisdk.has_url ? value->u.aisdk.url : NULL;
+    case OC_PROVIDER_API_NATIVE:
+        return value->u.native.has_url ? value->u.native.url : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const oc_json_map *oc_provider_api_settings(const oc_provider_api *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_PROVIDER_API_AISDK:
+        return value->u.aisdk.has_settings ? &value->u.aisdk.settings : NULL;
+    case OC_PROVIDER_API_NATIVE:
+        return &value->u.native.settings;
+    default:
+        return NULL;
+    }
 }
 
 oc_status oc_provider_get_location_decode(oc_provider_get_location *out, const json_t *json, const char *path, oc_error **err)
@@ -12093,27 +11925,6 @@ void oc_pty_create_response_free(oc_pty_create_response *value)
     sdkrt_json_value_free(&oc__j_pty_create_response, value);
 }
 
-oc_status oc_pty_created_durable_decode(oc_pty_created_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_pty_created_durable, out, json, path, err);
-}
-
-oc_status oc_pty_created_durable_encode(const oc_pty_created_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_pty_created_durable, value, out, err);
-}
-
-void oc_pty_created_durable_cleanup(oc_pty_created_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_pty_created_durable, value);
-}
-
-void oc_pty_created_durable_free(oc_pty_created_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_pty_created_durable, value);
-}
-
 oc_status oc_pty_created_data_decode(oc_pty_created_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_pty_created_data, out, json, path, err);
@@ -12156,27 +11967,6 @@ void oc_pty_created_free(oc_pty_created *value)
     sdkrt_json_value_free(&oc__j_pty_created, value);
 }
 
-oc_status oc_pty_deleted_durable_decode(oc_pty_deleted_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_pty_deleted_durable, out, json, path, err);
-}
-
-oc_status oc_pty_deleted_durable_encode(const oc_pty_deleted_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_pty_deleted_durable, value, out, err);
-}
-
-void oc_pty_deleted_durable_cleanup(oc_pty_deleted_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_pty_deleted_durable, value);
-}
-
-void oc_pty_deleted_durable_free(oc_pty_deleted_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_pty_deleted_durable, value);
-}
-
 oc_status oc_pty_deleted_data_decode(oc_pty_deleted_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_pty_deleted_data, out, json, path, err);
@@ -12217,27 +12007,6 @@ void oc_pty_deleted_cleanup(oc_pty_deleted *value)
 void oc_pty_deleted_free(oc_pty_deleted *value)
 {
     sdkrt_json_value_free(&oc__j_pty_deleted, value);
-}
-
-oc_status oc_pty_exited_durable_decode(oc_pty_exited_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_pty_exited_durable, out, json, path, err);
-}
-
-oc_status oc_pty_exited_durable_encode(const oc_pty_exited_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_pty_exited_durable, value, out, err);
-}
-
-void oc_pty_exited_durable_cleanup(oc_pty_exited_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_pty_exited_durable, value);
-}
-
-void oc_pty_exited_durable_free(oc_pty_exited_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_pty_exited_durable, value);
 }
 
 oc_status oc_pty_exited_data_decode(oc_pty_exited_data *out, const json_t *json, const char *path, oc_error **err)
@@ -12513,27 +12282,6 @@ void oc_pty_update_response_free(oc_pty_update_response *value)
     sdkrt_json_value_free(&oc__j_pty_update_response, value);
 }
 
-oc_status oc_pty_updated_durable_decode(oc_pty_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_pty_updated_durable, out, json, path, err);
-}
-
-oc_status oc_pty_updated_durable_encode(const oc_pty_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_pty_updated_durable, value, out, err);
-}
-
-void oc_pty_updated_durable_cleanup(oc_pty_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_pty_updated_durable, value);
-}
-
-void oc_pty_updated_durable_free(oc_pty_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_pty_updated_durable, value);
-}
-
 oc_status oc_pty_updated_data_decode(oc_pty_updated_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_pty_updated_data, out, json, path, err);
@@ -12574,27 +12322,6 @@ void oc_pty_updated_cleanup(oc_pty_updated *value)
 void oc_pty_updated_free(oc_pty_updated *value)
 {
     sdkrt_json_value_free(&oc__j_pty_updated, value);
-}
-
-oc_status oc_question_asked_durable_decode(oc_question_asked_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_question_asked_durable, out, json, path, err);
-}
-
-oc_status oc_question_asked_durable_encode(const oc_question_asked_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_question_asked_durable, value, out, err);
-}
-
-void oc_question_asked_durable_cleanup(oc_question_asked_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_question_asked_durable, value);
-}
-
-void oc_question_asked_durable_free(oc_question_asked_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_question_asked_durable, value);
 }
 
 oc_status oc_request_id_decode(oc_request_id *out, const json_t *json, const char *path, oc_error **err)
@@ -12786,27 +12513,6 @@ void oc_question_option_free(oc_question_option *value)
     sdkrt_json_value_free(&oc__j_question_option, value);
 }
 
-oc_status oc_question_rejected_durable_decode(oc_question_rejected_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_question_rejected_durable, out, json, path, err);
-}
-
-oc_status oc_question_rejected_durable_encode(const oc_question_rejected_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_question_rejected_durable, value, out, err);
-}
-
-void oc_question_rejected_durable_cleanup(oc_question_rejected_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_question_rejected_durable, value);
-}
-
-void oc_question_rejected_durable_free(oc_question_rejected_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_question_rejected_durable, value);
-}
-
 oc_status oc_question_rejected_data_decode(oc_question_rejected_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_question_rejected_data, out, json, path, err);
@@ -12847,27 +12553,6 @@ void oc_question_rejected_2_cleanup(oc_question_rejected_2 *value)
 void oc_question_rejected_2_free(oc_question_rejected_2 *value)
 {
     sdkrt_json_value_free(&oc__j_question_rejected_2, value);
-}
-
-oc_status oc_question_replied_durable_decode(oc_question_replied_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_question_replied_durable, out, json, path, err);
-}
-
-oc_status oc_question_replied_durable_encode(const oc_question_replied_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_question_replied_durable, value, out, err);
-}
-
-void oc_question_replied_durable_cleanup(oc_question_replied_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_question_replied_durable, value);
-}
-
-void oc_question_replied_durable_free(oc_question_replied_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_question_replied_durable, value);
 }
 
 oc_status oc_string_list_list_decode(oc_string_list_list *out, const json_t *json, const char *path, oc_error **err)
@@ -12994,27 +12679,6 @@ void oc_question_request_list_response_cleanup(oc_question_request_list_response
 void oc_question_request_list_response_free(oc_question_request_list_response *value)
 {
     sdkrt_json_value_free(&oc__j_question_request_list_response, value);
-}
-
-oc_status oc_question_v2_asked_durable_decode(oc_question_v2_asked_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_question_v2_asked_durable, out, json, path, err);
-}
-
-oc_status oc_question_v2_asked_durable_encode(const oc_question_v2_asked_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_question_v2_asked_durable, value, out, err);
-}
-
-void oc_question_v2_asked_durable_cleanup(oc_question_v2_asked_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_question_v2_asked_durable, value);
-}
-
-void oc_question_v2_asked_durable_free(oc_question_v2_asked_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_question_v2_asked_durable, value);
 }
 
 oc_status oc_question_v2_info_list_decode(oc_question_v2_info_list *out, const json_t *json, const char *path, oc_error **err)
@@ -13164,27 +12828,6 @@ void oc_question_v2_option_free(oc_question_v2_option *value)
     sdkrt_json_value_free(&oc__j_question_v2_option, value);
 }
 
-oc_status oc_question_v2_rejected_durable_decode(oc_question_v2_rejected_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_question_v2_rejected_durable, out, json, path, err);
-}
-
-oc_status oc_question_v2_rejected_durable_encode(const oc_question_v2_rejected_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_question_v2_rejected_durable, value, out, err);
-}
-
-void oc_question_v2_rejected_durable_cleanup(oc_question_v2_rejected_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_question_v2_rejected_durable, value);
-}
-
-void oc_question_v2_rejected_durable_free(oc_question_v2_rejected_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_question_v2_rejected_durable, value);
-}
-
 oc_status oc_question_v2_rejected_data_decode(oc_question_v2_rejected_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_question_v2_rejected_data, out, json, path, err);
@@ -13225,27 +12868,6 @@ void oc_question_v2_rejected_cleanup(oc_question_v2_rejected *value)
 void oc_question_v2_rejected_free(oc_question_v2_rejected *value)
 {
     sdkrt_json_value_free(&oc__j_question_v2_rejected, value);
-}
-
-oc_status oc_question_v2_replied_durable_decode(oc_question_v2_replied_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_question_v2_replied_durable, out, json, path, err);
-}
-
-oc_status oc_question_v2_replied_durable_encode(const oc_question_v2_replied_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_question_v2_replied_durable, value, out, err);
-}
-
-void oc_question_v2_replied_durable_cleanup(oc_question_v2_replied_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_question_v2_replied_durable, value);
-}
-
-void oc_question_v2_replied_durable_free(oc_question_v2_replied_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_question_v2_replied_durable, value);
 }
 
 oc_status oc_question_v2_replied_data_decode(oc_question_v2_replied_data *out, const json_t *json, const char *path, oc_error **err)
@@ -13395,6 +13017,62 @@ void oc_reference_source_free(oc_reference_source *value)
     sdkrt_json_value_free(&oc__j_reference_source, value);
 }
 
+const char *oc_reference_source_tag(const oc_reference_source *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_REFERENCE_SOURCE_LOCAL:
+        return "local";
+    case OC_REFERENCE_SOURCE_GIT:
+        return "git";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_reference_source_kind_name(oc_reference_source_kind kind)
+{
+    switch (kind) {
+    case OC_REFERENCE_SOURCE_UNKNOWN:
+        return "unknown";
+    case OC_REFERENCE_SOURCE_LOCAL:
+        return "local";
+    case OC_REFERENCE_SOURCE_GIT:
+        return "git";
+    }
+    return NULL;
+}
+
+const char *oc_reference_source_description(const oc_reference_source *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_REFERENCE_SOURCE_LOCAL:
+        return value->u.local.has_description ? value->u.local.description : NULL;
+    case OC_REFERENCE_SOURCE_GIT:
+        return value->u.git.has_description ? value->u.git.description : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const bool *oc_reference_source_hidden(const oc_reference_source *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_REFERENCE_SOURCE_LOCAL:
+        return value->u.local.has_hidden ? &value->u.local.hidden : NULL;
+    case OC_REFERENCE_SOURCE_GIT:
+        return value->u.git.has_hidden ? &value->u.git.hidden : NULL;
+    default:
+        return NULL;
+    }
+}
+
 oc_status oc_reference_info_decode(oc_reference_info *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_reference_info, out, json, path, err);
@@ -13479,27 +13157,6 @@ void oc_reference_list_response_free(oc_reference_list_response *value)
     sdkrt_json_value_free(&oc__j_reference_list_response, value);
 }
 
-oc_status oc_reference_updated_durable_decode(oc_reference_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_reference_updated_durable, out, json, path, err);
-}
-
-oc_status oc_reference_updated_durable_encode(const oc_reference_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_reference_updated_durable, value, out, err);
-}
-
-void oc_reference_updated_durable_cleanup(oc_reference_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_reference_updated_durable, value);
-}
-
-void oc_reference_updated_durable_free(oc_reference_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_reference_updated_durable, value);
-}
-
 oc_status oc_reference_updated_decode(oc_reference_updated *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_reference_updated, out, json, path, err);
@@ -13540,27 +13197,6 @@ void oc_revert_state_cleanup(oc_revert_state *value)
 void oc_revert_state_free(oc_revert_state *value)
 {
     sdkrt_json_value_free(&oc__j_revert_state, value);
-}
-
-oc_status oc_server_connected_durable_decode(oc_server_connected_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_server_connected_durable, out, json, path, err);
-}
-
-oc_status oc_server_connected_durable_encode(const oc_server_connected_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_server_connected_durable, value, out, err);
-}
-
-void oc_server_connected_durable_cleanup(oc_server_connected_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_server_connected_durable, value);
-}
-
-void oc_server_connected_durable_free(oc_server_connected_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_server_connected_durable, value);
 }
 
 oc_status oc_server_connected_decode(oc_server_connected *out, const json_t *json, const char *path, oc_error **err)
@@ -13815,27 +13451,6 @@ void oc_session_active_value_map_free(oc_session_active_value_map *value)
     sdkrt_json_value_free(&oc__j_session_active_value_map, value);
 }
 
-oc_status oc_session_compacted_durable_decode(oc_session_compacted_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_compacted_durable, out, json, path, err);
-}
-
-oc_status oc_session_compacted_durable_encode(const oc_session_compacted_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_compacted_durable, value, out, err);
-}
-
-void oc_session_compacted_durable_cleanup(oc_session_compacted_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_compacted_durable, value);
-}
-
-void oc_session_compacted_durable_free(oc_session_compacted_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_compacted_durable, value);
-}
-
 oc_status oc_session_compacted_data_decode(oc_session_compacted_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_compacted_data, out, json, path, err);
@@ -13899,27 +13514,6 @@ void oc_session_create_body_free(oc_session_create_body *value)
     sdkrt_json_value_free(&oc__j_session_create_body, value);
 }
 
-oc_status oc_session_created_durable_decode(oc_session_created_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_created_durable, out, json, path, err);
-}
-
-oc_status oc_session_created_durable_encode(const oc_session_created_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_created_durable, value, out, err);
-}
-
-void oc_session_created_durable_cleanup(oc_session_created_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_created_durable, value);
-}
-
-void oc_session_created_durable_free(oc_session_created_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_created_durable, value);
-}
-
 oc_status oc_session_created_data_decode(oc_session_created_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_created_data, out, json, path, err);
@@ -13960,27 +13554,6 @@ void oc_session_created_cleanup(oc_session_created *value)
 void oc_session_created_free(oc_session_created *value)
 {
     sdkrt_json_value_free(&oc__j_session_created, value);
-}
-
-oc_status oc_session_deleted_durable_decode(oc_session_deleted_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_deleted_durable, out, json, path, err);
-}
-
-oc_status oc_session_deleted_durable_encode(const oc_session_deleted_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_deleted_durable, value, out, err);
-}
-
-void oc_session_deleted_durable_cleanup(oc_session_deleted_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_deleted_durable, value);
-}
-
-void oc_session_deleted_durable_free(oc_session_deleted_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_deleted_durable, value);
 }
 
 oc_status oc_session_deleted_data_decode(oc_session_deleted_data *out, const json_t *json, const char *path, oc_error **err)
@@ -14025,27 +13598,6 @@ void oc_session_deleted_free(oc_session_deleted *value)
     sdkrt_json_value_free(&oc__j_session_deleted, value);
 }
 
-oc_status oc_session_diff_durable_decode(oc_session_diff_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_diff_durable, out, json, path, err);
-}
-
-oc_status oc_session_diff_durable_encode(const oc_session_diff_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_diff_durable, value, out, err);
-}
-
-void oc_session_diff_durable_cleanup(oc_session_diff_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_diff_durable, value);
-}
-
-void oc_session_diff_durable_free(oc_session_diff_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_diff_durable, value);
-}
-
 oc_status oc_session_diff_data_decode(oc_session_diff_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_diff_data, out, json, path, err);
@@ -14086,27 +13638,6 @@ void oc_session_diff_cleanup(oc_session_diff *value)
 void oc_session_diff_free(oc_session_diff *value)
 {
     sdkrt_json_value_free(&oc__j_session_diff, value);
-}
-
-oc_status oc_session_next_agent_switched_durable_decode(oc_session_next_agent_switched_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_agent_switched_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_agent_switched_durable_encode(const oc_session_next_agent_switched_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_agent_switched_durable, value, out, err);
-}
-
-void oc_session_next_agent_switched_durable_cleanup(oc_session_next_agent_switched_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_agent_switched_durable, value);
-}
-
-void oc_session_next_agent_switched_durable_free(oc_session_next_agent_switched_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_agent_switched_durable, value);
 }
 
 oc_status oc_session_next_agent_switched_data_decode(oc_session_next_agent_switched_data *out, const json_t *json, const char *path, oc_error **err)
@@ -14151,27 +13682,6 @@ void oc_session_next_agent_switched_free(oc_session_next_agent_switched *value)
     sdkrt_json_value_free(&oc__j_session_next_agent_switched, value);
 }
 
-oc_status oc_session_next_model_switched_durable_decode(oc_session_next_model_switched_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_model_switched_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_model_switched_durable_encode(const oc_session_next_model_switched_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_model_switched_durable, value, out, err);
-}
-
-void oc_session_next_model_switched_durable_cleanup(oc_session_next_model_switched_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_model_switched_durable, value);
-}
-
-void oc_session_next_model_switched_durable_free(oc_session_next_model_switched_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_model_switched_durable, value);
-}
-
 oc_status oc_session_next_model_switched_data_decode(oc_session_next_model_switched_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_model_switched_data, out, json, path, err);
@@ -14214,27 +13724,6 @@ void oc_session_next_model_switched_free(oc_session_next_model_switched *value)
     sdkrt_json_value_free(&oc__j_session_next_model_switched, value);
 }
 
-oc_status oc_session_next_moved_durable_decode(oc_session_next_moved_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_moved_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_moved_durable_encode(const oc_session_next_moved_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_moved_durable, value, out, err);
-}
-
-void oc_session_next_moved_durable_cleanup(oc_session_next_moved_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_moved_durable, value);
-}
-
-void oc_session_next_moved_durable_free(oc_session_next_moved_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_moved_durable, value);
-}
-
 oc_status oc_session_next_moved_data_decode(oc_session_next_moved_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_moved_data, out, json, path, err);
@@ -14275,27 +13764,6 @@ void oc_session_next_moved_cleanup(oc_session_next_moved *value)
 void oc_session_next_moved_free(oc_session_next_moved *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_moved, value);
-}
-
-oc_status oc_session_next_prompted_durable_decode(oc_session_next_prompted_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_prompted_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_prompted_durable_encode(const oc_session_next_prompted_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_prompted_durable, value, out, err);
-}
-
-void oc_session_next_prompted_durable_cleanup(oc_session_next_prompted_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_prompted_durable, value);
-}
-
-void oc_session_next_prompted_durable_free(oc_session_next_prompted_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_prompted_durable, value);
 }
 
 oc_status oc_session_next_prompted_data_delivery_decode(oc_session_next_prompted_data_delivery *out, const json_t *json, const char *path, oc_error **err)
@@ -14366,27 +13834,6 @@ void oc_session_next_prompted_free(oc_session_next_prompted *value)
     sdkrt_json_value_free(&oc__j_session_next_prompted, value);
 }
 
-oc_status oc_session_next_prompt_admitted_durable_decode(oc_session_next_prompt_admitted_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_prompt_admitted_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_prompt_admitted_durable_encode(const oc_session_next_prompt_admitted_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_prompt_admitted_durable, value, out, err);
-}
-
-void oc_session_next_prompt_admitted_durable_cleanup(oc_session_next_prompt_admitted_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_prompt_admitted_durable, value);
-}
-
-void oc_session_next_prompt_admitted_durable_free(oc_session_next_prompt_admitted_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_prompt_admitted_durable, value);
-}
-
 oc_status oc_session_next_prompt_admitted_data_delivery_decode(oc_session_next_prompt_admitted_data_delivery *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_prompt_admitted_data_delivery, out, json, path, err);
@@ -14455,27 +13902,6 @@ void oc_session_next_prompt_admitted_free(oc_session_next_prompt_admitted *value
     sdkrt_json_value_free(&oc__j_session_next_prompt_admitted, value);
 }
 
-oc_status oc_session_next_context_updated_durable_decode(oc_session_next_context_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_context_updated_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_context_updated_durable_encode(const oc_session_next_context_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_context_updated_durable, value, out, err);
-}
-
-void oc_session_next_context_updated_durable_cleanup(oc_session_next_context_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_context_updated_durable, value);
-}
-
-void oc_session_next_context_updated_durable_free(oc_session_next_context_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_context_updated_durable, value);
-}
-
 oc_status oc_session_next_context_updated_data_decode(oc_session_next_context_updated_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_context_updated_data, out, json, path, err);
@@ -14516,27 +13942,6 @@ void oc_session_next_context_updated_cleanup(oc_session_next_context_updated *va
 void oc_session_next_context_updated_free(oc_session_next_context_updated *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_context_updated, value);
-}
-
-oc_status oc_session_next_synthetic_durable_decode(oc_session_next_synthetic_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_synthetic_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_synthetic_durable_encode(const oc_session_next_synthetic_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_synthetic_durable, value, out, err);
-}
-
-void oc_session_next_synthetic_durable_cleanup(oc_session_next_synthetic_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_synthetic_durable, value);
-}
-
-void oc_session_next_synthetic_durable_free(oc_session_next_synthetic_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_synthetic_durable, value);
 }
 
 oc_status oc_session_next_synthetic_data_decode(oc_session_next_synthetic_data *out, const json_t *json, const char *path, oc_error **err)
@@ -14581,27 +13986,6 @@ void oc_session_next_synthetic_free(oc_session_next_synthetic *value)
     sdkrt_json_value_free(&oc__j_session_next_synthetic, value);
 }
 
-oc_status oc_session_next_shell_started_durable_decode(oc_session_next_shell_started_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_shell_started_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_shell_started_durable_encode(const oc_session_next_shell_started_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_shell_started_durable, value, out, err);
-}
-
-void oc_session_next_shell_started_durable_cleanup(oc_session_next_shell_started_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_shell_started_durable, value);
-}
-
-void oc_session_next_shell_started_durable_free(oc_session_next_shell_started_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_shell_started_durable, value);
-}
-
 oc_status oc_session_next_shell_started_data_decode(oc_session_next_shell_started_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_shell_started_data, out, json, path, err);
@@ -14642,27 +14026,6 @@ void oc_session_next_shell_started_cleanup(oc_session_next_shell_started *value)
 void oc_session_next_shell_started_free(oc_session_next_shell_started *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_shell_started, value);
-}
-
-oc_status oc_session_next_shell_ended_durable_decode(oc_session_next_shell_ended_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_shell_ended_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_shell_ended_durable_encode(const oc_session_next_shell_ended_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_shell_ended_durable, value, out, err);
-}
-
-void oc_session_next_shell_ended_durable_cleanup(oc_session_next_shell_ended_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_shell_ended_durable, value);
-}
-
-void oc_session_next_shell_ended_durable_free(oc_session_next_shell_ended_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_shell_ended_durable, value);
 }
 
 oc_status oc_session_next_shell_ended_data_decode(oc_session_next_shell_ended_data *out, const json_t *json, const char *path, oc_error **err)
@@ -14707,27 +14070,6 @@ void oc_session_next_shell_ended_free(oc_session_next_shell_ended *value)
     sdkrt_json_value_free(&oc__j_session_next_shell_ended, value);
 }
 
-oc_status oc_session_next_step_started_durable_decode(oc_session_next_step_started_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_step_started_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_step_started_durable_encode(const oc_session_next_step_started_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_step_started_durable, value, out, err);
-}
-
-void oc_session_next_step_started_durable_cleanup(oc_session_next_step_started_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_step_started_durable, value);
-}
-
-void oc_session_next_step_started_durable_free(oc_session_next_step_started_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_step_started_durable, value);
-}
-
 oc_status oc_session_next_step_started_data_decode(oc_session_next_step_started_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_step_started_data, out, json, path, err);
@@ -14768,27 +14110,6 @@ void oc_session_next_step_started_cleanup(oc_session_next_step_started *value)
 void oc_session_next_step_started_free(oc_session_next_step_started *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_step_started, value);
-}
-
-oc_status oc_session_next_step_ended_durable_decode(oc_session_next_step_ended_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_step_ended_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_step_ended_durable_encode(const oc_session_next_step_ended_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_step_ended_durable, value, out, err);
-}
-
-void oc_session_next_step_ended_durable_cleanup(oc_session_next_step_ended_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_step_ended_durable, value);
-}
-
-void oc_session_next_step_ended_durable_free(oc_session_next_step_ended_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_step_ended_durable, value);
 }
 
 oc_status oc_session_next_step_ended_data_tokens_cache_decode(oc_session_next_step_ended_data_tokens_cache *out, const json_t *json, const char *path, oc_error **err)
@@ -14875,27 +14196,6 @@ void oc_session_next_step_ended_free(oc_session_next_step_ended *value)
     sdkrt_json_value_free(&oc__j_session_next_step_ended, value);
 }
 
-oc_status oc_session_next_step_failed_durable_decode(oc_session_next_step_failed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_step_failed_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_step_failed_durable_encode(const oc_session_next_step_failed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_step_failed_durable, value, out, err);
-}
-
-void oc_session_next_step_failed_durable_cleanup(oc_session_next_step_failed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_step_failed_durable, value);
-}
-
-void oc_session_next_step_failed_durable_free(oc_session_next_step_failed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_step_failed_durable, value);
-}
-
 oc_status oc_session_error_unknown_decode(oc_session_error_unknown *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_error_unknown, out, json, path, err);
@@ -14959,27 +14259,6 @@ void oc_session_next_step_failed_free(oc_session_next_step_failed *value)
     sdkrt_json_value_free(&oc__j_session_next_step_failed, value);
 }
 
-oc_status oc_session_next_text_started_durable_decode(oc_session_next_text_started_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_text_started_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_text_started_durable_encode(const oc_session_next_text_started_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_text_started_durable, value, out, err);
-}
-
-void oc_session_next_text_started_durable_cleanup(oc_session_next_text_started_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_text_started_durable, value);
-}
-
-void oc_session_next_text_started_durable_free(oc_session_next_text_started_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_text_started_durable, value);
-}
-
 oc_status oc_session_next_text_started_data_decode(oc_session_next_text_started_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_text_started_data, out, json, path, err);
@@ -15020,27 +14299,6 @@ void oc_session_next_text_started_cleanup(oc_session_next_text_started *value)
 void oc_session_next_text_started_free(oc_session_next_text_started *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_text_started, value);
-}
-
-oc_status oc_session_next_text_ended_durable_decode(oc_session_next_text_ended_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_text_ended_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_text_ended_durable_encode(const oc_session_next_text_ended_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_text_ended_durable, value, out, err);
-}
-
-void oc_session_next_text_ended_durable_cleanup(oc_session_next_text_ended_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_text_ended_durable, value);
-}
-
-void oc_session_next_text_ended_durable_free(oc_session_next_text_ended_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_text_ended_durable, value);
 }
 
 oc_status oc_session_next_text_ended_data_decode(oc_session_next_text_ended_data *out, const json_t *json, const char *path, oc_error **err)
@@ -15085,27 +14343,6 @@ void oc_session_next_text_ended_free(oc_session_next_text_ended *value)
     sdkrt_json_value_free(&oc__j_session_next_text_ended, value);
 }
 
-oc_status oc_session_next_tool_input_started_durable_decode(oc_session_next_tool_input_started_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_tool_input_started_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_tool_input_started_durable_encode(const oc_session_next_tool_input_started_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_tool_input_started_durable, value, out, err);
-}
-
-void oc_session_next_tool_input_started_durable_cleanup(oc_session_next_tool_input_started_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_tool_input_started_durable, value);
-}
-
-void oc_session_next_tool_input_started_durable_free(oc_session_next_tool_input_started_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_tool_input_started_durable, value);
-}
-
 oc_status oc_session_next_tool_input_started_data_decode(oc_session_next_tool_input_started_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_tool_input_started_data, out, json, path, err);
@@ -15148,27 +14385,6 @@ void oc_session_next_tool_input_started_free(oc_session_next_tool_input_started 
     sdkrt_json_value_free(&oc__j_session_next_tool_input_started, value);
 }
 
-oc_status oc_session_next_tool_input_ended_durable_decode(oc_session_next_tool_input_ended_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_tool_input_ended_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_tool_input_ended_durable_encode(const oc_session_next_tool_input_ended_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_tool_input_ended_durable, value, out, err);
-}
-
-void oc_session_next_tool_input_ended_durable_cleanup(oc_session_next_tool_input_ended_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_tool_input_ended_durable, value);
-}
-
-void oc_session_next_tool_input_ended_durable_free(oc_session_next_tool_input_ended_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_tool_input_ended_durable, value);
-}
-
 oc_status oc_session_next_tool_input_ended_data_decode(oc_session_next_tool_input_ended_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_tool_input_ended_data, out, json, path, err);
@@ -15209,27 +14425,6 @@ void oc_session_next_tool_input_ended_cleanup(oc_session_next_tool_input_ended *
 void oc_session_next_tool_input_ended_free(oc_session_next_tool_input_ended *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_tool_input_ended, value);
-}
-
-oc_status oc_session_next_tool_called_durable_decode(oc_session_next_tool_called_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_tool_called_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_tool_called_durable_encode(const oc_session_next_tool_called_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_tool_called_durable, value, out, err);
-}
-
-void oc_session_next_tool_called_durable_cleanup(oc_session_next_tool_called_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_tool_called_durable, value);
-}
-
-void oc_session_next_tool_called_durable_free(oc_session_next_tool_called_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_tool_called_durable, value);
 }
 
 oc_status oc_session_next_tool_called_data_provider_decode(oc_session_next_tool_called_data_provider *out, const json_t *json, const char *path, oc_error **err)
@@ -15295,27 +14490,6 @@ void oc_session_next_tool_called_free(oc_session_next_tool_called *value)
     sdkrt_json_value_free(&oc__j_session_next_tool_called, value);
 }
 
-oc_status oc_session_next_tool_progress_durable_decode(oc_session_next_tool_progress_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_tool_progress_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_tool_progress_durable_encode(const oc_session_next_tool_progress_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_tool_progress_durable, value, out, err);
-}
-
-void oc_session_next_tool_progress_durable_cleanup(oc_session_next_tool_progress_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_tool_progress_durable, value);
-}
-
-void oc_session_next_tool_progress_durable_free(oc_session_next_tool_progress_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_tool_progress_durable, value);
-}
-
 oc_status oc_session_next_tool_progress_data_decode(oc_session_next_tool_progress_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_tool_progress_data, out, json, path, err);
@@ -15356,27 +14530,6 @@ void oc_session_next_tool_progress_cleanup(oc_session_next_tool_progress *value)
 void oc_session_next_tool_progress_free(oc_session_next_tool_progress *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_tool_progress, value);
-}
-
-oc_status oc_session_next_tool_success_durable_decode(oc_session_next_tool_success_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_tool_success_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_tool_success_durable_encode(const oc_session_next_tool_success_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_tool_success_durable, value, out, err);
-}
-
-void oc_session_next_tool_success_durable_cleanup(oc_session_next_tool_success_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_tool_success_durable, value);
-}
-
-void oc_session_next_tool_success_durable_free(oc_session_next_tool_success_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_tool_success_durable, value);
 }
 
 oc_status oc_session_next_tool_success_data_provider_decode(oc_session_next_tool_success_data_provider *out, const json_t *json, const char *path, oc_error **err)
@@ -15442,27 +14595,6 @@ void oc_session_next_tool_success_free(oc_session_next_tool_success *value)
     sdkrt_json_value_free(&oc__j_session_next_tool_success, value);
 }
 
-oc_status oc_session_next_tool_failed_durable_decode(oc_session_next_tool_failed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_tool_failed_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_tool_failed_durable_encode(const oc_session_next_tool_failed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_tool_failed_durable, value, out, err);
-}
-
-void oc_session_next_tool_failed_durable_cleanup(oc_session_next_tool_failed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_tool_failed_durable, value);
-}
-
-void oc_session_next_tool_failed_durable_free(oc_session_next_tool_failed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_tool_failed_durable, value);
-}
-
 oc_status oc_session_next_tool_failed_data_provider_decode(oc_session_next_tool_failed_data_provider *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_tool_failed_data_provider, out, json, path, err);
@@ -15526,27 +14658,6 @@ void oc_session_next_tool_failed_free(oc_session_next_tool_failed *value)
     sdkrt_json_value_free(&oc__j_session_next_tool_failed, value);
 }
 
-oc_status oc_session_next_reasoning_started_durable_decode(oc_session_next_reasoning_started_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_reasoning_started_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_reasoning_started_durable_encode(const oc_session_next_reasoning_started_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_reasoning_started_durable, value, out, err);
-}
-
-void oc_session_next_reasoning_started_durable_cleanup(oc_session_next_reasoning_started_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_reasoning_started_durable, value);
-}
-
-void oc_session_next_reasoning_started_durable_free(oc_session_next_reasoning_started_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_reasoning_started_durable, value);
-}
-
 oc_status oc_session_next_reasoning_started_data_decode(oc_session_next_reasoning_started_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_reasoning_started_data, out, json, path, err);
@@ -15589,27 +14700,6 @@ void oc_session_next_reasoning_started_free(oc_session_next_reasoning_started *v
     sdkrt_json_value_free(&oc__j_session_next_reasoning_started, value);
 }
 
-oc_status oc_session_next_reasoning_ended_durable_decode(oc_session_next_reasoning_ended_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_reasoning_ended_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_reasoning_ended_durable_encode(const oc_session_next_reasoning_ended_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_reasoning_ended_durable, value, out, err);
-}
-
-void oc_session_next_reasoning_ended_durable_cleanup(oc_session_next_reasoning_ended_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_reasoning_ended_durable, value);
-}
-
-void oc_session_next_reasoning_ended_durable_free(oc_session_next_reasoning_ended_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_reasoning_ended_durable, value);
-}
-
 oc_status oc_session_next_reasoning_ended_data_decode(oc_session_next_reasoning_ended_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_reasoning_ended_data, out, json, path, err);
@@ -15650,27 +14740,6 @@ void oc_session_next_reasoning_ended_cleanup(oc_session_next_reasoning_ended *va
 void oc_session_next_reasoning_ended_free(oc_session_next_reasoning_ended *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_reasoning_ended, value);
-}
-
-oc_status oc_session_next_retried_durable_decode(oc_session_next_retried_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_retried_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_retried_durable_encode(const oc_session_next_retried_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_retried_durable, value, out, err);
-}
-
-void oc_session_next_retried_durable_cleanup(oc_session_next_retried_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_retried_durable, value);
-}
-
-void oc_session_next_retried_durable_free(oc_session_next_retried_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_retried_durable, value);
 }
 
 oc_status oc_session_next_retry_error_decode(oc_session_next_retry_error *out, const json_t *json, const char *path, oc_error **err)
@@ -15734,27 +14803,6 @@ void oc_session_next_retried_cleanup(oc_session_next_retried *value)
 void oc_session_next_retried_free(oc_session_next_retried *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_retried, value);
-}
-
-oc_status oc_session_next_compaction_started_durable_decode(oc_session_next_compaction_started_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_compaction_started_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_compaction_started_durable_encode(const oc_session_next_compaction_started_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_compaction_started_durable, value, out, err);
-}
-
-void oc_session_next_compaction_started_durable_cleanup(oc_session_next_compaction_started_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_compaction_started_durable, value);
-}
-
-void oc_session_next_compaction_started_durable_free(oc_session_next_compaction_started_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_compaction_started_durable, value);
 }
 
 oc_status oc_session_next_compaction_started_data_reason_decode(oc_session_next_compaction_started_data_reason *out, const json_t *json, const char *path, oc_error **err)
@@ -15825,27 +14873,6 @@ void oc_session_next_compaction_started_free(oc_session_next_compaction_started 
     sdkrt_json_value_free(&oc__j_session_next_compaction_started, value);
 }
 
-oc_status oc_session_next_compaction_ended_durable_decode(oc_session_next_compaction_ended_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_compaction_ended_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_compaction_ended_durable_encode(const oc_session_next_compaction_ended_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_compaction_ended_durable, value, out, err);
-}
-
-void oc_session_next_compaction_ended_durable_cleanup(oc_session_next_compaction_ended_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_compaction_ended_durable, value);
-}
-
-void oc_session_next_compaction_ended_durable_free(oc_session_next_compaction_ended_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_compaction_ended_durable, value);
-}
-
 oc_status oc_session_next_compaction_ended_data_reason_decode(oc_session_next_compaction_ended_data_reason *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_compaction_ended_data_reason, out, json, path, err);
@@ -15914,27 +14941,6 @@ void oc_session_next_compaction_ended_free(oc_session_next_compaction_ended *val
     sdkrt_json_value_free(&oc__j_session_next_compaction_ended, value);
 }
 
-oc_status oc_session_next_revert_staged_durable_decode(oc_session_next_revert_staged_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_revert_staged_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_revert_staged_durable_encode(const oc_session_next_revert_staged_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_revert_staged_durable, value, out, err);
-}
-
-void oc_session_next_revert_staged_durable_cleanup(oc_session_next_revert_staged_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_revert_staged_durable, value);
-}
-
-void oc_session_next_revert_staged_durable_free(oc_session_next_revert_staged_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_revert_staged_durable, value);
-}
-
 oc_status oc_session_next_revert_staged_data_decode(oc_session_next_revert_staged_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_revert_staged_data, out, json, path, err);
@@ -15977,27 +14983,6 @@ void oc_session_next_revert_staged_free(oc_session_next_revert_staged *value)
     sdkrt_json_value_free(&oc__j_session_next_revert_staged, value);
 }
 
-oc_status oc_session_next_revert_cleared_durable_decode(oc_session_next_revert_cleared_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_revert_cleared_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_revert_cleared_durable_encode(const oc_session_next_revert_cleared_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_revert_cleared_durable, value, out, err);
-}
-
-void oc_session_next_revert_cleared_durable_cleanup(oc_session_next_revert_cleared_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_revert_cleared_durable, value);
-}
-
-void oc_session_next_revert_cleared_durable_free(oc_session_next_revert_cleared_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_revert_cleared_durable, value);
-}
-
 oc_status oc_session_next_revert_cleared_data_decode(oc_session_next_revert_cleared_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_revert_cleared_data, out, json, path, err);
@@ -16038,27 +15023,6 @@ void oc_session_next_revert_cleared_cleanup(oc_session_next_revert_cleared *valu
 void oc_session_next_revert_cleared_free(oc_session_next_revert_cleared *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_revert_cleared, value);
-}
-
-oc_status oc_session_next_revert_committed_durable_decode(oc_session_next_revert_committed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_revert_committed_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_revert_committed_durable_encode(const oc_session_next_revert_committed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_revert_committed_durable, value, out, err);
-}
-
-void oc_session_next_revert_committed_durable_cleanup(oc_session_next_revert_committed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_revert_committed_durable, value);
-}
-
-void oc_session_next_revert_committed_durable_free(oc_session_next_revert_committed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_revert_committed_durable, value);
 }
 
 oc_status oc_session_next_revert_committed_data_decode(oc_session_next_revert_committed_data *out, const json_t *json, const char *path, oc_error **err)
@@ -16124,6 +15088,402 @@ void oc_session_durable_event_free(oc_session_durable_event *value)
     sdkrt_json_value_free(&oc__j_session_durable_event, value);
 }
 
+const char *oc_session_durable_event_tag(const oc_session_durable_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return "session.next.agent.switched";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return "session.next.model.switched";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED:
+        return "session.next.moved";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPTED:
+        return "session.next.prompted";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return "session.next.prompt.admitted";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return "session.next.context.updated";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SYNTHETIC:
+        return "session.next.synthetic";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return "session.next.shell.started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return "session.next.shell.ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_STARTED:
+        return "session.next.step.started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_ENDED:
+        return "session.next.step.ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_FAILED:
+        return "session.next.step.failed";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return "session.next.text.started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return "session.next.text.ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return "session.next.tool.input.started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return "session.next.tool.input.ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return "session.next.tool.called";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return "session.next.tool.progress";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return "session.next.tool.success";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return "session.next.tool.failed";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return "session.next.reasoning.started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return "session.next.reasoning.ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_RETRIED:
+        return "session.next.retried";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return "session.next.compaction.started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return "session.next.compaction.ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return "session.next.revert.staged";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return "session.next.revert.cleared";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return "session.next.revert.committed";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_session_durable_event_kind_name(oc_session_durable_event_kind kind)
+{
+    switch (kind) {
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return "unknown";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return "session_next_agent_switched";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return "session_next_model_switched";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED:
+        return "session_next_moved";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPTED:
+        return "session_next_prompted";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return "session_next_prompt_admitted";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return "session_next_context_updated";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SYNTHETIC:
+        return "session_next_synthetic";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return "session_next_shell_started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return "session_next_shell_ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_STARTED:
+        return "session_next_step_started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_ENDED:
+        return "session_next_step_ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_FAILED:
+        return "session_next_step_failed";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return "session_next_text_started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return "session_next_text_ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return "session_next_tool_input_started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return "session_next_tool_input_ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return "session_next_tool_called";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return "session_next_tool_progress";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return "session_next_tool_success";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return "session_next_tool_failed";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return "session_next_reasoning_started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return "session_next_reasoning_ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_RETRIED:
+        return "session_next_retried";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return "session_next_compaction_started";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return "session_next_compaction_ended";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return "session_next_revert_staged";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return "session_next_revert_cleared";
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return "session_next_revert_committed";
+    }
+    return NULL;
+}
+
+const oc_evt_id *oc_session_durable_event_id(const oc_session_durable_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return &value->u.session_next_agent_switched.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return &value->u.session_next_model_switched.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED:
+        return &value->u.session_next_moved.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPTED:
+        return &value->u.session_next_prompted.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return &value->u.session_next_prompt_admitted.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return &value->u.session_next_context_updated.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SYNTHETIC:
+        return &value->u.session_next_synthetic.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return &value->u.session_next_shell_started.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return &value->u.session_next_shell_ended.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_STARTED:
+        return &value->u.session_next_step_started.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_ENDED:
+        return &value->u.session_next_step_ended.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_FAILED:
+        return &value->u.session_next_step_failed.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return &value->u.session_next_text_started.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return &value->u.session_next_text_ended.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return &value->u.session_next_tool_input_started.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return &value->u.session_next_tool_input_ended.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return &value->u.session_next_tool_called.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return &value->u.session_next_tool_progress.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return &value->u.session_next_tool_success.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return &value->u.session_next_tool_failed.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return &value->u.session_next_reasoning_started.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return &value->u.session_next_reasoning_ended.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_RETRIED:
+        return &value->u.session_next_retried.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return &value->u.session_next_compaction_started.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return &value->u.session_next_compaction_ended.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return &value->u.session_next_revert_staged.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return &value->u.session_next_revert_cleared.id;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return &value->u.session_next_revert_committed.id;
+    default:
+        return NULL;
+    }
+}
+
+const oc_json_map *oc_session_durable_event_metadata(const oc_session_durable_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return value->u.session_next_agent_switched.has_metadata ? &value->u.session_next_agent_switched.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return value->u.session_next_model_switched.has_metadata ? &value->u.session_next_model_switched.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED:
+        return value->u.session_next_moved.has_metadata ? &value->u.session_next_moved.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPTED:
+        return value->u.session_next_prompted.has_metadata ? &value->u.session_next_prompted.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return value->u.session_next_prompt_admitted.has_metadata ? &value->u.session_next_prompt_admitted.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return value->u.session_next_context_updated.has_metadata ? &value->u.session_next_context_updated.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SYNTHETIC:
+        return value->u.session_next_synthetic.has_metadata ? &value->u.session_next_synthetic.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return value->u.session_next_shell_started.has_metadata ? &value->u.session_next_shell_started.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return value->u.session_next_shell_ended.has_metadata ? &value->u.session_next_shell_ended.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_STARTED:
+        return value->u.session_next_step_started.has_metadata ? &value->u.session_next_step_started.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_ENDED:
+        return value->u.session_next_step_ended.has_metadata ? &value->u.session_next_step_ended.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_FAILED:
+        return value->u.session_next_step_failed.has_metadata ? &value->u.session_next_step_failed.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return value->u.session_next_text_started.has_metadata ? &value->u.session_next_text_started.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return value->u.session_next_text_ended.has_metadata ? &value->u.session_next_text_ended.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return value->u.session_next_tool_input_started.has_metadata ? &value->u.session_next_tool_input_started.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return value->u.session_next_tool_input_ended.has_metadata ? &value->u.session_next_tool_input_ended.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return value->u.session_next_tool_called.has_metadata ? &value->u.session_next_tool_called.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return value->u.session_next_tool_progress.has_metadata ? &value->u.session_next_tool_progress.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return value->u.session_next_tool_success.has_metadata ? &value->u.session_next_tool_success.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return value->u.session_next_tool_failed.has_metadata ? &value->u.session_next_tool_failed.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return value->u.session_next_reasoning_started.has_metadata ? &value->u.session_next_reasoning_started.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return value->u.session_next_reasoning_ended.has_metadata ? &value->u.session_next_reasoning_ended.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_RETRIED:
+        return value->u.session_next_retried.has_metadata ? &value->u.session_next_retried.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return value->u.session_next_compaction_started.has_metadata ? &value->u.session_next_compaction_started.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return value->u.session_next_compaction_ended.has_metadata ? &value->u.session_next_compaction_ended.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return value->u.session_next_revert_staged.has_metadata ? &value->u.session_next_revert_staged.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return value->u.session_next_revert_cleared.has_metadata ? &value->u.session_next_revert_cleared.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return value->u.session_next_revert_committed.has_metadata ? &value->u.session_next_revert_committed.metadata : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const oc_durable *oc_session_durable_event_durable(const oc_session_durable_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return value->u.session_next_agent_switched.has_durable ? &value->u.session_next_agent_switched.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return value->u.session_next_model_switched.has_durable ? &value->u.session_next_model_switched.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED:
+        return value->u.session_next_moved.has_durable ? &value->u.session_next_moved.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPTED:
+        return value->u.session_next_prompted.has_durable ? &value->u.session_next_prompted.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return value->u.session_next_prompt_admitted.has_durable ? &value->u.session_next_prompt_admitted.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return value->u.session_next_context_updated.has_durable ? &value->u.session_next_context_updated.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SYNTHETIC:
+        return value->u.session_next_synthetic.has_durable ? &value->u.session_next_synthetic.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return value->u.session_next_shell_started.has_durable ? &value->u.session_next_shell_started.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return value->u.session_next_shell_ended.has_durable ? &value->u.session_next_shell_ended.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_STARTED:
+        return value->u.session_next_step_started.has_durable ? &value->u.session_next_step_started.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_ENDED:
+        return value->u.session_next_step_ended.has_durable ? &value->u.session_next_step_ended.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_FAILED:
+        return value->u.session_next_step_failed.has_durable ? &value->u.session_next_step_failed.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return value->u.session_next_text_started.has_durable ? &value->u.session_next_text_started.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return value->u.session_next_text_ended.has_durable ? &value->u.session_next_text_ended.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return value->u.session_next_tool_input_started.has_durable ? &value->u.session_next_tool_input_started.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return value->u.session_next_tool_input_ended.has_durable ? &value->u.session_next_tool_input_ended.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return value->u.session_next_tool_called.has_durable ? &value->u.session_next_tool_called.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return value->u.session_next_tool_progress.has_durable ? &value->u.session_next_tool_progress.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return value->u.session_next_tool_success.has_durable ? &value->u.session_next_tool_success.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return value->u.session_next_tool_failed.has_durable ? &value->u.session_next_tool_failed.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return value->u.session_next_reasoning_started.has_durable ? &value->u.session_next_reasoning_started.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return value->u.session_next_reasoning_ended.has_durable ? &value->u.session_next_reasoning_ended.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_RETRIED:
+        return value->u.session_next_retried.has_durable ? &value->u.session_next_retried.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return value->u.session_next_compaction_started.has_durable ? &value->u.session_next_compaction_started.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return value->u.session_next_compaction_ended.has_durable ? &value->u.session_next_compaction_ended.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return value->u.session_next_revert_staged.has_durable ? &value->u.session_next_revert_staged.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return value->u.session_next_revert_cleared.has_durable ? &value->u.session_next_revert_cleared.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return value->u.session_next_revert_committed.has_durable ? &value->u.session_next_revert_committed.durable : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const oc_location_ref *oc_session_durable_event_location(const oc_session_durable_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return value->u.session_next_agent_switched.has_location ? &value->u.session_next_agent_switched.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return value->u.session_next_model_switched.has_location ? &value->u.session_next_model_switched.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_MOVED:
+        return value->u.session_next_moved.has_location ? &value->u.session_next_moved.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPTED:
+        return value->u.session_next_prompted.has_location ? &value->u.session_next_prompted.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return value->u.session_next_prompt_admitted.has_location ? &value->u.session_next_prompt_admitted.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return value->u.session_next_context_updated.has_location ? &value->u.session_next_context_updated.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SYNTHETIC:
+        return value->u.session_next_synthetic.has_location ? &value->u.session_next_synthetic.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return value->u.session_next_shell_started.has_location ? &value->u.session_next_shell_started.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return value->u.session_next_shell_ended.has_location ? &value->u.session_next_shell_ended.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_STARTED:
+        return value->u.session_next_step_started.has_location ? &value->u.session_next_step_started.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_ENDED:
+        return value->u.session_next_step_ended.has_location ? &value->u.session_next_step_ended.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_STEP_FAILED:
+        return value->u.session_next_step_failed.has_location ? &value->u.session_next_step_failed.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return value->u.session_next_text_started.has_location ? &value->u.session_next_text_started.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return value->u.session_next_text_ended.has_location ? &value->u.session_next_text_ended.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return value->u.session_next_tool_input_started.has_location ? &value->u.session_next_tool_input_started.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return value->u.session_next_tool_input_ended.has_location ? &value->u.session_next_tool_input_ended.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return value->u.session_next_tool_called.has_location ? &value->u.session_next_tool_called.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return value->u.session_next_tool_progress.has_location ? &value->u.session_next_tool_progress.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return value->u.session_next_tool_success.has_location ? &value->u.session_next_tool_success.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return value->u.session_next_tool_failed.has_location ? &value->u.session_next_tool_failed.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return value->u.session_next_reasoning_started.has_location ? &value->u.session_next_reasoning_started.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return value->u.session_next_reasoning_ended.has_location ? &value->u.session_next_reasoning_ended.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_RETRIED:
+        return value->u.session_next_retried.has_location ? &value->u.session_next_retried.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return value->u.session_next_compaction_started.has_location ? &value->u.session_next_compaction_started.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return value->u.session_next_compaction_ended.has_location ? &value->u.session_next_compaction_ended.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return value->u.session_next_revert_staged.has_location ? &value->u.session_next_revert_staged.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return value->u.session_next_revert_cleared.has_location ? &value->u.session_next_revert_cleared.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return value->u.session_next_revert_committed.has_location ? &value->u.session_next_revert_committed.location : NULL;
+    default:
+        return NULL;
+    }
+}
+
 oc_status oc_session_durable_event_list_decode(oc_session_durable_event_list *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_durable_event_list, out, json, path, err);
@@ -16145,27 +15505,6 @@ void oc_session_durable_event_list_free(oc_session_durable_event_list *value)
     sdkrt_json_value_free(&oc__j_session_durable_event_list, value);
 }
 
-oc_status oc_session_error_durable_decode(oc_session_error_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_error_durable, out, json, path, err);
-}
-
-oc_status oc_session_error_durable_encode(const oc_session_error_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_error_durable, value, out, err);
-}
-
-void oc_session_error_durable_cleanup(oc_session_error_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_error_durable, value);
-}
-
-void oc_session_error_durable_free(oc_session_error_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_error_durable, value);
-}
-
 oc_status oc_session_error_data_error_decode(oc_session_error_data_error *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_error_data_error, out, json, path, err);
@@ -16185,6 +15524,58 @@ void oc_session_error_data_error_cleanup(oc_session_error_data_error *value)
 void oc_session_error_data_error_free(oc_session_error_data_error *value)
 {
     sdkrt_json_value_free(&oc__j_session_error_data_error, value);
+}
+
+const char *oc_session_error_data_error_tag(const oc_session_error_data_error *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_ERROR_DATA_ERROR_PROVIDER_AUTH_ERROR:
+        return "ProviderAuthError";
+    case OC_SESSION_ERROR_DATA_ERROR_UNKNOWN_ERROR:
+        return "UnknownError";
+    case OC_SESSION_ERROR_DATA_ERROR_MESSAGE_OUTPUT_LENGTH_ERROR:
+        return "MessageOutputLengthError";
+    case OC_SESSION_ERROR_DATA_ERROR_MESSAGE_ABORTED_ERROR:
+        return "MessageAbortedError";
+    case OC_SESSION_ERROR_DATA_ERROR_STRUCTURED_OUTPUT_ERROR:
+        return "StructuredOutputError";
+    case OC_SESSION_ERROR_DATA_ERROR_CONTEXT_OVERFLOW_ERROR:
+        return "ContextOverflowError";
+    case OC_SESSION_ERROR_DATA_ERROR_CONTENT_FILTER_ERROR:
+        return "ContentFilterError";
+    case OC_SESSION_ERROR_DATA_ERROR_API_ERROR:
+        return "APIError";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "name"));
+}
+
+const char *oc_session_error_data_error_kind_name(oc_session_error_data_error_kind kind)
+{
+    switch (kind) {
+    case OC_SESSION_ERROR_DATA_ERROR_UNKNOWN:
+        return "unknown";
+    case OC_SESSION_ERROR_DATA_ERROR_PROVIDER_AUTH_ERROR:
+        return "provider_auth_error";
+    case OC_SESSION_ERROR_DATA_ERROR_UNKNOWN_ERROR:
+        return "unknown_error";
+    case OC_SESSION_ERROR_DATA_ERROR_MESSAGE_OUTPUT_LENGTH_ERROR:
+        return "message_output_length_error";
+    case OC_SESSION_ERROR_DATA_ERROR_MESSAGE_ABORTED_ERROR:
+        return "message_aborted_error";
+    case OC_SESSION_ERROR_DATA_ERROR_STRUCTURED_OUTPUT_ERROR:
+        return "structured_output_error";
+    case OC_SESSION_ERROR_DATA_ERROR_CONTEXT_OVERFLOW_ERROR:
+        return "context_overflow_error";
+    case OC_SESSION_ERROR_DATA_ERROR_CONTENT_FILTER_ERROR:
+        return "content_filter_error";
+    case OC_SESSION_ERROR_DATA_ERROR_API_ERROR:
+        return "api_error";
+    }
+    return NULL;
 }
 
 oc_status oc_session_error_data_decode(oc_session_error_data *out, const json_t *json, const char *path, oc_error **err)
@@ -16313,6 +15704,38 @@ void oc_session_events_cause_item_free(oc_session_events_cause_item *value)
     sdkrt_json_value_free(&oc__j_session_events_cause_item, value);
 }
 
+const char *oc_session_events_cause_item_tag(const oc_session_events_cause_item *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_EVENTS_CAUSE_ITEM_FAIL:
+        return "Fail";
+    case OC_SESSION_EVENTS_CAUSE_ITEM_DIE:
+        return "Die";
+    case OC_SESSION_EVENTS_CAUSE_ITEM_INTERRUPT:
+        return "Interrupt";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "_tag"));
+}
+
+const char *oc_session_events_cause_item_kind_name(oc_session_events_cause_item_kind kind)
+{
+    switch (kind) {
+    case OC_SESSION_EVENTS_CAUSE_ITEM_UNKNOWN:
+        return "unknown";
+    case OC_SESSION_EVENTS_CAUSE_ITEM_FAIL:
+        return "fail";
+    case OC_SESSION_EVENTS_CAUSE_ITEM_DIE:
+        return "die";
+    case OC_SESSION_EVENTS_CAUSE_ITEM_INTERRUPT:
+        return "interrupt";
+    }
+    return NULL;
+}
+
 oc_status oc_session_events_cause_item_list_decode(oc_session_events_cause_item_list *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_events_cause_item_list, out, json, path, err);
@@ -16353,27 +15776,6 @@ void oc_session_history_value_cleanup(oc_session_history_value *value)
 void oc_session_history_value_free(oc_session_history_value *value)
 {
     sdkrt_json_value_free(&oc__j_session_history_value, value);
-}
-
-oc_status oc_session_idle_durable_decode(oc_session_idle_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_idle_durable, out, json, path, err);
-}
-
-oc_status oc_session_idle_durable_encode(const oc_session_idle_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_idle_durable, value, out, err);
-}
-
-void oc_session_idle_durable_cleanup(oc_session_idle_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_idle_durable, value);
-}
-
-void oc_session_idle_durable_free(oc_session_idle_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_idle_durable, value);
 }
 
 oc_status oc_session_idle_data_decode(oc_session_idle_data *out, const json_t *json, const char *path, oc_error **err)
@@ -16848,6 +16250,42 @@ void oc_session_message_assistant_tool_state_free(oc_session_message_assistant_t
     sdkrt_json_value_free(&oc__j_session_message_assistant_tool_state, value);
 }
 
+const char *oc_session_message_assistant_tool_state_tag(const oc_session_message_assistant_tool_state *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_PENDING:
+        return "pending";
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_RUNNING:
+        return "running";
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_COMPLETED:
+        return "completed";
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_ERROR:
+        return "error";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "status"));
+}
+
+const char *oc_session_message_assistant_tool_state_kind_name(oc_session_message_assistant_tool_state_kind kind)
+{
+    switch (kind) {
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_UNKNOWN:
+        return "unknown";
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_PENDING:
+        return "pending";
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_RUNNING:
+        return "running";
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_COMPLETED:
+        return "completed";
+    case OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_ERROR:
+        return "error";
+    }
+    return NULL;
+}
+
 oc_status oc_session_message_assistant_tool_time_decode(oc_session_message_assistant_tool_time *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_message_assistant_tool_time, out, json, path, err);
@@ -16909,6 +16347,54 @@ void oc_session_message_assistant_content_item_cleanup(oc_session_message_assist
 void oc_session_message_assistant_content_item_free(oc_session_message_assistant_content_item *value)
 {
     sdkrt_json_value_free(&oc__j_session_message_assistant_content_item, value);
+}
+
+const char *oc_session_message_assistant_content_item_tag(const oc_session_message_assistant_content_item *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TEXT:
+        return "text";
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_REASONING:
+        return "reasoning";
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TOOL:
+        return "tool";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_session_message_assistant_content_item_kind_name(oc_session_message_assistant_content_item_kind kind)
+{
+    switch (kind) {
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_UNKNOWN:
+        return "unknown";
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TEXT:
+        return "text";
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_REASONING:
+        return "reasoning";
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TOOL:
+        return "tool";
+    }
+    return NULL;
+}
+
+const char *oc_session_message_assistant_content_item_id(const oc_session_message_assistant_content_item *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TEXT:
+        return value->u.text.id;
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_REASONING:
+        return value->u.reasoning.id;
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TOOL:
+        return value->u.tool.id;
+    default:
+        return NULL;
+    }
 }
 
 oc_status oc_session_message_compaction_reason_decode(oc_session_message_compaction_reason *out, const json_t *json, const char *path, oc_error **err)
@@ -17210,6 +16696,110 @@ void oc_session_message_value_free(oc_session_message_value *value)
     sdkrt_json_value_free(&oc__j_session_message_value, value);
 }
 
+const char *oc_session_message_value_tag(const oc_session_message_value *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_MESSAGE_VALUE_AGENT_SWITCHED:
+        return "agent-switched";
+    case OC_SESSION_MESSAGE_VALUE_MODEL_SWITCHED:
+        return "model-switched";
+    case OC_SESSION_MESSAGE_VALUE_USER:
+        return "user";
+    case OC_SESSION_MESSAGE_VALUE_SYNTHETIC:
+        return "synthetic";
+    case OC_SESSION_MESSAGE_VALUE_SYSTEM:
+        return "system";
+    case OC_SESSION_MESSAGE_VALUE_SHELL:
+        return "shell";
+    case OC_SESSION_MESSAGE_VALUE_ASSISTANT:
+        return "assistant";
+    case OC_SESSION_MESSAGE_VALUE_COMPACTION:
+        return "compaction";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_session_message_value_kind_name(oc_session_message_value_kind kind)
+{
+    switch (kind) {
+    case OC_SESSION_MESSAGE_VALUE_UNKNOWN:
+        return "unknown";
+    case OC_SESSION_MESSAGE_VALUE_AGENT_SWITCHED:
+        return "agent_switched";
+    case OC_SESSION_MESSAGE_VALUE_MODEL_SWITCHED:
+        return "model_switched";
+    case OC_SESSION_MESSAGE_VALUE_USER:
+        return "user";
+    case OC_SESSION_MESSAGE_VALUE_SYNTHETIC:
+        return "synthetic";
+    case OC_SESSION_MESSAGE_VALUE_SYSTEM:
+        return "system";
+    case OC_SESSION_MESSAGE_VALUE_SHELL:
+        return "shell";
+    case OC_SESSION_MESSAGE_VALUE_ASSISTANT:
+        return "assistant";
+    case OC_SESSION_MESSAGE_VALUE_COMPACTION:
+        return "compaction";
+    }
+    return NULL;
+}
+
+const oc_message_id *oc_session_message_value_id(const oc_session_message_value *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_MESSAGE_VALUE_AGENT_SWITCHED:
+        return &value->u.agent_switched.id;
+    case OC_SESSION_MESSAGE_VALUE_MODEL_SWITCHED:
+        return &value->u.model_switched.id;
+    case OC_SESSION_MESSAGE_VALUE_USER:
+        return &value->u.user.id;
+    case OC_SESSION_MESSAGE_VALUE_SYNTHETIC:
+        return &value->u.synthetic.id;
+    case OC_SESSION_MESSAGE_VALUE_SYSTEM:
+        return &value->u.system.id;
+    case OC_SESSION_MESSAGE_VALUE_SHELL:
+        return &value->u.shell.id;
+    case OC_SESSION_MESSAGE_VALUE_ASSISTANT:
+        return &value->u.assistant.id;
+    case OC_SESSION_MESSAGE_VALUE_COMPACTION:
+        return &value->u.compaction.id;
+    default:
+        return NULL;
+    }
+}
+
+const oc_json_map *oc_session_message_value_metadata(const oc_session_message_value *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_MESSAGE_VALUE_AGENT_SWITCHED:
+        return value->u.agent_switched.has_metadata ? &value->u.agent_switched.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_MODEL_SWITCHED:
+        return value->u.model_switched.has_metadata ? &value->u.model_switched.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_USER:
+        return value->u.user.has_metadata ? &value->u.user.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_SYNTHETIC:
+        return value->u.synthetic.has_metadata ? &value->u.synthetic.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_SYSTEM:
+        return value->u.system.has_metadata ? &value->u.system.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_SHELL:
+        return value->u.shell.has_metadata ? &value->u.shell.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_ASSISTANT:
+        return value->u.assistant.has_metadata ? &value->u.assistant.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_COMPACTION:
+        return value->u.compaction.has_metadata ? &value->u.compaction.metadata : NULL;
+    default:
+        return NULL;
+    }
+}
+
 oc_status oc_session_message_value_list_decode(oc_session_message_value_list *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_message_value_list, out, json, path, err);
@@ -17299,27 +16889,6 @@ void oc_session_messages_response_free(oc_session_messages_response *value)
     sdkrt_json_value_free(&oc__j_session_messages_response, value);
 }
 
-oc_status oc_session_next_compaction_delta_durable_decode(oc_session_next_compaction_delta_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_compaction_delta_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_compaction_delta_durable_encode(const oc_session_next_compaction_delta_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_compaction_delta_durable, value, out, err);
-}
-
-void oc_session_next_compaction_delta_durable_cleanup(oc_session_next_compaction_delta_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_compaction_delta_durable, value);
-}
-
-void oc_session_next_compaction_delta_durable_free(oc_session_next_compaction_delta_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_compaction_delta_durable, value);
-}
-
 oc_status oc_session_next_compaction_delta_data_decode(oc_session_next_compaction_delta_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_compaction_delta_data, out, json, path, err);
@@ -17360,27 +16929,6 @@ void oc_session_next_compaction_delta_cleanup(oc_session_next_compaction_delta *
 void oc_session_next_compaction_delta_free(oc_session_next_compaction_delta *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_compaction_delta, value);
-}
-
-oc_status oc_session_next_reasoning_delta_durable_decode(oc_session_next_reasoning_delta_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_reasoning_delta_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_reasoning_delta_durable_encode(const oc_session_next_reasoning_delta_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_reasoning_delta_durable, value, out, err);
-}
-
-void oc_session_next_reasoning_delta_durable_cleanup(oc_session_next_reasoning_delta_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_reasoning_delta_durable, value);
-}
-
-void oc_session_next_reasoning_delta_durable_free(oc_session_next_reasoning_delta_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_reasoning_delta_durable, value);
 }
 
 oc_status oc_session_next_reasoning_delta_data_decode(oc_session_next_reasoning_delta_data *out, const json_t *json, const char *path, oc_error **err)
@@ -17425,27 +16973,6 @@ void oc_session_next_reasoning_delta_free(oc_session_next_reasoning_delta *value
     sdkrt_json_value_free(&oc__j_session_next_reasoning_delta, value);
 }
 
-oc_status oc_session_next_text_delta_durable_decode(oc_session_next_text_delta_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_text_delta_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_text_delta_durable_encode(const oc_session_next_text_delta_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_text_delta_durable, value, out, err);
-}
-
-void oc_session_next_text_delta_durable_cleanup(oc_session_next_text_delta_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_text_delta_durable, value);
-}
-
-void oc_session_next_text_delta_durable_free(oc_session_next_text_delta_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_text_delta_durable, value);
-}
-
 oc_status oc_session_next_text_delta_data_decode(oc_session_next_text_delta_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_session_next_text_delta_data, out, json, path, err);
@@ -17486,27 +17013,6 @@ void oc_session_next_text_delta_cleanup(oc_session_next_text_delta *value)
 void oc_session_next_text_delta_free(oc_session_next_text_delta *value)
 {
     sdkrt_json_value_free(&oc__j_session_next_text_delta, value);
-}
-
-oc_status oc_session_next_tool_input_delta_durable_decode(oc_session_next_tool_input_delta_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_next_tool_input_delta_durable, out, json, path, err);
-}
-
-oc_status oc_session_next_tool_input_delta_durable_encode(const oc_session_next_tool_input_delta_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_next_tool_input_delta_durable, value, out, err);
-}
-
-void oc_session_next_tool_input_delta_durable_cleanup(oc_session_next_tool_input_delta_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_next_tool_input_delta_durable, value);
-}
-
-void oc_session_next_tool_input_delta_durable_free(oc_session_next_tool_input_delta_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_next_tool_input_delta_durable, value);
 }
 
 oc_status oc_session_next_tool_input_delta_data_decode(oc_session_next_tool_input_delta_data *out, const json_t *json, const char *path, oc_error **err)
@@ -17808,25 +17314,36 @@ void oc_session_status_free(oc_session_status *value)
     sdkrt_json_value_free(&oc__j_session_status, value);
 }
 
-oc_status oc_session_status_durable_decode(oc_session_status_durable *out, const json_t *json, const char *path, oc_error **err)
+const char *oc_session_status_tag(const oc_session_status *value)
 {
-    return sdkrt_json_decode(&oc__j_session_status_durable, out, json, path, err);
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_SESSION_STATUS_IDLE:
+        return "idle";
+    case OC_SESSION_STATUS_RETRY:
+        return "retry";
+    case OC_SESSION_STATUS_BUSY:
+        return "busy";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
 }
 
-oc_status oc_session_status_durable_encode(const oc_session_status_durable *value, json_t **out, oc_error **err)
+const char *oc_session_status_kind_name(oc_session_status_kind kind)
 {
-    return sdkrt_json_encode(&oc__j_session_status_durable, value, out, err);
-}
-
-void oc_session_status_durable_cleanup(oc_session_status_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_status_durable, value);
-}
-
-void oc_session_status_durable_free(oc_session_status_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_status_durable, value);
+    switch (kind) {
+    case OC_SESSION_STATUS_UNKNOWN:
+        return "unknown";
+    case OC_SESSION_STATUS_IDLE:
+        return "idle";
+    case OC_SESSION_STATUS_RETRY:
+        return "retry";
+    case OC_SESSION_STATUS_BUSY:
+        return "busy";
+    }
+    return NULL;
 }
 
 oc_status oc_session_status_data_decode(oc_session_status_data *out, const json_t *json, const char *path, oc_error **err)
@@ -17911,27 +17428,6 @@ void oc_session_switch_model_body_cleanup(oc_session_switch_model_body *value)
 void oc_session_switch_model_body_free(oc_session_switch_model_body *value)
 {
     sdkrt_json_value_free(&oc__j_session_switch_model_body, value);
-}
-
-oc_status oc_session_updated_durable_decode(oc_session_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_session_updated_durable, out, json, path, err);
-}
-
-oc_status oc_session_updated_durable_encode(const oc_session_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_session_updated_durable, value, out, err);
-}
-
-void oc_session_updated_durable_cleanup(oc_session_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_session_updated_durable, value);
-}
-
-void oc_session_updated_durable_free(oc_session_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_session_updated_durable, value);
 }
 
 oc_status oc_session_updated_data_decode(oc_session_updated_data *out, const json_t *json, const char *path, oc_error **err)
@@ -18296,27 +17792,6 @@ void oc_todo_list_free(oc_todo_list *value)
     sdkrt_json_value_free(&oc__j_todo_list, value);
 }
 
-oc_status oc_todo_updated_durable_decode(oc_todo_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_todo_updated_durable, out, json, path, err);
-}
-
-oc_status oc_todo_updated_durable_encode(const oc_todo_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_todo_updated_durable, value, out, err);
-}
-
-void oc_todo_updated_durable_cleanup(oc_todo_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_todo_updated_durable, value);
-}
-
-void oc_todo_updated_durable_free(oc_todo_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_todo_updated_durable, value);
-}
-
 oc_status oc_todo_updated_data_decode(oc_todo_updated_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_todo_updated_data, out, json, path, err);
@@ -18357,27 +17832,6 @@ void oc_todo_updated_cleanup(oc_todo_updated *value)
 void oc_todo_updated_free(oc_todo_updated *value)
 {
     sdkrt_json_value_free(&oc__j_todo_updated, value);
-}
-
-oc_status oc_tui_command_execute_durable_decode(oc_tui_command_execute_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_tui_command_execute_durable, out, json, path, err);
-}
-
-oc_status oc_tui_command_execute_durable_encode(const oc_tui_command_execute_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_tui_command_execute_durable, value, out, err);
-}
-
-void oc_tui_command_execute_durable_cleanup(oc_tui_command_execute_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_tui_command_execute_durable, value);
-}
-
-void oc_tui_command_execute_durable_free(oc_tui_command_execute_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_tui_command_execute_durable, value);
 }
 
 oc_status oc_tui_command_execute_data_command_variant1_decode(oc_tui_command_execute_data_command_variant1 *out, const json_t *json, const char *path, oc_error **err)
@@ -18427,6 +17881,19 @@ void oc_tui_command_execute_data_command_free(oc_tui_command_execute_data_comman
     sdkrt_json_value_free(&oc__j_tui_command_execute_data_command, value);
 }
 
+const char *oc_tui_command_execute_data_command_kind_name(oc_tui_command_execute_data_command_kind kind)
+{
+    switch (kind) {
+    case OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_UNKNOWN:
+        return "unknown";
+    case OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_TUI_COMMAND_EXECUTE_DATA_COMMAND_VARIANT1:
+        return "tui_command_execute_data_command_variant1";
+    case OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_STRING:
+        return "string";
+    }
+    return NULL;
+}
+
 oc_status oc_tui_command_execute_data_decode(oc_tui_command_execute_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_tui_command_execute_data, out, json, path, err);
@@ -18467,27 +17934,6 @@ void oc_tui_command_execute_cleanup(oc_tui_command_execute *value)
 void oc_tui_command_execute_free(oc_tui_command_execute *value)
 {
     sdkrt_json_value_free(&oc__j_tui_command_execute, value);
-}
-
-oc_status oc_tui_prompt_append_durable_decode(oc_tui_prompt_append_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_tui_prompt_append_durable, out, json, path, err);
-}
-
-oc_status oc_tui_prompt_append_durable_encode(const oc_tui_prompt_append_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_tui_prompt_append_durable, value, out, err);
-}
-
-void oc_tui_prompt_append_durable_cleanup(oc_tui_prompt_append_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_tui_prompt_append_durable, value);
-}
-
-void oc_tui_prompt_append_durable_free(oc_tui_prompt_append_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_tui_prompt_append_durable, value);
 }
 
 oc_status oc_tui_prompt_append_data_decode(oc_tui_prompt_append_data *out, const json_t *json, const char *path, oc_error **err)
@@ -18532,27 +17978,6 @@ void oc_tui_prompt_append_free(oc_tui_prompt_append *value)
     sdkrt_json_value_free(&oc__j_tui_prompt_append, value);
 }
 
-oc_status oc_tui_session_select_durable_decode(oc_tui_session_select_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_tui_session_select_durable, out, json, path, err);
-}
-
-oc_status oc_tui_session_select_durable_encode(const oc_tui_session_select_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_tui_session_select_durable, value, out, err);
-}
-
-void oc_tui_session_select_durable_cleanup(oc_tui_session_select_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_tui_session_select_durable, value);
-}
-
-void oc_tui_session_select_durable_free(oc_tui_session_select_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_tui_session_select_durable, value);
-}
-
 oc_status oc_tui_session_select_data_decode(oc_tui_session_select_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_tui_session_select_data, out, json, path, err);
@@ -18593,27 +18018,6 @@ void oc_tui_session_select_cleanup(oc_tui_session_select *value)
 void oc_tui_session_select_free(oc_tui_session_select *value)
 {
     sdkrt_json_value_free(&oc__j_tui_session_select, value);
-}
-
-oc_status oc_tui_toast_show_durable_decode(oc_tui_toast_show_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_tui_toast_show_durable, out, json, path, err);
-}
-
-oc_status oc_tui_toast_show_durable_encode(const oc_tui_toast_show_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_tui_toast_show_durable, value, out, err);
-}
-
-void oc_tui_toast_show_durable_cleanup(oc_tui_toast_show_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_tui_toast_show_durable, value);
-}
-
-void oc_tui_toast_show_durable_free(oc_tui_toast_show_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_tui_toast_show_durable, value);
 }
 
 oc_status oc_tui_toast_show_data_variant_decode(oc_tui_toast_show_data_variant *out, const json_t *json, const char *path, oc_error **err)
@@ -18726,27 +18130,6 @@ void oc_unknown_error1_free(oc_unknown_error1 *value)
     sdkrt_json_value_free(&oc__j_unknown_error1, value);
 }
 
-oc_status oc_vcs_branch_updated_durable_decode(oc_vcs_branch_updated_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_vcs_branch_updated_durable, out, json, path, err);
-}
-
-oc_status oc_vcs_branch_updated_durable_encode(const oc_vcs_branch_updated_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_vcs_branch_updated_durable, value, out, err);
-}
-
-void oc_vcs_branch_updated_durable_cleanup(oc_vcs_branch_updated_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_vcs_branch_updated_durable, value);
-}
-
-void oc_vcs_branch_updated_durable_free(oc_vcs_branch_updated_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_vcs_branch_updated_durable, value);
-}
-
 oc_status oc_vcs_branch_updated_data_decode(oc_vcs_branch_updated_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_vcs_branch_updated_data, out, json, path, err);
@@ -18787,27 +18170,6 @@ void oc_vcs_branch_updated_cleanup(oc_vcs_branch_updated *value)
 void oc_vcs_branch_updated_free(oc_vcs_branch_updated *value)
 {
     sdkrt_json_value_free(&oc__j_vcs_branch_updated, value);
-}
-
-oc_status oc_workspace_ready_durable_decode(oc_workspace_ready_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_workspace_ready_durable, out, json, path, err);
-}
-
-oc_status oc_workspace_ready_durable_encode(const oc_workspace_ready_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_workspace_ready_durable, value, out, err);
-}
-
-void oc_workspace_ready_durable_cleanup(oc_workspace_ready_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_workspace_ready_durable, value);
-}
-
-void oc_workspace_ready_durable_free(oc_workspace_ready_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_workspace_ready_durable, value);
 }
 
 oc_status oc_workspace_ready_data_decode(oc_workspace_ready_data *out, const json_t *json, const char *path, oc_error **err)
@@ -18852,27 +18214,6 @@ void oc_workspace_ready_free(oc_workspace_ready *value)
     sdkrt_json_value_free(&oc__j_workspace_ready, value);
 }
 
-oc_status oc_workspace_failed_durable_decode(oc_workspace_failed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_workspace_failed_durable, out, json, path, err);
-}
-
-oc_status oc_workspace_failed_durable_encode(const oc_workspace_failed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_workspace_failed_durable, value, out, err);
-}
-
-void oc_workspace_failed_durable_cleanup(oc_workspace_failed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_workspace_failed_durable, value);
-}
-
-void oc_workspace_failed_durable_free(oc_workspace_failed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_workspace_failed_durable, value);
-}
-
 oc_status oc_workspace_failed_data_decode(oc_workspace_failed_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_workspace_failed_data, out, json, path, err);
@@ -18913,27 +18254,6 @@ void oc_workspace_failed_cleanup(oc_workspace_failed *value)
 void oc_workspace_failed_free(oc_workspace_failed *value)
 {
     sdkrt_json_value_free(&oc__j_workspace_failed, value);
-}
-
-oc_status oc_workspace_status_durable_decode(oc_workspace_status_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_workspace_status_durable, out, json, path, err);
-}
-
-oc_status oc_workspace_status_durable_encode(const oc_workspace_status_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_workspace_status_durable, value, out, err);
-}
-
-void oc_workspace_status_durable_cleanup(oc_workspace_status_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_workspace_status_durable, value);
-}
-
-void oc_workspace_status_durable_free(oc_workspace_status_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_workspace_status_durable, value);
 }
 
 oc_status oc_workspace_status_data_status_decode(oc_workspace_status_data_status *out, const json_t *json, const char *path, oc_error **err)
@@ -19004,27 +18324,6 @@ void oc_workspace_status_free(oc_workspace_status *value)
     sdkrt_json_value_free(&oc__j_workspace_status, value);
 }
 
-oc_status oc_worktree_ready_durable_decode(oc_worktree_ready_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_worktree_ready_durable, out, json, path, err);
-}
-
-oc_status oc_worktree_ready_durable_encode(const oc_worktree_ready_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_worktree_ready_durable, value, out, err);
-}
-
-void oc_worktree_ready_durable_cleanup(oc_worktree_ready_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_worktree_ready_durable, value);
-}
-
-void oc_worktree_ready_durable_free(oc_worktree_ready_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_worktree_ready_durable, value);
-}
-
 oc_status oc_worktree_ready_data_decode(oc_worktree_ready_data *out, const json_t *json, const char *path, oc_error **err)
 {
     return sdkrt_json_decode(&oc__j_worktree_ready_data, out, json, path, err);
@@ -19065,27 +18364,6 @@ void oc_worktree_ready_cleanup(oc_worktree_ready *value)
 void oc_worktree_ready_free(oc_worktree_ready *value)
 {
     sdkrt_json_value_free(&oc__j_worktree_ready, value);
-}
-
-oc_status oc_worktree_failed_durable_decode(oc_worktree_failed_durable *out, const json_t *json, const char *path, oc_error **err)
-{
-    return sdkrt_json_decode(&oc__j_worktree_failed_durable, out, json, path, err);
-}
-
-oc_status oc_worktree_failed_durable_encode(const oc_worktree_failed_durable *value, json_t **out, oc_error **err)
-{
-    return sdkrt_json_encode(&oc__j_worktree_failed_durable, value, out, err);
-}
-
-void oc_worktree_failed_durable_cleanup(oc_worktree_failed_durable *value)
-{
-    if (value)
-        sdkrt_json_cleanup(&oc__j_worktree_failed_durable, value);
-}
-
-void oc_worktree_failed_durable_free(oc_worktree_failed_durable *value)
-{
-    sdkrt_json_value_free(&oc__j_worktree_failed_durable, value);
 }
 
 oc_status oc_worktree_failed_data_decode(oc_worktree_failed_data *out, const json_t *json, const char *path, oc_error **err)
@@ -19149,5 +18427,1121 @@ void oc_v2_event_cleanup(oc_v2_event *value)
 void oc_v2_event_free(oc_v2_event *value)
 {
     sdkrt_json_value_free(&oc__j_v2_event, value);
+}
+
+const char *oc_v2_event_tag(const oc_v2_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_V2_EVENT_MODELS_DEV_REFRESHED:
+        return "models-dev.refreshed";
+    case OC_V2_EVENT_INTEGRATION_UPDATED:
+        return "integration.updated";
+    case OC_V2_EVENT_INTEGRATION_CONNECTION_UPDATED:
+        return "integration.connection.updated";
+    case OC_V2_EVENT_CATALOG_UPDATED:
+        return "catalog.updated";
+    case OC_V2_EVENT_SESSION_CREATED:
+        return "session.created";
+    case OC_V2_EVENT_SESSION_UPDATED:
+        return "session.updated";
+    case OC_V2_EVENT_SESSION_DELETED:
+        return "session.deleted";
+    case OC_V2_EVENT_MESSAGE_UPDATED:
+        return "message.updated";
+    case OC_V2_EVENT_MESSAGE_REMOVED:
+        return "message.removed";
+    case OC_V2_EVENT_MESSAGE_PART_UPDATED:
+        return "message.part.updated";
+    case OC_V2_EVENT_MESSAGE_PART_REMOVED:
+        return "message.part.removed";
+    case OC_V2_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return "session.next.agent.switched";
+    case OC_V2_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return "session.next.model.switched";
+    case OC_V2_EVENT_SESSION_NEXT_MOVED:
+        return "session.next.moved";
+    case OC_V2_EVENT_SESSION_NEXT_PROMPTED:
+        return "session.next.prompted";
+    case OC_V2_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return "session.next.prompt.admitted";
+    case OC_V2_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return "session.next.context.updated";
+    case OC_V2_EVENT_SESSION_NEXT_SYNTHETIC:
+        return "session.next.synthetic";
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return "session.next.shell.started";
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return "session.next.shell.ended";
+    case OC_V2_EVENT_SESSION_NEXT_STEP_STARTED:
+        return "session.next.step.started";
+    case OC_V2_EVENT_SESSION_NEXT_STEP_ENDED:
+        return "session.next.step.ended";
+    case OC_V2_EVENT_SESSION_NEXT_STEP_FAILED:
+        return "session.next.step.failed";
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return "session.next.text.started";
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_DELTA:
+        return "session.next.text.delta";
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return "session.next.text.ended";
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return "session.next.reasoning.started";
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_DELTA:
+        return "session.next.reasoning.delta";
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return "session.next.reasoning.ended";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return "session.next.tool.input.started";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_DELTA:
+        return "session.next.tool.input.delta";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return "session.next.tool.input.ended";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return "session.next.tool.called";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return "session.next.tool.progress";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return "session.next.tool.success";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return "session.next.tool.failed";
+    case OC_V2_EVENT_SESSION_NEXT_RETRIED:
+        return "session.next.retried";
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return "session.next.compaction.started";
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_DELTA:
+        return "session.next.compaction.delta";
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return "session.next.compaction.ended";
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return "session.next.revert.staged";
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return "session.next.revert.cleared";
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return "session.next.revert.committed";
+    case OC_V2_EVENT_MESSAGE_PART_DELTA:
+        return "message.part.delta";
+    case OC_V2_EVENT_SESSION_DIFF:
+        return "session.diff";
+    case OC_V2_EVENT_SESSION_ERROR:
+        return "session.error";
+    case OC_V2_EVENT_INSTALLATION_UPDATED:
+        return "installation.updated";
+    case OC_V2_EVENT_INSTALLATION_UPDATE_AVAILABLE:
+        return "installation.update-available";
+    case OC_V2_EVENT_FILE_EDITED:
+        return "file.edited";
+    case OC_V2_EVENT_REFERENCE_UPDATED:
+        return "reference.updated";
+    case OC_V2_EVENT_PERMISSION_V2_ASKED:
+        return "permission.v2.asked";
+    case OC_V2_EVENT_PERMISSION_V2_REPLIED:
+        return "permission.v2.replied";
+    case OC_V2_EVENT_PLUGIN_ADDED:
+        return "plugin.added";
+    case OC_V2_EVENT_PROJECT_DIRECTORIES_UPDATED:
+        return "project.directories.updated";
+    case OC_V2_EVENT_FILE_WATCHER_UPDATED:
+        return "file.watcher.updated";
+    case OC_V2_EVENT_PTY_CREATED:
+        return "pty.created";
+    case OC_V2_EVENT_PTY_UPDATED:
+        return "pty.updated";
+    case OC_V2_EVENT_PTY_EXITED:
+        return "pty.exited";
+    case OC_V2_EVENT_PTY_DELETED:
+        return "pty.deleted";
+    case OC_V2_EVENT_QUESTION_V2_ASKED:
+        return "question.v2.asked";
+    case OC_V2_EVENT_QUESTION_V2_REPLIED:
+        return "question.v2.replied";
+    case OC_V2_EVENT_QUESTION_V2_REJECTED:
+        return "question.v2.rejected";
+    case OC_V2_EVENT_TODO_UPDATED:
+        return "todo.updated";
+    case OC_V2_EVENT_LSP_UPDATED:
+        return "lsp.updated";
+    case OC_V2_EVENT_PERMISSION_ASKED:
+        return "permission.asked";
+    case OC_V2_EVENT_PERMISSION_REPLIED:
+        return "permission.replied";
+    case OC_V2_EVENT_TUI_PROMPT_APPEND:
+        return "tui.prompt.append";
+    case OC_V2_EVENT_TUI_COMMAND_EXECUTE:
+        return "tui.command.execute";
+    case OC_V2_EVENT_TUI_TOAST_SHOW:
+        return "tui.toast.show";
+    case OC_V2_EVENT_TUI_SESSION_SELECT:
+        return "tui.session.select";
+    case OC_V2_EVENT_MCP_TOOLS_CHANGED:
+        return "mcp.tools.changed";
+    case OC_V2_EVENT_MCP_BROWSER_OPEN_FAILED:
+        return "mcp.browser.open.failed";
+    case OC_V2_EVENT_COMMAND_EXECUTED:
+        return "command.executed";
+    case OC_V2_EVENT_PROJECT_UPDATED:
+        return "project.updated";
+    case OC_V2_EVENT_SESSION_STATUS:
+        return "session.status";
+    case OC_V2_EVENT_SESSION_IDLE:
+        return "session.idle";
+    case OC_V2_EVENT_QUESTION_ASKED:
+        return "question.asked";
+    case OC_V2_EVENT_QUESTION_REPLIED:
+        return "question.replied";
+    case OC_V2_EVENT_QUESTION_REJECTED:
+        return "question.rejected";
+    case OC_V2_EVENT_SESSION_COMPACTED:
+        return "session.compacted";
+    case OC_V2_EVENT_VCS_BRANCH_UPDATED:
+        return "vcs.branch.updated";
+    case OC_V2_EVENT_WORKSPACE_READY:
+        return "workspace.ready";
+    case OC_V2_EVENT_WORKSPACE_FAILED:
+        return "workspace.failed";
+    case OC_V2_EVENT_WORKSPACE_STATUS:
+        return "workspace.status";
+    case OC_V2_EVENT_WORKTREE_READY:
+        return "worktree.ready";
+    case OC_V2_EVENT_WORKTREE_FAILED:
+        return "worktree.failed";
+    case OC_V2_EVENT_SERVER_CONNECTED:
+        return "server.connected";
+    case OC_V2_EVENT_GLOBAL_DISPOSED:
+        return "global.disposed";
+    default:
+        break;
+    }
+    return json_string_value(json_object_get(value->unknown, "type"));
+}
+
+const char *oc_v2_event_kind_name(oc_v2_event_kind kind)
+{
+    switch (kind) {
+    case OC_V2_EVENT_UNKNOWN:
+        return "unknown";
+    case OC_V2_EVENT_MODELS_DEV_REFRESHED:
+        return "models_dev_refreshed";
+    case OC_V2_EVENT_INTEGRATION_UPDATED:
+        return "integration_updated";
+    case OC_V2_EVENT_INTEGRATION_CONNECTION_UPDATED:
+        return "integration_connection_updated";
+    case OC_V2_EVENT_CATALOG_UPDATED:
+        return "catalog_updated";
+    case OC_V2_EVENT_SESSION_CREATED:
+        return "session_created";
+    case OC_V2_EVENT_SESSION_UPDATED:
+        return "session_updated";
+    case OC_V2_EVENT_SESSION_DELETED:
+        return "session_deleted";
+    case OC_V2_EVENT_MESSAGE_UPDATED:
+        return "message_updated";
+    case OC_V2_EVENT_MESSAGE_REMOVED:
+        return "message_removed";
+    case OC_V2_EVENT_MESSAGE_PART_UPDATED:
+        return "message_part_updated";
+    case OC_V2_EVENT_MESSAGE_PART_REMOVED:
+        return "message_part_removed";
+    case OC_V2_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return "session_next_agent_switched";
+    case OC_V2_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return "session_next_model_switched";
+    case OC_V2_EVENT_SESSION_NEXT_MOVED:
+        return "session_next_moved";
+    case OC_V2_EVENT_SESSION_NEXT_PROMPTED:
+        return "session_next_prompted";
+    case OC_V2_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return "session_next_prompt_admitted";
+    case OC_V2_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return "session_next_context_updated";
+    case OC_V2_EVENT_SESSION_NEXT_SYNTHETIC:
+        return "session_next_synthetic";
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return "session_next_shell_started";
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return "session_next_shell_ended";
+    case OC_V2_EVENT_SESSION_NEXT_STEP_STARTED:
+        return "session_next_step_started";
+    case OC_V2_EVENT_SESSION_NEXT_STEP_ENDED:
+        return "session_next_step_ended";
+    case OC_V2_EVENT_SESSION_NEXT_STEP_FAILED:
+        return "session_next_step_failed";
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return "session_next_text_started";
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_DELTA:
+        return "session_next_text_delta";
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return "session_next_text_ended";
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return "session_next_reasoning_started";
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_DELTA:
+        return "session_next_reasoning_delta";
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return "session_next_reasoning_ended";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return "session_next_tool_input_started";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_DELTA:
+        return "session_next_tool_input_delta";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return "session_next_tool_input_ended";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return "session_next_tool_called";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return "session_next_tool_progress";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return "session_next_tool_success";
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return "session_next_tool_failed";
+    case OC_V2_EVENT_SESSION_NEXT_RETRIED:
+        return "session_next_retried";
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return "session_next_compaction_started";
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_DELTA:
+        return "session_next_compaction_delta";
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return "session_next_compaction_ended";
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return "session_next_revert_staged";
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return "session_next_revert_cleared";
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return "session_next_revert_committed";
+    case OC_V2_EVENT_MESSAGE_PART_DELTA:
+        return "message_part_delta";
+    case OC_V2_EVENT_SESSION_DIFF:
+        return "session_diff";
+    case OC_V2_EVENT_SESSION_ERROR:
+        return "session_error";
+    case OC_V2_EVENT_INSTALLATION_UPDATED:
+        return "installation_updated";
+    case OC_V2_EVENT_INSTALLATION_UPDATE_AVAILABLE:
+        return "installation_update_available";
+    case OC_V2_EVENT_FILE_EDITED:
+        return "file_edited";
+    case OC_V2_EVENT_REFERENCE_UPDATED:
+        return "reference_updated";
+    case OC_V2_EVENT_PERMISSION_V2_ASKED:
+        return "permission_v2_asked";
+    case OC_V2_EVENT_PERMISSION_V2_REPLIED:
+        return "permission_v2_replied";
+    case OC_V2_EVENT_PLUGIN_ADDED:
+        return "plugin_added";
+    case OC_V2_EVENT_PROJECT_DIRECTORIES_UPDATED:
+        return "project_directories_updated";
+    case OC_V2_EVENT_FILE_WATCHER_UPDATED:
+        return "file_watcher_updated";
+    case OC_V2_EVENT_PTY_CREATED:
+        return "pty_created";
+    case OC_V2_EVENT_PTY_UPDATED:
+        return "pty_updated";
+    case OC_V2_EVENT_PTY_EXITED:
+        return "pty_exited";
+    case OC_V2_EVENT_PTY_DELETED:
+        return "pty_deleted";
+    case OC_V2_EVENT_QUESTION_V2_ASKED:
+        return "question_v2_asked";
+    case OC_V2_EVENT_QUESTION_V2_REPLIED:
+        return "question_v2_replied";
+    case OC_V2_EVENT_QUESTION_V2_REJECTED:
+        return "question_v2_rejected";
+    case OC_V2_EVENT_TODO_UPDATED:
+        return "todo_updated";
+    case OC_V2_EVENT_LSP_UPDATED:
+        return "lsp_updated";
+    case OC_V2_EVENT_PERMISSION_ASKED:
+        return "permission_asked";
+    case OC_V2_EVENT_PERMISSION_REPLIED:
+        return "permission_replied";
+    case OC_V2_EVENT_TUI_PROMPT_APPEND:
+        return "tui_prompt_append";
+    case OC_V2_EVENT_TUI_COMMAND_EXECUTE:
+        return "tui_command_execute";
+    case OC_V2_EVENT_TUI_TOAST_SHOW:
+        return "tui_toast_show";
+    case OC_V2_EVENT_TUI_SESSION_SELECT:
+        return "tui_session_select";
+    case OC_V2_EVENT_MCP_TOOLS_CHANGED:
+        return "mcp_tools_changed";
+    case OC_V2_EVENT_MCP_BROWSER_OPEN_FAILED:
+        return "mcp_browser_open_failed";
+    case OC_V2_EVENT_COMMAND_EXECUTED:
+        return "command_executed";
+    case OC_V2_EVENT_PROJECT_UPDATED:
+        return "project_updated";
+    case OC_V2_EVENT_SESSION_STATUS:
+        return "session_status";
+    case OC_V2_EVENT_SESSION_IDLE:
+        return "session_idle";
+    case OC_V2_EVENT_QUESTION_ASKED:
+        return "question_asked";
+    case OC_V2_EVENT_QUESTION_REPLIED:
+        return "question_replied";
+    case OC_V2_EVENT_QUESTION_REJECTED:
+        return "question_rejected";
+    case OC_V2_EVENT_SESSION_COMPACTED:
+        return "session_compacted";
+    case OC_V2_EVENT_VCS_BRANCH_UPDATED:
+        return "vcs_branch_updated";
+    case OC_V2_EVENT_WORKSPACE_READY:
+        return "workspace_ready";
+    case OC_V2_EVENT_WORKSPACE_FAILED:
+        return "workspace_failed";
+    case OC_V2_EVENT_WORKSPACE_STATUS:
+        return "workspace_status";
+    case OC_V2_EVENT_WORKTREE_READY:
+        return "worktree_ready";
+    case OC_V2_EVENT_WORKTREE_FAILED:
+        return "worktree_failed";
+    case OC_V2_EVENT_SERVER_CONNECTED:
+        return "server_connected";
+    case OC_V2_EVENT_GLOBAL_DISPOSED:
+        return "global_disposed";
+    }
+    return NULL;
+}
+
+const oc_evt_id *oc_v2_event_id(const oc_v2_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_V2_EVENT_MODELS_DEV_REFRESHED:
+        return &value->u.models_dev_refreshed.id;
+    case OC_V2_EVENT_INTEGRATION_UPDATED:
+        return &value->u.integration_updated.id;
+    case OC_V2_EVENT_INTEGRATION_CONNECTION_UPDATED:
+        return &value->u.integration_connection_updated.id;
+    case OC_V2_EVENT_CATALOG_UPDATED:
+        return &value->u.catalog_updated.id;
+    case OC_V2_EVENT_SESSION_CREATED:
+        return &value->u.session_created.id;
+    case OC_V2_EVENT_SESSION_UPDATED:
+        return &value->u.session_updated.id;
+    case OC_V2_EVENT_SESSION_DELETED:
+        return &value->u.session_deleted.id;
+    case OC_V2_EVENT_MESSAGE_UPDATED:
+        return &value->u.message_updated.id;
+    case OC_V2_EVENT_MESSAGE_REMOVED:
+        return &value->u.message_removed.id;
+    case OC_V2_EVENT_MESSAGE_PART_UPDATED:
+        return &value->u.message_part_updated.id;
+    case OC_V2_EVENT_MESSAGE_PART_REMOVED:
+        return &value->u.message_part_removed.id;
+    case OC_V2_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return &value->u.session_next_agent_switched.id;
+    case OC_V2_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return &value->u.session_next_model_switched.id;
+    case OC_V2_EVENT_SESSION_NEXT_MOVED:
+        return &value->u.session_next_moved.id;
+    case OC_V2_EVENT_SESSION_NEXT_PROMPTED:
+        return &value->u.session_next_prompted.id;
+    case OC_V2_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return &value->u.session_next_prompt_admitted.id;
+    case OC_V2_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return &value->u.session_next_context_updated.id;
+    case OC_V2_EVENT_SESSION_NEXT_SYNTHETIC:
+        return &value->u.session_next_synthetic.id;
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return &value->u.session_next_shell_started.id;
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return &value->u.session_next_shell_ended.id;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_STARTED:
+        return &value->u.session_next_step_started.id;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_ENDED:
+        return &value->u.session_next_step_ended.id;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_FAILED:
+        return &value->u.session_next_step_failed.id;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return &value->u.session_next_text_started.id;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_DELTA:
+        return &value->u.session_next_text_delta.id;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return &value->u.session_next_text_ended.id;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return &value->u.session_next_reasoning_started.id;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_DELTA:
+        return &value->u.session_next_reasoning_delta.id;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return &value->u.session_next_reasoning_ended.id;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return &value->u.session_next_tool_input_started.id;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_DELTA:
+        return &value->u.session_next_tool_input_delta.id;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return &value->u.session_next_tool_input_ended.id;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return &value->u.session_next_tool_called.id;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return &value->u.session_next_tool_progress.id;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return &value->u.session_next_tool_success.id;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return &value->u.session_next_tool_failed.id;
+    case OC_V2_EVENT_SESSION_NEXT_RETRIED:
+        return &value->u.session_next_retried.id;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return &value->u.session_next_compaction_started.id;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_DELTA:
+        return &value->u.session_next_compaction_delta.id;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return &value->u.session_next_compaction_ended.id;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return &value->u.session_next_revert_staged.id;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return &value->u.session_next_revert_cleared.id;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return &value->u.session_next_revert_committed.id;
+    case OC_V2_EVENT_MESSAGE_PART_DELTA:
+        return &value->u.message_part_delta.id;
+    case OC_V2_EVENT_SESSION_DIFF:
+        return &value->u.session_diff.id;
+    case OC_V2_EVENT_SESSION_ERROR:
+        return &value->u.session_error.id;
+    case OC_V2_EVENT_INSTALLATION_UPDATED:
+        return &value->u.installation_updated.id;
+    case OC_V2_EVENT_INSTALLATION_UPDATE_AVAILABLE:
+        return &value->u.installation_update_available.id;
+    case OC_V2_EVENT_FILE_EDITED:
+        return &value->u.file_edited.id;
+    case OC_V2_EVENT_REFERENCE_UPDATED:
+        return &value->u.reference_updated.id;
+    case OC_V2_EVENT_PERMISSION_V2_ASKED:
+        return &value->u.permission_v2_asked.id;
+    case OC_V2_EVENT_PERMISSION_V2_REPLIED:
+        return &value->u.permission_v2_replied.id;
+    case OC_V2_EVENT_PLUGIN_ADDED:
+        return &value->u.plugin_added.id;
+    case OC_V2_EVENT_PROJECT_DIRECTORIES_UPDATED:
+        return &value->u.project_directories_updated.id;
+    case OC_V2_EVENT_FILE_WATCHER_UPDATED:
+        return &value->u.file_watcher_updated.id;
+    case OC_V2_EVENT_PTY_CREATED:
+        return &value->u.pty_created.id;
+    case OC_V2_EVENT_PTY_UPDATED:
+        return &value->u.pty_updated.id;
+    case OC_V2_EVENT_PTY_EXITED:
+        return &value->u.pty_exited.id;
+    case OC_V2_EVENT_PTY_DELETED:
+        return &value->u.pty_deleted.id;
+    case OC_V2_EVENT_QUESTION_V2_ASKED:
+        return &value->u.question_v2_asked.id;
+    case OC_V2_EVENT_QUESTION_V2_REPLIED:
+        return &value->u.question_v2_replied.id;
+    case OC_V2_EVENT_QUESTION_V2_REJECTED:
+        return &value->u.question_v2_rejected.id;
+    case OC_V2_EVENT_TODO_UPDATED:
+        return &value->u.todo_updated.id;
+    case OC_V2_EVENT_LSP_UPDATED:
+        return &value->u.lsp_updated.id;
+    case OC_V2_EVENT_PERMISSION_ASKED:
+        return &value->u.permission_asked.id;
+    case OC_V2_EVENT_PERMISSION_REPLIED:
+        return &value->u.permission_replied.id;
+    case OC_V2_EVENT_TUI_PROMPT_APPEND:
+        return &value->u.tui_prompt_append.id;
+    case OC_V2_EVENT_TUI_COMMAND_EXECUTE:
+        return &value->u.tui_command_execute.id;
+    case OC_V2_EVENT_TUI_TOAST_SHOW:
+        return &value->u.tui_toast_show.id;
+    case OC_V2_EVENT_TUI_SESSION_SELECT:
+        return &value->u.tui_session_select.id;
+    case OC_V2_EVENT_MCP_TOOLS_CHANGED:
+        return &value->u.mcp_tools_changed.id;
+    case OC_V2_EVENT_MCP_BROWSER_OPEN_FAILED:
+        return &value->u.mcp_browser_open_failed.id;
+    case OC_V2_EVENT_COMMAND_EXECUTED:
+        return &value->u.command_executed.id;
+    case OC_V2_EVENT_PROJECT_UPDATED:
+        return &value->u.project_updated.id;
+    case OC_V2_EVENT_SESSION_STATUS:
+        return &value->u.session_status.id;
+    case OC_V2_EVENT_SESSION_IDLE:
+        return &value->u.session_idle.id;
+    case OC_V2_EVENT_QUESTION_ASKED:
+        return &value->u.question_asked.id;
+    case OC_V2_EVENT_QUESTION_REPLIED:
+        return &value->u.question_replied.id;
+    case OC_V2_EVENT_QUESTION_REJECTED:
+        return &value->u.question_rejected.id;
+    case OC_V2_EVENT_SESSION_COMPACTED:
+        return &value->u.session_compacted.id;
+    case OC_V2_EVENT_VCS_BRANCH_UPDATED:
+        return &value->u.vcs_branch_updated.id;
+    case OC_V2_EVENT_WORKSPACE_READY:
+        return &value->u.workspace_ready.id;
+    case OC_V2_EVENT_WORKSPACE_FAILED:
+        return &value->u.workspace_failed.id;
+    case OC_V2_EVENT_WORKSPACE_STATUS:
+        return &value->u.workspace_status.id;
+    case OC_V2_EVENT_WORKTREE_READY:
+        return &value->u.worktree_ready.id;
+    case OC_V2_EVENT_WORKTREE_FAILED:
+        return &value->u.worktree_failed.id;
+    case OC_V2_EVENT_SERVER_CONNECTED:
+        return &value->u.server_connected.id;
+    case OC_V2_EVENT_GLOBAL_DISPOSED:
+        return &value->u.global_disposed.id;
+    default:
+        return NULL;
+    }
+}
+
+const oc_json_map *oc_v2_event_metadata(const oc_v2_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_V2_EVENT_MODELS_DEV_REFRESHED:
+        return value->u.models_dev_refreshed.has_metadata ? &value->u.models_dev_refreshed.metadata : NULL;
+    case OC_V2_EVENT_INTEGRATION_UPDATED:
+        return value->u.integration_updated.has_metadata ? &value->u.integration_updated.metadata : NULL;
+    case OC_V2_EVENT_INTEGRATION_CONNECTION_UPDATED:
+        return value->u.integration_connection_updated.has_metadata ? &value->u.integration_connection_updated.metadata : NULL;
+    case OC_V2_EVENT_CATALOG_UPDATED:
+        return value->u.catalog_updated.has_metadata ? &value->u.catalog_updated.metadata : NULL;
+    case OC_V2_EVENT_SESSION_CREATED:
+        return value->u.session_created.has_metadata ? &value->u.session_created.metadata : NULL;
+    case OC_V2_EVENT_SESSION_UPDATED:
+        return value->u.session_updated.has_metadata ? &value->u.session_updated.metadata : NULL;
+    case OC_V2_EVENT_SESSION_DELETED:
+        return value->u.session_deleted.has_metadata ? &value->u.session_deleted.metadata : NULL;
+    case OC_V2_EVENT_MESSAGE_UPDATED:
+        return value->u.message_updated.has_metadata ? &value->u.message_updated.metadata : NULL;
+    case OC_V2_EVENT_MESSAGE_REMOVED:
+        return value->u.message_removed.has_metadata ? &value->u.message_removed.metadata : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_UPDATED:
+        return value->u.message_part_updated.has_metadata ? &value->u.message_part_updated.metadata : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_REMOVED:
+        return value->u.message_part_removed.has_metadata ? &value->u.message_part_removed.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return value->u.session_next_agent_switched.has_metadata ? &value->u.session_next_agent_switched.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return value->u.session_next_model_switched.has_metadata ? &value->u.session_next_model_switched.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_MOVED:
+        return value->u.session_next_moved.has_metadata ? &value->u.session_next_moved.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_PROMPTED:
+        return value->u.session_next_prompted.has_metadata ? &value->u.session_next_prompted.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return value->u.session_next_prompt_admitted.has_metadata ? &value->u.session_next_prompt_admitted.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return value->u.session_next_context_updated.has_metadata ? &value->u.session_next_context_updated.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SYNTHETIC:
+        return value->u.session_next_synthetic.has_metadata ? &value->u.session_next_synthetic.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return value->u.session_next_shell_started.has_metadata ? &value->u.session_next_shell_started.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return value->u.session_next_shell_ended.has_metadata ? &value->u.session_next_shell_ended.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_STARTED:
+        return value->u.session_next_step_started.has_metadata ? &value->u.session_next_step_started.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_ENDED:
+        return value->u.session_next_step_ended.has_metadata ? &value->u.session_next_step_ended.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_FAILED:
+        return value->u.session_next_step_failed.has_metadata ? &value->u.session_next_step_failed.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return value->u.session_next_text_started.has_metadata ? &value->u.session_next_text_started.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_DELTA:
+        return value->u.session_next_text_delta.has_metadata ? &value->u.session_next_text_delta.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return value->u.session_next_text_ended.has_metadata ? &value->u.session_next_text_ended.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return value->u.session_next_reasoning_started.has_metadata ? &value->u.session_next_reasoning_started.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_DELTA:
+        return value->u.session_next_reasoning_delta.has_metadata ? &value->u.session_next_reasoning_delta.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return value->u.session_next_reasoning_ended.has_metadata ? &value->u.session_next_reasoning_ended.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return value->u.session_next_tool_input_started.has_metadata ? &value->u.session_next_tool_input_started.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_DELTA:
+        return value->u.session_next_tool_input_delta.has_metadata ? &value->u.session_next_tool_input_delta.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return value->u.session_next_tool_input_ended.has_metadata ? &value->u.session_next_tool_input_ended.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return value->u.session_next_tool_called.has_metadata ? &value->u.session_next_tool_called.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return value->u.session_next_tool_progress.has_metadata ? &value->u.session_next_tool_progress.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return value->u.session_next_tool_success.has_metadata ? &value->u.session_next_tool_success.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return value->u.session_next_tool_failed.has_metadata ? &value->u.session_next_tool_failed.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_RETRIED:
+        return value->u.session_next_retried.has_metadata ? &value->u.session_next_retried.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return value->u.session_next_compaction_started.has_metadata ? &value->u.session_next_compaction_started.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_DELTA:
+        return value->u.session_next_compaction_delta.has_metadata ? &value->u.session_next_compaction_delta.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return value->u.session_next_compaction_ended.has_metadata ? &value->u.session_next_compaction_ended.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return value->u.session_next_revert_staged.has_metadata ? &value->u.session_next_revert_staged.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return value->u.session_next_revert_cleared.has_metadata ? &value->u.session_next_revert_cleared.metadata : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return value->u.session_next_revert_committed.has_metadata ? &value->u.session_next_revert_committed.metadata : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_DELTA:
+        return value->u.message_part_delta.has_metadata ? &value->u.message_part_delta.metadata : NULL;
+    case OC_V2_EVENT_SESSION_DIFF:
+        return value->u.session_diff.has_metadata ? &value->u.session_diff.metadata : NULL;
+    case OC_V2_EVENT_SESSION_ERROR:
+        return value->u.session_error.has_metadata ? &value->u.session_error.metadata : NULL;
+    case OC_V2_EVENT_INSTALLATION_UPDATED:
+        return value->u.installation_updated.has_metadata ? &value->u.installation_updated.metadata : NULL;
+    case OC_V2_EVENT_INSTALLATION_UPDATE_AVAILABLE:
+        return value->u.installation_update_available.has_metadata ? &value->u.installation_update_available.metadata : NULL;
+    case OC_V2_EVENT_FILE_EDITED:
+        return value->u.file_edited.has_metadata ? &value->u.file_edited.metadata : NULL;
+    case OC_V2_EVENT_REFERENCE_UPDATED:
+        return value->u.reference_updated.has_metadata ? &value->u.reference_updated.metadata : NULL;
+    case OC_V2_EVENT_PERMISSION_V2_ASKED:
+        return value->u.permission_v2_asked.has_metadata ? &value->u.permission_v2_asked.metadata : NULL;
+    case OC_V2_EVENT_PERMISSION_V2_REPLIED:
+        return value->u.permission_v2_replied.has_metadata ? &value->u.permission_v2_replied.metadata : NULL;
+    case OC_V2_EVENT_PLUGIN_ADDED:
+        return value->u.plugin_added.has_metadata ? &value->u.plugin_added.metadata : NULL;
+    case OC_V2_EVENT_PROJECT_DIRECTORIES_UPDATED:
+        return value->u.project_directories_updated.has_metadata ? &value->u.project_directories_updated.metadata : NULL;
+    case OC_V2_EVENT_FILE_WATCHER_UPDATED:
+        return value->u.file_watcher_updated.has_metadata ? &value->u.file_watcher_updated.metadata : NULL;
+    case OC_V2_EVENT_PTY_CREATED:
+        return value->u.pty_created.has_metadata ? &value->u.pty_created.metadata : NULL;
+    case OC_V2_EVENT_PTY_UPDATED:
+        return value->u.pty_updated.has_metadata ? &value->u.pty_updated.metadata : NULL;
+    case OC_V2_EVENT_PTY_EXITED:
+        return value->u.pty_exited.has_metadata ? &value->u.pty_exited.metadata : NULL;
+    case OC_V2_EVENT_PTY_DELETED:
+        return value->u.pty_deleted.has_metadata ? &value->u.pty_deleted.metadata : NULL;
+    case OC_V2_EVENT_QUESTION_V2_ASKED:
+        return value->u.question_v2_asked.has_metadata ? &value->u.question_v2_asked.metadata : NULL;
+    case OC_V2_EVENT_QUESTION_V2_REPLIED:
+        return value->u.question_v2_replied.has_metadata ? &value->u.question_v2_replied.metadata : NULL;
+    case OC_V2_EVENT_QUESTION_V2_REJECTED:
+        return value->u.question_v2_rejected.has_metadata ? &value->u.question_v2_rejected.metadata : NULL;
+    case OC_V2_EVENT_TODO_UPDATED:
+        return value->u.todo_updated.has_metadata ? &value->u.todo_updated.metadata : NULL;
+    case OC_V2_EVENT_LSP_UPDATED:
+        return value->u.lsp_updated.has_metadata ? &value->u.lsp_updated.metadata : NULL;
+    case OC_V2_EVENT_PERMISSION_ASKED:
+        return value->u.permission_asked.has_metadata ? &value->u.permission_asked.metadata : NULL;
+    case OC_V2_EVENT_PERMISSION_REPLIED:
+        return value->u.permission_replied.has_metadata ? &value->u.permission_replied.metadata : NULL;
+    case OC_V2_EVENT_TUI_PROMPT_APPEND:
+        return value->u.tui_prompt_append.has_metadata ? &value->u.tui_prompt_append.metadata : NULL;
+    case OC_V2_EVENT_TUI_COMMAND_EXECUTE:
+        return value->u.tui_command_execute.has_metadata ? &value->u.tui_command_execute.metadata : NULL;
+    case OC_V2_EVENT_TUI_TOAST_SHOW:
+        return value->u.tui_toast_show.has_metadata ? &value->u.tui_toast_show.metadata : NULL;
+    case OC_V2_EVENT_TUI_SESSION_SELECT:
+        return value->u.tui_session_select.has_metadata ? &value->u.tui_session_select.metadata : NULL;
+    case OC_V2_EVENT_MCP_TOOLS_CHANGED:
+        return value->u.mcp_tools_changed.has_metadata ? &value->u.mcp_tools_changed.metadata : NULL;
+    case OC_V2_EVENT_MCP_BROWSER_OPEN_FAILED:
+        return value->u.mcp_browser_open_failed.has_metadata ? &value->u.mcp_browser_open_failed.metadata : NULL;
+    case OC_V2_EVENT_COMMAND_EXECUTED:
+        return value->u.command_executed.has_metadata ? &value->u.command_executed.metadata : NULL;
+    case OC_V2_EVENT_PROJECT_UPDATED:
+        return value->u.project_updated.has_metadata ? &value->u.project_updated.metadata : NULL;
+    case OC_V2_EVENT_SESSION_STATUS:
+        return value->u.session_status.has_metadata ? &value->u.session_status.metadata : NULL;
+    case OC_V2_EVENT_SESSION_IDLE:
+        return value->u.session_idle.has_metadata ? &value->u.session_idle.metadata : NULL;
+    case OC_V2_EVENT_QUESTION_ASKED:
+        return value->u.question_asked.has_metadata ? &value->u.question_asked.metadata : NULL;
+    case OC_V2_EVENT_QUESTION_REPLIED:
+        return value->u.question_replied.has_metadata ? &value->u.question_replied.metadata : NULL;
+    case OC_V2_EVENT_QUESTION_REJECTED:
+        return value->u.question_rejected.has_metadata ? &value->u.question_rejected.metadata : NULL;
+    case OC_V2_EVENT_SESSION_COMPACTED:
+        return value->u.session_compacted.has_metadata ? &value->u.session_compacted.metadata : NULL;
+    case OC_V2_EVENT_VCS_BRANCH_UPDATED:
+        return value->u.vcs_branch_updated.has_metadata ? &value->u.vcs_branch_updated.metadata : NULL;
+    case OC_V2_EVENT_WORKSPACE_READY:
+        return value->u.workspace_ready.has_metadata ? &value->u.workspace_ready.metadata : NULL;
+    case OC_V2_EVENT_WORKSPACE_FAILED:
+        return value->u.workspace_failed.has_metadata ? &value->u.workspace_failed.metadata : NULL;
+    case OC_V2_EVENT_WORKSPACE_STATUS:
+        return value->u.workspace_status.has_metadata ? &value->u.workspace_status.metadata : NULL;
+    case OC_V2_EVENT_WORKTREE_READY:
+        return value->u.worktree_ready.has_metadata ? &value->u.worktree_ready.metadata : NULL;
+    case OC_V2_EVENT_WORKTREE_FAILED:
+        return value->u.worktree_failed.has_metadata ? &value->u.worktree_failed.metadata : NULL;
+    case OC_V2_EVENT_SERVER_CONNECTED:
+        return value->u.server_connected.has_metadata ? &value->u.server_connected.metadata : NULL;
+    case OC_V2_EVENT_GLOBAL_DISPOSED:
+        return value->u.global_disposed.has_metadata ? &value->u.global_disposed.metadata : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const oc_durable *oc_v2_event_durable(const oc_v2_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_V2_EVENT_MODELS_DEV_REFRESHED:
+        return value->u.models_dev_refreshed.has_durable ? &value->u.models_dev_refreshed.durable : NULL;
+    case OC_V2_EVENT_INTEGRATION_UPDATED:
+        return value->u.integration_updated.has_durable ? &value->u.integration_updated.durable : NULL;
+    case OC_V2_EVENT_INTEGRATION_CONNECTION_UPDATED:
+        return value->u.integration_connection_updated.has_durable ? &value->u.integration_connection_updated.durable : NULL;
+    case OC_V2_EVENT_CATALOG_UPDATED:
+        return value->u.catalog_updated.has_durable ? &value->u.catalog_updated.durable : NULL;
+    case OC_V2_EVENT_SESSION_CREATED:
+        return value->u.session_created.has_durable ? &value->u.session_created.durable : NULL;
+    case OC_V2_EVENT_SESSION_UPDATED:
+        return value->u.session_updated.has_durable ? &value->u.session_updated.durable : NULL;
+    case OC_V2_EVENT_SESSION_DELETED:
+        return value->u.session_deleted.has_durable ? &value->u.session_deleted.durable : NULL;
+    case OC_V2_EVENT_MESSAGE_UPDATED:
+        return value->u.message_updated.has_durable ? &value->u.message_updated.durable : NULL;
+    case OC_V2_EVENT_MESSAGE_REMOVED:
+        return value->u.message_removed.has_durable ? &value->u.message_removed.durable : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_UPDATED:
+        return value->u.message_part_updated.has_durable ? &value->u.message_part_updated.durable : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_REMOVED:
+        return value->u.message_part_removed.has_durable ? &value->u.message_part_removed.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return value->u.session_next_agent_switched.has_durable ? &value->u.session_next_agent_switched.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return value->u.session_next_model_switched.has_durable ? &value->u.session_next_model_switched.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_MOVED:
+        return value->u.session_next_moved.has_durable ? &value->u.session_next_moved.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_PROMPTED:
+        return value->u.session_next_prompted.has_durable ? &value->u.session_next_prompted.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return value->u.session_next_prompt_admitted.has_durable ? &value->u.session_next_prompt_admitted.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return value->u.session_next_context_updated.has_durable ? &value->u.session_next_context_updated.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SYNTHETIC:
+        return value->u.session_next_synthetic.has_durable ? &value->u.session_next_synthetic.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return value->u.session_next_shell_started.has_durable ? &value->u.session_next_shell_started.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return value->u.session_next_shell_ended.has_durable ? &value->u.session_next_shell_ended.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_STARTED:
+        return value->u.session_next_step_started.has_durable ? &value->u.session_next_step_started.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_ENDED:
+        return value->u.session_next_step_ended.has_durable ? &value->u.session_next_step_ended.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_FAILED:
+        return value->u.session_next_step_failed.has_durable ? &value->u.session_next_step_failed.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return value->u.session_next_text_started.has_durable ? &value->u.session_next_text_started.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_DELTA:
+        return value->u.session_next_text_delta.has_durable ? &value->u.session_next_text_delta.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return value->u.session_next_text_ended.has_durable ? &value->u.session_next_text_ended.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return value->u.session_next_reasoning_started.has_durable ? &value->u.session_next_reasoning_started.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_DELTA:
+        return value->u.session_next_reasoning_delta.has_durable ? &value->u.session_next_reasoning_delta.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return value->u.session_next_reasoning_ended.has_durable ? &value->u.session_next_reasoning_ended.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return value->u.session_next_tool_input_started.has_durable ? &value->u.session_next_tool_input_started.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_DELTA:
+        return value->u.session_next_tool_input_delta.has_durable ? &value->u.session_next_tool_input_delta.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return value->u.session_next_tool_input_ended.has_durable ? &value->u.session_next_tool_input_ended.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return value->u.session_next_tool_called.has_durable ? &value->u.session_next_tool_called.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return value->u.session_next_tool_progress.has_durable ? &value->u.session_next_tool_progress.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return value->u.session_next_tool_success.has_durable ? &value->u.session_next_tool_success.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return value->u.session_next_tool_failed.has_durable ? &value->u.session_next_tool_failed.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_RETRIED:
+        return value->u.session_next_retried.has_durable ? &value->u.session_next_retried.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return value->u.session_next_compaction_started.has_durable ? &value->u.session_next_compaction_started.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_DELTA:
+        return value->u.session_next_compaction_delta.has_durable ? &value->u.session_next_compaction_delta.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return value->u.session_next_compaction_ended.has_durable ? &value->u.session_next_compaction_ended.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return value->u.session_next_revert_staged.has_durable ? &value->u.session_next_revert_staged.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return value->u.session_next_revert_cleared.has_durable ? &value->u.session_next_revert_cleared.durable : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return value->u.session_next_revert_committed.has_durable ? &value->u.session_next_revert_committed.durable : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_DELTA:
+        return value->u.message_part_delta.has_durable ? &value->u.message_part_delta.durable : NULL;
+    case OC_V2_EVENT_SESSION_DIFF:
+        return value->u.session_diff.has_durable ? &value->u.session_diff.durable : NULL;
+    case OC_V2_EVENT_SESSION_ERROR:
+        return value->u.session_error.has_durable ? &value->u.session_error.durable : NULL;
+    case OC_V2_EVENT_INSTALLATION_UPDATED:
+        return value->u.installation_updated.has_durable ? &value->u.installation_updated.durable : NULL;
+    case OC_V2_EVENT_INSTALLATION_UPDATE_AVAILABLE:
+        return value->u.installation_update_available.has_durable ? &value->u.installation_update_available.durable : NULL;
+    case OC_V2_EVENT_FILE_EDITED:
+        return value->u.file_edited.has_durable ? &value->u.file_edited.durable : NULL;
+    case OC_V2_EVENT_REFERENCE_UPDATED:
+        return value->u.reference_updated.has_durable ? &value->u.reference_updated.durable : NULL;
+    case OC_V2_EVENT_PERMISSION_V2_ASKED:
+        return value->u.permission_v2_asked.has_durable ? &value->u.permission_v2_asked.durable : NULL;
+    case OC_V2_EVENT_PERMISSION_V2_REPLIED:
+        return value->u.permission_v2_replied.has_durable ? &value->u.permission_v2_replied.durable : NULL;
+    case OC_V2_EVENT_PLUGIN_ADDED:
+        return value->u.plugin_added.has_durable ? &value->u.plugin_added.durable : NULL;
+    case OC_V2_EVENT_PROJECT_DIRECTORIES_UPDATED:
+        return value->u.project_directories_updated.has_durable ? &value->u.project_directories_updated.durable : NULL;
+    case OC_V2_EVENT_FILE_WATCHER_UPDATED:
+        return value->u.file_watcher_updated.has_durable ? &value->u.file_watcher_updated.durable : NULL;
+    case OC_V2_EVENT_PTY_CREATED:
+        return value->u.pty_created.has_durable ? &value->u.pty_created.durable : NULL;
+    case OC_V2_EVENT_PTY_UPDATED:
+        return value->u.pty_updated.has_durable ? &value->u.pty_updated.durable : NULL;
+    case OC_V2_EVENT_PTY_EXITED:
+        return value->u.pty_exited.has_durable ? &value->u.pty_exited.durable : NULL;
+    case OC_V2_EVENT_PTY_DELETED:
+        return value->u.pty_deleted.has_durable ? &value->u.pty_deleted.durable : NULL;
+    case OC_V2_EVENT_QUESTION_V2_ASKED:
+        return value->u.question_v2_asked.has_durable ? &value->u.question_v2_asked.durable : NULL;
+    case OC_V2_EVENT_QUESTION_V2_REPLIED:
+        return value->u.question_v2_replied.has_durable ? &value->u.question_v2_replied.durable : NULL;
+    case OC_V2_EVENT_QUESTION_V2_REJECTED:
+        return value->u.question_v2_rejected.has_durable ? &value->u.question_v2_rejected.durable : NULL;
+    case OC_V2_EVENT_TODO_UPDATED:
+        return value->u.todo_updated.has_durable ? &value->u.todo_updated.durable : NULL;
+    case OC_V2_EVENT_LSP_UPDATED:
+        return value->u.lsp_updated.has_durable ? &value->u.lsp_updated.durable : NULL;
+    case OC_V2_EVENT_PERMISSION_ASKED:
+        return value->u.permission_asked.has_durable ? &value->u.permission_asked.durable : NULL;
+    case OC_V2_EVENT_PERMISSION_REPLIED:
+        return value->u.permission_replied.has_durable ? &value->u.permission_replied.durable : NULL;
+    case OC_V2_EVENT_TUI_PROMPT_APPEND:
+        return value->u.tui_prompt_append.has_durable ? &value->u.tui_prompt_append.durable : NULL;
+    case OC_V2_EVENT_TUI_COMMAND_EXECUTE:
+        return value->u.tui_command_execute.has_durable ? &value->u.tui_command_execute.durable : NULL;
+    case OC_V2_EVENT_TUI_TOAST_SHOW:
+        return value->u.tui_toast_show.has_durable ? &value->u.tui_toast_show.durable : NULL;
+    case OC_V2_EVENT_TUI_SESSION_SELECT:
+        return value->u.tui_session_select.has_durable ? &value->u.tui_session_select.durable : NULL;
+    case OC_V2_EVENT_MCP_TOOLS_CHANGED:
+        return value->u.mcp_tools_changed.has_durable ? &value->u.mcp_tools_changed.durable : NULL;
+    case OC_V2_EVENT_MCP_BROWSER_OPEN_FAILED:
+        return value->u.mcp_browser_open_failed.has_durable ? &value->u.mcp_browser_open_failed.durable : NULL;
+    case OC_V2_EVENT_COMMAND_EXECUTED:
+        return value->u.command_executed.has_durable ? &value->u.command_executed.durable : NULL;
+    case OC_V2_EVENT_PROJECT_UPDATED:
+        return value->u.project_updated.has_durable ? &value->u.project_updated.durable : NULL;
+    case OC_V2_EVENT_SESSION_STATUS:
+        return value->u.session_status.has_durable ? &value->u.session_status.durable : NULL;
+    case OC_V2_EVENT_SESSION_IDLE:
+        return value->u.session_idle.has_durable ? &value->u.session_idle.durable : NULL;
+    case OC_V2_EVENT_QUESTION_ASKED:
+        return value->u.question_asked.has_durable ? &value->u.question_asked.durable : NULL;
+    case OC_V2_EVENT_QUESTION_REPLIED:
+        return value->u.question_replied.has_durable ? &value->u.question_replied.durable : NULL;
+    case OC_V2_EVENT_QUESTION_REJECTED:
+        return value->u.question_rejected.has_durable ? &value->u.question_rejected.durable : NULL;
+    case OC_V2_EVENT_SESSION_COMPACTED:
+        return value->u.session_compacted.has_durable ? &value->u.session_compacted.durable : NULL;
+    case OC_V2_EVENT_VCS_BRANCH_UPDATED:
+        return value->u.vcs_branch_updated.has_durable ? &value->u.vcs_branch_updated.durable : NULL;
+    case OC_V2_EVENT_WORKSPACE_READY:
+        return value->u.workspace_ready.has_durable ? &value->u.workspace_ready.durable : NULL;
+    case OC_V2_EVENT_WORKSPACE_FAILED:
+        return value->u.workspace_failed.has_durable ? &value->u.workspace_failed.durable : NULL;
+    case OC_V2_EVENT_WORKSPACE_STATUS:
+        return value->u.workspace_status.has_durable ? &value->u.workspace_status.durable : NULL;
+    case OC_V2_EVENT_WORKTREE_READY:
+        return value->u.worktree_ready.has_durable ? &value->u.worktree_ready.durable : NULL;
+    case OC_V2_EVENT_WORKTREE_FAILED:
+        return value->u.worktree_failed.has_durable ? &value->u.worktree_failed.durable : NULL;
+    case OC_V2_EVENT_SERVER_CONNECTED:
+        return value->u.server_connected.has_durable ? &value->u.server_connected.durable : NULL;
+    case OC_V2_EVENT_GLOBAL_DISPOSED:
+        return value->u.global_disposed.has_durable ? &value->u.global_disposed.durable : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const oc_location_ref *oc_v2_event_location(const oc_v2_event *value)
+{
+    if (!value)
+        return NULL;
+    switch (value->kind) {
+    case OC_V2_EVENT_MODELS_DEV_REFRESHED:
+        return value->u.models_dev_refreshed.has_location ? &value->u.models_dev_refreshed.location : NULL;
+    case OC_V2_EVENT_INTEGRATION_UPDATED:
+        return value->u.integration_updated.has_location ? &value->u.integration_updated.location : NULL;
+    case OC_V2_EVENT_INTEGRATION_CONNECTION_UPDATED:
+        return value->u.integration_connection_updated.has_location ? &value->u.integration_connection_updated.location : NULL;
+    case OC_V2_EVENT_CATALOG_UPDATED:
+        return value->u.catalog_updated.has_location ? &value->u.catalog_updated.location : NULL;
+    case OC_V2_EVENT_SESSION_CREATED:
+        return value->u.session_created.has_location ? &value->u.session_created.location : NULL;
+    case OC_V2_EVENT_SESSION_UPDATED:
+        return value->u.session_updated.has_location ? &value->u.session_updated.location : NULL;
+    case OC_V2_EVENT_SESSION_DELETED:
+        return value->u.session_deleted.has_location ? &value->u.session_deleted.location : NULL;
+    case OC_V2_EVENT_MESSAGE_UPDATED:
+        return value->u.message_updated.has_location ? &value->u.message_updated.location : NULL;
+    case OC_V2_EVENT_MESSAGE_REMOVED:
+        return value->u.message_removed.has_location ? &value->u.message_removed.location : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_UPDATED:
+        return value->u.message_part_updated.has_location ? &value->u.message_part_updated.location : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_REMOVED:
+        return value->u.message_part_removed.has_location ? &value->u.message_part_removed.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_AGENT_SWITCHED:
+        return value->u.session_next_agent_switched.has_location ? &value->u.session_next_agent_switched.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_MODEL_SWITCHED:
+        return value->u.session_next_model_switched.has_location ? &value->u.session_next_model_switched.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_MOVED:
+        return value->u.session_next_moved.has_location ? &value->u.session_next_moved.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_PROMPTED:
+        return value->u.session_next_prompted.has_location ? &value->u.session_next_prompted.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_PROMPT_ADMITTED:
+        return value->u.session_next_prompt_admitted.has_location ? &value->u.session_next_prompt_admitted.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_CONTEXT_UPDATED:
+        return value->u.session_next_context_updated.has_location ? &value->u.session_next_context_updated.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SYNTHETIC:
+        return value->u.session_next_synthetic.has_location ? &value->u.session_next_synthetic.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_STARTED:
+        return value->u.session_next_shell_started.has_location ? &value->u.session_next_shell_started.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_SHELL_ENDED:
+        return value->u.session_next_shell_ended.has_location ? &value->u.session_next_shell_ended.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_STARTED:
+        return value->u.session_next_step_started.has_location ? &value->u.session_next_step_started.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_ENDED:
+        return value->u.session_next_step_ended.has_location ? &value->u.session_next_step_ended.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_STEP_FAILED:
+        return value->u.session_next_step_failed.has_location ? &value->u.session_next_step_failed.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_STARTED:
+        return value->u.session_next_text_started.has_location ? &value->u.session_next_text_started.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_DELTA:
+        return value->u.session_next_text_delta.has_location ? &value->u.session_next_text_delta.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TEXT_ENDED:
+        return value->u.session_next_text_ended.has_location ? &value->u.session_next_text_ended.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_STARTED:
+        return value->u.session_next_reasoning_started.has_location ? &value->u.session_next_reasoning_started.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_DELTA:
+        return value->u.session_next_reasoning_delta.has_location ? &value->u.session_next_reasoning_delta.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REASONING_ENDED:
+        return value->u.session_next_reasoning_ended.has_location ? &value->u.session_next_reasoning_ended.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_STARTED:
+        return value->u.session_next_tool_input_started.has_location ? &value->u.session_next_tool_input_started.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_DELTA:
+        return value->u.session_next_tool_input_delta.has_location ? &value->u.session_next_tool_input_delta.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_INPUT_ENDED:
+        return value->u.session_next_tool_input_ended.has_location ? &value->u.session_next_tool_input_ended.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_CALLED:
+        return value->u.session_next_tool_called.has_location ? &value->u.session_next_tool_called.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_PROGRESS:
+        return value->u.session_next_tool_progress.has_location ? &value->u.session_next_tool_progress.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_SUCCESS:
+        return value->u.session_next_tool_success.has_location ? &value->u.session_next_tool_success.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_TOOL_FAILED:
+        return value->u.session_next_tool_failed.has_location ? &value->u.session_next_tool_failed.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_RETRIED:
+        return value->u.session_next_retried.has_location ? &value->u.session_next_retried.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_STARTED:
+        return value->u.session_next_compaction_started.has_location ? &value->u.session_next_compaction_started.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_DELTA:
+        return value->u.session_next_compaction_delta.has_location ? &value->u.session_next_compaction_delta.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_COMPACTION_ENDED:
+        return value->u.session_next_compaction_ended.has_location ? &value->u.session_next_compaction_ended.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_STAGED:
+        return value->u.session_next_revert_staged.has_location ? &value->u.session_next_revert_staged.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_CLEARED:
+        return value->u.session_next_revert_cleared.has_location ? &value->u.session_next_revert_cleared.location : NULL;
+    case OC_V2_EVENT_SESSION_NEXT_REVERT_COMMITTED:
+        return value->u.session_next_revert_committed.has_location ? &value->u.session_next_revert_committed.location : NULL;
+    case OC_V2_EVENT_MESSAGE_PART_DELTA:
+        return value->u.message_part_delta.has_location ? &value->u.message_part_delta.location : NULL;
+    case OC_V2_EVENT_SESSION_DIFF:
+        return value->u.session_diff.has_location ? &value->u.session_diff.location : NULL;
+    case OC_V2_EVENT_SESSION_ERROR:
+        return value->u.session_error.has_location ? &value->u.session_error.location : NULL;
+    case OC_V2_EVENT_INSTALLATION_UPDATED:
+        return value->u.installation_updated.has_location ? &value->u.installation_updated.location : NULL;
+    case OC_V2_EVENT_INSTALLATION_UPDATE_AVAILABLE:
+        return value->u.installation_update_available.has_location ? &value->u.installation_update_available.location : NULL;
+    case OC_V2_EVENT_FILE_EDITED:
+        return value->u.file_edited.has_location ? &value->u.file_edited.location : NULL;
+    case OC_V2_EVENT_REFERENCE_UPDATED:
+        return value->u.reference_updated.has_location ? &value->u.reference_updated.location : NULL;
+    case OC_V2_EVENT_PERMISSION_V2_ASKED:
+        return value->u.permission_v2_asked.has_location ? &value->u.permission_v2_asked.location : NULL;
+    case OC_V2_EVENT_PERMISSION_V2_REPLIED:
+        return value->u.permission_v2_replied.has_location ? &value->u.permission_v2_replied.location : NULL;
+    case OC_V2_EVENT_PLUGIN_ADDED:
+        return value->u.plugin_added.has_location ? &value->u.plugin_added.location : NULL;
+    case OC_V2_EVENT_PROJECT_DIRECTORIES_UPDATED:
+        return value->u.project_directories_updated.has_location ? &value->u.project_directories_updated.location : NULL;
+    case OC_V2_EVENT_FILE_WATCHER_UPDATED:
+        return value->u.file_watcher_updated.has_location ? &value->u.file_watcher_updated.location : NULL;
+    case OC_V2_EVENT_PTY_CREATED:
+        return value->u.pty_created.has_location ? &value->u.pty_created.location : NULL;
+    case OC_V2_EVENT_PTY_UPDATED:
+        return value->u.pty_updated.has_location ? &value->u.pty_updated.location : NULL;
+    case OC_V2_EVENT_PTY_EXITED:
+        return value->u.pty_exited.has_location ? &value->u.pty_exited.location : NULL;
+    case OC_V2_EVENT_PTY_DELETED:
+        return value->u.pty_deleted.has_location ? &value->u.pty_deleted.location : NULL;
+    case OC_V2_EVENT_QUESTION_V2_ASKED:
+        return value->u.question_v2_asked.has_location ? &value->u.question_v2_asked.location : NULL;
+    case OC_V2_EVENT_QUESTION_V2_REPLIED:
+        return value->u.question_v2_replied.has_location ? &value->u.question_v2_replied.location : NULL;
+    case OC_V2_EVENT_QUESTION_V2_REJECTED:
+        return value->u.question_v2_rejected.has_location ? &value->u.question_v2_rejected.location : NULL;
+    case OC_V2_EVENT_TODO_UPDATED:
+        return value->u.todo_updated.has_location ? &value->u.todo_updated.location : NULL;
+    case OC_V2_EVENT_LSP_UPDATED:
+        return value->u.lsp_updated.has_location ? &value->u.lsp_updated.location : NULL;
+    case OC_V2_EVENT_PERMISSION_ASKED:
+        return value->u.permission_asked.has_location ? &value->u.permission_asked.location : NULL;
+    case OC_V2_EVENT_PERMISSION_REPLIED:
+        return value->u.permission_replied.has_location ? &value->u.permission_replied.location : NULL;
+    case OC_V2_EVENT_TUI_PROMPT_APPEND:
+        return value->u.tui_prompt_append.has_location ? &value->u.tui_prompt_append.location : NULL;
+    case OC_V2_EVENT_TUI_COMMAND_EXECUTE:
+        return value->u.tui_command_execute.has_location ? &value->u.tui_command_execute.location : NULL;
+    case OC_V2_EVENT_TUI_TOAST_SHOW:
+        return value->u.tui_toast_show.has_location ? &value->u.tui_toast_show.location : NULL;
+    case OC_V2_EVENT_TUI_SESSION_SELECT:
+        return value->u.tui_session_select.has_location ? &value->u.tui_session_select.location : NULL;
+    case OC_V2_EVENT_MCP_TOOLS_CHANGED:
+        return value->u.mcp_tools_changed.has_location ? &value->u.mcp_tools_changed.location : NULL;
+    case OC_V2_EVENT_MCP_BROWSER_OPEN_FAILED:
+        return value->u.mcp_browser_open_failed.has_location ? &value->u.mcp_browser_open_failed.location : NULL;
+    case OC_V2_EVENT_COMMAND_EXECUTED:
+        return value->u.command_executed.has_location ? &value->u.command_executed.location : NULL;
+    case OC_V2_EVENT_PROJECT_UPDATED:
+        return value->u.project_updated.has_location ? &value->u.project_updated.location : NULL;
+    case OC_V2_EVENT_SESSION_STATUS:
+        return value->u.session_status.has_location ? &value->u.session_status.location : NULL;
+    case OC_V2_EVENT_SESSION_IDLE:
+        return value->u.session_idle.has_location ? &value->u.session_idle.location : NULL;
+    case OC_V2_EVENT_QUESTION_ASKED:
+        return value->u.question_asked.has_location ? &value->u.question_asked.location : NULL;
+    case OC_V2_EVENT_QUESTION_REPLIED:
+        return value->u.question_replied.has_location ? &value->u.question_replied.location : NULL;
+    case OC_V2_EVENT_QUESTION_REJECTED:
+        return value->u.question_rejected.has_location ? &value->u.question_rejected.location : NULL;
+    case OC_V2_EVENT_SESSION_COMPACTED:
+        return value->u.session_compacted.has_location ? &value->u.session_compacted.location : NULL;
+    case OC_V2_EVENT_VCS_BRANCH_UPDATED:
+        return value->u.vcs_branch_updated.has_location ? &value->u.vcs_branch_updated.location : NULL;
+    case OC_V2_EVENT_WORKSPACE_READY:
+        return value->u.workspace_ready.has_location ? &value->u.workspace_ready.location : NULL;
+    case OC_V2_EVENT_WORKSPACE_FAILED:
+        return value->u.workspace_failed.has_location ? &value->u.workspace_failed.location : NULL;
+    case OC_V2_EVENT_WORKSPACE_STATUS:
+        return value->u.workspace_status.has_location ? &value->u.workspace_status.location : NULL;
+    case OC_V2_EVENT_WORKTREE_READY:
+        return value->u.worktree_ready.has_location ? &value->u.worktree_ready.location : NULL;
+    case OC_V2_EVENT_WORKTREE_FAILED:
+        return value->u.worktree_failed.has_location ? &value->u.worktree_failed.location : NULL;
+    case OC_V2_EVENT_SERVER_CONNECTED:
+        return value->u.server_connected.has_location ? &value->u.server_connected.location : NULL;
+    case OC_V2_EVENT_GLOBAL_DISPOSED:
+        return value->u.global_disposed.has_location ? &value->u.global_disposed.location : NULL;
+    default:
+        return NULL;
+    }
 }
 

@@ -84,10 +84,9 @@ typedef struct oc_assistant_message_tokens oc_assistant_message_tokens;
 typedef struct oc_assistant_message oc_assistant_message;
 typedef struct oc_bool_map oc_bool_map;
 typedef struct oc_evt_id oc_evt_id;
-typedef struct oc_catalog_updated_durable oc_catalog_updated_durable;
+typedef struct oc_durable oc_durable;
 typedef struct oc_location_ref oc_location_ref;
 typedef struct oc_catalog_updated oc_catalog_updated;
-typedef struct oc_command_executed_durable oc_command_executed_durable;
 typedef struct oc_command_executed_data oc_command_executed_data;
 typedef struct oc_command_executed oc_command_executed;
 typedef struct oc_command_list_location oc_command_list_location;
@@ -106,7 +105,6 @@ typedef struct oc_credential_update_location oc_credential_update_location;
 typedef struct oc_file_diff_status oc_file_diff_status;
 typedef struct oc_file_diff oc_file_diff;
 typedef struct oc_file_diff_list oc_file_diff_list;
-typedef struct oc_file_edited_durable oc_file_edited_durable;
 typedef struct oc_file_edited_data oc_file_edited_data;
 typedef struct oc_file_edited oc_file_edited;
 typedef struct oc_file_part_source_text oc_file_part_source_text;
@@ -122,7 +120,6 @@ typedef struct oc_file_part_list oc_file_part_list;
 typedef struct oc_file_system_entry_type oc_file_system_entry_type;
 typedef struct oc_file_system_entry oc_file_system_entry;
 typedef struct oc_file_system_entry_list oc_file_system_entry_list;
-typedef struct oc_file_watcher_updated_durable oc_file_watcher_updated_durable;
 typedef struct oc_file_watcher_updated_data_event oc_file_watcher_updated_data_event;
 typedef struct oc_file_watcher_updated_data oc_file_watcher_updated_data;
 typedef struct oc_file_watcher_updated oc_file_watcher_updated;
@@ -133,13 +130,10 @@ typedef struct oc_fs_find_type oc_fs_find_type;
 typedef struct oc_fs_list_location oc_fs_list_location;
 typedef struct oc_fs_list_response oc_fs_list_response;
 typedef struct oc_fs_read_location oc_fs_read_location;
-typedef struct oc_global_disposed_durable oc_global_disposed_durable;
 typedef struct oc_global_disposed oc_global_disposed;
 typedef struct oc_health_get_response oc_health_get_response;
-typedef struct oc_installation_update_available_durable oc_installation_update_available_durable;
 typedef struct oc_installation_update_available_data oc_installation_update_available_data;
 typedef struct oc_installation_update_available oc_installation_update_available;
-typedef struct oc_installation_updated_durable oc_installation_updated_durable;
 typedef struct oc_installation_updated_data oc_installation_updated_data;
 typedef struct oc_installation_updated oc_installation_updated;
 typedef struct oc_integration_attempt_mode oc_integration_attempt_mode;
@@ -184,7 +178,6 @@ typedef struct oc_integration_connect_key_location oc_integration_connect_key_lo
 typedef struct oc_integration_connect_oauth_body oc_integration_connect_oauth_body;
 typedef struct oc_integration_connect_oauth_location oc_integration_connect_oauth_location;
 typedef struct oc_integration_connect_oauth_response oc_integration_connect_oauth_response;
-typedef struct oc_integration_connection_updated_durable oc_integration_connection_updated_durable;
 typedef struct oc_integration_connection_updated_data oc_integration_connection_updated_data;
 typedef struct oc_integration_connection_updated oc_integration_connection_updated;
 typedef struct oc_string_list oc_string_list;
@@ -207,7 +200,6 @@ typedef struct oc_integration_select_prompt_options_item_list oc_integration_sel
 typedef struct oc_integration_select_prompt oc_integration_select_prompt;
 typedef struct oc_integration_o_auth_method_prompts_item oc_integration_o_auth_method_prompts_item;
 typedef struct oc_integration_select_prompt_options_item oc_integration_select_prompt_options_item;
-typedef struct oc_integration_updated_durable oc_integration_updated_durable;
 typedef struct oc_integration_updated oc_integration_updated;
 typedef struct oc_invalid_cursor_error oc_invalid_cursor_error;
 typedef struct oc_invalid_request_error oc_invalid_request_error;
@@ -217,12 +209,9 @@ typedef struct oc_tool_file_content oc_tool_file_content;
 typedef struct oc_llm_tool_content oc_llm_tool_content;
 typedef struct oc_llm_tool_content_list oc_llm_tool_content_list;
 typedef struct oc_location_get_location oc_location_get_location;
-typedef struct oc_lsp_updated_durable oc_lsp_updated_durable;
 typedef struct oc_lsp_updated oc_lsp_updated;
-typedef struct oc_mcp_browser_open_failed_durable oc_mcp_browser_open_failed_durable;
 typedef struct oc_mcp_browser_open_failed_data oc_mcp_browser_open_failed_data;
 typedef struct oc_mcp_browser_open_failed oc_mcp_browser_open_failed;
-typedef struct oc_mcp_tools_changed_durable oc_mcp_tools_changed_durable;
 typedef struct oc_mcp_tools_changed_data oc_mcp_tools_changed_data;
 typedef struct oc_mcp_tools_changed oc_mcp_tools_changed;
 typedef struct oc_user_message_time oc_user_message_time;
@@ -236,13 +225,10 @@ typedef struct oc_user_message oc_user_message;
 typedef struct oc_message oc_message;
 typedef struct oc_message_id oc_message_id;
 typedef struct oc_message_not_found_error oc_message_not_found_error;
-typedef struct oc_message_part_delta_durable oc_message_part_delta_durable;
 typedef struct oc_message_part_delta_data oc_message_part_delta_data;
 typedef struct oc_message_part_delta oc_message_part_delta;
-typedef struct oc_message_part_removed_durable oc_message_part_removed_durable;
 typedef struct oc_message_part_removed_data oc_message_part_removed_data;
 typedef struct oc_message_part_removed oc_message_part_removed;
-typedef struct oc_message_part_updated_durable oc_message_part_updated_durable;
 typedef struct oc_text_part_time oc_text_part_time;
 typedef struct oc_text_part oc_text_part;
 typedef struct oc_subtask_part_model oc_subtask_part_model;
@@ -269,10 +255,8 @@ typedef struct oc_retry_part oc_retry_part;
 typedef struct oc_part oc_part;
 typedef struct oc_message_part_updated_data oc_message_part_updated_data;
 typedef struct oc_message_part_updated oc_message_part_updated;
-typedef struct oc_message_removed_durable oc_message_removed_durable;
 typedef struct oc_message_removed_data oc_message_removed_data;
 typedef struct oc_message_removed oc_message_removed;
-typedef struct oc_message_updated_durable oc_message_updated_durable;
 typedef struct oc_message_updated_data oc_message_updated_data;
 typedef struct oc_message_updated oc_message_updated;
 typedef struct oc_model_api_aisdk oc_model_api_aisdk;
@@ -293,16 +277,13 @@ typedef struct oc_model_v2_info_status oc_model_v2_info_status;
 typedef struct oc_model_v2_info_limit oc_model_v2_info_limit;
 typedef struct oc_model_v2_info oc_model_v2_info;
 typedef struct oc_model_v2_info_variants_item oc_model_v2_info_variants_item;
-typedef struct oc_models_dev_refreshed_durable oc_models_dev_refreshed_durable;
 typedef struct oc_models_dev_refreshed oc_models_dev_refreshed;
 typedef struct oc_permission_action oc_permission_action;
-typedef struct oc_permission_asked_durable oc_permission_asked_durable;
 typedef struct oc_request_id_per oc_request_id_per;
 typedef struct oc_permission_asked_data_tool oc_permission_asked_data_tool;
 typedef struct oc_permission_asked_data oc_permission_asked_data;
 typedef struct oc_permission_asked oc_permission_asked;
 typedef struct oc_permission_not_found_error oc_permission_not_found_error;
-typedef struct oc_permission_replied_durable oc_permission_replied_durable;
 typedef struct oc_permission_replied_data_reply oc_permission_replied_data_reply;
 typedef struct oc_permission_replied_data oc_permission_replied_data;
 typedef struct oc_permission_replied oc_permission_replied;
@@ -313,18 +294,15 @@ typedef struct oc_permission_rule oc_permission_rule;
 typedef struct oc_permission_rule_list oc_permission_rule_list;
 typedef struct oc_permission_saved_info oc_permission_saved_info;
 typedef struct oc_permission_saved_info_list oc_permission_saved_info_list;
-typedef struct oc_permission_v2_asked_durable oc_permission_v2_asked_durable;
 typedef struct oc_permission_v2_source oc_permission_v2_source;
 typedef struct oc_permission_v2_asked_data oc_permission_v2_asked_data;
 typedef struct oc_permission_v2_asked oc_permission_v2_asked;
 typedef struct oc_permission_v2_effect oc_permission_v2_effect;
-typedef struct oc_permission_v2_replied_durable oc_permission_v2_replied_durable;
 typedef struct oc_permission_v2_reply oc_permission_v2_reply;
 typedef struct oc_permission_v2_replied_data oc_permission_v2_replied_data;
 typedef struct oc_permission_v2_replied oc_permission_v2_replied;
 typedef struct oc_permission_v2_request oc_permission_v2_request;
 typedef struct oc_permission_v2_rule oc_permission_v2_rule;
-typedef struct oc_plugin_added_durable oc_plugin_added_durable;
 typedef struct oc_plugin_added_data oc_plugin_added_data;
 typedef struct oc_plugin_added oc_plugin_added;
 typedef struct oc_project_commands oc_project_commands;
@@ -334,12 +312,10 @@ typedef struct oc_project_copy_create_location oc_project_copy_create_location;
 typedef struct oc_project_copy_refresh_location oc_project_copy_refresh_location;
 typedef struct oc_project_copy_remove_body oc_project_copy_remove_body;
 typedef struct oc_project_copy_remove_location oc_project_copy_remove_location;
-typedef struct oc_project_directories_updated_durable oc_project_directories_updated_durable;
 typedef struct oc_project_directories_updated_data oc_project_directories_updated_data;
 typedef struct oc_project_directories_updated oc_project_directories_updated;
 typedef struct oc_project_icon oc_project_icon;
 typedef struct oc_project_time oc_project_time;
-typedef struct oc_project_updated_durable oc_project_updated_durable;
 typedef struct oc_project_updated_data oc_project_updated_data;
 typedef struct oc_project_updated oc_project_updated;
 typedef struct oc_prompt_file_attachment_list oc_prompt_file_attachment_list;
@@ -370,13 +346,10 @@ typedef struct oc_pty_connect_token_response oc_pty_connect_token_response;
 typedef struct oc_pty_create_body oc_pty_create_body;
 typedef struct oc_pty_create_location oc_pty_create_location;
 typedef struct oc_pty_create_response oc_pty_create_response;
-typedef struct oc_pty_created_durable oc_pty_created_durable;
 typedef struct oc_pty_created_data oc_pty_created_data;
 typedef struct oc_pty_created oc_pty_created;
-typedef struct oc_pty_deleted_durable oc_pty_deleted_durable;
 typedef struct oc_pty_deleted_data oc_pty_deleted_data;
 typedef struct oc_pty_deleted oc_pty_deleted;
-typedef struct oc_pty_exited_durable oc_pty_exited_durable;
 typedef struct oc_pty_exited_data oc_pty_exited_data;
 typedef struct oc_pty_exited oc_pty_exited;
 typedef struct oc_pty_get_location oc_pty_get_location;
@@ -390,10 +363,8 @@ typedef struct oc_pty_update_body_size oc_pty_update_body_size;
 typedef struct oc_pty_update_body oc_pty_update_body;
 typedef struct oc_pty_update_location oc_pty_update_location;
 typedef struct oc_pty_update_response oc_pty_update_response;
-typedef struct oc_pty_updated_durable oc_pty_updated_durable;
 typedef struct oc_pty_updated_data oc_pty_updated_data;
 typedef struct oc_pty_updated oc_pty_updated;
-typedef struct oc_question_asked_durable oc_question_asked_durable;
 typedef struct oc_request_id oc_request_id;
 typedef struct oc_question_info_list oc_question_info_list;
 typedef struct oc_question_tool oc_question_tool;
@@ -403,17 +374,14 @@ typedef struct oc_question_option_list oc_question_option_list;
 typedef struct oc_question_info oc_question_info;
 typedef struct oc_question_not_found_error oc_question_not_found_error;
 typedef struct oc_question_option oc_question_option;
-typedef struct oc_question_rejected_durable oc_question_rejected_durable;
 typedef struct oc_question_rejected_data oc_question_rejected_data;
 typedef struct oc_question_rejected_2 oc_question_rejected_2;
-typedef struct oc_question_replied_durable oc_question_replied_durable;
 typedef struct oc_string_list_list oc_string_list_list;
 typedef struct oc_question_replied_data oc_question_replied_data;
 typedef struct oc_question_replied_2 oc_question_replied_2;
 typedef struct oc_question_request_list_location oc_question_request_list_location;
 typedef struct oc_question_v2_request_list oc_question_v2_request_list;
 typedef struct oc_question_request_list_response oc_question_request_list_response;
-typedef struct oc_question_v2_asked_durable oc_question_v2_asked_durable;
 typedef struct oc_question_v2_info_list oc_question_v2_info_list;
 typedef struct oc_question_v2_tool oc_question_v2_tool;
 typedef struct oc_question_v2_asked_data oc_question_v2_asked_data;
@@ -421,10 +389,8 @@ typedef struct oc_question_v2_asked oc_question_v2_asked;
 typedef struct oc_question_v2_option_list oc_question_v2_option_list;
 typedef struct oc_question_v2_info oc_question_v2_info;
 typedef struct oc_question_v2_option oc_question_v2_option;
-typedef struct oc_question_v2_rejected_durable oc_question_v2_rejected_durable;
 typedef struct oc_question_v2_rejected_data oc_question_v2_rejected_data;
 typedef struct oc_question_v2_rejected oc_question_v2_rejected;
-typedef struct oc_question_v2_replied_durable oc_question_v2_replied_durable;
 typedef struct oc_question_v2_replied_data oc_question_v2_replied_data;
 typedef struct oc_question_v2_replied oc_question_v2_replied;
 typedef struct oc_question_v2_reply oc_question_v2_reply;
@@ -436,10 +402,8 @@ typedef struct oc_reference_info oc_reference_info;
 typedef struct oc_reference_info_list oc_reference_info_list;
 typedef struct oc_reference_list_location oc_reference_list_location;
 typedef struct oc_reference_list_response oc_reference_list_response;
-typedef struct oc_reference_updated_durable oc_reference_updated_durable;
 typedef struct oc_reference_updated oc_reference_updated;
 typedef struct oc_revert_state oc_revert_state;
-typedef struct oc_server_connected_durable oc_server_connected_durable;
 typedef struct oc_server_connected oc_server_connected;
 typedef struct oc_service_unavailable_error oc_service_unavailable_error;
 typedef struct oc_session_summary oc_session_summary;
@@ -452,117 +416,84 @@ typedef struct oc_session_revert oc_session_revert;
 typedef struct oc_session oc_session;
 typedef struct oc_session_active_value oc_session_active_value;
 typedef struct oc_session_active_value_map oc_session_active_value_map;
-typedef struct oc_session_compacted_durable oc_session_compacted_durable;
 typedef struct oc_session_compacted_data oc_session_compacted_data;
 typedef struct oc_session_compacted oc_session_compacted;
 typedef struct oc_session_create_body oc_session_create_body;
-typedef struct oc_session_created_durable oc_session_created_durable;
 typedef struct oc_session_created_data oc_session_created_data;
 typedef struct oc_session_created oc_session_created;
-typedef struct oc_session_deleted_durable oc_session_deleted_durable;
 typedef struct oc_session_deleted_data oc_session_deleted_data;
 typedef struct oc_session_deleted oc_session_deleted;
-typedef struct oc_session_diff_durable oc_session_diff_durable;
 typedef struct oc_session_diff_data oc_session_diff_data;
 typedef struct oc_session_diff oc_session_diff;
-typedef struct oc_session_next_agent_switched_durable oc_session_next_agent_switched_durable;
 typedef struct oc_session_next_agent_switched_data oc_session_next_agent_switched_data;
 typedef struct oc_session_next_agent_switched oc_session_next_agent_switched;
-typedef struct oc_session_next_model_switched_durable oc_session_next_model_switched_durable;
 typedef struct oc_session_next_model_switched_data oc_session_next_model_switched_data;
 typedef struct oc_session_next_model_switched oc_session_next_model_switched;
-typedef struct oc_session_next_moved_durable oc_session_next_moved_durable;
 typedef struct oc_session_next_moved_data oc_session_next_moved_data;
 typedef struct oc_session_next_moved oc_session_next_moved;
-typedef struct oc_session_next_prompted_durable oc_session_next_prompted_durable;
 typedef struct oc_session_next_prompted_data_delivery oc_session_next_prompted_data_delivery;
 typedef struct oc_session_next_prompted_data oc_session_next_prompted_data;
 typedef struct oc_session_next_prompted oc_session_next_prompted;
-typedef struct oc_session_next_prompt_admitted_durable oc_session_next_prompt_admitted_durable;
 typedef struct oc_session_next_prompt_admitted_data_delivery oc_session_next_prompt_admitted_data_delivery;
 typedef struct oc_session_next_prompt_admitted_data oc_session_next_prompt_admitted_data;
 typedef struct oc_session_next_prompt_admitted oc_session_next_prompt_admitted;
-typedef struct oc_session_next_context_updated_durable oc_session_next_context_updated_durable;
 typedef struct oc_session_next_context_updated_data oc_session_next_context_updated_data;
 typedef struct oc_session_next_context_updated oc_session_next_context_updated;
-typedef struct oc_session_next_synthetic_durable oc_session_next_synthetic_durable;
 typedef struct oc_session_next_synthetic_data oc_session_next_synthetic_data;
 typedef struct oc_session_next_synthetic oc_session_next_synthetic;
-typedef struct oc_session_next_shell_started_durable oc_session_next_shell_started_durable;
 typedef struct oc_session_next_shell_started_data oc_session_next_shell_started_data;
 typedef struct oc_session_next_shell_started oc_session_next_shell_started;
-typedef struct oc_session_next_shell_ended_durable oc_session_next_shell_ended_durable;
 typedef struct oc_session_next_shell_ended_data oc_session_next_shell_ended_data;
 typedef struct oc_session_next_shell_ended oc_session_next_shell_ended;
-typedef struct oc_session_next_step_started_durable oc_session_next_step_started_durable;
 typedef struct oc_session_next_step_started_data oc_session_next_step_started_data;
 typedef struct oc_session_next_step_started oc_session_next_step_started;
-typedef struct oc_session_next_step_ended_durable oc_session_next_step_ended_durable;
 typedef struct oc_session_next_step_ended_data_tokens_cache oc_session_next_step_ended_data_tokens_cache;
 typedef struct oc_session_next_step_ended_data_tokens oc_session_next_step_ended_data_tokens;
 typedef struct oc_session_next_step_ended_data oc_session_next_step_ended_data;
 typedef struct oc_session_next_step_ended oc_session_next_step_ended;
-typedef struct oc_session_next_step_failed_durable oc_session_next_step_failed_durable;
 typedef struct oc_session_error_unknown oc_session_error_unknown;
 typedef struct oc_session_next_step_failed_data oc_session_next_step_failed_data;
 typedef struct oc_session_next_step_failed oc_session_next_step_failed;
-typedef struct oc_session_next_text_started_durable oc_session_next_text_started_durable;
 typedef struct oc_session_next_text_started_data oc_session_next_text_started_data;
 typedef struct oc_session_next_text_started oc_session_next_text_started;
-typedef struct oc_session_next_text_ended_durable oc_session_next_text_ended_durable;
 typedef struct oc_session_next_text_ended_data oc_session_next_text_ended_data;
 typedef struct oc_session_next_text_ended oc_session_next_text_ended;
-typedef struct oc_session_next_tool_input_started_durable oc_session_next_tool_input_started_durable;
 typedef struct oc_session_next_tool_input_started_data oc_session_next_tool_input_started_data;
 typedef struct oc_session_next_tool_input_started oc_session_next_tool_input_started;
-typedef struct oc_session_next_tool_input_ended_durable oc_session_next_tool_input_ended_durable;
 typedef struct oc_session_next_tool_input_ended_data oc_session_next_tool_input_ended_data;
 typedef struct oc_session_next_tool_input_ended oc_session_next_tool_input_ended;
-typedef struct oc_session_next_tool_called_durable oc_session_next_tool_called_durable;
 typedef struct oc_session_next_tool_called_data_provider oc_session_next_tool_called_data_provider;
 typedef struct oc_session_next_tool_called_data oc_session_next_tool_called_data;
 typedef struct oc_session_next_tool_called oc_session_next_tool_called;
-typedef struct oc_session_next_tool_progress_durable oc_session_next_tool_progress_durable;
 typedef struct oc_session_next_tool_progress_data oc_session_next_tool_progress_data;
 typedef struct oc_session_next_tool_progress oc_session_next_tool_progress;
-typedef struct oc_session_next_tool_success_durable oc_session_next_tool_success_durable;
 typedef struct oc_session_next_tool_success_data_provider oc_session_next_tool_success_data_provider;
 typedef struct oc_session_next_tool_success_data oc_session_next_tool_success_data;
 typedef struct oc_session_next_tool_success oc_session_next_tool_success;
-typedef struct oc_session_next_tool_failed_durable oc_session_next_tool_failed_durable;
 typedef struct oc_session_next_tool_failed_data_provider oc_session_next_tool_failed_data_provider;
 typedef struct oc_session_next_tool_failed_data oc_session_next_tool_failed_data;
 typedef struct oc_session_next_tool_failed oc_session_next_tool_failed;
-typedef struct oc_session_next_reasoning_started_durable oc_session_next_reasoning_started_durable;
 typedef struct oc_session_next_reasoning_started_data oc_session_next_reasoning_started_data;
 typedef struct oc_session_next_reasoning_started oc_session_next_reasoning_started;
-typedef struct oc_session_next_reasoning_ended_durable oc_session_next_reasoning_ended_durable;
 typedef struct oc_session_next_reasoning_ended_data oc_session_next_reasoning_ended_data;
 typedef struct oc_session_next_reasoning_ended oc_session_next_reasoning_ended;
-typedef struct oc_session_next_retried_durable oc_session_next_retried_durable;
 typedef struct oc_session_next_retry_error oc_session_next_retry_error;
 typedef struct oc_session_next_retried_data oc_session_next_retried_data;
 typedef struct oc_session_next_retried oc_session_next_retried;
-typedef struct oc_session_next_compaction_started_durable oc_session_next_compaction_started_durable;
 typedef struct oc_session_next_compaction_started_data_reason oc_session_next_compaction_started_data_reason;
 typedef struct oc_session_next_compaction_started_data oc_session_next_compaction_started_data;
 typedef struct oc_session_next_compaction_started oc_session_next_compaction_started;
-typedef struct oc_session_next_compaction_ended_durable oc_session_next_compaction_ended_durable;
 typedef struct oc_session_next_compaction_ended_data_reason oc_session_next_compaction_ended_data_reason;
 typedef struct oc_session_next_compaction_ended_data oc_session_next_compaction_ended_data;
 typedef struct oc_session_next_compaction_ended oc_session_next_compaction_ended;
-typedef struct oc_session_next_revert_staged_durable oc_session_next_revert_staged_durable;
 typedef struct oc_session_next_revert_staged_data oc_session_next_revert_staged_data;
 typedef struct oc_session_next_revert_staged oc_session_next_revert_staged;
-typedef struct oc_session_next_revert_cleared_durable oc_session_next_revert_cleared_durable;
 typedef struct oc_session_next_revert_cleared_data oc_session_next_revert_cleared_data;
 typedef struct oc_session_next_revert_cleared oc_session_next_revert_cleared;
-typedef struct oc_session_next_revert_committed_durable oc_session_next_revert_committed_durable;
 typedef struct oc_session_next_revert_committed_data oc_session_next_revert_committed_data;
 typedef struct oc_session_next_revert_committed oc_session_next_revert_committed;
 typedef struct oc_session_durable_event oc_session_durable_event;
 typedef struct oc_session_durable_event_list oc_session_durable_event_list;
-typedef struct oc_session_error_durable oc_session_error_durable;
 typedef struct oc_session_error_data_error oc_session_error_data_error;
 typedef struct oc_session_error_data oc_session_error_data;
 typedef struct oc_session_error oc_session_error;
@@ -572,7 +503,6 @@ typedef struct oc_session_events_cause_item_interrupt oc_session_events_cause_it
 typedef struct oc_session_events_cause_item oc_session_events_cause_item;
 typedef struct oc_session_events_cause_item_list oc_session_events_cause_item_list;
 typedef struct oc_session_history_value oc_session_history_value;
-typedef struct oc_session_idle_durable oc_session_idle_durable;
 typedef struct oc_session_idle_data oc_session_idle_data;
 typedef struct oc_session_idle oc_session_idle;
 typedef struct oc_session_input_admitted_delivery oc_session_input_admitted_delivery;
@@ -616,16 +546,12 @@ typedef struct oc_session_message_value_list oc_session_message_value_list;
 typedef struct oc_session_messages_order oc_session_messages_order;
 typedef struct oc_session_messages_response_cursor oc_session_messages_response_cursor;
 typedef struct oc_session_messages_response oc_session_messages_response;
-typedef struct oc_session_next_compaction_delta_durable oc_session_next_compaction_delta_durable;
 typedef struct oc_session_next_compaction_delta_data oc_session_next_compaction_delta_data;
 typedef struct oc_session_next_compaction_delta oc_session_next_compaction_delta;
-typedef struct oc_session_next_reasoning_delta_durable oc_session_next_reasoning_delta_durable;
 typedef struct oc_session_next_reasoning_delta_data oc_session_next_reasoning_delta_data;
 typedef struct oc_session_next_reasoning_delta oc_session_next_reasoning_delta;
-typedef struct oc_session_next_text_delta_durable oc_session_next_text_delta_durable;
 typedef struct oc_session_next_text_delta_data oc_session_next_text_delta_data;
 typedef struct oc_session_next_text_delta oc_session_next_text_delta;
-typedef struct oc_session_next_tool_input_delta_durable oc_session_next_tool_input_delta_durable;
 typedef struct oc_session_next_tool_input_delta_data oc_session_next_tool_input_delta_data;
 typedef struct oc_session_next_tool_input_delta oc_session_next_tool_input_delta;
 typedef struct oc_session_not_found_error oc_session_not_found_error;
@@ -640,12 +566,10 @@ typedef struct oc_session_status_retry_action oc_session_status_retry_action;
 typedef struct oc_session_status_retry oc_session_status_retry;
 typedef struct oc_session_status_busy oc_session_status_busy;
 typedef struct oc_session_status oc_session_status;
-typedef struct oc_session_status_durable oc_session_status_durable;
 typedef struct oc_session_status_data oc_session_status_data;
 typedef struct oc_session_status_2 oc_session_status_2;
 typedef struct oc_session_switch_agent_body oc_session_switch_agent_body;
 typedef struct oc_session_switch_model_body oc_session_switch_model_body;
-typedef struct oc_session_updated_durable oc_session_updated_durable;
 typedef struct oc_session_updated_data oc_session_updated_data;
 typedef struct oc_session_updated oc_session_updated;
 typedef struct oc_session_v2_info_tokens_cache oc_session_v2_info_tokens_cache;
@@ -663,43 +587,32 @@ typedef struct oc_snapshot_file_diff_status oc_snapshot_file_diff_status;
 typedef struct oc_snapshot_file_diff oc_snapshot_file_diff;
 typedef struct oc_todo oc_todo;
 typedef struct oc_todo_list oc_todo_list;
-typedef struct oc_todo_updated_durable oc_todo_updated_durable;
 typedef struct oc_todo_updated_data oc_todo_updated_data;
 typedef struct oc_todo_updated oc_todo_updated;
-typedef struct oc_tui_command_execute_durable oc_tui_command_execute_durable;
 typedef struct oc_tui_command_execute_data_command_variant1 oc_tui_command_execute_data_command_variant1;
 typedef struct oc_tui_command_execute_data_command oc_tui_command_execute_data_command;
 typedef struct oc_tui_command_execute_data oc_tui_command_execute_data;
 typedef struct oc_tui_command_execute oc_tui_command_execute;
-typedef struct oc_tui_prompt_append_durable oc_tui_prompt_append_durable;
 typedef struct oc_tui_prompt_append_data oc_tui_prompt_append_data;
 typedef struct oc_tui_prompt_append oc_tui_prompt_append;
-typedef struct oc_tui_session_select_durable oc_tui_session_select_durable;
 typedef struct oc_tui_session_select_data oc_tui_session_select_data;
 typedef struct oc_tui_session_select oc_tui_session_select;
-typedef struct oc_tui_toast_show_durable oc_tui_toast_show_durable;
 typedef struct oc_tui_toast_show_data_variant oc_tui_toast_show_data_variant;
 typedef struct oc_tui_toast_show_data oc_tui_toast_show_data;
 typedef struct oc_tui_toast_show oc_tui_toast_show;
 typedef struct oc_unauthorized_error oc_unauthorized_error;
 typedef struct oc_unknown_error1 oc_unknown_error1;
-typedef struct oc_vcs_branch_updated_durable oc_vcs_branch_updated_durable;
 typedef struct oc_vcs_branch_updated_data oc_vcs_branch_updated_data;
 typedef struct oc_vcs_branch_updated oc_vcs_branch_updated;
-typedef struct oc_workspace_ready_durable oc_workspace_ready_durable;
 typedef struct oc_workspace_ready_data oc_workspace_ready_data;
 typedef struct oc_workspace_ready oc_workspace_ready;
-typedef struct oc_workspace_failed_durable oc_workspace_failed_durable;
 typedef struct oc_workspace_failed_data oc_workspace_failed_data;
 typedef struct oc_workspace_failed oc_workspace_failed;
-typedef struct oc_workspace_status_durable oc_workspace_status_durable;
 typedef struct oc_workspace_status_data_status oc_workspace_status_data_status;
 typedef struct oc_workspace_status_data oc_workspace_status_data;
 typedef struct oc_workspace_status oc_workspace_status;
-typedef struct oc_worktree_ready_durable oc_worktree_ready_durable;
 typedef struct oc_worktree_ready_data oc_worktree_ready_data;
 typedef struct oc_worktree_ready oc_worktree_ready;
-typedef struct oc_worktree_failed_durable oc_worktree_failed_durable;
 typedef struct oc_worktree_failed_data oc_worktree_failed_data;
 typedef struct oc_worktree_failed oc_worktree_failed;
 typedef struct oc_v2_event oc_v2_event;
@@ -1079,7 +992,7 @@ struct oc_evt_id {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_catalog_updated_durable {
+struct oc_durable {
     char *aggregate_id;
     int64_t seq;
     int64_t version;
@@ -1099,17 +1012,10 @@ struct oc_catalog_updated {
     oc_json_map metadata;
     /* "type" is always "catalog.updated". */
     bool has_durable;
-    oc_catalog_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_json_map data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_command_executed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -1127,7 +1033,7 @@ struct oc_command_executed {
     oc_json_map metadata;
     /* "type" is always "command.executed". */
     bool has_durable;
-    oc_command_executed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_command_executed_data data;
@@ -1273,13 +1179,6 @@ struct oc_file_diff_list {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_file_edited_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_file_edited_data {
     char *file;
 };
@@ -1291,7 +1190,7 @@ struct oc_file_edited {
     oc_json_map metadata;
     /* "type" is always "file.edited". */
     bool has_durable;
-    oc_file_edited_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_file_edited_data data;
@@ -1409,13 +1308,6 @@ struct oc_file_system_entry_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_file_watcher_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_file_watcher_updated_data_event_value {
     OC_FILE_WATCHER_UPDATED_DATA_EVENT_UNKNOWN = 0,
@@ -1442,7 +1334,7 @@ struct oc_file_watcher_updated {
     oc_json_map metadata;
     /* "type" is always "file.watcher.updated". */
     bool has_durable;
-    oc_file_watcher_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_file_watcher_updated_data data;
@@ -1503,20 +1395,13 @@ struct oc_fs_read_location {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_global_disposed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_global_disposed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
     /* "type" is always "global.disposed". */
     bool has_durable;
-    oc_global_disposed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_json_map data;
@@ -1526,13 +1411,6 @@ struct oc_global_disposed {
 struct oc_health_get_response {
     /* "healthy" is always true. */
     char none_; /* no stored fields */
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_installation_update_available_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -1547,17 +1425,10 @@ struct oc_installation_update_available {
     oc_json_map metadata;
     /* "type" is always "installation.update-available". */
     bool has_durable;
-    oc_installation_update_available_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_installation_update_available_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_installation_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -1572,7 +1443,7 @@ struct oc_installation_updated {
     oc_json_map metadata;
     /* "type" is always "installation.updated". */
     bool has_durable;
-    oc_installation_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_installation_updated_data data;
@@ -2098,13 +1969,6 @@ struct oc_integration_connect_oauth_response {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_integration_connection_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connection_updated_data {
     char *integration_id;
 };
@@ -2116,7 +1980,7 @@ struct oc_integration_connection_updated {
     oc_json_map metadata;
     /* "type" is always "integration.connection.updated". */
     bool has_durable;
-    oc_integration_connection_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_integration_connection_updated_data data;
@@ -2293,20 +2157,13 @@ struct oc_integration_select_prompt_options_item {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_integration_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
     /* "type" is always "integration.updated". */
     bool has_durable;
-    oc_integration_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_json_map data;
@@ -2381,30 +2238,16 @@ struct oc_location_get_location {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_lsp_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_lsp_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
     /* "type" is always "lsp.updated". */
     bool has_durable;
-    oc_lsp_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_json_map data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_mcp_browser_open_failed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2420,17 +2263,10 @@ struct oc_mcp_browser_open_failed {
     oc_json_map metadata;
     /* "type" is always "mcp.browser.open.failed". */
     bool has_durable;
-    oc_mcp_browser_open_failed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_mcp_browser_open_failed_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_mcp_tools_changed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2445,7 +2281,7 @@ struct oc_mcp_tools_changed {
     oc_json_map metadata;
     /* "type" is always "mcp.tools.changed". */
     bool has_durable;
-    oc_mcp_tools_changed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_mcp_tools_changed_data data;
@@ -2559,13 +2395,6 @@ struct oc_message_not_found_error {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_message_part_delta_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_message_part_delta_data {
     oc_session_id session_id;
     oc_message_id_msg message_id;
@@ -2581,17 +2410,10 @@ struct oc_message_part_delta {
     oc_json_map metadata;
     /* "type" is always "message.part.delta". */
     bool has_durable;
-    oc_message_part_delta_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_message_part_delta_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_message_part_removed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2608,17 +2430,10 @@ struct oc_message_part_removed {
     oc_json_map metadata;
     /* "type" is always "message.part.removed". */
     bool has_durable;
-    oc_message_part_removed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_message_part_removed_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_message_part_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2901,17 +2716,10 @@ struct oc_message_part_updated {
     oc_json_map metadata;
     /* "type" is always "message.part.updated". */
     bool has_durable;
-    oc_message_part_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_message_part_updated_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_message_removed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2927,17 +2735,10 @@ struct oc_message_removed {
     oc_json_map metadata;
     /* "type" is always "message.removed". */
     bool has_durable;
-    oc_message_removed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_message_removed_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_message_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2953,7 +2754,7 @@ struct oc_message_updated {
     oc_json_map metadata;
     /* "type" is always "message.updated". */
     bool has_durable;
-    oc_message_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_message_updated_data data;
@@ -3116,20 +2917,13 @@ struct oc_model_v2_info_variants_item {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_models_dev_refreshed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_models_dev_refreshed {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
     /* "type" is always "models-dev.refreshed". */
     bool has_durable;
-    oc_models_dev_refreshed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_json_map data;
@@ -3146,13 +2940,6 @@ typedef enum oc_permission_action_value {
 struct oc_permission_action {
     oc_permission_action_value value;
     char *unknown;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_permission_asked_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Identifier RequestIDPer: a string starting with "per" (pattern ^per).
@@ -3187,7 +2974,7 @@ struct oc_permission_asked {
     oc_json_map metadata;
     /* "type" is always "permission.asked". */
     bool has_durable;
-    oc_permission_asked_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_permission_asked_data data;
@@ -3198,13 +2985,6 @@ struct oc_permission_not_found_error {
     /* "_tag" is always "PermissionNotFoundError". */
     char *request_id;
     char *message;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_permission_replied_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -3234,7 +3014,7 @@ struct oc_permission_replied {
     oc_json_map metadata;
     /* "type" is always "permission.replied". */
     bool has_durable;
-    oc_permission_replied_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_permission_replied_data data;
@@ -3288,13 +3068,6 @@ struct oc_permission_saved_info_list {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_permission_v2_asked_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_v2_source {
     /* "type" is always "tool". */
     char *message_id;
@@ -3322,7 +3095,7 @@ struct oc_permission_v2_asked {
     oc_json_map metadata;
     /* "type" is always "permission.v2.asked". */
     bool has_durable;
-    oc_permission_v2_asked_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_permission_v2_asked_data data;
@@ -3339,13 +3112,6 @@ typedef enum oc_permission_v2_effect_value {
 struct oc_permission_v2_effect {
     oc_permission_v2_effect_value value;
     char *unknown;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_permission_v2_replied_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -3375,7 +3141,7 @@ struct oc_permission_v2_replied {
     oc_json_map metadata;
     /* "type" is always "permission.v2.replied". */
     bool has_durable;
-    oc_permission_v2_replied_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_permission_v2_replied_data data;
@@ -3403,13 +3169,6 @@ struct oc_permission_v2_rule {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_plugin_added_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_plugin_added_data {
     char *id;
 };
@@ -3421,7 +3180,7 @@ struct oc_plugin_added {
     oc_json_map metadata;
     /* "type" is always "plugin.added". */
     bool has_durable;
-    oc_plugin_added_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_plugin_added_data data;
@@ -3478,13 +3237,6 @@ struct oc_project_copy_remove_location {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_project_directories_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_directories_updated_data {
     char *project_id;
 };
@@ -3496,7 +3248,7 @@ struct oc_project_directories_updated {
     oc_json_map metadata;
     /* "type" is always "project.directories.updated". */
     bool has_durable;
-    oc_project_directories_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_project_directories_updated_data data;
@@ -3518,13 +3270,6 @@ struct oc_project_time {
     int64_t updated;
     bool has_initialized;
     int64_t initialized;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_project_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3550,7 +3295,7 @@ struct oc_project_updated {
     oc_json_map metadata;
     /* "type" is always "project.updated". */
     bool has_durable;
-    oc_project_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_project_updated_data data;
@@ -3797,13 +3542,6 @@ struct oc_pty_create_response {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_pty_created_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_created_data {
     oc_pty info;
 };
@@ -3815,17 +3553,10 @@ struct oc_pty_created {
     oc_json_map metadata;
     /* "type" is always "pty.created". */
     bool has_durable;
-    oc_pty_created_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_pty_created_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_pty_deleted_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3840,17 +3571,10 @@ struct oc_pty_deleted {
     oc_json_map metadata;
     /* "type" is always "pty.deleted". */
     bool has_durable;
-    oc_pty_deleted_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_pty_deleted_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_pty_exited_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3866,7 +3590,7 @@ struct oc_pty_exited {
     oc_json_map metadata;
     /* "type" is always "pty.exited". */
     bool has_durable;
-    oc_pty_exited_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_pty_exited_data data;
@@ -3950,13 +3674,6 @@ struct oc_pty_update_response {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_pty_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_updated_data {
     oc_pty info;
 };
@@ -3968,17 +3685,10 @@ struct oc_pty_updated {
     oc_json_map metadata;
     /* "type" is always "pty.updated". */
     bool has_durable;
-    oc_pty_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_pty_updated_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_question_asked_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Identifier RequestID: a string starting with "que" (pattern ^que).
@@ -4017,7 +3727,7 @@ struct oc_question_asked {
     oc_json_map metadata;
     /* "type" is always "question.asked". */
     bool has_durable;
-    oc_question_asked_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_question_asked_data data;
@@ -4059,13 +3769,6 @@ struct oc_question_option {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_question_rejected_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_rejected_data {
     oc_session_id session_id;
     oc_request_id request_id;
@@ -4078,17 +3781,10 @@ struct oc_question_rejected_2 {
     oc_json_map metadata;
     /* "type" is always "question.rejected". */
     bool has_durable;
-    oc_question_rejected_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_question_rejected_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_question_replied_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An array of string_list: items (owned) and their count. */
@@ -4111,7 +3807,7 @@ struct oc_question_replied_2 {
     oc_json_map metadata;
     /* "type" is always "question.replied". */
     bool has_durable;
-    oc_question_replied_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_question_replied_data data;
@@ -4135,13 +3831,6 @@ struct oc_question_v2_request_list {
 struct oc_question_request_list_response {
     oc_location_info location;
     oc_question_v2_request_list data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_question_v2_asked_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An array of question_v2_info: items (owned) and their count. */
@@ -4173,7 +3862,7 @@ struct oc_question_v2_asked {
     oc_json_map metadata;
     /* "type" is always "question.v2.asked". */
     bool has_durable;
-    oc_question_v2_asked_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_question_v2_asked_data data;
@@ -4208,13 +3897,6 @@ struct oc_question_v2_option {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_question_v2_rejected_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_rejected_data {
     oc_session_id session_id;
     oc_request_id request_id;
@@ -4227,17 +3909,10 @@ struct oc_question_v2_rejected {
     oc_json_map metadata;
     /* "type" is always "question.v2.rejected". */
     bool has_durable;
-    oc_question_v2_rejected_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_question_v2_rejected_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_question_v2_replied_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4254,7 +3929,7 @@ struct oc_question_v2_replied {
     oc_json_map metadata;
     /* "type" is always "question.v2.replied". */
     bool has_durable;
-    oc_question_v2_replied_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_question_v2_replied_data data;
@@ -4346,20 +4021,13 @@ struct oc_reference_list_response {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_reference_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_reference_updated {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
     /* "type" is always "reference.updated". */
     bool has_durable;
-    oc_reference_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_json_map data;
@@ -4379,20 +4047,13 @@ struct oc_revert_state {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_server_connected_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_server_connected {
     oc_evt_id id;
     bool has_metadata;
     oc_json_map metadata;
     /* "type" is always "server.connected". */
     bool has_durable;
-    oc_server_connected_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_json_map data;
@@ -4512,13 +4173,6 @@ struct oc_session_active_value_map {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_compacted_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_compacted_data {
     oc_session_id session_id;
 };
@@ -4530,7 +4184,7 @@ struct oc_session_compacted {
     oc_json_map metadata;
     /* "type" is always "session.compacted". */
     bool has_durable;
-    oc_session_compacted_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_compacted_data data;
@@ -4549,13 +4203,6 @@ struct oc_session_create_body {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_created_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_created_data {
     oc_session_id session_id;
     oc_session info;
@@ -4568,17 +4215,10 @@ struct oc_session_created {
     oc_json_map metadata;
     /* "type" is always "session.created". */
     bool has_durable;
-    oc_session_created_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_created_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_deleted_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4594,17 +4234,10 @@ struct oc_session_deleted {
     oc_json_map metadata;
     /* "type" is always "session.deleted". */
     bool has_durable;
-    oc_session_deleted_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_deleted_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_diff_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4620,17 +4253,10 @@ struct oc_session_diff {
     oc_json_map metadata;
     /* "type" is always "session.diff". */
     bool has_durable;
-    oc_session_diff_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_diff_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_agent_switched_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4648,17 +4274,10 @@ struct oc_session_next_agent_switched {
     oc_json_map metadata;
     /* "type" is always "session.next.agent.switched". */
     bool has_durable;
-    oc_session_next_agent_switched_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_agent_switched_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_model_switched_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4676,17 +4295,10 @@ struct oc_session_next_model_switched {
     oc_json_map metadata;
     /* "type" is always "session.next.model.switched". */
     bool has_durable;
-    oc_session_next_model_switched_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_model_switched_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_moved_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4705,17 +4317,10 @@ struct oc_session_next_moved {
     oc_json_map metadata;
     /* "type" is always "session.next.moved". */
     bool has_durable;
-    oc_session_next_moved_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_moved_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_prompted_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -4746,17 +4351,10 @@ struct oc_session_next_prompted {
     oc_json_map metadata;
     /* "type" is always "session.next.prompted". */
     bool has_durable;
-    oc_session_next_prompted_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_prompted_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_prompt_admitted_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -4787,17 +4385,10 @@ struct oc_session_next_prompt_admitted {
     oc_json_map metadata;
     /* "type" is always "session.next.prompt.admitted". */
     bool has_durable;
-    oc_session_next_prompt_admitted_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_prompt_admitted_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_context_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4815,17 +4406,10 @@ struct oc_session_next_context_updated {
     oc_json_map metadata;
     /* "type" is always "session.next.context.updated". */
     bool has_durable;
-    oc_session_next_context_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_context_updated_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_synthetic_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4843,17 +4427,10 @@ struct oc_session_next_synthetic {
     oc_json_map metadata;
     /* "type" is always "session.next.synthetic". */
     bool has_durable;
-    oc_session_next_synthetic_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_synthetic_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_shell_started_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4872,17 +4449,10 @@ struct oc_session_next_shell_started {
     oc_json_map metadata;
     /* "type" is always "session.next.shell.started". */
     bool has_durable;
-    oc_session_next_shell_started_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_shell_started_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_shell_ended_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4900,17 +4470,10 @@ struct oc_session_next_shell_ended {
     oc_json_map metadata;
     /* "type" is always "session.next.shell.ended". */
     bool has_durable;
-    oc_session_next_shell_ended_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_shell_ended_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_step_started_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4931,17 +4494,10 @@ struct oc_session_next_step_started {
     oc_json_map metadata;
     /* "type" is always "session.next.step.started". */
     bool has_durable;
-    oc_session_next_step_started_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_step_started_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_step_ended_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4979,17 +4535,10 @@ struct oc_session_next_step_ended {
     oc_json_map metadata;
     /* "type" is always "session.next.step.ended". */
     bool has_durable;
-    oc_session_next_step_ended_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_step_ended_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_step_failed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5013,17 +4562,10 @@ struct oc_session_next_step_failed {
     oc_json_map metadata;
     /* "type" is always "session.next.step.failed". */
     bool has_durable;
-    oc_session_next_step_failed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_step_failed_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_text_started_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5041,17 +4583,10 @@ struct oc_session_next_text_started {
     oc_json_map metadata;
     /* "type" is always "session.next.text.started". */
     bool has_durable;
-    oc_session_next_text_started_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_text_started_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_text_ended_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5070,17 +4605,10 @@ struct oc_session_next_text_ended {
     oc_json_map metadata;
     /* "type" is always "session.next.text.ended". */
     bool has_durable;
-    oc_session_next_text_ended_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_text_ended_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_tool_input_started_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5099,17 +4627,10 @@ struct oc_session_next_tool_input_started {
     oc_json_map metadata;
     /* "type" is always "session.next.tool.input.started". */
     bool has_durable;
-    oc_session_next_tool_input_started_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_tool_input_started_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_tool_input_ended_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5128,17 +4649,10 @@ struct oc_session_next_tool_input_ended {
     oc_json_map metadata;
     /* "type" is always "session.next.tool.input.ended". */
     bool has_durable;
-    oc_session_next_tool_input_ended_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_tool_input_ended_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_tool_called_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5166,17 +4680,10 @@ struct oc_session_next_tool_called {
     oc_json_map metadata;
     /* "type" is always "session.next.tool.called". */
     bool has_durable;
-    oc_session_next_tool_called_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_tool_called_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_tool_progress_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5196,17 +4703,10 @@ struct oc_session_next_tool_progress {
     oc_json_map metadata;
     /* "type" is always "session.next.tool.progress". */
     bool has_durable;
-    oc_session_next_tool_progress_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_tool_progress_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_tool_success_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5238,17 +4738,10 @@ struct oc_session_next_tool_success {
     oc_json_map metadata;
     /* "type" is always "session.next.tool.success". */
     bool has_durable;
-    oc_session_next_tool_success_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_tool_success_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_tool_failed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5277,17 +4770,10 @@ struct oc_session_next_tool_failed {
     oc_json_map metadata;
     /* "type" is always "session.next.tool.failed". */
     bool has_durable;
-    oc_session_next_tool_failed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_tool_failed_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_reasoning_started_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5307,17 +4793,10 @@ struct oc_session_next_reasoning_started {
     oc_json_map metadata;
     /* "type" is always "session.next.reasoning.started". */
     bool has_durable;
-    oc_session_next_reasoning_started_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_reasoning_started_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_reasoning_ended_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5338,17 +4817,10 @@ struct oc_session_next_reasoning_ended {
     oc_json_map metadata;
     /* "type" is always "session.next.reasoning.ended". */
     bool has_durable;
-    oc_session_next_reasoning_ended_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_reasoning_ended_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_retried_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5380,17 +4852,10 @@ struct oc_session_next_retried {
     oc_json_map metadata;
     /* "type" is always "session.next.retried". */
     bool has_durable;
-    oc_session_next_retried_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_retried_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_compaction_started_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -5420,17 +4885,10 @@ struct oc_session_next_compaction_started {
     oc_json_map metadata;
     /* "type" is always "session.next.compaction.started". */
     bool has_durable;
-    oc_session_next_compaction_started_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_compaction_started_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_compaction_ended_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -5462,17 +4920,10 @@ struct oc_session_next_compaction_ended {
     oc_json_map metadata;
     /* "type" is always "session.next.compaction.ended". */
     bool has_durable;
-    oc_session_next_compaction_ended_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_compaction_ended_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_revert_staged_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5489,17 +4940,10 @@ struct oc_session_next_revert_staged {
     oc_json_map metadata;
     /* "type" is always "session.next.revert.staged". */
     bool has_durable;
-    oc_session_next_revert_staged_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_revert_staged_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_revert_cleared_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5515,17 +4959,10 @@ struct oc_session_next_revert_cleared {
     oc_json_map metadata;
     /* "type" is always "session.next.revert.cleared". */
     bool has_durable;
-    oc_session_next_revert_cleared_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_revert_cleared_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_revert_committed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5542,7 +4979,7 @@ struct oc_session_next_revert_committed {
     oc_json_map metadata;
     /* "type" is always "session.next.revert.committed". */
     bool has_durable;
-    oc_session_next_revert_committed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_revert_committed_data data;
@@ -5622,13 +5059,6 @@ struct oc_session_durable_event_list {
     size_t count;
 };
 
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_error_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
 /* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
 typedef enum oc_session_error_data_error_kind {
     OC_SESSION_ERROR_DATA_ERROR_UNKNOWN = 0,
@@ -5672,7 +5102,7 @@ struct oc_session_error {
     oc_json_map metadata;
     /* "type" is always "session.error". */
     bool has_durable;
-    oc_session_error_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_error_data data;
@@ -5728,13 +5158,6 @@ struct oc_session_history_value {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_idle_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_idle_data {
     oc_session_id session_id;
 };
@@ -5746,7 +5169,7 @@ struct oc_session_idle {
     oc_json_map metadata;
     /* "type" is always "session.idle". */
     bool has_durable;
-    oc_session_idle_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_idle_data data;
@@ -6171,13 +5594,6 @@ struct oc_session_messages_response {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_compaction_delta_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_next_compaction_delta_data {
     double timestamp;
     oc_session_id session_id;
@@ -6192,17 +5608,10 @@ struct oc_session_next_compaction_delta {
     oc_json_map metadata;
     /* "type" is always "session.next.compaction.delta". */
     bool has_durable;
-    oc_session_next_compaction_delta_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_compaction_delta_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_reasoning_delta_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6221,17 +5630,10 @@ struct oc_session_next_reasoning_delta {
     oc_json_map metadata;
     /* "type" is always "session.next.reasoning.delta". */
     bool has_durable;
-    oc_session_next_reasoning_delta_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_reasoning_delta_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_text_delta_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6250,17 +5652,10 @@ struct oc_session_next_text_delta {
     oc_json_map metadata;
     /* "type" is always "session.next.text.delta". */
     bool has_durable;
-    oc_session_next_text_delta_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_text_delta_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_next_tool_input_delta_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6279,7 +5674,7 @@ struct oc_session_next_tool_input_delta {
     oc_json_map metadata;
     /* "type" is always "session.next.tool.input.delta". */
     bool has_durable;
-    oc_session_next_tool_input_delta_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_next_tool_input_delta_data data;
@@ -6403,13 +5798,6 @@ struct oc_session_status {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_status_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_status_data {
     oc_session_id session_id;
     oc_session_status status;
@@ -6422,7 +5810,7 @@ struct oc_session_status_2 {
     oc_json_map metadata;
     /* "type" is always "session.status". */
     bool has_durable;
-    oc_session_status_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_status_data data;
@@ -6439,13 +5827,6 @@ struct oc_session_switch_model_body {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_session_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_updated_data {
     oc_session_id session_id;
     oc_session info;
@@ -6458,7 +5839,7 @@ struct oc_session_updated {
     oc_json_map metadata;
     /* "type" is always "session.updated". */
     bool has_durable;
-    oc_session_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_session_updated_data data;
@@ -6602,13 +5983,6 @@ struct oc_todo_list {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_todo_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_todo_updated_data {
     oc_session_id session_id;
     oc_todo_list todos;
@@ -6621,17 +5995,10 @@ struct oc_todo_updated {
     oc_json_map metadata;
     /* "type" is always "todo.updated". */
     bool has_durable;
-    oc_todo_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_todo_updated_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_tui_command_execute_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -6688,17 +6055,10 @@ struct oc_tui_command_execute {
     oc_json_map metadata;
     /* "type" is always "tui.command.execute". */
     bool has_durable;
-    oc_tui_command_execute_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_tui_command_execute_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_tui_prompt_append_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6713,17 +6073,10 @@ struct oc_tui_prompt_append {
     oc_json_map metadata;
     /* "type" is always "tui.prompt.append". */
     bool has_durable;
-    oc_tui_prompt_append_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_tui_prompt_append_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_tui_session_select_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6739,17 +6092,10 @@ struct oc_tui_session_select {
     oc_json_map metadata;
     /* "type" is always "tui.session.select". */
     bool has_durable;
-    oc_tui_session_select_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_tui_session_select_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_tui_toast_show_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -6783,7 +6129,7 @@ struct oc_tui_toast_show {
     oc_json_map metadata;
     /* "type" is always "tui.toast.show". */
     bool has_durable;
-    oc_tui_toast_show_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_tui_toast_show_data data;
@@ -6804,13 +6150,6 @@ struct oc_unknown_error1 {
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_vcs_branch_updated_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_vcs_branch_updated_data {
     bool has_branch;
     char *branch;
@@ -6823,17 +6162,10 @@ struct oc_vcs_branch_updated {
     oc_json_map metadata;
     /* "type" is always "vcs.branch.updated". */
     bool has_durable;
-    oc_vcs_branch_updated_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_vcs_branch_updated_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_workspace_ready_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6848,17 +6180,10 @@ struct oc_workspace_ready {
     oc_json_map metadata;
     /* "type" is always "workspace.ready". */
     bool has_durable;
-    oc_workspace_ready_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_workspace_ready_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_workspace_failed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6873,17 +6198,10 @@ struct oc_workspace_failed {
     oc_json_map metadata;
     /* "type" is always "workspace.failed". */
     bool has_durable;
-    oc_workspace_failed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_workspace_failed_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_workspace_status_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -6913,17 +6231,10 @@ struct oc_workspace_status {
     oc_json_map metadata;
     /* "type" is always "workspace.status". */
     bool has_durable;
-    oc_workspace_status_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_workspace_status_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_worktree_ready_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6940,17 +6251,10 @@ struct oc_worktree_ready {
     oc_json_map metadata;
     /* "type" is always "worktree.ready". */
     bool has_durable;
-    oc_worktree_ready_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_worktree_ready_data data;
-};
-
-/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_worktree_failed_durable {
-    char *aggregate_id;
-    int64_t seq;
-    int64_t version;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6965,7 +6269,7 @@ struct oc_worktree_failed {
     oc_json_map metadata;
     /* "type" is always "worktree.failed". */
     bool has_durable;
-    oc_worktree_failed_durable durable;
+    oc_durable durable;
     bool has_location;
     oc_location_ref location;
     oc_worktree_failed_data data;
@@ -7182,6 +6486,8 @@ oc_status oc_agent_color_encode(const oc_agent_color *value, json_t **out, oc_er
 void oc_agent_color_cleanup(oc_agent_color *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_agent_color_free(oc_agent_color *value);
+/* The name of a kind ("unknown" for OC_AGENT_COLOR_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_agent_color_kind_name(oc_agent_color_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -7534,6 +6840,11 @@ oc_status oc_assistant_message_error_encode(const oc_assistant_message_error *va
 void oc_assistant_message_error_cleanup(oc_assistant_message_error *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_assistant_message_error_free(oc_assistant_message_error *value);
+/* The "name" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_assistant_message_error_tag(const oc_assistant_message_error *value);
+/* The name of a kind ("unknown" for OC_ASSISTANT_MESSAGE_ERROR_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_assistant_message_error_kind_name(oc_assistant_message_error_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -7597,13 +6908,13 @@ void oc_evt_id_free(oc_evt_id *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_catalog_updated_durable_decode(oc_catalog_updated_durable *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_durable_decode(oc_durable *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_catalog_updated_durable_encode(const oc_catalog_updated_durable *value, json_t **out, oc_error **err);
+oc_status oc_durable_encode(const oc_durable *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_catalog_updated_durable_cleanup(oc_catalog_updated_durable *value);
+void oc_durable_cleanup(oc_durable *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_catalog_updated_durable_free(oc_catalog_updated_durable *value);
+void oc_durable_free(oc_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -7624,16 +6935,6 @@ oc_status oc_catalog_updated_encode(const oc_catalog_updated *value, json_t **ou
 void oc_catalog_updated_cleanup(oc_catalog_updated *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_catalog_updated_free(oc_catalog_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_command_executed_durable_decode(oc_command_executed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_command_executed_durable_encode(const oc_command_executed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_command_executed_durable_cleanup(oc_command_executed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_command_executed_durable_free(oc_command_executed_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -7744,6 +7045,11 @@ oc_status oc_connection_info_encode(const oc_connection_info *value, json_t **ou
 void oc_connection_info_cleanup(oc_connection_info *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_connection_info_free(oc_connection_info *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_connection_info_tag(const oc_connection_info *value);
+/* The name of a kind ("unknown" for OC_CONNECTION_INFO_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_connection_info_kind_name(oc_connection_info_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -7816,16 +7122,6 @@ oc_status oc_file_diff_list_encode(const oc_file_diff_list *value, json_t **out,
 void oc_file_diff_list_cleanup(oc_file_diff_list *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_file_diff_list_free(oc_file_diff_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_edited_durable_decode(oc_file_edited_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_edited_durable_encode(const oc_file_edited_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_edited_durable_cleanup(oc_file_edited_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_edited_durable_free(oc_file_edited_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -7926,6 +7222,13 @@ oc_status oc_file_part_source_encode(const oc_file_part_source *value, json_t **
 void oc_file_part_source_cleanup(oc_file_part_source *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_file_part_source_free(oc_file_part_source *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_file_part_source_tag(const oc_file_part_source *value);
+/* The name of a kind ("unknown" for OC_FILE_PART_SOURCE_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_file_part_source_kind_name(oc_file_part_source_kind kind);
+/* "text", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_file_part_source_text *oc_file_part_source_text_value(const oc_file_part_source *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -7978,16 +7281,6 @@ oc_status oc_file_system_entry_list_encode(const oc_file_system_entry_list *valu
 void oc_file_system_entry_list_cleanup(oc_file_system_entry_list *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_file_system_entry_list_free(oc_file_system_entry_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_watcher_updated_durable_decode(oc_file_watcher_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_watcher_updated_durable_encode(const oc_file_watcher_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_watcher_updated_durable_cleanup(oc_file_watcher_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_watcher_updated_durable_free(oc_file_watcher_updated_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8095,16 +7388,6 @@ void oc_fs_read_location_free(oc_fs_read_location *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_global_disposed_durable_decode(oc_global_disposed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_global_disposed_durable_encode(const oc_global_disposed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_global_disposed_durable_cleanup(oc_global_disposed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_global_disposed_durable_free(oc_global_disposed_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_global_disposed_decode(oc_global_disposed *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_global_disposed_encode(const oc_global_disposed *value, json_t **out, oc_error **err);
@@ -8125,16 +7408,6 @@ void oc_health_get_response_free(oc_health_get_response *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_installation_update_available_durable_decode(oc_installation_update_available_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_installation_update_available_durable_encode(const oc_installation_update_available_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_installation_update_available_durable_cleanup(oc_installation_update_available_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_installation_update_available_durable_free(oc_installation_update_available_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_installation_update_available_data_decode(oc_installation_update_available_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_installation_update_available_data_encode(const oc_installation_update_available_data *value, json_t **out, oc_error **err);
@@ -8152,16 +7425,6 @@ oc_status oc_installation_update_available_encode(const oc_installation_update_a
 void oc_installation_update_available_cleanup(oc_installation_update_available *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_installation_update_available_free(oc_installation_update_available *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_installation_updated_durable_decode(oc_installation_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_installation_updated_durable_encode(const oc_installation_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_installation_updated_durable_cleanup(oc_installation_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_installation_updated_durable_free(oc_installation_updated_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8216,6 +7479,8 @@ oc_status oc_integration_attempt_time_created_encode(const oc_integration_attemp
 void oc_integration_attempt_time_created_cleanup(oc_integration_attempt_time_created *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_time_created_free(oc_integration_attempt_time_created *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_time_created_kind_name(oc_integration_attempt_time_created_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8238,6 +7503,8 @@ oc_status oc_integration_attempt_time_expires_encode(const oc_integration_attemp
 void oc_integration_attempt_time_expires_cleanup(oc_integration_attempt_time_expires *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_time_expires_free(oc_integration_attempt_time_expires *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_time_expires_kind_name(oc_integration_attempt_time_expires_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8320,6 +7587,8 @@ oc_status oc_integration_attempt_status_variant1_time_created_encode(const oc_in
 void oc_integration_attempt_status_variant1_time_created_cleanup(oc_integration_attempt_status_variant1_time_created *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_variant1_time_created_free(oc_integration_attempt_status_variant1_time_created *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_variant1_time_created_kind_name(oc_integration_attempt_status_variant1_time_created_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8342,6 +7611,8 @@ oc_status oc_integration_attempt_status_variant1_time_expires_encode(const oc_in
 void oc_integration_attempt_status_variant1_time_expires_cleanup(oc_integration_attempt_status_variant1_time_expires *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_variant1_time_expires_free(oc_integration_attempt_status_variant1_time_expires *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_variant1_time_expires_kind_name(oc_integration_attempt_status_variant1_time_expires_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8384,6 +7655,8 @@ oc_status oc_integration_attempt_status_variant2_time_created_encode(const oc_in
 void oc_integration_attempt_status_variant2_time_created_cleanup(oc_integration_attempt_status_variant2_time_created *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_variant2_time_created_free(oc_integration_attempt_status_variant2_time_created *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_variant2_time_created_kind_name(oc_integration_attempt_status_variant2_time_created_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8406,6 +7679,8 @@ oc_status oc_integration_attempt_status_variant2_time_expires_encode(const oc_in
 void oc_integration_attempt_status_variant2_time_expires_cleanup(oc_integration_attempt_status_variant2_time_expires *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_variant2_time_expires_free(oc_integration_attempt_status_variant2_time_expires *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_variant2_time_expires_kind_name(oc_integration_attempt_status_variant2_time_expires_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8448,6 +7723,8 @@ oc_status oc_integration_attempt_status_variant3_time_created_encode(const oc_in
 void oc_integration_attempt_status_variant3_time_created_cleanup(oc_integration_attempt_status_variant3_time_created *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_variant3_time_created_free(oc_integration_attempt_status_variant3_time_created *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_variant3_time_created_kind_name(oc_integration_attempt_status_variant3_time_created_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8470,6 +7747,8 @@ oc_status oc_integration_attempt_status_variant3_time_expires_encode(const oc_in
 void oc_integration_attempt_status_variant3_time_expires_cleanup(oc_integration_attempt_status_variant3_time_expires *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_variant3_time_expires_free(oc_integration_attempt_status_variant3_time_expires *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_variant3_time_expires_kind_name(oc_integration_attempt_status_variant3_time_expires_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8512,6 +7791,8 @@ oc_status oc_integration_attempt_status_variant4_time_created_encode(const oc_in
 void oc_integration_attempt_status_variant4_time_created_cleanup(oc_integration_attempt_status_variant4_time_created *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_variant4_time_created_free(oc_integration_attempt_status_variant4_time_created *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_variant4_time_created_kind_name(oc_integration_attempt_status_variant4_time_created_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8534,6 +7815,8 @@ oc_status oc_integration_attempt_status_variant4_time_expires_encode(const oc_in
 void oc_integration_attempt_status_variant4_time_expires_cleanup(oc_integration_attempt_status_variant4_time_expires *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_variant4_time_expires_free(oc_integration_attempt_status_variant4_time_expires *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_variant4_time_expires_kind_name(oc_integration_attempt_status_variant4_time_expires_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8564,6 +7847,11 @@ oc_status oc_integration_attempt_status_value_encode(const oc_integration_attemp
 void oc_integration_attempt_status_value_cleanup(oc_integration_attempt_status_value *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_attempt_status_value_free(oc_integration_attempt_status_value *value);
+/* The "status" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_integration_attempt_status_value_tag(const oc_integration_attempt_status_value *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VALUE_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_attempt_status_value_kind_name(oc_integration_attempt_status_value_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8624,16 +7912,6 @@ oc_status oc_integration_connect_oauth_response_encode(const oc_integration_conn
 void oc_integration_connect_oauth_response_cleanup(oc_integration_connect_oauth_response *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_connect_oauth_response_free(oc_integration_connect_oauth_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_connection_updated_durable_decode(oc_integration_connection_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_connection_updated_durable_encode(const oc_integration_connection_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_connection_updated_durable_cleanup(oc_integration_connection_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_connection_updated_durable_free(oc_integration_connection_updated_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8784,6 +8062,11 @@ oc_status oc_integration_method_encode(const oc_integration_method *value, json_
 void oc_integration_method_cleanup(oc_integration_method *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_method_free(oc_integration_method *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_integration_method_tag(const oc_integration_method *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_METHOD_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_method_kind_name(oc_integration_method_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8846,6 +8129,17 @@ oc_status oc_integration_o_auth_method_prompts_item_encode(const oc_integration_
 void oc_integration_o_auth_method_prompts_item_cleanup(oc_integration_o_auth_method_prompts_item *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_o_auth_method_prompts_item_free(oc_integration_o_auth_method_prompts_item *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_integration_o_auth_method_prompts_item_tag(const oc_integration_o_auth_method_prompts_item *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_o_auth_method_prompts_item_kind_name(oc_integration_o_auth_method_prompts_item_kind kind);
+/* "key", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const char *oc_integration_o_auth_method_prompts_item_key(const oc_integration_o_auth_method_prompts_item *value);
+/* "message", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const char *oc_integration_o_auth_method_prompts_item_message(const oc_integration_o_auth_method_prompts_item *value);
+/* "when", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_integration_when *oc_integration_o_auth_method_prompts_item_when(const oc_integration_o_auth_method_prompts_item *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8856,16 +8150,6 @@ oc_status oc_integration_select_prompt_options_item_encode(const oc_integration_
 void oc_integration_select_prompt_options_item_cleanup(oc_integration_select_prompt_options_item *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_integration_select_prompt_options_item_free(oc_integration_select_prompt_options_item *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_updated_durable_decode(oc_integration_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_updated_durable_encode(const oc_integration_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_updated_durable_cleanup(oc_integration_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_updated_durable_free(oc_integration_updated_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8936,6 +8220,11 @@ oc_status oc_llm_tool_content_encode(const oc_llm_tool_content *value, json_t **
 void oc_llm_tool_content_cleanup(oc_llm_tool_content *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_llm_tool_content_free(oc_llm_tool_content *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_llm_tool_content_tag(const oc_llm_tool_content *value);
+/* The name of a kind ("unknown" for OC_LLM_TOOL_CONTENT_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_llm_tool_content_kind_name(oc_llm_tool_content_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8959,16 +8248,6 @@ void oc_location_get_location_free(oc_location_get_location *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_lsp_updated_durable_decode(oc_lsp_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_lsp_updated_durable_encode(const oc_lsp_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_lsp_updated_durable_cleanup(oc_lsp_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_lsp_updated_durable_free(oc_lsp_updated_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_lsp_updated_decode(oc_lsp_updated *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_lsp_updated_encode(const oc_lsp_updated *value, json_t **out, oc_error **err);
@@ -8976,16 +8255,6 @@ oc_status oc_lsp_updated_encode(const oc_lsp_updated *value, json_t **out, oc_er
 void oc_lsp_updated_cleanup(oc_lsp_updated *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_lsp_updated_free(oc_lsp_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_mcp_browser_open_failed_durable_decode(oc_mcp_browser_open_failed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_mcp_browser_open_failed_durable_encode(const oc_mcp_browser_open_failed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_mcp_browser_open_failed_durable_cleanup(oc_mcp_browser_open_failed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_mcp_browser_open_failed_durable_free(oc_mcp_browser_open_failed_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9006,16 +8275,6 @@ oc_status oc_mcp_browser_open_failed_encode(const oc_mcp_browser_open_failed *va
 void oc_mcp_browser_open_failed_cleanup(oc_mcp_browser_open_failed *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_mcp_browser_open_failed_free(oc_mcp_browser_open_failed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_mcp_tools_changed_durable_decode(oc_mcp_tools_changed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_mcp_tools_changed_durable_encode(const oc_mcp_tools_changed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_mcp_tools_changed_durable_cleanup(oc_mcp_tools_changed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_mcp_tools_changed_durable_free(oc_mcp_tools_changed_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9076,6 +8335,11 @@ oc_status oc_output_format_encode(const oc_output_format *value, json_t **out, o
 void oc_output_format_cleanup(oc_output_format *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_output_format_free(oc_output_format *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_output_format_tag(const oc_output_format *value);
+/* The name of a kind ("unknown" for OC_OUTPUT_FORMAT_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_output_format_kind_name(oc_output_format_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9126,6 +8390,17 @@ oc_status oc_message_encode(const oc_message *value, json_t **out, oc_error **er
 void oc_message_cleanup(oc_message *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_message_free(oc_message *value);
+/* The "role" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_message_tag(const oc_message *value);
+/* The name of a kind ("unknown" for OC_MESSAGE_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_message_kind_name(oc_message_kind kind);
+/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_message_id_msg *oc_message_id_value(const oc_message *value);
+/* "sessionID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_session_id *oc_message_session_id(const oc_message *value);
+/* "agent", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const char *oc_message_agent(const oc_message *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9149,16 +8424,6 @@ void oc_message_not_found_error_free(oc_message_not_found_error *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_delta_durable_decode(oc_message_part_delta_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_delta_durable_encode(const oc_message_part_delta_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_delta_durable_cleanup(oc_message_part_delta_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_delta_durable_free(oc_message_part_delta_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_message_part_delta_data_decode(oc_message_part_delta_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_message_part_delta_data_encode(const oc_message_part_delta_data *value, json_t **out, oc_error **err);
@@ -9179,16 +8444,6 @@ void oc_message_part_delta_free(oc_message_part_delta *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_removed_durable_decode(oc_message_part_removed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_removed_durable_encode(const oc_message_part_removed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_removed_durable_cleanup(oc_message_part_removed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_removed_durable_free(oc_message_part_removed_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_message_part_removed_data_decode(oc_message_part_removed_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_message_part_removed_data_encode(const oc_message_part_removed_data *value, json_t **out, oc_error **err);
@@ -9206,16 +8461,6 @@ oc_status oc_message_part_removed_encode(const oc_message_part_removed *value, j
 void oc_message_part_removed_cleanup(oc_message_part_removed *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_message_part_removed_free(oc_message_part_removed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_updated_durable_decode(oc_message_part_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_updated_durable_encode(const oc_message_part_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_updated_durable_cleanup(oc_message_part_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_updated_durable_free(oc_message_part_updated_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9356,6 +8601,13 @@ oc_status oc_tool_state_encode(const oc_tool_state *value, json_t **out, oc_erro
 void oc_tool_state_cleanup(oc_tool_state *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_tool_state_free(oc_tool_state *value);
+/* The "status" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_tool_state_tag(const oc_tool_state *value);
+/* The name of a kind ("unknown" for OC_TOOL_STATE_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_tool_state_kind_name(oc_tool_state_kind kind);
+/* "input", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_json_map *oc_tool_state_input(const oc_tool_state *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9456,6 +8708,17 @@ oc_status oc_part_encode(const oc_part *value, json_t **out, oc_error **err);
 void oc_part_cleanup(oc_part *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_part_free(oc_part *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_part_tag(const oc_part *value);
+/* The name of a kind ("unknown" for OC_PART_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_part_kind_name(oc_part_kind kind);
+/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_part_id *oc_part_id_value(const oc_part *value);
+/* "sessionID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_session_id *oc_part_session_id(const oc_part *value);
+/* "messageID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_message_id_msg *oc_part_message_id(const oc_part *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9479,16 +8742,6 @@ void oc_message_part_updated_free(oc_message_part_updated *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_removed_durable_decode(oc_message_removed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_removed_durable_encode(const oc_message_removed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_removed_durable_cleanup(oc_message_removed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_removed_durable_free(oc_message_removed_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_message_removed_data_decode(oc_message_removed_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_message_removed_data_encode(const oc_message_removed_data *value, json_t **out, oc_error **err);
@@ -9506,16 +8759,6 @@ oc_status oc_message_removed_encode(const oc_message_removed *value, json_t **ou
 void oc_message_removed_cleanup(oc_message_removed *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_message_removed_free(oc_message_removed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_updated_durable_decode(oc_message_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_updated_durable_encode(const oc_message_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_updated_durable_cleanup(oc_message_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_updated_durable_free(oc_message_updated_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9566,6 +8809,17 @@ oc_status oc_model_api_encode(const oc_model_api *value, json_t **out, oc_error 
 void oc_model_api_cleanup(oc_model_api *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_model_api_free(oc_model_api *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_model_api_tag(const oc_model_api *value);
+/* The name of a kind ("unknown" for OC_MODEL_API_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_model_api_kind_name(oc_model_api_kind kind);
+/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const char *oc_model_api_id(const oc_model_api *value);
+/* "url", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const char *oc_model_api_url(const oc_model_api *value);
+/* "settings", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_json_map *oc_model_api_settings(const oc_model_api *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9721,16 +8975,6 @@ void oc_model_v2_info_variants_item_free(oc_model_v2_info_variants_item *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_models_dev_refreshed_durable_decode(oc_models_dev_refreshed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_models_dev_refreshed_durable_encode(const oc_models_dev_refreshed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_models_dev_refreshed_durable_cleanup(oc_models_dev_refreshed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_models_dev_refreshed_durable_free(oc_models_dev_refreshed_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_models_dev_refreshed_decode(oc_models_dev_refreshed *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_models_dev_refreshed_encode(const oc_models_dev_refreshed *value, json_t **out, oc_error **err);
@@ -9750,16 +8994,6 @@ void oc_permission_action_cleanup(oc_permission_action *value);
 void oc_permission_action_free(oc_permission_action *value);
 /* The wire string of *value (borrowed), or NULL when impossible. */
 const char *oc_permission_action_wire(const oc_permission_action *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_asked_durable_decode(oc_permission_asked_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_asked_durable_encode(const oc_permission_asked_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_asked_durable_cleanup(oc_permission_asked_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_asked_durable_free(oc_permission_asked_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9810,16 +9044,6 @@ oc_status oc_permission_not_found_error_encode(const oc_permission_not_found_err
 void oc_permission_not_found_error_cleanup(oc_permission_not_found_error *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_permission_not_found_error_free(oc_permission_not_found_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_replied_durable_decode(oc_permission_replied_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_replied_durable_encode(const oc_permission_replied_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_replied_durable_cleanup(oc_permission_replied_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_replied_durable_free(oc_permission_replied_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -9925,16 +9149,6 @@ void oc_permission_saved_info_list_free(oc_permission_saved_info_list *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_asked_durable_decode(oc_permission_v2_asked_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_asked_durable_encode(const oc_permission_v2_asked_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_asked_durable_cleanup(oc_permission_v2_asked_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_asked_durable_free(oc_permission_v2_asked_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_permission_v2_source_decode(oc_permission_v2_source *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_permission_v2_source_encode(const oc_permission_v2_source *value, json_t **out, oc_error **err);
@@ -9974,16 +9188,6 @@ void oc_permission_v2_effect_cleanup(oc_permission_v2_effect *value);
 void oc_permission_v2_effect_free(oc_permission_v2_effect *value);
 /* The wire string of *value (borrowed), or NULL when impossible. */
 const char *oc_permission_v2_effect_wire(const oc_permission_v2_effect *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_replied_durable_decode(oc_permission_v2_replied_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_replied_durable_encode(const oc_permission_v2_replied_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_replied_durable_cleanup(oc_permission_v2_replied_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_replied_durable_free(oc_permission_v2_replied_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -10036,16 +9240,6 @@ oc_status oc_permission_v2_rule_encode(const oc_permission_v2_rule *value, json_
 void oc_permission_v2_rule_cleanup(oc_permission_v2_rule *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_permission_v2_rule_free(oc_permission_v2_rule *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_plugin_added_durable_decode(oc_plugin_added_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_plugin_added_durable_encode(const oc_plugin_added_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_plugin_added_durable_cleanup(oc_plugin_added_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_plugin_added_durable_free(oc_plugin_added_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -10139,16 +9333,6 @@ void oc_project_copy_remove_location_free(oc_project_copy_remove_location *value
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_directories_updated_durable_decode(oc_project_directories_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_directories_updated_durable_encode(const oc_project_directories_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_directories_updated_durable_cleanup(oc_project_directories_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_directories_updated_durable_free(oc_project_directories_updated_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_project_directories_updated_data_decode(oc_project_directories_updated_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_project_directories_updated_data_encode(const oc_project_directories_updated_data *value, json_t **out, oc_error **err);
@@ -10186,16 +9370,6 @@ oc_status oc_project_time_encode(const oc_project_time *value, json_t **out, oc_
 void oc_project_time_cleanup(oc_project_time *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_project_time_free(oc_project_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_updated_durable_decode(oc_project_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_updated_durable_encode(const oc_project_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_updated_durable_cleanup(oc_project_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_updated_durable_free(oc_project_updated_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -10336,6 +9510,15 @@ oc_status oc_provider_api_encode(const oc_provider_api *value, json_t **out, oc_
 void oc_provider_api_cleanup(oc_provider_api *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_provider_api_free(oc_provider_api *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_provider_api_tag(const oc_provider_api *value);
+/* The name of a kind ("unknown" for OC_PROVIDER_API_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_provider_api_kind_name(oc_provider_api_kind kind);
+/* "url", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const char *oc_provider_api_url(const oc_provider_api *value);
+/* "settings", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_json_map *oc_provider_api_settings(const oc_provider_api *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -10501,16 +9684,6 @@ void oc_pty_create_response_free(oc_pty_create_response *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_created_durable_decode(oc_pty_created_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_created_durable_encode(const oc_pty_created_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_created_durable_cleanup(oc_pty_created_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_created_durable_free(oc_pty_created_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_pty_created_data_decode(oc_pty_created_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_pty_created_data_encode(const oc_pty_created_data *value, json_t **out, oc_error **err);
@@ -10531,16 +9704,6 @@ void oc_pty_created_free(oc_pty_created *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_deleted_durable_decode(oc_pty_deleted_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_deleted_durable_encode(const oc_pty_deleted_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_deleted_durable_cleanup(oc_pty_deleted_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_deleted_durable_free(oc_pty_deleted_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_pty_deleted_data_decode(oc_pty_deleted_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_pty_deleted_data_encode(const oc_pty_deleted_data *value, json_t **out, oc_error **err);
@@ -10558,16 +9721,6 @@ oc_status oc_pty_deleted_encode(const oc_pty_deleted *value, json_t **out, oc_er
 void oc_pty_deleted_cleanup(oc_pty_deleted *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_pty_deleted_free(oc_pty_deleted *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_exited_durable_decode(oc_pty_exited_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_exited_durable_encode(const oc_pty_exited_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_exited_durable_cleanup(oc_pty_exited_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_exited_durable_free(oc_pty_exited_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -10701,16 +9854,6 @@ void oc_pty_update_response_free(oc_pty_update_response *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_updated_durable_decode(oc_pty_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_updated_durable_encode(const oc_pty_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_updated_durable_cleanup(oc_pty_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_updated_durable_free(oc_pty_updated_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_pty_updated_data_decode(oc_pty_updated_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_pty_updated_data_encode(const oc_pty_updated_data *value, json_t **out, oc_error **err);
@@ -10728,16 +9871,6 @@ oc_status oc_pty_updated_encode(const oc_pty_updated *value, json_t **out, oc_er
 void oc_pty_updated_cleanup(oc_pty_updated *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_pty_updated_free(oc_pty_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_asked_durable_decode(oc_question_asked_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_asked_durable_encode(const oc_question_asked_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_asked_durable_cleanup(oc_question_asked_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_asked_durable_free(oc_question_asked_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -10831,16 +9964,6 @@ void oc_question_option_free(oc_question_option *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_rejected_durable_decode(oc_question_rejected_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_rejected_durable_encode(const oc_question_rejected_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_rejected_durable_cleanup(oc_question_rejected_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_rejected_durable_free(oc_question_rejected_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_question_rejected_data_decode(oc_question_rejected_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_question_rejected_data_encode(const oc_question_rejected_data *value, json_t **out, oc_error **err);
@@ -10858,16 +9981,6 @@ oc_status oc_question_rejected_2_encode(const oc_question_rejected_2 *value, jso
 void oc_question_rejected_2_cleanup(oc_question_rejected_2 *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_question_rejected_2_free(oc_question_rejected_2 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_replied_durable_decode(oc_question_replied_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_replied_durable_encode(const oc_question_replied_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_replied_durable_cleanup(oc_question_replied_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_replied_durable_free(oc_question_replied_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -10928,16 +10041,6 @@ oc_status oc_question_request_list_response_encode(const oc_question_request_lis
 void oc_question_request_list_response_cleanup(oc_question_request_list_response *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_question_request_list_response_free(oc_question_request_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_asked_durable_decode(oc_question_v2_asked_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_asked_durable_encode(const oc_question_v2_asked_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_asked_durable_cleanup(oc_question_v2_asked_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_asked_durable_free(oc_question_v2_asked_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11011,16 +10114,6 @@ void oc_question_v2_option_free(oc_question_v2_option *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_rejected_durable_decode(oc_question_v2_rejected_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_rejected_durable_encode(const oc_question_v2_rejected_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_rejected_durable_cleanup(oc_question_v2_rejected_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_rejected_durable_free(oc_question_v2_rejected_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_question_v2_rejected_data_decode(oc_question_v2_rejected_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_question_v2_rejected_data_encode(const oc_question_v2_rejected_data *value, json_t **out, oc_error **err);
@@ -11038,16 +10131,6 @@ oc_status oc_question_v2_rejected_encode(const oc_question_v2_rejected *value, j
 void oc_question_v2_rejected_cleanup(oc_question_v2_rejected *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_question_v2_rejected_free(oc_question_v2_rejected *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_replied_durable_decode(oc_question_v2_replied_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_replied_durable_encode(const oc_question_v2_replied_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_replied_durable_cleanup(oc_question_v2_replied_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_replied_durable_free(oc_question_v2_replied_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11118,6 +10201,15 @@ oc_status oc_reference_source_encode(const oc_reference_source *value, json_t **
 void oc_reference_source_cleanup(oc_reference_source *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_reference_source_free(oc_reference_source *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_reference_source_tag(const oc_reference_source *value);
+/* The name of a kind ("unknown" for OC_REFERENCE_SOURCE_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_reference_source_kind_name(oc_reference_source_kind kind);
+/* "description", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const char *oc_reference_source_description(const oc_reference_source *value);
+/* "hidden", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const bool *oc_reference_source_hidden(const oc_reference_source *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11161,16 +10253,6 @@ void oc_reference_list_response_free(oc_reference_list_response *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_updated_durable_decode(oc_reference_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_updated_durable_encode(const oc_reference_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_updated_durable_cleanup(oc_reference_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_updated_durable_free(oc_reference_updated_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_reference_updated_decode(oc_reference_updated *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_reference_updated_encode(const oc_reference_updated *value, json_t **out, oc_error **err);
@@ -11188,16 +10270,6 @@ oc_status oc_revert_state_encode(const oc_revert_state *value, json_t **out, oc_
 void oc_revert_state_cleanup(oc_revert_state *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_revert_state_free(oc_revert_state *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_server_connected_durable_decode(oc_server_connected_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_server_connected_durable_encode(const oc_server_connected_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_server_connected_durable_cleanup(oc_server_connected_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_server_connected_durable_free(oc_server_connected_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11321,16 +10393,6 @@ void oc_session_active_value_map_free(oc_session_active_value_map *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_compacted_durable_decode(oc_session_compacted_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_compacted_durable_encode(const oc_session_compacted_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_compacted_durable_cleanup(oc_session_compacted_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_compacted_durable_free(oc_session_compacted_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_compacted_data_decode(oc_session_compacted_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_compacted_data_encode(const oc_session_compacted_data *value, json_t **out, oc_error **err);
@@ -11361,16 +10423,6 @@ void oc_session_create_body_free(oc_session_create_body *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_created_durable_decode(oc_session_created_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_created_durable_encode(const oc_session_created_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_created_durable_cleanup(oc_session_created_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_created_durable_free(oc_session_created_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_created_data_decode(oc_session_created_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_created_data_encode(const oc_session_created_data *value, json_t **out, oc_error **err);
@@ -11388,16 +10440,6 @@ oc_status oc_session_created_encode(const oc_session_created *value, json_t **ou
 void oc_session_created_cleanup(oc_session_created *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_created_free(oc_session_created *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_deleted_durable_decode(oc_session_deleted_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_deleted_durable_encode(const oc_session_deleted_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_deleted_durable_cleanup(oc_session_deleted_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_deleted_durable_free(oc_session_deleted_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11421,16 +10463,6 @@ void oc_session_deleted_free(oc_session_deleted *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_diff_durable_decode(oc_session_diff_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_diff_durable_encode(const oc_session_diff_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_diff_durable_cleanup(oc_session_diff_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_diff_durable_free(oc_session_diff_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_diff_data_decode(oc_session_diff_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_diff_data_encode(const oc_session_diff_data *value, json_t **out, oc_error **err);
@@ -11448,16 +10480,6 @@ oc_status oc_session_diff_encode(const oc_session_diff *value, json_t **out, oc_
 void oc_session_diff_cleanup(oc_session_diff *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_diff_free(oc_session_diff *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_agent_switched_durable_decode(oc_session_next_agent_switched_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_agent_switched_durable_encode(const oc_session_next_agent_switched_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_agent_switched_durable_cleanup(oc_session_next_agent_switched_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_agent_switched_durable_free(oc_session_next_agent_switched_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11481,16 +10503,6 @@ void oc_session_next_agent_switched_free(oc_session_next_agent_switched *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_model_switched_durable_decode(oc_session_next_model_switched_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_model_switched_durable_encode(const oc_session_next_model_switched_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_model_switched_durable_cleanup(oc_session_next_model_switched_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_model_switched_durable_free(oc_session_next_model_switched_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_model_switched_data_decode(oc_session_next_model_switched_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_model_switched_data_encode(const oc_session_next_model_switched_data *value, json_t **out, oc_error **err);
@@ -11511,16 +10523,6 @@ void oc_session_next_model_switched_free(oc_session_next_model_switched *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_moved_durable_decode(oc_session_next_moved_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_moved_durable_encode(const oc_session_next_moved_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_moved_durable_cleanup(oc_session_next_moved_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_moved_durable_free(oc_session_next_moved_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_moved_data_decode(oc_session_next_moved_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_moved_data_encode(const oc_session_next_moved_data *value, json_t **out, oc_error **err);
@@ -11538,16 +10540,6 @@ oc_status oc_session_next_moved_encode(const oc_session_next_moved *value, json_
 void oc_session_next_moved_cleanup(oc_session_next_moved *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_moved_free(oc_session_next_moved *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_prompted_durable_decode(oc_session_next_prompted_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_prompted_durable_encode(const oc_session_next_prompted_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_prompted_durable_cleanup(oc_session_next_prompted_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_prompted_durable_free(oc_session_next_prompted_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11583,16 +10575,6 @@ void oc_session_next_prompted_free(oc_session_next_prompted *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_prompt_admitted_durable_decode(oc_session_next_prompt_admitted_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_prompt_admitted_durable_encode(const oc_session_next_prompt_admitted_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_prompt_admitted_durable_cleanup(oc_session_next_prompt_admitted_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_prompt_admitted_durable_free(oc_session_next_prompt_admitted_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_prompt_admitted_data_delivery_decode(oc_session_next_prompt_admitted_data_delivery *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_prompt_admitted_data_delivery_encode(const oc_session_next_prompt_admitted_data_delivery *value, json_t **out, oc_error **err);
@@ -11625,16 +10607,6 @@ void oc_session_next_prompt_admitted_free(oc_session_next_prompt_admitted *value
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_context_updated_durable_decode(oc_session_next_context_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_context_updated_durable_encode(const oc_session_next_context_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_context_updated_durable_cleanup(oc_session_next_context_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_context_updated_durable_free(oc_session_next_context_updated_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_context_updated_data_decode(oc_session_next_context_updated_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_context_updated_data_encode(const oc_session_next_context_updated_data *value, json_t **out, oc_error **err);
@@ -11652,16 +10624,6 @@ oc_status oc_session_next_context_updated_encode(const oc_session_next_context_u
 void oc_session_next_context_updated_cleanup(oc_session_next_context_updated *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_context_updated_free(oc_session_next_context_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_synthetic_durable_decode(oc_session_next_synthetic_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_synthetic_durable_encode(const oc_session_next_synthetic_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_synthetic_durable_cleanup(oc_session_next_synthetic_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_synthetic_durable_free(oc_session_next_synthetic_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11685,16 +10647,6 @@ void oc_session_next_synthetic_free(oc_session_next_synthetic *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_shell_started_durable_decode(oc_session_next_shell_started_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_shell_started_durable_encode(const oc_session_next_shell_started_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_shell_started_durable_cleanup(oc_session_next_shell_started_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_shell_started_durable_free(oc_session_next_shell_started_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_shell_started_data_decode(oc_session_next_shell_started_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_shell_started_data_encode(const oc_session_next_shell_started_data *value, json_t **out, oc_error **err);
@@ -11712,16 +10664,6 @@ oc_status oc_session_next_shell_started_encode(const oc_session_next_shell_start
 void oc_session_next_shell_started_cleanup(oc_session_next_shell_started *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_shell_started_free(oc_session_next_shell_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_shell_ended_durable_decode(oc_session_next_shell_ended_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_shell_ended_durable_encode(const oc_session_next_shell_ended_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_shell_ended_durable_cleanup(oc_session_next_shell_ended_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_shell_ended_durable_free(oc_session_next_shell_ended_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11745,16 +10687,6 @@ void oc_session_next_shell_ended_free(oc_session_next_shell_ended *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_started_durable_decode(oc_session_next_step_started_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_started_durable_encode(const oc_session_next_step_started_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_started_durable_cleanup(oc_session_next_step_started_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_started_durable_free(oc_session_next_step_started_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_step_started_data_decode(oc_session_next_step_started_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_step_started_data_encode(const oc_session_next_step_started_data *value, json_t **out, oc_error **err);
@@ -11772,16 +10704,6 @@ oc_status oc_session_next_step_started_encode(const oc_session_next_step_started
 void oc_session_next_step_started_cleanup(oc_session_next_step_started *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_step_started_free(oc_session_next_step_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_ended_durable_decode(oc_session_next_step_ended_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_ended_durable_encode(const oc_session_next_step_ended_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_ended_durable_cleanup(oc_session_next_step_ended_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_ended_durable_free(oc_session_next_step_ended_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11825,16 +10747,6 @@ void oc_session_next_step_ended_free(oc_session_next_step_ended *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_failed_durable_decode(oc_session_next_step_failed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_failed_durable_encode(const oc_session_next_step_failed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_failed_durable_cleanup(oc_session_next_step_failed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_failed_durable_free(oc_session_next_step_failed_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_error_unknown_decode(oc_session_error_unknown *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_error_unknown_encode(const oc_session_error_unknown *value, json_t **out, oc_error **err);
@@ -11865,16 +10777,6 @@ void oc_session_next_step_failed_free(oc_session_next_step_failed *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_started_durable_decode(oc_session_next_text_started_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_started_durable_encode(const oc_session_next_text_started_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_started_durable_cleanup(oc_session_next_text_started_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_started_durable_free(oc_session_next_text_started_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_text_started_data_decode(oc_session_next_text_started_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_text_started_data_encode(const oc_session_next_text_started_data *value, json_t **out, oc_error **err);
@@ -11892,16 +10794,6 @@ oc_status oc_session_next_text_started_encode(const oc_session_next_text_started
 void oc_session_next_text_started_cleanup(oc_session_next_text_started *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_text_started_free(oc_session_next_text_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_ended_durable_decode(oc_session_next_text_ended_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_ended_durable_encode(const oc_session_next_text_ended_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_ended_durable_cleanup(oc_session_next_text_ended_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_ended_durable_free(oc_session_next_text_ended_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -11925,16 +10817,6 @@ void oc_session_next_text_ended_free(oc_session_next_text_ended *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_started_durable_decode(oc_session_next_tool_input_started_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_started_durable_encode(const oc_session_next_tool_input_started_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_started_durable_cleanup(oc_session_next_tool_input_started_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_started_durable_free(oc_session_next_tool_input_started_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_tool_input_started_data_decode(oc_session_next_tool_input_started_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_tool_input_started_data_encode(const oc_session_next_tool_input_started_data *value, json_t **out, oc_error **err);
@@ -11955,16 +10837,6 @@ void oc_session_next_tool_input_started_free(oc_session_next_tool_input_started 
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_ended_durable_decode(oc_session_next_tool_input_ended_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_ended_durable_encode(const oc_session_next_tool_input_ended_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_ended_durable_cleanup(oc_session_next_tool_input_ended_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_ended_durable_free(oc_session_next_tool_input_ended_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_tool_input_ended_data_decode(oc_session_next_tool_input_ended_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_tool_input_ended_data_encode(const oc_session_next_tool_input_ended_data *value, json_t **out, oc_error **err);
@@ -11982,16 +10854,6 @@ oc_status oc_session_next_tool_input_ended_encode(const oc_session_next_tool_inp
 void oc_session_next_tool_input_ended_cleanup(oc_session_next_tool_input_ended *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_tool_input_ended_free(oc_session_next_tool_input_ended *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_called_durable_decode(oc_session_next_tool_called_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_called_durable_encode(const oc_session_next_tool_called_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_called_durable_cleanup(oc_session_next_tool_called_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_called_durable_free(oc_session_next_tool_called_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12025,16 +10887,6 @@ void oc_session_next_tool_called_free(oc_session_next_tool_called *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_progress_durable_decode(oc_session_next_tool_progress_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_progress_durable_encode(const oc_session_next_tool_progress_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_progress_durable_cleanup(oc_session_next_tool_progress_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_progress_durable_free(oc_session_next_tool_progress_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_tool_progress_data_decode(oc_session_next_tool_progress_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_tool_progress_data_encode(const oc_session_next_tool_progress_data *value, json_t **out, oc_error **err);
@@ -12052,16 +10904,6 @@ oc_status oc_session_next_tool_progress_encode(const oc_session_next_tool_progre
 void oc_session_next_tool_progress_cleanup(oc_session_next_tool_progress *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_tool_progress_free(oc_session_next_tool_progress *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_success_durable_decode(oc_session_next_tool_success_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_success_durable_encode(const oc_session_next_tool_success_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_success_durable_cleanup(oc_session_next_tool_success_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_success_durable_free(oc_session_next_tool_success_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12095,16 +10937,6 @@ void oc_session_next_tool_success_free(oc_session_next_tool_success *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_failed_durable_decode(oc_session_next_tool_failed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_failed_durable_encode(const oc_session_next_tool_failed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_failed_durable_cleanup(oc_session_next_tool_failed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_failed_durable_free(oc_session_next_tool_failed_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_tool_failed_data_provider_decode(oc_session_next_tool_failed_data_provider *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_tool_failed_data_provider_encode(const oc_session_next_tool_failed_data_provider *value, json_t **out, oc_error **err);
@@ -12135,16 +10967,6 @@ void oc_session_next_tool_failed_free(oc_session_next_tool_failed *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_started_durable_decode(oc_session_next_reasoning_started_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_started_durable_encode(const oc_session_next_reasoning_started_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_started_durable_cleanup(oc_session_next_reasoning_started_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_started_durable_free(oc_session_next_reasoning_started_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_reasoning_started_data_decode(oc_session_next_reasoning_started_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_reasoning_started_data_encode(const oc_session_next_reasoning_started_data *value, json_t **out, oc_error **err);
@@ -12165,16 +10987,6 @@ void oc_session_next_reasoning_started_free(oc_session_next_reasoning_started *v
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_ended_durable_decode(oc_session_next_reasoning_ended_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_ended_durable_encode(const oc_session_next_reasoning_ended_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_ended_durable_cleanup(oc_session_next_reasoning_ended_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_ended_durable_free(oc_session_next_reasoning_ended_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_reasoning_ended_data_decode(oc_session_next_reasoning_ended_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_reasoning_ended_data_encode(const oc_session_next_reasoning_ended_data *value, json_t **out, oc_error **err);
@@ -12192,16 +11004,6 @@ oc_status oc_session_next_reasoning_ended_encode(const oc_session_next_reasoning
 void oc_session_next_reasoning_ended_cleanup(oc_session_next_reasoning_ended *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_reasoning_ended_free(oc_session_next_reasoning_ended *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_retried_durable_decode(oc_session_next_retried_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_retried_durable_encode(const oc_session_next_retried_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_retried_durable_cleanup(oc_session_next_retried_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_retried_durable_free(oc_session_next_retried_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12232,16 +11034,6 @@ oc_status oc_session_next_retried_encode(const oc_session_next_retried *value, j
 void oc_session_next_retried_cleanup(oc_session_next_retried *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_retried_free(oc_session_next_retried *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_started_durable_decode(oc_session_next_compaction_started_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_started_durable_encode(const oc_session_next_compaction_started_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_started_durable_cleanup(oc_session_next_compaction_started_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_started_durable_free(oc_session_next_compaction_started_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12277,16 +11069,6 @@ void oc_session_next_compaction_started_free(oc_session_next_compaction_started 
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_ended_durable_decode(oc_session_next_compaction_ended_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_ended_durable_encode(const oc_session_next_compaction_ended_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_ended_durable_cleanup(oc_session_next_compaction_ended_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_ended_durable_free(oc_session_next_compaction_ended_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_compaction_ended_data_reason_decode(oc_session_next_compaction_ended_data_reason *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_compaction_ended_data_reason_encode(const oc_session_next_compaction_ended_data_reason *value, json_t **out, oc_error **err);
@@ -12319,16 +11101,6 @@ void oc_session_next_compaction_ended_free(oc_session_next_compaction_ended *val
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_staged_durable_decode(oc_session_next_revert_staged_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_staged_durable_encode(const oc_session_next_revert_staged_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_staged_durable_cleanup(oc_session_next_revert_staged_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_staged_durable_free(oc_session_next_revert_staged_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_revert_staged_data_decode(oc_session_next_revert_staged_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_revert_staged_data_encode(const oc_session_next_revert_staged_data *value, json_t **out, oc_error **err);
@@ -12349,16 +11121,6 @@ void oc_session_next_revert_staged_free(oc_session_next_revert_staged *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_cleared_durable_decode(oc_session_next_revert_cleared_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_cleared_durable_encode(const oc_session_next_revert_cleared_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_cleared_durable_cleanup(oc_session_next_revert_cleared_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_cleared_durable_free(oc_session_next_revert_cleared_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_revert_cleared_data_decode(oc_session_next_revert_cleared_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_revert_cleared_data_encode(const oc_session_next_revert_cleared_data *value, json_t **out, oc_error **err);
@@ -12376,16 +11138,6 @@ oc_status oc_session_next_revert_cleared_encode(const oc_session_next_revert_cle
 void oc_session_next_revert_cleared_cleanup(oc_session_next_revert_cleared *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_revert_cleared_free(oc_session_next_revert_cleared *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_committed_durable_decode(oc_session_next_revert_committed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_committed_durable_encode(const oc_session_next_revert_committed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_committed_durable_cleanup(oc_session_next_revert_committed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_committed_durable_free(oc_session_next_revert_committed_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12416,6 +11168,19 @@ oc_status oc_session_durable_event_encode(const oc_session_durable_event *value,
 void oc_session_durable_event_cleanup(oc_session_durable_event *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_durable_event_free(oc_session_durable_event *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_session_durable_event_tag(const oc_session_durable_event *value);
+/* The name of a kind ("unknown" for OC_SESSION_DURABLE_EVENT_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_session_durable_event_kind_name(oc_session_durable_event_kind kind);
+/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_evt_id *oc_session_durable_event_id(const oc_session_durable_event *value);
+/* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_json_map *oc_session_durable_event_metadata(const oc_session_durable_event *value);
+/* "durable", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_durable *oc_session_durable_event_durable(const oc_session_durable_event *value);
+/* "location", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_location_ref *oc_session_durable_event_location(const oc_session_durable_event *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12429,16 +11194,6 @@ void oc_session_durable_event_list_free(oc_session_durable_event_list *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_error_durable_decode(oc_session_error_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_error_durable_encode(const oc_session_error_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_error_durable_cleanup(oc_session_error_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_error_durable_free(oc_session_error_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_error_data_error_decode(oc_session_error_data_error *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_error_data_error_encode(const oc_session_error_data_error *value, json_t **out, oc_error **err);
@@ -12446,6 +11201,11 @@ oc_status oc_session_error_data_error_encode(const oc_session_error_data_error *
 void oc_session_error_data_error_cleanup(oc_session_error_data_error *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_error_data_error_free(oc_session_error_data_error *value);
+/* The "name" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_session_error_data_error_tag(const oc_session_error_data_error *value);
+/* The name of a kind ("unknown" for OC_SESSION_ERROR_DATA_ERROR_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_session_error_data_error_kind_name(oc_session_error_data_error_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12506,6 +11266,11 @@ oc_status oc_session_events_cause_item_encode(const oc_session_events_cause_item
 void oc_session_events_cause_item_cleanup(oc_session_events_cause_item *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_events_cause_item_free(oc_session_events_cause_item *value);
+/* The "_tag" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_session_events_cause_item_tag(const oc_session_events_cause_item *value);
+/* The name of a kind ("unknown" for OC_SESSION_EVENTS_CAUSE_ITEM_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_session_events_cause_item_kind_name(oc_session_events_cause_item_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12526,16 +11291,6 @@ oc_status oc_session_history_value_encode(const oc_session_history_value *value,
 void oc_session_history_value_cleanup(oc_session_history_value *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_history_value_free(oc_session_history_value *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_idle_durable_decode(oc_session_idle_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_idle_durable_encode(const oc_session_idle_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_idle_durable_cleanup(oc_session_idle_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_idle_durable_free(oc_session_idle_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12760,6 +11515,11 @@ oc_status oc_session_message_assistant_tool_state_encode(const oc_session_messag
 void oc_session_message_assistant_tool_state_cleanup(oc_session_message_assistant_tool_state *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_message_assistant_tool_state_free(oc_session_message_assistant_tool_state *value);
+/* The "status" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_session_message_assistant_tool_state_tag(const oc_session_message_assistant_tool_state *value);
+/* The name of a kind ("unknown" for OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_session_message_assistant_tool_state_kind_name(oc_session_message_assistant_tool_state_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12790,6 +11550,13 @@ oc_status oc_session_message_assistant_content_item_encode(const oc_session_mess
 void oc_session_message_assistant_content_item_cleanup(oc_session_message_assistant_content_item *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_message_assistant_content_item_free(oc_session_message_assistant_content_item *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_session_message_assistant_content_item_tag(const oc_session_message_assistant_content_item *value);
+/* The name of a kind ("unknown" for OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_session_message_assistant_content_item_kind_name(oc_session_message_assistant_content_item_kind kind);
+/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const char *oc_session_message_assistant_content_item_id(const oc_session_message_assistant_content_item *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12932,6 +11699,15 @@ oc_status oc_session_message_value_encode(const oc_session_message_value *value,
 void oc_session_message_value_cleanup(oc_session_message_value *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_message_value_free(oc_session_message_value *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_session_message_value_tag(const oc_session_message_value *value);
+/* The name of a kind ("unknown" for OC_SESSION_MESSAGE_VALUE_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_session_message_value_kind_name(oc_session_message_value_kind kind);
+/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_message_id *oc_session_message_value_id(const oc_session_message_value *value);
+/* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_json_map *oc_session_message_value_metadata(const oc_session_message_value *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -12977,16 +11753,6 @@ void oc_session_messages_response_free(oc_session_messages_response *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_delta_durable_decode(oc_session_next_compaction_delta_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_delta_durable_encode(const oc_session_next_compaction_delta_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_delta_durable_cleanup(oc_session_next_compaction_delta_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_delta_durable_free(oc_session_next_compaction_delta_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_compaction_delta_data_decode(oc_session_next_compaction_delta_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_compaction_delta_data_encode(const oc_session_next_compaction_delta_data *value, json_t **out, oc_error **err);
@@ -13004,16 +11770,6 @@ oc_status oc_session_next_compaction_delta_encode(const oc_session_next_compacti
 void oc_session_next_compaction_delta_cleanup(oc_session_next_compaction_delta *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_compaction_delta_free(oc_session_next_compaction_delta *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_delta_durable_decode(oc_session_next_reasoning_delta_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_delta_durable_encode(const oc_session_next_reasoning_delta_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_delta_durable_cleanup(oc_session_next_reasoning_delta_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_delta_durable_free(oc_session_next_reasoning_delta_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13037,16 +11793,6 @@ void oc_session_next_reasoning_delta_free(oc_session_next_reasoning_delta *value
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_delta_durable_decode(oc_session_next_text_delta_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_delta_durable_encode(const oc_session_next_text_delta_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_delta_durable_cleanup(oc_session_next_text_delta_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_delta_durable_free(oc_session_next_text_delta_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_session_next_text_delta_data_decode(oc_session_next_text_delta_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_session_next_text_delta_data_encode(const oc_session_next_text_delta_data *value, json_t **out, oc_error **err);
@@ -13064,16 +11810,6 @@ oc_status oc_session_next_text_delta_encode(const oc_session_next_text_delta *va
 void oc_session_next_text_delta_cleanup(oc_session_next_text_delta *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_next_text_delta_free(oc_session_next_text_delta *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_delta_durable_decode(oc_session_next_tool_input_delta_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_delta_durable_encode(const oc_session_next_tool_input_delta_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_delta_durable_cleanup(oc_session_next_tool_input_delta_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_delta_durable_free(oc_session_next_tool_input_delta_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13216,16 +11952,11 @@ oc_status oc_session_status_encode(const oc_session_status *value, json_t **out,
 void oc_session_status_cleanup(oc_session_status *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_status_free(oc_session_status *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_status_durable_decode(oc_session_status_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_status_durable_encode(const oc_session_status_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_status_durable_cleanup(oc_session_status_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_status_durable_free(oc_session_status_durable *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_session_status_tag(const oc_session_status *value);
+/* The name of a kind ("unknown" for OC_SESSION_STATUS_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_session_status_kind_name(oc_session_status_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13266,16 +11997,6 @@ oc_status oc_session_switch_model_body_encode(const oc_session_switch_model_body
 void oc_session_switch_model_body_cleanup(oc_session_switch_model_body *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_session_switch_model_body_free(oc_session_switch_model_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_updated_durable_decode(oc_session_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_updated_durable_encode(const oc_session_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_updated_durable_cleanup(oc_session_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_updated_durable_free(oc_session_updated_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13451,16 +12172,6 @@ void oc_todo_list_free(oc_todo_list *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_todo_updated_durable_decode(oc_todo_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_todo_updated_durable_encode(const oc_todo_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_todo_updated_durable_cleanup(oc_todo_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_todo_updated_durable_free(oc_todo_updated_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_todo_updated_data_decode(oc_todo_updated_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_todo_updated_data_encode(const oc_todo_updated_data *value, json_t **out, oc_error **err);
@@ -13478,16 +12189,6 @@ oc_status oc_todo_updated_encode(const oc_todo_updated *value, json_t **out, oc_
 void oc_todo_updated_cleanup(oc_todo_updated *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_todo_updated_free(oc_todo_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_command_execute_durable_decode(oc_tui_command_execute_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_command_execute_durable_encode(const oc_tui_command_execute_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_command_execute_durable_cleanup(oc_tui_command_execute_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_command_execute_durable_free(oc_tui_command_execute_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13510,6 +12211,8 @@ oc_status oc_tui_command_execute_data_command_encode(const oc_tui_command_execut
 void oc_tui_command_execute_data_command_cleanup(oc_tui_command_execute_data_command *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_tui_command_execute_data_command_free(oc_tui_command_execute_data_command *value);
+/* The name of a kind ("unknown" for OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_tui_command_execute_data_command_kind_name(oc_tui_command_execute_data_command_kind kind);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13533,16 +12236,6 @@ void oc_tui_command_execute_free(oc_tui_command_execute *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_prompt_append_durable_decode(oc_tui_prompt_append_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_prompt_append_durable_encode(const oc_tui_prompt_append_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_prompt_append_durable_cleanup(oc_tui_prompt_append_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_prompt_append_durable_free(oc_tui_prompt_append_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_tui_prompt_append_data_decode(oc_tui_prompt_append_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_tui_prompt_append_data_encode(const oc_tui_prompt_append_data *value, json_t **out, oc_error **err);
@@ -13563,16 +12256,6 @@ void oc_tui_prompt_append_free(oc_tui_prompt_append *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_session_select_durable_decode(oc_tui_session_select_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_session_select_durable_encode(const oc_tui_session_select_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_session_select_durable_cleanup(oc_tui_session_select_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_session_select_durable_free(oc_tui_session_select_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_tui_session_select_data_decode(oc_tui_session_select_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_tui_session_select_data_encode(const oc_tui_session_select_data *value, json_t **out, oc_error **err);
@@ -13590,16 +12273,6 @@ oc_status oc_tui_session_select_encode(const oc_tui_session_select *value, json_
 void oc_tui_session_select_cleanup(oc_tui_session_select *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_tui_session_select_free(oc_tui_session_select *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_toast_show_durable_decode(oc_tui_toast_show_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_toast_show_durable_encode(const oc_tui_toast_show_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_toast_show_durable_cleanup(oc_tui_toast_show_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_toast_show_durable_free(oc_tui_toast_show_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13655,16 +12328,6 @@ void oc_unknown_error1_free(oc_unknown_error1 *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_vcs_branch_updated_durable_decode(oc_vcs_branch_updated_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_vcs_branch_updated_durable_encode(const oc_vcs_branch_updated_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_vcs_branch_updated_durable_cleanup(oc_vcs_branch_updated_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_vcs_branch_updated_durable_free(oc_vcs_branch_updated_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_vcs_branch_updated_data_decode(oc_vcs_branch_updated_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_vcs_branch_updated_data_encode(const oc_vcs_branch_updated_data *value, json_t **out, oc_error **err);
@@ -13682,16 +12345,6 @@ oc_status oc_vcs_branch_updated_encode(const oc_vcs_branch_updated *value, json_
 void oc_vcs_branch_updated_cleanup(oc_vcs_branch_updated *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_vcs_branch_updated_free(oc_vcs_branch_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_ready_durable_decode(oc_workspace_ready_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_ready_durable_encode(const oc_workspace_ready_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_ready_durable_cleanup(oc_workspace_ready_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_ready_durable_free(oc_workspace_ready_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13715,16 +12368,6 @@ void oc_workspace_ready_free(oc_workspace_ready *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_failed_durable_decode(oc_workspace_failed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_failed_durable_encode(const oc_workspace_failed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_failed_durable_cleanup(oc_workspace_failed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_failed_durable_free(oc_workspace_failed_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_workspace_failed_data_decode(oc_workspace_failed_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_workspace_failed_data_encode(const oc_workspace_failed_data *value, json_t **out, oc_error **err);
@@ -13742,16 +12385,6 @@ oc_status oc_workspace_failed_encode(const oc_workspace_failed *value, json_t **
 void oc_workspace_failed_cleanup(oc_workspace_failed *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_workspace_failed_free(oc_workspace_failed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_status_durable_decode(oc_workspace_status_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_status_durable_encode(const oc_workspace_status_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_status_durable_cleanup(oc_workspace_status_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_status_durable_free(oc_workspace_status_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13787,16 +12420,6 @@ void oc_workspace_status_free(oc_workspace_status *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_worktree_ready_durable_decode(oc_worktree_ready_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_worktree_ready_durable_encode(const oc_worktree_ready_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_worktree_ready_durable_cleanup(oc_worktree_ready_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_worktree_ready_durable_free(oc_worktree_ready_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
 oc_status oc_worktree_ready_data_decode(oc_worktree_ready_data *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
 oc_status oc_worktree_ready_data_encode(const oc_worktree_ready_data *value, json_t **out, oc_error **err);
@@ -13814,16 +12437,6 @@ oc_status oc_worktree_ready_encode(const oc_worktree_ready *value, json_t **out,
 void oc_worktree_ready_cleanup(oc_worktree_ready *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_worktree_ready_free(oc_worktree_ready *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_worktree_failed_durable_decode(oc_worktree_failed_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_worktree_failed_durable_encode(const oc_worktree_failed_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_worktree_failed_durable_cleanup(oc_worktree_failed_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_worktree_failed_durable_free(oc_worktree_failed_durable *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -13854,6 +12467,19 @@ oc_status oc_v2_event_encode(const oc_v2_event *value, json_t **out, oc_error **
 void oc_v2_event_cleanup(oc_v2_event *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_v2_event_free(oc_v2_event *value);
+/* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
+ * or NULL. */
+const char *oc_v2_event_tag(const oc_v2_event *value);
+/* The name of a kind ("unknown" for OC_V2_EVENT_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_v2_event_kind_name(oc_v2_event_kind kind);
+/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_evt_id *oc_v2_event_id(const oc_v2_event *value);
+/* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_json_map *oc_v2_event_metadata(const oc_v2_event *value);
+/* "durable", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_durable *oc_v2_event_durable(const oc_v2_event *value);
+/* "location", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+const oc_location_ref *oc_v2_event_location(const oc_v2_event *value);
 
 #ifdef __cplusplus
 }
