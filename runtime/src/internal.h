@@ -16,6 +16,10 @@
 void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A new copy of err (kind, reason, status, message, content type, body, tag, raw JSON; a DOMAIN
+ * payload is not copied), or the static OUT_OF_MEMORY error. */
+sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err);
+
 /* Case-insensitive ASCII comparison. */
 int sdkrt_strcasecmp_(const char *a, const char *b);
 /* Copy of a string (NULL stays NULL; *ok false when out of memory). */

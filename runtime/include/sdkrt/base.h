@@ -17,7 +17,9 @@ extern "C" {
 #define SDKRT_VERSION_PATCH 0
 
 /* Every fallible function returns SDKRT_OK or SDKRT_ERR; on SDKRT_ERR the function's
- * `sdkrt_error **err` out parameter (when not NULL) receives a new error owned by the caller. */
+ * `sdkrt_error **err` out parameter (when not NULL) receives a new error owned by the caller.
+ * *err must be NULL on entry; the library never frees or overwrites a non-NULL *err (the first
+ * error is kept, the new one discarded: GLib's GError rules, see sdkrt/error.h). */
 typedef enum sdkrt_status { SDKRT_OK = 0, SDKRT_ERR = -1 } sdkrt_status;
 
 /* 1 when the linked runtime serves code built against headers of version major.minor: same major,
