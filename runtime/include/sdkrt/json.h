@@ -183,8 +183,12 @@ typedef struct sdkrt_jop {
     const sdkrt_jtype *cause;   /* type of a failure frame's data, or NULL (kept as raw JSON) */
 } sdkrt_jop;
 
-/* The tag of the DOMAIN error a stream failure frame becomes; its payload is the decoded cause
- * (op->cause) or a json_t * when the operation declares no cause type. */
+/* The tag of the DOMAIN error a stream failure frame becomes (the stream did fail, whatever its
+ * cause). Its payload is the cause decoded as op->cause, or a json_t * when the operation declares
+ * no cause type; sdkrt_error_raw_payload is the cause as received in both cases. A cause that
+ * op->cause does not decode (a Fail carrying an error the contract does not declare, a Die, ...)
+ * gives a NULL payload, the raw cause, and a message that says why it did not decode. Failure
+ * data that is not JSON at all is MALFORMED_RESPONSE. */
 #define SDKRT_JSTREAM_FAILURE_TAG "StreamFailure"
 
 /* Bytes of a non-JSON success body (owned; sdkrt_bytes_free). data is NUL-terminated. */
@@ -210,8 +214,9 @@ sdkrt_status sdkrt_json_call(sdkrt_client *client, const sdkrt_request *req,
 /* The mapping half of sdkrt_json_call, for a response already received (resp borrowed). */
 sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp, void **out,
                                  sdkrt_error **err);
-/* An error response (status, content type, body borrowed) as a DOMAIN error when declared by op,
- * else UNEXPECTED_STATUS. Always returns SDKRT_ERR with *err set. */
+/* An error response (status, content type, body borrowed) as a DOMAIN error when declared by op
+ * (payload: the decoded body; raw payload: the body's JSON), else UNEXPECTED_STATUS. Always
+ * returns SDKRT_ERR with *err set (unless *err already held an error: see sdkrt/error.h). */
 sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const char *content_type,
                                        const char *body, size_t len, sdkrt_error **err);
 
