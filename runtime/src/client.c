@@ -1,5 +1,4 @@
-/* Clients: options, header assembly, unary calls and SSE streams over a transport.
- * Owner: runtime-core helper (rtcore). */
+/* Clients: options, header assembly, unary calls and SSE streams over a transport. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

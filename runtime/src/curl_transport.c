@@ -2,7 +2,7 @@
  * the cancel token every POLL_MS; unary calls reuse one idle (multi, easy) pair per transport so
  * that keep-alive connections survive between calls; each stream gets its own pair and pulls
  * bytes only when the reader asks (the write callback pauses the transfer once READ_HIGH bytes are
- * buffered). Owner: runtime-core helper (rtcore). */
+ * buffered). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The error value. Owner: runtime-core helper (rtcore). */
+/* The error value: creation under the GError rules of sdkrt/error.h, accessors, setters. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Private helpers shared by the runtime's sources. Owner: runtime-core helper (rtcore). */
+/* Private helpers shared by the runtime's sources. */
 #ifndef SDKRT_INTERNAL_H
 #define SDKRT_INTERNAL_H
 

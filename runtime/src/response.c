@@ -1,4 +1,4 @@
-/* Responses and the decoding helpers for generated code. Owner: runtime-core helper (rtcore). */
+/* Responses and the decoding helpers for generated code. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* sdkrt/base.h - status codes, version, global init and the header pair shared by all of libsdkrt.
  *
- * Owner: runtime-core helper (rtcore). libsdkrt knows no particular API; generated SDKs link it.
+ * libsdkrt knows no particular API; generated SDKs link it.
  */
 #ifndef SDKRT_BASE_H
 #define SDKRT_BASE_H

@@ -1,7 +1,5 @@
 /* sdkrt/cancel.h - cancellation tokens.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * A token is triggered from any thread (lock-free atomic; not async-signal-safe to create or
  * free, but triggering is a single atomic store). A unary call or stream read that was given the
  * token through sdkrt_call_options checks it at least every 20 ms while it waits on the network

@@ -1,8 +1,6 @@
 /* sdkrt/client.h - a client (base URL, auth, defaults, limits, transport), unary calls and
  * server-sent-event streams.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * Thread-safety: a client may be shared by threads once created; calls on it may run
  * concurrently (the libcurl transport keeps one idle connection for keep-alive reuse and opens
  * more for concurrent calls). Requests, responses, streams and errors belong to one thread at a

@@ -1,7 +1,5 @@
 /* sdkrt/error.h - the one error value of libsdkrt (and of the SDKs generated on it).
  *
- * Owner: runtime-core helper (rtcore).
- *
  * An error is either CLIENT (something went wrong on this side of the API contract: transport,
  * timeout, cancel, a response the client cannot use, a bad argument) with a reason, or DOMAIN (the
  * server answered with an error the contract declares; generated code sets a tag such as

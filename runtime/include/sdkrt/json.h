@@ -1,6 +1,6 @@
 /* sdkrt/json.h - table-driven JSON decode, encode and cleanup of generated C values.
  *
- * Owner: emitter helper. Generated SDKs describe each C value type with a static, read-only
+ * Generated SDKs describe each C value type with a static, read-only
  * sdkrt_jtype descriptor (protobuf-c style) and call the three functions below; the per-type
  * generated code stays a few lines long.
  *

@@ -1,8 +1,6 @@
 /* sdkrt/request.h - an HTTP request under construction: method, path template and parameters,
  * query, headers, body.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * Encoding rules (exact bytes; see docs/runtime.md):
  * - Path parameters replace `{name}` in the template and are percent-encoded as one segment:
  *   every byte except the unreserved set ALPHA DIGIT - . _ ~ becomes %XX (upper-case hex), so

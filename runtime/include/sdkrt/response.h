@@ -1,8 +1,6 @@
 /* sdkrt/response.h - a received HTTP response (status, headers, body), and the builder calls that
  * transports use to produce one.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * Responses are not thread-safe; hand one to another thread as a whole if needed.
  */
 #ifndef SDKRT_RESPONSE_H

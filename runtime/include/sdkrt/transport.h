@@ -1,7 +1,5 @@
 /* sdkrt/transport.h - the transport interface, and the in-memory transport.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * A transport moves one fully prepared request (sdkrt_transport_request: method, absolute URL,
  * the final header set, body, limits, cancel token) and returns either a whole response (send) or
  * the response head plus a body reader pulled on demand (open, for streams). Two come with the
