@@ -12,6 +12,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define SDKRT_VERSION_MAJOR 0
 #define SDKRT_VERSION_MINOR 1
 #define SDKRT_VERSION_PATCH 0
@@ -42,6 +47,10 @@ typedef struct sdkrt_header {
     const char *name;
     const char *value;
 } sdkrt_header;
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef struct sdkrt_cancel sdkrt_cancel;
 
 /* New untriggered token in *out (owned by the caller). SDKRT_ERR only when out of memory. */
@@ -27,6 +32,10 @@ bool sdkrt_cancel_is_triggered(const sdkrt_cancel *c);
 void sdkrt_cancel_reset(sdkrt_cancel *c);
 /* Release. NULL is a no-op. */
 void sdkrt_cancel_free(sdkrt_cancel *c);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef enum sdkrt_auth_kind {
     SDKRT_AUTH_NONE = 0,
     SDKRT_AUTH_BASIC = 1, /* username + password -> Authorization: Basic base64(user:pass) */
@@ -128,6 +133,10 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *stream, sdkrt_stream_event *
 int sdkrt_stream_status(const sdkrt_stream *stream);
 /* Release the stream and its connection at any point. NULL is a no-op. */
 void sdkrt_stream_close(sdkrt_stream *stream);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

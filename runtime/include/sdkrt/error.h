@@ -32,6 +32,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef enum sdkrt_kind {
     SDKRT_ERROR_CLIENT = 1, /* see sdkrt_error_reason */
     SDKRT_ERROR_DOMAIN = 2  /* see sdkrt_error_tag / sdkrt_error_payload */
@@ -122,6 +127,10 @@ void sdkrt_error_set_payload(sdkrt_error *err, void *payload, sdkrt_payload_free
 /* Replace the raw JSON of a DOMAIN error (raw: a reference, stolen; the old one is released; on a
  * CLIENT error or the static OUT_OF_MEMORY error it is released at once). */
 void sdkrt_error_set_raw_payload(sdkrt_error *err, json_t *raw);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef enum sdkrt_jkind {
     SDKRT_JK_STRING,
     SDKRT_JK_INTEGER,
@@ -233,6 +238,10 @@ sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client,
 sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err);
 /* Release (closes the connection). NULL is a no-op. */
 void sdkrt_jstream_close(sdkrt_jstream *s);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

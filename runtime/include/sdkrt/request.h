@@ -30,6 +30,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef struct sdkrt_request sdkrt_request;
 
 /* New request in *out (owned by the caller; sdkrt_request_free). method ("GET", "POST", ...)
@@ -68,6 +73,10 @@ const char *sdkrt_request_method(const sdkrt_request *req);
  * URL's path prefix, into *out (new, free()) - what a transport will receive after the prefix.
  * SDKRT_ERR with INVALID_ARGUMENT for a recorded error or a missing path parameter. */
 sdkrt_status sdkrt_request_target(char **out, const sdkrt_request *req, sdkrt_error **err);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

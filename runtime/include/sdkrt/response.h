@@ -15,6 +15,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef struct sdkrt_response sdkrt_response;
 
 /* Release. NULL is a no-op. */
@@ -63,6 +68,10 @@ sdkrt_status sdkrt_response_append_body(sdkrt_response *resp, const void *bytes,
                                         sdkrt_error **err);
 /* The cap given to sdkrt_response_new (0 = none). */
 size_t sdkrt_response_max_body(const sdkrt_response *resp);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Everything borrowed for the duration of the call. */
 typedef struct sdkrt_transport_request {
     const char *method;
@@ -142,6 +147,10 @@ sdkrt_status sdkrt_memory_transport_new(sdkrt_transport **out, sdkrt_memory_hand
                                         void *userdata);
 /* Same as sdkrt_transport_free. */
 void sdkrt_memory_transport_free(sdkrt_transport *t);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
