@@ -797,9 +797,8 @@ static json_t *run_probe(runner *rn, const sdkc_operation *op, const char *probe
                     sdkrt_error_message(serr));
             } else {
                 ADD(&pc, "frame", SDKC_VERDICT_DEVIATION, NULL, "sse",
-                    "malformed event stream after %zu frame%s: %s (%s); %s", frames,
-                    frames == 1 ? "" : "s", sdkrt_error_message(serr), sdkrt_reason_name(why),
-                    pc.desc);
+                    "malformed event stream after %zu frame%s: %s; %s", frames,
+                    frames == 1 ? "" : "s", sdkrt_error_message(serr), pc.desc);
             }
             sdkrt_error_free(serr);
             break;
@@ -816,8 +815,9 @@ static json_t *run_probe(runner *rn, const sdkc_operation *op, const char *probe
                 "no answer within %ld ms (it may wait for work that cannot run here); %s",
                 rn->timeout_ms, pc.desc);
         else
-            ADD(&pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "not probed: %s (%s)",
-                sdkrt_error_message(err), sdkrt_reason_name(sdkrt_error_reason(err)));
+            /* The message ends with its reason already: "... (TRANSPORT)". */
+            ADD(&pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "not probed: %s",
+                sdkrt_error_message(err));
         goto done;
     }
     size_t blen = 0;

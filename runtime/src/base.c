@@ -1,4 +1,4 @@
-/* Version, global init and small shared helpers. Owner: runtime-core helper (rtcore). */
+/* Version, global init and small shared helpers. */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>

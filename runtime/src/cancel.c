@@ -1,4 +1,4 @@
-/* Cancellation tokens: one atomic flag. Owner: runtime-core helper (rtcore). */
+/* Cancellation tokens: one atomic flag. */
 #include <stdatomic.h>
 #include <stdlib.h>
 

@@ -1,5 +1,4 @@
-/* Clients: options, header assembly, unary calls and SSE streams over a transport.
- * Owner: runtime-core helper (rtcore). */
+/* Clients: options, header assembly, unary calls and SSE streams over a transport. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -426,11 +425,12 @@ sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
                         p.url);
         goto done;
     }
-    st = client->transport->ops->send(client->transport->self, &p.treq, resp, err);
+    sdkrt_error *e = NULL; /* the transport's error, prefixed before the caller gets it */
+    st = client->transport->ops->send(client->transport->self, &p.treq, resp, &e);
     if (st != SDKRT_OK) {
         *resp = NULL;
-        if (err)
-            sdkrt_error_prefix_(*err, "%s %s: ", p.method, p.url);
+        sdkrt_error_prefix_(e, "%s %s: ", p.method, p.url);
+        sdkrt_error_propagate(err, e);
         goto done;
     }
     sdkrt_response_set_origin_(*resp, p.method, p.url);
@@ -451,8 +451,7 @@ struct sdkrt_stream {
     sdkrt_body_reader reader;
     bool reader_open;
     sdkrt_sse_parser *parser;
-    sdkrt_reason fail_reason; /* to repeat the error after a failure */
-    char *fail_message;
+    sdkrt_error *failure; /* repeated (as a copy) by every call after a failure */
     char buf[16384];
 };
 
@@ -484,34 +483,31 @@ static void stream_release(sdkrt_stream *s)
     s->parser = NULL;
 }
 
-/* Finish the stream with *err (already set): remember it, release the connection. */
-static sdkrt_stream_result stream_fail(sdkrt_stream *s, sdkrt_error **err)
+/* Finish the stream with e (stolen; NULL only if the transport failed without one): keep it to
+ * repeat it, release the connection, hand a copy to the caller. */
+static sdkrt_stream_result stream_fail(sdkrt_stream *s, sdkrt_error *e, sdkrt_error **err)
 {
     s->state = STREAM_FAILED;
-    if (err && *err) {
-        s->fail_reason = sdkrt_error_reason(*err);
-        free(s->fail_message);
-        s->fail_message = sdkrt_strdup_(sdkrt_error_message(*err));
-    } else {
-        s->fail_reason = SDKRT_REASON_TRANSPORT;
-    }
+    if (!e)
+        sdkrt_error_set(&e, SDKRT_REASON_TRANSPORT, "%s %s: stream failed", s->p.method, s->p.url);
+    sdkrt_error_free(s->failure);
+    s->failure = e;
     stream_release(s);
+    if (err && !*err)
+        *err = sdkrt_error_copy_(e);
     return SDKRT_STREAM_ERROR;
 }
 
 static sdkrt_stream_result stream_failf(sdkrt_stream *s, sdkrt_error **err, sdkrt_reason reason,
                                         const char *what)
 {
-    sdkrt_error *local = NULL;
-    sdkrt_error **e = err ? err : &local;
-    sdkrt_error_set(e, reason, "%s %s: %s", s->p.method, s->p.url, what);
+    sdkrt_error *e = NULL;
+    sdkrt_error_set(&e, reason, "%s %s: %s", s->p.method, s->p.url, what);
     if (s->head) {
-        sdkrt_error_set_status(*e, sdkrt_response_status(s->head));
-        sdkrt_error_set_content_type(*e, sdkrt_response_content_type(s->head));
+        sdkrt_error_set_status(e, sdkrt_response_status(s->head));
+        sdkrt_error_set_content_type(e, sdkrt_response_content_type(s->head));
     }
-    sdkrt_stream_result r = stream_fail(s, e);
-    sdkrt_error_free(local);
-    return r;
+    return stream_fail(s, e, err);
 }
 
 /* Read up to SDKRT_ERROR_BODY_MAX bytes of the body into the head response, for diagnostics. */
@@ -538,14 +534,11 @@ static sdkrt_stream_result stream_connect(sdkrt_stream *s, sdkrt_error **err)
     const sdkrt_transport *t = s->client->transport;
     if (sdkrt_cancel_is_triggered(s->p.treq.cancel))
         return stream_failf(s, err, SDKRT_REASON_CANCELLED, "cancelled before connecting");
-    sdkrt_error *local = NULL;
-    sdkrt_error **e = err ? err : &local;
-    if (t->ops->open(t->self, &s->p.treq, &s->head, &s->reader, e) != SDKRT_OK) {
+    sdkrt_error *e = NULL;
+    if (t->ops->open(t->self, &s->p.treq, &s->head, &s->reader, &e) != SDKRT_OK) {
         s->head = NULL;
-        sdkrt_error_prefix_(*e, "%s %s: ", s->p.method, s->p.url);
-        sdkrt_stream_result r = stream_fail(s, e);
-        sdkrt_error_free(local);
-        return r;
+        sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.url);
+        return stream_fail(s, e, err);
     }
     s->reader_open = true;
     sdkrt_response_set_origin_(s->head, s->p.method, s->p.url);
@@ -554,21 +547,19 @@ static sdkrt_stream_result stream_connect(sdkrt_stream *s, sdkrt_error **err)
     if (status < 200 || status > 299 || !ct || strcmp(ct, "text/event-stream") != 0) {
         read_error_body(s);
         if (status < 200 || status > 299)
-            sdkrt_error_unexpected_status(e, s->head);
+            sdkrt_error_unexpected_status(&e, s->head);
         else
-            sdkrt_error_set(e, SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE,
+            sdkrt_error_set(&e, SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE,
                             "%s %s: HTTP %d: expected text/event-stream, got %s", s->p.method,
                             s->p.url, status, ct ? ct : "no content type");
         if (status >= 200 && status <= 299) {
             size_t len = 0;
             const char *body = sdkrt_response_body(s->head, &len);
-            sdkrt_error_set_status(*e, status);
-            sdkrt_error_set_content_type(*e, ct);
-            sdkrt_error_set_body(*e, body, len);
+            sdkrt_error_set_status(e, status);
+            sdkrt_error_set_content_type(e, ct);
+            sdkrt_error_set_body(e, body, len);
         }
-        sdkrt_stream_result r = stream_fail(s, e);
-        sdkrt_error_free(local);
-        return r;
+        return stream_fail(s, e, err);
     }
     sdkrt_sse_options so = SDKRT_SSE_OPTIONS_INIT;
     so.max_event_bytes = s->client->max_event_bytes;
@@ -607,8 +598,9 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event
     if (s->state == STREAM_ENDED)
         return SDKRT_STREAM_END;
     if (s->state == STREAM_FAILED) {
-        sdkrt_error_set(err, s->fail_reason, "%s",
-                        s->fail_message ? s->fail_message : "stream already failed");
+        /* The same error again: a copy, so its message keeps its one " (REASON)". */
+        if (err && !*err)
+            *err = sdkrt_error_copy_(s->failure);
         return SDKRT_STREAM_ERROR;
     }
     if (s->state == STREAM_COLD && stream_connect(s, err) != SDKRT_STREAM_EVENT)
@@ -625,13 +617,10 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event
         if (sdkrt_cancel_is_triggered(s->p.treq.cancel))
             return stream_failf(s, err, SDKRT_REASON_CANCELLED, "cancelled");
         size_t n = 0;
-        sdkrt_error *local = NULL;
-        sdkrt_error **e = err ? err : &local;
-        if (s->reader.ops->read(s->reader.self, s->buf, sizeof s->buf, &n, e) != SDKRT_OK) {
-            sdkrt_error_prefix_(*e, "%s %s: ", s->p.method, s->p.url);
-            sdkrt_stream_result res = stream_fail(s, e);
-            sdkrt_error_free(local);
-            return res;
+        sdkrt_error *e = NULL;
+        if (s->reader.ops->read(s->reader.self, s->buf, sizeof s->buf, &n, &e) != SDKRT_OK) {
+            sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.url);
+            return stream_fail(s, e, err);
         }
         if (n == 0) {
             sdkrt_sse_status fin = sdkrt_sse_finish(s->parser, &ev);
@@ -665,6 +654,6 @@ void sdkrt_stream_close(sdkrt_stream *s)
     stream_release(s);
     sdkrt_response_free(s->head);
     prepared_cleanup(&s->p);
-    free(s->fail_message);
+    sdkrt_error_free(s->failure);
     free(s);
 }

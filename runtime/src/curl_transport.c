@@ -2,7 +2,7 @@
  * the cancel token every POLL_MS; unary calls reuse one idle (multi, easy) pair per transport so
  * that keep-alive connections survive between calls; each stream gets its own pair and pulls
  * bytes only when the reader asks (the write callback pauses the transfer once READ_HIGH bytes are
- * buffered). Owner: runtime-core helper (rtcore). */
+ * buffered). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,12 +301,7 @@ static sdkrt_status failure(xfer *x, sdkrt_error **err)
     if (x->cancelled || sdkrt_cancel_is_triggered(x->cancel))
         return sdkrt_error_set(err, SDKRT_REASON_CANCELLED, "cancelled");
     if (x->cb_err) {
-        if (err) {
-            sdkrt_error_free(*err);
-            *err = x->cb_err;
-        } else {
-            sdkrt_error_free(x->cb_err);
-        }
+        sdkrt_error_propagate(err, x->cb_err);
         x->cb_err = NULL;
         return SDKRT_ERR;
     }

@@ -1,4 +1,4 @@
-/* The error value. Owner: runtime-core helper (rtcore). */
+/* The error value: creation under the GError rules of sdkrt/error.h, accessors, setters. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +18,13 @@ struct sdkrt_error {
     char *tag;
     void *payload;
     sdkrt_payload_free_fn payload_free;
+    json_t *raw; /* the JSON a DOMAIN payload was (or could not be) decoded from, or NULL */
 };
 
 /* Returned when an error cannot be allocated; immutable. */
 static const sdkrt_error oom_error = {
     SDKRT_ERROR_CLIENT, SDKRT_REASON_OUT_OF_MEMORY, 0, true, false,
-    (char *)"out of memory (OUT_OF_MEMORY)", NULL, NULL, 0, NULL, NULL, NULL};
+    (char *)"out of memory (OUT_OF_MEMORY)", NULL, NULL, 0, NULL, NULL, NULL, NULL};
 
 static sdkrt_error *oom(void)
 {
@@ -59,20 +60,34 @@ const char *sdkrt_reason_name(sdkrt_reason reason)
     return "UNKNOWN";
 }
 
+/* Store e in *err when err is not NULL and *err is empty; otherwise e is discarded: the library
+ * never frees or overwrites an error the caller already holds (the first error wins). */
 static void store(sdkrt_error **err, sdkrt_error *e)
 {
-    if (!err) {
+    if (!err || *err) {
         sdkrt_error_free(e);
         return;
     }
-    sdkrt_error_free(*err);
     *err = e;
+}
+
+void sdkrt_error_propagate(sdkrt_error **dest, sdkrt_error *src)
+{
+    store(dest, src);
+}
+
+void sdkrt_error_clear(sdkrt_error **err)
+{
+    if (!err || !*err)
+        return;
+    sdkrt_error_free(*err);
+    *err = NULL;
 }
 
 sdkrt_status sdkrt_error_setv(sdkrt_error **err, sdkrt_reason reason, const char *fmt, va_list ap)
 {
-    if (!err)
-        return SDKRT_ERR;
+    if (!err || *err)
+        return SDKRT_ERR; /* nobody wants it, or the first error is kept */
     sdkrt_error *e = calloc(1, sizeof *e);
     sdkrt_buf_ b = {0};
     if (!e)
@@ -117,6 +132,12 @@ sdkrt_status sdkrt_error_set(sdkrt_error **err, sdkrt_reason reason, const char 
 sdkrt_status sdkrt_error_new_domain(sdkrt_error **out, int status, const char *tag, void *payload,
                                     sdkrt_payload_free_fn free_fn, const char *message)
 {
+    if (!out || *out) {
+        /* Nobody wants it, or the first error is kept: nothing is created. */
+        if (payload && free_fn)
+            free_fn(payload);
+        return SDKRT_ERR;
+    }
     sdkrt_error *e = calloc(1, sizeof *e);
     if (!e)
         goto fail;
@@ -157,6 +178,7 @@ void sdkrt_error_free(sdkrt_error *err)
         return;
     if (err->payload && err->payload_free)
         err->payload_free(err->payload);
+    json_decref(err->raw);
     free(err->message);
     free(err->content_type);
     free(err->body);
@@ -209,6 +231,45 @@ const char *sdkrt_error_tag(const sdkrt_error *err)
 void *sdkrt_error_payload(const sdkrt_error *err)
 {
     return err->payload;
+}
+
+const json_t *sdkrt_error_raw_payload(const sdkrt_error *err)
+{
+    return err->raw;
+}
+
+void sdkrt_error_set_raw_payload(sdkrt_error *err, json_t *raw)
+{
+    if (!err || err->is_static || err->kind != SDKRT_ERROR_DOMAIN) {
+        json_decref(raw);
+        return;
+    }
+    json_decref(err->raw);
+    err->raw = raw;
+}
+
+sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err)
+{
+    if (!err || err->is_static)
+        return oom();
+    sdkrt_error *e = calloc(1, sizeof *e);
+    if (!e)
+        return oom();
+    e->kind = err->kind;
+    e->reason = err->reason;
+    e->status = err->status;
+    e->message = sdkrt_strdup_(err->message);
+    e->content_type = sdkrt_strdup_(err->content_type);
+    e->tag = sdkrt_strdup_(err->tag);
+    if (!e->message || (err->content_type && !e->content_type) || (err->tag && !e->tag)) {
+        sdkrt_error_free(e);
+        return oom();
+    }
+    if (err->body)
+        sdkrt_error_set_body(e, err->body, err->body_len);
+    e->body_truncated = err->body_truncated;
+    e->raw = json_incref(err->raw);
+    return e;
 }
 
 void sdkrt_error_set_status(sdkrt_error *err, int status)

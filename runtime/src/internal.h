@@ -1,4 +1,4 @@
-/* Private helpers shared by the runtime's sources. Owner: runtime-core helper (rtcore). */
+/* Private helpers shared by the runtime's sources. */
 #ifndef SDKRT_INTERNAL_H
 #define SDKRT_INTERNAL_H
 
@@ -15,6 +15,10 @@
 /* Prepend "prefix" to the error's message (best effort; no-op on the static OOM error). */
 void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* A new copy of err (kind, reason, status, message, content type, body, tag, raw JSON; a DOMAIN
+ * payload is not copied), or the static OUT_OF_MEMORY error. */
+sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err);
 
 /* Case-insensitive ASCII comparison. */
 int sdkrt_strcasecmp_(const char *a, const char *b);

@@ -1134,12 +1134,10 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     payload = NULL;
     free(text);
     keep_response(e, status, content_type, body, len);
+    sdkrt_error_set_raw_payload(e, json_incref(j));
 done:
     json_decref(j);
-    if (err)
-        *err = e;
-    else
-        sdkrt_error_free(e);
+    sdkrt_error_propagate(err, e);
     return SDKRT_ERR;
 }
 
@@ -1186,6 +1184,7 @@ sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp
     json_t *j = NULL;
     void *v = NULL;
     sdkrt_status st = SDKRT_ERR;
+    sdkrt_error *e = NULL; /* completed with the response, then handed to the caller */
     if (sdkrt_response_parse_json(resp, &j, err) != SDKRT_OK)
         return SDKRT_ERR;
     const json_t *src = j;
@@ -1194,7 +1193,7 @@ sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp
         snprintf(path, sizeof path, "$.%s", op->unwrap);
         src = json_is_object(j) ? json_object_get(j, op->unwrap) : NULL;
         if (!src) {
-            sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: %s", path,
+            sdkrt_error_set(&e, SDKRT_REASON_MALFORMED_RESPONSE, "%s: %s", path,
                             json_is_object(j) ? "missing required field"
                                               : "expected object around the result");
             goto done;
@@ -1202,18 +1201,20 @@ sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp
     }
     v = sdkrt_json_value_new(op->result);
     if (!v) {
-        oom(err);
+        oom(&e);
         goto done;
     }
-    if (sdkrt_json_decode(op->result, v, src, path, err) != SDKRT_OK) {
+    if (sdkrt_json_decode(op->result, v, src, path, &e) != SDKRT_OK) {
         free(v);
         v = NULL;
         goto done;
     }
     st = SDKRT_OK;
 done:
-    if (st != SDKRT_OK && err && *err)
-        keep_response(*err, status, sdkrt_response_content_type(resp), body, len);
+    if (e) {
+        keep_response(e, status, sdkrt_response_content_type(resp), body, len);
+        sdkrt_error_propagate(err, e);
+    }
     json_decref(j);
     if (st == SDKRT_OK) {
         if (out)
@@ -1276,10 +1277,22 @@ static void json_payload_free(void *p)
     json_decref(p);
 }
 
+/* A failure frame: the stream failed. The caller gets a StreamFailure DOMAIN error whose payload
+ * is the cause decoded as op->cause (or the raw JSON when op declares no cause type), and whose
+ * raw payload is the cause as received. A cause that op->cause does not decode (an error the
+ * contract does not declare) still is the stream's failure: the payload is NULL, the raw JSON
+ * stays reachable and the message says why it did not decode. Data that is not JSON at all is
+ * MALFORMED_RESPONSE. */
 static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *ev,
                                    sdkrt_error **err)
 {
     const sdkrt_jop *op = s->op;
+    sdkrt_error *e = NULL;
+    sdkrt_error *why = NULL; /* why the cause did not decode */
+    void *payload = NULL;
+    sdkrt_payload_free_fn free_fn = NULL;
+    char *defect = NULL;
+    char msg[1024];
     json_t *j = json_loadb(ev->data, ev->data_len, SDKRT_JSON_LOAD_FLAGS, NULL);
     if (j && json_is_string(j)) {
         json_t *inner =
@@ -1289,51 +1302,54 @@ static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *e
             j = inner;
         }
     }
-    if (!j)
-        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                               "%s: stream failure event with invalid JSON data", op->id);
-    /* A readable summary: the first cause's tag and its error tag or defect. */
-    const json_t *first = json_is_array(j) ? json_array_get(j, 0) : j;
-    const char *ctag = json_string_value(json_object_get(first, "_tag"));
-    const char *etag = json_string_value(json_object_get(json_object_get(first, "error"), "_tag"));
-    char *defect = NULL;
-    if (json_object_get(first, "defect"))
-        defect = json_dumps(json_object_get(first, "defect"), JSON_ENCODE_ANY | JSON_COMPACT);
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s: stream failed: %s%s%.300s", op->id, ctag ? ctag : "cause",
-             etag || defect ? ": " : "",
-             etag     ? etag
-             : defect ? defect
-                      : "");
-    free(defect);
-    void *payload = NULL;
-    sdkrt_payload_free_fn free_fn = NULL;
-    sdkrt_status st = SDKRT_OK;
+    if (!j) {
+        sdkrt_error_set(&e, SDKRT_REASON_MALFORMED_RESPONSE,
+                        "%s: stream failure event with invalid JSON data", op->id);
+        goto done;
+    }
     if (op->cause) {
         payload = payload_new(op->cause);
         if (!payload) {
-            json_decref(j);
-            return oom(err);
+            oom(&e);
+            goto done;
         }
-        st = sdkrt_json_decode(op->cause, payload, j, "$", err);
-        if (st != SDKRT_OK) {
+        if (sdkrt_json_decode(op->cause, payload, j, "$", &why) == SDKRT_OK) {
+            free_fn = payload_free;
+        } else {
             payload_free(payload);
-            json_decref(j);
-            return SDKRT_ERR;
+            payload = NULL;
+            if (sdkrt_error_reason(why) == SDKRT_REASON_OUT_OF_MEMORY) {
+                sdkrt_error_propagate(&e, why);
+                why = NULL;
+                goto done;
+            }
         }
-        free_fn = payload_free;
     } else {
         payload = json_incref(j);
         free_fn = json_payload_free;
     }
+    /* A readable summary: the first cause's tag and its error tag or defect. */
+    const json_t *first = json_is_array(j) ? json_array_get(j, 0) : j;
+    const char *ctag = json_string_value(json_object_get(first, "_tag"));
+    const char *etag = json_string_value(json_object_get(json_object_get(first, "error"), "_tag"));
+    if (json_object_get(first, "defect"))
+        defect = json_dumps(json_object_get(first, "defect"), JSON_ENCODE_ANY | JSON_COMPACT);
+    snprintf(msg, sizeof msg, "%s: stream failed: %s%s%.300s%s%.400s%s", op->id,
+             ctag ? ctag : "cause", etag || defect ? ": " : "",
+             etag     ? etag
+             : defect ? defect
+                      : "",
+             why ? " (a cause the contract does not declare: " : "",
+             why ? sdkrt_error_message(why) : "", why ? ")" : "");
+    /* The payload is stolen, also on failure. */
+    if (sdkrt_error_new_domain(&e, sdkrt_stream_status(s->stream), SDKRT_JSTREAM_FAILURE_TAG,
+                               payload, free_fn, msg) == SDKRT_OK)
+        sdkrt_error_set_raw_payload(e, json_incref(j));
+done:
+    free(defect);
+    sdkrt_error_free(why);
     json_decref(j);
-    sdkrt_error *e = NULL;
-    sdkrt_error_new_domain(&e, sdkrt_stream_status(s->stream), SDKRT_JSTREAM_FAILURE_TAG, payload,
-                           free_fn, msg);
-    if (err)
-        *err = e;
-    else
-        sdkrt_error_free(e);
+    sdkrt_error_propagate(err, e);
     return SDKRT_ERR;
 }
 
@@ -1365,10 +1381,8 @@ sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkr
                 sdkrt_json_error_response(s->op, sdkrt_error_status(e), sdkrt_error_content_type(e),
                                           body, len, err);
                 sdkrt_error_free(e);
-            } else if (err) {
-                *err = e;
             } else {
-                sdkrt_error_free(e);
+                sdkrt_error_propagate(err, e);
             }
             return r;
         }

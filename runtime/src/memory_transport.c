@@ -1,7 +1,6 @@
 /* The in-memory transport: a handler function answers requests in the calling thread. Bodies are
  * a list of chunks, then an optional pull callback, then a clean end or a scripted error, so
- * that tests can reproduce chunking, cuts and size caps without a socket.
- * Owner: runtime-core helper (rtcore). */
+ * that tests can reproduce chunking, cuts and size caps without a socket. */
 #include <stdlib.h>
 #include <string.h>
 

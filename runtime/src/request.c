@@ -1,4 +1,4 @@
-/* Requests and their exact encoding. Owner: runtime-core helper (rtcore). */
+/* Requests and their exact encoding. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

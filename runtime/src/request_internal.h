@@ -1,4 +1,4 @@
-/* The request's fields, shared by request.c and client.c. Owner: runtime-core helper (rtcore). */
+/* The request's fields, shared by request.c and client.c. */
 #ifndef SDKRT_REQUEST_INTERNAL_H
 #define SDKRT_REQUEST_INTERNAL_H
 

@@ -1,4 +1,4 @@
-/* Responses and the decoding helpers for generated code. Owner: runtime-core helper (rtcore). */
+/* Responses and the decoding helpers for generated code. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,23 +184,24 @@ static bool is_json(const char *ct)
 sdkrt_status sdkrt_response_parse_json(const sdkrt_response *resp, json_t **json, sdkrt_error **err)
 {
     *json = NULL;
+    sdkrt_error *e = NULL; /* described, then handed to the caller */
     if (!is_json(resp->content_type)) {
-        sdkrt_error_set(err, SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE,
+        sdkrt_error_set(&e, SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE,
                         "%sHTTP %d: expected application/json, got %s", origin(resp), resp->status,
                         resp->content_type ? resp->content_type : "no content type");
-        if (err)
-            describe(*err, resp);
+        describe(e, resp);
+        sdkrt_error_propagate(err, e);
         return SDKRT_ERR;
     }
     json_error_t jerr;
     *json =
         json_loadb(sdkrt_response_body(resp, NULL), resp->body.len, SDKRT_JSON_LOAD_FLAGS, &jerr);
     if (!*json) {
-        sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+        sdkrt_error_set(&e, SDKRT_REASON_MALFORMED_RESPONSE,
                         "%sHTTP %d: invalid JSON body at line %d, column %d: %s", origin(resp),
                         resp->status, jerr.line, jerr.column, jerr.text);
-        if (err)
-            describe(*err, resp);
+        describe(e, resp);
+        sdkrt_error_propagate(err, e);
         return SDKRT_ERR;
     }
     return SDKRT_OK;
@@ -208,13 +209,16 @@ sdkrt_status sdkrt_response_parse_json(const sdkrt_response *resp, json_t **json
 
 sdkrt_status sdkrt_error_unexpected_status(sdkrt_error **err, const sdkrt_response *resp)
 {
+    if (!err || *err)
+        return SDKRT_ERR; /* nobody wants it, or the first error is kept */
+    sdkrt_error *e = NULL;
     if (resp->body.len)
-        sdkrt_error_set(err, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with %s body", origin(resp),
+        sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with %s body", origin(resp),
                         resp->status, resp->content_type ? resp->content_type : "untyped");
     else
-        sdkrt_error_set(err, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with empty body",
+        sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with empty body",
                         origin(resp), resp->status);
-    if (err)
-        describe(*err, resp);
+    describe(e, resp);
+    *err = e;
     return SDKRT_ERR;
 }

@@ -1,12 +1,15 @@
 /* test_probe.c - the probe runner against a test server for data/things.yaml, served faithfully
  * (no deviation may be reported) or deliberately broken (every planted deviation is reported, and
  * nothing else), through the in-memory transport and over real sockets (support/tcp_bridge.c). */
+#include <arpa/inet.h>
 #include <check.h>
 #include <jansson.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "sdkc/conform.h"
@@ -567,6 +570,45 @@ START_TEST(unreachable_server_is_not_conformant)
 }
 END_TEST
 
+/* A refused connection over real sockets (a closed port on 127.0.0.1): every probe is skipped,
+ * and its evidence names the reason once ("... (TRANSPORT)", not "(TRANSPORT) (TRANSPORT)"). */
+START_TEST(refused_connection_evidence_names_its_reason_once)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    socklen_t alen = sizeof a;
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &alen), 0);
+    close(fd);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", ntohs(a.sin_port));
+    sdkc_conform_options o = SDKC_CONFORM_OPTIONS_INIT;
+    o.base_url = url;
+    o.stream_ms = 500;
+    sdkc_conform_report *r = NULL;
+    char *msg = NULL;
+    ck_assert_int_eq(sdkc_conform_run(&r, sdkc_compiled_ir(compiled), &o, &msg), SDKC_OK);
+    ck_assert_ptr_null(msg);
+    size_t transport = 0;
+    for (size_t i = 0; i < sdkc_conform_report_count(r); i++) {
+        const sdkc_conform_result *x = sdkc_conform_report_get(r, i);
+        const char *ev = x->evidence ? x->evidence : "";
+        const char *once = strstr(ev, "(TRANSPORT)");
+        if (!once)
+            continue;
+        transport++;
+        ck_assert_msg(strstr(once + 1, "(TRANSPORT)") == NULL, "reason twice: %s", ev);
+    }
+    ck_assert_uint_gt(transport, 0);
+    ck_assert_uint_eq(sdkc_conform_report_passes(r), 0);
+    sdkc_conform_report_free(r);
+}
+END_TEST
+
 START_TEST(bad_options)
 {
     sdkc_conform_options o = SDKC_CONFORM_OPTIONS_INIT;
@@ -597,6 +639,7 @@ static Suite *probe_suite(void)
     tcase_add_test(tc, report_json_and_known_list);
     tcase_add_test(tc, skips_are_reported_never_passed);
     tcase_add_test(tc, unreachable_server_is_not_conformant);
+    tcase_add_test(tc, refused_connection_evidence_names_its_reason_once);
     tcase_add_test(tc, bad_options);
     suite_add_tcase(s, tc);
     return s;

@@ -516,9 +516,11 @@ START_TEST(error_values)
     ck_assert_int_eq(sdkrt_error_status(err), 0);
     ck_assert_ptr_null(sdkrt_error_body(err, NULL));
     ck_assert_ptr_null(sdkrt_error_tag(err));
-    /* setting again replaces */
+    /* setting again keeps the first error (GError rules; test_error has the details) */
+    sdkrt_error *first = err;
     sdkrt_error_set(&err, SDKRT_REASON_TIMEOUT, "later");
-    ck_assert_str_eq(sdkrt_error_message(err), "later (TIMEOUT)");
+    ck_assert_ptr_eq(err, first);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
     /* bounded body */
     size_t big = SDKRT_ERROR_BODY_MAX + 100;
     char *body = malloc(big);

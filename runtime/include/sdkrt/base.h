@@ -1,6 +1,6 @@
 /* sdkrt/base.h - status codes, version, global init and the header pair shared by all of libsdkrt.
  *
- * Owner: runtime-core helper (rtcore). libsdkrt knows no particular API; generated SDKs link it.
+ * libsdkrt knows no particular API; generated SDKs link it.
  */
 #ifndef SDKRT_BASE_H
 #define SDKRT_BASE_H
@@ -12,12 +12,19 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define SDKRT_VERSION_MAJOR 0
 #define SDKRT_VERSION_MINOR 1
 #define SDKRT_VERSION_PATCH 0
 
 /* Every fallible function returns SDKRT_OK or SDKRT_ERR; on SDKRT_ERR the function's
- * `sdkrt_error **err` out parameter (when not NULL) receives a new error owned by the caller. */
+ * `sdkrt_error **err` out parameter (when not NULL) receives a new error owned by the caller.
+ * *err must be NULL on entry; the library never frees or overwrites a non-NULL *err (the first
+ * error is kept, the new one discarded: GLib's GError rules, see sdkrt/error.h). */
 typedef enum sdkrt_status { SDKRT_OK = 0, SDKRT_ERR = -1 } sdkrt_status;
 
 /* 1 when the linked runtime serves code built against headers of version major.minor: same major,
@@ -40,6 +47,10 @@ typedef struct sdkrt_header {
     const char *name;
     const char *value;
 } sdkrt_header;
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

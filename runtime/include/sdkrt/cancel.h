@@ -1,7 +1,5 @@
 /* sdkrt/cancel.h - cancellation tokens.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * A token is triggered from any thread (lock-free atomic; not async-signal-safe to create or
  * free, but triggering is a single atomic store). A unary call or stream read that was given the
  * token through sdkrt_call_options checks it at least every 20 ms while it waits on the network
@@ -17,6 +15,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef struct sdkrt_cancel sdkrt_cancel;
 
 /* New untriggered token in *out (owned by the caller). SDKRT_ERR only when out of memory. */
@@ -29,6 +32,10 @@ bool sdkrt_cancel_is_triggered(const sdkrt_cancel *c);
 void sdkrt_cancel_reset(sdkrt_cancel *c);
 /* Release. NULL is a no-op. */
 void sdkrt_cancel_free(sdkrt_cancel *c);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

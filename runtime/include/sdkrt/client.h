@@ -1,8 +1,6 @@
 /* sdkrt/client.h - a client (base URL, auth, defaults, limits, transport), unary calls and
  * server-sent-event streams.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * Thread-safety: a client may be shared by threads once created; calls on it may run
  * concurrently (the libcurl transport keeps one idle connection for keep-alive reuse and opens
  * more for concurrent calls). Requests, responses, streams and errors belong to one thread at a
@@ -21,6 +19,11 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 typedef enum sdkrt_auth_kind {
@@ -130,6 +133,10 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *stream, sdkrt_stream_event *
 int sdkrt_stream_status(const sdkrt_stream *stream);
 /* Release the stream and its connection at any point. NULL is a no-op. */
 void sdkrt_stream_close(sdkrt_stream *stream);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,5 @@
 /* sdkrt/error.h - the one error value of libsdkrt (and of the SDKs generated on it).
  *
- * Owner: runtime-core helper (rtcore).
- *
  * An error is either CLIENT (something went wrong on this side of the API contract: transport,
  * timeout, cancel, a response the client cannot use, a bad argument) with a reason, or DOMAIN (the
  * server answered with an error the contract declares; generated code sets a tag such as
@@ -10,6 +8,15 @@
  *
  * Errors are plain heap objects: not shared, not thread-safe; pass them between threads freely
  * but use one from one thread at a time.
+ *
+ * The `sdkrt_error **err` out parameter follows GLib's GError rules:
+ *   - err may be NULL: the caller does not want details (the function still fails).
+ *   - Otherwise *err must be NULL on entry. On failure the function stores one new error, owned by
+ *     the caller, who releases it with sdkrt_error_free (or sdkrt_error_clear, which also resets
+ *     the variable to NULL so that it can be passed again).
+ *   - The library never frees or overwrites a non-NULL *err: if *err already holds an error (a
+ *     caller that reuses a variable without clearing it), the first error is kept untouched and
+ *     the new one is discarded, as g_set_error does. The call still returns its failure code.
  */
 #ifndef SDKRT_ERROR_H
 #define SDKRT_ERROR_H
@@ -17,10 +24,17 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "sdkrt/base.h"
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 typedef enum sdkrt_kind {
@@ -54,7 +68,8 @@ typedef void (*sdkrt_payload_free_fn)(void *payload);
 const char *sdkrt_reason_name(sdkrt_reason reason);
 
 /* Create a CLIENT error with a printf message and store it in *err (new, owned by the caller)
- * when err is not NULL (an existing *err is freed first). Always returns SDKRT_ERR so callers can
+ * when err is not NULL and *err is NULL; when *err already holds an error, that error is kept
+ * and nothing is created. Always returns SDKRT_ERR so callers can
  * `return sdkrt_error_set(err, ...)`. The message gets " (REASON)" appended. If memory runs out,
  * *err receives a static OUT_OF_MEMORY error that sdkrt_error_free accepts. */
 sdkrt_status sdkrt_error_set(sdkrt_error **err, sdkrt_reason reason, const char *fmt, ...)
@@ -64,13 +79,23 @@ sdkrt_status sdkrt_error_setv(sdkrt_error **err, sdkrt_reason reason, const char
 
 /* Create a DOMAIN error: HTTP status, tag (copied, e.g. "SessionNotFoundError"), payload (stolen:
  * released with free_fn by sdkrt_error_free, also when this function fails), message (copied;
- * NULL gives "HTTP <status> <tag>"). Returns SDKRT_OK, or SDKRT_ERR when out of memory (then
- * *out is the static OUT_OF_MEMORY error). *out is new, owned by the caller. */
+ * NULL gives "HTTP <status> <tag>"). *out is new, owned by the caller. Returns SDKRT_OK when the
+ * new error was stored in *out; SDKRT_ERR when out of memory (then *out is the static
+ * OUT_OF_MEMORY error), or when out is NULL or *out already holds an error (then *out is left
+ * as it was and the payload is released at once). */
 sdkrt_status sdkrt_error_new_domain(sdkrt_error **out, int status, const char *tag, void *payload,
                                     sdkrt_payload_free_fn free_fn, const char *message);
 
 /* Release an error and its payload. NULL is a no-op. */
 void sdkrt_error_free(sdkrt_error *err);
+
+/* Release *err and set it to NULL, so the variable can be passed to another call. err NULL or
+ * *err NULL is a no-op. */
+void sdkrt_error_clear(sdkrt_error **err);
+
+/* Hand src (stolen) to the caller's *dest under the rules above: stored when dest is not NULL and
+ * *dest is NULL, otherwise released (the first error is kept). src NULL is a no-op. */
+void sdkrt_error_propagate(sdkrt_error **dest, sdkrt_error *src);
 
 /* Accessors (all borrowed, valid until sdkrt_error_free; err may not be NULL). */
 sdkrt_kind sdkrt_error_kind(const sdkrt_error *err);
@@ -84,6 +109,11 @@ const char *sdkrt_error_body(const sdkrt_error *err, size_t *len);
 bool sdkrt_error_body_truncated(const sdkrt_error *err);
 const char *sdkrt_error_tag(const sdkrt_error *err); /* DOMAIN tag, NULL for CLIENT */
 void *sdkrt_error_payload(const sdkrt_error *err);   /* DOMAIN payload (borrowed), or NULL */
+/* The JSON a DOMAIN error came with, as received (borrowed), or NULL: the error body of a
+ * declared error status, or the Cause array of a stream failure frame. When the JSON does not
+ * decode as the type the contract declares (a stream failure whose cause carries an undeclared
+ * error), sdkrt_error_payload is NULL and this is the only view of it. */
+const json_t *sdkrt_error_raw_payload(const sdkrt_error *err);
 
 /* Setters used by the runtime and generated code. Strings and bodies are copied (a body beyond
  * SDKRT_ERROR_BODY_MAX is cut and marked truncated). They are no-ops on the static
@@ -94,6 +124,13 @@ void sdkrt_error_set_body(sdkrt_error *err, const void *body, size_t len);
 /* Replace the DOMAIN payload (stolen; the old one is released; on a CLIENT error or the static
  * OUT_OF_MEMORY error the payload is released at once). */
 void sdkrt_error_set_payload(sdkrt_error *err, void *payload, sdkrt_payload_free_fn free_fn);
+/* Replace the raw JSON of a DOMAIN error (raw: a reference, stolen; the old one is released; on a
+ * CLIENT error or the static OUT_OF_MEMORY error it is released at once). */
+void sdkrt_error_set_raw_payload(sdkrt_error *err, json_t *raw);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /* sdkrt/json.h - table-driven JSON decode, encode and cleanup of generated C values.
  *
- * Owner: emitter helper. Generated SDKs describe each C value type with a static, read-only
+ * Generated SDKs describe each C value type with a static, read-only
  * sdkrt_jtype descriptor (protobuf-c style) and call the three functions below; the per-type
  * generated code stays a few lines long.
  *
@@ -37,6 +37,11 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 typedef enum sdkrt_jkind {
@@ -183,8 +188,12 @@ typedef struct sdkrt_jop {
     const sdkrt_jtype *cause;   /* type of a failure frame's data, or NULL (kept as raw JSON) */
 } sdkrt_jop;
 
-/* The tag of the DOMAIN error a stream failure frame becomes; its payload is the decoded cause
- * (op->cause) or a json_t * when the operation declares no cause type. */
+/* The tag of the DOMAIN error a stream failure frame becomes (the stream did fail, whatever its
+ * cause). Its payload is the cause decoded as op->cause, or a json_t * when the operation declares
+ * no cause type; sdkrt_error_raw_payload is the cause as received in both cases. A cause that
+ * op->cause does not decode (a Fail carrying an error the contract does not declare, a Die, ...)
+ * gives a NULL payload, the raw cause, and a message that says why it did not decode. Failure
+ * data that is not JSON at all is MALFORMED_RESPONSE. */
 #define SDKRT_JSTREAM_FAILURE_TAG "StreamFailure"
 
 /* Bytes of a non-JSON success body (owned; sdkrt_bytes_free). data is NUL-terminated. */
@@ -210,8 +219,9 @@ sdkrt_status sdkrt_json_call(sdkrt_client *client, const sdkrt_request *req,
 /* The mapping half of sdkrt_json_call, for a response already received (resp borrowed). */
 sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp, void **out,
                                  sdkrt_error **err);
-/* An error response (status, content type, body borrowed) as a DOMAIN error when declared by op,
- * else UNEXPECTED_STATUS. Always returns SDKRT_ERR with *err set. */
+/* An error response (status, content type, body borrowed) as a DOMAIN error when declared by op
+ * (payload: the decoded body; raw payload: the body's JSON), else UNEXPECTED_STATUS. Always
+ * returns SDKRT_ERR with *err set (unless *err already held an error: see sdkrt/error.h). */
 sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const char *content_type,
                                        const char *body, size_t len, sdkrt_error **err);
 
@@ -228,6 +238,10 @@ sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client,
 sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err);
 /* Release (closes the connection). NULL is a no-op. */
 void sdkrt_jstream_close(sdkrt_jstream *s);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

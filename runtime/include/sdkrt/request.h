@@ -1,8 +1,6 @@
 /* sdkrt/request.h - an HTTP request under construction: method, path template and parameters,
  * query, headers, body.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * Encoding rules (exact bytes; see docs/runtime.md):
  * - Path parameters replace `{name}` in the template and are percent-encoded as one segment:
  *   every byte except the unreserved set ALPHA DIGIT - . _ ~ becomes %XX (upper-case hex), so
@@ -30,6 +28,11 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 typedef struct sdkrt_request sdkrt_request;
@@ -70,6 +73,10 @@ const char *sdkrt_request_method(const sdkrt_request *req);
  * URL's path prefix, into *out (new, free()) - what a transport will receive after the prefix.
  * SDKRT_ERR with INVALID_ARGUMENT for a recorded error or a missing path parameter. */
 sdkrt_status sdkrt_request_target(char **out, const sdkrt_request *req, sdkrt_error **err);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

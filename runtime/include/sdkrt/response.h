@@ -1,8 +1,6 @@
 /* sdkrt/response.h - a received HTTP response (status, headers, body), and the builder calls that
  * transports use to produce one.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * Responses are not thread-safe; hand one to another thread as a whole if needed.
  */
 #ifndef SDKRT_RESPONSE_H
@@ -15,6 +13,11 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 typedef struct sdkrt_response sdkrt_response;
@@ -65,6 +68,10 @@ sdkrt_status sdkrt_response_append_body(sdkrt_response *resp, const void *bytes,
                                         sdkrt_error **err);
 /* The cap given to sdkrt_response_new (0 = none). */
 size_t sdkrt_response_max_body(const sdkrt_response *resp);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

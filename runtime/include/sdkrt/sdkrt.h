@@ -1,7 +1,7 @@
 /* sdkrt/sdkrt.h - umbrella header of libsdkrt, the runtime generated SDKs link against.
  *
- * Owner: runtime-core helper (rtcore). sdkrt/sse.h (the SSE parser) belongs to the sse helper
- * and sdkrt/json.h to the emitter helper; include them directly when needed.
+ * It does not include sdkrt/sse.h (the SSE parser) or sdkrt/json.h (the table-driven JSON
+ * helpers of generated code); include them directly when needed.
  */
 #ifndef SDKRT_SDKRT_H
 #define SDKRT_SDKRT_H

@@ -28,6 +28,11 @@
 extern "C" {
 #endif
 
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* What a parser call returns. */
 typedef enum sdkrt_sse_status {
     SDKRT_SSE_OK = 0,    /* new / feed succeeded */
@@ -146,6 +151,10 @@ int64_t sdkrt_sse_retry_ms(const sdkrt_sse_parser *p);
  * data. With the caller taking events until NEED_MORE between feeds, this stays within
  * max_line_bytes + max_event_bytes. */
 size_t sdkrt_sse_buffered_bytes(const sdkrt_sse_parser *p);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,5 @@
 /* sdkrt/transport.h - the transport interface, and the in-memory transport.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * A transport moves one fully prepared request (sdkrt_transport_request: method, absolute URL,
  * the final header set, body, limits, cancel token) and returns either a whole response (send) or
  * the response head plus a body reader pulled on demand (open, for streams). Two come with the
@@ -26,6 +24,11 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 /* Everything borrowed for the duration of the call. */
@@ -144,6 +147,10 @@ sdkrt_status sdkrt_memory_transport_new(sdkrt_transport **out, sdkrt_memory_hand
                                         void *userdata);
 /* Same as sdkrt_transport_free. */
 void sdkrt_memory_transport_free(sdkrt_transport *t);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

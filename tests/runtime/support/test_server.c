@@ -1,5 +1,4 @@
-/* A small scriptable HTTP/1.1 server for the transport tests (see test_server.h).
- * Owner: runtime-core helper (rtcore). */
+/* A small scriptable HTTP/1.1 server for the transport tests (see test_server.h). */
 #include "test_server.h"
 
 #include <arpa/inet.h>

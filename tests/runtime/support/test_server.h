@@ -1,7 +1,5 @@
 /* test_server.h - a small scriptable HTTP/1.1 server for the runtime's transport tests.
  *
- * Owner: runtime-core helper (rtcore).
- *
  * ts_start binds 127.0.0.1 on an ephemeral port and serves every connection on its own thread,
  * with keep-alive: each request is parsed (request line, headers, Content-Length body) and given
  * to the test's handler, which writes whatever bytes it wants (well-formed or not) through the

@@ -1,0 +1,390 @@
+/* test_error.c - the `sdkrt_error **err` rules (GLib GError style): *err is NULL on entry, the
+ * library never frees or overwrites an error the caller already holds (the first error is kept,
+ * the new one discarded) on every runtime path that builds an error, sdkrt_error_clear and
+ * sdkrt_error_propagate; and messages that end in their reason exactly once (a refused
+ * connection, unary and stream, including the repeated stream error). Run under valgrind and
+ * ASan: a freed first error would be read after free below. */
+#include <arpa/inet.h>
+#include <check.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "sdkrt/json.h"
+#include "sdkrt/sdkrt.h"
+
+/* ---- helpers ---- */
+
+/* How many times needle occurs in hay. */
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* The first error of every keep-first check: a DOMAIN error with a payload, a status and a body,
+ * so that any change to it (freed, replaced, re-described) shows. */
+static int first_payload_frees;
+static void first_payload_free(void *p)
+{
+    first_payload_frees++;
+    free(p);
+}
+
+static sdkrt_error *make_first(void)
+{
+    sdkrt_error *e = NULL;
+    ck_assert_int_eq(sdkrt_error_new_domain(&e, 409, "FirstError", malloc(16), first_payload_free,
+                                            "the first error"),
+                     SDKRT_OK);
+    sdkrt_error_set_content_type(e, "application/json");
+    sdkrt_error_set_body(e, "{\"first\":1}", 11);
+    return e;
+}
+
+/* err still holds exactly the first error, readable, unchanged. */
+static void assert_first(const sdkrt_error *err, const sdkrt_error *first)
+{
+    ck_assert_ptr_eq(err, first);
+    ck_assert_int_eq(sdkrt_error_kind(err), SDKRT_ERROR_DOMAIN);
+    ck_assert_str_eq(sdkrt_error_message(err), "the first error");
+    ck_assert_str_eq(sdkrt_error_tag(err), "FirstError");
+    ck_assert_int_eq(sdkrt_error_status(err), 409);
+    ck_assert_str_eq(sdkrt_error_content_type(err), "application/json");
+    size_t len = 0;
+    ck_assert_str_eq(sdkrt_error_body(err, &len), "{\"first\":1}");
+    ck_assert_uint_eq(len, 11);
+    ck_assert_ptr_nonnull(sdkrt_error_payload(err));
+    ck_assert_int_eq(first_payload_frees, 0);
+}
+
+/* A scripted in-memory server: one status, content type and body for every request; fail makes
+ * the handler refuse the connection. */
+typedef struct script {
+    int status;
+    const char *content_type;
+    const char *body;
+    bool fail;
+} script;
+
+static int script_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    (void)req;
+    const script *s = ud;
+    if (s->fail)
+        return -1;
+    sdkrt_memory_response_set_status(resp, s->status);
+    if (s->content_type)
+        sdkrt_memory_response_add_header(resp, "Content-Type", s->content_type);
+    if (s->body)
+        sdkrt_memory_response_add_chunk(resp, s->body, strlen(s->body));
+    return 0;
+}
+
+typedef struct fixture {
+    script s;
+    sdkrt_transport *t;
+    sdkrt_client *c;
+    sdkrt_request *req;
+} fixture;
+
+static void fx_open(fixture *f, script s)
+{
+    f->s = s;
+    ck_assert_int_eq(sdkrt_memory_transport_new(&f->t, script_handler, &f->s), SDKRT_OK);
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://api.test";
+    o.transport = f->t;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_new(&f->c, &o, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_new(&f->req, "GET", "/x"), SDKRT_OK);
+}
+
+static void fx_close(fixture *f)
+{
+    sdkrt_request_free(f->req);
+    sdkrt_client_free(f->c);
+    sdkrt_transport_free(f->t);
+}
+
+/* ---- the rules ---- */
+
+START_TEST(set_keeps_the_first_error)
+{
+    first_payload_frees = 0;
+    sdkrt_error *first = make_first();
+    sdkrt_error *err = first;
+    ck_assert_int_eq(sdkrt_error_set(&err, SDKRT_REASON_TIMEOUT, "second %d", 2), SDKRT_ERR);
+    assert_first(err, first);
+    /* a CLIENT error is kept the same way */
+    sdkrt_error *c = NULL;
+    sdkrt_error_set(&c, SDKRT_REASON_TRANSPORT, "one");
+    sdkrt_error *c_first = c;
+    sdkrt_error_set(&c, SDKRT_REASON_TIMEOUT, "two");
+    ck_assert_ptr_eq(c, c_first);
+    ck_assert_str_eq(sdkrt_error_message(c), "one (TRANSPORT)");
+    ck_assert_int_eq(sdkrt_error_reason(c), SDKRT_REASON_TRANSPORT);
+    sdkrt_error_clear(&c);
+    /* err NULL: nothing is stored, the call still fails */
+    ck_assert_int_eq(sdkrt_error_set(NULL, SDKRT_REASON_TIMEOUT, "nobody"), SDKRT_ERR);
+    sdkrt_error_free(err);
+    ck_assert_int_eq(first_payload_frees, 1);
+}
+END_TEST
+
+static int second_payload_frees;
+static void second_payload_free(void *p)
+{
+    second_payload_frees++;
+    free(p);
+}
+
+START_TEST(new_domain_keeps_the_first_error)
+{
+    first_payload_frees = second_payload_frees = 0;
+    sdkrt_error *first = make_first();
+    sdkrt_error *err = first;
+    ck_assert_int_eq(
+        sdkrt_error_new_domain(&err, 404, "SecondError", malloc(8), second_payload_free, "second"),
+        SDKRT_ERR);
+    assert_first(err, first);
+    ck_assert_int_eq(second_payload_frees, 1); /* the discarded payload is released */
+    ck_assert_int_eq(
+        sdkrt_error_new_domain(NULL, 404, "SecondError", malloc(8), second_payload_free, "second"),
+        SDKRT_ERR);
+    ck_assert_int_eq(second_payload_frees, 2);
+    sdkrt_error_clear(&err);
+    ck_assert_ptr_null(err);
+    ck_assert_int_eq(first_payload_frees, 1);
+}
+END_TEST
+
+START_TEST(clear_and_propagate)
+{
+    sdkrt_error_clear(NULL);
+    sdkrt_error *err = NULL;
+    sdkrt_error_clear(&err);
+    ck_assert_ptr_null(err);
+    sdkrt_error_set(&err, SDKRT_REASON_TIMEOUT, "first");
+    ck_assert_ptr_nonnull(err);
+    sdkrt_error_clear(&err);
+    ck_assert_ptr_null(err);
+    /* the cleared variable takes a new error */
+    sdkrt_error_set(&err, SDKRT_REASON_CANCELLED, "second");
+    ck_assert_str_eq(sdkrt_error_message(err), "second (CANCELLED)");
+    sdkrt_error_clear(&err);
+
+    sdkrt_error *src = NULL;
+    sdkrt_error_set(&src, SDKRT_REASON_TRANSPORT, "src");
+    sdkrt_error_propagate(&err, src); /* stored */
+    ck_assert_ptr_eq(err, src);
+    src = NULL;
+    sdkrt_error_set(&src, SDKRT_REASON_TIMEOUT, "late");
+    sdkrt_error_propagate(&err, src); /* released, the first is kept */
+    ck_assert_str_eq(sdkrt_error_message(err), "src (TRANSPORT)");
+    src = NULL;
+    sdkrt_error_set(&src, SDKRT_REASON_TIMEOUT, "unwanted");
+    sdkrt_error_propagate(NULL, src); /* released */
+    sdkrt_error_propagate(&err, NULL);
+    ck_assert_str_eq(sdkrt_error_message(err), "src (TRANSPORT)");
+    sdkrt_error_clear(&err);
+}
+END_TEST
+
+/* Each runtime path that builds an error, called a second time with the first error still in the
+ * variable: the first is kept, same pointer, readable. */
+START_TEST(runtime_paths_keep_the_first_error)
+{
+    first_payload_frees = 0;
+    sdkrt_error *first = make_first();
+    sdkrt_error *err = first;
+
+    /* client options */
+    sdkrt_client *c = NULL;
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "ftp://nope";
+    ck_assert_int_eq(sdkrt_client_new(&c, &o, &err), SDKRT_ERR);
+    assert_first(err, first);
+
+    /* a transport failure (the client prefixes the transport's message) */
+    fixture f;
+    fx_open(&f, (script){.fail = true});
+    sdkrt_response *resp = NULL;
+    ck_assert_int_eq(sdkrt_client_send(f.c, f.req, NULL, &resp, &err), SDKRT_ERR);
+    assert_first(err, first);
+    /* a stream that fails, then repeats its failure */
+    sdkrt_stream *st = NULL;
+    ck_assert_int_eq(sdkrt_client_stream(f.c, f.req, NULL, &st, &err), SDKRT_OK);
+    sdkrt_stream_event ev;
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_ERROR);
+    assert_first(err, first);
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_ERROR);
+    assert_first(err, first);
+    sdkrt_stream_close(st);
+    fx_close(&f);
+
+    /* a response described into the error: unexpected status, content type, invalid JSON */
+    fx_open(&f, (script){.status = 500, .content_type = "text/html", .body = "<html>"});
+    ck_assert_int_eq(sdkrt_client_send(f.c, f.req, NULL, &resp, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_error_unexpected_status(&err, resp), SDKRT_ERR);
+    assert_first(err, first);
+    json_t *j = NULL;
+    ck_assert_int_eq(sdkrt_response_parse_json(resp, &j, &err), SDKRT_ERR);
+    assert_first(err, first);
+    sdkrt_response_free(resp);
+    /* a stream whose status is not 2xx */
+    ck_assert_int_eq(sdkrt_client_stream(f.c, f.req, NULL, &st, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_ERROR);
+    assert_first(err, first);
+    sdkrt_stream_close(st);
+    fx_close(&f);
+    fx_open(&f, (script){.status = 200, .content_type = "application/json", .body = "{nope"});
+    ck_assert_int_eq(sdkrt_client_send(f.c, f.req, NULL, &resp, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_response_parse_json(resp, &j, &err), SDKRT_ERR);
+    assert_first(err, first);
+    sdkrt_response_free(resp);
+    fx_close(&f);
+
+    /* table-driven decode and the generated-code helpers */
+    static const sdkrt_jtype t_string = {
+        .kind = SDKRT_JK_STRING, .name = "string", .size = sizeof(char *)};
+    static const sdkrt_jerror errors[] = {{404, "NotFoundError", &t_string}};
+    static const sdkrt_jop op = {"t.get", 200,  SDKRT_JENC_JSON, &t_string, "data", errors,
+                                 1,       NULL, false,           NULL,      NULL};
+    char *s = NULL;
+    ck_assert_int_eq(sdkrt_json_decode_text(&t_string, &s, "7", 1, "$", &err), SDKRT_ERR);
+    assert_first(err, first);
+    ck_assert_int_eq(sdkrt_json_decode_text(&t_string, &s, "[", 1, "$", &err), SDKRT_ERR);
+    assert_first(err, first);
+    ck_assert_int_eq(sdkrt_json_error_response(&op, 404, "application/json",
+                                               "{\"_tag\":\"NotFoundError\"}", 24, &err),
+                     SDKRT_ERR);
+    assert_first(err, first);
+    ck_assert_int_eq(sdkrt_json_error_response(&op, 500, "text/plain", "x", 1, &err), SDKRT_ERR);
+    assert_first(err, first);
+    void *out = NULL;
+    fx_open(&f, (script){.status = 200, .content_type = "application/json", .body = "{\"x\":1}"});
+    ck_assert_int_eq(sdkrt_json_call(f.c, f.req, NULL, &op, &out, &err), SDKRT_ERR);
+    assert_first(err, first);
+    fx_close(&f);
+    fx_open(&f,
+            (script){.status = 200, .content_type = "application/json", .body = "{\"data\":1}"});
+    ck_assert_int_eq(sdkrt_json_call(f.c, f.req, NULL, &op, &out, &err), SDKRT_ERR);
+    assert_first(err, first);
+    fx_close(&f);
+
+    sdkrt_error_clear(&err);
+    ck_assert_int_eq(first_payload_frees, 1);
+}
+END_TEST
+
+/* ---- the reason appears once ---- */
+
+/* A port on 127.0.0.1 that nobody listens on: bound, noted, closed. */
+static int closed_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ck_assert_int_ge(fd, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+    socklen_t len = sizeof a;
+    ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+START_TEST(refused_connection_names_its_reason_once)
+{
+    ck_assert_int_eq(sdkrt_global_init(), SDKRT_OK);
+    char url[64];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", closed_port());
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = url;
+    sdkrt_client *c = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_new(&c, &o, &err), SDKRT_OK);
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/api/session"), SDKRT_OK);
+    sdkrt_response *resp = NULL;
+    ck_assert_int_eq(sdkrt_client_send(c, req, NULL, &resp, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_TRANSPORT);
+    ck_assert_msg(count(sdkrt_error_message(err), "(TRANSPORT)") == 1, "%s",
+                  sdkrt_error_message(err));
+    sdkrt_error_clear(&err);
+    /* a stream: the failure, then the same failure repeated by the next call */
+    sdkrt_stream *st = NULL;
+    ck_assert_int_eq(sdkrt_client_stream(c, req, NULL, &st, &err), SDKRT_OK);
+    sdkrt_stream_event ev;
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_ERROR);
+        ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_TRANSPORT);
+        const char *m = sdkrt_error_message(err);
+        ck_assert_msg(count(m, "(TRANSPORT)") == 1, "call %d: %s", i, m);
+        ck_assert_msg(strstr(m, url) != NULL, "call %d: %s", i, m);
+        sdkrt_error_clear(&err);
+    }
+    sdkrt_stream_close(st);
+    sdkrt_request_free(req);
+    sdkrt_client_free(c);
+    sdkrt_global_cleanup();
+}
+END_TEST
+
+/* A repeated stream failure is the same error: reason, status, content type and body too. */
+START_TEST(repeated_stream_failure_is_the_same_error)
+{
+    fixture f;
+    fx_open(&f, (script){.status = 503, .content_type = "text/plain", .body = "busy"});
+    sdkrt_stream *st = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_stream(f.c, f.req, NULL, &st, &err), SDKRT_OK);
+    sdkrt_stream_event ev;
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_ERROR);
+    char first[512];
+    snprintf(first, sizeof first, "%s", sdkrt_error_message(err));
+    ck_assert_int_eq(count(first, "(UNEXPECTED_STATUS)"), 1);
+    sdkrt_error_clear(&err);
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_ERROR);
+    ck_assert_str_eq(sdkrt_error_message(err), first);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_UNEXPECTED_STATUS);
+    ck_assert_int_eq(sdkrt_error_status(err), 503);
+    ck_assert_str_eq(sdkrt_error_content_type(err), "text/plain");
+    ck_assert_str_eq(sdkrt_error_body(err, NULL), "busy");
+    sdkrt_error_clear(&err);
+    /* err NULL: still an error, nothing stored */
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, NULL), SDKRT_STREAM_ERROR);
+    sdkrt_stream_close(st);
+    fx_close(&f);
+}
+END_TEST
+
+static Suite *error_suite(void)
+{
+    Suite *s = suite_create("error");
+    TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, set_keeps_the_first_error);
+    tcase_add_test(tc, new_domain_keeps_the_first_error);
+    tcase_add_test(tc, clear_and_propagate);
+    tcase_add_test(tc, runtime_paths_keep_the_first_error);
+    tcase_add_test(tc, refused_connection_names_its_reason_once);
+    tcase_add_test(tc, repeated_stream_failure_is_the_same_error);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(error_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
