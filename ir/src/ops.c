@@ -33,6 +33,12 @@ static const sdkc_node *deref(cctx *c, const sdkc_node *n)
     return n;
 }
 
+/* A specification extension (`x-...`): allowed in most OpenAPI objects, never an error. */
+static bool is_extension(const char *k)
+{
+    return k[0] == 'x' && k[1] == '-';
+}
+
 static bool is_method(const char *k)
 {
     for (size_t i = 0; i < sizeof METHODS / sizeof METHODS[0]; i++)
@@ -552,7 +558,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         const char *key = resps->pairs[i].key->str;
         int st = status_of(key);
         if (st < 0) {
-            if (strcmp(key, "default") != 0)
+            if (strcmp(key, "default") != 0 && !is_extension(key))
                 cc_warn(c, resps->pairs[i].key, "response '%s' ignored (not a status code)", key);
             continue;
         }
@@ -765,6 +771,8 @@ void cc_operations(cctx *c, sdkc_ir *ir)
     }
     for (size_t i = 0; i < paths->npairs; i++) {
         const sdkc_node *pk = paths->pairs[i].key;
+        if (is_extension(pk->str))
+            continue; /* the Paths object may be extended */
         const sdkc_node *item = deref(c, paths->pairs[i].value);
         if (!item || item->kind != SDKC_NODE_MAP) {
             if (item)
