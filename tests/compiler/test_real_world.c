@@ -62,11 +62,84 @@ START_TEST(extension_keys_ignored)
 }
 END_TEST
 
+/* ---- 2. query strings in path templates ---- */
+
+static void want_param(const sdkc_param *p, const char *wire, sdkc_param_in in, bool required,
+                       sdkc_type_kind kind)
+{
+    ck_assert_str_eq(p->wire_name, wire);
+    ck_assert_int_eq(p->in, in);
+    ck_assert_int_eq(p->required, required);
+    ck_assert_ptr_nonnull(p->type);
+    ck_assert_int_eq(p->type->kind, kind);
+}
+
+START_TEST(query_string_in_path)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "query_in_path.yaml", &d);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+
+    /* a templated value: the path parameter is sent in the query */
+    const sdkc_operation *op = sdkc_ir_operation(ir, "uploads.create");
+    ck_assert_str_eq(op->path, "/uploads");
+    ck_assert_uint_eq(op->nparams, 1);
+    want_param(&op->params[0], "convert", SDKC_PARAM_QUERY, true, SDKC_TYPE_BOOLEAN);
+    ck_assert_int_eq(op->params[0].style, SDKC_STYLE_FORM);
+
+    /* a fixed pair: a required literal query parameter; a templated one declared in the query */
+    op = sdkc_ir_operation(ir, "x.list");
+    ck_assert_str_eq(op->path, "/x");
+    ck_assert_uint_eq(op->nparams, 3);
+    want_param(&op->params[0], "action", SDKC_PARAM_QUERY, true, SDKC_TYPE_LITERAL);
+    ck_assert_str_eq(op->params[0].type->u.literal.text, "list");
+    want_param(&op->params[1], "mode", SDKC_PARAM_QUERY, false, SDKC_TYPE_STRING);
+    want_param(&op->params[2], "limit", SDKC_PARAM_QUERY, false, SDKC_TYPE_INTEGER);
+
+    /* a fixed pair the operation also declares (as that literal): no warning; percent-decoded */
+    op = sdkc_ir_operation(ir, "y.describe");
+    ck_assert_str_eq(op->path, "/y/{id}");
+    ck_assert_uint_eq(op->nparams, 4);
+    want_param(&op->params[0], "id", SDKC_PARAM_PATH, true, SDKC_TYPE_STRING);
+    want_param(&op->params[1], "Action", SDKC_PARAM_QUERY, true, SDKC_TYPE_LITERAL);
+    want_param(&op->params[2], "Version", SDKC_PARAM_QUERY, true, SDKC_TYPE_LITERAL);
+    ck_assert_str_eq(op->params[2].type->u.literal.text, "2016-11-15");
+    ck_assert_str_eq(op->params[3].type->u.literal.text, "a b");
+
+    /* what cannot be represented is a warning at the path key, not silence and not an error */
+    op = sdkc_ir_operation(ir, "z.get");
+    ck_assert_str_eq(op->path, "/z");
+    ck_assert_uint_eq(op->nparams, 0);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 2);
+    const sdkc_diag_entry *e0 = sdkc_diag_get(d, 0), *e1 = sdkc_diag_get(d, 1);
+    ck_assert_uint_eq(e0->loc.line, 24);
+    ck_assert_uint_eq(e0->loc.col, 3);
+    ck_assert_ptr_nonnull(strstr(e0->message, "'flag'"));
+    ck_assert_ptr_nonnull(strstr(e0->message, "a key without a value"));
+    ck_assert_ptr_nonnull(strstr(e1->message, "'k=pre{v}'"));
+    ck_assert_ptr_nonnull(strstr(e1->message, "not sent"));
+
+    /* the IR JSON round-trips */
+    char *json = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    sdkc_compiled *back = NULL;
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "x.json", json, len, d), SDKC_OK);
+    ck_assert_str_eq(sdkc_ir_operation(sdkc_compiled_ir(back), "x.list")->params[0].wire_name,
+                     "action");
+    sdkc_compiled_free(back);
+    free(json);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("real_world");
     TCase *tc = tcase_create("real_world");
     tcase_add_test(tc, extension_keys_ignored);
+    tcase_add_test(tc, query_string_in_path);
     suite_add_tcase(s, tc);
     return s;
 }
