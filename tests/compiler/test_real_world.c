@@ -134,12 +134,55 @@ START_TEST(query_string_in_path)
 }
 END_TEST
 
+/* ---- 3. C1 controls and other characters JSON allows in strings ---- */
+
+START_TEST(json_c1_controls_accepted)
+{
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_doc *doc = NULL;
+    sdkc_status st = sdkc_doc_load_file(&doc, DATA "c1_controls.json", d);
+    if (st != SDKC_OK)
+        sdkc_diag_print(d, stderr, false);
+    ck_assert_int_eq(st, SDKC_OK);
+    const sdkc_node *info = sdkc_node_get(sdkc_doc_root(doc), "info");
+    const sdkc_node *desc = sdkc_node_get(info, "description");
+    /* U+0080, U+009F, U+0085 (NEL), U+2028 (LS), DEL, U+FFFF: kept as written, not folded */
+    static const char want[] = "a\xC2\x80"
+                               "b\xC2\x9F"
+                               "c\xC2\x85"
+                               "d\xE2\x80\xA8"
+                               "e\x7F"
+                               "f\xEF\xBF\xBF"
+                               "g";
+    ck_assert_uint_eq(desc->len, sizeof want - 1);
+    ck_assert_mem_eq(desc->str, want, sizeof want - 1);
+    /* positions after them on the same line are those of the original text */
+    const sdkc_node *after = NULL;
+    for (size_t i = 0; i < info->npairs; i++)
+        if (strcmp(info->pairs[i].key->str, "x-after") == 0)
+            after = info->pairs[i].key;
+    ck_assert_ptr_nonnull(after);
+    ck_assert_uint_eq(after->loc.line, 2);
+    ck_assert_uint_eq(after->loc.col, 74);
+    sdkc_doc_free(doc);
+
+    /* and the contract compiles */
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile_file(&c, DATA "c1_controls.json", NULL, d), SDKC_OK);
+    ck_assert_str_eq(sdkc_ir_operation(sdkc_compiled_ir(c), "a.get")->summary, "s\xC2\x99");
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("real_world");
     TCase *tc = tcase_create("real_world");
     tcase_add_test(tc, extension_keys_ignored);
     tcase_add_test(tc, query_string_in_path);
+    tcase_add_test(tc, json_c1_controls_accepted);
     suite_add_tcase(s, tc);
     return s;
 }
