@@ -63,6 +63,7 @@ typedef struct cctx {
     const char *file; /* arena copy of the contract name, used in every sdkc_loc */
     const sdkc_node *root;
     bool nomem;
+    bool oas31; /* the contract says openapi: 3.1.x (or later 3.x) */
     int depth;
     size_t nerrors;
 

@@ -12,10 +12,10 @@ static const char *const METHODS[] = {"get",     "put",  "post",  "delete",
 typedef struct raw_op {
     const sdkc_node *node;      /* the operation object */
     const sdkc_node *path_item; /* its path item */
-    const char *path;   /* the path key as written */
-    const char *route;  /* path without the query string written after '?' */
-    const char *query;  /* that query string (after '?'), or NULL */
-    const char *method; /* lower case as written */
+    const char *path;           /* the path key as written */
+    const char *route;          /* path without the query string written after '?' */
+    const char *query;          /* that query string (after '?'), or NULL */
+    const char *method;         /* lower case as written */
     const char *id;
     const char *prefix; /* stripped prefix or NULL */
     const char *rest;   /* id without prefix */
@@ -721,8 +721,18 @@ static int cmp_err(const void *a, const void *b)
 static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
 {
     const sdkc_node *resps = sdkc_node_get(r->node, "responses");
-    if (!resps || resps->kind != SDKC_NODE_MAP) {
-        cc_error(c, r->node, "operation '%s' has no 'responses' mapping", r->id);
+    if (!resps) {
+        /* optional in 3.1, required in 3.0: either way no declared success type, no content,
+           any status (success.status 0) */
+        if (!c->oas31)
+            cc_warn(c, r->node,
+                    "operation '%s' has no 'responses' (required in OpenAPI 3.0); treated as "
+                    "no content with any status",
+                    r->id);
+        return;
+    }
+    if (resps->kind != SDKC_NODE_MAP) {
+        cc_error(c, resps, "operation '%s': 'responses' must be a mapping", r->id);
         return;
     }
     sdkc_error_status *errs = cc_alloc(c, (resps->npairs + 1) * sizeof *errs);

@@ -176,6 +176,40 @@ START_TEST(json_c1_controls_accepted)
 }
 END_TEST
 
+/* ---- 4. operations without responses ---- */
+
+START_TEST(responses_optional_in_31)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "no_responses_31.yaml", &d);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 0);
+    const sdkc_operation *op = sdkc_ir_operation(sdkc_compiled_ir(c), "ping.send");
+    ck_assert_ptr_nonnull(op);
+    ck_assert_int_eq(op->success.status, 0);
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_NONE);
+    ck_assert_ptr_null(op->success.type);
+    ck_assert_uint_eq(op->nerrors, 0);
+    ck_assert_ptr_nonnull(op->body);
+    op = sdkc_ir_operation(sdkc_compiled_ir(c), "pong.get");
+    ck_assert_int_eq(op->success.status, 200);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+
+    /* 3.0 requires it: a warning at the operation, still compiled the same way */
+    c = compile_ok(DATA "no_responses_30.yaml", &d);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 1);
+    const sdkc_diag_entry *e = sdkc_diag_get(d, 0);
+    ck_assert_uint_eq(e->loc.line, 6);
+    ck_assert_uint_eq(e->loc.col, 7);
+    ck_assert_ptr_nonnull(strstr(e->message, "no 'responses' (required in OpenAPI 3.0)"));
+    op = sdkc_ir_operation(sdkc_compiled_ir(c), "ping.send");
+    ck_assert_int_eq(op->success.status, 0);
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_NONE);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("real_world");
@@ -183,6 +217,7 @@ static Suite *suite(void)
     tcase_add_test(tc, extension_keys_ignored);
     tcase_add_test(tc, query_string_in_path);
     tcase_add_test(tc, json_c1_controls_accepted);
+    tcase_add_test(tc, responses_optional_in_31);
     suite_add_tcase(s, tc);
     return s;
 }
