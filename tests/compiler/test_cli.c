@@ -160,6 +160,72 @@ START_TEST(missing_file)
 }
 END_TEST
 
+/* Many warnings before an error: the error is printed, the warnings past the cap are counted,
+ * --quiet prints the error alone. */
+START_TEST(warnings_never_hide_errors)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/many.yaml", tmpdir);
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    fprintf(fp, "openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\npaths:\n");
+    for (int i = 0; i < 250; i++) /* each: "has no operationId" */
+        fprintf(fp, "  /p%d:\n    get:\n      responses: {\"204\": {description: ok}}\n", i);
+    fprintf(fp, "  /last:\n    get:\n      operationId: last\n      responses:\n"
+                "        \"200\":\n          description: ok\n          content:\n"
+                "            application/json:\n"
+                "              schema: {$ref: \"#/components/schemas/Gone\"}\n");
+    ck_assert_int_eq(fclose(fp), 0);
+    char args[1024];
+    snprintf(args, sizeof args, "compile %s", path);
+    result r = run(args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, "many.yaml:762:30: error: dangling \\$ref"));
+    ck_assert(matches(r.err, "many.yaml:[0-9]+:[0-9]+: warning: operation get /p199 has no"));
+    ck_assert(!matches(r.err, "/p200 has no"));
+    ck_assert(matches(r.err, "^sdkc: \\.\\.\\. and 50 more warnings$"));
+    result_free(&r);
+
+    snprintf(args, sizeof args, "compile --quiet %s", path);
+    r = run(args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, "many.yaml:762:30: error: dangling \\$ref"));
+    ck_assert(!matches(r.err, "warning"));
+    ck_assert_uint_eq(strlen(strchr(r.err, '\n')), 1); /* one line */
+    result_free(&r);
+}
+END_TEST
+
+/* generate prints the compiler's warnings as compile does; --quiet silences both */
+START_TEST(generate_prints_warnings)
+{
+    char args[1024];
+    const char *contract = SDKC_SOURCE_DIR "/tests/compiler/data/compile/warn/style.yaml";
+    snprintf(args, sizeof args, "compile %s -o %s/ir.json", contract, tmpdir);
+    result c = run(args);
+    ck_assert_int_eq(c.status, 0);
+    ck_assert(matches(c.err, "style.yaml:10:18: warning: parameter 'ids': unknown style"));
+    snprintf(args, sizeof args, "generate %s --lang c --prefix t --out %s/sdk", contract, tmpdir);
+    result g = run(args);
+    ck_assert_msg(g.status == 0, "exit %d: %s", g.status, g.err);
+    ck_assert_str_eq(g.err, c.err);
+    result_free(&c);
+    result_free(&g);
+
+    snprintf(args, sizeof args, "compile -q %s -o %s/ir.json", contract, tmpdir);
+    c = run(args);
+    ck_assert_int_eq(c.status, 0);
+    ck_assert_str_eq(c.err, "");
+    snprintf(args, sizeof args, "generate %s --quiet --lang c --prefix t --out %s/sdk", contract,
+             tmpdir);
+    g = run(args);
+    ck_assert_int_eq(g.status, 0);
+    ck_assert_str_eq(g.err, "");
+    result_free(&c);
+    result_free(&g);
+}
+END_TEST
+
 /* ---- usage ---- */
 
 START_TEST(usage_errors)
@@ -312,6 +378,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, several_errors_in_one_run);
     tcase_add_test(tc, missing_file);
     tcase_add_test(tc, usage_errors);
+    tcase_add_test(tc, warnings_never_hide_errors);
+    tcase_add_test(tc, generate_prints_warnings);
     suite_add_tcase(s, tc);
     tc = tcase_create("ok");
     tcase_add_checked_fixture(tc, setup, teardown);
