@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -226,6 +228,60 @@ START_TEST(generate_prints_warnings)
 }
 END_TEST
 
+/* -o naming a FIFO (as /dev/null would be: not a regular file) writes into it; it is not
+ * replaced by a regular file through FILE.tmp and rename. A child reads the FIFO. */
+START_TEST(output_to_fifo_written_in_place)
+{
+    char fifo[512], got[512], tmp[600];
+    snprintf(fifo, sizeof fifo, "%s/fifo", tmpdir);
+    snprintf(got, sizeof got, "%s/got", tmpdir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", fifo);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        alarm(10); /* a replaced FIFO never gets a writer: give up */
+        int in = open(fifo, O_RDONLY);
+        int out = open(got, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || out < 0)
+            _exit(3);
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(in, buf, sizeof buf)) > 0)
+            if (write(out, buf, (size_t)n) != n)
+                _exit(4);
+        _exit(n == 0 ? 0 : 5);
+    }
+    char args[1024];
+    snprintf(args, sizeof args, "compile %s/good.yaml -o %s", CLI_DATA, fifo);
+    result r = run(args);
+    int w = 0;
+    ck_assert_int_eq(waitpid(pid, &w, 0), pid);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    result_free(&r);
+    ck_assert_msg(WIFEXITED(w) && WEXITSTATUS(w) == 0, "reader: status %d", w);
+    struct stat sb;
+    ck_assert_int_eq(stat(fifo, &sb), 0);
+    ck_assert(S_ISFIFO(sb.st_mode));
+    ck_assert_int_ne(access(tmp, F_OK), 0);
+    snprintf(args, sizeof args, "compile %s/good.yaml", CLI_DATA);
+    r = run(args);
+    char *text = slurp(got);
+    ck_assert_str_eq(text, r.out);
+    free(text);
+    result_free(&r);
+
+    /* a directory is an error, not replaced */
+    snprintf(args, sizeof args, "compile %s/good.yaml -o %s", CLI_DATA, tmpdir);
+    r = run(args);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_int_eq(stat(tmpdir, &sb), 0);
+    ck_assert(S_ISDIR(sb.st_mode));
+    result_free(&r);
+}
+END_TEST
+
 /* ---- usage ---- */
 
 START_TEST(usage_errors)
@@ -385,6 +441,7 @@ static Suite *cli_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, help_and_version);
     tcase_add_test(tc, compile_to_file_and_stdout);
+    tcase_add_test(tc, output_to_fifo_written_in_place);
     tcase_add_test(tc, inspect_summary);
     tcase_add_test(tc, inspect_example);
     tcase_add_test(tc, inspect_opencode);
