@@ -61,6 +61,7 @@ typedef struct compile_args {
     const char *strip[MAX_LIST];
     size_t nstrip;
     bool werror;
+    bool quiet; /* warnings not printed; errors always are */
 } compile_args;
 
 /* Parse argv[1..]; allow_output: -o is accepted. Returns EXIT_OK or EXIT_USAGE. */
@@ -98,6 +99,8 @@ static int parse_compile_args(int argc, char **argv, bool allow_output, compile_
             }
         } else if (strcmp(arg, "--Werror") == 0) {
             a->werror = true;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            a->quiet = true;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return usage_error(cmd, "unknown option '%s'", arg);
         } else if (a->contract) {
@@ -128,7 +131,7 @@ static int compile_contract(const compile_args *a, sdkc_compiled **out)
         opts.nstrip_prefixes = a->nstrip;
     }
     sdkc_status st = sdkc_compile_file(out, a->contract, &opts, diag);
-    sdkc_diag_print(diag, stderr, false);
+    sdkc_diag_print(diag, stderr, a->quiet);
     int rc = EXIT_OK;
     if (st == SDKC_ERR_NOMEM) {
         fprintf(stderr, "sdkc: out of memory\n");
@@ -328,7 +331,8 @@ static int cmd_help(int argc, char **argv);
 
 static const command COMMANDS[] = {
     {"compile", cmd_compile,
-     "compile CONTRACT [-o FILE] [--include GLOB]... [--strip-prefix P]... [--Werror]",
+     "compile CONTRACT [-o FILE] [--include GLOB]... [--strip-prefix P]... [--Werror] "
+     "[--quiet]",
      "Compile an OpenAPI contract (JSON or YAML) to the SDK Contract IR and write it as\n"
      "\"sdkc-ir/1\" JSON to FILE (default: standard output; '-' also means standard output).\n"
      "\n"
@@ -337,8 +341,10 @@ static const command COMMANDS[] = {
      "                       '?' one character); default: all operations\n"
      "  --strip-prefix P     prefix removed from operation ids to form group and name\n"
      "                       (repeatable; default: v2)\n"
-     "  --Werror             exit 2 when the compiler reports warnings\n"},
-    {"inspect", cmd_inspect, "inspect CONTRACT [--include GLOB]... [--strip-prefix P]...",
+     "  --Werror             exit 2 when the compiler reports warnings\n"
+     "  -q, --quiet          do not print warnings (errors are always printed)\n"},
+    {"inspect", cmd_inspect,
+     "inspect CONTRACT [--include GLOB]... [--strip-prefix P]... [--Werror] [--quiet]",
      "Compile a contract and print a readable summary: counts, brands, security schemes, then\n"
      "each operation with method, path, id, C name, [page ITEM] / [stream sse ITEM] /\n"
      "[204 no content] markers and its error statuses with their tags.\n"},

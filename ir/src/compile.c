@@ -462,6 +462,8 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
         cc_error(&c, c.root, "missing 'openapi' version field");
     else if (strncmp(vt, "3.", 2) != 0)
         cc_error(&c, ver, "unsupported OpenAPI version '%s' (expected 3.0 or 3.1)", vt);
+    else
+        c.oas31 = strncmp(vt, "3.0", 3) != 0 || (vt[3] != '\0' && vt[3] != '.');
     const sdkc_node *info = sdkc_node_get(c.root, "info");
     ir->title = info_text(&c, info, "title");
     ir->version = info_text(&c, info, "version");

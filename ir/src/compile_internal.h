@@ -63,6 +63,7 @@ typedef struct cctx {
     const char *file; /* arena copy of the contract name, used in every sdkc_loc */
     const sdkc_node *root;
     bool nomem;
+    bool oas31; /* the contract says openapi: 3.1.x (or later 3.x) */
     int depth;
     size_t nerrors;
 
@@ -106,6 +107,10 @@ bool cc_schemas_init(cctx *c); /* components: shells, names */
 void cc_schemas_fill(cctx *c); /* fill every component */
 sdkc_type *cc_schema(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin);
 sdkc_type *cc_any(cctx *c, const sdkc_node *n, const char *origin, const char *reason);
+/* A string literal type (one fixed value) and a plain string type, for parameters that the
+ * contract implies without a schema. */
+sdkc_type *cc_string_literal(cctx *c, const sdkc_node *n, const char *text);
+sdkc_type *cc_plain_string(cctx *c, const sdkc_node *n);
 sdkc_type *cc_nullable(cctx *c, const sdkc_type *inner, const sdkc_node *n);
 /* After operations: discriminators, brands, recursion, alias copies, sorted list, safe names. */
 void cc_schemas_finish(cctx *c, sdkc_ir *ir);

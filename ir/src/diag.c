@@ -4,13 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Entries live in fixed chunks (arena memory), so pointers handed out stay valid as more are
+ * added; the table of chunks is malloc'd and grows. */
+#define CHUNK 256
+
 struct sdkc_diag {
-    sdkc_arena *arena;        /* messages and file names */
-    sdkc_diag_entry *entries; /* SDKC_DIAG_MAX slots, so returned pointers stay valid */
+    sdkc_arena *arena;        /* messages, file names and entry chunks */
+    sdkc_diag_entry **chunks; /* malloc'd table of CHUNK-entry blocks */
+    size_t nchunks, capchunks;
     size_t count;
-    size_t errors, warnings;                 /* all, stored or not */
-    size_t dropped_errors, dropped_warnings; /* past the cap or lost to allocation failure */
-    const char *last_file_in;                /* caller's pointer for the last file name copied */
+    size_t stored_warnings;
+    size_t errors, warnings;  /* all, stored or not */
+    size_t dropped_warnings;  /* past SDKC_DIAG_MAX stored warnings */
+    size_t lost;              /* not stored for lack of memory */
+    const char *last_file_in; /* caller's pointer for the last file name copied */
     const char *last_file_copy;
 };
 
@@ -24,13 +31,8 @@ sdkc_status sdkc_diag_new(sdkc_diag **out)
     st = sdkc_arena_new(&d->arena);
     if (st != SDKC_OK)
         goto done;
-    st = SDKC_ERR_NOMEM;
-    d->entries = sdkc_arena_alloc(d->arena, SDKC_DIAG_MAX * sizeof *d->entries);
-    if (!d->entries)
-        goto done;
     *out = d;
     d = NULL;
-    st = SDKC_OK;
 done:
     sdkc_diag_free(d);
     return st;
@@ -41,7 +43,29 @@ void sdkc_diag_free(sdkc_diag *d)
     if (!d)
         return;
     sdkc_arena_free(d->arena);
+    free(d->chunks);
     free(d);
+}
+
+/* The slot for entry number d->count, or NULL when out of memory. */
+static sdkc_diag_entry *next_slot(sdkc_diag *d)
+{
+    size_t ci = d->count / CHUNK;
+    if (ci == d->nchunks) {
+        if (d->nchunks == d->capchunks) {
+            size_t cap = d->capchunks ? d->capchunks * 2 : 8;
+            sdkc_diag_entry **t = realloc(d->chunks, cap * sizeof *t);
+            if (!t)
+                return NULL;
+            d->chunks = t;
+            d->capchunks = cap;
+        }
+        sdkc_diag_entry *chunk = sdkc_arena_alloc(d->arena, CHUNK * sizeof *chunk);
+        if (!chunk)
+            return NULL;
+        d->chunks[d->nchunks++] = chunk;
+    }
+    return &d->chunks[ci][d->count % CHUNK];
 }
 
 static const char *copy_file(sdkc_diag *d, const char *file)
@@ -69,16 +93,21 @@ void sdkc_diag_vadd(sdkc_diag *d, sdkc_severity sev, sdkc_loc loc, const char *f
     else
         d->warnings++;
     sdkc_buf msg = SDKC_BUF_INIT;
-    if (d->count >= SDKC_DIAG_MAX)
-        goto dropped;
+    if (!is_error && d->stored_warnings >= SDKC_DIAG_MAX) {
+        d->dropped_warnings++; /* errors are always kept: warnings never hide them */
+        return;
+    }
     sdkc_buf_vprintf(&msg, fmt, ap);
     if (sdkc_buf_finish(&msg) != SDKC_OK)
-        goto dropped;
+        goto lost;
     const char *text = sdkc_arena_strndup(d->arena, msg.data ? msg.data : "", msg.len);
     const char *file = copy_file(d, loc.file);
-    if (!text || (loc.file && !file))
-        goto dropped;
-    sdkc_diag_entry *e = &d->entries[d->count++];
+    sdkc_diag_entry *e = text && (!loc.file || file) ? next_slot(d) : NULL;
+    if (!e)
+        goto lost;
+    d->count++;
+    if (!is_error)
+        d->stored_warnings++;
     e->severity = is_error ? SDKC_SEV_ERROR : SDKC_SEV_WARNING;
     e->loc.file = file;
     e->loc.line = loc.line;
@@ -86,11 +115,8 @@ void sdkc_diag_vadd(sdkc_diag *d, sdkc_severity sev, sdkc_loc loc, const char *f
     e->message = text;
     sdkc_buf_cleanup(&msg);
     return;
-dropped:
-    if (is_error)
-        d->dropped_errors++;
-    else
-        d->dropped_warnings++;
+lost:
+    d->lost++;
     sdkc_buf_cleanup(&msg);
 }
 
@@ -121,7 +147,7 @@ const sdkc_diag_entry *sdkc_diag_get(const sdkc_diag *d, size_t i)
 {
     if (!d || i >= d->count)
         return NULL;
-    return &d->entries[i];
+    return &d->chunks[i / CHUNK][i % CHUNK];
 }
 
 void sdkc_diag_print(const sdkc_diag *d, FILE *fp, bool errors_only)
@@ -129,7 +155,7 @@ void sdkc_diag_print(const sdkc_diag *d, FILE *fp, bool errors_only)
     if (!d || !fp)
         return;
     for (size_t i = 0; i < d->count; i++) {
-        const sdkc_diag_entry *e = &d->entries[i];
+        const sdkc_diag_entry *e = sdkc_diag_get(d, i);
         if (errors_only && e->severity != SDKC_SEV_ERROR)
             continue;
         const char *sev = e->severity == SDKC_SEV_ERROR ? "error" : "warning";
@@ -140,7 +166,10 @@ void sdkc_diag_print(const sdkc_diag *d, FILE *fp, bool errors_only)
         else
             fprintf(fp, "%s: %s: %s\n", file, sev, e->message);
     }
-    size_t more = d->dropped_errors + (errors_only ? 0 : d->dropped_warnings);
-    if (more > 0)
-        fprintf(fp, "sdkc: %zu more diagnostics not shown\n", more);
+    if (!errors_only && d->dropped_warnings > 0)
+        fprintf(fp, "sdkc: ... and %zu more warning%s\n", d->dropped_warnings,
+                d->dropped_warnings == 1 ? "" : "s");
+    if (d->lost > 0)
+        fprintf(fp, "sdkc: %zu diagnostic%s lost (out of memory)\n", d->lost,
+                d->lost == 1 ? "" : "s");
 }

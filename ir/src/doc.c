@@ -69,12 +69,18 @@ static sdkc_loc loc_of_offset(const char *file, const char *data, size_t len, si
     return loc;
 }
 
-/* Surrogate pairs written as two \u escapes are valid JSON, but libyaml refuses a surrogate
- * escape. JSON input that has them is rewritten before parsing with each pair as one \U escape
- * (2 characters shorter), and marks on the rewritten text are mapped back (mark_loc). */
+/* Some valid JSON strings are refused or changed by libyaml (a YAML 1.1 parser):
+ *   - surrogate pairs written as two \u escapes (libyaml refuses a surrogate escape);
+ *   - unescaped DEL and C1 controls U+007F..U+009F, and U+FFFE, U+FFFF ("control characters are
+ *     not allowed"), which JSON allows in strings (only C0 controls must be escaped);
+ *   - unescaped U+0085, U+2028, U+2029, which YAML 1.1 reads as line breaks and folds.
+ * JSON input that has them is rewritten before parsing, inside strings only: a pair as one \U
+ * escape, the others as \x or \u escapes of themselves. Marks on the rewritten text are mapped
+ * back (mark_loc) with the column shift each rewrite leaves on its line. */
 typedef struct shift_point {
     size_t line; /* 0-based, as in libyaml marks */
-    size_t col;  /* 0-based column in the rewritten text just after the \U escape */
+    size_t col;  /* 0-based column in the rewritten text just after the escape */
+    int delta;   /* original minus rewritten width in characters */
 } shift_point;
 
 typedef struct rewrite {
@@ -131,7 +137,7 @@ static sdkc_loc mark_loc(const loader *L, yaml_mark_t m)
     if (m.column >= UINT32_MAX)
         loc.col = UINT32_MAX;
     if (L->rw && L->rw->npoints) {
-        /* Add 2 for every rewritten pair that ends on this line at or before the column. */
+        /* Add the shift of every rewrite that ends on this line at or before the column. */
         size_t lo = 0, hi = L->rw->npoints;
         while (lo < hi) { /* first point with (line, col) > (m.line, m.column) */
             size_t mid = lo + (hi - lo) / 2;
@@ -144,9 +150,11 @@ static sdkc_loc mark_loc(const loader *L, yaml_mark_t m)
         size_t first = lo;
         while (first > 0 && L->rw->points[first - 1].line == m.line)
             first--;
-        size_t add = 2 * (lo - first);
-        if (loc.col <= UINT32_MAX - add)
-            loc.col += (uint32_t)add;
+        int64_t add = 0;
+        for (size_t i = first; i < lo; i++)
+            add += L->rw->points[i].delta;
+        int64_t col = (int64_t)loc.col + add;
+        loc.col = col < 1 ? 1 : col > UINT32_MAX ? UINT32_MAX : (uint32_t)col;
     }
     return loc;
 }
@@ -789,8 +797,58 @@ static bool has_surrogate_escape(const char *s, size_t n)
     return false;
 }
 
-/* JSON-aware copy of the input with each \uD8xx\uDCxx pair as one \U escape. */
-static bool rewrite_surrogates(rewrite *rw, const char *s, size_t n)
+/* The width in bytes of a character at s that libyaml refuses or reads as a line break but JSON
+ * allows unescaped in a string (DEL, U+0080..U+009F, U+2028, U+2029, U+FFFE, U+FFFF), or 0.
+ * Its code point goes to *cp. */
+static size_t yaml_unsafe_char(const unsigned char *s, size_t avail, unsigned long *cp)
+{
+    if (s[0] == 0x7F) {
+        *cp = 0x7F;
+        return 1;
+    }
+    if (s[0] == 0xC2 && avail >= 2 && s[1] >= 0x80 && s[1] <= 0x9F) {
+        *cp = s[1];
+        return 2;
+    }
+    if (avail >= 3 && ((s[0] == 0xE2 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9)) ||
+                       (s[0] == 0xEF && s[1] == 0xBF && (s[2] == 0xBE || s[2] == 0xBF)))) {
+        *cp = ((unsigned long)(s[0] & 0x0F) << 12) | ((unsigned long)(s[1] & 0x3F) << 6) |
+              (s[2] & 0x3F);
+        return 3;
+    }
+    return 0;
+}
+
+static bool has_yaml_unsafe_char(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = u[i];
+        unsigned long cp;
+        if ((b == 0x7F || b == 0xC2 || b == 0xE2 || b == 0xEF) &&
+            yaml_unsafe_char(u + i, n - i, &cp))
+            return true;
+    }
+    return false;
+}
+
+static bool add_shift(rewrite *rw, size_t *cap, size_t line, size_t col, int delta)
+{
+    if (rw->npoints == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 16;
+        shift_point *p = realloc(rw->points, ncap * sizeof *p);
+        if (!p)
+            return false;
+        rw->points = p;
+        *cap = ncap;
+    }
+    rw->points[rw->npoints++] = (shift_point){line, col, delta};
+    return true;
+}
+
+/* JSON-aware copy of the input with each \uD8xx\uDCxx pair as one \U escape and each character
+ * yaml_unsafe_char finds in a string as an escape of itself. */
+static bool rewrite_json(rewrite *rw, const char *s, size_t n)
 {
     sdkc_buf out = SDKC_BUF_INIT;
     size_t cap = 0;
@@ -799,24 +857,30 @@ static bool rewrite_surrogates(rewrite *rw, const char *s, size_t n)
     bool bom = n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0;
     for (size_t i = 0; i < n;) {
         char c = s[i];
+        unsigned long cp;
+        size_t w = in_string ? yaml_unsafe_char((const unsigned char *)s + i, n - i, &cp) : 0;
+        if (w > 0) {
+            int width = cp <= 0xFF ? 4 : 6; /* \xXX or \uXXXX */
+            if (cp <= 0xFF)
+                sdkc_buf_printf(&out, "\\x%02lX", cp);
+            else
+                sdkc_buf_printf(&out, "\\u%04lX", cp);
+            col += (size_t)width;
+            if (!add_shift(rw, &cap, line, col, 1 - width))
+                goto fail;
+            i += w;
+            continue;
+        }
         if (in_string && c == '\\') {
             long hi = u_escape(s + i, n - i);
             long lo = hi >= 0xD800 && hi <= 0xDBFF ? u_escape(s + i + 6, n - i - 6) : -1;
             if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                unsigned long cp =
+                unsigned long pair =
                     0x10000 + (((unsigned long)hi - 0xD800) << 10) + ((unsigned long)lo - 0xDC00);
-                sdkc_buf_printf(&out, "\\U%08lX", cp);
+                sdkc_buf_printf(&out, "\\U%08lX", pair);
                 col += 10;
-                if (rw->npoints == cap) {
-                    cap = cap ? cap * 2 : 16;
-                    shift_point *p = realloc(rw->points, cap * sizeof *p);
-                    if (!p)
-                        goto fail;
-                    rw->points = p;
-                }
-                rw->points[rw->npoints].line = line;
-                rw->points[rw->npoints].col = col;
-                rw->npoints++;
+                if (!add_shift(rw, &cap, line, col, 2))
+                    goto fail;
                 i += 12;
                 continue;
             }
@@ -894,8 +958,9 @@ sdkc_status sdkc_doc_load_buffer(sdkc_doc **out, const char *name, const char *d
     }
     sdkc_sha256_hex(doc->sha256, data, len);
 
-    if (has_surrogate_escape(data, len) && looks_like_json(data, len)) {
-        if (!rewrite_surrogates(&rw, data, len))
+    if (looks_like_json(data, len) &&
+        (has_surrogate_escape(data, len) || has_yaml_unsafe_char(data, len))) {
+        if (!rewrite_json(&rw, data, len))
             goto done;
         L.data = rw.text;
         L.len = rw.len;

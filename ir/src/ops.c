@@ -12,8 +12,10 @@ static const char *const METHODS[] = {"get",     "put",  "post",  "delete",
 typedef struct raw_op {
     const sdkc_node *node;      /* the operation object */
     const sdkc_node *path_item; /* its path item */
-    const char *path;
-    const char *method; /* lower case as written */
+    const char *path;           /* the path key as written */
+    const char *route;          /* path without the query string written after '?' */
+    const char *query;          /* that query string (after '?'), or NULL */
+    const char *method;         /* lower case as written */
     const char *id;
     const char *prefix; /* stripped prefix or NULL */
     const char *rest;   /* id without prefix */
@@ -31,6 +33,12 @@ static const sdkc_node *deref(cctx *c, const sdkc_node *n)
         n = cc_resolve_ref(c, r);
     }
     return n;
+}
+
+/* A specification extension (`x-...`): allowed in most OpenAPI objects, never an error. */
+static bool is_extension(const char *k)
+{
+    return k[0] == 'x' && k[1] == '-';
 }
 
 static bool is_method(const char *k)
@@ -158,6 +166,20 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
     return n;
 }
 
+/* A C name for a parameter, unique among the operation's parameters and body. */
+static const char *unique_safe_name(cctx *c, cmap *safe, const char *wire, sdkc_param *p)
+{
+    char *s = sdkc_snake_case(c->a, wire);
+    if (s && sdkc_is_c_keyword(s))
+        s = cc_printf(c, "%s_", s);
+    const char *u = s;
+    for (unsigned k = 2; u && cmap_get(safe, u); k++)
+        u = cc_printf(c, "%s_%u", s, k);
+    if (!u || !cmap_put(safe, u, p))
+        c->nomem = true;
+    return u;
+}
+
 static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p, cmap *safe)
 {
     const sdkc_node *node = pr->node;
@@ -190,15 +212,7 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
     else
         p->type = cc_any(c, node, NULL, NULL);
     cc_brand_vote(c, p->type, pr->name);
-    char *s = sdkc_snake_case(c->a, pr->name);
-    if (s && sdkc_is_c_keyword(s))
-        s = cc_printf(c, "%s_", s);
-    const char *u = s;
-    for (unsigned k = 2; u && cmap_get(safe, u); k++)
-        u = cc_printf(c, "%s_%u", s, k);
-    if (!u || !cmap_put(safe, u, p))
-        c->nomem = true;
-    p->safe_name = u;
+    p->safe_name = unique_safe_name(c, safe, pr->name, p);
 }
 
 /* Path template variables, in order. Returns the count (up to max). */
@@ -222,6 +236,172 @@ static size_t template_vars(cctx *c, const char *path, const char **out, size_t 
     return n;
 }
 
+static int hex_digit(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decoded copy of s[0..n) (a malformed escape is kept as written). */
+static char *pct_decode(cctx *c, const char *s, size_t n)
+{
+    char *out = cc_alloc(c, n + 1);
+    size_t o = 0;
+    for (size_t i = 0; out && i < n; i++) {
+        int hi = i + 2 < n && s[i] == '%' ? hex_digit(s[i + 1]) : -1;
+        int lo = hi >= 0 ? hex_digit(s[i + 2]) : -1;
+        if (lo >= 0 && (hi || lo)) {
+            out[o++] = (char)(hi * 16 + lo);
+            i += 2;
+        } else {
+            out[o++] = s[i];
+        }
+    }
+    if (out)
+        out[o] = '\0';
+    return out;
+}
+
+/* The first unused parameter named name in location in, or n. */
+static size_t find_param(const praw *raw, size_t n, const bool *used, const char *name,
+                         const char *in)
+{
+    for (size_t j = 0; j < n; j++)
+        if (!used[j] && strcmp(raw[j].in, in) == 0 && strcmp(raw[j].name, name) == 0)
+            return j;
+    return n;
+}
+
+/* The query string written into a path template (`/uploads?convert={convert}`, `/x?action=list`):
+ * each `key={var}` pair is the parameter var sent in the query as key (declared in the path or in
+ * the query); each fixed `key=value` pair is a required query parameter of that one literal
+ * value, unless the operation declares a query parameter of that name itself. Pairs that cannot
+ * be represented (no '=', a value mixing text and variables) are dropped with a warning. */
+static void build_query_string(cctx *c, const raw_op *r, const sdkc_node *pathkey, praw *raw,
+                               size_t n, bool *used, sdkc_param *ps, size_t *k, cmap *safe)
+{
+    for (const char *q = r->query; *q;) {
+        const char *end = strchr(q, '&');
+        if (!end)
+            end = q + strlen(q);
+        const char *eq = memchr(q, '=', (size_t)(end - q));
+        const char *val = eq ? eq + 1 : NULL;
+        size_t vlen = eq ? (size_t)(end - val) : 0;
+        char *key = pct_decode(c, q, (size_t)((eq ? eq : end) - q));
+        const char *next = *end ? end + 1 : end;
+        if (!key)
+            return;
+        if (end == q) {
+            q = next;
+            continue;
+        }
+        bool braces = val && (memchr(val, '{', vlen) || memchr(val, '}', vlen));
+        bool one_var = braces && vlen > 2 && val[0] == '{' && val[vlen - 1] == '}' &&
+                       !memchr(val + 1, '{', vlen - 2) && !memchr(val + 1, '}', vlen - 2);
+        if (!val || (braces && !one_var)) {
+            cc_warn(c, pathkey,
+                    "query string pair '%.*s' in path '%s' cannot be represented (%s); it is "
+                    "not sent",
+                    (int)(end - q), q, r->path,
+                    val ? "a value mixing text and template variables" : "a key without a value");
+            /* its variables are accounted for: the warning says they are dropped */
+            const char *vars[16];
+            size_t nv = val ? template_vars(c, cc_printf(c, "%.*s", (int)vlen, val), vars, 16) : 0;
+            for (size_t v = 0; v < nv; v++) {
+                size_t j = find_param(raw, n, used, vars[v], "path");
+                if (j < n)
+                    used[j] = true;
+            }
+            q = next;
+            continue;
+        }
+        sdkc_param *p = &ps[*k];
+        if (one_var) {
+            char *var = sdkc_arena_strndup(c->a, val + 1, vlen - 2);
+            if (!var) {
+                c->nomem = true;
+                return;
+            }
+            size_t j = find_param(raw, n, used, var, "path");
+            if (j == n)
+                j = find_param(raw, n, used, var, "query");
+            if (j == n) {
+                cc_warn(c, pathkey,
+                        "query template variable '{%s}' in path '%s' has no parameter; sent as "
+                        "a required string query parameter '%s'",
+                        var, r->path, key);
+                p->wire_name = key;
+                p->in = SDKC_PARAM_QUERY;
+                p->style = SDKC_STYLE_FORM;
+                p->explode = true;
+                p->required = true;
+                p->type = cc_plain_string(c, pathkey);
+                p->loc = cc_loc(c, pathkey);
+                p->safe_name = unique_safe_name(c, safe, key, p);
+                (*k)++;
+                q = next;
+                continue;
+            }
+            used[j] = true;
+            bool from_path = strcmp(raw[j].in, "path") == 0;
+            praw pr = raw[j];
+            pr.name = key;
+            pr.in = "query";
+            build_param(c, r, &pr, p, safe);
+            if (from_path) { /* its path style means nothing in a query */
+                p->style = SDKC_STYLE_FORM;
+                p->explode = true;
+                p->required = true;
+            }
+            (*k)++;
+            q = next;
+            continue;
+        }
+        char *value = pct_decode(c, val, vlen);
+        if (!value)
+            return;
+        size_t j = find_param(raw, n, used, key, "query");
+        if (j < n) {
+            used[j] = true;
+            build_param(c, r, &raw[j], p, safe);
+            const sdkc_type *t = p->type;
+            if (!t || t->kind != SDKC_TYPE_LITERAL || t->u.literal.kind != SDKC_LIT_STRING ||
+                strcmp(t->u.literal.text, value) != 0)
+                cc_warn(c, sdkc_node_get(raw[j].node, "name"),
+                        "path '%s' fixes query parameter '%s' to '%s', but it is declared with a "
+                        "schema of its own; the caller must pass '%s'",
+                        r->path, key, value, value);
+            (*k)++;
+            q = next;
+            continue;
+        }
+        p->wire_name = key;
+        p->in = SDKC_PARAM_QUERY;
+        p->style = SDKC_STYLE_FORM;
+        p->explode = true;
+        p->required = true;
+        p->type = cc_string_literal(c, pathkey, value);
+        p->loc = cc_loc(c, pathkey);
+        p->safe_name = unique_safe_name(c, safe, key, p);
+        (*k)++;
+        q = next;
+    }
+}
+
+/* Pairs in a query string: an upper bound. */
+static size_t query_pairs(const char *q)
+{
+    size_t n = q ? 1 : 0;
+    for (; q && *q; q++)
+        n += *q == '&';
+    return n;
+}
+
 static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *pathkey,
                          bool has_body)
 {
@@ -229,8 +409,9 @@ static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
     praw raw[MAXP];
     const char *vars[MAXP];
     size_t n = collect_params(c, r, raw, MAXP);
-    size_t nv = template_vars(c, r->path, vars, MAXP);
-    sdkc_param *ps = cc_alloc(c, (n ? n : 1) * sizeof *ps);
+    size_t nv = template_vars(c, r->route, vars, MAXP);
+    size_t nq = query_pairs(r->query);
+    sdkc_param *ps = cc_alloc(c, (n + nq ? n + nq : 1) * sizeof *ps);
     if (!ps)
         return;
     cmap safe;
@@ -254,6 +435,8 @@ static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         used[j] = true;
         build_param(c, r, &raw[j], &ps[k++], &safe);
     }
+    if (r->query)
+        build_query_string(c, r, pathkey, raw, n, used, ps, &k, &safe);
     static const char *const order[] = {"path", "query", "header", "cookie"};
     for (size_t o = 0; o < 4; o++) {
         for (size_t j = 0; j < n; j++) {
@@ -538,8 +721,18 @@ static int cmp_err(const void *a, const void *b)
 static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
 {
     const sdkc_node *resps = sdkc_node_get(r->node, "responses");
-    if (!resps || resps->kind != SDKC_NODE_MAP) {
-        cc_error(c, r->node, "operation '%s' has no 'responses' mapping", r->id);
+    if (!resps) {
+        /* optional in 3.1, required in 3.0: either way no declared success type, no content,
+           any status (success.status 0) */
+        if (!c->oas31)
+            cc_warn(c, r->node,
+                    "operation '%s' has no 'responses' (required in OpenAPI 3.0); treated as "
+                    "no content with any status",
+                    r->id);
+        return;
+    }
+    if (resps->kind != SDKC_NODE_MAP) {
+        cc_error(c, resps, "operation '%s': 'responses' must be a mapping", r->id);
         return;
     }
     sdkc_error_status *errs = cc_alloc(c, (resps->npairs + 1) * sizeof *errs);
@@ -552,7 +745,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         const char *key = resps->pairs[i].key->str;
         int st = status_of(key);
         if (st < 0) {
-            if (strcmp(key, "default") != 0)
+            if (strcmp(key, "default") != 0 && !is_extension(key))
                 cc_warn(c, resps->pairs[i].key, "response '%s' ignored (not a status code)", key);
             continue;
         }
@@ -765,6 +958,8 @@ void cc_operations(cctx *c, sdkc_ir *ir)
     }
     for (size_t i = 0; i < paths->npairs; i++) {
         const sdkc_node *pk = paths->pairs[i].key;
+        if (is_extension(pk->str))
+            continue; /* the Paths object may be extended */
         const sdkc_node *item = deref(c, paths->pairs[i].value);
         if (!item || item->kind != SDKC_NODE_MAP) {
             if (item)
@@ -786,6 +981,13 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             r->node = on;
             r->path_item = item;
             r->path = pk->str;
+            const char *qm = strchr(pk->str, '?');
+            r->route = qm ? sdkc_arena_strndup(c->a, pk->str, (size_t)(qm - pk->str)) : pk->str;
+            r->query = qm ? qm + 1 : NULL;
+            if (!r->route) {
+                c->nomem = true;
+                goto done;
+            }
             r->method = m;
             r->item_ptr = cc_ptr_child(c, "/paths", pk->str);
             r->ptr = cc_ptr_child(c, r->item_ptr, m);
@@ -838,7 +1040,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         }
         op->safe_name = r->safe;
         op->method = upper(c, r->method);
-        op->path = cc_strdup(c, r->path);
+        op->path = cc_strdup(c, r->route);
         const char *s = cc_text(sdkc_node_get(r->node, "summary"));
         op->summary = s ? cc_strdup(c, s) : NULL;
         op->description = cc_docs(c, r->node);

@@ -109,6 +109,25 @@ sdkc_type *cc_any(cctx *c, const sdkc_node *n, const char *origin, const char *r
     return t;
 }
 
+sdkc_type *cc_string_literal(cctx *c, const sdkc_node *n, const char *text)
+{
+    sdkc_type *t = new_type(c, SDKC_TYPE_LITERAL, n, NULL, NULL);
+    if (t) {
+        t->docs = NULL;
+        t->u.literal.kind = SDKC_LIT_STRING;
+        t->u.literal.text = cc_strdup(c, text);
+    }
+    return t;
+}
+
+sdkc_type *cc_plain_string(cctx *c, const sdkc_node *n)
+{
+    sdkc_type *t = new_type(c, SDKC_TYPE_STRING, n, NULL, NULL);
+    if (t)
+        t->docs = NULL;
+    return t;
+}
+
 static sdkc_type *any_into(cctx *c, const sdkc_node *n, const char *origin, const char *reason,
                            sdkc_type *dest)
 {

@@ -569,11 +569,39 @@ done : {
     return st;
 }
 
+/* Write into an existing file that is not a regular one (a device such as /dev/null, a FIFO,
+ * a terminal) without replacing it. */
+static sdkc_status write_in_place(const char *path, const void *data, size_t len)
+{
+    sdkc_status st = SDKC_ERR_IO;
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        goto done;
+    bool ok = (!len || fwrite(data, 1, len, fp) == len) && fflush(fp) == 0;
+    int saved = errno;
+    if (fclose(fp) != 0)
+        ok = false;
+    else
+        errno = saved;
+    if (ok)
+        st = SDKC_OK;
+done:
+    return st;
+}
+
 sdkc_status sdkc_write_file(const char *path, const void *data, size_t len)
 {
     sdkc_status st = SDKC_ERR_IO;
     sdkc_buf tmp = SDKC_BUF_INIT;
     FILE *fp = NULL;
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        /* renaming over it would replace the device (as root: /dev/null itself) */
+        st = S_ISDIR(sb.st_mode) ? SDKC_ERR_IO : write_in_place(path, data, len);
+        if (S_ISDIR(sb.st_mode))
+            errno = EISDIR;
+        goto done;
+    }
     sdkc_buf_printf(&tmp, "%s.tmp", path);
     if (sdkc_buf_finish(&tmp) != SDKC_OK) {
         st = SDKC_ERR_NOMEM;

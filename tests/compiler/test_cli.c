@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -156,6 +158,126 @@ START_TEST(missing_file)
     result r = run("compile " CLI_DATA "/no-such-file.yaml");
     ck_assert_int_eq(r.status, 2);
     ck_assert(matches(r.err, "no-such-file.yaml.*error"));
+    result_free(&r);
+}
+END_TEST
+
+/* Many warnings before an error: the error is printed, the warnings past the cap are counted,
+ * --quiet prints the error alone. */
+START_TEST(warnings_never_hide_errors)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/many.yaml", tmpdir);
+    FILE *fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    fprintf(fp, "openapi: 3.1.0\ninfo: {title: t, version: \"1\"}\npaths:\n");
+    for (int i = 0; i < 250; i++) /* each: "has no operationId" */
+        fprintf(fp, "  /p%d:\n    get:\n      responses: {\"204\": {description: ok}}\n", i);
+    fprintf(fp, "  /last:\n    get:\n      operationId: last\n      responses:\n"
+                "        \"200\":\n          description: ok\n          content:\n"
+                "            application/json:\n"
+                "              schema: {$ref: \"#/components/schemas/Gone\"}\n");
+    ck_assert_int_eq(fclose(fp), 0);
+    char args[1024];
+    snprintf(args, sizeof args, "compile %s", path);
+    result r = run(args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, "many.yaml:762:30: error: dangling \\$ref"));
+    ck_assert(matches(r.err, "many.yaml:[0-9]+:[0-9]+: warning: operation get /p199 has no"));
+    ck_assert(!matches(r.err, "/p200 has no"));
+    ck_assert(matches(r.err, "^sdkc: \\.\\.\\. and 50 more warnings$"));
+    result_free(&r);
+
+    snprintf(args, sizeof args, "compile --quiet %s", path);
+    r = run(args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, "many.yaml:762:30: error: dangling \\$ref"));
+    ck_assert(!matches(r.err, "warning"));
+    ck_assert_uint_eq(strlen(strchr(r.err, '\n')), 1); /* one line */
+    result_free(&r);
+}
+END_TEST
+
+/* generate prints the compiler's warnings as compile does; --quiet silences both */
+START_TEST(generate_prints_warnings)
+{
+    char args[1024];
+    const char *contract = SDKC_SOURCE_DIR "/tests/compiler/data/compile/warn/style.yaml";
+    snprintf(args, sizeof args, "compile %s -o %s/ir.json", contract, tmpdir);
+    result c = run(args);
+    ck_assert_int_eq(c.status, 0);
+    ck_assert(matches(c.err, "style.yaml:10:18: warning: parameter 'ids': unknown style"));
+    snprintf(args, sizeof args, "generate %s --lang c --prefix t --out %s/sdk", contract, tmpdir);
+    result g = run(args);
+    ck_assert_msg(g.status == 0, "exit %d: %s", g.status, g.err);
+    ck_assert_str_eq(g.err, c.err);
+    result_free(&c);
+    result_free(&g);
+
+    snprintf(args, sizeof args, "compile -q %s -o %s/ir.json", contract, tmpdir);
+    c = run(args);
+    ck_assert_int_eq(c.status, 0);
+    ck_assert_str_eq(c.err, "");
+    snprintf(args, sizeof args, "generate %s --quiet --lang c --prefix t --out %s/sdk", contract,
+             tmpdir);
+    g = run(args);
+    ck_assert_int_eq(g.status, 0);
+    ck_assert_str_eq(g.err, "");
+    result_free(&c);
+    result_free(&g);
+}
+END_TEST
+
+/* -o naming a FIFO (as /dev/null would be: not a regular file) writes into it; it is not
+ * replaced by a regular file through FILE.tmp and rename. A child reads the FIFO. */
+START_TEST(output_to_fifo_written_in_place)
+{
+    char fifo[512], got[512], tmp[600];
+    snprintf(fifo, sizeof fifo, "%s/fifo", tmpdir);
+    snprintf(got, sizeof got, "%s/got", tmpdir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", fifo);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        alarm(10); /* a replaced FIFO never gets a writer: give up */
+        int in = open(fifo, O_RDONLY);
+        int out = open(got, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || out < 0)
+            _exit(3);
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(in, buf, sizeof buf)) > 0)
+            if (write(out, buf, (size_t)n) != n)
+                _exit(4);
+        _exit(n == 0 ? 0 : 5);
+    }
+    char args[1024];
+    snprintf(args, sizeof args, "compile %s/good.yaml -o %s", CLI_DATA, fifo);
+    result r = run(args);
+    int w = 0;
+    ck_assert_int_eq(waitpid(pid, &w, 0), pid);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    result_free(&r);
+    ck_assert_msg(WIFEXITED(w) && WEXITSTATUS(w) == 0, "reader: status %d", w);
+    struct stat sb;
+    ck_assert_int_eq(stat(fifo, &sb), 0);
+    ck_assert(S_ISFIFO(sb.st_mode));
+    ck_assert_int_ne(access(tmp, F_OK), 0);
+    snprintf(args, sizeof args, "compile %s/good.yaml", CLI_DATA);
+    r = run(args);
+    char *text = slurp(got);
+    ck_assert_str_eq(text, r.out);
+    free(text);
+    result_free(&r);
+
+    /* a directory is an error, not replaced */
+    snprintf(args, sizeof args, "compile %s/good.yaml -o %s", CLI_DATA, tmpdir);
+    r = run(args);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_int_eq(stat(tmpdir, &sb), 0);
+    ck_assert(S_ISDIR(sb.st_mode));
     result_free(&r);
 }
 END_TEST
@@ -312,11 +434,14 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, several_errors_in_one_run);
     tcase_add_test(tc, missing_file);
     tcase_add_test(tc, usage_errors);
+    tcase_add_test(tc, warnings_never_hide_errors);
+    tcase_add_test(tc, generate_prints_warnings);
     suite_add_tcase(s, tc);
     tc = tcase_create("ok");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, help_and_version);
     tcase_add_test(tc, compile_to_file_and_stdout);
+    tcase_add_test(tc, output_to_fifo_written_in_place);
     tcase_add_test(tc, inspect_summary);
     tcase_add_test(tc, inspect_example);
     tcase_add_test(tc, inspect_opencode);

@@ -338,25 +338,40 @@ END_TEST
 
 START_TEST(diag_cap)
 {
+    /* warnings are capped, errors never: an error after many warnings is still there */
     sdkc_diag *d = NULL;
     ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
-    for (int i = 0; i < SDKC_DIAG_MAX + 50; i++)
+    enum { N = 3 * SDKC_DIAG_MAX };
+    for (int i = 0; i < N; i++)
         sdkc_diag_add(d, i % 2 ? SDKC_SEV_WARNING : SDKC_SEV_ERROR,
                       (sdkc_loc){"f", (uint32_t)i + 1, 1}, "n%d", i);
-    ck_assert_uint_eq(sdkc_diag_count(d), SDKC_DIAG_MAX);
-    ck_assert_uint_eq(sdkc_diag_errors(d), (SDKC_DIAG_MAX + 50) / 2);
-    ck_assert_uint_eq(sdkc_diag_warnings(d), (SDKC_DIAG_MAX + 50) / 2);
-    ck_assert_str_eq(sdkc_diag_get(d, SDKC_DIAG_MAX - 1)->message, "n199");
+    ck_assert_uint_eq(sdkc_diag_count(d), N / 2 + SDKC_DIAG_MAX);
+    ck_assert_uint_eq(sdkc_diag_errors(d), N / 2);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), N / 2);
+    /* the last stored warning is n399; every error is stored, the last one n598 */
+    const sdkc_diag_entry *first = sdkc_diag_get(d, 0);
+    ck_assert_str_eq(sdkc_diag_get(d, sdkc_diag_count(d) - 1)->message, "n598");
+    ck_assert_ptr_eq(sdkc_diag_get(d, 0), first); /* pointers stay valid as the list grows */
     char *all = print_diag(d, false);
-    ck_assert_ptr_nonnull(
-        strstr(all, "f:200:1: warning: n199\nsdkc: 50 more diagnostics not shown\n"));
-    ck_assert_ptr_null(strstr(all, "n200"));
+    ck_assert_ptr_nonnull(strstr(all, "f:400:1: warning: n399\nf:401:1: error: n400\n"));
+    ck_assert_ptr_null(strstr(all, "n401"));
+    ck_assert_ptr_nonnull(strstr(all, "f:599:1: error: n598\nsdkc: ... and 100 more warnings\n"));
     free(all);
     char *errs = print_diag(d, true);
-    ck_assert_ptr_nonnull(
-        strstr(errs, "f:199:1: error: n198\nsdkc: 25 more diagnostics not shown\n"));
+    ck_assert_ptr_nonnull(strstr(errs, "f:599:1: error: n598\n"));
     ck_assert_ptr_null(strstr(errs, "warning"));
+    ck_assert_ptr_null(strstr(errs, "more"));
     free(errs);
+    sdkc_diag_free(d);
+
+    /* SDKC_DIAG_MAX warnings first, then one error: the error is kept and printed */
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    for (int i = 0; i < SDKC_DIAG_MAX + 1; i++)
+        sdkc_diag_add(d, SDKC_SEV_WARNING, (sdkc_loc){"f", 1, 1}, "w%d", i);
+    sdkc_diag_add(d, SDKC_SEV_ERROR, (sdkc_loc){"f", 9, 9}, "the error");
+    all = print_diag(d, false);
+    ck_assert_ptr_nonnull(strstr(all, "f:9:9: error: the error\nsdkc: ... and 1 more warning\n"));
+    free(all);
     sdkc_diag_free(d);
 }
 END_TEST

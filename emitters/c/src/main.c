@@ -8,7 +8,7 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-                    "[--include GLOB]...\n");
+                    "[--include GLOB]... [--quiet]\n");
     return 2;
 }
 
@@ -28,6 +28,7 @@ int sdkc_emit_c_main(int argc, char **argv)
     const char *input = NULL, *lang = NULL, *prefix = NULL, *out = NULL;
     const char **include = calloc((size_t)(argc > 0 ? argc : 1), sizeof *include);
     size_t ninclude = 0;
+    bool quiet = false;
     int rc = 1;
     char *text = NULL;
     size_t len = 0;
@@ -39,13 +40,19 @@ int sdkc_emit_c_main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-                   "[--include GLOB]...\n"
+                   "[--include GLOB]... [--quiet]\n"
                    "Writes a C SDK on libsdkrt: include/PREFIX/*.h, src/*.c, CMakeLists.txt, "
-                   "README.md.\n");
+                   "README.md.\n"
+                   "Prints the compiler's warnings like 'sdkc compile'; --quiet prints errors "
+                   "only.\n");
             rc = 0;
             goto done;
         }
         const char **slot = NULL;
+        if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = true;
+            continue;
+        }
         if (!strcmp(a, "--lang"))
             slot = &lang;
         else if (!strcmp(a, "--prefix"))
@@ -93,14 +100,14 @@ int sdkc_emit_c_main(int argc, char **argv)
         st = sdkc_compile_file(&compiled, input, &co, diag);
     }
     if (st != SDKC_OK) {
-        sdkc_diag_print(diag, stderr, false);
+        sdkc_diag_print(diag, stderr, quiet);
         goto done;
     }
     sdkc_emit_c_options eo = SDKC_EMIT_C_OPTIONS_INIT;
     eo.prefix = prefix;
     eo.out_dir = out;
     st = sdkc_emit_c(sdkc_compiled_ir(compiled), &eo, diag);
-    sdkc_diag_print(diag, stderr, st == SDKC_OK);
+    sdkc_diag_print(diag, stderr, quiet); /* the compiler's warnings too, as compile prints them */
     rc = st == SDKC_OK ? 0 : 1;
 done:
     sdkc_compiled_free(compiled);

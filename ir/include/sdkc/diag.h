@@ -2,7 +2,8 @@
  *
  * The loader and the compiler report into one sdkc_diag; the CLI prints them as
  *   path:line:col: error: message
- * Many are collected in one run; past SDKC_DIAG_MAX the rest are counted, not stored.
+ * Many are collected in one run. Every error is kept; past SDKC_DIAG_MAX warnings the rest are
+ * counted, not stored, so that warnings never hide an error.
  */
 #ifndef SDKC_DIAG_H
 #define SDKC_DIAG_H
@@ -14,7 +15,7 @@
 extern "C" {
 #endif
 
-#define SDKC_DIAG_MAX 200
+#define SDKC_DIAG_MAX 200 /* warnings stored; errors are not capped */
 
 typedef enum sdkc_severity { SDKC_SEV_WARNING = 0, SDKC_SEV_ERROR = 1 } sdkc_severity;
 
@@ -47,8 +48,9 @@ size_t sdkc_diag_warnings(const sdkc_diag *d); /* likewise */
 size_t sdkc_diag_count(const sdkc_diag *d);    /* stored entries */
 /* Borrowed; valid until the list is freed. */
 const sdkc_diag_entry *sdkc_diag_get(const sdkc_diag *d, size_t i);
-/* Print entries in the order they were added, then "N more not shown" if some were dropped.
- * With errors_only, warnings are skipped. */
+/* Print entries in the order they were added, then "sdkc: ... and N more warnings" if warnings
+ * past the cap were dropped (and a count of any lost to allocation failure). With errors_only,
+ * warnings are skipped (--quiet). */
 void sdkc_diag_print(const sdkc_diag *d, FILE *fp, bool errors_only);
 
 #ifdef __cplusplus

@@ -200,7 +200,8 @@ typedef struct sdkc_body {
 } sdkc_body;
 
 typedef struct sdkc_success {
-    int status;               /* 200, 201, 204, ... */
+    int status;               /* 200, 201, 204, ...; 0 when no 2xx response is declared
+                                 (3.1 operations may omit `responses`): any status, no content */
     sdkc_encoding encoding;
     const char *content_type; /* NULL for NONE */
     const sdkc_type *type;    /* the declared body type (wire), NULL for NONE */

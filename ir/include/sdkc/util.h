@@ -107,7 +107,9 @@ char *sdkc_buf_steal(sdkc_buf *b, size_t *len_out);
 
 /* Read a whole file (new, free()) with a trailing NUL. SDKC_ERR_IO with errno kept on failure. */
 sdkc_status sdkc_read_file(const char *path, char **out, size_t *len_out);
-/* Write a file atomically enough for generators: write to path.tmp then rename. */
+/* Write a file atomically enough for generators: write to path.tmp then rename. An existing
+ * path that is not a regular file (/dev/null, a FIFO, a terminal) is written in place, never
+ * replaced; a directory is an error (EISDIR). */
 sdkc_status sdkc_write_file(const char *path, const void *data, size_t len);
 
 /* SHA-256 (FIPS 180-4) of len bytes of data (borrowed): the 32-byte digest, or 64 lowercase hex

@@ -1,0 +1,232 @@
+/* test_real_world.c - constructs that public contracts (the APIs-guru directory) use and that
+ * the compiler must accept: extension keys anywhere, query strings in path templates, C1
+ * control characters in JSON strings, 3.1 operations without responses, allOf merging. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdkc/doc.h"
+#include "sdkc/ir.h"
+
+#define DATA SDKC_SOURCE_DIR "/tests/compiler/data/compile/real/"
+
+/* Compile path, expecting success with no errors; *d keeps the diagnostics. */
+static sdkc_compiled *compile_ok(const char *path, sdkc_diag **d)
+{
+    ck_assert_int_eq(sdkc_diag_new(d), SDKC_OK);
+    sdkc_compiled *c = NULL;
+    sdkc_status st = sdkc_compile_file(&c, path, NULL, *d);
+    if (st != SDKC_OK || sdkc_diag_errors(*d) > 0)
+        sdkc_diag_print(*d, stderr, false);
+    ck_assert_int_eq(st, SDKC_OK);
+    ck_assert_uint_eq(sdkc_diag_errors(*d), 0);
+    ck_assert_ptr_nonnull(c);
+    return c;
+}
+
+/* Does some diagnostic of severity sev contain text? */
+static bool has_diag(const sdkc_diag *d, sdkc_severity sev, const char *text)
+{
+    for (size_t i = 0; i < sdkc_diag_count(d); i++) {
+        const sdkc_diag_entry *e = sdkc_diag_get(d, i);
+        if (e->severity == sev && strstr(e->message, text))
+            return true;
+    }
+    return false;
+}
+
+/* ---- 1. extension keys ---- */
+
+START_TEST(extension_keys_ignored)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "extensions.yaml", &d);
+    if (sdkc_diag_warnings(d) > 0)
+        sdkc_diag_print(d, stderr, false);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 0);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    ck_assert_uint_eq(ir->nops, 1);
+    const sdkc_operation *op = sdkc_ir_operation(ir, "items.get");
+    ck_assert_ptr_nonnull(op);
+    ck_assert_str_eq(op->path, "/items/{id}");
+    ck_assert_uint_eq(op->nparams, 1);
+    ck_assert_int_eq(op->success.status, 200);
+    ck_assert_ptr_nonnull(op->success.type);
+    ck_assert_str_eq(op->success.type->name, "Item");
+    ck_assert_uint_eq(op->nerrors, 0);
+    ck_assert_uint_eq(ir->nschemes, 1);
+    ck_assert_str_eq(ir->schemes[0].name, "key");
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+/* ---- 2. query strings in path templates ---- */
+
+static void want_param(const sdkc_param *p, const char *wire, sdkc_param_in in, bool required,
+                       sdkc_type_kind kind)
+{
+    ck_assert_str_eq(p->wire_name, wire);
+    ck_assert_int_eq(p->in, in);
+    ck_assert_int_eq(p->required, required);
+    ck_assert_ptr_nonnull(p->type);
+    ck_assert_int_eq(p->type->kind, kind);
+}
+
+START_TEST(query_string_in_path)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "query_in_path.yaml", &d);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+
+    /* a templated value: the path parameter is sent in the query */
+    const sdkc_operation *op = sdkc_ir_operation(ir, "uploads.create");
+    ck_assert_str_eq(op->path, "/uploads");
+    ck_assert_uint_eq(op->nparams, 1);
+    want_param(&op->params[0], "convert", SDKC_PARAM_QUERY, true, SDKC_TYPE_BOOLEAN);
+    ck_assert_int_eq(op->params[0].style, SDKC_STYLE_FORM);
+
+    /* a fixed pair: a required literal query parameter; a templated one declared in the query */
+    op = sdkc_ir_operation(ir, "x.list");
+    ck_assert_str_eq(op->path, "/x");
+    ck_assert_uint_eq(op->nparams, 3);
+    want_param(&op->params[0], "action", SDKC_PARAM_QUERY, true, SDKC_TYPE_LITERAL);
+    ck_assert_str_eq(op->params[0].type->u.literal.text, "list");
+    want_param(&op->params[1], "mode", SDKC_PARAM_QUERY, false, SDKC_TYPE_STRING);
+    want_param(&op->params[2], "limit", SDKC_PARAM_QUERY, false, SDKC_TYPE_INTEGER);
+
+    /* a fixed pair the operation also declares (as that literal): no warning; percent-decoded */
+    op = sdkc_ir_operation(ir, "y.describe");
+    ck_assert_str_eq(op->path, "/y/{id}");
+    ck_assert_uint_eq(op->nparams, 4);
+    want_param(&op->params[0], "id", SDKC_PARAM_PATH, true, SDKC_TYPE_STRING);
+    want_param(&op->params[1], "Action", SDKC_PARAM_QUERY, true, SDKC_TYPE_LITERAL);
+    want_param(&op->params[2], "Version", SDKC_PARAM_QUERY, true, SDKC_TYPE_LITERAL);
+    ck_assert_str_eq(op->params[2].type->u.literal.text, "2016-11-15");
+    ck_assert_str_eq(op->params[3].type->u.literal.text, "a b");
+
+    /* what cannot be represented is a warning at the path key, not silence and not an error */
+    op = sdkc_ir_operation(ir, "z.get");
+    ck_assert_str_eq(op->path, "/z");
+    ck_assert_uint_eq(op->nparams, 0);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 2);
+    const sdkc_diag_entry *e0 = sdkc_diag_get(d, 0), *e1 = sdkc_diag_get(d, 1);
+    ck_assert_uint_eq(e0->loc.line, 24);
+    ck_assert_uint_eq(e0->loc.col, 3);
+    ck_assert_ptr_nonnull(strstr(e0->message, "'flag'"));
+    ck_assert_ptr_nonnull(strstr(e0->message, "a key without a value"));
+    ck_assert_ptr_nonnull(strstr(e1->message, "'k=pre{v}'"));
+    ck_assert_ptr_nonnull(strstr(e1->message, "not sent"));
+
+    /* the IR JSON round-trips */
+    char *json = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    sdkc_compiled *back = NULL;
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "x.json", json, len, d), SDKC_OK);
+    ck_assert_str_eq(sdkc_ir_operation(sdkc_compiled_ir(back), "x.list")->params[0].wire_name,
+                     "action");
+    sdkc_compiled_free(back);
+    free(json);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+/* ---- 3. C1 controls and other characters JSON allows in strings ---- */
+
+START_TEST(json_c1_controls_accepted)
+{
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_doc *doc = NULL;
+    sdkc_status st = sdkc_doc_load_file(&doc, DATA "c1_controls.json", d);
+    if (st != SDKC_OK)
+        sdkc_diag_print(d, stderr, false);
+    ck_assert_int_eq(st, SDKC_OK);
+    const sdkc_node *info = sdkc_node_get(sdkc_doc_root(doc), "info");
+    const sdkc_node *desc = sdkc_node_get(info, "description");
+    /* U+0080, U+009F, U+0085 (NEL), U+2028 (LS), DEL, U+FFFF: kept as written, not folded */
+    static const char want[] = "a\xC2\x80"
+                               "b\xC2\x9F"
+                               "c\xC2\x85"
+                               "d\xE2\x80\xA8"
+                               "e\x7F"
+                               "f\xEF\xBF\xBF"
+                               "g";
+    ck_assert_uint_eq(desc->len, sizeof want - 1);
+    ck_assert_mem_eq(desc->str, want, sizeof want - 1);
+    /* positions after them on the same line are those of the original text */
+    const sdkc_node *after = NULL;
+    for (size_t i = 0; i < info->npairs; i++)
+        if (strcmp(info->pairs[i].key->str, "x-after") == 0)
+            after = info->pairs[i].key;
+    ck_assert_ptr_nonnull(after);
+    ck_assert_uint_eq(after->loc.line, 2);
+    ck_assert_uint_eq(after->loc.col, 74);
+    sdkc_doc_free(doc);
+
+    /* and the contract compiles */
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile_file(&c, DATA "c1_controls.json", NULL, d), SDKC_OK);
+    ck_assert_str_eq(sdkc_ir_operation(sdkc_compiled_ir(c), "a.get")->summary, "s\xC2\x99");
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+/* ---- 4. operations without responses ---- */
+
+START_TEST(responses_optional_in_31)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "no_responses_31.yaml", &d);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 0);
+    const sdkc_operation *op = sdkc_ir_operation(sdkc_compiled_ir(c), "ping.send");
+    ck_assert_ptr_nonnull(op);
+    ck_assert_int_eq(op->success.status, 0);
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_NONE);
+    ck_assert_ptr_null(op->success.type);
+    ck_assert_uint_eq(op->nerrors, 0);
+    ck_assert_ptr_nonnull(op->body);
+    op = sdkc_ir_operation(sdkc_compiled_ir(c), "pong.get");
+    ck_assert_int_eq(op->success.status, 200);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+
+    /* 3.0 requires it: a warning at the operation, still compiled the same way */
+    c = compile_ok(DATA "no_responses_30.yaml", &d);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 1);
+    const sdkc_diag_entry *e = sdkc_diag_get(d, 0);
+    ck_assert_uint_eq(e->loc.line, 6);
+    ck_assert_uint_eq(e->loc.col, 7);
+    ck_assert_ptr_nonnull(strstr(e->message, "no 'responses' (required in OpenAPI 3.0)"));
+    op = sdkc_ir_operation(sdkc_compiled_ir(c), "ping.send");
+    ck_assert_int_eq(op->success.status, 0);
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_NONE);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("real_world");
+    TCase *tc = tcase_create("real_world");
+    tcase_add_test(tc, extension_keys_ignored);
+    tcase_add_test(tc, query_string_in_path);
+    tcase_add_test(tc, json_c1_controls_accepted);
+    tcase_add_test(tc, responses_optional_in_31);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
