@@ -81,6 +81,7 @@ one() { # one "INDEX<TAB>PATH"
     done
   fi
   rm -rf "$D/gen"
+  if [ $((idx % 100)) = 0 ]; then printf 'corpus: %d of %d started\n' "$idx" "$CORPUS_TOTAL" >&2; fi
 }
 
 if [ "${1:-}" = --one ]; then
@@ -212,7 +213,7 @@ mkdir -p "$OUT"
 
 # ---- run ---------------------------------------------------------------------------------------
 export CORPUS_ROOT=$ROOT CORPUS_API=$API CORPUS_SDKC=$SDKC CORPUS_CCS=$CCS \
-  CORPUS_TIMEOUT=$TIMEOUT CORPUS_WORK=$WORK CORPUS_JANSSON_CFLAGS=$JANSSON_CFLAGS
+  CORPUS_TIMEOUT=$TIMEOUT CORPUS_WORK=$WORK CORPUS_JANSSON_CFLAGS=$JANSSON_CFLAGS CORPUS_TOTAL=$total
 log "$total contracts, -j$JOBS, compilers $CCS, timeout ${TIMEOUT}s per step, sdkc $SDKC"
 START=$(date +%s)
 # "index<TAB>path" lines; xargs hands each line to one `corpus.sh --one LINE`.
