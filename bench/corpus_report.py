@@ -33,6 +33,7 @@ def normalize(msg):
     s = re.sub(r"'[^']*'|\"[^\"]*\"|`[^']*'|\u2018[^\u2019]*\u2019", "'X'", s)
     s = re.sub(r" [({]aka 'X'[)}]", "", s)  # gcc {aka ...}, clang (aka ...)
     s = re.sub(r"\boperation (get|put|post|delete|patch|head|options|trace) ", "operation METHOD ", s)
+    s = re.sub(r"\b(GET|PUT|POST|DELETE|PATCH|HEAD|OPTIONS|TRACE)\b", "METHOD", s)
     s = re.sub(r"[^\s']*/[^\s']*", "PATH", s)
     s = re.sub(r"\b0x[0-9a-fA-F]+\b", "N", s)
     s = re.sub(r"\d+", "N", s)
@@ -120,15 +121,38 @@ def contract_record(d, ccs, api, timeout_ms):
     # The compiler prints at most 200 diagnostics: past that, count every hidden one as a possible
     # fallback. This bound cannot grow when other warnings go away, so it is what --check compares.
     rec["fallbacks_max"] = fallbacks + hidden
-    rec["warning_classes"] = dict(sorted(classes.items()))
-    rec["fallback_classes"] = {k: v for k, v in sorted(classes.items()) if FALLBACK_RE.search(k)}
-    rec["dropped"] = {k: v for k, v in sorted(classes.items()) if DROPPED_RE.search(k) and not FALLBACK_RE.search(k)}
+    split_warning_classes(rec, classes)
     # one raw example per warning class, for the summary
     examples = {}
     for w in warnings:
         examples.setdefault(normalize(w), w)
     rec["_examples"] = examples
     return rec
+
+
+def split_warning_classes(rec, classes):
+    rec["warning_classes"] = dict(sorted(classes.items()))
+    rec["fallback_classes"] = {k: v for k, v in sorted(classes.items()) if FALLBACK_RE.search(k)}
+    rec["dropped"] = {k: v for k, v in sorted(classes.items()) if DROPPED_RE.search(k) and not FALLBACK_RE.search(k)}
+
+
+def load_jsonl(path, ccs):
+    """Records of an earlier run's results.jsonl, classes normalized again (the rules may have
+    changed since); a warning class stands as its own example."""
+    records = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            for step in ["compile", "generate"] + ccs:
+                if "first_error" in r[step]:
+                    r[step]["class"] = normalize(r[step]["first_error"])
+            classes = collections.Counter()
+            for k, v in r["warning_classes"].items():
+                classes[normalize(k)] += v
+            split_warning_classes(r, classes)
+            r["_examples"] = {k: k for k in classes}
+            records.append(r)
+    return records
 
 
 def cc_version(cc):
@@ -305,7 +329,7 @@ def check(path, records, ccs, update):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("work", help="WORK/r folder of bench/corpus.sh")
+    ap.add_argument("work", help="WORK/r folder of bench/corpus.sh, or an earlier results.jsonl to report again")
     ap.add_argument("--out", required=True)
     ap.add_argument("--ccs", default="gcc,clang")
     ap.add_argument("--elapsed", type=int, default=0)
@@ -319,8 +343,11 @@ def main():
     ap.add_argument("--update", action="store_true")
     args = ap.parse_args()
     ccs = [c for c in args.ccs.split(",") if c]
-    dirs = sorted((d for d in os.listdir(args.work) if d.isdigit()), key=int)
-    records = [contract_record(os.path.join(args.work, d), ccs, args.api, args.timeout * 1000) for d in dirs]
+    if args.work.endswith(".jsonl"):
+        records = load_jsonl(args.work, ccs)
+    else:
+        dirs = sorted((d for d in os.listdir(args.work) if d.isdigit()), key=int)
+        records = [contract_record(os.path.join(args.work, d), ccs, args.api, args.timeout * 1000) for d in dirs]
     s = summarize(records, ccs, args)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "results.jsonl"), "w", encoding="utf-8") as f:
