@@ -12,9 +12,10 @@
 
 #include "oc/oc.h"
 
-/* Print an error readably and release it. */
-static void report(const char *what, oc_error *err)
+/* Print and clear *errp, so the variable is NULL again for the next call. */
+static void report(const char *what, oc_error **errp)
 {
+    const oc_error *err = *errp;
     if (oc_error_is_domain(err)) {
         /* The message already names the tag and the status. */
         printf("%s failed: %s\n", what, oc_error_message(err));
@@ -25,7 +26,7 @@ static void report(const char *what, oc_error *err)
         printf("%s failed: CLIENT %s: %s\n", what, oc_error_reason_name(err),
                oc_error_message(err));
     }
-    oc_error_free(err);
+    oc_error_clear(errp);
 }
 
 static int list_sessions(oc_client *client, double page_size)
@@ -36,7 +37,7 @@ static int list_sessions(oc_client *client, double page_size)
     oc_session_list_page *page = NULL;
     oc_error *err = NULL;
     if (oc_session_list(client, &req, NULL, &page, &err) != OC_OK) {
-        report("session list", err);
+        report("session list", &err);
         return -1;
     }
     int pages = 1;
@@ -52,7 +53,7 @@ static int list_sessions(oc_client *client, double page_size)
                 break;
             oc_session_list_page *other = NULL;
             if (oc_session_list_continue(client, c, NULL, &other, &err) != OC_OK) {
-                report("session list (continue)", err);
+                report("session list (continue)", &err);
                 oc_session_list_page_free(page);
                 return -1;
             }
@@ -94,7 +95,7 @@ static long long tail(oc_client *client, const char *session_id, long long after
     oc_session_events_stream *s = NULL;
     oc_error *err = NULL;
     if (oc_session_events_open(&s, client, &req, &call, &err) != OC_OK) {
-        report("events open", err);
+        report("events open", &err);
         return after;
     }
     const oc_session_durable_event *ev = NULL;
@@ -104,11 +105,11 @@ static long long tail(oc_client *client, const char *session_id, long long after
         if (r == OC_NEXT_END)
             break;
         if (r == OC_NEXT_ERROR) {
-            if (oc_error_reason(err) == SDKRT_REASON_TIMEOUT) {
-                oc_error_free(err);
+            if (oc_error_reason(err) == OC_REASON_TIMEOUT) {
+                oc_error_clear(&err);
                 break;
             }
-            report("events", err);
+            report("events", &err);
             break;
         }
         long long seq = event_seq(ev);
@@ -136,7 +137,7 @@ int main(int argc, char **argv)
     opts.base_url = argv[1];
     const char *password = getenv("OPENCODE_SERVER_PASSWORD");
     if (password) {
-        opts.auth = SDKRT_AUTH_BASIC;
+        opts.auth = OC_AUTH_BASIC;
         opts.username =
             getenv("OPENCODE_SERVER_USERNAME") ? getenv("OPENCODE_SERVER_USERNAME") : "opencode";
         opts.password = password;
@@ -147,7 +148,7 @@ int main(int argc, char **argv)
     oc_session_v2_info *session = NULL;
     oc_session_input_admitted *admitted = NULL;
     if (oc_client_new(&client, &opts, &err) != OC_OK) {
-        report("client", err);
+        report("client", &err);
         goto done;
     }
     if (list_sessions(client, page_size) != 0)
@@ -155,7 +156,7 @@ int main(int argc, char **argv)
 
     oc_session_create_request create = {0};
     if (oc_session_create(client, &create, NULL, &session, &err) != OC_OK) {
-        report("session create", err);
+        report("session create", &err);
         goto done;
     }
     printf("created %s (%s)\n", session->id.value, session->title);
@@ -166,7 +167,7 @@ int main(int argc, char **argv)
     prompt.body.has_resume = true;
     prompt.body.resume = false; /* admit only: no agent run */
     if (oc_session_prompt(client, &prompt, NULL, &admitted, &err) != OC_OK) {
-        report("prompt", err);
+        report("prompt", &err);
         goto done;
     }
     printf("admitted %s at seq %lld\n", admitted->id.value, (long long)admitted->admitted_seq);
@@ -181,7 +182,7 @@ int main(int argc, char **argv)
     get.session_id.value = "ses_does_not_exist";
     oc_session_v2_info *none = NULL;
     if (oc_session_get(client, &get, NULL, &none, &err) != OC_OK)
-        report("get unknown session", err);
+        report("get unknown session", &err);
     oc_session_v2_info_free(none);
     rc = 0;
 done:

@@ -42,7 +42,7 @@ static oc_client *client_with(const char *password)
 {
     oc_client_options opts = OC_CLIENT_OPTIONS_INIT;
     opts.base_url = g_url;
-    opts.auth = SDKRT_AUTH_BASIC;
+    opts.auth = OC_AUTH_BASIC;
     opts.username = "opencode";
     opts.password = password;
     opts.timeout_ms = 30000;     /* no unary call may hang the suite */
@@ -200,7 +200,7 @@ START_TEST(test_unauthorized)
     ck_assert_msg(oc_error_is_domain(err), "not a DOMAIN error: %s", oc_error_message(err));
     ck_assert_str_eq(oc_error_tag(err), "UnauthorizedError");
     ck_assert_int_eq(oc_error_status(err), 401);
-    ck_assert_int_eq(oc_error_reason(err), SDKRT_REASON_NONE);
+    ck_assert_int_eq(oc_error_reason(err), OC_REASON_NONE);
     const oc_unauthorized_error *payload = oc_error_unauthorized_error(err);
     ck_assert_ptr_nonnull(payload);
     ck_assert_ptr_nonnull(payload->message);

@@ -32,7 +32,7 @@ typedef struct server {
     char header_x[128]; /* value of X-Test when sent */
 } server;
 
-static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+static int handler(void *userdata, const oc_memory_request *req, oc_memory_response *resp)
 {
     server *s = userdata;
     s->calls++;
@@ -49,27 +49,27 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
         const route *r = &s->routes[i];
         if (r->target && strcmp(r->target, req->target) != 0)
             continue;
-        sdkrt_memory_response_set_status(resp, r->status);
+        oc_memory_response_set_status(resp, r->status);
         if (r->content_type)
-            sdkrt_memory_response_add_header(resp, "Content-Type", r->content_type);
+            oc_memory_response_add_header(resp, "Content-Type", r->content_type);
         for (size_t k = 0; k < 8 && r->chunks[k]; k++)
-            sdkrt_memory_response_add_chunk(resp, r->chunks[k], strlen(r->chunks[k]));
+            oc_memory_response_add_chunk(resp, r->chunks[k], strlen(r->chunks[k]));
         if (r->cut)
-            sdkrt_memory_response_end_with_error(resp, SDKRT_REASON_TRANSPORT, NULL);
+            oc_memory_response_end_with_error(resp, OC_REASON_TRANSPORT, NULL);
         return 0;
     }
-    sdkrt_memory_response_set_status(resp, 599);
+    oc_memory_response_set_status(resp, 599);
     return 0;
 }
 
 static server srv;
-static sdkrt_transport *transport;
+static oc_transport *transport;
 static oc_client *client;
 
 static void setup(void)
 {
     memset(&srv, 0, sizeof srv);
-    ck_assert_int_eq(sdkrt_memory_transport_new(&transport, handler, &srv), SDKRT_OK);
+    ck_assert_int_eq(oc_memory_transport_new(&transport, handler, &srv, NULL), OC_OK);
     oc_client_options o = OC_CLIENT_OPTIONS_INIT;
     o.base_url = "http://127.0.0.1:1/prefix";
     o.transport = transport;
@@ -80,7 +80,7 @@ static void setup(void)
 static void teardown(void)
 {
     oc_client_free(client);
-    sdkrt_memory_transport_free(transport);
+    oc_transport_free(transport);
     client = NULL;
     transport = NULL;
 }
@@ -101,8 +101,8 @@ static void answer(const char *target, int status, const char *body)
     ","                                                                                            \
     "\"title\":\"t " id "\",\"location\":{\"directory\":\"/w\"}}"
 
-/* Check and release *errp, leaving it NULL (the runtime frees a non-NULL *err it overwrites). */
-static void expect_reason(oc_error **errp, sdkrt_reason reason, const char *in_message)
+/* Check and release *errp, leaving it NULL for the next call. */
+static void expect_reason(oc_error **errp, oc_reason reason, const char *in_message)
 {
     oc_error *err = *errp;
     *errp = NULL;
@@ -125,7 +125,7 @@ START_TEST(get_sends_exact_request_and_decodes)
     oc_session_v2_info *info = NULL;
     oc_error *err = NULL;
     oc_call_options call = OC_CALL_OPTIONS_INIT;
-    sdkrt_header h = {"X-Test", "yes"};
+    oc_header h = {"X-Test", "yes"};
     call.headers = &h;
     call.header_count = 1;
     ck_assert_int_eq(oc_session_get(client, &req, &call, &info, &err), OC_OK);
@@ -228,11 +228,11 @@ START_TEST(undeclared_status_and_tag_are_client_errors)
     ck_assert_int_eq(oc_error_status(err), 418);
     size_t len = 0;
     ck_assert_str_eq(oc_error_body(err, &len), "{\"teapot\":true}");
-    expect_reason(&err, SDKRT_REASON_UNEXPECTED_STATUS, NULL);
+    expect_reason(&err, OC_REASON_UNEXPECTED_STATUS, NULL);
     srv.nroutes = 0;
     answer(NULL, 404, "{\"_tag\":\"ConflictError\",\"message\":\"x\"}");
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
-    expect_reason(&err, SDKRT_REASON_UNEXPECTED_STATUS, "ConflictError");
+    expect_reason(&err, OC_REASON_UNEXPECTED_STATUS, "ConflictError");
 }
 END_TEST
 
@@ -244,7 +244,7 @@ START_TEST(malformed_names_the_path)
     oc_error *err = NULL;
     answer(NULL, 200, "{\"data\":{\"id\":\"ses_1\"}}");
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
-    expect_reason(&err, SDKRT_REASON_MALFORMED_RESPONSE,
+    expect_reason(&err, OC_REASON_MALFORMED_RESPONSE,
                   "$.data.projectID: missing required field");
     srv.nroutes = 0;
     answer(NULL, 200,
@@ -252,12 +252,12 @@ START_TEST(malformed_names_the_path)
            "\"output\":2,\"reasoning\":0,\"cache\":{\"read\":0,\"write\":0}},\"time\":{\"created\":"
            "\"soon\",\"updated\":1},\"title\":\"t\",\"location\":{\"directory\":\"/\"}}}");
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
-    expect_reason(&err, SDKRT_REASON_MALFORMED_RESPONSE,
+    expect_reason(&err, OC_REASON_MALFORMED_RESPONSE,
                   "$.data.time.created: expected number, got string");
     srv.nroutes = 0;
     answer(NULL, 200, "not json");
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
-    expect_reason(&err, SDKRT_REASON_MALFORMED_RESPONSE, NULL);
+    expect_reason(&err, OC_REASON_MALFORMED_RESPONSE, NULL);
     ck_assert_ptr_null(info);
 }
 END_TEST
@@ -297,6 +297,92 @@ START_TEST(prompt_posts_body_and_no_content_ops)
 }
 END_TEST
 
+/* Everything a user touches is under oc_: reasons, auth kinds, cancel tokens, transports. */
+START_TEST(one_prefix_for_the_runtime)
+{
+    /* The SDK's reasons cover the runtime's: the one after the last has no name. */
+    static const oc_reason reasons[] = {
+        OC_REASON_NONE,          OC_REASON_TRANSPORT,          OC_REASON_TIMEOUT,
+        OC_REASON_CANCELLED,     OC_REASON_UNEXPECTED_STATUS,  OC_REASON_UNSUPPORTED_CONTENT_TYPE,
+        OC_REASON_MALFORMED_RESPONSE, OC_REASON_INVALID_ARGUMENT, OC_REASON_RESPONSE_TOO_LARGE,
+        OC_REASON_EVENT_TOO_LARGE, OC_REASON_OUT_OF_MEMORY};
+    for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++) {
+        ck_assert_int_eq((int)reasons[i], (int)i);
+        ck_assert_str_ne(oc_reason_name(reasons[i]), oc_reason_name((oc_reason)99));
+    }
+    ck_assert_str_eq(oc_reason_name(OC_REASON_TIMEOUT), "TIMEOUT");
+    ck_assert_str_eq(oc_reason_name((oc_reason)(OC_REASON_OUT_OF_MEMORY + 1)),
+                     oc_reason_name((oc_reason)99));
+    ck_assert_int_ne(OC_AUTH_BASIC, OC_AUTH_NONE);
+    ck_assert_int_ne(OC_AUTH_BEARER, OC_AUTH_BASIC);
+
+    /* A triggered token cancels the call before any I/O. */
+    oc_cancel *cancel = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_cancel_new(&cancel, &err), OC_OK);
+    ck_assert(!oc_cancel_is_triggered(cancel));
+    oc_cancel_trigger(cancel);
+    ck_assert(oc_cancel_is_triggered(cancel));
+    answer(NULL, 200, "{\"data\":" SESSION("ses_1") "}");
+    oc_session_get_request req = {0};
+    req.session_id.value = "ses_1";
+    oc_call_options call = OC_CALL_OPTIONS_INIT;
+    call.cancel = cancel;
+    oc_session_v2_info *info = NULL;
+    ck_assert_int_eq(oc_session_get(client, &req, &call, &info, &err), OC_ERR);
+    ck_assert_int_eq(oc_error_reason(err), OC_REASON_CANCELLED);
+    ck_assert_int_eq(srv.calls, 0);
+    oc_error_clear(&err);
+    ck_assert_ptr_null(err);
+    oc_cancel_reset(cancel);
+    ck_assert(!oc_cancel_is_triggered(cancel));
+    ck_assert_int_eq(oc_session_get(client, &req, &call, &info, &err), OC_OK);
+    oc_session_v2_info_free(info);
+    oc_cancel_free(cancel);
+    oc_cancel_free(NULL);
+    ck_assert_int_eq(oc_cancel_new(NULL, &err), OC_ERR);
+    expect_reason(&err, OC_REASON_INVALID_ARGUMENT, NULL);
+    oc_transport *t = NULL;
+    ck_assert_int_eq(oc_memory_transport_new(&t, NULL, NULL, &err), OC_ERR);
+    ck_assert_ptr_null(t);
+    expect_reason(&err, OC_REASON_INVALID_ARGUMENT, NULL);
+    oc_transport_free(NULL);
+}
+END_TEST
+
+/* *err must be NULL on entry; a variable reused without clearing keeps its first error (never
+ * freed or overwritten by the SDK), and oc_error_clear makes it reusable. */
+START_TEST(err_out_parameter_rules)
+{
+    oc_session_get_request req = {0};
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    oc_error *first = err;
+    ck_assert_ptr_nonnull(first);
+    ck_assert_int_eq(oc_error_reason(first), OC_REASON_INVALID_ARGUMENT);
+    /* A caller that frees and forgets to reset would pass a dangling pointer; one that does not
+     * free at all gets its first error back untouched, and the call still fails. */
+    answer(NULL, 404, "{\"_tag\":\"SessionNotFoundError\",\"sessionID\":\"ses_9\","
+                      "\"message\":\"gone\"}");
+    req.session_id.value = "ses_9";
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    ck_assert_ptr_eq(err, first);
+    ck_assert_int_eq(oc_error_reason(err), OC_REASON_INVALID_ARGUMENT);
+    ck_assert_ptr_null(info);
+    oc_error_clear(&err);
+    ck_assert_ptr_null(err);
+    oc_error_clear(&err); /* *err NULL: no-op */
+    oc_error_clear(NULL);
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
+    ck_assert(oc_error_is_domain(err));
+    ck_assert_str_eq(oc_error_tag(err), "SessionNotFoundError");
+    oc_error_clear(&err);
+    /* err NULL: no details, still a failure. */
+    ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, NULL), OC_ERR);
+}
+END_TEST
+
 START_TEST(invalid_arguments)
 {
     oc_session_get_request req = {0};
@@ -304,9 +390,9 @@ START_TEST(invalid_arguments)
     oc_error *err = NULL;
     /* A NULL required string is refused before any I/O. */
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
-    expect_reason(&err, SDKRT_REASON_INVALID_ARGUMENT, NULL);
+    expect_reason(&err, OC_REASON_INVALID_ARGUMENT, NULL);
     ck_assert_int_eq(oc_session_get(client, NULL, NULL, &info, &err), OC_ERR);
-    expect_reason(&err, SDKRT_REASON_INVALID_ARGUMENT, NULL);
+    expect_reason(&err, OC_REASON_INVALID_ARGUMENT, NULL);
     ck_assert_int_eq(srv.calls, 0);
     /* An operation whose parameters are all optional takes a NULL request. */
     answer(NULL, 200, "{\"data\":[],\"cursor\":{}}");
@@ -353,7 +439,7 @@ START_TEST(methods_params_and_bodies)
     ck_assert_str_eq(srv.method, "POST");
     ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/agent");
     ck_assert_str_eq(srv.body, "{\"agent\":\"build\"}");
-    expect_reason(&err, SDKRT_REASON_UNEXPECTED_STATUS, NULL);
+    expect_reason(&err, OC_REASON_UNEXPECTED_STATUS, NULL);
     /* Required and optional query parameters, an enum as its wire string. */
     srv.nroutes = 0;
     answer(NULL, 200, "{\"data\":[]}");
@@ -415,7 +501,7 @@ START_TEST(page_query_cursor_and_continue)
     oc_session_list_cursor_free(keep);
     ck_assert_int_eq(oc_session_list_cursor_new(&keep, NULL, &err), OC_ERR);
     ck_assert_ptr_null(keep);
-    ck_assert_int_eq(oc_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    ck_assert_int_eq(oc_error_reason(err), OC_REASON_INVALID_ARGUMENT);
     oc_error_free(err);
 }
 END_TEST
@@ -615,7 +701,7 @@ START_TEST(stream_cut_close_and_error_status)
     ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ITEM);
     ck_assert_str_eq(srv.target, "/prefix/api/session/ses_1/event?after=4");
     ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ERROR);
-    expect_reason(&err, SDKRT_REASON_TRANSPORT, NULL);
+    expect_reason(&err, OC_REASON_TRANSPORT, NULL);
     oc_session_events_close(s);
 
     /* close before any next: no I/O at all */
@@ -646,6 +732,8 @@ static Suite *suite(void)
     tcase_add_test(tc, undeclared_status_and_tag_are_client_errors);
     tcase_add_test(tc, malformed_names_the_path);
     tcase_add_test(tc, prompt_posts_body_and_no_content_ops);
+    tcase_add_test(tc, one_prefix_for_the_runtime);
+    tcase_add_test(tc, err_out_parameter_rules);
     tcase_add_test(tc, invalid_arguments);
     tcase_add_test(tc, methods_params_and_bodies);
     tcase_add_test(tc, page_query_cursor_and_continue);

@@ -406,6 +406,39 @@ static void emit_type_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
     sdkc_buf_putc(b, '\n');
 }
 
+/* The runtime's enumerations under this SDK's prefix. Kept in step with sdkrt/error.h and
+ * sdkrt/client.h (tests/emitter/test_opencode.c fails when the runtime gains a reason). */
+static const char *const runtime_reasons[] = {
+    "NONE",          "TRANSPORT",         "TIMEOUT",          "CANCELLED",
+    "UNEXPECTED_STATUS", "UNSUPPORTED_CONTENT_TYPE", "MALFORMED_RESPONSE", "INVALID_ARGUMENT",
+    "RESPONSE_TOO_LARGE", "EVENT_TOO_LARGE", "OUT_OF_MEMORY"};
+static const char *const runtime_auths[] = {"NONE", "BASIC", "BEARER"};
+
+static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
+{
+    const char *P = cx->prefix, *U = cx->upper;
+    sdkc_buf_printf(b,
+                    "/* Why a CLIENT error happened (%s_error_reason); NONE for a DOMAIN error. */\n"
+                    "typedef sdkrt_reason %s_reason;\n",
+                    P, P);
+    for (size_t i = 0; i < sizeof runtime_reasons / sizeof *runtime_reasons; i++)
+        sdkc_buf_printf(b, "#define %s_REASON_%s SDKRT_REASON_%s\n", U, runtime_reasons[i],
+                        runtime_reasons[i]);
+    sdkc_buf_printf(b, "\n/* How the client authenticates (%s_client_options.auth). */\n"
+                       "typedef sdkrt_auth_kind %s_auth_kind;\n",
+                    P, P);
+    for (size_t i = 0; i < sizeof runtime_auths / sizeof *runtime_auths; i++)
+        sdkc_buf_printf(b, "#define %s_AUTH_%s SDKRT_AUTH_%s\n", U, runtime_auths[i],
+                        runtime_auths[i]);
+    sdkc_buf_printf(b,
+                    "\n/* The in-memory transport (tests without a server): what its handler "
+                    "sees and fills. */\n"
+                    "typedef sdkrt_memory_request %s_memory_request;\n"
+                    "typedef sdkrt_memory_response %s_memory_response;\n"
+                    "typedef sdkrt_memory_handler %s_memory_handler;\n\n",
+                    P, P, P);
+}
+
 static void emit_types_h(emit_ctx *cx, sdkc_buf *b)
 {
     const char *P = cx->prefix, *U = cx->upper;
@@ -431,13 +464,16 @@ static void emit_types_h(emit_ctx *cx, sdkc_buf *b)
         "#define %s_CLIENT_OPTIONS_INIT SDKRT_CLIENT_OPTIONS_INIT\n"
         "typedef sdkrt_call_options %s_call_options; /* header overrides, cancel, timeout */\n"
         "#define %s_CALL_OPTIONS_INIT SDKRT_CALL_OPTIONS_INIT\n"
-        "typedef sdkrt_cancel %s_cancel;\n"
-        "typedef sdkrt_bytes %s_bytes; /* a non-JSON body; sdkrt_bytes_free */\n\n"
+        "typedef sdkrt_cancel %s_cancel; /* %s_cancel_new / %s_cancel_trigger / %s_cancel_free */\n"
+        "typedef sdkrt_bytes %s_bytes; /* a non-JSON body; %s_bytes_free */\n"
+        "typedef sdkrt_header %s_header; /* a borrowed name/value pair (options, call options) */\n"
+        "typedef sdkrt_transport %s_transport; /* %s_client_options.transport; NULL = libcurl */\n\n"
         "/* Result of an iterator or stream step. */\n"
         "typedef enum %s_next {\n    %s_NEXT_ERROR = -1, /* *err is set */\n"
         "    %s_NEXT_END = 0,    /* no more items */\n    %s_NEXT_ITEM = 1    /* *item is set */\n"
         "} %s_next;\n\n",
-        P, U, U, U, U, P, P, P, P, P, P, U, P, U, P, P, P, U, U, U, P);
+        P, U, U, U, U, P, P, P, P, P, P, U, P, U, P, P, P, P, P, P, P, P, P, P, U, U, U, P);
+    emit_runtime_names(cx, b);
     sdkc_buf_puts(b, "/* Every value type, declared first so that definitions may refer to each "
                      "other. */\n");
     for (size_t i = 0; i < cx->norder; i++)
@@ -986,17 +1022,58 @@ static void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
     sdkc_buf_printf(
         b,
         "/* Errors: CLIENT errors carry a reason; DOMAIN errors carry a declared tag and a typed "
-        "payload. All borrowed\n * from err. */\n"
+        "payload. All borrowed\n * from err.\n *\n"
+        " * Every %s_error **err parameter follows GLib's GError rules: err may be NULL (no "
+        "details wanted); otherwise\n * *err must be NULL on entry, and on failure it receives "
+        "one new error that the caller owns and\n * releases with %s_error_free, or with "
+        "%s_error_clear, which also resets the variable to NULL for the\n * next call. The "
+        "SDK never frees or overwrites a non-NULL *err: when it already holds an error, that\n"
+        " * first error is kept and the new one is dropped. */\n"
         "void %s_error_free(%s_error *err); /* NULL is a no-op */\n"
+        "/* Free *err and set it to NULL, so the variable can be passed again (err or *err NULL: "
+        "no-op). */\n"
+        "void %s_error_clear(%s_error **err);\n"
         "int %s_error_is_domain(const %s_error *err);\n"
         "const char *%s_error_tag(const %s_error *err); /* DOMAIN tag, or NULL */\n"
-        "sdkrt_reason %s_error_reason(const %s_error *err); /* CLIENT reason, NONE for DOMAIN */\n"
+        "%s_reason %s_error_reason(const %s_error *err); /* CLIENT reason, NONE for DOMAIN */\n"
         "const char *%s_error_reason_name(const %s_error *err); /* \"TRANSPORT\", ... */\n"
         "int %s_error_status(const %s_error *err); /* HTTP status, 0 if none */\n"
         "const char *%s_error_message(const %s_error *err);\n"
         "/* The kept response body (first 64 KiB), or NULL. */\n"
-        "const char *%s_error_body(const %s_error *err, size_t *len);\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+        "const char *%s_error_body(const %s_error *err, size_t *len);\n"
+        "/* The name of a reason (\"TIMEOUT\", ...; static). */\n"
+        "const char *%s_reason_name(%s_reason reason);\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+    sdkc_buf_printf(
+        b,
+        "/* Cancellation: trigger a token from any thread to stop the calls and streams that "
+        "carry it\n * (%s_call_options.cancel) with a CANCELLED error. */\n"
+        "%s_status %s_cancel_new(%s_cancel **out, %s_error **err); /* *out new: %s_cancel_free */\n"
+        "void %s_cancel_trigger(%s_cancel *cancel);\n"
+        "bool %s_cancel_is_triggered(const %s_cancel *cancel);\n"
+        "void %s_cancel_reset(%s_cancel *cancel); /* untriggered again, for the next call */\n"
+        "void %s_cancel_free(%s_cancel *cancel); /* NULL is a no-op */\n\n"
+        "/* Transports (%s_client_options.transport, borrowed by the client, which it must "
+        "outlive). */\n"
+        "%s_status %s_curl_transport_new(%s_transport **out, %s_error **err);\n"
+        "/* An in-memory server: handler fills each response (handler and userdata borrowed). */\n"
+        "%s_status %s_memory_transport_new(%s_transport **out, %s_memory_handler handler, void "
+        "*userdata,\n    %s_error **err);\n"
+        "void %s_transport_free(%s_transport *transport); /* NULL is a no-op */\n"
+        "/* What a memory handler may set (default: 200, no headers, empty body); name, value and "
+        "bytes are copied. */\n"
+        "void %s_memory_response_set_status(%s_memory_response *response, int status);\n"
+        "%s_status %s_memory_response_add_header(%s_memory_response *response, const char *name, "
+        "const char *value);\n"
+        "/* One chunk of the body: a stream read returns at most one chunk. */\n"
+        "%s_status %s_memory_response_add_chunk(%s_memory_response *response, const void *bytes, "
+        "size_t len);\n"
+        "/* End the body with an error of that reason (TRANSPORT: a cut connection); message "
+        "copied, may be NULL. */\n"
+        "void %s_memory_response_end_with_error(%s_memory_response *response, %s_reason reason, "
+        "const char *message);\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+        P, P, P, P, P, P);
     for (size_t i = 0; i < ntags; i++) {
         sdkc_buf_printf(b,
                         "/* The %s payload of err (borrowed), or NULL when err is not that "
@@ -1523,11 +1600,12 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
     sdkc_buf_printf(
         b,
         "void %s_error_free(%s_error *err)\n{\n    sdkrt_error_free(err);\n}\n\n"
+        "void %s_error_clear(%s_error **err)\n{\n    sdkrt_error_clear(err);\n}\n\n"
         "int %s_error_is_domain(const %s_error *err)\n{\n"
         "    return err && sdkrt_error_kind(err) == SDKRT_ERROR_DOMAIN;\n}\n\n"
         "const char *%s_error_tag(const %s_error *err)\n{\n"
         "    return err ? sdkrt_error_tag(err) : NULL;\n}\n\n"
-        "sdkrt_reason %s_error_reason(const %s_error *err)\n{\n"
+        "%s_reason %s_error_reason(const %s_error *err)\n{\n"
         "    return err ? sdkrt_error_reason(err) : SDKRT_REASON_NONE;\n}\n\n"
         "const char *%s_error_reason_name(const %s_error *err)\n{\n"
         "    return sdkrt_reason_name(err ? sdkrt_error_reason(err) : SDKRT_REASON_NONE);\n}\n\n"
@@ -1537,8 +1615,47 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
         "    return err ? sdkrt_error_message(err) : \"no error\";\n}\n\n"
         "const char *%s_error_body(const %s_error *err, size_t *len)\n{\n"
         "    if (len)\n        *len = 0;\n    return err ? sdkrt_error_body(err, len) : "
-        "NULL;\n}\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+        "NULL;\n}\n\n"
+        "const char *%s_reason_name(%s_reason reason)\n{\n    return sdkrt_reason_name(reason);\n}\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+    sdkc_buf_printf(
+        b,
+        "%s_status %s_cancel_new(%s_cancel **out, %s_error **err)\n{\n"
+        "    if (!out)\n        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "
+        "\"%s_cancel_new: out is NULL\");\n"
+        "    if (sdkrt_cancel_new(out) != SDKRT_OK)\n"
+        "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
+        "    return SDKRT_OK;\n}\n\n"
+        "void %s_cancel_trigger(%s_cancel *cancel)\n{\n    sdkrt_cancel_trigger(cancel);\n}\n\n"
+        "bool %s_cancel_is_triggered(const %s_cancel *cancel)\n{\n"
+        "    return sdkrt_cancel_is_triggered(cancel);\n}\n\n"
+        "void %s_cancel_reset(%s_cancel *cancel)\n{\n    sdkrt_cancel_reset(cancel);\n}\n\n"
+        "void %s_cancel_free(%s_cancel *cancel)\n{\n    sdkrt_cancel_free(cancel);\n}\n\n"
+        "%s_status %s_curl_transport_new(%s_transport **out, %s_error **err)\n{\n"
+        "    return sdkrt_curl_transport_new(out, err);\n}\n\n"
+        "%s_status %s_memory_transport_new(%s_transport **out, %s_memory_handler handler, void "
+        "*userdata,\n    %s_error **err)\n{\n"
+        "    if (out)\n        *out = NULL;\n"
+        "    if (!out || !handler)\n        return sdkrt_error_set(err, "
+        "SDKRT_REASON_INVALID_ARGUMENT, \"%s_memory_transport_new: out and handler are "
+        "required\");\n"
+        "    if (sdkrt_memory_transport_new(out, handler, userdata) != SDKRT_OK)\n"
+        "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
+        "    return SDKRT_OK;\n}\n\n"
+        "void %s_transport_free(%s_transport *transport)\n{\n    sdkrt_transport_free(transport);\n}\n\n"
+        "void %s_memory_response_set_status(%s_memory_response *response, int status)\n{\n"
+        "    sdkrt_memory_response_set_status(response, status);\n}\n\n"
+        "%s_status %s_memory_response_add_header(%s_memory_response *response, const char *name, "
+        "const char *value)\n{\n"
+        "    return sdkrt_memory_response_add_header(response, name, value);\n}\n\n"
+        "%s_status %s_memory_response_add_chunk(%s_memory_response *response, const void *bytes, "
+        "size_t len)\n{\n"
+        "    return sdkrt_memory_response_add_chunk(response, bytes, len);\n}\n\n"
+        "void %s_memory_response_end_with_error(%s_memory_response *response, %s_reason reason, "
+        "const char *message)\n{\n"
+        "    sdkrt_memory_response_end_with_error(response, reason, message);\n}\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+        P, P, P, P, P);
     bool any_paged = false;
     for (size_t i = 0; i < nops; i++)
         any_paged = any_paged || (ops[i].op->pagination && page_ok(&ops[i]) && !ops[i].op->stream);
@@ -1781,7 +1898,28 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "global_init",
                                            "global_cleanup",
                                            "error_free",
+                                           "error_clear",
                                            "error_is_domain",
+                                           "reason",
+                                           "reason_name",
+                                           "auth_kind",
+                                           "header",
+                                           "transport",
+                                           "transport_free",
+                                           "curl_transport_new",
+                                           "memory_transport_new",
+                                           "memory_request",
+                                           "memory_response",
+                                           "memory_handler",
+                                           "memory_response_set_status",
+                                           "memory_response_add_header",
+                                           "memory_response_add_chunk",
+                                           "memory_response_end_with_error",
+                                           "cancel_new",
+                                           "cancel_trigger",
+                                           "cancel_is_triggered",
+                                           "cancel_reset",
+                                           "cancel_free",
                                            "error_tag",
                                            "error_reason",
                                            "error_reason_name",
@@ -1798,6 +1936,25 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "json"};
     for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++) {
         if (!emit_reserve(cx, reserved[i]))
+            return false;
+    }
+    /* Fixed macros and constants, so that no enum or union constant takes their spelling. */
+    static const char *const fixed[] = {"OK",           "ERR",          "NEXT_ERROR",
+                                        "NEXT_END",     "NEXT_ITEM",    "CLIENT_OPTIONS_INIT",
+                                        "CALL_OPTIONS_INIT", "H",       "TYPES_H",
+                                        "OPS_H",        "INTERNAL_H"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        if (!emit_reserve(cx, sdkc_arena_printf(cx->arena, "#%s_%s", cx->upper, fixed[i])))
+            return false;
+    }
+    for (size_t i = 0; i < sizeof runtime_reasons / sizeof *runtime_reasons; i++) {
+        if (!emit_reserve(cx, sdkc_arena_printf(cx->arena, "#%s_REASON_%s", cx->upper,
+                                                runtime_reasons[i])))
+            return false;
+    }
+    for (size_t i = 0; i < sizeof runtime_auths / sizeof *runtime_auths; i++) {
+        if (!emit_reserve(cx,
+                          sdkc_arena_printf(cx->arena, "#%s_AUTH_%s", cx->upper, runtime_auths[i])))
             return false;
     }
     static const char *const op_suffixes[] = {

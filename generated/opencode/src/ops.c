@@ -41,6 +41,11 @@ void oc_error_free(oc_error *err)
     sdkrt_error_free(err);
 }
 
+void oc_error_clear(oc_error **err)
+{
+    sdkrt_error_clear(err);
+}
+
 int oc_error_is_domain(const oc_error *err)
 {
     return err && sdkrt_error_kind(err) == SDKRT_ERROR_DOMAIN;
@@ -51,7 +56,7 @@ const char *oc_error_tag(const oc_error *err)
     return err ? sdkrt_error_tag(err) : NULL;
 }
 
-sdkrt_reason oc_error_reason(const oc_error *err)
+oc_reason oc_error_reason(const oc_error *err)
 {
     return err ? sdkrt_error_reason(err) : SDKRT_REASON_NONE;
 }
@@ -76,6 +81,82 @@ const char *oc_error_body(const oc_error *err, size_t *len)
     if (len)
         *len = 0;
     return err ? sdkrt_error_body(err, len) : NULL;
+}
+
+const char *oc_reason_name(oc_reason reason)
+{
+    return sdkrt_reason_name(reason);
+}
+
+oc_status oc_cancel_new(oc_cancel **out, oc_error **err)
+{
+    if (!out)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "oc_cancel_new: out is NULL");
+    if (sdkrt_cancel_new(out) != SDKRT_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    return SDKRT_OK;
+}
+
+void oc_cancel_trigger(oc_cancel *cancel)
+{
+    sdkrt_cancel_trigger(cancel);
+}
+
+bool oc_cancel_is_triggered(const oc_cancel *cancel)
+{
+    return sdkrt_cancel_is_triggered(cancel);
+}
+
+void oc_cancel_reset(oc_cancel *cancel)
+{
+    sdkrt_cancel_reset(cancel);
+}
+
+void oc_cancel_free(oc_cancel *cancel)
+{
+    sdkrt_cancel_free(cancel);
+}
+
+oc_status oc_curl_transport_new(oc_transport **out, oc_error **err)
+{
+    return sdkrt_curl_transport_new(out, err);
+}
+
+oc_status oc_memory_transport_new(oc_transport **out, oc_memory_handler handler, void *userdata,
+    oc_error **err)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !handler)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "oc_memory_transport_new: out and handler are required");
+    if (sdkrt_memory_transport_new(out, handler, userdata) != SDKRT_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    return SDKRT_OK;
+}
+
+void oc_transport_free(oc_transport *transport)
+{
+    sdkrt_transport_free(transport);
+}
+
+void oc_memory_response_set_status(oc_memory_response *response, int status)
+{
+    sdkrt_memory_response_set_status(response, status);
+}
+
+oc_status oc_memory_response_add_header(oc_memory_response *response, const char *name, const char *value)
+{
+    return sdkrt_memory_response_add_header(response, name, value);
+}
+
+oc_status oc_memory_response_add_chunk(oc_memory_response *response, const void *bytes, size_t len)
+{
+    return sdkrt_memory_response_add_chunk(response, bytes, len);
+}
+
+void oc_memory_response_end_with_error(oc_memory_response *response, oc_reason reason, const char *message)
+{
+    sdkrt_memory_response_end_with_error(response, reason, message);
 }
 
 /* strdup without relying on POSIX feature macros. */

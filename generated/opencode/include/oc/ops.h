@@ -21,16 +21,48 @@ void oc_client_free(oc_client *client); /* NULL is a no-op */
 void oc_bytes_free(oc_bytes *bytes);
 
 /* Errors: CLIENT errors carry a reason; DOMAIN errors carry a declared tag and a typed payload. All borrowed
- * from err. */
+ * from err.
+ *
+ * Every oc_error **err parameter follows GLib's GError rules: err may be NULL (no details wanted); otherwise
+ * *err must be NULL on entry, and on failure it receives one new error that the caller owns and
+ * releases with oc_error_free, or with oc_error_clear, which also resets the variable to NULL for the
+ * next call. The SDK never frees or overwrites a non-NULL *err: when it already holds an error, that
+ * first error is kept and the new one is dropped. */
 void oc_error_free(oc_error *err); /* NULL is a no-op */
+/* Free *err and set it to NULL, so the variable can be passed again (err or *err NULL: no-op). */
+void oc_error_clear(oc_error **err);
 int oc_error_is_domain(const oc_error *err);
 const char *oc_error_tag(const oc_error *err); /* DOMAIN tag, or NULL */
-sdkrt_reason oc_error_reason(const oc_error *err); /* CLIENT reason, NONE for DOMAIN */
+oc_reason oc_error_reason(const oc_error *err); /* CLIENT reason, NONE for DOMAIN */
 const char *oc_error_reason_name(const oc_error *err); /* "TRANSPORT", ... */
 int oc_error_status(const oc_error *err); /* HTTP status, 0 if none */
 const char *oc_error_message(const oc_error *err);
 /* The kept response body (first 64 KiB), or NULL. */
 const char *oc_error_body(const oc_error *err, size_t *len);
+/* The name of a reason ("TIMEOUT", ...; static). */
+const char *oc_reason_name(oc_reason reason);
+
+/* Cancellation: trigger a token from any thread to stop the calls and streams that carry it
+ * (oc_call_options.cancel) with a CANCELLED error. */
+oc_status oc_cancel_new(oc_cancel **out, oc_error **err); /* *out new: oc_cancel_free */
+void oc_cancel_trigger(oc_cancel *cancel);
+bool oc_cancel_is_triggered(const oc_cancel *cancel);
+void oc_cancel_reset(oc_cancel *cancel); /* untriggered again, for the next call */
+void oc_cancel_free(oc_cancel *cancel); /* NULL is a no-op */
+
+/* Transports (oc_client_options.transport, borrowed by the client, which it must outlive). */
+oc_status oc_curl_transport_new(oc_transport **out, oc_error **err);
+/* An in-memory server: handler fills each response (handler and userdata borrowed). */
+oc_status oc_memory_transport_new(oc_transport **out, oc_memory_handler handler, void *userdata,
+    oc_error **err);
+void oc_transport_free(oc_transport *transport); /* NULL is a no-op */
+/* What a memory handler may set (default: 200, no headers, empty body); name, value and bytes are copied. */
+void oc_memory_response_set_status(oc_memory_response *response, int status);
+oc_status oc_memory_response_add_header(oc_memory_response *response, const char *name, const char *value);
+/* One chunk of the body: a stream read returns at most one chunk. */
+oc_status oc_memory_response_add_chunk(oc_memory_response *response, const void *bytes, size_t len);
+/* End the body with an error of that reason (TRANSPORT: a cut connection); message copied, may be NULL. */
+void oc_memory_response_end_with_error(oc_memory_response *response, oc_reason reason, const char *message);
 
 /* The ConflictError payload of err (borrowed), or NULL when err is not that error. */
 const oc_conflict_error *oc_error_conflict_error(const oc_error *err);

@@ -30,8 +30,10 @@ typedef sdkrt_client_options oc_client_options;
 #define OC_CLIENT_OPTIONS_INIT SDKRT_CLIENT_OPTIONS_INIT
 typedef sdkrt_call_options oc_call_options; /* header overrides, cancel, timeout */
 #define OC_CALL_OPTIONS_INIT SDKRT_CALL_OPTIONS_INIT
-typedef sdkrt_cancel oc_cancel;
-typedef sdkrt_bytes oc_bytes; /* a non-JSON body; sdkrt_bytes_free */
+typedef sdkrt_cancel oc_cancel; /* oc_cancel_new / oc_cancel_trigger / oc_cancel_free */
+typedef sdkrt_bytes oc_bytes; /* a non-JSON body; oc_bytes_free */
+typedef sdkrt_header oc_header; /* a borrowed name/value pair (options, call options) */
+typedef sdkrt_transport oc_transport; /* oc_client_options.transport; NULL = libcurl */
 
 /* Result of an iterator or stream step. */
 typedef enum oc_next {
@@ -39,6 +41,31 @@ typedef enum oc_next {
     OC_NEXT_END = 0,    /* no more items */
     OC_NEXT_ITEM = 1    /* *item is set */
 } oc_next;
+
+/* Why a CLIENT error happened (oc_error_reason); NONE for a DOMAIN error. */
+typedef sdkrt_reason oc_reason;
+#define OC_REASON_NONE SDKRT_REASON_NONE
+#define OC_REASON_TRANSPORT SDKRT_REASON_TRANSPORT
+#define OC_REASON_TIMEOUT SDKRT_REASON_TIMEOUT
+#define OC_REASON_CANCELLED SDKRT_REASON_CANCELLED
+#define OC_REASON_UNEXPECTED_STATUS SDKRT_REASON_UNEXPECTED_STATUS
+#define OC_REASON_UNSUPPORTED_CONTENT_TYPE SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE
+#define OC_REASON_MALFORMED_RESPONSE SDKRT_REASON_MALFORMED_RESPONSE
+#define OC_REASON_INVALID_ARGUMENT SDKRT_REASON_INVALID_ARGUMENT
+#define OC_REASON_RESPONSE_TOO_LARGE SDKRT_REASON_RESPONSE_TOO_LARGE
+#define OC_REASON_EVENT_TOO_LARGE SDKRT_REASON_EVENT_TOO_LARGE
+#define OC_REASON_OUT_OF_MEMORY SDKRT_REASON_OUT_OF_MEMORY
+
+/* How the client authenticates (oc_client_options.auth). */
+typedef sdkrt_auth_kind oc_auth_kind;
+#define OC_AUTH_NONE SDKRT_AUTH_NONE
+#define OC_AUTH_BASIC SDKRT_AUTH_BASIC
+#define OC_AUTH_BEARER SDKRT_AUTH_BEARER
+
+/* The in-memory transport (tests without a server): what its handler sees and fills. */
+typedef sdkrt_memory_request oc_memory_request;
+typedef sdkrt_memory_response oc_memory_response;
+typedef sdkrt_memory_handler oc_memory_handler;
 
 /* Every value type, declared first so that definitions may refer to each other. */
 typedef struct oc_agent_color_variant2 oc_agent_color_variant2;
