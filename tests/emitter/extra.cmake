@@ -56,3 +56,13 @@ if(TARGET sdkc-cli)
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/names)
   set_tests_properties(emitter/names PROPERTIES LABELS "emitter;script" TIMEOUT 120)
 endif()
+
+# The generated SDK installed next to an installed libsdkrt, and consumed with pkg-config and
+# find_package (shared and static), examples included. Not in sanitizer builds: the consumers
+# would link an instrumented libsdkrt without the sanitizer runtime.
+if(TARGET sdkrt_shared AND NOT SDKC_SANITIZE)
+  add_test(NAME emitter/install_sdk
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install-sdk.sh ${PROJECT_BINARY_DIR}
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER})
+  set_tests_properties(emitter/install_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 300)
+endif()

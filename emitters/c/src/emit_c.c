@@ -16,16 +16,16 @@
 
 typedef struct cop {
     const sdkc_operation *op;
-    const char *name; /* "session_list" (unique, reserved with its derived names) */
-    ctype **params;   /* per op->params */
-    ctype *body;      /* NULL without a body */
-    ctype *result;    /* JSON result (after unwrap); NULL otherwise */
-    ctype **errs;     /* per flattened declared tag */
-    ctype *item;      /* page item or stream item */
-    ctype *cause;     /* stream failure cause, or NULL */
-    ctype *page;      /* page body object */
+    const char *name;    /* "session_list" (unique, reserved with its derived names) */
+    ctype **params;      /* per op->params */
+    ctype *body;         /* NULL without a body */
+    ctype *result;       /* JSON result (after unwrap); NULL otherwise */
+    ctype **errs;        /* per flattened declared tag */
+    ctype *item;         /* page item or stream item */
+    ctype *cause;        /* stream failure cause, or NULL */
+    ctype *page;         /* page body object */
     const char **pnames; /* request struct member per op->params (unique with has_ and body) */
-    bool has_request; /* any parameter or body */
+    bool has_request;    /* any parameter or body */
 } cop;
 
 /* ---- text helpers ---- */
@@ -284,8 +284,7 @@ static const char *common_ret(emit_ctx *cx, const cfield *f)
 {
     size_t n = strlen(f->type->cdecl);
     if (f->boxed || (n && f->type->cdecl[n - 1] == '*'))
-        return sdkc_arena_printf(cx->arena, "const %s%s", f->type->cdecl,
-                                 f->boxed ? " *" : "");
+        return sdkc_arena_printf(cx->arena, "const %s%s", f->type->cdecl, f->boxed ? " *" : "");
     return sdkc_arena_printf(cx->arena, "const %s *", f->type->cdecl);
 }
 
@@ -311,8 +310,8 @@ static void emit_union_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                         "/* \"%s\", which every variant has (borrowed from value): NULL when "
                         "absent%s or the kind is unknown. */\n"
                         "%s%s_%s(const %s *value);\n",
-                        f->f->wire_name, f->nullable ? ", null" : "", common_ret(cx, f),
-                        cx->prefix, c->common[i].accessor, n);
+                        f->f->wire_name, f->nullable ? ", null" : "", common_ret(cx, f), cx->prefix,
+                        c->common[i].accessor, n);
     }
 }
 
@@ -321,8 +320,10 @@ static void emit_union_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
     const char *n = c->cdecl;
     const char *disc = c->t->u.union_.discriminator;
     if (disc) {
-        sdkc_buf_printf(b, "const char *%s_tag(const %s *value)\n{\n    if (!value)\n"
-                           "        return NULL;\n    switch (value->kind) {\n", n, n);
+        sdkc_buf_printf(b,
+                        "const char *%s_tag(const %s *value)\n{\n    if (!value)\n"
+                        "        return NULL;\n    switch (value->kind) {\n",
+                        n, n);
         for (size_t i = 0; i < c->nvariants; i++) {
             if (!c->variants[i].v->tag)
                 continue;
@@ -335,8 +336,10 @@ static void emit_union_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
         put_c_string(b, disc);
         sdkc_buf_puts(b, "));\n}\n\n");
     }
-    sdkc_buf_printf(b, "const char *%s_kind_name(%s_kind kind)\n{\n    switch (kind) {\n"
-                       "    case %s:\n        return \"unknown\";\n", n, n, c->unknown_const);
+    sdkc_buf_printf(b,
+                    "const char *%s_kind_name(%s_kind kind)\n{\n    switch (kind) {\n"
+                    "    case %s:\n        return \"unknown\";\n",
+                    n, n, c->unknown_const);
     for (size_t i = 0; i < c->nvariants; i++) {
         sdkc_buf_printf(b, "    case %s:\n        return ", c->consts[i]);
         put_c_string(b, c->variants[i].v->safe_name);
@@ -348,21 +351,24 @@ static void emit_union_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
         const cfield *f0 = cm->in[0];
         size_t len = strlen(f0->type->cdecl);
         bool by_value = !f0->boxed && !(len && f0->type->cdecl[len - 1] == '*');
-        sdkc_buf_printf(b, "%s%s_%s(const %s *value)\n{\n    if (!value)\n        return NULL;\n"
-                           "    switch (value->kind) {\n",
+        sdkc_buf_printf(b,
+                        "%s%s_%s(const %s *value)\n{\n    if (!value)\n        return NULL;\n"
+                        "    switch (value->kind) {\n",
                         common_ret(cx, f0), cx->prefix, cm->accessor, n);
         for (size_t k = 0; k < c->nvariants; k++) {
             const cfield *f = cm->in[k];
             /* value->u.v.f, or value->u.v->f for a boxed variant */
-            const char *m = sdkc_arena_printf(cx->arena, "value->u.%s%s", c->variants[k].v->safe_name,
-                                              c->variants[k].boxed ? "->" : ".");
+            const char *m =
+                sdkc_arena_printf(cx->arena, "value->u.%s%s", c->variants[k].v->safe_name,
+                                  c->variants[k].boxed ? "->" : ".");
             const char *cond = NULL;
             if (!f->f->required)
                 cond = sdkc_arena_printf(cx->arena, "%shas_%s", m, f->cname);
             if (f->nullable)
                 cond = sdkc_arena_printf(cx->arena, "%s%s!%s%s_null", cond ? cond : "",
                                          cond ? " && " : "", m, f->cname);
-            const char *val = sdkc_arena_printf(cx->arena, "%s%s%s", by_value ? "&" : "", m, f->cname);
+            const char *val =
+                sdkc_arena_printf(cx->arena, "%s%s%s", by_value ? "&" : "", m, f->cname);
             if (cond)
                 sdkc_buf_printf(b, "    case %s:\n        return %s ? %s : NULL;\n", c->consts[k],
                                 cond, val);
@@ -408,24 +414,33 @@ static void emit_type_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
 
 /* The runtime's enumerations under this SDK's prefix. Kept in step with sdkrt/error.h and
  * sdkrt/client.h (tests/emitter/test_opencode.c fails when the runtime gains a reason). */
-static const char *const runtime_reasons[] = {
-    "NONE",          "TRANSPORT",         "TIMEOUT",          "CANCELLED",
-    "UNEXPECTED_STATUS", "UNSUPPORTED_CONTENT_TYPE", "MALFORMED_RESPONSE", "INVALID_ARGUMENT",
-    "RESPONSE_TOO_LARGE", "EVENT_TOO_LARGE", "OUT_OF_MEMORY"};
+static const char *const runtime_reasons[] = {"NONE",
+                                              "TRANSPORT",
+                                              "TIMEOUT",
+                                              "CANCELLED",
+                                              "UNEXPECTED_STATUS",
+                                              "UNSUPPORTED_CONTENT_TYPE",
+                                              "MALFORMED_RESPONSE",
+                                              "INVALID_ARGUMENT",
+                                              "RESPONSE_TOO_LARGE",
+                                              "EVENT_TOO_LARGE",
+                                              "OUT_OF_MEMORY"};
 static const char *const runtime_auths[] = {"NONE", "BASIC", "BEARER"};
 
 static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
 {
     const char *P = cx->prefix, *U = cx->upper;
-    sdkc_buf_printf(b,
-                    "/* Why a CLIENT error happened (%s_error_reason); NONE for a DOMAIN error. */\n"
-                    "typedef sdkrt_reason %s_reason;\n",
-                    P, P);
+    sdkc_buf_printf(
+        b,
+        "/* Why a CLIENT error happened (%s_error_reason); NONE for a DOMAIN error. */\n"
+        "typedef sdkrt_reason %s_reason;\n",
+        P, P);
     for (size_t i = 0; i < sizeof runtime_reasons / sizeof *runtime_reasons; i++)
         sdkc_buf_printf(b, "#define %s_REASON_%s SDKRT_REASON_%s\n", U, runtime_reasons[i],
                         runtime_reasons[i]);
-    sdkc_buf_printf(b, "\n/* How the client authenticates (%s_client_options.auth). */\n"
-                       "typedef sdkrt_auth_kind %s_auth_kind;\n",
+    sdkc_buf_printf(b,
+                    "\n/* How the client authenticates (%s_client_options.auth). */\n"
+                    "typedef sdkrt_auth_kind %s_auth_kind;\n",
                     P, P);
     for (size_t i = 0; i < sizeof runtime_auths / sizeof *runtime_auths; i++)
         sdkc_buf_printf(b, "#define %s_AUTH_%s SDKRT_AUTH_%s\n", U, runtime_auths[i],
@@ -467,7 +482,8 @@ static void emit_types_h(emit_ctx *cx, sdkc_buf *b)
         "typedef sdkrt_cancel %s_cancel; /* %s_cancel_new / %s_cancel_trigger / %s_cancel_free */\n"
         "typedef sdkrt_bytes %s_bytes; /* a non-JSON body; %s_bytes_free */\n"
         "typedef sdkrt_header %s_header; /* a borrowed name/value pair (options, call options) */\n"
-        "typedef sdkrt_transport %s_transport; /* %s_client_options.transport; NULL = libcurl */\n\n"
+        "typedef sdkrt_transport %s_transport; /* %s_client_options.transport; NULL = libcurl "
+        "*/\n\n"
         "/* Result of an iterator or stream step. */\n"
         "typedef enum %s_next {\n    %s_NEXT_ERROR = -1, /* *err is set */\n"
         "    %s_NEXT_END = 0,    /* no more items */\n    %s_NEXT_ITEM = 1    /* *item is set */\n"
@@ -904,9 +920,9 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                                            "nothing else in it is used)"
                                          : "",
                         P, P, N, P, N,
-                        npath_params(op) ? sdkc_arena_printf(cx->arena,
-                                                             "const %s_%s_request *request, ", P, N)
-                                         : "",
+                        npath_params(op)
+                            ? sdkc_arena_printf(cx->arena, "const %s_%s_request *request, ", P, N)
+                            : "",
                         P);
     }
     put_doc(b, "", op_doc(cx, o), NULL);
@@ -1230,8 +1246,8 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    free(cursor->value);\n",
                     cursor_t, cursor_t);
     if (np)
-        sdkc_buf_printf(
-            b, "    for (size_t i = 0; i < %zu; i++)\n        free(cursor->path[i]);\n", np);
+        sdkc_buf_printf(b, "    for (size_t i = 0; i < %zu; i++)\n        free(cursor->path[i]);\n",
+                        np);
     sdkc_buf_puts(b, "    free(cursor);\n}\n\n");
 
     /* A cursor from a value and path texts (all copied). */
@@ -1616,7 +1632,8 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
         "const char *%s_error_body(const %s_error *err, size_t *len)\n{\n"
         "    if (len)\n        *len = 0;\n    return err ? sdkrt_error_body(err, len) : "
         "NULL;\n}\n\n"
-        "const char *%s_reason_name(%s_reason reason)\n{\n    return sdkrt_reason_name(reason);\n}\n\n",
+        "const char *%s_reason_name(%s_reason reason)\n{\n    return "
+        "sdkrt_reason_name(reason);\n}\n\n",
         P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
     sdkc_buf_printf(
         b,
@@ -1642,7 +1659,8 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
         "    if (sdkrt_memory_transport_new(out, handler, userdata) != SDKRT_OK)\n"
         "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
         "    return SDKRT_OK;\n}\n\n"
-        "void %s_transport_free(%s_transport *transport)\n{\n    sdkrt_transport_free(transport);\n}\n\n"
+        "void %s_transport_free(%s_transport *transport)\n{\n    "
+        "sdkrt_transport_free(transport);\n}\n\n"
         "void %s_memory_response_set_status(%s_memory_response *response, int status)\n{\n"
         "    sdkrt_memory_response_set_status(response, status);\n}\n\n"
         "%s_status %s_memory_response_add_header(%s_memory_response *response, const char *name, "
@@ -1702,82 +1720,206 @@ static void emit_umbrella(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_printf(b, "\n\n#include \"%s/types.h\"\n#include \"%s/ops.h\"\n\n#endif\n", P, P);
 }
 
+/* Copy a template, replacing {{P}} (prefix), {{V}} (sdkc version), {{RTV}} (libsdkrt version
+ * wanted), {{SRC}} (contract file name) and {{TITLE}} (API title). */
+static void put_template_line(emit_ctx *cx, sdkc_buf *b, const char *t)
+{
+    const char *src = cx->ir->source_name ? base_name(cx->ir->source_name) : "(unknown)";
+    const char *title = cx->ir->title ? cx->ir->title : "an HTTP API";
+    while (*t) {
+        if (t[0] == '{' && t[1] == '{') {
+            const char *end = strstr(t, "}}");
+            size_t n = end ? (size_t)(end - t - 2) : 0;
+            const char *k = t + 2;
+            if (end && n == 1 && !strncmp(k, "P", n)) {
+                sdkc_buf_puts(b, cx->prefix);
+                t = end + 2;
+                continue;
+            }
+            if (end && n == 1 && !strncmp(k, "V", n)) {
+                sdkc_buf_puts(b, SDKC_VERSION);
+                t = end + 2;
+                continue;
+            }
+            if (end && n == 3 && !strncmp(k, "RTV", n)) {
+                sdkc_buf_printf(b, "%d.%d", SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT);
+                t = end + 2;
+                continue;
+            }
+            if (end && n == 3 && !strncmp(k, "SRC", n)) {
+                sdkc_buf_puts(b, src);
+                t = end + 2;
+                continue;
+            }
+            if (end && n == 5 && !strncmp(k, "TITLE", n)) {
+                /* one line, as a .pc field needs */
+                for (const char *c = title; *c; c++)
+                    sdkc_buf_putc(b, *c == '\n' || *c == '\r' ? ' ' : *c);
+                t = end + 2;
+                continue;
+            }
+        }
+        sdkc_buf_putc(b, *t++);
+    }
+}
+
+static void put_template(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
+{
+    for (; *lines; lines++)
+        put_template_line(cx, b, *lines);
+}
+
+static const char *const cmake_template[] = {
+    "# Generated by sdkc {{V}} from {{SRC}}. DO NOT EDIT.\n",
+    "# The {{P}} C SDK (headers under include/{{P}}/) on libsdkrt. Three ways to build it:\n",
+    "#   standalone, against an installed libsdkrt (its CMake package, else pkg-config): the "
+    "shared\n",
+    "#     lib{{P}}.so.MAJOR ({{P}}::{{P}}) and the static lib{{P}}.a ({{P}}::{{P}}_static), "
+    "installed with the\n",
+    "#     headers, {{P}}.pc and the CMake package ({{P}}Config.cmake, SameMajorVersion);\n",
+    "#   -DSDKRT_SOURCE_DIR=<sdkc>/runtime: libsdkrt built from its sources alongside, a static "
+    "`{{P}}`;\n",
+    "#   inside a project that already has a `sdkrt` target: a static `{{P}}` target, nothing "
+    "installed.\n",
+    "cmake_minimum_required(VERSION 3.16)\n",
+    "project({{P}} VERSION {{V}} LANGUAGES C)\n",
+    "\n",
+    "include(GNUInstallDirs)\n",
+    "include(CMakePackageConfigHelpers)\n",
+    "set(_sdk_sources ${CMAKE_CURRENT_SOURCE_DIR}/src/types.c "
+    "${CMAKE_CURRENT_SOURCE_DIR}/src/ops.c)\n",
+    "\n",
+    "if(NOT TARGET sdkrt AND SDKRT_SOURCE_DIR)\n",
+    "  find_package(PkgConfig REQUIRED)\n",
+    "  pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)\n",
+    "  pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)\n",
+    "  find_package(Threads REQUIRED)\n",
+    "  if(NOT COMMAND sdkc_warnings)\n",
+    "    function(sdkc_warnings target)\n",
+    "    endfunction()\n",
+    "  endif()\n",
+    "  add_compile_definitions(_POSIX_C_SOURCE=200809L)\n",
+    "  add_subdirectory(${SDKRT_SOURCE_DIR} sdkrt)\n",
+    "endif()\n",
+    "if(TARGET sdkrt)\n",
+    "  add_library({{P}} STATIC ${_sdk_sources})\n",
+    "  set_target_properties({{P}} PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS "
+    "OFF)\n",
+    "  target_include_directories({{P}} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include\n",
+    "                             PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)\n",
+    "  target_link_libraries({{P}} PUBLIC sdkrt)\n",
+    "  return()\n",
+    "endif()\n",
+    "\n",
+    "find_package(sdkrt {{RTV}} CONFIG QUIET)\n",
+    "if(sdkrt_FOUND)\n",
+    "  set(_sdk_rt_shared sdkrt::sdkrt)\n",
+    "  set(_sdk_rt_static sdkrt::sdkrt_static)\n",
+    "  set(SDK_RT_MODE cmake)\n",
+    "else()\n",
+    "  find_package(PkgConfig REQUIRED)\n",
+    "  pkg_check_modules(SDKRT REQUIRED IMPORTED_TARGET sdkrt>={{RTV}})\n",
+    "  set(_sdk_rt_shared PkgConfig::SDKRT)\n",
+    "  set(_sdk_rt_static PkgConfig::SDKRT)\n",
+    "  set(SDK_RT_MODE pkg-config)\n",
+    "endif()\n",
+    "\n",
+    "# One set of position-independent objects for both libraries.\n",
+    "add_library({{P}}_objects OBJECT ${_sdk_sources})\n",
+    "set_target_properties({{P}}_objects PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON\n",
+    "                      C_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)\n",
+    "target_include_directories({{P}}_objects PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include\n",
+    "                                                ${CMAKE_CURRENT_SOURCE_DIR}/src)\n",
+    "target_link_libraries({{P}}_objects PRIVATE ${_sdk_rt_shared})\n",
+    "add_library({{P}} SHARED $<TARGET_OBJECTS:{{P}}_objects>)\n",
+    "# INSTALL_RPATH_USE_LINK_PATH: a libsdkrt outside the system directories is found at run time\n",
+    "# (and by the linker of a consumer) without LD_LIBRARY_PATH.\n",
+    "set_target_properties({{P}} PROPERTIES VERSION ${PROJECT_VERSION}\n",
+    "                      SOVERSION ${PROJECT_VERSION_MAJOR} INSTALL_RPATH_USE_LINK_PATH TRUE)\n",
+    "target_link_libraries({{P}} PUBLIC ${_sdk_rt_shared})\n",
+    "add_library({{P}}_static STATIC $<TARGET_OBJECTS:{{P}}_objects>)\n",
+    "set_target_properties({{P}}_static PROPERTIES OUTPUT_NAME {{P}})\n",
+    "target_link_libraries({{P}}_static PUBLIC ${_sdk_rt_static})\n",
+    "foreach(_t {{P}} {{P}}_static)\n",
+    "  target_include_directories(${_t} PUBLIC "
+    "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>\n",
+    "                                          $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)\n",
+    "endforeach()\n",
+    "\n",
+    "install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/{{P}} DESTINATION "
+    "${CMAKE_INSTALL_INCLUDEDIR})\n",
+    "install(TARGETS {{P}} {{P}}_static EXPORT {{P}}Targets\n",
+    "        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}\n",
+    "        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}\n",
+    "        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})\n",
+    "set(_sdk_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/{{P}})\n",
+    "install(EXPORT {{P}}Targets NAMESPACE {{P}}:: DESTINATION ${_sdk_cmakedir})\n",
+    "configure_file(${CMAKE_CURRENT_SOURCE_DIR}/{{P}}Config.cmake.in\n",
+    "               ${CMAKE_CURRENT_BINARY_DIR}/{{P}}Config.cmake @ONLY)\n",
+    "write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/{{P}}ConfigVersion.cmake\n",
+    "                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)\n",
+    "install(FILES ${CMAKE_CURRENT_BINARY_DIR}/{{P}}Config.cmake\n",
+    "              ${CMAKE_CURRENT_BINARY_DIR}/{{P}}ConfigVersion.cmake DESTINATION "
+    "${_sdk_cmakedir})\n",
+    "# {{P}}.pc finds its prefix from its own place, so a moved tree keeps working.\n",
+    "set(_sdk_pcdir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)\n",
+    "if(IS_ABSOLUTE \"${CMAKE_INSTALL_LIBDIR}\" OR IS_ABSOLUTE \"${CMAKE_INSTALL_INCLUDEDIR}\")\n",
+    "  set(SDK_PC_PREFIX ${CMAKE_INSTALL_PREFIX})\n",
+    "else()\n",
+    "  file(RELATIVE_PATH _sdk_up /p/${_sdk_pcdir} /p)\n",
+    "  string(REGEX REPLACE \"/$\" \"\" _sdk_up \"${_sdk_up}\")\n",
+    "  set(SDK_PC_PREFIX \"\\${pcfiledir}/${_sdk_up}\")\n",
+    "endif()\n",
+    "configure_file(${CMAKE_CURRENT_SOURCE_DIR}/{{P}}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/{{P}}.pc "
+    "@ONLY)\n",
+    "install(FILES ${CMAKE_CURRENT_BINARY_DIR}/{{P}}.pc DESTINATION ${_sdk_pcdir})\n",
+    NULL};
+
+static const char *const pc_template[] = {"# Generated by sdkc {{V}}. DO NOT EDIT.\n",
+                                          "prefix=@SDK_PC_PREFIX@\n",
+                                          "libdir=${prefix}/@CMAKE_INSTALL_LIBDIR@\n",
+                                          "includedir=${prefix}/@CMAKE_INSTALL_INCLUDEDIR@\n",
+                                          "\n",
+                                          "Name: {{P}}\n",
+                                          "Description: C SDK for {{TITLE}} (generated by sdkc)\n",
+                                          "Version: @PROJECT_VERSION@\n",
+                                          "# jansson is public (json_t in the API); libsdkrt is "
+                                          "linked by lib{{P}}.so, and needed by static links.\n",
+                                          "Requires: jansson\n",
+                                          "Requires.private: sdkrt >= {{RTV}}\n",
+                                          "Libs: -L${libdir} -l{{P}}\n",
+                                          "Cflags: -I${includedir}\n",
+                                          NULL};
+
+static const char *const config_template[] = {
+    "# Generated by sdkc {{V}}. DO NOT EDIT.\n",
+    "# find_package({{P}} CONFIG) gives {{P}}::{{P}} (shared) and {{P}}::{{P}}_static; both bring "
+    "libsdkrt.\n",
+    "include(CMakeFindDependencyMacro)\n",
+    "if(\"@SDK_RT_MODE@\" STREQUAL \"cmake\")\n",
+    "  find_dependency(sdkrt {{RTV}} CONFIG)\n",
+    "else()\n",
+    "  find_dependency(PkgConfig)\n",
+    "  if(NOT TARGET PkgConfig::SDKRT)\n",
+    "    pkg_check_modules(SDKRT REQUIRED QUIET IMPORTED_TARGET sdkrt>={{RTV}})\n",
+    "  endif()\n",
+    "endif()\n",
+    "include(${CMAKE_CURRENT_LIST_DIR}/{{P}}Targets.cmake)\n",
+    NULL};
+
 static void emit_cmake(emit_ctx *cx, sdkc_buf *b)
 {
-    const char *P = cx->prefix;
-    sdkc_buf_printf(b,
-                    "# Generated by sdkc %s from %s. DO NOT EDIT.\n"
-                    "# Library target `%s` (headers under include/%s/), linked to libsdkrt. Used "
-                    "in-tree (add_subdirectory,\n# with a `sdkrt` target present) or standalone "
-                    "(libsdkrt found with pkg-config).\n",
-                    SDKC_VERSION,
-                    cx->ir->source_name ? base_name(cx->ir->source_name) : "(unknown)", P, P);
-    sdkc_buf_printf(
-        b,
-        "cmake_minimum_required(VERSION 3.16)\nproject(%s VERSION %s LANGUAGES C)\n\n"
-        "include(GNUInstallDirs)\n"
-        "add_library(%s ${CMAKE_CURRENT_SOURCE_DIR}/src/types.c "
-        "${CMAKE_CURRENT_SOURCE_DIR}/src/ops.c)\n"
-        "set_target_properties(%s PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS "
-        "OFF)\n"
-        "target_include_directories(%s PUBLIC "
-        "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>\n"
-        "                                 $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>\n"
-        "                          PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)\n"
-        "# -DSDKRT_SOURCE_DIR=<sdkc>/runtime builds libsdkrt from source alongside.\n"
-        "if(NOT TARGET sdkrt AND SDKRT_SOURCE_DIR)\n"
-        "  find_package(PkgConfig REQUIRED)\n"
-        "  pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)\n"
-        "  pkg_check_modules(CURL REQUIRED IMPORTED_TARGET libcurl)\n"
-        "  find_package(Threads REQUIRED)\n"
-        "  if(NOT COMMAND sdkc_warnings)\n    function(sdkc_warnings target)\n    endfunction()\n  "
-        "endif()\n"
-        "  add_compile_definitions(_POSIX_C_SOURCE=200809L)\n"
-        "  add_subdirectory(${SDKRT_SOURCE_DIR} sdkrt)\n"
-        "endif()\n"
-        "if(TARGET sdkrt)\n  target_link_libraries(%s PUBLIC sdkrt)\n  set(%s_STANDALONE OFF)\n"
-        "else()\n  find_package(PkgConfig REQUIRED)\n"
-        "  pkg_check_modules(SDKRT REQUIRED IMPORTED_TARGET sdkrt)\n"
-        "  target_link_libraries(%s PUBLIC PkgConfig::SDKRT)\n  set(%s_STANDALONE ON)\nendif()\n\n"
-        "install(DIRECTORY include/%s DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})\n"
-        "configure_file(${CMAKE_CURRENT_SOURCE_DIR}/%s.pc.in ${CMAKE_CURRENT_BINARY_DIR}/%s.pc "
-        "@ONLY)\n"
-        "install(FILES ${CMAKE_CURRENT_BINARY_DIR}/%s.pc DESTINATION "
-        "${CMAKE_INSTALL_LIBDIR}/pkgconfig)\n"
-        "if(%s_STANDALONE)\n"
-        "  install(TARGETS %s EXPORT %sTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}\n"
-        "          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})\n"
-        "  install(EXPORT %sTargets NAMESPACE %s:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/%s)\n"
-        "  configure_file(${CMAKE_CURRENT_SOURCE_DIR}/%sConfig.cmake.in\n"
-        "                 ${CMAKE_CURRENT_BINARY_DIR}/%sConfig.cmake @ONLY)\n"
-        "  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/%sConfig.cmake DESTINATION "
-        "${CMAKE_INSTALL_LIBDIR}/cmake/%s)\n"
-        "else()\n  install(TARGETS %s ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}\n"
-        "          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})\nendif()\n",
-        P, SDKC_VERSION, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
-    (void)cx;
+    put_template(cx, b, cmake_template);
 }
 
 static void emit_pc(emit_ctx *cx, sdkc_buf *b)
 {
-    sdkc_buf_printf(b,
-                    "# Generated by sdkc %s. DO NOT EDIT.\nprefix=@CMAKE_INSTALL_PREFIX@\n"
-                    "libdir=${prefix}/@CMAKE_INSTALL_LIBDIR@\n"
-                    "includedir=${prefix}/@CMAKE_INSTALL_INCLUDEDIR@\n\n"
-                    "Name: %s\nDescription: C SDK for %s (generated by sdkc)\nVersion: "
-                    "@PROJECT_VERSION@\nRequires: sdkrt jansson\nLibs: -L${libdir} -l%s\n"
-                    "Cflags: -I${includedir}\n",
-                    SDKC_VERSION, cx->prefix, cx->ir->title ? cx->ir->title : "an HTTP API",
-                    cx->prefix);
+    put_template(cx, b, pc_template);
 }
 
 static void emit_config(emit_ctx *cx, sdkc_buf *b)
 {
-    sdkc_buf_printf(b,
-                    "# Generated by sdkc %s. DO NOT EDIT.\ninclude(CMakeFindDependencyMacro)\n"
-                    "find_dependency(PkgConfig)\npkg_check_modules(SDKRT REQUIRED IMPORTED_TARGET "
-                    "sdkrt)\ninclude(${CMAKE_CURRENT_LIST_DIR}/%sTargets.cmake)\n",
-                    SDKC_VERSION, cx->prefix);
+    put_template(cx, b, config_template);
 }
 
 static void put_md(sdkc_buf *b, const char *s)
@@ -1939,17 +2081,24 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             return false;
     }
     /* Fixed macros and constants, so that no enum or union constant takes their spelling. */
-    static const char *const fixed[] = {"OK",           "ERR",          "NEXT_ERROR",
-                                        "NEXT_END",     "NEXT_ITEM",    "CLIENT_OPTIONS_INIT",
-                                        "CALL_OPTIONS_INIT", "H",       "TYPES_H",
-                                        "OPS_H",        "INTERNAL_H"};
+    static const char *const fixed[] = {"OK",
+                                        "ERR",
+                                        "NEXT_ERROR",
+                                        "NEXT_END",
+                                        "NEXT_ITEM",
+                                        "CLIENT_OPTIONS_INIT",
+                                        "CALL_OPTIONS_INIT",
+                                        "H",
+                                        "TYPES_H",
+                                        "OPS_H",
+                                        "INTERNAL_H"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
         if (!emit_reserve(cx, sdkc_arena_printf(cx->arena, "#%s_%s", cx->upper, fixed[i])))
             return false;
     }
     for (size_t i = 0; i < sizeof runtime_reasons / sizeof *runtime_reasons; i++) {
-        if (!emit_reserve(cx, sdkc_arena_printf(cx->arena, "#%s_REASON_%s", cx->upper,
-                                                runtime_reasons[i])))
+        if (!emit_reserve(
+                cx, sdkc_arena_printf(cx->arena, "#%s_REASON_%s", cx->upper, runtime_reasons[i])))
             return false;
     }
     for (size_t i = 0; i < sizeof runtime_auths / sizeof *runtime_auths; i++) {
@@ -1958,10 +2107,10 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             return false;
     }
     static const char *const op_suffixes[] = {
-        "_request",    "_page",     "_cursor",    "_iter",       "_stream",         "_continue",
-        "_open",       "_next",     "_close",     "_failure",    "_page_free",      "_cursor_free",
-        "_cursor_dup", "_iter_new", "_iter_next", "_iter_free",  "_cursor_value",   "_cursor_new",
-        NULL};
+        "_request",   "_page",         "_cursor",     "_iter",     "_stream",
+        "_continue",  "_open",         "_next",       "_close",    "_failure",
+        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new", "_iter_next",
+        "_iter_free", "_cursor_value", "_cursor_new", NULL};
     for (size_t i = 0; i < ir->nops; i++) {
         ops[i].op = &ir->ops[i];
         ops[i].name = emit_unique_with(cx, ir->ops[i].safe_name, "_op", op_suffixes, NULL);
