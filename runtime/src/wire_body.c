@@ -446,8 +446,8 @@ sdkrt_status sdkrt_multipart_serialize(const sdkrt_multipart *mp, char **bytes, 
         bool clash = false;
         for (size_t i = 0; i < mp->count && !clash; i++) {
             const part *p = &mp->parts[i];
-            clash = p->path ? contains(files[i], flen[i], dashed)
-                            : contains(p->data, p->len, dashed);
+            clash =
+                p->path ? contains(files[i], flen[i], dashed) : contains(p->data, p->len, dashed);
         }
         if (!clash)
             break;
@@ -542,5 +542,18 @@ sdkrt_status sdkrt_request_set_body_as(sdkrt_request *req, const char *media_typ
     }
 done:
     free(m);
+    return st;
+}
+
+sdkrt_status sdkrt_request_set_typed_body(sdkrt_request *req, const char *media_type,
+                                          const sdkrt_jtype *t, const void *value,
+                                          const sdkrt_body_encoding *enc, size_t nenc,
+                                          sdkrt_error **err)
+{
+    json_t *j = NULL;
+    if (sdkrt_json_encode(t, value, &j, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = sdkrt_request_set_body_as(req, media_type, j, enc, nenc, NULL, NULL, 0, err);
+    json_decref(j);
     return st;
 }

@@ -207,6 +207,13 @@ sdkrt_status sdkrt_request_set_body_as(sdkrt_request *req, const char *media_typ
                                        const sdkrt_blob *const *blobs, size_t nblobs,
                                        sdkrt_error **err);
 
+/* The same from a typed value: *value (storage of t, borrowed) encoded with sdkrt_json_encode,
+ * then sent as media_type. */
+sdkrt_status sdkrt_request_set_typed_body(sdkrt_request *req, const char *media_type,
+                                          const sdkrt_jtype *t, const void *value,
+                                          const sdkrt_body_encoding *enc, size_t nenc,
+                                          sdkrt_error **err);
+
 /* ---- Security ---- */
 
 typedef enum sdkrt_security_kind {
