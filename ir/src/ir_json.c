@@ -521,6 +521,7 @@ static void params_json(writer *w, const sdkc_operation *op)
                 (size_t)p->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[p->style] : "form");
         put_bool(w, "explode", p->explode);
         put_bool(w, "required", p->required);
+        put_true_if(w, "allow_reserved", p->allow_reserved);
         put_type(w, "type", p->type);
         put_str(w, "docs", p->docs);
         put_loc(w, p->loc);
@@ -632,6 +633,35 @@ static void operation_json(writer *w, const sdkc_operation *op)
         put_type(w, "type", op->body->type);
         put_bool(w, "required", op->body->required);
         put_str(w, "docs", op->body->docs);
+        if (op->body->nencodings) {
+            key(w, "encoding");
+            open_c(w, '[');
+            for (size_t i = 0; i < op->body->nencodings; i++) {
+                const sdkc_body_encoding *e = &op->body->encodings[i];
+                item(w);
+                open_c(w, '{');
+                put_str(w, "property", e->property);
+                put_str(w, "content_type", e->content_type);
+                if (e->has_style) {
+                    put_str(w, "style",
+                            (size_t)e->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[e->style]
+                                                                   : "form");
+                    put_bool(w, "explode", e->explode);
+                }
+                put_true_if(w, "allow_reserved", e->allow_reserved);
+                close_c(w, '}');
+            }
+            close_c(w, ']');
+        }
+        if (op->body->nalternatives) {
+            key(w, "alternatives");
+            open_c(w, '[');
+            for (size_t i = 0; i < op->body->nalternatives; i++) {
+                item(w);
+                v_str(w, op->body->alternatives[i]);
+            }
+            close_c(w, ']');
+        }
         close_c(w, '}');
     }
     key(w, "success");
@@ -1237,6 +1267,7 @@ static void read_params(reader *r, sdkc_operation *op, const json_t *arr, const 
             (sdkc_param_style)get_enum(r, o, "style", STYLE_NAMES, NELEMS(STYLE_NAMES), pw);
         ps[i].explode = get_bool(r, o, "explode", pw);
         ps[i].required = get_bool(r, o, "required", pw);
+        ps[i].allow_reserved = get_bool(r, o, "allow_reserved", pw);
         ps[i].type = read_ref(r, json_object_get(o, "type"), false, pw, 0);
         ps[i].docs = get_str(r, o, "docs", pw);
         ps[i].loc = get_loc(r, o, pw);
@@ -1310,6 +1341,34 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
             b->type = read_ref(r, json_object_get(body, "type"), false, where, 0);
             b->required = get_bool(r, body, "required", where);
             b->docs = get_str(r, body, "docs", where);
+            const json_t *enc = json_object_get(body, "encoding");
+            size_t ne = json_array_size(enc);
+            sdkc_body_encoding *ev = ne ? ralloc(r, ne * sizeof *ev) : NULL;
+            for (size_t i = 0; ev && i < ne; i++) {
+                const json_t *e = json_array_get(enc, i);
+                ev[i].property = need_str(r, e, "property", where);
+                ev[i].content_type = get_str(r, e, "content_type", where);
+                ev[i].has_style = json_object_get(e, "style") != NULL;
+                ev[i].style = ev[i].has_style
+                                  ? (sdkc_param_style)get_enum(r, e, "style", STYLE_NAMES,
+                                                               NELEMS(STYLE_NAMES), where)
+                                  : SDKC_STYLE_FORM;
+                ev[i].explode = ev[i].has_style ? get_bool(r, e, "explode", where) : true;
+                ev[i].allow_reserved = get_bool(r, e, "allow_reserved", where);
+            }
+            b->encodings = ev;
+            b->nencodings = ev ? ne : 0;
+            const json_t *alts = json_object_get(body, "alternatives");
+            size_t na = json_array_size(alts);
+            const char **av = na ? ralloc(r, na * sizeof *av) : NULL;
+            for (size_t i = 0; av && i < na; i++) {
+                const json_t *a = json_array_get(alts, i);
+                av[i] = json_is_string(a) ? rdup(r, json_string_value(a)) : NULL;
+                if (!av[i])
+                    rerr(r, "%s: body alternatives must be strings", where);
+            }
+            b->alternatives = av;
+            b->nalternatives = av ? na : 0;
         } else if (b) {
             rerr(r, "%s: \"body\" must be an object", where);
         }

@@ -196,6 +196,8 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
         p->explode = b;
     else
         p->explode = p->style == SDKC_STYLE_FORM;
+    if (sdkc_node_bool(sdkc_node_get(node, "allowReserved"), &b))
+        p->allow_reserved = b && p->in == SDKC_PARAM_QUERY;
     p->required = p->in == SDKC_PARAM_PATH;
     if (sdkc_node_bool(sdkc_node_get(node, "required"), &b))
         p->required = b || p->in == SDKC_PARAM_PATH;
@@ -484,6 +486,37 @@ static const sdkc_pair *pick_content(const sdkc_node *content)
     return &content->pairs[0];
 }
 
+/* The `encoding` map of a body media type. */
+static void build_encodings(cctx *c, const sdkc_node *media, sdkc_body *b)
+{
+    const sdkc_node *enc = sdkc_node_get(media, "encoding");
+    if (!enc || enc->kind != SDKC_NODE_MAP || enc->npairs == 0)
+        return;
+    sdkc_body_encoding *v = cc_alloc(c, enc->npairs * sizeof *v);
+    if (!v)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < enc->npairs; i++) {
+        const sdkc_node *e = deref(c, enc->pairs[i].value);
+        if (!e || e->kind != SDKC_NODE_MAP)
+            continue;
+        sdkc_body_encoding *d = &v[n++];
+        d->property = cc_strdup(c, enc->pairs[i].key->str);
+        const char *ct = cc_text(sdkc_node_get(e, "contentType"));
+        d->content_type = ct ? cc_strdup(c, ct) : NULL;
+        const sdkc_node *style = sdkc_node_get(e, "style");
+        d->style = style ? param_style(cc_text(style), SDKC_PARAM_QUERY) : SDKC_STYLE_FORM;
+        bool x = false;
+        bool has_explode = sdkc_node_bool(sdkc_node_get(e, "explode"), &x);
+        d->explode = has_explode ? x : d->style == SDKC_STYLE_FORM;
+        d->has_style = style != NULL || has_explode;
+        if (sdkc_node_bool(sdkc_node_get(e, "allowReserved"), &x))
+            d->allow_reserved = x;
+    }
+    b->encodings = v;
+    b->nencodings = n;
+}
+
 static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
 {
     const sdkc_node *rb = sdkc_node_get(r->node, "requestBody");
@@ -492,7 +525,8 @@ static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
     rb = deref(c, rb);
     if (!rb)
         return;
-    const sdkc_pair *pc = pick_content(sdkc_node_get(rb, "content"));
+    const sdkc_node *content = sdkc_node_get(rb, "content");
+    const sdkc_pair *pc = pick_content(content);
     if (!pc) {
         cc_warn(c, rb, "request body without content; ignored");
         return;
@@ -510,6 +544,28 @@ static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
     sdkc_node_bool(sdkc_node_get(rb, "required"), &req);
     b->required = req;
     b->docs = cc_docs(c, rb);
+    build_encodings(c, pc->value, b);
+    /* Other media types with the same schema (the same node or the same $ref) can be chosen by
+       the caller; one with a schema of its own cannot be represented beside the default. */
+    const char **alts = cc_alloc(c, (content->npairs + 1) * sizeof *alts);
+    size_t nalt = 0;
+    const char *ref = cc_text(sdkc_node_get(schema, "$ref"));
+    for (size_t i = 0; alts && i < content->npairs; i++) {
+        const sdkc_pair *q = &content->pairs[i];
+        if (q == pc)
+            continue;
+        const sdkc_node *qs = sdkc_node_get(q->value, "schema");
+        const char *qref = cc_text(sdkc_node_get(qs, "$ref"));
+        if (qs == schema || (ref && qref && strcmp(ref, qref) == 0))
+            alts[nalt++] = cc_strdup(c, q->key->str);
+        else
+            cc_warn(c, q->key,
+                    "request body media type '%s' has a schema of its own; only '%s' is "
+                    "generated",
+                    q->key->str, pc->key->str);
+    }
+    b->alternatives = alts;
+    b->nalternatives = nalt;
     op->body = b;
 }
 
@@ -829,6 +885,11 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
                            size_t ndeclared)
 {
     const sdkc_node *sec = sdkc_node_get(r->node, "security");
+    /* In a contract that declares schemes, an operation's own `security: []` (or only `{}`)
+       means no credentials, and no implied scheme either. Without declared schemes the 401
+       convention wins: HttpApi contracts (OpenCode's) write `security: []` on operations whose
+       server wants HTTP Basic. */
+    bool explicit_none = sec && sec->kind == SDKC_NODE_SEQ && ndeclared > 0;
     if (!sec)
         sec = sdkc_node_get(c->root, "security");
     const sdkc_security_scheme **list = cc_alloc(c, (ndeclared + 1) * sizeof *list);
@@ -837,6 +898,11 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
     size_t n = 0;
     for (size_t i = 0; sec && sec->kind == SDKC_NODE_SEQ && i < sec->nitems; i++) {
         const sdkc_node *req = sec->items[i];
+        if (req->kind == SDKC_NODE_MAP && req->npairs > 1)
+            cc_warn(c, req,
+                    "security requirement needs %zu schemes together; the SDK sends one of "
+                    "them",
+                    req->npairs);
         for (size_t j = 0; req->kind == SDKC_NODE_MAP && j < req->npairs; j++) {
             const char *name = req->pairs[j].key->str;
             size_t k = 0;
@@ -855,7 +921,7 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
                 list[n++] = &ir->schemes[k];
         }
     }
-    if (n == 0) {
+    if (n == 0 && !explicit_none) {
         bool has401 = false;
         for (size_t i = 0; i < op->nerrors; i++)
             has401 = has401 || op->errors[i].status == 401;

@@ -10,8 +10,8 @@
 #include "sdkrt/sse.h"
 
 struct sdkrt_client {
-    char *base_url;  /* normalised, no trailing slash */
-    char *base_path; /* path prefix of base_url, "" or "/p" */
+    char *base_url;       /* normalised, no trailing slash */
+    char *base_path;      /* path prefix of base_url, "" or "/p" */
     sdkrt_pair_ *headers; /* user agent, defaults, then authorization */
     size_t header_count;
     long connect_timeout_ms;
@@ -24,6 +24,10 @@ struct sdkrt_client {
     size_t max_event_bytes;
     const sdkrt_transport *transport;
     sdkrt_transport *own_transport;
+    char *auth_value; /* Authorization from `auth`, or NULL */
+    sdkrt_auth_kind auth_kind;
+    sdkrt_credential *creds; /* copies (strings owned) */
+    size_t cred_count;
 };
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -146,12 +150,73 @@ static sdkrt_status set_auth(sdkrt_client *c, const sdkrt_client_options *o, sdk
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "unknown auth kind %d",
                                (int)o->auth);
     }
-    sdkrt_status st = b.oom ? SDKRT_ERR : add_header(c, "Authorization", b.data);
-    if (b.data)
-        memset(b.data, 0, b.len);
-    sdkrt_buf_cleanup_(&b);
-    if (st != SDKRT_OK)
+    if (b.oom) {
+        if (b.data)
+            memset(b.data, 0, b.len);
+        sdkrt_buf_cleanup_(&b);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    c->auth_value = b.data; /* kept (zeroed at free) */
+    c->auth_kind = o->auth;
+    return SDKRT_OK;
+}
+
+static void zero_free(char *s)
+{
+    if (s)
+        memset(s, 0, strlen(s));
+    free(s);
+}
+
+static void creds_free(sdkrt_credential *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((char *)v[i].scheme);
+        zero_free((char *)v[i].username);
+        zero_free((char *)v[i].password);
+        zero_free((char *)v[i].token);
+    }
+    free(v);
+}
+
+static sdkrt_status set_credentials(sdkrt_client *c, const sdkrt_client_options *o,
+                                    sdkrt_error **err)
+{
+    if (!o->credential_count)
+        return SDKRT_OK;
+    if (!o->credentials)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "credential_count without credentials");
+    for (size_t i = 0; i < o->credential_count; i++) {
+        const sdkrt_credential *k = &o->credentials[i];
+        bool basic = k->username && k->password;
+        bool ok =
+            (basic || (k->token && *k->token)) &&
+            (!k->username || (sdkrt_header_value_ok_(k->username) && !strchr(k->username, ':'))) &&
+            (!k->password || sdkrt_header_value_ok_(k->password)) &&
+            (!k->token || sdkrt_header_value_ok_(k->token)) &&
+            (!k->scheme || sdkrt_header_value_ok_(k->scheme));
+        if (!ok) /* the message names the entry, never its secret */
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "credential %zu: needs a token, or a username without ':' and "
+                                   "a password, none with CR or LF",
+                                   i);
+    }
+    c->creds = calloc(o->credential_count, sizeof *c->creds);
+    if (!c->creds)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    c->cred_count = o->credential_count;
+    for (size_t i = 0; i < o->credential_count; i++) {
+        const sdkrt_credential *k = &o->credentials[i];
+        sdkrt_credential *d = &c->creds[i];
+        d->scheme = sdkrt_strdup_(k->scheme);
+        d->username = sdkrt_strdup_(k->username);
+        d->password = sdkrt_strdup_(k->password);
+        d->token = sdkrt_strdup_(k->token);
+        if ((k->scheme && !d->scheme) || (k->username && !d->username) ||
+            (k->password && !d->password) || (k->token && !d->token))
+            return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     return SDKRT_OK;
 }
 
@@ -191,7 +256,7 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
         if (add_header(c, h->name, h->value) != SDKRT_OK)
             goto oom;
     }
-    if (set_auth(c, opts, err) != SDKRT_OK)
+    if (set_auth(c, opts, err) != SDKRT_OK || set_credentials(c, opts, err) != SDKRT_OK)
         goto fail;
     if (opts->connect_timeout_ms < 0 || opts->timeout_ms < 0 || opts->idle_timeout_ms < 0) {
         sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "timeouts may not be negative");
@@ -241,6 +306,8 @@ void sdkrt_client_free(sdkrt_client *c)
     free(c->base_path);
     free(c->ca_file);
     free(c->ca_path);
+    zero_free(c->auth_value);
+    creds_free(c->creds, c->cred_count);
     sdkrt_transport_free(c->own_transport);
     free(c);
 }
@@ -254,6 +321,7 @@ const char *sdkrt_client_base_url(const sdkrt_client *client)
 typedef struct prepared {
     char *method;
     char *url;
+    char *shown_url; /* url with an API key in the query replaced: for messages */
     char *target;
     sdkrt_header *headers; /* borrowed names/values from owned[] */
     size_t header_count;
@@ -262,14 +330,21 @@ typedef struct prepared {
     char *body;
     size_t body_len;
     bool has_body;
+    sdkrt_multipart *multipart; /* a copy, for the libcurl transport */
     sdkrt_transport_request treq;
 } prepared;
 
 static void prepared_cleanup(prepared *p)
 {
     free(p->method);
+    if (p->url)
+        memset(p->url, 0, strlen(p->url)); /* may hold an API key */
+    if (p->target)
+        memset(p->target, 0, strlen(p->target));
     free(p->url);
+    free(p->shown_url);
     free(p->target);
+    sdkrt_multipart_free(p->multipart);
     free(p->headers);
     for (size_t i = 0; i < p->owned_count; i++) {
         if (p->owned[i].value)
@@ -318,21 +393,187 @@ static bool has_header(const prepared *p, const char *name)
     return false;
 }
 
+static void prepared_drop_header(prepared *p, const char *name)
+{
+    for (size_t i = 0; i < p->owned_count; i++) {
+        if (sdkrt_strcasecmp_(p->owned[i].name, name) == 0) {
+            free(p->owned[i].name);
+            free(p->owned[i].value);
+            memmove(&p->owned[i], &p->owned[i + 1], (p->owned_count - i - 1) * sizeof *p->owned);
+            p->owned_count--;
+            return;
+        }
+    }
+}
+
+/* Does credential k fit a scheme of kind `kind`? */
+static bool cred_fits(const sdkrt_credential *k, sdkrt_security_kind kind)
+{
+    if (kind == SDKRT_SECURITY_HTTP_BASIC)
+        return k->username && k->password;
+    return k->token && *k->token;
+}
+
+/* What authenticates one prepared call: an Authorization value, or an API key placed in a header,
+ * the query or a cookie. Strings owned (zeroed when released). */
+typedef struct auth_plan {
+    char *header_name; /* "Authorization" or the API key header; NULL: no header */
+    char *header_value;
+    char *query; /* encoded "param=key" */
+    char *query_shown;
+    char *cookie; /* encoded "param=key" */
+    bool oom;
+} auth_plan;
+
+static void auth_plan_cleanup(auth_plan *a)
+{
+    free(a->header_name);
+    zero_free(a->header_value);
+    zero_free(a->query);
+    free(a->query_shown);
+    zero_free(a->cookie);
+    memset(a, 0, sizeof *a);
+}
+
+static char *dup_or_oom(auth_plan *a, const char *s)
+{
+    char *d = sdkrt_strdup_(s);
+    if (!d)
+        a->oom = true;
+    return d;
+}
+
+/* Fill a from scheme s and either credential k or the client's `auth` value. */
+static void plan_apply(auth_plan *a, const sdkrt_security_scheme *s, const sdkrt_credential *k,
+                       const char *auth_value)
+{
+    if (s->kind != SDKRT_SECURITY_API_KEY) {
+        a->header_name = dup_or_oom(a, "Authorization");
+        if (!k) {
+            a->header_value = dup_or_oom(a, auth_value);
+            return;
+        }
+        sdkrt_buf_ b = {0};
+        if (s->kind == SDKRT_SECURITY_HTTP_BASIC) {
+            sdkrt_buf_ up = {0};
+            sdkrt_buf_printf_(&up, "%s:%s", k->username, k->password);
+            sdkrt_buf_puts_(&b, "Basic ");
+            if (!up.oom)
+                base64(&b, (const unsigned char *)up.data, up.len);
+            b.oom = b.oom || up.oom;
+            if (up.data)
+                memset(up.data, 0, up.len);
+            sdkrt_buf_cleanup_(&up);
+        } else {
+            sdkrt_buf_printf_(&b, "Bearer %s", k->token);
+        }
+        if (b.oom) {
+            a->oom = true;
+            if (b.data)
+                memset(b.data, 0, b.len);
+            sdkrt_buf_cleanup_(&b);
+            return;
+        }
+        a->header_value = b.data;
+        return;
+    }
+    const char *key = k ? k->token : auth_value;
+    const char *param = s->param ? s->param : "";
+    if (s->in == SDKRT_IN_HEADER) {
+        a->header_name = dup_or_oom(a, param);
+        a->header_value = dup_or_oom(a, key);
+        return;
+    }
+    sdkrt_buf_ b = {0}, shown = {0};
+    sdkrt_pct_encode_(&b, param);
+    sdkrt_buf_puts_(&b, "=");
+    sdkrt_pct_encode_(&b, key);
+    if (b.oom) {
+        a->oom = true;
+        if (b.data)
+            memset(b.data, 0, b.len);
+        sdkrt_buf_cleanup_(&b);
+        return;
+    }
+    if (s->in == SDKRT_IN_COOKIE) {
+        a->cookie = b.data;
+        return;
+    }
+    a->query = b.data;
+    sdkrt_pct_encode_(&shown, param);
+    sdkrt_buf_puts_(&shown, "=REDACTED");
+    if (shown.oom)
+        a->oom = true;
+    a->query_shown = shown.data;
+}
+
+/* Choose how req is authenticated. Without security on the request: the client's `auth`. With
+ * it: the first scheme with a fitting credential (named for it, then one without a scheme name,
+ * then `auth` of the matching kind); none fits or none is declared: nothing. */
+static void plan_auth(auth_plan *a, const sdkrt_client *c, const sdkrt_request *req)
+{
+    memset(a, 0, sizeof *a);
+    if (!req->has_security) {
+        if (c->auth_value) {
+            a->header_name = dup_or_oom(a, "Authorization");
+            a->header_value = dup_or_oom(a, c->auth_value);
+        }
+        return;
+    }
+    for (size_t i = 0; i < req->security_count; i++) {
+        const sdkrt_security_scheme *s = &req->security[i];
+        const sdkrt_credential *k = NULL;
+        for (size_t j = 0; j < c->cred_count && !k; j++) {
+            if (c->creds[j].scheme && s->name && strcmp(c->creds[j].scheme, s->name) == 0 &&
+                cred_fits(&c->creds[j], s->kind))
+                k = &c->creds[j];
+        }
+        for (size_t j = 0; j < c->cred_count && !k; j++) {
+            if (!c->creds[j].scheme && cred_fits(&c->creds[j], s->kind))
+                k = &c->creds[j];
+        }
+        if (k) {
+            plan_apply(a, s, k, NULL);
+            return;
+        }
+        bool legacy =
+            c->auth_value &&
+            ((s->kind == SDKRT_SECURITY_HTTP_BASIC && c->auth_kind == SDKRT_AUTH_BASIC) ||
+             (s->kind == SDKRT_SECURITY_HTTP_BEARER && c->auth_kind == SDKRT_AUTH_BEARER));
+        if (legacy) {
+            plan_apply(a, s, NULL, c->auth_value);
+            return;
+        }
+    }
+}
+
 static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_request *req,
                             const sdkrt_call_options *call, bool stream, sdkrt_error **err)
 {
     memset(p, 0, sizeof *p);
     char *rel = NULL;
-    if (sdkrt_request_target(&rel, req, err) != SDKRT_OK)
+    auth_plan auth;
+    plan_auth(&auth, c, req);
+    if (sdkrt_request_target(&rel, req, err) != SDKRT_OK) {
+        auth_plan_cleanup(&auth);
         return SDKRT_ERR;
-    sdkrt_buf_ t = {0}, u = {0};
+    }
+    sdkrt_buf_ t = {0}, u = {0}, shown = {0};
+    const char *qsep = strchr(rel, '?') ? "&" : "?";
     sdkrt_buf_printf_(&t, "%s%s", c->base_path, rel);
     sdkrt_buf_printf_(&u, "%s%s", c->base_url, rel);
+    sdkrt_buf_printf_(&shown, "%s%s", c->base_url, rel);
+    if (auth.query) {
+        sdkrt_buf_printf_(&t, "%s%s", qsep, auth.query);
+        sdkrt_buf_printf_(&u, "%s%s", qsep, auth.query);
+        sdkrt_buf_printf_(&shown, "%s%s", qsep, auth.query_shown);
+    }
     free(rel);
     p->target = t.data;
     p->url = u.data;
+    p->shown_url = shown.data;
     p->method = sdkrt_strdup_(req->method);
-    if (t.oom || u.oom || !p->method)
+    if (t.oom || u.oom || shown.oom || !p->method || auth.oom)
         goto oom;
     if (call && call->header_count && !call->headers)
         goto bad_call;
@@ -342,14 +583,39 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
             sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
                             "%s %s: call header %.60s: invalid name, or value with CR or LF "
                             "(header injection refused)",
-                            p->method, p->url, h->name ? h->name : "(null)");
+                            p->method, p->shown_url, h->name ? h->name : "(null)");
             goto fail;
         }
+    }
+    if (auth.header_name &&
+        (!sdkrt_header_name_ok_(auth.header_name) || !sdkrt_header_value_ok_(auth.header_value))) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "%s %s: the API key header name of the security scheme is not a token",
+                        p->method, p->shown_url);
+        goto fail;
     }
     if (call && call->timeout_ms < 0)
         goto bad_call;
     for (size_t i = 0; i < c->header_count; i++) {
         if (!prepared_header(p, c->headers[i].name, c->headers[i].value))
+            goto oom;
+    }
+    if (auth.header_name && !prepared_header(p, auth.header_name, auth.header_value))
+        goto oom;
+    if (auth.cookie || req->cookie_count) {
+        sdkrt_buf_ ck = {0};
+        if (auth.cookie)
+            sdkrt_buf_puts_(&ck, auth.cookie);
+        for (size_t i = 0; i < req->cookie_count; i++) {
+            if (ck.len)
+                sdkrt_buf_puts_(&ck, "; ");
+            sdkrt_buf_puts_(&ck, req->cookies[i]);
+        }
+        bool ok = !ck.oom && prepared_header(p, "Cookie", ck.data);
+        if (ck.data)
+            memset(ck.data, 0, ck.len);
+        sdkrt_buf_cleanup_(&ck);
+        if (!ok)
             goto oom;
     }
     if (stream && !has_header(p, "Accept") && !prepared_header(p, "Accept", "text/event-stream"))
@@ -362,8 +628,29 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
         if (!prepared_header(p, call->headers[i].name, call->headers[i].value))
             goto oom;
     }
-    if (req->has_body) {
-        if (!has_header(p, "Content-Type") && !prepared_header(p, "Content-Type", req->content_type))
+    if (req->multipart && sdkrt_transport_is_curl_(c->transport)) {
+        /* libcurl builds the body itself (curl_mime) and its own Content-Type with the boundary */
+        p->multipart = sdkrt_multipart_copy_(req->multipart);
+        if (!p->multipart)
+            goto oom;
+        prepared_drop_header(p, "Content-Type");
+    } else if (req->multipart) {
+        char *ct = NULL;
+        sdkrt_error *e = NULL;
+        if (sdkrt_multipart_serialize(req->multipart, &p->body, &p->body_len, &ct, &e) !=
+            SDKRT_OK) {
+            sdkrt_error_prefix_(e, "%s %s: ", p->method, p->shown_url);
+            sdkrt_error_propagate(err, e);
+            goto fail;
+        }
+        bool ok = prepared_header(p, "Content-Type", ct);
+        free(ct);
+        if (!ok)
+            goto oom;
+        p->has_body = true;
+    } else if (req->has_body) {
+        if (!has_header(p, "Content-Type") &&
+            !prepared_header(p, "Content-Type", req->content_type))
             goto oom;
         p->body = malloc(req->body_len ? req->body_len : 1);
         if (!p->body)
@@ -398,15 +685,18 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     tr->ca_file = c->ca_file;
     tr->ca_path = c->ca_path;
     tr->cancel = call ? call->cancel : NULL;
+    tr->multipart = p->multipart;
+    auth_plan_cleanup(&auth);
     return SDKRT_OK;
 bad_call:
     sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s %s: invalid call options", p->method,
-                    p->url);
+                    p->shown_url);
     goto fail;
 oom:
-    sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory preparing %s %s",
-                    req->method, req->path_template);
+    sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory preparing %s %s", req->method,
+                    req->path_template);
 fail:
+    auth_plan_cleanup(&auth);
     prepared_cleanup(p);
     return SDKRT_ERR;
 }
@@ -422,18 +712,18 @@ sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
     sdkrt_status st = SDKRT_ERR;
     if (sdkrt_cancel_is_triggered(p.treq.cancel)) {
         sdkrt_error_set(err, SDKRT_REASON_CANCELLED, "%s %s: cancelled before sending", p.method,
-                        p.url);
+                        p.shown_url);
         goto done;
     }
     sdkrt_error *e = NULL; /* the transport's error, prefixed before the caller gets it */
     st = client->transport->ops->send(client->transport->self, &p.treq, resp, &e);
     if (st != SDKRT_OK) {
         *resp = NULL;
-        sdkrt_error_prefix_(e, "%s %s: ", p.method, p.url);
+        sdkrt_error_prefix_(e, "%s %s: ", p.method, p.shown_url);
         sdkrt_error_propagate(err, e);
         goto done;
     }
-    sdkrt_response_set_origin_(*resp, p.method, p.url);
+    sdkrt_response_set_origin_(*resp, p.method, p.shown_url);
 done:
     prepared_cleanup(&p);
     return st;
@@ -489,7 +779,8 @@ static sdkrt_stream_result stream_fail(sdkrt_stream *s, sdkrt_error *e, sdkrt_er
 {
     s->state = STREAM_FAILED;
     if (!e)
-        sdkrt_error_set(&e, SDKRT_REASON_TRANSPORT, "%s %s: stream failed", s->p.method, s->p.url);
+        sdkrt_error_set(&e, SDKRT_REASON_TRANSPORT, "%s %s: stream failed", s->p.method,
+                        s->p.shown_url);
     sdkrt_error_free(s->failure);
     s->failure = e;
     stream_release(s);
@@ -502,7 +793,7 @@ static sdkrt_stream_result stream_failf(sdkrt_stream *s, sdkrt_error **err, sdkr
                                         const char *what)
 {
     sdkrt_error *e = NULL;
-    sdkrt_error_set(&e, reason, "%s %s: %s", s->p.method, s->p.url, what);
+    sdkrt_error_set(&e, reason, "%s %s: %s", s->p.method, s->p.shown_url, what);
     if (s->head) {
         sdkrt_error_set_status(e, sdkrt_response_status(s->head));
         sdkrt_error_set_content_type(e, sdkrt_response_content_type(s->head));
@@ -537,11 +828,11 @@ static sdkrt_stream_result stream_connect(sdkrt_stream *s, sdkrt_error **err)
     sdkrt_error *e = NULL;
     if (t->ops->open(t->self, &s->p.treq, &s->head, &s->reader, &e) != SDKRT_OK) {
         s->head = NULL;
-        sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.url);
+        sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.shown_url);
         return stream_fail(s, e, err);
     }
     s->reader_open = true;
-    sdkrt_response_set_origin_(s->head, s->p.method, s->p.url);
+    sdkrt_response_set_origin_(s->head, s->p.method, s->p.shown_url);
     int status = sdkrt_response_status(s->head);
     const char *ct = sdkrt_response_content_type(s->head);
     if (status < 200 || status > 299 || !ct || strcmp(ct, "text/event-stream") != 0) {
@@ -551,7 +842,7 @@ static sdkrt_stream_result stream_connect(sdkrt_stream *s, sdkrt_error **err)
         else
             sdkrt_error_set(&e, SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE,
                             "%s %s: HTTP %d: expected text/event-stream, got %s", s->p.method,
-                            s->p.url, status, ct ? ct : "no content type");
+                            s->p.shown_url, status, ct ? ct : "no content type");
         if (status >= 200 && status <= 299) {
             size_t len = 0;
             const char *body = sdkrt_response_body(s->head, &len);
@@ -575,7 +866,7 @@ static sdkrt_stream_result sse_failed(sdkrt_stream *s, sdkrt_error **err)
 {
     sdkrt_sse_errcode code = sdkrt_sse_error(s->parser);
     sdkrt_reason reason = code == SDKRT_SSE_ERR_OUT_OF_MEMORY ? SDKRT_REASON_OUT_OF_MEMORY
-                                                               : SDKRT_REASON_EVENT_TOO_LARGE;
+                                                              : SDKRT_REASON_EVENT_TOO_LARGE;
     char what[512];
     snprintf(what, sizeof what, "event stream: %s: %.300s (limit %zu bytes)",
              sdkrt_sse_errcode_name(code), sdkrt_sse_error_message(s->parser),
@@ -619,7 +910,7 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event
         size_t n = 0;
         sdkrt_error *e = NULL;
         if (s->reader.ops->read(s->reader.self, s->buf, sizeof s->buf, &n, &e) != SDKRT_OK) {
-            sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.url);
+            sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.shown_url);
             return stream_fail(s, e, err);
         }
         if (n == 0) {

@@ -10,6 +10,7 @@
 #include <curl/curl.h>
 
 #include "internal.h"
+#include "sdkrt/wire.h"
 
 #define POLL_MS   20
 #define READ_HIGH (64 * 1024)
@@ -32,6 +33,7 @@ typedef struct xfer {
     size_t max_bytes;
     conn *c;
     struct curl_slist *headers;
+    curl_mime *mime; /* multipart body, or NULL */
     char errbuf[CURL_ERROR_SIZE];
     sdkrt_response *resp; /* unary: whole response; stream: head */
     sdkrt_error *cb_err;  /* error raised inside a callback */
@@ -202,11 +204,51 @@ static int progress_cb(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, cu
     return 0;
 }
 
+/* The multipart body as a curl_mime: in-memory parts copied by curl, file parts read by curl
+ * while sending. */
+static sdkrt_status build_mime(xfer *x, const sdkrt_multipart *mp, sdkrt_error **err)
+{
+    x->mime = curl_mime_init(x->c->easy);
+    if (!x->mime)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i < sdkrt_multipart_count(mp); i++) {
+        const char *name, *filename, *ct, *path;
+        const void *data;
+        size_t len;
+        sdkrt_multipart_part(mp, i, &name, &filename, &ct, &data, &len, &path);
+        curl_mimepart *part = curl_mime_addpart(x->mime);
+        if (!part)
+            return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        CURLcode rc = curl_mime_name(part, name);
+        if (rc == CURLE_OK && path) {
+            rc = curl_mime_filedata(part, path);
+            if (rc == CURLE_READ_ERROR)
+                return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                       "cannot read multipart file part %.100s", name);
+        } else if (rc == CURLE_OK) {
+            rc = curl_mime_data(part, data ? (const char *)data : "", len);
+        }
+        /* curl_mime_filedata sets the file's base name; an explicit one replaces it */
+        if (rc == CURLE_OK && filename)
+            rc = curl_mime_filename(part, filename);
+        if (rc == CURLE_OK && ct)
+            rc = curl_mime_type(part, ct);
+        if (rc != CURLE_OK)
+            return sdkrt_error_set(err,
+                                   rc == CURLE_OUT_OF_MEMORY ? SDKRT_REASON_OUT_OF_MEMORY
+                                                             : SDKRT_REASON_TRANSPORT,
+                                   "multipart part %.100s: %s", name, curl_easy_strerror(rc));
+    }
+    return SDKRT_OK;
+}
+
 static sdkrt_status setup(xfer *x, sdkrt_error **err)
 {
     CURL *e = x->c->easy;
     const sdkrt_transport_request *r = x->req;
     for (size_t i = 0; i < r->header_count; i++) {
+        if (r->multipart && sdkrt_strcasecmp_(r->headers[i].name, "Content-Type") == 0)
+            continue; /* curl's own, with its boundary */
         sdkrt_buf_ line = {0};
         if (r->headers[i].value[0])
             sdkrt_buf_printf_(&line, "%s: %s", r->headers[i].name, r->headers[i].value);
@@ -253,7 +295,13 @@ static sdkrt_status setup(xfer *x, sdkrt_error **err)
         SET(CURLOPT_CAPATH, r->ca_path);
     if (x->max_bytes)
         SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max_bytes);
-    if (strcmp(r->method, "GET") == 0 && !r->body) {
+    if (r->multipart) {
+        if (build_mime(x, r->multipart, err) != SDKRT_OK)
+            return SDKRT_ERR;
+        SET(CURLOPT_MIMEPOST, x->mime);
+        if (strcmp(r->method, "POST") != 0)
+            SET(CURLOPT_CUSTOMREQUEST, r->method);
+    } else if (strcmp(r->method, "GET") == 0 && !r->body) {
         SET(CURLOPT_HTTPGET, 1L);
     } else if (strcmp(r->method, "HEAD") == 0) {
         SET(CURLOPT_NOBODY, 1L);
@@ -320,6 +368,8 @@ static void xfer_cleanup(xfer *x)
         curl_multi_remove_handle(x->c->multi, x->c->easy);
     curl_slist_free_all(x->headers);
     x->headers = NULL;
+    curl_mime_free(x->mime);
+    x->mime = NULL;
     sdkrt_response_free(x->resp);
     x->resp = NULL;
     sdkrt_error_free(x->cb_err);
@@ -489,6 +539,11 @@ static void curl_destroy(void *self)
 }
 
 static const sdkrt_transport_ops curl_ops = {curl_send, curl_open, curl_destroy};
+
+bool sdkrt_transport_is_curl_(const sdkrt_transport *t)
+{
+    return t && t->ops == &curl_ops;
+}
 
 sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err)
 {

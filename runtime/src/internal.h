@@ -36,6 +36,9 @@ char *sdkrt_media_type_(const char *value);
 /* Remember "METHOD URL" so messages about the response say where it came from. */
 void sdkrt_response_set_origin_(sdkrt_response *resp, const char *method, const char *url);
 
+/* Whether t is a libcurl transport (which builds multipart bodies itself). */
+bool sdkrt_transport_is_curl_(const sdkrt_transport *t);
+
 /* Monotonic clock in milliseconds. */
 long long sdkrt_now_ms_(void);
 

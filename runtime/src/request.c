@@ -101,6 +101,16 @@ void sdkrt_request_free(sdkrt_request *req)
     free(req->body);
     free(req->content_type);
     free(req->error);
+    pairs_free(req->raw_params, req->raw_param_count);
+    for (size_t i = 0; i < req->cookie_count; i++)
+        free(req->cookies[i]);
+    free(req->cookies);
+    sdkrt_multipart_free(req->multipart);
+    for (size_t i = 0; i < req->security_count; i++) {
+        free((char *)req->security[i].name);
+        free((char *)req->security[i].param);
+    }
+    free(req->security);
     free(req);
 }
 
@@ -227,6 +237,8 @@ sdkrt_status sdkrt_request_set_body(sdkrt_request *req, const char *content_type
         memcpy(copy, bytes, len);
     free(req->body);
     free(req->content_type);
+    sdkrt_multipart_free(req->multipart);
+    req->multipart = NULL;
     req->body = copy;
     req->body_len = len;
     req->has_body = true;
@@ -270,6 +282,15 @@ static const char *param_value(const sdkrt_request *req, const char *name, size_
     return NULL;
 }
 
+static const char *raw_param_value(const sdkrt_request *req, const char *name, size_t n)
+{
+    for (size_t i = 0; i < req->raw_param_count; i++) {
+        if (strlen(req->raw_params[i].name) == n && memcmp(req->raw_params[i].name, name, n) == 0)
+            return req->raw_params[i].value;
+    }
+    return NULL;
+}
+
 sdkrt_status sdkrt_request_target(char **out, const sdkrt_request *req, sdkrt_error **err)
 {
     *out = NULL;
@@ -290,15 +311,21 @@ sdkrt_status sdkrt_request_target(char **out, const sdkrt_request *req, sdkrt_er
         }
         const char *end = strchr(t, '}');
         size_t n = (size_t)(end - t - 1);
+        const char *raw = raw_param_value(req, t + 1, n);
+        if (raw) {
+            sdkrt_buf_puts_(&b, raw);
+            t = end + 1;
+            continue;
+        }
         const char *v = param_value(req, t + 1, n);
         if (!v || !*v || strcmp(v, ".") == 0 || strcmp(v, "..") == 0) {
             sdkrt_buf_cleanup_(&b);
             return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
                                    "%s %s: path parameter {%.*s} is %s", req->method,
                                    req->path_template, (int)n, t + 1,
-                                   !v    ? "missing"
-                                   : *v  ? "a dot segment (\".\" or \"..\")"
-                                         : "empty");
+                                   !v   ? "missing"
+                                   : *v ? "a dot segment (\".\" or \"..\")"
+                                        : "empty");
         }
         sdkrt_pct_encode_(&b, v);
         t = end + 1;
@@ -313,5 +340,139 @@ sdkrt_status sdkrt_request_target(char **out, const sdkrt_request *req, sdkrt_er
                                req->method, req->path_template);
     }
     *out = b.data;
+    return SDKRT_OK;
+}
+
+/* ---- pieces encoded by a parameter style (wire_param.c) ---- */
+
+/* Bytes that may stand in a path segment as sent: unreserved, sub-delims, ':', '@' and %XX. */
+static bool segment_ok(const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                  strchr("-._~!$&'()*+,;=:@", c) != NULL;
+        if (c == '%') {
+            ok = p[1] && p[2] && strchr("0123456789ABCDEFabcdef", p[1]) &&
+                 strchr("0123456789ABCDEFabcdef", p[2]);
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+sdkrt_status sdkrt_request_set_path_encoded_(sdkrt_request *req, const char *name,
+                                             const char *encoded)
+{
+    if (!name || !encoded) {
+        record(req, "path parameter name and value may not be NULL");
+        return SDKRT_ERR;
+    }
+    if (!template_has(req->path_template, name)) {
+        record(req, "unknown path parameter \"%.100s\" for %.200s", name, req->path_template);
+        return SDKRT_ERR;
+    }
+    if (!*encoded || strcmp(encoded, ".") == 0 || strcmp(encoded, "..") == 0) {
+        record(req, "path parameter {%.100s} is %s", name,
+               *encoded ? "a dot segment (\".\" or \"..\")" : "empty");
+        return SDKRT_ERR;
+    }
+    if (!segment_ok(encoded)) {
+        record(req, "path parameter {%.100s}: encoded text has a byte not allowed in a segment",
+               name);
+        return SDKRT_ERR;
+    }
+    if (pairs_set(&req->raw_params, &req->raw_param_count, name, encoded, false) != SDKRT_OK)
+        return oom_record(req);
+    return SDKRT_OK;
+}
+
+static bool query_ok(const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c <= 0x20 || c >= 0x7f || c == '#')
+            return false;
+    }
+    return true;
+}
+
+sdkrt_status sdkrt_request_add_query_encoded_(sdkrt_request *req, const char *encoded)
+{
+    if (!encoded || !*encoded || !query_ok(encoded)) {
+        record(req, "encoded query piece is empty or has a byte not allowed in a query");
+        return SDKRT_ERR;
+    }
+    sdkrt_buf_ b = {0};
+    sdkrt_buf_puts_(&b, encoded);
+    return add_query_encoded(req, &b);
+}
+
+sdkrt_status sdkrt_request_add_cookie_encoded_(sdkrt_request *req, const char *encoded)
+{
+    if (!encoded || !*encoded || !sdkrt_header_value_ok_(encoded)) {
+        record(req, "encoded cookie piece is empty or has CR or LF");
+        return SDKRT_ERR;
+    }
+    char *copy = sdkrt_strdup_(encoded);
+    char **grown = copy ? realloc(req->cookies, (req->cookie_count + 1) * sizeof *grown) : NULL;
+    if (!grown) {
+        free(copy);
+        return oom_record(req);
+    }
+    req->cookies = grown;
+    grown[req->cookie_count++] = copy;
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_request_set_multipart_body(sdkrt_request *req, sdkrt_multipart *mp)
+{
+    if (!mp) {
+        record(req, "multipart body may not be NULL");
+        return SDKRT_ERR;
+    }
+    free(req->body);
+    free(req->content_type);
+    req->body = NULL;
+    req->content_type = NULL;
+    req->body_len = 0;
+    req->has_body = false;
+    sdkrt_multipart_free(req->multipart);
+    req->multipart = mp;
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_request_set_security(sdkrt_request *req, const sdkrt_security_scheme *schemes,
+                                        size_t n)
+{
+    if (n && !schemes) {
+        record(req, "security schemes may not be NULL");
+        return SDKRT_ERR;
+    }
+    sdkrt_security_scheme *copy = calloc(n ? n : 1, sizeof *copy);
+    if (!copy)
+        return oom_record(req);
+    for (size_t i = 0; i < n; i++) {
+        copy[i] = schemes[i];
+        copy[i].name = sdkrt_strdup_(schemes[i].name);
+        copy[i].param = sdkrt_strdup_(schemes[i].param);
+        if ((schemes[i].name && !copy[i].name) || (schemes[i].param && !copy[i].param)) {
+            for (size_t j = 0; j <= i; j++) {
+                free((char *)copy[j].name);
+                free((char *)copy[j].param);
+            }
+            free(copy);
+            return oom_record(req);
+        }
+    }
+    for (size_t i = 0; i < req->security_count; i++) {
+        free((char *)req->security[i].name);
+        free((char *)req->security[i].param);
+    }
+    free(req->security);
+    req->security = copy;
+    req->security_count = n;
+    req->has_security = true;
     return SDKRT_OK;
 }

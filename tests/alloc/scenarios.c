@@ -10,7 +10,9 @@
 #include "sdkc/util.h"
 #include "sdkrt/error.h"
 #include "sdkrt/request.h"
+#include "sdkrt/sdkrt.h"
 #include "sdkrt/sse.h"
+#include "sdkrt/wire.h"
 
 uint64_t digest_bytes(uint64_t h, const void *p, size_t n)
 {
@@ -163,6 +165,90 @@ done:
     return rc;
 }
 
+/* Wire fidelity: styled parameters, a form body, a multipart body and an API key in the query,
+ * sent through the in-memory transport; the digest covers what the server saw. */
+static int wire_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    uint64_t *d = ud;
+    *d = digest_bytes(*d, req->target, strlen(req->target));
+    for (size_t i = 0; i < req->header_count; i++) {
+        *d = digest_bytes(*d, req->headers[i].name, strlen(req->headers[i].name));
+        *d = digest_bytes(*d, req->headers[i].value, strlen(req->headers[i].value));
+    }
+    if (req->body)
+        *d = digest_bytes(*d, req->body, req->body_len);
+    sdkrt_memory_response_set_status(resp, 204);
+    return 0;
+}
+
+static int wire_send(sdkrt_client *c, sdkrt_request *req)
+{
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    int rc = sdkrt_client_send(c, req, NULL, &resp, &err) == SDKRT_OK ? 0 : 1;
+    sdkrt_response_free(resp);
+    sdkrt_error_free(err);
+    return rc;
+}
+
+static int run_wire(uint64_t *digest)
+{
+    int rc = 1;
+    uint64_t seen = 0;
+    sdkrt_transport *t = NULL;
+    sdkrt_client *c = NULL;
+    sdkrt_request *req = NULL;
+    sdkrt_multipart *mp = NULL;
+    sdkrt_error *err = NULL;
+    json_t *v = NULL;
+    static const sdkrt_security_scheme sec[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+        {"key", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "api_key"}};
+    sdkrt_credential creds[] = {{"key", NULL, NULL, "k e y"}};
+    if (sdkrt_memory_transport_new(&t, wire_handler, &seen) != SDKRT_OK)
+        goto done;
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://h.test/p";
+    o.transport = t;
+    o.credentials = creds;
+    o.credential_count = 1;
+    if (sdkrt_client_new(&c, &o, &err) != SDKRT_OK)
+        goto done;
+    if (sdkrt_request_new(&req, "POST", "/a/{ids}") != SDKRT_OK)
+        goto done;
+    v = json_pack("[i,i]", 1, 2);
+    sdkrt_param_spec path = {"ids", SDKRT_IN_PATH, SDKRT_STYLE_MATRIX, true, false};
+    sdkrt_param_spec deep = {"f", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    sdkrt_param_spec cookie = {"c", SDKRT_IN_COOKIE, SDKRT_STYLE_FORM, false, false};
+    if (!v || sdkrt_request_add_param(req, &path, v, &err) != SDKRT_OK ||
+        sdkrt_request_add_param(req, &cookie, v, &err) != SDKRT_OK)
+        goto done;
+    json_decref(v);
+    v = json_pack("{s:{s:s},s:s,s:[s,s]}", "a", "b", "c d", "e", "f", "g", "h", "i");
+    if (!v || sdkrt_request_add_param(req, &deep, v, &err) != SDKRT_OK ||
+        sdkrt_request_set_security(req, sec, 2) != SDKRT_OK ||
+        sdkrt_request_set_form_body(req, v, NULL, 0, &err) != SDKRT_OK || wire_send(c, req))
+        goto done;
+    if (sdkrt_multipart_new(&mp, &err) != SDKRT_OK ||
+        sdkrt_multipart_set_boundary(mp, "bnd", &err) != SDKRT_OK ||
+        sdkrt_multipart_add_json(mp, v, NULL, 0, NULL, NULL, 0, &err) != SDKRT_OK)
+        goto done;
+    sdkrt_status st = sdkrt_request_set_multipart_body(req, mp); /* stolen */
+    mp = NULL;
+    if (st != SDKRT_OK || wire_send(c, req))
+        goto done;
+    *digest = digest_bytes(*digest, &seen, sizeof seen);
+    rc = 0;
+done:
+    json_decref(v);
+    sdkrt_multipart_free(mp);
+    sdkrt_error_free(err);
+    sdkrt_request_free(req);
+    sdkrt_client_free(c);
+    sdkrt_transport_free(t);
+    return rc;
+}
+
 /* The example contract exercises every construct the compiler knows; read once, outside the
  * measured runs (the file's bytes are then a static input). */
 static char *example_text;
@@ -258,8 +344,8 @@ int run_sdk_call(uint64_t *digest);
 
 const scenario scenarios[] = {
     {"loader", "compiler", run_loader},    {"sse", "runtime", run_sse},
-    {"request", "runtime", run_request},   {"compile", "compiler", run_compile},
-    {"ir_json", "compiler", run_ir_json},
+    {"request", "runtime", run_request},   {"wire", "runtime", run_wire},
+    {"compile", "compiler", run_compile},  {"ir_json", "compiler", run_ir_json},
 #ifdef SDKC_HAVE_OC
     {"decoders", "emitter", run_decoders}, {"sdk_call", "emitter", run_sdk_call},
 #endif

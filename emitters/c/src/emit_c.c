@@ -482,13 +482,15 @@ static void emit_types_h(emit_ctx *cx, sdkc_buf *b)
         "typedef sdkrt_cancel %s_cancel; /* %s_cancel_new / %s_cancel_trigger / %s_cancel_free */\n"
         "typedef sdkrt_bytes %s_bytes; /* a non-JSON body; %s_bytes_free */\n"
         "typedef sdkrt_header %s_header; /* a borrowed name/value pair (options, call options) */\n"
+        "typedef sdkrt_credential %s_credential; /* %s_client_options.credentials: per security "
+        "scheme */\n"
         "typedef sdkrt_transport %s_transport; /* %s_client_options.transport; NULL = libcurl "
         "*/\n\n"
         "/* Result of an iterator or stream step. */\n"
         "typedef enum %s_next {\n    %s_NEXT_ERROR = -1, /* *err is set */\n"
         "    %s_NEXT_END = 0,    /* no more items */\n    %s_NEXT_ITEM = 1    /* *item is set */\n"
         "} %s_next;\n\n",
-        P, U, U, U, U, P, P, P, P, P, P, U, P, U, P, P, P, P, P, P, P, P, P, P, U, U, U, P);
+        P, U, U, U, U, P, P, P, P, P, P, U, P, U, P, P, P, P, P, P, P, P, P, P, P, P, U, U, U, P);
     emit_runtime_names(cx, b);
     sdkc_buf_puts(b, "/* Every value type, declared first so that definitions may refer to each "
                      "other. */\n");
@@ -1103,6 +1105,63 @@ static void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
     sdkc_buf_printf(b, "#ifdef __cplusplus\n}\n#endif\n#endif /* %s_OPS_H */\n", U);
 }
 
+static bool ascii_ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
+        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+/* The operation's security schemes as a static table, set on the request: only those
+ * authenticate it (none for `security: []`). Schemes the runtime cannot send (HTTP digest, ...)
+ * are left out. */
+static void emit_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op)
+{
+    (void)cx;
+    size_t n = 0;
+    for (size_t i = 0; i < op->nsecurity; i++) {
+        const sdkc_security_scheme *s = op->security[i];
+        const char *kind = NULL, *in = "SDKRT_IN_HEADER";
+        const char *type = s->type ? s->type : "";
+        if (strcmp(type, "apiKey") == 0 && s->in && s->param) {
+            kind = "SDKRT_SECURITY_API_KEY";
+            in = strcmp(s->in, "query") == 0    ? "SDKRT_IN_QUERY"
+                 : strcmp(s->in, "cookie") == 0 ? "SDKRT_IN_COOKIE"
+                                                : "SDKRT_IN_HEADER";
+        } else if (strcmp(type, "http") == 0 && s->scheme &&
+                   ascii_ieq(s->scheme, "basic")) {
+            kind = "SDKRT_SECURITY_HTTP_BASIC";
+        } else if ((strcmp(type, "http") == 0 && s->scheme &&
+                    ascii_ieq(s->scheme, "bearer")) ||
+                   strcmp(type, "oauth2") == 0 || strcmp(type, "openIdConnect") == 0) {
+            kind = "SDKRT_SECURITY_HTTP_BEARER";
+        }
+        if (!kind)
+            continue;
+        if (n++ == 0)
+            sdkc_buf_puts(b, "    static const sdkrt_security_scheme security[] = {\n");
+        sdkc_buf_puts(b, "        {");
+        put_c_string(b, s->name);
+        sdkc_buf_printf(b, ", %s, %s, ", kind, in);
+        if (s->param && strcmp(type, "apiKey") == 0)
+            put_c_string(b, s->param);
+        else
+            sdkc_buf_puts(b, "NULL");
+        sdkc_buf_puts(b, "},\n");
+    }
+    if (n)
+        sdkc_buf_puts(b, "    };\n");
+    sdkc_buf_printf(b,
+                    "    if (sdkrt_request_set_security(req, %s, %zu) != SDKRT_OK) {\n"
+                    "        sdkrt_request_free(req);\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n    }\n",
+                    n ? "security" : "NULL", n);
+}
+
 /* The static request builder of an operation. */
 static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
@@ -1128,44 +1187,68 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
     put_c_string(b, op->path);
     sdkc_buf_puts(b, ") != SDKRT_OK)\n        return sdkrt_error_set(err, "
                      "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n");
+    static const char *const in_c[] = {"SDKRT_IN_PATH", "SDKRT_IN_QUERY", "SDKRT_IN_HEADER",
+                                       "SDKRT_IN_COOKIE"};
+    static const char *const style_c[] = {"SDKRT_STYLE_SIMPLE",          "SDKRT_STYLE_FORM",
+                                          "SDKRT_STYLE_DEEP_OBJECT",     "SDKRT_STYLE_LABEL",
+                                          "SDKRT_STYLE_MATRIX",          "SDKRT_STYLE_SPACE_DELIMITED",
+                                          "SDKRT_STYLE_PIPE_DELIMITED"};
     for (size_t i = 0; i < op->nparams; i++) {
         const sdkc_param *p = &op->params[i];
         const ctype *t = o->params[i];
-        if (!t->stores || p->in == SDKC_PARAM_COOKIE)
+        if (!t->stores)
             continue;
         const char *cond =
             p->required ? "" : sdkc_arena_printf(cx->arena, "request->has_%s && ", o->pnames[i]);
-        sdkc_buf_printf(b, "    if (%s", cond);
-        switch (p->in) {
-        case SDKC_PARAM_PATH:
-            sdkc_buf_puts(b, "sdkrt_json_path_param(req, ");
-            put_c_string(b, p->wire_name);
-            break;
-        case SDKC_PARAM_HEADER:
-            sdkc_buf_puts(b, "sdkrt_json_header_param(req, ");
-            put_c_string(b, p->wire_name);
-            break;
-        default:
-            sdkc_buf_puts(b, "sdkrt_json_query_param(req, ");
-            put_c_string(b, p->wire_name);
-            sdkc_buf_printf(b, ", %s, %s",
-                            p->style == SDKC_STYLE_DEEP_OBJECT ? "SDKRT_JSTYLE_DEEP_OBJECT"
-                                                               : "SDKRT_JSTYLE_FORM",
-                            p->explode ? "true" : "false");
-            break;
-        }
-        sdkc_buf_printf(b, ", &%s, &request->%s, err) != SDKRT_OK)\n        goto fail;\n",
-                        desc_name(cx, t), o->pnames[i]);
-    }
-    if (o->body)
+        sdkc_buf_printf(b, "    static const sdkrt_param_spec spec_%s = {", o->pnames[i]);
+        put_c_string(b, p->wire_name);
+        sdkc_buf_printf(b, ", %s, %s, %s, %s};\n", in_c[p->in], style_c[p->style],
+                        p->explode ? "true" : "false", p->allow_reserved ? "true" : "false");
         sdkc_buf_printf(b,
-                        "    if (%ssdkrt_json_body(req, &%s, &request->body, err) != SDKRT_OK)\n"
-                        "        goto fail;\n",
-                        op->body->required ? "" : "request->has_body && ", desc_name(cx, o->body));
+                        "    if (%ssdkrt_request_add_typed_param(req, &spec_%s, &%s, "
+                        "&request->%s, err) != SDKRT_OK)\n        goto fail;\n",
+                        cond, o->pnames[i], desc_name(cx, t), o->pnames[i]);
+    }
+    if (o->body) {
+        const sdkc_body *bd = op->body;
+        if (bd->nencodings) {
+            sdkc_buf_puts(b, "    static const sdkrt_body_encoding body_enc[] = {\n");
+            for (size_t k = 0; k < bd->nencodings; k++) {
+                const sdkc_body_encoding *e = &bd->encodings[k];
+                sdkc_buf_puts(b, "        {");
+                put_c_string(b, e->property);
+                sdkc_buf_puts(b, ", ");
+                if (e->content_type)
+                    put_c_string(b, e->content_type);
+                else
+                    sdkc_buf_puts(b, "NULL");
+                sdkc_buf_printf(b, ", %s, %s, %s, %s},\n", style_c[e->style],
+                                e->explode ? "true" : "false", e->allow_reserved ? "true" : "false",
+                                e->has_style ? "true" : "false");
+            }
+            sdkc_buf_puts(b, "    };\n");
+        }
+        sdkc_buf_printf(b, "    if (%ssdkrt_request_set_typed_body(req, ",
+                        bd->required ? "" : "request->has_body && ");
+        put_c_string(b, bd->content_type);
+        sdkc_buf_printf(b, ", &%s, &request->body, %s, %zu, err) != SDKRT_OK)\n        goto fail;\n",
+                        desc_name(cx, o->body), bd->nencodings ? "body_enc" : "NULL",
+                        bd->nencodings);
+    }
+    if (op->success.content_type && op->success.encoding != SDKC_ENC_SSE &&
+        op->success.encoding != SDKC_ENC_NONE) {
+        sdkc_buf_puts(b, "    if (sdkrt_request_set_header(req, \"Accept\", ");
+        put_c_string(b, op->success.content_type);
+        sdkc_buf_puts(b, ") != SDKRT_OK) {\n        sdkrt_request_free(req);\n"
+                         "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
+                         "\"out of memory\");\n    }\n");
+    }
+    if (cx->ir->nschemes > 0)
+        emit_security(cx, b, op);
     sdkc_buf_puts(b, "    *out = req;\n    return SDKRT_OK;\n");
     bool any_fail = o->body != NULL;
     for (size_t i = 0; i < op->nparams; i++)
-        any_fail = any_fail || (o->params[i]->stores && op->params[i].in != SDKC_PARAM_COOKIE);
+        any_fail = any_fail || o->params[i]->stores;
     if (any_fail)
         sdkc_buf_puts(b, "fail:\n    sdkrt_request_free(req);\n    return SDKRT_ERR;\n");
     sdkc_buf_puts(b, "}\n\n");
@@ -1596,7 +1679,8 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
 {
     const char *P = cx->prefix;
     banner(cx, b, "ops.c: the client and the operations");
-    sdkc_buf_puts(b, "#include <stdlib.h>\n#include <string.h>\n\n#include \"internal.h\"\n\n");
+    sdkc_buf_puts(b, "#include <stdlib.h>\n#include <string.h>\n\n#include \"internal.h\"\n"
+                     "#include \"sdkrt/wire.h\"\n\n");
     sdkc_buf_printf(
         b,
         "%s_status %s_global_init(void)\n{\n    return sdkrt_global_init();\n}\n\n"
@@ -2046,6 +2130,7 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "reason_name",
                                            "auth_kind",
                                            "header",
+                                           "credential",
                                            "transport",
                                            "transport_free",
                                            "curl_transport_new",

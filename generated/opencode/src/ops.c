@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sdkrt/wire.h"
 
 oc_status oc_global_init(void)
 {
@@ -287,6 +288,17 @@ static oc_status build_health_get(sdkrt_request **out, oc_error **err)
     *out = NULL;
     if (sdkrt_request_new(&req, "GET", "/api/health") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 }
@@ -325,8 +337,20 @@ static oc_status build_location_get(sdkrt_request **out, const oc_location_get_r
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/location") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_location_get_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_location_get_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -368,8 +392,20 @@ static oc_status build_agent_list(sdkrt_request **out, const oc_agent_list_reque
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/agent") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_agent_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_agent_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -412,22 +448,41 @@ static oc_status build_session_list(sdkrt_request **out, const oc_session_list_r
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/session") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_workspace && sdkrt_json_query_param(req, "workspace", SDKRT_JSTYLE_FORM, true, &oc__j_workspace_id, &request->workspace, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_workspace = {"workspace", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_workspace && sdkrt_request_add_typed_param(req, &spec_workspace, &oc__j_workspace_id, &request->workspace, err) != SDKRT_OK)
         goto fail;
-    if (request->has_limit && sdkrt_json_query_param(req, "limit", SDKRT_JSTYLE_FORM, true, &oc__jx_double, &request->limit, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_limit = {"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_double, &request->limit, err) != SDKRT_OK)
         goto fail;
-    if (request->has_order && sdkrt_json_query_param(req, "order", SDKRT_JSTYLE_FORM, true, &oc__j_session_list_order, &request->order, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_order = {"order", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_order && sdkrt_request_add_typed_param(req, &spec_order, &oc__j_session_list_order, &request->order, err) != SDKRT_OK)
         goto fail;
-    if (request->has_search && sdkrt_json_query_param(req, "search", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->search, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_search = {"search", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_search && sdkrt_request_add_typed_param(req, &spec_search, &oc__jx_string, &request->search, err) != SDKRT_OK)
         goto fail;
-    if (request->has_directory && sdkrt_json_query_param(req, "directory", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->directory, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_directory = {"directory", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_directory && sdkrt_request_add_typed_param(req, &spec_directory, &oc__jx_string, &request->directory, err) != SDKRT_OK)
         goto fail;
-    if (request->has_project && sdkrt_json_query_param(req, "project", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->project, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_project = {"project", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_project && sdkrt_request_add_typed_param(req, &spec_project, &oc__jx_string, &request->project, err) != SDKRT_OK)
         goto fail;
-    if (request->has_subpath && sdkrt_json_query_param(req, "subpath", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->subpath, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_subpath = {"subpath", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_subpath && sdkrt_request_add_typed_param(req, &spec_subpath, &oc__jx_string, &request->subpath, err) != SDKRT_OK)
         goto fail;
-    if (request->has_cursor && sdkrt_json_query_param(req, "cursor", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_cursor = {"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_cursor && sdkrt_request_add_typed_param(req, &spec_cursor, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -679,8 +734,19 @@ static oc_status build_session_create(sdkrt_request **out, const oc_session_crea
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.create: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_body(req, &oc__j_session_create_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -719,6 +785,17 @@ static oc_status build_session_active(sdkrt_request **out, oc_error **err)
     *out = NULL;
     if (sdkrt_request_new(&req, "GET", "/api/session/active") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 }
@@ -757,8 +834,20 @@ static oc_status build_session_get(sdkrt_request **out, const oc_session_get_req
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.get: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -800,10 +889,18 @@ static oc_status build_session_switch_agent(sdkrt_request **out, const oc_sessio
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.switchAgent: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/agent") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_session_switch_agent_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_switch_agent_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -840,10 +937,18 @@ static oc_status build_session_switch_model(sdkrt_request **out, const oc_sessio
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.switchModel: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/model") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_session_switch_model_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_switch_model_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -881,10 +986,22 @@ static oc_status build_session_prompt(sdkrt_request **out, const oc_session_prom
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.prompt: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/prompt") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_session_prompt_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_prompt_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -927,8 +1044,16 @@ static oc_status build_session_compact(sdkrt_request **out, const oc_session_com
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.compact: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/compact") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -966,8 +1091,16 @@ static oc_status build_session_wait(sdkrt_request **out, const oc_session_wait_r
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.wait: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/wait") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1006,10 +1139,22 @@ static oc_status build_session_revert_stage(sdkrt_request **out, const oc_sessio
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.revert.stage: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/revert/stage") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_session_revert_stage_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_revert_stage_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1052,8 +1197,16 @@ static oc_status build_session_revert_clear(sdkrt_request **out, const oc_sessio
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.revert.clear: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/revert/clear") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1090,8 +1243,16 @@ static oc_status build_session_revert_commit(sdkrt_request **out, const oc_sessi
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.revert.commit: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/revert/commit") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1129,8 +1290,20 @@ static oc_status build_session_context(sdkrt_request **out, const oc_session_con
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.context: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/context") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1172,12 +1345,26 @@ static oc_status build_session_history(sdkrt_request **out, const oc_session_his
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.history: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/history") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_limit && sdkrt_json_query_param(req, "limit", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->limit, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_limit = {"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_string, &request->limit, err) != SDKRT_OK)
         goto fail;
-    if (request->has_after && sdkrt_json_query_param(req, "after", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->after, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_after = {"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_after && sdkrt_request_add_typed_param(req, &spec_after, &oc__jx_string, &request->after, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1219,10 +1406,19 @@ static oc_status build_session_events(sdkrt_request **out, const oc_session_even
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.events: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/event") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_after && sdkrt_json_query_param(req, "after", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->after, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_after = {"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_after && sdkrt_request_add_typed_param(req, &spec_after, &oc__jx_string, &request->after, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1309,8 +1505,16 @@ static oc_status build_session_interrupt(sdkrt_request **out, const oc_session_i
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.interrupt: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/interrupt") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1348,10 +1552,23 @@ static oc_status build_session_message(sdkrt_request **out, const oc_session_mes
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.message: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/message/{messageID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_path_param(req, "messageID", &oc__j_message_id, &request->message_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_message_id = {"messageID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_message_id, &oc__j_message_id, &request->message_id, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1395,14 +1612,29 @@ static oc_status build_session_messages(sdkrt_request **out, const oc_session_me
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.messages: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/message") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_limit && sdkrt_json_query_param(req, "limit", SDKRT_JSTYLE_FORM, true, &oc__jx_double, &request->limit, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_limit = {"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_double, &request->limit, err) != SDKRT_OK)
         goto fail;
-    if (request->has_order && sdkrt_json_query_param(req, "order", SDKRT_JSTYLE_FORM, true, &oc__j_session_messages_order, &request->order, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_order = {"order", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_order && sdkrt_request_add_typed_param(req, &spec_order, &oc__j_session_messages_order, &request->order, err) != SDKRT_OK)
         goto fail;
-    if (request->has_cursor && sdkrt_json_query_param(req, "cursor", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_cursor = {"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_cursor && sdkrt_request_add_typed_param(req, &spec_cursor, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1667,8 +1899,20 @@ static oc_status build_model_list(sdkrt_request **out, const oc_model_list_reque
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/model") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_model_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_model_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1711,8 +1955,20 @@ static oc_status build_provider_list(sdkrt_request **out, const oc_provider_list
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/provider") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_provider_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_provider_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1755,10 +2011,23 @@ static oc_status build_provider_get(sdkrt_request **out, const oc_provider_get_r
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.provider.get: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/provider/{providerID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "providerID", &oc__jx_string, &request->provider_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_provider_id = {"providerID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_provider_id, &oc__jx_string, &request->provider_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_provider_get_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_provider_get_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1800,8 +2069,20 @@ static oc_status build_integration_list(sdkrt_request **out, const oc_integratio
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/integration") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_integration_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1842,10 +2123,23 @@ static oc_status build_integration_get(sdkrt_request **out, const oc_integration
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.get: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/integration/{integrationID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "integrationID", &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_integration_id = {"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_integration_id, &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_integration_get_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_get_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1886,12 +2180,21 @@ static oc_status build_integration_connect_key(sdkrt_request **out, const oc_int
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.connect.key: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/integration/{integrationID}/connect/key") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "integrationID", &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_integration_id = {"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_integration_id, &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_integration_connect_key_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_connect_key_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_integration_connect_key_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_connect_key_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1927,12 +2230,25 @@ static oc_status build_integration_connect_oauth(sdkrt_request **out, const oc_i
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.connect.oauth: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/integration/{integrationID}/connect/oauth") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "integrationID", &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_integration_id = {"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_integration_id, &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_integration_connect_oauth_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_connect_oauth_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_integration_connect_oauth_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_connect_oauth_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1973,10 +2289,23 @@ static oc_status build_integration_attempt_status(sdkrt_request **out, const oc_
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.attempt.status: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/integration/attempt/{attemptID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "attemptID", &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_attempt_id = {"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_attempt_id, &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_integration_attempt_status_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_attempt_status_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2017,10 +2346,19 @@ static oc_status build_integration_attempt_cancel(sdkrt_request **out, const oc_
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.attempt.cancel: request is NULL");
     if (sdkrt_request_new(&req, "DELETE", "/api/integration/attempt/{attemptID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "attemptID", &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_attempt_id = {"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_attempt_id, &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_integration_attempt_cancel_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_attempt_cancel_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2056,12 +2394,21 @@ static oc_status build_integration_attempt_complete(sdkrt_request **out, const o
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.attempt.complete: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/integration/attempt/{attemptID}/complete") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "attemptID", &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_attempt_id = {"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_attempt_id, &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_integration_attempt_complete_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_attempt_complete_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_integration_attempt_complete_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_attempt_complete_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2097,12 +2444,21 @@ static oc_status build_credential_update(sdkrt_request **out, const oc_credentia
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.credential.update: request is NULL");
     if (sdkrt_request_new(&req, "PATCH", "/api/credential/{credentialID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "credentialID", &oc__jx_string, &request->credential_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_credential_id = {"credentialID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_credential_id, &oc__jx_string, &request->credential_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_credential_update_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_credential_update_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_credential_update_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_credential_update_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2138,10 +2494,19 @@ static oc_status build_credential_remove(sdkrt_request **out, const oc_credentia
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.credential.remove: request is NULL");
     if (sdkrt_request_new(&req, "DELETE", "/api/credential/{credentialID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "credentialID", &oc__jx_string, &request->credential_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_credential_id = {"credentialID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_credential_id, &oc__jx_string, &request->credential_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_credential_remove_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_credential_remove_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2178,8 +2543,20 @@ static oc_status build_permission_request_list(sdkrt_request **out, const oc_per
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/permission/request") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_permission_request_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_permission_request_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2221,8 +2598,20 @@ static oc_status build_permission_saved_list(sdkrt_request **out, const oc_permi
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/permission/saved") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_project_id && sdkrt_json_query_param(req, "projectID", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_project_id = {"projectID", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_project_id && sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2263,8 +2652,16 @@ static oc_status build_permission_saved_remove(sdkrt_request **out, const oc_per
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.permission.saved.remove: request is NULL");
     if (sdkrt_request_new(&req, "DELETE", "/api/permission/saved/{id}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "id", &oc__jx_string, &request->id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_id = {"id", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_id, &oc__jx_string, &request->id, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2301,10 +2698,22 @@ static oc_status build_session_permission_create(sdkrt_request **out, const oc_s
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.permission.create: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/permission") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_session_permission_create_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_permission_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2346,8 +2755,20 @@ static oc_status build_session_permission_list(sdkrt_request **out, const oc_ses
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.permission.list: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/permission") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2390,10 +2811,23 @@ static oc_status build_session_permission_get(sdkrt_request **out, const oc_sess
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.permission.get: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/permission/{requestID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_path_param(req, "requestID", &oc__j_request_id_per, &request->request_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id_per, &request->request_id, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2436,12 +2870,21 @@ static oc_status build_session_permission_reply(sdkrt_request **out, const oc_se
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.permission.reply: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/permission/{requestID}/reply") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_path_param(req, "requestID", &oc__j_request_id_per, &request->request_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id_per, &request->request_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_session_permission_reply_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_permission_reply_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2478,8 +2921,20 @@ static oc_status build_fs_read(sdkrt_request **out, const oc_fs_read_request *re
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/fs/read/*") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_fs_read_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_fs_read_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/octet-stream") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2521,10 +2976,23 @@ static oc_status build_fs_list(sdkrt_request **out, const oc_fs_list_request *re
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/fs/list") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_fs_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_fs_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (request->has_path && sdkrt_json_query_param(req, "path", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->path, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_path = {"path", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_path && sdkrt_request_add_typed_param(req, &spec_path, &oc__jx_string, &request->path, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2565,14 +3033,29 @@ static oc_status build_fs_find(sdkrt_request **out, const oc_fs_find_request *re
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.fs.find: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/fs/find") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_fs_find_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_fs_find_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_query_param(req, "query", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->query, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_query = {"query", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (sdkrt_request_add_typed_param(req, &spec_query, &oc__jx_string, &request->query, err) != SDKRT_OK)
         goto fail;
-    if (request->has_type && sdkrt_json_query_param(req, "type", SDKRT_JSTYLE_FORM, true, &oc__j_fs_find_type, &request->type, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_type = {"type", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_type && sdkrt_request_add_typed_param(req, &spec_type, &oc__j_fs_find_type, &request->type, err) != SDKRT_OK)
         goto fail;
-    if (request->has_limit && sdkrt_json_query_param(req, "limit", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->limit, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_limit = {"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_string, &request->limit, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2614,8 +3097,20 @@ static oc_status build_command_list(sdkrt_request **out, const oc_command_list_r
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/command") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_command_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_command_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2657,8 +3152,20 @@ static oc_status build_skill_list(sdkrt_request **out, const oc_skill_list_reque
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/skill") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_skill_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_skill_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2697,6 +3204,13 @@ static oc_status build_event_subscribe(sdkrt_request **out, oc_error **err)
     *out = NULL;
     if (sdkrt_request_new(&req, "GET", "/api/event") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 }
@@ -2772,8 +3286,20 @@ static oc_status build_pty_list(sdkrt_request **out, const oc_pty_list_request *
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/pty") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_pty_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2814,10 +3340,22 @@ static oc_status build_pty_create(sdkrt_request **out, const oc_pty_create_reque
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.create: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/pty") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_pty_create_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_create_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_pty_create_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_pty_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2859,10 +3397,23 @@ static oc_status build_pty_get(sdkrt_request **out, const oc_pty_get_request *re
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.get: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/pty/{ptyID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "ptyID", &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_pty_get_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_get_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2904,12 +3455,25 @@ static oc_status build_pty_update(sdkrt_request **out, const oc_pty_update_reque
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.update: request is NULL");
     if (sdkrt_request_new(&req, "PUT", "/api/pty/{ptyID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "ptyID", &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_pty_update_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_update_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_pty_update_body, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_pty_update_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2951,10 +3515,19 @@ static oc_status build_pty_remove(sdkrt_request **out, const oc_pty_remove_reque
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.remove: request is NULL");
     if (sdkrt_request_new(&req, "DELETE", "/api/pty/{ptyID}") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "ptyID", &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_pty_remove_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_remove_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2992,10 +3565,23 @@ static oc_status build_pty_connect_token(sdkrt_request **out, const oc_pty_conne
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.connectToken: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/pty/{ptyID}/connect-token") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "ptyID", &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_pty_connect_token_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_connect_token_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3038,16 +3624,32 @@ static oc_status build_pty_connect(sdkrt_request **out, const oc_pty_connect_req
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.connect: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/pty/{ptyID}/connect") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "ptyID", &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location_directory && sdkrt_json_query_param(req, "location[directory]", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->location_directory, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location_directory = {"location[directory]", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_location_directory && sdkrt_request_add_typed_param(req, &spec_location_directory, &oc__jx_string, &request->location_directory, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location_workspace && sdkrt_json_query_param(req, "location[workspace]", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->location_workspace, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location_workspace = {"location[workspace]", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_location_workspace && sdkrt_request_add_typed_param(req, &spec_location_workspace, &oc__jx_string, &request->location_workspace, err) != SDKRT_OK)
         goto fail;
-    if (request->has_cursor && sdkrt_json_query_param(req, "cursor", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_cursor = {"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_cursor && sdkrt_request_add_typed_param(req, &spec_cursor, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
         goto fail;
-    if (request->has_ticket && sdkrt_json_query_param(req, "ticket", SDKRT_JSTYLE_FORM, true, &oc__jx_string, &request->ticket, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_ticket = {"ticket", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
+    if (request->has_ticket && sdkrt_request_add_typed_param(req, &spec_ticket, &oc__jx_string, &request->ticket, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3091,8 +3693,20 @@ static oc_status build_question_request_list(sdkrt_request **out, const oc_quest
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/question/request") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_question_request_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_question_request_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3134,8 +3748,20 @@ static oc_status build_session_question_list(sdkrt_request **out, const oc_sessi
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.question.list: request is NULL");
     if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/question") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3178,12 +3804,21 @@ static oc_status build_session_question_reply(sdkrt_request **out, const oc_sess
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.question.reply: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/question/{requestID}/reply") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_path_param(req, "requestID", &oc__j_request_id, &request->request_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id, &request->request_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_body(req, &oc__j_question_v2_reply, &request->body, err) != SDKRT_OK)
+    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_question_v2_reply, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3221,10 +3856,19 @@ static oc_status build_session_question_reject(sdkrt_request **out, const oc_ses
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.question.reject: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/question/{requestID}/reject") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "sessionID", &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_json_path_param(req, "requestID", &oc__j_request_id, &request->request_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id, &request->request_id, err) != SDKRT_OK)
         goto fail;
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3261,8 +3905,20 @@ static oc_status build_reference_list(sdkrt_request **out, const oc_reference_li
         request = &defaults;
     if (sdkrt_request_new(&req, "GET", "/api/reference") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_reference_list_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_reference_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3302,12 +3958,22 @@ static oc_status build_project_copy_create(sdkrt_request **out, const oc_project
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.projectCopy.create: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/experimental/project/{projectID}/copy") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "projectID", &oc__jx_string, &request->project_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_project_id = {"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_project_copy_create_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_project_copy_create_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (request->has_body && sdkrt_json_body(req, &oc__j_project_copy_create_body, &request->body, err) != SDKRT_OK)
+    if (request->has_body && sdkrt_request_set_typed_body(req, "application/json", &oc__j_project_copy_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    if (sdkrt_request_set_security(req, NULL, 0) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3347,12 +4013,18 @@ static oc_status build_project_copy_remove(sdkrt_request **out, const oc_project
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.projectCopy.remove: request is NULL");
     if (sdkrt_request_new(&req, "DELETE", "/experimental/project/{projectID}/copy") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "projectID", &oc__jx_string, &request->project_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_project_id = {"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_project_copy_remove_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_project_copy_remove_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (request->has_body && sdkrt_json_body(req, &oc__j_project_copy_remove_body, &request->body, err) != SDKRT_OK)
+    if (request->has_body && sdkrt_request_set_typed_body(req, "application/json", &oc__j_project_copy_remove_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_security(req, NULL, 0) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3387,10 +4059,16 @@ static oc_status build_project_copy_refresh(sdkrt_request **out, const oc_projec
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.projectCopy.refresh: request is NULL");
     if (sdkrt_request_new(&req, "POST", "/experimental/project/{projectID}/copy/refresh") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_json_path_param(req, "projectID", &oc__jx_string, &request->project_id, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_project_id = {"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
+    if (sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
         goto fail;
-    if (request->has_location && sdkrt_json_query_param(req, "location", SDKRT_JSTYLE_DEEP_OBJECT, true, &oc__j_project_copy_refresh_location, &request->location, err) != SDKRT_OK)
+    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
+    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_project_copy_refresh_location, &request->location, err) != SDKRT_OK)
         goto fail;
+    if (sdkrt_request_set_security(req, NULL, 0) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 fail:

@@ -180,6 +180,7 @@ typedef struct sdkc_param {
     const sdkc_type *type;
     const char *docs;
     sdkc_loc loc;
+    bool allow_reserved; /* query: RFC 3986 reserved characters sent unencoded */
 } sdkc_param;
 
 typedef enum sdkc_encoding {
@@ -192,11 +193,27 @@ typedef enum sdkc_encoding {
 
 const char *sdkc_encoding_name(sdkc_encoding e); /* "none", "json", "sse", "bytes", "text" */
 
+/* How one property of a form or multipart body is sent (the media type's `encoding` map). */
+typedef struct sdkc_body_encoding {
+    const char *property;     /* wire name */
+    const char *content_type; /* `contentType`, or NULL */
+    bool has_style;           /* `style` or `explode` given (form bodies) */
+    sdkc_param_style style;   /* default form */
+    bool explode;             /* default: style == form */
+    bool allow_reserved;
+} sdkc_body_encoding;
+
 typedef struct sdkc_body {
-    const char *content_type; /* "application/json" */
+    const char *content_type; /* the default: the first JSON type, else the first listed */
     const sdkc_type *type;
     bool required;
     const char *docs;
+    const sdkc_body_encoding *encodings; /* of content_type, in contract order */
+    size_t nencodings;
+    /* Other media types the operation accepts with the same schema, in contract order (a caller
+       may choose one); types whose schema differs are left out with a warning. */
+    const char *const *alternatives;
+    size_t nalternatives;
 } sdkc_body;
 
 typedef struct sdkc_success {

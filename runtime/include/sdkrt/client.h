@@ -36,6 +36,15 @@ typedef enum sdkrt_auth_kind {
 #define SDKRT_DEFAULT_MAX_EVENT_BYTES    ((size_t)16 * 1024 * 1024)
 #define SDKRT_DEFAULT_CONNECT_TIMEOUT_MS 10000L
 
+/* A credential for the security schemes of a contract (all copied by sdkrt_client_new; secrets
+ * are zeroed when the client is freed and never appear in any message). */
+typedef struct sdkrt_credential {
+    const char *scheme;   /* the contract's scheme name; NULL: any scheme of a kind it fits */
+    const char *username; /* HTTP Basic (with password) */
+    const char *password;
+    const char *token; /* bearer token (HTTP bearer, OAuth2, OpenID Connect) or API key */
+} sdkrt_credential;
+
 /* Everything is copied by sdkrt_client_new except transport (borrowed; must outlive the client). */
 typedef struct sdkrt_client_options {
     const char *base_url;        /* required: http or https; a path prefix ("http://h/p") is kept */
@@ -55,12 +64,18 @@ typedef struct sdkrt_client_options {
     size_t max_response_bytes;        /* unary body cap; 0 = SDKRT_DEFAULT_MAX_RESPONSE_BYTES */
     size_t max_event_bytes;           /* SSE event cap; 0 = SDKRT_DEFAULT_MAX_EVENT_BYTES */
     const sdkrt_transport *transport; /* NULL = libcurl */
+    /* For requests that name their security schemes (sdkrt_request_set_security): the first
+     * scheme of the operation with a fitting credential authenticates it (an API key in its
+     * header, query parameter or cookie; Basic; Bearer). `auth` above also fits: BASIC an http
+     * basic scheme, BEARER an http bearer, oauth2 or openIdConnect scheme. */
+    const sdkrt_credential *credentials;
+    size_t credential_count;
 } sdkrt_client_options;
 
 #define SDKRT_CLIENT_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, 0, SDKRT_AUTH_NONE, NULL, NULL, NULL, NULL, 0, 0, 0, true, NULL, NULL, 0, 0,   \
-            NULL                                                                                   \
+            NULL, NULL, 0                                                                          \
     }
 
 typedef struct sdkrt_client sdkrt_client;
@@ -68,7 +83,7 @@ typedef struct sdkrt_client sdkrt_client;
 /* Validate and copy opts into a new client (*out, owned by the caller). INVALID_ARGUMENT for a
  * base URL that does not parse, a scheme other than http/https, a base URL with a query,
  * fragment or credentials, a bad default header, BASIC without username or BEARER without
- * token. */
+ * token, a credential with neither a token nor a username and password (or with CR or LF). */
 sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *opts,
                               sdkrt_error **err);
 /* Release. NULL is a no-op. */

@@ -1,7 +1,8 @@
 /* sdkrt/sdkrt.h - umbrella header of libsdkrt, the runtime generated SDKs link against.
  *
- * It does not include sdkrt/sse.h (the SSE parser) or sdkrt/json.h (the table-driven JSON
- * helpers of generated code); include them directly when needed.
+ * It does not include sdkrt/sse.h (the SSE parser), sdkrt/json.h (the table-driven JSON
+ * helpers of generated code) or sdkrt/wire.h (parameter styles, body media types, security);
+ * include them directly when needed.
  */
 #ifndef SDKRT_SDKRT_H
 #define SDKRT_SDKRT_H

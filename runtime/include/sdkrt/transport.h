@@ -48,6 +48,10 @@ typedef struct sdkrt_transport_request {
     const char *ca_file; /* NULL = system default */
     const char *ca_path;
     const sdkrt_cancel *cancel; /* NULL = not cancellable */
+    /* multipart/form-data body for the libcurl transport, which builds it with curl's mime API
+     * (file parts read while sending); then body is NULL and no Content-Type header is in the
+     * list. Other transports always get the serialised bytes in body and this is NULL. */
+    const struct sdkrt_multipart *multipart;
 } sdkrt_transport_request;
 
 /* A body pulled on demand. read fills up to cap bytes into buf, blocking until at least one

@@ -33,6 +33,7 @@ typedef sdkrt_call_options oc_call_options; /* header overrides, cancel, timeout
 typedef sdkrt_cancel oc_cancel; /* oc_cancel_new / oc_cancel_trigger / oc_cancel_free */
 typedef sdkrt_bytes oc_bytes; /* a non-JSON body; oc_bytes_free */
 typedef sdkrt_header oc_header; /* a borrowed name/value pair (options, call options) */
+typedef sdkrt_credential oc_credential; /* oc_client_options.credentials: per security scheme */
 typedef sdkrt_transport oc_transport; /* oc_client_options.transport; NULL = libcurl */
 
 /* Result of an iterator or stream step. */

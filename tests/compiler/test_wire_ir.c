@@ -1,0 +1,119 @@
+/* test_wire_ir.c - what the IR records for wire fidelity (data/compile/good/wire.yaml): body media
+ * types, encodings and alternatives, allowReserved, cookie parameters, security schemes and
+ * per-operation requirements (`security: []`), and that IR JSON keeps all of it. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdkc/doc.h"
+#include "sdkc/ir.h"
+
+#define WIRE SDKC_SOURCE_DIR "/tests/compiler/data/compile/good/wire.yaml"
+
+static void check_ir(const sdkc_ir *ir)
+{
+    ck_assert_uint_eq(ir->nschemes, 5);
+    const sdkc_operation *op = sdkc_ir_operation(ir, "customers.create");
+    ck_assert_ptr_nonnull(op);
+    ck_assert_ptr_nonnull(op->body);
+    ck_assert_str_eq(op->body->content_type, "application/json");
+    ck_assert_uint_eq(op->body->nalternatives, 1);
+    ck_assert_str_eq(op->body->alternatives[0], "application/x-www-form-urlencoded");
+    ck_assert_uint_eq(op->body->nencodings, 0); /* the JSON media type has none */
+    ck_assert_uint_eq(op->nparams, 4);
+    ck_assert_int_eq(op->params[0].style, SDKC_STYLE_LABEL);
+    ck_assert(op->params[0].explode);
+    ck_assert(op->params[1].allow_reserved);
+    ck_assert_int_eq(op->params[2].style, SDKC_STYLE_PIPE_DELIMITED);
+    ck_assert_int_eq(op->params[3].in, SDKC_PARAM_COOKIE);
+    ck_assert_uint_eq(op->nsecurity, 2);
+    ck_assert_str_eq(op->security[0]->name, "api_header");
+    ck_assert_str_eq(op->security[1]->type, "oauth2");
+
+    op = sdkc_ir_operation(ir, "files.upload");
+    ck_assert_str_eq(op->body->content_type, "multipart/form-data");
+    ck_assert_uint_eq(op->body->nencodings, 1);
+    ck_assert_str_eq(op->body->encodings[0].property, "file");
+    ck_assert_str_eq(op->body->encodings[0].content_type, "image/png");
+    ck_assert(!op->body->encodings[0].has_style);
+    ck_assert_uint_eq(op->nsecurity, 1); /* the top-level requirement */
+    ck_assert_str_eq(op->security[0]->name, "api_key");
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_TEXT);
+
+    op = sdkc_ir_operation(ir, "blobs.put");
+    ck_assert_str_eq(op->body->content_type, "application/octet-stream");
+    ck_assert_uint_eq(op->nsecurity, 0); /* security: [] */
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_BYTES);
+
+    op = sdkc_ir_operation(ir, "login");
+    ck_assert_str_eq(op->body->content_type, "application/vnd.api+json");
+    ck_assert_str_eq(op->security[0]->scheme, "basic");
+}
+
+START_TEST(test_wire_ir)
+{
+    sdkc_diag *diag = NULL;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
+    sdkc_status st = sdkc_compile_file(&c, WIRE, NULL, diag);
+    if (st != SDKC_OK)
+        sdkc_diag_print(diag, stderr, false);
+    ck_assert_int_eq(st, SDKC_OK);
+    ck_assert_uint_eq(sdkc_diag_warnings(diag), 0);
+    check_ir(sdkc_compiled_ir(c));
+
+    /* IR JSON keeps it, and writes the same bytes again */
+    char *json = NULL, *again = NULL;
+    size_t len = 0, len2 = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(c), &json, &len), SDKC_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"alternatives\": [\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"allow_reserved\": true"));
+    sdkc_compiled *back = NULL;
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "wire.ir.json", json, len, diag), SDKC_OK);
+    check_ir(sdkc_compiled_ir(back));
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(back), &again, &len2), SDKC_OK);
+    ck_assert_uint_eq(len, len2);
+    ck_assert(memcmp(json, again, len) == 0);
+    free(json);
+    free(again);
+    sdkc_compiled_free(back);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(diag);
+}
+END_TEST
+
+START_TEST(test_body_alternative_with_own_schema_warns)
+{
+    static const char yaml[] =
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    post:\n"
+        "      operationId: x\n      requestBody:\n        content:\n"
+        "          application/json: {schema: {type: object}}\n"
+        "          text/plain: {schema: {type: string}}\n"
+        "      responses: {'204': {description: none}}\n";
+    sdkc_diag *diag = NULL;
+    sdkc_doc *doc = NULL;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "x.yaml", yaml, sizeof yaml - 1, diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile(&c, doc, NULL, diag), SDKC_OK);
+    ck_assert_uint_eq(sdkc_diag_warnings(diag), 1);
+    ck_assert_uint_eq(sdkc_compiled_ir(c)->ops[0].body->nalternatives, 0);
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(diag);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("wire_ir");
+    TCase *tc = tcase_create("wire_ir");
+    tcase_add_test(tc, test_wire_ir);
+    tcase_add_test(tc, test_body_alternative_with_own_schema_warns);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
