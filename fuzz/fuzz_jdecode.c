@@ -75,43 +75,68 @@ struct syn {
 };
 
 extern const sdkrt_jtype syn_t;
-static const sdkrt_jtype syn_str = {SDKRT_JK_STRING, "string", sizeof(char *), NULL, NULL, 0,
-                                    NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_int = {SDKRT_JK_INTEGER, "integer", sizeof(int64_t), NULL, NULL, 0,
-                                    NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_num = {SDKRT_JK_NUMBER, "number", sizeof(double), NULL, NULL, 0,
-                                    NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_bool = {SDKRT_JK_BOOLEAN, "boolean", sizeof(bool), NULL, NULL, 0,
-                                     NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_any = {SDKRT_JK_ANY, "json", sizeof(json_t *), NULL, NULL, 0,
-                                    NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_null = {SDKRT_JK_NULL, "null", 1, NULL, NULL, 0,
-                                     NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_lit = {SDKRT_JK_LITERAL, "1.0", 1, NULL, NULL, 0,
-                                    NULL, 0, NULL, 0, NULL, 0, "1.0"};
-static const sdkrt_jtype syn_lits = {SDKRT_JK_LITERAL, "str", 1, NULL, NULL, 0,
-                                     NULL, 0, NULL, 0, NULL, 0, "\"a\\u00e9/\""};
-static const sdkrt_jtype syn_ints_t = {SDKRT_JK_ARRAY, "ints", sizeof(syn_ints), &syn_int, NULL,
-                                       0, NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_js = {SDKRT_JK_JSON_STRING, "ints_json", sizeof(syn_ints),
-                                   &syn_ints_t, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_map = {SDKRT_JK_MAP, "strmap", sizeof(syn_strmap), &syn_str, NULL, 0,
-                                    NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_str = {
+    SDKRT_JK_STRING, "string", sizeof(char *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_int = {
+    SDKRT_JK_INTEGER, "integer", sizeof(int64_t), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_num = {
+    SDKRT_JK_NUMBER, "number", sizeof(double), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_bool = {
+    SDKRT_JK_BOOLEAN, "boolean", sizeof(bool), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_any = {
+    SDKRT_JK_ANY, "json", sizeof(json_t *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_null = {SDKRT_JK_NULL, "null", 1,    NULL, NULL, 0, NULL, 0,
+                                     NULL,          0,      NULL, 0,    NULL};
+static const sdkrt_jtype syn_lit = {
+    SDKRT_JK_LITERAL, "1.0", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "1.0"};
+static const sdkrt_jtype syn_lits = {
+    SDKRT_JK_LITERAL, "str", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"a\\u00e9/\""};
+static const sdkrt_jtype syn_ints_t = {
+    SDKRT_JK_ARRAY, "ints", sizeof(syn_ints), &syn_int, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_js = {SDKRT_JK_JSON_STRING,
+                                   "ints_json",
+                                   sizeof(syn_ints),
+                                   &syn_ints_t,
+                                   NULL,
+                                   0,
+                                   NULL,
+                                   0,
+                                   NULL,
+                                   0,
+                                   NULL,
+                                   0,
+                                   NULL};
+static const sdkrt_jtype syn_map = {
+    SDKRT_JK_MAP, "strmap", sizeof(syn_strmap), &syn_str, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 static const char *const syn_enum_values[] = {"x", "y", "a\xc3\xa9"};
-static const sdkrt_jtype syn_enum_t = {SDKRT_JK_ENUM, "E", sizeof(syn_enum), NULL, NULL, 0,
-                                       NULL, 0, NULL, 0, syn_enum_values, 3, NULL};
+static const sdkrt_jtype syn_enum_t = {SDKRT_JK_ENUM, "E", sizeof(syn_enum), NULL, NULL, 0, NULL, 0,
+                                       NULL,          0,   syn_enum_values,  3,    NULL};
 static const sdkrt_jvariant syn_u_v[] = {
     {NULL, &syn_int, 0},
     {NULL, &syn_str, 0},
     {NULL, &syn_ints_t, 0},
 };
-static const sdkrt_jtype syn_u = {SDKRT_JK_UNION, "U", sizeof(syn_untagged), NULL, NULL, 0,
-                                  syn_u_v, 3, NULL, offsetof(syn_untagged, u), NULL, 0, NULL};
-static const sdkrt_jtype syn_nullable = {SDKRT_JK_NULLABLE, "syn?", sizeof(syn *), &syn_t, NULL,
-                                         0, NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_list_t = {SDKRT_JK_ARRAY, "syns", sizeof(syn_list), &syn_t, NULL, 0,
-                                       NULL, 0, NULL, 0, NULL, 0, NULL};
-#define F(name, type, flags, member, has) {name, type, flags, member, has, SDKRT_JNONE}
+static const sdkrt_jtype syn_u = {SDKRT_JK_UNION,
+                                  "U",
+                                  sizeof(syn_untagged),
+                                  NULL,
+                                  NULL,
+                                  0,
+                                  syn_u_v,
+                                  3,
+                                  NULL,
+                                  offsetof(syn_untagged, u),
+                                  NULL,
+                                  0,
+                                  NULL};
+static const sdkrt_jtype syn_nullable = {
+    SDKRT_JK_NULLABLE, "syn?", sizeof(syn *), &syn_t, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_list_t = {
+    SDKRT_JK_ARRAY, "syns", sizeof(syn_list), &syn_t, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+#define F(name, type, flags, member, has)                                                          \
+    {                                                                                              \
+        name, type, flags, member, has, SDKRT_JNONE                                                \
+    }
 static const sdkrt_jfield syn_fields[] = {
     F("s", &syn_str, SDKRT_JF_REQUIRED, offsetof(syn, s), SDKRT_JNONE),
     F("i", &syn_int, 0, offsetof(syn, i), offsetof(syn, has_i)),
@@ -129,8 +154,18 @@ static const sdkrt_jfield syn_fields[] = {
     F("r", &syn_t, SDKRT_JF_BOXED, offsetof(syn, r), offsetof(syn, has_r)),
     F("l", &syn_list_t, 0, offsetof(syn, l), offsetof(syn, has_l)),
 };
-const sdkrt_jtype syn_t = {SDKRT_JK_OBJECT, "Syn", sizeof(syn), NULL, syn_fields,
-                           sizeof syn_fields / sizeof syn_fields[0], NULL, 0, NULL, 0, NULL, 0,
+const sdkrt_jtype syn_t = {SDKRT_JK_OBJECT,
+                           "Syn",
+                           sizeof(syn),
+                           NULL,
+                           syn_fields,
+                           sizeof syn_fields / sizeof syn_fields[0],
+                           NULL,
+                           0,
+                           NULL,
+                           0,
+                           NULL,
+                           0,
                            NULL};
 
 /* ---- the types tried ---- */

@@ -498,7 +498,8 @@ sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const cha
 {
     /* One pass straight into value; a refusal is decoded again through the tree below, which
      * names the path and the reason (the same messages as ever). */
-    switch (t && value && text ? sdkrt_jd_decode_(t, value, text, len, NULL) : SDKRT_JD_MALFORMED_) {
+    switch (t && value && text ? sdkrt_jd_decode_(t, value, text, len, NULL)
+                               : SDKRT_JD_MALFORMED_) {
     case SDKRT_JD_OK_:
         return SDKRT_OK;
     case SDKRT_JD_OOM_:
@@ -1403,8 +1404,8 @@ static sdkrt_jd_result_ decode_event_fast(sdkrt_jstream *s, const sdkrt_stream_e
 {
     const sdkrt_jtype *t = s->op->item;
     size_t i = 0;
-    while (i < ev->data_len && (ev->data[i] == ' ' || ev->data[i] == '\t' ||
-                                ev->data[i] == '\n' || ev->data[i] == '\r'))
+    while (i < ev->data_len && (ev->data[i] == ' ' || ev->data[i] == '\t' || ev->data[i] == '\n' ||
+                                ev->data[i] == '\r'))
         i++;
     if (!s->op->item_encoded || i == ev->data_len || ev->data[i] != '"' ||
         t->kind == SDKRT_JK_STRING || t->kind == SDKRT_JK_ENUM || t->kind == SDKRT_JK_ANY)
