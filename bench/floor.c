@@ -7,7 +7,13 @@
  *                                event's data as JSON; stops after N events (or at the end).
  *   floor pages BASE TOTAL       GET BASE/api/session?limit=100 following cursor.next until
  *                                it is absent; checks TOTAL items in all.
- * Prints one line "mode=... count=... seconds=..." and exits 0 on success. */
+ * Prints one line "mode=... count=... seconds=..." and exits 0 on success.
+ *
+ * Built a second time as bench_floor_fast (-DFLOOR_FAST, linked with libsdkrt): the same client,
+ * but each body and event is read by the runtime's one-pass decoder (sdkrt_json_decode_text)
+ * into types that keep almost nothing - every byte is still checked (UTF-8, numbers, duplicate
+ * keys, depth) but only the item count and the next cursor are stored. That is the floor of a
+ * client that does not build a tree, the fair one for the SDK since it stopped building one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +21,80 @@
 
 #include <curl/curl.h>
 #include <jansson.h>
+
+#ifdef FLOOR_FAST
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "sdkrt/json.h"
+
+/* {"data": [{...}, ...], "cursor": {"next": "..." | null}}: objects with no fields are checked
+ * and skipped whole; only the array's length (its items are one byte each) and next are kept. */
+typedef struct fast_page {
+    struct {
+        char *items;
+        size_t count;
+    } data;
+    struct {
+        char *next;
+        bool has_next, next_null;
+    } cursor;
+    bool has_cursor;
+} fast_page;
+
+static const sdkrt_jtype fast_skip = {
+    SDKRT_JK_OBJECT, "object", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype fast_items = {SDKRT_JK_ARRAY,
+                                       "items",
+                                       sizeof(((fast_page *)0)->data),
+                                       &fast_skip,
+                                       NULL,
+                                       0,
+                                       NULL,
+                                       0,
+                                       NULL,
+                                       0,
+                                       NULL,
+                                       0,
+                                       NULL};
+static const sdkrt_jtype fast_string = {
+    SDKRT_JK_STRING, "string", sizeof(char *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jfield fast_cursor_fields[] = {
+    {"next", &fast_string, 0, 0, offsetof(fast_page, cursor.has_next) - offsetof(fast_page, cursor),
+     offsetof(fast_page, cursor.next_null) - offsetof(fast_page, cursor)},
+};
+static const sdkrt_jtype fast_cursor = {SDKRT_JK_OBJECT,
+                                        "cursor",
+                                        sizeof(((fast_page *)0)->cursor),
+                                        NULL,
+                                        fast_cursor_fields,
+                                        1,
+                                        NULL,
+                                        0,
+                                        NULL,
+                                        0,
+                                        NULL,
+                                        0,
+                                        NULL};
+static const sdkrt_jfield fast_page_fields[] = {
+    {"data", &fast_items, SDKRT_JF_REQUIRED, offsetof(fast_page, data), SDKRT_JNONE, SDKRT_JNONE},
+    {"cursor", &fast_cursor, 0, offsetof(fast_page, cursor), offsetof(fast_page, has_cursor),
+     SDKRT_JNONE},
+};
+static const sdkrt_jtype fast_page_t = {SDKRT_JK_OBJECT,
+                                        "page",
+                                        sizeof(fast_page),
+                                        NULL,
+                                        fast_page_fields,
+                                        2,
+                                        NULL,
+                                        0,
+                                        NULL,
+                                        0,
+                                        NULL,
+                                        0,
+                                        NULL};
+#endif
 
 typedef struct body {
     char *data;
@@ -48,6 +128,7 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+#ifndef FLOOR_FAST
 /* GETs url into b (reset first); returns the parsed body or NULL. */
 static json_t *get_json(CURL *h, const char *url, body *b)
 {
@@ -68,7 +149,82 @@ static json_t *get_json(CURL *h, const char *url, body *b)
         fprintf(stderr, "floor: bad JSON from %s: %s\n", url, err.text);
     return v;
 }
+#endif
 
+#ifdef FLOOR_FAST
+/* GETs url into b and decodes the page into *pg (zeroed first); 0 on success. */
+static int get_page(CURL *h, const char *url, body *b, fast_page *pg)
+{
+    b->len = 0;
+    memset(pg, 0, sizeof *pg);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, b);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    CURLcode rc = curl_easy_perform(h);
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    if (rc != CURLE_OK || status != 200) {
+        fprintf(stderr, "floor: GET %s: %s (HTTP %ld)\n", url, curl_easy_strerror(rc), status);
+        return 1;
+    }
+    sdkrt_error *err = NULL;
+    if (sdkrt_json_decode_text(&fast_page_t, pg, b->data, b->len, "$", &err) != SDKRT_OK) {
+        fprintf(stderr, "floor: bad JSON from %s: %s\n", url, sdkrt_error_message(err));
+        sdkrt_error_free(err);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_unary(CURL *h, const char *base, long n)
+{
+    char url[1024];
+    snprintf(url, sizeof url, "%s/api/session?limit=100", base);
+    body b = {0};
+    int rc = 0;
+    for (long i = 0; i < n && rc == 0; i++) {
+        fast_page pg;
+        rc = get_page(h, url, &b, &pg);
+        if (rc == 0 && pg.data.count == 0) {
+            fprintf(stderr, "floor: call %ld: no data array\n", i);
+            rc = 1;
+        }
+        sdkrt_json_cleanup(&fast_page_t, &pg);
+    }
+    free(b.data);
+    return rc;
+}
+
+static int run_pages(CURL *h, const char *base, long total)
+{
+    char url[2048];
+    snprintf(url, sizeof url, "%s/api/session?limit=100", base);
+    body b = {0};
+    long items = 0;
+    int rc = 0;
+    for (;;) {
+        fast_page pg;
+        rc = get_page(h, url, &b, &pg);
+        if (rc) {
+            sdkrt_json_cleanup(&fast_page_t, &pg);
+            break;
+        }
+        items += (long)pg.data.count;
+        const char *next = pg.cursor.next;
+        if (next)
+            snprintf(url, sizeof url, "%s/api/session?limit=100&cursor=%s", base, next);
+        sdkrt_json_cleanup(&fast_page_t, &pg);
+        if (!next)
+            break;
+    }
+    free(b.data);
+    if (rc == 0 && items != total) {
+        fprintf(stderr, "floor: %ld items, expected %ld\n", items, total);
+        rc = 1;
+    }
+    return rc;
+}
+#else
 static int run_unary(CURL *h, const char *base, long n)
 {
     char url[1024];
@@ -119,6 +275,8 @@ static int run_pages(CURL *h, const char *base, long total)
     return rc;
 }
 
+#endif
+
 /* SSE: the minimum a correct client does - split lines (LF, CRLF), join data lines, parse the
  * JSON of each event, drop it. No ids, retry or comments beyond skipping them. */
 typedef struct sse {
@@ -135,10 +293,17 @@ static void sse_line(sse *s, const char *p, size_t n)
         n--;
     if (n == 0) {
         if (s->data.len) {
+#ifdef FLOOR_FAST
+            char none = 0;
+            if (sdkrt_json_decode_text(&fast_skip, &none, s->data.data, s->data.len, "$", NULL) !=
+                SDKRT_OK)
+                s->bad = 1;
+#else
             json_t *v = json_loadb(s->data.data, s->data.len, 0, NULL);
             if (!v)
                 s->bad = 1;
             json_decref(v);
+#endif
             s->events++;
             s->data.len = 0;
         }

@@ -49,7 +49,7 @@ def summarize(rows):
             c["failures"].append(r["note"])
         else:
             c["note"] = r["note"]
-    order = {"sdkc": 0, "floor": 0, "sdk": 1, "hey-api": 1, "js": 2, "openapi-typescript": 2}
+    order = {"sdkc": 0, "floor": 0, "floor-fast": 0.5, "sdk": 1, "hey-api": 1, "js": 2, "openapi-typescript": 2}
     for key in list(out):
         out[key] = dict(sorted(out[key].items(), key=lambda kv: order.get(kv[0], 9)))
     for sec in out.values():
@@ -109,6 +109,15 @@ def goals(s):
     r = ratio(get("unary-canned", "sdk", "ops_per_cpu_s"), get("unary-canned", "js", "ops_per_cpu_s"))
     g.append(dict(goal="C SDK calls per CPU-second >= 5x the JS SDK (canned)", value=r and round(r, 2),
                   met=None if r is None else r >= 5))
+    r = ratio(get("unary-canned", "sdk", "cpu_per_op_us"), get("unary-canned", "floor-fast", "cpu_per_op_us"))
+    g.append(dict(goal="C SDK CPU per call <= 1.2x the fast floor (canned, no tree)", value=r and round(r, 2),
+                  met=None if r is None else r <= 1.2))
+    r = ratio(get("sse-large", "sdk", "cpu_per_op_us"), get("sse-large", "js", "cpu_per_op_us"))
+    g.append(dict(goal="C SDK CPU per SSE event <= 0.5x the JS SDK (large run)", value=r and round(r, 2),
+                  met=None if r is None else r <= 0.5))
+    r = ratio(get("sse-large", "sdk", "cpu_per_op_us"), get("sse-large", "floor-fast", "cpu_per_op_us"))
+    g.append(dict(goal="C SDK CPU per SSE event <= 1.2x the fast floor (large run)", value=r and round(r, 2),
+                  met=None if r is None else r <= 1.2))
     for kind in ("sse", "pages"):
         a, b = get(kind + "-small", "sdk", "median_rss_mib"), get(kind + "-large", "sdk", "median_rss_mib")
         # "flat": ten times the items may cost at most 10% + 2 MiB more peak RSS.

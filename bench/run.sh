@@ -73,7 +73,7 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
 else
   cmake -S "$ROOT" -B "$BUILD" >/dev/null # pick up targets added since (bench_sdk, ...)
 fi
-TARGETS="bench_canned_server bench_floor bench_rusage sdkc-cli"
+TARGETS="bench_canned_server bench_floor bench_floor_fast bench_rusage sdkc-cli"
 HAVE_SDK_TARGET=0
 # (no grep -q on a pipe: under pipefail its early exit would fail the pipeline)
 if cmake --build "$BUILD" --target help 2>/dev/null | grep -c '\.\.\. bench_sdk$' >/dev/null; then
@@ -91,6 +91,7 @@ cmake --build "$BUILD" --target $TARGETS -j2 >"$TMP/build.log" 2>&1 || {
 }
 SERVER=$BUILD/bench/bench_canned_server
 FLOOR=$BUILD/bench/bench_floor
+FLOOR_FAST=$BUILD/bench/bench_floor_fast
 SDK=$BUILD/bench/bench_sdk
 RUSAGE=$BUILD/bench/bench_rusage
 SDKC=$BUILD/cli/sdkc
@@ -180,10 +181,12 @@ stop_canned() { kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/de
 JS="node $ROOT/bench/js/bench.mjs"
 SDK_REASON="bench_sdk not built: the generated C SDK under generated/opencode is missing or does not build"
 
-# contestants SECTION COUNT FLOOR_ARGS : floor, C SDK, JS SDK rows for one workload
+# contestants SECTION COUNT FLOOR_ARGS : floor, fast floor, C SDK, JS SDK rows for one workload
 contestants() {
   local section=$1 count=$2 args=$3
   local -a list=(floor "$FLOOR $args")
+  if [ -x "$FLOOR_FAST" ]; then list+=(floor-fast "$FLOOR_FAST $args")
+  else na "$section" floor-fast "$count" "bench_floor_fast not built"; fi
   if [ -n "$SDK" ]; then list+=(sdk "$SDK $args"); else na "$section" sdk "$count" "$SDK_REASON"; fi
   if [ "$HAVE_NODE" = 1 ]; then list+=(js "$JS $args"); else na "$section" js "$count" "$NODE_REASON"; fi
   rounds "$section" "$count" "${list[@]}"

@@ -1,6 +1,7 @@
 /* fuzz_sse.c - the SSE parser on arbitrary bytes, split at input-chosen points. The first two
  * bytes pick the split seed and a small event cap; the same input fed whole must give the same
- * events, so the fuzzer also checks split-independence. */
+ * events, so the fuzzer also checks split-independence. Split runs feed some pieces through
+ * sdkrt_sse_feed and others through sdkrt_sse_feed_buffer / sdkrt_sse_feed_commit. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,17 @@ static void run(const uint8_t *data, size_t size, size_t cap, unsigned seed, dig
             if (step < n)
                 n = step;
         }
-        if (sdkrt_sse_feed(p, data + off, n) != SDKRT_SSE_OK)
+        void *into = NULL;
+        size_t room = 0;
+        if (seed && (x & 0x100)) { /* the in-place API for this piece */
+            if (sdkrt_sse_feed_buffer(p, n, &into, &room) != SDKRT_SSE_OK)
+                break;
+            if (room < n)
+                __builtin_trap();
+            memcpy(into, data + off, n);
+            if (sdkrt_sse_feed_commit(p, n) != SDKRT_SSE_OK)
+                break;
+        } else if (sdkrt_sse_feed(p, data + off, n) != SDKRT_SSE_OK)
             break;
         off += n;
         if (drain(p, d, 0) < 0)

@@ -733,6 +733,10 @@ done:
 
 enum stream_state { STREAM_COLD, STREAM_OPEN, STREAM_ENDED, STREAM_FAILED };
 
+/* Bytes a stream asks its reader for at least (up to four times as many when the parser's
+ * buffer has room). */
+#define STREAM_READ_BYTES 16384
+
 struct sdkrt_stream {
     const sdkrt_client *client;
     prepared p;
@@ -742,7 +746,7 @@ struct sdkrt_stream {
     bool reader_open;
     sdkrt_sse_parser *parser;
     sdkrt_error *failure; /* repeated (as a copy) by every call after a failure */
-    char buf[16384];
+    char buf[16384];      /* an error body being read */
 };
 
 sdkrt_status sdkrt_client_stream(sdkrt_client *client, const sdkrt_request *req,
@@ -907,9 +911,15 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event
             return sse_failed(s, err);
         if (sdkrt_cancel_is_triggered(s->p.treq.cancel))
             return stream_failf(s, err, SDKRT_REASON_CANCELLED, "cancelled");
-        size_t n = 0;
+        /* Read straight into the parser's input buffer: no copy between reader and parser. */
+        size_t n = 0, room = 0;
+        void *into = NULL;
         sdkrt_error *e = NULL;
-        if (s->reader.ops->read(s->reader.self, s->buf, sizeof s->buf, &n, &e) != SDKRT_OK) {
+        if (sdkrt_sse_feed_buffer(s->parser, STREAM_READ_BYTES, &into, &room) != SDKRT_SSE_OK)
+            return sse_failed(s, err);
+        if (room > 4 * STREAM_READ_BYTES)
+            room = 4 * STREAM_READ_BYTES;
+        if (s->reader.ops->read(s->reader.self, into, room, &n, &e) != SDKRT_OK) {
             sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.shown_url);
             return stream_fail(s, e, err);
         }
@@ -928,7 +938,7 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event
             stream_release(s);
             return SDKRT_STREAM_END;
         }
-        if (sdkrt_sse_feed(s->parser, s->buf, n) != SDKRT_SSE_OK)
+        if (sdkrt_sse_feed_commit(s->parser, n) != SDKRT_SSE_OK)
             return sse_failed(s, err);
     }
 }

@@ -2,6 +2,7 @@
 #include "sdkrt/json.h"
 
 #include "internal.h"
+#include "jdecode.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -495,6 +496,17 @@ sdkrt_status sdkrt_json_decode(const sdkrt_jtype *t, void *value, const json_t *
 sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const char *text, size_t len,
                                     const char *path, sdkrt_error **err)
 {
+    /* One pass straight into value; a refusal is decoded again through the tree below, which
+     * names the path and the reason (the same messages as ever). */
+    switch (t && value && text ? sdkrt_jd_decode_(t, value, text, len, NULL)
+                               : SDKRT_JD_MALFORMED_) {
+    case SDKRT_JD_OK_:
+        return SDKRT_OK;
+    case SDKRT_JD_OOM_:
+        return oom(err);
+    case SDKRT_JD_MALFORMED_:
+        break;
+    }
     json_error_t jerr;
     json_t *j = json_loadb(text ? text : "", text ? len : 0, SDKRT_JSON_LOAD_FLAGS, &jerr);
     if (!j)
@@ -1069,6 +1081,15 @@ sdkrt_status sdkrt_json_body(sdkrt_request *req, const sdkrt_jtype *t, const voi
 
 /* ---- responses ---- */
 
+/* application/json or any +json media type (as sdkrt_response_parse_json requires). */
+static bool is_json_type(const char *ct)
+{
+    if (!ct)
+        return false;
+    size_t n = strlen(ct);
+    return strcmp(ct, "application/json") == 0 || (n > 5 && strcmp(ct + n - 5, "+json") == 0);
+}
+
 static void keep_response(sdkrt_error *e, int status, const char *content_type, const char *body,
                           size_t len)
 {
@@ -1185,6 +1206,29 @@ sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp
     void *v = NULL;
     sdkrt_status st = SDKRT_ERR;
     sdkrt_error *e = NULL; /* completed with the response, then handed to the caller */
+    if (is_json_type(sdkrt_response_content_type(resp))) {
+        /* One pass from the body into the value. A refusal goes the tree way below, which
+         * builds the message (invalid JSON at line and column, or the JSON path). */
+        v = sdkrt_json_value_new(op->result);
+        if (!v) {
+            oom(&e);
+            goto done;
+        }
+        switch (sdkrt_jd_decode_(op->result, v, body, len, op->unwrap)) {
+        case SDKRT_JD_OK_:
+            st = SDKRT_OK;
+            goto done;
+        case SDKRT_JD_OOM_:
+            oom(&e);
+            free(v);
+            v = NULL;
+            goto done;
+        case SDKRT_JD_MALFORMED_:
+            free(v);
+            v = NULL;
+            break;
+        }
+    }
     if (sdkrt_response_parse_json(resp, &j, err) != SDKRT_OK)
         return SDKRT_ERR;
     const json_t *src = j;
@@ -1353,6 +1397,28 @@ done:
     return SDKRT_ERR;
 }
 
+/* An event's data straight into s->item, read where the SSE parser holds it (no copy). When the
+ * contract says the data is a JSON string of the item and a string comes, its content is
+ * decoded; every other case of that rule, and every refusal, is left to the tree way. */
+static sdkrt_jd_result_ decode_event_fast(sdkrt_jstream *s, const sdkrt_stream_event *ev)
+{
+    const sdkrt_jtype *t = s->op->item;
+    size_t i = 0;
+    while (i < ev->data_len && (ev->data[i] == ' ' || ev->data[i] == '\t' || ev->data[i] == '\n' ||
+                                ev->data[i] == '\r'))
+        i++;
+    if (!s->op->item_encoded || i == ev->data_len || ev->data[i] != '"' ||
+        t->kind == SDKRT_JK_STRING || t->kind == SDKRT_JK_ENUM || t->kind == SDKRT_JK_ANY)
+        return sdkrt_jd_decode_(t, s->item, ev->data, ev->data_len, NULL);
+    char *text = NULL;
+    size_t n = 0;
+    sdkrt_jd_result_ r = sdkrt_jd_string_(ev->data, ev->data_len, &text, &n);
+    if (r == SDKRT_JD_OK_)
+        r = sdkrt_jd_decode_(t, s->item, text, n, NULL);
+    free(text);
+    return r;
+}
+
 sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err)
 {
     if (item)
@@ -1393,6 +1459,18 @@ sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkr
         }
         if (ev.data_len == 0)
             continue; /* an empty event carries no item */
+        switch (decode_event_fast(s, &ev)) {
+        case SDKRT_JD_OK_:
+            s->have_item = true;
+            if (item)
+                *item = s->item;
+            return SDKRT_STREAM_EVENT;
+        case SDKRT_JD_OOM_:
+            oom(err);
+            return SDKRT_STREAM_ERROR;
+        case SDKRT_JD_MALFORMED_:
+            break; /* the tree way below says why */
+        }
         json_error_t jerr;
         json_t *j = json_loadb(ev.data, ev.data_len, SDKRT_JSON_LOAD_FLAGS, &jerr);
         if (!j) {

@@ -269,19 +269,23 @@ static int in_append(sdkrt_sse_parser *p, const char *b, size_t n)
     return 0;
 }
 
-sdkrt_sse_status sdkrt_sse_feed(sdkrt_sse_parser *p, const void *bytes, size_t len)
+/* Add n bytes at b to the input: copied, or (in_place) already written at the end of the input
+ * by a reader, at b or further on (a BOM in front of them was dropped: move them down). */
+static int in_add(sdkrt_sse_parser *p, const char *b, size_t n, int in_place)
 {
-    if (!p)
-        return SDKRT_SSE_ERROR;
-    if (p->err != SDKRT_SSE_ERR_NONE)
-        return SDKRT_SSE_ERROR;
-    if (!bytes && len) {
-        set_error(p, SDKRT_SSE_ERR_INVALID_ARGUMENT, "sdkrt_sse_feed: bytes is NULL");
-        return SDKRT_SSE_ERROR;
-    }
+    if (!in_place)
+        return in_append(p, b, n);
+    if (n && b != p->in + p->in_end)
+        memmove(p->in + p->in_end, b, n);
+    p->in_end += n;
+    return 0;
+}
+
+/* sdkrt_sse_feed of len bytes at b; in_place: b is the end of the input (feed_commit). */
+static sdkrt_sse_status feed(sdkrt_sse_parser *p, const char *b, size_t len, int in_place)
+{
     if (len == 0 || p->over)
         return SDKRT_SSE_OK; /* after an oversized line nothing more is parsed */
-    const char *b = bytes;
 
     if (!p->bom_done) {
         /* Until 3 bytes are in, every buffered byte is a BOM prefix and nothing is parsed. */
@@ -336,17 +340,61 @@ sdkrt_sse_status sdkrt_sse_feed(sdkrt_sse_parser *p, const void *bytes, size_t l
             memcpy(p->over_head, head, headlen);
             p->over_headlen = headlen;
             p->over_n = new_tail;
-            if (in_append(p, b, i) != 0)
+            if (in_add(p, b, i, in_place) != 0)
                 return fail_oom(p);
             if (i > 0)
                 p->tail = 0;
             return SDKRT_SSE_OK;
         }
     }
-    if (in_append(p, b, len) != 0)
+    if (in_add(p, b, len, in_place) != 0)
         return fail_oom(p);
     p->tail = new_tail;
     return SDKRT_SSE_OK;
+}
+
+sdkrt_sse_status sdkrt_sse_feed(sdkrt_sse_parser *p, const void *bytes, size_t len)
+{
+    if (!p)
+        return SDKRT_SSE_ERROR;
+    if (p->err != SDKRT_SSE_ERR_NONE)
+        return SDKRT_SSE_ERROR;
+    if (!bytes && len) {
+        set_error(p, SDKRT_SSE_ERR_INVALID_ARGUMENT, "sdkrt_sse_feed: bytes is NULL");
+        return SDKRT_SSE_ERROR;
+    }
+    return feed(p, bytes, len, 0);
+}
+
+sdkrt_sse_status sdkrt_sse_feed_buffer(sdkrt_sse_parser *p, size_t want, void **buf, size_t *room)
+{
+    if (!p)
+        return SDKRT_SSE_ERROR;
+    if (p->err != SDKRT_SSE_ERR_NONE)
+        return SDKRT_SSE_ERROR;
+    if (!buf || !room) {
+        set_error(p, SDKRT_SSE_ERR_INVALID_ARGUMENT, "sdkrt_sse_feed_buffer: buf or room is NULL");
+        return SDKRT_SSE_ERROR;
+    }
+    if (in_reserve(p, want ? want : 1) != 0)
+        return fail_oom(p);
+    *buf = p->in + p->in_end;
+    *room = p->in_cap - p->in_end;
+    return SDKRT_SSE_OK;
+}
+
+sdkrt_sse_status sdkrt_sse_feed_commit(sdkrt_sse_parser *p, size_t n)
+{
+    if (!p)
+        return SDKRT_SSE_ERROR;
+    if (p->err != SDKRT_SSE_ERR_NONE)
+        return SDKRT_SSE_ERROR;
+    if (n > p->in_cap - p->in_end) {
+        set_error(p, SDKRT_SSE_ERR_INVALID_ARGUMENT,
+                  "sdkrt_sse_feed_commit: more bytes than sdkrt_sse_feed_buffer gave room for");
+        return SDKRT_SSE_ERROR;
+    }
+    return feed(p, p->in ? p->in + p->in_end : NULL, n, 1);
 }
 
 /* Offset of the first CR in [from, end), or end. */

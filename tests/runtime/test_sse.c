@@ -488,8 +488,24 @@ static int drain(sdkrt_sse_parser *p, got *g)
     return 0;
 }
 
+/* sdkrt_sse_feed through the in-place API: the bytes written where feed_buffer says. */
+static sdkrt_sse_status feed_in_place(sdkrt_sse_parser *p, const char *b, size_t n)
+{
+    void *buf = NULL;
+    size_t room = 0;
+    if (n == 0)
+        return sdkrt_sse_feed_commit(p, 0);
+    sdkrt_sse_status st = sdkrt_sse_feed_buffer(p, n, &buf, &room);
+    if (st != SDKRT_SSE_OK)
+        return st;
+    REQUIRE(room >= n, "feed_buffer gave %zu bytes of room for %zu", room, n);
+    memcpy(buf, b, n);
+    return sdkrt_sse_feed_commit(p, n);
+}
+
 /* Feeds in[0..len) in pieces ending at cuts[0..ncuts) (ascending, each < len), then finishes.
- * drain_each: take events after every feed, else only at the end. */
+ * drain_each: take events after every feed, else only at the end. Successive runs feed with
+ * sdkrt_sse_feed, with the in-place API, and alternating the two. */
 static void run_split(const char *in, size_t len, size_t max_event, size_t max_line,
                       const size_t *cuts, size_t ncuts, int drain_each, got *g)
 {
@@ -502,9 +518,13 @@ static void run_split(const char *in, size_t len, size_t max_event, size_t max_l
     REQUIRE(sdkrt_sse_parser_new(&p, &o) == SDKRT_SSE_OK, "parser_new failed");
     size_t off = 0;
     int failed = 0;
+    static unsigned runs;
+    unsigned mode = runs++ % 3;
     for (size_t k = 0; k <= ncuts && !failed; k++) {
         size_t end = k < ncuts ? cuts[k] : len;
-        sdkrt_sse_status fs = sdkrt_sse_feed(p, in + off, end - off);
+        sdkrt_sse_status fs = mode == 1 || (mode == 2 && k % 2)
+                                  ? feed_in_place(p, in + off, end - off)
+                                  : sdkrt_sse_feed(p, in + off, end - off);
         if (fs == SDKRT_SSE_ERROR) {
             failed = 1;
             break;
@@ -828,12 +848,36 @@ START_TEST(api_arguments)
     sdkrt_sse_parser_free(NULL);
     sdkrt_sse_parser_reset(NULL);
     ck_assert_int_eq(sdkrt_sse_feed(NULL, "x", 1), SDKRT_SSE_ERROR);
+    void *into = NULL;
+    size_t room = 0;
+    ck_assert_int_eq(sdkrt_sse_feed_buffer(NULL, 1, &into, &room), SDKRT_SSE_ERROR);
+    ck_assert_int_eq(sdkrt_sse_feed_commit(NULL, 0), SDKRT_SSE_ERROR);
     ck_assert_int_eq(sdkrt_sse_error(NULL), SDKRT_SSE_ERR_NONE);
     ck_assert_uint_eq(sdkrt_sse_comment_count(NULL), 0);
     ck_assert_int_eq(sdkrt_sse_retry_ms(NULL), -1);
     ck_assert_uint_eq(sdkrt_sse_buffered_bytes(NULL), 0);
     ck_assert_str_eq(sdkrt_sse_errcode_name(SDKRT_SSE_ERR_LINE_TOO_LARGE), "LINE_TOO_LARGE");
     ck_assert_str_eq(sdkrt_sse_errcode_name(SDKRT_SSE_ERR_OUT_OF_MEMORY), "OUT_OF_MEMORY");
+
+    /* In-place feeding: room as asked, no more than that committed, NULL outputs refused. */
+    ck_assert_int_eq(sdkrt_sse_parser_new(&p, NULL), SDKRT_SSE_OK);
+    ck_assert_int_eq(sdkrt_sse_feed_commit(p, 0), SDKRT_SSE_OK);
+    ck_assert_int_eq(sdkrt_sse_feed_buffer(p, 0, &into, &room), SDKRT_SSE_OK);
+    ck_assert_uint_ge(room, 9); /* the input buffer starts at 4 KiB */
+    memcpy(into, "data: a\n\n", 9);
+    ck_assert_int_eq(sdkrt_sse_feed_commit(p, 9), SDKRT_SSE_OK);
+    sdkrt_sse_event ev0;
+    ck_assert_int_eq(sdkrt_sse_next(p, &ev0), SDKRT_SSE_EVENT);
+    ck_assert_str_eq(ev0.data, "a");
+    ck_assert_int_eq(sdkrt_sse_feed_buffer(p, 100, &into, &room), SDKRT_SSE_OK);
+    ck_assert_uint_ge(room, 100);
+    ck_assert_int_eq(sdkrt_sse_feed_commit(p, room + 1), SDKRT_SSE_ERROR);
+    ck_assert_int_eq(sdkrt_sse_error(p), SDKRT_SSE_ERR_INVALID_ARGUMENT);
+    ck_assert_int_eq(sdkrt_sse_feed_buffer(p, 1, &into, &room), SDKRT_SSE_ERROR); /* sticky */
+    sdkrt_sse_parser_reset(p);
+    ck_assert_int_eq(sdkrt_sse_feed_buffer(p, 1, NULL, &room), SDKRT_SSE_ERROR);
+    ck_assert_int_eq(sdkrt_sse_error(p), SDKRT_SSE_ERR_INVALID_ARGUMENT);
+    sdkrt_sse_parser_free(p);
 
     ck_assert_int_eq(sdkrt_sse_parser_new(&p, NULL), SDKRT_SSE_OK);
     ck_assert_int_eq(sdkrt_sse_error(p), SDKRT_SSE_ERR_NONE);

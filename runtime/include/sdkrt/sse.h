@@ -118,6 +118,16 @@ void sdkrt_sse_parser_reset(sdkrt_sse_parser *p);
  * event returned. */
 sdkrt_sse_status sdkrt_sse_feed(sdkrt_sse_parser *p, const void *bytes, size_t len);
 
+/* Feeding without the copy: a reader writes straight into the parser's input buffer.
+ * sdkrt_sse_feed_buffer makes room for at least want bytes (want 0 counts as 1) and gives where
+ * (*buf) and how many bytes fit (*room >= want); write n <= *room bytes there, then call
+ * sdkrt_sse_feed_commit(p, n), which parses them exactly as sdkrt_sse_feed would parse the same
+ * bytes (n 0 is fine). Call nothing else on p in between. feed_buffer invalidates the last event
+ * returned, and returns SDKRT_SSE_ERROR when the parser has already failed, is out of memory, or
+ * an argument is NULL. */
+sdkrt_sse_status sdkrt_sse_feed_buffer(sdkrt_sse_parser *p, size_t want, void **buf, size_t *room);
+sdkrt_sse_status sdkrt_sse_feed_commit(sdkrt_sse_parser *p, size_t n);
+
 /* Takes the next complete event. *ev is overwritten (borrowed pointers, see
  * sdkrt_sse_event). Returns SDKRT_SSE_EVENT, SDKRT_SSE_NEED_MORE (feed more bytes), or
  * SDKRT_SSE_ERROR. */
