@@ -1957,7 +1957,8 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     tags = collect_tags(&cx, ops, ir->nops, &ntags);
     if (!sorted || !tags)
         goto done;
-    memcpy(sorted, cx.all, cx.nall * sizeof *sorted);
+    if (cx.nall) /* no named types: cx.all is NULL */
+        memcpy(sorted, cx.all, cx.nall * sizeof *sorted);
     qsort(sorted, cx.nall, sizeof *sorted, cmp_desc);
 
     char *inc = sdkc_arena_printf(cx.arena, "%s/include/%s", opts->out_dir, cx.prefix);
