@@ -1475,8 +1475,13 @@ static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
     if (outp)
         sdkc_buf_printf(b, "%s, ", outp);
     sdkc_buf_printf(b, "%s_error **err)\n{\n    sdkrt_request *req = NULL;\n", P);
+    /* A non-struct result (a scalar, a pointer such as char * or json_t *) is copied out of the
+       storage the runtime decoded into: out points to that storage type, not to a pointer. */
+    bool copy = outp && op->success.encoding == SDKC_ENC_JSON && !(op->pagination && page_ok(o)) &&
+                !o->result->is_struct;
     if (outp)
-        sdkc_buf_puts(b, "    void *result = NULL;\n    if (out)\n        *out = NULL;\n");
+        sdkc_buf_printf(b, "    void *result = NULL;\n    if (out)\n        %s;\n",
+                        copy ? "memset(out, 0, sizeof *out)" : "*out = NULL");
     sdkc_buf_printf(b,
                     "    if (!client%s)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client%s required\");\n",
@@ -1487,10 +1492,9 @@ static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     P, N, outp ? "&result" : "NULL");
     sdkc_buf_puts(b, "    sdkrt_request_free(req);\n");
     if (outp) {
-        bool copy = op->success.encoding == SDKC_ENC_JSON && !o->result->is_struct;
         if (copy)
             sdkc_buf_printf(b,
-                            "    if (st == SDKRT_OK) {\n        *out = *(%s*)result;\n"
+                            "    if (st == SDKRT_OK) {\n        *out = *(%s)result;\n"
                             "        free(result);\n    }\n",
                             ptr_decl(cx, o->result->cdecl));
         else

@@ -2979,7 +2979,7 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
     sdkrt_request *req = NULL;
     void *result = NULL;
     if (out)
-        *out = NULL;
+        memset(out, 0, sizeof *out);
     if (!client || !out)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.connect: client and out are required");
     if (build_pty_connect(&req, request, err) != SDKRT_OK)
@@ -2987,7 +2987,7 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
     oc_status st = sdkrt_json_call(client, req, call, &op_pty_connect, &result, err);
     sdkrt_request_free(req);
     if (st == SDKRT_OK) {
-        *out = *(bool **)result;
+        *out = *(bool *)result;
         free(result);
     }
     return st;
