@@ -55,7 +55,6 @@ static void reply(int status, const char *body)
     answer.body = body;
 }
 
-
 START_TEST(scalars_by_value)
 {
     rs_error *err = NULL;
