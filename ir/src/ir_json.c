@@ -534,11 +534,22 @@ static const char *enc_name(sdkc_encoding e)
     return (size_t)e < NELEMS(ENC_NAMES) ? ENC_NAMES[e] : "none";
 }
 
+/* An exact status as a number; a range ("4XX") or default ("default") as a string. Success
+ * status 0 (no success declared) stays the number 0. */
+static void v_status(writer *w, int status, bool success)
+{
+    char buf[16];
+    if (status >= 100 || (success && status == 0))
+        v_int(w, status);
+    else
+        v_str(w, sdkc_status_text(status, buf, sizeof buf));
+}
+
 static void success_json(writer *w, const sdkc_success *s)
 {
     open_c(w, '{');
     key(w, "status");
-    v_int(w, s->status);
+    v_status(w, s->status, true);
     put_str(w, "encoding", enc_name(s->encoding));
     put_str(w, "content_type", s->content_type);
     if (s->type)
@@ -558,7 +569,7 @@ static void errors_json(writer *w, const sdkc_operation *op)
         item(w);
         open_c(w, '{');
         key(w, "status");
-        v_int(w, e->status);
+        v_status(w, e->status, false);
         key(w, "tags");
         open_c(w, '[');
         for (size_t j = 0; j < e->ntags; j++) {
@@ -610,6 +621,17 @@ static void stream_json(writer *w, const sdkc_stream *s)
     close_c(w, '}');
 }
 
+static void body_json(writer *w, const sdkc_body *b)
+{
+    key(w, "body");
+    open_c(w, '{');
+    put_str(w, "content_type", b->content_type);
+    put_type(w, "type", b->type);
+    put_bool(w, "required", b->required);
+    put_str(w, "docs", b->docs);
+    close_c(w, '}');
+}
+
 static void operation_json(writer *w, const sdkc_operation *op)
 {
     open_c(w, '{');
@@ -625,15 +647,8 @@ static void operation_json(writer *w, const sdkc_operation *op)
     put_true_if(w, "deprecated", op->deprecated);
     key(w, "params");
     params_json(w, op);
-    if (op->body) {
-        key(w, "body");
-        open_c(w, '{');
-        put_str(w, "content_type", op->body->content_type);
-        put_type(w, "type", op->body->type);
-        put_bool(w, "required", op->body->required);
-        put_str(w, "docs", op->body->docs);
-        close_c(w, '}');
-    }
+    if (op->body)
+        body_json(w, op->body);
     key(w, "success");
     success_json(w, &op->success);
     key(w, "errors");
@@ -876,6 +891,20 @@ static int need_int(reader *r, const json_t *obj, const char *key, const char *w
         return 0;
     }
     return (int)json_integer_value(v);
+}
+
+/* A status written by v_status: a number, "1XX".."5XX" or "default". */
+static int need_status(reader *r, const json_t *obj, const char *key, const char *where)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+    if (!s)
+        return need_int(r, obj, key, where);
+    if (strcmp(s, "default") == 0)
+        return SDKC_STATUS_DEFAULT;
+    if (strlen(s) == 3 && s[0] >= '1' && s[0] <= '5' && s[1] == 'X' && s[2] == 'X')
+        return s[0] - '0';
+    rerr(r, "%s: \"%s\" must be an HTTP status, \"NXX\" or \"default\"", where, key);
+    return 0;
 }
 
 static const json_t *get_array(reader *r, const json_t *obj, const char *key, bool required,
@@ -1255,7 +1284,7 @@ static void read_errors(reader *r, sdkc_operation *op, const json_t *arr, const 
             rerr(r, "%s: errors must be objects", where);
             continue;
         }
-        es[i].status = need_int(r, o, "status", where);
+        es[i].status = need_status(r, o, "status", where);
         const json_t *tags = get_array(r, o, "tags", true, where);
         const json_t *types = get_array(r, o, "tag_types", true, where);
         size_t nt = json_array_size(tags);
@@ -1282,6 +1311,22 @@ static void read_errors(reader *r, sdkc_operation *op, const json_t *arr, const 
     op->nerrors = es ? n : 0;
 }
 
+static const sdkc_body *read_body(reader *r, const json_t *body, const char *where)
+{
+    if (!body || json_is_null(body))
+        return NULL;
+    sdkc_body *b = ralloc(r, sizeof *b);
+    if (b && json_is_object(body)) {
+        b->content_type = get_str(r, body, "content_type", where);
+        b->type = read_ref(r, json_object_get(body, "type"), false, where, 0);
+        b->required = get_bool(r, body, "required", where);
+        b->docs = get_str(r, body, "docs", where);
+    } else if (b) {
+        rerr(r, "%s: \"body\" must be an object", where);
+    }
+    return b;
+}
+
 static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
 {
     char where[600];
@@ -1302,26 +1347,14 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     if (params)
         read_params(r, op, params, where);
 
-    const json_t *body = json_object_get(o, "body");
-    if (body && !json_is_null(body)) {
-        sdkc_body *b = ralloc(r, sizeof *b);
-        if (b && json_is_object(body)) {
-            b->content_type = get_str(r, body, "content_type", where);
-            b->type = read_ref(r, json_object_get(body, "type"), false, where, 0);
-            b->required = get_bool(r, body, "required", where);
-            b->docs = get_str(r, body, "docs", where);
-        } else if (b) {
-            rerr(r, "%s: \"body\" must be an object", where);
-        }
-        op->body = b;
-    }
+    op->body = read_body(r, json_object_get(o, "body"), where);
 
     const json_t *succ = json_object_get(o, "success");
     if (!json_is_object(succ)) {
         rerr(r, "%s: missing \"success\"", where);
     } else {
         sdkc_success *s = &op->success;
-        s->status = need_int(r, succ, "status", where);
+        s->status = need_status(r, succ, "status", where);
         s->encoding =
             (sdkc_encoding)get_enum(r, succ, "encoding", ENC_NAMES, NELEMS(ENC_NAMES), where);
         s->content_type = get_str(r, succ, "content_type", where);

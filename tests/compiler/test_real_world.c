@@ -299,6 +299,63 @@ START_TEST(props_with_required_alternatives)
 }
 END_TEST
 
+/* ---- 7. default and NXX responses ---- */
+
+START_TEST(default_and_ranges_are_errors)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "responses.yaml", &d);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 0);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_operation *op = sdkc_ir_operation(ir, "items.get");
+    ck_assert_int_eq(op->success.status, 200);
+    /* matching order: exact, ranges, default */
+    ck_assert_uint_eq(op->nerrors, 4);
+    ck_assert_int_eq(op->errors[0].status, 404);
+    ck_assert_ptr_eq(op->errors[0].untagged, sdkc_ir_type(ir, "NotFound"));
+    ck_assert_int_eq(op->errors[1].status, 4);
+    ck_assert_uint_eq(op->errors[1].ntags, 2);
+    ck_assert_str_eq(op->errors[1].tags[0].tag, "BadInput");
+    ck_assert_ptr_eq(op->errors[1].tags[1].type, sdkc_ir_type(ir, "Conflict"));
+    ck_assert_int_eq(op->errors[2].status, 5);
+    ck_assert_int_eq(op->errors[2].untagged->kind, SDKC_TYPE_OBJECT);
+    ck_assert_int_eq(op->errors[3].status, SDKC_STATUS_DEFAULT);
+    ck_assert_ptr_eq(op->errors[3].untagged, sdkc_ir_type(ir, "Problem"));
+    ck_assert(sdkc_status_covers(4, 409) && !sdkc_status_covers(4, 500));
+    ck_assert(sdkc_status_covers(SDKC_STATUS_DEFAULT, 302));
+    char buf[16];
+    ck_assert_str_eq(sdkc_status_text(4, buf, sizeof buf), "4XX");
+    ck_assert_str_eq(sdkc_status_text(0, buf, sizeof buf), "default");
+    /* default alone is the success */
+    op = sdkc_ir_operation(ir, "ping");
+    ck_assert_int_eq(op->success.status, SDKC_STATUS_DEFAULT);
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_JSON);
+    ck_assert_int_eq(op->success.type->kind, SDKC_TYPE_STRING);
+    ck_assert_uint_eq(op->nerrors, 0);
+    /* a 2XX success */
+    op = sdkc_ir_operation(ir, "range.post");
+    ck_assert_int_eq(op->success.status, 2);
+    ck_assert_uint_eq(op->nerrors, 1);
+    /* the IR JSON says "4XX" and "default" and reads back to the same bytes */
+    char *json = NULL, *again = NULL;
+    size_t len = 0, len2 = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"status\": \"4XX\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"status\": \"default\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"status\": \"2XX\""));
+    sdkc_compiled *back = NULL;
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "responses.ir.json", json, len, d), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(back), &again, &len2), SDKC_OK);
+    ck_assert_uint_eq(len, len2);
+    ck_assert_int_eq(memcmp(json, again, len), 0);
+    free(json);
+    free(again);
+    sdkc_compiled_free(back);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("real_world");
@@ -309,6 +366,7 @@ static Suite *suite(void)
     tcase_add_test(tc, responses_optional_in_31);
     tcase_add_test(tc, all_of_merged);
     tcase_add_test(tc, props_with_required_alternatives);
+    tcase_add_test(tc, default_and_ranges_are_errors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -136,6 +136,14 @@ const oc_permission_not_found_error *oc_error_permission_not_found_error(const o
     return sdkrt_error_payload(err);
 }
 
+const oc_project_copy_error *oc_error_project_copy_error(const oc_error *err)
+{
+    const char *tag = err ? sdkrt_error_tag(err) : NULL;
+    if (!tag || strcmp(tag, "ProjectCopyError") != 0)
+        return NULL;
+    return sdkrt_error_payload(err);
+}
+
 const oc_provider_not_found_error *oc_error_provider_not_found_error(const oc_error *err)
 {
     const char *tag = err ? sdkrt_error_tag(err) : NULL;
@@ -3210,8 +3218,9 @@ oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *
 
 static const sdkrt_jerror errors_project_copy_create[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
+    {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_create = {"v2.projectCopy.create", 200, SDKRT_JENC_JSON, &oc__j_project_copy_copy, NULL, errors_project_copy_create, 1, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_create = {"v2.projectCopy.create", 200, SDKRT_JENC_JSON, &oc__j_project_copy_copy, NULL, errors_project_copy_create, 2, NULL, false, NULL, NULL};
 
 static oc_status build_project_copy_create(sdkrt_request **out, const oc_project_copy_create_request *request, oc_error **err)
 {
@@ -3255,8 +3264,9 @@ oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create
 
 static const sdkrt_jerror errors_project_copy_remove[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
+    {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_remove = {"v2.projectCopy.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_remove, 1, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_remove = {"v2.projectCopy.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_remove, 2, NULL, false, NULL, NULL};
 
 static oc_status build_project_copy_remove(sdkrt_request **out, const oc_project_copy_remove_request *request, oc_error **err)
 {
@@ -3295,8 +3305,9 @@ oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove
 
 static const sdkrt_jerror errors_project_copy_refresh[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
+    {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_refresh = {"v2.projectCopy.refresh", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_refresh, 1, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_refresh = {"v2.projectCopy.refresh", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_refresh, 2, NULL, false, NULL, NULL};
 
 static oc_status build_project_copy_refresh(sdkrt_request **out, const oc_project_copy_refresh_request *request, oc_error **err)
 {
