@@ -20,7 +20,7 @@ import sys
 
 DIAG_RE = re.compile(r"^(?P<loc>.*?):(?P<line>\d+):(?P<col>\d+): (?P<sev>fatal error|error|warning): (?P<msg>.*)$")
 DIAG_NOLOC_RE = re.compile(r"^(?P<loc>[^:]*): (?P<sev>fatal error|error|warning): (?P<msg>.*)$")
-HIDDEN_RE = re.compile(r"^sdkc: (\d+) more diagnostics not shown$")
+HIDDEN_RE = re.compile(r"^sdkc: (?:(\d+) more diagnostics not shown|\.\.\. and (\d+) more warnings?)$")
 FALLBACK_RE = re.compile(r"raw JSON", re.I)
 DROPPED_RE = re.compile(r"\b(dropped|drop|dropping|ignored|ignoring|unsupported|not supported|skipped|skipping)\b", re.I)
 SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
@@ -55,7 +55,7 @@ def parse_diags(text):
     for line in (text or "").splitlines():
         m = HIDDEN_RE.match(line)
         if m:
-            hidden += int(m.group(1))
+            hidden += int(m.group(1) or m.group(2))
             continue
         m = DIAG_RE.match(line) or DIAG_NOLOC_RE.match(line)
         if m:

@@ -219,8 +219,10 @@ static void print_operation(const sdkc_operation *op)
     if (op->stream)
         printf(" [stream %s %s]", sdkc_encoding_name(op->stream->encoding),
                type_label(op->stream->item));
+    char st[16];
     if (op->success.encoding == SDKC_ENC_NONE)
-        printf(" [%d no content]", op->success.status);
+        printf(" [%s no content]",
+               op->success.status ? sdkc_status_text(op->success.status, st, sizeof st) : "any");
     if (op->deprecated)
         printf(" [deprecated]");
     printf("\n");
@@ -228,7 +230,7 @@ static void print_operation(const sdkc_operation *op)
         printf("         errors:");
         for (size_t i = 0; i < op->nerrors; i++) {
             const sdkc_error_status *e = &op->errors[i];
-            printf("%s %d", i ? ";" : "", e->status);
+            printf("%s %s", i ? ";" : "", sdkc_status_text(e->status, st, sizeof st));
             for (size_t j = 0; j < e->ntags; j++)
                 printf(" %s", e->tags[j].tag);
             if (e->untagged)

@@ -273,12 +273,21 @@ static char *scalar_text(const json_t *j)
 
 /* ---- what the contract declares ---- */
 
+/* The declared error for a status: errors are in matching order (exact, ranges, default). */
 static const sdkc_error_status *error_status(const sdkc_operation *op, int status)
 {
     for (size_t i = 0; i < op->nerrors; i++)
-        if (op->errors[i].status == status)
+        if (sdkc_status_covers(op->errors[i].status, status))
             return &op->errors[i];
     return NULL;
+}
+
+/* Is status the declared success? A 2XX range, a default success or none declared: any 2xx. */
+static bool success_status(const sdkc_operation *op, int status)
+{
+    if (op->success.status >= 100)
+        return status == op->success.status;
+    return status / 100 == 2; /* errors never hold a 2xx status */
 }
 
 static const sdkc_error_tag *error_tag(const sdkc_error_status *es, const char *tag)
@@ -291,9 +300,11 @@ static const sdkc_error_tag *error_tag(const sdkc_error_status *es, const char *
 
 static void declared_statuses(sdkc_buf *b, const sdkc_operation *op)
 {
-    sdkc_buf_printf(b, "%d", op->success.status);
+    char st[16];
+    sdkc_buf_printf(
+        b, "%s", op->success.status ? sdkc_status_text(op->success.status, st, sizeof st) : "2XX");
     for (size_t i = 0; i < op->nerrors; i++)
-        sdkc_buf_printf(b, ", %d", op->errors[i].status);
+        sdkc_buf_printf(b, ", %s", sdkc_status_text(op->errors[i].status, st, sizeof st));
 }
 
 static void declared_tags(sdkc_buf *b, const sdkc_error_status *es)
@@ -396,7 +407,7 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     json_t *result = NULL;
     const char *got_tag = NULL;
     json_t *parsed = NULL;
-    bool success = status == op->success.status;
+    bool success = success_status(op, status);
     const sdkc_error_status *es = success ? NULL : error_status(op, status);
 
     if (!success && !es) {

@@ -535,11 +535,22 @@ static const char *enc_name(sdkc_encoding e)
     return (size_t)e < NELEMS(ENC_NAMES) ? ENC_NAMES[e] : "none";
 }
 
+/* An exact status as a number; a range ("4XX") or default ("default") as a string. Success
+ * status 0 (no success declared) stays the number 0. */
+static void v_status(writer *w, int status, bool success)
+{
+    char buf[16];
+    if (status >= 100 || (success && status == 0))
+        v_int(w, status);
+    else
+        v_str(w, sdkc_status_text(status, buf, sizeof buf));
+}
+
 static void success_json(writer *w, const sdkc_success *s)
 {
     open_c(w, '{');
     key(w, "status");
-    v_int(w, s->status);
+    v_status(w, s->status, true);
     put_str(w, "encoding", enc_name(s->encoding));
     put_str(w, "content_type", s->content_type);
     if (s->type)
@@ -559,7 +570,7 @@ static void errors_json(writer *w, const sdkc_operation *op)
         item(w);
         open_c(w, '{');
         key(w, "status");
-        v_int(w, e->status);
+        v_status(w, e->status, false);
         key(w, "tags");
         open_c(w, '[');
         for (size_t j = 0; j < e->ntags; j++) {
@@ -611,6 +622,46 @@ static void stream_json(writer *w, const sdkc_stream *s)
     close_c(w, '}');
 }
 
+static void body_json(writer *w, const sdkc_body *b)
+{
+    key(w, "body");
+    open_c(w, '{');
+    put_str(w, "content_type", b->content_type);
+    put_type(w, "type", b->type);
+    put_bool(w, "required", b->required);
+    put_str(w, "docs", b->docs);
+    if (b->nencodings) {
+        key(w, "encoding");
+        open_c(w, '[');
+        for (size_t i = 0; i < b->nencodings; i++) {
+            const sdkc_body_encoding *e = &b->encodings[i];
+            item(w);
+            open_c(w, '{');
+            put_str(w, "property", e->property);
+            put_str(w, "content_type", e->content_type);
+            if (e->has_style) {
+                put_str(w, "style",
+                        (size_t)e->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[e->style]
+                                                               : "form");
+                put_bool(w, "explode", e->explode);
+            }
+            put_true_if(w, "allow_reserved", e->allow_reserved);
+            close_c(w, '}');
+        }
+        close_c(w, ']');
+    }
+    if (b->nalternatives) {
+        key(w, "alternatives");
+        open_c(w, '[');
+        for (size_t i = 0; i < b->nalternatives; i++) {
+            item(w);
+            v_str(w, b->alternatives[i]);
+        }
+        close_c(w, ']');
+    }
+    close_c(w, '}');
+}
+
 static void operation_json(writer *w, const sdkc_operation *op)
 {
     open_c(w, '{');
@@ -626,44 +677,8 @@ static void operation_json(writer *w, const sdkc_operation *op)
     put_true_if(w, "deprecated", op->deprecated);
     key(w, "params");
     params_json(w, op);
-    if (op->body) {
-        key(w, "body");
-        open_c(w, '{');
-        put_str(w, "content_type", op->body->content_type);
-        put_type(w, "type", op->body->type);
-        put_bool(w, "required", op->body->required);
-        put_str(w, "docs", op->body->docs);
-        if (op->body->nencodings) {
-            key(w, "encoding");
-            open_c(w, '[');
-            for (size_t i = 0; i < op->body->nencodings; i++) {
-                const sdkc_body_encoding *e = &op->body->encodings[i];
-                item(w);
-                open_c(w, '{');
-                put_str(w, "property", e->property);
-                put_str(w, "content_type", e->content_type);
-                if (e->has_style) {
-                    put_str(w, "style",
-                            (size_t)e->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[e->style]
-                                                                   : "form");
-                    put_bool(w, "explode", e->explode);
-                }
-                put_true_if(w, "allow_reserved", e->allow_reserved);
-                close_c(w, '}');
-            }
-            close_c(w, ']');
-        }
-        if (op->body->nalternatives) {
-            key(w, "alternatives");
-            open_c(w, '[');
-            for (size_t i = 0; i < op->body->nalternatives; i++) {
-                item(w);
-                v_str(w, op->body->alternatives[i]);
-            }
-            close_c(w, ']');
-        }
-        close_c(w, '}');
-    }
+    if (op->body)
+        body_json(w, op->body);
     key(w, "success");
     success_json(w, &op->success);
     key(w, "errors");
@@ -906,6 +921,20 @@ static int need_int(reader *r, const json_t *obj, const char *key, const char *w
         return 0;
     }
     return (int)json_integer_value(v);
+}
+
+/* A status written by v_status: a number, "1XX".."5XX" or "default". */
+static int need_status(reader *r, const json_t *obj, const char *key, const char *where)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+    if (!s)
+        return need_int(r, obj, key, where);
+    if (strcmp(s, "default") == 0)
+        return SDKC_STATUS_DEFAULT;
+    if (strlen(s) == 3 && s[0] >= '1' && s[0] <= '5' && s[1] == 'X' && s[2] == 'X')
+        return s[0] - '0';
+    rerr(r, "%s: \"%s\" must be an HTTP status, \"NXX\" or \"default\"", where, key);
+    return 0;
 }
 
 static const json_t *get_array(reader *r, const json_t *obj, const char *key, bool required,
@@ -1286,7 +1315,7 @@ static void read_errors(reader *r, sdkc_operation *op, const json_t *arr, const 
             rerr(r, "%s: errors must be objects", where);
             continue;
         }
-        es[i].status = need_int(r, o, "status", where);
+        es[i].status = need_status(r, o, "status", where);
         const json_t *tags = get_array(r, o, "tags", true, where);
         const json_t *types = get_array(r, o, "tag_types", true, where);
         size_t nt = json_array_size(tags);
@@ -1313,6 +1342,50 @@ static void read_errors(reader *r, sdkc_operation *op, const json_t *arr, const 
     op->nerrors = es ? n : 0;
 }
 
+static const sdkc_body *read_body(reader *r, const json_t *body, const char *where)
+{
+    if (!body || json_is_null(body))
+        return NULL;
+    sdkc_body *b = ralloc(r, sizeof *b);
+    if (b && json_is_object(body)) {
+        b->content_type = get_str(r, body, "content_type", where);
+        b->type = read_ref(r, json_object_get(body, "type"), false, where, 0);
+        b->required = get_bool(r, body, "required", where);
+        b->docs = get_str(r, body, "docs", where);
+        const json_t *enc = json_object_get(body, "encoding");
+        size_t ne = json_array_size(enc);
+        sdkc_body_encoding *ev = ne ? ralloc(r, ne * sizeof *ev) : NULL;
+        for (size_t i = 0; ev && i < ne; i++) {
+            const json_t *e = json_array_get(enc, i);
+            ev[i].property = need_str(r, e, "property", where);
+            ev[i].content_type = get_str(r, e, "content_type", where);
+            ev[i].has_style = json_object_get(e, "style") != NULL;
+            ev[i].style = ev[i].has_style
+                              ? (sdkc_param_style)get_enum(r, e, "style", STYLE_NAMES,
+                                                           NELEMS(STYLE_NAMES), where)
+                              : SDKC_STYLE_FORM;
+            ev[i].explode = ev[i].has_style ? get_bool(r, e, "explode", where) : true;
+            ev[i].allow_reserved = get_bool(r, e, "allow_reserved", where);
+        }
+        b->encodings = ev;
+        b->nencodings = ev ? ne : 0;
+        const json_t *alts = json_object_get(body, "alternatives");
+        size_t na = json_array_size(alts);
+        const char **av = na ? ralloc(r, na * sizeof *av) : NULL;
+        for (size_t i = 0; av && i < na; i++) {
+            const json_t *a = json_array_get(alts, i);
+            av[i] = json_is_string(a) ? rdup(r, json_string_value(a)) : NULL;
+            if (!av[i])
+                rerr(r, "%s: body alternatives must be strings", where);
+        }
+        b->alternatives = av;
+        b->nalternatives = av ? na : 0;
+    } else if (b) {
+        rerr(r, "%s: \"body\" must be an object", where);
+    }
+    return b;
+}
+
 static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
 {
     char where[600];
@@ -1333,54 +1406,14 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     if (params)
         read_params(r, op, params, where);
 
-    const json_t *body = json_object_get(o, "body");
-    if (body && !json_is_null(body)) {
-        sdkc_body *b = ralloc(r, sizeof *b);
-        if (b && json_is_object(body)) {
-            b->content_type = get_str(r, body, "content_type", where);
-            b->type = read_ref(r, json_object_get(body, "type"), false, where, 0);
-            b->required = get_bool(r, body, "required", where);
-            b->docs = get_str(r, body, "docs", where);
-            const json_t *enc = json_object_get(body, "encoding");
-            size_t ne = json_array_size(enc);
-            sdkc_body_encoding *ev = ne ? ralloc(r, ne * sizeof *ev) : NULL;
-            for (size_t i = 0; ev && i < ne; i++) {
-                const json_t *e = json_array_get(enc, i);
-                ev[i].property = need_str(r, e, "property", where);
-                ev[i].content_type = get_str(r, e, "content_type", where);
-                ev[i].has_style = json_object_get(e, "style") != NULL;
-                ev[i].style = ev[i].has_style
-                                  ? (sdkc_param_style)get_enum(r, e, "style", STYLE_NAMES,
-                                                               NELEMS(STYLE_NAMES), where)
-                                  : SDKC_STYLE_FORM;
-                ev[i].explode = ev[i].has_style ? get_bool(r, e, "explode", where) : true;
-                ev[i].allow_reserved = get_bool(r, e, "allow_reserved", where);
-            }
-            b->encodings = ev;
-            b->nencodings = ev ? ne : 0;
-            const json_t *alts = json_object_get(body, "alternatives");
-            size_t na = json_array_size(alts);
-            const char **av = na ? ralloc(r, na * sizeof *av) : NULL;
-            for (size_t i = 0; av && i < na; i++) {
-                const json_t *a = json_array_get(alts, i);
-                av[i] = json_is_string(a) ? rdup(r, json_string_value(a)) : NULL;
-                if (!av[i])
-                    rerr(r, "%s: body alternatives must be strings", where);
-            }
-            b->alternatives = av;
-            b->nalternatives = av ? na : 0;
-        } else if (b) {
-            rerr(r, "%s: \"body\" must be an object", where);
-        }
-        op->body = b;
-    }
+    op->body = read_body(r, json_object_get(o, "body"), where);
 
     const json_t *succ = json_object_get(o, "success");
     if (!json_is_object(succ)) {
         rerr(r, "%s: missing \"success\"", where);
     } else {
         sdkc_success *s = &op->success;
-        s->status = need_int(r, succ, "status", where);
+        s->status = need_status(r, succ, "status", where);
         s->encoding =
             (sdkc_encoding)get_enum(r, succ, "encoding", ENC_NAMES, NELEMS(ENC_NAMES), where);
         s->content_type = get_str(r, succ, "content_type", where);

@@ -1,5 +1,6 @@
 /* naming.c - identifier derivation (snake, SCREAMING_SNAKE, Pascal), the C keyword table and glob
  * matching over operation ids. */
+#include <stdio.h>
 #include <string.h>
 
 #include "compile_internal.h"
@@ -219,4 +220,26 @@ bool sdkc_glob_match(const char *p, const char *s)
     while (*p == '*')
         p++;
     return *p == '\0';
+}
+
+bool sdkc_status_covers(int key, int status)
+{
+    if (key == SDKC_STATUS_DEFAULT)
+        return true;
+    if (key >= 1 && key <= 5)
+        return status / 100 == key;
+    return key == status;
+}
+
+const char *sdkc_status_text(int key, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return "";
+    if (key == SDKC_STATUS_DEFAULT)
+        snprintf(buf, size, "default");
+    else if (key >= 1 && key <= 5)
+        snprintf(buf, size, "%dXX", key);
+    else
+        snprintf(buf, size, "%d", key);
+    return buf;
 }

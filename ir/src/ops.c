@@ -569,10 +569,16 @@ static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
     op->body = b;
 }
 
+/* A response key: an exact status (100..599), a range `1XX`..`5XX` (1..5), `default`
+ * (SDKC_STATUS_DEFAULT), or -1 for anything else. */
 static int status_of(const char *key)
 {
-    if (strlen(key) != 3)
+    if (strcmp(key, "default") == 0)
+        return SDKC_STATUS_DEFAULT;
+    if (strlen(key) != 3 || key[0] < '1' || key[0] > '5')
         return -1;
+    if ((key[1] == 'X' || key[1] == 'x') && (key[2] == 'X' || key[2] == 'x'))
+        return key[0] - '0';
     int v = 0;
     for (int i = 0; i < 3; i++) {
         if (key[i] < '0' || key[i] > '9')
@@ -623,13 +629,14 @@ static void collect_errors(cctx *c, pvec *out, const sdkc_type *t, int depth)
         c->nomem = true;
 }
 
-static const char *media_ptr(cctx *c, const raw_op *r, int status, const char *ct)
+static const char *media_ptr(cctx *c, const raw_op *r, const char *key, const char *ct)
 {
-    return cc_ptr_child(c, cc_printf(c, "%s/responses/%d/content", nz(r->ptr), status), ct);
+    const char *resp = cc_ptr_child(c, cc_printf(c, "%s/responses", nz(r->ptr)), key);
+    return cc_ptr_child(c, cc_printf(c, "%s/content", nz(resp)), ct);
 }
 
-static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *resp,
-                        sdkc_error_status *e)
+static void build_error(cctx *c, const raw_op *r, int status, const char *key,
+                        const sdkc_node *resp, sdkc_error_status *e)
 {
     e->status = status;
     const sdkc_pair *pc = pick_content(sdkc_node_get(resp, "content"));
@@ -640,8 +647,11 @@ static void build_error(cctx *c, const raw_op *r, int status, const sdkc_node *r
     if (!schema)
         return;
     const char *ctx = op_context(c, r, "");
-    ctx = cc_printf(c, "%sError%d", ctx ? ctx : "", status);
-    const char *o = cc_printf(c, "%s/schema", nz(media_ptr(c, r, status, pc->key->str)));
+    if (status == SDKC_STATUS_DEFAULT)
+        ctx = cc_printf(c, "%sErrorDefault", ctx ? ctx : "");
+    else
+        ctx = cc_printf(c, "%sError%s", ctx ? ctx : "", key);
+    const char *o = cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str)));
     /* a list of alternatives is taken apart here rather than made a union type */
     const sdkc_node *list = sdkc_node_get(schema, "anyOf");
     const char *kw = "anyOf";
@@ -769,9 +779,18 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
     op->stream = s;
 }
 
+/* Exact statuses, then ranges, then default: the order a response status is matched in. */
+static int status_rank(int key)
+{
+    return key >= 100 ? 0 : key > 0 ? 1 : 2;
+}
+
 static int cmp_err(const void *a, const void *b)
 {
-    return ((const sdkc_error_status *)a)->status - ((const sdkc_error_status *)b)->status;
+    int x = ((const sdkc_error_status *)a)->status, y = ((const sdkc_error_status *)b)->status;
+    if (status_rank(x) != status_rank(y))
+        return status_rank(x) - status_rank(y);
+    return x - y;
 }
 
 static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
@@ -796,12 +815,14 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     size_t ne = 0;
     int best = -1;
-    const sdkc_node *best_resp = NULL;
+    const sdkc_node *best_resp = NULL, *range_resp = NULL, *dflt_resp = NULL;
+    const char *best_key = NULL, *range_key = NULL, *dflt_key = NULL;
+    const sdkc_node *range_at = NULL;
     for (size_t i = 0; i < resps->npairs; i++) {
         const char *key = resps->pairs[i].key->str;
         int st = status_of(key);
         if (st < 0) {
-            if (strcmp(key, "default") != 0 && !is_extension(key))
+            if (!is_extension(key))
                 cc_warn(c, resps->pairs[i].key, "response '%s' ignored (not a status code)", key);
             continue;
         }
@@ -812,15 +833,44 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
             if (best < 0 || st < best) {
                 best = st;
                 best_resp = resp;
+                best_key = key;
             }
             continue;
         }
-        build_error(c, r, st, resp, &errs[ne++]);
+        if (st == 2) {
+            range_resp = resp;
+            range_key = key;
+            range_at = resps->pairs[i].key;
+            continue;
+        }
+        if (st == SDKC_STATUS_DEFAULT) {
+            dflt_resp = resp;
+            dflt_key = key;
+            continue;
+        }
+        build_error(c, r, st, key, resp, &errs[ne++]);
+    }
+    /* the success: the lowest 2xx, else 2XX, else `default` (OpenAPI: with no success declared,
+       default describes it); otherwise default is the error for every other status */
+    if (best < 0 && range_resp) {
+        best = 2;
+        best_resp = range_resp;
+        best_key = range_key;
+    } else if (range_resp) {
+        cc_warn(c, range_at, "operation '%s': response '%s' ignored (the success is %d)", r->id,
+                range_key, best);
+    }
+    if (best < 0 && dflt_resp) {
+        best = SDKC_STATUS_DEFAULT;
+        best_resp = dflt_resp;
+        best_key = dflt_key;
+    } else if (dflt_resp) {
+        build_error(c, r, SDKC_STATUS_DEFAULT, dflt_key, dflt_resp, &errs[ne++]);
     }
     qsort(errs, ne, sizeof *errs, cmp_err);
     op->errors = errs;
     op->nerrors = ne;
-    if (best < 0) {
+    if (!best_resp) {
         cc_warn(c, resps, "operation '%s' declares no 2xx response", r->id);
         return;
     }
@@ -833,13 +883,13 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     op->success.content_type = cc_strdup(c, pc->key->str);
     op->success.encoding = encoding_of(pc->key->str);
     if (op->success.encoding == SDKC_ENC_SSE) {
-        build_stream(c, r, op, pc->value, media_ptr(c, r, best, pc->key->str));
+        build_stream(c, r, op, pc->value, media_ptr(c, r, best_key, pc->key->str));
         return;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
     op->success.type =
         schema ? cc_schema(c, schema, op_context(c, r, "Response"),
-                           cc_printf(c, "%s/schema", nz(media_ptr(c, r, best, pc->key->str))))
+                           cc_printf(c, "%s/schema", nz(media_ptr(c, r, best_key, pc->key->str))))
                : cc_any(c, pc->value, NULL, NULL);
     op->success.result = op->success.type;
     if (op->success.encoding != SDKC_ENC_JSON)

@@ -15,6 +15,13 @@
 
 static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                        sdkc_type *dest);
+static const char *infer_type(const sdkc_node *n);
+#define MAX_ALLOF_PARTS 64
+static bool annotation_only(const sdkc_node *n);
+static const char *part_class(const sdkc_node *p);
+static bool same_class(const char *a, const char *b);
+static const sdkc_node *all_of_node(cctx *c, const sdkc_node *const *items, size_t n,
+                                    const sdkc_node *at);
 
 /* sdkc_node_get for the small maps schemas are: a scan that mostly stops at the first byte. */
 static const sdkc_node *kget(const sdkc_node *n, const char *key)
@@ -772,13 +779,47 @@ static long field_index(const sdkc_field *fields, size_t n, const char *name, bo
     return -1;
 }
 
+/* The schema of property `wire` of an object merged from allOf parts, first seen in parts[i]:
+ * that schema, or an allOf over its differing declarations in the later parts. NULL (with a
+ * warning at the conflicting declaration) when two of them have different types. */
+static const sdkc_node *merged_property(cctx *c, const sdkc_node *const *parts, size_t nparts,
+                                        size_t i, const char *wire)
+{
+    const sdkc_node *pvs[MAX_ALLOF_PARTS];
+    size_t npv = 0;
+    const char *cls = NULL;
+    for (size_t j = i; j < nparts && npv < MAX_ALLOF_PARTS; j++) {
+        const sdkc_node *q = kget(kget(parts[j], "properties"), wire);
+        if (!q)
+            continue;
+        const sdkc_node *d = kget(q, "$ref") ? deref_schema(c, q) : q;
+        bool dup = false;
+        for (size_t k = 0; k < npv && !dup; k++)
+            dup = pvs[k] == q || (d && d != q && kget(pvs[k], "$ref") && annotation_only(q) &&
+                                  deref_schema(c, pvs[k]) == d);
+        if (dup)
+            continue;
+        const char *pc = d ? part_class(d) : NULL;
+        if (pc && cls && !same_class(cls, pc)) {
+            cc_warn(c, q,
+                    "property '%s' has conflicting types in 'allOf' members (%s and %s); using "
+                    "raw JSON for it",
+                    wire, cls, pc);
+            return NULL;
+        }
+        cls = cls ? cls : pc;
+        pvs[npv++] = q;
+    }
+    return npv == 1 ? pvs[0] : all_of_node(c, pvs, npv, pvs[npv - 1]);
+}
+
 /* Build an object (or a map) from one schema, or from the parts of an allOf. */
 static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char *const *origins,
                               size_t nparts, const char *ctxname, sdkc_type *dest)
 {
     const sdkc_node *n = parts[0];
     const char *origin = origins[0];
-    const sdkc_node *reqs[16];
+    const sdkc_node *reqs[64];
     size_t nreqs = 0, nprops = 0;
     const sdkc_node *addl = NULL, *pattern = NULL;
     const char *addl_origin = NULL, *pattern_origin = NULL;
@@ -787,7 +828,7 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
         if (props && props->kind != SDKC_NODE_MAP)
             return any_into(c, props, origin, "'properties' must be a mapping", dest);
         nprops += props ? props->npairs : 0;
-        if (nreqs < 16)
+        if (nreqs < 64)
             reqs[nreqs++] = kget(parts[i], "required");
         /* unevaluatedProperties says the same of a merged allOf */
         const char *akey = "additionalProperties";
@@ -850,8 +891,17 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
                 continue;
             sdkc_field *f = &fields[nf];
             f->wire_name = cc_strdup(c, wire);
-            f->type = conv(c, pv, trivial_schema(pv) ? NULL : ctx_child(c, base, wire),
-                           cc_ptr_child(c, porigin, wire), NULL);
+            const char *forigin = cc_ptr_child(c, porigin, wire);
+            const sdkc_node *use = nparts > 1 ? merged_property(c, parts, nparts, i, wire) : pv;
+            if (use) {
+                f->type = conv(c, use, trivial_schema(use) ? NULL : ctx_child(c, base, wire),
+                               forigin, NULL);
+            } else { /* the members disagree on its type (reported) */
+                sdkc_type *a = new_type(c, SDKC_TYPE_ANY, pv, forigin, NULL);
+                if (a)
+                    a->u.any.fallback_reason = "conflicting types in 'allOf' members";
+                f->type = a;
+            }
             f->required = in_required(reqs, nreqs, wire);
             f->docs = pv->kind == SDKC_NODE_MAP ? cc_docs(c, pv) : NULL;
             f->loc = cc_loc(c, props->pairs[j].key);
@@ -892,39 +942,6 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
     else
         t->u.object.additional = new_type(c, SDKC_TYPE_ANY, addl ? addl : n, addl_origin, NULL);
     return t;
-}
-
-static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list,
-                              const char *ctxname, const char *origin, sdkc_type *dest)
-{
-    if (list->kind != SDKC_NODE_SEQ || list->nitems == 0)
-        return any_into(c, list, origin, "'allOf' must be a non-empty list", dest);
-    const char *lorigin = cc_ptr_child(c, origin, "allOf");
-    bool has_props = kget(n, "properties") != NULL;
-    if (list->nitems == 1 && !has_props)
-        return conv(c, list->items[0], ctxname, cc_ptr_index(c, lorigin, 0), dest);
-    /* merge object parts: the schema itself plus every part, references followed */
-    size_t np = list->nitems + 1;
-    const sdkc_node **parts = cc_alloc(c, np * sizeof *parts);
-    const char **origins = cc_alloc(c, np * sizeof *origins);
-    if (!parts || !origins)
-        return NULL;
-    size_t k = 0;
-    parts[k] = n;
-    origins[k++] = origin;
-    for (size_t i = 0; i < list->nitems; i++) {
-        const sdkc_node *p = deref_schema(c, list->items[i]);
-        if (!p)
-            return any_into(c, list->items[i], origin, NULL, dest);
-        const char *ty = cc_text(kget(p, "type"));
-        if (p->kind != SDKC_NODE_MAP || kget(p, "anyOf") || kget(p, "oneOf") || kget(p, "allOf") ||
-            (ty && strcmp(ty, "object") != 0) || (!ty && !kget(p, "properties")))
-            return any_into(c, list->items[i], origin,
-                            "'allOf' is supported only over object schemas", dest);
-        parts[k] = p;
-        origins[k++] = cc_ptr_index(c, lorigin, i);
-    }
-    return conv_object(c, parts, origins, k, ctxname, dest);
 }
 
 /* ---- scalars and arrays ---- */
@@ -1078,6 +1095,337 @@ static const char *infer_type(const sdkc_node *n)
     return NULL;
 }
 
+/* ---- allOf ---- */
+
+#define MAX_ALLOF_DEPTH 32
+
+/* Keywords that give a schema a shape of its own; the others annotate or constrain it. */
+static bool shape_key(const char *k)
+{
+    static const char *const keys[] = {
+        "$ref",          "additionalProperties",
+        "allOf",         "anyOf",
+        "const",         "contentMediaType",
+        "contentSchema", "enum",
+        "items",         "not",
+        "oneOf",         "patternProperties",
+        "prefixItems",   "properties",
+        "type",          "unevaluatedProperties",
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(k, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Keywords that only annotate: nothing to merge when an allOf member has no other. */
+static bool annotation_key(const char *k)
+{
+    static const char *const keys[] = {
+        "$comment", "default",  "deprecated",   "description", "discriminator",
+        "example",  "examples", "externalDocs", "nullable",    "readOnly",
+        "summary",  "title",    "writeOnly",    "xml",
+    };
+    if (strncmp(k, "x-", 2) == 0)
+        return true;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(k, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A schema that only constrains or annotates (`{required: [a]}`, `{description}`,
+ * `{minLength: 1}`): it refines its neighbours and has no type of its own. An anyOf/oneOf whose
+ * members are all such (`anyOf: [{required: [a]}, {required: [b]}]`) counts too. The keys in skip
+ * (the allOf and $ref being merged) are ignored. */
+static bool constraint_only(const sdkc_node *n, bool skip_merged, int depth)
+{
+    if (!n)
+        return false;
+    if (n->kind != SDKC_NODE_MAP) {
+        bool b = false;
+        return n->kind == SDKC_NODE_SCALAR && sdkc_node_bool(n, &b) && b; /* `true` */
+    }
+    for (size_t i = 0; i < n->npairs; i++) {
+        const char *k = n->pairs[i].key->str;
+        const sdkc_node *v = n->pairs[i].value;
+        if (skip_merged && (strcmp(k, "allOf") == 0 || strcmp(k, "$ref") == 0))
+            continue;
+        if (strcmp(k, "not") == 0) {
+            /* `not: {required: [x]}` constrains; `not: {}` (nothing is valid) does not */
+            if (v->kind != SDKC_NODE_MAP || v->npairs == 0 || depth > 8 ||
+                !constraint_only(v, false, depth + 1))
+                return false;
+        } else if (strcmp(k, "anyOf") == 0 || strcmp(k, "oneOf") == 0) {
+            if (v->kind != SDKC_NODE_SEQ || v->nitems == 0 || depth > 8)
+                return false;
+            for (size_t j = 0; j < v->nitems; j++)
+                if (!constraint_only(v->items[j], false, depth + 1))
+                    return false;
+        } else if (shape_key(k)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool annotation_only(const sdkc_node *n)
+{
+    if (!n || n->kind != SDKC_NODE_MAP)
+        return constraint_only(n, true, 0);
+    for (size_t i = 0; i < n->npairs; i++) {
+        const char *k = n->pairs[i].key->str;
+        if (strcmp(k, "allOf") != 0 && strcmp(k, "$ref") != 0 && !annotation_key(k))
+            return false;
+    }
+    return true;
+}
+
+/* The JSON type a part of an allOf stands for ("object", "string", ..., "union", "not"), or NULL
+ * when it only constrains. */
+static const char *part_class(const sdkc_node *p)
+{
+    if (constraint_only(p, true, 0))
+        return NULL;
+    if (p->kind != SDKC_NODE_MAP)
+        return "never"; /* `false` */
+    const sdkc_node *ty = kget(p, "type");
+    if (ty && ty->kind == SDKC_NODE_SEQ) {
+        const char *only = NULL;
+        for (size_t i = 0; i < ty->nitems; i++) {
+            const char *s = cc_text(ty->items[i]);
+            if (!s || (strcmp(s, "null") != 0 && only))
+                return "union";
+            if (strcmp(s, "null") != 0)
+                only = s;
+        }
+        return only ? only : "null";
+    }
+    if (ty)
+        return cc_text(ty) ? cc_text(ty) : "union";
+    for (int u = 0; u < 2; u++) {
+        const sdkc_node *list = kget(p, u ? "oneOf" : "anyOf");
+        if (!list)
+            continue;
+        if (list->kind != SDKC_NODE_SEQ)
+            return "union";
+        for (size_t i = 0; i < list->nitems; i++)
+            if (!constraint_only(list->items[i], false, 0))
+                return "union";
+    }
+    if (kget(p, "not"))
+        return "not";
+    const sdkc_node *e = kget(p, "const");
+    if (!e) {
+        e = kget(p, "enum");
+        e = e && e->kind == SDKC_NODE_SEQ && e->nitems ? e->items[0] : NULL;
+    }
+    if (e && e->kind == SDKC_NODE_SCALAR)
+        return e->scalar == SDKC_SCALAR_STRING ? "string"
+               : e->scalar == SDKC_SCALAR_BOOL ? "boolean"
+               : e->scalar == SDKC_SCALAR_NULL ? "null"
+                                               : "number";
+    const char *inf = infer_type(p);
+    if (!inf && kget(p, "unevaluatedProperties"))
+        inf = "object";
+    return inf ? inf : "union";
+}
+
+/* Do two part classes describe the same JSON type? integer refines number. */
+static bool same_class(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    bool an = strcmp(a, "integer") == 0 || strcmp(a, "number") == 0;
+    bool bn = strcmp(b, "integer") == 0 || strcmp(b, "number") == 0;
+    return an && bn;
+}
+
+typedef struct allof_parts {
+    const sdkc_node *node[MAX_ALLOF_PARTS];
+    const char *origin[MAX_ALLOF_PARTS];
+    const sdkc_node *via[MAX_ALLOF_PARTS]; /* the `{$ref}` schema that led to the part, or NULL */
+    size_t n;
+    bool nullable;       /* a member says `nullable: true` */
+    const char *trouble; /* why the members cannot be flattened, or NULL */
+    const sdkc_node *trouble_at;
+} allof_parts;
+
+/* Collect the schemas an allOf stands for: the members, references followed (a `$ref` with
+ * siblings gives both), nested allOf members flattened. */
+static void flatten_all_of(cctx *c, allof_parts *ps, const sdkc_node *n, const char *origin,
+                           const sdkc_node *via, int depth)
+{
+    if (ps->trouble)
+        return;
+    if (depth > MAX_ALLOF_DEPTH || ps->n >= MAX_ALLOF_PARTS) {
+        ps->trouble = "'allOf' members nest too deeply (or refer back to themselves)";
+        ps->trouble_at = n;
+        return;
+    }
+    if (!n || n->kind != SDKC_NODE_MAP) {
+        if (!constraint_only(n, false, 0)) {
+            ps->trouble = "an 'allOf' member is not a schema mapping";
+            ps->trouble_at = n;
+        }
+        return;
+    }
+    bool b = false;
+    if (depth > 0 && sdkc_node_bool(kget(n, "nullable"), &b) && b)
+        ps->nullable = true;
+    const sdkc_node *refnode = kget(n, "$ref");
+    const sdkc_node *list = kget(n, "allOf");
+    if (!refnode || !annotation_only(n)) {
+        ps->node[ps->n] = n;
+        ps->via[ps->n] = via;
+        ps->origin[ps->n++] = origin;
+    }
+    if (refnode) {
+        const sdkc_node *t = deref_schema(c, n);
+        if (!t) {
+            ps->trouble = ""; /* dangling: reported already */
+            ps->trouble_at = refnode;
+            return;
+        }
+        const char *ref = cc_text(refnode);
+        flatten_all_of(c, ps, t, ref && ref[0] == '#' ? cc_strdup(c, ref + 1) : origin, n,
+                       depth + 1);
+    }
+    if (list) {
+        if (list->kind != SDKC_NODE_SEQ || list->nitems == 0) {
+            ps->trouble = "'allOf' must be a non-empty list";
+            ps->trouble_at = list;
+            return;
+        }
+        const char *lorigin = cc_ptr_child(c, origin, "allOf");
+        for (size_t i = 0; i < list->nitems; i++)
+            flatten_all_of(c, ps, list->items[i], cc_ptr_index(c, lorigin, i), NULL, depth + 1);
+    }
+}
+
+static sdkc_node *synth_node(cctx *c, sdkc_node_kind kind, const sdkc_node *at)
+{
+    sdkc_node *s = cc_alloc(c, sizeof *s);
+    if (s) {
+        s->kind = kind;
+        s->loc = at ? at->loc : (sdkc_loc){0};
+    }
+    return s;
+}
+
+/* One schema with the keys of every part, the first part's value winning; allOf and $ref are
+ * left out (they were flattened). */
+static const sdkc_node *merge_parts(cctx *c, const sdkc_node *const *parts, size_t np,
+                                    const sdkc_node *at)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < np; i++)
+        cap += parts[i]->kind == SDKC_NODE_MAP ? parts[i]->npairs : 0;
+    sdkc_node *m = synth_node(c, SDKC_NODE_MAP, at);
+    sdkc_pair *pairs = cc_alloc(c, (cap ? cap : 1) * sizeof *pairs);
+    if (!m || !pairs)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++) {
+        for (size_t j = 0; parts[i]->kind == SDKC_NODE_MAP && j < parts[i]->npairs; j++) {
+            const sdkc_pair *p = &parts[i]->pairs[j];
+            if (strcmp(p->key->str, "allOf") == 0 || strcmp(p->key->str, "$ref") == 0 ||
+                kget(m, p->key->str))
+                continue;
+            pairs[k++] = *p;
+            m->pairs = pairs;
+            m->npairs = k;
+        }
+    }
+    m->pairs = pairs;
+    m->npairs = k;
+    return m;
+}
+
+/* `{allOf: [a, b, ...]}` over the schemas a property has in several allOf members. */
+static const sdkc_node *all_of_node(cctx *c, const sdkc_node *const *items, size_t n,
+                                    const sdkc_node *at)
+{
+    sdkc_node *key = synth_node(c, SDKC_NODE_SCALAR, at);
+    sdkc_node *seq = synth_node(c, SDKC_NODE_SEQ, at);
+    sdkc_node *m = synth_node(c, SDKC_NODE_MAP, at);
+    sdkc_pair *pair = cc_alloc(c, sizeof *pair);
+    const sdkc_node **its = cc_alloc(c, n * sizeof *its);
+    if (!key || !seq || !m || !pair || !its)
+        return NULL;
+    key->scalar = SDKC_SCALAR_STRING;
+    key->str = "allOf";
+    key->len = 5;
+    memcpy(its, items, n * sizeof *its);
+    seq->items = its;
+    seq->nitems = n;
+    pair->key = key;
+    pair->value = seq;
+    m->pairs = pair;
+    m->npairs = 1;
+    return m;
+}
+
+static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list,
+                              const char *ctxname, const char *origin, sdkc_type *dest)
+{
+    if (list->kind != SDKC_NODE_SEQ || list->nitems == 0)
+        return any_into(c, list, origin, "'allOf' must be a non-empty list", dest);
+    sdkc_type *t = NULL;
+    allof_parts *ps = calloc(1, sizeof *ps);
+    if (!ps) {
+        c->nomem = true;
+        return NULL;
+    }
+    flatten_all_of(c, ps, n, origin, NULL, 0);
+    if (ps->trouble) {
+        t = any_into(c, ps->trouble_at, origin, ps->trouble[0] ? ps->trouble : NULL, dest);
+        goto done;
+    }
+    /* the parts that give a type, and whether the others add more than annotations */
+    size_t shaped = 0, first = 0;
+    bool refining = false;
+    const char *cls = NULL;
+    for (size_t i = 0; i < ps->n; i++) {
+        const char *pc = part_class(ps->node[i]);
+        if (!pc) {
+            refining = refining || !annotation_only(ps->node[i]);
+            continue;
+        }
+        if (cls && !same_class(cls, pc)) {
+            const char *why =
+                cc_printf(c, "'allOf' members have incompatible types (%s and %s)", cls, pc);
+            t = any_into(c, ps->node[i], origin, why, dest);
+            goto done;
+        }
+        if (!cls)
+            first = i;
+        cls = cls ? cls : pc;
+        shaped++;
+    }
+    if (cls && (strcmp(cls, "union") == 0 || strcmp(cls, "not") == 0) && (shaped > 1 || refining)) {
+        t = any_into(c, ps->node[first], origin,
+                     "'allOf' over an 'anyOf'/'oneOf' member and other members is not supported",
+                     dest);
+    } else if (shaped == 1 && !refining && ps->node[first] != n) {
+        /* one schema plus annotations: that schema (a reference keeps its named type) */
+        const sdkc_node *one = ps->via[first] ? ps->via[first] : ps->node[first];
+        t = conv(c, one, ctxname, ps->origin[first], dest);
+    } else if (cls && strcmp(cls, "object") == 0) {
+        t = conv_object(c, ps->node, ps->origin, ps->n, ctxname, dest);
+    } else {
+        /* scalars, arrays, constraint-only members: one schema with every member's keywords */
+        const sdkc_node *m = merge_parts(c, ps->node, ps->n, n);
+        if (m)
+            t = conv(c, m, ctxname, origin, dest);
+    }
+    if (t && ps->nullable && !dest)
+        t = cc_nullable(c, t, n);
+done:
+    free(ps);
+    return t;
+}
+
 static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                             sdkc_type *dest, bool *wrap_null)
 {
@@ -1098,6 +1446,16 @@ static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, co
         return conv_enum(c, n, x, ctxname, origin, dest);
     const sdkc_node *any_of = kget(n, "anyOf");
     const sdkc_node *one_of = kget(n, "oneOf");
+    if ((any_of || one_of) && !(any_of && one_of) && !constraint_only(n, false, 0)) {
+        /* `properties` plus `anyOf: [{required: [a]}, {required: [b]}]`: the members only
+           constrain the schema beside them, which keeps its own type */
+        const sdkc_node *list = any_of ? any_of : one_of;
+        bool constraints = list->kind == SDKC_NODE_SEQ && list->nitems > 0;
+        for (size_t i = 0; constraints && i < list->nitems; i++)
+            constraints = constraint_only(list->items[i], false, 0);
+        if (constraints)
+            any_of = one_of = NULL;
+    }
     if (any_of && one_of)
         return any_into(c, n, origin, "both 'anyOf' and 'oneOf' in one schema", dest);
     if (any_of || one_of)
@@ -1180,6 +1538,11 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
     sdkc_type *t;
     if (kget(n, "$ref")) {
         sdkc_type *r = conv_ref(c, n, origin);
+        bool b = false;
+        /* `$ref` beside `nullable: true` (3.0 ignores siblings of $ref, but this is what
+           contracts mean by it) */
+        if (r && sdkc_node_bool(kget(n, "nullable"), &b) && b)
+            r = cc_nullable(c, r, n);
         t = dest ? copy_into(c, dest, r, n) : r;
     } else {
         bool wrap_null = false, b = false;

@@ -1100,15 +1100,40 @@ static void keep_response(sdkrt_error *e, int status, const char *content_type, 
         sdkrt_error_set_body(e, body, len);
 }
 
+/* The declared status key that covers status (sdkrt_jerror.status): the exact status first,
+ * then its range (4 for 4XX), then default (0); -1 when none does. */
+static int declared_key(const sdkrt_jop *op, int status)
+{
+    int key = -1;
+    for (size_t i = 0; i < op->nerrors; i++) {
+        int k = op->errors[i].status;
+        if (k == status)
+            return k;
+        if (k >= 1 && k <= 5 && k == status / 100)
+            key = k;
+        else if (k == 0 && key < 0)
+            key = 0;
+    }
+    return key;
+}
+
+/* Is status the success? An exact status, or any 2xx for a 2XX range (2) or when no success
+ * status is declared (0). */
+static bool success_status(const sdkrt_jop *op, int status)
+{
+    if (op->status >= 100)
+        return status == op->status;
+    return status / 100 == 2;
+}
+
 sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const char *content_type,
                                        const char *body, size_t len, sdkrt_error **err)
 {
     sdkrt_error *e = NULL;
     json_t *j = NULL;
     void *payload = NULL;
-    bool declared = false;
-    for (size_t i = 0; i < op->nerrors; i++)
-        declared = declared || op->errors[i].status == status;
+    int key = declared_key(op, status);
+    bool declared = key >= 0;
     if (declared && body && content_type &&
         (strcmp(content_type, "application/json") == 0 ||
          (strlen(content_type) > 5 &&
@@ -1117,7 +1142,16 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     const char *tag = json_string_value(json_object_get(j, "_tag"));
     const sdkrt_jerror *match = NULL;
     for (size_t i = 0; tag && i < op->nerrors && !match; i++) {
-        if (op->errors[i].status == status && strcmp(op->errors[i].tag, tag) == 0)
+        if (op->errors[i].status == key && op->errors[i].tag && strcmp(op->errors[i].tag, tag) == 0)
+            match = &op->errors[i];
+    }
+    /* a body declared without a `_tag` (its type's name is the error's tag); a body whose
+       `_tag` is undeclared where tags are declared stays an undeclared tag */
+    bool tagged = false;
+    for (size_t i = 0; tag && i < op->nerrors; i++)
+        tagged = tagged || (op->errors[i].status == key && op->errors[i].tag);
+    for (size_t i = 0; j && !tagged && i < op->nerrors && !match; i++) {
+        if (op->errors[i].status == key && !op->errors[i].tag)
             match = &op->errors[i];
     }
     if (!match) {
@@ -1141,17 +1175,18 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         payload = NULL;
         goto done;
     }
+    const char *mtag = match->tag ? match->tag : match->type->name;
     const char *msg = json_string_value(json_object_get(j, "message"));
-    size_t mlen = strlen(match->tag) + (msg ? strlen(msg) : 0) + 32;
+    size_t mlen = strlen(mtag) + (msg ? strlen(msg) : 0) + 32;
     char *text = malloc(mlen);
     if (text) {
         if (msg)
-            snprintf(text, mlen, "%s (HTTP %d): %s", match->tag, status, msg);
+            snprintf(text, mlen, "%s (HTTP %d): %s", mtag, status, msg);
         else
-            snprintf(text, mlen, "%s (HTTP %d)", match->tag, status);
+            snprintf(text, mlen, "%s (HTTP %d)", mtag, status);
     }
     /* The payload is stolen by the error, also on failure. */
-    sdkrt_error_new_domain(&e, status, match->tag, payload, payload_free, text);
+    sdkrt_error_new_domain(&e, status, mtag, payload, payload_free, text);
     payload = NULL;
     free(text);
     keep_response(e, status, content_type, body, len);
@@ -1170,7 +1205,7 @@ sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp
     int status = sdkrt_response_status(resp);
     if (out)
         *out = NULL;
-    if (status != op->status)
+    if (!success_status(op, status))
         return sdkrt_json_error_response(op, status, sdkrt_response_content_type(resp), body, len,
                                          err);
     switch (op->encoding) {

@@ -282,6 +282,25 @@ START_TEST(output_to_fifo_written_in_place)
 }
 END_TEST
 
+/* A contract with no named types: the emitter copied an empty (NULL) type list with memcpy,
+ * undefined behaviour that the sanitizer build (-fno-sanitize-recover) turns into an abort. */
+START_TEST(generate_without_named_types)
+{
+    char args[1024];
+    snprintf(args, sizeof args,
+             "generate %s/tests/compiler/data/compile/real/no_types.yaml --lang c --prefix t "
+             "--out %s/sdk",
+             SDKC_SOURCE_DIR, tmpdir);
+    result r = run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_str_eq(r.err, "");
+    result_free(&r);
+    char path[512];
+    snprintf(path, sizeof path, "%s/sdk/src/ops.c", tmpdir);
+    ck_assert_int_eq(access(path, F_OK), 0);
+}
+END_TEST
+
 /* ---- usage ---- */
 
 START_TEST(usage_errors)
@@ -442,6 +461,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, help_and_version);
     tcase_add_test(tc, compile_to_file_and_stdout);
     tcase_add_test(tc, output_to_fifo_written_in_place);
+    tcase_add_test(tc, generate_without_named_types);
     tcase_add_test(tc, inspect_summary);
     tcase_add_test(tc, inspect_example);
     tcase_add_test(tc, inspect_opencode);

@@ -210,6 +210,152 @@ START_TEST(responses_optional_in_31)
 }
 END_TEST
 
+/* ---- 5. allOf merged ---- */
+
+static const sdkc_field *field(const sdkc_type *t, const char *name)
+{
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(t->kind, SDKC_TYPE_OBJECT);
+    for (size_t i = 0; i < t->u.object.nfields; i++)
+        if (strcmp(t->u.object.fields[i].wire_name, name) == 0)
+            return &t->u.object.fields[i];
+    ck_abort_msg("no field '%s' in %s", name, t->name);
+    return NULL;
+}
+
+START_TEST(all_of_merged)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "allof.yaml", &d);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    /* objects, nested allOf, a $ref with siblings, constraint-only members */
+    const sdkc_type *pet = sdkc_ir_type(ir, "Pet");
+    ck_assert_int_eq(pet->kind, SDKC_TYPE_OBJECT);
+    ck_assert_uint_eq(pet->u.object.nfields, 5);
+    ck_assert(field(pet, "id")->required);
+    ck_assert(field(pet, "name")->required); /* from `{required: [name]}` */
+    ck_assert(!field(pet, "size")->required);
+    ck_assert_int_eq(field(pet, "size")->type->kind, SDKC_TYPE_INTEGER);
+    const sdkc_type *owner = field(pet, "owner")->type;
+    ck_assert_int_eq(owner->kind, SDKC_TYPE_NULLABLE); /* `$ref` + `nullable: true` */
+    ck_assert_ptr_eq(owner->u.nullable.inner, sdkc_ir_type(ir, "Owner"));
+    ck_assert_ptr_eq(field(pet, "status")->type, sdkc_ir_type(ir, "Status"));
+    /* scalars with constraints */
+    const sdkc_type *s = sdkc_ir_type(ir, "ShortString");
+    ck_assert_int_eq(s->kind, SDKC_TYPE_STRING);
+    ck_assert(s->u.str.has_max_length && s->u.str.max_length == 10);
+    ck_assert(s->u.str.has_min_length && s->u.str.min_length == 1);
+    ck_assert_str_eq(s->u.str.pattern, "^[a-z]");
+    const sdkc_type *n = sdkc_ir_type(ir, "Count");
+    ck_assert_int_eq(n->kind, SDKC_TYPE_INTEGER);
+    ck_assert_str_eq(n->u.num.format, "int32");
+    ck_assert(n->u.num.has_minimum && n->u.num.minimum == 1);
+    ck_assert_int_eq(sdkc_ir_type(ir, "Label")->kind, SDKC_TYPE_STRING);
+    /* one property declared with two types: that property only falls back, with a warning */
+    const sdkc_type *clash = sdkc_ir_type(ir, "Clash");
+    ck_assert_uint_eq(clash->u.object.nfields, 3);
+    ck_assert_int_eq(field(clash, "size")->type->kind, SDKC_TYPE_ANY);
+    ck_assert_ptr_nonnull(field(clash, "size")->type->u.any.fallback_reason);
+    ck_assert_int_eq(field(clash, "extra")->type->kind, SDKC_TYPE_BOOLEAN);
+    ck_assert_int_eq(field(clash, "id")->type->kind, SDKC_TYPE_STRING);
+    /* compatible declarations of one property merge */
+    const sdkc_field *size = field(sdkc_ir_type(ir, "Refined"), "size");
+    ck_assert_int_eq(size->type->kind, SDKC_TYPE_INTEGER);
+    ck_assert(size->type->u.num.has_minimum);
+    /* an object and a string: the whole schema falls back */
+    ck_assert_int_eq(sdkc_ir_type(ir, "Broken")->kind, SDKC_TYPE_ANY);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 2);
+    const sdkc_diag_entry *e = sdkc_diag_get(d, 0);
+    ck_assert_ptr_nonnull(strstr(e->message, "property 'size' has conflicting types in 'allOf' "
+                                             "members (integer and string)"));
+    ck_assert_uint_eq(e->loc.line, 72);
+    ck_assert_uint_eq(e->loc.col, 19);
+    e = sdkc_diag_get(d, 1);
+    ck_assert_ptr_nonnull(strstr(e->message, "incompatible types (object and string)"));
+    ck_assert_uint_eq(e->loc.line, 84);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+/* ---- 6. properties plus anyOf/oneOf of `required` lists ---- */
+
+START_TEST(props_with_required_alternatives)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "props_anyof_required.yaml", &d);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 0);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_type *t = sdkc_ir_type(ir, "Either");
+    ck_assert_uint_eq(t->u.object.nfields, 2);
+    ck_assert_int_eq(field(t, "a")->type->kind, SDKC_TYPE_STRING);
+    ck_assert_int_eq(field(t, "b")->type->kind, SDKC_TYPE_INTEGER);
+    ck_assert(!field(t, "a")->required);
+    t = sdkc_ir_type(ir, "OneOfUntyped");
+    ck_assert_uint_eq(t->u.object.nfields, 2);
+    ck_assert_int_eq(sdkc_ir_type(ir, "Bounded")->kind, SDKC_TYPE_STRING);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+/* ---- 7. default and NXX responses ---- */
+
+START_TEST(default_and_ranges_are_errors)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "responses.yaml", &d);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 0);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_operation *op = sdkc_ir_operation(ir, "items.get");
+    ck_assert_int_eq(op->success.status, 200);
+    /* matching order: exact, ranges, default */
+    ck_assert_uint_eq(op->nerrors, 4);
+    ck_assert_int_eq(op->errors[0].status, 404);
+    ck_assert_ptr_eq(op->errors[0].untagged, sdkc_ir_type(ir, "NotFound"));
+    ck_assert_int_eq(op->errors[1].status, 4);
+    ck_assert_uint_eq(op->errors[1].ntags, 2);
+    ck_assert_str_eq(op->errors[1].tags[0].tag, "BadInput");
+    ck_assert_ptr_eq(op->errors[1].tags[1].type, sdkc_ir_type(ir, "Conflict"));
+    ck_assert_int_eq(op->errors[2].status, 5);
+    ck_assert_int_eq(op->errors[2].untagged->kind, SDKC_TYPE_OBJECT);
+    ck_assert_int_eq(op->errors[3].status, SDKC_STATUS_DEFAULT);
+    ck_assert_ptr_eq(op->errors[3].untagged, sdkc_ir_type(ir, "Problem"));
+    ck_assert(sdkc_status_covers(4, 409) && !sdkc_status_covers(4, 500));
+    ck_assert(sdkc_status_covers(SDKC_STATUS_DEFAULT, 302));
+    char buf[16];
+    ck_assert_str_eq(sdkc_status_text(4, buf, sizeof buf), "4XX");
+    ck_assert_str_eq(sdkc_status_text(0, buf, sizeof buf), "default");
+    /* default alone is the success */
+    op = sdkc_ir_operation(ir, "ping");
+    ck_assert_int_eq(op->success.status, SDKC_STATUS_DEFAULT);
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_JSON);
+    ck_assert_int_eq(op->success.type->kind, SDKC_TYPE_STRING);
+    ck_assert_uint_eq(op->nerrors, 0);
+    /* a 2XX success */
+    op = sdkc_ir_operation(ir, "range.post");
+    ck_assert_int_eq(op->success.status, 2);
+    ck_assert_uint_eq(op->nerrors, 1);
+    /* the IR JSON says "4XX" and "default" and reads back to the same bytes */
+    char *json = NULL, *again = NULL;
+    size_t len = 0, len2 = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"status\": \"4XX\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"status\": \"default\""));
+    ck_assert_ptr_nonnull(strstr(json, "\"status\": \"2XX\""));
+    sdkc_compiled *back = NULL;
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "responses.ir.json", json, len, d), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(back), &again, &len2), SDKC_OK);
+    ck_assert_uint_eq(len, len2);
+    ck_assert_int_eq(memcmp(json, again, len), 0);
+    free(json);
+    free(again);
+    sdkc_compiled_free(back);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("real_world");
@@ -218,6 +364,9 @@ static Suite *suite(void)
     tcase_add_test(tc, query_string_in_path);
     tcase_add_test(tc, json_c1_controls_accepted);
     tcase_add_test(tc, responses_optional_in_31);
+    tcase_add_test(tc, all_of_merged);
+    tcase_add_test(tc, props_with_required_alternatives);
+    tcase_add_test(tc, default_and_ranges_are_errors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -38,6 +38,42 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
   target_link_libraries(emitter_edge PRIVATE emitter_edge_sdk PkgConfig::CHECK Threads::Threads)
   add_test(NAME emitter/edge COMMAND emitter_edge)
   set_tests_properties(emitter/edge PROPERTIES LABELS emitter TIMEOUT 120)
+  # The SDK of tests/emitter/data/results.yaml: success values that are not structs.
+  set(RESULTS_DIR ${CMAKE_CURRENT_BINARY_DIR}/results-sdk)
+  add_custom_command(
+    OUTPUT ${RESULTS_DIR}/src/types.c ${RESULTS_DIR}/src/ops.c
+    COMMAND $<TARGET_FILE:sdkc-cli> generate ${CMAKE_CURRENT_SOURCE_DIR}/data/results.yaml
+            --lang c --prefix rs --quiet --out ${RESULTS_DIR}
+    DEPENDS sdkc-cli ${CMAKE_CURRENT_SOURCE_DIR}/data/results.yaml
+    COMMENT "sdkc generate tests/emitter/data/results.yaml")
+  add_library(emitter_results_sdk STATIC ${RESULTS_DIR}/src/types.c ${RESULTS_DIR}/src/ops.c)
+  target_include_directories(emitter_results_sdk PUBLIC ${RESULTS_DIR}/include
+                             PRIVATE ${RESULTS_DIR}/src)
+  target_link_libraries(emitter_results_sdk PUBLIC sdkrt)
+  sdkc_warnings(emitter_results_sdk)
+  add_executable(emitter_results ${CMAKE_CURRENT_SOURCE_DIR}/results/results_main.c)
+  target_link_libraries(emitter_results PRIVATE emitter_results_sdk PkgConfig::CHECK
+                        Threads::Threads)
+  add_test(NAME emitter/results COMMAND emitter_results)
+  set_tests_properties(emitter/results PROPERTIES LABELS emitter TIMEOUT 120)
+  # The SDK of tests/compiler/data/compile/real/responses.yaml: default and NXX errors.
+  set(ERRORS_DIR ${CMAKE_CURRENT_BINARY_DIR}/errors-sdk)
+  set(ERRORS_YAML ${PROJECT_SOURCE_DIR}/tests/compiler/data/compile/real/responses.yaml)
+  add_custom_command(
+    OUTPUT ${ERRORS_DIR}/src/types.c ${ERRORS_DIR}/src/ops.c
+    COMMAND $<TARGET_FILE:sdkc-cli> generate ${ERRORS_YAML} --lang c --prefix er --quiet
+            --out ${ERRORS_DIR}
+    DEPENDS sdkc-cli ${ERRORS_YAML}
+    COMMENT "sdkc generate tests/compiler/data/compile/real/responses.yaml")
+  add_library(emitter_errors_sdk STATIC ${ERRORS_DIR}/src/types.c ${ERRORS_DIR}/src/ops.c)
+  target_include_directories(emitter_errors_sdk PUBLIC ${ERRORS_DIR}/include
+                             PRIVATE ${ERRORS_DIR}/src)
+  target_link_libraries(emitter_errors_sdk PUBLIC sdkrt)
+  sdkc_warnings(emitter_errors_sdk)
+  add_executable(emitter_errors ${CMAKE_CURRENT_SOURCE_DIR}/errors/errors_main.c)
+  target_link_libraries(emitter_errors PRIVATE emitter_errors_sdk PkgConfig::CHECK Threads::Threads)
+  add_test(NAME emitter/errors COMMAND emitter_errors)
+  set_tests_properties(emitter/errors PROPERTIES LABELS emitter TIMEOUT 120)
   # The example contract (every construct the compiler recognizes) compiles too.
   add_test(NAME emitter/example_contract_compiles
            COMMAND ${CMAKE_COMMAND} -E env "SDKC=$<TARGET_FILE:sdkc-cli>"

@@ -32,6 +32,10 @@ has types.h 'NM_STATE_UNKNOWN = 1'
 # parameters named body / has_body next to the body
 has ops.h 'char \*body_2;'
 has ops.h 'char \*has_body_3;'
+# error payload accessors yield to functions and types of the same name
+has ops.h 'nm_error_status_payload\(const nm_error \*err\);'
+has ops.h 'nm_error_error_payload\(const nm_error \*err\);'
+has types.h 'struct nm_error_error \{'
 if grep -nE '\b[a-z0-9_]+_t[0-9]*\b' "$h"/*.h | grep -vE '\b(u?int[0-9]+_t|size_t|json_t|va_list)\b'; then
   fail "a name ending in _t"
 fi

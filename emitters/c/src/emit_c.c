@@ -816,14 +816,53 @@ static const char *op_doc(emit_ctx *cx, const cop *o)
                              op->method, op->path, op->id, op->deprecated ? " [deprecated]" : "");
 }
 
+/* The DOMAIN errors an operation declares, in the order of cop.errs: each status (exact, ranges,
+ * default) with its tags, then its body without a tag. NULL *tag for that untagged body. */
+static size_t error_entries(const sdkc_operation *op)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < op->nerrors; k++)
+        n += op->errors[k].ntags + (op->errors[k].untagged ? 1 : 0);
+    return n;
+}
+
+static void error_entry(const sdkc_operation *op, size_t idx, int *status, const char **tag,
+                        const sdkc_type **type)
+{
+    for (size_t k = 0; k < op->nerrors; k++) {
+        const sdkc_error_status *e = &op->errors[k];
+        size_t n = e->ntags + (e->untagged ? 1 : 0);
+        if (idx >= n) {
+            idx -= n;
+            continue;
+        }
+        *status = e->status;
+        *tag = idx < e->ntags ? e->tags[idx].tag : NULL;
+        *type = idx < e->ntags ? e->tags[idx].type : e->untagged;
+        return;
+    }
+}
+
+/* The DOMAIN tag of an error entry: its `_tag`, or for a body without one its type's name (the
+ * name its descriptor carries, which the runtime reports). */
+static const char *entry_tag(const char *tag, const ctype *t)
+{
+    return tag ? tag : t->t->name ? t->t->name : t->base;
+}
+
 static void emit_errors_doc(emit_ctx *cx, sdkc_buf *dst, const cop *o)
 {
     sdkc_buf b = SDKC_BUF_INIT;
     const sdkc_operation *op = o->op;
     sdkc_buf_puts(&b, "Declared errors:");
-    for (size_t i = 0; i < op->nerrors; i++) {
-        for (size_t k = 0; k < op->errors[i].ntags; k++)
-            sdkc_buf_printf(&b, " %d %s;", op->errors[i].status, op->errors[i].tags[k].tag);
+    for (size_t j = 0; j < error_entries(op); j++) {
+        int status = 0;
+        const char *tag = NULL;
+        const sdkc_type *t = NULL;
+        char st[16];
+        error_entry(op, j, &status, &tag, &t);
+        sdkc_buf_printf(&b, " %s %s;", sdkc_status_text(status, st, sizeof st),
+                        entry_tag(tag, o->errs[j]));
     }
     sdkc_buf_puts(&b, " anything else is a CLIENT error.");
     put_comment_text(dst, b.data ? b.data : "", b.len);
@@ -969,6 +1008,7 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
 typedef struct tagref {
     const char *tag;
     ctype *type;
+    const char *accessor; /* PREFIX_error_<tag>, unique among the SDK's names */
 } tagref;
 
 static int cmp_tagref(const void *a, const void *b)
@@ -982,40 +1022,45 @@ static tagref *collect_tags(emit_ctx *cx, cop *ops, size_t nops, size_t *n_out)
 {
     size_t cap = 0, n = 0;
     for (size_t i = 0; i < nops; i++)
-        for (size_t k = 0; k < ops[i].op->nerrors; k++)
-            cap += ops[i].op->errors[k].ntags;
+        cap += error_entries(ops[i].op);
     tagref *t = calloc(cap ? cap : 1, sizeof *t);
     if (!t)
         return NULL;
     for (size_t i = 0; i < nops; i++) {
-        size_t j = 0;
-        for (size_t k = 0; k < ops[i].op->nerrors; k++) {
-            for (size_t m = 0; m < ops[i].op->errors[k].ntags; m++, j++) {
-                tagref r = {ops[i].op->errors[k].tags[m].tag, ops[i].errs[j]};
-                bool dup = false;
-                for (size_t q = 0; q < n && !dup; q++)
-                    dup = !strcmp(t[q].tag, r.tag) && t[q].type == r.type;
-                if (!dup)
-                    t[n++] = r;
-            }
+        for (size_t j = 0; j < error_entries(ops[i].op); j++) {
+            int status = 0;
+            const char *tag = NULL;
+            const sdkc_type *ty = NULL;
+            error_entry(ops[i].op, j, &status, &tag, &ty);
+            tagref r = {entry_tag(tag, ops[i].errs[j]), ops[i].errs[j], NULL};
+            bool dup = false;
+            for (size_t q = 0; q < n && !dup; q++)
+                dup = !strcmp(t[q].tag, r.tag) && t[q].type == r.type;
+            if (!dup)
+                t[n++] = r;
         }
     }
     qsort(t, n, sizeof *t, cmp_tagref);
+    /* Accessors are named by tag; when one tag has several payload types, also by type. They are
+       named after every type, so a clash (a type ErrorError beside a tag Error, a tag Status and
+       PREFIX_error_status) gives the accessor a _payload suffix. */
+    for (size_t i = 0; i < n; i++) {
+        size_t same = 0;
+        for (size_t k = 0; k < n; k++)
+            same += !strcmp(t[k].tag, t[i].tag);
+        const char *s = sdkc_snake_case(cx->arena, t[i].tag);
+        const char *want = same > 1 ? sdkc_arena_printf(cx->arena, "error_%s_as_%s", s ? s : "",
+                                                        t[i].type->base)
+                                    : sdkc_arena_printf(cx->arena, "error_%s", s ? s : "");
+        const char *name = want ? emit_unique_with(cx, want, "_payload", NULL, NULL) : NULL;
+        t[i].accessor = name ? sdkc_arena_printf(cx->arena, "%s_%s", cx->prefix, name) : NULL;
+        if (!t[i].accessor) {
+            free(t);
+            return NULL;
+        }
+    }
     *n_out = n;
-    (void)cx;
     return t;
-}
-
-static const char *tag_accessor(emit_ctx *cx, const tagref *t, const tagref *all, size_t n)
-{
-    /* Name by tag; when one tag has several payload types, also by type. */
-    size_t same = 0;
-    for (size_t i = 0; i < n; i++)
-        same += !strcmp(all[i].tag, t->tag);
-    const char *s = sdkc_snake_case(cx->arena, t->tag);
-    if (same > 1)
-        return sdkc_arena_printf(cx->arena, "%s_error_%s_as_%s", cx->prefix, s, t->type->base);
-    return sdkc_arena_printf(cx->arena, "%s_error_%s", cx->prefix, s);
 }
 
 static void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, size_t ntags)
@@ -1097,7 +1142,7 @@ static void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
                         "/* The %s payload of err (borrowed), or NULL when err is not that "
                         "error. */\nconst %s%s(const %s_error *err);\n",
                         tags[i].tag, ptr_decl(cx, tags[i].type->cdecl),
-                        tag_accessor(cx, &tags[i], tags, ntags), P);
+                        tags[i].accessor, P);
     }
     sdkc_buf_putc(b, '\n');
     for (size_t i = 0; i < nops; i++)
@@ -1258,18 +1303,21 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const sdkc_operation *op = o->op;
     const char *N = o->name;
-    size_t nerr = 0;
-    for (size_t k = 0; k < op->nerrors; k++)
-        nerr += op->errors[k].ntags;
+    size_t nerr = error_entries(op);
     if (nerr) {
+        /* status: exact, a range (4 = 4XX) or 0 (default); tag NULL: a body without `_tag` */
         sdkc_buf_printf(b, "static const sdkrt_jerror errors_%s[] = {\n", N);
-        size_t j = 0;
-        for (size_t k = 0; k < op->nerrors; k++) {
-            for (size_t m = 0; m < op->errors[k].ntags; m++, j++) {
-                sdkc_buf_printf(b, "    {%d, ", op->errors[k].status);
-                put_c_string(b, op->errors[k].tags[m].tag);
-                sdkc_buf_printf(b, ", &%s},\n", desc_name(cx, o->errs[j]));
-            }
+        for (size_t j = 0; j < nerr; j++) {
+            int status = 0;
+            const char *tag = NULL;
+            const sdkc_type *ty = NULL;
+            error_entry(op, j, &status, &tag, &ty);
+            sdkc_buf_printf(b, "    {%d, ", status);
+            if (tag)
+                put_c_string(b, tag);
+            else
+                sdkc_buf_puts(b, "NULL");
+            sdkc_buf_printf(b, ", &%s},\n", desc_name(cx, o->errs[j]));
         }
         sdkc_buf_puts(b, "};\n");
     }
@@ -1651,8 +1699,13 @@ static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
     if (outp)
         sdkc_buf_printf(b, "%s, ", outp);
     sdkc_buf_printf(b, "%s_error **err)\n{\n    sdkrt_request *req = NULL;\n", P);
+    /* A non-struct result (a scalar, a pointer such as char * or json_t *) is copied out of the
+       storage the runtime decoded into: out points to that storage type, not to a pointer. */
+    bool copy = outp && op->success.encoding == SDKC_ENC_JSON && !(op->pagination && page_ok(o)) &&
+                !o->result->is_struct;
     if (outp)
-        sdkc_buf_puts(b, "    void *result = NULL;\n    if (out)\n        *out = NULL;\n");
+        sdkc_buf_printf(b, "    void *result = NULL;\n    if (out)\n        %s;\n",
+                        copy ? "memset(out, 0, sizeof *out)" : "*out = NULL");
     sdkc_buf_printf(b,
                     "    if (!client%s)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client%s required\");\n",
@@ -1663,10 +1716,9 @@ static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     P, N, outp ? "&result" : "NULL");
     sdkc_buf_puts(b, "    sdkrt_request_free(req);\n");
     if (outp) {
-        bool copy = op->success.encoding == SDKC_ENC_JSON && !o->result->is_struct;
         if (copy)
             sdkc_buf_printf(b,
-                            "    if (st == SDKRT_OK) {\n        *out = *(%s*)result;\n"
+                            "    if (st == SDKRT_OK) {\n        *out = *(%s)result;\n"
                             "        free(result);\n    }\n",
                             ptr_decl(cx, o->result->cdecl));
         else
@@ -1768,7 +1820,7 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
                          "    return d;\n}\n\n");
     for (size_t i = 0; i < ntags; i++) {
         sdkc_buf_printf(b, "const %s%s(const %s_error *err)\n{\n",
-                        ptr_decl(cx, tags[i].type->cdecl), tag_accessor(cx, &tags[i], tags, ntags),
+                        ptr_decl(cx, tags[i].type->cdecl), tags[i].accessor,
                         P);
         sdkc_buf_puts(b, "    const char *tag = err ? sdkrt_error_tag(err) : NULL;\n"
                          "    if (!tag || strcmp(tag, ");
@@ -2249,19 +2301,21 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             if (!o->result)
                 return false;
         }
-        size_t nerr = 0;
-        for (size_t k = 0; k < op->nerrors; k++)
-            nerr += op->errors[k].ntags;
+        size_t nerr = error_entries(op);
         o->errs = nerr ? sdkc_arena_alloc(cx->arena, nerr * sizeof *o->errs) : NULL;
-        size_t j = 0;
-        for (size_t k = 0; k < op->nerrors; k++) {
-            for (size_t m = 0; m < op->errors[k].ntags; m++, j++) {
-                o->errs[j] = emit_map_type(
-                    cx, op->errors[k].tags[m].type,
-                    sdkc_arena_printf(cx->arena, "%s_error_%d", o->name, op->errors[k].status));
-                if (!o->errs[j])
-                    return false;
-            }
+        if (nerr && !o->errs)
+            return false;
+        for (size_t j = 0; j < nerr; j++) {
+            int status = 0;
+            const char *tag = NULL;
+            const sdkc_type *ty = NULL;
+            char st[16];
+            error_entry(op, j, &status, &tag, &ty);
+            const char *ctx = sdkc_arena_printf(cx->arena, "%s_error_%s", o->name,
+                                                sdkc_status_text(status, st, sizeof st));
+            o->errs[j] = emit_map_type(cx, ty, ctx ? sdkc_snake_case(cx->arena, ctx) : NULL);
+            if (!o->errs[j])
+                return false;
         }
         if (op->pagination) {
             o->item = emit_map_type(cx, op->pagination->item,
@@ -2348,7 +2402,8 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     tags = collect_tags(&cx, ops, ir->nops, &ntags);
     if (!sorted || !tags)
         goto done;
-    memcpy(sorted, cx.all, cx.nall * sizeof *sorted);
+    if (cx.nall) /* no named types: cx.all is NULL */
+        memcpy(sorted, cx.all, cx.nall * sizeof *sorted);
     qsort(sorted, cx.nall, sizeof *sorted, cmp_desc);
 
     char *inc = sdkc_arena_printf(cx.arena, "%s/include/%s", opts->out_dir, cx.prefix);

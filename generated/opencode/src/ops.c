@@ -218,6 +218,14 @@ const oc_permission_not_found_error *oc_error_permission_not_found_error(const o
     return sdkrt_error_payload(err);
 }
 
+const oc_project_copy_error *oc_error_project_copy_error(const oc_error *err)
+{
+    const char *tag = err ? sdkrt_error_tag(err) : NULL;
+    if (!tag || strcmp(tag, "ProjectCopyError") != 0)
+        return NULL;
+    return sdkrt_error_payload(err);
+}
+
 const oc_provider_not_found_error *oc_error_provider_not_found_error(const oc_error *err)
 {
     const char *tag = err ? sdkrt_error_tag(err) : NULL;
@@ -3662,7 +3670,7 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
     sdkrt_request *req = NULL;
     void *result = NULL;
     if (out)
-        *out = NULL;
+        memset(out, 0, sizeof *out);
     if (!client || !out)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.connect: client and out are required");
     if (build_pty_connect(&req, request, err) != SDKRT_OK)
@@ -3670,7 +3678,7 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
     oc_status st = sdkrt_json_call(client, req, call, &op_pty_connect, &result, err);
     sdkrt_request_free(req);
     if (st == SDKRT_OK) {
-        *out = *(bool **)result;
+        *out = *(bool *)result;
         free(result);
     }
     return st;
@@ -3947,8 +3955,9 @@ oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *
 
 static const sdkrt_jerror errors_project_copy_create[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
+    {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_create = {"v2.projectCopy.create", 200, SDKRT_JENC_JSON, &oc__j_project_copy_copy, NULL, errors_project_copy_create, 1, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_create = {"v2.projectCopy.create", 200, SDKRT_JENC_JSON, &oc__j_project_copy_copy, NULL, errors_project_copy_create, 2, NULL, false, NULL, NULL};
 
 static oc_status build_project_copy_create(sdkrt_request **out, const oc_project_copy_create_request *request, oc_error **err)
 {
@@ -4002,8 +4011,9 @@ oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create
 
 static const sdkrt_jerror errors_project_copy_remove[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
+    {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_remove = {"v2.projectCopy.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_remove, 1, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_remove = {"v2.projectCopy.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_remove, 2, NULL, false, NULL, NULL};
 
 static oc_status build_project_copy_remove(sdkrt_request **out, const oc_project_copy_remove_request *request, oc_error **err)
 {
@@ -4048,8 +4058,9 @@ oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove
 
 static const sdkrt_jerror errors_project_copy_refresh[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
+    {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_refresh = {"v2.projectCopy.refresh", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_refresh, 1, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_refresh = {"v2.projectCopy.refresh", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_refresh, 2, NULL, false, NULL, NULL};
 
 static oc_status build_project_copy_refresh(sdkrt_request **out, const oc_project_copy_refresh_request *request, oc_error **err)
 {

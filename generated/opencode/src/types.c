@@ -142,6 +142,8 @@ const sdkrt_jtype oc__jx_lit155 = {SDKRT_JK_LITERAL, "lit155", 1, NULL, NULL, 0,
 
 const sdkrt_jtype oc__jx_lit156 = {SDKRT_JK_LITERAL, "lit156", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"local\""};
 
+const sdkrt_jtype oc__jx_lit157 = {SDKRT_JK_LITERAL, "lit157", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ProjectCopyError\""};
+
 const sdkrt_jtype oc__jx_lit16 = {SDKRT_JK_LITERAL, "lit16", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"assistant\""};
 
 const sdkrt_jtype oc__jx_lit17 = {SDKRT_JK_LITERAL, "lit17", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"text\""};
@@ -1758,6 +1760,18 @@ static const sdkrt_jfield oc__j_project_copy_create_location_f[] = {
     {"workspace", &oc__jx_string, 0, offsetof(oc_project_copy_create_location, workspace), offsetof(oc_project_copy_create_location, has_workspace), SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_project_copy_create_location = {SDKRT_JK_OBJECT, "ProjectCopyCreateLocation", sizeof(oc_project_copy_create_location), NULL, oc__j_project_copy_create_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+
+static const sdkrt_jfield oc__j_project_copy_error_f[] = {
+    {"name", &oc__jx_lit157, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
+    {"data", &oc__j_project_copy_error_data, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_error, data), SDKRT_JNONE, SDKRT_JNONE},
+};
+const sdkrt_jtype oc__j_project_copy_error = {SDKRT_JK_OBJECT, "ProjectCopyError", sizeof(oc_project_copy_error), NULL, oc__j_project_copy_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+
+static const sdkrt_jfield oc__j_project_copy_error_data_f[] = {
+    {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
+    {"forceRequired", &oc__jx_bool, 0, offsetof(oc_project_copy_error_data, force_required), offsetof(oc_project_copy_error_data, has_force_required), SDKRT_JNONE},
+};
+const sdkrt_jtype oc__j_project_copy_error_data = {SDKRT_JK_OBJECT, "ProjectCopyErrorData", sizeof(oc_project_copy_error_data), NULL, oc__j_project_copy_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_refresh_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_project_copy_refresh_location, directory), offsetof(oc_project_copy_refresh_location, has_directory), SDKRT_JNONE},
@@ -11085,6 +11099,48 @@ void oc_project_copy_create_location_cleanup(oc_project_copy_create_location *va
 void oc_project_copy_create_location_free(oc_project_copy_create_location *value)
 {
     sdkrt_json_value_free(&oc__j_project_copy_create_location, value);
+}
+
+oc_status oc_project_copy_error_data_decode(oc_project_copy_error_data *out, const json_t *json, const char *path, oc_error **err)
+{
+    return sdkrt_json_decode(&oc__j_project_copy_error_data, out, json, path, err);
+}
+
+oc_status oc_project_copy_error_data_encode(const oc_project_copy_error_data *value, json_t **out, oc_error **err)
+{
+    return sdkrt_json_encode(&oc__j_project_copy_error_data, value, out, err);
+}
+
+void oc_project_copy_error_data_cleanup(oc_project_copy_error_data *value)
+{
+    if (value)
+        sdkrt_json_cleanup(&oc__j_project_copy_error_data, value);
+}
+
+void oc_project_copy_error_data_free(oc_project_copy_error_data *value)
+{
+    sdkrt_json_value_free(&oc__j_project_copy_error_data, value);
+}
+
+oc_status oc_project_copy_error_decode(oc_project_copy_error *out, const json_t *json, const char *path, oc_error **err)
+{
+    return sdkrt_json_decode(&oc__j_project_copy_error, out, json, path, err);
+}
+
+oc_status oc_project_copy_error_encode(const oc_project_copy_error *value, json_t **out, oc_error **err)
+{
+    return sdkrt_json_encode(&oc__j_project_copy_error, value, out, err);
+}
+
+void oc_project_copy_error_cleanup(oc_project_copy_error *value)
+{
+    if (value)
+        sdkrt_json_cleanup(&oc__j_project_copy_error, value);
+}
+
+void oc_project_copy_error_free(oc_project_copy_error *value)
+{
+    sdkrt_json_value_free(&oc__j_project_copy_error, value);
 }
 
 oc_status oc_project_copy_refresh_location_decode(oc_project_copy_refresh_location *out, const json_t *json, const char *path, oc_error **err)

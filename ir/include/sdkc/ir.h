@@ -216,9 +216,20 @@ typedef struct sdkc_body {
     size_t nalternatives;
 } sdkc_body;
 
+/* A declared response status, as OpenAPI keys responses: an exact status (100..599), a range
+ * `1XX`..`5XX` (the class digit, 1..5), or `default` (SDKC_STATUS_DEFAULT: every status not
+ * declared otherwise). */
+#define SDKC_STATUS_DEFAULT 0
+/* Does the declared status key cover the HTTP status? A range covers its class, default all. */
+bool sdkc_status_covers(int key, int status);
+/* The key as OpenAPI writes it: "404", "4XX", "default" (into buf, returned). */
+const char *sdkc_status_text(int key, char *buf, size_t size);
+
 typedef struct sdkc_success {
-    int status;               /* 200, 201, 204, ...; 0 when no 2xx response is declared
-                                 (3.1 operations may omit `responses`): any status, no content */
+    int status;               /* 200, 201, 204, ...; 2 for a `2XX` range; 0 when no 2xx response
+                                 is declared: `default` is then the success (OpenAPI), or the
+                                 operation declares no responses (3.1 may omit them). 0 and 2
+                                 accept any 2xx status */
     sdkc_encoding encoding;
     const char *content_type; /* NULL for NONE */
     const sdkc_type *type;    /* the declared body type (wire), NULL for NONE */
@@ -235,7 +246,7 @@ typedef struct sdkc_error_tag {
 } sdkc_error_tag;
 
 typedef struct sdkc_error_status {
-    int status;
+    int status; /* an exact status, a range (4 for 4XX) or SDKC_STATUS_DEFAULT; see above */
     const sdkc_error_tag *tags; /* deduplicated, sorted by tag */
     size_t ntags;
     const sdkc_type *untagged;  /* a body schema without a `_tag` literal, or NULL */
@@ -286,7 +297,9 @@ typedef struct sdkc_operation {
     size_t nparams;
     const sdkc_body *body;    /* NULL when no request body */
     sdkc_success success;
-    const sdkc_error_status *errors; /* ascending status */
+    /* exact statuses ascending, then ranges ascending, then default: the order in which a
+       response status is matched */
+    const sdkc_error_status *errors;
     size_t nerrors;
     const sdkc_pagination *pagination; /* NULL unless paginated */
     const sdkc_stream *stream;         /* NULL unless streamed */

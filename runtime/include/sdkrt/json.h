@@ -165,7 +165,9 @@ typedef enum sdkrt_jencoding {
     SDKRT_JENC_SSE    /* a stream: see sdkrt_jstream */
 } sdkrt_jencoding;
 
-/* A declared domain error: at this status, this `_tag`, decoded as type. */
+/* A declared domain error: at this status, this `_tag`, decoded as type. status is an exact
+ * status, a range (4 for 4XX) or 0 for `default`; a response matches the exact status first, then
+ * the range, then default. tag NULL: a body without a `_tag` (the error's tag is type->name). */
 typedef struct sdkrt_jerror {
     int status;
     const char *tag;
@@ -175,7 +177,7 @@ typedef struct sdkrt_jerror {
 /* An operation as generated code describes it. */
 typedef struct sdkrt_jop {
     const char *id;             /* "v2.session.get", for messages */
-    int status;                 /* the success status */
+    int status;                 /* the success status; 2 (2XX) or 0 (none declared): any 2xx */
     sdkrt_jencoding encoding;
     const sdkrt_jtype *result;  /* JSON: the value returned (after unwrap) */
     const char *unwrap;         /* JSON: the single field holding the result ("data"), or NULL */

@@ -76,6 +76,8 @@ const oc_invalid_request_error *oc_error_invalid_request_error(const oc_error *e
 const oc_message_not_found_error *oc_error_message_not_found_error(const oc_error *err);
 /* The PermissionNotFoundError payload of err (borrowed), or NULL when err is not that error. */
 const oc_permission_not_found_error *oc_error_permission_not_found_error(const oc_error *err);
+/* The ProjectCopyError payload of err (borrowed), or NULL when err is not that error. */
+const oc_project_copy_error *oc_error_project_copy_error(const oc_error *err);
 /* The ProviderNotFoundError payload of err (borrowed), or NULL when err is not that error. */
 const oc_provider_not_found_error *oc_error_provider_not_found_error(const oc_error *err);
 /* The PtyNotFoundError payload of err (borrowed), or NULL when err is not that error. */
@@ -1146,7 +1148,7 @@ typedef struct oc_project_copy_create_request {
 /*
  * POST /experimental/project/{projectID}/copy (v2.projectCopy.create)
  */
-/* Declared errors: 400 InvalidRequestError; anything else is a CLIENT error.
+/* Declared errors: 400 InvalidRequestError; 400 ProjectCopyError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_copy **out, oc_error **err);
 
@@ -1165,7 +1167,7 @@ typedef struct oc_project_copy_remove_request {
 /*
  * DELETE /experimental/project/{projectID}/copy (v2.projectCopy.remove)
  */
-/* Declared errors: 400 InvalidRequestError; anything else is a CLIENT error.
+/* Declared errors: 400 InvalidRequestError; 400 ProjectCopyError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove_request *request, const oc_call_options *call, oc_error **err);
 
@@ -1181,7 +1183,7 @@ typedef struct oc_project_copy_refresh_request {
 /*
  * POST /experimental/project/{projectID}/copy/refresh (v2.projectCopy.refresh)
  */
-/* Declared errors: 400 InvalidRequestError; anything else is a CLIENT error.
+/* Declared errors: 400 InvalidRequestError; 400 ProjectCopyError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_project_copy_refresh(oc_client *client, const oc_project_copy_refresh_request *request, const oc_call_options *call, oc_error **err);
 

@@ -337,6 +337,8 @@ typedef struct oc_project_commands oc_project_commands;
 typedef struct oc_project_copy_copy oc_project_copy_copy;
 typedef struct oc_project_copy_create_body oc_project_copy_create_body;
 typedef struct oc_project_copy_create_location oc_project_copy_create_location;
+typedef struct oc_project_copy_error_data oc_project_copy_error_data;
+typedef struct oc_project_copy_error oc_project_copy_error;
 typedef struct oc_project_copy_refresh_location oc_project_copy_refresh_location;
 typedef struct oc_project_copy_remove_body oc_project_copy_remove_body;
 typedef struct oc_project_copy_remove_location oc_project_copy_remove_location;
@@ -3240,6 +3242,19 @@ struct oc_project_copy_create_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
+struct oc_project_copy_error_data {
+    char *message;
+    bool has_force_required;
+    bool force_required;
+};
+
+/* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
+struct oc_project_copy_error {
+    /* "name" is always "ProjectCopyError". */
+    oc_project_copy_error_data data;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -9328,6 +9343,26 @@ oc_status oc_project_copy_create_location_encode(const oc_project_copy_create_lo
 void oc_project_copy_create_location_cleanup(oc_project_copy_create_location *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
 void oc_project_copy_create_location_free(oc_project_copy_create_location *value);
+
+/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
+ * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
+oc_status oc_project_copy_error_data_decode(oc_project_copy_error_data *out, const json_t *json, const char *path, oc_error **err);
+/* Encode *value (borrowed) as JSON; *out is a new reference. */
+oc_status oc_project_copy_error_data_encode(const oc_project_copy_error_data *value, json_t **out, oc_error **err);
+/* Release everything *value owns and zero it (NULL is a no-op). */
+void oc_project_copy_error_data_cleanup(oc_project_copy_error_data *value);
+/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
+void oc_project_copy_error_data_free(oc_project_copy_error_data *value);
+
+/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
+ * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
+oc_status oc_project_copy_error_decode(oc_project_copy_error *out, const json_t *json, const char *path, oc_error **err);
+/* Encode *value (borrowed) as JSON; *out is a new reference. */
+oc_status oc_project_copy_error_encode(const oc_project_copy_error *value, json_t **out, oc_error **err);
+/* Release everything *value owns and zero it (NULL is a no-op). */
+void oc_project_copy_error_cleanup(oc_project_copy_error *value);
+/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
+void oc_project_copy_error_free(oc_project_copy_error *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
