@@ -191,6 +191,11 @@ def main():
               ir.get("unary-canned", {}).get("floor", {}).get("instructions"))
     g.insert(3, dict(goal="C SDK instructions per call <= 1.2x the floor (callgrind)",
                      value=r and round(r, 3), met=None if r is None else r <= 1.2))
+    for w, what in (("unary-canned", "call"), ("sse", "SSE event")):
+        r = ratio(ir.get(w, {}).get("sdk", {}).get("instructions"),
+                  ir.get(w, {}).get("floor-fast", {}).get("instructions"))
+        g.append(dict(goal=f"C SDK instructions per {what} <= 1.2x the fast floor (callgrind)",
+                      value=r and round(r, 3), met=None if r is None else r <= 1.2))
     print(f"sdkc benchmarks  {meta['date']}  {meta['cpu']}, {meta['cores']} cores, load {meta['loadavg'][0]:.1f}"
           f"  commit {meta['commit']}" + ("  (QUICK: small counts)" if meta["quick"] else ""))
     print()
@@ -201,7 +206,7 @@ def main():
             base = cs.get("floor", {}).get("instructions")
             for who, c in cs.items():
                 vs = f"  {c['instructions'] / base:.3f}x floor" if base and who != "floor" else ""
-                print(f"  {w:<14}{who:<8}{c['count']:>9} x {c['instructions'] / 1e6:>10.1f} M"
+                print(f"  {w:<14}{who:<11}{c['count']:>9} x {c['instructions'] / 1e6:>10.1f} M"
                       f"  {c['instructions'] / c['count'] / 1e3:>10.1f} k/op{vs}")
         print()
     print("goals" + ("  (QUICK run: small counts, indicative only; judge goals on a full run)" if meta["quick"] else ""))

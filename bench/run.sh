@@ -274,8 +274,10 @@ if want callgrind; then
     CG_UNARY=100
     CG_SSE=20000
     cg unary-canned floor $CG_UNARY "$FLOOR" unary "$CANNED" $CG_UNARY
+    [ -x "$FLOOR_FAST" ] && cg unary-canned floor-fast $CG_UNARY "$FLOOR_FAST" unary "$CANNED" $CG_UNARY
     [ -n "$SDK" ] && cg unary-canned sdk $CG_UNARY "$SDK" unary "$CANNED" $CG_UNARY
     cg sse floor $CG_SSE "$FLOOR" sse "$CANNED" ses_bench_$CG_SSE $CG_SSE
+    [ -x "$FLOOR_FAST" ] && cg sse floor-fast $CG_SSE "$FLOOR_FAST" sse "$CANNED" ses_bench_$CG_SSE $CG_SSE
     [ -n "$SDK" ] && cg sse sdk $CG_SSE "$SDK" sse "$CANNED" ses_bench_$CG_SSE $CG_SSE
     stop_canned
     cg generation sdkc 1 "$SDKC" generate "$CONTRACT" --lang c --prefix oc --out "$TMP/gen-cg"
