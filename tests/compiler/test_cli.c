@@ -301,6 +301,41 @@ START_TEST(generate_without_named_types)
 }
 END_TEST
 
+/* Webhooks and callbacks: inspect lists them, generate emits their types. */
+START_TEST(webhooks_inspected_and_emitted)
+{
+    result r = run("inspect " SDKC_SOURCE_DIR "/tests/compiler/data/compile/real/webhooks.yaml");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(
+        matches(r.out, "^webhooks and callbacks \\(types only; the API sends these\\): 2$"), "%s",
+        r.out);
+    ck_assert(matches(r.out, "^  webhook  POST   newPet \\[body Pet\\]$"));
+    ck_assert(matches(r.out, "^  callback POST   \\{\\$request.body#/callbackUrl\\}  onEvent of "
+                             "subscribe \\[body OnEventPostBody\\] \\[response "
+                             "OnEventPostResponse\\]$"));
+    result_free(&r);
+    char args[1024];
+    snprintf(args, sizeof args,
+             "generate %s/tests/compiler/data/compile/real/webhooks.yaml --lang c --prefix wh "
+             "--out %s/wh",
+             SDKC_SOURCE_DIR, tmpdir);
+    r = run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    result_free(&r);
+    char path[512];
+    snprintf(path, sizeof path, "%s/wh/include/wh/types.h", tmpdir);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char text[16384];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    ck_assert_ptr_nonnull(strstr(text, "struct wh_pet {"));
+    ck_assert_ptr_nonnull(strstr(text, "struct wh_on_event_post_body {"));
+    ck_assert_ptr_nonnull(strstr(text, "struct wh_on_event_post_response {"));
+}
+END_TEST
+
 /* ---- usage ---- */
 
 START_TEST(usage_errors)
@@ -465,6 +500,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, inspect_summary);
     tcase_add_test(tc, inspect_example);
     tcase_add_test(tc, inspect_opencode);
+    tcase_add_test(tc, webhooks_inspected_and_emitted);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1946,6 +1946,19 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             }
         }
     }
+    /* webhooks and callbacks: their types, for a receiver to decode and answer with */
+    for (size_t i = 0; i < ir->nwebhooks; i++) {
+        const sdkc_webhook *h = &ir->webhooks[i];
+        const char *base = sdkc_snake_case(cx->arena, h->id ? h->id : h->name);
+        if (!base)
+            return false;
+        if (h->body && h->body->type &&
+            !emit_map_type(cx, h->body->type, sdkc_arena_printf(cx->arena, "%s_body", base)))
+            return false;
+        if (h->response &&
+            !emit_map_type(cx, h->response, sdkc_arena_printf(cx->arena, "%s_response", base)))
+            return false;
+    }
     return emit_order_types(cx) && emit_name_constants(cx) && emit_union_commons(cx);
 }
 
