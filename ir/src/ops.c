@@ -761,7 +761,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     int best = -1;
     const sdkc_node *best_resp = NULL, *range_resp = NULL, *dflt_resp = NULL;
     const char *best_key = NULL, *range_key = NULL, *dflt_key = NULL;
-    const sdkc_node *range_at = NULL;
+    const sdkc_node *range_at = NULL, *best_at = NULL, *extra_2xx = NULL;
     for (size_t i = 0; i < resps->npairs; i++) {
         const char *key = resps->pairs[i].key->str;
         int st = status_of(key);
@@ -775,10 +775,19 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
             continue;
         if (st >= 200 && st < 300) {
             if (best < 0 || st < best) {
+                if (best_key)
+                    extra_2xx = best_at;
                 best = st;
                 best_resp = resp;
                 best_key = key;
+                best_at = resps->pairs[i].key;
+            } else {
+                extra_2xx = resps->pairs[i].key;
             }
+            if (extra_2xx) /* one success per operation: the others are not represented */
+                cc_warn(c, extra_2xx, "operation '%s': response '%s' ignored (the success is %s)",
+                        r->id, extra_2xx->str, best_key);
+            extra_2xx = NULL;
             continue;
         }
         if (st == 2) {

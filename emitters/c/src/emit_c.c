@@ -2020,6 +2020,23 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
         sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "emit c: out of memory building the model");
         goto done;
     }
+    /* what the C SDK leaves out, said where the contract declares it */
+    for (size_t i = 0; i < ir->nops; i++) {
+        const sdkc_body *body = ir->ops[i].body;
+        if (body && body->content_type && !strstr(body->content_type, "json"))
+            sdkc_diag_add(diag, SDKC_SEV_WARNING, ir->ops[i].loc,
+                          "operation '%s': request body '%s' is not supported by the C SDK; it "
+                          "sends the value as JSON",
+                          ir->ops[i].id, body->content_type);
+        for (size_t k = 0; k < ir->ops[i].nparams; k++) {
+            const sdkc_param *p = &ir->ops[i].params[k];
+            if (p->in == SDKC_PARAM_COOKIE)
+                sdkc_diag_add(diag, SDKC_SEV_WARNING, p->loc,
+                              "operation '%s': cookie parameter '%s' ignored (the C SDK sends "
+                              "no cookies)",
+                              ir->ops[i].id, p->wire_name);
+        }
+    }
     sorted = malloc((cx.nall ? cx.nall : 1) * sizeof *sorted);
     tags = collect_tags(&cx, ops, ir->nops, &ntags);
     if (!sorted || !tags)
