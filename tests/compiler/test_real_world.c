@@ -262,6 +262,11 @@ START_TEST(all_of_merged)
     const sdkc_field *size = field(sdkc_ir_type(ir, "Refined"), "size");
     ck_assert_int_eq(size->type->kind, SDKC_TYPE_INTEGER);
     ck_assert(size->type->u.num.has_minimum);
+    /* a union beside a scalar it admits narrows to that scalar */
+    ck_assert_int_eq(field(sdkc_ir_type(ir, "Stamped"), "at")->type->kind, SDKC_TYPE_STRING);
+    const sdkc_type *nw = sdkc_ir_type(ir, "Narrowed");
+    ck_assert_int_eq(nw->kind, SDKC_TYPE_STRING);
+    ck_assert(nw->u.str.has_max_length && nw->u.str.max_length == 3);
     /* an object and a string: the whole schema falls back */
     ck_assert_int_eq(sdkc_ir_type(ir, "Broken")->kind, SDKC_TYPE_ANY);
     ck_assert_uint_eq(sdkc_diag_warnings(d), 2);
@@ -272,7 +277,7 @@ START_TEST(all_of_merged)
     ck_assert_uint_eq(e->loc.col, 19);
     e = sdkc_diag_get(d, 1);
     ck_assert_ptr_nonnull(strstr(e->message, "incompatible types (object and string)"));
-    ck_assert_uint_eq(e->loc.line, 84);
+    ck_assert_uint_eq(e->loc.line, 99);
     sdkc_compiled_free(c);
     sdkc_diag_free(d);
 }
