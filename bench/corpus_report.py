@@ -109,6 +109,10 @@ def contract_record(d, ccs, api, timeout_ms):
         rec[step] = step_record(d, step, timeout_ms)
     comp = rec["compile"]
     warnings = comp.pop("_warnings", [])
+    # generate prints the compiler's warnings again, then the emitter's own (what the C SDK
+    # leaves out): count those too
+    gen_only = collections.Counter(rec["generate"].get("_warnings", [])) - collections.Counter(warnings)
+    warnings = warnings + sorted(gen_only.elements())
     for step in ["generate"] + ccs:
         rec[step].pop("_warnings", None)
     for step in ccs:

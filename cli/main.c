@@ -276,6 +276,20 @@ static int cmd_inspect(int argc, char **argv)
     printf("\n");
     for (size_t i = 0; i < ir->nops; i++)
         print_operation(&ir->ops[i]);
+    if (ir->nwebhooks)
+        printf("\nwebhooks and callbacks (types only; the API sends these): %zu\n", ir->nwebhooks);
+    for (size_t i = 0; i < ir->nwebhooks; i++) {
+        const sdkc_webhook *h = &ir->webhooks[i];
+        if (h->operation)
+            printf("  callback %-6s %s  %s of %s", h->method, h->expression, h->name, h->operation);
+        else
+            printf("  webhook  %-6s %s", h->method, h->name);
+        if (h->body)
+            printf(" [body %s]", type_label(h->body->type));
+        if (h->response)
+            printf(" [response %s]", type_label(h->response));
+        printf("\n");
+    }
     sdkc_compiled_free(c);
     return finish_stdout();
 }

@@ -662,6 +662,22 @@ static void body_json(writer *w, const sdkc_body *b)
     close_c(w, '}');
 }
 
+static void webhook_json(writer *w, const sdkc_webhook *h)
+{
+    open_c(w, '{');
+    put_str(w, "name", h->name);
+    put_str(w, "operation", h->operation);
+    put_str(w, "expression", h->expression);
+    put_str(w, "method", h->method);
+    put_str(w, "id", h->id);
+    if (h->body)
+        body_json(w, h->body);
+    if (h->response)
+        put_type(w, "response", h->response);
+    put_loc(w, h->loc);
+    close_c(w, '}');
+}
+
 static void operation_json(writer *w, const sdkc_operation *op)
 {
     open_c(w, '{');
@@ -756,6 +772,15 @@ static void ir_json(writer *w, const sdkc_ir *ir)
         operation_json(w, &ir->ops[i]);
     }
     close_c(w, ']');
+    if (ir->nwebhooks) {
+        key(w, "webhooks");
+        open_c(w, '[');
+        for (size_t i = 0; i < ir->nwebhooks && !w->failed; i++) {
+            item(w);
+            webhook_json(w, &ir->webhooks[i]);
+        }
+        close_c(w, ']');
+    }
     close_c(w, '}');
     sdkc_buf_putc(&w->out, '\n');
 }
@@ -1386,6 +1411,22 @@ static const sdkc_body *read_body(reader *r, const json_t *body, const char *whe
     return b;
 }
 
+static void read_webhook(reader *r, sdkc_webhook *h, const json_t *o, size_t i)
+{
+    char where[64];
+    snprintf(where, sizeof where, "webhooks[%zu]", i);
+    h->name = need_str(r, o, "name", where);
+    h->operation = get_str(r, o, "operation", where);
+    h->expression = get_str(r, o, "expression", where);
+    h->method = need_str(r, o, "method", where);
+    h->id = get_str(r, o, "id", where);
+    h->body = read_body(r, json_object_get(o, "body"), where);
+    const json_t *resp = json_object_get(o, "response");
+    if (resp && !json_is_null(resp))
+        h->response = read_ref(r, resp, false, where, 0);
+    h->loc = get_loc(r, o, where);
+}
+
 static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
 {
     char where[600];
@@ -1559,6 +1600,19 @@ sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char 
     }
     c->ir.ops = opv;
     c->ir.nops = opv ? nops : 0;
+    const json_t *hooks = get_array(&r, root, "webhooks", false, "IR");
+    size_t nhooks = json_array_size(hooks);
+    sdkc_webhook *hv = nhooks ? ralloc(&r, nhooks * sizeof *hv) : NULL;
+    for (size_t i = 0; hv && i < nhooks; i++) {
+        const json_t *o = json_array_get(hooks, i);
+        if (!json_is_object(o)) {
+            rerr(&r, "webhooks[%zu]: must be an object", i);
+            continue;
+        }
+        read_webhook(&r, &hv[i], o, i);
+    }
+    c->ir.webhooks = hv;
+    c->ir.nwebhooks = hv ? nhooks : 0;
     if (r.nomem) {
         st = SDKC_ERR_NOMEM;
         goto done;

@@ -817,7 +817,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     int best = -1;
     const sdkc_node *best_resp = NULL, *range_resp = NULL, *dflt_resp = NULL;
     const char *best_key = NULL, *range_key = NULL, *dflt_key = NULL;
-    const sdkc_node *range_at = NULL;
+    const sdkc_node *range_at = NULL, *best_at = NULL, *extra_2xx = NULL;
     for (size_t i = 0; i < resps->npairs; i++) {
         const char *key = resps->pairs[i].key->str;
         int st = status_of(key);
@@ -831,10 +831,19 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
             continue;
         if (st >= 200 && st < 300) {
             if (best < 0 || st < best) {
+                if (best_key)
+                    extra_2xx = best_at;
                 best = st;
                 best_resp = resp;
                 best_key = key;
+                best_at = resps->pairs[i].key;
+            } else {
+                extra_2xx = resps->pairs[i].key;
             }
+            if (extra_2xx) /* one success per operation: the others are not represented */
+                cc_warn(c, extra_2xx, "operation '%s': response '%s' ignored (the success is %s)",
+                        r->id, extra_2xx->str, best_key);
+            extra_2xx = NULL;
             continue;
         }
         if (st == 2) {
@@ -1047,15 +1056,160 @@ static void assign_safe_names(cctx *c, raw_op *ops, size_t n)
     cmap_cleanup(&taken);
 }
 
+/* ---- webhooks and callbacks ---- */
+
+/* One webhook or callback per operation of a path item the API sends. */
+static void hook_item(cctx *c, pvec *out, const char *name, const char *opid, const char *expr,
+                      const sdkc_node *item, const char *ptr)
+{
+    const sdkc_node *at = item;
+    item = deref(c, item);
+    if (!item)
+        return;
+    if (item->kind != SDKC_NODE_MAP) {
+        cc_warn(c, at, "%s '%s' ignored: not a path item", opid ? "callback" : "webhook", name);
+        return;
+    }
+    for (size_t j = 0; j < item->npairs; j++) {
+        const char *m = item->pairs[j].key->str;
+        const sdkc_node *on = item->pairs[j].value;
+        if (!is_method(m) || on->kind != SDKC_NODE_MAP)
+            continue;
+        sdkc_webhook *w = cc_alloc(c, sizeof *w);
+        if (!w)
+            return;
+        const char *id = cc_text(sdkc_node_get(on, "operationId"));
+        w->name = cc_strdup(c, name);
+        w->operation = opid;
+        w->expression = expr ? cc_strdup(c, expr) : NULL;
+        w->method = upper(c, m);
+        w->id = id ? cc_strdup(c, id) : NULL;
+        w->loc = cc_loc(c, on);
+        const char *optr = cc_ptr_child(c, ptr, m);
+        /* context names: the operationId, else the hook's name and method */
+        char *base = sdkc_pascal_case(c->a, id ? id : cc_printf(c, "%s-%s", name, m));
+        if (!w->name || !w->method || !optr || !base) {
+            c->nomem = true;
+            return;
+        }
+        const sdkc_node *rb = deref(c, sdkc_node_get(on, "requestBody"));
+        const sdkc_pair *pc = pick_content(sdkc_node_get(rb, "content"));
+        if (pc) {
+            sdkc_body *b = cc_alloc(c, sizeof *b);
+            if (!b)
+                return;
+            const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+            const char *o =
+                cc_ptr_child(c, cc_printf(c, "%s/requestBody/content", optr), pc->key->str);
+            b->content_type = cc_strdup(c, pc->key->str);
+            b->type = schema ? cc_schema(c, schema, cc_concat(c, base, "Body"),
+                                         cc_ptr_child(c, o, "schema"))
+                             : cc_any(c, pc->value, NULL, NULL);
+            bool req = false;
+            sdkc_node_bool(sdkc_node_get(rb, "required"), &req);
+            b->required = req;
+            b->docs = cc_docs(c, rb);
+            w->body = b;
+        }
+        const sdkc_node *resps = sdkc_node_get(on, "responses");
+        int best = -1;
+        const sdkc_pair *bestp = NULL;
+        for (size_t i = 0; resps && resps->kind == SDKC_NODE_MAP && i < resps->npairs; i++) {
+            int st = status_of(resps->pairs[i].key->str);
+            if (st >= 200 && st < 300 && (best < 0 || st < best)) {
+                best = st;
+                bestp = &resps->pairs[i];
+            }
+        }
+        const sdkc_node *resp = bestp ? deref(c, bestp->value) : NULL;
+        const sdkc_pair *rc = pick_content(sdkc_node_get(resp, "content"));
+        const sdkc_node *rs = rc ? sdkc_node_get(rc->value, "schema") : NULL;
+        if (rs) {
+            const char *o =
+                cc_ptr_child(c, cc_printf(c, "%s/responses/%d/content", optr, best), rc->key->str);
+            w->response =
+                cc_schema(c, rs, cc_concat(c, base, "Response"), cc_ptr_child(c, o, "schema"));
+        }
+        if (!pvec_push(out, w)) {
+            c->nomem = true;
+            return;
+        }
+    }
+}
+
+/* The callbacks of one operation: {name: {expression: path item}}, each possibly a $ref. */
+static void op_callbacks(cctx *c, pvec *out, const raw_op *r, const sdkc_operation *op)
+{
+    const sdkc_node *cbs = sdkc_node_get(r->node, "callbacks");
+    if (!cbs)
+        return;
+    if (cbs->kind != SDKC_NODE_MAP) {
+        cc_warn(c, cbs, "operation '%s': 'callbacks' must be a mapping; ignored", op->id);
+        return;
+    }
+    const char *base = cc_printf(c, "%s/callbacks", nz(r->ptr));
+    for (size_t i = 0; i < cbs->npairs; i++) {
+        const char *name = cbs->pairs[i].key->str;
+        if (is_extension(name))
+            continue;
+        const sdkc_node *cb = deref(c, cbs->pairs[i].value);
+        if (!cb || cb->kind != SDKC_NODE_MAP) {
+            if (cb)
+                cc_warn(c, cbs->pairs[i].key, "callback '%s' ignored: not a mapping", name);
+            continue;
+        }
+        const char *cptr = cc_ptr_child(c, base, name);
+        for (size_t j = 0; j < cb->npairs; j++) {
+            const char *expr = cb->pairs[j].key->str;
+            if (!is_extension(expr))
+                hook_item(c, out, name, op->id, expr, cb->pairs[j].value,
+                          cc_ptr_child(c, cptr, expr));
+        }
+    }
+}
+
+/* Top-level `webhooks` (OpenAPI 3.1): {name: path item}. */
+static void webhooks(cctx *c, pvec *out)
+{
+    const sdkc_node *wh = sdkc_node_get(c->root, "webhooks");
+    if (!wh)
+        return;
+    if (wh->kind != SDKC_NODE_MAP) {
+        cc_error(c, wh, "'webhooks' must be a mapping");
+        return;
+    }
+    for (size_t i = 0; i < wh->npairs; i++) {
+        const char *name = wh->pairs[i].key->str;
+        if (!is_extension(name))
+            hook_item(c, out, name, NULL, NULL, wh->pairs[i].value,
+                      cc_ptr_child(c, "/webhooks", name));
+    }
+}
+
+static void finish_hooks(cctx *c, sdkc_ir *ir, pvec *hooks)
+{
+    sdkc_webhook *ws = hooks->len ? cc_alloc(c, hooks->len * sizeof *ws) : NULL;
+    for (size_t i = 0; ws && i < hooks->len; i++)
+        ws[i] = *(const sdkc_webhook *)hooks->items[i];
+    ir->webhooks = ws;
+    ir->nwebhooks = ws ? hooks->len : 0;
+    pvec_cleanup(hooks);
+}
+
 void cc_operations(cctx *c, sdkc_ir *ir)
 {
+    pvec hooks = {0};
+    webhooks(c, &hooks);
     const sdkc_node *paths = sdkc_node_get(c->root, "paths");
     if (!paths) {
-        cc_warn(c, c->root, "contract has no 'paths'");
+        if (!hooks.len) /* 3.1: a contract may hold only webhooks */
+            cc_warn(c, c->root, "contract has no 'paths'");
+        finish_hooks(c, ir, &hooks);
         return;
     }
     if (paths->kind != SDKC_NODE_MAP) {
         cc_error(c, paths, "'paths' must be a mapping");
+        pvec_cleanup(&hooks);
         return;
     }
     size_t cap = 0;
@@ -1168,10 +1322,12 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         build_params(c, r, op, keys[i], op->body != NULL);
         build_responses(c, r, op);
         build_security(c, ir, r, op, ndeclared);
+        op_callbacks(c, &hooks, r, op);
     }
     ir->ops = ops;
     ir->nops = n;
 done:
+    finish_hooks(c, ir, &hooks);
     cmap_cleanup(&ids);
     free(raw);
     free(keys);

@@ -20,6 +20,8 @@ static const char *infer_type(const sdkc_node *n);
 static bool annotation_only(const sdkc_node *n);
 static const char *part_class(const sdkc_node *p);
 static bool same_class(const char *a, const char *b);
+static bool scalar_class(const char *k);
+static bool union_admits(cctx *c, const sdkc_node *u, const char *cls);
 static const sdkc_node *all_of_node(cctx *c, const sdkc_node *const *items, size_t n,
                                     const sdkc_node *at);
 
@@ -785,9 +787,9 @@ static long field_index(const sdkc_field *fields, size_t n, const char *name, bo
 static const sdkc_node *merged_property(cctx *c, const sdkc_node *const *parts, size_t nparts,
                                         size_t i, const char *wire)
 {
-    const sdkc_node *pvs[MAX_ALLOF_PARTS];
+    const sdkc_node *pvs[MAX_ALLOF_PARTS], *ds[MAX_ALLOF_PARTS];
+    const char *pcs[MAX_ALLOF_PARTS], *scalar = NULL;
     size_t npv = 0;
-    const char *cls = NULL;
     for (size_t j = i; j < nparts && npv < MAX_ALLOF_PARTS; j++) {
         const sdkc_node *q = kget(kget(parts[j], "properties"), wire);
         if (!q)
@@ -795,22 +797,37 @@ static const sdkc_node *merged_property(cctx *c, const sdkc_node *const *parts, 
         const sdkc_node *d = kget(q, "$ref") ? deref_schema(c, q) : q;
         bool dup = false;
         for (size_t k = 0; k < npv && !dup; k++)
-            dup = pvs[k] == q || (d && d != q && kget(pvs[k], "$ref") && annotation_only(q) &&
-                                  deref_schema(c, pvs[k]) == d);
+            dup = pvs[k] == q ||
+                  (d && d != q && kget(pvs[k], "$ref") && annotation_only(q) && ds[k] == d);
         if (dup)
             continue;
-        const char *pc = d ? part_class(d) : NULL;
+        pvs[npv] = q;
+        ds[npv] = d;
+        pcs[npv] = d ? part_class(d) : NULL;
+        if (!scalar && scalar_class(pcs[npv]))
+            scalar = pcs[npv];
+        npv++;
+    }
+    /* a union that admits a scalar declaration beside it only narrows it */
+    const char *cls = NULL;
+    size_t k = 0;
+    for (size_t j = 0; j < npv; j++) {
+        const char *pc = pcs[j];
+        if (pc && scalar && strcmp(pc, "union") == 0 && union_admits(c, ds[j], scalar))
+            continue;
         if (pc && cls && !same_class(cls, pc)) {
-            cc_warn(c, q,
+            cc_warn(c, pvs[j],
                     "property '%s' has conflicting types in 'allOf' members (%s and %s); using "
                     "raw JSON for it",
                     wire, cls, pc);
             return NULL;
         }
         cls = cls ? cls : pc;
-        pvs[npv++] = q;
+        pvs[k++] = pvs[j];
     }
-    return npv == 1 ? pvs[0] : all_of_node(c, pvs, npv, pvs[npv - 1]);
+    if (k <= 1)
+        return pvs[0];
+    return all_of_node(c, pvs, k, pvs[k - 1]);
 }
 
 /* Build an object (or a map) from one schema, or from the parts of an allOf. */
@@ -1136,8 +1153,8 @@ static bool annotation_key(const char *k)
 
 /* A schema that only constrains or annotates (`{required: [a]}`, `{description}`,
  * `{minLength: 1}`): it refines its neighbours and has no type of its own. An anyOf/oneOf whose
- * members are all such (`anyOf: [{required: [a]}, {required: [b]}]`) counts too. The keys in skip
- * (the allOf and $ref being merged) are ignored. */
+ * members are all such (`anyOf: [{required: [a]}, {required: [b]}]`) counts too. With
+ * skip_merged, `allOf` and `$ref` (being merged already) are ignored. */
 static bool constraint_only(const sdkc_node *n, bool skip_merged, int depth)
 {
     if (!n)
@@ -1239,6 +1256,39 @@ static bool same_class(const char *a, const char *b)
     bool an = strcmp(a, "integer") == 0 || strcmp(a, "number") == 0;
     bool bn = strcmp(b, "integer") == 0 || strcmp(b, "number") == 0;
     return an && bn;
+}
+
+static bool scalar_class(const char *k)
+{
+    return k && (strcmp(k, "string") == 0 || strcmp(k, "integer") == 0 ||
+                 strcmp(k, "number") == 0 || strcmp(k, "boolean") == 0);
+}
+
+/* Does a union (anyOf/oneOf members, or a list of types) admit values of the scalar class cls?
+ * Beside a member of that class it then only narrows it: `oneOf: [integer, string]` and
+ * `type: string` together are a string. */
+static bool union_admits(cctx *c, const sdkc_node *u, const char *cls)
+{
+    const sdkc_node *ty = kget(u, "type");
+    if (ty && ty->kind == SDKC_NODE_SEQ) {
+        for (size_t i = 0; i < ty->nitems; i++) {
+            const char *s = cc_text(ty->items[i]);
+            if (s && same_class(s, cls))
+                return true;
+        }
+        return false;
+    }
+    for (int k = 0; k < 2; k++) {
+        const sdkc_node *list = kget(u, k ? "oneOf" : "anyOf");
+        for (size_t i = 0; list && list->kind == SDKC_NODE_SEQ && i < list->nitems; i++) {
+            const sdkc_node *m = list->items[i];
+            m = kget(m, "$ref") ? deref_schema(c, m) : m;
+            const char *pc = m ? part_class(m) : NULL;
+            if (pc && same_class(pc, cls))
+                return true;
+        }
+    }
+    return false;
 }
 
 typedef struct allof_parts {
@@ -1381,6 +1431,22 @@ static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list
     if (ps->trouble) {
         t = any_into(c, ps->trouble_at, origin, ps->trouble[0] ? ps->trouble : NULL, dest);
         goto done;
+    }
+    /* a union beside a scalar member that it admits only narrows that member */
+    const char *scalar = NULL;
+    for (size_t i = 0; i < ps->n && !scalar; i++)
+        scalar = scalar_class(part_class(ps->node[i])) ? part_class(ps->node[i]) : NULL;
+    if (scalar) {
+        size_t k = 0;
+        for (size_t i = 0; i < ps->n; i++) {
+            const char *pc = part_class(ps->node[i]);
+            if (pc && strcmp(pc, "union") == 0 && union_admits(c, ps->node[i], scalar))
+                continue;
+            ps->node[k] = ps->node[i];
+            ps->origin[k] = ps->origin[i];
+            ps->via[k++] = ps->via[i];
+        }
+        ps->n = k;
     }
     /* the parts that give a type, and whether the others add more than annotations */
     size_t shaped = 0, first = 0;

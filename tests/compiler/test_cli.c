@@ -301,6 +301,75 @@ START_TEST(generate_without_named_types)
 }
 END_TEST
 
+/* Webhooks and callbacks: inspect lists them, generate emits their types. */
+START_TEST(webhooks_inspected_and_emitted)
+{
+    result r = run("inspect " SDKC_SOURCE_DIR "/tests/compiler/data/compile/real/webhooks.yaml");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(
+        matches(r.out, "^webhooks and callbacks \\(types only; the API sends these\\): 2$"), "%s",
+        r.out);
+    ck_assert(matches(r.out, "^  webhook  POST   newPet \\[body Pet\\]$"));
+    ck_assert(matches(r.out, "^  callback POST   \\{\\$request.body#/callbackUrl\\}  onEvent of "
+                             "subscribe \\[body OnEventPostBody\\] \\[response "
+                             "OnEventPostResponse\\]$"));
+    result_free(&r);
+    char args[1024];
+    snprintf(args, sizeof args,
+             "generate %s/tests/compiler/data/compile/real/webhooks.yaml --lang c --prefix wh "
+             "--out %s/wh",
+             SDKC_SOURCE_DIR, tmpdir);
+    r = run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    result_free(&r);
+    char path[512];
+    snprintf(path, sizeof path, "%s/wh/include/wh/types.h", tmpdir);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char text[16384];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    ck_assert_ptr_nonnull(strstr(text, "struct wh_pet {"));
+    ck_assert_ptr_nonnull(strstr(text, "struct wh_on_event_post_body {"));
+    ck_assert_ptr_nonnull(strstr(text, "struct wh_on_event_post_response {"));
+}
+END_TEST
+
+/* What is left out is a warning at its location: from compile, and from generate for what the
+ * C SDK leaves out. */
+START_TEST(dropped_constructs_warned)
+{
+    result r = run("compile " SDKC_SOURCE_DIR
+                   "/tests/compiler/data/compile/real/dropped.yaml -o /dev/null");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(matches(r.err, "dropped.yaml:18:9: warning: operation 'items.create': response "
+                                 "'201' ignored \\(the success is 200\\)$"),
+                  "%s", r.err);
+    ck_assert(matches(r.err, "dropped.yaml:22:9: warning: operation 'items.create': response "
+                             "'2XX' ignored \\(the success is 200\\)$"));
+    ck_assert(matches(r.err, "dropped.yaml:24:9: warning: response '2OO' ignored \\(not a status "
+                             "code\\)$"));
+    ck_assert(!matches(r.err, "cookie"));
+    result_free(&r);
+    char args[1024];
+    snprintf(args, sizeof args,
+             "generate %s/tests/compiler/data/compile/real/dropped.yaml --lang c --prefix dr "
+             "--out %s/dr",
+             SDKC_SOURCE_DIR, tmpdir);
+    r = run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(matches(r.err, "dropped.yaml:9:11: warning: operation 'items.create': cookie "
+                                 "parameter 'session' ignored \\(the C SDK sends no cookies\\)$"),
+                  "%s", r.err);
+    ck_assert(matches(r.err, "dropped.yaml:7:7: warning: operation 'items.create': request body "
+                             "'multipart/form-data' is not supported by the C SDK; it sends the "
+                             "value as JSON$"));
+    ck_assert(matches(r.err, "response '201' ignored"));
+    result_free(&r);
+}
+END_TEST
+
 /* ---- usage ---- */
 
 START_TEST(usage_errors)
@@ -465,6 +534,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, inspect_summary);
     tcase_add_test(tc, inspect_example);
     tcase_add_test(tc, inspect_opencode);
+    tcase_add_test(tc, webhooks_inspected_and_emitted);
+    tcase_add_test(tc, dropped_constructs_warned);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -262,6 +262,11 @@ START_TEST(all_of_merged)
     const sdkc_field *size = field(sdkc_ir_type(ir, "Refined"), "size");
     ck_assert_int_eq(size->type->kind, SDKC_TYPE_INTEGER);
     ck_assert(size->type->u.num.has_minimum);
+    /* a union beside a scalar it admits narrows to that scalar */
+    ck_assert_int_eq(field(sdkc_ir_type(ir, "Stamped"), "at")->type->kind, SDKC_TYPE_STRING);
+    const sdkc_type *nw = sdkc_ir_type(ir, "Narrowed");
+    ck_assert_int_eq(nw->kind, SDKC_TYPE_STRING);
+    ck_assert(nw->u.str.has_max_length && nw->u.str.max_length == 3);
     /* an object and a string: the whole schema falls back */
     ck_assert_int_eq(sdkc_ir_type(ir, "Broken")->kind, SDKC_TYPE_ANY);
     ck_assert_uint_eq(sdkc_diag_warnings(d), 2);
@@ -272,7 +277,7 @@ START_TEST(all_of_merged)
     ck_assert_uint_eq(e->loc.col, 19);
     e = sdkc_diag_get(d, 1);
     ck_assert_ptr_nonnull(strstr(e->message, "incompatible types (object and string)"));
-    ck_assert_uint_eq(e->loc.line, 84);
+    ck_assert_uint_eq(e->loc.line, 99);
     sdkc_compiled_free(c);
     sdkc_diag_free(d);
 }
@@ -356,6 +361,49 @@ START_TEST(default_and_ranges_are_errors)
 }
 END_TEST
 
+/* ---- 8. webhooks and callbacks ---- */
+
+START_TEST(webhooks_and_callbacks_kept)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_ok(DATA "webhooks.yaml", &d);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 0);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    ck_assert_uint_eq(ir->nwebhooks, 2);
+    const sdkc_webhook *w = &ir->webhooks[0];
+    ck_assert_str_eq(w->name, "newPet");
+    ck_assert_ptr_null(w->operation);
+    ck_assert_str_eq(w->method, "POST");
+    ck_assert_str_eq(w->id, "petCreated");
+    ck_assert_ptr_eq(w->body->type, sdkc_ir_type(ir, "Pet"));
+    ck_assert_uint_eq(w->loc.line, 44);
+    w = &ir->webhooks[1];
+    ck_assert_str_eq(w->name, "onEvent");
+    ck_assert_str_eq(w->operation, "subscribe");
+    ck_assert_str_eq(w->expression, "{$request.body#/callbackUrl}");
+    ck_assert(w->body->required);
+    ck_assert_ptr_eq(w->body->type, sdkc_ir_type(ir, "OnEventPostBody"));
+    ck_assert_ptr_eq(w->response, sdkc_ir_type(ir, "OnEventPostResponse"));
+    ck_assert_int_eq(sdkc_ir_type(ir, "OnEventPostBodyKind")->kind, SDKC_TYPE_ENUM);
+    /* kept through the IR JSON */
+    char *json = NULL, *again = NULL;
+    size_t len = 0, len2 = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"webhooks\": ["));
+    sdkc_compiled *back = NULL;
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "webhooks.ir.json", json, len, d), SDKC_OK);
+    ck_assert_uint_eq(sdkc_compiled_ir(back)->nwebhooks, 2);
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(back), &again, &len2), SDKC_OK);
+    ck_assert_uint_eq(len, len2);
+    ck_assert_int_eq(memcmp(json, again, len), 0);
+    free(json);
+    free(again);
+    sdkc_compiled_free(back);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("real_world");
@@ -367,6 +415,7 @@ static Suite *suite(void)
     tcase_add_test(tc, all_of_merged);
     tcase_add_test(tc, props_with_required_alternatives);
     tcase_add_test(tc, default_and_ranges_are_errors);
+    tcase_add_test(tc, webhooks_and_callbacks_kept);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2337,6 +2337,19 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             }
         }
     }
+    /* webhooks and callbacks: their types, for a receiver to decode and answer with */
+    for (size_t i = 0; i < ir->nwebhooks; i++) {
+        const sdkc_webhook *h = &ir->webhooks[i];
+        const char *base = sdkc_snake_case(cx->arena, h->id ? h->id : h->name);
+        if (!base)
+            return false;
+        if (h->body && h->body->type &&
+            !emit_map_type(cx, h->body->type, sdkc_arena_printf(cx->arena, "%s_body", base)))
+            return false;
+        if (h->response &&
+            !emit_map_type(cx, h->response, sdkc_arena_printf(cx->arena, "%s_response", base)))
+            return false;
+    }
     return emit_order_types(cx) && emit_name_constants(cx) && emit_union_commons(cx);
 }
 
@@ -2397,6 +2410,23 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     if (!ops || !model_make(&cx, ir, opts->prefix, ops)) {
         sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "emit c: out of memory building the model");
         goto done;
+    }
+    /* what the C SDK leaves out, said where the contract declares it */
+    for (size_t i = 0; i < ir->nops; i++) {
+        const sdkc_body *body = ir->ops[i].body;
+        if (body && body->content_type && !strstr(body->content_type, "json"))
+            sdkc_diag_add(diag, SDKC_SEV_WARNING, ir->ops[i].loc,
+                          "operation '%s': request body '%s' is not supported by the C SDK; it "
+                          "sends the value as JSON",
+                          ir->ops[i].id, body->content_type);
+        for (size_t k = 0; k < ir->ops[i].nparams; k++) {
+            const sdkc_param *p = &ir->ops[i].params[k];
+            if (p->in == SDKC_PARAM_COOKIE)
+                sdkc_diag_add(diag, SDKC_SEV_WARNING, p->loc,
+                              "operation '%s': cookie parameter '%s' ignored (the C SDK sends "
+                              "no cookies)",
+                              ir->ops[i].id, p->wire_name);
+        }
     }
     sorted = malloc((cx.nall ? cx.nall : 1) * sizeof *sorted);
     tags = collect_tags(&cx, ops, ir->nops, &ntags);

@@ -308,6 +308,20 @@ typedef struct sdkc_operation {
     sdkc_loc loc;
 } sdkc_operation;
 
+/* A request the API sends rather than serves: an OpenAPI 3.1 webhook (top-level `webhooks`) or a
+ * callback of an operation. SDKs emit its types (a receiver decodes body and answers response);
+ * no client function calls it. */
+typedef struct sdkc_webhook {
+    const char *name;       /* the webhook's key ("newPet"), or the callback's ("onData") */
+    const char *operation;  /* callbacks: id of the operation declaring it; NULL for a webhook */
+    const char *expression; /* callbacks: the URL's runtime expression ("{$request.body#/url}") */
+    const char *method;     /* upper case: "POST" */
+    const char *id;         /* its operationId, or NULL */
+    const sdkc_body *body;  /* the request body sent, or NULL */
+    const sdkc_type *response; /* the body of the lowest 2xx answer expected, or NULL */
+    sdkc_loc loc;
+} sdkc_webhook;
+
 typedef struct sdkc_ir {
     const char *source_name;   /* contract file name as given (basename when written as JSON) */
     const char *source_sha256; /* of the contract bytes */
@@ -322,6 +336,8 @@ typedef struct sdkc_ir {
     size_t nops;
     const sdkc_security_scheme *schemes;
     size_t nschemes;
+    const sdkc_webhook *webhooks; /* webhooks in contract order, then callbacks by operation */
+    size_t nwebhooks;
 } sdkc_ir;
 
 typedef struct sdkc_compile_options {
