@@ -32,28 +32,6 @@ enum { OK = SDKRT_JD_OK_, BAD = SDKRT_JD_MALFORMED_, NOMEM = SDKRT_JD_OOM_ };
 /* Keys of one object compared pairwise up to this many; beyond it, sorted when it closes. */
 #define LINEAR_KEYS 16
 
-/* Layouts shared with generated code (documented in json.h; the same as json.c's). */
-typedef struct jenum {
-    int value;
-    char *unknown;
-} jenum;
-
-typedef struct jarray {
-    void *items;
-    size_t count;
-} jarray;
-
-typedef struct jmap {
-    char **keys;
-    void *values;
-    size_t count;
-} jmap;
-
-typedef struct junion {
-    int kind;
-    json_t *unknown;
-} junion;
-
 /* A key seen in an object: bytes at ptr, or (ptr NULL) at off in the scratch buffer. */
 typedef struct jkey {
     const char *ptr;

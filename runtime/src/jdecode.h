@@ -24,6 +24,29 @@ typedef enum sdkrt_jd_result_ {
 /* The nesting depth jansson refuses beyond (JSON_PARSER_MAX_DEPTH): every value counts one. */
 #define SDKRT_JD_MAX_DEPTH 2048
 
+/* Layouts of the values generated code hands to the JSON descriptors (documented in json.h),
+ * shared by the tree decoder (json.c) and the one-pass decoder (jdecode.c). */
+typedef struct jenum {
+    int value;
+    char *unknown;
+} jenum;
+
+typedef struct jarray {
+    void *items;
+    size_t count;
+} jarray;
+
+typedef struct jmap {
+    char **keys;
+    void *values;
+    size_t count;
+} jmap;
+
+typedef struct junion {
+    int kind;
+    json_t *unknown;
+} junion;
+
 /* Decode text[0..len) (the whole text: one value, whitespace around it) into *value (zeroed
  * storage of t). With unwrap non-NULL the text must be an object and its member `unwrap` is
  * decoded as t (the `{"data": X}` envelope; the other members are checked and skipped). */

@@ -10,28 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Layouts shared with generated code (documented in json.h). */
-typedef struct jenum {
-    int value;
-    char *unknown;
-} jenum;
-
-typedef struct jarray {
-    void *items;
-    size_t count;
-} jarray;
-
-typedef struct jmap {
-    char **keys;
-    void *values;
-    size_t count;
-} jmap;
-
-typedef struct junion {
-    int kind;
-    json_t *unknown;
-} junion;
-
 /* The JSON path of the value being decoded or encoded. It is kept as a stack of segments (a key,
  * borrowed from the type table or the JSON being walked, or an index) and formatted only when an
  * error names it: building the text for every field cost a fifth of a decode. Long paths are cut

@@ -1049,9 +1049,9 @@ static tagref *collect_tags(emit_ctx *cx, cop *ops, size_t nops, size_t *n_out)
         for (size_t k = 0; k < n; k++)
             same += !strcmp(t[k].tag, t[i].tag);
         const char *s = sdkc_snake_case(cx->arena, t[i].tag);
-        const char *want = same > 1 ? sdkc_arena_printf(cx->arena, "error_%s_as_%s", s ? s : "",
-                                                        t[i].type->base)
-                                    : sdkc_arena_printf(cx->arena, "error_%s", s ? s : "");
+        const char *want =
+            same > 1 ? sdkc_arena_printf(cx->arena, "error_%s_as_%s", s ? s : "", t[i].type->base)
+                     : sdkc_arena_printf(cx->arena, "error_%s", s ? s : "");
         const char *name = want ? emit_unique_with(cx, want, "_payload", NULL, NULL) : NULL;
         t[i].accessor = name ? sdkc_arena_printf(cx->arena, "%s_%s", cx->prefix, name) : NULL;
         if (!t[i].accessor) {
@@ -1141,8 +1141,7 @@ static void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
         sdkc_buf_printf(b,
                         "/* The %s payload of err (borrowed), or NULL when err is not that "
                         "error. */\nconst %s%s(const %s_error *err);\n",
-                        tags[i].tag, ptr_decl(cx, tags[i].type->cdecl),
-                        tags[i].accessor, P);
+                        tags[i].tag, ptr_decl(cx, tags[i].type->cdecl), tags[i].accessor, P);
     }
     sdkc_buf_putc(b, '\n');
     for (size_t i = 0; i < nops; i++)
@@ -1177,11 +1176,9 @@ static void emit_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op)
             in = strcmp(s->in, "query") == 0    ? "SDKRT_IN_QUERY"
                  : strcmp(s->in, "cookie") == 0 ? "SDKRT_IN_COOKIE"
                                                 : "SDKRT_IN_HEADER";
-        } else if (strcmp(type, "http") == 0 && s->scheme &&
-                   ascii_ieq(s->scheme, "basic")) {
+        } else if (strcmp(type, "http") == 0 && s->scheme && ascii_ieq(s->scheme, "basic")) {
             kind = "SDKRT_SECURITY_HTTP_BASIC";
-        } else if ((strcmp(type, "http") == 0 && s->scheme &&
-                    ascii_ieq(s->scheme, "bearer")) ||
+        } else if ((strcmp(type, "http") == 0 && s->scheme && ascii_ieq(s->scheme, "bearer")) ||
                    strcmp(type, "oauth2") == 0 || strcmp(type, "openIdConnect") == 0) {
             kind = "SDKRT_SECURITY_HTTP_BEARER";
         }
@@ -1234,10 +1231,10 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
                      "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n");
     static const char *const in_c[] = {"SDKRT_IN_PATH", "SDKRT_IN_QUERY", "SDKRT_IN_HEADER",
                                        "SDKRT_IN_COOKIE"};
-    static const char *const style_c[] = {"SDKRT_STYLE_SIMPLE",          "SDKRT_STYLE_FORM",
-                                          "SDKRT_STYLE_DEEP_OBJECT",     "SDKRT_STYLE_LABEL",
-                                          "SDKRT_STYLE_MATRIX",          "SDKRT_STYLE_SPACE_DELIMITED",
-                                          "SDKRT_STYLE_PIPE_DELIMITED"};
+    static const char *const style_c[] = {
+        "SDKRT_STYLE_SIMPLE",        "SDKRT_STYLE_FORM",   "SDKRT_STYLE_DEEP_OBJECT",
+        "SDKRT_STYLE_LABEL",         "SDKRT_STYLE_MATRIX", "SDKRT_STYLE_SPACE_DELIMITED",
+        "SDKRT_STYLE_PIPE_DELIMITED"};
     for (size_t i = 0; i < op->nparams; i++) {
         const sdkc_param *p = &op->params[i];
         const ctype *t = o->params[i];
@@ -1276,9 +1273,9 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_printf(b, "    if (%ssdkrt_request_set_typed_body(req, ",
                         bd->required ? "" : "request->has_body && ");
         put_c_string(b, bd->content_type);
-        sdkc_buf_printf(b, ", &%s, &request->body, %s, %zu, err) != SDKRT_OK)\n        goto fail;\n",
-                        desc_name(cx, o->body), bd->nencodings ? "body_enc" : "NULL",
-                        bd->nencodings);
+        sdkc_buf_printf(
+            b, ", &%s, &request->body, %s, %zu, err) != SDKRT_OK)\n        goto fail;\n",
+            desc_name(cx, o->body), bd->nencodings ? "body_enc" : "NULL", bd->nencodings);
     }
     if (op->success.content_type && op->success.encoding != SDKC_ENC_SSE &&
         op->success.encoding != SDKC_ENC_NONE) {
@@ -1820,8 +1817,7 @@ static void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref 
                          "    return d;\n}\n\n");
     for (size_t i = 0; i < ntags; i++) {
         sdkc_buf_printf(b, "const %s%s(const %s_error *err)\n{\n",
-                        ptr_decl(cx, tags[i].type->cdecl), tags[i].accessor,
-                        P);
+                        ptr_decl(cx, tags[i].type->cdecl), tags[i].accessor, P);
         sdkc_buf_puts(b, "    const char *tag = err ? sdkrt_error_tag(err) : NULL;\n"
                          "    if (!tag || strcmp(tag, ");
         put_c_string(b, tags[i].tag);
@@ -1856,53 +1852,38 @@ static void emit_umbrella(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_printf(b, "\n\n#include \"%s/types.h\"\n#include \"%s/ops.h\"\n\n#endif\n", P, P);
 }
 
-/* Copy a template, replacing {{P}} (prefix), {{V}} (sdkc version), {{RTV}} (libsdkrt version
- * wanted), {{SRC}} (contract file name) and {{TITLE}} (API title). */
-static void put_template_line(emit_ctx *cx, sdkc_buf *b, const char *t)
-{
-    const char *src = cx->ir->source_name ? base_name(cx->ir->source_name) : "(unknown)";
-    const char *title = cx->ir->title ? cx->ir->title : "an HTTP API";
-    while (*t) {
-        if (t[0] == '{' && t[1] == '{') {
-            const char *end = strstr(t, "}}");
-            size_t n = end ? (size_t)(end - t - 2) : 0;
-            const char *k = t + 2;
-            if (end && n == 1 && !strncmp(k, "P", n)) {
-                sdkc_buf_puts(b, cx->prefix);
-                t = end + 2;
-                continue;
-            }
-            if (end && n == 1 && !strncmp(k, "V", n)) {
-                sdkc_buf_puts(b, SDKC_VERSION);
-                t = end + 2;
-                continue;
-            }
-            if (end && n == 3 && !strncmp(k, "RTV", n)) {
-                sdkc_buf_printf(b, "%d.%d", SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT);
-                t = end + 2;
-                continue;
-            }
-            if (end && n == 3 && !strncmp(k, "SRC", n)) {
-                sdkc_buf_puts(b, src);
-                t = end + 2;
-                continue;
-            }
-            if (end && n == 5 && !strncmp(k, "TITLE", n)) {
-                /* one line, as a .pc field needs */
-                for (const char *c = title; *c; c++)
-                    sdkc_buf_putc(b, *c == '\n' || *c == '\r' ? ' ' : *c);
-                t = end + 2;
-                continue;
-            }
-        }
-        sdkc_buf_putc(b, *t++);
-    }
-}
-
+/* Copy template lines, replacing {{P}} (prefix), {{V}} (sdkc version), {{RTV}} (libsdkrt version
+ * wanted), {{SRC}} (contract file name) and {{TITLE}} (API title, on one line as a .pc field
+ * needs). */
 static void put_template(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
 {
-    for (; *lines; lines++)
-        put_template_line(cx, b, *lines);
+    const char *title = cx->ir->title ? cx->ir->title : "an HTTP API";
+    char *one_line = sdkc_arena_strdup(cx->arena, title);
+    for (char *c = one_line; c && *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    const char *keys[][2] = {
+        {"P", cx->prefix},
+        {"V", SDKC_VERSION},
+        {"RTV", sdkc_arena_printf(cx->arena, "%d.%d", SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT)},
+        {"SRC", cx->ir->source_name ? base_name(cx->ir->source_name) : "(unknown)"},
+        {"TITLE", one_line ? one_line : title},
+    };
+    for (; *lines; lines++) {
+        for (const char *t = *lines; *t;) {
+            const char *end = t[0] == '{' && t[1] == '{' ? strstr(t, "}}") : NULL;
+            size_t i = 0, n = end ? (size_t)(end - t - 2) : 0;
+            while (end && i < sizeof keys / sizeof *keys &&
+                   !(strlen(keys[i][0]) == n && !strncmp(t + 2, keys[i][0], n)))
+                i++;
+            if (end && i < sizeof keys / sizeof *keys && keys[i][1]) {
+                sdkc_buf_puts(b, keys[i][1]);
+                t = end + 2;
+            } else {
+                sdkc_buf_putc(b, *t++);
+            }
+        }
+    }
 }
 
 static const char *const cmake_template[] = {
@@ -1968,7 +1949,8 @@ static const char *const cmake_template[] = {
     "                                                ${CMAKE_CURRENT_SOURCE_DIR}/src)\n",
     "target_link_libraries({{P}}_objects PRIVATE ${_sdk_rt_shared})\n",
     "add_library({{P}} SHARED $<TARGET_OBJECTS:{{P}}_objects>)\n",
-    "# INSTALL_RPATH_USE_LINK_PATH: a libsdkrt outside the system directories is found at run time\n",
+    "# INSTALL_RPATH_USE_LINK_PATH: a libsdkrt outside the system directories is found at run "
+    "time\n",
     "# (and by the linker of a consumer) without LD_LIBRARY_PATH.\n",
     "set_target_properties({{P}} PROPERTIES VERSION ${PROJECT_VERSION}\n",
     "                      SOVERSION ${PROJECT_VERSION_MAJOR} INSTALL_RPATH_USE_LINK_PATH TRUE)\n",
