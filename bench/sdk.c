@@ -70,7 +70,7 @@ static int run_pages(oc_client *c, long total)
 static int run_sse(oc_client *c, const char *session, long n)
 {
     oc_session_events_request req = {0};
-    req.session_id.value = (char *)session; /* borrowed: the request is copied by open */
+    req.session_id.value = session; /* borrowed: the request is copied by open */
     oc_session_events_stream *s = NULL;
     oc_error *err = NULL;
     if (oc_session_events_open(&s, c, &req, NULL, &err) != OC_OK)

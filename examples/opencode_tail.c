@@ -39,11 +39,8 @@ typedef enum step { STEP_REOPEN, STEP_DONE, STEP_FAILED } step;
 static step follow(oc_client *client, const tail_options *o, long long *last, int *printed)
 {
     char after_text[32];
-    char session_id[256];
     oc_session_events_request req = {0};
-    /* Request ids are still plain char * in this SDK version: lend a writable copy. */
-    snprintf(session_id, sizeof session_id, "%s", o->session_id);
-    req.session_id.value = session_id;
+    req.session_id.value = o->session_id; /* borrowed for the call */
     if (*last >= 0) {
         snprintf(after_text, sizeof after_text, "%lld", *last);
         req.has_after = true;

@@ -84,7 +84,7 @@ static long long tail(oc_client *client, const char *session_id, long long after
 {
     oc_session_events_request req = {0};
     char after_text[32];
-    req.session_id.value = (char *)session_id;
+    req.session_id.value = session_id;
     if (after >= 0) {
         snprintf(after_text, sizeof after_text, "%lld", after);
         req.has_after = true;
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     printf("created %s (%s)\n", session->id.value, session->title);
 
     oc_session_prompt_request prompt = {0};
-    prompt.session_id = session->id; /* borrowed: the request does not own it */
+    prompt.session_id.value = session->id.value; /* borrowed: the request does not own it */
     prompt.body.prompt.text = "Say hello.";
     prompt.body.has_resume = true;
     prompt.body.resume = false; /* admit only: no agent run */

@@ -86,8 +86,8 @@ static oc_session_input_admitted *admit(oc_client *client, const char *session_i
                                         bool resume)
 {
     oc_session_prompt_request req = {0};
-    req.session_id.value = (char *)session_id;
-    req.body.prompt.text = (char *)text;
+    req.session_id.value = session_id;
+    req.body.prompt.text = text;
     if (!resume) {
         req.body.has_resume = true;
         req.body.resume = false;
@@ -495,7 +495,7 @@ END_TEST
 static void walk_messages(oc_client *client, const char *sid, id_set *fwd, id_set *back)
 {
     oc_session_messages_request req = {0};
-    req.session_id.value = (char *)sid;
+    req.session_id.value = sid;
     req.has_limit = true;
     req.limit = MSG_LIMIT;
     oc_session_messages_page *page = NULL;
@@ -544,7 +544,7 @@ static void walk_messages(oc_client *client, const char *sid, id_set *fwd, id_se
 static size_t count_messages(oc_client *client, const char *sid)
 {
     oc_session_messages_request req = {0};
-    req.session_id.value = (char *)sid;
+    req.session_id.value = sid;
     req.has_limit = true;
     req.limit = 100;
     oc_session_messages_page *page = NULL;

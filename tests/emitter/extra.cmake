@@ -21,59 +21,39 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
   set_tests_properties(emitter/full_contract_compiles PROPERTIES LABELS "emitter;script" TIMEOUT 900)
 endif()
 
-# The SDK of tests/emitter/data/edge.yaml, generated at build time, and a value test over it.
-if(TARGET sdkc-cli AND TARGET sdkrt)
-  set(EDGE_DIR ${CMAKE_CURRENT_BINARY_DIR}/edge-sdk)
+# An SDK generated at build time from a contract, as a static library, and a Check program
+# over it registered as emitter/NAME.
+function(sdkc_test_sdk name contract prefix main)
+  set(dir ${CMAKE_CURRENT_BINARY_DIR}/${name}-sdk)
   add_custom_command(
-    OUTPUT ${EDGE_DIR}/src/types.c ${EDGE_DIR}/src/ops.c
-    COMMAND $<TARGET_FILE:sdkc-cli> generate ${CMAKE_CURRENT_SOURCE_DIR}/data/edge.yaml --lang c
-            --prefix ed --out ${EDGE_DIR}
-    DEPENDS sdkc-cli ${CMAKE_CURRENT_SOURCE_DIR}/data/edge.yaml
-    COMMENT "sdkc generate tests/emitter/data/edge.yaml")
-  add_library(emitter_edge_sdk STATIC ${EDGE_DIR}/src/types.c ${EDGE_DIR}/src/ops.c)
-  target_include_directories(emitter_edge_sdk PUBLIC ${EDGE_DIR}/include PRIVATE ${EDGE_DIR}/src)
-  target_link_libraries(emitter_edge_sdk PUBLIC sdkrt)
-  sdkc_warnings(emitter_edge_sdk)
-  add_executable(emitter_edge ${CMAKE_CURRENT_SOURCE_DIR}/edge/edge_main.c)
-  target_link_libraries(emitter_edge PRIVATE emitter_edge_sdk PkgConfig::CHECK Threads::Threads)
-  add_test(NAME emitter/edge COMMAND emitter_edge)
-  set_tests_properties(emitter/edge PROPERTIES LABELS emitter TIMEOUT 120)
-  # The SDK of tests/emitter/data/results.yaml: success values that are not structs.
-  set(RESULTS_DIR ${CMAKE_CURRENT_BINARY_DIR}/results-sdk)
-  add_custom_command(
-    OUTPUT ${RESULTS_DIR}/src/types.c ${RESULTS_DIR}/src/ops.c
-    COMMAND $<TARGET_FILE:sdkc-cli> generate ${CMAKE_CURRENT_SOURCE_DIR}/data/results.yaml
-            --lang c --prefix rs --quiet --out ${RESULTS_DIR}
-    DEPENDS sdkc-cli ${CMAKE_CURRENT_SOURCE_DIR}/data/results.yaml
-    COMMENT "sdkc generate tests/emitter/data/results.yaml")
-  add_library(emitter_results_sdk STATIC ${RESULTS_DIR}/src/types.c ${RESULTS_DIR}/src/ops.c)
-  target_include_directories(emitter_results_sdk PUBLIC ${RESULTS_DIR}/include
-                             PRIVATE ${RESULTS_DIR}/src)
-  target_link_libraries(emitter_results_sdk PUBLIC sdkrt)
-  sdkc_warnings(emitter_results_sdk)
-  add_executable(emitter_results ${CMAKE_CURRENT_SOURCE_DIR}/results/results_main.c)
-  target_link_libraries(emitter_results PRIVATE emitter_results_sdk PkgConfig::CHECK
+    OUTPUT ${dir}/src/types.c ${dir}/src/ops.c
+    COMMAND $<TARGET_FILE:sdkc-cli> generate ${contract} --lang c --prefix ${prefix} --quiet
+            --out ${dir}
+    DEPENDS sdkc-cli ${contract}
+    COMMENT "sdkc generate ${contract}")
+  add_library(emitter_${name}_sdk STATIC ${dir}/src/types.c ${dir}/src/ops.c)
+  target_include_directories(emitter_${name}_sdk PUBLIC ${dir}/include PRIVATE ${dir}/src)
+  target_link_libraries(emitter_${name}_sdk PUBLIC sdkrt)
+  sdkc_warnings(emitter_${name}_sdk)
+  add_executable(emitter_${name} ${main})
+  target_link_libraries(emitter_${name} PRIVATE emitter_${name}_sdk PkgConfig::CHECK
                         Threads::Threads)
-  add_test(NAME emitter/results COMMAND emitter_results)
-  set_tests_properties(emitter/results PROPERTIES LABELS emitter TIMEOUT 120)
-  # The SDK of tests/compiler/data/compile/real/responses.yaml: default and NXX errors.
-  set(ERRORS_DIR ${CMAKE_CURRENT_BINARY_DIR}/errors-sdk)
-  set(ERRORS_YAML ${PROJECT_SOURCE_DIR}/tests/compiler/data/compile/real/responses.yaml)
-  add_custom_command(
-    OUTPUT ${ERRORS_DIR}/src/types.c ${ERRORS_DIR}/src/ops.c
-    COMMAND $<TARGET_FILE:sdkc-cli> generate ${ERRORS_YAML} --lang c --prefix er --quiet
-            --out ${ERRORS_DIR}
-    DEPENDS sdkc-cli ${ERRORS_YAML}
-    COMMENT "sdkc generate tests/compiler/data/compile/real/responses.yaml")
-  add_library(emitter_errors_sdk STATIC ${ERRORS_DIR}/src/types.c ${ERRORS_DIR}/src/ops.c)
-  target_include_directories(emitter_errors_sdk PUBLIC ${ERRORS_DIR}/include
-                             PRIVATE ${ERRORS_DIR}/src)
-  target_link_libraries(emitter_errors_sdk PUBLIC sdkrt)
-  sdkc_warnings(emitter_errors_sdk)
-  add_executable(emitter_errors ${CMAKE_CURRENT_SOURCE_DIR}/errors/errors_main.c)
-  target_link_libraries(emitter_errors PRIVATE emitter_errors_sdk PkgConfig::CHECK Threads::Threads)
-  add_test(NAME emitter/errors COMMAND emitter_errors)
-  set_tests_properties(emitter/errors PROPERTIES LABELS emitter TIMEOUT 120)
+  add_test(NAME emitter/${name} COMMAND emitter_${name})
+  set_tests_properties(emitter/${name} PROPERTIES LABELS emitter TIMEOUT 120)
+endfunction()
+
+if(TARGET sdkc-cli AND TARGET sdkrt)
+  set(HERE ${CMAKE_CURRENT_SOURCE_DIR})
+  # Values of every shape through encode and decode.
+  sdkc_test_sdk(edge ${HERE}/data/edge.yaml ed ${HERE}/edge/edge_main.c)
+  # Success values that are not structs.
+  sdkc_test_sdk(results ${HERE}/data/results.yaml rs ${HERE}/results/results_main.c)
+  # default and NXX errors.
+  sdkc_test_sdk(errors ${PROJECT_SOURCE_DIR}/tests/compiler/data/compile/real/responses.yaml er
+                ${HERE}/errors/errors_main.c)
+  # Const input twins: the test must build with -Wcast-qual -Wwrite-strings as errors.
+  sdkc_test_sdk(inputs ${HERE}/data/inputs.yaml ip ${HERE}/inputs/inputs_main.c)
+  target_compile_options(emitter_inputs PRIVATE -Wall -Wextra -Wcast-qual -Wwrite-strings -Werror)
   # The example contract (every construct the compiler recognizes) compiles too.
   add_test(NAME emitter/example_contract_compiles
            COMMAND ${CMAKE_COMMAND} -E env "SDKC=$<TARGET_FILE:sdkc-cli>"

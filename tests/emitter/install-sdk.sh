@@ -32,6 +32,10 @@ done
 [[ ! -e $sdk/include/sdkrt ]] || fail "the SDK installs the runtime's headers too"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'Library soname: \[liboc.so.0\]' || fail "liboc.so has no SONAME liboc.so.0"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'NEEDED.*\[libsdkrt.so.0\]' || fail "liboc.so does not need libsdkrt.so.0"
+# The value descriptors (oc__j*) are internal to the library: only the public API is exported.
+exported=$(nm -D --defined-only "$sdk/lib/liboc.so" | awk '{print $3}')
+grep -q '^oc_session_list$' <<<"$exported" || fail "liboc.so does not export oc_session_list"
+if grep -q '^oc__' <<<"$exported"; then fail "liboc.so exports internal symbols: $(grep -m3 '^oc__' <<<"$exported" | tr '\n' ' ')"; fi
 grep -q '^Requires.private: sdkrt' "$sdk/lib/pkgconfig/oc.pc" || fail "oc.pc: no Requires.private: sdkrt"
 
 mkdir -p "$tmp/app"
@@ -152,7 +156,7 @@ if readelf -d "$tmp/app/build/app_static" | grep -qE 'liboc|libsdkrt'; then fail
 # The examples, against the installed SDK.
 for ex in opencode_tour opencode_tail; do
   # shellcheck disable=SC2046
-  "$cc" -std=c11 -Wall -Wextra -Werror "$src/examples/$ex.c" -o "$tmp/app/$ex" $(pkg-config --cflags --libs oc) ||
+  "$cc" -std=c11 "${cflags[@]}" "$src/examples/$ex.c" -o "$tmp/app/$ex" $(pkg-config --cflags --libs oc) ||
     fail "examples/$ex.c does not build against the installed SDK"
   out=$(env LD_LIBRARY_PATH="$sdk/lib:$rt/lib" "$tmp/app/$ex" 2>&1) && fail "$ex without arguments succeeded"
   [[ $out == usage:* ]] || fail "$ex: no usage line: $out"

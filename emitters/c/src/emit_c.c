@@ -279,6 +279,93 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
     sdkc_buf_puts(b, "};\n\n");
 }
 
+/* A member of an input twin: borrowed, so every pointer is to const. */
+static void put_in_member(emit_ctx *cx, sdkc_buf *b, const ctype *c, const char *name, bool boxed)
+{
+    const char *d = emit_in_decl(cx, c);
+    if (boxed)
+        sdkc_buf_printf(b, "const struct %s *%s;", c->twin ? c->twin : c->cdecl, name);
+    else if (d[strlen(d) - 1] == '*')
+        sdkc_buf_printf(b, "%s%s;", d, name);
+    else
+        sdkc_buf_printf(b, "%s %s;", d, name);
+}
+
+/* The pointer-to-const spelling of a twin's array: "const oc_x_in *", "const char *const *". */
+static const char *in_items_decl(emit_ctx *cx, const ctype *inner)
+{
+    const char *d = emit_in_decl(cx, inner);
+    return d[strlen(d) - 1] == '*' ? sdkc_arena_printf(cx->arena, "%sconst *", d)
+                                   : sdkc_arena_printf(cx->arena, "const %s *", d);
+}
+
+/* The input twin of c: the same layout as c with borrowed, const members, so that a request
+ * can point at string literals and at values the caller only reads. */
+static void emit_twin_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
+{
+    const sdkc_type *t = c->t;
+    const char *n = c->twin;
+    sdkc_buf_printf(b,
+                    "/* %s as a request input: the same members, borrowed for the call (const). "
+                    "*/\nstruct %s {\n",
+                    c->cdecl, n);
+    if (c->is_brand) {
+        sdkc_buf_puts(b, "    const char *value;\n};\n\n");
+        return;
+    }
+    if (!strcmp(c->jk, "SDKRT_JK_ARRAY")) {
+        sdkc_buf_printf(b, "    %sitems;\n    size_t count;\n};\n\n", in_items_decl(cx, c->inner));
+        return;
+    }
+    if (!strcmp(c->jk, "SDKRT_JK_MAP")) {
+        sdkc_buf_printf(b, "    const char *const *keys;\n    %svalues;\n    size_t count;\n};\n\n",
+                        in_items_decl(cx, c->inner));
+        return;
+    }
+    if (t->kind == SDKC_TYPE_ENUM) {
+        sdkc_buf_printf(b, "    %s_value value;\n    const char *unknown;\n};\n\n", c->cdecl);
+        return;
+    }
+    if (t->kind == SDKC_TYPE_UNION) {
+        sdkc_buf_printf(b, "    %s_kind kind;\n    const json_t *unknown;\n    union {\n",
+                        c->cdecl);
+        if (c->nvariants == 0)
+            sdkc_buf_puts(b, "        char none_;\n");
+        for (size_t i = 0; i < c->nvariants; i++) {
+            const cvariant *v = &c->variants[i];
+            sdkc_buf_puts(b, "        ");
+            if (v->type->stores)
+                put_in_member(cx, b, v->type, v->v->safe_name, v->boxed);
+            else
+                sdkc_buf_printf(b, "char %s;", v->v->safe_name);
+            sdkc_buf_putc(b, '\n');
+        }
+        sdkc_buf_puts(b, "    } u;\n};\n\n");
+        return;
+    }
+    size_t members = 0;
+    for (size_t i = 0; i < c->nfields; i++) {
+        const cfield *f = &c->fields[i];
+        if (!f->f->required) {
+            sdkc_buf_printf(b, "    bool has_%s;\n", f->cname);
+            members++;
+        }
+        if (f->nullable) {
+            sdkc_buf_printf(b, "    bool %s_null;\n", f->cname);
+            members++;
+        }
+        if (f->type->stores) {
+            sdkc_buf_puts(b, "    ");
+            put_in_member(cx, b, f->type, f->cname, f->boxed);
+            sdkc_buf_putc(b, '\n');
+            members++;
+        }
+    }
+    if (!members)
+        sdkc_buf_puts(b, "    char none_;\n");
+    sdkc_buf_puts(b, "};\n\n");
+}
+
 /* What a common-field accessor returns: a pointer member as itself, anything else by address. */
 static const char *common_ret(emit_ctx *cx, const cfield *f)
 {
@@ -497,8 +584,23 @@ static void emit_types_h(emit_ctx *cx, sdkc_buf *b)
     for (size_t i = 0; i < cx->norder; i++)
         sdkc_buf_printf(b, "typedef struct %s %s;\n", cx->order[i]->cdecl, cx->order[i]->cdecl);
     sdkc_buf_putc(b, '\n');
-    for (size_t i = 0; i < cx->norder; i++)
+    bool twins = false;
+    for (size_t i = 0; i < cx->norder; i++) {
+        const ctype *c = cx->order[i];
+        if (!c->twin)
+            continue;
+        if (!twins)
+            sdkc_buf_puts(b, "/* Input twins: what requests take (borrowed, const members). */\n");
+        twins = true;
+        sdkc_buf_printf(b, "typedef struct %s %s;\n", c->twin, c->twin);
+    }
+    if (twins)
+        sdkc_buf_putc(b, '\n');
+    for (size_t i = 0; i < cx->norder; i++) {
         emit_struct_def(cx, b, cx->order[i]);
+        if (cx->order[i]->twin)
+            emit_twin_def(cx, b, cx->order[i]);
+    }
     sdkc_buf_puts(b, "/* ---- decode, encode, cleanup and free of each type ---- */\n\n");
     for (size_t i = 0; i < cx->norder; i++)
         emit_type_protos(cx, b, cx->order[i]);
@@ -638,15 +740,68 @@ static void emit_internal_h(emit_ctx *cx, sdkc_buf *b, ctype **sorted, size_t n)
     banner(cx, b, "internal.h: descriptors shared by the SDK's sources (not installed)");
     sdkc_buf_printf(b, "#ifndef %s_INTERNAL_H\n#define %s_INTERNAL_H\n\n", cx->upper, cx->upper);
     sdkc_buf_printf(b, "#include \"%s/%s.h\"\n\n", cx->prefix, cx->prefix);
+    /* The descriptors are shared by types.c and ops.c only: not exported from a shared library. */
+    sdkc_buf_printf(b,
+                    "#if defined(__GNUC__) && !defined(_WIN32)\n"
+                    "#define %s_INTERNAL __attribute__((visibility(\"hidden\")))\n#else\n"
+                    "#define %s_INTERNAL\n#endif\n\n",
+                    cx->upper, cx->upper);
     for (size_t i = 0; i < n; i++)
-        sdkc_buf_printf(b, "extern const sdkrt_jtype %s;\n", desc_name(cx, sorted[i]));
+        sdkc_buf_printf(b, "extern %s_INTERNAL const sdkrt_jtype %s;\n", cx->upper,
+                        desc_name(cx, sorted[i]));
     sdkc_buf_printf(b, "\n#endif\n");
+}
+
+/* A twin is encoded with its value type's descriptor: the compiler checks that the layouts
+ * agree, member by member. */
+static void emit_twin_asserts(sdkc_buf *b, const ctype *c)
+{
+    const char *n = c->twin, *o = c->cdecl;
+    sdkc_buf_printf(b, "_Static_assert(sizeof(%s) == sizeof(%s) && _Alignof(%s) == _Alignof(%s)", n,
+                    o, n, o);
+    const char *m[4] = {NULL, NULL, NULL, NULL};
+    if (c->is_brand) {
+        m[0] = "value";
+    } else if (!strcmp(c->jk, "SDKRT_JK_ARRAY")) {
+        m[0] = "items", m[1] = "count";
+    } else if (!strcmp(c->jk, "SDKRT_JK_MAP")) {
+        m[0] = "keys", m[1] = "values", m[2] = "count";
+    } else if (c->t->kind == SDKC_TYPE_ENUM) {
+        m[0] = "value", m[1] = "unknown";
+    } else if (c->t->kind == SDKC_TYPE_UNION) {
+        m[0] = "kind", m[1] = "unknown", m[2] = "u";
+    }
+    for (size_t i = 0; m[i]; i++)
+        sdkc_buf_printf(b, "\n               && SAME_AT(%s, %s, %s)", n, o, m[i]);
+    for (size_t i = 0; !m[0] && i < c->nfields; i++) {
+        const cfield *f = &c->fields[i];
+        if (!f->f->required)
+            sdkc_buf_printf(b, "\n               && SAME_AT(%s, %s, has_%s)", n, o, f->cname);
+        if (f->nullable)
+            sdkc_buf_printf(b, "\n               && SAME_AT(%s, %s, %s_null)", n, o, f->cname);
+        if (f->type->stores)
+            sdkc_buf_printf(b, "\n               && SAME_AT(%s, %s, %s)", n, o, f->cname);
+    }
+    sdkc_buf_printf(b, ",\n               \"%s has the layout of %s\");\n", n, o);
 }
 
 static void emit_types_c(emit_ctx *cx, sdkc_buf *b, ctype **sorted, size_t n)
 {
     banner(cx, b, "types.c: value descriptors and per-type functions");
     sdkc_buf_puts(b, "#include <stddef.h>\n\n#include \"internal.h\"\n\n");
+    bool twins = false;
+    for (size_t i = 0; i < cx->norder; i++) {
+        if (!cx->order[i]->twin)
+            continue;
+        if (!twins)
+            sdkc_buf_puts(b, "/* Requests take input twins and are encoded with the value types' "
+                             "descriptors. */\n#define SAME_AT(a, b, m) (offsetof(a, m) == "
+                             "offsetof(b, m))\n");
+        twins = true;
+        emit_twin_asserts(b, cx->order[i]);
+    }
+    if (twins)
+        sdkc_buf_puts(b, "#undef SAME_AT\n\n");
     for (size_t i = 0; i < n; i++)
         emit_descriptor(cx, b, sorted[i]);
     for (size_t i = 0; i < cx->norder; i++)
@@ -788,7 +943,7 @@ static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
             sdkc_buf_printf(b, "    bool has_%s;\n", o->pnames[i]);
         sdkc_buf_puts(b, "    ");
         if (o->params[i]->stores)
-            put_member(b, o->params[i], o->pnames[i], false);
+            put_in_member(cx, b, o->params[i], o->pnames[i], false);
         else
             sdkc_buf_printf(b, "char %s; /* nothing to set */", o->pnames[i]);
         sdkc_buf_putc(b, '\n');
@@ -799,7 +954,7 @@ static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
         if (!op->body->required)
             sdkc_buf_puts(b, "    bool has_body;\n");
         sdkc_buf_puts(b, "    ");
-        put_member(b, o->body, "body", false);
+        put_in_member(cx, b, o->body, "body", false);
         sdkc_buf_putc(b, '\n');
     }
     sdkc_buf_printf(b, "} %s_%s_request;\n\n", cx->prefix, o->name);
@@ -2088,6 +2243,48 @@ static void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops)
 
 /* ---- driver ---- */
 
+/* Bodies the C SDK cannot put on the wire exactly as declared. JSON, form and multipart bodies
+ * are written as the contract says; any other media type carries a string's text as is, so only
+ * a structured value there (sent as JSON text) and binary content (a NUL-terminated string: no
+ * NUL bytes) differ. */
+static void warn_body_limits(const sdkc_operation *op, sdkc_diag *diag)
+{
+    const sdkc_body *body = op->body;
+    if (!body || !body->content_type || !body->type)
+        return;
+    const char *ct = body->content_type;
+    bool json = strstr(ct, "json") != NULL;
+    bool form = !strncmp(ct, "application/x-www-form-urlencoded", 33);
+    bool multipart = !strncmp(ct, "multipart/form-data", 19);
+    const sdkc_type *t = body->type;
+    while (t->kind == SDKC_TYPE_NULLABLE)
+        t = t->u.nullable.inner;
+    if (multipart && t->kind == SDKC_TYPE_OBJECT) {
+        for (size_t i = 0; i < t->u.object.nfields; i++) {
+            const sdkc_field *f = &t->u.object.fields[i];
+            const sdkc_type *ft = f->type;
+            if (ft->kind == SDKC_TYPE_STRING && ft->u.str.format &&
+                !strcmp(ft->u.str.format, "binary"))
+                sdkc_diag_add(diag, SDKC_SEV_WARNING, f->loc,
+                              "operation '%s': multipart file part '%s' is a NUL-terminated "
+                              "string in the C SDK (bytes with NUL cannot be sent)",
+                              op->id, f->wire_name);
+        }
+    }
+    if (json || form || multipart)
+        return;
+    if (t->kind != SDKC_TYPE_STRING)
+        sdkc_diag_add(diag, SDKC_SEV_WARNING, op->loc,
+                      "operation '%s': request body '%s' is not a string; the C SDK sends the "
+                      "value as JSON text under that media type",
+                      op->id, ct);
+    else if (t->u.str.format && !strcmp(t->u.str.format, "binary"))
+        sdkc_diag_add(diag, SDKC_SEV_WARNING, op->loc,
+                      "operation '%s': binary request body '%s' is a NUL-terminated string in "
+                      "the C SDK (bytes with NUL cannot be sent)",
+                      op->id, ct);
+}
+
 static sdkc_status write_out(const char *dir, const char *rel, sdkc_buf *b, sdkc_diag *diag)
 {
     sdkc_loc loc = {NULL, 0, 0};
@@ -2210,7 +2407,8 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                         "H",
                                         "TYPES_H",
                                         "OPS_H",
-                                        "INTERNAL_H"};
+                                        "INTERNAL_H",
+                                        "INTERNAL"};
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
         if (!emit_reserve(cx, sdkc_arena_printf(cx->arena, "#%s_%s", cx->upper, fixed[i])))
             return false;
@@ -2332,7 +2530,24 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             !emit_map_type(cx, h->response, sdkc_arena_printf(cx->arena, "%s_response", base)))
             return false;
     }
-    return emit_order_types(cx) && emit_name_constants(cx) && emit_union_commons(cx);
+    if (!emit_order_types(cx) || !emit_name_constants(cx) || !emit_union_commons(cx))
+        return false;
+    size_t nroots = 0;
+    for (size_t i = 0; i < ir->nops; i++)
+        nroots += ir->ops[i].nparams + 1;
+    ctype **roots = malloc((nroots ? nroots : 1) * sizeof *roots);
+    if (!roots)
+        return false;
+    nroots = 0;
+    for (size_t i = 0; i < ir->nops; i++) {
+        for (size_t k = 0; k < ir->ops[i].nparams; k++)
+            roots[nroots++] = ops[i].params[k];
+        if (ops[i].body)
+            roots[nroots++] = ops[i].body;
+    }
+    bool ok = emit_input_twins(cx, roots, nroots);
+    free(roots);
+    return ok;
 }
 
 static void model_cleanup(emit_ctx *cx)
@@ -2394,22 +2609,8 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
         goto done;
     }
     /* what the C SDK leaves out, said where the contract declares it */
-    for (size_t i = 0; i < ir->nops; i++) {
-        const sdkc_body *body = ir->ops[i].body;
-        if (body && body->content_type && !strstr(body->content_type, "json"))
-            sdkc_diag_add(diag, SDKC_SEV_WARNING, ir->ops[i].loc,
-                          "operation '%s': request body '%s' is not supported by the C SDK; it "
-                          "sends the value as JSON",
-                          ir->ops[i].id, body->content_type);
-        for (size_t k = 0; k < ir->ops[i].nparams; k++) {
-            const sdkc_param *p = &ir->ops[i].params[k];
-            if (p->in == SDKC_PARAM_COOKIE)
-                sdkc_diag_add(diag, SDKC_SEV_WARNING, p->loc,
-                              "operation '%s': cookie parameter '%s' ignored (the C SDK sends "
-                              "no cookies)",
-                              ir->ops[i].id, p->wire_name);
-        }
-    }
+    for (size_t i = 0; i < ir->nops; i++)
+        warn_body_limits(&ir->ops[i], diag);
     sorted = malloc((cx.nall ? cx.nall : 1) * sizeof *sorted);
     tags = collect_tags(&cx, ops, ir->nops, &ntags);
     if (!sorted || !tags)

@@ -71,6 +71,8 @@ struct ctype {
     int id; /* creation order: a ctype's identity in shape keys */
     struct ccommon *common; /* UNION: fields every variant has alike, with their accessors */
     size_t ncommon;
+    bool input;       /* reachable from a request parameter or body */
+    const char *twin; /* input twin: same layout, borrowed const members ("oc_x_in"), or NULL */
 };
 
 /* A field that every variant of a union has: same wire name, same C type, same nullability. */
@@ -117,5 +119,12 @@ bool emit_union_commons(emit_ctx *cx);
 /* Seeds for a second pass: the inline types of common fields that several variants repeat. */
 emit_seed *emit_collect_seeds(emit_ctx *cx, const sdkc_ir *ir, size_t *n_out);
 void emit_free_seeds(emit_seed *seeds, size_t n);
+/* Input twins: every struct type that requests reach and that holds a pointer gets a twin with
+ * the same layout whose pointers are const (borrowed). roots: the request members' types. */
+bool emit_input_twins(emit_ctx *cx, ctype *const *roots, size_t nroots);
+/* The spelling of c in a request: its twin, or const pointers ("const char *"). */
+const char *emit_in_decl(emit_ctx *cx, const ctype *c);
+/* Whether c's storage holds a pointer (a string, raw JSON, a list, a box, ...). */
+bool emit_holds_pointer(const ctype *c);
 
 #endif

@@ -81,7 +81,7 @@ void smap_cleanup(smap *m)
 static const char *const type_derived[] = {"_decode", "_encode", "_cleanup", "_free", NULL};
 static const char *const enum_derived[] = {"_decode", "_encode", "_cleanup", "_free",
                                            "_value",  "_wire",   NULL};
-static const char *const union_derived[] = {"_decode", "_encode", "_cleanup",  "_free",
+static const char *const union_derived[] = {"_decode", "_encode", "_cleanup",   "_free",
                                             "_kind",   "_tag",    "_kind_name", NULL};
 
 static bool name_free(emit_ctx *cx, const char *name, const char *const *derived)
@@ -163,8 +163,8 @@ static bool companion_of_other(emit_ctx *cx, size_t n, size_t self, const char *
     return false;
 }
 
-const char **emit_member_names(emit_ctx *cx, size_t n, const char *const *safe, const bool *optional,
-                               const bool *nullable, const char *const *taken)
+const char **emit_member_names(emit_ctx *cx, size_t n, const char *const *safe,
+                               const bool *optional, const bool *nullable, const char *const *taken)
 {
     /* every member name in use so far: the field names and their companions */
     const char **used = sdkc_arena_alloc(cx->arena, (3 * n + 1) * sizeof *used);
@@ -185,9 +185,8 @@ const char **emit_member_names(emit_ctx *cx, size_t n, const char *const *safe, 
                          (has && member_taken(used, nused, taken, has)) ||
                          (nul && member_taken(used, nused, taken, nul));
             for (size_t j = i + 1; j < n && !clash; j++)
-                clash = (has && !strcmp(safe[j], has) && !companion_of_other(cx, n, j, safe,
-                                                                               optional, nullable,
-                                                                               safe[j])) ||
+                clash = (has && !strcmp(safe[j], has) &&
+                         !companion_of_other(cx, n, j, safe, optional, nullable, safe[j])) ||
                         (nul && !strcmp(safe[j], nul) &&
                          !companion_of_other(cx, n, j, safe, optional, nullable, safe[j]));
             if (!clash) {
@@ -248,10 +247,9 @@ bool emit_name_constants(emit_ctx *cx)
         for (size_t k = 0; k < n; k++) {
             const char *member = is_enum ? c->t->u.enumeration.safe_values[k]
                                          : upper_dup(cx, c->variants[k].v->safe_name);
-            c->consts[k] =
-                member ? unique_const(cx, sdkc_arena_printf(cx->arena, "%s_%s_%s", cx->upper, U,
-                                                            member))
-                       : NULL;
+            c->consts[k] = member ? unique_const(cx, sdkc_arena_printf(cx->arena, "%s_%s_%s",
+                                                                       cx->upper, U, member))
+                                  : NULL;
             if (!c->consts[k])
                 return false;
         }
@@ -769,16 +767,16 @@ bool emit_union_commons(emit_ctx *cx)
                 return false;
             bool all = true;
             for (size_t k = 0; k < u->nvariants && all; k++) {
-                const cfield *g = field_by_wire(variant_object(&u->variants[k]),
-                                                want->f->wire_name);
+                const cfield *g =
+                    field_by_wire(variant_object(&u->variants[k]), want->f->wire_name);
                 all = g && g->type == want->type && g->nullable == want->nullable;
                 in[k] = g;
             }
             if (!all)
                 continue;
-            const char *acc = emit_unique_with(
-                cx, sdkc_arena_printf(cx->arena, "%s_%s", u->base, want->cname), "_value", NULL,
-                NULL);
+            const char *acc =
+                emit_unique_with(cx, sdkc_arena_printf(cx->arena, "%s_%s", u->base, want->cname),
+                                 "_value", NULL, NULL);
             if (!acc)
                 return false;
             u->common[u->ncommon].accessor = acc;
@@ -843,4 +841,85 @@ void emit_free_seeds(emit_seed *seeds, size_t n)
     for (size_t i = 0; seeds && i < n; i++)
         free(seeds[i].want);
     free(seeds);
+}
+
+/* ---- input twins ---- */
+
+static bool ends_in_star(const char *s)
+{
+    size_t n = strlen(s);
+    return n && s[n - 1] == '*';
+}
+
+bool emit_holds_pointer(const ctype *c)
+{
+    if (!c->stores)
+        return false;
+    if (ends_in_star(c->cdecl))
+        return true;
+    if (c->value_of)
+        return emit_holds_pointer(c->value_of);
+    if (!c->is_struct)
+        return false;
+    if (c->t->kind != SDKC_TYPE_OBJECT || strcmp(c->jk, "SDKRT_JK_OBJECT") != 0)
+        return true; /* brand, enum (unknown), union, array, map */
+    for (size_t i = 0; i < c->nfields; i++) {
+        const cfield *f = &c->fields[i];
+        if (f->type->stores && (f->boxed || emit_holds_pointer(f->type)))
+            return true;
+    }
+    return false;
+}
+
+static void mark_input(ctype *c)
+{
+    if (!c || c->input)
+        return;
+    c->input = true;
+    mark_input(c->inner);
+    mark_input(c->value_of);
+    for (size_t i = 0; i < c->nfields; i++)
+        mark_input(c->fields[i].type);
+    for (size_t i = 0; i < c->nvariants; i++)
+        mark_input(c->variants[i].type);
+}
+
+bool emit_input_twins(emit_ctx *cx, ctype *const *roots, size_t nroots)
+{
+    static const char *const none[] = {NULL};
+    for (size_t i = 0; i < nroots; i++)
+        mark_input(roots[i]);
+    /* Named in definition order, after every value type has its name: a contract's own type
+     * named "x_in" keeps it and the twin of x becomes "x_input". */
+    for (size_t i = 0; i < cx->norder; i++) {
+        ctype *c = cx->order[i];
+        if (!c->input || !emit_holds_pointer(c))
+            continue;
+        const char *want = sdkc_arena_printf(cx->arena, "%s_in", c->base);
+        const char *base = want ? emit_unique_with(cx, want, "put", none, c) : NULL;
+        if (!base)
+            return false;
+        c->twin = sdkc_arena_printf(cx->arena, "%s_%s", cx->prefix, base);
+        if (!c->twin)
+            return false;
+    }
+    return true;
+}
+
+const char *emit_in_decl(emit_ctx *cx, const ctype *c)
+{
+    if (!c->stores)
+        return c->cdecl;
+    if (c->twin)
+        return c->twin;
+    if (c->value_of)
+        return emit_in_decl(cx, c->value_of);
+    if (!strcmp(c->jk, "SDKRT_JK_NULLABLE")) {
+        const char *in = emit_in_decl(cx, c->inner);
+        return ends_in_star(in) ? sdkc_arena_printf(cx->arena, "%sconst *", in)
+                                : sdkc_arena_printf(cx->arena, "const %s *", in);
+    }
+    if (ends_in_star(c->cdecl)) /* char *, json_t * */
+        return sdkc_arena_printf(cx->arena, "const %s", c->cdecl);
+    return c->cdecl;
 }

@@ -4,6 +4,399 @@
 
 #include "internal.h"
 
+/* Requests take input twins and are encoded with the value types' descriptors. */
+#define SAME_AT(a, b, m) (offsetof(a, m) == offsetof(b, m))
+_Static_assert(sizeof(oc_agent_list_location_in) == sizeof(oc_agent_list_location) && _Alignof(oc_agent_list_location_in) == _Alignof(oc_agent_list_location)
+               && SAME_AT(oc_agent_list_location_in, oc_agent_list_location, has_directory)
+               && SAME_AT(oc_agent_list_location_in, oc_agent_list_location, directory)
+               && SAME_AT(oc_agent_list_location_in, oc_agent_list_location, has_workspace)
+               && SAME_AT(oc_agent_list_location_in, oc_agent_list_location, workspace),
+               "oc_agent_list_location_in has the layout of oc_agent_list_location");
+_Static_assert(sizeof(oc_workspace_id_in) == sizeof(oc_workspace_id) && _Alignof(oc_workspace_id_in) == _Alignof(oc_workspace_id)
+               && SAME_AT(oc_workspace_id_in, oc_workspace_id, value),
+               "oc_workspace_id_in has the layout of oc_workspace_id");
+_Static_assert(sizeof(oc_session_id_in) == sizeof(oc_session_id) && _Alignof(oc_session_id_in) == _Alignof(oc_session_id)
+               && SAME_AT(oc_session_id_in, oc_session_id, value),
+               "oc_session_id_in has the layout of oc_session_id");
+_Static_assert(sizeof(oc_model_ref_in) == sizeof(oc_model_ref) && _Alignof(oc_model_ref_in) == _Alignof(oc_model_ref)
+               && SAME_AT(oc_model_ref_in, oc_model_ref, id)
+               && SAME_AT(oc_model_ref_in, oc_model_ref, provider_id)
+               && SAME_AT(oc_model_ref_in, oc_model_ref, has_variant)
+               && SAME_AT(oc_model_ref_in, oc_model_ref, variant),
+               "oc_model_ref_in has the layout of oc_model_ref");
+_Static_assert(sizeof(oc_string_map_in) == sizeof(oc_string_map) && _Alignof(oc_string_map_in) == _Alignof(oc_string_map)
+               && SAME_AT(oc_string_map_in, oc_string_map, keys)
+               && SAME_AT(oc_string_map_in, oc_string_map, values)
+               && SAME_AT(oc_string_map_in, oc_string_map, count),
+               "oc_string_map_in has the layout of oc_string_map");
+_Static_assert(sizeof(oc_json_map_in) == sizeof(oc_json_map) && _Alignof(oc_json_map_in) == _Alignof(oc_json_map)
+               && SAME_AT(oc_json_map_in, oc_json_map, keys)
+               && SAME_AT(oc_json_map_in, oc_json_map, values)
+               && SAME_AT(oc_json_map_in, oc_json_map, count),
+               "oc_json_map_in has the layout of oc_json_map");
+_Static_assert(sizeof(oc_location_ref_in) == sizeof(oc_location_ref) && _Alignof(oc_location_ref_in) == _Alignof(oc_location_ref)
+               && SAME_AT(oc_location_ref_in, oc_location_ref, directory)
+               && SAME_AT(oc_location_ref_in, oc_location_ref, has_workspace_id)
+               && SAME_AT(oc_location_ref_in, oc_location_ref, workspace_id),
+               "oc_location_ref_in has the layout of oc_location_ref");
+_Static_assert(sizeof(oc_command_list_location_in) == sizeof(oc_command_list_location) && _Alignof(oc_command_list_location_in) == _Alignof(oc_command_list_location)
+               && SAME_AT(oc_command_list_location_in, oc_command_list_location, has_directory)
+               && SAME_AT(oc_command_list_location_in, oc_command_list_location, directory)
+               && SAME_AT(oc_command_list_location_in, oc_command_list_location, has_workspace)
+               && SAME_AT(oc_command_list_location_in, oc_command_list_location, workspace),
+               "oc_command_list_location_in has the layout of oc_command_list_location");
+_Static_assert(sizeof(oc_credential_remove_location_in) == sizeof(oc_credential_remove_location) && _Alignof(oc_credential_remove_location_in) == _Alignof(oc_credential_remove_location)
+               && SAME_AT(oc_credential_remove_location_in, oc_credential_remove_location, has_directory)
+               && SAME_AT(oc_credential_remove_location_in, oc_credential_remove_location, directory)
+               && SAME_AT(oc_credential_remove_location_in, oc_credential_remove_location, has_workspace)
+               && SAME_AT(oc_credential_remove_location_in, oc_credential_remove_location, workspace),
+               "oc_credential_remove_location_in has the layout of oc_credential_remove_location");
+_Static_assert(sizeof(oc_credential_update_body_in) == sizeof(oc_credential_update_body) && _Alignof(oc_credential_update_body_in) == _Alignof(oc_credential_update_body)
+               && SAME_AT(oc_credential_update_body_in, oc_credential_update_body, label),
+               "oc_credential_update_body_in has the layout of oc_credential_update_body");
+_Static_assert(sizeof(oc_credential_update_location_in) == sizeof(oc_credential_update_location) && _Alignof(oc_credential_update_location_in) == _Alignof(oc_credential_update_location)
+               && SAME_AT(oc_credential_update_location_in, oc_credential_update_location, has_directory)
+               && SAME_AT(oc_credential_update_location_in, oc_credential_update_location, directory)
+               && SAME_AT(oc_credential_update_location_in, oc_credential_update_location, has_workspace)
+               && SAME_AT(oc_credential_update_location_in, oc_credential_update_location, workspace),
+               "oc_credential_update_location_in has the layout of oc_credential_update_location");
+_Static_assert(sizeof(oc_fs_find_location_in) == sizeof(oc_fs_find_location) && _Alignof(oc_fs_find_location_in) == _Alignof(oc_fs_find_location)
+               && SAME_AT(oc_fs_find_location_in, oc_fs_find_location, has_directory)
+               && SAME_AT(oc_fs_find_location_in, oc_fs_find_location, directory)
+               && SAME_AT(oc_fs_find_location_in, oc_fs_find_location, has_workspace)
+               && SAME_AT(oc_fs_find_location_in, oc_fs_find_location, workspace),
+               "oc_fs_find_location_in has the layout of oc_fs_find_location");
+_Static_assert(sizeof(oc_fs_find_type_in) == sizeof(oc_fs_find_type) && _Alignof(oc_fs_find_type_in) == _Alignof(oc_fs_find_type)
+               && SAME_AT(oc_fs_find_type_in, oc_fs_find_type, value)
+               && SAME_AT(oc_fs_find_type_in, oc_fs_find_type, unknown),
+               "oc_fs_find_type_in has the layout of oc_fs_find_type");
+_Static_assert(sizeof(oc_fs_list_location_in) == sizeof(oc_fs_list_location) && _Alignof(oc_fs_list_location_in) == _Alignof(oc_fs_list_location)
+               && SAME_AT(oc_fs_list_location_in, oc_fs_list_location, has_directory)
+               && SAME_AT(oc_fs_list_location_in, oc_fs_list_location, directory)
+               && SAME_AT(oc_fs_list_location_in, oc_fs_list_location, has_workspace)
+               && SAME_AT(oc_fs_list_location_in, oc_fs_list_location, workspace),
+               "oc_fs_list_location_in has the layout of oc_fs_list_location");
+_Static_assert(sizeof(oc_fs_read_location_in) == sizeof(oc_fs_read_location) && _Alignof(oc_fs_read_location_in) == _Alignof(oc_fs_read_location)
+               && SAME_AT(oc_fs_read_location_in, oc_fs_read_location, has_directory)
+               && SAME_AT(oc_fs_read_location_in, oc_fs_read_location, directory)
+               && SAME_AT(oc_fs_read_location_in, oc_fs_read_location, has_workspace)
+               && SAME_AT(oc_fs_read_location_in, oc_fs_read_location, workspace),
+               "oc_fs_read_location_in has the layout of oc_fs_read_location");
+_Static_assert(sizeof(oc_integration_attempt_cancel_location_in) == sizeof(oc_integration_attempt_cancel_location) && _Alignof(oc_integration_attempt_cancel_location_in) == _Alignof(oc_integration_attempt_cancel_location)
+               && SAME_AT(oc_integration_attempt_cancel_location_in, oc_integration_attempt_cancel_location, has_directory)
+               && SAME_AT(oc_integration_attempt_cancel_location_in, oc_integration_attempt_cancel_location, directory)
+               && SAME_AT(oc_integration_attempt_cancel_location_in, oc_integration_attempt_cancel_location, has_workspace)
+               && SAME_AT(oc_integration_attempt_cancel_location_in, oc_integration_attempt_cancel_location, workspace),
+               "oc_integration_attempt_cancel_location_in has the layout of oc_integration_attempt_cancel_location");
+_Static_assert(sizeof(oc_integration_attempt_complete_body_in) == sizeof(oc_integration_attempt_complete_body) && _Alignof(oc_integration_attempt_complete_body_in) == _Alignof(oc_integration_attempt_complete_body)
+               && SAME_AT(oc_integration_attempt_complete_body_in, oc_integration_attempt_complete_body, has_code)
+               && SAME_AT(oc_integration_attempt_complete_body_in, oc_integration_attempt_complete_body, code),
+               "oc_integration_attempt_complete_body_in has the layout of oc_integration_attempt_complete_body");
+_Static_assert(sizeof(oc_integration_attempt_complete_location_in) == sizeof(oc_integration_attempt_complete_location) && _Alignof(oc_integration_attempt_complete_location_in) == _Alignof(oc_integration_attempt_complete_location)
+               && SAME_AT(oc_integration_attempt_complete_location_in, oc_integration_attempt_complete_location, has_directory)
+               && SAME_AT(oc_integration_attempt_complete_location_in, oc_integration_attempt_complete_location, directory)
+               && SAME_AT(oc_integration_attempt_complete_location_in, oc_integration_attempt_complete_location, has_workspace)
+               && SAME_AT(oc_integration_attempt_complete_location_in, oc_integration_attempt_complete_location, workspace),
+               "oc_integration_attempt_complete_location_in has the layout of oc_integration_attempt_complete_location");
+_Static_assert(sizeof(oc_integration_attempt_status_location_in) == sizeof(oc_integration_attempt_status_location) && _Alignof(oc_integration_attempt_status_location_in) == _Alignof(oc_integration_attempt_status_location)
+               && SAME_AT(oc_integration_attempt_status_location_in, oc_integration_attempt_status_location, has_directory)
+               && SAME_AT(oc_integration_attempt_status_location_in, oc_integration_attempt_status_location, directory)
+               && SAME_AT(oc_integration_attempt_status_location_in, oc_integration_attempt_status_location, has_workspace)
+               && SAME_AT(oc_integration_attempt_status_location_in, oc_integration_attempt_status_location, workspace),
+               "oc_integration_attempt_status_location_in has the layout of oc_integration_attempt_status_location");
+_Static_assert(sizeof(oc_integration_connect_key_body_in) == sizeof(oc_integration_connect_key_body) && _Alignof(oc_integration_connect_key_body_in) == _Alignof(oc_integration_connect_key_body)
+               && SAME_AT(oc_integration_connect_key_body_in, oc_integration_connect_key_body, key)
+               && SAME_AT(oc_integration_connect_key_body_in, oc_integration_connect_key_body, has_label)
+               && SAME_AT(oc_integration_connect_key_body_in, oc_integration_connect_key_body, label),
+               "oc_integration_connect_key_body_in has the layout of oc_integration_connect_key_body");
+_Static_assert(sizeof(oc_integration_connect_key_location_in) == sizeof(oc_integration_connect_key_location) && _Alignof(oc_integration_connect_key_location_in) == _Alignof(oc_integration_connect_key_location)
+               && SAME_AT(oc_integration_connect_key_location_in, oc_integration_connect_key_location, has_directory)
+               && SAME_AT(oc_integration_connect_key_location_in, oc_integration_connect_key_location, directory)
+               && SAME_AT(oc_integration_connect_key_location_in, oc_integration_connect_key_location, has_workspace)
+               && SAME_AT(oc_integration_connect_key_location_in, oc_integration_connect_key_location, workspace),
+               "oc_integration_connect_key_location_in has the layout of oc_integration_connect_key_location");
+_Static_assert(sizeof(oc_integration_connect_oauth_body_in) == sizeof(oc_integration_connect_oauth_body) && _Alignof(oc_integration_connect_oauth_body_in) == _Alignof(oc_integration_connect_oauth_body)
+               && SAME_AT(oc_integration_connect_oauth_body_in, oc_integration_connect_oauth_body, method_id)
+               && SAME_AT(oc_integration_connect_oauth_body_in, oc_integration_connect_oauth_body, inputs)
+               && SAME_AT(oc_integration_connect_oauth_body_in, oc_integration_connect_oauth_body, has_label)
+               && SAME_AT(oc_integration_connect_oauth_body_in, oc_integration_connect_oauth_body, label),
+               "oc_integration_connect_oauth_body_in has the layout of oc_integration_connect_oauth_body");
+_Static_assert(sizeof(oc_integration_connect_oauth_location_in) == sizeof(oc_integration_connect_oauth_location) && _Alignof(oc_integration_connect_oauth_location_in) == _Alignof(oc_integration_connect_oauth_location)
+               && SAME_AT(oc_integration_connect_oauth_location_in, oc_integration_connect_oauth_location, has_directory)
+               && SAME_AT(oc_integration_connect_oauth_location_in, oc_integration_connect_oauth_location, directory)
+               && SAME_AT(oc_integration_connect_oauth_location_in, oc_integration_connect_oauth_location, has_workspace)
+               && SAME_AT(oc_integration_connect_oauth_location_in, oc_integration_connect_oauth_location, workspace),
+               "oc_integration_connect_oauth_location_in has the layout of oc_integration_connect_oauth_location");
+_Static_assert(sizeof(oc_string_list_in) == sizeof(oc_string_list) && _Alignof(oc_string_list_in) == _Alignof(oc_string_list)
+               && SAME_AT(oc_string_list_in, oc_string_list, items)
+               && SAME_AT(oc_string_list_in, oc_string_list, count),
+               "oc_string_list_in has the layout of oc_string_list");
+_Static_assert(sizeof(oc_integration_get_location_in) == sizeof(oc_integration_get_location) && _Alignof(oc_integration_get_location_in) == _Alignof(oc_integration_get_location)
+               && SAME_AT(oc_integration_get_location_in, oc_integration_get_location, has_directory)
+               && SAME_AT(oc_integration_get_location_in, oc_integration_get_location, directory)
+               && SAME_AT(oc_integration_get_location_in, oc_integration_get_location, has_workspace)
+               && SAME_AT(oc_integration_get_location_in, oc_integration_get_location, workspace),
+               "oc_integration_get_location_in has the layout of oc_integration_get_location");
+_Static_assert(sizeof(oc_integration_list_location_in) == sizeof(oc_integration_list_location) && _Alignof(oc_integration_list_location_in) == _Alignof(oc_integration_list_location)
+               && SAME_AT(oc_integration_list_location_in, oc_integration_list_location, has_directory)
+               && SAME_AT(oc_integration_list_location_in, oc_integration_list_location, directory)
+               && SAME_AT(oc_integration_list_location_in, oc_integration_list_location, has_workspace)
+               && SAME_AT(oc_integration_list_location_in, oc_integration_list_location, workspace),
+               "oc_integration_list_location_in has the layout of oc_integration_list_location");
+_Static_assert(sizeof(oc_location_get_location_in) == sizeof(oc_location_get_location) && _Alignof(oc_location_get_location_in) == _Alignof(oc_location_get_location)
+               && SAME_AT(oc_location_get_location_in, oc_location_get_location, has_directory)
+               && SAME_AT(oc_location_get_location_in, oc_location_get_location, directory)
+               && SAME_AT(oc_location_get_location_in, oc_location_get_location, has_workspace)
+               && SAME_AT(oc_location_get_location_in, oc_location_get_location, workspace),
+               "oc_location_get_location_in has the layout of oc_location_get_location");
+_Static_assert(sizeof(oc_message_id_in) == sizeof(oc_message_id) && _Alignof(oc_message_id_in) == _Alignof(oc_message_id)
+               && SAME_AT(oc_message_id_in, oc_message_id, value),
+               "oc_message_id_in has the layout of oc_message_id");
+_Static_assert(sizeof(oc_model_list_location_in) == sizeof(oc_model_list_location) && _Alignof(oc_model_list_location_in) == _Alignof(oc_model_list_location)
+               && SAME_AT(oc_model_list_location_in, oc_model_list_location, has_directory)
+               && SAME_AT(oc_model_list_location_in, oc_model_list_location, directory)
+               && SAME_AT(oc_model_list_location_in, oc_model_list_location, has_workspace)
+               && SAME_AT(oc_model_list_location_in, oc_model_list_location, workspace),
+               "oc_model_list_location_in has the layout of oc_model_list_location");
+_Static_assert(sizeof(oc_request_id_per_in) == sizeof(oc_request_id_per) && _Alignof(oc_request_id_per_in) == _Alignof(oc_request_id_per)
+               && SAME_AT(oc_request_id_per_in, oc_request_id_per, value),
+               "oc_request_id_per_in has the layout of oc_request_id_per");
+_Static_assert(sizeof(oc_permission_request_list_location_in) == sizeof(oc_permission_request_list_location) && _Alignof(oc_permission_request_list_location_in) == _Alignof(oc_permission_request_list_location)
+               && SAME_AT(oc_permission_request_list_location_in, oc_permission_request_list_location, has_directory)
+               && SAME_AT(oc_permission_request_list_location_in, oc_permission_request_list_location, directory)
+               && SAME_AT(oc_permission_request_list_location_in, oc_permission_request_list_location, has_workspace)
+               && SAME_AT(oc_permission_request_list_location_in, oc_permission_request_list_location, workspace),
+               "oc_permission_request_list_location_in has the layout of oc_permission_request_list_location");
+_Static_assert(sizeof(oc_permission_v2_source_in) == sizeof(oc_permission_v2_source) && _Alignof(oc_permission_v2_source_in) == _Alignof(oc_permission_v2_source)
+               && SAME_AT(oc_permission_v2_source_in, oc_permission_v2_source, message_id)
+               && SAME_AT(oc_permission_v2_source_in, oc_permission_v2_source, call_id),
+               "oc_permission_v2_source_in has the layout of oc_permission_v2_source");
+_Static_assert(sizeof(oc_permission_v2_reply_in) == sizeof(oc_permission_v2_reply) && _Alignof(oc_permission_v2_reply_in) == _Alignof(oc_permission_v2_reply)
+               && SAME_AT(oc_permission_v2_reply_in, oc_permission_v2_reply, value)
+               && SAME_AT(oc_permission_v2_reply_in, oc_permission_v2_reply, unknown),
+               "oc_permission_v2_reply_in has the layout of oc_permission_v2_reply");
+_Static_assert(sizeof(oc_project_copy_create_body_in) == sizeof(oc_project_copy_create_body) && _Alignof(oc_project_copy_create_body_in) == _Alignof(oc_project_copy_create_body)
+               && SAME_AT(oc_project_copy_create_body_in, oc_project_copy_create_body, strategy)
+               && SAME_AT(oc_project_copy_create_body_in, oc_project_copy_create_body, directory)
+               && SAME_AT(oc_project_copy_create_body_in, oc_project_copy_create_body, has_name)
+               && SAME_AT(oc_project_copy_create_body_in, oc_project_copy_create_body, name),
+               "oc_project_copy_create_body_in has the layout of oc_project_copy_create_body");
+_Static_assert(sizeof(oc_project_copy_create_location_in) == sizeof(oc_project_copy_create_location) && _Alignof(oc_project_copy_create_location_in) == _Alignof(oc_project_copy_create_location)
+               && SAME_AT(oc_project_copy_create_location_in, oc_project_copy_create_location, has_directory)
+               && SAME_AT(oc_project_copy_create_location_in, oc_project_copy_create_location, directory)
+               && SAME_AT(oc_project_copy_create_location_in, oc_project_copy_create_location, has_workspace)
+               && SAME_AT(oc_project_copy_create_location_in, oc_project_copy_create_location, workspace),
+               "oc_project_copy_create_location_in has the layout of oc_project_copy_create_location");
+_Static_assert(sizeof(oc_project_copy_refresh_location_in) == sizeof(oc_project_copy_refresh_location) && _Alignof(oc_project_copy_refresh_location_in) == _Alignof(oc_project_copy_refresh_location)
+               && SAME_AT(oc_project_copy_refresh_location_in, oc_project_copy_refresh_location, has_directory)
+               && SAME_AT(oc_project_copy_refresh_location_in, oc_project_copy_refresh_location, directory)
+               && SAME_AT(oc_project_copy_refresh_location_in, oc_project_copy_refresh_location, has_workspace)
+               && SAME_AT(oc_project_copy_refresh_location_in, oc_project_copy_refresh_location, workspace),
+               "oc_project_copy_refresh_location_in has the layout of oc_project_copy_refresh_location");
+_Static_assert(sizeof(oc_project_copy_remove_body_in) == sizeof(oc_project_copy_remove_body) && _Alignof(oc_project_copy_remove_body_in) == _Alignof(oc_project_copy_remove_body)
+               && SAME_AT(oc_project_copy_remove_body_in, oc_project_copy_remove_body, directory)
+               && SAME_AT(oc_project_copy_remove_body_in, oc_project_copy_remove_body, force),
+               "oc_project_copy_remove_body_in has the layout of oc_project_copy_remove_body");
+_Static_assert(sizeof(oc_project_copy_remove_location_in) == sizeof(oc_project_copy_remove_location) && _Alignof(oc_project_copy_remove_location_in) == _Alignof(oc_project_copy_remove_location)
+               && SAME_AT(oc_project_copy_remove_location_in, oc_project_copy_remove_location, has_directory)
+               && SAME_AT(oc_project_copy_remove_location_in, oc_project_copy_remove_location, directory)
+               && SAME_AT(oc_project_copy_remove_location_in, oc_project_copy_remove_location, has_workspace)
+               && SAME_AT(oc_project_copy_remove_location_in, oc_project_copy_remove_location, workspace),
+               "oc_project_copy_remove_location_in has the layout of oc_project_copy_remove_location");
+_Static_assert(sizeof(oc_prompt_agent_attachment_list_in) == sizeof(oc_prompt_agent_attachment_list) && _Alignof(oc_prompt_agent_attachment_list_in) == _Alignof(oc_prompt_agent_attachment_list)
+               && SAME_AT(oc_prompt_agent_attachment_list_in, oc_prompt_agent_attachment_list, items)
+               && SAME_AT(oc_prompt_agent_attachment_list_in, oc_prompt_agent_attachment_list, count),
+               "oc_prompt_agent_attachment_list_in has the layout of oc_prompt_agent_attachment_list");
+_Static_assert(sizeof(oc_prompt_source_in) == sizeof(oc_prompt_source) && _Alignof(oc_prompt_source_in) == _Alignof(oc_prompt_source)
+               && SAME_AT(oc_prompt_source_in, oc_prompt_source, start)
+               && SAME_AT(oc_prompt_source_in, oc_prompt_source, end)
+               && SAME_AT(oc_prompt_source_in, oc_prompt_source, text),
+               "oc_prompt_source_in has the layout of oc_prompt_source");
+_Static_assert(sizeof(oc_prompt_agent_attachment_in) == sizeof(oc_prompt_agent_attachment) && _Alignof(oc_prompt_agent_attachment_in) == _Alignof(oc_prompt_agent_attachment)
+               && SAME_AT(oc_prompt_agent_attachment_in, oc_prompt_agent_attachment, name)
+               && SAME_AT(oc_prompt_agent_attachment_in, oc_prompt_agent_attachment, has_source)
+               && SAME_AT(oc_prompt_agent_attachment_in, oc_prompt_agent_attachment, source),
+               "oc_prompt_agent_attachment_in has the layout of oc_prompt_agent_attachment");
+_Static_assert(sizeof(oc_prompt_input_file_attachment_list_in) == sizeof(oc_prompt_input_file_attachment_list) && _Alignof(oc_prompt_input_file_attachment_list_in) == _Alignof(oc_prompt_input_file_attachment_list)
+               && SAME_AT(oc_prompt_input_file_attachment_list_in, oc_prompt_input_file_attachment_list, items)
+               && SAME_AT(oc_prompt_input_file_attachment_list_in, oc_prompt_input_file_attachment_list, count),
+               "oc_prompt_input_file_attachment_list_in has the layout of oc_prompt_input_file_attachment_list");
+_Static_assert(sizeof(oc_prompt_input_in) == sizeof(oc_prompt_input) && _Alignof(oc_prompt_input_in) == _Alignof(oc_prompt_input)
+               && SAME_AT(oc_prompt_input_in, oc_prompt_input, text)
+               && SAME_AT(oc_prompt_input_in, oc_prompt_input, has_files)
+               && SAME_AT(oc_prompt_input_in, oc_prompt_input, files)
+               && SAME_AT(oc_prompt_input_in, oc_prompt_input, has_agents)
+               && SAME_AT(oc_prompt_input_in, oc_prompt_input, agents),
+               "oc_prompt_input_in has the layout of oc_prompt_input");
+_Static_assert(sizeof(oc_prompt_input_file_attachment_in) == sizeof(oc_prompt_input_file_attachment) && _Alignof(oc_prompt_input_file_attachment_in) == _Alignof(oc_prompt_input_file_attachment)
+               && SAME_AT(oc_prompt_input_file_attachment_in, oc_prompt_input_file_attachment, uri)
+               && SAME_AT(oc_prompt_input_file_attachment_in, oc_prompt_input_file_attachment, has_name)
+               && SAME_AT(oc_prompt_input_file_attachment_in, oc_prompt_input_file_attachment, name)
+               && SAME_AT(oc_prompt_input_file_attachment_in, oc_prompt_input_file_attachment, has_description)
+               && SAME_AT(oc_prompt_input_file_attachment_in, oc_prompt_input_file_attachment, description)
+               && SAME_AT(oc_prompt_input_file_attachment_in, oc_prompt_input_file_attachment, has_source)
+               && SAME_AT(oc_prompt_input_file_attachment_in, oc_prompt_input_file_attachment, source),
+               "oc_prompt_input_file_attachment_in has the layout of oc_prompt_input_file_attachment");
+_Static_assert(sizeof(oc_provider_get_location_in) == sizeof(oc_provider_get_location) && _Alignof(oc_provider_get_location_in) == _Alignof(oc_provider_get_location)
+               && SAME_AT(oc_provider_get_location_in, oc_provider_get_location, has_directory)
+               && SAME_AT(oc_provider_get_location_in, oc_provider_get_location, directory)
+               && SAME_AT(oc_provider_get_location_in, oc_provider_get_location, has_workspace)
+               && SAME_AT(oc_provider_get_location_in, oc_provider_get_location, workspace),
+               "oc_provider_get_location_in has the layout of oc_provider_get_location");
+_Static_assert(sizeof(oc_provider_list_location_in) == sizeof(oc_provider_list_location) && _Alignof(oc_provider_list_location_in) == _Alignof(oc_provider_list_location)
+               && SAME_AT(oc_provider_list_location_in, oc_provider_list_location, has_directory)
+               && SAME_AT(oc_provider_list_location_in, oc_provider_list_location, directory)
+               && SAME_AT(oc_provider_list_location_in, oc_provider_list_location, has_workspace)
+               && SAME_AT(oc_provider_list_location_in, oc_provider_list_location, workspace),
+               "oc_provider_list_location_in has the layout of oc_provider_list_location");
+_Static_assert(sizeof(oc_pty_id_in) == sizeof(oc_pty_id) && _Alignof(oc_pty_id_in) == _Alignof(oc_pty_id)
+               && SAME_AT(oc_pty_id_in, oc_pty_id, value),
+               "oc_pty_id_in has the layout of oc_pty_id");
+_Static_assert(sizeof(oc_pty_connect_token_location_in) == sizeof(oc_pty_connect_token_location) && _Alignof(oc_pty_connect_token_location_in) == _Alignof(oc_pty_connect_token_location)
+               && SAME_AT(oc_pty_connect_token_location_in, oc_pty_connect_token_location, has_directory)
+               && SAME_AT(oc_pty_connect_token_location_in, oc_pty_connect_token_location, directory)
+               && SAME_AT(oc_pty_connect_token_location_in, oc_pty_connect_token_location, has_workspace)
+               && SAME_AT(oc_pty_connect_token_location_in, oc_pty_connect_token_location, workspace),
+               "oc_pty_connect_token_location_in has the layout of oc_pty_connect_token_location");
+_Static_assert(sizeof(oc_pty_create_body_in) == sizeof(oc_pty_create_body) && _Alignof(oc_pty_create_body_in) == _Alignof(oc_pty_create_body)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, has_command)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, command)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, has_args)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, args)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, has_cwd)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, cwd)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, has_title)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, title)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, has_env)
+               && SAME_AT(oc_pty_create_body_in, oc_pty_create_body, env),
+               "oc_pty_create_body_in has the layout of oc_pty_create_body");
+_Static_assert(sizeof(oc_pty_create_location_in) == sizeof(oc_pty_create_location) && _Alignof(oc_pty_create_location_in) == _Alignof(oc_pty_create_location)
+               && SAME_AT(oc_pty_create_location_in, oc_pty_create_location, has_directory)
+               && SAME_AT(oc_pty_create_location_in, oc_pty_create_location, directory)
+               && SAME_AT(oc_pty_create_location_in, oc_pty_create_location, has_workspace)
+               && SAME_AT(oc_pty_create_location_in, oc_pty_create_location, workspace),
+               "oc_pty_create_location_in has the layout of oc_pty_create_location");
+_Static_assert(sizeof(oc_pty_get_location_in) == sizeof(oc_pty_get_location) && _Alignof(oc_pty_get_location_in) == _Alignof(oc_pty_get_location)
+               && SAME_AT(oc_pty_get_location_in, oc_pty_get_location, has_directory)
+               && SAME_AT(oc_pty_get_location_in, oc_pty_get_location, directory)
+               && SAME_AT(oc_pty_get_location_in, oc_pty_get_location, has_workspace)
+               && SAME_AT(oc_pty_get_location_in, oc_pty_get_location, workspace),
+               "oc_pty_get_location_in has the layout of oc_pty_get_location");
+_Static_assert(sizeof(oc_pty_list_location_in) == sizeof(oc_pty_list_location) && _Alignof(oc_pty_list_location_in) == _Alignof(oc_pty_list_location)
+               && SAME_AT(oc_pty_list_location_in, oc_pty_list_location, has_directory)
+               && SAME_AT(oc_pty_list_location_in, oc_pty_list_location, directory)
+               && SAME_AT(oc_pty_list_location_in, oc_pty_list_location, has_workspace)
+               && SAME_AT(oc_pty_list_location_in, oc_pty_list_location, workspace),
+               "oc_pty_list_location_in has the layout of oc_pty_list_location");
+_Static_assert(sizeof(oc_pty_remove_location_in) == sizeof(oc_pty_remove_location) && _Alignof(oc_pty_remove_location_in) == _Alignof(oc_pty_remove_location)
+               && SAME_AT(oc_pty_remove_location_in, oc_pty_remove_location, has_directory)
+               && SAME_AT(oc_pty_remove_location_in, oc_pty_remove_location, directory)
+               && SAME_AT(oc_pty_remove_location_in, oc_pty_remove_location, has_workspace)
+               && SAME_AT(oc_pty_remove_location_in, oc_pty_remove_location, workspace),
+               "oc_pty_remove_location_in has the layout of oc_pty_remove_location");
+_Static_assert(sizeof(oc_pty_update_body_in) == sizeof(oc_pty_update_body) && _Alignof(oc_pty_update_body_in) == _Alignof(oc_pty_update_body)
+               && SAME_AT(oc_pty_update_body_in, oc_pty_update_body, has_title)
+               && SAME_AT(oc_pty_update_body_in, oc_pty_update_body, title)
+               && SAME_AT(oc_pty_update_body_in, oc_pty_update_body, has_size)
+               && SAME_AT(oc_pty_update_body_in, oc_pty_update_body, size),
+               "oc_pty_update_body_in has the layout of oc_pty_update_body");
+_Static_assert(sizeof(oc_pty_update_location_in) == sizeof(oc_pty_update_location) && _Alignof(oc_pty_update_location_in) == _Alignof(oc_pty_update_location)
+               && SAME_AT(oc_pty_update_location_in, oc_pty_update_location, has_directory)
+               && SAME_AT(oc_pty_update_location_in, oc_pty_update_location, directory)
+               && SAME_AT(oc_pty_update_location_in, oc_pty_update_location, has_workspace)
+               && SAME_AT(oc_pty_update_location_in, oc_pty_update_location, workspace),
+               "oc_pty_update_location_in has the layout of oc_pty_update_location");
+_Static_assert(sizeof(oc_request_id_in) == sizeof(oc_request_id) && _Alignof(oc_request_id_in) == _Alignof(oc_request_id)
+               && SAME_AT(oc_request_id_in, oc_request_id, value),
+               "oc_request_id_in has the layout of oc_request_id");
+_Static_assert(sizeof(oc_string_list_list_in) == sizeof(oc_string_list_list) && _Alignof(oc_string_list_list_in) == _Alignof(oc_string_list_list)
+               && SAME_AT(oc_string_list_list_in, oc_string_list_list, items)
+               && SAME_AT(oc_string_list_list_in, oc_string_list_list, count),
+               "oc_string_list_list_in has the layout of oc_string_list_list");
+_Static_assert(sizeof(oc_question_request_list_location_in) == sizeof(oc_question_request_list_location) && _Alignof(oc_question_request_list_location_in) == _Alignof(oc_question_request_list_location)
+               && SAME_AT(oc_question_request_list_location_in, oc_question_request_list_location, has_directory)
+               && SAME_AT(oc_question_request_list_location_in, oc_question_request_list_location, directory)
+               && SAME_AT(oc_question_request_list_location_in, oc_question_request_list_location, has_workspace)
+               && SAME_AT(oc_question_request_list_location_in, oc_question_request_list_location, workspace),
+               "oc_question_request_list_location_in has the layout of oc_question_request_list_location");
+_Static_assert(sizeof(oc_question_v2_reply_in) == sizeof(oc_question_v2_reply) && _Alignof(oc_question_v2_reply_in) == _Alignof(oc_question_v2_reply)
+               && SAME_AT(oc_question_v2_reply_in, oc_question_v2_reply, answers),
+               "oc_question_v2_reply_in has the layout of oc_question_v2_reply");
+_Static_assert(sizeof(oc_reference_list_location_in) == sizeof(oc_reference_list_location) && _Alignof(oc_reference_list_location_in) == _Alignof(oc_reference_list_location)
+               && SAME_AT(oc_reference_list_location_in, oc_reference_list_location, has_directory)
+               && SAME_AT(oc_reference_list_location_in, oc_reference_list_location, directory)
+               && SAME_AT(oc_reference_list_location_in, oc_reference_list_location, has_workspace)
+               && SAME_AT(oc_reference_list_location_in, oc_reference_list_location, workspace),
+               "oc_reference_list_location_in has the layout of oc_reference_list_location");
+_Static_assert(sizeof(oc_session_create_body_in) == sizeof(oc_session_create_body) && _Alignof(oc_session_create_body_in) == _Alignof(oc_session_create_body)
+               && SAME_AT(oc_session_create_body_in, oc_session_create_body, has_id)
+               && SAME_AT(oc_session_create_body_in, oc_session_create_body, id)
+               && SAME_AT(oc_session_create_body_in, oc_session_create_body, has_agent)
+               && SAME_AT(oc_session_create_body_in, oc_session_create_body, agent)
+               && SAME_AT(oc_session_create_body_in, oc_session_create_body, has_model)
+               && SAME_AT(oc_session_create_body_in, oc_session_create_body, model)
+               && SAME_AT(oc_session_create_body_in, oc_session_create_body, has_location)
+               && SAME_AT(oc_session_create_body_in, oc_session_create_body, location),
+               "oc_session_create_body_in has the layout of oc_session_create_body");
+_Static_assert(sizeof(oc_session_list_order_in) == sizeof(oc_session_list_order) && _Alignof(oc_session_list_order_in) == _Alignof(oc_session_list_order)
+               && SAME_AT(oc_session_list_order_in, oc_session_list_order, value)
+               && SAME_AT(oc_session_list_order_in, oc_session_list_order, unknown),
+               "oc_session_list_order_in has the layout of oc_session_list_order");
+_Static_assert(sizeof(oc_session_messages_order_in) == sizeof(oc_session_messages_order) && _Alignof(oc_session_messages_order_in) == _Alignof(oc_session_messages_order)
+               && SAME_AT(oc_session_messages_order_in, oc_session_messages_order, value)
+               && SAME_AT(oc_session_messages_order_in, oc_session_messages_order, unknown),
+               "oc_session_messages_order_in has the layout of oc_session_messages_order");
+_Static_assert(sizeof(oc_session_permission_create_body_in) == sizeof(oc_session_permission_create_body) && _Alignof(oc_session_permission_create_body_in) == _Alignof(oc_session_permission_create_body)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, has_id)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, id)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, action)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, resources)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, has_save)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, save)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, has_metadata)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, metadata)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, has_source)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, source)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, has_agent)
+               && SAME_AT(oc_session_permission_create_body_in, oc_session_permission_create_body, agent),
+               "oc_session_permission_create_body_in has the layout of oc_session_permission_create_body");
+_Static_assert(sizeof(oc_session_permission_reply_body_in) == sizeof(oc_session_permission_reply_body) && _Alignof(oc_session_permission_reply_body_in) == _Alignof(oc_session_permission_reply_body)
+               && SAME_AT(oc_session_permission_reply_body_in, oc_session_permission_reply_body, reply)
+               && SAME_AT(oc_session_permission_reply_body_in, oc_session_permission_reply_body, has_message)
+               && SAME_AT(oc_session_permission_reply_body_in, oc_session_permission_reply_body, message),
+               "oc_session_permission_reply_body_in has the layout of oc_session_permission_reply_body");
+_Static_assert(sizeof(oc_session_prompt_body_delivery_in) == sizeof(oc_session_prompt_body_delivery) && _Alignof(oc_session_prompt_body_delivery_in) == _Alignof(oc_session_prompt_body_delivery)
+               && SAME_AT(oc_session_prompt_body_delivery_in, oc_session_prompt_body_delivery, value)
+               && SAME_AT(oc_session_prompt_body_delivery_in, oc_session_prompt_body_delivery, unknown),
+               "oc_session_prompt_body_delivery_in has the layout of oc_session_prompt_body_delivery");
+_Static_assert(sizeof(oc_session_prompt_body_in) == sizeof(oc_session_prompt_body) && _Alignof(oc_session_prompt_body_in) == _Alignof(oc_session_prompt_body)
+               && SAME_AT(oc_session_prompt_body_in, oc_session_prompt_body, has_id)
+               && SAME_AT(oc_session_prompt_body_in, oc_session_prompt_body, id)
+               && SAME_AT(oc_session_prompt_body_in, oc_session_prompt_body, prompt)
+               && SAME_AT(oc_session_prompt_body_in, oc_session_prompt_body, has_delivery)
+               && SAME_AT(oc_session_prompt_body_in, oc_session_prompt_body, delivery)
+               && SAME_AT(oc_session_prompt_body_in, oc_session_prompt_body, has_resume)
+               && SAME_AT(oc_session_prompt_body_in, oc_session_prompt_body, resume),
+               "oc_session_prompt_body_in has the layout of oc_session_prompt_body");
+_Static_assert(sizeof(oc_session_revert_stage_body_in) == sizeof(oc_session_revert_stage_body) && _Alignof(oc_session_revert_stage_body_in) == _Alignof(oc_session_revert_stage_body)
+               && SAME_AT(oc_session_revert_stage_body_in, oc_session_revert_stage_body, message_id)
+               && SAME_AT(oc_session_revert_stage_body_in, oc_session_revert_stage_body, has_files)
+               && SAME_AT(oc_session_revert_stage_body_in, oc_session_revert_stage_body, files),
+               "oc_session_revert_stage_body_in has the layout of oc_session_revert_stage_body");
+_Static_assert(sizeof(oc_session_switch_agent_body_in) == sizeof(oc_session_switch_agent_body) && _Alignof(oc_session_switch_agent_body_in) == _Alignof(oc_session_switch_agent_body)
+               && SAME_AT(oc_session_switch_agent_body_in, oc_session_switch_agent_body, agent),
+               "oc_session_switch_agent_body_in has the layout of oc_session_switch_agent_body");
+_Static_assert(sizeof(oc_session_switch_model_body_in) == sizeof(oc_session_switch_model_body) && _Alignof(oc_session_switch_model_body_in) == _Alignof(oc_session_switch_model_body)
+               && SAME_AT(oc_session_switch_model_body_in, oc_session_switch_model_body, model),
+               "oc_session_switch_model_body_in has the layout of oc_session_switch_model_body");
+_Static_assert(sizeof(oc_skill_list_location_in) == sizeof(oc_skill_list_location) && _Alignof(oc_skill_list_location_in) == _Alignof(oc_skill_list_location)
+               && SAME_AT(oc_skill_list_location_in, oc_skill_list_location, has_directory)
+               && SAME_AT(oc_skill_list_location_in, oc_skill_list_location, directory)
+               && SAME_AT(oc_skill_list_location_in, oc_skill_list_location, has_workspace)
+               && SAME_AT(oc_skill_list_location_in, oc_skill_list_location, workspace),
+               "oc_skill_list_location_in has the layout of oc_skill_list_location");
+#undef SAME_AT
+
 const sdkrt_jtype oc__jx_bool = {SDKRT_JK_BOOLEAN, "bool", sizeof(bool), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 const sdkrt_jtype oc__jx_double = {SDKRT_JK_NUMBER, "double", sizeof(double), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};

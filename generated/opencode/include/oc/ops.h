@@ -105,7 +105,7 @@ oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_healt
 typedef struct oc_location_get_request {
     /* query parameter "location". */
     bool has_location;
-    oc_location_get_location location;
+    oc_location_get_location_in location;
 } oc_location_get_request;
 
 /* Get location
@@ -120,7 +120,7 @@ oc_status oc_location_get(oc_client *client, const oc_location_get_request *requ
 typedef struct oc_agent_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_agent_list_location location;
+    oc_agent_list_location_in location;
 } oc_agent_list_request;
 
 /* List agents
@@ -135,28 +135,28 @@ oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request,
 typedef struct oc_session_list_request {
     /* query parameter "workspace". */
     bool has_workspace;
-    oc_workspace_id workspace;
+    oc_workspace_id_in workspace;
     /* query parameter "limit". */
     bool has_limit;
     double limit;
     /* query parameter "order". */
     bool has_order;
-    oc_session_list_order order;
+    oc_session_list_order_in order;
     /* query parameter "search". */
     bool has_search;
-    char *search;
+    const char *search;
     /* query parameter "directory". */
     bool has_directory;
-    char *directory;
+    const char *directory;
     /* query parameter "project". */
     bool has_project;
-    char *project;
+    const char *project;
     /* query parameter "subpath". */
     bool has_subpath;
-    char *subpath;
+    const char *subpath;
     /* query parameter "cursor". */
     bool has_cursor;
-    char *cursor;
+    const char *cursor;
 } oc_session_list_request;
 
 /* A position in the pages of session_list (opaque): only valid for this operation. It holds the server's
@@ -205,7 +205,7 @@ void oc_session_list_iter_free(oc_session_list_iter *it); /* NULL is a no-op */
 /* Parameters of session_create (POST /api/session). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_create_request {
     /* The request body. */
-    oc_session_create_body body;
+    oc_session_create_body_in body;
 } oc_session_create_request;
 
 /* Create session
@@ -227,7 +227,7 @@ oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_s
 /* Parameters of session_get (GET /api/session/{sessionID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_get_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_get_request;
 
 /* Get session
@@ -241,9 +241,9 @@ oc_status oc_session_get(oc_client *client, const oc_session_get_request *reques
 /* Parameters of session_switch_agent (POST /api/session/{sessionID}/agent). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_switch_agent_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* The request body. */
-    oc_session_switch_agent_body body;
+    oc_session_switch_agent_body_in body;
 } oc_session_switch_agent_request;
 
 /* Switch session agent
@@ -257,9 +257,9 @@ oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_age
 /* Parameters of session_switch_model (POST /api/session/{sessionID}/model). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_switch_model_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* The request body. */
-    oc_session_switch_model_body body;
+    oc_session_switch_model_body_in body;
 } oc_session_switch_model_request;
 
 /* Switch session model
@@ -273,9 +273,9 @@ oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_mod
 /* Parameters of session_prompt (POST /api/session/{sessionID}/prompt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_prompt_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* The request body. */
-    oc_session_prompt_body body;
+    oc_session_prompt_body_in body;
 } oc_session_prompt_request;
 
 /* Send message
@@ -289,7 +289,7 @@ oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *
 /* Parameters of session_compact (POST /api/session/{sessionID}/compact). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_compact_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_compact_request;
 
 /* Compact session
@@ -303,7 +303,7 @@ oc_status oc_session_compact(oc_client *client, const oc_session_compact_request
 /* Parameters of session_wait (POST /api/session/{sessionID}/wait). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_wait_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_wait_request;
 
 /* Wait for session
@@ -317,9 +317,9 @@ oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *requ
 /* Parameters of session_revert_stage (POST /api/session/{sessionID}/revert/stage). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_stage_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* The request body. */
-    oc_session_revert_stage_body body;
+    oc_session_revert_stage_body_in body;
 } oc_session_revert_stage_request;
 
 /* Stage session revert
@@ -333,7 +333,7 @@ oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_sta
 /* Parameters of session_revert_clear (POST /api/session/{sessionID}/revert/clear). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_clear_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_revert_clear_request;
 
 /* Clear staged revert
@@ -346,7 +346,7 @@ oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_cle
 /* Parameters of session_revert_commit (POST /api/session/{sessionID}/revert/commit). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_commit_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_revert_commit_request;
 
 /* Commit staged revert
@@ -359,7 +359,7 @@ oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_co
 /* Parameters of session_context (GET /api/session/{sessionID}/context). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_context_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_context_request;
 
 /* Get session context
@@ -373,13 +373,13 @@ oc_status oc_session_context(oc_client *client, const oc_session_context_request
 /* Parameters of session_history (GET /api/session/{sessionID}/history). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_history_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* query parameter "limit". */
     bool has_limit;
-    char *limit;
+    const char *limit;
     /* query parameter "after". */
     bool has_after;
-    char *after;
+    const char *after;
 } oc_session_history_request;
 
 /* Get session history
@@ -393,10 +393,10 @@ oc_status oc_session_history(oc_client *client, const oc_session_history_request
 /* Parameters of session_events (GET /api/session/{sessionID}/event). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_events_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* query parameter "after". */
     bool has_after;
-    char *after;
+    const char *after;
 } oc_session_events_request;
 
 /* A cold event stream of session_events: see oc_session_events_open. */
@@ -423,7 +423,7 @@ const oc_session_events_cause_item_list *oc_session_events_failure(const oc_erro
 /* Parameters of session_interrupt (POST /api/session/{sessionID}/interrupt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_interrupt_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_interrupt_request;
 
 /* Interrupt session execution
@@ -437,9 +437,9 @@ oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_req
 /* Parameters of session_message (GET /api/session/{sessionID}/message/{messageID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_message_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* path parameter "messageID", required. */
-    oc_message_id message_id;
+    oc_message_id_in message_id;
 } oc_session_message_request;
 
 /* Get session message
@@ -453,16 +453,16 @@ oc_status oc_session_message(oc_client *client, const oc_session_message_request
 /* Parameters of session_messages (GET /api/session/{sessionID}/message). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_messages_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* query parameter "limit". */
     bool has_limit;
     double limit;
     /* query parameter "order". */
     bool has_order;
-    oc_session_messages_order order;
+    oc_session_messages_order_in order;
     /* query parameter "cursor". */
     bool has_cursor;
-    char *cursor;
+    const char *cursor;
 } oc_session_messages_request;
 
 /* A position in the pages of session_messages (opaque): only valid for this operation. It holds the server's
@@ -512,7 +512,7 @@ void oc_session_messages_iter_free(oc_session_messages_iter *it); /* NULL is a n
 typedef struct oc_model_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_model_list_location location;
+    oc_model_list_location_in location;
 } oc_model_list_request;
 
 /* List models
@@ -527,7 +527,7 @@ oc_status oc_model_list(oc_client *client, const oc_model_list_request *request,
 typedef struct oc_provider_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_provider_list_location location;
+    oc_provider_list_location_in location;
 } oc_provider_list_request;
 
 /* List providers
@@ -541,10 +541,10 @@ oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *re
 /* Parameters of provider_get (GET /api/provider/{providerID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_provider_get_request {
     /* path parameter "providerID", required. */
-    char *provider_id;
+    const char *provider_id;
     /* query parameter "location". */
     bool has_location;
-    oc_provider_get_location location;
+    oc_provider_get_location_in location;
 } oc_provider_get_request;
 
 /* Get provider
@@ -559,7 +559,7 @@ oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *requ
 typedef struct oc_integration_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_integration_list_location location;
+    oc_integration_list_location_in location;
 } oc_integration_list_request;
 
 /* List integrations
@@ -573,10 +573,10 @@ oc_status oc_integration_list(oc_client *client, const oc_integration_list_reque
 /* Parameters of integration_get (GET /api/integration/{integrationID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_get_request {
     /* path parameter "integrationID", required. */
-    char *integration_id;
+    const char *integration_id;
     /* query parameter "location". */
     bool has_location;
-    oc_integration_get_location location;
+    oc_integration_get_location_in location;
 } oc_integration_get_request;
 
 /* Get integration
@@ -590,12 +590,12 @@ oc_status oc_integration_get(oc_client *client, const oc_integration_get_request
 /* Parameters of integration_connect_key (POST /api/integration/{integrationID}/connect/key). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_connect_key_request {
     /* path parameter "integrationID", required. */
-    char *integration_id;
+    const char *integration_id;
     /* query parameter "location". */
     bool has_location;
-    oc_integration_connect_key_location location;
+    oc_integration_connect_key_location_in location;
     /* The request body. */
-    oc_integration_connect_key_body body;
+    oc_integration_connect_key_body_in body;
 } oc_integration_connect_key_request;
 
 /* Connect with key
@@ -609,12 +609,12 @@ oc_status oc_integration_connect_key(oc_client *client, const oc_integration_con
 /* Parameters of integration_connect_oauth (POST /api/integration/{integrationID}/connect/oauth). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_connect_oauth_request {
     /* path parameter "integrationID", required. */
-    char *integration_id;
+    const char *integration_id;
     /* query parameter "location". */
     bool has_location;
-    oc_integration_connect_oauth_location location;
+    oc_integration_connect_oauth_location_in location;
     /* The request body. */
-    oc_integration_connect_oauth_body body;
+    oc_integration_connect_oauth_body_in body;
 } oc_integration_connect_oauth_request;
 
 /* Begin OAuth connection
@@ -628,10 +628,10 @@ oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_c
 /* Parameters of integration_attempt_status (GET /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_status_request {
     /* path parameter "attemptID", required. */
-    char *attempt_id;
+    const char *attempt_id;
     /* query parameter "location". */
     bool has_location;
-    oc_integration_attempt_status_location location;
+    oc_integration_attempt_status_location_in location;
 } oc_integration_attempt_status_request;
 
 /* Get OAuth attempt status
@@ -645,10 +645,10 @@ oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_
 /* Parameters of integration_attempt_cancel (DELETE /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_cancel_request {
     /* path parameter "attemptID", required. */
-    char *attempt_id;
+    const char *attempt_id;
     /* query parameter "location". */
     bool has_location;
-    oc_integration_attempt_cancel_location location;
+    oc_integration_attempt_cancel_location_in location;
 } oc_integration_attempt_cancel_request;
 
 /* Cancel OAuth connection
@@ -662,12 +662,12 @@ oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_
 /* Parameters of integration_attempt_complete (POST /api/integration/attempt/{attemptID}/complete). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_complete_request {
     /* path parameter "attemptID", required. */
-    char *attempt_id;
+    const char *attempt_id;
     /* query parameter "location". */
     bool has_location;
-    oc_integration_attempt_complete_location location;
+    oc_integration_attempt_complete_location_in location;
     /* The request body. */
-    oc_integration_attempt_complete_body body;
+    oc_integration_attempt_complete_body_in body;
 } oc_integration_attempt_complete_request;
 
 /* Complete OAuth connection
@@ -681,12 +681,12 @@ oc_status oc_integration_attempt_complete(oc_client *client, const oc_integratio
 /* Parameters of credential_update (PATCH /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_credential_update_request {
     /* path parameter "credentialID", required. */
-    char *credential_id;
+    const char *credential_id;
     /* query parameter "location". */
     bool has_location;
-    oc_credential_update_location location;
+    oc_credential_update_location_in location;
     /* The request body. */
-    oc_credential_update_body body;
+    oc_credential_update_body_in body;
 } oc_credential_update_request;
 
 /* Update credential
@@ -700,10 +700,10 @@ oc_status oc_credential_update(oc_client *client, const oc_credential_update_req
 /* Parameters of credential_remove (DELETE /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_credential_remove_request {
     /* path parameter "credentialID", required. */
-    char *credential_id;
+    const char *credential_id;
     /* query parameter "location". */
     bool has_location;
-    oc_credential_remove_location location;
+    oc_credential_remove_location_in location;
 } oc_credential_remove_request;
 
 /* Remove credential
@@ -718,7 +718,7 @@ oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_req
 typedef struct oc_permission_request_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_permission_request_list_location location;
+    oc_permission_request_list_location_in location;
 } oc_permission_request_list_request;
 
 /* List pending permission requests
@@ -733,7 +733,7 @@ oc_status oc_permission_request_list(oc_client *client, const oc_permission_requ
 typedef struct oc_permission_saved_list_request {
     /* query parameter "projectID". */
     bool has_project_id;
-    char *project_id;
+    const char *project_id;
 } oc_permission_saved_list_request;
 
 /* List saved permissions
@@ -747,7 +747,7 @@ oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_
 /* Parameters of permission_saved_remove (DELETE /api/permission/saved/{id}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_permission_saved_remove_request {
     /* path parameter "id", required. */
-    char *id;
+    const char *id;
 } oc_permission_saved_remove_request;
 
 /* Remove saved permission
@@ -761,9 +761,9 @@ oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_save
 /* Parameters of session_permission_create (POST /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_create_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* The request body. */
-    oc_session_permission_create_body body;
+    oc_session_permission_create_body_in body;
 } oc_session_permission_create_request;
 
 /* Create permission request
@@ -777,7 +777,7 @@ oc_status oc_session_permission_create(oc_client *client, const oc_session_permi
 /* Parameters of session_permission_list (GET /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_list_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_permission_list_request;
 
 /* List session permission requests
@@ -791,9 +791,9 @@ oc_status oc_session_permission_list(oc_client *client, const oc_session_permiss
 /* Parameters of session_permission_get (GET /api/session/{sessionID}/permission/{requestID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_get_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* path parameter "requestID", required. */
-    oc_request_id_per request_id;
+    oc_request_id_per_in request_id;
 } oc_session_permission_get_request;
 
 /* Get permission request
@@ -807,11 +807,11 @@ oc_status oc_session_permission_get(oc_client *client, const oc_session_permissi
 /* Parameters of session_permission_reply (POST /api/session/{sessionID}/permission/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_reply_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* path parameter "requestID", required. */
-    oc_request_id_per request_id;
+    oc_request_id_per_in request_id;
     /* The request body. */
-    oc_session_permission_reply_body body;
+    oc_session_permission_reply_body_in body;
 } oc_session_permission_reply_request;
 
 /* Reply to pending permission request
@@ -826,7 +826,7 @@ oc_status oc_session_permission_reply(oc_client *client, const oc_session_permis
 typedef struct oc_fs_read_request {
     /* query parameter "location". */
     bool has_location;
-    oc_fs_read_location location;
+    oc_fs_read_location_in location;
 } oc_fs_read_request;
 
 /* Read file
@@ -841,10 +841,10 @@ oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const
 typedef struct oc_fs_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_fs_list_location location;
+    oc_fs_list_location_in location;
     /* query parameter "path". */
     bool has_path;
-    char *path;
+    const char *path;
 } oc_fs_list_request;
 
 /* List directory
@@ -859,15 +859,15 @@ oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const
 typedef struct oc_fs_find_request {
     /* query parameter "location". */
     bool has_location;
-    oc_fs_find_location location;
+    oc_fs_find_location_in location;
     /* query parameter "query", required. */
-    char *query;
+    const char *query;
     /* query parameter "type". */
     bool has_type;
-    oc_fs_find_type type;
+    oc_fs_find_type_in type;
     /* query parameter "limit". */
     bool has_limit;
-    char *limit;
+    const char *limit;
 } oc_fs_find_request;
 
 /* Find files
@@ -882,7 +882,7 @@ oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const
 typedef struct oc_command_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_command_list_location location;
+    oc_command_list_location_in location;
 } oc_command_list_request;
 
 /* List commands
@@ -897,7 +897,7 @@ oc_status oc_command_list(oc_client *client, const oc_command_list_request *requ
 typedef struct oc_skill_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_skill_list_location location;
+    oc_skill_list_location_in location;
 } oc_skill_list_request;
 
 /* List skills
@@ -931,7 +931,7 @@ void oc_event_subscribe_close(oc_event_subscribe_stream *stream);
 typedef struct oc_pty_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_pty_list_location location;
+    oc_pty_list_location_in location;
 } oc_pty_list_request;
 
 /* List PTY sessions
@@ -946,9 +946,9 @@ oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, con
 typedef struct oc_pty_create_request {
     /* query parameter "location". */
     bool has_location;
-    oc_pty_create_location location;
+    oc_pty_create_location_in location;
     /* The request body. */
-    oc_pty_create_body body;
+    oc_pty_create_body_in body;
 } oc_pty_create_request;
 
 /* Create PTY session
@@ -962,10 +962,10 @@ oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request,
 /* Parameters of pty_get (GET /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_get_request {
     /* path parameter "ptyID", required. */
-    oc_pty_id pty_id;
+    oc_pty_id_in pty_id;
     /* query parameter "location". */
     bool has_location;
-    oc_pty_get_location location;
+    oc_pty_get_location_in location;
 } oc_pty_get_request;
 
 /* Get PTY session
@@ -979,12 +979,12 @@ oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const
 /* Parameters of pty_update (PUT /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_update_request {
     /* path parameter "ptyID", required. */
-    oc_pty_id pty_id;
+    oc_pty_id_in pty_id;
     /* query parameter "location". */
     bool has_location;
-    oc_pty_update_location location;
+    oc_pty_update_location_in location;
     /* The request body. */
-    oc_pty_update_body body;
+    oc_pty_update_body_in body;
 } oc_pty_update_request;
 
 /* Update PTY session
@@ -998,10 +998,10 @@ oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request,
 /* Parameters of pty_remove (DELETE /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_remove_request {
     /* path parameter "ptyID", required. */
-    oc_pty_id pty_id;
+    oc_pty_id_in pty_id;
     /* query parameter "location". */
     bool has_location;
-    oc_pty_remove_location location;
+    oc_pty_remove_location_in location;
 } oc_pty_remove_request;
 
 /* Remove PTY session
@@ -1015,10 +1015,10 @@ oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request,
 /* Parameters of pty_connect_token (POST /api/pty/{ptyID}/connect-token). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_connect_token_request {
     /* path parameter "ptyID", required. */
-    oc_pty_id pty_id;
+    oc_pty_id_in pty_id;
     /* query parameter "location". */
     bool has_location;
-    oc_pty_connect_token_location location;
+    oc_pty_connect_token_location_in location;
 } oc_pty_connect_token_request;
 
 /* Create PTY WebSocket token
@@ -1032,19 +1032,19 @@ oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_req
 /* Parameters of pty_connect (GET /api/pty/{ptyID}/connect). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_connect_request {
     /* path parameter "ptyID", required. */
-    oc_pty_id pty_id;
+    oc_pty_id_in pty_id;
     /* query parameter "location[directory]". */
     bool has_location_directory;
-    char *location_directory;
+    const char *location_directory;
     /* query parameter "location[workspace]". */
     bool has_location_workspace;
-    char *location_workspace;
+    const char *location_workspace;
     /* query parameter "cursor". */
     bool has_cursor;
-    char *cursor;
+    const char *cursor;
     /* query parameter "ticket". */
     bool has_ticket;
-    char *ticket;
+    const char *ticket;
 } oc_pty_connect_request;
 
 /* Connect to PTY session
@@ -1059,7 +1059,7 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
 typedef struct oc_question_request_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_question_request_list_location location;
+    oc_question_request_list_location_in location;
 } oc_question_request_list_request;
 
 /* List pending question requests
@@ -1073,7 +1073,7 @@ oc_status oc_question_request_list(oc_client *client, const oc_question_request_
 /* Parameters of session_question_list (GET /api/session/{sessionID}/question). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_list_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
 } oc_session_question_list_request;
 
 /* List session question requests
@@ -1087,11 +1087,11 @@ oc_status oc_session_question_list(oc_client *client, const oc_session_question_
 /* Parameters of session_question_reply (POST /api/session/{sessionID}/question/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_reply_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* path parameter "requestID", required. */
-    oc_request_id request_id;
+    oc_request_id_in request_id;
     /* The request body. */
-    oc_question_v2_reply body;
+    oc_question_v2_reply_in body;
 } oc_session_question_reply_request;
 
 /* Reply to pending question request
@@ -1105,9 +1105,9 @@ oc_status oc_session_question_reply(oc_client *client, const oc_session_question
 /* Parameters of session_question_reject (POST /api/session/{sessionID}/question/{requestID}/reject). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_reject_request {
     /* path parameter "sessionID", required. */
-    oc_session_id session_id;
+    oc_session_id_in session_id;
     /* path parameter "requestID", required. */
-    oc_request_id request_id;
+    oc_request_id_in request_id;
 } oc_session_question_reject_request;
 
 /* Reject pending question request
@@ -1122,7 +1122,7 @@ oc_status oc_session_question_reject(oc_client *client, const oc_session_questio
 typedef struct oc_reference_list_request {
     /* query parameter "location". */
     bool has_location;
-    oc_reference_list_location location;
+    oc_reference_list_location_in location;
 } oc_reference_list_request;
 
 /* List references
@@ -1136,13 +1136,13 @@ oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *
 /* Parameters of project_copy_create (POST /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_create_request {
     /* path parameter "projectID", required. */
-    char *project_id;
+    const char *project_id;
     /* query parameter "location". */
     bool has_location;
-    oc_project_copy_create_location location;
+    oc_project_copy_create_location_in location;
     /* The request body, sent when has_body. */
     bool has_body;
-    oc_project_copy_create_body body;
+    oc_project_copy_create_body_in body;
 } oc_project_copy_create_request;
 
 /*
@@ -1155,13 +1155,13 @@ oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create
 /* Parameters of project_copy_remove (DELETE /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_remove_request {
     /* path parameter "projectID", required. */
-    char *project_id;
+    const char *project_id;
     /* query parameter "location". */
     bool has_location;
-    oc_project_copy_remove_location location;
+    oc_project_copy_remove_location_in location;
     /* The request body, sent when has_body. */
     bool has_body;
-    oc_project_copy_remove_body body;
+    oc_project_copy_remove_body_in body;
 } oc_project_copy_remove_request;
 
 /*
@@ -1174,10 +1174,10 @@ oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove
 /* Parameters of project_copy_refresh (POST /experimental/project/{projectID}/copy/refresh). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_refresh_request {
     /* path parameter "projectID", required. */
-    char *project_id;
+    const char *project_id;
     /* query parameter "location". */
     bool has_location;
-    oc_project_copy_refresh_location location;
+    oc_project_copy_refresh_location_in location;
 } oc_project_copy_refresh_request;
 
 /*

@@ -647,6 +647,79 @@ typedef struct oc_worktree_failed_data oc_worktree_failed_data;
 typedef struct oc_worktree_failed oc_worktree_failed;
 typedef struct oc_v2_event oc_v2_event;
 
+/* Input twins: what requests take (borrowed, const members). */
+typedef struct oc_agent_list_location_in oc_agent_list_location_in;
+typedef struct oc_workspace_id_in oc_workspace_id_in;
+typedef struct oc_session_id_in oc_session_id_in;
+typedef struct oc_model_ref_in oc_model_ref_in;
+typedef struct oc_string_map_in oc_string_map_in;
+typedef struct oc_json_map_in oc_json_map_in;
+typedef struct oc_location_ref_in oc_location_ref_in;
+typedef struct oc_command_list_location_in oc_command_list_location_in;
+typedef struct oc_credential_remove_location_in oc_credential_remove_location_in;
+typedef struct oc_credential_update_body_in oc_credential_update_body_in;
+typedef struct oc_credential_update_location_in oc_credential_update_location_in;
+typedef struct oc_fs_find_location_in oc_fs_find_location_in;
+typedef struct oc_fs_find_type_in oc_fs_find_type_in;
+typedef struct oc_fs_list_location_in oc_fs_list_location_in;
+typedef struct oc_fs_read_location_in oc_fs_read_location_in;
+typedef struct oc_integration_attempt_cancel_location_in oc_integration_attempt_cancel_location_in;
+typedef struct oc_integration_attempt_complete_body_in oc_integration_attempt_complete_body_in;
+typedef struct oc_integration_attempt_complete_location_in oc_integration_attempt_complete_location_in;
+typedef struct oc_integration_attempt_status_location_in oc_integration_attempt_status_location_in;
+typedef struct oc_integration_connect_key_body_in oc_integration_connect_key_body_in;
+typedef struct oc_integration_connect_key_location_in oc_integration_connect_key_location_in;
+typedef struct oc_integration_connect_oauth_body_in oc_integration_connect_oauth_body_in;
+typedef struct oc_integration_connect_oauth_location_in oc_integration_connect_oauth_location_in;
+typedef struct oc_string_list_in oc_string_list_in;
+typedef struct oc_integration_get_location_in oc_integration_get_location_in;
+typedef struct oc_integration_list_location_in oc_integration_list_location_in;
+typedef struct oc_location_get_location_in oc_location_get_location_in;
+typedef struct oc_message_id_in oc_message_id_in;
+typedef struct oc_model_list_location_in oc_model_list_location_in;
+typedef struct oc_request_id_per_in oc_request_id_per_in;
+typedef struct oc_permission_request_list_location_in oc_permission_request_list_location_in;
+typedef struct oc_permission_v2_source_in oc_permission_v2_source_in;
+typedef struct oc_permission_v2_reply_in oc_permission_v2_reply_in;
+typedef struct oc_project_copy_create_body_in oc_project_copy_create_body_in;
+typedef struct oc_project_copy_create_location_in oc_project_copy_create_location_in;
+typedef struct oc_project_copy_refresh_location_in oc_project_copy_refresh_location_in;
+typedef struct oc_project_copy_remove_body_in oc_project_copy_remove_body_in;
+typedef struct oc_project_copy_remove_location_in oc_project_copy_remove_location_in;
+typedef struct oc_prompt_agent_attachment_list_in oc_prompt_agent_attachment_list_in;
+typedef struct oc_prompt_source_in oc_prompt_source_in;
+typedef struct oc_prompt_agent_attachment_in oc_prompt_agent_attachment_in;
+typedef struct oc_prompt_input_file_attachment_list_in oc_prompt_input_file_attachment_list_in;
+typedef struct oc_prompt_input_in oc_prompt_input_in;
+typedef struct oc_prompt_input_file_attachment_in oc_prompt_input_file_attachment_in;
+typedef struct oc_provider_get_location_in oc_provider_get_location_in;
+typedef struct oc_provider_list_location_in oc_provider_list_location_in;
+typedef struct oc_pty_id_in oc_pty_id_in;
+typedef struct oc_pty_connect_token_location_in oc_pty_connect_token_location_in;
+typedef struct oc_pty_create_body_in oc_pty_create_body_in;
+typedef struct oc_pty_create_location_in oc_pty_create_location_in;
+typedef struct oc_pty_get_location_in oc_pty_get_location_in;
+typedef struct oc_pty_list_location_in oc_pty_list_location_in;
+typedef struct oc_pty_remove_location_in oc_pty_remove_location_in;
+typedef struct oc_pty_update_body_in oc_pty_update_body_in;
+typedef struct oc_pty_update_location_in oc_pty_update_location_in;
+typedef struct oc_request_id_in oc_request_id_in;
+typedef struct oc_string_list_list_in oc_string_list_list_in;
+typedef struct oc_question_request_list_location_in oc_question_request_list_location_in;
+typedef struct oc_question_v2_reply_in oc_question_v2_reply_in;
+typedef struct oc_reference_list_location_in oc_reference_list_location_in;
+typedef struct oc_session_create_body_in oc_session_create_body_in;
+typedef struct oc_session_list_order_in oc_session_list_order_in;
+typedef struct oc_session_messages_order_in oc_session_messages_order_in;
+typedef struct oc_session_permission_create_body_in oc_session_permission_create_body_in;
+typedef struct oc_session_permission_reply_body_in oc_session_permission_reply_body_in;
+typedef struct oc_session_prompt_body_delivery_in oc_session_prompt_body_delivery_in;
+typedef struct oc_session_prompt_body_in oc_session_prompt_body_in;
+typedef struct oc_session_revert_stage_body_in oc_session_revert_stage_body_in;
+typedef struct oc_session_switch_agent_body_in oc_session_switch_agent_body_in;
+typedef struct oc_session_switch_model_body_in oc_session_switch_model_body_in;
+typedef struct oc_skill_list_location_in oc_skill_list_location_in;
+
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
 typedef enum oc_agent_color_variant2_value {
     OC_AGENT_COLOR_VARIANT2_UNKNOWN = 0,
@@ -688,11 +761,24 @@ struct oc_agent_list_location {
     char *workspace;
 };
 
+/* oc_agent_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_agent_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Identifier WorkspaceID: a string starting with "wrk" (pattern ^wrk).
  * A distinct type so that one kind of identifier cannot be passed as another. value is owned by the struct (free with _cleanup).
  */
 struct oc_workspace_id {
     char *value;
+};
+
+/* oc_workspace_id as a request input: the same members, borrowed for the call (const). */
+struct oc_workspace_id_in {
+    const char *value;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -735,6 +821,11 @@ struct oc_session_id {
     char *value;
 };
 
+/* oc_session_id as a request input: the same members, borrowed for the call (const). */
+struct oc_session_id_in {
+    const char *value;
+};
+
 /* Identifier MessageIDMsg: a string starting with "msg" (pattern ^msg).
  * A distinct type so that one kind of identifier cannot be passed as another. value is owned by the struct (free with _cleanup).
  */
@@ -768,6 +859,14 @@ struct oc_model_ref {
     char *variant;
 };
 
+/* oc_model_ref as a request input: the same members, borrowed for the call (const). */
+struct oc_model_ref_in {
+    const char *id;
+    const char *provider_id;
+    bool has_variant;
+    const char *variant;
+};
+
 /* A map from strings to string: count keys and values at the same index (all owned). */
 struct oc_string_map {
     char **keys;
@@ -775,10 +874,24 @@ struct oc_string_map {
     size_t count;
 };
 
+/* oc_string_map as a request input: the same members, borrowed for the call (const). */
+struct oc_string_map_in {
+    const char *const *keys;
+    const char *const *values;
+    size_t count;
+};
+
 /* A map from strings to json: count keys and values at the same index (all owned). */
 struct oc_json_map {
     char **keys;
     json_t **values;
+    size_t count;
+};
+
+/* oc_json_map as a request input: the same members, borrowed for the call (const). */
+struct oc_json_map_in {
+    const char *const *keys;
+    const json_t *const *values;
     size_t count;
 };
 
@@ -1035,6 +1148,13 @@ struct oc_location_ref {
     oc_workspace_id workspace_id;
 };
 
+/* oc_location_ref as a request input: the same members, borrowed for the call (const). */
+struct oc_location_ref_in {
+    const char *directory;
+    bool has_workspace_id;
+    oc_workspace_id_in workspace_id;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_catalog_updated {
     oc_evt_id id;
@@ -1075,6 +1195,14 @@ struct oc_command_list_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_command_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_command_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* An array of command_v2_info: items (owned) and their count. */
@@ -1167,9 +1295,22 @@ struct oc_credential_remove_location {
     char *workspace;
 };
 
+/* oc_credential_remove_location as a request input: the same members, borrowed for the call (const). */
+struct oc_credential_remove_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_credential_update_body {
     char *label;
+};
+
+/* oc_credential_update_body as a request input: the same members, borrowed for the call (const). */
+struct oc_credential_update_body_in {
+    const char *label;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -1178,6 +1319,14 @@ struct oc_credential_update_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_credential_update_location as a request input: the same members, borrowed for the call (const). */
+struct oc_credential_update_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -1384,6 +1533,14 @@ struct oc_fs_find_location {
     char *workspace;
 };
 
+/* oc_fs_find_location as a request input: the same members, borrowed for the call (const). */
+struct oc_fs_find_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_fs_find_response {
     oc_location_info location;
@@ -1402,12 +1559,26 @@ struct oc_fs_find_type {
     char *unknown;
 };
 
+/* oc_fs_find_type as a request input: the same members, borrowed for the call (const). */
+struct oc_fs_find_type_in {
+    oc_fs_find_type_value value;
+    const char *unknown;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_fs_list_location {
     bool has_directory;
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_fs_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_fs_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -1422,6 +1593,14 @@ struct oc_fs_read_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_fs_read_location as a request input: the same members, borrowed for the call (const). */
+struct oc_fs_read_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -1584,10 +1763,24 @@ struct oc_integration_attempt_cancel_location {
     char *workspace;
 };
 
+/* oc_integration_attempt_cancel_location as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_attempt_cancel_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_complete_body {
     bool has_code;
     char *code;
+};
+
+/* oc_integration_attempt_complete_body as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_attempt_complete_body_in {
+    bool has_code;
+    const char *code;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -1598,12 +1791,28 @@ struct oc_integration_attempt_complete_location {
     char *workspace;
 };
 
+/* oc_integration_attempt_complete_location as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_attempt_complete_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_attempt_status_location {
     bool has_directory;
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_integration_attempt_status_location as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_attempt_status_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -1968,12 +2177,27 @@ struct oc_integration_connect_key_body {
     char *label;
 };
 
+/* oc_integration_connect_key_body as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_connect_key_body_in {
+    const char *key;
+    bool has_label;
+    const char *label;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connect_key_location {
     bool has_directory;
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_integration_connect_key_location as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_connect_key_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -1984,12 +2208,28 @@ struct oc_integration_connect_oauth_body {
     char *label;
 };
 
+/* oc_integration_connect_oauth_body as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_connect_oauth_body_in {
+    const char *method_id;
+    oc_string_map_in inputs;
+    bool has_label;
+    const char *label;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_connect_oauth_location {
     bool has_directory;
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_integration_connect_oauth_location as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_connect_oauth_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2022,6 +2262,12 @@ struct oc_string_list {
     size_t count;
 };
 
+/* oc_string_list as a request input: the same members, borrowed for the call (const). */
+struct oc_string_list_in {
+    const char *const *items;
+    size_t count;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_integration_env_method {
     /* "type" is always "env". */
@@ -2034,6 +2280,14 @@ struct oc_integration_get_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_integration_get_location as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_get_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* An array of integration_method: items (owned) and their count. */
@@ -2075,6 +2329,14 @@ struct oc_integration_list_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_integration_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_integration_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2267,6 +2529,14 @@ struct oc_location_get_location {
     char *workspace;
 };
 
+/* oc_location_get_location as a request input: the same members, borrowed for the call (const). */
+struct oc_location_get_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_lsp_updated {
     oc_evt_id id;
@@ -2414,6 +2684,11 @@ struct oc_message {
  */
 struct oc_message_id {
     char *value;
+};
+
+/* oc_message_id as a request input: the same members, borrowed for the call (const). */
+struct oc_message_id_in {
+    const char *value;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -2868,6 +3143,14 @@ struct oc_model_list_location {
     char *workspace;
 };
 
+/* oc_model_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_model_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* An array of model_v2_info: items (owned) and their count. */
 struct oc_model_v2_info_list {
     oc_model_v2_info *items;
@@ -2979,6 +3262,11 @@ struct oc_request_id_per {
     char *value;
 };
 
+/* oc_request_id_per as a request input: the same members, borrowed for the call (const). */
+struct oc_request_id_per_in {
+    const char *value;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_permission_asked_data_tool {
     char *message_id;
@@ -3058,6 +3346,14 @@ struct oc_permission_request_list_location {
     char *workspace;
 };
 
+/* oc_permission_request_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_permission_request_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* An array of permission_v2_request: items (owned) and their count. */
 struct oc_permission_v2_request_list {
     oc_permission_v2_request *items;
@@ -3102,6 +3398,12 @@ struct oc_permission_v2_source {
     /* "type" is always "tool". */
     char *message_id;
     char *call_id;
+};
+
+/* oc_permission_v2_source as a request input: the same members, borrowed for the call (const). */
+struct oc_permission_v2_source_in {
+    const char *message_id;
+    const char *call_id;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3155,6 +3457,12 @@ typedef enum oc_permission_v2_reply_value {
 struct oc_permission_v2_reply {
     oc_permission_v2_reply_value value;
     char *unknown;
+};
+
+/* oc_permission_v2_reply as a request input: the same members, borrowed for the call (const). */
+struct oc_permission_v2_reply_in {
+    oc_permission_v2_reply_value value;
+    const char *unknown;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3236,12 +3544,28 @@ struct oc_project_copy_create_body {
     char *name;
 };
 
+/* oc_project_copy_create_body as a request input: the same members, borrowed for the call (const). */
+struct oc_project_copy_create_body_in {
+    const char *strategy;
+    const char *directory;
+    bool has_name;
+    const char *name;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_copy_create_location {
     bool has_directory;
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_project_copy_create_location as a request input: the same members, borrowed for the call (const). */
+struct oc_project_copy_create_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3265,9 +3589,23 @@ struct oc_project_copy_refresh_location {
     char *workspace;
 };
 
+/* oc_project_copy_refresh_location as a request input: the same members, borrowed for the call (const). */
+struct oc_project_copy_refresh_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_project_copy_remove_body {
     char *directory;
+    bool force;
+};
+
+/* oc_project_copy_remove_body as a request input: the same members, borrowed for the call (const). */
+struct oc_project_copy_remove_body_in {
+    const char *directory;
     bool force;
 };
 
@@ -3277,6 +3615,14 @@ struct oc_project_copy_remove_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_project_copy_remove_location as a request input: the same members, borrowed for the call (const). */
+struct oc_project_copy_remove_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3356,6 +3702,12 @@ struct oc_prompt_agent_attachment_list {
     size_t count;
 };
 
+/* oc_prompt_agent_attachment_list as a request input: the same members, borrowed for the call (const). */
+struct oc_prompt_agent_attachment_list_in {
+    const oc_prompt_agent_attachment_in *items;
+    size_t count;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt {
     char *text;
@@ -3372,11 +3724,25 @@ struct oc_prompt_source {
     char *text;
 };
 
+/* oc_prompt_source as a request input: the same members, borrowed for the call (const). */
+struct oc_prompt_source_in {
+    double start;
+    double end;
+    const char *text;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt_agent_attachment {
     char *name;
     bool has_source;
     oc_prompt_source source;
+};
+
+/* oc_prompt_agent_attachment as a request input: the same members, borrowed for the call (const). */
+struct oc_prompt_agent_attachment_in {
+    const char *name;
+    bool has_source;
+    oc_prompt_source_in source;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3397,6 +3763,12 @@ struct oc_prompt_input_file_attachment_list {
     size_t count;
 };
 
+/* oc_prompt_input_file_attachment_list as a request input: the same members, borrowed for the call (const). */
+struct oc_prompt_input_file_attachment_list_in {
+    const oc_prompt_input_file_attachment_in *items;
+    size_t count;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_prompt_input {
     char *text;
@@ -3404,6 +3776,15 @@ struct oc_prompt_input {
     oc_prompt_input_file_attachment_list files;
     bool has_agents;
     oc_prompt_agent_attachment_list agents;
+};
+
+/* oc_prompt_input as a request input: the same members, borrowed for the call (const). */
+struct oc_prompt_input_in {
+    const char *text;
+    bool has_files;
+    oc_prompt_input_file_attachment_list_in files;
+    bool has_agents;
+    oc_prompt_agent_attachment_list_in agents;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3415,6 +3796,17 @@ struct oc_prompt_input_file_attachment {
     char *description;
     bool has_source;
     oc_prompt_source source;
+};
+
+/* oc_prompt_input_file_attachment as a request input: the same members, borrowed for the call (const). */
+struct oc_prompt_input_file_attachment_in {
+    const char *uri;
+    bool has_name;
+    const char *name;
+    bool has_description;
+    const char *description;
+    bool has_source;
+    oc_prompt_source_in source;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3459,6 +3851,14 @@ struct oc_provider_get_location {
     char *workspace;
 };
 
+/* oc_provider_get_location as a request input: the same members, borrowed for the call (const). */
+struct oc_provider_get_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_provider_v2_info {
     char *id;
@@ -3485,6 +3885,14 @@ struct oc_provider_list_location {
     char *workspace;
 };
 
+/* oc_provider_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_provider_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* An array of provider_v2_info: items (owned) and their count. */
 struct oc_provider_v2_info_list {
     oc_provider_v2_info *items;
@@ -3509,6 +3917,11 @@ struct oc_provider_not_found_error {
  */
 struct oc_pty_id {
     char *value;
+};
+
+/* oc_pty_id as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_id_in {
+    const char *value;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -3544,6 +3957,14 @@ struct oc_pty_connect_token_location {
     char *workspace;
 };
 
+/* oc_pty_connect_token_location as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_connect_token_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_ticket_connect_token {
     char *ticket;
@@ -3570,12 +3991,34 @@ struct oc_pty_create_body {
     oc_string_map env;
 };
 
+/* oc_pty_create_body as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_create_body_in {
+    bool has_command;
+    const char *command;
+    bool has_args;
+    oc_string_list_in args;
+    bool has_cwd;
+    const char *cwd;
+    bool has_title;
+    const char *title;
+    bool has_env;
+    oc_string_map_in env;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_create_location {
     bool has_directory;
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_pty_create_location as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_create_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3647,6 +4090,14 @@ struct oc_pty_get_location {
     char *workspace;
 };
 
+/* oc_pty_get_location as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_get_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_get_response {
     oc_location_info location;
@@ -3659,6 +4110,14 @@ struct oc_pty_list_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_pty_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* An array of pty: items (owned) and their count. */
@@ -3688,6 +4147,14 @@ struct oc_pty_remove_location {
     char *workspace;
 };
 
+/* oc_pty_remove_location as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_remove_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_update_body_size {
     int64_t rows;
@@ -3702,12 +4169,28 @@ struct oc_pty_update_body {
     oc_pty_update_body_size size;
 };
 
+/* oc_pty_update_body as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_update_body_in {
+    bool has_title;
+    const char *title;
+    bool has_size;
+    oc_pty_update_body_size size;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_pty_update_location {
     bool has_directory;
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_pty_update_location as a request input: the same members, borrowed for the call (const). */
+struct oc_pty_update_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -3739,6 +4222,11 @@ struct oc_pty_updated {
  */
 struct oc_request_id {
     char *value;
+};
+
+/* oc_request_id as a request input: the same members, borrowed for the call (const). */
+struct oc_request_id_in {
+    const char *value;
 };
 
 /* An array of question_info: items (owned) and their count. */
@@ -3836,6 +4324,12 @@ struct oc_string_list_list {
     size_t count;
 };
 
+/* oc_string_list_list as a request input: the same members, borrowed for the call (const). */
+struct oc_string_list_list_in {
+    const oc_string_list_in *items;
+    size_t count;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_replied_data {
     oc_session_id session_id;
@@ -3862,6 +4356,14 @@ struct oc_question_request_list_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_question_request_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_question_request_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* An array of question_v2_request: items (owned) and their count. */
@@ -3984,6 +4486,11 @@ struct oc_question_v2_reply {
     oc_string_list_list answers;
 };
 
+/* oc_question_v2_reply as a request input: the same members, borrowed for the call (const). */
+struct oc_question_v2_reply_in {
+    oc_string_list_list_in answers;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_question_v2_request {
     oc_request_id id;
@@ -4055,6 +4562,14 @@ struct oc_reference_list_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_reference_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_reference_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -4243,6 +4758,18 @@ struct oc_session_create_body {
     oc_model_ref model;
     bool has_location;
     oc_location_ref location;
+};
+
+/* oc_session_create_body as a request input: the same members, borrowed for the call (const). */
+struct oc_session_create_body_in {
+    bool has_id;
+    oc_session_id_in id;
+    bool has_agent;
+    const char *agent;
+    bool has_model;
+    oc_model_ref_in model;
+    bool has_location;
+    oc_location_ref_in location;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5254,6 +5781,12 @@ struct oc_session_list_order {
     char *unknown;
 };
 
+/* oc_session_list_order as a request input: the same members, borrowed for the call (const). */
+struct oc_session_list_order_in {
+    oc_session_list_order_value value;
+    const char *unknown;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_message_agent_switched_time {
     double created;
@@ -5620,6 +6153,12 @@ struct oc_session_messages_order {
     char *unknown;
 };
 
+/* oc_session_messages_order as a request input: the same members, borrowed for the call (const). */
+struct oc_session_messages_order_in {
+    oc_session_messages_order_value value;
+    const char *unknown;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_messages_response_cursor {
     bool has_previous;
@@ -5746,6 +6285,22 @@ struct oc_session_permission_create_body {
     char *agent;
 };
 
+/* oc_session_permission_create_body as a request input: the same members, borrowed for the call (const). */
+struct oc_session_permission_create_body_in {
+    bool has_id;
+    oc_request_id_per_in id;
+    const char *action;
+    oc_string_list_in resources;
+    bool has_save;
+    oc_string_list_in save;
+    bool has_metadata;
+    oc_json_map_in metadata;
+    bool has_source;
+    oc_permission_v2_source_in source;
+    bool has_agent;
+    const char *agent;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_permission_create_response_data {
     oc_request_id_per id;
@@ -5757,6 +6312,13 @@ struct oc_session_permission_reply_body {
     oc_permission_v2_reply reply;
     bool has_message;
     char *message;
+};
+
+/* oc_session_permission_reply_body as a request input: the same members, borrowed for the call (const). */
+struct oc_session_permission_reply_body_in {
+    oc_permission_v2_reply_in reply;
+    bool has_message;
+    const char *message;
 };
 
 /* An open enumeration: value is one of the known members, or UNKNOWN with the wire string kept in unknown (owned; NULL otherwise). */
@@ -5771,6 +6333,12 @@ struct oc_session_prompt_body_delivery {
     char *unknown;
 };
 
+/* oc_session_prompt_body_delivery as a request input: the same members, borrowed for the call (const). */
+struct oc_session_prompt_body_delivery_in {
+    oc_session_prompt_body_delivery_value value;
+    const char *unknown;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_prompt_body {
     bool has_id;
@@ -5782,9 +6350,27 @@ struct oc_session_prompt_body {
     bool resume;
 };
 
+/* oc_session_prompt_body as a request input: the same members, borrowed for the call (const). */
+struct oc_session_prompt_body_in {
+    bool has_id;
+    oc_message_id_in id;
+    oc_prompt_input_in prompt;
+    bool has_delivery;
+    oc_session_prompt_body_delivery_in delivery;
+    bool has_resume;
+    bool resume;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_revert_stage_body {
     oc_message_id message_id;
+    bool has_files;
+    bool files;
+};
+
+/* oc_session_revert_stage_body as a request input: the same members, borrowed for the call (const). */
+struct oc_session_revert_stage_body_in {
+    oc_message_id_in message_id;
     bool has_files;
     bool files;
 };
@@ -5864,9 +6450,19 @@ struct oc_session_switch_agent_body {
     char *agent;
 };
 
+/* oc_session_switch_agent_body as a request input: the same members, borrowed for the call (const). */
+struct oc_session_switch_agent_body_in {
+    const char *agent;
+};
+
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_switch_model_body {
     oc_model_ref model;
+};
+
+/* oc_session_switch_model_body as a request input: the same members, borrowed for the call (const). */
+struct oc_session_switch_model_body_in {
+    oc_model_ref_in model;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -5959,6 +6555,14 @@ struct oc_skill_list_location {
     char *directory;
     bool has_workspace;
     char *workspace;
+};
+
+/* oc_skill_list_location as a request input: the same members, borrowed for the call (const). */
+struct oc_skill_list_location_in {
+    bool has_directory;
+    const char *directory;
+    bool has_workspace;
+    const char *workspace;
 };
 
 /* An array of skill_v2_info: items (owned) and their count. */

@@ -1,0 +1,209 @@
+/* The SDK generated from tests/emitter/data/inputs.yaml (at build time): requests take input
+ * twins whose pointers are const, so a caller lends string literals and values it only reads
+ * without a cast. This file is compiled with -Wcast-qual -Wwrite-strings -Werror: with the
+ * plain value types (char *) in requests it does not build. The twins are encoded with the value
+ * types' descriptors; the wire must be exactly what the plain values would give. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ip/ip.h"
+
+static char *seen_target;
+static char *seen_trace;
+static json_t *seen_body;
+
+static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    (void)userdata;
+    free(seen_target);
+    free(seen_trace);
+    json_decref(seen_body);
+    seen_target = strdup(req->target);
+    seen_trace = NULL;
+    for (size_t i = 0; i < req->header_count; i++) {
+        if (!strcmp(req->headers[i].name, "X-Trace"))
+            seen_trace = strdup(req->headers[i].value);
+    }
+    seen_body = req->body ? json_loadb(req->body, req->body_len, 0, NULL) : NULL;
+    static const char reply[] = "{\"name\":\"stored\"}";
+    sdkrt_memory_response_set_status(resp, 200);
+    sdkrt_memory_response_add_header(resp, "Content-Type", "application/json");
+    sdkrt_memory_response_add_chunk(resp, reply, sizeof reply - 1);
+    return 0;
+}
+
+static sdkrt_transport *transport;
+static ip_client *client;
+
+static void setup(void)
+{
+    ck_assert_int_eq(sdkrt_memory_transport_new(&transport, handler, NULL), SDKRT_OK);
+    ip_client_options o = IP_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://127.0.0.1:1";
+    o.transport = transport;
+    ip_error *err = NULL;
+    ck_assert_int_eq(ip_client_new(&client, &o, &err), IP_OK);
+}
+
+static void teardown(void)
+{
+    ip_client_free(client);
+    sdkrt_memory_transport_free(transport);
+    client = NULL;
+    transport = NULL;
+    free(seen_target);
+    free(seen_trace);
+    json_decref(seen_body);
+    seen_target = seen_trace = NULL;
+    seen_body = NULL;
+}
+
+static void assert_body(const char *want_text)
+{
+    json_t *want = json_loads(want_text, 0, NULL);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_ptr_nonnull(seen_body);
+    char *got = json_dumps(seen_body, JSON_SORT_KEYS | JSON_COMPACT);
+    ck_assert_msg(json_equal(want, seen_body), "body %s", got);
+    free(got);
+    json_decref(want);
+}
+
+/* Borrowed everywhere: literals, const arrays, a const parent, a const raw JSON value. */
+START_TEST(every_shape_from_const_data)
+{
+    const char *const keys[] = {"env", "team"};
+    const char *const values[] = {"prod", "core"};
+    const int64_t seven = 7;
+    const int64_t *const scores[] = {&seven, NULL};
+    const char *const tags[] = {"a b", "c"};
+    json_t *extra = json_pack("{s:i}", "deep", 1);
+    const json_t *borrowed = extra;
+
+    ip_node_input parent = {.name = "root"};
+    ip_node_input leaf = {.name = "leaf", .has_size = true, .size = 3};
+    ip_node_input child = {.name = "child"};
+    child.has_shape = true;
+    child.shape.kind = IP_SHAPE_SQUARE;
+    child.shape.u.square.side = 2;
+    child.shape.u.square.label = "sq";
+    child.has_children = true;
+    child.children.items = &leaf;
+    child.children.count = 1;
+
+    ip_trees_put_request req = {0};
+    req.tree_id.value = "tre_1";
+    req.has_tags = true;
+    req.tags.items = tags;
+    req.tags.count = 2;
+    req.has_mode = true;
+    req.mode.value = IP_MODE_SLOW;
+    req.has_x_trace = true;
+    req.x_trace = "trace-1";
+    req.body.name = "top";
+    req.body.has_note = true;
+    req.body.note_null = true;
+    req.body.has_labels = true;
+    req.body.labels.keys = keys;
+    req.body.labels.values = values;
+    req.body.labels.count = 2;
+    req.body.has_scores = true;
+    req.body.scores.items = scores;
+    req.body.scores.count = 2;
+    req.body.has_children = true;
+    req.body.children.items = &child;
+    req.body.children.count = 1;
+    req.body.has_parent = true;
+    req.body.parent = &parent;
+    req.body.has_extra = true;
+    req.body.extra = borrowed;
+    req.body.has_mode = true;
+    req.body.mode.value = IP_MODE_UNKNOWN;
+    req.body.mode.unknown = "turbo"; /* an enum value this SDK does not know, sent as given */
+
+    ip_node *out = NULL;
+    ip_error *err = NULL;
+    ck_assert_int_eq(ip_trees_put(client, &req, NULL, &out, &err), IP_OK);
+    ck_assert_ptr_null(err);
+    ck_assert_str_eq(out->name, "stored");
+    ip_node_free(out);
+
+    ck_assert_str_eq(seen_target, "/trees/tre_1?tags=a%20b&tags=c&mode=slow");
+    ck_assert_ptr_nonnull(seen_trace);
+    ck_assert_str_eq(seen_trace, "trace-1");
+    assert_body("{\"name\":\"top\",\"note\":null,\"labels\":{\"env\":\"prod\",\"team\":\"core\"},"
+                "\"scores\":[7,null],\"children\":[{\"name\":\"child\",\"shape\":{\"kind\":"
+                "\"square\",\"side\":2,\"label\":\"sq\"},\"children\":[{\"name\":\"leaf\","
+                "\"size\":3}]}],\"parent\":{\"name\":\"root\"},\"extra\":{\"deep\":1},"
+                "\"mode\":\"turbo\"}");
+    json_decref(extra);
+}
+END_TEST
+
+/* Nothing the caller lends is written: const data in read-only storage survives the call. */
+START_TEST(static_const_request)
+{
+    static const ip_node_input leaf = {.name = "leaf"};
+    static const ip_trees_put_request req = {
+        .tree_id = {.value = "tre_2"},
+        .body = {.name = "top", .has_children = true, .children = {.items = &leaf, .count = 1}},
+    };
+    ip_node *out = NULL;
+    ip_error *err = NULL;
+    ck_assert_int_eq(ip_trees_put(client, &req, NULL, &out, &err), IP_OK);
+    ip_node_free(out);
+    ck_assert_str_eq(seen_target, "/trees/tre_2");
+    assert_body("{\"name\":\"top\",\"children\":[{\"name\":\"leaf\"}]}");
+}
+END_TEST
+
+/* A NULL where the contract requires a string is a client error, not a crash. */
+START_TEST(null_required_string_is_an_error)
+{
+    ip_trees_put_request req = {0};
+    req.tree_id.value = "tre_3";
+    req.body.name = "top";
+    ip_node_input child = {0}; /* name left NULL */
+    req.body.has_children = true;
+    req.body.children.items = &child;
+    req.body.children.count = 1;
+    ip_node *out = NULL;
+    ip_error *err = NULL;
+    ck_assert_int_eq(ip_trees_put(client, &req, NULL, &out, &err), IP_ERR);
+    ck_assert_ptr_null(out);
+    ck_assert_int_eq(ip_error_reason(err), IP_REASON_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(ip_error_message(err), "children[0]") != NULL, "%s",
+                  ip_error_message(err));
+    ip_error_free(err);
+}
+END_TEST
+
+/* The contract's own NodeIn keeps the name node_in; Node's twin is node_input. */
+START_TEST(twin_names_yield_to_contract_names)
+{
+    ip_node_in mine = {.has_x = true, .x = 1};
+    ck_assert(mine.has_x);
+    ck_assert_uint_eq(sizeof(ip_node_input), sizeof(ip_node));
+    ck_assert_uint_eq(sizeof(ip_shape_in), sizeof(ip_shape));
+    ck_assert_uint_eq(sizeof(ip_tree_id_tre_in), sizeof(ip_tree_id_tre));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("emitter_inputs");
+    TCase *tc = tcase_create("inputs");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, every_shape_from_const_data);
+    tcase_add_test(tc, static_const_request);
+    tcase_add_test(tc, null_required_string_is_an_error);
+    tcase_add_test(tc, twin_names_yield_to_contract_names);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
