@@ -30,6 +30,8 @@ typedef struct server {
     char target[1024];
     char body[8192];
     char header_x[128]; /* value of X-Test when sent */
+    char accept[128];   /* value of Accept when sent */
+    char auth[128];     /* value of Authorization when sent */
 } server;
 
 static int handler(void *userdata, const oc_memory_request *req, oc_memory_response *resp)
@@ -40,10 +42,15 @@ static int handler(void *userdata, const oc_memory_request *req, oc_memory_respo
     snprintf(s->target, sizeof s->target, "%s", req->target);
     snprintf(s->body, sizeof s->body, "%.*s", (int)req->body_len,
              req->body ? (const char *)req->body : "");
-    s->header_x[0] = '\0';
+    s->header_x[0] = s->accept[0] = s->auth[0] = '\0';
     for (size_t i = 0; i < req->header_count; i++) {
-        if (strcasecmp(req->headers[i].name, "X-Test") == 0)
-            snprintf(s->header_x, sizeof s->header_x, "%s", req->headers[i].value);
+        const char *name = req->headers[i].name, *value = req->headers[i].value;
+        if (strcasecmp(name, "X-Test") == 0)
+            snprintf(s->header_x, sizeof s->header_x, "%s", value);
+        else if (strcasecmp(name, "Accept") == 0)
+            snprintf(s->accept, sizeof s->accept, "%s", value);
+        else if (strcasecmp(name, "Authorization") == 0)
+            snprintf(s->auth, sizeof s->auth, "%s", value);
     }
     for (size_t i = 0; i < s->nroutes; i++) {
         const route *r = &s->routes[i];
@@ -499,6 +506,27 @@ START_TEST(page_query_cursor_and_continue)
     ck_assert_str_eq(srv.target, "/prefix/api/session?cursor=c%2B2");
     oc_session_list_page_free(page);
     oc_session_list_cursor_free(keep);
+    ck_assert_int_eq(oc_session_list_cursor_new(&keep, NULL, &err), OC_ERR);
+    ck_assert_ptr_null(keep);
+    ck_assert_int_eq(oc_error_reason(err), OC_REASON_INVALID_ARGUMENT);
+    oc_error_clear(&err);
+    /* A continuation is a request of the operation like the first page: the same Accept header
+     * and the operation's security (here the contract's Basic scheme). */
+    oc_client_options o = OC_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://127.0.0.1:1/prefix";
+    o.transport = transport;
+    o.auth = OC_AUTH_BASIC;
+    o.username = "opencode";
+    o.password = "secret";
+    oc_client *authed = NULL;
+    ck_assert_int_eq(oc_client_new(&authed, &o, &err), OC_OK);
+    ck_assert_int_eq(oc_session_list_cursor_new(&keep, "c+2", &err), OC_OK);
+    ck_assert_int_eq(oc_session_list_continue(authed, keep, NULL, &page, &err), OC_OK);
+    ck_assert_str_eq(srv.accept, "application/json");
+    ck_assert_str_eq(srv.auth, "Basic b3BlbmNvZGU6c2VjcmV0");
+    oc_session_list_page_free(page);
+    oc_session_list_cursor_free(keep);
+    oc_client_free(authed);
     ck_assert_int_eq(oc_session_list_cursor_new(&keep, NULL, &err), OC_ERR);
     ck_assert_ptr_null(keep);
     ck_assert_int_eq(oc_error_reason(err), OC_REASON_INVALID_ARGUMENT);

@@ -1359,6 +1359,22 @@ static void emit_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op)
                     n ? "security" : "NULL", n);
 }
 
+/* What every request of an operation carries besides its parameters: the Accept header and the
+ * operation's security requirements (first pages and continuations alike). */
+static void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op)
+{
+    if (op->success.content_type && op->success.encoding != SDKC_ENC_SSE &&
+        op->success.encoding != SDKC_ENC_NONE) {
+        sdkc_buf_puts(b, "    if (sdkrt_request_set_header(req, \"Accept\", ");
+        put_c_string(b, op->success.content_type);
+        sdkc_buf_puts(b, ") != SDKRT_OK) {\n        sdkrt_request_free(req);\n"
+                         "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
+                         "\"out of memory\");\n    }\n");
+    }
+    if (cx->ir->nschemes > 0)
+        emit_security(cx, b, op);
+}
+
 /* The static request builder of an operation. */
 static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
@@ -1432,16 +1448,7 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
             b, ", &%s, &request->body, %s, %zu, err) != SDKRT_OK)\n        goto fail;\n",
             desc_name(cx, o->body), bd->nencodings ? "body_enc" : "NULL", bd->nencodings);
     }
-    if (op->success.content_type && op->success.encoding != SDKC_ENC_SSE &&
-        op->success.encoding != SDKC_ENC_NONE) {
-        sdkc_buf_puts(b, "    if (sdkrt_request_set_header(req, \"Accept\", ");
-        put_c_string(b, op->success.content_type);
-        sdkc_buf_puts(b, ") != SDKRT_OK) {\n        sdkrt_request_free(req);\n"
-                         "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
-                         "\"out of memory\");\n    }\n");
-    }
-    if (cx->ir->nschemes > 0)
-        emit_security(cx, b, op);
+    emit_accept_and_security(cx, b, op);
     sdkc_buf_puts(b, "    *out = req;\n    return SDKRT_OK;\n");
     bool any_fail = o->body != NULL;
     for (size_t i = 0; i < op->nparams; i++)
@@ -1721,8 +1728,9 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_puts(b, ", cursor->value);\n"
                      "    if (sdkrt_request_error(req)) {\n        sdkrt_error_set(err, "
                      "SDKRT_REASON_INVALID_ARGUMENT, \"%s\", sdkrt_request_error(req));\n"
-                     "        sdkrt_request_free(req);\n        return SDKRT_ERR;\n    }\n"
-                     "    *out = req;\n    return SDKRT_OK;\n}\n\n");
+                     "        sdkrt_request_free(req);\n        return SDKRT_ERR;\n    }\n");
+    emit_accept_and_security(cx, b, op);
+    sdkc_buf_puts(b, "    *out = req;\n    return SDKRT_OK;\n}\n\n");
     sdkc_buf_printf(b,
                     "%s_status %s_%s_continue(%s_client *client, const %s *cursor, const "
                     "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"

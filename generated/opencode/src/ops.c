@@ -636,6 +636,17 @@ static oc_status session_list_cursor_request(sdkrt_request **out, const oc_sessi
         sdkrt_request_free(req);
         return SDKRT_ERR;
     }
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     *out = req;
     return SDKRT_OK;
 }
@@ -1798,6 +1809,17 @@ static oc_status session_messages_cursor_request(sdkrt_request **out, const oc_s
         sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s", sdkrt_request_error(req));
         sdkrt_request_free(req);
         return SDKRT_ERR;
+    }
+    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    static const sdkrt_security_scheme security[] = {
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
+    };
+    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
     *out = req;
     return SDKRT_OK;
