@@ -956,6 +956,17 @@ static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_puts(b, "    ");
         put_in_member(cx, b, o->body, "body", false);
         sdkc_buf_putc(b, '\n');
+        if (op->body->nalternatives) {
+            sdkc_buf_puts(b, "    /* The media type to send the body as: NULL for ");
+            put_comment_text(b, op->body->content_type, strlen(op->body->content_type));
+            sdkc_buf_puts(b, ", or one of");
+            for (size_t i = 0; i < op->body->nalternatives; i++) {
+                sdkc_buf_puts(b, i ? ", " : " ");
+                put_comment_text(b, op->body->alternatives[i], strlen(op->body->alternatives[i]));
+            }
+            sdkc_buf_puts(b, " (anything else is an INVALID_ARGUMENT error). */\n"
+                             "    const char *body_media_type;\n");
+        }
     }
     sdkc_buf_printf(b, "} %s_%s_request;\n\n", cx->prefix, o->name);
 }
@@ -1441,12 +1452,46 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
             }
             sdkc_buf_puts(b, "    };\n");
         }
+        if (bd->nalternatives) {
+            /* the caller's choice among the declared types; the encodings are the default's */
+            sdkc_buf_puts(b, "    static const char *const media_types[] = {");
+            for (size_t k = 0; k < bd->nalternatives; k++) {
+                sdkc_buf_puts(b, k ? ", " : "");
+                put_c_string(b, bd->alternatives[k]);
+            }
+            sdkc_buf_puts(b, "};\n    const char *media = ");
+            put_c_string(b, bd->content_type);
+            sdkc_buf_printf(
+                b,
+                ";\n    bool alternative = false;\n"
+                "    if (request->body_media_type && strcmp(request->body_media_type, media) != 0) "
+                "{\n"
+                "        for (size_t i = 0; i < %zu && !alternative; i++) {\n"
+                "            if (strcmp(request->body_media_type, media_types[i]) == 0) {\n"
+                "                media = media_types[i];\n                alternative = true;\n"
+                "            }\n        }\n"
+                "        if (!alternative) {\n            sdkrt_request_free(req);\n"
+                "            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,\n"
+                "                                   \"%s: body media type '%%s' is not one the "
+                "operation accepts\",\n                                   "
+                "request->body_media_type);\n        }\n    }\n",
+                bd->nalternatives, op->id);
+        }
         sdkc_buf_printf(b, "    if (%ssdkrt_request_set_typed_body(req, ",
                         bd->required ? "" : "request->has_body && ");
-        put_c_string(b, bd->content_type);
-        sdkc_buf_printf(
-            b, ", &%s, &request->body, %s, %zu, err) != SDKRT_OK)\n        goto fail;\n",
-            desc_name(cx, o->body), bd->nencodings ? "body_enc" : "NULL", bd->nencodings);
+        if (bd->nalternatives)
+            sdkc_buf_puts(b, "media");
+        else
+            put_c_string(b, bd->content_type);
+        sdkc_buf_printf(b, ", &%s, &request->body, ", desc_name(cx, o->body));
+        if (bd->nencodings && bd->nalternatives)
+            sdkc_buf_printf(b, "alternative ? NULL : body_enc, alternative ? 0 : %zu",
+                            bd->nencodings);
+        else if (bd->nencodings)
+            sdkc_buf_printf(b, "body_enc, %zu", bd->nencodings);
+        else
+            sdkc_buf_puts(b, "NULL, 0");
+        sdkc_buf_puts(b, ", err) != SDKRT_OK)\n        goto fail;\n");
     }
     emit_accept_and_security(cx, b, op);
     sdkc_buf_puts(b, "    *out = req;\n    return SDKRT_OK;\n");
@@ -2251,20 +2296,12 @@ static void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops)
 
 /* ---- driver ---- */
 
-/* Bodies the C SDK cannot put on the wire exactly as declared. JSON, form and multipart bodies
- * are written as the contract says; any other media type carries a string's text as is, so only
- * a structured value there (sent as JSON text) and binary content (a NUL-terminated string: no
- * NUL bytes) differ. */
-static void warn_body_limits(const sdkc_operation *op, sdkc_diag *diag)
+static void warn_body_media(const sdkc_operation *op, const char *ct, sdkc_diag *diag)
 {
-    const sdkc_body *body = op->body;
-    if (!body || !body->content_type || !body->type)
-        return;
-    const char *ct = body->content_type;
     bool json = strstr(ct, "json") != NULL;
     bool form = !strncmp(ct, "application/x-www-form-urlencoded", 33);
     bool multipart = !strncmp(ct, "multipart/form-data", 19);
-    const sdkc_type *t = body->type;
+    const sdkc_type *t = op->body->type;
     while (t->kind == SDKC_TYPE_NULLABLE)
         t = t->u.nullable.inner;
     if (multipart && t->kind == SDKC_TYPE_OBJECT) {
@@ -2291,6 +2328,20 @@ static void warn_body_limits(const sdkc_operation *op, sdkc_diag *diag)
                       "operation '%s': binary request body '%s' is a NUL-terminated string in "
                       "the C SDK (bytes with NUL cannot be sent)",
                       op->id, ct);
+}
+
+/* Bodies the C SDK cannot put on the wire exactly as declared, for the default media type and
+ * each alternative. JSON, form and multipart bodies are written as the contract says; any other
+ * media type carries a string's text as is, so only a structured value there (sent as JSON text)
+ * and binary content (a NUL-terminated string: no NUL bytes) differ. */
+static void warn_body_limits(const sdkc_operation *op, sdkc_diag *diag)
+{
+    const sdkc_body *body = op->body;
+    if (!body || !body->content_type || !body->type)
+        return;
+    warn_body_media(op, body->content_type, diag);
+    for (size_t i = 0; i < body->nalternatives; i++)
+        warn_body_media(op, body->alternatives[i], diag);
 }
 
 static sdkc_status write_out(const char *dir, const char *rel, sdkc_buf *b, sdkc_diag *diag)
@@ -2463,7 +2514,7 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                 opt[k] = !op->params[k].required;
                 nul[k] = false;
             }
-            static const char *const taken[] = {"body", "has_body", NULL};
+            static const char *const taken[] = {"body", "has_body", "body_media_type", NULL};
             o->pnames = emit_member_names(cx, op->nparams, safe, opt, nul, taken);
             if (!o->pnames)
                 return false;

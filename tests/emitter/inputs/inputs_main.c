@@ -7,11 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ip/ip.h"
 
 static char *seen_target;
 static char *seen_trace;
+static char *seen_type;
+static char *seen_text;
 static json_t *seen_body;
 
 static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
@@ -19,14 +22,23 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
     (void)userdata;
     free(seen_target);
     free(seen_trace);
+    free(seen_type);
+    free(seen_text);
     json_decref(seen_body);
     seen_target = strdup(req->target);
-    seen_trace = NULL;
+    seen_trace = seen_type = NULL;
     for (size_t i = 0; i < req->header_count; i++) {
         if (!strcmp(req->headers[i].name, "X-Trace"))
             seen_trace = strdup(req->headers[i].value);
+        if (!strcasecmp(req->headers[i].name, "Content-Type"))
+            seen_type = strdup(req->headers[i].value);
     }
+    seen_text = strndup(req->body ? (const char *)req->body : "", req->body_len);
     seen_body = req->body ? json_loadb(req->body, req->body_len, 0, NULL) : NULL;
+    if (!strcmp(req->target, "/forms")) {
+        sdkrt_memory_response_set_status(resp, 204);
+        return 0;
+    }
     static const char reply[] = "{\"name\":\"stored\"}";
     sdkrt_memory_response_set_status(resp, 200);
     sdkrt_memory_response_add_header(resp, "Content-Type", "application/json");
@@ -55,8 +67,10 @@ static void teardown(void)
     transport = NULL;
     free(seen_target);
     free(seen_trace);
+    free(seen_type);
+    free(seen_text);
     json_decref(seen_body);
-    seen_target = seen_trace = NULL;
+    seen_target = seen_trace = seen_type = seen_text = NULL;
     seen_body = NULL;
 }
 
@@ -180,6 +194,43 @@ START_TEST(null_required_string_is_an_error)
 }
 END_TEST
 
+/* An operation that accepts several media types sends JSON unless the caller chooses another
+ * declared one; an undeclared choice is refused before anything is sent. */
+START_TEST(body_media_type_choice)
+{
+    const char *const tags[] = {"x", "y z"};
+    ip_forms_post_request req = {0};
+    req.body.name = "a&b";
+    req.body.has_tags = true;
+    req.body.tags.items = tags;
+    req.body.tags.count = 2;
+    ip_error *err = NULL;
+    ck_assert_int_eq(ip_forms_post(client, &req, NULL, &err), IP_OK);
+    ck_assert_str_eq(seen_type, "application/json");
+    assert_body("{\"name\":\"a&b\",\"tags\":[\"x\",\"y z\"]}");
+
+    req.body_media_type = "application/x-www-form-urlencoded";
+    ck_assert_int_eq(ip_forms_post(client, &req, NULL, &err), IP_OK);
+    ck_assert_str_eq(seen_type, "application/x-www-form-urlencoded");
+    ck_assert_str_eq(seen_text, "name=a%26b&tags=x&tags=y%20z");
+
+    req.body_media_type = "application/json"; /* the default, named */
+    ck_assert_int_eq(ip_forms_post(client, &req, NULL, &err), IP_OK);
+    ck_assert_str_eq(seen_type, "application/json");
+
+    free(seen_target);
+    seen_target = NULL;
+    req.body_media_type = "application/xml";
+    ck_assert_int_eq(ip_forms_post(client, &req, NULL, &err), IP_ERR);
+    ck_assert_ptr_null(seen_target); /* nothing was sent */
+    ck_assert_int_eq(ip_error_reason(err), IP_REASON_INVALID_ARGUMENT);
+    ck_assert_str_eq(ip_error_message(err),
+                     "forms.post: body media type 'application/xml' is not one the operation "
+                     "accepts (INVALID_ARGUMENT)");
+    ip_error_clear(&err);
+}
+END_TEST
+
 /* The contract's own NodeIn keeps the name node_in; Node's twin is node_input. */
 START_TEST(twin_names_yield_to_contract_names)
 {
@@ -200,6 +251,7 @@ int main(void)
     tcase_add_test(tc, static_const_request);
     tcase_add_test(tc, null_required_string_is_an_error);
     tcase_add_test(tc, twin_names_yield_to_contract_names);
+    tcase_add_test(tc, body_media_type_choice);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
