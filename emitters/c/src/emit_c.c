@@ -16,17 +16,45 @@
 
 typedef struct cop {
     const sdkc_operation *op;
-    const char *name;    /* "session_list" (unique, reserved with its derived names) */
-    ctype **params;      /* per op->params */
-    ctype *body;         /* NULL without a body */
-    ctype *result;       /* JSON result (after unwrap); NULL otherwise */
-    ctype **errs;        /* per flattened declared tag */
-    ctype *item;         /* page item or stream item */
-    ctype *cause;        /* stream failure cause, or NULL */
-    ctype *page;         /* page body object */
-    const char **pnames; /* request struct member per op->params (unique with has_ and body) */
-    bool has_request;    /* any parameter or body */
+    const char *name;     /* "session_list" (unique, reserved with its derived names) */
+    ctype **params;       /* per op->params */
+    ctype *body;          /* NULL without a body */
+    ctype *result;        /* JSON result (after unwrap); NULL otherwise */
+    ctype **errs;         /* per flattened declared tag */
+    ctype *item;          /* page item or stream item */
+    ctype *cause;         /* stream failure cause, or NULL */
+    ctype *page;          /* page body object */
+    const char **pnames;  /* request struct member per op->params (unique with has_ and body) */
+    bool has_request;     /* any parameter or body */
+    bool blob_body;       /* a binary body: the request's body is a blob */
+    const cfield **files; /* multipart: the body's binary properties (body_files members) */
+    size_t nfiles;
 } cop;
+
+/* ---- media types ---- */
+
+typedef enum media_kind { MEDIA_JSON, MEDIA_FORM, MEDIA_MULTIPART, MEDIA_OTHER } media_kind;
+
+/* How the runtime writes a body of this media type (sdkrt_request_set_body_as). */
+static media_kind media_of(const char *ct)
+{
+    if (strstr(ct, "json"))
+        return MEDIA_JSON;
+    if (!strncmp(ct, "application/x-www-form-urlencoded", 33))
+        return MEDIA_FORM;
+    if (!strncmp(ct, "multipart/form-data", 19))
+        return MEDIA_MULTIPART;
+    return MEDIA_OTHER;
+}
+
+/* A string of format binary (file content), nullable or not. */
+static bool is_binary(const sdkc_type *t)
+{
+    while (t && t->kind == SDKC_TYPE_NULLABLE)
+        t = t->u.nullable.inner;
+    return t && t->kind == SDKC_TYPE_STRING && t->u.str.format &&
+           !strcmp(t->u.str.format, "binary");
+}
 
 /* ---- text helpers ---- */
 
@@ -517,6 +545,11 @@ static const char *const runtime_auths[] = {"NONE", "BASIC", "BEARER"};
 static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
 {
     const char *P = cx->prefix, *U = cx->upper;
+    sdkc_buf_printf(b,
+                    "/* Bytes from memory (data, len) or from a file (path), for binary bodies and "
+                    "multipart\n * file parts; borrowed by the call. */\n"
+                    "typedef sdkrt_blob %s_blob;\n#define %s_BLOB_INIT SDKRT_BLOB_INIT\n\n",
+                    P, U);
     sdkc_buf_printf(
         b,
         "/* Why a CLIENT error happened (%s_error_reason); NONE for a DOMAIN error. */\n"
@@ -548,7 +581,7 @@ static void emit_types_h(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_printf(b, "#ifndef %s_TYPES_H\n#define %s_TYPES_H\n\n", U, U);
     sdkc_buf_puts(b, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                      "#include <jansson.h>\n\n#include \"sdkrt/sdkrt.h\"\n#include "
-                     "\"sdkrt/json.h\"\n\n");
+                     "\"sdkrt/json.h\"\n#include \"sdkrt/wire.h\"\n\n");
     sdkc_buf_printf(b,
                     "#if SDKRT_VERSION_MAJOR != %d || SDKRT_VERSION_MINOR < %d\n"
                     "#error \"this SDK needs libsdkrt %d.%d or a later %d.x\"\n#endif\n\n",
@@ -954,8 +987,20 @@ static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
         if (!op->body->required)
             sdkc_buf_puts(b, "    bool has_body;\n");
         sdkc_buf_puts(b, "    ");
-        put_in_member(cx, b, o->body, "body", false);
+        if (o->blob_body)
+            sdkc_buf_printf(b, "%s_blob body; /* the bytes: data and len, or a file's path */",
+                            cx->prefix);
+        else
+            put_in_member(cx, b, o->body, "body", false);
         sdkc_buf_putc(b, '\n');
+        if (o->nfiles) {
+            sdkc_buf_puts(b, "    /* File parts: a blob that is set (data, len or path) is sent "
+                             "instead of the body's\n       string of that name. */\n"
+                             "    struct {\n");
+            for (size_t i = 0; i < o->nfiles; i++)
+                sdkc_buf_printf(b, "        %s_blob %s;\n", cx->prefix, o->files[i]->cname);
+            sdkc_buf_puts(b, "    } body_files;\n");
+        }
         if (op->body->nalternatives) {
             sdkc_buf_puts(b, "    /* The media type to send the body as: NULL for ");
             put_comment_text(b, op->body->content_type, strlen(op->body->content_type));
@@ -1477,21 +1522,67 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
                 "request->body_media_type);\n        }\n    }\n",
                 bd->nalternatives, op->id);
         }
-        sdkc_buf_printf(b, "    if (%ssdkrt_request_set_typed_body(req, ",
-                        bd->required ? "" : "request->has_body && ");
-        if (bd->nalternatives)
-            sdkc_buf_puts(b, "media");
-        else
-            put_c_string(b, bd->content_type);
-        sdkc_buf_printf(b, ", &%s, &request->body, ", desc_name(cx, o->body));
+        const char *cond = bd->required ? "" : "request->has_body && ";
+        const char *media = bd->nalternatives ? "media" : NULL;
+        const char *enc = "NULL, 0";
         if (bd->nencodings && bd->nalternatives)
-            sdkc_buf_printf(b, "alternative ? NULL : body_enc, alternative ? 0 : %zu",
-                            bd->nencodings);
+            enc = sdkc_arena_printf(
+                cx->arena, "alternative ? NULL : body_enc, alternative ? 0 : %zu", bd->nencodings);
         else if (bd->nencodings)
-            sdkc_buf_printf(b, "body_enc, %zu", bd->nencodings);
-        else
-            sdkc_buf_puts(b, "NULL, 0");
-        sdkc_buf_puts(b, ", err) != SDKRT_OK)\n        goto fail;\n");
+            enc = sdkc_arena_printf(cx->arena, "body_enc, %zu", bd->nencodings);
+        if (o->blob_body) {
+            sdkc_buf_printf(b, "    if (%ssdkrt_request_set_blob_body(req, ", cond);
+            if (media)
+                sdkc_buf_puts(b, media);
+            else
+                put_c_string(b, bd->content_type);
+            sdkc_buf_puts(b, ", &request->body, err) != SDKRT_OK)\n        goto fail;\n");
+        } else if (o->nfiles) {
+            /* A file part set from a blob stands in for the body's string of that name. */
+            sdkc_buf_printf(b, "    if (%s) {\n        %s body = request->body;\n",
+                            bd->required ? "true" : "request->has_body", emit_in_decl(cx, o->body));
+            sdkc_buf_puts(b, "        static const char *const file_names[] = {");
+            for (size_t i = 0; i < o->nfiles; i++) {
+                sdkc_buf_puts(b, i ? ", " : "");
+                put_c_string(b, o->files[i]->f->wire_name);
+            }
+            sdkc_buf_puts(b, "};\n        const sdkrt_blob *const files[] = {");
+            for (size_t i = 0; i < o->nfiles; i++)
+                sdkc_buf_printf(b, "%s&request->body_files.%s", i ? ", " : "", o->files[i]->cname);
+            sdkc_buf_puts(b, "};\n");
+            for (size_t i = 0; i < o->nfiles; i++) {
+                const cfield *f = o->files[i];
+                sdkc_buf_printf(b, "        if (sdkrt_blob_is_set(files[%zu])) {\n", i);
+                if (!f->f->required)
+                    sdkc_buf_printf(b, "            body.has_%s = true;\n", f->cname);
+                if (f->nullable)
+                    sdkc_buf_printf(b, "            body.%s_null = false;\n", f->cname);
+                sdkc_buf_printf(b, "            body.%s = \"\";\n        }\n", f->cname);
+            }
+            sdkc_buf_printf(b,
+                            "        json_t *json = NULL;\n"
+                            "        if (sdkrt_json_encode(&%s, &body, &json, err) != SDKRT_OK)\n"
+                            "            goto fail;\n"
+                            "        sdkrt_status body_st = sdkrt_request_set_body_as(req, ",
+                            desc_name(cx, o->body));
+            if (media)
+                sdkc_buf_puts(b, media);
+            else
+                put_c_string(b, bd->content_type);
+            sdkc_buf_printf(b,
+                            ", json, %s, file_names, files, %zu, err);\n"
+                            "        json_decref(json);\n        if (body_st != SDKRT_OK)\n"
+                            "            goto fail;\n    }\n",
+                            enc, o->nfiles);
+        } else {
+            sdkc_buf_printf(b, "    if (%ssdkrt_request_set_typed_body(req, ", cond);
+            if (media)
+                sdkc_buf_puts(b, media);
+            else
+                put_c_string(b, bd->content_type);
+            sdkc_buf_printf(b, ", &%s, &request->body, %s, err) != SDKRT_OK)\n        goto fail;\n",
+                            desc_name(cx, o->body), enc);
+        }
     }
     emit_accept_and_security(cx, b, op);
     sdkc_buf_puts(b, "    *out = req;\n    return SDKRT_OK;\n");
@@ -2296,15 +2387,15 @@ static void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops)
 
 /* ---- driver ---- */
 
-static void warn_body_media(const sdkc_operation *op, const char *ct, sdkc_diag *diag)
+/* is_default: the default media type, whose binary content and file parts are blobs. */
+static void warn_body_media(const sdkc_operation *op, const char *ct, bool is_default,
+                            sdkc_diag *diag)
 {
-    bool json = strstr(ct, "json") != NULL;
-    bool form = !strncmp(ct, "application/x-www-form-urlencoded", 33);
-    bool multipart = !strncmp(ct, "multipart/form-data", 19);
+    media_kind mk = media_of(ct);
     const sdkc_type *t = op->body->type;
     while (t->kind == SDKC_TYPE_NULLABLE)
         t = t->u.nullable.inner;
-    if (multipart && t->kind == SDKC_TYPE_OBJECT) {
+    if (mk == MEDIA_MULTIPART && !is_default && t->kind == SDKC_TYPE_OBJECT) {
         for (size_t i = 0; i < t->u.object.nfields; i++) {
             const sdkc_field *f = &t->u.object.fields[i];
             const sdkc_type *ft = f->type;
@@ -2316,14 +2407,14 @@ static void warn_body_media(const sdkc_operation *op, const char *ct, sdkc_diag 
                               op->id, f->wire_name);
         }
     }
-    if (json || form || multipart)
+    if (mk != MEDIA_OTHER)
         return;
     if (t->kind != SDKC_TYPE_STRING)
         sdkc_diag_add(diag, SDKC_SEV_WARNING, op->loc,
                       "operation '%s': request body '%s' is not a string; the C SDK sends the "
                       "value as JSON text under that media type",
                       op->id, ct);
-    else if (t->u.str.format && !strcmp(t->u.str.format, "binary"))
+    else if (!is_default && is_binary(t))
         sdkc_diag_add(diag, SDKC_SEV_WARNING, op->loc,
                       "operation '%s': binary request body '%s' is a NUL-terminated string in "
                       "the C SDK (bytes with NUL cannot be sent)",
@@ -2331,17 +2422,18 @@ static void warn_body_media(const sdkc_operation *op, const char *ct, sdkc_diag 
 }
 
 /* Bodies the C SDK cannot put on the wire exactly as declared, for the default media type and
- * each alternative. JSON, form and multipart bodies are written as the contract says; any other
- * media type carries a string's text as is, so only a structured value there (sent as JSON text)
- * and binary content (a NUL-terminated string: no NUL bytes) differ. */
+ * each alternative. JSON, form and multipart bodies are written as the contract says, binary
+ * content of the default media type from blobs; any other media type carries a string's text as
+ * is, so a structured value there (sent as JSON text) and binary content of an alternative (a
+ * NUL-terminated string: no NUL bytes) differ. */
 static void warn_body_limits(const sdkc_operation *op, sdkc_diag *diag)
 {
     const sdkc_body *body = op->body;
     if (!body || !body->content_type || !body->type)
         return;
-    warn_body_media(op, body->content_type, diag);
+    warn_body_media(op, body->content_type, true, diag);
     for (size_t i = 0; i < body->nalternatives; i++)
-        warn_body_media(op, body->alternatives[i], diag);
+        warn_body_media(op, body->alternatives[i], false, diag);
 }
 
 static sdkc_status write_out(const char *dir, const char *rel, sdkc_buf *b, sdkc_diag *diag)
@@ -2406,6 +2498,7 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "error",
                                            "status",
                                            "bytes",
+                                           "blob",
                                            "bytes_free",
                                            "client_new",
                                            "client_free",
@@ -2463,6 +2556,7 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                         "NEXT_ITEM",
                                         "CLIENT_OPTIONS_INIT",
                                         "CALL_OPTIONS_INIT",
+                                        "BLOB_INIT",
                                         "H",
                                         "TYPES_H",
                                         "OPS_H",
@@ -2533,6 +2627,19 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                 emit_map_type(cx, op->body->type, sdkc_arena_printf(cx->arena, "%s_body", o->name));
             if (!o->body)
                 return false;
+            media_kind mk = op->body->content_type ? media_of(op->body->content_type) : MEDIA_JSON;
+            o->blob_body = mk == MEDIA_OTHER && is_binary(op->body->type);
+            if (mk == MEDIA_MULTIPART && o->body->nfields &&
+                !strcmp(o->body->jk, "SDKRT_JK_OBJECT")) {
+                o->files = sdkc_arena_alloc(cx->arena, o->body->nfields * sizeof *o->files);
+                if (!o->files)
+                    return false;
+                for (size_t k = 0; k < o->body->nfields; k++) {
+                    const cfield *f = &o->body->fields[k];
+                    if (f->type->stores && !f->boxed && is_binary(f->ir_type))
+                        o->files[o->nfiles++] = f;
+                }
+            }
         }
         if (op->success.encoding == SDKC_ENC_JSON && op->success.result) {
             o->result = emit_map_type(cx, op->success.result,

@@ -3,11 +3,13 @@
  * without a cast. This file is compiled with -Wcast-qual -Wwrite-strings -Werror: with the
  * plain value types (char *) in requests it does not build. The twins are encoded with the value
  * types' descriptors; the wire must be exactly what the plain values would give. */
+#define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "ip/ip.h"
 
@@ -16,6 +18,8 @@ static char *seen_trace;
 static char *seen_type;
 static char *seen_text;
 static json_t *seen_body;
+static char *seen_bytes; /* the body as sent, seen_len bytes */
+static size_t seen_len;
 
 static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
 {
@@ -34,8 +38,13 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
             seen_type = strdup(req->headers[i].value);
     }
     seen_text = strndup(req->body ? (const char *)req->body : "", req->body_len);
+    free(seen_bytes);
+    seen_bytes = malloc(req->body_len + 1);
+    if (seen_bytes && req->body_len)
+        memcpy(seen_bytes, req->body, req->body_len);
+    seen_len = req->body_len;
     seen_body = req->body ? json_loadb(req->body, req->body_len, 0, NULL) : NULL;
-    if (!strcmp(req->target, "/forms")) {
+    if (!strcmp(req->target, "/forms") || !strncmp(req->target, "/uploads", 8)) {
         sdkrt_memory_response_set_status(resp, 204);
         return 0;
     }
@@ -70,7 +79,8 @@ static void teardown(void)
     free(seen_type);
     free(seen_text);
     json_decref(seen_body);
-    seen_target = seen_trace = seen_type = seen_text = NULL;
+    free(seen_bytes);
+    seen_target = seen_trace = seen_type = seen_text = seen_bytes = NULL;
     seen_body = NULL;
 }
 
@@ -231,6 +241,87 @@ START_TEST(body_media_type_choice)
 }
 END_TEST
 
+static bool seen_has(const void *needle, size_t n)
+{
+    for (size_t i = 0; seen_bytes && i + n <= seen_len; i++) {
+        if (!memcmp(seen_bytes + i, needle, n))
+            return true;
+    }
+    return false;
+}
+
+/* A binary body is a blob: bytes with NULs from memory, or a file's content. */
+START_TEST(binary_body_from_a_blob)
+{
+    static const unsigned char bytes[] = {0x00, 0xff, 'a', 0x00, '\n'};
+    ip_uploads_put_request req = {0};
+    req.name = "a b";
+    req.body.data = bytes;
+    req.body.len = sizeof bytes;
+    ip_error *err = NULL;
+    ck_assert_msg(ip_uploads_put(client, &req, NULL, &err) == IP_OK, "%s", ip_error_message(err));
+    ck_assert_str_eq(seen_target, "/uploads/a%20b");
+    ck_assert_str_eq(seen_type, "application/octet-stream");
+    ck_assert_uint_eq(seen_len, sizeof bytes);
+    ck_assert(!memcmp(seen_bytes, bytes, sizeof bytes));
+
+    char path[] = "/tmp/sdkc-blob-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "wb");
+    ck_assert_ptr_nonnull(f);
+    fwrite("\0file\0", 1, 6, f);
+    fclose(f);
+    ip_uploads_put_request from_file = {0};
+    from_file.name = "f";
+    from_file.body.path = path;
+    from_file.body.content_type = "image/png"; /* the blob's own type wins */
+    ck_assert_int_eq(ip_uploads_put(client, &from_file, NULL, &err), IP_OK);
+    ck_assert_str_eq(seen_type, "image/png");
+    ck_assert_uint_eq(seen_len, 6);
+    ck_assert(!memcmp(seen_bytes, "\0file\0", 6));
+    unlink(path);
+    from_file.body.path = path; /* gone now: a client error, nothing sent */
+    ck_assert_int_eq(ip_uploads_put(client, &from_file, NULL, &err), IP_ERR);
+    ck_assert_ptr_nonnull(err);
+    ip_error_clear(&err);
+}
+END_TEST
+
+/* Multipart file parts come from blobs (body_files), the other properties from the body; a
+ * required file part with no blob is the body's string. */
+START_TEST(multipart_file_parts_from_blobs)
+{
+    static const unsigned char png[] = {0x89, 'P', 'N', 'G', 0x00, 0x01};
+    ip_uploads_post_request req = {0};
+    req.body.title = "holiday";
+    req.body_files.file.data = png;
+    req.body_files.file.len = sizeof png;
+    req.body_files.file.filename = "me.png";
+    req.body_files.file.content_type = "image/png";
+    ip_error *err = NULL;
+    ck_assert_msg(ip_uploads_post(client, &req, NULL, &err) == IP_OK, "%s", ip_error_message(err));
+    ck_assert_ptr_nonnull(seen_type);
+    ck_assert_msg(!strncmp(seen_type, "multipart/form-data; boundary=", 30), "%s", seen_type);
+    static const char title[] = "Content-Disposition: form-data; name=\"title\"\r\n\r\nholiday\r\n";
+    ck_assert_msg(seen_has(title, sizeof title - 1), "%.*s", (int)seen_len, seen_bytes);
+    static const char file[] = "Content-Disposition: form-data; name=\"file\"; filename=\"me.png\"";
+    ck_assert(seen_has(file, sizeof file - 1));
+    ck_assert(seen_has("Content-Type: image/png", 23));
+    ck_assert(seen_has(png, sizeof png));
+    static const char thumb[] = "name=\"thumb\"";
+    ck_assert(!seen_has(thumb, sizeof thumb - 1)); /* optional, not set: not sent */
+
+    /* no blob for the required file: the body's string is the part */
+    ip_uploads_post_request text = {0};
+    text.body.title = "t";
+    text.body.file = "plain text";
+    ck_assert_int_eq(ip_uploads_post(client, &text, NULL, &err), IP_OK);
+    static const char part[] = "name=\"file\"\r\n\r\nplain text\r\n";
+    ck_assert_msg(seen_has(part, sizeof part - 1), "%.*s", (int)seen_len, seen_bytes);
+}
+END_TEST
+
 /* The contract's own NodeIn keeps the name node_in; Node's twin is node_input. */
 START_TEST(twin_names_yield_to_contract_names)
 {
@@ -252,6 +343,8 @@ int main(void)
     tcase_add_test(tc, null_required_string_is_an_error);
     tcase_add_test(tc, twin_names_yield_to_contract_names);
     tcase_add_test(tc, body_media_type_choice);
+    tcase_add_test(tc, binary_body_from_a_blob);
+    tcase_add_test(tc, multipart_file_parts_from_blobs);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -11,6 +11,7 @@
 
 #include "sdkrt/sdkrt.h"
 #include "sdkrt/json.h"
+#include "sdkrt/wire.h"
 
 #if SDKRT_VERSION_MAJOR != 0 || SDKRT_VERSION_MINOR < 1
 #error "this SDK needs libsdkrt 0.1 or a later 0.x"
@@ -42,6 +43,11 @@ typedef enum oc_next {
     OC_NEXT_END = 0,    /* no more items */
     OC_NEXT_ITEM = 1    /* *item is set */
 } oc_next;
+
+/* Bytes from memory (data, len) or from a file (path), for binary bodies and multipart
+ * file parts; borrowed by the call. */
+typedef sdkrt_blob oc_blob;
+#define OC_BLOB_INIT SDKRT_BLOB_INIT
 
 /* Why a CLIENT error happened (oc_error_reason); NONE for a DOMAIN error. */
 typedef sdkrt_reason oc_reason;
