@@ -14,22 +14,7 @@
 
 /* ---- per-operation model ---- */
 
-typedef struct cop {
-    const sdkc_operation *op;
-    const char *name;     /* "session_list" (unique, reserved with its derived names) */
-    ctype **params;       /* per op->params */
-    ctype *body;          /* NULL without a body */
-    ctype *result;        /* JSON result (after unwrap); NULL otherwise */
-    ctype **errs;         /* per flattened declared tag */
-    ctype *item;          /* page item or stream item */
-    ctype *cause;         /* stream failure cause, or NULL */
-    ctype *page;          /* page body object */
-    const char **pnames;  /* request struct member per op->params (unique with has_ and body) */
-    bool has_request;     /* any parameter or body */
-    bool blob_body;       /* a binary body: the request's body is a blob */
-    const cfield **files; /* multipart: the body's binary properties (body_files members) */
-    size_t nfiles;
-} cop;
+/* cop: see emit_internal.h */
 
 /* ---- media types ---- */
 
@@ -2154,6 +2139,22 @@ static void emit_umbrella(emit_ctx *cx, sdkc_buf *b)
 /* Copy template lines, replacing {{P}} (prefix), {{V}} (sdkc version), {{RTV}} (libsdkrt version
  * wanted), {{SRC}} (contract file name) and {{TITLE}} (API title, on one line as a .pc field
  * needs). */
+/* With --tests: the <prefix>_mock executable (tests/mock.c), in both build modes (%s: prefix). */
+static const char mock_cmake_sdkrt[] =
+    "  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tests/mock.c)\n"
+    "    add_executable(%s_mock ${CMAKE_CURRENT_SOURCE_DIR}/tests/mock.c)\n"
+    "    set_target_properties(%s_mock PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON "
+    "C_EXTENSIONS OFF)\n"
+    "    target_link_libraries(%s_mock PRIVATE %s)\n"
+    "  endif()\n";
+static const char mock_cmake_standalone[] =
+    "if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tests/mock.c)\n"
+    "  add_executable(%s_mock ${CMAKE_CURRENT_SOURCE_DIR}/tests/mock.c)\n"
+    "  set_target_properties(%s_mock PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON "
+    "C_EXTENSIONS OFF)\n"
+    "  target_link_libraries(%s_mock PRIVATE %s_static)\n"
+    "endif()\n";
+
 static void put_template(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
 {
     const char *title = cx->ir->title ? cx->ir->title : "an HTTP API";
@@ -2161,12 +2162,16 @@ static void put_template(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
     for (char *c = one_line; c && *c; c++)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
+    const char *P = cx->prefix;
     const char *keys[][2] = {
         {"P", cx->prefix},
         {"V", SDKC_VERSION},
         {"RTV", sdkc_arena_printf(cx->arena, "%d.%d", SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT)},
         {"SRC", cx->ir->source_name ? base_name(cx->ir->source_name) : "(unknown)"},
         {"TITLE", one_line ? one_line : title},
+        {"MOCK_SDKRT", cx->tests ? sdkc_arena_printf(cx->arena, mock_cmake_sdkrt, P, P, P, P) : ""},
+        {"MOCK_STANDALONE",
+         cx->tests ? sdkc_arena_printf(cx->arena, mock_cmake_standalone, P, P, P, P) : ""},
     };
     for (; *lines; lines++) {
         for (const char *t = *lines; *t;) {
@@ -2224,6 +2229,7 @@ static const char *const cmake_template[] = {
     "  target_include_directories({{P}} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include\n",
     "                             PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)\n",
     "  target_link_libraries({{P}} PUBLIC sdkrt)\n",
+    "{{MOCK_SDKRT}}",
     "  return()\n",
     "endif()\n",
     "\n",
@@ -2262,6 +2268,7 @@ static const char *const cmake_template[] = {
     "$<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>\n",
     "                                          $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)\n",
     "endforeach()\n",
+    "{{MOCK_STANDALONE}}",
     "\n",
     "install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/{{P}} DESTINATION "
     "${CMAKE_INSTALL_INCLUDEDIR})\n",
@@ -2752,6 +2759,21 @@ done:
     return ok;
 }
 
+void emit_put_c_string(sdkc_buf *b, const char *s)
+{
+    put_c_string(b, s);
+}
+
+void emit_banner(emit_ctx *cx, sdkc_buf *b, const char *what)
+{
+    banner(cx, b, what);
+}
+
+bool emit_page_ok(const cop *o)
+{
+    return page_ok(o);
+}
+
 sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc_diag *diag)
 {
     sdkc_loc loc = {NULL, 0, 0};
@@ -2774,6 +2796,7 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
         sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "emit c: out of memory building the model");
         goto done;
     }
+    cx.tests = opts->tests;
     /* what the C SDK leaves out, said where the contract declares it */
     for (size_t i = 0; i < ir->nops; i++)
         warn_body_limits(&ir->ops[i], diag);
@@ -2815,6 +2838,16 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     WRITE(sdkc_arena_printf(cx.arena, "%s.pc.in", cx.prefix), emit_pc(&cx, &b));
     WRITE(sdkc_arena_printf(cx.arena, "%sConfig.cmake.in", cx.prefix), emit_config(&cx, &b));
     WRITE(sdkc_arena_strdup(cx.arena, "README.md"), emit_readme(&cx, &b, ops, ir->nops));
+    if (opts->tests) {
+        char *tdir = sdkc_arena_printf(cx.arena, "%s/tests", opts->out_dir);
+        if (!tdir || !make_dirs(tdir)) {
+            sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "emit c: cannot create %s/tests: %s",
+                          opts->out_dir, strerror(errno));
+            st = SDKC_ERR_IO;
+            goto done;
+        }
+        WRITE(sdkc_arena_strdup(cx.arena, "tests/mock.c"), emit_mock_c(&cx, &b, ops, ir->nops));
+    }
 #undef WRITE
     st = SDKC_OK;
 done:

@@ -32,11 +32,11 @@ typedef struct ctype ctype;
 
 typedef struct cfield {
     const sdkc_field *f;
-    const char *cname; /* member name, unique in its struct with has_ and _null companions */
-    ctype *type;   /* with a field-level nullable removed */
+    const char *cname;        /* member name, unique in its struct with has_ and _null companions */
+    ctype *type;              /* with a field-level nullable removed */
     const sdkc_type *ir_type; /* the IR type it was mapped from (nullable removed) */
-    bool nullable; /* the field may be JSON null (x_null flag) */
-    bool boxed;    /* stored through a pointer (breaks a by-value cycle) */
+    bool nullable;            /* the field may be JSON null (x_null flag) */
+    bool boxed;               /* stored through a pointer (breaks a by-value cycle) */
 } cfield;
 
 typedef struct cvariant {
@@ -68,7 +68,7 @@ struct ctype {
     const char **consts;       /* ENUM values / UNION kinds: the constants' names, unique */
     const char *unknown_const; /* ENUM / UNION: the constant for an unknown value */
     int mark;
-    int id; /* creation order: a ctype's identity in shape keys */
+    int id;                 /* creation order: a ctype's identity in shape keys */
     struct ccommon *common; /* UNION: fields every variant has alike, with their accessors */
     size_t ncommon;
     bool input;       /* reachable from a request parameter or body */
@@ -95,6 +95,7 @@ typedef struct emit_ctx {
     size_t nliterals;
     bool seeding;   /* mapping a seed: its name wins over the IR's contextual name */
     bool merge_all; /* first pass: merge every inline shape, to find common union fields */
+    bool tests;     /* also write tests/mock.c (`sdkc generate --tests`) */
 } emit_ctx;
 
 /* A shared inline type to map first, under a name of its own (a union's common field). */
@@ -111,8 +112,9 @@ ctype *emit_map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name);
 bool emit_order_types(emit_ctx *cx);
 /* Member names for n fields (safe_name, required, nullable given per field) that do not collide
  * with each other or their has_x / x_null companions, nor with the names in taken. */
-const char **emit_member_names(emit_ctx *cx, size_t n, const char *const *safe, const bool *optional,
-                               const bool *nullable, const char *const *taken);
+const char **emit_member_names(emit_ctx *cx, size_t n, const char *const *safe,
+                               const bool *optional, const bool *nullable,
+                               const char *const *taken);
 bool emit_name_constants(emit_ctx *cx);
 /* Find the fields every variant of each union shares and name their accessors. */
 bool emit_union_commons(emit_ctx *cx);
@@ -126,5 +128,30 @@ bool emit_input_twins(emit_ctx *cx, ctype *const *roots, size_t nroots);
 const char *emit_in_decl(emit_ctx *cx, const ctype *c);
 /* Whether c's storage holds a pointer (a string, raw JSON, a list, a box, ...). */
 bool emit_holds_pointer(const ctype *c);
+
+/* One operation as the C SDK spells it. */
+typedef struct cop {
+    const sdkc_operation *op;
+    const char *name;     /* "session_list" (unique, reserved with its derived names) */
+    ctype **params;       /* per op->params */
+    ctype *body;          /* NULL without a body */
+    ctype *result;        /* JSON result (after unwrap); NULL otherwise */
+    ctype **errs;         /* per flattened declared tag */
+    ctype *item;          /* page item or stream item */
+    ctype *cause;         /* stream failure cause, or NULL */
+    ctype *page;          /* page body object */
+    const char **pnames;  /* request struct member per op->params (unique with has_ and body) */
+    bool has_request;     /* any parameter or body */
+    bool blob_body;       /* a binary body: the request's body is a blob */
+    const cfield **files; /* multipart: the body's binary properties (body_files members) */
+    size_t nfiles;
+} cop;
+
+/* Shared with emit_mock.c (defined in emit_c.c). */
+void emit_put_c_string(sdkc_buf *b, const char *s);
+void emit_banner(emit_ctx *cx, sdkc_buf *b, const char *what);
+bool emit_page_ok(const cop *o);
+/* tests/mock.c: one call per operation against a mock server (`sdkc generate --tests`). */
+void emit_mock_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops);
 
 #endif

@@ -8,7 +8,7 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-                    "[--include GLOB]... [--quiet]\n");
+                    "[--include GLOB]... [--tests] [--quiet]\n");
     return 2;
 }
 
@@ -28,7 +28,7 @@ int sdkc_emit_c_main(int argc, char **argv)
     const char *input = NULL, *lang = NULL, *prefix = NULL, *out = NULL;
     const char **include = calloc((size_t)(argc > 0 ? argc : 1), sizeof *include);
     size_t ninclude = 0;
-    bool quiet = false;
+    bool quiet = false, tests = false;
     int rc = 1;
     char *text = NULL;
     size_t len = 0;
@@ -40,9 +40,12 @@ int sdkc_emit_c_main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-                   "[--include GLOB]... [--quiet]\n"
+                   "[--include GLOB]... [--tests] [--quiet]\n"
                    "Writes a C SDK on libsdkrt: include/PREFIX/*.h, src/*.c, CMakeLists.txt, "
                    "README.md.\n"
+                   "--tests also writes tests/mock.c (target PREFIX_mock): one call per "
+                   "operation against a mock server\n"
+                   "(`PREFIX_mock BASE_URL`, see docs/mock.md).\n"
                    "Prints the compiler's warnings like 'sdkc compile'; --quiet prints errors "
                    "only.\n");
             rc = 0;
@@ -51,6 +54,10 @@ int sdkc_emit_c_main(int argc, char **argv)
         const char **slot = NULL;
         if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             quiet = true;
+            continue;
+        }
+        if (!strcmp(a, "--tests")) {
+            tests = true;
             continue;
         }
         if (!strcmp(a, "--lang"))
@@ -106,6 +113,7 @@ int sdkc_emit_c_main(int argc, char **argv)
     sdkc_emit_c_options eo = SDKC_EMIT_C_OPTIONS_INIT;
     eo.prefix = prefix;
     eo.out_dir = out;
+    eo.tests = tests;
     st = sdkc_emit_c(sdkc_compiled_ir(compiled), &eo, diag);
     sdkc_diag_print(diag, stderr, quiet); /* the compiler's warnings too, as compile prints them */
     rc = st == SDKC_OK ? 0 : 1;

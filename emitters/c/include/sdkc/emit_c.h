@@ -18,10 +18,13 @@ extern "C" {
 typedef struct sdkc_emit_c_options {
     const char *prefix;  /* C prefix of every generated name, e.g. "oc"; a lower-case identifier */
     const char *out_dir; /* created when missing; files in it are overwritten */
+    /* Also write tests/mock.c, one call per operation against a mock server (docs/mock.md), and
+       a <prefix>_mock target in CMakeLists.txt. */
+    bool tests;
 } sdkc_emit_c_options;
 #define SDKC_EMIT_C_OPTIONS_INIT                                                                   \
     {                                                                                              \
-        NULL, NULL                                                                                 \
+        NULL, NULL, false                                                                          \
     }
 
 /* Emit the SDK for ir (borrowed). Errors (bad prefix, I/O) go to diag. */

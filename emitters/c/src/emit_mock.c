@@ -1,0 +1,657 @@
+/* tests/mock.c (`sdkc generate --tests`): one call per operation against a mock server of the
+ * same contract (Prism, `scripts/prism.sh`), with request values synthesized from the IR types.
+ *
+ * Each value is written into the generated C as JSON text, decoded at run time with the SDK's own
+ * `<t>_decode` and lent to the request (an input twin has its value type's layout, so it is
+ * copied with memcpy). Scalars are assigned directly. An operation whose required values cannot
+ * be synthesized faithfully is reported as SKIP with the reason, never left out. */
+#include "emit_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SYNTH_MAX_DEPTH 24
+
+/* Synthesis state: the first reason a value could not be made. */
+typedef struct synth {
+    emit_ctx *cx;
+    const char *why;
+} synth;
+
+static json_t *synth_fail(synth *s, const char *why)
+{
+    if (!s->why)
+        s->why = why;
+    return NULL;
+}
+
+/* A string for a format, or NULL when the format puts no constraint we know of. */
+static const char *format_value(const char *f)
+{
+    static const char *const table[][2] = {
+        {"date-time", "2024-01-02T03:04:05Z"},
+        {"date", "2024-01-02"},
+        {"time", "03:04:05Z"},
+        {"duration", "P1D"},
+        {"uuid", "00000000-0000-4000-8000-000000000000"},
+        {"email", "mock@example.com"},
+        {"idn-email", "mock@example.com"},
+        {"uri", "https://example.com/mock"},
+        {"url", "https://example.com/mock"},
+        {"iri", "https://example.com/mock"},
+        {"uri-reference", "https://example.com/mock"},
+        {"iri-reference", "https://example.com/mock"},
+        {"uri-template", "https://example.com/mock"},
+        {"hostname", "example.com"},
+        {"idn-hostname", "example.com"},
+        {"ipv4", "127.0.0.1"},
+        {"ip", "127.0.0.1"},
+        {"ipv6", "::1"},
+        {"byte", "bW9jaw=="},
+        {"int32", "1"},
+        {"int64", "1"},
+        {"decimal", "1"},
+        {"double", "1"},
+        {"float", "1"},
+        {"json-pointer", "/mock"},
+        {"relative-json-pointer", "0"},
+        {"regex", "mock"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+        if (!strcmp(f, table[i][0]))
+            return table[i][1];
+    }
+    return NULL;
+}
+
+static json_t *synth_string(synth *s, const sdkc_type *t)
+{
+    const char *base = "mock";
+    const char *f = t->u.str.format;
+    bool fixed = false; /* a format or brand fixes the text: lengths cannot pad it */
+    if (t->u.str.brand) {
+        base = sdkc_arena_printf(s->cx->arena, "%s_mock", t->u.str.brand->prefix);
+        fixed = true;
+    } else if (t->u.str.pattern) {
+        return synth_fail(s, sdkc_arena_printf(s->cx->arena,
+                                               "string pattern '%s' (no value synthesized)",
+                                               t->u.str.pattern));
+    }
+    /* binary (a file part's text when no blob is set): any bytes do */
+    if (f && !t->u.str.brand && format_value(f)) {
+        base = format_value(f);
+        fixed = true;
+    }
+    if (!base)
+        return NULL;
+    size_t n = strlen(base);
+    if (t->u.str.has_max_length && n > t->u.str.max_length) {
+        if (fixed)
+            return synth_fail(s, "string format or prefix longer than maxLength");
+        n = (size_t)t->u.str.max_length;
+    }
+    size_t want = n;
+    if (t->u.str.has_min_length && t->u.str.min_length > n) {
+        if (fixed)
+            return synth_fail(s, "string format or prefix shorter than minLength");
+        if (t->u.str.min_length > 4096)
+            return synth_fail(s, "minLength above 4096");
+        want = (size_t)t->u.str.min_length;
+    }
+    char *text = sdkc_arena_alloc(s->cx->arena, want + 1);
+    if (!text)
+        return NULL;
+    memcpy(text, base, n);
+    for (size_t i = n; i < want; i++)
+        text[i] = 'x';
+    text[want] = '\0';
+    return json_string(text);
+}
+
+/* 1 moved into [minimum, maximum] (integral for integers), or NULL when the range is empty. */
+static json_t *synth_number(synth *s, const sdkc_type *t, bool integer)
+{
+    double v = 1;
+    double lo = t->u.num.minimum, hi = t->u.num.maximum;
+    bool xlo = t->u.num.exclusive_minimum, xhi = t->u.num.exclusive_maximum;
+    if (t->u.num.has_minimum && (v < lo || (xlo && v <= lo))) {
+        v = integer ? ceil(lo) : lo;
+        if (xlo && v <= lo)
+            v = integer ? v + 1 : (t->u.num.has_maximum ? (lo + hi) / 2 : lo + 1);
+    }
+    if (t->u.num.has_maximum && (v > hi || (xhi && v >= hi))) {
+        v = integer ? floor(hi) : hi;
+        if (xhi && v >= hi)
+            v = integer ? v - 1 : (t->u.num.has_minimum ? (lo + hi) / 2 : hi - 1);
+    }
+    if ((t->u.num.has_minimum && (v < lo || (xlo && v <= lo))) ||
+        (t->u.num.has_maximum && (v > hi || (xhi && v >= hi))))
+        return synth_fail(s, "empty numeric range");
+    if (integer) {
+        if (v > 9e15 || v < -9e15)
+            return synth_fail(s, "integer bound out of range");
+        return json_integer((json_int_t)v);
+    }
+    return json_real(v);
+}
+
+static json_t *synth_value(synth *s, const sdkc_type *t, int depth);
+
+static json_t *synth_object(synth *s, const sdkc_type *t, int depth)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o && i < t->u.object.nfields; i++) {
+        const sdkc_field *f = &t->u.object.fields[i];
+        if (!f->required)
+            continue;
+        json_t *v = synth_value(s, f->type, depth + 1);
+        if (!v || json_object_set_new(o, f->wire_name, v) != 0) {
+            json_decref(o);
+            return synth_fail(s, "object field");
+        }
+    }
+    return o;
+}
+
+static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
+{
+    if (depth > SYNTH_MAX_DEPTH)
+        return synth_fail(s, "required fields nest too deep (a recursive type)");
+    switch (t->kind) {
+    case SDKC_TYPE_STRING:
+        return synth_string(s, t);
+    case SDKC_TYPE_INTEGER:
+        return synth_number(s, t, true);
+    case SDKC_TYPE_NUMBER:
+        return synth_number(s, t, false);
+    case SDKC_TYPE_BOOLEAN:
+        return json_true();
+    case SDKC_TYPE_NULL:
+        return json_null();
+    case SDKC_TYPE_LITERAL:
+        switch (t->u.literal.kind) {
+        case SDKC_LIT_STRING:
+            return json_string(t->u.literal.text);
+        case SDKC_LIT_BOOL:
+            return json_boolean(!strcmp(t->u.literal.text, "true"));
+        case SDKC_LIT_NULL:
+            return json_null();
+        case SDKC_LIT_NUMBER:
+            return json_loads(t->u.literal.text, JSON_DECODE_ANY, NULL);
+        }
+        return NULL;
+    case SDKC_TYPE_ENUM:
+        if (!t->u.enumeration.nvalues)
+            return synth_fail(s, "enum without values");
+        return json_string(t->u.enumeration.values[0]);
+    case SDKC_TYPE_ARRAY: {
+        uint64_t n =
+            t->u.array.has_min_items && t->u.array.min_items > 1 ? t->u.array.min_items : 1;
+        if (t->u.array.has_max_items && t->u.array.max_items < n)
+            n = t->u.array.max_items;
+        if (n > 64)
+            return synth_fail(s, "minItems above 64");
+        json_t *a = json_array();
+        for (uint64_t i = 0; a && i < n; i++) {
+            json_t *v = synth_value(s, t->u.array.items, depth + 1);
+            if (!v || json_array_append_new(a, v) != 0) {
+                json_decref(a);
+                return synth_fail(s, "array item");
+            }
+        }
+        return a;
+    }
+    case SDKC_TYPE_TUPLE: {
+        json_t *a = json_array();
+        for (size_t i = 0; a && i < t->u.tuple.nitems; i++) {
+            json_t *v = synth_value(s, t->u.tuple.items[i], depth + 1);
+            if (!v || json_array_append_new(a, v) != 0) {
+                json_decref(a);
+                return synth_fail(s, "tuple item");
+            }
+        }
+        return a;
+    }
+    case SDKC_TYPE_MAP: {
+        json_t *m = json_object();
+        if (!m || t->u.map.key_pattern)
+            return m; /* no key of a pattern is synthesized: an empty map */
+        json_t *v = synth_value(s, t->u.map.value, depth + 1);
+        if (!v || json_object_set_new(m, "mock", v) != 0) {
+            json_decref(m);
+            return synth_fail(s, "map value");
+        }
+        return m;
+    }
+    case SDKC_TYPE_OBJECT:
+        return synth_object(s, t, depth);
+    case SDKC_TYPE_UNION: {
+        if (!t->u.union_.nvariants)
+            return synth_fail(s, "union without variants");
+        const sdkc_variant *v = &t->u.union_.variants[0];
+        json_t *j = synth_value(s, v->type, depth + 1);
+        /* A tagged variant carries its tag, also when its schema does not list the field. */
+        if (j && json_is_object(j) && t->u.union_.discriminator && v->tag &&
+            !json_object_get(j, t->u.union_.discriminator))
+            json_object_set_new(j, t->u.union_.discriminator, json_string(v->tag));
+        return j;
+    }
+    case SDKC_TYPE_NULLABLE:
+        return synth_value(s, t->u.nullable.inner, depth);
+    case SDKC_TYPE_JSON_STRING: {
+        json_t *c = synth_value(s, t->u.json_string.content, depth + 1);
+        char *text = c ? json_dumps(c, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        json_decref(c);
+        json_t *r = text ? json_string(text) : NULL;
+        free(text);
+        return r;
+    }
+    case SDKC_TYPE_ANY:
+        return json_object();
+    case SDKC_TYPE_NEVER:
+        return synth_fail(s, "a type no value satisfies (not: {})");
+    }
+    return NULL;
+}
+
+/* ---- how a request member is set ---- */
+
+typedef enum set_kind {
+    SET_NOTHING, /* a literal or null: the SDK sends it itself */
+    SET_DECODE,  /* a struct: decode JSON text with <t>_decode, memcpy into the member */
+    SET_STRING,  /* const char * */
+    SET_INT,
+    SET_DOUBLE,
+    SET_BOOL,
+    SET_JSON, /* const json_t * */
+    SET_BLOB, /* a binary body: a few bytes from memory */
+    SET_UNSUPPORTED
+} set_kind;
+
+typedef struct member_set {
+    set_kind kind;
+    const ctype *c; /* the storage type (JSON_STRING followed to its content) */
+    json_t *value;  /* the wire value (for a JSON string: its content), or NULL */
+    const char *why;
+} member_set;
+
+/* Decide how to set a member of storage type c from IR type t. */
+static member_set plan_member(emit_ctx *cx, const ctype *c, const sdkc_type *t)
+{
+    member_set m = {SET_UNSUPPORTED, c, NULL, NULL};
+    while (c->value_of && t->kind == SDKC_TYPE_JSON_STRING) { /* decoded content is stored */
+        c = c->value_of;
+        t = t->u.json_string.content;
+    }
+    m.c = c;
+    if (!c->stores) {
+        m.kind = SET_NOTHING;
+        return m;
+    }
+    synth s = {cx, NULL};
+    m.value = synth_value(&s, t, 0);
+    if (!m.value) {
+        m.why = s.why ? s.why : "out of memory";
+        return m;
+    }
+    if (c->is_struct)
+        m.kind = SET_DECODE;
+    else if (!strcmp(c->jk, "SDKRT_JK_STRING") && json_is_string(m.value))
+        m.kind = SET_STRING;
+    else if (!strcmp(c->jk, "SDKRT_JK_INTEGER") && json_is_integer(m.value))
+        m.kind = SET_INT;
+    else if (!strcmp(c->jk, "SDKRT_JK_NUMBER") && json_is_number(m.value))
+        m.kind = SET_DOUBLE;
+    else if (!strcmp(c->jk, "SDKRT_JK_BOOLEAN") && json_is_boolean(m.value))
+        m.kind = SET_BOOL;
+    else if (!strcmp(c->jk, "SDKRT_JK_ANY"))
+        m.kind = SET_JSON;
+    else
+        m.why = sdkc_arena_printf(cx->arena, "a %s member is not set by the mock generator",
+                                  c->jk + strlen("SDKRT_JK_"));
+    if (m.kind == SET_UNSUPPORTED) {
+        json_decref(m.value);
+        m.value = NULL;
+    }
+    return m;
+}
+
+static char *json_text(const json_t *v)
+{
+    return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* Statements that set req.<member> from m (value slot k: v<k>, j<k>); failure jumps to done. */
+static void put_set(emit_ctx *cx, sdkc_buf *b, const member_set *m, const char *member,
+                    const char *what, size_t k)
+{
+    const char *P = cx->prefix;
+    char *text = m->value ? json_text(m->value) : NULL;
+    switch (m->kind) {
+    case SET_NOTHING:
+        break;
+    case SET_DECODE:
+        sdkc_buf_printf(b, "    j%zu = json_loads(", k);
+        emit_put_c_string(b, text ? text : "null");
+        sdkc_buf_printf(b,
+                        ", JSON_DECODE_ANY, NULL);\n"
+                        "    if (!j%zu || %s_decode(&v%zu, j%zu, \"$\", &err) != %s_OK) {\n"
+                        "        mock_setup_failed(t, id, \"%s\", &err);\n"
+                        "        goto done;\n    }\n",
+                        k, m->c->cdecl, k, k, cx->upper, what);
+        sdkc_buf_printf(b,
+                        "    _Static_assert(sizeof req.%s == sizeof v%zu, \"an input twin has its "
+                        "value type's layout\");\n"
+                        "    memcpy(&req.%s, &v%zu, sizeof v%zu);\n",
+                        member, k, member, k, k);
+        break;
+    case SET_BLOB:
+        sdkc_buf_printf(b, "    req.%s.data = \"mock\";\n    req.%s.len = 4;\n", member, member);
+        break;
+    case SET_STRING:
+        sdkc_buf_printf(b, "    req.%s = ", member);
+        emit_put_c_string(b, json_string_value(m->value));
+        sdkc_buf_puts(b, ";\n");
+        break;
+    case SET_INT:
+        sdkc_buf_printf(b, "    req.%s = INT64_C(%" JSON_INTEGER_FORMAT ");\n", member,
+                        json_integer_value(m->value));
+        break;
+    case SET_DOUBLE:
+        sdkc_buf_printf(b, "    req.%s = %.17g;\n", member, json_number_value(m->value));
+        break;
+    case SET_BOOL:
+        sdkc_buf_printf(b, "    req.%s = %s;\n", member, json_is_true(m->value) ? "true" : "false");
+        break;
+    case SET_JSON:
+        sdkc_buf_printf(b, "    j%zu = json_loads(", k);
+        emit_put_c_string(b, text ? text : "null");
+        sdkc_buf_printf(b,
+                        ", JSON_DECODE_ANY, NULL);\n"
+                        "    if (!j%zu) {\n        mock_setup_failed(t, id, \"%s\", NULL);\n"
+                        "        goto done;\n    }\n    req.%s = j%zu;\n",
+                        k, what, member, k);
+        break;
+    case SET_UNSUPPORTED:
+        break;
+    }
+    (void)P;
+    free(text);
+}
+
+/* ---- the result of a call ---- */
+
+typedef struct result_plan {
+    const char *decl;    /* declaration of `out`, or NULL when the call returns nothing */
+    const char *release; /* statement releasing it */
+    const char *why;     /* set when the result cannot be handled */
+} result_plan;
+
+static result_plan plan_result(emit_ctx *cx, const cop *o)
+{
+    const sdkc_operation *op = o->op;
+    const char *P = cx->prefix;
+    result_plan r = {NULL, NULL, NULL};
+    sdkc_arena *a = cx->arena;
+    if (op->pagination && emit_page_ok(o)) {
+        r.decl = sdkc_arena_printf(a, "%s_%s_page *out = NULL;", P, o->name);
+        r.release = sdkc_arena_printf(a, "%s_%s_page_free(out);", P, o->name);
+        return r;
+    }
+    switch (op->success.encoding) {
+    case SDKC_ENC_JSON: {
+        const ctype *c = o->result;
+        if (!c || !c->stores)
+            return r;
+        if (c->is_struct) {
+            r.decl = sdkc_arena_printf(a, "%s *out = NULL;", c->cdecl);
+            r.release = sdkc_arena_printf(a, "%s_free(out);", c->cdecl);
+            return r;
+        }
+        const ctype *s = c;
+        while (s->value_of)
+            s = s->value_of;
+        if (s->is_struct) { /* copied out by value */
+            r.decl =
+                sdkc_arena_printf(a, "%s out;\n        memset(&out, 0, sizeof out);", s->cdecl);
+            r.release = sdkc_arena_printf(a, "%s_cleanup(&out);", s->cdecl);
+        } else if (!strcmp(s->jk, "SDKRT_JK_STRING")) {
+            r.decl = "char *out = NULL;";
+            r.release = "free(out);";
+        } else if (!strcmp(s->jk, "SDKRT_JK_ANY")) {
+            r.decl = "json_t *out = NULL;";
+            r.release = "json_decref(out);";
+        } else if (!strcmp(s->jk, "SDKRT_JK_INTEGER")) {
+            r.decl = "int64_t out = 0;";
+            r.release = "(void)out;";
+        } else if (!strcmp(s->jk, "SDKRT_JK_NUMBER")) {
+            r.decl = "double out = 0;";
+            r.release = "(void)out;";
+        } else if (!strcmp(s->jk, "SDKRT_JK_BOOLEAN")) {
+            r.decl = "bool out = false;";
+            r.release = "(void)out;";
+        } else if (!strcmp(s->jk, "SDKRT_JK_NULLABLE") && s->inner && s->inner->is_struct) {
+            r.decl = sdkc_arena_printf(a, "%s *out = NULL;", s->inner->cdecl);
+            r.release = sdkc_arena_printf(a, "%s_free(out);", s->inner->cdecl);
+        } else {
+            r.why = sdkc_arena_printf(a, "a %s result is not handled by the mock generator",
+                                      s->jk + strlen("SDKRT_JK_"));
+        }
+        return r;
+    }
+    case SDKC_ENC_BYTES:
+    case SDKC_ENC_TEXT:
+        r.decl = sdkc_arena_printf(a, "%s_bytes *out = NULL;", P);
+        r.release = sdkc_arena_printf(a, "%s_bytes_free(out);", P);
+        return r;
+    default:
+        return r;
+    }
+}
+
+/* ---- one operation ---- */
+
+static void put_skip_fn(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *why)
+{
+    sdkc_buf_printf(b, "static void mock_op_%s(%s_client *client, mock_tally *t)\n{\n", o->name,
+                    cx->prefix);
+    sdkc_buf_puts(b, "    (void)client;\n    mock_skip(t, ");
+    emit_put_c_string(b, o->op->id);
+    sdkc_buf_puts(b, ", ");
+    emit_put_c_string(b, why);
+    sdkc_buf_puts(b, ");\n}\n\n");
+}
+
+static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
+{
+    const sdkc_operation *op = o->op;
+    const char *P = cx->prefix;
+    sdkc_arena *a = cx->arena;
+    if (op->stream) {
+        put_skip_fn(cx, b, o,
+                    "SSE stream: Prism answers text/event-stream with one generated body, not a "
+                    "stream of events");
+        return;
+    }
+    result_plan r = plan_result(cx, o);
+    if (r.why) {
+        put_skip_fn(cx, b, o, r.why);
+        return;
+    }
+    size_t nm = op->nparams + 1;
+    member_set *ms = calloc(nm, sizeof *ms);
+    if (!ms)
+        return;
+    const char *skip = NULL;
+    for (size_t i = 0; i < op->nparams; i++) {
+        const sdkc_param *p = &op->params[i];
+        ms[i] = plan_member(cx, o->params[i], p->type);
+        if (ms[i].kind == SET_UNSUPPORTED && p->required && !skip)
+            skip = sdkc_arena_printf(a, "%s parameter '%s': %s", sdkc_param_in_name(p->in),
+                                     p->wire_name, ms[i].why);
+    }
+    bool has_body = o->body && op->body;
+    if (has_body) {
+        const sdkc_type *bt = op->body->type;
+        while (bt->kind == SDKC_TYPE_NULLABLE)
+            bt = bt->u.nullable.inner;
+        if (o->blob_body) {
+            ms[op->nparams].kind = SET_BLOB;
+        } else {
+            ms[op->nparams] = plan_member(cx, o->body, op->body->type);
+        }
+        if (ms[op->nparams].kind == SET_UNSUPPORTED && op->body->required && !skip)
+            skip = sdkc_arena_printf(a, "request body '%s': %s", op->body->content_type,
+                                     ms[op->nparams].why);
+    }
+    if (skip) {
+        put_skip_fn(cx, b, o, skip);
+        goto done;
+    }
+    sdkc_buf_printf(b, "static void mock_op_%s(%s_client *client, mock_tally *t)\n{\n", o->name, P);
+    sdkc_buf_puts(b, "    static const char id[] = ");
+    emit_put_c_string(b, op->id);
+    sdkc_buf_printf(b, ";\n    %s_error *err = NULL;\n", P);
+    if (o->has_request)
+        sdkc_buf_printf(b, "    %s_%s_request req;\n", P, o->name);
+    for (size_t k = 0; k < nm; k++) {
+        if (ms[k].kind == SET_DECODE)
+            sdkc_buf_printf(b, "    %s v%zu;\n", ms[k].c->cdecl, k);
+        if (ms[k].kind == SET_DECODE || ms[k].kind == SET_JSON)
+            sdkc_buf_printf(b, "    json_t *j%zu = NULL;\n", k);
+    }
+    if (o->has_request)
+        sdkc_buf_puts(b, "    memset(&req, 0, sizeof req);\n");
+    for (size_t k = 0; k < nm; k++) {
+        if (ms[k].kind == SET_DECODE)
+            sdkc_buf_printf(b, "    memset(&v%zu, 0, sizeof v%zu);\n", k, k);
+    }
+    for (size_t k = 0; k < nm; k++) {
+        bool body = k == op->nparams;
+        if ((body && !has_body) || ms[k].kind == SET_UNSUPPORTED) {
+            if (!body || has_body)
+                sdkc_buf_printf(b, "    /* optional %s not set: %s */\n",
+                                body ? "body" : op->params[k].wire_name, ms[k].why);
+            continue;
+        }
+        const char *member = body ? "body" : o->pnames[k];
+        const char *what =
+            body ? "request body" : sdkc_arena_printf(a, "parameter %s", op->params[k].wire_name);
+        bool optional = body ? !op->body->required : !op->params[k].required;
+        put_set(cx, b, &ms[k], member, what, k);
+        if (optional)
+            sdkc_buf_printf(b, "    req.has_%s = true;\n", member);
+    }
+    sdkc_buf_puts(b, "    {\n");
+    if (r.decl)
+        sdkc_buf_printf(b, "        %s\n", r.decl);
+    sdkc_buf_printf(b, "        %s_status st = %s_%s(client, %sNULL, %s&err);\n", P, P, o->name,
+                    o->has_request ? "&req, " : "", r.decl ? "&out, " : "");
+    sdkc_buf_puts(b, "        mock_report(t, id, st, &err);\n");
+    if (r.release)
+        sdkc_buf_printf(b, "        %s\n", r.release);
+    sdkc_buf_puts(b, "    }\n    goto done;\ndone:\n");
+    for (size_t k = 0; k < nm; k++) {
+        if (ms[k].kind == SET_DECODE)
+            sdkc_buf_printf(b, "    %s_cleanup(&v%zu);\n", ms[k].c->cdecl, k);
+        if (ms[k].kind == SET_DECODE || ms[k].kind == SET_JSON)
+            sdkc_buf_printf(b, "    json_decref(j%zu);\n", k);
+    }
+    sdkc_buf_printf(b, "    %s_error_free(err);\n}\n\n", P);
+done:
+    for (size_t k = 0; k < nm; k++)
+        json_decref(ms[k].value);
+    free(ms);
+}
+
+/* Credentials for every scheme the contract declares (Prism checks presence and form only). */
+static size_t emit_credentials(emit_ctx *cx, sdkc_buf *b)
+{
+    const sdkc_ir *ir = cx->ir;
+    sdkc_buf_printf(b, "static const %s_credential mock_credentials[] = {\n", cx->prefix);
+    for (size_t i = 0; i < ir->nschemes; i++) {
+        sdkc_buf_puts(b, "    {");
+        emit_put_c_string(b, ir->schemes[i].name);
+        sdkc_buf_puts(b, ", \"mock\", \"mock\", \"mock-token\"},\n");
+    }
+    if (!ir->nschemes)
+        sdkc_buf_puts(b, "    {NULL, \"mock\", \"mock\", \"mock-token\"},\n");
+    sdkc_buf_puts(b, "};\n\n");
+    return ir->nschemes ? ir->nschemes : 1;
+}
+
+void emit_mock_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
+{
+    const char *P = cx->prefix, *U = cx->upper;
+    emit_banner(cx, b, "one call per operation against a mock server (sdkc generate --tests)");
+    sdkc_buf_printf(b,
+                    "/* Usage: %s_mock BASE_URL   (e.g. a `prism mock CONTRACT --errors` server)\n"
+                    " * Prints one line per operation: PASS <id>, FAIL <id>: <SDK error>, or SKIP "
+                    "<id>: <reason>;\n * then \"mock: N pass, N fail, N skip\". Exit status 1 "
+                    "when any operation fails. */\n",
+                    P);
+    sdkc_buf_printf(b, "#include <%s/%s.h>\n\n", P, P);
+    sdkc_buf_puts(b, "#include <inttypes.h>\n#include <stdbool.h>\n#include <stdint.h>\n"
+                     "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
+    sdkc_buf_puts(b, "typedef struct mock_tally {\n    int pass, fail, skip;\n} mock_tally;\n\n");
+    sdkc_buf_puts(b, "static void mock_skip(mock_tally *t, const char *id, const char *why)\n"
+                     "{\n    printf(\"SKIP %s: %s\\n\", id, why);\n    t->skip++;\n}\n\n");
+    sdkc_buf_printf(b,
+                    "static void mock_report(mock_tally *t, const char *id, %s_status st, "
+                    "%s_error **err)\n{\n"
+                    "    if (st == %s_OK) {\n        printf(\"PASS %%s\\n\", id);\n"
+                    "        t->pass++;\n    } else {\n"
+                    "        printf(\"FAIL %%s: %%s\", id, *err ? %s_error_message(*err) : "
+                    "\"(no error)\");\n"
+                    "        size_t len = 0;\n"
+                    "        const char *body = *err ? %s_error_body(*err, &len) : NULL;\n"
+                    "        if (body && len) { /* the server's answer (Prism's problem body), on "
+                    "the same line */\n"
+                    "            fputs(\" -- body: \", stdout);\n"
+                    "            for (size_t i = 0; i < len && i < 600; i++)\n"
+                    "                putchar(body[i] == '\\n' || body[i] == '\\r' ? ' ' : "
+                    "body[i]);\n"
+                    "        }\n        putchar('\\n');\n        t->fail++;\n    }\n"
+                    "    %s_error_free(*err);\n    *err = NULL;\n}\n\n",
+                    P, P, U, P, P, P);
+    sdkc_buf_printf(b,
+                    "/* A synthesized value that does not decode is a generator bug: FAIL. */\n"
+                    "static void mock_setup_failed(mock_tally *t, const char *id, const char "
+                    "*what, %s_error **err)\n{\n"
+                    "    printf(\"FAIL %%s: %%s: the synthesized value does not decode: %%s\\n\", "
+                    "id, what,\n           err && *err ? %s_error_message(*err) : \"invalid "
+                    "JSON\");\n    t->fail++;\n    if (err) {\n        %s_error_free(*err);\n"
+                    "        *err = NULL;\n    }\n}\n\n",
+                    P, P, P);
+    size_t ncred = emit_credentials(cx, b);
+    for (size_t i = 0; i < nops; i++)
+        emit_mock_op(cx, b, &ops[i]);
+    sdkc_buf_puts(b, "int main(int argc, char **argv)\n{\n");
+    sdkc_buf_printf(b,
+                    "    if (argc != 2) {\n        fprintf(stderr, \"usage: %%s BASE_URL\\n\", "
+                    "argv[0]);\n        return 2;\n    }\n"
+                    "    setvbuf(stdout, NULL, _IOLBF, 0); /* lines appear as operations run */\n"
+                    "    if (%s_global_init() != %s_OK) {\n        fprintf(stderr, \"mock: "
+                    "global init failed\\n\");\n        return 2;\n    }\n"
+                    "    %s_client_options opts = %s_CLIENT_OPTIONS_INIT;\n"
+                    "    opts.base_url = argv[1];\n    opts.timeout_ms = 30000;\n"
+                    "    opts.credentials = mock_credentials;\n"
+                    "    opts.credential_count = %zu;\n"
+                    "    %s_client *client = NULL;\n    %s_error *err = NULL;\n"
+                    "    if (%s_client_new(&client, &opts, &err) != %s_OK) {\n"
+                    "        fprintf(stderr, \"mock: %%s\\n\", %s_error_message(err));\n"
+                    "        %s_error_free(err);\n        %s_global_cleanup();\n"
+                    "        return 2;\n    }\n"
+                    "    mock_tally t = {0, 0, 0};\n",
+                    P, U, P, U, ncred, P, P, P, U, P, P, P);
+    for (size_t i = 0; i < nops; i++)
+        sdkc_buf_printf(b, "    mock_op_%s(client, &t);\n", ops[i].name);
+    sdkc_buf_printf(b,
+                    "    printf(\"mock: %%d pass, %%d fail, %%d skip\\n\", t.pass, t.fail, "
+                    "t.skip);\n"
+                    "    %s_client_free(client);\n    %s_global_cleanup();\n"
+                    "    return t.fail ? 1 : 0;\n}\n",
+                    P, P);
+}

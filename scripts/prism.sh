@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Start or stop a pinned Prism mock server (@stoplight/prism-cli) on 127.0.0.1.
+#   scripts/prism.sh install               install the pinned package into $SDKC_PRISM_DIR
+#   scripts/prism.sh start CONTRACT PORT [ARG...]
+#                                          start `prism mock CONTRACT --errors ARG...`; prints its PID
+#                                          (SDKC_PRISM_ERRORS=0: without --errors, see docs/mock.md)
+#   scripts/prism.sh stop PID              stop by PID (and its children)
+#   scripts/prism.sh port                  print a port free on 127.0.0.1 (random try)
+#   scripts/prism.sh bin                   install, print the prism executable
+# Prism needs no network at run time; only the install uses the npm registry.
+set -euo pipefail
+PRISM_VERSION=${PRISM_VERSION:-5.16.0}
+SDKC_PRISM_DIR=${SDKC_PRISM_DIR:-${SDKC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc}/prism-$PRISM_VERSION}
+BIN="$SDKC_PRISM_DIR/node_modules/.bin/prism"
+
+install() {
+  if [[ -x $BIN ]]; then return 0; fi
+  # Several tests may start at once on a fresh machine: one installs under the lock while the
+  # others wait, then find it done. npm writes into a scratch folder renamed into place, so an
+  # interrupted install never leaves a half-filled $SDKC_PRISM_DIR behind.
+  local parent lock scratch
+  parent=$(dirname "$SDKC_PRISM_DIR")
+  mkdir -p "$parent"
+  lock="$SDKC_PRISM_DIR.lock"
+  exec {lockfd}>"$lock"
+  if ! flock -w "${SDKC_INSTALL_WAIT:-900}" "$lockfd"; then
+    echo "prism install: gave up waiting for $lock" >&2; exit 1
+  fi
+  if [[ -x $BIN ]]; then exec {lockfd}>&-; return 0; fi
+  scratch=$(mktemp -d "$SDKC_PRISM_DIR.tmp.XXXXXX")
+  echo "prism install: @stoplight/prism-cli@$PRISM_VERSION into $SDKC_PRISM_DIR (npm)" >&2
+  if ! (cd "$scratch" && npm install --no-audit --no-fund --silent "@stoplight/prism-cli@$PRISM_VERSION" >&2); then
+    rm -rf "$scratch"; echo "prism install: npm install failed" >&2; exit 1
+  fi
+  if [[ ! -x $scratch/node_modules/.bin/prism ]]; then
+    rm -rf "$scratch"; echo "prism executable missing after install: $BIN" >&2; exit 1
+  fi
+  rm -rf "$SDKC_PRISM_DIR"
+  mv "$scratch" "$SDKC_PRISM_DIR"
+  exec {lockfd}>&-
+}
+
+start() {
+  local contract=$1 port=$2
+  shift 2
+  install
+  # SDKC_PRISM_LOG: where the server's log goes (default: a new file under /tmp, named on stderr).
+  local log=${SDKC_PRISM_LOG:-}
+  [[ -n $log ]] || log=$(mktemp /tmp/sdkc-prism.XXXXXX.log)
+  # setsid: prism runs in its own process group, so stop can end node and anything it spawned.
+  local errors=(--errors)
+  [[ ${SDKC_PRISM_ERRORS:-1} == 0 ]] && errors=()
+  setsid "$BIN" mock "$contract" -h 127.0.0.1 -p "$port" "${errors[@]}" "$@" >"$log" 2>&1 </dev/null &
+  local pid=$!
+  for _ in $(seq 1 "${SDKC_PRISM_WAIT:-300}"); do
+    # Any HTTP answer (even 404 for "/") means the server is up.
+    if curl -sS --max-time 3 -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null; then
+      echo "prism: $contract on http://127.0.0.1:$port (log $log)" >&2
+      echo "$pid"; return 0
+    fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  echo "prism did not come up on port $port; log:" >&2
+  cat "$log" >&2 || true
+  stop "$pid"
+  exit 1
+}
+
+stop() {
+  local pid=$1
+  [[ $pid =~ ^[0-9]+$ ]] || { echo "prism stop: not a PID: $pid" >&2; return 2; }
+  # The PID leads its own process group (setsid above): signal the group, then the PID itself.
+  kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid" 2>/dev/null || true
+}
+
+free_port() {
+  local p
+  for _ in $(seq 1 20); do
+    p=$((20000 + RANDOM % 20000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
+  done
+  echo "no free port found on 127.0.0.1" >&2
+  return 1
+}
+
+cmd=${1:-}; shift || true
+case $cmd in
+  install) install ;;
+  start) start "$@" ;;
+  stop) stop "$@" ;;
+  bin) install; echo "$BIN" ;;
+  port) free_port ;;
+  *) echo "usage: $0 install | start CONTRACT PORT | stop PID | bin | port" >&2; exit 2 ;;
+esac
