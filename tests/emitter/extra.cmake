@@ -62,6 +62,15 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
                    ${PROJECT_SOURCE_DIR}/spec/examples/example.yaml
                    ${CMAKE_CURRENT_BINARY_DIR}/example-contract)
   set_tests_properties(emitter/example_contract_compiles PROPERTIES LABELS "emitter;script" TIMEOUT 300)
+  # An inline object that contains itself (sdkc generate overflowed its stack on such contracts).
+  add_test(NAME emitter/recursive_inline_compiles
+           COMMAND ${CMAKE_COMMAND} -E env "SDKC=$<TARGET_FILE:sdkc-cli>"
+                   "SDKRT_INCLUDE=${SDKRT_INCLUDE}" "JANSSON_CFLAGS=${JANSSON_CFLAGS}"
+                   bash ${CMAKE_CURRENT_SOURCE_DIR}/full_contract.sh
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/recursive-inline.yaml
+                   ${CMAKE_CURRENT_BINARY_DIR}/recursive-inline)
+  set_tests_properties(emitter/recursive_inline_compiles PROPERTIES LABELS "emitter;script"
+                       TIMEOUT 120)
 endif()
 
 # Every C identifier unique in its scope, with readable names for clashes (data/names.yaml).
