@@ -468,8 +468,7 @@ static ctype *compound(emit_ctx *cx, const sdkc_type *t, const char *ctx_name, c
     const char *key;
     /* A recursive inline type cannot be keyed by its shape (the key would contain itself): it
      * is one type of its own, registered before its fields are mapped. */
-    if ((t->kind == SDKC_TYPE_OBJECT || t->kind == SDKC_TYPE_ENUM) && !declared(t) &&
-        !t->recursive)
+    if ((t->kind == SDKC_TYPE_OBJECT || t->kind == SDKC_TYPE_ENUM) && !declared(t) && !t->recursive)
         return anonymous_shape(cx, t, t->safe_name && !cx->seeding ? t->safe_name : ctx_name, jk);
     if (t->safe_name) {
         key = sdkc_arena_printf(cx->arena, "N:%s", t->safe_name);
