@@ -71,6 +71,15 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
                    ${CMAKE_CURRENT_BINARY_DIR}/recursive-inline)
   set_tests_properties(emitter/recursive_inline_compiles PROPERTIES LABELS "emitter;script"
                        TIMEOUT 120)
+  # A stream of raw JSON items: _next's item is a pointer to const json_t * (did not compile).
+  add_test(NAME emitter/stream_json_compiles
+           COMMAND ${CMAKE_COMMAND} -E env "SDKC=$<TARGET_FILE:sdkc-cli>"
+                   "SDKRT_INCLUDE=${SDKRT_INCLUDE}" "JANSSON_CFLAGS=${JANSSON_CFLAGS}"
+                   bash ${CMAKE_CURRENT_SOURCE_DIR}/full_contract.sh
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/stream-json.yaml
+                   ${CMAKE_CURRENT_BINARY_DIR}/stream-json)
+  set_tests_properties(emitter/stream_json_compiles PROPERTIES LABELS "emitter;script"
+                       TIMEOUT 120)
 endif()
 
 # Every C identifier unique in its scope, with readable names for clashes (data/names.yaml).
