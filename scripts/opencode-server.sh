@@ -6,35 +6,14 @@
 #   scripts/opencode-server.sh port               print a port free on 127.0.0.1 (random try)
 # The server needs no model provider for what we use (sessions, pages, prompts with resume:false).
 set -euo pipefail
+# shellcheck source=scripts/npm-pinned.sh
+. "$(dirname "$0")/npm-pinned.sh"
 OPENCODE_VERSION=${OPENCODE_VERSION:-1.18.33}
 SDKC_OPENCODE_DIR=${SDKC_OPENCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc/opencode-$OPENCODE_VERSION}
 BIN="$SDKC_OPENCODE_DIR/node_modules/opencode-linux-x64/bin/opencode"
 
 install() {
-  if [[ -x $BIN ]]; then return 0; fi
-  # Tests that need the server may start at once on a fresh machine: one installs under the lock
-  # while the others wait, then find it done. npm writes into a scratch folder renamed into place,
-  # so an interrupted install never leaves a half-filled $SDKC_OPENCODE_DIR behind.
-  local parent lock scratch
-  parent=$(dirname "$SDKC_OPENCODE_DIR")
-  mkdir -p "$parent"
-  lock="$SDKC_OPENCODE_DIR.lock"
-  exec {lockfd}>"$lock"
-  if ! flock -w "${SDKC_INSTALL_WAIT:-900}" "$lockfd"; then
-    echo "opencode install: gave up waiting for $lock" >&2; exit 1
-  fi
-  if [[ -x $BIN ]]; then exec {lockfd}>&-; return 0; fi
-  scratch=$(mktemp -d "$SDKC_OPENCODE_DIR.tmp.XXXXXX")
-  echo "opencode install: opencode-ai@$OPENCODE_VERSION into $SDKC_OPENCODE_DIR (npm)" >&2
-  if ! (cd "$scratch" && npm install --no-audit --no-fund --silent "opencode-ai@$OPENCODE_VERSION" >&2); then
-    rm -rf "$scratch"; echo "opencode install: npm install failed" >&2; exit 1
-  fi
-  if [[ ! -x $scratch/node_modules/opencode-linux-x64/bin/opencode ]]; then
-    rm -rf "$scratch"; echo "opencode binary missing after install: $BIN" >&2; exit 1
-  fi
-  rm -rf "$SDKC_OPENCODE_DIR"
-  mv "$scratch" "$SDKC_OPENCODE_DIR"
-  exec {lockfd}>&-
+  npm_pinned "$SDKC_OPENCODE_DIR" "opencode-ai@$OPENCODE_VERSION" node_modules/opencode-linux-x64/bin/opencode opencode
 }
 
 start() {

@@ -9,35 +9,14 @@
 #   scripts/prism.sh bin                   install, print the prism executable
 # Prism needs no network at run time; only the install uses the npm registry.
 set -euo pipefail
+# shellcheck source=scripts/npm-pinned.sh
+. "$(dirname "$0")/npm-pinned.sh"
 PRISM_VERSION=${PRISM_VERSION:-5.16.0}
 SDKC_PRISM_DIR=${SDKC_PRISM_DIR:-${SDKC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc}/prism-$PRISM_VERSION}
 BIN="$SDKC_PRISM_DIR/node_modules/.bin/prism"
 
 install() {
-  if [[ -x $BIN ]]; then return 0; fi
-  # Several tests may start at once on a fresh machine: one installs under the lock while the
-  # others wait, then find it done. npm writes into a scratch folder renamed into place, so an
-  # interrupted install never leaves a half-filled $SDKC_PRISM_DIR behind.
-  local parent lock scratch
-  parent=$(dirname "$SDKC_PRISM_DIR")
-  mkdir -p "$parent"
-  lock="$SDKC_PRISM_DIR.lock"
-  exec {lockfd}>"$lock"
-  if ! flock -w "${SDKC_INSTALL_WAIT:-900}" "$lockfd"; then
-    echo "prism install: gave up waiting for $lock" >&2; exit 1
-  fi
-  if [[ -x $BIN ]]; then exec {lockfd}>&-; return 0; fi
-  scratch=$(mktemp -d "$SDKC_PRISM_DIR.tmp.XXXXXX")
-  echo "prism install: @stoplight/prism-cli@$PRISM_VERSION into $SDKC_PRISM_DIR (npm)" >&2
-  if ! (cd "$scratch" && npm install --no-audit --no-fund --silent "@stoplight/prism-cli@$PRISM_VERSION" >&2); then
-    rm -rf "$scratch"; echo "prism install: npm install failed" >&2; exit 1
-  fi
-  if [[ ! -x $scratch/node_modules/.bin/prism ]]; then
-    rm -rf "$scratch"; echo "prism executable missing after install: $BIN" >&2; exit 1
-  fi
-  rm -rf "$SDKC_PRISM_DIR"
-  mv "$scratch" "$SDKC_PRISM_DIR"
-  exec {lockfd}>&-
+  npm_pinned "$SDKC_PRISM_DIR" "@stoplight/prism-cli@$PRISM_VERSION" node_modules/.bin/prism prism
 }
 
 start() {
