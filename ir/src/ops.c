@@ -1251,10 +1251,15 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             r->node = on;
             r->path_item = item;
             r->path = pk->str;
-            const char *qm = strchr(pk->str, '?');
-            r->route = qm ? sdkc_arena_strndup(c->a, pk->str, (size_t)(qm - pk->str)) : pk->str;
-            r->query = qm ? qm + 1 : NULL;
-            if (!r->route) {
+            /* A fragment is never sent (RFC 3986): converted AWS contracts tell operations on one
+             * path apart with "/#X-Amz-Target=...". A query string is parsed for its variables. */
+            const char *hash = strchr(pk->str, '#');
+            size_t plen = hash ? (size_t)(hash - pk->str) : strlen(pk->str);
+            const char *qm = memchr(pk->str, '?', plen);
+            size_t rlen = qm ? (size_t)(qm - pk->str) : plen;
+            r->route = rlen == strlen(pk->str) ? pk->str : sdkc_arena_strndup(c->a, pk->str, rlen);
+            r->query = qm ? sdkc_arena_strndup(c->a, qm + 1, plen - rlen - 1) : NULL;
+            if (!r->route || (qm && !r->query)) {
                 c->nomem = true;
                 goto done;
             }

@@ -970,7 +970,11 @@ static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_puts(b, "    ");
         if (o->params[i]->stores)
             put_in_member(cx, b, o->params[i], o->pnames[i], false);
-        else
+        else if (o->params[i]->literal) {
+            sdkc_buf_printf(b, "char %s; /* nothing to set: always ", o->pnames[i]);
+            put_comment_text(b, o->params[i]->literal, strlen(o->params[i]->literal));
+            sdkc_buf_puts(b, " */");
+        } else
             sdkc_buf_printf(b, "char %s; /* nothing to set */", o->pnames[i]);
         sdkc_buf_putc(b, '\n');
     }
@@ -1457,8 +1461,8 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
     for (size_t i = 0; i < op->nparams; i++) {
         const sdkc_param *p = &op->params[i];
         const ctype *t = o->params[i];
-        if (!t->stores)
-            continue;
+        if (!t->stores && !t->literal)
+            continue; /* null or never: nothing goes on the wire */
         const char *cond =
             p->required ? "" : sdkc_arena_printf(cx->arena, "request->has_%s && ", o->pnames[i]);
         sdkc_buf_printf(b, "    static const sdkrt_param_spec spec_%s = {", o->pnames[i]);
@@ -1580,7 +1584,7 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_puts(b, "    *out = req;\n    return SDKRT_OK;\n");
     bool any_fail = o->body != NULL;
     for (size_t i = 0; i < op->nparams; i++)
-        any_fail = any_fail || o->params[i]->stores;
+        any_fail = any_fail || o->params[i]->stores || o->params[i]->literal;
     if (any_fail)
         sdkc_buf_puts(b, "fail:\n    sdkrt_request_free(req);\n    return SDKRT_ERR;\n");
     sdkc_buf_puts(b, "}\n\n");
@@ -1765,7 +1769,7 @@ static void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
             const sdkc_param *p = &op->params[i];
             if ((pass == 0) != (p->in == SDKC_PARAM_PATH) || !is_ctx_param(op, p))
                 continue;
-            if (!o->params[i]->stores) {
+            if (!o->params[i]->stores && !o->params[i]->literal) {
                 k++;
                 continue;
             }

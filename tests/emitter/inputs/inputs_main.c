@@ -32,7 +32,8 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
     seen_target = strdup(req->target);
     seen_trace = seen_type = NULL;
     for (size_t i = 0; i < req->header_count; i++) {
-        if (!strcmp(req->headers[i].name, "X-Trace"))
+        if (!strcmp(req->headers[i].name, "X-Trace") ||
+            !strcmp(req->headers[i].name, "X-Amz-Target"))
             seen_trace = strdup(req->headers[i].value);
         if (!strcasecmp(req->headers[i].name, "Content-Type"))
             seen_type = strdup(req->headers[i].value);
@@ -44,7 +45,8 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
         memcpy(seen_bytes, req->body, req->body_len);
     seen_len = req->body_len;
     seen_body = req->body ? json_loadb(req->body, req->body_len, 0, NULL) : NULL;
-    if (!strcmp(req->target, "/forms") || !strncmp(req->target, "/uploads", 8)) {
+    if (!strcmp(req->target, "/forms") || !strncmp(req->target, "/uploads", 8) ||
+        !strncmp(req->target, "/ns/", 4) || !strcmp(req->target, "/")) {
         sdkrt_memory_response_set_status(resp, 204);
         return 0;
     }
@@ -322,6 +324,33 @@ START_TEST(multipart_file_parts_from_blobs)
 }
 END_TEST
 
+/* A parameter whose schema allows one value (a single-value enum) has nothing to set, and is
+ * still sent: required ones always, optional ones when has_x. They used to be left out. */
+START_TEST(single_value_parameters_are_sent)
+{
+    ip_items_list_request req = {0};
+    ip_error *err = NULL;
+    ck_assert_msg(ip_items_list(client, &req, NULL, &err) == IP_OK, "%s", ip_error_message(err));
+    ck_assert_str_eq(seen_target, "/ns/Microsoft.Management/items?fields=%2A");
+    req.has_showall = true;
+    ck_assert_int_eq(ip_items_list(client, &req, NULL, &err), IP_OK);
+    ck_assert_str_eq(seen_target, "/ns/Microsoft.Management/items?fields=%2A&showall=true");
+}
+END_TEST
+
+/* A path key with a fragment ("/#X-Amz-Target=...", as converted AWS contracts write them) is
+ * sent without it: a fragment never goes on the wire. */
+START_TEST(path_fragment_is_not_sent)
+{
+    ip_aws_do_request req = {0};
+    ip_error *err = NULL;
+    ck_assert_msg(ip_aws_do(client, &req, NULL, &err) == IP_OK, "%s", ip_error_message(err));
+    ck_assert_str_eq(seen_target, "/");
+    ck_assert_ptr_nonnull(seen_trace);
+    ck_assert_str_eq(seen_trace, "Service.Do");
+}
+END_TEST
+
 /* The contract's own NodeIn keeps the name node_in; Node's twin is node_input. */
 START_TEST(twin_names_yield_to_contract_names)
 {
@@ -345,6 +374,8 @@ int main(void)
     tcase_add_test(tc, body_media_type_choice);
     tcase_add_test(tc, binary_body_from_a_blob);
     tcase_add_test(tc, multipart_file_parts_from_blobs);
+    tcase_add_test(tc, single_value_parameters_are_sent);
+    tcase_add_test(tc, path_fragment_is_not_sent);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
