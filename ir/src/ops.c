@@ -475,14 +475,23 @@ static sdkc_encoding encoding_of(const char *ct)
     return SDKC_ENC_BYTES;
 }
 
-/* The preferred media type entry of a content map: JSON first, else the first listed. */
+/* The preferred media type entry of a content map: a JSON type first, else the first listed;
+ * a concrete type before a media range (a '*' in it), which is no Content-Type. */
 static const sdkc_pair *pick_content(const sdkc_node *content)
 {
     if (!content || content->kind != SDKC_NODE_MAP || content->npairs == 0)
         return NULL;
-    for (size_t i = 0; i < content->npairs; i++)
-        if (encoding_of(content->pairs[i].key->str) == SDKC_ENC_JSON)
+    for (int pass = 0; pass < 4; pass++) {
+        bool want_json = pass == 0 || pass == 2, want_concrete = pass < 2;
+        for (size_t i = 0; i < content->npairs; i++) {
+            const char *k = content->pairs[i].key->str;
+            if (want_json && encoding_of(k) != SDKC_ENC_JSON)
+                continue;
+            if (want_concrete && strchr(k, '*'))
+                continue;
             return &content->pairs[i];
+        }
+    }
     return &content->pairs[0];
 }
 
@@ -552,8 +561,8 @@ static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
     const char *ref = cc_text(sdkc_node_get(schema, "$ref"));
     for (size_t i = 0; alts && i < content->npairs; i++) {
         const sdkc_pair *q = &content->pairs[i];
-        if (q == pc)
-            continue;
+        if (q == pc || strchr(q->key->str, '*'))
+            continue; /* a media range is not a type to send */
         const sdkc_node *qs = sdkc_node_get(q->value, "schema");
         const char *qref = cc_text(sdkc_node_get(qs, "$ref"));
         if (qs == schema || (ref && qref && strcmp(ref, qref) == 0))

@@ -206,8 +206,9 @@ START_TEST(null_required_string_is_an_error)
 }
 END_TEST
 
-/* An operation that accepts several media types sends JSON unless the caller chooses another
- * declared one; an undeclared choice is refused before anything is sent. */
+/* An operation that accepts several media types sends JSON (a concrete type, though a range is
+ * listed first) unless the caller chooses another declared one; an undeclared choice is refused
+ * before anything is sent. */
 START_TEST(body_media_type_choice)
 {
     const char *const tags[] = {"x", "y z"};
@@ -225,6 +226,10 @@ START_TEST(body_media_type_choice)
     ck_assert_int_eq(ip_forms_post(client, &req, NULL, &err), IP_OK);
     ck_assert_str_eq(seen_type, "application/x-www-form-urlencoded");
     ck_assert_str_eq(seen_text, "name=a%26b&tags=x&tags=y%20z");
+
+    req.body_media_type = "application/*+json"; /* a media range is no Content-Type */
+    ck_assert_int_eq(ip_forms_post(client, &req, NULL, &err), IP_ERR);
+    ip_error_clear(&err);
 
     req.body_media_type = "application/json"; /* the default, named */
     ck_assert_int_eq(ip_forms_post(client, &req, NULL, &err), IP_OK);
