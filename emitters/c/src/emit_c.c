@@ -1535,8 +1535,9 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
             sdkc_buf_puts(b, ", &request->body, err) != SDKRT_OK)\n        goto fail;\n");
         } else if (o->nfiles) {
             /* A file part set from a blob stands in for the body's string of that name. */
-            sdkc_buf_printf(b, "    if (%s) {\n        %s body = request->body;\n",
-                            bd->required ? "true" : "request->has_body", emit_in_decl(cx, o->body));
+            sdkc_buf_printf(b, "    %s{\n        %s body = request->body;\n",
+                            bd->required ? "" : "if (request->has_body) ",
+                            emit_in_decl(cx, o->body));
             sdkc_buf_puts(b, "        static const char *const file_names[] = {");
             for (size_t i = 0; i < o->nfiles; i++) {
                 sdkc_buf_puts(b, i ? ", " : "");
