@@ -6,8 +6,8 @@
 #   scripts/opencode-server.sh port               print a port free on 127.0.0.1 (random try)
 # The server needs no model provider for what we use (sessions, pages, prompts with resume:false).
 set -euo pipefail
-# shellcheck source=scripts/npm-pinned.sh
-. "$(dirname "$0")/npm-pinned.sh"
+# shellcheck source=scripts/servers-lib.sh
+. "$(dirname "$0")/servers-lib.sh"
 OPENCODE_VERSION=${OPENCODE_VERSION:-1.18.33}
 SDKC_OPENCODE_DIR=${SDKC_OPENCODE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc/opencode-$OPENCODE_VERSION}
 BIN="$SDKC_OPENCODE_DIR/node_modules/opencode-linux-x64/bin/opencode"
@@ -52,16 +52,6 @@ stop() {
   for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -9 "$pid" 2>/dev/null || true
   case $dir in /tmp/sdkc-opencode.*) rm -rf "$dir" ;; esac
-}
-
-free_port() {
-  local p
-  for _ in $(seq 1 20); do
-    p=$((20000 + RANDOM % 20000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
-  done
-  echo "no free port found on 127.0.0.1" >&2
-  return 1
 }
 
 cmd=${1:-}; shift || true

@@ -9,8 +9,8 @@
 #   scripts/prism.sh bin                   install, print the prism executable
 # Prism needs no network at run time; only the install uses the npm registry.
 set -euo pipefail
-# shellcheck source=scripts/npm-pinned.sh
-. "$(dirname "$0")/npm-pinned.sh"
+# shellcheck source=scripts/servers-lib.sh
+. "$(dirname "$0")/servers-lib.sh"
 PRISM_VERSION=${PRISM_VERSION:-5.16.0}
 SDKC_PRISM_DIR=${SDKC_PRISM_DIR:-${SDKC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc}/prism-$PRISM_VERSION}
 BIN="$SDKC_PRISM_DIR/node_modules/.bin/prism"
@@ -53,16 +53,6 @@ stop() {
   kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true
   for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid" 2>/dev/null || true
-}
-
-free_port() {
-  local p
-  for _ in $(seq 1 20); do
-    p=$((20000 + RANDOM % 20000))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
-  done
-  echo "no free port found on 127.0.0.1" >&2
-  return 1
 }
 
 cmd=${1:-}; shift || true

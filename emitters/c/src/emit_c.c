@@ -18,10 +18,7 @@
 
 /* ---- media types ---- */
 
-typedef enum media_kind { MEDIA_JSON, MEDIA_FORM, MEDIA_MULTIPART, MEDIA_OTHER } media_kind;
-
-/* How the runtime writes a body of this media type (sdkrt_request_set_body_as). */
-static media_kind media_of(const char *ct)
+emit_media_kind emit_media_of(const char *ct)
 {
     if (strstr(ct, "json"))
         return MEDIA_JSON;
@@ -32,8 +29,7 @@ static media_kind media_of(const char *ct)
     return MEDIA_OTHER;
 }
 
-/* A string of format binary (file content), nullable or not. */
-static bool is_binary(const sdkc_type *t)
+bool emit_is_binary(const sdkc_type *t)
 {
     while (t && t->kind == SDKC_TYPE_NULLABLE)
         t = t->u.nullable.inner;
@@ -2410,16 +2406,14 @@ static void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops)
 static void warn_body_media(const sdkc_operation *op, const char *ct, bool is_default,
                             sdkc_diag *diag)
 {
-    media_kind mk = media_of(ct);
+    emit_media_kind mk = emit_media_of(ct);
     const sdkc_type *t = op->body->type;
     while (t->kind == SDKC_TYPE_NULLABLE)
         t = t->u.nullable.inner;
     if (mk == MEDIA_MULTIPART && !is_default && t->kind == SDKC_TYPE_OBJECT) {
         for (size_t i = 0; i < t->u.object.nfields; i++) {
             const sdkc_field *f = &t->u.object.fields[i];
-            const sdkc_type *ft = f->type;
-            if (ft->kind == SDKC_TYPE_STRING && ft->u.str.format &&
-                !strcmp(ft->u.str.format, "binary"))
+            if (emit_is_binary(f->type))
                 sdkc_diag_add(diag, SDKC_SEV_WARNING, f->loc,
                               "operation '%s': multipart file part '%s' is a NUL-terminated "
                               "string in the C SDK (bytes with NUL cannot be sent)",
@@ -2433,7 +2427,7 @@ static void warn_body_media(const sdkc_operation *op, const char *ct, bool is_de
                       "operation '%s': request body '%s' is not a string; the C SDK sends the "
                       "value as JSON text under that media type",
                       op->id, ct);
-    else if (!is_default && is_binary(t))
+    else if (!is_default && emit_is_binary(t))
         sdkc_diag_add(diag, SDKC_SEV_WARNING, op->loc,
                       "operation '%s': binary request body '%s' is a NUL-terminated string in "
                       "the C SDK (bytes with NUL cannot be sent)",
@@ -2646,8 +2640,9 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                 emit_map_type(cx, op->body->type, sdkc_arena_printf(cx->arena, "%s_body", o->name));
             if (!o->body)
                 return false;
-            media_kind mk = op->body->content_type ? media_of(op->body->content_type) : MEDIA_JSON;
-            o->blob_body = mk == MEDIA_OTHER && is_binary(op->body->type);
+            emit_media_kind mk =
+                op->body->content_type ? emit_media_of(op->body->content_type) : MEDIA_JSON;
+            o->blob_body = mk == MEDIA_OTHER && emit_is_binary(op->body->type);
             if (mk == MEDIA_MULTIPART && o->body->nfields &&
                 !strcmp(o->body->jk, "SDKRT_JK_OBJECT")) {
                 o->files = sdkc_arena_alloc(cx->arena, o->body->nfields * sizeof *o->files);
@@ -2655,7 +2650,7 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                     return false;
                 for (size_t k = 0; k < o->body->nfields; k++) {
                     const cfield *f = &o->body->fields[k];
-                    if (f->type->stores && !f->boxed && is_binary(f->ir_type))
+                    if (f->type->stores && !f->boxed && emit_is_binary(f->ir_type))
                         o->files[o->nfiles++] = f;
                 }
             }

@@ -147,6 +147,17 @@ typedef struct cop {
     size_t nfiles;
 } cop;
 
+/* How the runtime writes a body of a media type (sdkrt_request_set_body_as). */
+typedef enum emit_media_kind {
+    MEDIA_JSON,
+    MEDIA_FORM,
+    MEDIA_MULTIPART,
+    MEDIA_OTHER
+} emit_media_kind;
+emit_media_kind emit_media_of(const char *content_type);
+/* A string of format binary (file content), nullable or not. */
+bool emit_is_binary(const sdkc_type *t);
+
 /* Shared with emit_mock.c (defined in emit_c.c). */
 void emit_put_c_string(sdkc_buf *b, const char *s);
 void emit_banner(emit_ctx *cx, sdkc_buf *b, const char *what);

@@ -498,8 +498,7 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
         while (bt->kind == SDKC_TYPE_NULLABLE)
             bt = bt->u.nullable.inner;
         const char *ct = op->body->content_type ? op->body->content_type : "";
-        bool plain = !strstr(ct, "json") && strncmp(ct, "application/x-www-form-urlencoded", 33) &&
-                     strncmp(ct, "multipart/form-data", 19);
+        bool plain = emit_media_of(ct) == MEDIA_OTHER;
         if (o->blob_body) {
             ms[op->nparams].kind = SET_BLOB;
         } else if (plain && bt->kind != SDKC_TYPE_STRING) {

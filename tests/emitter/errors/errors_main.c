@@ -7,53 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../memory_client.h"
 #include "er/er.h"
-
-typedef struct canned {
-    int status;
-    const char *body;
-} canned;
-
-static canned answer;
-
-static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
-{
-    (void)userdata;
-    (void)req;
-    sdkrt_memory_response_set_status(resp, answer.status);
-    if (answer.body) {
-        sdkrt_memory_response_add_header(resp, "Content-Type", "application/json");
-        sdkrt_memory_response_add_chunk(resp, answer.body, strlen(answer.body));
-    }
-    return 0;
-}
-
-static sdkrt_transport *transport;
-static er_client *client;
-
-static void setup(void)
-{
-    ck_assert_int_eq(sdkrt_memory_transport_new(&transport, handler, NULL), SDKRT_OK);
-    er_client_options o = ER_CLIENT_OPTIONS_INIT;
-    o.base_url = "http://127.0.0.1:1";
-    o.transport = transport;
-    er_error *err = NULL;
-    ck_assert_int_eq(er_client_new(&client, &o, &err), ER_OK);
-}
-
-static void teardown(void)
-{
-    er_client_free(client);
-    sdkrt_memory_transport_free(transport);
-    client = NULL;
-    transport = NULL;
-}
 
 /* Call items.get answered with status and body; the error it gives (owned by the caller). */
 static er_error *get_error(int status, const char *body)
 {
-    answer.status = status;
-    answer.body = body;
+    canned_reply(status, body);
     er_items_get_request req = {.id = "i1"};
     er_item *item = NULL;
     er_error *err = NULL;
@@ -119,18 +79,17 @@ START_TEST(default_and_2xx_successes)
 {
     char *s = NULL;
     er_error *err = NULL;
-    answer.status = 201;
-    answer.body = "\"pong\"";
+    canned_reply(201, "\"pong\"");
     ck_assert_int_eq(er_ping(client, NULL, &s, &err), ER_OK);
     ck_assert_str_eq(s, "pong");
     free(s);
-    answer.status = 500;
+    canned_answer()->status = 500;
     ck_assert_int_eq(er_ping(client, NULL, &s, &err), ER_ERR);
     ck_assert_int_eq(er_error_reason(err), SDKRT_REASON_UNEXPECTED_STATUS);
     er_error_free(err);
     err = NULL;
-    answer.status = 202;
-    answer.body = NULL;
+    canned_answer()->status = 202;
+    canned_answer()->body = NULL;
     ck_assert_int_eq(er_range_post(client, NULL, &err), ER_OK);
     ck_assert_ptr_null(err);
 }
@@ -140,7 +99,7 @@ int main(void)
 {
     Suite *s = suite_create("errors");
     TCase *tc = tcase_create("errors");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, canned_setup, memory_client_close);
     tcase_add_test(tc, exact_status_first);
     tcase_add_test(tc, range_by_tag);
     tcase_add_test(tc, untagged_range_and_default);

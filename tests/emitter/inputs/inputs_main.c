@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../memory_client.h"
 #include "ip/ip.h"
 
 static char *seen_target;
@@ -57,25 +58,14 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
     return 0;
 }
 
-static sdkrt_transport *transport;
-static ip_client *client;
-
 static void setup(void)
 {
-    ck_assert_int_eq(sdkrt_memory_transport_new(&transport, handler, NULL), SDKRT_OK);
-    ip_client_options o = IP_CLIENT_OPTIONS_INIT;
-    o.base_url = "http://127.0.0.1:1";
-    o.transport = transport;
-    ip_error *err = NULL;
-    ck_assert_int_eq(ip_client_new(&client, &o, &err), IP_OK);
+    memory_client_open(handler);
 }
 
 static void teardown(void)
 {
-    ip_client_free(client);
-    sdkrt_memory_transport_free(transport);
-    client = NULL;
-    transport = NULL;
+    memory_client_close();
     free(seen_target);
     free(seen_trace);
     free(seen_type);

@@ -7,78 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../memory_client.h"
 #include "rs/rs.h"
-
-typedef struct canned {
-    int status;
-    const char *body;
-} canned;
-
-static canned answer;
-
-static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
-{
-    (void)userdata;
-    (void)req;
-    sdkrt_memory_response_set_status(resp, answer.status);
-    if (answer.body) {
-        sdkrt_memory_response_add_header(resp, "Content-Type", "application/json");
-        sdkrt_memory_response_add_chunk(resp, answer.body, strlen(answer.body));
-    }
-    return 0;
-}
-
-static sdkrt_transport *transport;
-static rs_client *client;
-
-static void setup(void)
-{
-    ck_assert_int_eq(sdkrt_memory_transport_new(&transport, handler, NULL), SDKRT_OK);
-    rs_client_options o = RS_CLIENT_OPTIONS_INIT;
-    o.base_url = "http://127.0.0.1:1";
-    o.transport = transport;
-    rs_error *err = NULL;
-    ck_assert_int_eq(rs_client_new(&client, &o, &err), RS_OK);
-}
-
-static void teardown(void)
-{
-    rs_client_free(client);
-    sdkrt_memory_transport_free(transport);
-    client = NULL;
-    transport = NULL;
-}
-
-static void reply(int status, const char *body)
-{
-    answer.status = status;
-    answer.body = body;
-}
 
 START_TEST(scalars_by_value)
 {
     rs_error *err = NULL;
     char *s = NULL;
-    reply(200, "\"hello\"");
+    canned_reply(200, "\"hello\"");
     ck_assert_int_eq(rs_get_string(client, NULL, &s, &err), RS_OK);
     ck_assert_str_eq(s, "hello");
     free(s);
 
     int64_t i = 0;
-    reply(200, "9007199254740993");
+    canned_reply(200, "9007199254740993");
     ck_assert_int_eq(rs_get_integer(client, NULL, &i, &err), RS_OK);
     ck_assert(i == INT64_C(9007199254740993));
 
     double d = 0;
-    reply(200, "2.5");
+    canned_reply(200, "2.5");
     ck_assert_int_eq(rs_get_number(client, NULL, &d, &err), RS_OK);
     ck_assert(d == 2.5);
 
     bool b = true;
-    reply(200, "false");
+    canned_reply(200, "false");
     ck_assert_int_eq(rs_get_boolean(client, NULL, &b, &err), RS_OK);
     ck_assert(!b);
-    reply(200, "true");
+    canned_reply(200, "true");
     ck_assert_int_eq(rs_get_boolean(client, NULL, &b, &err), RS_OK);
     ck_assert(b);
     ck_assert_ptr_null(err);
@@ -89,18 +44,18 @@ START_TEST(pointers_by_value)
 {
     rs_error *err = NULL;
     rs_string_list *l = NULL;
-    reply(200, "[\"a\",\"b\"]");
+    canned_reply(200, "[\"a\",\"b\"]");
     ck_assert_int_eq(rs_get_nullable_array(client, NULL, &l, &err), RS_OK);
     ck_assert_ptr_nonnull(l);
     ck_assert_uint_eq(l->count, 2);
     ck_assert_str_eq(l->items[1], "b");
     rs_string_list_free(l);
-    reply(200, "null");
+    canned_reply(200, "null");
     ck_assert_int_eq(rs_get_nullable_array(client, NULL, &l, &err), RS_OK);
     ck_assert_ptr_null(l);
 
     char **ns = NULL;
-    reply(200, "\"x\"");
+    canned_reply(200, "\"x\"");
     ck_assert_int_eq(rs_get_nullable_string(client, NULL, &ns, &err), RS_OK);
     ck_assert_ptr_nonnull(ns);
     ck_assert_str_eq(*ns, "x");
@@ -108,11 +63,11 @@ START_TEST(pointers_by_value)
     free(ns);
 
     json_t *j = NULL;
-    reply(200, "{\"k\":[1]}");
+    canned_reply(200, "{\"k\":[1]}");
     ck_assert_int_eq(rs_get_no_schema(client, NULL, &j, &err), RS_OK);
     ck_assert(json_is_array(json_object_get(j, "k")));
     json_decref(j);
-    reply(200, "[1,2,3]");
+    canned_reply(200, "[1,2,3]");
     ck_assert_int_eq(rs_get_raw(client, NULL, &j, &err), RS_OK);
     ck_assert_uint_eq(json_array_size(j), 3);
     json_decref(j);
@@ -124,7 +79,7 @@ START_TEST(out_cleared_on_error)
 {
     rs_error *err = NULL;
     int64_t i = 42;
-    reply(500, NULL);
+    canned_reply(500, NULL);
     ck_assert_int_eq(rs_get_integer(client, NULL, &i, &err), RS_ERR);
     ck_assert(i == 0);
     ck_assert_ptr_nonnull(err);
@@ -136,7 +91,7 @@ int main(void)
 {
     Suite *s = suite_create("results");
     TCase *tc = tcase_create("results");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, canned_setup, memory_client_close);
     tcase_add_test(tc, scalars_by_value);
     tcase_add_test(tc, pointers_by_value);
     tcase_add_test(tc, out_cleared_on_error);

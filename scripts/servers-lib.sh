@@ -1,5 +1,6 @@
-# Sourced by scripts that need a pinned npm package in a cache folder (opencode-server.sh,
-# prism.sh). npm_pinned DIR SPEC CHECK LABEL installs SPEC (name@version) into DIR once: several
+# Sourced by the scripts that start servers from pinned npm packages (opencode-server.sh,
+# prism.sh). free_port prints a port free on 127.0.0.1 (random tries).
+# npm_pinned DIR SPEC CHECK LABEL installs SPEC (name@version) into DIR once: several
 # callers may start at once on a fresh machine, so one installs under DIR.lock while the others
 # wait (SDKC_INSTALL_WAIT seconds, default 900), then find it done. npm writes into a scratch
 # folder renamed into place, so an interrupted install never leaves a half-filled DIR behind.
@@ -26,4 +27,14 @@ npm_pinned() {
   rm -rf "$dir"
   mv "$scratch" "$dir"
   exec {lockfd}>&-
+}
+
+free_port() {
+  local p
+  for _ in $(seq 1 20); do
+    p=$((20000 + RANDOM % 20000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return 0; fi
+  done
+  echo "no free port found on 127.0.0.1" >&2
+  return 1
 }
