@@ -952,8 +952,13 @@ static int need_int(reader *r, const json_t *obj, const char *key, const char *w
 static int need_status(reader *r, const json_t *obj, const char *key, const char *where)
 {
     const char *s = json_string_value(json_object_get(obj, key));
-    if (!s)
-        return need_int(r, obj, key, where);
+    if (!s) {
+        /* as the writer writes them: an HTTP status, or 0 for a success that is any 2xx */
+        int v = need_int(r, obj, key, where);
+        if (v != 0 && (v < 100 || v > 599))
+            rerr(r, "%s: \"%s\" must be an HTTP status, \"NXX\" or \"default\"", where, key);
+        return v;
+    }
     if (strcmp(s, "default") == 0)
         return SDKC_STATUS_DEFAULT;
     if (strlen(s) == 3 && s[0] >= '1' && s[0] <= '5' && s[1] == 'X' && s[2] == 'X')
