@@ -641,8 +641,7 @@ static void body_json(writer *w, const sdkc_body *b)
             put_str(w, "content_type", e->content_type);
             if (e->has_style) {
                 put_str(w, "style",
-                        (size_t)e->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[e->style]
-                                                               : "form");
+                        (size_t)e->style < NELEMS(STYLE_NAMES) ? STYLE_NAMES[e->style] : "form");
                 put_bool(w, "explode", e->explode);
             }
             put_true_if(w, "allow_reserved", e->allow_reserved);
@@ -1390,10 +1389,9 @@ static const sdkc_body *read_body(reader *r, const json_t *body, const char *whe
             ev[i].property = need_str(r, e, "property", where);
             ev[i].content_type = get_str(r, e, "content_type", where);
             ev[i].has_style = json_object_get(e, "style") != NULL;
-            ev[i].style = ev[i].has_style
-                              ? (sdkc_param_style)get_enum(r, e, "style", STYLE_NAMES,
-                                                           NELEMS(STYLE_NAMES), where)
-                              : SDKC_STYLE_FORM;
+            ev[i].style = ev[i].has_style ? (sdkc_param_style)get_enum(r, e, "style", STYLE_NAMES,
+                                                                       NELEMS(STYLE_NAMES), where)
+                                          : SDKC_STYLE_FORM;
             ev[i].explode = ev[i].has_style ? get_bool(r, e, "explode", where) : true;
             ev[i].allow_reserved = get_bool(r, e, "allow_reserved", where);
         }
