@@ -687,6 +687,7 @@ static void operation_json(writer *w, const sdkc_operation *op)
     put_str(w, "safe_name", op->safe_name);
     put_str(w, "method", op->method);
     put_str(w, "path", op->path);
+    put_str(w, "fragment", op->fragment);
     put_str(w, "summary", op->summary);
     put_str(w, "description", op->description);
     put_true_if(w, "deprecated", op->deprecated);
@@ -1443,6 +1444,7 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     op->safe_name = get_str(r, o, "safe_name", where);
     op->method = need_str(r, o, "method", where);
     op->path = need_str(r, o, "path", where);
+    op->fragment = get_str(r, o, "fragment", where);
     op->summary = get_str(r, o, "summary", where);
     op->description = get_str(r, o, "description", where);
     op->deprecated = get_bool(r, o, "deprecated", where);

@@ -2,6 +2,7 @@
  * errors per status, `{data: X}` unwrapping, pages, SSE streams (x-effect-stream), 204 no
  * content, implied Basic auth. */
 #include <string.h>
+#include <strings.h>
 
 #include "compile_internal.h"
 
@@ -15,6 +16,7 @@ typedef struct raw_op {
     const char *path;           /* the path key as written */
     const char *route;          /* path without the query string written after '?' */
     const char *query;          /* that query string (after '?'), or NULL */
+    const char *fragment;       /* after '#', or NULL */
     const char *method;         /* lower case as written */
     const char *id;
     const char *prefix; /* stripped prefix or NULL */
@@ -101,6 +103,14 @@ static sdkc_param_style param_style(const char *s, sdkc_param_in in)
     return SDKC_STYLE_SIMPLE;
 }
 
+/* Does the contract declare security schemes? Without any, an `Authorization` header parameter
+ * is the only way its credentials are sent, and is kept although OpenAPI says to ignore it. */
+static bool declares_schemes(cctx *c)
+{
+    const sdkc_node *ss = sdkc_node_get(sdkc_node_get(c->root, "components"), "securitySchemes");
+    return ss && ss->kind == SDKC_NODE_MAP && ss->npairs > 0;
+}
+
 /* Collect path-item then operation parameters; an operation parameter replaces a path-item one
  * with the same name and location. */
 static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
@@ -132,6 +142,17 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
                 strcmp(in, "cookie") != 0) {
                 cc_error(c, sdkc_node_get(p, "in"), "parameter '%s': unknown location '%s'", name,
                          in);
+                continue;
+            }
+            bool auth = strcasecmp(name, "Authorization") == 0;
+            if (strcmp(in, "header") == 0 &&
+                (strcasecmp(name, "Accept") == 0 || strcasecmp(name, "Content-Type") == 0 ||
+                 (auth && declares_schemes(c)))) {
+                /* the media types and security schemes say what goes there */
+                cc_warn(c, list->items[i],
+                        "header parameter '%s' is ignored, as OpenAPI requires; the SDK sets it "
+                        "from the operation's %s",
+                        name, auth ? "security requirements" : "media types");
                 continue;
             }
             size_t j = 0;
@@ -473,6 +494,16 @@ static sdkc_encoding encoding_of(const char *ct)
     if (strncmp(ct, "text/", 5) == 0)
         return SDKC_ENC_TEXT;
     return SDKC_ENC_BYTES;
+}
+
+/* A schema with JSON structure or a non-string scalar: under a media range (star/star) it is
+ * JSON, as a string or an untyped schema is bytes. */
+static bool structured(const sdkc_type *t)
+{
+    while (t && t->kind == SDKC_TYPE_NULLABLE)
+        t = t->u.nullable.inner;
+    return t && t->kind != SDKC_TYPE_STRING && t->kind != SDKC_TYPE_ANY &&
+           t->kind != SDKC_TYPE_NEVER && t->kind != SDKC_TYPE_NULL;
 }
 
 /* The preferred media type entry of a content map: a JSON type first, else the first listed;
@@ -910,6 +941,9 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
                            cc_printf(c, "%s/schema", nz(media_ptr(c, r, best_key, pc->key->str))))
                : cc_any(c, pc->value, NULL, NULL);
     op->success.result = op->success.type;
+    if (op->success.encoding == SDKC_ENC_BYTES && strchr(pc->key->str, '*') &&
+        structured(op->success.type))
+        op->success.encoding = SDKC_ENC_JSON; /* asked for as application/json */
     if (op->success.encoding != SDKC_ENC_JSON)
         return;
     detect_page(c, op);
@@ -1268,6 +1302,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             size_t rlen = qm ? (size_t)(qm - pk->str) : plen;
             r->route = rlen == strlen(pk->str) ? pk->str : sdkc_arena_strndup(c->a, pk->str, rlen);
             r->query = qm ? sdkc_arena_strndup(c->a, qm + 1, plen - rlen - 1) : NULL;
+            r->fragment = hash ? hash + 1 : NULL;
             if (!r->route || (qm && !r->query)) {
                 c->nomem = true;
                 goto done;
@@ -1325,6 +1360,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         op->safe_name = r->safe;
         op->method = upper(c, r->method);
         op->path = cc_strdup(c, r->route);
+        op->fragment = r->fragment ? cc_strdup(c, r->fragment) : NULL;
         const char *s = cc_text(sdkc_node_get(r->node, "summary"));
         op->summary = s ? cc_strdup(c, s) : NULL;
         op->description = cc_docs(c, r->node);

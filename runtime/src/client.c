@@ -332,7 +332,26 @@ typedef struct prepared {
     bool has_body;
     sdkrt_multipart *multipart; /* a copy, for the libcurl transport */
     sdkrt_transport_request treq;
+    void (*on_response)(void *userdata, int status, const sdkrt_header *headers, size_t count);
+    void *userdata;
 } prepared;
+
+/* Show the response's status and headers to the call's on_response, if any. */
+static sdkrt_status notify_response(const prepared *p, const sdkrt_response *resp,
+                                    sdkrt_error **err)
+{
+    if (!p->on_response)
+        return SDKRT_OK;
+    size_t n = sdkrt_response_header_count(resp);
+    sdkrt_header *h = calloc(n ? n : 1, sizeof *h);
+    if (!h)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        sdkrt_response_header_at(resp, i, &h[i].name, &h[i].value);
+    p->on_response(p->userdata, sdkrt_response_status(resp), h, n);
+    free(h);
+    return SDKRT_OK;
+}
 
 static void prepared_cleanup(prepared *p)
 {
@@ -686,6 +705,8 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     tr->ca_path = c->ca_path;
     tr->cancel = call ? call->cancel : NULL;
     tr->multipart = p->multipart;
+    p->on_response = call ? call->on_response : NULL;
+    p->userdata = call ? call->userdata : NULL;
     auth_plan_cleanup(&auth);
     return SDKRT_OK;
 bad_call:
@@ -724,6 +745,11 @@ sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
         goto done;
     }
     sdkrt_response_set_origin_(*resp, p.method, p.shown_url);
+    if (notify_response(&p, *resp, err) != SDKRT_OK) {
+        sdkrt_response_free(*resp);
+        *resp = NULL;
+        st = SDKRT_ERR;
+    }
 done:
     prepared_cleanup(&p);
     return st;
@@ -837,6 +863,8 @@ static sdkrt_stream_result stream_connect(sdkrt_stream *s, sdkrt_error **err)
     }
     s->reader_open = true;
     sdkrt_response_set_origin_(s->head, s->p.method, s->p.shown_url);
+    if (notify_response(&s->p, s->head, &e) != SDKRT_OK)
+        return stream_fail(s, e, err);
     int status = sdkrt_response_status(s->head);
     const char *ct = sdkrt_response_content_type(s->head);
     if (status < 200 || status > 299 || !ct || strcmp(ct, "text/event-stream") != 0) {

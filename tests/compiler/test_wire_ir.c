@@ -104,12 +104,98 @@ START_TEST(test_body_alternative_with_own_schema_warns)
 }
 END_TEST
 
+/* Compile yaml text; *warnings gets the warning count. */
+static sdkc_compiled *compile_text(const char *yaml, size_t *warnings)
+{
+    sdkc_diag *diag = NULL;
+    sdkc_doc *doc = NULL;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "x.yaml", yaml, strlen(yaml), diag), SDKC_OK);
+    sdkc_status st = sdkc_compile(&c, doc, NULL, diag);
+    if (st != SDKC_OK)
+        sdkc_diag_print(diag, stderr, false);
+    ck_assert_int_eq(st, SDKC_OK);
+    *warnings = sdkc_diag_warnings(diag);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(diag);
+    return c;
+}
+
+START_TEST(test_fragment_ranges_and_reserved_headers)
+{
+    static const char yaml[] =
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /#X-Amz-Target=Svc.Op:\n    post:\n      operationId: op\n"
+        "      parameters:\n"
+        "        - {name: Accept, in: header, schema: {type: string}}\n"
+        "        - {name: content-type, in: header, required: true, schema: {type: string}}\n"
+        "        - {name: Authorization, in: header, required: true, schema: {type: string}}\n"
+        "        - {name: X-Amz-Target, in: header, required: true,\n"
+        "           schema: {type: string, enum: [Svc.Op]}}\n"
+        "      responses:\n"
+        "        '200':\n          description: ok\n          content:\n"
+        "            '*/*': {schema: {type: object, properties: {a: {type: integer}}}}\n"
+        "  /blob:\n    get:\n      operationId: blob\n      responses:\n"
+        "        '200':\n          description: ok\n          content:\n"
+        "            '*/*': {schema: {type: string, format: binary}}\n";
+    size_t warnings = 0;
+    sdkc_compiled *c = compile_text(yaml, &warnings);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_operation *op = sdkc_ir_operation(ir, "op");
+    ck_assert_str_eq(op->path, "/");
+    ck_assert_str_eq(op->fragment, "X-Amz-Target=Svc.Op");
+    /* Accept and Content-Type are ignored (OpenAPI); Authorization is kept, as the contract
+       declares no security scheme that would send it */
+    ck_assert_uint_eq(warnings, 2);
+    ck_assert_uint_eq(op->nparams, 2);
+    ck_assert_str_eq(op->params[0].wire_name, "Authorization");
+    ck_assert_str_eq(op->params[1].wire_name, "X-Amz-Target");
+    /* an object under a media range is JSON; a binary string stays bytes */
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_JSON);
+    ck_assert_str_eq(op->success.content_type, "*/*");
+    ck_assert_int_eq(sdkc_ir_operation(ir, "blob")->success.encoding, SDKC_ENC_BYTES);
+    ck_assert_ptr_null(sdkc_ir_operation(ir, "blob")->fragment);
+
+    char *json = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"fragment\": \"X-Amz-Target=Svc.Op\""));
+    sdkc_diag *diag = NULL;
+    sdkc_compiled *back = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "x.ir.json", json, len, diag), SDKC_OK);
+    ck_assert_str_eq(sdkc_ir_operation(sdkc_compiled_ir(back), "op")->fragment,
+                     "X-Amz-Target=Svc.Op");
+    free(json);
+    sdkc_compiled_free(back);
+    sdkc_diag_free(diag);
+    sdkc_compiled_free(c);
+
+    /* with a declared scheme, an Authorization parameter is ignored too */
+    static const char with_scheme[] =
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\n"
+        "components:\n  securitySchemes:\n    token: {type: http, scheme: bearer}\n"
+        "security: [{token: []}]\npaths:\n  /x:\n    get:\n      operationId: x\n"
+        "      parameters:\n"
+        "        - {name: Authorization, in: header, required: true, schema: {type: string}}\n"
+        "      responses: {'204': {description: none}}\n";
+    c = compile_text(with_scheme, &warnings);
+    ck_assert_uint_eq(warnings, 1);
+    op = sdkc_ir_operation(sdkc_compiled_ir(c), "x");
+    ck_assert_uint_eq(op->nparams, 0);
+    ck_assert_uint_eq(op->nsecurity, 1);
+    sdkc_compiled_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("wire_ir");
     TCase *tc = tcase_create("wire_ir");
     tcase_add_test(tc, test_wire_ir);
     tcase_add_test(tc, test_body_alternative_with_own_schema_warns);
+    tcase_add_test(tc, test_fragment_ranges_and_reserved_headers);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -7,6 +7,7 @@
 #      SDKC_MOCK_SERVE=OTHER: Prism serves OTHER instead of CONTRACT, and SDKC_MOCK_EXPECT=fail
 #      makes the test pass only when the run FAILs with a 4xx (the harness's own check that a
 #      request violation is caught);
+#      SDKC_MOCK_EXPECT_OUT=FILE: every line of FILE (an extended regex) must match an output line;
 #      SDKC_PRISM_ERRORS=1: start Prism with --errors (default 0: a request violation is a 4xx
 #      either way, and --errors turns Prism's own invalid mocked responses into 500s; docs/mock.md).
 set -euo pipefail
@@ -46,6 +47,13 @@ grep -q '^mock: [0-9]* pass, [0-9]* fail, [0-9]* skip$' "$work/mock.out" ||
 if [[ $rc -ne 0 && -f $work/prism.log ]]; then
   echo "--- request violations Prism reported ($work/prism.log):"
   grep -E 'VALIDATOR\].*(error|✖)|Violation: request' "$work/prism.log" | head -40 || true
+fi
+if [[ -n ${SDKC_MOCK_EXPECT_OUT:-} ]]; then
+  # Each line of that file is an extended regular expression some output line must match.
+  while IFS= read -r re; do
+    [[ -z $re ]] && continue
+    grep -qE -- "$re" "$work/mock.out" || { echo "mock: no output line matches: $re" >&2; exit 1; }
+  done <"$SDKC_MOCK_EXPECT_OUT"
 fi
 if [[ ${SDKC_MOCK_EXPECT:-pass} == fail ]]; then
   # Expected: exit 1 with a FAIL naming a 4xx status, and the summary still printed.

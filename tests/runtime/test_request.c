@@ -415,6 +415,78 @@ START_TEST(headers_precedence_and_auth)
 }
 END_TEST
 
+/* What on_response saw. */
+typedef struct observed {
+    int calls;
+    int status;
+    char headers[512];
+} observed;
+
+static void observe(void *ud, int status, const sdkrt_header *h, size_t n)
+{
+    observed *o = ud;
+    o->calls++;
+    o->status = status;
+    o->headers[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        size_t used = strlen(o->headers);
+        snprintf(o->headers + used, sizeof o->headers - used, "%s=%s;", h[i].name, h[i].value);
+    }
+}
+
+static int sse_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    (void)ud;
+    (void)req;
+    sdkrt_memory_response_set_status(resp, 200);
+    sdkrt_memory_response_add_header(resp, "Content-Type", "text/event-stream");
+    sdkrt_memory_response_add_header(resp, "X-Request-Id", "r-7");
+    sdkrt_memory_response_add_chunk(resp, "data: 1\n\n", 9);
+    return 0;
+}
+
+START_TEST(on_response_sees_status_and_headers)
+{
+    fixture f;
+    fx_open_base(&f, "http://127.0.0.1:9");
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/x"), SDKRT_OK);
+    observed seen_resp = {0, 0, ""};
+    sdkrt_call_options call = SDKRT_CALL_OPTIONS_INIT;
+    call.on_response = observe;
+    call.userdata = &seen_resp;
+    send_ok(&f, req, &call);
+    ck_assert_int_eq(seen_resp.calls, 1);
+    ck_assert_int_eq(seen_resp.status, 200);
+    ck_assert_str_eq(seen_resp.headers, "Content-Type=application/json;");
+    send_ok(&f, req, NULL); /* without it nothing is called */
+    ck_assert_int_eq(seen_resp.calls, 1);
+    fx_close(&f);
+
+    /* a stream shows its first response, once */
+    sdkrt_transport *t = NULL;
+    ck_assert_int_eq(sdkrt_memory_transport_new(&t, sse_handler, NULL), SDKRT_OK);
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://127.0.0.1:9";
+    o.transport = t;
+    sdkrt_client *c = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_new(&c, &o, &err), SDKRT_OK);
+    sdkrt_stream *st = NULL;
+    ck_assert_int_eq(sdkrt_client_stream(c, req, &call, &st, &err), SDKRT_OK);
+    sdkrt_stream_event ev;
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_EVENT);
+    ck_assert_str_eq(ev.data, "1");
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_END);
+    ck_assert_int_eq(seen_resp.calls, 2);
+    ck_assert_str_eq(seen_resp.headers, "Content-Type=text/event-stream;X-Request-Id=r-7;");
+    sdkrt_stream_close(st);
+    sdkrt_client_free(c);
+    sdkrt_transport_free(t);
+    sdkrt_request_free(req);
+}
+END_TEST
+
 START_TEST(bearer_and_user_agent)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
@@ -672,6 +744,7 @@ static Suite *request_suite(void)
     tcase_add_test(tc, error_domain);
     tcase_add_test(tc, error_messages_from_responses);
     tcase_add_test(tc, version_and_cancel);
+    tcase_add_test(tc, on_response_sees_status_and_headers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -586,7 +586,8 @@ static void emit_types_h(emit_ctx *cx, sdkc_buf *b)
         "typedef sdkrt_client %s_client; /* %s_client_new / %s_client_free */\n"
         "typedef sdkrt_client_options %s_client_options;\n"
         "#define %s_CLIENT_OPTIONS_INIT SDKRT_CLIENT_OPTIONS_INIT\n"
-        "typedef sdkrt_call_options %s_call_options; /* header overrides, cancel, timeout */\n"
+        "typedef sdkrt_call_options %s_call_options; /* header overrides, cancel, timeout, "
+        "on_response */\n"
         "#define %s_CALL_OPTIONS_INIT SDKRT_CALL_OPTIONS_INIT\n"
         "typedef sdkrt_cancel %s_cancel; /* %s_cancel_new / %s_cancel_trigger / %s_cancel_free */\n"
         "typedef sdkrt_bytes %s_bytes; /* a non-JSON body; %s_bytes_free */\n"
@@ -1413,8 +1414,13 @@ static void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_opera
 {
     if (op->success.content_type && op->success.encoding != SDKC_ENC_SSE &&
         op->success.encoding != SDKC_ENC_NONE) {
+        /* A JSON result declared under a range (star/star, application/star) is asked for as
+           JSON first: the client decodes nothing else, and the server may pick any type. */
+        const char *accept = op->success.content_type;
+        if (op->success.encoding == SDKC_ENC_JSON && strchr(accept, '*'))
+            accept = sdkc_arena_printf(cx->arena, "application/json, %s;q=0.8", accept);
         sdkc_buf_puts(b, "    if (sdkrt_request_set_header(req, \"Accept\", ");
-        put_c_string(b, op->success.content_type);
+        put_c_string(b, accept);
         sdkc_buf_puts(b, ") != SDKRT_OK) {\n        sdkrt_request_free(req);\n"
                          "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
                          "\"out of memory\");\n    }\n");

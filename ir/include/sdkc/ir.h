@@ -20,9 +20,9 @@ extern "C" {
 #define SDKC_IR_FORMAT "sdkc-ir/1"
 
 typedef enum sdkc_type_kind {
-    SDKC_TYPE_STRING,      /* str: format, pattern, brand, length bounds */
-    SDKC_TYPE_INTEGER,     /* num: int64 on the domain side; bounds */
-    SDKC_TYPE_NUMBER,      /* num: double; bounds */
+    SDKC_TYPE_STRING,  /* str: format, pattern, brand, length bounds */
+    SDKC_TYPE_INTEGER, /* num: int64 on the domain side; bounds */
+    SDKC_TYPE_NUMBER,  /* num: double; bounds */
     SDKC_TYPE_BOOLEAN,
     SDKC_TYPE_NULL,
     SDKC_TYPE_LITERAL,     /* literal: exactly one JSON scalar value */
@@ -66,11 +66,11 @@ typedef struct sdkc_literal {
 } sdkc_literal;
 
 typedef struct sdkc_field {
-    const char *wire_name;  /* the JSON property name */
-    const char *safe_name;  /* snake_case, a C identifier, not a keyword, unique in the object */
-    const sdkc_type *type;  /* NULLABLE when the contract allows null */
+    const char *wire_name; /* the JSON property name */
+    const char *safe_name; /* snake_case, a C identifier, not a keyword, unique in the object */
+    const sdkc_type *type; /* NULLABLE when the contract allows null */
     bool required;
-    const char *docs;       /* description, or NULL */
+    const char *docs; /* description, or NULL */
     sdkc_loc loc;
 } sdkc_field;
 
@@ -88,12 +88,12 @@ struct sdkc_type {
     const char *docs;      /* description, or NULL */
     const char *origin;    /* JSON pointer of the schema it came from ("/components/schemas/X") */
     sdkc_loc loc;
-    bool recursive;        /* reachable from itself: emitters must break the cycle by pointer */
+    bool recursive; /* reachable from itself: emitters must break the cycle by pointer */
     union {
         struct {
-            const char *format;         /* "date-time", "binary", ... or NULL */
-            const char *pattern;        /* or NULL */
-            const sdkc_brand *brand;    /* or NULL */
+            const char *format;      /* "date-time", "binary", ... or NULL */
+            const char *pattern;     /* or NULL */
+            const sdkc_brand *brand; /* or NULL */
             bool has_min_length, has_max_length;
             uint64_t min_length, max_length;
         } str;
@@ -184,7 +184,7 @@ typedef struct sdkc_param {
 } sdkc_param;
 
 typedef enum sdkc_encoding {
-    SDKC_ENC_NONE,  /* no content (204) */
+    SDKC_ENC_NONE, /* no content (204) */
     SDKC_ENC_JSON,
     SDKC_ENC_SSE,
     SDKC_ENC_BYTES, /* application/octet-stream and other binary */
@@ -226,10 +226,10 @@ bool sdkc_status_covers(int key, int status);
 const char *sdkc_status_text(int key, char *buf, size_t size);
 
 typedef struct sdkc_success {
-    int status;               /* 200, 201, 204, ...; 2 for a `2XX` range; 0 when no 2xx response
-                                 is declared: `default` is then the success (OpenAPI), or the
-                                 operation declares no responses (3.1 may omit them). 0 and 2
-                                 accept any 2xx status */
+    int status; /* 200, 201, 204, ...; 2 for a `2XX` range; 0 when no 2xx response
+                   is declared: `default` is then the success (OpenAPI), or the
+                   operation declares no responses (3.1 may omit them). 0 and 2
+                   accept any 2xx status */
     sdkc_encoding encoding;
     const char *content_type; /* NULL for NONE */
     const sdkc_type *type;    /* the declared body type (wire), NULL for NONE */
@@ -249,28 +249,28 @@ typedef struct sdkc_error_status {
     int status; /* an exact status, a range (4 for 4XX) or SDKC_STATUS_DEFAULT; see above */
     const sdkc_error_tag *tags; /* deduplicated, sorted by tag */
     size_t ntags;
-    const sdkc_type *untagged;  /* a body schema without a `_tag` literal, or NULL */
-    const char *content_type;   /* "application/json", or NULL when the response has no body */
+    const sdkc_type *untagged; /* a body schema without a `_tag` literal, or NULL */
+    const char *content_type;  /* "application/json", or NULL when the response has no body */
 } sdkc_error_status;
 
 typedef struct sdkc_pagination {
-    const sdkc_type *item;           /* the element type of items_field */
-    const sdkc_type *page;           /* the success body type */
-    const char *items_field;         /* "data" */
-    const char *cursor_field;        /* "cursor" */
-    const char *next_field;          /* "next" */
-    const char *previous_field;      /* "previous", or NULL if the page has none */
-    const sdkc_param *cursor_param;  /* the query parameter a continuation sends */
+    const sdkc_type *item;          /* the element type of items_field */
+    const sdkc_type *page;          /* the success body type */
+    const char *items_field;        /* "data" */
+    const char *cursor_field;       /* "cursor" */
+    const char *next_field;         /* "next" */
+    const char *previous_field;     /* "previous", or NULL if the page has none */
+    const sdkc_param *cursor_param; /* the query parameter a continuation sends */
 } sdkc_pagination;
 
 typedef struct sdkc_stream {
-    sdkc_encoding encoding;      /* SSE */
-    const sdkc_type *frame;      /* the declared frame schema, or NULL when the schema is the item */
-    const sdkc_type *item;       /* the decoded item type each `data:` carries */
-    bool item_encoded;           /* the frame's data is a JSON_STRING of item (x-effect-stream) */
-    const char *failure_event;   /* "effect/httpapi/stream/failure", or NULL */
-    const sdkc_type *cause;      /* the failure frame's data type (a Cause array), or NULL */
-    const sdkc_type *error;      /* the Fail cause's error type (NEVER when none), or NULL */
+    sdkc_encoding encoding;    /* SSE */
+    const sdkc_type *frame;    /* the declared frame schema, or NULL when the schema is the item */
+    const sdkc_type *item;     /* the decoded item type each `data:` carries */
+    bool item_encoded;         /* the frame's data is a JSON_STRING of item (x-effect-stream) */
+    const char *failure_event; /* "effect/httpapi/stream/failure", or NULL */
+    const sdkc_type *cause;    /* the failure frame's data type (a Cause array), or NULL */
+    const sdkc_type *error;    /* the Fail cause's error type (NEVER when none), or NULL */
 } sdkc_stream;
 
 typedef struct sdkc_security_scheme {
@@ -290,19 +290,22 @@ typedef struct sdkc_operation {
     const char *safe_name; /* "session_list", unique among operations */
     const char *method;    /* upper case: "GET" */
     const char *path;      /* template as written: "/api/session/{sessionID}" */
+    /* The path key's fragment ("X-Amz-Target=X" of "/#X-Amz-Target=X"), or NULL: never sent
+       (RFC 3986); converted AWS contracts tell operations on one path apart with it. */
+    const char *fragment;
     const char *summary;
     const char *description;
     bool deprecated;
     const sdkc_param *params; /* path parameters in template order, then query, header, cookie */
     size_t nparams;
-    const sdkc_body *body;    /* NULL when no request body */
+    const sdkc_body *body; /* NULL when no request body */
     sdkc_success success;
     /* exact statuses ascending, then ranges ascending, then default: the order in which a
        response status is matched */
     const sdkc_error_status *errors;
     size_t nerrors;
-    const sdkc_pagination *pagination; /* NULL unless paginated */
-    const sdkc_stream *stream;         /* NULL unless streamed */
+    const sdkc_pagination *pagination;           /* NULL unless paginated */
+    const sdkc_stream *stream;                   /* NULL unless streamed */
     const sdkc_security_scheme *const *security; /* schemes that apply (any of) */
     size_t nsecurity;
     sdkc_loc loc;
@@ -347,15 +350,18 @@ typedef struct sdkc_compile_options {
     const char *const *strip_prefixes;
     size_t nstrip_prefixes;
 } sdkc_compile_options;
-#define SDKC_COMPILE_OPTIONS_INIT {NULL, 0, NULL, 0}
+#define SDKC_COMPILE_OPTIONS_INIT                                                                  \
+    {                                                                                              \
+        NULL, 0, NULL, 0                                                                           \
+    }
 
 typedef struct sdkc_compiled sdkc_compiled; /* owns an IR and its arena */
 
 /* Compile a loaded document. On success (no errors; warnings may be present) *out is new and
  * owned by the caller. On failure *out is NULL and diag holds the errors. doc is borrowed and may
  * be freed after the call (names and locations are copied). */
-sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc,
-                         const sdkc_compile_options *opts, sdkc_diag *diag);
+sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_compile_options *opts,
+                         sdkc_diag *diag);
 /* Load and compile a contract file in one step. */
 sdkc_status sdkc_compile_file(sdkc_compiled **out, const char *path,
                               const sdkc_compile_options *opts, sdkc_diag *diag);
@@ -378,9 +384,9 @@ sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char 
 bool sdkc_glob_match(const char *pattern, const char *s);
 
 /* Naming helpers used by the compiler and emitters. Results are arena copies (NULL on OOM). */
-char *sdkc_snake_case(sdkc_arena *a, const char *s);     /* "sessionID.list" -> "session_id_list" */
-char *sdkc_upper_snake(sdkc_arena *a, const char *s);    /* "session.idle" -> "SESSION_IDLE" */
-char *sdkc_pascal_case(sdkc_arena *a, const char *s);    /* "session-v2.info" -> "SessionV2Info" */
+char *sdkc_snake_case(sdkc_arena *a, const char *s);  /* "sessionID.list" -> "session_id_list" */
+char *sdkc_upper_snake(sdkc_arena *a, const char *s); /* "session.idle" -> "SESSION_IDLE" */
+char *sdkc_pascal_case(sdkc_arena *a, const char *s); /* "session-v2.info" -> "SessionV2Info" */
 bool sdkc_is_c_keyword(const char *s);
 
 #define SDKC_VERSION "0.1.0"

@@ -97,11 +97,16 @@ typedef struct sdkrt_call_options {
     size_t header_count;
     sdkrt_cancel *cancel; /* NULL = not cancellable */
     long timeout_ms;      /* unary total / stream idle timeout; 0 = the client's */
+    /* Called with each response's status and headers once they arrive, before the body is
+       decoded (a stream: its first response): rate limits, request ids. headers is borrowed for
+       the callback only; userdata is passed through. NULL = none. */
+    void (*on_response)(void *userdata, int status, const sdkrt_header *headers, size_t count);
+    void *userdata;
 } sdkrt_call_options;
 
 #define SDKRT_CALL_OPTIONS_INIT                                                                    \
     {                                                                                              \
-        NULL, 0, NULL, 0                                                                           \
+        NULL, 0, NULL, 0, NULL, NULL                                                               \
     }
 
 /* Unary call. On SDKRT_OK *resp is new (owned by the caller) for ANY HTTP status; the generated

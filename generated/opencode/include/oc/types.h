@@ -29,7 +29,7 @@ typedef sdkrt_error oc_error;   /* owned by the caller; oc_error_free */
 typedef sdkrt_client oc_client; /* oc_client_new / oc_client_free */
 typedef sdkrt_client_options oc_client_options;
 #define OC_CLIENT_OPTIONS_INIT SDKRT_CLIENT_OPTIONS_INIT
-typedef sdkrt_call_options oc_call_options; /* header overrides, cancel, timeout */
+typedef sdkrt_call_options oc_call_options; /* header overrides, cancel, timeout, on_response */
 #define OC_CALL_OPTIONS_INIT SDKRT_CALL_OPTIONS_INIT
 typedef sdkrt_cancel oc_cancel; /* oc_cancel_new / oc_cancel_trigger / oc_cancel_free */
 typedef sdkrt_bytes oc_bytes; /* a non-JSON body; oc_bytes_free */
