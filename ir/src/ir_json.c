@@ -707,11 +707,24 @@ static void operation_json(writer *w, const sdkc_operation *op)
         key(w, "stream");
         stream_json(w, op->stream);
     }
+    /* a requirement of one scheme is its name; of several, the list of their names */
     key(w, "security");
     open_c(w, '[');
-    for (size_t i = 0; i < op->nsecurity; i++) {
+    for (size_t i = 0; i < op->nsecurity;) {
+        size_t end = i + 1;
+        while (op->security_with_previous && end < op->nsecurity && op->security_with_previous[end])
+            end++;
         item(w);
-        v_str(w, op->security[i] ? op->security[i]->name : NULL);
+        if (end - i > 1)
+            open_c(w, '[');
+        for (size_t k = i; k < end; k++) {
+            if (end - i > 1)
+                item(w);
+            v_str(w, op->security[k] ? op->security[k]->name : NULL);
+        }
+        if (end - i > 1)
+            close_c(w, ']');
+        i = end;
     }
     close_c(w, ']');
     put_loc(w, op->loc);
@@ -1518,19 +1531,41 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     }
 
     const json_t *sec = get_array(r, o, "security", true, where);
-    size_t ns = json_array_size(sec);
-    const sdkc_security_scheme **ss = ralloc(r, ns * sizeof *ss);
-    for (size_t i = 0; ss && i < ns; i++) {
-        const json_t *name = json_array_get(sec, i);
-        for (size_t j = 0; json_is_string(name) && j < r->ir->nschemes && !ss[i]; j++)
-            if (r->ir->schemes[j].name &&
-                strcmp(r->ir->schemes[j].name, json_string_value(name)) == 0)
-                ss[i] = &r->ir->schemes[j];
-        if (!ss[i])
-            rerr(r, "%s: security[%zu] names no security scheme", where, i);
+    size_t ns = 0;
+    for (size_t i = 0; i < json_array_size(sec); i++) {
+        const json_t *e = json_array_get(sec, i);
+        ns += json_is_array(e) ? json_array_size(e) : 1;
+    }
+    const sdkc_security_scheme **ss = ralloc(r, (ns ? ns : 1) * sizeof *ss);
+    bool *with_prev = ralloc(r, (ns ? ns : 1) * sizeof *with_prev);
+    bool several = false, bad = false;
+    size_t n = 0;
+    for (size_t i = 0; ss && with_prev && !bad && i < json_array_size(sec); i++) {
+        const json_t *e = json_array_get(sec, i);
+        size_t m = json_is_array(e) ? json_array_size(e) : 1;
+        if (json_is_array(e) && m < 2) {
+            rerr(r, "%s: security[%zu]: a requirement list names two schemes or more", where, i);
+            break;
+        }
+        several = several || m > 1;
+        for (size_t k = 0; k < m && !bad; k++) {
+            const json_t *name = json_is_array(e) ? json_array_get(e, k) : e;
+            ss[n] = NULL;
+            with_prev[n] = k > 0;
+            for (size_t j = 0; json_is_string(name) && j < r->ir->nschemes && !ss[n]; j++)
+                if (r->ir->schemes[j].name &&
+                    strcmp(r->ir->schemes[j].name, json_string_value(name)) == 0)
+                    ss[n] = &r->ir->schemes[j];
+            if (!ss[n]) {
+                rerr(r, "%s: security[%zu] names no security scheme", where, i);
+                bad = true;
+            }
+            n++;
+        }
     }
     op->security = (const sdkc_security_scheme *const *)ss;
-    op->nsecurity = ss ? ns : 0;
+    op->security_with_previous = several ? with_prev : NULL;
+    op->nsecurity = ss && with_prev ? n : 0;
     op->loc = get_loc(r, o, where);
 }
 

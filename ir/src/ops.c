@@ -994,17 +994,19 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
     bool explicit_none = sec && sec->kind == SDKC_NODE_SEQ && ndeclared > 0;
     if (!sec)
         sec = sdkc_node_get(c->root, "security");
-    const sdkc_security_scheme **list = cc_alloc(c, (ndeclared + 1) * sizeof *list);
-    if (!list || !ir->schemes)
+    size_t cap = 1;
+    for (size_t i = 0; sec && sec->kind == SDKC_NODE_SEQ && i < sec->nitems; i++)
+        cap += sec->items[i]->kind == SDKC_NODE_MAP ? sec->items[i]->npairs : 0;
+    const sdkc_security_scheme **list = cc_alloc(c, cap * sizeof *list);
+    bool *with_prev = cc_alloc(c, cap * sizeof *with_prev);
+    if (!list || !with_prev || !ir->schemes)
         return;
     size_t n = 0;
+    bool several = false;
     for (size_t i = 0; sec && sec->kind == SDKC_NODE_SEQ && i < sec->nitems; i++) {
         const sdkc_node *req = sec->items[i];
-        if (req->kind == SDKC_NODE_MAP && req->npairs > 1)
-            cc_warn(c, req,
-                    "security requirement needs %zu schemes together; the SDK sends one of "
-                    "them",
-                    req->npairs);
+        size_t start = n;
+        bool complete = true;
         for (size_t j = 0; req->kind == SDKC_NODE_MAP && j < req->npairs; j++) {
             const char *name = req->pairs[j].key->str;
             size_t k = 0;
@@ -1014,14 +1016,23 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
             if (k == ndeclared) {
                 cc_error(c, req->pairs[j].key, "security requirement names undeclared scheme '%s'",
                          name);
+                complete = false;
                 continue;
             }
-            bool dup = false;
-            for (size_t q = 0; q < n; q++)
-                dup = dup || list[q] == &ir->schemes[k];
-            if (!dup)
-                list[n++] = &ir->schemes[k];
+            with_prev[n] = n > start;
+            list[n++] = &ir->schemes[k];
         }
+        if (!complete || n - start == 0) {
+            n = start;
+            continue;
+        }
+        several = several || n - start > 1;
+        /* a one-scheme requirement already listed as one adds nothing */
+        bool dup = false;
+        for (size_t q = 0; n - start == 1 && q < start && !dup; q++)
+            dup = list[q] == list[start] && !with_prev[q] && (q + 1 == start || !with_prev[q + 1]);
+        if (dup)
+            n = start;
     }
     if (n == 0 && !explicit_none) {
         bool has401 = false;
@@ -1036,10 +1047,12 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
                 imp->implied = true;
                 ir->nschemes = ndeclared + 1;
             }
+            with_prev[n] = false;
             list[n++] = imp;
         }
     }
     op->security = list;
+    op->security_with_previous = several ? with_prev : NULL;
     op->nsecurity = n;
 }
 

@@ -433,24 +433,33 @@ static bool cred_fits(const sdkrt_credential *k, sdkrt_security_kind kind)
     return k->token && *k->token;
 }
 
-/* What authenticates one prepared call: an Authorization value, or an API key placed in a header,
- * the query or a cookie. Strings owned (zeroed when released). */
-typedef struct auth_plan {
+/* What one scheme puts on a prepared call: an Authorization value or an API key header, or an
+ * API key in the query or a cookie. Strings owned (zeroed when released). */
+typedef struct auth_part {
     char *header_name; /* "Authorization" or the API key header; NULL: no header */
     char *header_value;
     char *query; /* encoded "param=key" */
     char *query_shown;
     char *cookie; /* encoded "param=key" */
+} auth_part;
+
+/* What authenticates one prepared call: the parts of every scheme of one requirement. */
+typedef struct auth_plan {
+    auth_part parts[SDKRT_SECURITY_MAX_TOGETHER];
+    size_t n;
     bool oom;
 } auth_plan;
 
 static void auth_plan_cleanup(auth_plan *a)
 {
-    free(a->header_name);
-    zero_free(a->header_value);
-    zero_free(a->query);
-    free(a->query_shown);
-    zero_free(a->cookie);
+    for (size_t i = 0; i < a->n; i++) {
+        auth_part *p = &a->parts[i];
+        free(p->header_name);
+        zero_free(p->header_value);
+        zero_free(p->query);
+        free(p->query_shown);
+        zero_free(p->cookie);
+    }
     memset(a, 0, sizeof *a);
 }
 
@@ -462,14 +471,17 @@ static char *dup_or_oom(auth_plan *a, const char *s)
     return d;
 }
 
-/* Fill a from scheme s and either credential k or the client's `auth` value. */
+/* Add to a the part of scheme s, from either credential k or the client's `auth` value. */
 static void plan_apply(auth_plan *a, const sdkrt_security_scheme *s, const sdkrt_credential *k,
                        const char *auth_value)
 {
+    if (a->n == SDKRT_SECURITY_MAX_TOGETHER)
+        return; /* the caller checks the requirement's size first */
+    auth_part *p = &a->parts[a->n++];
     if (s->kind != SDKRT_SECURITY_API_KEY) {
-        a->header_name = dup_or_oom(a, "Authorization");
+        p->header_name = dup_or_oom(a, "Authorization");
         if (!k) {
-            a->header_value = dup_or_oom(a, auth_value);
+            p->header_value = dup_or_oom(a, auth_value);
             return;
         }
         sdkrt_buf_ b = {0};
@@ -493,14 +505,14 @@ static void plan_apply(auth_plan *a, const sdkrt_security_scheme *s, const sdkrt
             sdkrt_buf_cleanup_(&b);
             return;
         }
-        a->header_value = b.data;
+        p->header_value = b.data;
         return;
     }
     const char *key = k ? k->token : auth_value;
     const char *param = s->param ? s->param : "";
     if (s->in == SDKRT_IN_HEADER) {
-        a->header_name = dup_or_oom(a, param);
-        a->header_value = dup_or_oom(a, key);
+        p->header_name = dup_or_oom(a, param);
+        p->header_value = dup_or_oom(a, key);
         return;
     }
     sdkrt_buf_ b = {0}, shown = {0};
@@ -515,54 +527,70 @@ static void plan_apply(auth_plan *a, const sdkrt_security_scheme *s, const sdkrt
         return;
     }
     if (s->in == SDKRT_IN_COOKIE) {
-        a->cookie = b.data;
+        p->cookie = b.data;
         return;
     }
-    a->query = b.data;
+    p->query = b.data;
     sdkrt_pct_encode_(&shown, param);
     sdkrt_buf_puts_(&shown, "=REDACTED");
     if (shown.oom)
         a->oom = true;
-    a->query_shown = shown.data;
+    p->query_shown = shown.data;
+}
+
+/* The credential for scheme s: one named for it, then one without a scheme name; NULL when
+ * none fits. *legacy is set when the client's `auth` of the matching kind fits instead. */
+static const sdkrt_credential *credential_for(const sdkrt_client *c, const sdkrt_security_scheme *s,
+                                              bool *legacy)
+{
+    for (size_t j = 0; j < c->cred_count; j++) {
+        if (c->creds[j].scheme && s->name && strcmp(c->creds[j].scheme, s->name) == 0 &&
+            cred_fits(&c->creds[j], s->kind))
+            return &c->creds[j];
+    }
+    for (size_t j = 0; j < c->cred_count; j++) {
+        if (!c->creds[j].scheme && cred_fits(&c->creds[j], s->kind))
+            return &c->creds[j];
+    }
+    *legacy = c->auth_value &&
+              ((s->kind == SDKRT_SECURITY_HTTP_BASIC && c->auth_kind == SDKRT_AUTH_BASIC) ||
+               (s->kind == SDKRT_SECURITY_HTTP_BEARER && c->auth_kind == SDKRT_AUTH_BEARER));
+    return NULL;
 }
 
 /* Choose how req is authenticated. Without security on the request: the client's `auth`. With
- * it: the first scheme with a fitting credential (named for it, then one without a scheme name,
- * then `auth` of the matching kind); none fits or none is declared: nothing. */
+ * it: the first requirement whose every scheme has a fitting credential (named for it, then one
+ * without a scheme name, then `auth` of the matching kind); none fits or none is declared:
+ * nothing. */
 static void plan_auth(auth_plan *a, const sdkrt_client *c, const sdkrt_request *req)
 {
     memset(a, 0, sizeof *a);
     if (!req->has_security) {
         if (c->auth_value) {
-            a->header_name = dup_or_oom(a, "Authorization");
-            a->header_value = dup_or_oom(a, c->auth_value);
+            a->parts[0].header_name = dup_or_oom(a, "Authorization");
+            a->parts[0].header_value = dup_or_oom(a, c->auth_value);
+            a->n = 1;
         }
         return;
     }
-    for (size_t i = 0; i < req->security_count; i++) {
-        const sdkrt_security_scheme *s = &req->security[i];
-        const sdkrt_credential *k = NULL;
-        for (size_t j = 0; j < c->cred_count && !k; j++) {
-            if (c->creds[j].scheme && s->name && strcmp(c->creds[j].scheme, s->name) == 0 &&
-                cred_fits(&c->creds[j], s->kind))
-                k = &c->creds[j];
+    for (size_t i = 0; i < req->security_count;) {
+        size_t end = i + 1;
+        while (end < req->security_count && req->security[end].with_previous)
+            end++;
+        bool fits = end - i <= SDKRT_SECURITY_MAX_TOGETHER;
+        for (size_t q = i; q < end && fits; q++) {
+            bool legacy = false;
+            fits = credential_for(c, &req->security[q], &legacy) || legacy;
         }
-        for (size_t j = 0; j < c->cred_count && !k; j++) {
-            if (!c->creds[j].scheme && cred_fits(&c->creds[j], s->kind))
-                k = &c->creds[j];
-        }
-        if (k) {
-            plan_apply(a, s, k, NULL);
+        if (fits) {
+            for (size_t q = i; q < end; q++) {
+                bool legacy = false;
+                const sdkrt_credential *k = credential_for(c, &req->security[q], &legacy);
+                plan_apply(a, &req->security[q], k, k ? NULL : c->auth_value);
+            }
             return;
         }
-        bool legacy =
-            c->auth_value &&
-            ((s->kind == SDKRT_SECURITY_HTTP_BASIC && c->auth_kind == SDKRT_AUTH_BASIC) ||
-             (s->kind == SDKRT_SECURITY_HTTP_BEARER && c->auth_kind == SDKRT_AUTH_BEARER));
-        if (legacy) {
-            plan_apply(a, s, NULL, c->auth_value);
-            return;
-        }
+        i = end;
     }
 }
 
@@ -582,10 +610,14 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     sdkrt_buf_printf_(&t, "%s%s", c->base_path, rel);
     sdkrt_buf_printf_(&u, "%s%s", c->base_url, rel);
     sdkrt_buf_printf_(&shown, "%s%s", c->base_url, rel);
-    if (auth.query) {
-        sdkrt_buf_printf_(&t, "%s%s", qsep, auth.query);
-        sdkrt_buf_printf_(&u, "%s%s", qsep, auth.query);
-        sdkrt_buf_printf_(&shown, "%s%s", qsep, auth.query_shown);
+    for (size_t i = 0; i < auth.n; i++) {
+        const auth_part *ap = &auth.parts[i];
+        if (!ap->query)
+            continue;
+        sdkrt_buf_printf_(&t, "%s%s", qsep, ap->query);
+        sdkrt_buf_printf_(&u, "%s%s", qsep, ap->query);
+        sdkrt_buf_printf_(&shown, "%s%s", qsep, ap->query_shown);
+        qsep = "&";
     }
     free(rel);
     p->target = t.data;
@@ -606,12 +638,15 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
             goto fail;
         }
     }
-    if (auth.header_name &&
-        (!sdkrt_header_name_ok_(auth.header_name) || !sdkrt_header_value_ok_(auth.header_value))) {
-        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
-                        "%s %s: the API key header name of the security scheme is not a token",
-                        p->method, p->shown_url);
-        goto fail;
+    for (size_t i = 0; i < auth.n; i++) {
+        const auth_part *ap = &auth.parts[i];
+        if (ap->header_name && (!sdkrt_header_name_ok_(ap->header_name) ||
+                                !sdkrt_header_value_ok_(ap->header_value))) {
+            sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                            "%s %s: the API key header name of the security scheme is not a token",
+                            p->method, p->shown_url);
+            goto fail;
+        }
     }
     if (call && call->timeout_ms < 0)
         goto bad_call;
@@ -619,12 +654,22 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
         if (!prepared_header(p, c->headers[i].name, c->headers[i].value))
             goto oom;
     }
-    if (auth.header_name && !prepared_header(p, auth.header_name, auth.header_value))
-        goto oom;
-    if (auth.cookie || req->cookie_count) {
+    bool auth_cookie = false;
+    for (size_t i = 0; i < auth.n; i++) {
+        const auth_part *ap = &auth.parts[i];
+        if (ap->header_name && !prepared_header(p, ap->header_name, ap->header_value))
+            goto oom;
+        auth_cookie = auth_cookie || ap->cookie;
+    }
+    if (auth_cookie || req->cookie_count) {
         sdkrt_buf_ ck = {0};
-        if (auth.cookie)
-            sdkrt_buf_puts_(&ck, auth.cookie);
+        for (size_t i = 0; i < auth.n; i++) {
+            if (!auth.parts[i].cookie)
+                continue;
+            if (ck.len)
+                sdkrt_buf_puts_(&ck, "; ");
+            sdkrt_buf_puts_(&ck, auth.parts[i].cookie);
+        }
         for (size_t i = 0; i < req->cookie_count; i++) {
             if (ck.len)
                 sdkrt_buf_puts_(&ck, "; ");

@@ -201,17 +201,21 @@ static int run_wire(uint64_t *digest)
     sdkrt_multipart *mp = NULL;
     sdkrt_error *err = NULL;
     json_t *v = NULL;
+    /* [basic] or [key + id + session]: the second is sent, all three parts of it */
     static const sdkrt_security_scheme sec[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
-        {"key", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "api_key"}};
-    sdkrt_credential creds[] = {{"key", NULL, NULL, "k e y"}};
+        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
+        {"key", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "api_key", false},
+        {"id", SDKRT_SECURITY_API_KEY, SDKRT_IN_HEADER, "X-Id", true},
+        {"session", SDKRT_SECURITY_API_KEY, SDKRT_IN_COOKIE, "sid", true}};
+    sdkrt_credential creds[] = {
+        {"key", NULL, NULL, "k e y"}, {"id", NULL, NULL, "i"}, {"session", NULL, NULL, "s"}};
     if (sdkrt_memory_transport_new(&t, wire_handler, &seen) != SDKRT_OK)
         goto done;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
     o.base_url = "http://h.test/p";
     o.transport = t;
     o.credentials = creds;
-    o.credential_count = 1;
+    o.credential_count = 3;
     if (sdkrt_client_new(&c, &o, &err) != SDKRT_OK)
         goto done;
     if (sdkrt_request_new(&req, "POST", "/a/{ids}") != SDKRT_OK)
@@ -226,7 +230,7 @@ static int run_wire(uint64_t *digest)
     json_decref(v);
     v = json_pack("{s:{s:s},s:s,s:[s,s]}", "a", "b", "c d", "e", "f", "g", "h", "i");
     if (!v || sdkrt_request_add_param(req, &deep, v, &err) != SDKRT_OK ||
-        sdkrt_request_set_security(req, sec, 2) != SDKRT_OK ||
+        sdkrt_request_set_security(req, sec, 4) != SDKRT_OK ||
         sdkrt_request_set_form_body(req, v, NULL, 0, &err) != SDKRT_OK || wire_send(c, req))
         goto done;
     if (sdkrt_multipart_new(&mp, &err) != SDKRT_OK ||

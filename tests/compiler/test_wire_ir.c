@@ -176,7 +176,10 @@ START_TEST(test_fragment_ranges_and_reserved_headers)
     static const char with_scheme[] =
         "openapi: 3.0.3\ninfo: {title: t, version: '1'}\n"
         "components:\n  securitySchemes:\n    token: {type: http, scheme: bearer}\n"
-        "security: [{token: []}]\npaths:\n  /x:\n    get:\n      operationId: x\n"
+        "    key: {type: apiKey, in: header, name: X-Key}\n"
+        "    id: {type: apiKey, in: query, name: client_id}\n"
+        "security: [{token: []}, {key: [], id: []}, {token: []}]\n"
+        "paths:\n  /x:\n    get:\n      operationId: x\n"
         "      parameters:\n"
         "        - {name: Authorization, in: header, required: true, schema: {type: string}}\n"
         "      responses: {'204': {description: none}}\n";
@@ -184,7 +187,31 @@ START_TEST(test_fragment_ranges_and_reserved_headers)
     ck_assert_uint_eq(warnings, 1);
     op = sdkc_ir_operation(sdkc_compiled_ir(c), "x");
     ck_assert_uint_eq(op->nparams, 0);
-    ck_assert_uint_eq(op->nsecurity, 1);
+    /* [token] or [key + id] (sent together); the repeated [token] adds nothing */
+    ck_assert_uint_eq(op->nsecurity, 3);
+    ck_assert_str_eq(op->security[0]->name, "token");
+    ck_assert_str_eq(op->security[1]->name, "key");
+    ck_assert_str_eq(op->security[2]->name, "id");
+    ck_assert_ptr_nonnull(op->security_with_previous);
+    ck_assert(!op->security_with_previous[0] && !op->security_with_previous[1]);
+    ck_assert(op->security_with_previous[2]);
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(c), &json, &len), SDKC_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"security\": [\n"));
+    ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "x.ir.json", json, len, diag), SDKC_OK);
+    const sdkc_operation *again = sdkc_ir_operation(sdkc_compiled_ir(back), "x");
+    ck_assert_uint_eq(again->nsecurity, 3);
+    ck_assert(again->security_with_previous && again->security_with_previous[2] &&
+              !again->security_with_previous[1]);
+    char *json2 = NULL;
+    size_t len2 = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(back), &json2, &len2), SDKC_OK);
+    ck_assert_uint_eq(len, len2);
+    ck_assert(memcmp(json, json2, len) == 0);
+    free(json);
+    free(json2);
+    sdkc_compiled_free(back);
+    sdkc_diag_free(diag);
     sdkc_compiled_free(c);
 }
 END_TEST

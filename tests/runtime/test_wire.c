@@ -497,11 +497,11 @@ END_TEST
 /* ---- security ---- */
 
 static const sdkrt_security_scheme schemes[] = {
-    {"api_header", SDKRT_SECURITY_API_KEY, SDKRT_IN_HEADER, "X-API-Key"},
-    {"api_query", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "api_key"},
-    {"api_cookie", SDKRT_SECURITY_API_KEY, SDKRT_IN_COOKIE, "sid"},
-    {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL},
-    {"oauth", SDKRT_SECURITY_HTTP_BEARER, SDKRT_IN_HEADER, NULL},
+    {"api_header", SDKRT_SECURITY_API_KEY, SDKRT_IN_HEADER, "X-API-Key", false},
+    {"api_query", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "api_key", false},
+    {"api_cookie", SDKRT_SECURITY_API_KEY, SDKRT_IN_COOKIE, "sid", false},
+    {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
+    {"oauth", SDKRT_SECURITY_HTTP_BEARER, SDKRT_IN_HEADER, NULL, false},
 };
 
 /* Send GET /s?x=1 with the given schemes (n == (size_t)-1: security not set). */
@@ -582,6 +582,60 @@ START_TEST(test_security_schemes)
     ck_assert_int_eq(sdkrt_client_new(&c, &o4, &err), SDKRT_ERR);
     ck_assert_ptr_null(strstr(sdkrt_error_message(err), "sec"));
     sdkrt_error_free(err);
+}
+END_TEST
+
+/* A requirement of several schemes sends all of them, or is passed over for the next one. */
+START_TEST(test_security_requirements_together)
+{
+    /* [oauth] or [api_header + api_query + api_cookie + client id header] */
+    static const sdkrt_security_scheme reqs[] = {
+        {"oauth", SDKRT_SECURITY_HTTP_BEARER, SDKRT_IN_HEADER, NULL, false},
+        {"api_header", SDKRT_SECURITY_API_KEY, SDKRT_IN_HEADER, "X-API-Key", false},
+        {"api_query", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "api_key", true},
+        {"api_cookie", SDKRT_SECURITY_API_KEY, SDKRT_IN_COOKIE, "sid", true},
+        {"client_id", SDKRT_SECURITY_API_KEY, SDKRT_IN_HEADER, "X-Client-Id", true},
+    };
+    fixture f;
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    sdkrt_credential creds[] = {
+        {"api_header", NULL, NULL, "hkey"},
+        {"api_query", NULL, NULL, "qkey"},
+        {"api_cookie", NULL, NULL, "ckey"},
+        {"client_id", NULL, NULL, "cid"},
+    };
+    o.credentials = creds;
+    o.credential_count = 4;
+    fx_open(&f, &o);
+    send_sec(&f, reqs, 5);
+    ck_assert_ptr_nonnull(strstr(f.s.headers, "X-API-Key: hkey\n"));
+    ck_assert_ptr_nonnull(strstr(f.s.headers, "X-Client-Id: cid\n"));
+    ck_assert_ptr_nonnull(strstr(f.s.headers, "Cookie: sid=ckey\n"));
+    ck_assert_str_eq(f.s.target, "/base/s?x=1&api_key=qkey");
+    ck_assert_ptr_null(strstr(f.s.headers, "Authorization"));
+    fx_close(&f);
+
+    /* one credential of the run missing: the whole requirement is passed over */
+    o.credential_count = 3;
+    fx_open(&f, &o);
+    send_sec(&f, reqs, 5);
+    ck_assert_ptr_null(strstr(f.s.headers, "X-API-Key"));
+    ck_assert_ptr_null(strstr(f.s.headers, "Cookie"));
+    ck_assert_str_eq(f.s.target, "/base/s?x=1");
+    fx_close(&f);
+
+    /* ... for a later requirement that fits; two query keys join with & */
+    static const sdkrt_security_scheme two_queries[] = {
+        {"client_id", SDKRT_SECURITY_API_KEY, SDKRT_IN_HEADER, "X-Client-Id", false},
+        {"api_query", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "api_key", true},
+        {"api_query", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "api_key", false},
+        {"api_cookie", SDKRT_SECURITY_API_KEY, SDKRT_IN_QUERY, "k2", true},
+    };
+    fx_open(&f, &o);
+    send_sec(&f, two_queries, 4);
+    ck_assert_ptr_null(strstr(f.s.headers, "X-Client-Id"));
+    ck_assert_str_eq(f.s.target, "/base/s?x=1&api_key=qkey&k2=ckey");
+    fx_close(&f);
 }
 END_TEST
 
@@ -698,6 +752,7 @@ int main(void)
     tcase_add_test(tc, test_multipart_memory);
     tcase_add_test(tc, test_raw_bodies);
     tcase_add_test(tc, test_security_schemes);
+    tcase_add_test(tc, test_security_requirements_together);
     tcase_add_test(tc, test_security_not_in_messages);
     tcase_add_test(tc, test_multipart_curl);
     suite_add_tcase(s, tc);

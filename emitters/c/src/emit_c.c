@@ -1364,40 +1364,58 @@ static bool ascii_ieq(const char *a, const char *b)
     return *a == *b;
 }
 
-/* The operation's security schemes as a static table, set on the request: only those
- * authenticate it (none for `security: []`). Schemes the runtime cannot send (HTTP digest, ...)
- * are left out. */
+/* The runtime kind of scheme s and where an API key goes, or NULL when the runtime cannot send
+ * it (HTTP digest, mutual TLS, ...). */
+static const char *scheme_kind(const sdkc_security_scheme *s, const char **in)
+{
+    const char *type = s->type ? s->type : "";
+    *in = "SDKRT_IN_HEADER";
+    if (strcmp(type, "apiKey") == 0 && s->in && s->param) {
+        *in = strcmp(s->in, "query") == 0    ? "SDKRT_IN_QUERY"
+              : strcmp(s->in, "cookie") == 0 ? "SDKRT_IN_COOKIE"
+                                             : "SDKRT_IN_HEADER";
+        return "SDKRT_SECURITY_API_KEY";
+    }
+    if (strcmp(type, "http") == 0 && s->scheme && ascii_ieq(s->scheme, "basic"))
+        return "SDKRT_SECURITY_HTTP_BASIC";
+    if ((strcmp(type, "http") == 0 && s->scheme && ascii_ieq(s->scheme, "bearer")) ||
+        strcmp(type, "oauth2") == 0 || strcmp(type, "openIdConnect") == 0)
+        return "SDKRT_SECURITY_HTTP_BEARER";
+    return NULL;
+}
+
+/* The operation's security requirements as a static table, set on the request: only those
+ * authenticate it (none for `security: []`). A requirement of several schemes is a run tied by
+ * with_previous. A requirement with a scheme the runtime cannot send (HTTP digest, ...) is left
+ * out whole. */
 static void emit_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op)
 {
     (void)cx;
     size_t n = 0;
-    for (size_t i = 0; i < op->nsecurity; i++) {
-        const sdkc_security_scheme *s = op->security[i];
-        const char *kind = NULL, *in = "SDKRT_IN_HEADER";
-        const char *type = s->type ? s->type : "";
-        if (strcmp(type, "apiKey") == 0 && s->in && s->param) {
-            kind = "SDKRT_SECURITY_API_KEY";
-            in = strcmp(s->in, "query") == 0    ? "SDKRT_IN_QUERY"
-                 : strcmp(s->in, "cookie") == 0 ? "SDKRT_IN_COOKIE"
-                                                : "SDKRT_IN_HEADER";
-        } else if (strcmp(type, "http") == 0 && s->scheme && ascii_ieq(s->scheme, "basic")) {
-            kind = "SDKRT_SECURITY_HTTP_BASIC";
-        } else if ((strcmp(type, "http") == 0 && s->scheme && ascii_ieq(s->scheme, "bearer")) ||
-                   strcmp(type, "oauth2") == 0 || strcmp(type, "openIdConnect") == 0) {
-            kind = "SDKRT_SECURITY_HTTP_BEARER";
+    for (size_t i = 0; i < op->nsecurity;) {
+        size_t end = i + 1;
+        while (op->security_with_previous && end < op->nsecurity && op->security_with_previous[end])
+            end++;
+        bool sendable = end - i <= SDKRT_SECURITY_MAX_TOGETHER_WANT;
+        for (size_t k = i; k < end && sendable; k++) {
+            const char *in = NULL;
+            sendable = scheme_kind(op->security[k], &in) != NULL;
         }
-        if (!kind)
-            continue;
-        if (n++ == 0)
-            sdkc_buf_puts(b, "    static const sdkrt_security_scheme security[] = {\n");
-        sdkc_buf_puts(b, "        {");
-        put_c_string(b, s->name);
-        sdkc_buf_printf(b, ", %s, %s, ", kind, in);
-        if (s->param && strcmp(type, "apiKey") == 0)
-            put_c_string(b, s->param);
-        else
-            sdkc_buf_puts(b, "NULL");
-        sdkc_buf_puts(b, "},\n");
+        for (size_t k = i; k < end && sendable; k++) {
+            const sdkc_security_scheme *s = op->security[k];
+            const char *in = NULL, *kind = scheme_kind(s, &in);
+            if (n++ == 0)
+                sdkc_buf_puts(b, "    static const sdkrt_security_scheme security[] = {\n");
+            sdkc_buf_puts(b, "        {");
+            put_c_string(b, s->name);
+            sdkc_buf_printf(b, ", %s, %s, ", kind, in);
+            if (s->param && strcmp(kind, "SDKRT_SECURITY_API_KEY") == 0)
+                put_c_string(b, s->param);
+            else
+                sdkc_buf_puts(b, "NULL");
+            sdkc_buf_printf(b, ", %s},\n", k > i ? "true" : "false");
+        }
+        i = end;
     }
     if (n)
         sdkc_buf_puts(b, "    };\n");

@@ -304,9 +304,13 @@ typedef struct sdkc_operation {
        response status is matched */
     const sdkc_error_status *errors;
     size_t nerrors;
-    const sdkc_pagination *pagination;           /* NULL unless paginated */
-    const sdkc_stream *stream;                   /* NULL unless streamed */
-    const sdkc_security_scheme *const *security; /* schemes that apply (any of) */
+    const sdkc_pagination *pagination; /* NULL unless paginated */
+    const sdkc_stream *stream;         /* NULL unless streamed */
+    /* The security requirements, any one of which authenticates the operation, flattened in
+       contract order: a requirement of several schemes (all sent together) is a run whose
+       entries after the first have security_with_previous set. */
+    const sdkc_security_scheme *const *security;
+    const bool *security_with_previous; /* NULL when every requirement names one scheme */
     size_t nsecurity;
     sdkc_loc loc;
 } sdkc_operation;
@@ -389,7 +393,7 @@ char *sdkc_upper_snake(sdkc_arena *a, const char *s); /* "session.idle" -> "SESS
 char *sdkc_pascal_case(sdkc_arena *a, const char *s); /* "session-v2.info" -> "SessionV2Info" */
 bool sdkc_is_c_keyword(const char *s);
 
-#define SDKC_VERSION "0.1.0"
+#define SDKC_VERSION "0.2.0"
 
 #ifdef __cplusplus
 }

@@ -228,12 +228,18 @@ typedef struct sdkrt_security_scheme {
     sdkrt_security_kind kind;
     sdkrt_param_in in; /* API_KEY: HEADER, QUERY or COOKIE */
     const char *param; /* API_KEY: the header, query parameter or cookie name */
+    /* Needed together with the scheme before it: a requirement of several schemes is a run of
+       entries whose later ones set this (an API key and a client id, both sent). */
+    bool with_previous;
 } sdkrt_security_scheme;
 
-/* The schemes an operation accepts, any one of them (copied). A request with security set sends
- * the credentials of the first scheme the client has one for, and nothing else: n == 0 (the
- * contract's `security: []`) sends none, not even the client's `auth`. A request without it
- * sends the client's `auth` as before. */
+#define SDKRT_SECURITY_MAX_TOGETHER 8 /* schemes one requirement may need together */
+
+/* The requirements an operation accepts, any one of them (copied): a requirement is one scheme,
+ * or a run of schemes tied by with_previous. A request with security set sends the credentials
+ * of the first requirement the client has credentials for, every scheme of it, and nothing
+ * else: n == 0 (the contract's `security: []`) sends none, not even the client's `auth`. A
+ * request without it sends the client's `auth` as before. */
 sdkrt_status sdkrt_request_set_security(sdkrt_request *req, const sdkrt_security_scheme *schemes,
                                         size_t n);
 
