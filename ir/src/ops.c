@@ -916,6 +916,25 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     } else if (dflt_resp) {
         build_error(c, r, SDKC_STATUS_DEFAULT, dflt_key, dflt_resp, &errs[ne++]);
     }
+    if (best < 0) {
+        /* no 2xx and no default: a redirect is the answer (a download's location), so the
+           lowest declared 3xx is the success rather than an error */
+        size_t low = ne;
+        for (size_t i = 0; i < ne; i++)
+            if (errs[i].status >= 300 && errs[i].status < 400 &&
+                (low == ne || errs[i].status < errs[low].status))
+                low = i;
+        if (low < ne) {
+            best = errs[low].status;
+            char key[8];
+            best_key = cc_strdup(c, sdkc_status_text(best, key, sizeof key));
+            best_resp = deref(c, sdkc_node_get(resps, best_key));
+            memmove(&errs[low], &errs[low + 1], (ne - low - 1) * sizeof *errs);
+            ne--;
+            cc_warn(c, resps, "operation '%s' declares no 2xx response; its %d is the success",
+                    r->id, best);
+        }
+    }
     qsort(errs, ne, sizeof *errs, cmp_err);
     op->errors = errs;
     op->nerrors = ne;

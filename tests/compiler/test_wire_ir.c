@@ -136,6 +136,10 @@ START_TEST(test_fragment_ranges_and_reserved_headers)
         "      responses:\n"
         "        '200':\n          description: ok\n          content:\n"
         "            '*/*': {schema: {type: object, properties: {a: {type: integer}}}}\n"
+        "  /archive:\n    get:\n      operationId: archive\n      responses:\n"
+        "        '404': {description: none}\n"
+        "        '302': {description: the archive's location}\n"
+        "        '301': {description: moved}\n"
         "  /blob:\n    get:\n      operationId: blob\n      responses:\n"
         "        '200':\n          description: ok\n          content:\n"
         "            '*/*': {schema: {type: string, format: binary}}\n";
@@ -145,9 +149,16 @@ START_TEST(test_fragment_ranges_and_reserved_headers)
     const sdkc_operation *op = sdkc_ir_operation(ir, "op");
     ck_assert_str_eq(op->path, "/");
     ck_assert_str_eq(op->fragment, "X-Amz-Target=Svc.Op");
-    /* Accept and Content-Type are ignored (OpenAPI); Authorization is kept, as the contract
-       declares no security scheme that would send it */
-    ck_assert_uint_eq(warnings, 2);
+    /* Accept and Content-Type are ignored (OpenAPI; two warnings, the third is archive's);
+       Authorization is kept, as the contract declares no security scheme that would send it */
+    ck_assert_uint_eq(warnings, 3);
+    /* no 2xx and no default: the lowest redirect is the success, the others stay errors */
+    const sdkc_operation *archive = sdkc_ir_operation(ir, "archive");
+    ck_assert_int_eq(archive->success.status, 301);
+    ck_assert_int_eq(archive->success.encoding, SDKC_ENC_NONE);
+    ck_assert_uint_eq(archive->nerrors, 2);
+    ck_assert_int_eq(archive->errors[0].status, 302);
+    ck_assert_int_eq(archive->errors[1].status, 404);
     ck_assert_uint_eq(op->nparams, 2);
     ck_assert_str_eq(op->params[0].wire_name, "Authorization");
     ck_assert_str_eq(op->params[1].wire_name, "X-Amz-Target");

@@ -229,7 +229,8 @@ typedef struct sdkc_success {
     int status; /* 200, 201, 204, ...; 2 for a `2XX` range; 0 when no 2xx response
                    is declared: `default` is then the success (OpenAPI), or the
                    operation declares no responses (3.1 may omit them). 0 and 2
-                   accept any 2xx status */
+                   accept any 2xx status. With neither a 2xx nor default: the lowest
+                   declared 3xx (a redirect, whose Location is the answer) */
     sdkc_encoding encoding;
     const char *content_type; /* NULL for NONE */
     const sdkc_type *type;    /* the declared body type (wire), NULL for NONE */
