@@ -361,6 +361,8 @@ static void fields_json(writer *w, const sdkc_type *t)
         put_str(w, "safe_name", f->safe_name);
         put_type(w, "type", f->type);
         put_bool(w, "required", f->required);
+        put_true_if(w, "read_only", f->read_only);
+        put_true_if(w, "write_only", f->write_only);
         put_str(w, "docs", f->docs);
         put_loc(w, f->loc);
         close_c(w, '}');
@@ -1081,6 +1083,8 @@ static void read_fields(reader *r, sdkc_type *t, const json_t *arr, const char *
         if (!f->type && !rfailed(r))
             rerr(r, "%s: missing \"type\"", fw);
         f->required = get_bool(r, fo, "required", fw);
+        f->read_only = get_bool(r, fo, "read_only", fw);
+        f->write_only = get_bool(r, fo, "write_only", fw);
         f->docs = get_str(r, fo, "docs", fw);
         f->loc = get_loc(r, fo, fw);
     }

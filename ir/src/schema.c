@@ -831,6 +831,17 @@ static const sdkc_node *merged_property(cctx *c, const sdkc_node *const *parts, 
 }
 
 /* Build an object (or a map) from one schema, or from the parts of an allOf. */
+
+/* A property's readOnly or writeOnly: on the property, or on the schema its $ref names. */
+static bool property_flag(cctx *c, const sdkc_node *pv, const char *key)
+{
+    bool b = false;
+    if (sdkc_node_bool(kget(pv, key), &b))
+        return b;
+    const sdkc_node *ref = kget(pv, "$ref");
+    const sdkc_node *target = ref ? cc_resolve_ref(c, ref) : NULL;
+    return target && sdkc_node_bool(kget(target, key), &b) && b;
+}
 static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char *const *origins,
                               size_t nparts, const char *ctxname, sdkc_type *dest)
 {
@@ -920,6 +931,8 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
                 f->type = a;
             }
             f->required = in_required(reqs, nreqs, wire);
+            f->read_only = property_flag(c, pv, "readOnly");
+            f->write_only = property_flag(c, pv, "writeOnly");
             f->docs = pv->kind == SDKC_NODE_MAP ? cc_docs(c, pv) : NULL;
             f->loc = cc_loc(c, props->pairs[j].key);
             char *s = sdkc_snake_case(c->a, wire);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "sdkrt/json.h"
 #include "sdkrt/sdkrt.h"
 
 /* How every JSON text from a server is parsed: any value at the top, duplicate keys refused (two
@@ -24,6 +25,10 @@ sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err);
 int sdkrt_strcasecmp_(const char *a, const char *b);
 /* Copy of a string (NULL stays NULL; *ok false when out of memory). */
 char *sdkrt_strdup_(const char *s);
+
+/* sdkrt_json_encode for a request: readOnly fields (SDKRT_JF_READ_ONLY) are left out. */
+sdkrt_status sdkrt_json_encode_request_(const sdkrt_jtype *t, const void *value, json_t **out,
+                                        sdkrt_error **err);
 
 /* Whether a header name is an HTTP token and the value has no CR, LF or NUL. */
 bool sdkrt_header_name_ok_(const char *name);

@@ -23,6 +23,7 @@ typedef struct jseg {
 } jseg;
 
 typedef struct jpath {
+    bool request; /* encoding a request: readOnly fields are left out */
     const char *root;
     jseg seg[PATH_MAX_DEPTH];
     size_t depth; /* may exceed PATH_MAX_DEPTH; the segments past it are not kept */
@@ -31,6 +32,7 @@ typedef struct jpath {
 
 static void path_init(jpath *p, const char *root)
 {
+    p->request = false;
     p->root = root;
     p->depth = 0;
     p->buf[0] = '\0';
@@ -528,6 +530,8 @@ static sdkrt_status encode_object(const sdkrt_jtype *t, const void *v, json_t **
         const sdkrt_jfield *f = &t->fields[i];
         if (f->has_offset != SDKRT_JNONE && !*(const bool *)(base + f->has_offset))
             continue;
+        if (p->request && (f->flags & SDKRT_JF_READ_ONLY))
+            continue;
         /* A required string left NULL in an object that has no has-flag reads as absent. */
         size_t old = path_push_key(p, f->name);
         json_t *fj = NULL;
@@ -712,6 +716,19 @@ sdkrt_status sdkrt_json_encode(const sdkrt_jtype *t, const void *value, json_t *
     *out = NULL;
     jpath p;
     path_init(&p, "$");
+    return encode(t, value, out, &p, err);
+}
+
+sdkrt_status sdkrt_json_encode_request_(const sdkrt_jtype *t, const void *value, json_t **out,
+                                        sdkrt_error **err)
+{
+    if (!t || !value || !out)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_json_encode: NULL argument");
+    *out = NULL;
+    jpath p;
+    path_init(&p, "$");
+    p.request = true;
     return encode(t, value, out, &p, err);
 }
 
@@ -962,7 +979,7 @@ sdkrt_status sdkrt_json_param_text(const sdkrt_jtype *t, const void *value, char
         break;
     }
     json_t *j = NULL;
-    if (sdkrt_json_encode(t, value, &j, err) != SDKRT_OK)
+    if (sdkrt_json_encode_request_(t, value, &j, err) != SDKRT_OK)
         return SDKRT_ERR;
     *out = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
     json_decref(j);
@@ -1050,7 +1067,7 @@ sdkrt_status sdkrt_json_body(sdkrt_request *req, const sdkrt_jtype *t, const voi
                              sdkrt_error **err)
 {
     json_t *j = NULL;
-    if (sdkrt_json_encode(t, value, &j, err) != SDKRT_OK)
+    if (sdkrt_json_encode_request_(t, value, &j, err) != SDKRT_OK)
         return SDKRT_ERR;
     if (sdkrt_request_set_json_body(req, j) != SDKRT_OK)
         return request_failed(req, err);

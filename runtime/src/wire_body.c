@@ -551,7 +551,7 @@ sdkrt_status sdkrt_request_set_typed_body(sdkrt_request *req, const char *media_
                                           sdkrt_error **err)
 {
     json_t *j = NULL;
-    if (sdkrt_json_encode(t, value, &j, err) != SDKRT_OK)
+    if (sdkrt_json_encode_request_(t, value, &j, err) != SDKRT_OK)
         return SDKRT_ERR;
     sdkrt_status st = sdkrt_request_set_body_as(req, media_type, j, enc, nenc, NULL, NULL, 0, err);
     json_decref(j);

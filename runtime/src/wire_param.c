@@ -375,7 +375,7 @@ sdkrt_status sdkrt_request_add_typed_param(sdkrt_request *req, const sdkrt_param
                                            sdkrt_error **err)
 {
     json_t *j = NULL;
-    if (sdkrt_json_encode(t, value, &j, err) != SDKRT_OK)
+    if (sdkrt_json_encode_request_(t, value, &j, err) != SDKRT_OK)
         return SDKRT_ERR;
     sdkrt_status st = sdkrt_request_add_param(req, spec, j, err);
     json_decref(j);

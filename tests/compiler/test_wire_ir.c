@@ -135,7 +135,8 @@ START_TEST(test_fragment_ranges_and_reserved_headers)
         "           schema: {type: string, enum: [Svc.Op]}}\n"
         "      responses:\n"
         "        '200':\n          description: ok\n          content:\n"
-        "            '*/*': {schema: {type: object, properties: {a: {type: integer}}}}\n"
+        "            '*/*': {schema: {type: object, properties: {a: {type: integer},\n"
+        "                     b: {type: string, readOnly: true}, c: {writeOnly: true}}}}\n"
         "  /archive:\n    get:\n      operationId: archive\n      responses:\n"
         "        '404': {description: none}\n"
         "        '302': {description: the archive's location}\n"
@@ -172,12 +173,21 @@ START_TEST(test_fragment_ranges_and_reserved_headers)
     size_t len = 0;
     ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
     ck_assert_ptr_nonnull(strstr(json, "\"fragment\": \"X-Amz-Target=Svc.Op\""));
+    const sdkc_type *res = op->success.type;
+    ck_assert_uint_eq(res->u.object.nfields, 3);
+    ck_assert(!res->u.object.fields[0].read_only && !res->u.object.fields[0].write_only);
+    ck_assert(res->u.object.fields[1].read_only && !res->u.object.fields[1].write_only);
+    ck_assert(res->u.object.fields[2].write_only);
+    ck_assert_ptr_nonnull(strstr(json, "\"read_only\": true"));
+    ck_assert_ptr_nonnull(strstr(json, "\"write_only\": true"));
     sdkc_diag *diag = NULL;
     sdkc_compiled *back = NULL;
     ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
     ck_assert_int_eq(sdkc_ir_from_json(&back, "x.ir.json", json, len, diag), SDKC_OK);
     ck_assert_str_eq(sdkc_ir_operation(sdkc_compiled_ir(back), "op")->fragment,
                      "X-Amz-Target=Svc.Op");
+    const sdkc_type *res2 = sdkc_ir_operation(sdkc_compiled_ir(back), "op")->success.type;
+    ck_assert(res2->u.object.fields[1].read_only && res2->u.object.fields[2].write_only);
     free(json);
     sdkc_compiled_free(back);
     sdkc_diag_free(diag);

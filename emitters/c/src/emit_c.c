@@ -643,10 +643,14 @@ static void emit_descriptor(emit_ctx *cx, sdkc_buf *b, const ctype *c)
             const char *fn = f->cname;
             sdkc_buf_puts(b, "    {");
             put_c_string(b, f->f->wire_name);
+            /* a required writeOnly field binds requests only: a response may leave it out */
+            bool req = f->f->required && !f->f->write_only;
+            const char *flags =
+                sdkc_arena_printf(cx->arena, "%s%s%s", req ? " | SDKRT_JF_REQUIRED" : "",
+                                  f->boxed ? " | SDKRT_JF_BOXED" : "",
+                                  f->f->read_only ? " | SDKRT_JF_READ_ONLY" : "");
             sdkc_buf_printf(b, ", &%s, %s, ", desc_name(cx, f->type),
-                            f->f->required ? (f->boxed ? "SDKRT_JF_REQUIRED | SDKRT_JF_BOXED"
-                                                       : "SDKRT_JF_REQUIRED")
-                                           : (f->boxed ? "SDKRT_JF_BOXED" : "0"));
+                            flags && *flags ? flags + 3 : "0");
             if (f->type->stores)
                 sdkc_buf_printf(b, "offsetof(%s, %s), ", c->cdecl, fn);
             else

@@ -144,7 +144,7 @@ static json_t *synth_object(synth *s, const sdkc_type *t, int depth)
     json_t *o = json_object();
     for (size_t i = 0; o && i < t->u.object.nfields; i++) {
         const sdkc_field *f = &t->u.object.fields[i];
-        if (!f->required)
+        if (!f->required) /* read-only ones too: the value decodes, the SDK leaves them out */
             continue;
         json_t *v = synth_value(s, f->type, depth + 1);
         if (!v || json_object_set_new(o, f->wire_name, v) != 0) {

@@ -72,6 +72,10 @@ typedef struct sdkc_field {
     bool required;
     const char *docs; /* description, or NULL */
     sdkc_loc loc;
+    /* readOnly: sent by the server only (a request leaves it out; `required` binds responses);
+       writeOnly: sent by the client only */
+    bool read_only;
+    bool write_only;
 } sdkc_field;
 
 typedef struct sdkc_variant {

@@ -63,8 +63,9 @@ typedef enum sdkrt_jkind {
 } sdkrt_jkind;
 
 /* Field and variant flags. */
-#define SDKRT_JF_REQUIRED 1u /* a missing field is MALFORMED_RESPONSE */
-#define SDKRT_JF_BOXED    2u /* the place holds T * (allocated when present) */
+#define SDKRT_JF_REQUIRED  1u /* a missing field is MALFORMED_RESPONSE */
+#define SDKRT_JF_BOXED     2u /* the place holds T * (allocated when present) */
+#define SDKRT_JF_READ_ONLY 4u /* readOnly: left out when a request is encoded */
 
 /* An offset that stores nothing (literal and null fields, required fields' has-flag). */
 #define SDKRT_JNONE ((size_t)-1)
@@ -176,18 +177,18 @@ typedef struct sdkrt_jerror {
 
 /* An operation as generated code describes it. */
 typedef struct sdkrt_jop {
-    const char *id;             /* "v2.session.get", for messages */
-    int status;                 /* the success status; 2 (2XX) or 0 (none declared): any 2xx */
+    const char *id; /* "v2.session.get", for messages */
+    int status;     /* the success status; 2 (2XX) or 0 (none declared): any 2xx */
     sdkrt_jencoding encoding;
     const sdkrt_jtype *result;  /* JSON: the value returned (after unwrap) */
     const char *unwrap;         /* JSON: the single field holding the result ("data"), or NULL */
     const sdkrt_jerror *errors; /* declared domain errors */
     size_t nerrors;
     /* SSE */
-    const sdkrt_jtype *item;    /* each event's data decodes as this */
-    bool item_encoded;          /* data may be a JSON string holding the item */
-    const char *failure_event;  /* event name of a failure frame, or NULL */
-    const sdkrt_jtype *cause;   /* type of a failure frame's data, or NULL (kept as raw JSON) */
+    const sdkrt_jtype *item;   /* each event's data decodes as this */
+    bool item_encoded;         /* data may be a JSON string holding the item */
+    const char *failure_event; /* event name of a failure frame, or NULL */
+    const sdkrt_jtype *cause;  /* type of a failure frame's data, or NULL (kept as raw JSON) */
 } sdkrt_jop;
 
 /* The tag of the DOMAIN error a stream failure frame becomes (the stream did fail, whatever its
@@ -230,9 +231,9 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
 /* A typed stream: events decoded as op->item; failure frames become errors. */
 typedef struct sdkrt_jstream sdkrt_jstream;
 /* Prepare (no I/O). *out is new (sdkrt_jstream_close). req and call are copied. */
-sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client,
-                                const sdkrt_request *req, const sdkrt_call_options *call,
-                                const sdkrt_jop *op, sdkrt_error **err);
+sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const sdkrt_request *req,
+                                const sdkrt_call_options *call, const sdkrt_jop *op,
+                                sdkrt_error **err);
 /* Next item: SDKRT_STREAM_EVENT with *item (borrowed until the next call or close),
  * SDKRT_STREAM_END, or SDKRT_STREAM_ERROR with *err. A non-2xx status becomes the declared
  * DOMAIN error; a failure frame becomes a StreamFailure DOMAIN error and ends the stream (END

@@ -51,6 +51,13 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
         sdkrt_memory_response_set_status(resp, 204);
         return 0;
     }
+    if (!strcmp(req->target, "/accounts")) { /* read-only fields come back, write-only do not */
+        static const char account[] = "{\"id\":\"a1\",\"name\":\"n\",\"created\":5}";
+        sdkrt_memory_response_set_status(resp, 200);
+        sdkrt_memory_response_add_header(resp, "Content-Type", "application/json");
+        sdkrt_memory_response_add_chunk(resp, account, sizeof account - 1);
+        return 0;
+    }
     static const char reply[] = "{\"name\":\"stored\"}";
     sdkrt_memory_response_set_status(resp, 200);
     sdkrt_memory_response_add_header(resp, "Content-Type", "application/json");
@@ -346,6 +353,35 @@ START_TEST(path_fragment_is_not_sent)
 }
 END_TEST
 
+/* readOnly fields are left out of a request (required binds responses only), writeOnly fields
+ * may be absent from a response (required binds requests only). */
+START_TEST(read_only_and_write_only_fields)
+{
+    ip_accounts_create_request req = {0};
+    req.body.id = "set by the server";
+    req.body.name = "n";
+    req.body.password = "secret";
+    req.body.created = 9;
+    ip_account *out = NULL;
+    ip_error *err = NULL;
+    ck_assert_msg(ip_accounts_create(client, &req, NULL, &out, &err) == IP_OK, "%s",
+                  ip_error_message(err));
+    assert_body("{\"name\":\"n\",\"password\":\"secret\"}");
+    ck_assert_str_eq(out->id, "a1");
+    ck_assert_int_eq(out->created, 5);
+    ck_assert_ptr_null(out->password);
+    ip_account_free(out);
+    /* the value's own encoder keeps every field */
+    char id[] = "a2", name[] = "m", password[] = "p";
+    ip_account whole = {.id = id, .name = name, .password = password, .created = 1};
+    json_t *j = NULL;
+    ck_assert_int_eq(ip_account_encode(&whole, &j, &err), IP_OK);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "id")), "a2");
+    ck_assert_int_eq(json_integer_value(json_object_get(j, "created")), 1);
+    json_decref(j);
+}
+END_TEST
+
 /* The contract's own NodeIn keeps the name node_in; Node's twin is node_input. */
 START_TEST(twin_names_yield_to_contract_names)
 {
@@ -371,6 +407,7 @@ int main(void)
     tcase_add_test(tc, multipart_file_parts_from_blobs);
     tcase_add_test(tc, single_value_parameters_are_sent);
     tcase_add_test(tc, path_fragment_is_not_sent);
+    tcase_add_test(tc, read_only_and_write_only_fields);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
