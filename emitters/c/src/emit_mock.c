@@ -231,6 +231,18 @@ static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
         if (!t->u.union_.nvariants)
             return synth_fail(s, "union without variants");
         const sdkc_variant *v = &t->u.union_.variants[0];
+        /* 1 also reads as a string in a path or query ("must match exactly one schema in
+           oneOf"): a plain string variant's "mock" matches one variant only */
+        for (size_t i = 1; !t->u.union_.discriminator && i < t->u.union_.nvariants; i++) {
+            const sdkc_type *vt = t->u.union_.variants[i].type;
+            sdkc_type_kind k0 = v->type->kind;
+            if ((k0 == SDKC_TYPE_INTEGER || k0 == SDKC_TYPE_NUMBER || k0 == SDKC_TYPE_BOOLEAN) &&
+                vt->kind == SDKC_TYPE_STRING && !vt->u.str.pattern && !vt->u.str.format &&
+                !vt->u.str.brand) {
+                v = &t->u.union_.variants[i];
+                break;
+            }
+        }
         json_t *j = synth_value(s, v->type, depth + 1);
         /* A tagged variant carries its tag, also when its schema does not list the field. */
         if (j && json_is_object(j) && t->u.union_.discriminator && v->tag &&
@@ -453,17 +465,18 @@ static result_plan plan_result(emit_ctx *cx, const cop *o)
 
 /* ---- one operation ---- */
 
-/* A JSON success declared under a media range (star/star) or a JSON type Prism has no serialiser
- * for (application/json-seq), while every error response has a concrete JSON type or none: a
- * NO_COMPLEX_OBJECT_TEXT or "Cannot find serializer" answer then comes after the request passed
- * Prism's validation (an invalid one is answered with an error response). */
+/* A success body Prism may have no serialiser for: JSON under a media range (star/star) or an
+ * unusual JSON type (application/json-seq), binary or text (an octet-stream example), while every
+ * error response has a concrete JSON type or none: a NO_COMPLEX_OBJECT_TEXT or "Cannot find
+ * serializer" answer then comes after the request passed Prism's validation (an invalid one is
+ * answered with an error response). */
 static bool range_body(const sdkc_operation *op)
 {
     const char *ct = op->success.content_type;
-    if (op->success.encoding != SDKC_ENC_JSON || !ct)
+    if (op->success.encoding == SDKC_ENC_NONE || op->success.encoding == SDKC_ENC_SSE || !ct)
         return false;
     size_t n = strlen(ct);
-    if (!strchr(ct, '*') &&
+    if (op->success.encoding == SDKC_ENC_JSON && !strchr(ct, '*') &&
         (!strcmp(ct, "application/json") || (n > 5 && !strcmp(ct + n - 5, "+json"))))
         return false;
     for (size_t i = 0; i < op->nerrors; i++) {
@@ -500,7 +513,7 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
         /* Prism routes on the whole path key, fragment included; the SDK never sends one */
         put_skip_fn(cx, b, o,
                     sdkc_arena_printf(a,
-                                      "the path key's fragment '#%s' is not sent (RFC 3986), and "
+                                      "path key fragment '#%s' is never sent (RFC 3986), and "
                                       "Prism routes only requests that carry it",
                                       op->fragment));
         return;
