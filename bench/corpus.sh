@@ -16,6 +16,7 @@
 #                  bench/corpus-expected.json: exit 1 on a regression (a pass that fails, crashes
 #                  or hangs now; more raw-JSON fallbacks); improvements are printed as a hint
 #   --update       run like --check, then rewrite the expectation file from this run
+#   --install      install the corpus (if it is not yet) and stop
 #   --write-sample N  write the size-spread selection of N contracts to bench/corpus-sample.txt
 #   -j N           contracts in parallel (default 2)
 #   --cc LIST      C compilers, comma-separated (default gcc,clang); `none`: compile and generate
@@ -110,6 +111,7 @@ while [ $# -gt 0 ]; do
     --list) LIST=${2:-}; shift ;;
     --check) MODE=check ;;
     --update) MODE=update ;;
+    --install) MODE=install ;;
     --expect) EXPECT=${2:-}; shift ;;
     --write-sample) WRITE_SAMPLE=${2:-}; shift ;;
     -j) JOBS=${2:-}; shift ;;
@@ -118,7 +120,7 @@ while [ $# -gt 0 ]; do
     --sdkc) SDKC=${2:-}; shift ;;
     --timeout) TIMEOUT=${2:-}; shift ;;
     --out) OUT=${2:-}; shift ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) usage "unknown option $1" ;;
   esac
   shift
@@ -166,6 +168,7 @@ if ! installed; then
   flock -u 9
   exec 9>&-
 fi
+[ "$MODE" = install ] && exit 0
 
 # ---- the contract list -------------------------------------------------------------------------
 # All contracts as "size<TAB>path" (path relative to api/), sorted by size then path: the order

@@ -5,15 +5,19 @@
 # stop Prism by PID. Prints operations passed, failed and skipped, the classes of failures and
 # skips with one example each, and the contracts that could not be run (and at which step).
 #
-# usage: bench/mock-corpus.sh [--sample N | --list FILE] [-j N] [--timeout S] [--out DIR]
+# usage: bench/mock-corpus.sh [--sample N | --list FILE] [-j N] [--timeout S] [--out DIR] [--check]
+#                             [--sdkc PATH] [--sdkrt LIBSDKRT.A]
 #   --sample N   N contracts spread across sizes, as bench/corpus.sh --sample N (default 200)
 #   --list FILE  contracts named in FILE (paths under the corpus's api/)
+#   --check      exit 1 when a contract could not be run or an operation FAILs (tests/mock/corpus.txt
+#                runs so in CTest: mock/corpus)
+#   --sdkc, --sdkrt  the sdkc binary and static libsdkrt (default build/cli/sdkc, build/runtime/libsdkrt.a)
 #   -j N         contracts in parallel (default 2; each runs one Prism)
 #   --timeout S  per step (default 300 s)
 #   --out DIR    results (default bench/results/mock-corpus-STAMP): one folder per contract with
 #                mock.out, and summary.txt
-# Needs: build/cli/sdkc and build/runtime/libsdkrt.a (scripts/build.sh), the corpus (installed by
-# bench/corpus.sh) and Prism (scripts/prism.sh installs it).
+# Needs: sdkc and libsdkrt.a (scripts/build.sh), the corpus (bench/corpus.sh --install, run when it
+# is missing) and Prism (scripts/prism.sh installs it).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SELF=$ROOT/bench/mock-corpus.sh
@@ -27,12 +31,12 @@ one() {
   mkdir -p "$d"
   printf '%s\n' "$rel" >"$d/name"
   local st=ok pid=
-  if ! timeout -k 5 "$MOCK_TIMEOUT" "$ROOT/build/cli/sdkc" generate "$API/$rel" --lang c \
+  if ! timeout -k 5 "$MOCK_TIMEOUT" "$MOCK_SDKC" generate "$API/$rel" --lang c \
     --prefix api --tests --quiet --out "$d/sdk" 2>"$d/generate.err"; then
     st=generate
   elif ! timeout -k 5 "$MOCK_TIMEOUT" gcc -std=c11 -O0 -w -I"$d/sdk/include" -I"$d/sdk/src" \
     -I"$ROOT/runtime/include" $MOCK_CFLAGS "$d"/sdk/src/*.c "$d/sdk/tests/mock.c" \
-    "$ROOT/build/runtime/libsdkrt.a" $MOCK_LIBS -lpthread -o "$d/mock" 2>"$d/build.err"; then
+    "$MOCK_SDKRT" $MOCK_LIBS -lpthread -o "$d/mock" 2>"$d/build.err"; then
     st=build
   else
     local port
@@ -67,10 +71,16 @@ LIST=
 JOBS=2
 TIMEOUT=300
 OUT=
+CHECK=0
+MOCK_SDKC=$ROOT/build/cli/sdkc
+MOCK_SDKRT=$ROOT/build/runtime/libsdkrt.a
 while [ $# -gt 0 ]; do
   case $1 in
     --sample) SAMPLE=$2; shift ;;
     --list) LIST=$2; shift ;;
+    --check) CHECK=1 ;;
+    --sdkc) MOCK_SDKC=$2; shift ;;
+    --sdkrt) MOCK_SDKRT=$2; shift ;;
     -j) JOBS=$2; shift ;;
     --timeout) TIMEOUT=$2; shift ;;
     --out) OUT=$2; shift ;;
@@ -79,9 +89,10 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ -d "$API" ] || { echo "mock-corpus.sh: no corpus at $API (run bench/corpus.sh --sample 1 once)" >&2; exit 2; }
-[ -x "$ROOT/build/cli/sdkc" ] && [ -f "$ROOT/build/runtime/libsdkrt.a" ] ||
-  { echo "mock-corpus.sh: build first (scripts/build.sh)" >&2; exit 2; }
+[ -d "$API" ] || "$ROOT/bench/corpus.sh" --install || exit 2
+[ -x "$MOCK_SDKC" ] && [ -f "$MOCK_SDKRT" ] ||
+  { echo "mock-corpus.sh: no $MOCK_SDKC or $MOCK_SDKRT (scripts/build.sh)" >&2; exit 2; }
+export MOCK_SDKC MOCK_SDKRT
 "$ROOT/scripts/prism.sh" install
 OUT=${OUT:-$ROOT/bench/results/mock-corpus-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$OUT"
@@ -165,3 +176,19 @@ print("\nskip classes:")
 for c, n in skips.most_common(15):
     print("  %5d  %s  (e.g. %s)" % (n, c, skip_ex[c]))
 PY
+if [ "$CHECK" = 1 ]; then
+  # every contract run, and no operation FAILs (SKIPs carry their reasons)
+  bad=0
+  for d in "$OUT"/*/; do
+    name=$(cat "$d/name")
+    st=$(cat "$d/status" 2>/dev/null || echo unknown)
+    if [ "$st" != ok ]; then
+      echo "mock-corpus: $name: not run ($st)"
+      bad=1
+    elif grep -q '^FAIL' "$d/mock.out"; then
+      grep '^FAIL' "$d/mock.out" | cut -c1-400 | sed "s|^|mock-corpus: $name: |"
+      bad=1
+    fi
+  done
+  exit "$bad"
+fi
