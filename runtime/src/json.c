@@ -707,8 +707,8 @@ static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jp
     return SDKRT_OK;
 }
 
-sdkrt_status sdkrt_json_encode(const sdkrt_jtype *t, const void *value, json_t **out,
-                               sdkrt_error **err)
+static sdkrt_status encode_root(const sdkrt_jtype *t, const void *value, json_t **out, bool request,
+                                sdkrt_error **err)
 {
     if (!t || !value || !out)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
@@ -716,20 +716,20 @@ sdkrt_status sdkrt_json_encode(const sdkrt_jtype *t, const void *value, json_t *
     *out = NULL;
     jpath p;
     path_init(&p, "$");
+    p.request = request;
     return encode(t, value, out, &p, err);
+}
+
+sdkrt_status sdkrt_json_encode(const sdkrt_jtype *t, const void *value, json_t **out,
+                               sdkrt_error **err)
+{
+    return encode_root(t, value, out, false, err);
 }
 
 sdkrt_status sdkrt_json_encode_request_(const sdkrt_jtype *t, const void *value, json_t **out,
                                         sdkrt_error **err)
 {
-    if (!t || !value || !out)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
-                               "sdkrt_json_encode: NULL argument");
-    *out = NULL;
-    jpath p;
-    path_init(&p, "$");
-    p.request = true;
-    return encode(t, value, out, &p, err);
+    return encode_root(t, value, out, true, err);
 }
 
 const char *sdkrt_json_enum_wire(const sdkrt_jtype *t, const void *value)

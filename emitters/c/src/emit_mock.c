@@ -6,8 +6,10 @@
  * copied with memcpy). Scalars are assigned directly. An operation whose required values cannot
  * be synthesized faithfully is reported as SKIP with the reason, never left out. */
 #include "emit_internal.h"
+#include "sdkc/pattern.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +77,17 @@ static json_t *synth_string(synth *s, const sdkc_type *t)
         base = sdkc_arena_printf(s->cx->arena, "%s_mock", t->u.str.brand->prefix);
         fixed = true;
     } else if (t->u.str.pattern) {
+        /* a string the pattern matches, within the length bounds (checked with regexec) */
+        const char *why = NULL;
+        const char *v = sdkc_pattern_example(
+            s->cx->arena, t->u.str.pattern,
+            t->u.str.has_min_length ? (size_t)t->u.str.min_length : 0,
+            t->u.str.has_max_length ? (size_t)t->u.str.max_length : SIZE_MAX, &why);
+        if (v)
+            return json_string(v);
         return synth_fail(s, sdkc_arena_printf(s->cx->arena,
-                                               "string pattern '%s' (no value synthesized)",
-                                               t->u.str.pattern));
+                                               "string pattern '%s': %s (no value synthesized)",
+                                               t->u.str.pattern, why ? why : "out of memory"));
     }
     /* binary (a file part's text when no blob is set): any bytes do */
     if (f && !t->u.str.brand && format_value(f)) {
