@@ -12,6 +12,9 @@
 #   --check      exit 1 when a contract could not be run or an operation FAILs (tests/mock/corpus.txt
 #                runs so in CTest: mock/corpus)
 #   --sdkc, --sdkrt  the sdkc binary and static libsdkrt (default build/cli/sdkc, build/runtime/libsdkrt.a)
+#   --cc CC, --cflags FLAGS  the compiler of the mock programs (default gcc) and extra flags (the
+#                sanitizers libsdkrt was built with); a mock that exits other than 0 or 1 (a
+#                sanitizer's report) counts as not run
 #   -j N         contracts in parallel (default 2; each runs one Prism)
 #   --timeout S  per step (default 300 s)
 #   --out DIR    results (default bench/results/mock-corpus-STAMP): one folder per contract with
@@ -34,7 +37,8 @@ one() {
   if ! timeout -k 5 "$MOCK_TIMEOUT" "$MOCK_SDKC" generate "$API/$rel" --lang c \
     --prefix api --tests --quiet --out "$d/sdk" 2>"$d/generate.err"; then
     st=generate
-  elif ! timeout -k 5 "$MOCK_TIMEOUT" gcc -std=c11 -O0 -w -I"$d/sdk/include" -I"$d/sdk/src" \
+  elif ! timeout -k 5 "$MOCK_TIMEOUT" "$MOCK_CC" -std=c11 -O0 -w $MOCK_EXTRA_CFLAGS \
+    -I"$d/sdk/include" -I"$d/sdk/src" \
     -I"$ROOT/runtime/include" $MOCK_CFLAGS "$d"/sdk/src/*.c "$d/sdk/tests/mock.c" \
     "$MOCK_SDKRT" $MOCK_LIBS -lpthread -o "$d/mock" 2>"$d/build.err"; then
     st=build
@@ -54,6 +58,8 @@ one() {
         st=run
         [ "$rc" = 124 ] && st=hang
         [ "$rc" -gt 128 ] && [ "$rc" != 124 ] && st=crash
+      elif [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+        st=exit-$rc # a sanitizer's report at exit (LeakSanitizer: 23)
       fi
     fi
   fi
@@ -74,6 +80,8 @@ OUT=
 CHECK=0
 MOCK_SDKC=$ROOT/build/cli/sdkc
 MOCK_SDKRT=$ROOT/build/runtime/libsdkrt.a
+MOCK_CC=gcc
+MOCK_EXTRA_CFLAGS=
 while [ $# -gt 0 ]; do
   case $1 in
     --sample) SAMPLE=$2; shift ;;
@@ -81,6 +89,8 @@ while [ $# -gt 0 ]; do
     --check) CHECK=1 ;;
     --sdkc) MOCK_SDKC=$2; shift ;;
     --sdkrt) MOCK_SDKRT=$2; shift ;;
+    --cc) MOCK_CC=$2; shift ;;
+    --cflags) MOCK_EXTRA_CFLAGS=$2; shift ;;
     -j) JOBS=$2; shift ;;
     --timeout) TIMEOUT=$2; shift ;;
     --out) OUT=$2; shift ;;
@@ -92,7 +102,7 @@ done
 [ -d "$API" ] || "$ROOT/bench/corpus.sh" --install || exit 2
 [ -x "$MOCK_SDKC" ] && [ -f "$MOCK_SDKRT" ] ||
   { echo "mock-corpus.sh: no $MOCK_SDKC or $MOCK_SDKRT (scripts/build.sh)" >&2; exit 2; }
-export MOCK_SDKC MOCK_SDKRT
+export MOCK_SDKC MOCK_SDKRT MOCK_CC MOCK_EXTRA_CFLAGS
 "$ROOT/scripts/prism.sh" install
 OUT=${OUT:-$ROOT/bench/results/mock-corpus-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$OUT"
