@@ -43,12 +43,19 @@ one() {
     "$MOCK_SDKRT" $MOCK_LIBS -lpthread -o "$d/mock" 2>"$d/build.err"; then
     st=build
   else
-    local port
-    port=$("$ROOT/scripts/prism.sh" port)
-    if ! pid=$(SDKC_PRISM_LOG=$d/prism.log SDKC_PRISM_ERRORS=0 SDKC_PRISM_WAIT=$MOCK_TIMEOUT \
-      "$ROOT/scripts/prism.sh" start "$API/$rel" "$port" 2>"$d/prism.err"); then
-      st=prism
+    local port try
+    # a free port can be taken before Prism binds it (parallel jobs, other servers): try again
+    for try in 1 2 3; do
+      port=$("$ROOT/scripts/prism.sh" port)
+      if pid=$(SDKC_PRISM_LOG=$d/prism.log SDKC_PRISM_ERRORS=0 SDKC_PRISM_WAIT=$MOCK_TIMEOUT \
+        "$ROOT/scripts/prism.sh" start "$API/$rel" "$port" 2>"$d/prism.err"); then
+        break
+      fi
       pid=
+      grep -q EADDRINUSE "$d/prism.err" "$d/prism.log" 2>/dev/null || break
+    done
+    if [ -z "$pid" ]; then
+      st=prism
     else
       local rc=0
       timeout -k 5 "$MOCK_TIMEOUT" "$d/mock" "http://127.0.0.1:$port" >"$d/mock.out" 2>"$d/mock.err" ||

@@ -32,8 +32,11 @@ start() {
   setsid "$BIN" mock "$contract" -h 127.0.0.1 -p "$port" "${errors[@]}" "$@" >"$log" 2>&1 </dev/null &
   local pid=$!
   for _ in $(seq 1 "${SDKC_PRISM_WAIT:-300}"); do
-    # Any HTTP answer (even 404 for "/") means the server is up.
-    if curl -sS --max-time 3 -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null; then
+    # Up when Prism says it listens and the port answers (any HTTP status): a port another
+    # server took first answers too, but Prism then dies with EADDRINUSE instead of listening.
+    if grep -q "is listening on http://127.0.0.1:$port" "$log" 2>/dev/null &&
+      kill -0 "$pid" 2>/dev/null &&
+      curl -sS --max-time 3 -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null; then
       echo "prism: $contract on http://127.0.0.1:$port (log $log)" >&2
       echo "$pid"; return 0
     fi

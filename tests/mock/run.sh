@@ -33,9 +33,16 @@ pid=
 cleanup() { if [[ -n $pid ]]; then "$root/scripts/prism.sh" stop "$pid"; fi; }
 trap cleanup EXIT
 if [[ -z $url ]]; then
-  port=$("$root/scripts/prism.sh" port)
-  pid=$(SDKC_PRISM_LOG=$work/prism.log SDKC_PRISM_ERRORS=${SDKC_PRISM_ERRORS:-0} \
-    "$root/scripts/prism.sh" start "${SDKC_MOCK_SERVE:-$contract}" "$port")
+  # a free port can be taken before Prism binds it (other tests' servers): up to three ports
+  for try in 1 2 3; do
+    port=$("$root/scripts/prism.sh" port)
+    if pid=$(SDKC_PRISM_LOG=$work/prism.log SDKC_PRISM_ERRORS=${SDKC_PRISM_ERRORS:-0} \
+      "$root/scripts/prism.sh" start "${SDKC_MOCK_SERVE:-$contract}" "$port"); then
+      break
+    fi
+    pid=
+    grep -q EADDRINUSE "$work/prism.log" 2>/dev/null && [[ $try -lt 3 ]] || exit 1
+  done
   url=http://127.0.0.1:$port
 fi
 set +e
