@@ -8,11 +8,13 @@
  *     through a ^ before consuming anything) and whether it needs to end at its end ($);
  *  3. choose a total length and generate a string of exactly that length, preferring each node's
  *     "natural" length (first alternatives, fewest repetitions) and letters/digits for classes;
- *  4. verify: translate the pattern to a POSIX ERE over UTF-8 bytes and run regcomp/regexec under
- *     a thread-local C locale.
+ *  4. verify the string before returning it: translate the pattern to a POSIX ERE over UTF-8 bytes
+ *     and run regcomp/regexec under a thread-local C locale; for \b and \B, and for the shapes
+ *     where glibc's regcomp blows up, a small matcher over the tree decides (see verify).
  *
  * The length sets are bitsets over 0..cap (cap = min(max_len, SDKC_PATTERN_MAX_CHARS)). All the
- * work is charged to a budget so that hostile patterns end with a reason instead of running long.
+ * work is charged to a budget, and the working memory has a ceiling, so that hostile patterns end
+ * with a reason instead of running long.
  */
 #include "sdkc/pattern.h"
 
@@ -28,11 +30,12 @@
 #define PAT_BIG          1000000000u  /* counts saturate here: far beyond any length we generate */
 #define PAT_BUDGET       200000000ull /* work units (about one 64-bit word operation each) */
 #define PAT_ERE_EST      400000ull /* regcomp expands {n,m}: larger translations go to match_tree */
-#define PAT_VERIFY_COST  20000000ull /* regexec takes about (size after expansion) x (length) */
-#define PAT_NULLABLE_EST 3000ull     /* regcomp is quadratic in optional repetitions: same */
-#define PAT_ALTERNATIVES 1500ull     /* regcomp is quadratic in them: 4000 take seconds */
-#define PAT_MATCH_BUDGET 30000000ull /* of PAT_BUDGET, for match_tree */
-#define PAT_RE_DUP       32767u      /* glibc's RE_DUP_MAX */
+#define PAT_VERIFY_COST  20000000ull  /* regexec takes about (size after expansion) x (length) */
+#define PAT_NULLABLE_EST 3000ull      /* regcomp is quadratic in optional repetitions: same */
+#define PAT_ALTERNATIVES 1500ull      /* regcomp is quadratic in them: 4000 take seconds */
+#define PAT_MATCH_BUDGET 30000000ull  /* of PAT_BUDGET, for match_tree */
+#define PAT_MEMORY       (256u << 20) /* working memory ceiling, bytes */
+#define PAT_RE_DUP       32767u       /* glibc's RE_DUP_MAX */
 
 static const char OOM[] = "out of memory";
 static const char TOO_COMPLEX[] = "the pattern is too complex to generate a value for";
@@ -47,6 +50,7 @@ typedef struct pctx {
     const char *why; /* the first failure wins */
     uint32_t cap;    /* lengths above cap are dropped from the length sets */
     uint64_t work;   /* budget left */
+    size_t mem;      /* bytes taken from the private arena */
     bool has_wordb;  /* \b or \B seen */
     bool legacy;     /* syntax only Annex B (no 'u' flag) accepts: a lone { } ], \- outside a
                       * class, [\w-x], other escaped punctuation */
@@ -87,6 +91,9 @@ static bool spend(pctx *c, uint64_t units)
 
 static void *palloc(pctx *c, size_t n)
 {
+    if (n > PAT_MEMORY - c->mem)
+        return fail(c, TOO_COMPLEX), NULL;
+    c->mem += n;
     void *p = sdkc_arena_alloc(c->a, n ? n : 1);
     if (!p)
         fail(c, OOM);
