@@ -8,11 +8,13 @@
  *     through a ^ before consuming anything) and whether it needs to end at its end ($);
  *  3. choose a total length and generate a string of exactly that length, preferring each node's
  *     "natural" length (first alternatives, fewest repetitions) and letters/digits for classes;
- *  4. verify: translate the pattern to a POSIX ERE over UTF-8 bytes and run regcomp/regexec under
- *     a thread-local C locale.
+ *  4. verify the string before returning it: translate the pattern to a POSIX ERE over UTF-8 bytes
+ *     and run regcomp/regexec under a thread-local C locale; for \b and \B, and for the shapes
+ *     where glibc's regcomp blows up, a small matcher over the tree decides (see verify).
  *
  * The length sets are bitsets over 0..cap (cap = min(max_len, SDKC_PATTERN_MAX_CHARS)). All the
- * work is charged to a budget so that hostile patterns end with a reason instead of running long.
+ * work is charged to a budget, and the working memory has a ceiling, so that hostile patterns end
+ * with a reason instead of running long.
  */
 #include "sdkc/pattern.h"
 
@@ -24,12 +26,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PAT_INF         UINT32_MAX   /* an unbounded repetition */
-#define PAT_BIG         1000000000u  /* counts saturate here: far beyond any length we generate */
-#define PAT_BUDGET      200000000ull /* work units (about one 64-bit word operation each) */
-#define PAT_ERE_EST     400000ull /* regcomp expands {n,m}: refuse translations larger than this */
-#define PAT_VERIFY_COST 40000000ull /* regexec takes about (size after expansion) x (length) */
-#define PAT_RE_DUP      32767u      /* glibc's RE_DUP_MAX */
+#define PAT_INF          UINT32_MAX   /* an unbounded repetition */
+#define PAT_BIG          1000000000u  /* counts saturate here: far beyond any length we generate */
+#define PAT_BUDGET       200000000ull /* work units (about one 64-bit word operation each) */
+#define PAT_ERE_EST      400000ull /* regcomp expands {n,m}: larger translations go to match_tree */
+#define PAT_VERIFY_COST  20000000ull  /* regexec takes about (size after expansion) x (length) */
+#define PAT_NULLABLE_EST 3000ull      /* regcomp is quadratic in optional repetitions: same */
+#define PAT_ALTERNATIVES 1500ull      /* regcomp is quadratic in them: 4000 take seconds */
+#define PAT_MATCH_BUDGET 30000000ull  /* of PAT_BUDGET, for match_tree */
+#define PAT_MEMORY       (256u << 20) /* working memory ceiling, bytes */
+#define PAT_RE_DUP       32767u       /* glibc's RE_DUP_MAX */
 
 static const char OOM[] = "out of memory";
 static const char TOO_COMPLEX[] = "the pattern is too complex to generate a value for";
@@ -44,7 +50,12 @@ typedef struct pctx {
     const char *why; /* the first failure wins */
     uint32_t cap;    /* lengths above cap are dropped from the length sets */
     uint64_t work;   /* budget left */
+    size_t mem;      /* bytes taken from the private arena */
     bool has_wordb;  /* \b or \B seen */
+    bool legacy;     /* syntax only Annex B (no 'u' flag) accepts: a lone { } ], \- outside a
+                      * class, [\w-x], other escaped punctuation */
+    bool unicode;    /* syntax whose meaning needs the 'u' flag: \u{...}, characters outside
+                      * the BMP (without 'u' they are two UTF-16 units) */
 } pctx;
 
 static bool fail(pctx *c, const char *why)
@@ -80,6 +91,9 @@ static bool spend(pctx *c, uint64_t units)
 
 static void *palloc(pctx *c, size_t n)
 {
+    if (n > PAT_MEMORY - c->mem)
+        return fail(c, TOO_COMPLEX), NULL;
+    c->mem += n;
     void *p = sdkc_arena_alloc(c->a, n ? n : 1);
     if (!p)
         fail(c, OOM);
@@ -412,6 +426,7 @@ struct pnode {
     uint64_t nat;      /* the preferred length */
     uint64_t tmin;     /* the shortest match ignoring the cap and anchors (for reasons) */
     bool plain;        /* only unanchored matches, lengths one run [plo, phi] */
+    bool eps;          /* matches the empty string without any condition (^ $ \b \B) */
     uint64_t plo, phi; /* when plain */
 };
 
@@ -515,7 +530,7 @@ static uint32_t lowest_in(const prange *rg, size_t n, uint32_t lo, uint32_t hi)
 
 /* The character generated for a set: a letter or digit if it has one, else printable ASCII, a
  * space, a Latin letter, other printable non-ASCII, and control characters last. */
-static uint32_t pick_char(const prange *rg, size_t n)
+static uint32_t pick_char(const prange *rg, size_t n, uint32_t limit)
 {
     static const uint32_t order[][2] = {
         {'a', 'z'},    {'A', 'Z'},   {'0', '9'},      {'!', '~'},          {' ', ' '},
@@ -523,11 +538,11 @@ static uint32_t pick_char(const prange *rg, size_t n)
         {'\t', '\t'},  {1, 0x1F},    {0x7F, 0x7F},
     };
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        uint32_t cp = lowest_in(rg, n, order[k][0], order[k][1]);
+        uint32_t cp = order[k][0] <= limit ? lowest_in(rg, n, order[k][0], order[k][1]) : 0;
         if (cp)
             return cp;
     }
-    return lowest_in(rg, n, 1, 0x10FFFF);
+    return lowest_in(rg, n, 1, limit);
 }
 
 static const prange R_DIGIT[] = {{'0', '9'}};
@@ -592,7 +607,6 @@ static pnode *set_node(pctx *c, rvec *raw, bool negate)
         return NULL;
     n->rg = clean.v;
     n->nrg = clean.n;
-    n->pick = pick_char(clean.v, clean.n);
     return n;
 }
 
@@ -740,6 +754,7 @@ static int parse_escape(pctx *c, bool in_class, uint32_t *cp, int *cls)
         return fail(c, "the pattern ends with a backslash"), E_FAIL;
     if (ch >= 0x80) { /* Annex B: an escaped non-ASCII character is itself */
         *cp = next_cp(c);
+        c->legacy = true;
         return E_CHAR;
     }
     c->i++;
@@ -802,6 +817,7 @@ static int parse_escape(pctx *c, bool in_class, uint32_t *cp, int *cls)
     }
     case 'u': {
         if (peek(c) == '{') { /* \u{...}: Unicode mode */
+            c->unicode = true;
             size_t k = 1;
             uint64_t v = 0;
             int h;
@@ -842,7 +858,11 @@ static int parse_escape(pctx *c, bool in_class, uint32_t *cp, int *cls)
     if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch < 0x20)
         return failf(c, "unsupported escape", "unsupported escape \\%c", ch < 0x20 ? '?' : ch),
                E_FAIL;
-    *cp = (uint32_t)ch; /* escaped punctuation (and, as Annex B has it, \- and \/ anywhere) */
+    /* escaped punctuation: syntax characters and / (and - in a class) with or without the 'u'
+     * flag, any other one only without it */
+    if (!strchr("^$\\.*+?()[]{}|/", ch) && !(in_class && ch == '-'))
+        c->legacy = true;
+    *cp = (uint32_t)ch;
     return E_CHAR;
 }
 
@@ -885,6 +905,8 @@ static pnode *parse_class(pctx *c)
                 hi = next_cp(c);
             }
             if (k == E_CHAR && k2 == E_CHAR) {
+                if (hi >= 0x10000)
+                    c->unicode = true;
                 if (lo > hi)
                     return fail(c, "character class range out of order"), NULL;
                 if (!rv_add(c, &r, lo, hi))
@@ -892,12 +914,15 @@ static pnode *parse_class(pctx *c)
                 continue;
             }
             /* Annex B: a class escape at either end makes '-' a literal */
+            c->legacy = true;
             if (!(k == E_CLASS ? add_class(c, &r, cls) : rv_add(c, &r, lo, lo)) ||
                 !rv_add(c, &r, '-', '-') ||
                 !(k2 == E_CLASS ? add_class(c, &r, cls2) : rv_add(c, &r, hi, hi)))
                 return NULL;
             continue;
         }
+        if (k == E_CHAR && lo >= 0x10000)
+            c->unicode = true;
         if (!(k == E_CLASS ? add_class(c, &r, cls) : rv_add(c, &r, lo, lo)))
             return NULL;
     }
@@ -949,6 +974,8 @@ static pnode *parse_group(pctx *c, int depth)
 
 static pnode *char_node(pctx *c, uint32_t cp)
 {
+    if (cp >= 0x10000)
+        c->unicode = true;
     pnode *n = new_node(c, P_CHAR);
     if (n)
         n->cp = cp;
@@ -981,6 +1008,7 @@ static pnode *parse_atom(pctx *c, int depth)
         if (brace_quant(c, &a, &b, false))
             return fail(c, "nothing to repeat (a quantifier without an atom)"), NULL;
         c->i++;
+        c->legacy = true;
         return char_node(c, '{');
     case '\\': {
         uint32_t cp = 0;
@@ -999,6 +1027,8 @@ static pnode *parse_atom(pctx *c, int depth)
         }
     }
     default:
+        if (ch == ']' || ch == '}')
+            c->legacy = true;
         return char_node(c, next_cp(c));
     }
 }
@@ -1011,6 +1041,7 @@ static bool is_assertion(const pnode *n)
 /* An atom and its quantifier. */
 static pnode *parse_term(pctx *c, int depth)
 {
+    bool group = peek(c) == '('; /* (\b)* is allowed, \b* is not */
     pnode *atom = parse_atom(c, depth);
     if (!atom)
         return NULL;
@@ -1024,7 +1055,7 @@ static pnode *parse_term(pctx *c, int depth)
         mn = 0, mx = 1, c->i++;
     else if (!(ch == '{' && brace_quant(c, &mn, &mx, true)))
         return atom;
-    if (is_assertion(atom))
+    if (!group && is_assertion(atom))
         return fail(c, "nothing to repeat (a quantifier after an assertion)"), NULL;
     if (mn > mx)
         return fail(c, "numbers out of order in a {} quantifier"), NULL;
@@ -1171,6 +1202,8 @@ static bool analyze(actx *x, pnode *n)
         n->nat = n->tmin = 1;
         break;
     case P_SET:
+        /* without the 'u' flag a class matches one UTF-16 unit: no character outside the BMP */
+        n->pick = pick_char(n->rg, n->nrg, c->legacy ? 0xFFFF : 0x10FFFF);
         if (n->pick)
             n->len.f[0] = x->one;
         n->nat = n->tmin = 1;
@@ -1244,6 +1277,25 @@ static bool analyze(actx *x, pnode *n)
     }
     if (n->nat > c->cap + 1)
         n->nat = c->cap + 1;
+    switch (n->kind) {
+    case P_EMPTY:
+        n->eps = true;
+        break;
+    case P_CAT:
+        n->eps = true;
+        for (size_t k = 0; k < n->nkids; k++)
+            n->eps = n->eps && n->kids[k]->eps;
+        break;
+    case P_ALT:
+        for (size_t k = 0; k < n->nkids; k++)
+            n->eps = n->eps || n->kids[k]->eps;
+        break;
+    case P_REP:
+        n->eps = n->min == 0 || n->kids[0]->eps;
+        break;
+    default:
+        break;
+    }
     n->plain = !n->len.f[1].nw && !n->len.f[2].nw && !n->len.f[3].nw &&
                ls_interval(&n->len.f[0], &n->plo, &n->phi);
     return true;
@@ -1470,6 +1522,14 @@ typedef struct tctx {
     uint64_t len;          /* the characters of the string to check */
     const uint32_t *chars; /* the distinct characters in it, sorted */
     size_t nchars;
+    unsigned nullable_reps; /* enclosing repetitions of something that can match empty */
+    unsigned risky;         /* anchors translated inside such repetitions */
+    unsigned max_nullable;  /* the deepest nesting of those repetitions */
+    uint64_t nullable_est;  /* the largest expanded size of one of them */
+    uint64_t alternatives;  /* | translated */
+    bool drop_zw;           /* (for the next P_ALT) leave out its zero-width alternatives */
+    bool erase_wordb;       /* translate \b and \B to nothing (see verify) */
+    const uint32_t *text;   /* the string's characters, in order */
 } tctx;
 
 /* Never matches: the string has no NUL. */
@@ -1578,7 +1638,27 @@ static void ere_set(tctx *t, const pnode *n)
         sdkc_buf_putc(t->b, ')');
 }
 
-/* The translation; *est is about the size regcomp expands it to. */
+static void buf_cut(sdkc_buf *b, size_t len)
+{
+    if (b->data && len <= b->len) {
+        b->len = len;
+        b->data[len] = '\0';
+    }
+}
+
+/* Does every match of n have length 0? */
+static bool zero_width(const pnode *n)
+{
+    for (int f = 0; f < 4; f++)
+        if (n->len.f[f].nw && ls_max(&n->len.f[f]) > 0)
+            return false;
+    return true;
+}
+
+/* The translation of n appended to t->b; *est is about the size regcomp expands it to. What only
+ * matches the empty string without condition translates to nothing at all, and a repetition of
+ * what only matches empty strings to no repetition: glibc's regcomp can take exponential time on
+ * nested nullable repetitions around \b and empty groups, such as (\B()?\b()?)*. */
 static bool tr(tctx *t, const pnode *n, uint64_t *est)
 {
     sdkc_buf *b = t->b;
@@ -1587,7 +1667,7 @@ static bool tr(tctx *t, const pnode *n, uint64_t *est)
     *est = 1;
     switch (n->kind) {
     case P_EMPTY:
-        sdkc_buf_puts(b, "()");
+        *est = 0;
         return true;
     case P_CHAR:
         if (n->cp == 0 || (n->cp >= 0xD800 && n->cp <= 0xDFFF))
@@ -1602,66 +1682,130 @@ static bool tr(tctx *t, const pnode *n, uint64_t *est)
         return true;
     case P_BOL:
         sdkc_buf_putc(b, '^');
+        t->risky += t->nullable_reps > 0;
         return true;
     case P_EOL:
         sdkc_buf_putc(b, '$');
+        t->risky += t->nullable_reps > 0;
         return true;
     case P_WORDB:
+        if (t->erase_wordb) {
+            *est = 0;
+            return true;
+        }
         sdkc_buf_puts(b, "\\b");
+        t->risky += t->nullable_reps > 0;
         return true;
     case P_NWORDB:
+        if (t->erase_wordb) {
+            *est = 0;
+            return true;
+        }
         sdkc_buf_puts(b, "\\B");
+        t->risky += t->nullable_reps > 0;
         return true;
     case P_CAT:
-    case P_ALT:
-        if (n->kind == P_ALT)
-            sdkc_buf_putc(b, '(');
+        *est = 0;
         for (size_t k = 0; k < n->nkids; k++) {
             uint64_t e;
-            if (k && n->kind == P_ALT)
-                sdkc_buf_putc(b, '|');
             if (!tr(t, n->kids[k], &e))
                 return false;
             *est = sat_add(*est, e);
         }
-        if (n->kind == P_ALT)
-            sdkc_buf_putc(b, ')');
         return true;
+    case P_ALT: {
+        /* (x|y), without empty alternatives: (x|y)? when there were some. An alternative that
+         * only matches empty strings (under a condition such as \b) adds nothing when another
+         * one matches the empty string unconditionally, or when the caller says so (drop_zw: a
+         * repetition of this that may have no iteration). */
+        size_t start = b->len;
+        bool any = false, empty = false, drop_zw = t->drop_zw;
+        t->drop_zw = false;
+        for (size_t k = 0; k < n->nkids && !drop_zw; k++)
+            drop_zw = n->kids[k]->eps;
+        *est = 0;
+        sdkc_buf_putc(b, '(');
+        for (size_t k = 0; k < n->nkids; k++) {
+            size_t mark = b->len;
+            uint64_t e;
+            if (drop_zw && zero_width(n->kids[k])) {
+                empty = true;
+                continue;
+            }
+            if (any) {
+                sdkc_buf_putc(b, '|');
+                t->alternatives++;
+            }
+            size_t body = b->len;
+            if (!tr(t, n->kids[k], &e))
+                return false;
+            if (b->len == body) {
+                buf_cut(b, mark);
+                empty = true;
+            } else {
+                any = true;
+            }
+            *est = sat_add(*est, e);
+        }
+        if (!any) {
+            buf_cut(b, start);
+            return true;
+        }
+        sdkc_buf_putc(b, ')');
+        if (empty)
+            sdkc_buf_putc(b, '?');
+        return true;
+    }
     case P_REP:
         break;
     }
     /* x{n,m} on a string of len characters: an iteration that consumes something consumes a
      * character, so at most len of them do, and an empty one can be dropped: m >= len is as good
-     * as unbounded. When x can match the empty string anywhere, iterations can also be padded
-     * with empty ones: n > len is as good as len. When x cannot match the empty string at all,
-     * n > len cannot match. */
+     * as unbounded. When x can match the empty string unconditionally, any count of iterations can
+     * be padded with empty ones: x{n,m} is x{0,m}. When x cannot match the empty string at all, n >
+     * len cannot match. When x only matches empty strings, x{0,m} is nothing and x{n,m} with n > 0
+     * is x. (Each also keeps regcomp's expansion and regexec's work small.) */
     const pnode *kid = n->kids[0];
     uint64_t mn = n->min, mx = n->max == PAT_INF ? PAT_BIG : n->max;
-    bool empty_free = ls_has(&kid->len.f[0], 0);
-    bool empty_any = empty_free || ls_has(&kid->len.f[1], 0) || ls_has(&kid->len.f[2], 0) ||
-                     ls_has(&kid->len.f[3], 0);
-    if (mx == 0) {
-        sdkc_buf_puts(b, "()");
+    bool empty_free = kid->eps;
+    bool empty_any = ls_has(&kid->len.f[0], 0) || ls_has(&kid->len.f[1], 0) ||
+                     ls_has(&kid->len.f[2], 0) || ls_has(&kid->len.f[3], 0);
+    *est = 0;
+    if (mx == 0 || (mn == 0 && zero_width(kid)))
         return true;
-    }
+    if (empty_free)
+        mn = 0;
     if (mx >= t->len)
         mx = PAT_BIG;
-    if (mn > t->len) {
-        if (empty_free) {
-            mn = t->len;
-        } else if (!empty_any) {
-            sdkc_buf_puts(b, NEVER);
-            return true;
-        } else if (mn > PAT_RE_DUP) {
-            return fail(t->c, "the pattern cannot be verified (a repetition count too large for "
-                              "regcomp)");
-        }
+    if (mn > t->len && !empty_any) {
+        sdkc_buf_puts(b, NEVER);
+        *est = 1;
+        return true;
     }
+    if (mn > PAT_RE_DUP)
+        return fail(t->c, "the generated value cannot be verified (a repetition count too large "
+                          "for regcomp)");
+    size_t start = b->len;
     uint64_t e;
     sdkc_buf_putc(b, '(');
-    if (!tr(t, kid, &e))
+    t->nullable_reps += empty_any;
+    if (t->nullable_reps > t->max_nullable)
+        t->max_nullable = t->nullable_reps;
+    t->drop_zw = mn == 0 && kid->kind == P_ALT; /* a zero-width iteration can be left out */
+    bool ok = tr(t, kid, &e);
+    t->nullable_reps -= empty_any;
+    t->drop_zw = false;
+    if (!ok)
         return false;
+    if (b->len == start + 1) { /* the kid is nothing: so is its repetition */
+        buf_cut(b, start);
+        return true;
+    }
     sdkc_buf_putc(b, ')');
+    if (zero_width(kid)) { /* mn > 0: once is the same */
+        *est = e;
+        return true;
+    }
     if (mx == PAT_BIG) {
         if (mn == 0)
             sdkc_buf_putc(b, '*');
@@ -1677,6 +1821,8 @@ static bool tr(tctx *t, const pnode *n, uint64_t *est)
         sdkc_buf_printf(b, "{%llu,%llu}", (unsigned long long)mn, (unsigned long long)mx);
     }
     *est = sat_add(1, sat_mul(e, mx == PAT_BIG ? (mn ? mn : 1) : mx));
+    if (empty_any && *est > t->nullable_est)
+        t->nullable_est = *est;
     return true;
 }
 
@@ -1686,11 +1832,15 @@ static int cp_cmp(const void *x, const void *y)
     return p < q ? -1 : p > q;
 }
 
-/* The distinct characters of s (valid UTF-8 of `chars` characters), sorted. */
+/* The characters of s (valid UTF-8 of `chars` characters) in t->text, the distinct ones sorted in
+ * t->chars. */
 static bool distinct_chars(pctx *c, const char *s, uint64_t chars, tctx *t)
 {
     uint32_t *v = palloc(c, (size_t)(chars ? chars : 1) * sizeof *v);
     if (!v)
+        return false;
+    uint32_t *text = palloc(c, (size_t)(chars ? chars : 1) * sizeof *text);
+    if (!text)
         return false;
     pctx r = {0};
     r.s = (const unsigned char *)s;
@@ -1698,6 +1848,8 @@ static bool distinct_chars(pctx *c, const char *s, uint64_t chars, tctx *t)
     size_t n = 0;
     while (r.i < r.n && n < chars)
         v[n++] = next_cp(&r);
+    memcpy(text, v, n * sizeof *v);
+    t->text = text;
     qsort(v, n, sizeof *v, cp_cmp);
     size_t w = 0;
     for (size_t k = 0; k < n; k++)
@@ -1708,17 +1860,214 @@ static bool distinct_chars(pctx *c, const char *s, uint64_t chars, tctx *t)
     return spend(c, n);
 }
 
-/* 1: s matches; 0: it does not; -1: could not check (c->why set). The ERE is
- * ^[\x01-\xff]*(R): the same as searching for R (the string has no NUL) but tried from the
- * start only, which keeps glibc's regexec linear where a search would restart at every offset. */
-static int verify(pctx *c, const pnode *root, const char *s, uint64_t chars)
+/* ---- a second check for \b and \B ---------------------------------------------------------- */
+
+/* glibc's regexec gets \b and \B wrong in some repetitions: in the C locale it finds
+ * ^aab(\béé!!){3} in "aabéé!!éé!!éé!!" and [\b]{2}(.{3}\b){2} in "\b\baaaaaa", though no word
+ * boundary precedes the second "éé" or follows "aaa" there. So a pattern with \b or \B is checked
+ * twice: regexec with \b and \B left out (a pattern that matches more strings), and this
+ * matcher, which walks the tree over the string with sets of positions: for a node and a start,
+ * the set of positions where a match of the node can end. */
+typedef struct mctx {
+    pctx *c;
+    const uint32_t *s; /* the string's characters */
+    size_t n;          /* how many */
+    size_t nw;         /* words in a position set (positions 0..n) */
+    uint64_t **pool;   /* scratch sets: three per depth of the tree */
+    size_t npool;
+} mctx;
+
+#define PAT_MATCH_DEPTH 1024
+
+static void pset_zero(mctx *m, uint64_t *s)
+{
+    memset(s, 0, m->nw * sizeof(uint64_t));
+}
+
+/* Scratch set i of depth d, emptied: a node's walk at depth d only runs while no other one at
+ * that depth does. */
+static uint64_t *scratch(mctx *m, unsigned d, unsigned i)
+{
+    size_t k = (size_t)d * 3 + i;
+    if (k >= m->npool)
+        return fail(m->c, TOO_COMPLEX), NULL;
+    if (!m->pool[k] && !(m->pool[k] = palloc(m->c, m->nw * sizeof(uint64_t))))
+        return NULL;
+    if (!spend(m->c, m->nw))
+        return NULL;
+    pset_zero(m, m->pool[k]);
+    return m->pool[k];
+}
+
+static void pset_add(uint64_t *s, size_t p)
+{
+    s[p / 64] |= 1ull << (p % 64);
+}
+
+static bool pset_any(const mctx *m, const uint64_t *s)
+{
+    for (size_t k = 0; k < m->nw; k++)
+        if (s[k])
+            return true;
+    return false;
+}
+
+static bool is_word(const mctx *m, size_t p)
+{
+    if (p >= m->n)
+        return false;
+    uint32_t ch = m->s[p];
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_';
+}
+
+static bool ends(mctx *m, const pnode *n, size_t p, uint64_t *out, unsigned d);
+
+/* out |= ends of n from every position in `from`. */
+static bool ends_from(mctx *m, const pnode *n, const uint64_t *from, uint64_t *out, unsigned d)
+{
+    if (!spend(m->c, m->nw))
+        return false;
+    for (size_t k = 0; k < m->nw; k++)
+        for (uint64_t w = from[k]; w; w &= w - 1)
+            if (!ends(m, n, k * 64 + (size_t)__builtin_ctzll(w), out, d))
+                return false;
+    return true;
+}
+
+/* out |= the positions where a match of n that starts at p can end (n is at depth d). */
+static bool ends(mctx *m, const pnode *n, size_t p, uint64_t *out, unsigned d)
+{
+    if (!spend(m->c, 1))
+        return false;
+    bool boundary = (p > 0 && is_word(m, p - 1)) != is_word(m, p);
+    switch (n->kind) {
+    case P_EMPTY:
+        pset_add(out, p);
+        return true;
+    case P_CHAR:
+        if (p < m->n && m->s[p] == n->cp)
+            pset_add(out, p + 1);
+        return true;
+    case P_SET:
+        if (p < m->n && in_set(n, m->s[p]))
+            pset_add(out, p + 1);
+        return true;
+    case P_BOL:
+    case P_EOL:
+    case P_WORDB:
+    case P_NWORDB:
+        if (n->kind == P_BOL     ? p == 0
+            : n->kind == P_EOL   ? p == m->n
+            : n->kind == P_WORDB ? boundary
+                                 : !boundary)
+            pset_add(out, p);
+        return true;
+    case P_ALT:
+        for (size_t k = 0; k < n->nkids; k++)
+            if (!ends(m, n->kids[k], p, out, d + 1))
+                return false;
+        return true;
+    case P_CAT: {
+        uint64_t *cur = scratch(m, d, 0), *next = scratch(m, d, 1);
+        if (!cur || !next)
+            return false;
+        pset_add(cur, p);
+        for (size_t k = 0; k < n->nkids; k++) {
+            pset_zero(m, next);
+            if (!ends_from(m, n->kids[k], cur, next, d + 1))
+                return false;
+            uint64_t *t = cur;
+            cur = next;
+            next = t;
+            if (!pset_any(m, cur))
+                return true;
+        }
+        for (size_t k = 0; k < m->nw; k++)
+            out[k] |= cur[k];
+        return true;
+    }
+    case P_REP:
+        break;
+    }
+    /* the union of S_k for k in [min, max]: S_0 = {p}, S_k = the kid's ends from S_(k-1); as in
+     * rep_general, stop when S_k adds nothing (or, before min, stays the same) */
+    uint64_t *cur = scratch(m, d, 0), *next = scratch(m, d, 1), *acc = scratch(m, d, 2);
+    if (!cur || !next || !acc)
+        return false;
+    pset_add(cur, p);
+    if (n->min == 0)
+        pset_add(acc, p);
+    for (uint64_t k = 1; k <= n->max; k++) {
+        pset_zero(m, next);
+        if (!ends_from(m, n->kids[0], cur, next, d + 1))
+            return false;
+        if (!pset_any(m, next))
+            break;
+        bool same = !memcmp(next, cur, m->nw * sizeof(uint64_t)), sub = true;
+        for (size_t w = 0; w < m->nw; w++)
+            sub = sub && !(next[w] & ~acc[w]);
+        if (k >= n->min || same) {
+            if (k > n->min && sub)
+                break;
+            for (size_t w = 0; w < m->nw; w++)
+                acc[w] |= next[w];
+            if (k < n->min) /* the same from here on: S_min is this one */
+                break;
+        }
+        uint64_t *t = cur;
+        cur = next;
+        next = t;
+    }
+    for (size_t k = 0; k < m->nw; k++)
+        out[k] |= acc[k];
+    return true;
+}
+
+/* 1: root matches the text from character `start` on; 0: it does not; -1: out of budget (at most
+ * PAT_MATCH_BUDGET of it) or memory. */
+static int match_tree(pctx *c, const pnode *root, const uint32_t *text, size_t n, size_t start)
+{
+    mctx m = {c, text, n, n / 64 + 1, NULL, (size_t)PAT_MATCH_DEPTH * 3};
+    m.pool = palloc(c, m.npool * sizeof *m.pool);
+    uint64_t *out = palloc(c, m.nw * sizeof(uint64_t));
+    if (!m.pool || !out)
+        return -1;
+    uint64_t left = c->work, limit = left < PAT_MATCH_BUDGET ? left : PAT_MATCH_BUDGET;
+    c->work = limit;
+    bool ok = ends(&m, root, start, out, 0);
+    c->work = left - (limit - c->work);
+    if (!ok)
+        return -1;
+    return pset_any(&m, out);
+}
+
+/* 1: s matches with a match of the pattern R at character (and byte: the padding is ASCII)
+ * `lead`, where it was generated; 0: it does not; -1: could not check (c->why set).
+ *
+ * The check is regexec with the ERE ^[\x01-\xff]{lead}(R): a match there is a match of the
+ * search, and anchoring it keeps glibc's regexec from trying R at every offset (quadratic time on
+ * long strings: [a-z]{1,1024}$ on 4096 letters takes seconds). A pattern with \b or \B is also
+ * checked with match_tree (see there). glibc's regcomp takes exponential time or worse on some
+ * nested optional repetitions, such as ((x?y?){0,40}z?){0,40}, ((a*\b)?(a*\B)?)* or
+ * (($)?(\B)?)*, and quadratic time in the number of alternatives: when R has optional
+ * repetitions nested, anchors in optional repetitions, a large optional repetition, many
+ * alternatives, or is large as a whole, match_tree alone decides. */
+static int verify(pctx *c, const pnode *root, const char *s, uint64_t chars, uint64_t lead)
 {
     sdkc_buf b = SDKC_BUF_INIT;
-    tctx t = {c, &b, chars, NULL, 0};
+    tctx t = {0};
+    t.c = c;
+    t.b = &b;
+    t.len = chars;
+    t.erase_wordb = c->has_wordb;
     uint64_t est = 0;
     if (!distinct_chars(c, s, chars, &t))
         return -1;
-    sdkc_buf_puts(&b, "^[\x01-\x7f\x80-\xff]*(");
+    if (lead)
+        sdkc_buf_printf(&b, "^[\x01-\x7f\x80-\xff]{%llu}(", (unsigned long long)lead);
+    else
+        sdkc_buf_puts(&b, "^(");
     if (!tr(&t, root, &est)) {
         sdkc_buf_cleanup(&b);
         return -1;
@@ -1728,32 +2077,38 @@ static int verify(pctx *c, const pnode *root, const char *s, uint64_t chars)
         sdkc_buf_cleanup(&b);
         return fail(c, OOM), -1;
     }
-    if (est > PAT_ERE_EST || sat_mul(est, chars + 1) > PAT_VERIFY_COST) {
-        sdkc_buf_cleanup(&b);
-        return fail(c, "the pattern is too complex to verify the generated value with regcomp"), -1;
+    bool use_regcomp = t.risky < 2 && t.max_nullable < 2 && t.nullable_est <= PAT_NULLABLE_EST &&
+                       t.alternatives <= PAT_ALTERNATIVES && est <= PAT_ERE_EST &&
+                       sat_mul(est, chars + 1) <= PAT_VERIFY_COST;
+    int res = 1;
+    if (use_regcomp) {
+        locale_t loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+        if (loc == (locale_t)0) {
+            sdkc_buf_cleanup(&b);
+            return fail(c, "cannot create the C locale to verify the generated value"), -1;
+        }
+        locale_t old = uselocale(loc);
+        regex_t re;
+        int rc = regcomp(&re, b.data, REG_EXTENDED | REG_NOSUB);
+        if (rc != 0) {
+            char msg[128];
+            regerror(rc, &re, msg, sizeof msg);
+            failf(c, "the generated value cannot be verified (regcomp failed)",
+                  "the generated value cannot be verified (regcomp: %s)", msg);
+            res = -1;
+        } else {
+            res = regexec(&re, s, 0, NULL, 0) == 0;
+            regfree(&re);
+        }
+        uselocale(old);
+        freelocale(loc);
     }
-    locale_t loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    if (loc == (locale_t)0) {
-        sdkc_buf_cleanup(&b);
-        return fail(c, "cannot create the C locale to verify the generated value"), -1;
-    }
-    locale_t old = uselocale(loc);
-    regex_t re;
-    int rc = regcomp(&re, b.data, REG_EXTENDED | REG_NOSUB);
-    int res;
-    if (rc != 0) {
-        char msg[128];
-        regerror(rc, &re, msg, sizeof msg);
-        failf(c, "the generated value cannot be verified (regcomp failed)",
-              "the generated value cannot be verified (regcomp: %s)", msg);
-        res = -1;
-    } else {
-        res = regexec(&re, s, 0, NULL, 0) == 0;
-        regfree(&re);
-    }
-    uselocale(old);
-    freelocale(loc);
     sdkc_buf_cleanup(&b);
+    if (res == 1 && (c->has_wordb || !use_regcomp)) {
+        res = match_tree(c, root, t.text, (size_t)chars, (size_t)lead);
+        if (res < 0 && c->why == TOO_COMPLEX)
+            c->why = "the pattern is too complex to verify the generated value";
+    }
     return res;
 }
 
@@ -1800,6 +2155,11 @@ static const char *example(pctx *c, size_t min_len, size_t max_len)
         return NULL;
     if (c->i < c->n) /* parse_alt stops only at the end or at a ')' */
         return fail(c, "unbalanced parenthesis: a ) without a ("), NULL;
+    if (c->legacy && c->unicode)
+        return fail(c, "the pattern mixes syntax that needs the 'u' flag (\\u{...} or a "
+                       "character outside the BMP) with syntax that the 'u' flag rejects (a lone "
+                       "{ } ], \\- outside a class, [\\w-x]...)"),
+               NULL;
     if (min_len > max_len)
         return fail_bounds(c, min_len, max_len), NULL;
     if (min_len > SDKC_PATTERN_MAX_CHARS)
@@ -1860,7 +2220,7 @@ static const char *example(pctx *c, size_t min_len, size_t max_len)
     for (size_t p = 0; p < (side ? sizeof pads : 1); p++) {
         if (!build(c, root, &x.zero, total, len, side, pads[p], &b))
             break;
-        int v = verify(c, root, b.data, total);
+        int v = verify(c, root, b.data, total, side == 2 ? total - len : 0);
         if (v < 0)
             break;
         if (v == 1) {

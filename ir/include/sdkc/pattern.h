@@ -9,10 +9,14 @@
  * satisfy them. Where ECMAScript's Unicode mode ('u') rejects a form that its Annex B mode takes
  * ([\w-_], \-, a lone { or ]), the Annex B meaning is used.
  *
- * Every string returned has been checked independently: the pattern is translated to a POSIX
- * extended regular expression over UTF-8 bytes and the string is matched with regcomp/regexec
- * under the C locale (a thread-local locale, the process's is not touched). A string that fails
- * that check, or that cannot be checked, is never returned.
+ * Every string returned has been checked independently of how it was generated: the pattern is
+ * translated to a POSIX extended regular expression over UTF-8 bytes and the string is matched
+ * with regcomp/regexec under the C locale (a thread-local locale: the process's is not touched).
+ * Where glibc is not up to it, a small matcher over the parsed pattern (sets of end positions per
+ * node) decides: for \b and \B (which glibc's regexec gets wrong in some repetitions) it checks
+ * too, and for the shapes that make glibc's regcomp exponential or quadratic (nested optional
+ * repetitions, anchors inside optional repetitions, thousands of alternatives) it checks alone. A
+ * string that fails a check, or that cannot be checked within the limits, is never returned.
  */
 #ifndef SDKC_PATTERN_H
 #define SDKC_PATTERN_H
