@@ -713,9 +713,7 @@ static void operation_json(writer *w, const sdkc_operation *op)
     key(w, "security");
     open_c(w, '[');
     for (size_t i = 0; i < op->nsecurity;) {
-        size_t end = i + 1;
-        while (op->security_with_previous && end < op->nsecurity && op->security_with_previous[end])
-            end++;
+        size_t end = sdkc_security_requirement_end(op, i);
         item(w);
         if (end - i > 1)
             open_c(w, '[');

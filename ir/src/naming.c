@@ -222,6 +222,14 @@ bool sdkc_glob_match(const char *p, const char *s)
     return *p == '\0';
 }
 
+size_t sdkc_security_requirement_end(const sdkc_operation *op, size_t i)
+{
+    size_t end = i + 1;
+    while (op->security_with_previous && end < op->nsecurity && op->security_with_previous[end])
+        end++;
+    return end;
+}
+
 bool sdkc_status_covers(int key, int status)
 {
     if (key == SDKC_STATUS_DEFAULT)

@@ -1397,9 +1397,7 @@ static void emit_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op)
     (void)cx;
     size_t n = 0;
     for (size_t i = 0; i < op->nsecurity;) {
-        size_t end = i + 1;
-        while (op->security_with_previous && end < op->nsecurity && op->security_with_previous[end])
-            end++;
+        size_t end = sdkc_security_requirement_end(op, i);
         bool sendable = end - i <= SDKRT_SECURITY_MAX_TOGETHER_WANT;
         for (size_t k = i; k < end && sendable; k++) {
             const char *in = NULL;

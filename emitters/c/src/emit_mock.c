@@ -480,7 +480,7 @@ static result_plan plan_result(emit_ctx *cx, const cop *o)
  * error response has a concrete JSON type or none: a NO_COMPLEX_OBJECT_TEXT or "Cannot find
  * serializer" answer then comes after the request passed Prism's validation (an invalid one is
  * answered with an error response). */
-static bool range_body(const sdkc_operation *op)
+static bool unserialisable_body(const sdkc_operation *op)
 {
     const char *ct = op->success.content_type;
     if (op->success.encoding == SDKC_ENC_NONE || op->success.encoding == SDKC_ENC_SSE || !ct)
@@ -610,7 +610,7 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_printf(b, "        %s_status st = %s_%s(client, %smock_call(t, attempt), %s&err);\n",
                     P, P, o->name, o->has_request ? "&req, " : "", r.decl ? "&out, " : "");
     sdkc_buf_printf(b, "        bool again = mock_report(t, id, st, &err, attempt, %s);\n",
-                    range_body(op) ? "true" : "false");
+                    unserialisable_body(op) ? "true" : "false");
     if (r.release)
         sdkc_buf_printf(b, "        %s\n", r.release);
     sdkc_buf_puts(b, "        if (!again)\n            break;\n    }\n    goto done;\ndone:\n");
@@ -771,13 +771,13 @@ static const char *const mock_harness[] = {
     "status.\n",
     " * A response the SDK rejects while Prism reports that the response itself breaks the\n",
     " * contract (an example that does not match its schema) is retried once with a response\n",
-    " * generated from the schema. range_body: Prism cannot serialise this operation's JSON body\n",
-    " * (declared under a media range), and no error response of it has that problem, so its\n",
-    " * NO_COMPLEX_OBJECT_TEXT 500 comes after the request passed validation. Returns true to "
-    "retry. */\n",
+    " * generated from the schema. unserialisable_body: Prism may have no serialiser for the\n",
+    " * success body (JSON under a media range, binary), and every error response is concrete\n",
+    " * JSON or empty, so such a 500 comes after the request passed validation. Returns true to\n",
+    " * retry. */\n",
     "static bool mock_report(mock_ctx *t, const char *id, {{P}}_status st, {{P}}_error **err, int "
     "attempt,\n",
-    "                        bool range_body)\n",
+    "                        bool unserialisable_body)\n",
     "{\n",
     "    char reqv[512], respv[512], line[1400];\n",
     "    int nreq = mock_violations(t, \"request\", reqv, sizeof reqv);\n",
@@ -814,7 +814,7 @@ static const char *const mock_harness[] = {
     "contract (%s), \"\n",
     "                 \"and the SDK rejects them: %s\", respv, msg);\n",
     "        mock_skip(t, id, line);\n",
-    "    } else if (range_body && t->status == 500 && body && len &&\n",
+    "    } else if (unserialisable_body && t->status == 500 && body && len &&\n",
     "               (strstr(body, \"prism/errors#NO_COMPLEX_OBJECT_TEXT\") ||\n",
     "                strstr(body, \"Cannot find serializer\"))) {\n",
     "        snprintf(line, sizeof line, \"the request passed; Prism cannot serialise its response "

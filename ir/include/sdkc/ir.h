@@ -320,6 +320,10 @@ typedef struct sdkc_operation {
     sdkc_loc loc;
 } sdkc_operation;
 
+/* The end of the security requirement that starts at op->security[i]: the index after its last
+ * scheme (i + 1 for a requirement of one scheme). */
+size_t sdkc_security_requirement_end(const sdkc_operation *op, size_t i);
+
 /* A request the API sends rather than serves: an OpenAPI 3.1 webhook (top-level `webhooks`) or a
  * callback of an operation. SDKs emit its types (a receiver decodes body and answers response);
  * no client function calls it. */
