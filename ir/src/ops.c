@@ -1185,7 +1185,8 @@ static void auth_unspecified(cctx *c, sdkc_ir *ir, size_t ndeclared)
     }
     if (wants)
         cc_warn(c, c->root,
-                "the contract declares no security schemes although %zu operations answer 401 or "
+                "the contract declares no security schemes although %zu of its operations answer "
+                "401 or "
                 "403: clients send their configured credentials (basic, bearer or API key header) "
                 "on every operation",
                 wants);
