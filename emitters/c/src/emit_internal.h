@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "sdkc/emit_c.h"
+#include "sdkc/emitkit.h"
 #include "sdkc/ir.h"
 #include "sdkc/util.h"
 
@@ -15,20 +16,6 @@
 #define SDKRT_MINOR_WANT 2
 /* Schemes one security requirement may need together (SDKRT_SECURITY_MAX_TOGETHER). */
 #define SDKRT_SECURITY_MAX_TOGETHER_WANT 8
-
-typedef struct smap_entry {
-    const char *key;
-    void *value;
-} smap_entry;
-
-typedef struct smap {
-    smap_entry *e;
-    size_t cap, n;
-} smap;
-
-void *smap_get(const smap *m, const char *key);
-bool smap_put(smap *m, const char *key, void *value); /* key borrowed: must outlive the map */
-void smap_cleanup(smap *m);
 
 typedef struct ctype ctype;
 
@@ -88,8 +75,8 @@ typedef struct emit_ctx {
     sdkc_arena *arena;
     const char *prefix; /* "oc" */
     const char *upper;  /* "OC" */
-    smap bykey;         /* ctype by key */
-    smap names;         /* reserved global names (without prefix) */
+    sdkc_kit_map bykey; /* ctype by key */
+    sdkc_kit_map names; /* reserved global names (without prefix) */
     ctype **all;
     size_t nall, capall;
     ctype **order; /* struct types in definition order */
@@ -149,20 +136,7 @@ typedef struct cop {
     size_t nfiles;
 } cop;
 
-/* How the runtime writes a body of a media type (sdkrt_request_set_body_as). */
-typedef enum emit_media_kind {
-    MEDIA_JSON,
-    MEDIA_FORM,
-    MEDIA_MULTIPART,
-    MEDIA_OTHER
-} emit_media_kind;
-emit_media_kind emit_media_of(const char *content_type);
-/* A string of format binary (file content), nullable or not. */
-bool emit_is_binary(const sdkc_type *t);
-
 /* Shared with emit_mock.c (defined in emit_c.c). */
-void emit_put_c_string(sdkc_buf *b, const char *s);
-void emit_banner(emit_ctx *cx, sdkc_buf *b, const char *what);
 bool emit_page_ok(const cop *o);
 /* tests/mock.c: one call per operation against a mock server (`sdkc generate --tests`). */
 void emit_mock_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops);

@@ -89,7 +89,7 @@ static void put_set(emit_ctx *cx, sdkc_buf *b, const member_set *m, const char *
         break;
     case SET_DECODE:
         sdkc_buf_printf(b, "    j%zu = json_loads(", k);
-        emit_put_c_string(b, text ? text : "null");
+        sdkc_kit_put_c_string(b, text ? text : "null");
         sdkc_buf_printf(b,
                         ", JSON_DECODE_ANY, NULL);\n"
                         "    if (!j%zu || %s_decode(&v%zu, j%zu, \"$\", &err) != %s_OK) {\n"
@@ -107,7 +107,7 @@ static void put_set(emit_ctx *cx, sdkc_buf *b, const member_set *m, const char *
         break;
     case SET_STRING:
         sdkc_buf_printf(b, "    req.%s = ", member);
-        emit_put_c_string(b, json_string_value(m->value));
+        sdkc_kit_put_c_string(b, json_string_value(m->value));
         sdkc_buf_puts(b, ";\n");
         break;
     case SET_INT:
@@ -122,7 +122,7 @@ static void put_set(emit_ctx *cx, sdkc_buf *b, const member_set *m, const char *
         break;
     case SET_JSON:
         sdkc_buf_printf(b, "    j%zu = json_loads(", k);
-        emit_put_c_string(b, text ? text : "null");
+        sdkc_kit_put_c_string(b, text ? text : "null");
         sdkc_buf_printf(b,
                         ", JSON_DECODE_ANY, NULL);\n"
                         "    if (!j%zu) {\n        mock_setup_failed(t, id, \"%s\", NULL);\n"
@@ -235,9 +235,9 @@ static void put_skip_fn(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *why
     sdkc_buf_printf(b, "static void mock_op_%s(%s_client *client, mock_ctx *t)\n{\n", o->name,
                     cx->prefix);
     sdkc_buf_puts(b, "    (void)client;\n    mock_skip(t, ");
-    emit_put_c_string(b, o->op->id);
+    sdkc_kit_put_c_string(b, o->op->id);
     sdkc_buf_puts(b, ", ");
-    emit_put_c_string(b, why);
+    sdkc_kit_put_c_string(b, why);
     sdkc_buf_puts(b, ");\n}\n\n");
 }
 
@@ -284,7 +284,7 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
         while (bt->kind == SDKC_TYPE_NULLABLE)
             bt = bt->u.nullable.inner;
         const char *ct = op->body->content_type ? op->body->content_type : "";
-        bool plain = emit_media_of(ct) == MEDIA_OTHER;
+        bool plain = sdkc_kit_media_of(ct) == SDKC_KIT_MEDIA_OTHER;
         if (o->blob_body) {
             ms[op->nparams].kind = SET_BLOB;
         } else if (plain && bt->kind != SDKC_TYPE_STRING) {
@@ -305,7 +305,7 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
     }
     sdkc_buf_printf(b, "static void mock_op_%s(%s_client *client, mock_ctx *t)\n{\n", o->name, P);
     sdkc_buf_puts(b, "    static const char id[] = ");
-    emit_put_c_string(b, op->id);
+    sdkc_kit_put_c_string(b, op->id);
     sdkc_buf_printf(b, ";\n    %s_error *err = NULL;\n", P);
     if (o->has_request)
         sdkc_buf_printf(b, "    %s_%s_request req;\n", P, o->name);
@@ -367,7 +367,7 @@ static size_t emit_credentials(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_printf(b, "static const %s_credential mock_credentials[] = {\n", cx->prefix);
     for (size_t i = 0; i < ir->nschemes; i++) {
         sdkc_buf_puts(b, "    {");
-        emit_put_c_string(b, ir->schemes[i].name);
+        sdkc_kit_put_c_string(b, ir->schemes[i].name);
         sdkc_buf_puts(b, ", \"mock\", \"mock\", \"mock-token\"},\n");
     }
     if (!ir->nschemes)
@@ -601,7 +601,8 @@ static void put_code(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
 void emit_mock_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
 {
     const char *P = cx->prefix, *U = cx->upper;
-    emit_banner(cx, b, "one call per operation against a mock server (sdkc generate --tests)");
+    sdkc_kit_banner(b, cx->ir,
+                    "one call per operation against a mock server (sdkc generate --tests)");
     sdkc_buf_printf(b,
                     "/* Usage: %s_mock BASE_URL   (a `prism mock CONTRACT` server)\n"
                     " * Prints one line per operation: PASS <id>, FAIL <id>: <why>, or SKIP "

@@ -7,74 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- a string -> pointer hash map (arena-backed keys) ---- */
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static bool smap_grow(smap *m)
-{
-    size_t ncap = m->cap ? m->cap * 2 : 256;
-    smap_entry *ne = calloc(ncap, sizeof *ne);
-    if (!ne)
-        return false;
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->e[i].key)
-            continue;
-        size_t j = hash_str(m->e[i].key) & (ncap - 1);
-        while (ne[j].key)
-            j = (j + 1) & (ncap - 1);
-        ne[j] = m->e[i];
-    }
-    free(m->e);
-    m->e = ne;
-    m->cap = ncap;
-    return true;
-}
-
-void *smap_get(const smap *m, const char *key)
-{
-    if (!m->cap)
-        return NULL;
-    size_t j = hash_str(key) & (m->cap - 1);
-    while (m->e[j].key) {
-        if (strcmp(m->e[j].key, key) == 0)
-            return m->e[j].value;
-        j = (j + 1) & (m->cap - 1);
-    }
-    return NULL;
-}
-
-bool smap_put(smap *m, const char *key, void *value)
-{
-    if ((m->n + 1) * 2 > m->cap && !smap_grow(m))
-        return false;
-    size_t j = hash_str(key) & (m->cap - 1);
-    while (m->e[j].key) {
-        if (strcmp(m->e[j].key, key) == 0) {
-            m->e[j].value = value;
-            return true;
-        }
-        j = (j + 1) & (m->cap - 1);
-    }
-    m->e[j].key = key;
-    m->e[j].value = value;
-    m->n++;
-    return true;
-}
-
-void smap_cleanup(smap *m)
-{
-    free(m->e);
-    m->e = NULL;
-    m->cap = m->n = 0;
-}
-
 /* ---- names ---- */
 
 /* Names derived from a type's name: its functions and, for enums and unions, their typedefs. */
@@ -86,11 +18,11 @@ static const char *const union_derived[] = {"_decode", "_encode", "_cleanup",   
 
 static bool name_free(emit_ctx *cx, const char *name, const char *const *derived)
 {
-    if (smap_get(&cx->names, name))
+    if (sdkc_kit_map_get(&cx->names, name))
         return false;
     for (size_t i = 0; derived && derived[i]; i++) {
         char *d = sdkc_arena_printf(cx->arena, "%s%s", name, derived[i]);
-        if (!d || smap_get(&cx->names, d))
+        if (!d || sdkc_kit_map_get(&cx->names, d))
             return false;
     }
     return true;
@@ -110,7 +42,7 @@ const char *emit_unique_with(emit_ctx *cx, const char *want, const char *suffix,
             return NULL;
     }
     char *copy = sdkc_arena_strdup(cx->arena, name);
-    if (!copy || !smap_put(&cx->names, copy, owner ? owner : (void *)copy))
+    if (!copy || !sdkc_kit_map_put(&cx->names, copy, owner ? owner : (void *)copy))
         return NULL;
     for (size_t i = 0; derived && derived[i]; i++) {
         if (!emit_reserve(cx, sdkc_arena_printf(cx->arena, "%s%s", copy, derived[i])))
@@ -127,7 +59,7 @@ const char *emit_unique(emit_ctx *cx, const char *want, void *owner)
 bool emit_reserve(emit_ctx *cx, const char *name)
 {
     char *copy = name ? sdkc_arena_strdup(cx->arena, name) : NULL;
-    return copy && smap_put(&cx->names, copy, copy);
+    return copy && sdkc_kit_map_put(&cx->names, copy, copy);
 }
 
 static bool member_taken(const char *const *names, size_t n, const char *const *taken,
@@ -215,20 +147,12 @@ static const char *unique_const(emit_ctx *cx, const char *want)
         const char *key = sdkc_arena_printf(cx->arena, "#%s", name);
         if (!key)
             return NULL;
-        if (!smap_get(&cx->names, key))
+        if (!sdkc_kit_map_get(&cx->names, key))
             return emit_reserve(cx, key) ? name : NULL;
         name = sdkc_arena_printf(cx->arena, "%s_%d", want, i);
         if (!name)
             return NULL;
     }
-}
-
-static char *upper_dup(emit_ctx *cx, const char *s)
-{
-    char *u = sdkc_arena_strdup(cx->arena, s);
-    for (char *p = u; p && *p; p++)
-        *p = (char)toupper((unsigned char)*p);
-    return u;
 }
 
 bool emit_name_constants(emit_ctx *cx)
@@ -240,13 +164,13 @@ bool emit_name_constants(emit_ctx *cx)
         if (!is_enum && !is_union)
             continue;
         size_t n = is_enum ? c->t->u.enumeration.nvalues : c->nvariants;
-        const char *U = upper_dup(cx, c->base);
+        const char *U = sdkc_kit_upper(cx->arena, c->base);
         c->consts = sdkc_arena_alloc(cx->arena, (n + 1) * sizeof *c->consts);
         if (!c->consts || !U)
             return false;
         for (size_t k = 0; k < n; k++) {
             const char *member = is_enum ? c->t->u.enumeration.safe_values[k]
-                                         : upper_dup(cx, c->variants[k].v->safe_name);
+                                         : sdkc_kit_upper(cx->arena, c->variants[k].v->safe_name);
             c->consts[k] = member ? unique_const(cx, sdkc_arena_printf(cx->arena, "%s_%s_%s",
                                                                        cx->upper, U, member))
                                   : NULL;
@@ -258,7 +182,7 @@ bool emit_name_constants(emit_ctx *cx)
         const char *key = unk ? sdkc_arena_printf(cx->arena, "#%s", unk) : NULL;
         if (!key)
             return false;
-        if (smap_get(&cx->names, key))
+        if (sdkc_kit_map_get(&cx->names, key))
             unk = sdkc_arena_printf(cx->arena, "%s_%s", unk, is_enum ? "VALUE" : "VARIANT");
         c->unknown_const = unk ? unique_const(cx, unk) : NULL;
         if (!c->unknown_const)
@@ -277,7 +201,7 @@ static ctype *ctype_new(emit_ctx *cx, const sdkc_type *t, const char *key)
     c->t = t;
     c->id = (int)cx->nall;
     c->key = sdkc_arena_strdup(cx->arena, key);
-    if (!c->key || !smap_put(&cx->bykey, c->key, c))
+    if (!c->key || !sdkc_kit_map_put(&cx->bykey, c->key, c))
         return NULL;
     if (cx->nall == cx->capall) {
         size_t ncap = cx->capall ? cx->capall * 2 : 256;
@@ -300,7 +224,7 @@ static const char *pointer_to(emit_ctx *cx, const char *cdecl)
 static ctype *primitive(emit_ctx *cx, const sdkc_type *t, const char *key, const char *base,
                         const char *cdecl, const char *jk, bool stores)
 {
-    ctype *c = smap_get(&cx->bykey, key);
+    ctype *c = sdkc_kit_map_get(&cx->bykey, key);
     if (c)
         return c;
     c = ctype_new(cx, t, key);
@@ -408,7 +332,7 @@ static ctype *anonymous_shape(emit_ctx *cx, const sdkc_type *t, const char *ctx_
 {
     char ptrkey[64];
     snprintf(ptrkey, sizeof ptrkey, "A:%p", (const void *)t);
-    ctype *c = smap_get(&cx->bykey, ptrkey);
+    ctype *c = sdkc_kit_map_get(&cx->bykey, ptrkey);
     if (c)
         return c;
     cfield *fields = NULL;
@@ -432,14 +356,14 @@ static ctype *anonymous_shape(emit_ctx *cx, const sdkc_type *t, const char *ctx_
     const char *pkey = sdkc_arena_strdup(cx->arena, ptrkey);
     if (!skey || !pkey)
         return NULL;
-    c = smap_get(&cx->bykey, skey);
+    c = sdkc_kit_map_get(&cx->bykey, skey);
     if (c)
-        return smap_put(&cx->bykey, pkey, c) ? c : NULL;
+        return sdkc_kit_map_put(&cx->bykey, pkey, c) ? c : NULL;
     /* Only shapes seeded as a union's common field (and what they contain) are merged in the
      * final pass: elsewhere a merged type would carry the name of another context. */
     bool mergeable = cx->merge_all || cx->seeding;
     c = ctype_new(cx, t, mergeable ? skey : pkey);
-    if (!c || (mergeable && !smap_put(&cx->bykey, pkey, c)))
+    if (!c || (mergeable && !sdkc_kit_map_put(&cx->bykey, pkey, c)))
         return NULL;
     c->shape = true;
     c->is_struct = true;
@@ -479,7 +403,7 @@ static ctype *compound(emit_ctx *cx, const sdkc_type *t, const char *ctx_name, c
     }
     if (!key)
         return NULL;
-    ctype *c = smap_get(&cx->bykey, key);
+    ctype *c = sdkc_kit_map_get(&cx->bykey, key);
     if (c)
         return c;
     c = ctype_new(cx, t, key);
@@ -529,7 +453,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (t->u.str.brand) {
             const sdkc_brand *b = t->u.str.brand;
             const char *key = sdkc_arena_printf(cx->arena, "B:%s", b->safe_name);
-            ctype *c = key ? smap_get(&cx->bykey, key) : NULL;
+            ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
             if (c || !key)
                 return c;
             c = ctype_new(cx, t, key);
@@ -568,7 +492,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         const char *key = lit ? sdkc_arena_printf(cx->arena, "L:%s", lit) : NULL;
         if (!key)
             return NULL;
-        ctype *c = smap_get(&cx->bykey, key);
+        ctype *c = sdkc_kit_map_get(&cx->bykey, key);
         if (c)
             return c;
         char base[32];
@@ -592,7 +516,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "%s:%s", arr ? "A" : "M", inner->key);
-        ctype *c = key ? smap_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);
@@ -614,7 +538,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "N?:%s", inner->key);
-        ctype *c = key ? smap_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);
@@ -632,7 +556,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "J:%s", inner->key);
-        ctype *c = key ? smap_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);
