@@ -31,8 +31,9 @@ static bool parse_long(const char *s, long *out)
     return true;
 }
 
-/* Load CONTRACT: IR JSON ("format": "sdkc-ir/1") or a contract the compiler reads. */
-static sdkc_compiled *load(const char *path)
+/* Load CONTRACT: IR JSON ("format": "sdkc-ir/1") or a contract the compiler reads (then *doc is
+ * the document too, new, or NULL when it cannot be read twice). */
+static sdkc_compiled *load(const char *path, sdkc_doc **doc)
 {
     sdkc_compiled *c = NULL;
     sdkc_diag *diag = NULL;
@@ -51,6 +52,8 @@ static sdkc_compiled *load(const char *path)
         sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
         if (sdkc_compile_file(&c, path, &co, diag) != SDKC_OK)
             c = NULL;
+        else if (sdkc_doc_load_file(doc, path, diag) != SDKC_OK)
+            *doc = NULL;
     }
     if (!c)
         sdkc_diag_print(diag, stderr, true);
@@ -72,6 +75,7 @@ int sdkc_conform_main(int argc, char **argv)
     bool verbose = false, quiet = false;
     int rc = 2;
     sdkc_compiled *c = NULL;
+    sdkc_doc *doc = NULL;
     sdkc_conform_report *report = NULL;
     char *errmsg = NULL;
     bool global = false;
@@ -158,7 +162,7 @@ int sdkc_conform_main(int argc, char **argv)
             goto done;
         }
     }
-    c = load(contract);
+    c = load(contract, &doc);
     if (!c)
         goto done;
     const sdkc_ir *ir = sdkc_compiled_ir(c);
@@ -189,6 +193,7 @@ int sdkc_conform_main(int argc, char **argv)
     o.timeout_ms = timeout_ms;
     o.stream_ms = stream_ms;
     o.log = verbose ? stderr : NULL;
+    o.doc = doc;
     sdkc_status st = sdkc_conform_run(&report, ir, &o, &errmsg);
     if (st != SDKC_OK) {
         fprintf(stderr, "sdkc conform: %s\n", errmsg ? errmsg : sdkc_status_str(st));
@@ -227,6 +232,7 @@ done:
     free(errmsg);
     sdkc_conform_report_free(report);
     sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
     if (global)
         sdkrt_global_cleanup();
     return rc;

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "conform_internal.h"
@@ -16,6 +17,12 @@
 #define MAX_PAGES     50  /* pages walked per direction */
 #define MAX_FRAMES    200 /* SSE frames judged per stream */
 #define SNIPPET       160 /* bytes of a body quoted in evidence */
+
+/* Check names. */
+#define CHECK_STATUS       "status"
+#define CHECK_CONTENT_TYPE "content-type"
+#define CHECK_HEADERS      "headers"
+#define CHECK_SCHEMA       "body"
 
 typedef struct id_value {
     const sdkc_brand *brand;
@@ -31,6 +38,7 @@ typedef struct runner {
     sdkc_validation *val;
     id_value *ids;
     size_t nids, capids;
+    const sdkc_node **opnodes; /* per operation, with a document */
     long timeout_ms, stream_ms;
 } runner;
 
@@ -394,12 +402,79 @@ static size_t validate_into(probe_ctx *pc, const char *check, const char *item_c
     return sdkc_validation_total(rn->val);
 }
 
-/* Judge status, content type, tag and body of a complete response. Returns the parsed body of a
- * success response (new reference) for the caller to use, else NULL. */
+/* The operation's node in the contract document, or NULL. */
+static const sdkc_node *op_node(const runner *rn, const sdkc_operation *op)
+{
+    return rn->opnodes ? rn->opnodes[op - rn->ir->ops] : NULL;
+}
+
+/* Is status a declared success? The IR keeps one (the lowest 2xx); the document has them all. */
+static bool declared_success(const runner *rn, const sdkc_operation *op, int status,
+                             const sdkc_node **resp_node)
+{
+    const sdkc_node *on = op_node(rn, op);
+    *resp_node = on ? conform_response(rn->opts->doc, on, status, false) : NULL;
+    if (success_status(op, status))
+        return true;
+    return status / 100 == 2 && *resp_node;
+}
+
+/* Required response headers the answer lacks (Content-Type is never a declared header). */
+static void judge_headers(probe_ctx *pc, const sdkc_node *resp_node, const sdkrt_response *resp,
+                          int status, const char *evidence)
+{
+    const sdkc_node *h = sdkc_node_get(resp_node, "headers");
+    if (!resp || !h || h->kind != SDKC_NODE_MAP)
+        return;
+    size_t checked = 0;
+    for (size_t i = 0; i < h->npairs; i++) {
+        const char *name = h->pairs[i].key->str;
+        const sdkc_node *hn = conform_deref(pc->rn->opts->doc, h->pairs[i].value);
+        bool req = false;
+        if (!hn || strcasecmp(name, "Content-Type") == 0 ||
+            !sdkc_node_bool(sdkc_node_get(hn, "required"), &req) || !req)
+            continue;
+        checked++;
+        if (!sdkrt_response_header(resp, name)) {
+            sdkc_buf path = SDKC_BUF_INIT;
+            sdkc_buf_printf(&path, "header %s", name);
+            ADD(pc, CHECK_HEADERS, SDKC_VERDICT_DEVIATION, path.data, "required",
+                "required header %s is missing from the %d answer; %s", name, status, evidence);
+            sdkc_buf_cleanup(&path);
+        }
+    }
+    if (checked)
+        ADD(pc, CHECK_HEADERS, SDKC_VERDICT_PASS, NULL, NULL, "%zu required header%s present",
+            checked, checked == 1 ? "" : "s");
+}
+
+/* Does ct match one media type the response declares? The IR's, and the document's. */
+static bool media_declared(const runner *rn, const char *ir_ct, const sdkc_node *content,
+                           const char *ct, sdkc_buf *declared)
+{
+    bool ok = false;
+    if (ir_ct) {
+        ok = sdkc_conform_media_match(ir_ct, ct);
+        sdkc_buf_puts(declared, ir_ct);
+    }
+    for (size_t i = 0; content && i < content->npairs; i++) {
+        const char *mt = content->pairs[i].key->str;
+        if (ir_ct && strcmp(mt, ir_ct) == 0)
+            continue;
+        ok = ok || sdkc_conform_media_match(mt, ct);
+        sdkc_buf_printf(declared, "%s%s", declared->len ? ", " : "", mt);
+    }
+    (void)rn;
+    return ok;
+}
+
+/* Judge status, content type, headers, tag and body of a complete response. Returns the parsed
+ * body of a success response (new reference) for the caller to use, else NULL. */
 static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body, size_t len,
-                     const expectation *ex)
+                     const expectation *ex, const sdkrt_response *resp)
 {
     const sdkc_operation *op = pc->op;
+    runner *rn = pc->rn;
     sdkc_buf ev = SDKC_BUF_INIT;
     sdkc_buf_printf(&ev, "%s -> %d %s: ", pc->desc, status, ct ? ct : "(no content type)");
     snippet(&ev, body, len);
@@ -407,49 +482,73 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     json_t *result = NULL;
     const char *got_tag = NULL;
     json_t *parsed = NULL;
-    bool success = success_status(op, status);
+    const sdkc_node *resp_node = NULL;
+    bool success = declared_success(rn, op, status, &resp_node);
+    bool ir_success = success_status(op, status);
     const sdkc_error_status *es = success ? NULL : error_status(op, status);
+    if (!success && op_node(rn, op))
+        resp_node = conform_response(rn->opts->doc, op_node(rn, op), status, true);
 
     if (!success && !es) {
         sdkc_buf d = SDKC_BUF_INIT;
         declared_statuses(&d, op);
-        ADD(pc, "status", SDKC_VERDICT_DEVIATION, NULL, NULL,
+        ADD(pc, CHECK_STATUS, SDKC_VERDICT_DEVIATION, NULL, NULL,
             "HTTP %d is not declared (declared: %s); %s", status, d.data ? d.data : "", evidence);
         sdkc_buf_cleanup(&d);
         goto expect;
     }
-    ADD(pc, "status", SDKC_VERDICT_PASS, NULL, NULL, "%d declared", status);
+    ADD(pc, CHECK_STATUS, SDKC_VERDICT_PASS, NULL, NULL, "%d declared", status);
+    judge_headers(pc, resp_node, resp, status, evidence);
 
-    const char *want_ct = success ? op->success.content_type : es->content_type;
-    bool want_body = success ? op->success.encoding != SDKC_ENC_NONE : es->content_type != NULL;
+    const char *want_ct = ir_success ? op->success.content_type : es ? es->content_type : NULL;
+    const sdkc_node *content = conform_response_content(resp_node);
+    bool want_body = ir_success ? op->success.encoding != SDKC_ENC_NONE
+                     : es       ? es->content_type != NULL
+                                : false;
+    want_body = want_body || content;
     if (!want_body) {
         if (len > 0)
-            ADD(pc, "content-type", SDKC_VERDICT_DEVIATION, NULL, NULL,
+            ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_DEVIATION, NULL, NULL,
                 "%d declares no content, got %zu bytes; %s", status, len, evidence);
         else
-            ADD(pc, "content-type", SDKC_VERDICT_PASS, NULL, NULL, "no content");
+            ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "no content");
         goto expect;
     }
-    if (!ct || !want_ct || strcmp(ct, want_ct) != 0) {
-        ADD(pc, "content-type", SDKC_VERDICT_DEVIATION, NULL, NULL, "expected %s; %s",
-            want_ct ? want_ct : "?", evidence);
+    if (len == 0 && !ct) {
+        /* An empty answer where content is declared: nothing to judge by type. */
+        ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "empty body");
         goto expect;
     }
-    ADD(pc, "content-type", SDKC_VERDICT_PASS, NULL, NULL, "%s", ct);
-    if (strcmp(ct, "application/json") != 0 && !strstr(ct, "+json"))
+    sdkc_buf declared = SDKC_BUF_INIT;
+    bool ct_ok = ct && media_declared(rn, want_ct, content, ct, &declared);
+    if (!ct_ok) {
+        ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_DEVIATION, NULL, NULL, "expected %s; %s",
+            declared.data ? declared.data : "?", evidence);
+        sdkc_buf_cleanup(&declared);
+        goto expect;
+    }
+    sdkc_buf_cleanup(&declared);
+    ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "%s", ct);
+    if (!conform_media_is_json(ct))
         goto expect; /* not JSON: nothing more the contract says */
+    /* The IR's schema belongs to its own media type: a body of another declared type (XML
+       beside JSON, a second 2xx) is not judged against it. */
+    if (want_ct && !sdkc_conform_media_match(want_ct, ct))
+        goto expect;
+    if ((success && !ir_success) || (!success && !want_ct))
+        goto expect;
 
     json_error_t jerr;
     parsed = json_loadb(body ? body : "", len, JSON_DECODE_ANY, &jerr);
     if (!parsed) {
-        ADD(pc, "body", SDKC_VERDICT_DEVIATION, "$", "json", "body is not JSON (%s); %s", jerr.text,
-            evidence);
+        ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_DEVIATION, "$", "json", "body is not JSON (%s); %s",
+            jerr.text, evidence);
         goto expect;
     }
     if (success) {
         if (op->success.type &&
-            validate_into(pc, "body", NULL, op->success.type, parsed, evidence) == 0)
-            ADD(pc, "body", SDKC_VERDICT_PASS, NULL, NULL, "matches the success schema");
+            validate_into(pc, CHECK_SCHEMA, NULL, op->success.type, parsed, evidence) == 0)
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "matches the success schema");
         result = json_incref(parsed);
         goto expect;
     }
@@ -786,7 +885,7 @@ static json_t *run_probe(runner *rn, const sdkc_operation *op, const char *probe
                 size_t blen = 0;
                 const char *b = sdkrt_error_body(serr, &blen);
                 json_t *j = judge(&pc, sdkrt_error_status(serr), sdkrt_error_content_type(serr), b,
-                                  blen, ex);
+                                  blen, ex, NULL);
                 json_decref(j);
             } else if (why == SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE) {
                 size_t blen = 0;
@@ -834,8 +933,8 @@ static json_t *run_probe(runner *rn, const sdkc_operation *op, const char *probe
     size_t blen = 0;
     const char *body = sdkrt_response_body(resp, &blen);
     logf_(rn, "  %-16s %s -> %d", probe, pc.desc, sdkrt_response_status(resp));
-    result =
-        judge(&pc, sdkrt_response_status(resp), sdkrt_response_content_type(resp), body, blen, ex);
+    result = judge(&pc, sdkrt_response_status(resp), sdkrt_response_content_type(resp), body, blen,
+                   ex, resp);
 done:
     sdkrt_stream_close(stream);
     sdkrt_cancel_free(cancel);
@@ -1216,9 +1315,20 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
     rn.stream_ms = opts->stream_ms > 0 ? opts->stream_ms : 1500;
     sdkrt_error *err = NULL;
     rn.r = calloc(1, sizeof *rn.r);
-    if (!rn.r || sdkc_validation_new(&rn.val, NULL) != SDKC_OK) {
+    sdkc_validate_options vo = SDKC_VALIDATE_OPTIONS_INIT;
+    vo.doc = opts->doc;
+    if (!rn.r || sdkc_validation_new(&rn.val, &vo) != SDKC_OK) {
         st = SDKC_ERR_NOMEM;
         goto done;
+    }
+    if (opts->doc && ir->nops) {
+        rn.opnodes = calloc(ir->nops, sizeof *rn.opnodes);
+        if (!rn.opnodes) {
+            st = SDKC_ERR_NOMEM;
+            goto done;
+        }
+        for (size_t i = 0; i < ir->nops; i++)
+            rn.opnodes[i] = conform_op_node(opts->doc, &ir->ops[i]);
     }
     rn.r->base_url = opts->base_url ? xstrdup(opts->base_url) : NULL;
     rn.r->contract = ir->source_name ? xstrdup(ir->source_name) : NULL;
@@ -1265,6 +1375,7 @@ done:
     sdkrt_client_free(rn.client);
     sdkrt_client_free(rn.anon);
     sdkc_validation_free(rn.val);
+    free(rn.opnodes);
     for (size_t i = 0; i < rn.nids; i++)
         free(rn.ids[i].value);
     free(rn.ids);

@@ -67,8 +67,10 @@ void conform_add(sdkc_conform_report *r, const char *op, const char *probe, cons
     }
     for (size_t i = 0; i < r->n; i++) {
         sdkc_conform_result *x = &r->items[i];
-        if (x->verdict == v && same(x->operation, op) && same(x->probe, probe) &&
-            same(x->check, check) && same(x->path, npath) && same(x->rule, rule)) {
+        /* A deviation is one per (operation, check, path), whichever probe or rule saw it. */
+        bool dev = v == SDKC_VERDICT_DEVIATION;
+        if (x->verdict == v && same(x->operation, op) && (dev || same(x->probe, probe)) &&
+            same(x->check, check) && same(x->path, npath) && (dev || same(x->rule, rule))) {
             x->count++;
             free(npath);
             return;

@@ -40,9 +40,10 @@ typedef enum sdkc_verdict {
 
 const char *sdkc_verdict_name(sdkc_verdict v); /* "pass", "deviation", "skip" */
 
-/* One result. Deviations with the same operation, probe, check, path and rule are merged (count
- * says how many times it was seen; evidence is the first one). Paths have array indices replaced
- * by [*] so that results do not depend on how much data the server holds. */
+/* One result. Deviations with the same operation, check and path are merged, whichever probe or
+ * rule saw them (count says how many times; probe, rule and evidence are the first one's). Paths
+ * have array indices replaced by [*] so that results do not depend on how much data the server
+ * holds. */
 typedef struct sdkc_conform_result {
     const char *operation; /* "v2.session.get" */
     const char *probe;     /* "valid", "unknown-id", ... */
@@ -72,10 +73,14 @@ typedef struct sdkc_conform_options {
     long stream_ms;                   /* how long each stream is watched; 0 = 1500 */
     const sdkrt_transport *transport; /* NULL = libcurl (borrowed) */
     FILE *log;                        /* progress lines, or NULL */
+    /* The contract document the IR came from (borrowed), or NULL: with it every declared
+       response counts (each 2xx, its media types and headers) and the validator applies what the
+       IR leaves out (see sdkc/validate.h). */
+    const sdkc_doc *doc;
 } sdkc_conform_options;
 #define SDKC_CONFORM_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL                                       \
+        NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL                                 \
     }
 
 typedef struct sdkc_conform_report sdkc_conform_report;
@@ -107,6 +112,11 @@ void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbo
  * "rule", "evidence"}...]}; path and rule may be null). Matching is on operation, check, path and
  * rule. Writes one line per new or vanished deviation to f (may be NULL) and returns how many
  * there are; -1 when the list cannot be read (message to f). */
+/* Does the media type got (a Content-Type) match declared (a contract's media type)? type and
+ * subtype without case, `*` wildcards in declared, and every parameter declared names equal
+ * (without case, quotes removed) when got names it too; other parameters are free. */
+bool sdkc_conform_media_match(const char *declared, const char *got);
+
 long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f);
 
 #ifdef __cplusplus
