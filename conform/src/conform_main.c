@@ -431,9 +431,12 @@ int sdkc_conform_main(int argc, char **argv)
     } else {
         diffs = (long)sdkc_conform_report_deviations(report);
     }
-    if (diffs)
+    if (diffs) {
         rc = 1;
-    else if (sdkc_conform_report_probed(report) == 0) {
+    } else if (sdkc_conform_report_stopped(report)) {
+        fprintf(stderr, "sdkc conform: the run stopped before every probe was sent\n");
+        rc = 3;
+    } else if (sdkc_conform_report_probed(report) == 0) {
         fprintf(stderr,
                 "sdkc conform: nothing was really checked: no operation got a valid probe "
                 "answered (is the server at %s up? are credentials needed: --auth?)\n",
