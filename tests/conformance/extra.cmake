@@ -63,3 +63,13 @@ if(TARGET sdkc-cli AND SDKC_PYTHON3)
     set_tests_properties(conformance/fault_${fault} PROPERTIES LABELS conformance TIMEOUT 60)
   endforeach()
 endif()
+
+# --- prism corpus: sdkc conform against Prism mocks of tests/mock/corpus.txt ----------------------
+# Every deviation must be listed with its reason in prism-expected.json (prism-corpus.sh). Needs
+# npm once (Prism and the corpus are installed into ~/.cache/sdkc).
+if(TARGET sdkc-cli)
+  add_test(NAME conformance/prism_corpus
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/prism-corpus.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR} -j 4)
+  set_tests_properties(conformance/prism_corpus PROPERTIES LABELS "conformance;script" TIMEOUT 600)
+endif()
