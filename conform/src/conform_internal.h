@@ -27,7 +27,8 @@ void conform_add(sdkc_conform_report *r, const char *op, const char *probe, cons
                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
 void conform_vadd(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
-                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, va_list ap);
+                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, va_list ap)
+    __attribute__((format(printf, 8, 0)));
 void conform_note_unchecked(sdkc_conform_report *r, const char *pattern, size_t count);
 
 /* contract.c: what the document says beyond the IR (NULL / false without a document). */
