@@ -580,6 +580,16 @@ export class SseParser {
 
 // ---- the client ----
 
+/** A promise rejected when signal aborts (never settled otherwise). */
+function abortOf(signal: AbortSignal): Promise<never> {
+  const p = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(new Error('aborted'));
+    signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+  });
+  p.catch(() => undefined);
+  return p;
+}
+
 function b64(s: string): string {
   const bytes = utf8.encode(s);
   let bin = '';
@@ -593,7 +603,11 @@ interface Prepared {
   /** why the controller was aborted by us */
   why: { reason?: 'timeout' | 'cancelled' };
   cleanup: () => void;
+  /** Rejects when the controller aborts. */
+  aborted: Promise<never>;
+  /** (Re)start the time limit. */
   arm: () => void;
+  disarm: () => void;
 }
 
 type Input = Record<string, unknown>;
@@ -756,8 +770,12 @@ export class BaseClient {
           controller.abort();
         }, timeout);
     };
-    const cleanup = () => {
+    const disarm = () => {
       if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    };
+    const cleanup = () => {
+      disarm();
       signal?.removeEventListener('abort', onAbort);
     };
     let request: Request;
@@ -767,7 +785,7 @@ export class BaseClient {
       cleanup();
       throw new ClientError('transport', op.id, `cannot build the request: ${String(e)}`, { cause: e });
     }
-    return { request, controller, why, cleanup, arm };
+    return { request, controller, why, cleanup, arm, disarm, aborted: abortOf(controller.signal) };
   }
 
   /** Why a transport step failed: timeout, cancelled or transport. */
@@ -782,12 +800,7 @@ export class BaseClient {
   private async send(op: OperationSpec, p: Prepared): Promise<Response> {
     p.arm();
     try {
-      const aborted = new Promise<never>((_, reject) => {
-        if (p.controller.signal.aborted) reject(new Error('aborted'));
-        p.controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-      });
-      aborted.catch(() => undefined);
-      return await Promise.race([this.transport(p.request), aborted]);
+      return await Promise.race([this.transport(p.request), p.aborted]);
     } catch (e) {
       throw this.failure(op, p, e);
     }
@@ -1130,7 +1143,9 @@ export class Stream<T> implements AsyncIterableIterator<T> {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         p.arm(); // the time limit of a stream is its idle time
-        chunk = await this.reader!.read();
+        // A transport that ignores the signal (an in-memory handler) still stops on abort.
+        chunk = await Promise.race([this.reader!.read(), p.aborted]);
+        p.disarm();
       } catch (e) {
         if (this.done) return { done: true, value: undefined };
         const err = client.failureOf(op, p, e);

@@ -147,8 +147,9 @@ static void put_body_type(const ts_ctx *cx, sdkc_buf *b, const sdkc_type *t)
 static void emit_input(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
 {
     const sdkc_operation *op = o->op;
-    sdkc_buf_printf(b, "/** The input of %s.%s (%s %s). */\nexport type %s = {\n", o->group,
-                    o->method, op->method, op->path, o->input);
+    bool flat_only = op->body && !o->body_key && !op->nparams;
+    sdkc_buf_printf(b, "/** The input of %s.%s (%s %s). */\nexport type %s = %s", o->group,
+                    o->method, op->method, op->path, o->input, flat_only ? "" : "{\n");
     for (size_t j = 0; j < op->nparams; j++) {
         const sdkc_param *p = &op->params[j];
         char where[96];
@@ -172,9 +173,10 @@ static void emit_input(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         put_body_type(cx, b, op->body->type);
         sdkc_buf_puts(b, ";\n");
     }
-    sdkc_buf_puts(b, "}");
+    if (!flat_only)
+        sdkc_buf_puts(b, "}");
     if (op->body && !o->body_key) {
-        sdkc_buf_puts(b, " & ");
+        sdkc_buf_puts(b, flat_only ? "" : " & ");
         bool partial = !op->body->required;
         sdkc_buf_puts(b, partial ? "Partial<" : "");
         put_body_type(cx, b, op->body->type);
