@@ -3,12 +3,12 @@
 #define SDKC_TS_INTERNAL_H
 
 #include "sdkc/emit_ts.h"
+#include "sdkc/emitkit.h"
 #include "sdkc/util.h"
 
-/* A set of names in use in one module (open addressing; strings borrowed from the arena). */
+/* A set of names in use in one module (keys borrowed from the arena). */
 typedef struct ts_names {
-    const char **slots;
-    size_t cap, count;
+    sdkc_kit_map map;
     bool oom;
 } ts_names;
 
@@ -50,8 +50,7 @@ typedef struct ts_ctx {
     ts_op *ops;
     ts_group *groups;
     size_t ngroups;
-    const char *banner; /* the first comment line of every file */
-    ts_names exports;   /* every name index.ts exports explicitly */
+    ts_names exports; /* every name index.ts exports explicitly */
     bool oom;
 } ts_ctx;
 
@@ -66,14 +65,14 @@ const char *ts_camel(ts_ctx *cx, const char *s);
 bool ts_is_ident(const char *s);
 
 /* text */
-void ts_put_string(sdkc_buf *b, const char *s); /* a JS string literal */
-void ts_put_key(sdkc_buf *b, const char *s);    /* a property key: bare or quoted */
-void ts_put_doc(sdkc_buf *b, const char *indent, const char *a, const char *c);
+/* string literals and doc comments come from the kit (sdkc/emitkit.h) */
+#define ts_put_string sdkc_kit_put_js_string
+void ts_put_key(sdkc_buf *b, const char *s); /* a property key: bare or quoted */
+void ts_put_doc(sdkc_buf *b, const char *indent, const char *docs, const char *extra); /* JSDoc */
 
 /* types: q is the qualifier of named types ("" in types.ts, "T." elsewhere) */
 const char *ts_type_name(const ts_ctx *cx, const sdkc_type *t); /* declared name or NULL */
 void ts_put_type(const ts_ctx *cx, sdkc_buf *b, const sdkc_type *t, const char *q);
-bool ts_is_binary(const sdkc_type *t);
 
 /* files */
 sdkc_status ts_emit_types(ts_ctx *cx, sdkc_buf *b);

@@ -7,61 +7,26 @@
 
 /* ---- a set of names ---- */
 
-static size_t hash(const char *s)
-{
-    size_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
-}
-
 bool ts_names_has(const ts_names *s, const char *name)
 {
-    if (!s->cap)
-        return false;
-    for (size_t i = hash(name) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        if (!s->slots[i])
-            return false;
-        if (strcmp(s->slots[i], name) == 0)
-            return true;
-    }
+    return sdkc_kit_map_get(&s->map, name) != NULL;
 }
 
 bool ts_names_add(ts_names *s, const char *name)
 {
     if (ts_names_has(s, name))
         return false;
-    if ((s->count + 1) * 2 > s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        const char **slots = calloc(cap, sizeof *slots);
-        if (!slots) {
-            s->oom = true;
-            return false;
-        }
-        for (size_t i = 0; i < s->cap; i++) {
-            if (!s->slots[i])
-                continue;
-            size_t j = hash(s->slots[i]) & (cap - 1);
-            while (slots[j])
-                j = (j + 1) & (cap - 1);
-            slots[j] = s->slots[i];
-        }
-        free(s->slots);
-        s->slots = slots;
-        s->cap = cap;
+    if (!sdkc_kit_map_put(&s->map, name, (void *)name)) {
+        s->oom = true;
+        return false;
     }
-    size_t i = hash(name) & (s->cap - 1);
-    while (s->slots[i])
-        i = (i + 1) & (s->cap - 1);
-    s->slots[i] = name;
-    s->count++;
     return true;
 }
 
 void ts_names_free(ts_names *s)
 {
-    free(s->slots);
-    memset(s, 0, sizeof *s);
+    sdkc_kit_map_cleanup(&s->map);
+    s->oom = false;
 }
 
 const char *ts_unique(ts_ctx *cx, ts_names *s, const char *base)
@@ -109,28 +74,6 @@ bool ts_is_ident(const char *s)
 
 /* ---- text ---- */
 
-void ts_put_string(sdkc_buf *b, const char *s)
-{
-    static const char hex[] = "0123456789abcdef";
-    sdkc_buf_putc(b, '\'');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
-        if (c == '\'' || c == '\\') {
-            sdkc_buf_putc(b, '\\');
-            sdkc_buf_putc(b, (char)c);
-        } else if (c < 0x20 || c == 0x7f) {
-            char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            sdkc_buf_append(b, e, 6);
-        } else if (c == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
-            sdkc_buf_puts(b, p[2] == 0xa8 ? "\\u2028" : "\\u2029");
-            p += 2;
-        } else {
-            sdkc_buf_putc(b, (char)c);
-        }
-    }
-    sdkc_buf_putc(b, '\'');
-}
-
 void ts_put_key(sdkc_buf *b, const char *s)
 {
     if (ts_is_ident(s))
@@ -139,36 +82,11 @@ void ts_put_key(sdkc_buf *b, const char *s)
         ts_put_string(b, s);
 }
 
-/* One paragraph of a doc comment, "*" "/" broken so the comment cannot end early. */
-static void put_doc_text(sdkc_buf *b, const char *indent, const char *s)
+void ts_put_doc(sdkc_buf *b, const char *indent, const char *docs, const char *extra)
 {
-    sdkc_buf_printf(b, "%s * ", indent);
-    for (const char *p = s; *p; p++) {
-        if (*p == '\r')
-            continue;
-        if (*p == '\n') {
-            sdkc_buf_printf(b, "\n%s *%s", indent, p[1] && p[1] != '\n' ? " " : "");
-            continue;
-        }
-        if (*p == '*' && p[1] == '/') {
-            sdkc_buf_puts(b, "*\\");
-            continue;
-        }
-        sdkc_buf_putc(b, *p);
-    }
-    sdkc_buf_putc(b, '\n');
-}
-
-void ts_put_doc(sdkc_buf *b, const char *indent, const char *a, const char *c)
-{
-    if ((!a || !*a) && (!c || !*c))
-        return;
-    sdkc_buf_printf(b, "%s/**\n", indent);
-    if (a && *a)
-        put_doc_text(b, indent, a);
-    if (c && *c && (!a || strcmp(a, c) != 0))
-        put_doc_text(b, indent, c);
-    sdkc_buf_printf(b, "%s */\n", indent);
+    if (docs && extra && strcmp(docs, extra) == 0)
+        extra = NULL;
+    sdkc_kit_put_doc(b, SDKC_KIT_DOC_JSDOC, indent, docs, extra);
 }
 
 /* ---- type expressions ---- */
@@ -187,11 +105,6 @@ const char *ts_type_name(const ts_ctx *cx, const sdkc_type *t)
     if (!hit || *hit != t)
         return NULL;
     return cx->type_names[hit - cx->ir->types];
-}
-
-bool ts_is_binary(const sdkc_type *t)
-{
-    return t->kind == SDKC_TYPE_STRING && t->u.str.format && strcmp(t->u.str.format, "binary") == 0;
 }
 
 static const char *brand_name(const ts_ctx *cx, const sdkc_brand *br)
@@ -222,7 +135,7 @@ static bool compound(const ts_ctx *cx, const sdkc_type *t)
     case SDKC_TYPE_NULLABLE:
         return true;
     case SDKC_TYPE_STRING:
-        return ts_is_binary(t);
+        return sdkc_kit_is_binary(t);
     default:
         return false;
     }
@@ -248,7 +161,7 @@ static void put_type_at(const ts_ctx *cx, sdkc_buf *b, const sdkc_type *t, const
         const char *bn = t->u.str.brand ? brand_name(cx, t->u.str.brand) : NULL;
         if (bn)
             sdkc_buf_printf(b, "%s%s", q, bn);
-        else if (ts_is_binary(t))
+        else if (sdkc_kit_is_binary(t))
             sdkc_buf_puts(b, "rt.Binary | string");
         else
             sdkc_buf_puts(b, "string");
@@ -372,10 +285,8 @@ static void put_fields(const ts_ctx *cx, sdkc_buf *b, const sdkc_type *t, const 
 sdkc_status ts_emit_types(ts_ctx *cx, sdkc_buf *b)
 {
     const sdkc_ir *ir = cx->ir;
-    sdkc_buf_printf(b,
-                    "%s\n// Every named type of the contract and its identifier brands.\n"
-                    "import type * as rt from './runtime.js';\n\n",
-                    cx->banner);
+    sdkc_kit_banner(b, ir, "types.ts: the named types of the contract and its brands");
+    sdkc_buf_puts(b, "import type * as rt from './runtime.js';\n\n");
     sdkc_buf_puts(b, "/** Keeps `import type * as rt` in use when no type needs it. */\n"
                      "export type BinaryValue = rt.Binary;\n\n");
     for (size_t i = 0; i < ir->nbrands; i++) {
@@ -421,13 +332,11 @@ static const char *const error_reserved = "'_tag' | 'name' | 'message' | 'stack'
 
 sdkc_status ts_emit_errors(ts_ctx *cx, sdkc_buf *b)
 {
-    sdkc_buf_printf(
-        b,
-        "%s\n// The declared domain errors: one class per `_tag`, with a guard that "
-        "checks the tag, not the class,\n// so errors from another copy of this "
-        "package are recognised too.\n"
-        "import * as rt from './runtime.js';\nimport type * as T from './types.js';\n\n",
-        cx->banner);
+    sdkc_kit_banner(b, cx->ir, "errors.ts: the declared domain errors");
+    sdkc_buf_puts(b, "// One class per _tag, and a guard that checks the tag, not the class: "
+                     "errors of another\n// copy of the package pass it too.\n");
+    sdkc_buf_puts(b,
+                  "import * as rt from './runtime.js';\nimport type * as T from './types.js';\n\n");
     for (size_t i = 0; i < cx->ntags; i++) {
         const ts_tag *g = &cx->tags[i];
         const sdkc_type *t = g->type;
