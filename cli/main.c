@@ -20,6 +20,9 @@
 #ifdef SDKC_HAVE_EMIT_C
 #include "sdkc/emit_c.h"
 #endif
+#ifdef SDKC_HAVE_EMIT_TS
+#include "sdkc/emit_ts.h"
+#endif
 #ifdef SDKC_HAVE_CONFORM
 #include <errno.h>
 #include <unistd.h>
@@ -313,8 +316,27 @@ static int cmd_inspect(int argc, char **argv)
 
 /* ---- generate, conform: libraries of their own, linked when built ---- */
 
+/* The value of `--lang` in a generate command line, or NULL. */
+static const char *generate_lang(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--lang") == 0)
+            return argv[i + 1];
+    }
+    return NULL;
+}
+
 static int cmd_generate(int argc, char **argv)
 {
+    const char *lang = generate_lang(argc, argv);
+    if (lang && strcmp(lang, "ts") == 0) {
+#ifdef SDKC_HAVE_EMIT_TS
+        return sdkc_emit_ts_main(argc, argv);
+#else
+        fprintf(stderr, "sdkc: generate: not built with the TypeScript emitter\n");
+        return EXIT_USAGE;
+#endif
+    }
 #ifdef SDKC_HAVE_EMIT_C
     return sdkc_emit_c_main(argc, argv);
 #else
@@ -382,7 +404,8 @@ static const command COMMANDS[] = {
      "each operation with method, path, id, C name, [page ITEM] / [stream sse ITEM] /\n"
      "[204 no content] markers and its error statuses with their tags.\n"},
     {"generate", cmd_generate, "generate ... (see 'sdkc generate --help')",
-     "Generate a client library from a contract or IR (the C emitter; its own options).\n"},
+     "Generate a client library from a contract or IR: `--lang c` (the C emitter, the\n"
+     "default) or `--lang ts` (the TypeScript emitter); each has its own options.\n"},
     {"conform", cmd_conform, "conform ... (see 'sdkc conform --help')",
      "Check recorded or live server traffic against the IR (its own options).\n"},
     {"help", cmd_help, "help [COMMAND]", "Show general help, or the help of one command.\n"},

@@ -73,3 +73,14 @@ if(TARGET sdkc-cli)
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR} -j 4)
   set_tests_properties(conformance/prism_corpus PROPERTIES LABELS "conformance;script" TIMEOUT 600)
 endif()
+
+# The generated TypeScript SDK against the real server (ts/live.test.ts: sessions, every page of
+# sessions and messages, prompt admission, events resumed with `after`, tagged 404, 401); skipped
+# when node is absent.
+if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
+  add_test(NAME conformance/ts_sdk_live
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts-live.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk_live)
+  set_tests_properties(conformance/ts_sdk_live PROPERTIES LABELS "conformance;script" TIMEOUT 300
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED opencode_server)
+endif()

@@ -102,3 +102,12 @@ if(TARGET sdkrt_shared AND NOT SDKC_SANITIZE)
                    ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER})
   set_tests_properties(emitter/install_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 300)
 endif()
+
+# The TypeScript SDK (--lang ts): the OpenCode and inputs.yaml SDKs and the tests in ts/ compiled
+# with tsc --strict, then run with node over the in-memory transport (skipped without node).
+if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
+  add_test(NAME emitter/ts_sdk
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts/run.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk)
+  set_tests_properties(emitter/ts_sdk PROPERTIES LABELS emitter TIMEOUT 600 SKIP_RETURN_CODE 77)
+endif()
