@@ -21,6 +21,16 @@ void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
  * payload is not copied), or the static OUT_OF_MEMORY error. */
 sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err);
 
+/* The server's own message in an error body of a JSON media type (`message`, `error.message`,
+ * `error_description`, `detail`, `error`, `title`, `data.message`: the first that is a non-empty string),
+ * control characters made single spaces, cut on a UTF-8 boundary with "..." to fit cap bytes
+ * (with its NUL; SDKRT_SERVER_MESSAGE_MAX), into out. Its length; 0 when there is none. */
+#define SDKRT_SERVER_MESSAGE_MAX 256
+size_t sdkrt_server_message_(const char *content_type, const char *body, size_t len, char *out,
+                             size_t cap);
+/* The same from a parsed body (borrowed; not an object: 0). */
+size_t sdkrt_server_message_json_(const json_t *body, char *out, size_t cap);
+
 /* Case-insensitive ASCII comparison. */
 int sdkrt_strcasecmp_(const char *a, const char *b);
 /* Copy of a string (NULL stays NULL; *ok false when out of memory). */
