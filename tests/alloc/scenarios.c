@@ -234,9 +234,12 @@ static int run_wire(uint64_t *digest)
         sdkrt_request_set_security(req, sec, 4) != SDKRT_OK ||
         sdkrt_request_set_form_body(req, v, NULL, 0, &err) != SDKRT_OK || wire_send(c, req))
         goto done;
+    static const sdkrt_body_encoding styled[] = {
+        {"a", NULL, SDKRT_STYLE_DEEP_OBJECT, true, false, true},
+        {"g", NULL, SDKRT_STYLE_PIPE_DELIMITED, false, false, true}};
     if (sdkrt_multipart_new(&mp, &err) != SDKRT_OK ||
         sdkrt_multipart_set_boundary(mp, "bnd", &err) != SDKRT_OK ||
-        sdkrt_multipart_add_json(mp, v, NULL, 0, NULL, NULL, 0, &err) != SDKRT_OK)
+        sdkrt_multipart_add_json(mp, v, styled, 2, NULL, NULL, 0, &err) != SDKRT_OK)
         goto done;
     sdkrt_status st = sdkrt_request_set_multipart_body(req, mp); /* stolen */
     mp = NULL;
