@@ -69,6 +69,7 @@ typedef sdkrt_auth_kind oc_auth_kind;
 #define OC_AUTH_NONE SDKRT_AUTH_NONE
 #define OC_AUTH_BASIC SDKRT_AUTH_BASIC
 #define OC_AUTH_BEARER SDKRT_AUTH_BEARER
+#define OC_AUTH_API_KEY SDKRT_AUTH_API_KEY
 
 /* Retries of unary calls, off by default (oc_client_options.retry, per call oc_call_options.retry):
  * idempotent methods, or calls with an idempotency key (oc_call_options.idempotency_key,
