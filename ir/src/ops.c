@@ -1405,9 +1405,11 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         return;
     }
     size_t cap = 0;
-    for (size_t i = 0; i < paths->npairs; i++)
-        if (paths->pairs[i].value->kind == SDKC_NODE_MAP)
-            cap += paths->pairs[i].value->npairs;
+    for (size_t i = 0; i < paths->npairs; i++) {
+        const sdkc_node *item = deref(c, paths->pairs[i].value); /* a $ref: its target's count */
+        if (item && item->kind == SDKC_NODE_MAP)
+            cap += item->npairs;
+    }
     raw_op *raw = calloc(cap ? cap : 1, sizeof *raw);
     sdkc_operation *ops = cc_alloc(c, (cap ? cap : 1) * sizeof *ops);
     const sdkc_node **keys = calloc(cap ? cap : 1, sizeof *keys);
@@ -1423,6 +1425,12 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         if (is_extension(pk->str))
             continue; /* the Paths object may be extended */
         const sdkc_node *item = deref(c, paths->pairs[i].value);
+        bool item_ref = item != paths->pairs[i].value;
+        if (item_ref && paths->pairs[i].value->npairs > 1)
+            cc_warn(c, pk,
+                    "path item '%s' has a $ref and other fields: only the referenced path item "
+                    "is used",
+                    pk->str);
         if (!item || item->kind != SDKC_NODE_MAP) {
             if (item)
                 cc_error(c, pk, "path item '%s' must be a mapping", pk->str);
@@ -1434,7 +1442,11 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             const char *m = item->pairs[j].key->str;
             if (!is_method(m))
                 continue;
-            const sdkc_node *on = item->pairs[j].value;
+            /* An operation is no $ref target by the specification, but contracts write one: it is
+             * followed (the operation is the referenced one's, at this path and method). */
+            const sdkc_node *on = deref(c, item->pairs[j].value);
+            if (!on)
+                continue; /* a dangling $ref, reported */
             if (on->kind != SDKC_NODE_MAP) {
                 cc_error(c, on, "operation %s %s must be a mapping", m, pk->str);
                 continue;
@@ -1470,6 +1482,19 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             if (!id)
                 goto done;
             raw_op *prev = cmap_get(&ids, id);
+            if (prev && prev->node == on) {
+                /* one operation reached twice through $ref (two paths referring to one path item,
+                   an operation referring to another): the second gets an id of its own */
+                char *gen = cc_printf(c, "%s%s", m, pk->str);
+                if (!gen)
+                    goto done;
+                cc_warn(c, item_ref ? pk : item->pairs[j].value,
+                        "operation %s %s is, through $ref, the operation of %s %s: its operationId "
+                        "'%s' stays there; using '%s' here",
+                        m, pk->str, prev->method, prev->path, id, gen);
+                id = gen;
+                prev = cmap_get(&ids, id);
+            }
             if (prev) {
                 const sdkc_node *pn = sdkc_node_get(prev->node, "operationId");
                 cc_error(c, idn ? idn : on,

@@ -29,7 +29,8 @@ typedef sdkrt_error oc_error;   /* owned by the caller; oc_error_free */
 typedef sdkrt_client oc_client; /* oc_client_new / oc_client_free */
 typedef sdkrt_client_options oc_client_options;
 #define OC_CLIENT_OPTIONS_INIT SDKRT_CLIENT_OPTIONS_INIT
-typedef sdkrt_call_options oc_call_options; /* header overrides, cancel, timeout, on_response */
+typedef sdkrt_call_options oc_call_options; /* header overrides, cancel, timeout, on_response,
+                                          retry, idempotency_key */
 #define OC_CALL_OPTIONS_INIT SDKRT_CALL_OPTIONS_INIT
 typedef sdkrt_cancel oc_cancel; /* oc_cancel_new / oc_cancel_trigger / oc_cancel_free */
 typedef sdkrt_bytes oc_bytes; /* a non-JSON body; oc_bytes_free */
@@ -69,6 +70,14 @@ typedef sdkrt_auth_kind oc_auth_kind;
 #define OC_AUTH_BASIC SDKRT_AUTH_BASIC
 #define OC_AUTH_BEARER SDKRT_AUTH_BEARER
 #define OC_AUTH_API_KEY SDKRT_AUTH_API_KEY
+
+/* Retries of unary calls, off by default (oc_client_options.retry, per call oc_call_options.retry):
+ * idempotent methods, or calls with an idempotency key (oc_call_options.idempotency_key,
+ * OC_IDEMPOTENCY_AUTO for a generated one); backoff with jitter, Retry-After honoured. */
+typedef sdkrt_retry_policy oc_retry_policy;
+#define OC_RETRY_POLICY_INIT SDKRT_RETRY_POLICY_INIT
+typedef sdkrt_retry_info oc_retry_info; /* what oc_retry_policy.on_retry sees */
+#define OC_IDEMPOTENCY_AUTO SDKRT_IDEMPOTENCY_AUTO
 
 /* The in-memory transport (tests without a server): what its handler sees and fills. */
 typedef sdkrt_memory_request oc_memory_request;
