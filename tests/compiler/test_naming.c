@@ -1,5 +1,5 @@
 /* test_naming.c - identifier derivation, keywords and glob matching; the names a small contract
- * gets (data/compile/good/names.yaml, docs/naming.md). */
+ * is given (data/compile/good/names.yaml, docs/naming.md). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
