@@ -219,10 +219,20 @@ static void print_operation(const sdkc_operation *op)
     if (op->stream)
         printf(" [stream %s %s]", sdkc_encoding_name(op->stream->encoding),
                type_label(op->stream->item));
+    if (op->stream_variant)
+        printf(" [stream variant %s %s]", sdkc_encoding_name(op->stream_variant->encoding),
+               type_label(op->stream_variant->item));
     char st[16];
     if (op->success.encoding == SDKC_ENC_NONE)
         printf(" [%s no content]",
                op->success.status ? sdkc_status_text(op->success.status, st, sizeof st) : "any");
+    for (size_t i = 0; i < op->nmore_successes; i++) {
+        const sdkc_success *m = &op->more_successes[i];
+        printf("%s%s %s", i ? "; " : " [also ", sdkc_status_text(m->status, st, sizeof st),
+               m->encoding == SDKC_ENC_NONE ? "no content" : type_label(m->result));
+        if (i + 1 == op->nmore_successes)
+            printf("]");
+    }
     if (op->deprecated)
         printf(" [deprecated]");
     printf("\n");
@@ -253,18 +263,25 @@ static int cmd_inspect(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     const sdkc_ir *ir = sdkc_compiled_ir(c);
-    size_t pages = 0, streams = 0, empty = 0;
+    size_t pages = 0, streams = 0, empty = 0, several = 0, variants = 0;
     for (size_t i = 0; i < ir->nops; i++) {
         pages += ir->ops[i].pagination != NULL;
         streams += ir->ops[i].stream != NULL;
         empty += ir->ops[i].success.encoding == SDKC_ENC_NONE;
+        several += ir->ops[i].nmore_successes > 0;
+        variants += ir->ops[i].stream_variant != NULL;
     }
     printf("%s %s\n", ir->title ? ir->title : "(untitled)", ir->version ? ir->version : "");
     printf("source: %s sha256 %s\n", a.contract, ir->source_sha256 ? ir->source_sha256 : "-");
     printf("operations: %zu (paginated %zu, streams %zu, no content %zu)\n", ir->nops, pages,
            streams, empty);
+    if (several || variants)
+        printf("successes: %zu operations with several, %zu with a stream variant\n", several,
+               variants);
     printf("types: %zu named, brands: %zu, security schemes: %zu\n", ir->ntypes, ir->nbrands,
            ir->nschemes);
+    if (ir->auth_unspecified)
+        printf("  security unspecified: clients send their configured credentials everywhere\n");
     for (size_t i = 0; i < ir->nbrands; i++)
         printf("  brand %s: pattern %s, %zu uses\n", ir->brands[i].name, ir->brands[i].pattern,
                ir->brands[i].uses);

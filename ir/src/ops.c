@@ -809,12 +809,14 @@ static void detect_page(cctx *c, sdkc_operation *op)
     op->pagination = pg;
 }
 
-static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *media,
-                         const char *mp)
+/* The stream a text/event-stream media type describes; *type is the declared body type (the
+ * frame, or the item when the schema is the item). */
+static sdkc_stream *build_stream(cctx *c, const raw_op *r, const sdkc_node *media, const char *mp,
+                                 const sdkc_type **type)
 {
     sdkc_stream *s = cc_alloc(c, sizeof *s);
     if (!s)
-        return;
+        return NULL;
     s->encoding = SDKC_ENC_SSE;
     const sdkc_node *schema = sdkc_node_get(media, "schema");
     const sdkc_node *xs = sdkc_node_get(media, "x-effect-stream");
@@ -846,15 +848,14 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         if (es)
             s->error = cc_schema(c, es, op_context(c, r, "StreamError"),
                                  cc_printf(c, "%s/x-effect-stream/errorSchema", nz(mp)));
-        op->success.type = s->frame;
+        *type = s->frame;
     } else {
         s->item = schema ? cc_schema(c, schema, op_context(c, r, "Event"),
                                      cc_printf(c, "%s/schema", nz(mp)))
                          : cc_any(c, media, NULL, NULL);
-        op->success.type = s->item;
+        *type = s->item;
     }
-    op->success.result = op->success.type;
-    op->stream = s;
+    return s;
 }
 
 /* Exact statuses, then ranges, then default: the order a response status is matched in. */
@@ -863,12 +864,78 @@ static int status_rank(int key)
     return key >= 100 ? 0 : key > 0 ? 1 : 2;
 }
 
-static int cmp_err(const void *a, const void *b)
+static int cmp_status_key(int x, int y)
 {
-    int x = ((const sdkc_error_status *)a)->status, y = ((const sdkc_error_status *)b)->status;
     if (status_rank(x) != status_rank(y))
         return status_rank(x) - status_rank(y);
     return x - y;
+}
+
+static int cmp_err(const void *a, const void *b)
+{
+    return cmp_status_key(((const sdkc_error_status *)a)->status,
+                          ((const sdkc_error_status *)b)->status);
+}
+
+/* A declared success that is not the operation's main one (another 2xx, or 2XX besides an exact
+ * 2xx): its own encoding and type, decoded as the main one would be (`data` unwrapped). */
+static void build_more_success(cctx *c, const raw_op *r, int st, const char *key,
+                               const sdkc_node *resp, sdkc_success *out)
+{
+    out->status = st;
+    const sdkc_pair *pc = pick_content(sdkc_node_get(resp, "content"));
+    if (!pc || st == 204) {
+        out->encoding = SDKC_ENC_NONE;
+        return;
+    }
+    out->content_type = cc_strdup(c, pc->key->str);
+    out->encoding = encoding_of(pc->key->str);
+    if (out->encoding == SDKC_ENC_SSE) {
+        /* a stream answered at one status and a value at another cannot be one call */
+        cc_warn(c, pc->key,
+                "operation '%s': response '%s' is a stream besides the main success; it is "
+                "returned as raw text",
+                r->id, key);
+        out->encoding = SDKC_ENC_TEXT;
+    }
+    const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+    char ctx[24];
+    snprintf(ctx, sizeof ctx, "Response%d", st);
+    out->type = schema
+                    ? cc_schema(c, schema, op_context(c, r, ctx),
+                                cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str))))
+                    : cc_any(c, pc->value, NULL, NULL);
+    out->result = out->type;
+    if (out->encoding == SDKC_ENC_BYTES && strchr(pc->key->str, '*') && structured(out->type))
+        out->encoding = SDKC_ENC_JSON;
+    const sdkc_type *bt = out->type;
+    if (out->encoding == SDKC_ENC_JSON && bt && bt->kind == SDKC_TYPE_OBJECT &&
+        bt->u.object.nfields == 1 && strcmp(bt->u.object.fields[0].wire_name, "data") == 0 &&
+        bt->u.object.fields[0].required) {
+        out->unwrap = "data";
+        out->result = bt->u.object.fields[0].type;
+    }
+}
+
+/* The same response also offered as text/event-stream (besides the JSON chosen as the main
+ * success): the operation gets a stream variant whose items are the event schema. */
+static void build_stream_variant(cctx *c, const raw_op *r, sdkc_operation *op, const char *key,
+                                 const sdkc_node *content)
+{
+    for (size_t i = 0; content && content->kind == SDKC_NODE_MAP && i < content->npairs; i++) {
+        const char *ct = content->pairs[i].key->str;
+        if (encoding_of(ct) != SDKC_ENC_SSE)
+            continue;
+        const sdkc_type *type = NULL;
+        const sdkc_node *media = content->pairs[i].value;
+        if (!sdkc_node_get(media, "schema"))
+            cc_warn(c, content->pairs[i].key,
+                    "operation '%s': response '%s' %s declares no event schema; stream items "
+                    "are raw JSON",
+                    r->id, key, ct);
+        op->stream_variant = build_stream(c, r, media, media_ptr(c, r, key, ct), &type);
+        return;
+    }
 }
 
 static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
@@ -889,13 +956,14 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     }
     sdkc_error_status *errs = cc_alloc(c, (resps->npairs + 1) * sizeof *errs);
-    if (!errs)
+    /* every declared 2xx (and 2XX), in contract order */
+    size_t *succ = cc_alloc(c, (resps->npairs + 1) * sizeof *succ);
+    if (!errs || !succ)
         return;
-    size_t ne = 0;
+    size_t ne = 0, ns = 0;
     int best = -1;
     const sdkc_node *best_resp = NULL, *range_resp = NULL, *dflt_resp = NULL;
     const char *best_key = NULL, *range_key = NULL, *dflt_key = NULL;
-    const sdkc_node *range_at = NULL, *best_at = NULL, *extra_2xx = NULL;
     for (size_t i = 0; i < resps->npairs; i++) {
         const char *key = resps->pairs[i].key->str;
         int st = status_of(key);
@@ -909,25 +977,17 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
             continue;
         if (st >= 200 && st < 300) {
             if (best < 0 || st < best) {
-                if (best_key)
-                    extra_2xx = best_at;
                 best = st;
                 best_resp = resp;
                 best_key = key;
-                best_at = resps->pairs[i].key;
-            } else {
-                extra_2xx = resps->pairs[i].key;
             }
-            if (extra_2xx) /* one success per operation: the others are not represented */
-                cc_warn(c, extra_2xx, "operation '%s': response '%s' ignored (the success is %s)",
-                        r->id, extra_2xx->str, best_key);
-            extra_2xx = NULL;
+            succ[ns++] = i;
             continue;
         }
         if (st == 2) {
             range_resp = resp;
             range_key = key;
-            range_at = resps->pairs[i].key;
+            succ[ns++] = i;
             continue;
         }
         if (st == SDKC_STATUS_DEFAULT) {
@@ -937,15 +997,38 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         }
         build_error(c, r, st, key, resp, &errs[ne++]);
     }
-    /* the success: the lowest 2xx, else 2XX, else `default` (OpenAPI: with no success declared,
-       default describes it); otherwise default is the error for every other status */
+    /* the main success: the lowest 2xx, else 2XX, else `default` (OpenAPI: with no success
+       declared, default describes it); otherwise default is the error for every other status.
+       The other 2xx statuses (and 2XX besides an exact one) are successes too. */
     if (best < 0 && range_resp) {
         best = 2;
         best_resp = range_resp;
         best_key = range_key;
-    } else if (range_resp) {
-        cc_warn(c, range_at, "operation '%s': response '%s' ignored (the success is %d)", r->id,
-                range_key, best);
+    }
+    if (ns > 1) {
+        sdkc_success *more = cc_alloc(c, (ns - 1) * sizeof *more);
+        if (!more)
+            return;
+        /* exact statuses ascending, then the range: the order a status is matched in */
+        for (size_t j = 1; j < ns; j++)
+            for (size_t k = j;
+                 k > 0 && cmp_status_key(status_of(resps->pairs[succ[k]].key->str),
+                                         status_of(resps->pairs[succ[k - 1]].key->str)) < 0;
+                 k--) {
+                size_t t = succ[k];
+                succ[k] = succ[k - 1];
+                succ[k - 1] = t;
+            }
+        size_t nm = 0;
+        for (size_t j = 0; j < ns; j++) {
+            const char *key = resps->pairs[succ[j]].key->str;
+            int st = status_of(key);
+            if (st != best)
+                build_more_success(c, r, st, key, deref(c, resps->pairs[succ[j]].value),
+                                   &more[nm++]);
+        }
+        op->more_successes = more;
+        op->nmore_successes = nm;
     }
     if (best < 0 && dflt_resp) {
         best = SDKC_STATUS_DEFAULT;
@@ -981,7 +1064,8 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     }
     op->success.status = best;
-    const sdkc_pair *pc = pick_content(sdkc_node_get(best_resp, "content"));
+    const sdkc_node *content = sdkc_node_get(best_resp, "content");
+    const sdkc_pair *pc = pick_content(content);
     if (!pc || best == 204) {
         op->success.encoding = SDKC_ENC_NONE;
         return;
@@ -989,7 +1073,9 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     op->success.content_type = cc_strdup(c, pc->key->str);
     op->success.encoding = encoding_of(pc->key->str);
     if (op->success.encoding == SDKC_ENC_SSE) {
-        build_stream(c, r, op, pc->value, media_ptr(c, r, best_key, pc->key->str));
+        op->stream = build_stream(c, r, pc->value, media_ptr(c, r, best_key, pc->key->str),
+                                  &op->success.type);
+        op->success.result = op->success.type;
         return;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
@@ -1006,6 +1092,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         op->success.encoding = SDKC_ENC_JSON; /* asked for as application/json */
     if (op->success.encoding != SDKC_ENC_JSON)
         return;
+    build_stream_variant(c, r, op, best_key, content);
     detect_page(c, op);
     if (op->pagination)
         return;
@@ -1114,6 +1201,36 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
     op->security = list;
     op->security_with_previous = several ? with_prev : NULL;
     op->nsecurity = n;
+}
+
+/* Without declared schemes the contract says nothing of authentication: clients send what they
+ * are configured with everywhere. Said once, unless the HttpApi convention (401
+ * UnauthorizedError) tells that the server wants HTTP Basic. */
+static void auth_unspecified(cctx *c, sdkc_ir *ir, size_t ndeclared)
+{
+    if (ndeclared > 0 || ir->nops == 0)
+        return;
+    ir->auth_unspecified = true;
+    size_t wants = 0;
+    for (size_t i = 0; i < ir->nops; i++) {
+        for (size_t j = 0; j < ir->ops[i].nerrors; j++) {
+            const sdkc_error_status *e = &ir->ops[i].errors[j];
+            for (size_t k = 0; e->status == 401 && k < e->ntags; k++)
+                if (strcmp(e->tags[k].tag, "UnauthorizedError") == 0)
+                    return;
+            if (e->status == 401 || e->status == 403) {
+                wants++;
+                break;
+            }
+        }
+    }
+    if (wants)
+        cc_warn(c, c->root,
+                "the contract declares no security schemes although %zu of its operations answer "
+                "401 or "
+                "403: clients send their configured credentials (basic, bearer or API key header) "
+                "on every operation",
+                wants);
 }
 
 /* ---- driver ---- */
@@ -1451,6 +1568,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
     }
     ir->ops = ops;
     ir->nops = n;
+    auth_unspecified(c, ir, ndeclared);
 done:
     finish_hooks(c, ir, &hooks);
     cmap_cleanup(&ids);

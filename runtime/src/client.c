@@ -24,8 +24,9 @@ struct sdkrt_client {
     size_t max_event_bytes;
     const sdkrt_transport *transport;
     sdkrt_transport *own_transport;
-    char *auth_value; /* Authorization from `auth`, or NULL */
+    char *auth_value; /* Authorization from `auth` (API_KEY: the key), or NULL */
     sdkrt_auth_kind auth_kind;
+    char *api_key_header;    /* API_KEY: the header for requests that name no scheme */
     sdkrt_credential *creds; /* copies (strings owned) */
     size_t cred_count;
 };
@@ -145,6 +146,16 @@ static sdkrt_status set_auth(sdkrt_client *c, const sdkrt_client_options *o, sdk
             return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
                                    "bearer auth needs a token without CR or LF");
         sdkrt_buf_printf_(&b, "Bearer %s", o->token);
+        break;
+    case SDKRT_AUTH_API_KEY:
+        if (!o->token || !*o->token || !sdkrt_header_value_ok_(o->token) || !o->api_key_header ||
+            !sdkrt_header_name_ok_(o->api_key_header))
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "API key auth needs a token without CR or LF and a valid "
+                                   "api_key_header");
+        c->api_key_header = sdkrt_strdup_(o->api_key_header);
+        sdkrt_buf_puts_(&b, o->token);
+        b.oom = b.oom || !c->api_key_header;
         break;
     default:
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "unknown auth kind %d",
@@ -307,6 +318,7 @@ void sdkrt_client_free(sdkrt_client *c)
     free(c->ca_file);
     free(c->ca_path);
     zero_free(c->auth_value);
+    free(c->api_key_header);
     creds_free(c->creds, c->cred_count);
     sdkrt_transport_free(c->own_transport);
     free(c);
@@ -554,7 +566,8 @@ static const sdkrt_credential *credential_for(const sdkrt_client *c, const sdkrt
     }
     *legacy = c->auth_value &&
               ((s->kind == SDKRT_SECURITY_HTTP_BASIC && c->auth_kind == SDKRT_AUTH_BASIC) ||
-               (s->kind == SDKRT_SECURITY_HTTP_BEARER && c->auth_kind == SDKRT_AUTH_BEARER));
+               (s->kind == SDKRT_SECURITY_HTTP_BEARER && c->auth_kind == SDKRT_AUTH_BEARER) ||
+               (s->kind == SDKRT_SECURITY_API_KEY && c->auth_kind == SDKRT_AUTH_API_KEY));
     return NULL;
 }
 
@@ -567,7 +580,8 @@ static void plan_auth(auth_plan *a, const sdkrt_client *c, const sdkrt_request *
     memset(a, 0, sizeof *a);
     if (!req->has_security) {
         if (c->auth_value) {
-            a->parts[0].header_name = dup_or_oom(a, "Authorization");
+            a->parts[0].header_name = dup_or_oom(
+                a, c->auth_kind == SDKRT_AUTH_API_KEY ? c->api_key_header : "Authorization");
             a->parts[0].header_value = dup_or_oom(a, c->auth_value);
             a->n = 1;
         }

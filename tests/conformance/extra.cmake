@@ -46,3 +46,30 @@ if(TARGET conformance_test_sdk_opencode)
                        ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" FIXTURES_REQUIRED opencode_server)
 endif()
 # --- end sdkconf ----------------------------------------------------------------------------------
+
+# --- faults: one small Python server per check (faults/faults.py, faults/shop.yaml) ------------
+# Each server plants exactly one fault; the run must report deviations of that check and of no
+# other. `conformant` plants none and must give 0 deviations; `max-time` and `sigint` stop the run
+# early and the report must still be written.
+find_program(SDKC_PYTHON3 python3)
+if(TARGET sdkc-cli AND SDKC_PYTHON3)
+  foreach(fault conformant not_a_server_error status_code_conformance content_type_conformance
+                response_headers_conformance response_schema_conformance negative_data_rejection
+                ignored_auth use_after_free ensure_resource_availability missing_resource timeout
+                max-time sigint)
+    add_test(NAME conformance/fault_${fault}
+             COMMAND ${SDKC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/faults/faults.py
+                     $<TARGET_FILE:sdkc-cli> ${fault} ${CMAKE_CURRENT_BINARY_DIR}/faults)
+    set_tests_properties(conformance/fault_${fault} PROPERTIES LABELS conformance TIMEOUT 60)
+  endforeach()
+endif()
+
+# --- prism corpus: sdkc conform against Prism mocks of tests/mock/corpus.txt ----------------------
+# Every deviation must be listed with its reason in prism-expected.json (prism-corpus.sh). Needs
+# npm once (Prism and the corpus are installed into ~/.cache/sdkc).
+if(TARGET sdkc-cli)
+  add_test(NAME conformance/prism_corpus
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/prism-corpus.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR} -j 4)
+  set_tests_properties(conformance/prism_corpus PROPERTIES LABELS "conformance;script" TIMEOUT 600)
+endif()

@@ -51,6 +51,8 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
   # default and NXX errors.
   sdkc_test_sdk(errors ${PROJECT_SOURCE_DIR}/tests/compiler/data/compile/real/responses.yaml er
                 ${HERE}/errors/errors_main.c)
+  # Several declared successes, a stream variant, credentials without security schemes.
+  sdkc_test_sdk(successes ${HERE}/data/successes.yaml sc ${HERE}/successes/successes_main.c)
   # Const input twins: the test must build with -Wcast-qual -Wwrite-strings as errors.
   sdkc_test_sdk(inputs ${HERE}/data/inputs.yaml ip ${HERE}/inputs/inputs_main.c)
   target_compile_options(emitter_inputs PRIVATE -Wall -Wextra -Wcast-qual -Wwrite-strings -Werror)

@@ -255,7 +255,8 @@ START_TEST(runtime_paths_keep_the_first_error)
         .kind = SDKRT_JK_STRING, .name = "string", .size = sizeof(char *)};
     static const sdkrt_jerror errors[] = {{404, "NotFoundError", &t_string}};
     static const sdkrt_jop op = {"t.get", 200,  SDKRT_JENC_JSON, &t_string, "data", errors,
-                                 1,       NULL, false,           NULL,      NULL};
+                                 1,       NULL, false,           NULL,      NULL,   NULL,
+                                 0};
     char *s = NULL;
     ck_assert_int_eq(sdkrt_json_decode_text(&t_string, &s, "7", 1, "$", &err), SDKRT_ERR);
     assert_first(err, first);
@@ -280,6 +281,65 @@ START_TEST(runtime_paths_keep_the_first_error)
 
     sdkrt_error_clear(&err);
     ck_assert_int_eq(first_payload_frees, 1);
+}
+END_TEST
+
+/* ---- several declared successes ---- */
+
+/* Each declared 2xx decodes as its own type and says which status came back; an undeclared 2xx
+ * is UNEXPECTED_STATUS when every success is exact, and 2XX catches the rest. */
+START_TEST(several_successes_say_their_status)
+{
+    static const sdkrt_jtype t_string = {
+        .kind = SDKRT_JK_STRING, .name = "string", .size = sizeof(char *)};
+    static const sdkrt_jtype t_int = {
+        .kind = SDKRT_JK_INTEGER, .name = "integer", .size = sizeof(int64_t)};
+    static const sdkrt_jsuccess more[] = {{201, SDKRT_JENC_JSON, &t_int, NULL},
+                                          {204, SDKRT_JENC_NONE, NULL, NULL}};
+    static const sdkrt_jop op = {"t.put", 200,  SDKRT_JENC_JSON, &t_string, "data", NULL,
+                                 0,       NULL, false,           NULL,      NULL,   more,
+                                 2};
+    static const sdkrt_jsuccess ranged[] = {{2, SDKRT_JENC_TEXT, NULL, NULL}};
+    static const sdkrt_jop op2 = {"t.put", 200,  SDKRT_JENC_JSON, &t_string, NULL, NULL,
+                                  0,       NULL, false,           NULL,      NULL, ranged,
+                                  1};
+    fixture f;
+    sdkrt_error *err = NULL;
+    void *out = NULL;
+    int status = -1;
+
+    fx_open(
+        &f,
+        (script){.status = 200, .content_type = "application/json", .body = "{\"data\":\"ok\"}"});
+    ck_assert_int_eq(sdkrt_json_call_status(f.c, f.req, NULL, &op, &out, &status, &err), SDKRT_OK);
+    ck_assert_int_eq(status, 200);
+    ck_assert_str_eq(*(char **)out, "ok");
+    sdkrt_json_value_free(&t_string, out);
+    fx_close(&f);
+
+    fx_open(&f, (script){.status = 201, .content_type = "application/json", .body = "42"});
+    ck_assert_int_eq(sdkrt_json_call_status(f.c, f.req, NULL, &op, &out, &status, &err), SDKRT_OK);
+    ck_assert_int_eq(status, 201);
+    ck_assert_int_eq(*(int64_t *)out, 42);
+    sdkrt_json_value_free(&t_int, out);
+    fx_close(&f);
+
+    fx_open(&f, (script){.status = 204});
+    ck_assert_int_eq(sdkrt_json_call_status(f.c, f.req, NULL, &op, &out, &status, &err), SDKRT_OK);
+    ck_assert_int_eq(status, 204);
+    ck_assert_ptr_null(out);
+    fx_close(&f);
+
+    fx_open(&f, (script){.status = 202, .content_type = "text/plain", .body = "queued"});
+    ck_assert_int_eq(sdkrt_json_call_status(f.c, f.req, NULL, &op, &out, &status, &err), SDKRT_ERR);
+    ck_assert_int_eq(status, 0);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_UNEXPECTED_STATUS);
+    sdkrt_error_clear(&err);
+    ck_assert_int_eq(sdkrt_json_call_status(f.c, f.req, NULL, &op2, &out, &status, &err), SDKRT_OK);
+    ck_assert_int_eq(status, 202);
+    ck_assert_str_eq((const char *)((sdkrt_bytes *)out)->data, "queued");
+    sdkrt_bytes_free(out);
+    fx_close(&f);
 }
 END_TEST
 
@@ -374,6 +434,7 @@ static Suite *error_suite(void)
     tcase_add_test(tc, new_domain_keeps_the_first_error);
     tcase_add_test(tc, clear_and_propagate);
     tcase_add_test(tc, runtime_paths_keep_the_first_error);
+    tcase_add_test(tc, several_successes_say_their_status);
     tcase_add_test(tc, refused_connection_names_its_reason_once);
     tcase_add_test(tc, repeated_stream_failure_is_the_same_error);
     suite_add_tcase(s, tc);

@@ -582,6 +582,32 @@ START_TEST(test_security_schemes)
     ck_assert_int_eq(sdkrt_client_new(&c, &o4, &err), SDKRT_ERR);
     ck_assert_ptr_null(strstr(sdkrt_error_message(err), "sec"));
     sdkrt_error_free(err);
+    err = NULL;
+
+    /* API_KEY: its header where the request names no scheme (a contract without schemes), an
+     * apiKey scheme's own place where it does, nothing for other kinds or security: [] */
+    sdkrt_client_options o5 = SDKRT_CLIENT_OPTIONS_INIT;
+    o5.auth = SDKRT_AUTH_API_KEY;
+    o5.token = "k-5";
+    o5.api_key_header = "X-Token";
+    fx_open(&f, &o5);
+    send_sec(&f, NULL, (size_t)-1);
+    ck_assert_ptr_nonnull(strstr(f.s.headers, "X-Token: k-5\n"));
+    ck_assert_ptr_null(strstr(f.s.headers, "Authorization"));
+    send_sec(&f, &schemes[1], 1);
+    ck_assert_str_eq(f.s.target, "/base/s?x=1&api_key=k-5");
+    ck_assert_ptr_null(strstr(f.s.headers, "X-Token"));
+    send_sec(&f, &schemes[4], 1);
+    ck_assert_ptr_null(strstr(f.s.headers, "k-5"));
+    send_sec(&f, schemes, 0);
+    ck_assert_ptr_null(strstr(f.s.headers, "k-5"));
+    fx_close(&f);
+    o5.api_key_header = NULL; /* a key needs its header */
+    o5.base_url = "http://h.test";
+    ck_assert_int_eq(sdkrt_client_new(&c, &o5, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    ck_assert_ptr_null(strstr(sdkrt_error_message(err), "k-5"));
+    sdkrt_error_free(err);
 }
 END_TEST
 

@@ -288,7 +288,7 @@ static const sdkrt_jerror errors_health_get[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_health_get = {"v2.health.get", 200, SDKRT_JENC_JSON, &oc__j_health_get_response, NULL, errors_health_get, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_health_get = {"v2.health.get", 200, SDKRT_JENC_JSON, &oc__j_health_get_response, NULL, errors_health_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_health_get(sdkrt_request **out, oc_error **err)
 {
@@ -297,13 +297,6 @@ static oc_status build_health_get(sdkrt_request **out, oc_error **err)
     if (sdkrt_request_new(&req, "GET", "/api/health") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -334,7 +327,7 @@ static const sdkrt_jerror errors_location_get[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_location_get = {"v2.location.get", 200, SDKRT_JENC_JSON, &oc__j_location_info, NULL, errors_location_get, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_location_get = {"v2.location.get", 200, SDKRT_JENC_JSON, &oc__j_location_info, NULL, errors_location_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_location_get(sdkrt_request **out, const oc_location_get_request *request, oc_error **err)
 {
@@ -349,13 +342,6 @@ static oc_status build_location_get(sdkrt_request **out, const oc_location_get_r
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_location_get_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -389,7 +375,7 @@ static const sdkrt_jerror errors_agent_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_agent_list = {"v2.agent.list", 200, SDKRT_JENC_JSON, &oc__j_agent_list_response, NULL, errors_agent_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_agent_list = {"v2.agent.list", 200, SDKRT_JENC_JSON, &oc__j_agent_list_response, NULL, errors_agent_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_agent_list(sdkrt_request **out, const oc_agent_list_request *request, oc_error **err)
 {
@@ -404,13 +390,6 @@ static oc_status build_agent_list(sdkrt_request **out, const oc_agent_list_reque
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_agent_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -445,7 +424,7 @@ static const sdkrt_jerror errors_session_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_session_list = {"v2.session.list", 200, SDKRT_JENC_JSON, &oc__j_sessions_response, NULL, errors_session_list, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_list = {"v2.session.list", 200, SDKRT_JENC_JSON, &oc__j_sessions_response, NULL, errors_session_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_list(sdkrt_request **out, const oc_session_list_request *request, oc_error **err)
 {
@@ -481,13 +460,6 @@ static oc_status build_session_list(sdkrt_request **out, const oc_session_list_r
     if (request->has_cursor && sdkrt_request_add_typed_param(req, &spec_cursor, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -640,13 +612,6 @@ static oc_status session_list_cursor_request(sdkrt_request **out, const oc_sessi
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 }
@@ -743,7 +708,7 @@ static const sdkrt_jerror errors_session_create[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_session_create = {"v2.session.create", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_create, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_create = {"v2.session.create", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_create(sdkrt_request **out, const oc_session_create_request *request, oc_error **err)
 {
@@ -756,13 +721,6 @@ static oc_status build_session_create(sdkrt_request **out, const oc_session_crea
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -796,7 +754,7 @@ static const sdkrt_jerror errors_session_active[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_session_active = {"v2.session.active", 200, SDKRT_JENC_JSON, &oc__j_session_active_value_map, "data", errors_session_active, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_active = {"v2.session.active", 200, SDKRT_JENC_JSON, &oc__j_session_active_value_map, "data", errors_session_active, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_active(sdkrt_request **out, oc_error **err)
 {
@@ -805,13 +763,6 @@ static oc_status build_session_active(sdkrt_request **out, oc_error **err)
     if (sdkrt_request_new(&req, "GET", "/api/session/active") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -843,7 +794,7 @@ static const sdkrt_jerror errors_session_get[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_get = {"v2.session.get", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_get, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_get = {"v2.session.get", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_get, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_get(sdkrt_request **out, const oc_session_get_request *request, oc_error **err)
 {
@@ -857,13 +808,6 @@ static oc_status build_session_get(sdkrt_request **out, const oc_session_get_req
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -898,7 +842,7 @@ static const sdkrt_jerror errors_session_switch_agent[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_switch_agent = {"v2.session.switchAgent", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_switch_agent, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_switch_agent = {"v2.session.switchAgent", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_switch_agent, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_switch_agent(sdkrt_request **out, const oc_session_switch_agent_request *request, oc_error **err)
 {
@@ -913,13 +857,6 @@ static oc_status build_session_switch_agent(sdkrt_request **out, const oc_sessio
         goto fail;
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_switch_agent_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -946,7 +883,7 @@ static const sdkrt_jerror errors_session_switch_model[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_switch_model = {"v2.session.switchModel", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_switch_model, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_switch_model = {"v2.session.switchModel", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_switch_model, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_switch_model(sdkrt_request **out, const oc_session_switch_model_request *request, oc_error **err)
 {
@@ -961,13 +898,6 @@ static oc_status build_session_switch_model(sdkrt_request **out, const oc_sessio
         goto fail;
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_switch_model_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -995,7 +925,7 @@ static const sdkrt_jerror errors_session_prompt[] = {
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
     {409, "ConflictError", &oc__j_conflict_error},
 };
-static const sdkrt_jop op_session_prompt = {"v2.session.prompt", 200, SDKRT_JENC_JSON, &oc__j_session_input_admitted, "data", errors_session_prompt, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_prompt = {"v2.session.prompt", 200, SDKRT_JENC_JSON, &oc__j_session_input_admitted, "data", errors_session_prompt, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_prompt(sdkrt_request **out, const oc_session_prompt_request *request, oc_error **err)
 {
@@ -1011,13 +941,6 @@ static oc_status build_session_prompt(sdkrt_request **out, const oc_session_prom
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_prompt_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -1053,7 +976,7 @@ static const sdkrt_jerror errors_session_compact[] = {
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
     {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
 };
-static const sdkrt_jop op_session_compact = {"v2.session.compact", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_compact, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_compact = {"v2.session.compact", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_compact, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_compact(sdkrt_request **out, const oc_session_compact_request *request, oc_error **err)
 {
@@ -1066,13 +989,6 @@ static oc_status build_session_compact(sdkrt_request **out, const oc_session_com
     static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1100,7 +1016,7 @@ static const sdkrt_jerror errors_session_wait[] = {
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
     {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
 };
-static const sdkrt_jop op_session_wait = {"v2.session.wait", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_wait, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_wait = {"v2.session.wait", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_wait, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_wait(sdkrt_request **out, const oc_session_wait_request *request, oc_error **err)
 {
@@ -1113,13 +1029,6 @@ static oc_status build_session_wait(sdkrt_request **out, const oc_session_wait_r
     static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1148,7 +1057,7 @@ static const sdkrt_jerror errors_session_revert_stage[] = {
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
     {500, "UnknownError", &oc__j_unknown_error1},
 };
-static const sdkrt_jop op_session_revert_stage = {"v2.session.revert.stage", 200, SDKRT_JENC_JSON, &oc__j_revert_state, "data", errors_session_revert_stage, 5, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_revert_stage = {"v2.session.revert.stage", 200, SDKRT_JENC_JSON, &oc__j_revert_state, "data", errors_session_revert_stage, 5, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_revert_stage(sdkrt_request **out, const oc_session_revert_stage_request *request, oc_error **err)
 {
@@ -1164,13 +1073,6 @@ static oc_status build_session_revert_stage(sdkrt_request **out, const oc_sessio
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_revert_stage_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -1206,7 +1108,7 @@ static const sdkrt_jerror errors_session_revert_clear[] = {
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
     {500, "UnknownError", &oc__j_unknown_error1},
 };
-static const sdkrt_jop op_session_revert_clear = {"v2.session.revert.clear", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_revert_clear, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_revert_clear = {"v2.session.revert.clear", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_revert_clear, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_revert_clear(sdkrt_request **out, const oc_session_revert_clear_request *request, oc_error **err)
 {
@@ -1219,13 +1121,6 @@ static oc_status build_session_revert_clear(sdkrt_request **out, const oc_sessio
     static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1252,7 +1147,7 @@ static const sdkrt_jerror errors_session_revert_commit[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_revert_commit = {"v2.session.revert.commit", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_revert_commit, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_revert_commit = {"v2.session.revert.commit", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_revert_commit, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_revert_commit(sdkrt_request **out, const oc_session_revert_commit_request *request, oc_error **err)
 {
@@ -1265,13 +1160,6 @@ static oc_status build_session_revert_commit(sdkrt_request **out, const oc_sessi
     static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1299,7 +1187,7 @@ static const sdkrt_jerror errors_session_context[] = {
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
     {500, "UnknownError", &oc__j_unknown_error1},
 };
-static const sdkrt_jop op_session_context = {"v2.session.context", 200, SDKRT_JENC_JSON, &oc__j_session_message_value_list, "data", errors_session_context, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_context = {"v2.session.context", 200, SDKRT_JENC_JSON, &oc__j_session_message_value_list, "data", errors_session_context, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_context(sdkrt_request **out, const oc_session_context_request *request, oc_error **err)
 {
@@ -1313,13 +1201,6 @@ static oc_status build_session_context(sdkrt_request **out, const oc_session_con
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -1354,7 +1235,7 @@ static const sdkrt_jerror errors_session_history[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_history = {"v2.session.history", 200, SDKRT_JENC_JSON, &oc__j_session_history_value, NULL, errors_session_history, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_history = {"v2.session.history", 200, SDKRT_JENC_JSON, &oc__j_session_history_value, NULL, errors_session_history, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_history(sdkrt_request **out, const oc_session_history_request *request, oc_error **err)
 {
@@ -1374,13 +1255,6 @@ static oc_status build_session_history(sdkrt_request **out, const oc_session_his
     if (request->has_after && sdkrt_request_add_typed_param(req, &spec_after, &oc__jx_string, &request->after, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -1415,7 +1289,7 @@ static const sdkrt_jerror errors_session_events[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_events = {"v2.session.events", 200, SDKRT_JENC_SSE, NULL, NULL, errors_session_events, 3, &oc__j_session_durable_event, true, "effect/httpapi/stream/failure", &oc__j_session_events_cause_item_list};
+static const sdkrt_jop op_session_events = {"v2.session.events", 200, SDKRT_JENC_SSE, NULL, NULL, errors_session_events, 3, &oc__j_session_durable_event, true, "effect/httpapi/stream/failure", &oc__j_session_events_cause_item_list, NULL, 0};
 
 static oc_status build_session_events(sdkrt_request **out, const oc_session_events_request *request, oc_error **err)
 {
@@ -1431,13 +1305,6 @@ static oc_status build_session_events(sdkrt_request **out, const oc_session_even
     static const sdkrt_param_spec spec_after = {"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
     if (request->has_after && sdkrt_request_add_typed_param(req, &spec_after, &oc__jx_string, &request->after, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1514,7 +1381,7 @@ static const sdkrt_jerror errors_session_interrupt[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_interrupt = {"v2.session.interrupt", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_interrupt, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_interrupt = {"v2.session.interrupt", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_interrupt, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_interrupt(sdkrt_request **out, const oc_session_interrupt_request *request, oc_error **err)
 {
@@ -1527,13 +1394,6 @@ static oc_status build_session_interrupt(sdkrt_request **out, const oc_session_i
     static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -1561,7 +1421,7 @@ static const sdkrt_jerror errors_session_message[] = {
     {404, "MessageNotFoundError", &oc__j_message_not_found_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_message = {"v2.session.message", 200, SDKRT_JENC_JSON, &oc__j_session_message_value, "data", errors_session_message, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_message = {"v2.session.message", 200, SDKRT_JENC_JSON, &oc__j_session_message_value, "data", errors_session_message, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_message(sdkrt_request **out, const oc_session_message_request *request, oc_error **err)
 {
@@ -1578,13 +1438,6 @@ static oc_status build_session_message(sdkrt_request **out, const oc_session_mes
     if (sdkrt_request_add_typed_param(req, &spec_message_id, &oc__j_message_id, &request->message_id, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -1621,7 +1474,7 @@ static const sdkrt_jerror errors_session_messages[] = {
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
     {500, "UnknownError", &oc__j_unknown_error1},
 };
-static const sdkrt_jop op_session_messages = {"v2.session.messages", 200, SDKRT_JENC_JSON, &oc__j_session_messages_response, NULL, errors_session_messages, 5, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_messages = {"v2.session.messages", 200, SDKRT_JENC_JSON, &oc__j_session_messages_response, NULL, errors_session_messages, 5, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_messages(sdkrt_request **out, const oc_session_messages_request *request, oc_error **err)
 {
@@ -1644,13 +1497,6 @@ static oc_status build_session_messages(sdkrt_request **out, const oc_session_me
     if (request->has_cursor && sdkrt_request_add_typed_param(req, &spec_cursor, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -1814,13 +1660,6 @@ static oc_status session_messages_cursor_request(sdkrt_request **out, const oc_s
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 }
@@ -1918,7 +1757,7 @@ static const sdkrt_jerror errors_model_list[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
 };
-static const sdkrt_jop op_model_list = {"v2.model.list", 200, SDKRT_JENC_JSON, &oc__j_model_list_response, NULL, errors_model_list, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_model_list = {"v2.model.list", 200, SDKRT_JENC_JSON, &oc__j_model_list_response, NULL, errors_model_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_model_list(sdkrt_request **out, const oc_model_list_request *request, oc_error **err)
 {
@@ -1933,13 +1772,6 @@ static oc_status build_model_list(sdkrt_request **out, const oc_model_list_reque
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_model_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -1974,7 +1806,7 @@ static const sdkrt_jerror errors_provider_list[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
 };
-static const sdkrt_jop op_provider_list = {"v2.provider.list", 200, SDKRT_JENC_JSON, &oc__j_provider_list_response, NULL, errors_provider_list, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_provider_list = {"v2.provider.list", 200, SDKRT_JENC_JSON, &oc__j_provider_list_response, NULL, errors_provider_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_provider_list(sdkrt_request **out, const oc_provider_list_request *request, oc_error **err)
 {
@@ -1989,13 +1821,6 @@ static oc_status build_provider_list(sdkrt_request **out, const oc_provider_list
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_provider_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2031,7 +1856,7 @@ static const sdkrt_jerror errors_provider_get[] = {
     {404, "ProviderNotFoundError", &oc__j_provider_not_found_error},
     {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
 };
-static const sdkrt_jop op_provider_get = {"v2.provider.get", 200, SDKRT_JENC_JSON, &oc__j_provider_get_response, NULL, errors_provider_get, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_provider_get = {"v2.provider.get", 200, SDKRT_JENC_JSON, &oc__j_provider_get_response, NULL, errors_provider_get, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_provider_get(sdkrt_request **out, const oc_provider_get_request *request, oc_error **err)
 {
@@ -2048,13 +1873,6 @@ static oc_status build_provider_get(sdkrt_request **out, const oc_provider_get_r
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_provider_get_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2088,7 +1906,7 @@ static const sdkrt_jerror errors_integration_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_integration_list = {"v2.integration.list", 200, SDKRT_JENC_JSON, &oc__j_integration_list_response, NULL, errors_integration_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_integration_list = {"v2.integration.list", 200, SDKRT_JENC_JSON, &oc__j_integration_list_response, NULL, errors_integration_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_integration_list(sdkrt_request **out, const oc_integration_list_request *request, oc_error **err)
 {
@@ -2103,13 +1921,6 @@ static oc_status build_integration_list(sdkrt_request **out, const oc_integratio
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2143,7 +1954,7 @@ static const sdkrt_jerror errors_integration_get[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_integration_get = {"v2.integration.get", 200, SDKRT_JENC_JSON, &oc__j_integration_get_response, NULL, errors_integration_get, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_integration_get = {"v2.integration.get", 200, SDKRT_JENC_JSON, &oc__j_integration_get_response, NULL, errors_integration_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_integration_get(sdkrt_request **out, const oc_integration_get_request *request, oc_error **err)
 {
@@ -2160,13 +1971,6 @@ static oc_status build_integration_get(sdkrt_request **out, const oc_integration
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_get_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2200,7 +2004,7 @@ static const sdkrt_jerror errors_integration_connect_key[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_integration_connect_key = {"v2.integration.connect.key", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_connect_key, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_integration_connect_key = {"v2.integration.connect.key", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_connect_key, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_integration_connect_key(sdkrt_request **out, const oc_integration_connect_key_request *request, oc_error **err)
 {
@@ -2218,13 +2022,6 @@ static oc_status build_integration_connect_key(sdkrt_request **out, const oc_int
         goto fail;
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_connect_key_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2250,7 +2047,7 @@ static const sdkrt_jerror errors_integration_connect_oauth[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_integration_connect_oauth = {"v2.integration.connect.oauth", 200, SDKRT_JENC_JSON, &oc__j_integration_connect_oauth_response, NULL, errors_integration_connect_oauth, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_integration_connect_oauth = {"v2.integration.connect.oauth", 200, SDKRT_JENC_JSON, &oc__j_integration_connect_oauth_response, NULL, errors_integration_connect_oauth, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_integration_connect_oauth(sdkrt_request **out, const oc_integration_connect_oauth_request *request, oc_error **err)
 {
@@ -2269,13 +2066,6 @@ static oc_status build_integration_connect_oauth(sdkrt_request **out, const oc_i
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_connect_oauth_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2309,7 +2099,7 @@ static const sdkrt_jerror errors_integration_attempt_status[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_integration_attempt_status = {"v2.integration.attempt.status", 200, SDKRT_JENC_JSON, &oc__j_integration_attempt_status_response, NULL, errors_integration_attempt_status, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_integration_attempt_status = {"v2.integration.attempt.status", 200, SDKRT_JENC_JSON, &oc__j_integration_attempt_status_response, NULL, errors_integration_attempt_status, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_integration_attempt_status(sdkrt_request **out, const oc_integration_attempt_status_request *request, oc_error **err)
 {
@@ -2326,13 +2116,6 @@ static oc_status build_integration_attempt_status(sdkrt_request **out, const oc_
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_attempt_status_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2366,7 +2149,7 @@ static const sdkrt_jerror errors_integration_attempt_cancel[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_integration_attempt_cancel = {"v2.integration.attempt.cancel", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_attempt_cancel, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_integration_attempt_cancel = {"v2.integration.attempt.cancel", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_attempt_cancel, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_integration_attempt_cancel(sdkrt_request **out, const oc_integration_attempt_cancel_request *request, oc_error **err)
 {
@@ -2382,13 +2165,6 @@ static oc_status build_integration_attempt_cancel(sdkrt_request **out, const oc_
     static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_attempt_cancel_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2414,7 +2190,7 @@ static const sdkrt_jerror errors_integration_attempt_complete[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_integration_attempt_complete = {"v2.integration.attempt.complete", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_attempt_complete, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_integration_attempt_complete = {"v2.integration.attempt.complete", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_attempt_complete, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_integration_attempt_complete(sdkrt_request **out, const oc_integration_attempt_complete_request *request, oc_error **err)
 {
@@ -2432,13 +2208,6 @@ static oc_status build_integration_attempt_complete(sdkrt_request **out, const o
         goto fail;
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_attempt_complete_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2464,7 +2233,7 @@ static const sdkrt_jerror errors_credential_update[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_credential_update = {"v2.credential.update", 204, SDKRT_JENC_NONE, NULL, NULL, errors_credential_update, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_credential_update = {"v2.credential.update", 204, SDKRT_JENC_NONE, NULL, NULL, errors_credential_update, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_credential_update(sdkrt_request **out, const oc_credential_update_request *request, oc_error **err)
 {
@@ -2482,13 +2251,6 @@ static oc_status build_credential_update(sdkrt_request **out, const oc_credentia
         goto fail;
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_credential_update_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2514,7 +2276,7 @@ static const sdkrt_jerror errors_credential_remove[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_credential_remove = {"v2.credential.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_credential_remove, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_credential_remove = {"v2.credential.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_credential_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_credential_remove(sdkrt_request **out, const oc_credential_remove_request *request, oc_error **err)
 {
@@ -2530,13 +2292,6 @@ static oc_status build_credential_remove(sdkrt_request **out, const oc_credentia
     static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_credential_remove_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2562,7 +2317,7 @@ static const sdkrt_jerror errors_permission_request_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_permission_request_list = {"v2.permission.request.list", 200, SDKRT_JENC_JSON, &oc__j_permission_request_list_response, NULL, errors_permission_request_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_permission_request_list = {"v2.permission.request.list", 200, SDKRT_JENC_JSON, &oc__j_permission_request_list_response, NULL, errors_permission_request_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_permission_request_list(sdkrt_request **out, const oc_permission_request_list_request *request, oc_error **err)
 {
@@ -2577,13 +2332,6 @@ static oc_status build_permission_request_list(sdkrt_request **out, const oc_per
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_permission_request_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2617,7 +2365,7 @@ static const sdkrt_jerror errors_permission_saved_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_permission_saved_list = {"v2.permission.saved.list", 200, SDKRT_JENC_JSON, &oc__j_permission_saved_info_list, "data", errors_permission_saved_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_permission_saved_list = {"v2.permission.saved.list", 200, SDKRT_JENC_JSON, &oc__j_permission_saved_info_list, "data", errors_permission_saved_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_permission_saved_list(sdkrt_request **out, const oc_permission_saved_list_request *request, oc_error **err)
 {
@@ -2632,13 +2380,6 @@ static oc_status build_permission_saved_list(sdkrt_request **out, const oc_permi
     if (request->has_project_id && sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2672,7 +2413,7 @@ static const sdkrt_jerror errors_permission_saved_remove[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_permission_saved_remove = {"v2.permission.saved.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_permission_saved_remove, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_permission_saved_remove = {"v2.permission.saved.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_permission_saved_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_permission_saved_remove(sdkrt_request **out, const oc_permission_saved_remove_request *request, oc_error **err)
 {
@@ -2685,13 +2426,6 @@ static oc_status build_permission_saved_remove(sdkrt_request **out, const oc_per
     static const sdkrt_param_spec spec_id = {"id", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
     if (sdkrt_request_add_typed_param(req, &spec_id, &oc__jx_string, &request->id, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2718,7 +2452,7 @@ static const sdkrt_jerror errors_session_permission_create[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_permission_create = {"v2.session.permission.create", 200, SDKRT_JENC_JSON, &oc__j_session_permission_create_response_data, "data", errors_session_permission_create, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_permission_create = {"v2.session.permission.create", 200, SDKRT_JENC_JSON, &oc__j_session_permission_create_response_data, "data", errors_session_permission_create, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_permission_create(sdkrt_request **out, const oc_session_permission_create_request *request, oc_error **err)
 {
@@ -2734,13 +2468,6 @@ static oc_status build_session_permission_create(sdkrt_request **out, const oc_s
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_permission_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2775,7 +2502,7 @@ static const sdkrt_jerror errors_session_permission_list[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_permission_list = {"v2.session.permission.list", 200, SDKRT_JENC_JSON, &oc__j_permission_v2_request_list, "data", errors_session_permission_list, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_permission_list = {"v2.session.permission.list", 200, SDKRT_JENC_JSON, &oc__j_permission_v2_request_list, "data", errors_session_permission_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_permission_list(sdkrt_request **out, const oc_session_permission_list_request *request, oc_error **err)
 {
@@ -2789,13 +2516,6 @@ static oc_status build_session_permission_list(sdkrt_request **out, const oc_ses
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2831,7 +2551,7 @@ static const sdkrt_jerror errors_session_permission_get[] = {
     {404, "PermissionNotFoundError", &oc__j_permission_not_found_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_permission_get = {"v2.session.permission.get", 200, SDKRT_JENC_JSON, &oc__j_permission_v2_request, "data", errors_session_permission_get, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_permission_get = {"v2.session.permission.get", 200, SDKRT_JENC_JSON, &oc__j_permission_v2_request, "data", errors_session_permission_get, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_permission_get(sdkrt_request **out, const oc_session_permission_get_request *request, oc_error **err)
 {
@@ -2848,13 +2568,6 @@ static oc_status build_session_permission_get(sdkrt_request **out, const oc_sess
     if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id_per, &request->request_id, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2890,7 +2603,7 @@ static const sdkrt_jerror errors_session_permission_reply[] = {
     {404, "PermissionNotFoundError", &oc__j_permission_not_found_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_permission_reply = {"v2.session.permission.reply", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_permission_reply, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_permission_reply = {"v2.session.permission.reply", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_permission_reply, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_permission_reply(sdkrt_request **out, const oc_session_permission_reply_request *request, oc_error **err)
 {
@@ -2908,13 +2621,6 @@ static oc_status build_session_permission_reply(sdkrt_request **out, const oc_se
         goto fail;
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_permission_reply_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -2940,7 +2646,7 @@ static const sdkrt_jerror errors_fs_read[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_fs_read = {"v2.fs.read", 200, SDKRT_JENC_BYTES, NULL, NULL, errors_fs_read, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_fs_read = {"v2.fs.read", 200, SDKRT_JENC_BYTES, NULL, NULL, errors_fs_read, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_fs_read(sdkrt_request **out, const oc_fs_read_request *request, oc_error **err)
 {
@@ -2955,13 +2661,6 @@ static oc_status build_fs_read(sdkrt_request **out, const oc_fs_read_request *re
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_fs_read_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/octet-stream") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -2995,7 +2694,7 @@ static const sdkrt_jerror errors_fs_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_fs_list = {"v2.fs.list", 200, SDKRT_JENC_JSON, &oc__j_fs_list_response, NULL, errors_fs_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_fs_list = {"v2.fs.list", 200, SDKRT_JENC_JSON, &oc__j_fs_list_response, NULL, errors_fs_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_fs_list(sdkrt_request **out, const oc_fs_list_request *request, oc_error **err)
 {
@@ -3013,13 +2712,6 @@ static oc_status build_fs_list(sdkrt_request **out, const oc_fs_list_request *re
     if (request->has_path && sdkrt_request_add_typed_param(req, &spec_path, &oc__jx_string, &request->path, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3053,7 +2745,7 @@ static const sdkrt_jerror errors_fs_find[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_fs_find = {"v2.fs.find", 200, SDKRT_JENC_JSON, &oc__j_fs_find_response, NULL, errors_fs_find, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_fs_find = {"v2.fs.find", 200, SDKRT_JENC_JSON, &oc__j_fs_find_response, NULL, errors_fs_find, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_fs_find(sdkrt_request **out, const oc_fs_find_request *request, oc_error **err)
 {
@@ -3076,13 +2768,6 @@ static oc_status build_fs_find(sdkrt_request **out, const oc_fs_find_request *re
     if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_string, &request->limit, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3116,7 +2801,7 @@ static const sdkrt_jerror errors_command_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_command_list = {"v2.command.list", 200, SDKRT_JENC_JSON, &oc__j_command_list_response, NULL, errors_command_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_command_list = {"v2.command.list", 200, SDKRT_JENC_JSON, &oc__j_command_list_response, NULL, errors_command_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_command_list(sdkrt_request **out, const oc_command_list_request *request, oc_error **err)
 {
@@ -3131,13 +2816,6 @@ static oc_status build_command_list(sdkrt_request **out, const oc_command_list_r
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_command_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3171,7 +2849,7 @@ static const sdkrt_jerror errors_skill_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_skill_list = {"v2.skill.list", 200, SDKRT_JENC_JSON, &oc__j_skill_list_response, NULL, errors_skill_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_skill_list = {"v2.skill.list", 200, SDKRT_JENC_JSON, &oc__j_skill_list_response, NULL, errors_skill_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_skill_list(sdkrt_request **out, const oc_skill_list_request *request, oc_error **err)
 {
@@ -3186,13 +2864,6 @@ static oc_status build_skill_list(sdkrt_request **out, const oc_skill_list_reque
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_skill_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3226,7 +2897,7 @@ static const sdkrt_jerror errors_event_subscribe[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_event_subscribe = {"v2.event.subscribe", 200, SDKRT_JENC_SSE, NULL, NULL, errors_event_subscribe, 2, &oc__j_v2_event, false, NULL, NULL};
+static const sdkrt_jop op_event_subscribe = {"v2.event.subscribe", 200, SDKRT_JENC_SSE, NULL, NULL, errors_event_subscribe, 2, &oc__j_v2_event, false, NULL, NULL, NULL, 0};
 
 static oc_status build_event_subscribe(sdkrt_request **out, oc_error **err)
 {
@@ -3234,13 +2905,6 @@ static oc_status build_event_subscribe(sdkrt_request **out, oc_error **err)
     *out = NULL;
     if (sdkrt_request_new(&req, "GET", "/api/event") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 }
@@ -3305,7 +2969,7 @@ static const sdkrt_jerror errors_pty_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_pty_list = {"v2.pty.list", 200, SDKRT_JENC_JSON, &oc__j_pty_list_response, NULL, errors_pty_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_pty_list = {"v2.pty.list", 200, SDKRT_JENC_JSON, &oc__j_pty_list_response, NULL, errors_pty_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_pty_list(sdkrt_request **out, const oc_pty_list_request *request, oc_error **err)
 {
@@ -3320,13 +2984,6 @@ static oc_status build_pty_list(sdkrt_request **out, const oc_pty_list_request *
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3360,7 +3017,7 @@ static const sdkrt_jerror errors_pty_create[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_pty_create = {"v2.pty.create", 200, SDKRT_JENC_JSON, &oc__j_pty_create_response, NULL, errors_pty_create, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_pty_create = {"v2.pty.create", 200, SDKRT_JENC_JSON, &oc__j_pty_create_response, NULL, errors_pty_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_pty_create(sdkrt_request **out, const oc_pty_create_request *request, oc_error **err)
 {
@@ -3376,13 +3033,6 @@ static oc_status build_pty_create(sdkrt_request **out, const oc_pty_create_reque
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_pty_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3417,7 +3067,7 @@ static const sdkrt_jerror errors_pty_get[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
 };
-static const sdkrt_jop op_pty_get = {"v2.pty.get", 200, SDKRT_JENC_JSON, &oc__j_pty_get_response, NULL, errors_pty_get, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_pty_get = {"v2.pty.get", 200, SDKRT_JENC_JSON, &oc__j_pty_get_response, NULL, errors_pty_get, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_pty_get(sdkrt_request **out, const oc_pty_get_request *request, oc_error **err)
 {
@@ -3434,13 +3084,6 @@ static oc_status build_pty_get(sdkrt_request **out, const oc_pty_get_request *re
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_get_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3475,7 +3118,7 @@ static const sdkrt_jerror errors_pty_update[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
 };
-static const sdkrt_jop op_pty_update = {"v2.pty.update", 200, SDKRT_JENC_JSON, &oc__j_pty_update_response, NULL, errors_pty_update, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_pty_update = {"v2.pty.update", 200, SDKRT_JENC_JSON, &oc__j_pty_update_response, NULL, errors_pty_update, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_pty_update(sdkrt_request **out, const oc_pty_update_request *request, oc_error **err)
 {
@@ -3494,13 +3137,6 @@ static oc_status build_pty_update(sdkrt_request **out, const oc_pty_update_reque
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_pty_update_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3535,7 +3171,7 @@ static const sdkrt_jerror errors_pty_remove[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
 };
-static const sdkrt_jop op_pty_remove = {"v2.pty.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_pty_remove, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_pty_remove = {"v2.pty.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_pty_remove, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_pty_remove(sdkrt_request **out, const oc_pty_remove_request *request, oc_error **err)
 {
@@ -3551,13 +3187,6 @@ static oc_status build_pty_remove(sdkrt_request **out, const oc_pty_remove_reque
     static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_remove_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3585,7 +3214,7 @@ static const sdkrt_jerror errors_pty_connect_token[] = {
     {403, "ForbiddenError", &oc__j_forbidden_error},
     {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
 };
-static const sdkrt_jop op_pty_connect_token = {"v2.pty.connectToken", 200, SDKRT_JENC_JSON, &oc__j_pty_connect_token_response, NULL, errors_pty_connect_token, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_pty_connect_token = {"v2.pty.connectToken", 200, SDKRT_JENC_JSON, &oc__j_pty_connect_token_response, NULL, errors_pty_connect_token, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_pty_connect_token(sdkrt_request **out, const oc_pty_connect_token_request *request, oc_error **err)
 {
@@ -3602,13 +3231,6 @@ static oc_status build_pty_connect_token(sdkrt_request **out, const oc_pty_conne
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_connect_token_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3644,7 +3266,7 @@ static const sdkrt_jerror errors_pty_connect[] = {
     {403, "ForbiddenError", &oc__j_forbidden_error},
     {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
 };
-static const sdkrt_jop op_pty_connect = {"v2.pty.connect", 200, SDKRT_JENC_JSON, &oc__jx_bool, NULL, errors_pty_connect, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_pty_connect = {"v2.pty.connect", 200, SDKRT_JENC_JSON, &oc__jx_bool, NULL, errors_pty_connect, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_pty_connect(sdkrt_request **out, const oc_pty_connect_request *request, oc_error **err)
 {
@@ -3670,13 +3292,6 @@ static oc_status build_pty_connect(sdkrt_request **out, const oc_pty_connect_req
     if (request->has_ticket && sdkrt_request_add_typed_param(req, &spec_ticket, &oc__jx_string, &request->ticket, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3712,7 +3327,7 @@ static const sdkrt_jerror errors_question_request_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_question_request_list = {"v2.question.request.list", 200, SDKRT_JENC_JSON, &oc__j_question_request_list_response, NULL, errors_question_request_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_question_request_list = {"v2.question.request.list", 200, SDKRT_JENC_JSON, &oc__j_question_request_list_response, NULL, errors_question_request_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_question_request_list(sdkrt_request **out, const oc_question_request_list_request *request, oc_error **err)
 {
@@ -3727,13 +3342,6 @@ static oc_status build_question_request_list(sdkrt_request **out, const oc_quest
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_question_request_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3768,7 +3376,7 @@ static const sdkrt_jerror errors_session_question_list[] = {
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_question_list = {"v2.session.question.list", 200, SDKRT_JENC_JSON, &oc__j_question_v2_request_list, "data", errors_session_question_list, 3, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_question_list = {"v2.session.question.list", 200, SDKRT_JENC_JSON, &oc__j_question_v2_request_list, "data", errors_session_question_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_question_list(sdkrt_request **out, const oc_session_question_list_request *request, oc_error **err)
 {
@@ -3782,13 +3390,6 @@ static oc_status build_session_question_list(sdkrt_request **out, const oc_sessi
     if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3824,7 +3425,7 @@ static const sdkrt_jerror errors_session_question_reply[] = {
     {404, "QuestionNotFoundError", &oc__j_question_not_found_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_question_reply = {"v2.session.question.reply", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_question_reply, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_question_reply = {"v2.session.question.reply", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_question_reply, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_question_reply(sdkrt_request **out, const oc_session_question_reply_request *request, oc_error **err)
 {
@@ -3842,13 +3443,6 @@ static oc_status build_session_question_reply(sdkrt_request **out, const oc_sess
         goto fail;
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_question_v2_reply, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3876,7 +3470,7 @@ static const sdkrt_jerror errors_session_question_reject[] = {
     {404, "QuestionNotFoundError", &oc__j_question_not_found_error},
     {404, "SessionNotFoundError", &oc__j_session_not_found_error},
 };
-static const sdkrt_jop op_session_question_reject = {"v2.session.question.reject", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_question_reject, 4, NULL, false, NULL, NULL};
+static const sdkrt_jop op_session_question_reject = {"v2.session.question.reject", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_question_reject, 4, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_session_question_reject(sdkrt_request **out, const oc_session_question_reject_request *request, oc_error **err)
 {
@@ -3892,13 +3486,6 @@ static oc_status build_session_question_reject(sdkrt_request **out, const oc_ses
     static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
     if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id, &request->request_id, err) != SDKRT_OK)
         goto fail;
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -3924,7 +3511,7 @@ static const sdkrt_jerror errors_reference_list[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {401, "UnauthorizedError", &oc__j_unauthorized_error},
 };
-static const sdkrt_jop op_reference_list = {"v2.reference.list", 200, SDKRT_JENC_JSON, &oc__j_reference_list_response, NULL, errors_reference_list, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_reference_list = {"v2.reference.list", 200, SDKRT_JENC_JSON, &oc__j_reference_list_response, NULL, errors_reference_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_reference_list(sdkrt_request **out, const oc_reference_list_request *request, oc_error **err)
 {
@@ -3939,13 +3526,6 @@ static oc_status build_reference_list(sdkrt_request **out, const oc_reference_li
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_reference_list_location, &request->location, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    static const sdkrt_security_scheme security[] = {
-        {"basic", SDKRT_SECURITY_HTTP_BASIC, SDKRT_IN_HEADER, NULL, false},
-    };
-    if (sdkrt_request_set_security(req, security, 1) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -3979,7 +3559,7 @@ static const sdkrt_jerror errors_project_copy_create[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_create = {"v2.projectCopy.create", 200, SDKRT_JENC_JSON, &oc__j_project_copy_copy, NULL, errors_project_copy_create, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_create = {"v2.projectCopy.create", 200, SDKRT_JENC_JSON, &oc__j_project_copy_copy, NULL, errors_project_copy_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_project_copy_create(sdkrt_request **out, const oc_project_copy_create_request *request, oc_error **err)
 {
@@ -3998,10 +3578,6 @@ static oc_status build_project_copy_create(sdkrt_request **out, const oc_project
     if (request->has_body && sdkrt_request_set_typed_body(req, "application/json", &oc__j_project_copy_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
     if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    if (sdkrt_request_set_security(req, NULL, 0) != SDKRT_OK) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -4035,7 +3611,7 @@ static const sdkrt_jerror errors_project_copy_remove[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_remove = {"v2.projectCopy.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_remove, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_remove = {"v2.projectCopy.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_project_copy_remove(sdkrt_request **out, const oc_project_copy_remove_request *request, oc_error **err)
 {
@@ -4053,10 +3629,6 @@ static oc_status build_project_copy_remove(sdkrt_request **out, const oc_project
         goto fail;
     if (request->has_body && sdkrt_request_set_typed_body(req, "application/json", &oc__j_project_copy_remove_body, &request->body, NULL, 0, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_request_set_security(req, NULL, 0) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:
@@ -4082,7 +3654,7 @@ static const sdkrt_jerror errors_project_copy_refresh[] = {
     {400, "InvalidRequestError", &oc__j_invalid_request_error},
     {400, NULL, &oc__j_project_copy_error},
 };
-static const sdkrt_jop op_project_copy_refresh = {"v2.projectCopy.refresh", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_refresh, 2, NULL, false, NULL, NULL};
+static const sdkrt_jop op_project_copy_refresh = {"v2.projectCopy.refresh", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_refresh, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static oc_status build_project_copy_refresh(sdkrt_request **out, const oc_project_copy_refresh_request *request, oc_error **err)
 {
@@ -4098,10 +3670,6 @@ static oc_status build_project_copy_refresh(sdkrt_request **out, const oc_projec
     static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
     if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_project_copy_refresh_location, &request->location, err) != SDKRT_OK)
         goto fail;
-    if (sdkrt_request_set_security(req, NULL, 0) != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
     *out = req;
     return SDKRT_OK;
 fail:

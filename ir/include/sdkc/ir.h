@@ -311,6 +311,14 @@ typedef struct sdkc_operation {
     size_t nerrors;
     const sdkc_pagination *pagination; /* NULL unless paginated */
     const sdkc_stream *stream;         /* NULL unless streamed */
+    /* The other declared successes when the operation declares several 2xx statuses (or an exact
+       2xx and 2XX): exact statuses ascending, then 2XX. `success` is the lowest exact one; each
+       decodes as its own type (its `data` unwrapped like the main one). */
+    const sdkc_success *more_successes;
+    size_t nmore_successes;
+    /* The main success (JSON) also offered as text/event-stream in the same response (a request
+       flag such as `stream: true` selects it): the operation's stream variant, or NULL. */
+    const sdkc_stream *stream_variant;
     /* The security requirements, any one of which authenticates the operation, flattened in
        contract order: a requirement of several schemes (all sent together) is a run whose
        entries after the first have security_with_previous set. */
@@ -354,6 +362,10 @@ typedef struct sdkc_ir {
     size_t nschemes;
     const sdkc_webhook *webhooks; /* webhooks in contract order, then callbacks by operation */
     size_t nwebhooks;
+    /* The contract declares no security schemes: it says nothing of how callers authenticate, so
+       a client sends the credentials it is configured with on every operation (an operation's
+       declared 401 or implied scheme never narrows that). */
+    bool auth_unspecified;
 } sdkc_ir;
 
 typedef struct sdkc_compile_options {

@@ -28,8 +28,10 @@ extern "C" {
 
 typedef enum sdkrt_auth_kind {
     SDKRT_AUTH_NONE = 0,
-    SDKRT_AUTH_BASIC = 1, /* username + password -> Authorization: Basic base64(user:pass) */
-    SDKRT_AUTH_BEARER = 2 /* token -> Authorization: Bearer token */
+    SDKRT_AUTH_BASIC = 1,  /* username + password -> Authorization: Basic base64(user:pass) */
+    SDKRT_AUTH_BEARER = 2, /* token -> Authorization: Bearer token */
+    SDKRT_AUTH_API_KEY =
+        3 /* token -> the header api_key_header (an apiKey scheme: its own place) */
 } sdkrt_auth_kind;
 
 #define SDKRT_DEFAULT_MAX_RESPONSE_BYTES ((size_t)64 * 1024 * 1024)
@@ -67,15 +69,19 @@ typedef struct sdkrt_client_options {
     /* For requests that name their security schemes (sdkrt_request_set_security): the first
      * scheme of the operation with a fitting credential authenticates it (an API key in its
      * header, query parameter or cookie; Basic; Bearer). `auth` above also fits: BASIC an http
-     * basic scheme, BEARER an http bearer, oauth2 or openIdConnect scheme. */
+     * basic scheme, BEARER an http bearer, oauth2 or openIdConnect scheme, API_KEY an apiKey
+     * scheme. Requests that name none (a contract without schemes) carry `auth` as it is. */
     const sdkrt_credential *credentials;
     size_t credential_count;
+    /* API_KEY: the header that carries the key on requests whose contract declares no security
+       scheme ("X-API-Key"); operations with an apiKey scheme send it where the scheme says. */
+    const char *api_key_header;
 } sdkrt_client_options;
 
 #define SDKRT_CLIENT_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, 0, SDKRT_AUTH_NONE, NULL, NULL, NULL, NULL, 0, 0, 0, true, NULL, NULL, 0, 0,   \
-            NULL, NULL, 0                                                                          \
+            NULL, NULL, 0, NULL                                                                    \
     }
 
 typedef struct sdkrt_client sdkrt_client;

@@ -68,6 +68,7 @@ typedef sdkrt_auth_kind oc_auth_kind;
 #define OC_AUTH_NONE SDKRT_AUTH_NONE
 #define OC_AUTH_BASIC SDKRT_AUTH_BASIC
 #define OC_AUTH_BEARER SDKRT_AUTH_BEARER
+#define OC_AUTH_API_KEY SDKRT_AUTH_API_KEY
 
 /* The in-memory transport (tests without a server): what its handler sees and fills. */
 typedef sdkrt_memory_request oc_memory_request;
