@@ -899,10 +899,13 @@ static void build_more_success(cctx *c, const raw_op *r, int st, const char *key
         out->encoding = SDKC_ENC_TEXT;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
-    char ctx[24];
-    snprintf(ctx, sizeof ctx, "Response%d", st);
+    char suffix[24];
+    snprintf(suffix, sizeof suffix, "Response%d", st);
+    const sdkc_node *declared = sdkc_node_get(sdkc_node_get(r->node, "responses"), key);
+    const char *ctx = shared_context(c, component_name(c, declared, "responses"), "Response",
+                                     op_context(c, r, suffix));
     out->type = schema
-                    ? cc_schema(c, schema, op_context(c, r, ctx),
+                    ? cc_schema(c, schema, ctx,
                                 cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str))))
                     : cc_any(c, pc->value, NULL, NULL);
     out->result = out->type;

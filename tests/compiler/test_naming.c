@@ -252,6 +252,8 @@ START_TEST(shared_parameters)
     ck_assert_uint_eq(op("issues/list")->nerrors, 1);
     ck_assert_ptr_eq(op("issues/list")->errors[0].untagged, nf);
     ck_assert_ptr_eq(op("pulls/list")->errors[0].untagged, nf);
+    ck_assert_uint_eq(op("getURLs")->nmore_successes, 1);
+    ck_assert_ptr_eq(op("getURLs")->more_successes[0].type, type("Accepted"));
 }
 END_TEST
 
