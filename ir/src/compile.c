@@ -396,6 +396,8 @@ static void ctx_cleanup(cctx *c)
     cmap_cleanup(&c->reported);
     cmap_cleanup(&c->disc_hints);
     cmap_cleanup(&c->names);
+    cmap_cleanup(&c->snakes);
+    cmap_cleanup(&c->titles);
     cmap_cleanup(&c->brands);
     pvec_cleanup(&c->named);
     pvec_cleanup(&c->all);
@@ -531,6 +533,8 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     cmap_init(&c.reported, false);
     cmap_init(&c.disc_hints, false);
     cmap_init(&c.names, true);
+    cmap_init(&c.snakes, true);
+    cmap_init(&c.titles, true);
     cmap_init(&c.brands, true);
     if (out)
         *out = NULL;

@@ -1495,7 +1495,7 @@ static const sdkrt_jfield oc__j_integration_list_response_f[] = {
 const sdkrt_jtype oc__j_integration_list_response = {SDKRT_JK_OBJECT, "IntegrationListResponse", sizeof(oc_integration_list_response), NULL, oc__j_integration_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jvariant oc__j_integration_method_v[] = {
-    {"oauth", &oc__j_integration_o_auth_method, 0},
+    {"oauth", &oc__j_integration_oauth_method, 0},
     {"key", &oc__j_integration_key_method, 0},
     {"env", &oc__j_integration_env_method, 0},
 };
@@ -1503,21 +1503,21 @@ const sdkrt_jtype oc__j_integration_method = {SDKRT_JK_UNION, "IntegrationMethod
 
 const sdkrt_jtype oc__j_integration_method_list = {SDKRT_JK_ARRAY, "integration_method_list", sizeof(oc_integration_method_list), &oc__j_integration_method, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jfield oc__j_integration_o_auth_method_f[] = {
-    {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_o_auth_method, id), SDKRT_JNONE, SDKRT_JNONE},
+static const sdkrt_jfield oc__j_integration_oauth_method_f[] = {
+    {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_oauth_method, id), SDKRT_JNONE, SDKRT_JNONE},
     {"type", &oc__jx_lit61, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_o_auth_method, label), SDKRT_JNONE, SDKRT_JNONE},
-    {"prompts", &oc__j_integration_o_auth_method_prompts_item_list, 0, offsetof(oc_integration_o_auth_method, prompts), offsetof(oc_integration_o_auth_method, has_prompts), SDKRT_JNONE},
+    {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_oauth_method, label), SDKRT_JNONE, SDKRT_JNONE},
+    {"prompts", &oc__j_integration_oauth_method_prompts_item_list, 0, offsetof(oc_integration_oauth_method, prompts), offsetof(oc_integration_oauth_method, has_prompts), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_o_auth_method = {SDKRT_JK_OBJECT, "IntegrationOAuthMethod", sizeof(oc_integration_o_auth_method), NULL, oc__j_integration_o_auth_method_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_oauth_method = {SDKRT_JK_OBJECT, "IntegrationOAuthMethod", sizeof(oc_integration_oauth_method), NULL, oc__j_integration_oauth_method_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
 
-static const sdkrt_jvariant oc__j_integration_o_auth_method_prompts_item_v[] = {
+static const sdkrt_jvariant oc__j_integration_oauth_method_prompts_item_v[] = {
     {"text", &oc__j_integration_text_prompt, 0},
     {"select", &oc__j_integration_select_prompt, 0},
 };
-const sdkrt_jtype oc__j_integration_o_auth_method_prompts_item = {SDKRT_JK_UNION, "IntegrationOAuthMethodPromptsItem", sizeof(oc_integration_o_auth_method_prompts_item), NULL, NULL, 0, oc__j_integration_o_auth_method_prompts_item_v, 2, "type", offsetof(oc_integration_o_auth_method_prompts_item, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_oauth_method_prompts_item = {SDKRT_JK_UNION, "IntegrationOAuthMethodPromptsItem", sizeof(oc_integration_oauth_method_prompts_item), NULL, NULL, 0, oc__j_integration_oauth_method_prompts_item_v, 2, "type", offsetof(oc_integration_oauth_method_prompts_item, u), NULL, 0, NULL};
 
-const sdkrt_jtype oc__j_integration_o_auth_method_prompts_item_list = {SDKRT_JK_ARRAY, "integration_o_auth_method_prompts_item_list", sizeof(oc_integration_o_auth_method_prompts_item_list), &oc__j_integration_o_auth_method_prompts_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_oauth_method_prompts_item_list = {SDKRT_JK_ARRAY, "integration_oauth_method_prompts_item_list", sizeof(oc_integration_oauth_method_prompts_item_list), &oc__j_integration_oauth_method_prompts_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
 
 static const sdkrt_jfield oc__j_integration_select_prompt_f[] = {
     {"type", &oc__jx_lit62, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -8443,46 +8443,46 @@ void oc_integration_list_response_free(oc_integration_list_response *value)
     sdkrt_json_value_free(&oc__j_integration_list_response, value);
 }
 
-oc_status oc_integration_o_auth_method_prompts_item_list_decode(oc_integration_o_auth_method_prompts_item_list *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_integration_oauth_method_prompts_item_list_decode(oc_integration_oauth_method_prompts_item_list *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_integration_o_auth_method_prompts_item_list, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_integration_oauth_method_prompts_item_list, out, json, path, err);
 }
 
-oc_status oc_integration_o_auth_method_prompts_item_list_encode(const oc_integration_o_auth_method_prompts_item_list *value, json_t **out, oc_error **err)
+oc_status oc_integration_oauth_method_prompts_item_list_encode(const oc_integration_oauth_method_prompts_item_list *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_integration_o_auth_method_prompts_item_list, value, out, err);
+    return sdkrt_json_encode(&oc__j_integration_oauth_method_prompts_item_list, value, out, err);
 }
 
-void oc_integration_o_auth_method_prompts_item_list_cleanup(oc_integration_o_auth_method_prompts_item_list *value)
+void oc_integration_oauth_method_prompts_item_list_cleanup(oc_integration_oauth_method_prompts_item_list *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_integration_o_auth_method_prompts_item_list, value);
+        sdkrt_json_cleanup(&oc__j_integration_oauth_method_prompts_item_list, value);
 }
 
-void oc_integration_o_auth_method_prompts_item_list_free(oc_integration_o_auth_method_prompts_item_list *value)
+void oc_integration_oauth_method_prompts_item_list_free(oc_integration_oauth_method_prompts_item_list *value)
 {
-    sdkrt_json_value_free(&oc__j_integration_o_auth_method_prompts_item_list, value);
+    sdkrt_json_value_free(&oc__j_integration_oauth_method_prompts_item_list, value);
 }
 
-oc_status oc_integration_o_auth_method_decode(oc_integration_o_auth_method *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_integration_oauth_method_decode(oc_integration_oauth_method *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_integration_o_auth_method, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_integration_oauth_method, out, json, path, err);
 }
 
-oc_status oc_integration_o_auth_method_encode(const oc_integration_o_auth_method *value, json_t **out, oc_error **err)
+oc_status oc_integration_oauth_method_encode(const oc_integration_oauth_method *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_integration_o_auth_method, value, out, err);
+    return sdkrt_json_encode(&oc__j_integration_oauth_method, value, out, err);
 }
 
-void oc_integration_o_auth_method_cleanup(oc_integration_o_auth_method *value)
+void oc_integration_oauth_method_cleanup(oc_integration_oauth_method *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_integration_o_auth_method, value);
+        sdkrt_json_cleanup(&oc__j_integration_oauth_method, value);
 }
 
-void oc_integration_o_auth_method_free(oc_integration_o_auth_method *value)
+void oc_integration_oauth_method_free(oc_integration_oauth_method *value)
 {
-    sdkrt_json_value_free(&oc__j_integration_o_auth_method, value);
+    sdkrt_json_value_free(&oc__j_integration_oauth_method, value);
 }
 
 oc_status oc_integration_method_decode(oc_integration_method *out, const json_t *json, const char *path, oc_error **err)
@@ -8648,35 +8648,35 @@ void oc_integration_select_prompt_free(oc_integration_select_prompt *value)
     sdkrt_json_value_free(&oc__j_integration_select_prompt, value);
 }
 
-oc_status oc_integration_o_auth_method_prompts_item_decode(oc_integration_o_auth_method_prompts_item *out, const json_t *json, const char *path, oc_error **err)
+oc_status oc_integration_oauth_method_prompts_item_decode(oc_integration_oauth_method_prompts_item *out, const json_t *json, const char *path, oc_error **err)
 {
-    return sdkrt_json_decode(&oc__j_integration_o_auth_method_prompts_item, out, json, path, err);
+    return sdkrt_json_decode(&oc__j_integration_oauth_method_prompts_item, out, json, path, err);
 }
 
-oc_status oc_integration_o_auth_method_prompts_item_encode(const oc_integration_o_auth_method_prompts_item *value, json_t **out, oc_error **err)
+oc_status oc_integration_oauth_method_prompts_item_encode(const oc_integration_oauth_method_prompts_item *value, json_t **out, oc_error **err)
 {
-    return sdkrt_json_encode(&oc__j_integration_o_auth_method_prompts_item, value, out, err);
+    return sdkrt_json_encode(&oc__j_integration_oauth_method_prompts_item, value, out, err);
 }
 
-void oc_integration_o_auth_method_prompts_item_cleanup(oc_integration_o_auth_method_prompts_item *value)
+void oc_integration_oauth_method_prompts_item_cleanup(oc_integration_oauth_method_prompts_item *value)
 {
     if (value)
-        sdkrt_json_cleanup(&oc__j_integration_o_auth_method_prompts_item, value);
+        sdkrt_json_cleanup(&oc__j_integration_oauth_method_prompts_item, value);
 }
 
-void oc_integration_o_auth_method_prompts_item_free(oc_integration_o_auth_method_prompts_item *value)
+void oc_integration_oauth_method_prompts_item_free(oc_integration_oauth_method_prompts_item *value)
 {
-    sdkrt_json_value_free(&oc__j_integration_o_auth_method_prompts_item, value);
+    sdkrt_json_value_free(&oc__j_integration_oauth_method_prompts_item, value);
 }
 
-const char *oc_integration_o_auth_method_prompts_item_tag(const oc_integration_o_auth_method_prompts_item *value)
+const char *oc_integration_oauth_method_prompts_item_tag(const oc_integration_oauth_method_prompts_item *value)
 {
     if (!value)
         return NULL;
     switch (value->kind) {
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_TEXT:
         return "text";
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT:
         return "select";
     default:
         break;
@@ -8684,55 +8684,55 @@ const char *oc_integration_o_auth_method_prompts_item_tag(const oc_integration_o
     return json_string_value(json_object_get(value->unknown, "type"));
 }
 
-const char *oc_integration_o_auth_method_prompts_item_kind_name(oc_integration_o_auth_method_prompts_item_kind kind)
+const char *oc_integration_oauth_method_prompts_item_kind_name(oc_integration_oauth_method_prompts_item_kind kind)
 {
     switch (kind) {
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
         return "unknown";
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_TEXT:
         return "text";
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT:
         return "select";
     }
     return NULL;
 }
 
-const char *oc_integration_o_auth_method_prompts_item_key(const oc_integration_o_auth_method_prompts_item *value)
+const char *oc_integration_oauth_method_prompts_item_key(const oc_integration_oauth_method_prompts_item *value)
 {
     if (!value)
         return NULL;
     switch (value->kind) {
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_TEXT:
         return value->u.text.key;
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.key;
     default:
         return NULL;
     }
 }
 
-const char *oc_integration_o_auth_method_prompts_item_message(const oc_integration_o_auth_method_prompts_item *value)
+const char *oc_integration_oauth_method_prompts_item_message(const oc_integration_oauth_method_prompts_item *value)
 {
     if (!value)
         return NULL;
     switch (value->kind) {
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_TEXT:
         return value->u.text.message;
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.message;
     default:
         return NULL;
     }
 }
 
-const oc_integration_when *oc_integration_o_auth_method_prompts_item_when(const oc_integration_o_auth_method_prompts_item *value)
+const oc_integration_when *oc_integration_oauth_method_prompts_item_when(const oc_integration_oauth_method_prompts_item *value)
 {
     if (!value)
         return NULL;
     switch (value->kind) {
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_TEXT:
         return value->u.text.has_when ? &value->u.text.when : NULL;
-    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.has_when ? &value->u.select.when : NULL;
     default:
         return NULL;

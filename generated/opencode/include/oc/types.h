@@ -234,15 +234,15 @@ typedef struct oc_integration_info_list oc_integration_info_list;
 typedef struct oc_integration_key_method oc_integration_key_method;
 typedef struct oc_integration_list_location oc_integration_list_location;
 typedef struct oc_integration_list_response oc_integration_list_response;
-typedef struct oc_integration_o_auth_method_prompts_item_list oc_integration_o_auth_method_prompts_item_list;
-typedef struct oc_integration_o_auth_method oc_integration_o_auth_method;
+typedef struct oc_integration_oauth_method_prompts_item_list oc_integration_oauth_method_prompts_item_list;
+typedef struct oc_integration_oauth_method oc_integration_oauth_method;
 typedef struct oc_integration_method oc_integration_method;
 typedef struct oc_integration_when_op oc_integration_when_op;
 typedef struct oc_integration_when oc_integration_when;
 typedef struct oc_integration_text_prompt oc_integration_text_prompt;
 typedef struct oc_integration_select_prompt_options_item_list oc_integration_select_prompt_options_item_list;
 typedef struct oc_integration_select_prompt oc_integration_select_prompt;
-typedef struct oc_integration_o_auth_method_prompts_item oc_integration_o_auth_method_prompts_item;
+typedef struct oc_integration_oauth_method_prompts_item oc_integration_oauth_method_prompts_item;
 typedef struct oc_integration_select_prompt_options_item oc_integration_select_prompt_options_item;
 typedef struct oc_integration_updated oc_integration_updated;
 typedef struct oc_invalid_cursor_error oc_invalid_cursor_error;
@@ -1690,8 +1690,8 @@ struct oc_integration_attempt_mode {
 typedef enum oc_integration_attempt_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_TIME_CREATED_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_time_created_variant5_value;
 
 struct oc_integration_attempt_time_created_variant5 {
@@ -1725,8 +1725,8 @@ struct oc_integration_attempt_time_created {
 typedef enum oc_integration_attempt_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_time_expires_variant5_value;
 
 struct oc_integration_attempt_time_expires_variant5 {
@@ -1835,8 +1835,8 @@ struct oc_integration_attempt_status_location_in {
 typedef enum oc_integration_attempt_status_variant1_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_status_variant1_time_created_variant5_value;
 
 struct oc_integration_attempt_status_variant1_time_created_variant5 {
@@ -1870,8 +1870,8 @@ struct oc_integration_attempt_status_variant1_time_created {
 typedef enum oc_integration_attempt_status_variant1_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_status_variant1_time_expires_variant5_value;
 
 struct oc_integration_attempt_status_variant1_time_expires_variant5 {
@@ -1917,8 +1917,8 @@ struct oc_integration_attempt_status_variant1 {
 typedef enum oc_integration_attempt_status_variant2_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_status_variant2_time_created_variant5_value;
 
 struct oc_integration_attempt_status_variant2_time_created_variant5 {
@@ -1952,8 +1952,8 @@ struct oc_integration_attempt_status_variant2_time_created {
 typedef enum oc_integration_attempt_status_variant2_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_status_variant2_time_expires_variant5_value;
 
 struct oc_integration_attempt_status_variant2_time_expires_variant5 {
@@ -1999,8 +1999,8 @@ struct oc_integration_attempt_status_variant2 {
 typedef enum oc_integration_attempt_status_variant3_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_status_variant3_time_created_variant5_value;
 
 struct oc_integration_attempt_status_variant3_time_created_variant5 {
@@ -2034,8 +2034,8 @@ struct oc_integration_attempt_status_variant3_time_created {
 typedef enum oc_integration_attempt_status_variant3_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_status_variant3_time_expires_variant5_value;
 
 struct oc_integration_attempt_status_variant3_time_expires_variant5 {
@@ -2082,8 +2082,8 @@ struct oc_integration_attempt_status_variant3 {
 typedef enum oc_integration_attempt_status_variant4_time_created_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_status_variant4_time_created_variant5_value;
 
 struct oc_integration_attempt_status_variant4_time_created_variant5 {
@@ -2117,8 +2117,8 @@ struct oc_integration_attempt_status_variant4_time_created {
 typedef enum oc_integration_attempt_status_variant4_time_expires_variant5_value {
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5_UNKNOWN = 0,
     OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5_INFINITY = 1 /* Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5_INFINITY_2 = 2 /* -Infinity */,
-    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5_NA_N = 3 /* NaN */
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5_MINUS_INFINITY = 2 /* -Infinity */,
+    OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_VARIANT5_NAN = 3 /* NaN */
 } oc_integration_attempt_status_variant4_time_expires_variant5_value;
 
 struct oc_integration_attempt_status_variant4_time_expires_variant5 {
@@ -2361,19 +2361,19 @@ struct oc_integration_list_response {
     oc_integration_info_list data;
 };
 
-/* An array of integration_o_auth_method_prompts_item: items (owned) and their count. */
-struct oc_integration_o_auth_method_prompts_item_list {
-    oc_integration_o_auth_method_prompts_item *items;
+/* An array of integration_oauth_method_prompts_item: items (owned) and their count. */
+struct oc_integration_oauth_method_prompts_item_list {
+    oc_integration_oauth_method_prompts_item *items;
     size_t count;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
-struct oc_integration_o_auth_method {
+struct oc_integration_oauth_method {
     char *id;
     /* "type" is always "oauth". */
     char *label;
     bool has_prompts;
-    oc_integration_o_auth_method_prompts_item_list prompts;
+    oc_integration_oauth_method_prompts_item_list prompts;
 };
 
 /* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
@@ -2388,7 +2388,7 @@ struct oc_integration_method {
     oc_integration_method_kind kind;
     json_t *unknown;
     union {
-        oc_integration_o_auth_method oauth;
+        oc_integration_oauth_method oauth;
         oc_integration_key_method key;
         oc_integration_env_method env;
     } u;
@@ -2441,14 +2441,14 @@ struct oc_integration_select_prompt {
 };
 
 /* A union: kind says which member of u holds the value; UNKNOWN keeps a variant this client does not know as raw JSON in unknown (owned). Everything inside is owned by the struct. */
-typedef enum oc_integration_o_auth_method_prompts_item_kind {
-    OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN = 0,
-    OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_TEXT = 1 /* text */,
-    OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT = 2 /* select */
-} oc_integration_o_auth_method_prompts_item_kind;
+typedef enum oc_integration_oauth_method_prompts_item_kind {
+    OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_UNKNOWN = 0,
+    OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_TEXT = 1 /* text */,
+    OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT = 2 /* select */
+} oc_integration_oauth_method_prompts_item_kind;
 
-struct oc_integration_o_auth_method_prompts_item {
-    oc_integration_o_auth_method_prompts_item_kind kind;
+struct oc_integration_oauth_method_prompts_item {
+    oc_integration_oauth_method_prompts_item_kind kind;
     json_t *unknown;
     union {
         oc_integration_text_prompt text;
@@ -8698,23 +8698,23 @@ void oc_integration_list_response_free(oc_integration_list_response *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_o_auth_method_prompts_item_list_decode(oc_integration_o_auth_method_prompts_item_list *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_integration_oauth_method_prompts_item_list_decode(oc_integration_oauth_method_prompts_item_list *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_o_auth_method_prompts_item_list_encode(const oc_integration_o_auth_method_prompts_item_list *value, json_t **out, oc_error **err);
+oc_status oc_integration_oauth_method_prompts_item_list_encode(const oc_integration_oauth_method_prompts_item_list *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_o_auth_method_prompts_item_list_cleanup(oc_integration_o_auth_method_prompts_item_list *value);
+void oc_integration_oauth_method_prompts_item_list_cleanup(oc_integration_oauth_method_prompts_item_list *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_o_auth_method_prompts_item_list_free(oc_integration_o_auth_method_prompts_item_list *value);
+void oc_integration_oauth_method_prompts_item_list_free(oc_integration_oauth_method_prompts_item_list *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_o_auth_method_decode(oc_integration_o_auth_method *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_integration_oauth_method_decode(oc_integration_oauth_method *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_o_auth_method_encode(const oc_integration_o_auth_method *value, json_t **out, oc_error **err);
+oc_status oc_integration_oauth_method_encode(const oc_integration_oauth_method *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_o_auth_method_cleanup(oc_integration_o_auth_method *value);
+void oc_integration_oauth_method_cleanup(oc_integration_oauth_method *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_o_auth_method_free(oc_integration_o_auth_method *value);
+void oc_integration_oauth_method_free(oc_integration_oauth_method *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
@@ -8785,24 +8785,24 @@ void oc_integration_select_prompt_free(oc_integration_select_prompt *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_o_auth_method_prompts_item_decode(oc_integration_o_auth_method_prompts_item *out, const json_t *json, const char *path, oc_error **err);
+oc_status oc_integration_oauth_method_prompts_item_decode(oc_integration_oauth_method_prompts_item *out, const json_t *json, const char *path, oc_error **err);
 /* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_o_auth_method_prompts_item_encode(const oc_integration_o_auth_method_prompts_item *value, json_t **out, oc_error **err);
+oc_status oc_integration_oauth_method_prompts_item_encode(const oc_integration_oauth_method_prompts_item *value, json_t **out, oc_error **err);
 /* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_o_auth_method_prompts_item_cleanup(oc_integration_o_auth_method_prompts_item *value);
+void oc_integration_oauth_method_prompts_item_cleanup(oc_integration_oauth_method_prompts_item *value);
 /* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_o_auth_method_prompts_item_free(oc_integration_o_auth_method_prompts_item *value);
+void oc_integration_oauth_method_prompts_item_free(oc_integration_oauth_method_prompts_item *value);
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
-const char *oc_integration_o_auth_method_prompts_item_tag(const oc_integration_o_auth_method_prompts_item *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_o_auth_method_prompts_item_kind_name(oc_integration_o_auth_method_prompts_item_kind kind);
+const char *oc_integration_oauth_method_prompts_item_tag(const oc_integration_oauth_method_prompts_item *value);
+/* The name of a kind ("unknown" for OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_UNKNOWN; static), or NULL outside the enumeration. */
+const char *oc_integration_oauth_method_prompts_item_kind_name(oc_integration_oauth_method_prompts_item_kind kind);
 /* "key", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
-const char *oc_integration_o_auth_method_prompts_item_key(const oc_integration_o_auth_method_prompts_item *value);
+const char *oc_integration_oauth_method_prompts_item_key(const oc_integration_oauth_method_prompts_item *value);
 /* "message", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
-const char *oc_integration_o_auth_method_prompts_item_message(const oc_integration_o_auth_method_prompts_item *value);
+const char *oc_integration_oauth_method_prompts_item_message(const oc_integration_oauth_method_prompts_item *value);
 /* "when", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
-const oc_integration_when *oc_integration_o_auth_method_prompts_item_when(const oc_integration_o_auth_method_prompts_item *value);
+const oc_integration_when *oc_integration_oauth_method_prompts_item_when(const oc_integration_oauth_method_prompts_item *value);
 
 /* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
  * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
