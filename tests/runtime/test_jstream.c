@@ -3,7 +3,7 @@
  * effect/httpapi/stream/failure, data a Cause array). A cause the contract declares decodes into
  * the StreamFailure error's payload; a cause carrying an error the contract does not declare is
  * still the stream's failure (StreamFailure, NULL payload, the raw cause kept); failure data that
- * is not JSON is MALFORMED_RESPONSE. */
+ * is not JSON is MALFORMED_RESPONSE; `data: [DONE]` (OpenAI's) ends the stream. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +70,7 @@ static const sdkrt_jtype t_cause_list = {
 
 #define FAILURE_EVENT "effect/httpapi/stream/failure"
 
-static const sdkrt_jop op_events = {"t.events", 200,   SDKRT_JENC_SSE, NULL,         NULL, NULL, 0,
+static const sdkrt_jop op_events = {"t.events", 200,   SDKRT_JENC_SSE, NULL,          NULL, NULL, 0,
                                     &t_item,    false, FAILURE_EVENT,  &t_cause_list, NULL, 0};
 /* The same operation without a cause type: the payload is the raw json_t. */
 static const sdkrt_jop op_events_untyped = {"t.events", 200,   SDKRT_JENC_SSE, NULL, NULL, NULL, 0,
@@ -252,6 +252,48 @@ START_TEST(failure_keeps_a_held_error)
 }
 END_TEST
 
+/* OpenAI ends its streams with `data: [DONE]`: the end, not a malformed item; nothing after it
+ * is read. */
+static int done_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    (void)ud;
+    (void)req;
+    static const char body[] = "data: {\"id\":\"a\"}\n\ndata: [DONE]\n\ndata: {\"id\":\"b\"}\n\n";
+    sdkrt_memory_response_set_status(resp, 200);
+    sdkrt_memory_response_add_header(resp, "Content-Type", "text/event-stream");
+    sdkrt_memory_response_add_chunk(resp, body, sizeof body - 1);
+    return 0;
+}
+
+START_TEST(done_sentinel_ends_the_stream)
+{
+    sdkrt_transport *t = NULL;
+    ck_assert_int_eq(sdkrt_memory_transport_new(&t, done_handler, NULL), SDKRT_OK);
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://api.test";
+    o.transport = t;
+    sdkrt_client *c = NULL;
+    sdkrt_request *req = NULL;
+    sdkrt_jstream *js = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_new(&c, &o, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_new(&req, "POST", "/chat/completions"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_jstream_open(&js, c, req, NULL, &op_events_untyped, &err), SDKRT_OK);
+    const void *it = NULL;
+    ck_assert_int_eq(sdkrt_jstream_next(js, &it, &err), SDKRT_STREAM_EVENT);
+    ck_assert_str_eq(((const item *)it)->id, "a");
+    ck_assert_int_eq(sdkrt_jstream_next(js, &it, &err), SDKRT_STREAM_END);
+    ck_assert_ptr_null(it);
+    ck_assert_ptr_null(err);
+    ck_assert_int_eq(sdkrt_jstream_next(js, &it, &err), SDKRT_STREAM_END);
+    ck_assert_ptr_null(err);
+    sdkrt_jstream_close(js);
+    sdkrt_request_free(req);
+    sdkrt_client_free(c);
+    sdkrt_transport_free(t);
+}
+END_TEST
+
 static Suite *jstream_suite(void)
 {
     Suite *s = suite_create("jstream");
@@ -262,6 +304,7 @@ static Suite *jstream_suite(void)
     tcase_add_test(tc, untyped_cause_payload_is_the_json);
     tcase_add_test(tc, failure_data_not_json_is_malformed);
     tcase_add_test(tc, failure_keeps_a_held_error);
+    tcase_add_test(tc, done_sentinel_ends_the_stream);
     suite_add_tcase(s, tc);
     return s;
 }
