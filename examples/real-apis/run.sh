@@ -83,7 +83,7 @@ list_path() {
 
 # One example, start to end; its output in $OUT/NAME/, its verdict in $OUT/NAME/status.
 one() {
-  local name=$1 d=$OUT/$1 pid= port rc=0
+  local name=$1 d=$OUT/$1 pid='' port rc=0
   rm -rf "$d"
   mkdir -p "$d"
   echo fail >"$d/status"
@@ -98,13 +98,14 @@ one() {
   # The SDK as generated (its own warnings are sdkc's business, tested elsewhere); the example
   # as a user's program under strict warnings.
   # shellcheck disable=SC2086 # flag lists
-  (cd "$d" && "$CC" -std=c11 -O0 -g -w $EXTRA_CFLAGS -Isdk/include -Isdk/src \
-    -I"$ROOT/runtime/include" $CFLAGS_DEPS -c sdk/src/*.c) 2>"$d/build.err" &&
-    "$CC" -std=c11 -O0 -g -Wall -Wextra -Wpedantic -Wcast-qual -Wwrite-strings -Werror \
+  if ! (cd "$d" && "$CC" -std=c11 -O0 -g -w $EXTRA_CFLAGS -Isdk/include -Isdk/src \
+    -I"$ROOT/runtime/include" $CFLAGS_DEPS -c sdk/src/*.c) 2>"$d/build.err" ||
+    ! "$CC" -std=c11 -O0 -g -Wall -Wextra -Wpedantic -Wcast-qual -Wwrite-strings -Werror \
       $EXTRA_CFLAGS -I"$d/sdk/include" -I"$ROOT/runtime/include" $CFLAGS_DEPS \
       "$HERE/$(example "$name").c" "$d"/*.o "$SDKRT" $LIBS_DEPS -lpthread -lm \
-      -o "$d/example" 2>>"$d/build.err" ||
-    { echo "$name: build failed:"; head -40 "$d/build.err"; return; }
+      -o "$d/example" 2>>"$d/build.err"; then
+    echo "$name: build failed:"; head -40 "$d/build.err"; return
+  fi
   local served=$d/contract.json
   if [[ -n $SERVE_PATCH ]]; then
     served=$d/served.json
