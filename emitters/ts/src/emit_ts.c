@@ -32,6 +32,7 @@ static const char *const reserved_exports[] = {"rt",
                                                "Transport",
                                                "HeaderMap",
                                                "SseEvent",
+                                               "ResponseInfo",
                                                NULL};
 
 static bool valid_package(const char *s)
@@ -191,13 +192,17 @@ sdkc_status sdkc_emit_ts(const sdkc_ir *ir, const sdkc_emit_ts_options *opts, sd
         return SDKC_ERR_INVALID;
     }
     ts_ctx cx = {0};
-    cx.ir = ir;
+    sdkc_ir expanded;
     cx.opts = opts;
     cx.diag = diag;
     sdkc_buf b = SDKC_BUF_INIT;
     sdkc_status st = sdkc_arena_new(&cx.arena);
     if (st != SDKC_OK)
         return st;
+    /* an operation with a stream variant is offered both ways: the call and `<method>Stream` */
+    if ((st = sdkc_kit_expand_ops(&expanded, ir, cx.arena)) != SDKC_OK)
+        goto done;
+    cx.ir = &expanded;
     st = SDKC_ERR_NOMEM;
     for (size_t i = 0; reserved_exports[i]; i++)
         ts_names_add(&cx.exports, reserved_exports[i]);
