@@ -7,7 +7,7 @@
 
 static const char usage_text[] =
     "usage: sdkc generate CONTRACT|IR --lang ts --out DIR [--prefix PACKAGE] "
-    "[--include GLOB]... [--quiet]\n";
+    "[--include GLOB]... [--tests] [--quiet]\n";
 
 static int usage(void)
 {
@@ -31,7 +31,7 @@ int sdkc_emit_ts_main(int argc, char **argv)
     const char *input = NULL, *lang = NULL, *prefix = NULL, *out = NULL;
     const char **include = calloc((size_t)(argc > 0 ? argc : 1), sizeof *include);
     size_t ninclude = 0;
-    bool quiet = false;
+    bool quiet = false, tests = false;
     int rc = 1;
     char *text = NULL;
     size_t len = 0;
@@ -53,6 +53,10 @@ int sdkc_emit_ts_main(int argc, char **argv)
         const char **slot = NULL;
         if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
             quiet = true;
+            continue;
+        }
+        if (!strcmp(a, "--tests")) {
+            tests = true;
             continue;
         }
         if (!strcmp(a, "--lang"))
@@ -106,6 +110,7 @@ int sdkc_emit_ts_main(int argc, char **argv)
     sdkc_emit_ts_options eo = SDKC_EMIT_TS_OPTIONS_INIT;
     eo.package = prefix;
     eo.out_dir = out;
+    eo.tests = tests;
     st = sdkc_emit_ts(sdkc_compiled_ir(compiled), &eo, diag);
     sdkc_diag_print(diag, stderr, quiet);
     rc = st == SDKC_OK ? 0 : 1;

@@ -87,8 +87,11 @@ sdkc_status ts_plan_ops(ts_ctx *cx);
 sdkc_status ts_emit_client(ts_ctx *cx, sdkc_buf *b);
 sdkc_status ts_emit_index(ts_ctx *cx, sdkc_buf *b);
 sdkc_status ts_emit_readme(ts_ctx *cx, sdkc_buf *b);
+sdkc_status ts_emit_mock(ts_ctx *cx, sdkc_buf *b); /* tests/mock.ts (--tests) */
 
 extern const unsigned char sdkc_ts_runtime[];
 extern const size_t sdkc_ts_runtime_len;
+extern const unsigned char sdkc_ts_mock_harness[];
+extern const size_t sdkc_ts_mock_harness_len;
 
 #endif

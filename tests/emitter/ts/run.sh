@@ -14,7 +14,7 @@ mkdir -p "$w/test"
 "$sdkc" generate "$src/spec/opencode/openapi.json" --lang ts --prefix opencode-sdkc --include 'v2.*' \
   --quiet --out "$w/opencode"
 "$sdkc" generate "$src/tests/emitter/data/inputs.yaml" --lang ts --quiet --out "$w/inputs"
-"$sdkc" generate "$src/tests/emitter/data/successes.yaml" --lang ts --quiet --out "$w/successes"
+"$sdkc" generate "$src/tests/emitter/data/successes.yaml" --lang ts --tests --quiet --out "$w/successes"
 cp "$src"/tests/emitter/ts/*.ts "$w/test/"
 printf '{"type":"module","private":true}\n' >"$w/package.json"
 cat >"$w/tsconfig.json" <<'JSON'
@@ -24,7 +24,7 @@ cat >"$w/tsconfig.json" <<'JSON'
     "lib": ["ES2022", "DOM", "DOM.Iterable"], "strict": true,
     "rootDir": ".", "outDir": "dist"
   },
-  "include": ["test", "opencode/src", "inputs/src", "successes/src"]
+  "include": ["test", "opencode/src", "inputs/src", "successes/src", "successes/tests"]
 }
 JSON
 (cd "$w" && "$tsc" -p .)

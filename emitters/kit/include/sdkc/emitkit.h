@@ -118,6 +118,22 @@ sdkc_status sdkc_kit_write_out(const char *dir, const char *rel, const sdkc_buf 
  * else of *out is ir's (borrowed); new operations live in a (outlive out with it). */
 sdkc_status sdkc_kit_expand_ops(sdkc_ir *out, const sdkc_ir *ir, sdkc_arena *a);
 
+/* ---- generated mock tests (docs/mock.md): the rules every emitter's --tests share ---- */
+
+/* Why the mock test of op is a SKIP whatever its values: an SSE stream (Prism answers with one
+ * generated body), a path key with a fragment (never sent; Prism routes on it). NULL otherwise.
+ * The reason is static or lives in a. */
+const char *sdkc_kit_mock_skip(const sdkc_operation *op, sdkc_arena *a);
+/* Why op's request body cannot go on the wire as declared: a structured value under a media type
+ * other than JSON, form or multipart (SDKs send it as JSON text). NULL otherwise. A SKIP when the
+ * body is required; an optional one is left out. */
+const char *sdkc_kit_mock_body_skip(const sdkc_operation *op, sdkc_arena *a);
+/* May Prism have no serialiser for op's success body (JSON under a media range or of an unusual
+ * JSON type, binary, text) while every error response is concrete JSON or has no body? Then a
+ * 500 NO_COMPLEX_OBJECT_TEXT or "Cannot find serializer" comes after the request passed
+ * validation, and the test reports a SKIP. */
+bool sdkc_kit_mock_unserialisable(const sdkc_operation *op);
+
 #ifdef __cplusplus
 }
 #endif
