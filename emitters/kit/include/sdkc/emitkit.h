@@ -118,6 +118,33 @@ sdkc_status sdkc_kit_write_out(const char *dir, const char *rel, const sdkc_buf 
  * else of *out is ir's (borrowed); new operations live in a (outlive out with it). */
 sdkc_status sdkc_kit_expand_ops(sdkc_ir *out, const sdkc_ir *ir, sdkc_arena *a);
 
+/* ---- `sdkc generate` ---- */
+
+/* The command line of `sdkc generate` (borrowed from argv; include has room for every argument). */
+typedef struct sdkc_kit_generate_args {
+    const char *input; /* the contract, or an IR JSON file (recognised by SDKC_IR_FORMAT) */
+    const char *lang, *prefix, *out;
+    const char **include; /* --include GLOB..., over operation ids (ignored for IR input) */
+    size_t ninclude;
+    bool quiet, tests;
+} sdkc_kit_generate_args;
+
+/* What one emitter's `sdkc generate` takes. */
+typedef struct sdkc_kit_generate {
+    const char *lang;  /* "c": --lang must be absent or this */
+    const char *usage; /* the usage line(s), printed on errors and before help */
+    const char *help;  /* the rest of --help */
+    bool prefix_required;
+    /* Emit ir (borrowed) as args say; errors and warnings to diag. */
+    sdkc_status (*emit)(const sdkc_ir *ir, const sdkc_kit_generate_args *args, sdkc_diag *diag);
+} sdkc_kit_generate;
+
+/* `sdkc generate CONTRACT|IR --out DIR [--lang L] [--prefix P] [--include GLOB]... [--tests]
+ * [--quiet]` (argv[0] is "generate"): parse, load and compile the input (or read the IR), call
+ * g->emit, print the diagnostics (errors only with --quiet). Returns the exit status: 0 ok, 1
+ * errors, 2 usage. */
+int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv);
+
 /* ---- generated mock tests (docs/mock.md): the rules every emitter's --tests share ---- */
 
 /* Why the mock test of op is a SKIP whatever its values: an SSE stream (Prism answers with one
