@@ -548,10 +548,13 @@ export class SseParser {
     }
     const out: SseEvent[] = [];
     let start = 0;
+    let lf = this.buf.indexOf('\n', start);
+    let cr = this.buf.indexOf('\r', start);
     for (;;) {
-      let i = start;
-      while (i < this.buf.length && this.buf[i] !== '\n' && this.buf[i] !== '\r') i++;
-      if (i >= this.buf.length) break;
+      if (lf >= 0 && lf < start) lf = this.buf.indexOf('\n', start);
+      if (cr >= 0 && cr < start) cr = this.buf.indexOf('\r', start);
+      const i = cr < 0 ? lf : lf < 0 ? cr : Math.min(lf, cr);
+      if (i < 0) break;
       // A CR at the end of the text may be the first half of CRLF: wait for more.
       if (this.buf[i] === '\r' && i + 1 >= this.buf.length) break;
       const line = this.buf.slice(start, i);
