@@ -44,6 +44,9 @@ void sdkrt_response_set_origin_(sdkrt_response *resp, const char *method, const 
 /* Whether t is a libcurl transport (which builds multipart bodies itself). */
 bool sdkrt_transport_is_curl_(const sdkrt_transport *t);
 
+/* The item type of a typed stream. */
+const sdkrt_jtype *sdkrt_jstream_item_type_(const sdkrt_jstream *s);
+
 /* Monotonic clock in milliseconds. */
 long long sdkrt_now_ms_(void);
 

@@ -237,8 +237,24 @@ sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const
 /* Next item: SDKRT_STREAM_EVENT with *item (borrowed until the next call or close),
  * SDKRT_STREAM_END, or SDKRT_STREAM_ERROR with *err. A non-2xx status becomes the declared
  * DOMAIN error; a failure frame becomes a StreamFailure DOMAIN error and ends the stream (END
- * afterwards); an event that does not decode is MALFORMED_RESPONSE and the stream goes on. */
+ * afterwards). Strict: an event that does not decode is MALFORMED_RESPONSE (with the JSON path)
+ * and ends the stream too (END afterwards). */
 sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err);
+
+/* An event whose data does not decode as the item. Borrowed until the next call or close. */
+typedef struct sdkrt_jstream_poison {
+    const char *data; /* the event's data as received, NUL-terminated */
+    size_t data_len;
+    const json_t *json;       /* that data as JSON (the content of a JSON string holding the
+                                 item's JSON), or NULL when it is not JSON */
+    const sdkrt_error *error; /* why: MALFORMED_RESPONSE naming the JSON path */
+} sdkrt_jstream_poison;
+
+/* As sdkrt_jstream_next, but an event that does not decode is SDKRT_STREAM_POISON with *poison
+ * filled, and the stream goes on (the next call reads the next event). The two may be mixed on
+ * one stream. */
+sdkrt_stream_result sdkrt_jstream_next_poison(sdkrt_jstream *s, const void **item,
+                                              sdkrt_jstream_poison *poison, sdkrt_error **err);
 /* Release (closes the connection). NULL is a no-op. */
 void sdkrt_jstream_close(sdkrt_jstream *s);
 
