@@ -280,7 +280,12 @@ static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j,
         /* A variant this client does not know: keep the raw JSON (forward compatibility). */
         u->kind = 0;
         u->unknown = json_deep_copy(j);
-        return u->unknown ? SDKRT_OK : oom(err);
+        if (!u->unknown || sdkrt_json_decode_common_(t, slot, u->unknown) != SDKRT_OK) {
+            json_decref(u->unknown);
+            u->unknown = NULL;
+            return oom(err);
+        }
+        return SDKRT_OK;
     }
     /* Untagged: the first variant that decodes wins. */
     for (size_t i = 0; i < t->nvariants; i++) {
@@ -809,6 +814,8 @@ void sdkrt_json_cleanup(const sdkrt_jtype *t, void *v)
         if (u->kind > 0 && (size_t)u->kind <= t->nvariants) {
             const sdkrt_jvariant *var = &t->variants[u->kind - 1];
             cleanup_place(var->type, var->flags, (char *)v + t->value_offset);
+        } else if (u->kind == 0 && t->common) {
+            sdkrt_json_cleanup(t->common, (char *)v + t->value_offset);
         }
         json_decref(u->unknown);
         memset(v, 0, t->size);
@@ -1321,7 +1328,7 @@ struct sdkrt_jstream {
     void *item; /* storage of op->item, holding the last item */
     bool have_item;
     bool ended;
-    json_t *poison_json;      /* the last poison event's JSON, released by the next call */
+    json_t *poison_json;       /* the last poison event's JSON, released by the next call */
     sdkrt_error *poison_error; /* and why it did not decode */
 };
 
@@ -1458,8 +1465,8 @@ static json_t *event_json(const sdkrt_jstream *s, const sdkrt_stream_event *ev, 
     json_t *j = json_loadb(ev->data, ev->data_len, SDKRT_JSON_LOAD_FLAGS, jerr);
     if (j && s->op->item_encoded && json_is_string(j) && s->op->item->kind != SDKRT_JK_STRING &&
         s->op->item->kind != SDKRT_JK_ENUM && s->op->item->kind != SDKRT_JK_ANY) {
-        json_t *inner = json_loadb(json_string_value(j), json_string_length(j),
-                                   SDKRT_JSON_LOAD_FLAGS, NULL);
+        json_t *inner =
+            json_loadb(json_string_value(j), json_string_length(j), SDKRT_JSON_LOAD_FLAGS, NULL);
         if (inner) {
             json_decref(j);
             j = inner;
@@ -1588,4 +1595,33 @@ void sdkrt_jstream_close(sdkrt_jstream *s)
     json_decref(s->poison_json);
     sdkrt_error_free(s->poison_error);
     free(s);
+}
+
+sdkrt_status sdkrt_json_decode_common_(const sdkrt_jtype *t, void *slot, const json_t *json)
+{
+    const sdkrt_jtype *c = t->common;
+    if (!c || c->kind != SDKRT_JK_OBJECT || !json_is_object(json))
+        return SDKRT_OK;
+    char *base = slot;
+    for (size_t i = 0; i < c->nfields; i++) {
+        const sdkrt_jfield *f = &c->fields[i];
+        const json_t *fj = json_object_get(json, f->name);
+        if (!fj || json_is_null(fj) || f->offset == SDKRT_JNONE || f->has_offset == SDKRT_JNONE ||
+            stores_nothing(f->type))
+            continue;
+        jpath p;
+        path_init(&p, "$");
+        sdkrt_error *e = NULL;
+        if (decode_place(f->type, f->flags, base + f->offset, fj, &p, &e) == SDKRT_OK) {
+            *(bool *)(base + f->has_offset) = true;
+            continue;
+        }
+        bool is_oom = sdkrt_error_reason(e) == SDKRT_REASON_OUT_OF_MEMORY;
+        sdkrt_error_free(e);
+        if (is_oom) {
+            sdkrt_json_cleanup(c, slot);
+            return SDKRT_ERR;
+        }
+    }
+    return SDKRT_OK;
 }

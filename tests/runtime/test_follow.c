@@ -92,6 +92,38 @@ static const sdkrt_jtype t_event = {.kind = SDKRT_JK_UNION,
                                     .discriminator = "type",
                                     .value_offset = offsetof(event, u)};
 
+/* The same union with its shared fields described: an unknown variant exposes them too. */
+typedef struct event_common {
+    bool has_durable;
+    durable durable;
+} event_common;
+static const sdkrt_jfield common_fields[] = {
+    {"durable", &t_durable, 0, offsetof(event_common, durable), offsetof(event_common, has_durable),
+     SDKRT_JNONE},
+};
+static const sdkrt_jtype t_common = {.kind = SDKRT_JK_OBJECT,
+                                     .name = "EventCommon",
+                                     .size = sizeof(event_common),
+                                     .fields = common_fields,
+                                     .nfields = 1};
+typedef struct event2 {
+    int kind;
+    json_t *unknown;
+    union {
+        var_a a;
+        var_b b;
+        event_common common;
+    } u;
+} event2;
+static const sdkrt_jtype t_event2 = {.kind = SDKRT_JK_UNION,
+                                     .name = "Event",
+                                     .size = sizeof(event2),
+                                     .variants = event_variants,
+                                     .nvariants = 2,
+                                     .discriminator = "type",
+                                     .value_offset = offsetof(event2, u),
+                                     .common = &t_common};
+
 static const sdkrt_jerror op_errors[] = {{404, "NotFound", &t_durable},
                                          {503, "Unavailable", &t_durable}};
 static const sdkrt_jop op_events = {
@@ -768,6 +800,57 @@ START_TEST(int_at_paths)
 }
 END_TEST
 
+/* An unknown variant's shared fields, through the one-pass decoder and the tree decoder: present,
+ * absent, and of the wrong type (left unset, the value still decodes). */
+START_TEST(unknown_variant_common_fields)
+{
+    static const char *const texts[] = {
+        "{\"type\":\"z\",\"durable\":{\"seq\":9},\"more\":[1,2]}",
+        "{\"type\":\"z\"}",
+        "{\"type\":\"z\",\"durable\":{\"seq\":\"nine\"}}",
+        "{\"type\":\"z\",\"durable\":null}",
+    };
+    static const bool has[] = {true, false, false, false};
+    for (size_t i = 0; i < 4; i++) {
+        for (int way = 0; way < 2; way++) {
+            event2 e;
+            memset(&e, 0, sizeof e);
+            sdkrt_error *err = NULL;
+            if (way == 0) {
+                ck_assert_int_eq(
+                    sdkrt_json_decode_text(&t_event2, &e, texts[i], strlen(texts[i]), NULL, &err),
+                    SDKRT_OK);
+            } else {
+                json_t *j = json_loads(texts[i], 0, NULL);
+                ck_assert_int_eq(sdkrt_json_decode(&t_event2, &e, j, NULL, &err), SDKRT_OK);
+                json_decref(j);
+            }
+            ck_assert_int_eq(e.kind, 0);
+            ck_assert_ptr_nonnull(e.unknown);
+            ck_assert_int_eq(e.u.common.has_durable, has[i]);
+            if (has[i])
+                ck_assert_int_eq(e.u.common.durable.seq, 9);
+            /* encoding an unknown variant gives its raw JSON back */
+            json_t *out = NULL;
+            ck_assert_int_eq(sdkrt_json_encode(&t_event2, &e, &out, &err), SDKRT_OK);
+            ck_assert(json_equal(out, e.unknown));
+            json_decref(out);
+            sdkrt_json_cleanup(&t_event2, &e);
+            ck_assert_int_eq(e.u.common.has_durable, false);
+        }
+    }
+    /* a known variant is not touched by the common type */
+    event2 e;
+    memset(&e, 0, sizeof e);
+    sdkrt_error *err = NULL;
+    const char *a = "{\"type\":\"a\",\"durable\":{\"seq\":4},\"text\":\"x\"}";
+    ck_assert_int_eq(sdkrt_json_decode_text(&t_event2, &e, a, strlen(a), NULL, &err), SDKRT_OK);
+    ck_assert_int_eq(e.kind, 1);
+    ck_assert_str_eq(e.u.a.text, "x");
+    sdkrt_json_cleanup(&t_event2, &e);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("follow");
@@ -784,6 +867,7 @@ static Suite *suite(void)
     tcase_add_test(tc, idle_timeout_on_silent_servers);
     tcase_add_test(tc, jstream_poison_and_strict);
     tcase_add_test(tc, int_at_paths);
+    tcase_add_test(tc, unknown_variant_common_fields);
     suite_add_tcase(s, tc);
     return s;
 }

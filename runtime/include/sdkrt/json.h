@@ -16,7 +16,8 @@
  *   OBJECT       a struct; each field has an offset, an optional `bool has_x` (absent fields)
  *                and an optional `bool x_null` (nullable fields).
  *   UNION        struct { int kind; json_t *unknown; union {...} u; }: kind 0 is UNKNOWN (raw
- *                JSON kept in `unknown`, owned), variant i is kind i + 1, stored at value_offset.
+ *                JSON kept in `unknown`, owned; with a `common` type its shared fields are also
+ *                decoded at value_offset), variant i is kind i + 1, stored at value_offset.
  *   NULLABLE     T * (NULL is JSON null); used where no field flag can carry the null.
  *   JSON_STRING  the storage of the content type (the wire string is parsed / re-serialised).
  *   ANY          json_t * (owned reference).
@@ -101,6 +102,11 @@ struct sdkrt_jtype {
     const char *const *values; /* ENUM wire strings in member order (member i + 1) */
     size_t nvalues;
     const char *literal; /* LITERAL: the value as JSON text ("\"text\"", "1", "true") */
+    /* UNION, optional: the fields every variant shares, as an OBJECT whose fields all have a
+     * has-flag. For an unknown variant they are decoded from its raw JSON, best effort (a field
+     * that is absent or does not decode stays unset), into the variant storage at value_offset,
+     * so that accessors of shared fields also answer for variants this client does not know. */
+    const sdkrt_jtype *common;
 };
 
 /* Decode json into *value (storage of t, zeroed by the caller or holding nothing owned). path
