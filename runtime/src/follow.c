@@ -196,8 +196,12 @@ sdkrt_stream_result sdkrt_follow_next(sdkrt_follow *f, sdkrt_follow_event *ev, s
             return fail(f, e, err);
         }
         sdkrt_error *e = NULL;
-        if (f->open(f->userdata, f->has_last ? &f->last : NULL, f->o.cancel, &f->js, &e) !=
-            SDKRT_OK) {
+        sdkrt_call_options call = SDKRT_CALL_OPTIONS_INIT;
+        if (f->o.call)
+            call = *f->o.call;
+        if (f->o.cancel)
+            call.cancel = f->o.cancel;
+        if (f->open(f->userdata, f->has_last ? &f->last : NULL, &call, &f->js, &e) != SDKRT_OK) {
             f->js = NULL;
             if (!e)
                 sdkrt_error_set(&e, SDKRT_REASON_INVALID_ARGUMENT, "follower: open failed");

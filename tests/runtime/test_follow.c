@@ -147,6 +147,7 @@ typedef struct server {
     const conn_script *scripts;
     size_t nscripts;
     atomic_int opened;
+    atomic_int with_header; /* requests that carried X-Follow: yes */
     char targets[16][128];
     ts_server *ts;
     sdkrt_transport *mem;
@@ -163,6 +164,11 @@ static const conn_script *script_for(server *s, const char *target)
 
 static int memory_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
 {
+    server *srv = ud;
+    for (size_t i = 0; i < req->header_count; i++)
+        if (strcmp(req->headers[i].name, "X-Follow") == 0 &&
+            strcmp(req->headers[i].value, "yes") == 0)
+            atomic_fetch_add(&srv->with_header, 1);
     const conn_script *cs = script_for(ud, req->target);
     if (!cs || cs->status == 0)
         return -1; /* connection refused */
@@ -178,6 +184,9 @@ static int memory_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memor
 
 static int serve_scripts(void *ud, const ts_request *req, ts_conn *c)
 {
+    char value[16];
+    if (ts_header(req, "X-Follow", value, sizeof value) && strcmp(value, "yes") == 0)
+        atomic_fetch_add(&((server *)ud)->with_header, 1);
     const conn_script *cs = script_for(ud, req->target);
     if (!cs || cs->status == 0) {
         ts_reset(c);
@@ -206,6 +215,7 @@ static void server_open(server *s, bool curl, const conn_script *scripts, size_t
     s->scripts = scripts;
     s->nscripts = n;
     atomic_init(&s->opened, 0);
+    atomic_init(&s->with_header, 0);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
     o.idle_timeout_ms = idle_ms;
     if (curl) {
@@ -228,7 +238,7 @@ static void server_close(server *s)
 }
 
 /* The follower's open callback: GET /events?after=N. */
-static sdkrt_status open_events(void *ud, const int64_t *after, sdkrt_cancel *cancel,
+static sdkrt_status open_events(void *ud, const int64_t *after, const sdkrt_call_options *call,
                                 sdkrt_jstream **out, sdkrt_error **err)
 {
     server *s = ud;
@@ -240,9 +250,7 @@ static sdkrt_status open_events(void *ud, const int64_t *after, sdkrt_cancel *ca
         snprintf(text, sizeof text, "%lld", (long long)*after);
         sdkrt_request_add_query(req, "after", text);
     }
-    sdkrt_call_options call = SDKRT_CALL_OPTIONS_INIT;
-    call.cancel = cancel;
-    sdkrt_status st = sdkrt_jstream_open(out, s->client, req, &call, &op_events, err);
+    sdkrt_status st = sdkrt_jstream_open(out, s->client, req, call, &op_events, err);
     sdkrt_request_free(req);
     return st;
 }
@@ -357,6 +365,11 @@ static void follow_recovers(bool curl)
     server s;
     server_open(&s, curl, scripts, 5, 0);
     sdkrt_follow_options o = fast_options();
+    static const sdkrt_header follow_header = {"X-Follow", "yes"};
+    sdkrt_call_options call = SDKRT_CALL_OPTIONS_INIT;
+    call.headers = &follow_header;
+    call.header_count = 1;
+    o.call = &call;
     sdkrt_follow *f = follower(&s, &o);
     trace t;
     run_follower(f, &t, 30);
@@ -381,6 +394,7 @@ static void follow_recovers(bool curl)
     ck_assert(sdkrt_follow_last_seq(f, &last));
     ck_assert_int_eq(last, 8);
     ck_assert_int_eq(atomic_load(&s.opened), 5);
+    ck_assert_int_eq(atomic_load(&s.with_header), 5);
     ck_assert_str_eq(s.targets[0], "/events");
     ck_assert_str_eq(s.targets[1], "/events?after=3");
     ck_assert_str_eq(s.targets[2], "/events?after=3");

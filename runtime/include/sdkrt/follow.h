@@ -46,7 +46,10 @@ typedef struct sdkrt_follow_options {
     long initial_delay_ms; /* first wait; 0 = SDKRT_FOLLOW_DEFAULT_INITIAL_DELAY_MS */
     long max_delay_ms;     /* the wait doubles up to this; 0 = SDKRT_FOLLOW_DEFAULT_MAX_DELAY_MS */
     sdkrt_cancel *cancel;  /* borrowed; ends the waits and the streams with CANCELLED; NULL: none */
-    bool has_after;        /* start after this sequence (else from the server's start) */
+    /* Borrowed for the follower's life: the call options of every stream it opens (headers, idle
+     * timeout, on_response); `cancel` above, when set, replaces theirs. NULL: defaults. */
+    const sdkrt_call_options *call;
+    bool has_after; /* start after this sequence (else from the server's start) */
     int64_t after;
     bool strict;          /* an item that does not decode ends the follower (MALFORMED_RESPONSE) */
     bool end_when_closed; /* the server closing the stream cleanly ends the follower (END) */
@@ -54,15 +57,15 @@ typedef struct sdkrt_follow_options {
 
 #define SDKRT_FOLLOW_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        0, 0, 0, NULL, false, 0, false, false                                                      \
+        0, 0, 0, NULL, NULL, false, 0, false, false                                                \
     }
 
 /* Open a typed stream after the sequence *after (NULL: from the start) into *out (new; the
- * follower closes it), with the cancel token given in the options. Called on the first next and
- * on every reconnect. Return SDKRT_ERR with *err set when the stream cannot even be prepared
- * (that ends the follower). */
+ * follower closes it), with the call options given (the options' call and cancel token; borrowed
+ * for this call). Called on the first next and on every reconnect. Return SDKRT_ERR with *err
+ * set when the stream cannot even be prepared (that ends the follower). */
 typedef sdkrt_status (*sdkrt_follow_open_fn)(void *userdata, const int64_t *after,
-                                             sdkrt_cancel *cancel, sdkrt_jstream **out,
+                                             const sdkrt_call_options *call, sdkrt_jstream **out,
                                              sdkrt_error **err);
 
 /* Where an item's sequence is: a path of wire field names from the item ({"durable", "seq"}),
