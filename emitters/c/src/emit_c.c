@@ -724,7 +724,7 @@ static void emit_descriptor(emit_ctx *cx, sdkc_buf *b, const ctype *c)
     } else {
         sdkc_buf_puts(b, ", NULL");
     }
-    sdkc_buf_puts(b, "};\n\n");
+    sdkc_buf_puts(b, ", NULL};\n\n"); /* common: none yet */
 }
 
 static void emit_type_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
