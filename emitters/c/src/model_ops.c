@@ -228,6 +228,8 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "cancel_is_triggered",
                                            "cancel_reset",
                                            "cancel_free",
+                                           "follow_options",
+                                           "follow_kind",
                                            "error_tag",
                                            "error_reason",
                                            "error_reason_name",
@@ -254,6 +256,10 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                         "NEXT_ITEM",
                                         "CLIENT_OPTIONS_INIT",
                                         "CALL_OPTIONS_INIT",
+                                        "FOLLOW_OPTIONS_INIT",
+                                        "FOLLOW_ITEM",
+                                        "FOLLOW_POISON",
+                                        "FOLLOW_RECONNECT",
                                         "BLOB_INIT",
                                         "H",
                                         "TYPES_H",
@@ -275,10 +281,11 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             return false;
     }
     static const char *const op_suffixes[] = {
-        "_request",   "_page",         "_cursor",     "_iter",     "_stream",
-        "_continue",  "_open",         "_next",       "_close",    "_failure",
-        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new", "_iter_next",
-        "_iter_free", "_cursor_value", "_cursor_new", NULL};
+        "_request",    "_page",         "_cursor",      "_iter",     "_stream",
+        "_continue",   "_open",         "_next",        "_close",    "_failure",
+        "_page_free",  "_cursor_free",  "_cursor_dup",  "_iter_new", "_iter_next",
+        "_iter_free",  "_cursor_value", "_cursor_new",  "_follower", "_follow_event",
+        "_follow_new", "_follow_next",  "_follow_free", NULL};
     for (size_t i = 0; i < ir->nops; i++) {
         ops[i].op = &ir->ops[i];
         ops[i].name = emit_unique_with(cx, ir->ops[i].safe_name, "_op", op_suffixes, NULL);

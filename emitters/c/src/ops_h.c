@@ -1,6 +1,7 @@
 /* include/PREFIX/ops.h: the client, errors, cancellation and transports, and per operation its
  * request struct and its functions (unary, page with continuation and iterator, or stream). */
 #include "emit_internal.h"
+#include "ops_c.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,8 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                             "*err);\n",
                             emit_const_ptr(cx, o->cause->cdecl), P, N, P);
         sdkc_buf_putc(b, '\n');
+        if (emit_follow_ok(o))
+            emit_follow_h(cx, b, o);
         return;
     }
     bool paged = op->pagination && emit_page_ok(o);

@@ -285,6 +285,18 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
                     "typedef sdkrt_memory_response %s_memory_response;\n"
                     "typedef sdkrt_memory_handler %s_memory_handler;\n\n",
                     P, P, P);
+    sdkc_buf_printf(b,
+                    "/* Followers of durable streams (<op>_follow_new): their options and what "
+                    "they yield. */\n"
+                    "typedef sdkrt_follow_options %s_follow_options;\n"
+                    "#define %s_FOLLOW_OPTIONS_INIT SDKRT_FOLLOW_OPTIONS_INIT\n"
+                    "typedef sdkrt_follow_kind %s_follow_kind;\n"
+                    "#define %s_FOLLOW_ITEM SDKRT_FOLLOW_ITEM /* a decoded item */\n"
+                    "#define %s_FOLLOW_POISON SDKRT_FOLLOW_POISON /* an item that did not decode "
+                    "*/\n"
+                    "#define %s_FOLLOW_RECONNECT SDKRT_FOLLOW_RECONNECT /* the stream was lost and "
+                    "is reopened */\n\n",
+                    P, U, P, U, U, U);
 }
 
 void emit_types_h(emit_ctx *cx, sdkc_buf *b)
@@ -294,7 +306,8 @@ void emit_types_h(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_printf(b, "#ifndef %s_TYPES_H\n#define %s_TYPES_H\n\n", U, U);
     sdkc_buf_puts(b, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                      "#include <jansson.h>\n\n#include \"sdkrt/sdkrt.h\"\n#include "
-                     "\"sdkrt/json.h\"\n#include \"sdkrt/wire.h\"\n\n");
+                     "\"sdkrt/follow.h\"\n#include \"sdkrt/json.h\"\n#include "
+                     "\"sdkrt/wire.h\"\n\n");
     sdkc_buf_printf(b,
                     "#if SDKRT_VERSION_MAJOR != %d || SDKRT_VERSION_MINOR < %d\n"
                     "#error \"this SDK needs libsdkrt %d.%d or a later %d.x\"\n#endif\n\n",

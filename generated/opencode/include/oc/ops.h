@@ -420,6 +420,42 @@ void oc_session_events_close(oc_session_events_stream *stream);
 /* The decoded cause of a stream failure error (borrowed from err), or NULL for other errors. */
 const oc_session_events_cause_item_list *oc_session_events_failure(const oc_error *err);
 
+/* A follower of the durable stream session_events: it reopens the stream after the last durable.seq delivered
+ * (query parameter "after") when it is lost. See oc_session_events_follow_new. */
+typedef struct oc_session_events_follower oc_session_events_follower;
+
+/* What oc_session_events_follow_next yields; everything is borrowed until the next call or free. */
+typedef struct oc_session_events_follow_event {
+    oc_follow_kind kind; /* OC_FOLLOW_ITEM, OC_FOLLOW_POISON or OC_FOLLOW_RECONNECT */
+    const oc_session_durable_event *item; /* ITEM: the decoded item */
+    bool has_seq; /* ITEM, POISON: the item's durable.seq was found */
+    int64_t seq;
+    const char *data; /* POISON: the event's data as received (NUL-terminated) */
+    size_t data_len;
+    const json_t *raw; /* POISON: that data as JSON, or NULL when it is not JSON */
+    const oc_error *error; /* POISON: why it did not decode; RECONNECT: why the stream was lost */
+    unsigned attempt; /* RECONNECT: 1, 2, ... reconnects in a row */
+    long delay_ms; /* RECONNECT: the wait before the stream is reopened */
+    bool has_after; /* RECONNECT: the durable.seq it resumes after */
+    int64_t after;
+} oc_session_events_follow_event;
+
+/* A follower (no I/O yet) in *out (new: oc_session_events_follow_free). request is copied as a struct:
+ * the strings and values it points to are borrowed until the follower is freed, and its
+ * "after" is replaced by the last durable.seq delivered on every reopen (set has_after/after, or
+ * options->has_after/after, to start later). options (NULL: defaults) is copied; its cancel token
+ * and call options are borrowed until free. Lost streams (TRANSPORT, the idle timeout, a 5xx,
+ * the server closing) are reopened with backoff and reported as OC_FOLLOW_RECONNECT; items already
+ * delivered are dropped; an item that does not decode is OC_FOLLOW_POISON (unless options->strict). */
+oc_status oc_session_events_follow_new(oc_session_events_follower **out, oc_client *client, const oc_session_events_request *request,
+    const oc_follow_options *options, oc_error **err);
+/* Next: OC_NEXT_ITEM with *event filled (an item, a poison item or a reconnect), OC_NEXT_END
+ * (options->end_when_closed only), or OC_NEXT_ERROR with *err (new): a declared error, a failure
+ * frame, CANCELLED, or the last loss after options->max_attempts reconnects. */
+oc_next oc_session_events_follow_next(oc_session_events_follower *follower, oc_session_events_follow_event *event, oc_error **err);
+/* Release the follower and its stream (NULL is a no-op). */
+void oc_session_events_follow_free(oc_session_events_follower *follower);
+
 /* Parameters of session_interrupt (POST /api/session/{sessionID}/interrupt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_interrupt_request {
     /* path parameter "sessionID", required. */

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "sdkrt/sdkrt.h"
+#include "sdkrt/follow.h"
 #include "sdkrt/json.h"
 #include "sdkrt/wire.h"
 
@@ -73,6 +74,14 @@ typedef sdkrt_auth_kind oc_auth_kind;
 typedef sdkrt_memory_request oc_memory_request;
 typedef sdkrt_memory_response oc_memory_response;
 typedef sdkrt_memory_handler oc_memory_handler;
+
+/* Followers of durable streams (<op>_follow_new): their options and what they yield. */
+typedef sdkrt_follow_options oc_follow_options;
+#define OC_FOLLOW_OPTIONS_INIT SDKRT_FOLLOW_OPTIONS_INIT
+typedef sdkrt_follow_kind oc_follow_kind;
+#define OC_FOLLOW_ITEM SDKRT_FOLLOW_ITEM /* a decoded item */
+#define OC_FOLLOW_POISON SDKRT_FOLLOW_POISON /* an item that did not decode */
+#define OC_FOLLOW_RECONNECT SDKRT_FOLLOW_RECONNECT /* the stream was lost and is reopened */
 
 /* Every value type, declared first so that definitions may refer to each other. */
 typedef struct oc_agent_color_variant2 oc_agent_color_variant2;
