@@ -268,6 +268,21 @@ START_TEST(malformed_names_the_path)
 }
 END_TEST
 
+/* A request with nothing required may be NULL: a required body whose fields are all optional is
+ * sent as {}. */
+START_TEST(null_request_when_nothing_is_required)
+{
+    answer("/prefix/api/session", 200, "{\"data\":" SESSION("ses_new") "}");
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_session_create(client, NULL, NULL, &info, &err), OC_OK);
+    ck_assert_str_eq(srv.method, "POST");
+    ck_assert_str_eq(srv.body, "{}");
+    ck_assert_str_eq(info->id.value, "ses_new");
+    oc_session_v2_info_free(info);
+}
+END_TEST
+
 START_TEST(prompt_posts_body_and_no_content_ops)
 {
     answer("/prefix/api/session/ses_1/prompt", 200,
@@ -893,6 +908,7 @@ static Suite *suite(void)
     tcase_add_test(tc, stream_items_heartbeats_and_failure);
     tcase_add_test(tc, stream_cut_close_and_error_status);
     tcase_add_test(tc, follower_resumes_after_the_last_sequence);
+    tcase_add_test(tc, null_request_when_nothing_is_required);
     suite_add_tcase(s, tc);
     return s;
 }

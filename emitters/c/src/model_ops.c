@@ -67,13 +67,26 @@ const char *emit_out_param(emit_ctx *cx, const cop *o)
 }
 
 /* May the request be NULL (no required parameter, no required body)? */
+/* A required body that the zero value satisfies: an object none of whose fields is required
+ * (it is sent as {}). */
+static bool zero_body_ok(const sdkc_body *body)
+{
+    const sdkc_type *t = body->type;
+    if (!t || t->kind != SDKC_TYPE_OBJECT)
+        return false;
+    for (size_t i = 0; i < t->u.object.nfields; i++)
+        if (t->u.object.fields[i].required)
+            return false;
+    return true;
+}
+
 bool emit_request_optional(const sdkc_operation *op)
 {
     for (size_t i = 0; i < op->nparams; i++) {
         if (op->params[i].required)
             return false;
     }
-    return !op->body || !op->body->required;
+    return !op->body || !op->body->required || zero_body_ok(op->body);
 }
 
 /* The DOMAIN errors an operation declares, in the order of cop.errs: each status (exact, ranges,

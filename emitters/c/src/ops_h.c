@@ -15,7 +15,7 @@ static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
                           "Parameters of %s (%s %s). Borrowed by the call; has_x marks "
                           "an optional parameter as set.%s",
                           o->name, op->method, op->path,
-                          emit_request_optional(op) ? " Every parameter is optional: the call "
+                          emit_request_optional(op) ? " Nothing in it is required: the call "
                                                       "accepts a NULL request."
                                                     : "");
     sdkc_kit_put_doc(b, SDKC_KIT_DOC_C, "", doc, NULL);

@@ -750,8 +750,9 @@ static oc_status build_session_create(sdkrt_request **out, const oc_session_crea
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_session_create_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.create: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "POST", "/api/session") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
@@ -3462,8 +3463,9 @@ static oc_status build_pty_create(sdkrt_request **out, const oc_pty_create_reque
 {
     sdkrt_request *req = NULL;
     *out = NULL;
+    static const oc_pty_create_request defaults; /* every parameter absent */
     if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.create: request is NULL");
+        request = &defaults;
     if (sdkrt_request_new(&req, "POST", "/api/pty") != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};

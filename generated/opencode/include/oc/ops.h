@@ -101,7 +101,7 @@ const oc_unknown_error1 *oc_error_unknown_error(const oc_error *err);
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response **out, oc_error **err);
 
-/* Parameters of location_get (GET /api/location). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of location_get (GET /api/location). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_location_get_request {
     /* query parameter "location". */
     bool has_location;
@@ -116,7 +116,7 @@ typedef struct oc_location_get_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info **out, oc_error **err);
 
-/* Parameters of agent_list (GET /api/agent). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of agent_list (GET /api/agent). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_agent_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -131,7 +131,7 @@ typedef struct oc_agent_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response **out, oc_error **err);
 
-/* Parameters of session_list (GET /api/session). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of session_list (GET /api/session). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_session_list_request {
     /* query parameter "workspace". */
     bool has_workspace;
@@ -202,7 +202,7 @@ oc_status oc_session_list_iter_new(oc_session_list_iter **out, oc_client *client
 oc_next oc_session_list_iter_next(oc_session_list_iter *it, const oc_session_v2_info **item, oc_error **err);
 void oc_session_list_iter_free(oc_session_list_iter *it); /* NULL is a no-op */
 
-/* Parameters of session_create (POST /api/session). Borrowed by the call; has_x marks an optional parameter as set. */
+/* Parameters of session_create (POST /api/session). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_session_create_request {
     /* The request body. */
     oc_session_create_body_in body;
@@ -544,7 +544,7 @@ oc_status oc_session_messages_iter_new(oc_session_messages_iter **out, oc_client
 oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_session_message_value **item, oc_error **err);
 void oc_session_messages_iter_free(oc_session_messages_iter *it); /* NULL is a no-op */
 
-/* Parameters of model_list (GET /api/model). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of model_list (GET /api/model). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_model_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -559,7 +559,7 @@ typedef struct oc_model_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response **out, oc_error **err);
 
-/* Parameters of provider_list (GET /api/provider). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of provider_list (GET /api/provider). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_provider_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -591,7 +591,7 @@ typedef struct oc_provider_get_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response **out, oc_error **err);
 
-/* Parameters of integration_list (GET /api/integration). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of integration_list (GET /api/integration). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_integration_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -750,7 +750,7 @@ typedef struct oc_credential_remove_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of permission_request_list (GET /api/permission/request). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of permission_request_list (GET /api/permission/request). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_permission_request_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -765,7 +765,7 @@ typedef struct oc_permission_request_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response **out, oc_error **err);
 
-/* Parameters of permission_saved_list (GET /api/permission/saved). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of permission_saved_list (GET /api/permission/saved). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_permission_saved_list_request {
     /* query parameter "projectID". */
     bool has_project_id;
@@ -858,7 +858,7 @@ typedef struct oc_session_permission_reply_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_permission_reply(oc_client *client, const oc_session_permission_reply_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of fs_read (GET /api/fs/read/ *). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of fs_read (GET /api/fs/read/ *). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_fs_read_request {
     /* query parameter "location". */
     bool has_location;
@@ -873,7 +873,7 @@ typedef struct oc_fs_read_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const oc_call_options *call, oc_bytes **out, oc_error **err);
 
-/* Parameters of fs_list (GET /api/fs/list). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of fs_list (GET /api/fs/list). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_fs_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -914,7 +914,7 @@ typedef struct oc_fs_find_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response **out, oc_error **err);
 
-/* Parameters of command_list (GET /api/command). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of command_list (GET /api/command). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_command_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -929,7 +929,7 @@ typedef struct oc_command_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response **out, oc_error **err);
 
-/* Parameters of skill_list (GET /api/skill). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of skill_list (GET /api/skill). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_skill_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -963,7 +963,7 @@ oc_next oc_event_subscribe_next(oc_event_subscribe_stream *stream, const oc_v2_e
 /* Close the stream and its connection at any point (NULL is a no-op). */
 void oc_event_subscribe_close(oc_event_subscribe_stream *stream);
 
-/* Parameters of pty_list (GET /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of pty_list (GET /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_pty_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -978,7 +978,7 @@ typedef struct oc_pty_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response **out, oc_error **err);
 
-/* Parameters of pty_create (POST /api/pty). Borrowed by the call; has_x marks an optional parameter as set. */
+/* Parameters of pty_create (POST /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_pty_create_request {
     /* query parameter "location". */
     bool has_location;
@@ -1091,7 +1091,7 @@ typedef struct oc_pty_connect_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *request, const oc_call_options *call, bool *out, oc_error **err);
 
-/* Parameters of question_request_list (GET /api/question/request). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of question_request_list (GET /api/question/request). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_question_request_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -1154,7 +1154,7 @@ typedef struct oc_session_question_reject_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_question_reject(oc_client *client, const oc_session_question_reject_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of reference_list (GET /api/reference). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of reference_list (GET /api/reference). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_reference_list_request {
     /* query parameter "location". */
     bool has_location;
