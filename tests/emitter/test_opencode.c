@@ -641,11 +641,14 @@ START_TEST(union_common_fields_tag_and_kind_name)
         "\"ses_1\",\"seq\":41,\"version\":2},\"data\":{\"timestamp\":1,\"sessionID\":\"ses_1\","
         "\"location\":{\"directory\":\"/w\"}}}",
         MOVED("evt_2"), /* no durable member */
-        "{\"type\":\"session.next.unheard\",\"id\":\"evt_3\",\"durable\":{\"seq\":7}}",
+        "{\"type\":\"session.next.unheard\",\"id\":\"evt_3\",\"durable\":{\"aggregateID\":"
+        "\"ses_1\",\"seq\":7,\"version\":1}}",
+        /* a shared field that does not decode stays unset; the others are kept */
+        "{\"type\":\"session.next.unheard\",\"id\":\"evt_4\",\"durable\":{\"seq\":8}}",
     };
-    oc_session_durable_event ev[3];
+    oc_session_durable_event ev[4];
     oc_error *err = NULL;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         json_error_t jerr;
         json_t *j = json_loads(texts[i], 0, &jerr);
         ck_assert_msg(j != NULL, "%s", jerr.text);
@@ -664,17 +667,21 @@ START_TEST(union_common_fields_tag_and_kind_name)
     /* Absent optional member: NULL, not a zeroed struct. */
     ck_assert_ptr_null(oc_session_durable_event_durable(&ev[1]));
     ck_assert_str_eq(oc_session_durable_event_id(&ev[1])->value, "evt_2");
-    /* A variant this SDK does not know: its tag comes from the raw JSON, no typed fields. */
+    /* A variant this SDK does not know: its tag comes from the raw JSON, and so do the fields
+     * every variant shares. */
     ck_assert_int_eq(ev[2].kind, OC_SESSION_DURABLE_EVENT_UNKNOWN);
     ck_assert_str_eq(oc_session_durable_event_tag(&ev[2]), "session.next.unheard");
-    ck_assert_ptr_null(oc_session_durable_event_durable(&ev[2]));
-    ck_assert_ptr_null(oc_session_durable_event_id(&ev[2]));
+    ck_assert_int_eq(oc_session_durable_event_durable(&ev[2])->seq, 7);
+    ck_assert_str_eq(oc_session_durable_event_id(&ev[2])->value, "evt_3");
+    ck_assert_int_eq(ev[3].kind, OC_SESSION_DURABLE_EVENT_UNKNOWN);
+    ck_assert_ptr_null(oc_session_durable_event_durable(&ev[3]));
+    ck_assert_str_eq(oc_session_durable_event_id(&ev[3])->value, "evt_4");
     ck_assert_str_eq(oc_session_durable_event_kind_name(OC_SESSION_DURABLE_EVENT_UNKNOWN),
                      "unknown");
     ck_assert_ptr_null(oc_session_durable_event_kind_name((oc_session_durable_event_kind)9999));
     ck_assert_ptr_null(oc_session_durable_event_tag(NULL));
     ck_assert_ptr_null(oc_session_durable_event_durable(NULL));
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         oc_session_durable_event_cleanup(&ev[i]);
 }
 END_TEST

@@ -67,6 +67,23 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
             }
         }
         sdkc_buf_printf(b, "\n} %s_kind;\n\n", c->cdecl);
+        if (emit_common_stored(c)) {
+            sdkc_buf_printf(b,
+                            "/* The fields every variant of %s has, as an UNKNOWN variant holds "
+                            "them\n * (decoded from its raw JSON, best effort: has_x is false when "
+                            "absent, null or not\n * decodable); read them with the accessors. */\n"
+                            "typedef struct %s_common {\n",
+                            c->cdecl, c->cdecl);
+            for (size_t i = 0; i < c->ncommon; i++) {
+                const cfield *f = c->common[i].in[0];
+                if (!f->type->stores)
+                    continue;
+                sdkc_buf_printf(b, "    bool has_%s;\n    ", f->cname);
+                emit_put_member(b, f->type, f->cname, f->boxed);
+                sdkc_buf_putc(b, '\n');
+            }
+            sdkc_buf_printf(b, "} %s_common;\n\n", c->cdecl);
+        }
         sdkc_buf_printf(b, "struct %s {\n    %s_kind kind;\n    json_t *unknown;\n    union {\n",
                         c->cdecl, c->cdecl);
         if (c->nvariants == 0)
@@ -80,6 +97,8 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                 sdkc_buf_printf(b, "char %s; /* nothing stored */", v->v->safe_name);
             sdkc_buf_putc(b, '\n');
         }
+        if (emit_common_stored(c))
+            sdkc_buf_printf(b, "        %s_common common_; /* UNKNOWN */\n", c->cdecl);
         sdkc_buf_puts(b, "    } u;\n};\n\n");
         return;
     }
@@ -168,6 +187,8 @@ static void emit_twin_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                 sdkc_buf_printf(b, "char %s;", v->v->safe_name);
             sdkc_buf_putc(b, '\n');
         }
+        if (emit_common_stored(c))
+            sdkc_buf_printf(b, "        %s_common common_; /* responses only */\n", c->cdecl);
         sdkc_buf_puts(b, "    } u;\n};\n\n");
         return;
     }

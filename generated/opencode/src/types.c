@@ -1048,7 +1048,11 @@ static const sdkrt_jvariant oc__j_file_part_source_v[] = {
     {"symbol", &oc__j_symbol_source, 0},
     {"resource", &oc__j_resource_source, 0},
 };
-const sdkrt_jtype oc__j_file_part_source = {SDKRT_JK_UNION, "FilePartSource", sizeof(oc_file_part_source), NULL, NULL, 0, oc__j_file_part_source_v, 3, "type", offsetof(oc_file_part_source, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_file_part_source_cf[] = {
+    {"text", &oc__j_file_part_source_text, 0, offsetof(oc_file_part_source_common, text), offsetof(oc_file_part_source_common, has_text), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_file_part_source_common = {SDKRT_JK_OBJECT, "file_part_source_common", sizeof(oc_file_part_source_common), NULL, oc__j_file_part_source_cf, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_file_part_source = {SDKRT_JK_UNION, "FilePartSource", sizeof(oc_file_part_source), NULL, NULL, 0, oc__j_file_part_source_v, 3, "type", offsetof(oc_file_part_source, u), NULL, 0, NULL, &oc__j_file_part_source_common};
 
 static const sdkrt_jfield oc__j_file_part_source_text_f[] = {
     {"value", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_part_source_text, value), SDKRT_JNONE, SDKRT_JNONE},
@@ -1515,7 +1519,13 @@ static const sdkrt_jvariant oc__j_integration_o_auth_method_prompts_item_v[] = {
     {"text", &oc__j_integration_text_prompt, 0},
     {"select", &oc__j_integration_select_prompt, 0},
 };
-const sdkrt_jtype oc__j_integration_o_auth_method_prompts_item = {SDKRT_JK_UNION, "IntegrationOAuthMethodPromptsItem", sizeof(oc_integration_o_auth_method_prompts_item), NULL, NULL, 0, oc__j_integration_o_auth_method_prompts_item_v, 2, "type", offsetof(oc_integration_o_auth_method_prompts_item, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_integration_o_auth_method_prompts_item_cf[] = {
+    {"key", &oc__jx_string, 0, offsetof(oc_integration_o_auth_method_prompts_item_common, key), offsetof(oc_integration_o_auth_method_prompts_item_common, has_key), SDKRT_JNONE},
+    {"message", &oc__jx_string, 0, offsetof(oc_integration_o_auth_method_prompts_item_common, message), offsetof(oc_integration_o_auth_method_prompts_item_common, has_message), SDKRT_JNONE},
+    {"when", &oc__j_integration_when, 0, offsetof(oc_integration_o_auth_method_prompts_item_common, when), offsetof(oc_integration_o_auth_method_prompts_item_common, has_when), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_integration_o_auth_method_prompts_item_common = {SDKRT_JK_OBJECT, "integration_o_auth_method_prompts_item_common", sizeof(oc_integration_o_auth_method_prompts_item_common), NULL, oc__j_integration_o_auth_method_prompts_item_cf, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_integration_o_auth_method_prompts_item = {SDKRT_JK_UNION, "IntegrationOAuthMethodPromptsItem", sizeof(oc_integration_o_auth_method_prompts_item), NULL, NULL, 0, oc__j_integration_o_auth_method_prompts_item_v, 2, "type", offsetof(oc_integration_o_auth_method_prompts_item, u), NULL, 0, NULL, &oc__j_integration_o_auth_method_prompts_item_common};
 
 const sdkrt_jtype oc__j_integration_o_auth_method_prompts_item_list = {SDKRT_JK_ARRAY, "integration_o_auth_method_prompts_item_list", sizeof(oc_integration_o_auth_method_prompts_item_list), &oc__j_integration_o_auth_method_prompts_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
@@ -1662,7 +1672,13 @@ static const sdkrt_jvariant oc__j_message_v[] = {
     {"user", &oc__j_user_message, 0},
     {"assistant", &oc__j_assistant_message, 0},
 };
-const sdkrt_jtype oc__j_message = {SDKRT_JK_UNION, "Message", sizeof(oc_message), NULL, NULL, 0, oc__j_message_v, 2, "role", offsetof(oc_message, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_message_cf[] = {
+    {"id", &oc__j_message_id_msg, 0, offsetof(oc_message_common, id), offsetof(oc_message_common, has_id), SDKRT_JNONE},
+    {"sessionID", &oc__j_session_id, 0, offsetof(oc_message_common, session_id), offsetof(oc_message_common, has_session_id), SDKRT_JNONE},
+    {"agent", &oc__jx_string, 0, offsetof(oc_message_common, agent), offsetof(oc_message_common, has_agent), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_message_common = {SDKRT_JK_OBJECT, "message_common", sizeof(oc_message_common), NULL, oc__j_message_cf, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_message = {SDKRT_JK_UNION, "Message", sizeof(oc_message), NULL, NULL, 0, oc__j_message_v, 2, "role", offsetof(oc_message, u), NULL, 0, NULL, &oc__j_message_common};
 
 static const sdkrt_jfield oc__j_message_aborted_error_f[] = {
     {"name", &oc__jx_lit84, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -1782,7 +1798,13 @@ static const sdkrt_jvariant oc__j_model_api_v[] = {
     {"aisdk", &oc__j_model_api_aisdk, 0},
     {"native", &oc__j_model_api_native, 0},
 };
-const sdkrt_jtype oc__j_model_api = {SDKRT_JK_UNION, "ModelApi", sizeof(oc_model_api), NULL, NULL, 0, oc__j_model_api_v, 2, "type", offsetof(oc_model_api, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_model_api_cf[] = {
+    {"id", &oc__jx_string, 0, offsetof(oc_model_api_common, id), offsetof(oc_model_api_common, has_id), SDKRT_JNONE},
+    {"url", &oc__jx_string, 0, offsetof(oc_model_api_common, url), offsetof(oc_model_api_common, has_url), SDKRT_JNONE},
+    {"settings", &oc__j_json_map, 0, offsetof(oc_model_api_common, settings), offsetof(oc_model_api_common, has_settings), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_model_api_common = {SDKRT_JK_OBJECT, "model_api_common", sizeof(oc_model_api_common), NULL, oc__j_model_api_cf, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_model_api = {SDKRT_JK_UNION, "ModelApi", sizeof(oc_model_api), NULL, NULL, 0, oc__j_model_api_v, 2, "type", offsetof(oc_model_api, u), NULL, 0, NULL, &oc__j_model_api_common};
 
 static const sdkrt_jfield oc__j_model_api_aisdk_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_model_api_aisdk, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1941,7 +1963,13 @@ static const sdkrt_jvariant oc__j_part_v[] = {
     {"retry", &oc__j_retry_part, 0},
     {"compaction", &oc__j_compaction_part, 0},
 };
-const sdkrt_jtype oc__j_part = {SDKRT_JK_UNION, "Part", sizeof(oc_part), NULL, NULL, 0, oc__j_part_v, 12, "type", offsetof(oc_part, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_part_cf[] = {
+    {"id", &oc__j_part_id, 0, offsetof(oc_part_common, id), offsetof(oc_part_common, has_id), SDKRT_JNONE},
+    {"sessionID", &oc__j_session_id, 0, offsetof(oc_part_common, session_id), offsetof(oc_part_common, has_session_id), SDKRT_JNONE},
+    {"messageID", &oc__j_message_id_msg, 0, offsetof(oc_part_common, message_id), offsetof(oc_part_common, has_message_id), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_part_common = {SDKRT_JK_OBJECT, "part_common", sizeof(oc_part_common), NULL, oc__j_part_cf, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_part = {SDKRT_JK_UNION, "Part", sizeof(oc_part), NULL, NULL, 0, oc__j_part_v, 12, "type", offsetof(oc_part, u), NULL, 0, NULL, &oc__j_part_common};
 
 const sdkrt_jtype oc__j_part_id = {SDKRT_JK_STRING, "part_id", sizeof(oc_part_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
@@ -2297,7 +2325,12 @@ static const sdkrt_jvariant oc__j_provider_api_v[] = {
     {"aisdk", &oc__j_provider_aisdk, 0},
     {"native", &oc__j_provider_native, 0},
 };
-const sdkrt_jtype oc__j_provider_api = {SDKRT_JK_UNION, "ProviderApi", sizeof(oc_provider_api), NULL, NULL, 0, oc__j_provider_api_v, 2, "type", offsetof(oc_provider_api, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_provider_api_cf[] = {
+    {"url", &oc__jx_string, 0, offsetof(oc_provider_api_common, url), offsetof(oc_provider_api_common, has_url), SDKRT_JNONE},
+    {"settings", &oc__j_json_map, 0, offsetof(oc_provider_api_common, settings), offsetof(oc_provider_api_common, has_settings), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_provider_api_common = {SDKRT_JK_OBJECT, "provider_api_common", sizeof(oc_provider_api_common), NULL, oc__j_provider_api_cf, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_provider_api = {SDKRT_JK_UNION, "ProviderApi", sizeof(oc_provider_api), NULL, NULL, 0, oc__j_provider_api_v, 2, "type", offsetof(oc_provider_api, u), NULL, 0, NULL, &oc__j_provider_api_common};
 
 static const sdkrt_jfield oc__j_provider_auth_error_f[] = {
     {"name", &oc__jx_lit82, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -2812,7 +2845,12 @@ static const sdkrt_jvariant oc__j_reference_source_v[] = {
     {"local", &oc__j_reference_local_source, 0},
     {"git", &oc__j_reference_git_source, 0},
 };
-const sdkrt_jtype oc__j_reference_source = {SDKRT_JK_UNION, "ReferenceSource", sizeof(oc_reference_source), NULL, NULL, 0, oc__j_reference_source_v, 2, "type", offsetof(oc_reference_source, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_reference_source_cf[] = {
+    {"description", &oc__jx_string, 0, offsetof(oc_reference_source_common, description), offsetof(oc_reference_source_common, has_description), SDKRT_JNONE},
+    {"hidden", &oc__jx_bool, 0, offsetof(oc_reference_source_common, hidden), offsetof(oc_reference_source_common, has_hidden), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_reference_source_common = {SDKRT_JK_OBJECT, "reference_source_common", sizeof(oc_reference_source_common), NULL, oc__j_reference_source_cf, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_reference_source = {SDKRT_JK_UNION, "ReferenceSource", sizeof(oc_reference_source), NULL, NULL, 0, oc__j_reference_source_v, 2, "type", offsetof(oc_reference_source, u), NULL, 0, NULL, &oc__j_reference_source_common};
 
 static const sdkrt_jfield oc__j_reference_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_reference_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3009,7 +3047,14 @@ static const sdkrt_jvariant oc__j_session_durable_event_v[] = {
     {"session.next.revert.cleared", &oc__j_session_next_revert_cleared, 0},
     {"session.next.revert.committed", &oc__j_session_next_revert_committed, 0},
 };
-const sdkrt_jtype oc__j_session_durable_event = {SDKRT_JK_UNION, "SessionDurableEvent", sizeof(oc_session_durable_event), NULL, NULL, 0, oc__j_session_durable_event_v, 28, "type", offsetof(oc_session_durable_event, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_session_durable_event_cf[] = {
+    {"id", &oc__j_evt_id, 0, offsetof(oc_session_durable_event_common, id), offsetof(oc_session_durable_event_common, has_id), SDKRT_JNONE},
+    {"metadata", &oc__j_json_map, 0, offsetof(oc_session_durable_event_common, metadata), offsetof(oc_session_durable_event_common, has_metadata), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_durable_event_common, durable), offsetof(oc_session_durable_event_common, has_durable), SDKRT_JNONE},
+    {"location", &oc__j_location_ref, 0, offsetof(oc_session_durable_event_common, location), offsetof(oc_session_durable_event_common, has_location), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_session_durable_event_common = {SDKRT_JK_OBJECT, "session_durable_event_common", sizeof(oc_session_durable_event_common), NULL, oc__j_session_durable_event_cf, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_session_durable_event = {SDKRT_JK_UNION, "SessionDurableEvent", sizeof(oc_session_durable_event), NULL, NULL, 0, oc__j_session_durable_event_v, 28, "type", offsetof(oc_session_durable_event, u), NULL, 0, NULL, &oc__j_session_durable_event_common};
 
 const sdkrt_jtype oc__j_session_durable_event_list = {SDKRT_JK_ARRAY, "session_durable_event_list", sizeof(oc_session_durable_event_list), &oc__j_session_durable_event, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
@@ -3149,7 +3194,11 @@ static const sdkrt_jvariant oc__j_session_message_assistant_content_item_v[] = {
     {"reasoning", &oc__j_session_message_assistant_reasoning, 0},
     {"tool", &oc__j_session_message_assistant_tool, 0},
 };
-const sdkrt_jtype oc__j_session_message_assistant_content_item = {SDKRT_JK_UNION, "SessionMessageAssistantContentItem", sizeof(oc_session_message_assistant_content_item), NULL, NULL, 0, oc__j_session_message_assistant_content_item_v, 3, "type", offsetof(oc_session_message_assistant_content_item, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_session_message_assistant_content_item_cf[] = {
+    {"id", &oc__jx_string, 0, offsetof(oc_session_message_assistant_content_item_common, id), offsetof(oc_session_message_assistant_content_item_common, has_id), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_session_message_assistant_content_item_common = {SDKRT_JK_OBJECT, "session_message_assistant_content_item_common", sizeof(oc_session_message_assistant_content_item_common), NULL, oc__j_session_message_assistant_content_item_cf, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_content_item = {SDKRT_JK_UNION, "SessionMessageAssistantContentItem", sizeof(oc_session_message_assistant_content_item), NULL, NULL, 0, oc__j_session_message_assistant_content_item_v, 3, "type", offsetof(oc_session_message_assistant_content_item, u), NULL, 0, NULL, &oc__j_session_message_assistant_content_item_common};
 
 const sdkrt_jtype oc__j_session_message_assistant_content_item_list = {SDKRT_JK_ARRAY, "session_message_assistant_content_item_list", sizeof(oc_session_message_assistant_content_item_list), &oc__j_session_message_assistant_content_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
@@ -3375,7 +3424,12 @@ static const sdkrt_jvariant oc__j_session_message_value_v[] = {
     {"assistant", &oc__j_session_message_assistant, 0},
     {"compaction", &oc__j_session_message_compaction, 0},
 };
-const sdkrt_jtype oc__j_session_message_value = {SDKRT_JK_UNION, "SessionMessage", sizeof(oc_session_message_value), NULL, NULL, 0, oc__j_session_message_value_v, 8, "type", offsetof(oc_session_message_value, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_session_message_value_cf[] = {
+    {"id", &oc__j_message_id, 0, offsetof(oc_session_message_value_common, id), offsetof(oc_session_message_value_common, has_id), SDKRT_JNONE},
+    {"metadata", &oc__j_json_map, 0, offsetof(oc_session_message_value_common, metadata), offsetof(oc_session_message_value_common, has_metadata), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_session_message_value_common = {SDKRT_JK_OBJECT, "session_message_value_common", sizeof(oc_session_message_value_common), NULL, oc__j_session_message_value_cf, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_session_message_value = {SDKRT_JK_UNION, "SessionMessage", sizeof(oc_session_message_value), NULL, NULL, 0, oc__j_session_message_value_v, 8, "type", offsetof(oc_session_message_value, u), NULL, 0, NULL, &oc__j_session_message_value_common};
 
 const sdkrt_jtype oc__j_session_message_value_list = {SDKRT_JK_ARRAY, "session_message_value_list", sizeof(oc_session_message_value_list), &oc__j_session_message_value, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
@@ -4478,7 +4532,11 @@ static const sdkrt_jvariant oc__j_tool_state_v[] = {
     {"completed", &oc__j_tool_state_completed, 0},
     {"error", &oc__j_tool_state_error, 0},
 };
-const sdkrt_jtype oc__j_tool_state = {SDKRT_JK_UNION, "ToolState", sizeof(oc_tool_state), NULL, NULL, 0, oc__j_tool_state_v, 4, "status", offsetof(oc_tool_state, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_tool_state_cf[] = {
+    {"input", &oc__j_json_map, 0, offsetof(oc_tool_state_common, input), offsetof(oc_tool_state_common, has_input), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_tool_state_common = {SDKRT_JK_OBJECT, "tool_state_common", sizeof(oc_tool_state_common), NULL, oc__j_tool_state_cf, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_tool_state = {SDKRT_JK_UNION, "ToolState", sizeof(oc_tool_state), NULL, NULL, 0, oc__j_tool_state_v, 4, "status", offsetof(oc_tool_state, u), NULL, 0, NULL, &oc__j_tool_state_common};
 
 static const sdkrt_jfield oc__j_tool_state_completed_f[] = {
     {"status", &oc__jx_lit22, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4763,7 +4821,14 @@ static const sdkrt_jvariant oc__j_v2_event_v[] = {
     {"server.connected", &oc__j_server_connected, 0},
     {"global.disposed", &oc__j_global_disposed, 0},
 };
-const sdkrt_jtype oc__j_v2_event = {SDKRT_JK_UNION, "V2Event", sizeof(oc_v2_event), NULL, NULL, 0, oc__j_v2_event_v, 88, "type", offsetof(oc_v2_event, u), NULL, 0, NULL, NULL};
+static const sdkrt_jfield oc__j_v2_event_cf[] = {
+    {"id", &oc__j_evt_id, 0, offsetof(oc_v2_event_common, id), offsetof(oc_v2_event_common, has_id), SDKRT_JNONE},
+    {"metadata", &oc__j_json_map, 0, offsetof(oc_v2_event_common, metadata), offsetof(oc_v2_event_common, has_metadata), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_v2_event_common, durable), offsetof(oc_v2_event_common, has_durable), SDKRT_JNONE},
+    {"location", &oc__j_location_ref, 0, offsetof(oc_v2_event_common, location), offsetof(oc_v2_event_common, has_location), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_v2_event_common = {SDKRT_JK_OBJECT, "v2_event_common", sizeof(oc_v2_event_common), NULL, oc__j_v2_event_cf, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_v2_event = {SDKRT_JK_UNION, "V2Event", sizeof(oc_v2_event), NULL, NULL, 0, oc__j_v2_event_v, 88, "type", offsetof(oc_v2_event, u), NULL, 0, NULL, &oc__j_v2_event_common};
 
 static const sdkrt_jfield oc__j_vcs_branch_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_vcs_branch_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -6567,6 +6632,8 @@ const oc_file_part_source_text *oc_file_part_source_text_value(const oc_file_par
         return &value->u.symbol.text;
     case OC_FILE_PART_SOURCE_RESOURCE:
         return &value->u.resource.text;
+    case OC_FILE_PART_SOURCE_UNKNOWN:
+        return value->u.common_.has_text ? &value->u.common_.text : NULL;
     default:
         return NULL;
     }
@@ -8706,6 +8773,8 @@ const char *oc_integration_o_auth_method_prompts_item_key(const oc_integration_o
         return value->u.text.key;
     case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.key;
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
+        return value->u.common_.has_key ? value->u.common_.key : NULL;
     default:
         return NULL;
     }
@@ -8720,6 +8789,8 @@ const char *oc_integration_o_auth_method_prompts_item_message(const oc_integrati
         return value->u.text.message;
     case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.message;
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
+        return value->u.common_.has_message ? value->u.common_.message : NULL;
     default:
         return NULL;
     }
@@ -8734,6 +8805,8 @@ const oc_integration_when *oc_integration_o_auth_method_prompts_item_when(const 
         return value->u.text.has_when ? &value->u.text.when : NULL;
     case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.has_when ? &value->u.select.when : NULL;
+    case OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
+        return value->u.common_.has_when ? &value->u.common_.when : NULL;
     default:
         return NULL;
     }
@@ -9336,6 +9409,8 @@ const oc_message_id_msg *oc_message_id_value(const oc_message *value)
         return &value->u.user.id;
     case OC_MESSAGE_ASSISTANT:
         return &value->u.assistant.id;
+    case OC_MESSAGE_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -9350,6 +9425,8 @@ const oc_session_id *oc_message_session_id(const oc_message *value)
         return &value->u.user.session_id;
     case OC_MESSAGE_ASSISTANT:
         return &value->u.assistant.session_id;
+    case OC_MESSAGE_UNKNOWN:
+        return value->u.common_.has_session_id ? &value->u.common_.session_id : NULL;
     default:
         return NULL;
     }
@@ -9364,6 +9441,8 @@ const char *oc_message_agent(const oc_message *value)
         return value->u.user.agent;
     case OC_MESSAGE_ASSISTANT:
         return value->u.assistant.agent;
+    case OC_MESSAGE_UNKNOWN:
+        return value->u.common_.has_agent ? value->u.common_.agent : NULL;
     default:
         return NULL;
     }
@@ -9838,6 +9917,8 @@ const oc_json_map *oc_tool_state_input(const oc_tool_state *value)
         return &value->u.completed.input;
     case OC_TOOL_STATE_ERROR:
         return &value->u.error.input;
+    case OC_TOOL_STATE_UNKNOWN:
+        return value->u.common_.has_input ? &value->u.common_.input : NULL;
     default:
         return NULL;
     }
@@ -10150,6 +10231,8 @@ const oc_part_id *oc_part_id_value(const oc_part *value)
         return &value->u.retry.id;
     case OC_PART_COMPACTION:
         return &value->u.compaction.id;
+    case OC_PART_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -10184,6 +10267,8 @@ const oc_session_id *oc_part_session_id(const oc_part *value)
         return &value->u.retry.session_id;
     case OC_PART_COMPACTION:
         return &value->u.compaction.session_id;
+    case OC_PART_UNKNOWN:
+        return value->u.common_.has_session_id ? &value->u.common_.session_id : NULL;
     default:
         return NULL;
     }
@@ -10218,6 +10303,8 @@ const oc_message_id_msg *oc_part_message_id(const oc_part *value)
         return &value->u.retry.message_id;
     case OC_PART_COMPACTION:
         return &value->u.compaction.message_id;
+    case OC_PART_UNKNOWN:
+        return value->u.common_.has_message_id ? &value->u.common_.message_id : NULL;
     default:
         return NULL;
     }
@@ -10449,6 +10536,8 @@ const char *oc_model_api_id(const oc_model_api *value)
         return value->u.aisdk.id;
     case OC_MODEL_API_NATIVE:
         return value->u.native.id;
+    case OC_MODEL_API_UNKNOWN:
+        return value->u.common_.has_id ? value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -10463,6 +10552,8 @@ const char *oc_model_api_url(const oc_model_api *value)
         return value->u.aisdk.has_url ? value->u.aisdk.url : NULL;
     case OC_MODEL_API_NATIVE:
         return value->u.native.has_url ? value->u.native.url : NULL;
+    case OC_MODEL_API_UNKNOWN:
+        return value->u.common_.has_url ? value->u.common_.url : NULL;
     default:
         return NULL;
     }
@@ -10477,6 +10568,8 @@ const oc_json_map *oc_model_api_settings(const oc_model_api *value)
         return value->u.aisdk.has_settings ? &value->u.aisdk.settings : NULL;
     case OC_MODEL_API_NATIVE:
         return &value->u.native.settings;
+    case OC_MODEL_API_UNKNOWN:
+        return value->u.common_.has_settings ? &value->u.common_.settings : NULL;
     default:
         return NULL;
     }
@@ -12014,6 +12107,8 @@ const char *oc_provider_api_url(const oc_provider_api *value)
         return value->u.aisdk.has_url ? value->u.aisdk.url : NULL;
     case OC_PROVIDER_API_NATIVE:
         return value->u.native.has_url ? value->u.native.url : NULL;
+    case OC_PROVIDER_API_UNKNOWN:
+        return value->u.common_.has_url ? value->u.common_.url : NULL;
     default:
         return NULL;
     }
@@ -12028,6 +12123,8 @@ const oc_json_map *oc_provider_api_settings(const oc_provider_api *value)
         return value->u.aisdk.has_settings ? &value->u.aisdk.settings : NULL;
     case OC_PROVIDER_API_NATIVE:
         return &value->u.native.settings;
+    case OC_PROVIDER_API_UNKNOWN:
+        return value->u.common_.has_settings ? &value->u.common_.settings : NULL;
     default:
         return NULL;
     }
@@ -13503,6 +13600,8 @@ const char *oc_reference_source_description(const oc_reference_source *value)
         return value->u.local.has_description ? value->u.local.description : NULL;
     case OC_REFERENCE_SOURCE_GIT:
         return value->u.git.has_description ? value->u.git.description : NULL;
+    case OC_REFERENCE_SOURCE_UNKNOWN:
+        return value->u.common_.has_description ? value->u.common_.description : NULL;
     default:
         return NULL;
     }
@@ -13517,6 +13616,8 @@ const bool *oc_reference_source_hidden(const oc_reference_source *value)
         return value->u.local.has_hidden ? &value->u.local.hidden : NULL;
     case OC_REFERENCE_SOURCE_GIT:
         return value->u.git.has_hidden ? &value->u.git.hidden : NULL;
+    case OC_REFERENCE_SOURCE_UNKNOWN:
+        return value->u.common_.has_hidden ? &value->u.common_.hidden : NULL;
     default:
         return NULL;
     }
@@ -15730,6 +15831,8 @@ const oc_evt_id *oc_session_durable_event_id(const oc_session_durable_event *val
         return &value->u.session_next_revert_cleared.id;
     case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
         return &value->u.session_next_revert_committed.id;
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -15796,6 +15899,8 @@ const oc_json_map *oc_session_durable_event_metadata(const oc_session_durable_ev
         return value->u.session_next_revert_cleared.has_metadata ? &value->u.session_next_revert_cleared.metadata : NULL;
     case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
         return value->u.session_next_revert_committed.has_metadata ? &value->u.session_next_revert_committed.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return value->u.common_.has_metadata ? &value->u.common_.metadata : NULL;
     default:
         return NULL;
     }
@@ -15862,6 +15967,8 @@ const oc_durable *oc_session_durable_event_durable(const oc_session_durable_even
         return value->u.session_next_revert_cleared.has_durable ? &value->u.session_next_revert_cleared.durable : NULL;
     case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
         return value->u.session_next_revert_committed.has_durable ? &value->u.session_next_revert_committed.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return value->u.common_.has_durable ? &value->u.common_.durable : NULL;
     default:
         return NULL;
     }
@@ -15928,6 +16035,8 @@ const oc_location_ref *oc_session_durable_event_location(const oc_session_durabl
         return value->u.session_next_revert_cleared.has_location ? &value->u.session_next_revert_cleared.location : NULL;
     case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
         return value->u.session_next_revert_committed.has_location ? &value->u.session_next_revert_committed.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return value->u.common_.has_location ? &value->u.common_.location : NULL;
     default:
         return NULL;
     }
@@ -16841,6 +16950,8 @@ const char *oc_session_message_assistant_content_item_id(const oc_session_messag
         return value->u.reasoning.id;
     case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TOOL:
         return value->u.tool.id;
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_UNKNOWN:
+        return value->u.common_.has_id ? value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -17218,6 +17329,8 @@ const oc_message_id *oc_session_message_value_id(const oc_session_message_value 
         return &value->u.assistant.id;
     case OC_SESSION_MESSAGE_VALUE_COMPACTION:
         return &value->u.compaction.id;
+    case OC_SESSION_MESSAGE_VALUE_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -17244,6 +17357,8 @@ const oc_json_map *oc_session_message_value_metadata(const oc_session_message_va
         return value->u.assistant.has_metadata ? &value->u.assistant.metadata : NULL;
     case OC_SESSION_MESSAGE_VALUE_COMPACTION:
         return value->u.compaction.has_metadata ? &value->u.compaction.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_UNKNOWN:
+        return value->u.common_.has_metadata ? &value->u.common_.metadata : NULL;
     default:
         return NULL;
     }
@@ -19431,6 +19546,8 @@ const oc_evt_id *oc_v2_event_id(const oc_v2_event *value)
         return &value->u.server_connected.id;
     case OC_V2_EVENT_GLOBAL_DISPOSED:
         return &value->u.global_disposed.id;
+    case OC_V2_EVENT_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -19617,6 +19734,8 @@ const oc_json_map *oc_v2_event_metadata(const oc_v2_event *value)
         return value->u.server_connected.has_metadata ? &value->u.server_connected.metadata : NULL;
     case OC_V2_EVENT_GLOBAL_DISPOSED:
         return value->u.global_disposed.has_metadata ? &value->u.global_disposed.metadata : NULL;
+    case OC_V2_EVENT_UNKNOWN:
+        return value->u.common_.has_metadata ? &value->u.common_.metadata : NULL;
     default:
         return NULL;
     }
@@ -19803,6 +19922,8 @@ const oc_durable *oc_v2_event_durable(const oc_v2_event *value)
         return value->u.server_connected.has_durable ? &value->u.server_connected.durable : NULL;
     case OC_V2_EVENT_GLOBAL_DISPOSED:
         return value->u.global_disposed.has_durable ? &value->u.global_disposed.durable : NULL;
+    case OC_V2_EVENT_UNKNOWN:
+        return value->u.common_.has_durable ? &value->u.common_.durable : NULL;
     default:
         return NULL;
     }
@@ -19989,6 +20110,8 @@ const oc_location_ref *oc_v2_event_location(const oc_v2_event *value)
         return value->u.server_connected.has_location ? &value->u.server_connected.location : NULL;
     case OC_V2_EVENT_GLOBAL_DISPOSED:
         return value->u.global_disposed.has_location ? &value->u.global_disposed.location : NULL;
+    case OC_V2_EVENT_UNKNOWN:
+        return value->u.common_.has_location ? &value->u.common_.location : NULL;
     default:
         return NULL;
     }

@@ -1448,6 +1448,14 @@ typedef enum oc_file_part_source_kind {
     OC_FILE_PART_SOURCE_RESOURCE = 3 /* resource */
 } oc_file_part_source_kind;
 
+/* The fields every variant of oc_file_part_source has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_file_part_source_common {
+    bool has_text;
+    oc_file_part_source_text text;
+} oc_file_part_source_common;
+
 struct oc_file_part_source {
     oc_file_part_source_kind kind;
     json_t *unknown;
@@ -1455,6 +1463,7 @@ struct oc_file_part_source {
         oc_file_source file;
         oc_symbol_source symbol;
         oc_resource_source resource;
+        oc_file_part_source_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -2446,12 +2455,25 @@ typedef enum oc_integration_o_auth_method_prompts_item_kind {
     OC_INTEGRATION_O_AUTH_METHOD_PROMPTS_ITEM_SELECT = 2 /* select */
 } oc_integration_o_auth_method_prompts_item_kind;
 
+/* The fields every variant of oc_integration_o_auth_method_prompts_item has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_integration_o_auth_method_prompts_item_common {
+    bool has_key;
+    char *key;
+    bool has_message;
+    char *message;
+    bool has_when;
+    oc_integration_when when;
+} oc_integration_o_auth_method_prompts_item_common;
+
 struct oc_integration_o_auth_method_prompts_item {
     oc_integration_o_auth_method_prompts_item_kind kind;
     json_t *unknown;
     union {
         oc_integration_text_prompt text;
         oc_integration_select_prompt select;
+        oc_integration_o_auth_method_prompts_item_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -2685,12 +2707,25 @@ typedef enum oc_message_kind {
     OC_MESSAGE_ASSISTANT = 2 /* assistant */
 } oc_message_kind;
 
+/* The fields every variant of oc_message has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_message_common {
+    bool has_id;
+    oc_message_id_msg id;
+    bool has_session_id;
+    oc_session_id session_id;
+    bool has_agent;
+    char *agent;
+} oc_message_common;
+
 struct oc_message {
     oc_message_kind kind;
     json_t *unknown;
     union {
         oc_user_message user;
         oc_assistant_message assistant;
+        oc_message_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -2888,6 +2923,14 @@ typedef enum oc_tool_state_kind {
     OC_TOOL_STATE_ERROR = 4 /* error */
 } oc_tool_state_kind;
 
+/* The fields every variant of oc_tool_state has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_tool_state_common {
+    bool has_input;
+    oc_json_map input;
+} oc_tool_state_common;
+
 struct oc_tool_state {
     oc_tool_state_kind kind;
     json_t *unknown;
@@ -2896,6 +2939,7 @@ struct oc_tool_state {
         oc_tool_state_running running;
         oc_tool_state_completed completed;
         oc_tool_state_error error;
+        oc_tool_state_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -3003,6 +3047,18 @@ typedef enum oc_part_kind {
     OC_PART_COMPACTION = 12 /* compaction */
 } oc_part_kind;
 
+/* The fields every variant of oc_part has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_part_common {
+    bool has_id;
+    oc_part_id id;
+    bool has_session_id;
+    oc_session_id session_id;
+    bool has_message_id;
+    oc_message_id_msg message_id;
+} oc_part_common;
+
 struct oc_part {
     oc_part_kind kind;
     json_t *unknown;
@@ -3019,6 +3075,7 @@ struct oc_part {
         oc_agent_part agent;
         oc_retry_part retry;
         oc_compaction_part compaction;
+        oc_part_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -3107,12 +3164,25 @@ typedef enum oc_model_api_kind {
     OC_MODEL_API_NATIVE = 2 /* native */
 } oc_model_api_kind;
 
+/* The fields every variant of oc_model_api has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_model_api_common {
+    bool has_id;
+    char *id;
+    bool has_url;
+    char *url;
+    bool has_settings;
+    oc_json_map settings;
+} oc_model_api_common;
+
 struct oc_model_api {
     oc_model_api_kind kind;
     json_t *unknown;
     union {
         oc_model_api_aisdk aisdk;
         oc_model_api_native native;
+        oc_model_api_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -3849,12 +3919,23 @@ typedef enum oc_provider_api_kind {
     OC_PROVIDER_API_NATIVE = 2 /* native */
 } oc_provider_api_kind;
 
+/* The fields every variant of oc_provider_api has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_provider_api_common {
+    bool has_url;
+    char *url;
+    bool has_settings;
+    oc_json_map settings;
+} oc_provider_api_common;
+
 struct oc_provider_api {
     oc_provider_api_kind kind;
     json_t *unknown;
     union {
         oc_provider_aisdk aisdk;
         oc_provider_native native;
+        oc_provider_api_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -4545,12 +4626,23 @@ typedef enum oc_reference_source_kind {
     OC_REFERENCE_SOURCE_GIT = 2 /* git */
 } oc_reference_source_kind;
 
+/* The fields every variant of oc_reference_source has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_reference_source_common {
+    bool has_description;
+    char *description;
+    bool has_hidden;
+    bool hidden;
+} oc_reference_source_common;
+
 struct oc_reference_source {
     oc_reference_source_kind kind;
     json_t *unknown;
     union {
         oc_reference_local_source local;
         oc_reference_git_source git;
+        oc_reference_source_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -5603,6 +5695,20 @@ typedef enum oc_session_durable_event_kind {
     OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED = 28 /* session.next.revert.committed */
 } oc_session_durable_event_kind;
 
+/* The fields every variant of oc_session_durable_event has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_session_durable_event_common {
+    bool has_id;
+    oc_evt_id id;
+    bool has_metadata;
+    oc_json_map metadata;
+    bool has_durable;
+    oc_durable durable;
+    bool has_location;
+    oc_location_ref location;
+} oc_session_durable_event_common;
+
 struct oc_session_durable_event {
     oc_session_durable_event_kind kind;
     json_t *unknown;
@@ -5635,6 +5741,7 @@ struct oc_session_durable_event {
         oc_session_next_revert_staged session_next_revert_staged;
         oc_session_next_revert_cleared session_next_revert_cleared;
         oc_session_next_revert_committed session_next_revert_committed;
+        oc_session_durable_event_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -5999,6 +6106,14 @@ typedef enum oc_session_message_assistant_content_item_kind {
     OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TOOL = 3 /* tool */
 } oc_session_message_assistant_content_item_kind;
 
+/* The fields every variant of oc_session_message_assistant_content_item has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_session_message_assistant_content_item_common {
+    bool has_id;
+    char *id;
+} oc_session_message_assistant_content_item_common;
+
 struct oc_session_message_assistant_content_item {
     oc_session_message_assistant_content_item_kind kind;
     json_t *unknown;
@@ -6006,6 +6121,7 @@ struct oc_session_message_assistant_content_item {
         oc_session_message_assistant_text text;
         oc_session_message_assistant_reasoning reasoning;
         oc_session_message_assistant_tool tool;
+        oc_session_message_assistant_content_item_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -6135,6 +6251,16 @@ typedef enum oc_session_message_value_kind {
     OC_SESSION_MESSAGE_VALUE_COMPACTION = 8 /* compaction */
 } oc_session_message_value_kind;
 
+/* The fields every variant of oc_session_message_value has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_session_message_value_common {
+    bool has_id;
+    oc_message_id id;
+    bool has_metadata;
+    oc_json_map metadata;
+} oc_session_message_value_common;
+
 struct oc_session_message_value {
     oc_session_message_value_kind kind;
     json_t *unknown;
@@ -6147,6 +6273,7 @@ struct oc_session_message_value {
         oc_session_message_shell shell;
         oc_session_message_assistant assistant;
         oc_session_message_compaction compaction;
+        oc_session_message_value_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -7030,6 +7157,20 @@ typedef enum oc_v2_event_kind {
     OC_V2_EVENT_GLOBAL_DISPOSED = 88 /* global.disposed */
 } oc_v2_event_kind;
 
+/* The fields every variant of oc_v2_event has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_v2_event_common {
+    bool has_id;
+    oc_evt_id id;
+    bool has_metadata;
+    oc_json_map metadata;
+    bool has_durable;
+    oc_durable durable;
+    bool has_location;
+    oc_location_ref location;
+} oc_v2_event_common;
+
 struct oc_v2_event {
     oc_v2_event_kind kind;
     json_t *unknown;
@@ -7122,6 +7263,7 @@ struct oc_v2_event {
         oc_worktree_failed worktree_failed;
         oc_server_connected server_connected;
         oc_global_disposed global_disposed;
+        oc_v2_event_common common_; /* UNKNOWN */
     } u;
 };
 
