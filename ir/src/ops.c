@@ -771,6 +771,27 @@ static void detect_page(cctx *c, sdkc_operation *op)
     op->pagination = pg;
 }
 
+/* The Effect HttpApi contract gives a Fail cause's `error` the schema `not: {}` (never) when the
+ * stream declares no typed error, yet makes it required, so no Fail cause could ever decode:
+ * the server does send one. Such an `error` is raw JSON instead, so that clients can read it. */
+static void loosen_fail_errors(cctx *c, const sdkc_node *cs, const sdkc_type *cause)
+{
+    const sdkc_type *t = cc_strip_nullable(cause);
+    if (t && t->kind == SDKC_TYPE_ARRAY)
+        t = cc_strip_nullable(t->u.array.items);
+    size_t n = t && t->kind == SDKC_TYPE_UNION ? t->u.union_.nvariants : 1;
+    for (size_t i = 0; t && i < n; i++) {
+        const sdkc_type *v =
+            t->kind == SDKC_TYPE_UNION ? cc_strip_nullable(t->u.union_.variants[i].type) : t;
+        sdkc_field *f = (sdkc_field *)field_of(v, "error");
+        if (f && f->type && f->type->kind == SDKC_TYPE_NEVER) {
+            sdkc_type *any = cc_any(c, cs, f->type->origin, NULL);
+            if (any)
+                f->type = any;
+        }
+    }
+}
+
 static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *media,
                          const char *mp)
 {
@@ -801,9 +822,11 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         const char *fe = cc_text(sdkc_node_get(xs, "failureEvent"));
         s->failure_event = fe ? cc_strdup(c, fe) : NULL;
         const sdkc_node *cs = sdkc_node_get(xs, "causeSchema");
-        if (cs)
+        if (cs) {
             s->cause = cc_schema(c, cs, op_context(c, r, "Cause"),
                                  cc_printf(c, "%s/x-effect-stream/causeSchema", nz(mp)));
+            loosen_fail_errors(c, cs, s->cause);
+        }
         const sdkc_node *es = sdkc_node_get(xs, "errorSchema");
         if (es)
             s->error = cc_schema(c, es, op_context(c, r, "StreamError"),

@@ -736,6 +736,36 @@ START_TEST(stream_items_heartbeats_and_failure)
 }
 END_TEST
 
+/* The contract types a Fail cause's error `not: {}` (never) but requires it: what the server sends
+ * is kept as raw JSON, so _failure gives a Fail cause. */
+START_TEST(stream_fail_cause_keeps_its_error)
+{
+    route *r = &srv.routes[srv.nroutes++];
+    memset(r, 0, sizeof *r);
+    r->status = 200;
+    r->content_type = "text/event-stream";
+    r->chunks[0] = "event: effect/httpapi/stream/failure\ndata: [{\"_tag\":\"Fail\",\"error\":"
+                   "{\"_tag\":\"SessionBusyError\",\"message\":\"busy\"}}]\n\n";
+    oc_session_events_request req = {0};
+    req.session_id.value = "ses_1";
+    oc_session_events_stream *s = NULL;
+    oc_error *err = NULL;
+    const oc_session_durable_event *ev = NULL;
+    ck_assert_int_eq(oc_session_events_open(&s, client, &req, NULL, &err), OC_OK);
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ERROR);
+    ck_assert_str_eq(oc_error_tag(err), "StreamFailure");
+    const oc_session_events_cause_item_list *cause = oc_session_events_failure(err);
+    ck_assert_ptr_nonnull(cause);
+    ck_assert_uint_eq(cause->count, 1);
+    ck_assert_int_eq(cause->items[0].kind, OC_SESSION_EVENTS_CAUSE_ITEM_FAIL);
+    const json_t *e = cause->items[0].u.fail.error;
+    ck_assert_str_eq(json_string_value(json_object_get(e, "_tag")), "SessionBusyError");
+    ck_assert_ptr_nonnull(strstr(oc_error_message(err), "Fail: SessionBusyError"));
+    oc_error_clear(&err);
+    oc_session_events_close(s);
+}
+END_TEST
+
 START_TEST(stream_cut_close_and_error_status)
 {
     route *r = &srv.routes[srv.nroutes++];
@@ -914,6 +944,7 @@ static Suite *suite(void)
     tcase_add_test(tc, union_common_fields_tag_and_kind_name);
     tcase_add_test(tc, stream_items_heartbeats_and_failure);
     tcase_add_test(tc, stream_cut_close_and_error_status);
+    tcase_add_test(tc, stream_fail_cause_keeps_its_error);
     tcase_add_test(tc, follower_resumes_after_the_last_sequence);
     tcase_add_test(tc, null_request_when_nothing_is_required);
     suite_add_tcase(s, tc);

@@ -721,8 +721,6 @@ const sdkrt_jtype oc__jx_lit98 = {SDKRT_JK_LITERAL, "lit98", 1, NULL, NULL, 0, N
 
 const sdkrt_jtype oc__jx_lit99 = {SDKRT_JK_LITERAL, "lit99", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"retry\"", NULL};
 
-const sdkrt_jtype oc__jx_never = {SDKRT_JK_NEVER, "never", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
-
 const sdkrt_jtype oc__jx_string = {SDKRT_JK_STRING, "string", sizeof(char *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_agent_color_v[] = {
@@ -3107,7 +3105,7 @@ const sdkrt_jtype oc__j_session_events_cause_item_die = {SDKRT_JK_OBJECT, "Sessi
 
 static const sdkrt_jfield oc__j_session_events_cause_item_fail_f[] = {
     {"_tag", &oc__jx_lit54, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"error", &oc__jx_never, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
+    {"error", &oc__jx_json, SDKRT_JF_REQUIRED, offsetof(oc_session_events_cause_item_fail, error), SDKRT_JNONE, SDKRT_JNONE},
 };
 const sdkrt_jtype oc__j_session_events_cause_item_fail = {SDKRT_JK_OBJECT, "SessionEventsCauseItemFail", sizeof(oc_session_events_cause_item_fail), NULL, oc__j_session_events_cause_item_fail_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 

@@ -5803,7 +5803,7 @@ struct oc_session_error {
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_events_cause_item_fail {
     /* "_tag" is always "Fail". */
-    char none_; /* no stored fields */
+    json_t *error;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
