@@ -107,7 +107,11 @@ cflags=(-std=c11 -Wall -Wextra -Wcast-qual -Wwrite-strings -Werror)
 "$cc" "${cflags[@]}" "$tmp/app/app.c" -o "$tmp/app/pc_shared" $(pkg-config --cflags --libs oc) ||
   fail "pkg-config shared build"
 readelf -d "$tmp/app/pc_shared" | grep -q 'NEEDED.*\[liboc.so.0\]' || fail "pc_shared does not need liboc.so.0"
-check_run pc_shared env LD_LIBRARY_PATH="$sdk/lib:$rt/lib" "$tmp/app/pc_shared"
+# oc.pc carries an rpath to its non-system libdir (and liboc.so one to libsdkrt's): no
+# LD_LIBRARY_PATH needed.
+pkg-config --libs oc | grep -q -- "-Wl,-rpath,$sdk/lib" || fail "oc.pc gives no rpath: $(pkg-config --libs oc)"
+readelf -d "$tmp/app/pc_shared" | grep -qE "(RUNPATH|RPATH).*$sdk/lib" || fail "pc_shared has no run path to $sdk/lib"
+check_run pc_shared env -u LD_LIBRARY_PATH "$tmp/app/pc_shared"
 
 # pkg-config --static: liboc.a and libsdkrt.a, nothing of ours shared.
 static=$(pkg-config --static --libs oc)
