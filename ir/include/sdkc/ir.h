@@ -431,7 +431,7 @@ char *sdkc_upper_snake(sdkc_arena *a, const char *s); /* "session.idle" -> "SESS
 char *sdkc_pascal_case(sdkc_arena *a, const char *s); /* "session-v2.info" -> "SessionV2Info" */
 bool sdkc_is_c_keyword(const char *s);
 
-#define SDKC_VERSION "0.2.0"
+#define SDKC_VERSION "0.3.0"
 
 #ifdef __cplusplus
 }
