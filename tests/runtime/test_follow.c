@@ -126,10 +126,14 @@ static const sdkrt_jtype t_event2 = {.kind = SDKRT_JK_UNION,
 
 static const sdkrt_jerror op_errors[] = {{404, "NotFound", &t_durable},
                                          {503, "Unavailable", &t_durable}};
-static const sdkrt_jop op_events = {
-    "t.events", 200, SDKRT_JENC_SSE, NULL, NULL,
-    op_errors,  2,   &t_event,       true, "effect/httpapi/stream/failure",
-    NULL};
+static const sdkrt_jop op_events = {.id = "t.events",
+                                    .status = 200,
+                                    .encoding = SDKRT_JENC_SSE,
+                                    .errors = op_errors,
+                                    .nerrors = 2,
+                                    .item = &t_event,
+                                    .item_encoded = true,
+                                    .failure_event = "effect/httpapi/stream/failure"};
 
 static const char *const seq_path[] = {"durable", "seq"};
 static const sdkrt_follow_sequence seq_spec = {seq_path, 2};
