@@ -621,6 +621,20 @@ static void stream_json(writer *w, const sdkc_stream *s)
         put_type(w, "cause", s->cause);
     if (s->error)
         put_type(w, "error", s->error);
+    if (s->follow) {
+        key(w, "follow");
+        open_c(w, '{');
+        key(w, "sequence");
+        open_c(w, '[');
+        for (size_t i = 0; i < s->follow->depth; i++) {
+            item(w);
+            v_str(w, s->follow->sequence[i]);
+        }
+        close_c(w, ']');
+        put_str(w, "after_param", s->follow->after_param->wire_name);
+        put_bool(w, "from_option", s->follow->from_option);
+        close_c(w, '}');
+    }
     close_c(w, '}');
 }
 
@@ -759,6 +773,21 @@ static void ir_json(writer *w, const sdkc_ir *ir)
     put_str_or_null(w, "version", ir->version);
     put_str(w, "description", ir->description);
     close_c(w, '}');
+    if (ir->nservers) {
+        key(w, "servers");
+        open_c(w, '[');
+        for (size_t i = 0; i < ir->nservers; i++) {
+            const sdkc_server *sv = &ir->servers[i];
+            item(w);
+            open_c(w, '{');
+            put_str(w, "url", sv->url);
+            put_str(w, "description", sv->description);
+            put_bool(w, "absolute", sv->absolute);
+            put_loc(w, sv->loc);
+            close_c(w, '}');
+        }
+        close_c(w, ']');
+    }
     put_true_if(w, "auth_unspecified", ir->auth_unspecified);
 
     key(w, "security_schemes");
@@ -1273,6 +1302,25 @@ static void read_schemes(reader *r, const json_t *arr)
     r->ir->nschemes = s ? n : 0;
 }
 
+static void read_servers(reader *r, const json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    sdkc_server *s = n ? ralloc(r, n * sizeof *s) : NULL;
+    for (size_t i = 0; s && i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o)) {
+            rerr(r, "servers[%zu]: must be an object", i);
+            continue;
+        }
+        s[i].url = need_str(r, o, "url", "servers");
+        s[i].description = get_str(r, o, "description", "servers");
+        s[i].absolute = get_bool(r, o, "absolute", "servers");
+        s[i].loc = get_loc(r, o, "servers");
+    }
+    r->ir->servers = s;
+    r->ir->nservers = s ? n : 0;
+}
+
 static void read_brands(reader *r, const json_t *arr)
 {
     size_t n = json_array_size(arr);
@@ -1460,6 +1508,43 @@ static void read_webhook(reader *r, sdkc_webhook *h, const json_t *o, size_t i)
     h->loc = get_loc(r, o, where);
 }
 
+/* A stream's "follow": {"sequence": [names], "after_param": name, "from_option": bool}. */
+static const sdkc_follow *read_follow(reader *r, const json_t *fj, const sdkc_operation *op,
+                                      const char *where)
+{
+    const json_t *seq = json_object_get(fj, "sequence");
+    const char *after = json_is_object(fj) ? need_str(r, fj, "after_param", where) : NULL;
+    size_t depth = json_array_size(seq);
+    if (!json_is_object(fj) || !json_is_array(seq) || depth == 0 || !after) {
+        rerr(r, "%s: \"follow\" needs a non-empty \"sequence\" and an \"after_param\"", where);
+        return NULL;
+    }
+    sdkc_follow *f = ralloc(r, sizeof *f);
+    const char **names = ralloc(r, depth * sizeof *names);
+    if (!f || !names)
+        return NULL;
+    for (size_t i = 0; i < depth; i++) {
+        const json_t *n = json_array_get(seq, i);
+        if (!json_is_string(n)) {
+            rerr(r, "%s: \"follow\".sequence must hold strings", where);
+            return NULL;
+        }
+        names[i] = rdup(r, json_string_value(n));
+    }
+    for (size_t i = 0; i < op->nparams && !f->after_param; i++)
+        if (op->params[i].in == SDKC_PARAM_QUERY && op->params[i].wire_name &&
+            strcmp(op->params[i].wire_name, after) == 0)
+            f->after_param = &op->params[i];
+    if (!f->after_param) {
+        rerr(r, "%s: follow after_param \"%s\" is not a query parameter", where, after);
+        return NULL;
+    }
+    f->sequence = names;
+    f->depth = depth;
+    f->from_option = get_bool(r, fj, "from_option", where);
+    return f;
+}
+
 static void read_success(reader *r, sdkc_success *s, const json_t *succ, const char *where)
 {
     s->status = need_status(r, succ, "status", where);
@@ -1565,6 +1650,9 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     }
 
     op->stream = read_stream(r, json_object_get(o, "stream"), "stream", where);
+    const json_t *fj = json_object_get(json_object_get(o, "stream"), "follow");
+    if (op->stream && fj)
+        ((sdkc_stream *)op->stream)->follow = read_follow(r, fj, op, where);
     op->stream_variant =
         read_stream(r, json_object_get(o, "stream_variant"), "stream_variant", where);
 
@@ -1655,6 +1743,7 @@ sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char 
         c->ir.version = get_str(&r, info, "version", "info");
         c->ir.description = get_str(&r, info, "description", "info");
     }
+    read_servers(&r, get_array(&r, root, "servers", false, "IR"));
     c->ir.auth_unspecified = get_bool(&r, root, "auth_unspecified", "IR");
     const json_t *schemes = get_array(&r, root, "security_schemes", true, "IR");
     const json_t *brands = get_array(&r, root, "brands", true, "IR");

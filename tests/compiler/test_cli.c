@@ -228,6 +228,46 @@ START_TEST(generate_prints_warnings)
 }
 END_TEST
 
+/* generate exits as compile does: 2 for a contract (or IR) error, a file it cannot read, a bad
+ * argument; the error is printed; nothing is written. */
+START_TEST(generate_exits_2_on_contract_errors)
+{
+    static const char *const bad[] = {"dangling_ref.yaml", "malformed.json", "empty.yaml",
+                                      "several_errors.yaml", "no_such_file.yaml"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[1024];
+        snprintf(args, sizeof args,
+                 "compile " SDKC_SOURCE_DIR "/tests/compiler/data/cli/%s -o %s/ir.json", bad[i],
+                 tmpdir);
+        result c = run(args);
+        snprintf(args, sizeof args,
+                 "generate " SDKC_SOURCE_DIR "/tests/compiler/data/cli/%s --lang c --prefix t "
+                 "--out %s/bad-sdk",
+                 bad[i], tmpdir);
+        result g = run(args);
+        ck_assert_msg(c.status == 2, "compile %s: exit %d", bad[i], c.status);
+        ck_assert_msg(g.status == 2, "generate %s: exit %d: %s", bad[i], g.status, g.err);
+        ck_assert_msg(matches(g.err, "error"), "generate %s says: %s", bad[i], g.err);
+        result_free(&c);
+        result_free(&g);
+    }
+    char path[600];
+    snprintf(path, sizeof path, "%s/bad-sdk/CMakeLists.txt", tmpdir);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    /* an IR that does not read back */
+    snprintf(path, sizeof path, "%s/bad.ir.json", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"format\": \"sdkc-ir/1\", \"types\": 7}\n", f);
+    fclose(f);
+    char args[1024];
+    snprintf(args, sizeof args, "generate %s --lang c --prefix t --out %s/bad-sdk", path, tmpdir);
+    result g = run(args);
+    ck_assert_msg(g.status == 2, "exit %d: %s", g.status, g.err);
+    result_free(&g);
+}
+END_TEST
+
 /* -o naming a FIFO (as /dev/null would be: not a regular file) writes into it; it is not
  * replaced by a regular file through FILE.tmp and rename. A child reads the FIFO. */
 START_TEST(output_to_fifo_written_in_place)
@@ -505,7 +545,48 @@ START_TEST(inspect_opencode)
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     ck_assert(matches(r.out, "^operations: 188 "));
     ck_assert(matches(r.out, "v2.session.list .*\\[page SessionV2Info\\]"));
-    ck_assert(matches(r.out, "v2.session.events .*\\[stream sse SessionDurableEvent\\]"));
+    ck_assert(matches(r.out, "v2.session.events .*\\[stream sse SessionDurableEvent\\] "
+                             "\\[durable: follow by durable.seq via after\\]"));
+    result_free(&r);
+}
+END_TEST
+
+/* A counting query parameter typed `number` stays a double in the C SDK, with a warning at its
+ * location; `multipleOf: 1` makes it an integer; a plain number is left alone. */
+START_TEST(generate_warns_about_integral_numbers)
+{
+    char args[1024];
+    const char *contract = SDKC_SOURCE_DIR "/tests/compiler/data/compile/warn/integral.yaml";
+    snprintf(args, sizeof args, "generate %s --lang c --prefix it --out %s/sdk", contract, tmpdir);
+    result g = run(args);
+    ck_assert_msg(g.status == 0, "exit %d: %s", g.status, g.err);
+    ck_assert_msg(matches(g.err, "integral.yaml:8:11: warning: operation 'items.list': query "
+                                 "parameter 'limit' is 'type: number' although it counts"),
+                  "%s", g.err);
+    ck_assert(!matches(g.err, "'offset'"));
+    ck_assert(!matches(g.err, "'ratio'"));
+    char path[512];
+    snprintf(path, sizeof path, "%s/sdk/include/it/ops.h", tmpdir);
+    char *ops = slurp(path);
+    ck_assert(matches(ops, "double limit;"));
+    ck_assert(matches(ops, "int64_t offset;"));
+    ck_assert(matches(ops, "double ratio;"));
+    free(ops);
+    result_free(&g);
+}
+END_TEST
+
+START_TEST(inspect_durable_stream)
+{
+    result r = run("inspect " SDKC_SOURCE_DIR "/spec/opencode/openapi.json --include 'v2.*' "
+                   "--follow v2.session.events=durable.version:after");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert(matches(r.out, "v2.session.events .*\\[durable: follow by durable.version via "
+                             "after, --follow\\]"));
+    ck_assert(!matches(r.out, "v2.event.subscribe .*durable"));
+    result_free(&r);
+    r = run("inspect " SDKC_SOURCE_DIR "/spec/opencode/openapi.json --follow");
+    ck_assert_int_ne(r.status, 0);
     result_free(&r);
 }
 END_TEST
@@ -522,6 +603,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, usage_errors);
     tcase_add_test(tc, warnings_never_hide_errors);
     tcase_add_test(tc, generate_prints_warnings);
+    tcase_add_test(tc, generate_exits_2_on_contract_errors);
     suite_add_tcase(s, tc);
     tc = tcase_create("ok");
     tcase_add_checked_fixture(tc, setup, teardown);
@@ -532,6 +614,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, inspect_summary);
     tcase_add_test(tc, inspect_example);
     tcase_add_test(tc, inspect_opencode);
+    tcase_add_test(tc, generate_warns_about_integral_numbers);
+    tcase_add_test(tc, inspect_durable_stream);
     tcase_add_test(tc, webhooks_inspected_and_emitted);
     tcase_add_test(tc, dropped_constructs_warned);
     suite_add_tcase(s, tc);

@@ -446,8 +446,8 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
 {
     const char *P = cx->prefix;
     sdkc_kit_banner(b, cx->ir, "ops.c: the client and the operations");
-    sdkc_buf_puts(b, "#include <stdlib.h>\n#include <string.h>\n\n#include \"internal.h\"\n"
-                     "#include \"sdkrt/wire.h\"\n\n");
+    sdkc_buf_puts(b, "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+                     "#include \"internal.h\"\n#include \"sdkrt/wire.h\"\n\n");
     sdkc_buf_printf(
         b,
         "%s_status %s_global_init(void)\n{\n    return sdkrt_global_init();\n}\n\n"
@@ -460,10 +460,19 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         "                               \"libsdkrt %%s does not serve this SDK (built for "
         "%%d.%%d)\", sdkrt_version_string(),\n"
         "                               SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR);\n"
-        "    return sdkrt_client_new(out, opts, err);\n}\n\n"
+        "%s"
         "void %s_client_free(%s_client *client)\n{\n    sdkrt_client_free(client);\n}\n\n"
         "void %s_bytes_free(%s_bytes *bytes)\n{\n    sdkrt_bytes_free(bytes);\n}\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P);
+        P, P, P, P, P, P, P, P,
+        sdkc_ir_default_server(cx->ir)
+            ? sdkc_arena_printf(cx->arena,
+                                "    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;\n"
+                                "    if (opts)\n        o = *opts;\n"
+                                "    if (!o.base_url)\n        o.base_url = %s_DEFAULT_BASE_URL;\n"
+                                "    return sdkrt_client_new(out, &o, err);\n}\n\n",
+                                cx->upper)
+            : "    return sdkrt_client_new(out, opts, err);\n}\n\n",
+        P, P, P, P);
     sdkc_buf_printf(
         b,
         "void %s_error_free(%s_error *err)\n{\n    sdkrt_error_free(err);\n}\n\n"
@@ -548,9 +557,11 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         sdkc_buf_printf(b, "/* ---- %s ---- */\n\n", o->op->id);
         emit_op_desc(cx, b, o);
         emit_builder(cx, b, o);
-        if (o->op->stream && o->item)
+        if (o->op->stream && o->item) {
             emit_stream(cx, b, o);
-        else if (o->op->pagination && emit_page_ok(o))
+            if (emit_follow_ok(o))
+                emit_follow_c(cx, b, o);
+        } else if (o->op->pagination && emit_page_ok(o))
             emit_paged(cx, b, o);
         else
             emit_unary(cx, b, o);

@@ -52,12 +52,16 @@ static int parse(sdkc_kit_generate_args *a, const sdkc_kit_generate *g, int argc
             slot = &a->out;
         else if (!strcmp(arg, "--include"))
             slot = &a->include[a->ninclude];
+        else if (!strcmp(arg, "--follow"))
+            slot = &a->follow[a->nfollow];
         if (slot) {
             if (i + 1 >= argc)
                 return usage(g);
             *slot = argv[++i];
             if (slot == &a->include[a->ninclude])
                 a->ninclude++;
+            else if (slot == &a->follow[a->nfollow])
+                a->nfollow++;
         } else if (arg[0] == '-' || a->input) {
             return usage(g);
         } else {
@@ -84,37 +88,49 @@ int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
     sdkc_diag *diag = NULL;
     sdkc_compiled *compiled = NULL;
     a.include = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a.include);
-    if (!a.include)
-        return 1;
+    a.follow = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a.follow);
+    if (!a.include || !a.follow)
+        goto cleanup;
     if ((rc = parse(&a, g, argc, argv, &done)) != 0 || done)
         goto cleanup;
     rc = 1;
     if (sdkc_diag_new(&diag) != SDKC_OK)
         goto cleanup;
     if (sdkc_read_file(a.input, &text, &len) != SDKC_OK) {
-        fprintf(stderr, "sdkc generate: cannot read %s\n", a.input);
+        fprintf(stderr, "sdkc generate: error: cannot read %s\n", a.input);
+        rc = 2; /* as `sdkc compile` for an input it cannot read */
         goto cleanup;
     }
     sdkc_status st;
     if (looks_like_ir(text, len)) {
-        if (a.ninclude)
-            fprintf(stderr, "sdkc generate: --include is ignored for IR input\n");
+        if (a.ninclude || a.nfollow)
+            fprintf(stderr, "sdkc generate: --include and --follow are ignored for IR input\n");
         st = sdkc_ir_from_json(&compiled, a.input, text, len, diag);
     } else {
         sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
         co.include = a.include;
         co.ninclude = a.ninclude;
+        co.follow = a.follow;
+        co.nfollow = a.nfollow;
         st = sdkc_compile_file(&compiled, a.input, &co, diag);
     }
-    if (st == SDKC_OK)
-        st = g->emit(sdkc_compiled_ir(compiled), &a, diag);
-    sdkc_diag_print(diag, stderr,
-                    a.quiet); /* the compiler's warnings too, as compile prints them */
+    if (st != SDKC_OK) {
+        /* A contract or IR error is 2, as `sdkc compile` exits; running out of memory is 1. */
+        sdkc_diag_print(diag, stderr, a.quiet);
+        if (st != SDKC_ERR_NOMEM && sdkc_diag_errors(diag) == 0)
+            fprintf(stderr, "%s: error: %s\n", a.input, sdkc_status_str(st));
+        rc = st == SDKC_ERR_NOMEM ? 1 : 2;
+        goto cleanup;
+    }
+    st = g->emit(sdkc_compiled_ir(compiled), &a, diag);
+    /* the compiler's warnings too, as compile prints them */
+    sdkc_diag_print(diag, stderr, a.quiet);
     rc = st == SDKC_OK ? 0 : 1;
 cleanup:
     sdkc_compiled_free(compiled);
     sdkc_diag_free(diag);
     free(text);
     free(a.include);
+    free(a.follow);
     return rc;
 }

@@ -16,7 +16,7 @@ int sdkc_emit_ts_main(int argc, char **argv)
     static const sdkc_kit_generate g = {
         "ts",
         "usage: sdkc generate CONTRACT|IR --lang ts --out DIR [--prefix PACKAGE] "
-        "[--include GLOB]... [--tests] [--quiet]\n",
+        "[--include GLOB]... [--follow OPID=PATH:PARAM]... [--tests] [--quiet]\n",
         "Writes an ESM TypeScript package (a Promise client on fetch): package.json, "
         "tsconfig.json,\nREADME.md, src/{index,client,types,errors,runtime}.ts (docs/ts-sdk.md). "
         "--prefix names the\npackage (default: sdk). --tests also writes tests/mock.ts: one call "

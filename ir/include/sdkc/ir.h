@@ -268,6 +268,18 @@ typedef struct sdkc_pagination {
     const sdkc_param *cursor_param; /* the query parameter a continuation sends */
 } sdkc_pagination;
 
+/* A durable stream: each item carries an integer sequence and the operation can be reopened after
+ * one, so a client can follow it across reconnects. Detected when the item (every variant of a
+ * union item) has an integer field named `seq` or `sequence`, directly or in an object field, at
+ * the same wire path, and the operation has a query parameter `after` of type integer or string
+ * (a string parameter is sent the decimal text); or given by the `follow` compile option. */
+typedef struct sdkc_follow {
+    const char *const *sequence; /* wire names from the item to the sequence: {"durable", "seq"} */
+    size_t depth;
+    const sdkc_param *after_param; /* the query parameter a resume sends */
+    bool from_option;              /* given by the follow compile option, not detected */
+} sdkc_follow;
+
 typedef struct sdkc_stream {
     sdkc_encoding encoding;    /* SSE */
     const sdkc_type *frame;    /* the declared frame schema, or NULL when the schema is the item */
@@ -276,6 +288,7 @@ typedef struct sdkc_stream {
     const char *failure_event; /* "effect/httpapi/stream/failure", or NULL */
     const sdkc_type *cause;    /* the failure frame's data type (a Cause array), or NULL */
     const sdkc_type *error;    /* the Fail cause's error type (NEVER when none), or NULL */
+    const sdkc_follow *follow; /* NULL unless durable (see sdkc_follow) */
 } sdkc_stream;
 
 typedef struct sdkc_security_scheme {
@@ -346,6 +359,17 @@ typedef struct sdkc_webhook {
     sdkc_loc loc;
 } sdkc_webhook;
 
+/* A `servers` entry of the contract. */
+typedef struct sdkc_server {
+    const char *url;         /* server variables replaced by their defaults */
+    const char *description; /* or NULL */
+    /* An http or https URL with a host and every variable substituted: usable as a base URL.
+       False for a relative URL ("/api/v3", resolved against the contract's own location, which
+       a client does not know) and for a variable without a default. */
+    bool absolute;
+    sdkc_loc loc;
+} sdkc_server;
+
 typedef struct sdkc_ir {
     const char *source_name;   /* contract file name as given (basename when written as JSON) */
     const char *source_sha256; /* of the contract bytes */
@@ -362,11 +386,17 @@ typedef struct sdkc_ir {
     size_t nschemes;
     const sdkc_webhook *webhooks; /* webhooks in contract order, then callbacks by operation */
     size_t nwebhooks;
+    const sdkc_server *servers; /* the top-level `servers`, in contract order */
+    size_t nservers;
     /* The contract declares no security schemes: it says nothing of how callers authenticate, so
        a client sends the credentials it is configured with on every operation (an operation's
        declared 401 or implied scheme never narrows that). */
     bool auth_unspecified;
 } sdkc_ir;
+
+/* The default base URL of a client: the first server's URL when it is absolute, else NULL
+ * (borrowed). */
+const char *sdkc_ir_default_server(const sdkc_ir *ir);
 
 typedef struct sdkc_compile_options {
     const char *const *include; /* glob patterns over operation ids; none = all */
@@ -374,10 +404,14 @@ typedef struct sdkc_compile_options {
     /* Prefixes removed from operation ids to form group and name, e.g. "v2". NULL = {"v2"} */
     const char *const *strip_prefixes;
     size_t nstrip_prefixes;
+    /* Durable-stream overrides, "OPID=PATH:PARAM" (PATH dotted wire names: "durable.seq") or
+       "OPID=off"; they replace detection for that operation (see sdkc_follow). */
+    const char *const *follow;
+    size_t nfollow;
 } sdkc_compile_options;
 #define SDKC_COMPILE_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        NULL, 0, NULL, 0                                                                           \
+        NULL, 0, NULL, 0, NULL, 0                                                                  \
     }
 
 typedef struct sdkc_compiled sdkc_compiled; /* owns an IR and its arena */
@@ -414,7 +448,7 @@ char *sdkc_upper_snake(sdkc_arena *a, const char *s); /* "session.idle" -> "SESS
 char *sdkc_pascal_case(sdkc_arena *a, const char *s); /* "session-v2.info" -> "SessionV2Info" */
 bool sdkc_is_c_keyword(const char *s);
 
-#define SDKC_VERSION "0.2.0"
+#define SDKC_VERSION "0.3.0"
 
 #ifdef __cplusplus
 }

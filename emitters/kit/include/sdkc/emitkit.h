@@ -126,6 +126,8 @@ typedef struct sdkc_kit_generate_args {
     const char *lang, *prefix, *out;
     const char **include; /* --include GLOB..., over operation ids (ignored for IR input) */
     size_t ninclude;
+    const char **follow; /* --follow OPID=PATH:PARAM or OPID=off, as for `sdkc compile` */
+    size_t nfollow;
     bool quiet, tests;
 } sdkc_kit_generate_args;
 
@@ -139,10 +141,12 @@ typedef struct sdkc_kit_generate {
     sdkc_status (*emit)(const sdkc_ir *ir, const sdkc_kit_generate_args *args, sdkc_diag *diag);
 } sdkc_kit_generate;
 
-/* `sdkc generate CONTRACT|IR --out DIR [--lang L] [--prefix P] [--include GLOB]... [--tests]
- * [--quiet]` (argv[0] is "generate"): parse, load and compile the input (or read the IR), call
- * g->emit, print the diagnostics (errors only with --quiet). Returns the exit status: 0 ok, 1
- * errors, 2 usage. */
+/* `sdkc generate CONTRACT|IR --out DIR [--lang L] [--prefix P] [--include GLOB]...
+ * [--follow OPID=PATH:PARAM]... [--tests] [--quiet]` (argv[0] is "generate"): parse, load and
+ * compile the input (or read the IR), call g->emit, print the diagnostics (errors only with
+ * --quiet). Returns the exit status as `sdkc compile`: 2 for a usage error, an input it cannot
+ * read or a contract or IR that does not compile, 1 when out of memory or the output cannot be
+ * written, 0 otherwise. */
 int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv);
 
 /* ---- generated mock tests (docs/mock.md): the rules every emitter's --tests share ---- */
