@@ -628,7 +628,7 @@ static int status_of(const char *key)
     return v >= 100 && v <= 599 ? v : -1;
 }
 
-static const sdkc_field *field_of(const sdkc_type *t, const char *wire)
+const sdkc_field *cc_field_of(const sdkc_type *t, const char *wire)
 {
     t = cc_strip_nullable(t);
     if (!t || t->kind != SDKC_TYPE_OBJECT)
@@ -641,7 +641,7 @@ static const sdkc_field *field_of(const sdkc_type *t, const char *wire)
 
 static const char *error_tag(const sdkc_type *t)
 {
-    const sdkc_field *f = field_of(t, "_tag");
+    const sdkc_field *f = cc_field_of(t, "_tag");
     if (!f || !f->type)
         return NULL;
     if (f->type->kind == SDKC_TYPE_LITERAL && f->type->u.literal.kind == SDKC_LIT_STRING)
@@ -732,45 +732,6 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
     e->tags = tags;
 }
 
-static void detect_page(cctx *c, sdkc_operation *op)
-{
-    const sdkc_type *body = cc_strip_nullable(op->success.type);
-    const sdkc_field *items = field_of(body, "data");
-    const sdkc_field *cursor = field_of(body, "cursor");
-    if (!items || !cursor)
-        return;
-    const sdkc_type *arr = cc_strip_nullable(items->type);
-    if (!arr || arr->kind != SDKC_TYPE_ARRAY)
-        return;
-    const sdkc_type *ct = cc_strip_nullable(cursor->type);
-    const sdkc_field *next = field_of(ct, "next");
-    const sdkc_field *prev = field_of(ct, "previous");
-    if (!next)
-        return;
-    const sdkc_param *cp = NULL;
-    for (size_t i = 0; i < op->nparams; i++)
-        if (op->params[i].in == SDKC_PARAM_QUERY && strcmp(op->params[i].wire_name, "cursor") == 0)
-            cp = &op->params[i];
-    if (!cp)
-        return;
-    sdkc_pagination *pg = cc_alloc(c, sizeof *pg);
-    if (!pg)
-        return;
-    pg->item = arr->u.array.items;
-    pg->page = op->success.type;
-    pg->items_field = "data";
-    pg->cursor_field = "cursor";
-    pg->next_field = "next";
-    pg->previous_field = prev ? "previous" : NULL;
-    pg->cursor_param = cp;
-    /* the live server sends null for an absent cursor: say so in the IR */
-    sdkc_field *mnext = (sdkc_field *)next, *mprev = (sdkc_field *)prev;
-    mnext->type = cc_nullable(c, mnext->type, NULL);
-    if (mprev)
-        mprev->type = cc_nullable(c, mprev->type, NULL);
-    op->pagination = pg;
-}
-
 static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *media,
                          const char *mp)
 {
@@ -787,7 +748,7 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         s->frame = schema ? cc_schema(c, schema, op_context(c, r, "Frame"),
                                       cc_printf(c, "%s/schema", nz(mp)))
                           : cc_any(c, media, NULL, NULL);
-        const sdkc_field *data = field_of(s->frame, "data");
+        const sdkc_field *data = cc_field_of(s->frame, "data");
         if (data && data->type && data->type->kind == SDKC_TYPE_JSON_STRING) {
             s->item = data->type->u.json_string.content;
             s->item_encoded = true;
@@ -965,7 +926,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         op->success.encoding = SDKC_ENC_JSON; /* asked for as application/json */
     if (op->success.encoding != SDKC_ENC_JSON)
         return;
-    detect_page(c, op);
+    cc_paginate(c, r->node, best_resp, op);
     if (op->pagination)
         return;
     const sdkc_type *bt = op->success.type;

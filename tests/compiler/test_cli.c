@@ -493,7 +493,7 @@ START_TEST(inspect_example)
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     ck_assert_msg(matches(r.out, "^operations: 8 \\(paginated 2, streams 2, no content 1\\)$"),
                   "%s", r.out);
-    ck_assert(matches(r.out, "v2.notebook.list .*\\[page Notebook\\]"));
+    ck_assert(matches(r.out, "v2.notebook.list .*\\[page cursor-object Notebook\\]"));
     ck_assert(matches(r.out, "v2.notebook.events .*\\[stream sse NotebookEvent\\]"));
     ck_assert(matches(r.out, "errors: 401 UnauthorizedError; 404 NoteNotFoundError "
                              "NotebookNotFoundError$"));
@@ -507,7 +507,7 @@ START_TEST(inspect_opencode)
     result r = run("inspect " SDKC_SOURCE_DIR "/spec/opencode/openapi.json");
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     ck_assert(matches(r.out, "^operations: 188 "));
-    ck_assert(matches(r.out, "v2.session.list .*\\[page SessionV2Info\\]"));
+    ck_assert(matches(r.out, "v2.session.list .*\\[page cursor-object SessionV2Info\\]"));
     ck_assert(matches(r.out, "v2.session.events .*\\[stream sse SessionDurableEvent\\]"));
     result_free(&r);
 }
