@@ -14,5 +14,6 @@
 #include "sdkrt/request.h"
 #include "sdkrt/response.h"
 #include "sdkrt/transport.h"
+#include "sdkrt/page.h"
 
 #endif
