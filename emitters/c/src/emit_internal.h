@@ -1,4 +1,7 @@
-/* Internal state of the C emitter. */
+/* The C emitter's shared model: the C storage types (ctype) mapped from the IR, the operations as
+ * the C SDK spells them (cop), and the helpers every output kind may use. Each output kind
+ * (types_h.c, types_c.c, ops_h.c, ops_c.c, build_files.c, readme.c, mock.c) includes this header
+ * and sdkc/emitkit.h only, and is called by the driver (emit_c.c) alone. */
 #ifndef SDKC_EMIT_INTERNAL_H
 #define SDKC_EMIT_INTERNAL_H
 
@@ -7,6 +10,7 @@
 #include <stddef.h>
 
 #include "sdkc/emit_c.h"
+#include "sdkc/emitkit.h"
 #include "sdkc/ir.h"
 #include "sdkc/util.h"
 
@@ -15,20 +19,6 @@
 #define SDKRT_MINOR_WANT 2
 /* Schemes one security requirement may need together (SDKRT_SECURITY_MAX_TOGETHER). */
 #define SDKRT_SECURITY_MAX_TOGETHER_WANT 8
-
-typedef struct smap_entry {
-    const char *key;
-    void *value;
-} smap_entry;
-
-typedef struct smap {
-    smap_entry *e;
-    size_t cap, n;
-} smap;
-
-void *smap_get(const smap *m, const char *key);
-bool smap_put(smap *m, const char *key, void *value); /* key borrowed: must outlive the map */
-void smap_cleanup(smap *m);
 
 typedef struct ctype ctype;
 
@@ -88,8 +78,8 @@ typedef struct emit_ctx {
     sdkc_arena *arena;
     const char *prefix; /* "oc" */
     const char *upper;  /* "OC" */
-    smap bykey;         /* ctype by key */
-    smap names;         /* reserved global names (without prefix) */
+    sdkc_kit_map bykey; /* ctype by key */
+    sdkc_kit_map names; /* reserved global names (without prefix) */
     ctype **all;
     size_t nall, capall;
     ctype **order; /* struct types in definition order */
@@ -149,21 +139,86 @@ typedef struct cop {
     size_t nfiles;
 } cop;
 
-/* How the runtime writes a body of a media type (sdkrt_request_set_body_as). */
-typedef enum emit_media_kind {
-    MEDIA_JSON,
-    MEDIA_FORM,
-    MEDIA_MULTIPART,
-    MEDIA_OTHER
-} emit_media_kind;
-emit_media_kind emit_media_of(const char *content_type);
-/* A string of format binary (file content), nullable or not. */
-bool emit_is_binary(const sdkc_type *t);
+/* A distinct declared error (tag, payload type) with its accessor function. */
+typedef struct tagref {
+    const char *tag;
+    ctype *type;
+    const char *accessor; /* PREFIX_error_<tag>, unique among the SDK's names */
+} tagref;
 
-/* Shared with emit_mock.c (defined in emit_c.c). */
-void emit_put_c_string(sdkc_buf *b, const char *s);
-void emit_banner(emit_ctx *cx, sdkc_buf *b, const char *what);
+/* ---- the model (model.c, model_names.c, model_ops.c) ---- */
+
+/* Names derived from a type's name (NULL-terminated): its functions and, for enums and unions,
+ * their typedefs. */
+extern const char *const emit_type_derived[];
+extern const char *const emit_enum_derived[];
+extern const char *const emit_union_derived[];
+/* The runtime's reasons and auth kinds (NULL-terminated), spelled under the SDK's prefix. */
+extern const char *const emit_runtime_reasons[];
+extern const char *const emit_runtime_auths[];
+
+/* Build the model of ir for prefix into cx (zeroed or cleaned up) and ops (ir->nops entries).
+ * false when out of memory; cx is to be cleaned up either way. */
+bool emit_model_make(emit_ctx *cx, const sdkc_ir *ir, const char *prefix, cop *ops);
+void emit_model_cleanup(emit_ctx *cx);
+/* qsort order of descriptors: scalar descriptors first, then structs, each by name. */
+int emit_cmp_desc(const void *a, const void *b);
+/* Distinct (tag, type) pairs of the declared errors over all operations, sorted by tag, with
+ * their accessors named (new, free()); NULL when out of memory. */
+tagref *emit_collect_tags(emit_ctx *cx, cop *ops, size_t nops, size_t *n_out);
+
+/* The DOMAIN errors an operation declares, in the order of cop.errs: each status (exact, ranges,
+ * default) with its tags, then its body without a tag. NULL *tag for that untagged body. */
+size_t emit_error_entries(const sdkc_operation *op);
+void emit_error_entry(const sdkc_operation *op, size_t idx, int *status, const char **tag,
+                      const sdkc_type **type);
+/* The DOMAIN tag of an error entry: its `_tag`, or for a body without one its type's name. */
+const char *emit_entry_tag(const char *tag, const ctype *t);
+/* Is the page projection usable (fields found as the IR says)? */
 bool emit_page_ok(const cop *o);
+/* Is p sent by a page continuation (a path parameter)? And how many of op's are. */
+bool emit_is_ctx_param(const sdkc_operation *op, const sdkc_param *p);
+size_t emit_npath_params(const sdkc_operation *op);
+/* The out parameter of an operation's call ("oc_x **out"), or NULL when it has none. */
+const char *emit_out_param(emit_ctx *cx, const cop *o);
+/* May the request be NULL (no required parameter, no required body)? */
+bool emit_request_optional(const sdkc_operation *op);
+
+/* ---- C spellings (model_decl.c); strings in cx->arena ---- */
+
+/* The name of c's sdkrt_jtype descriptor. */
+const char *emit_desc_name(emit_ctx *cx, const ctype *c);
+/* The member declaration of a storage type: "oc_x name;" / "char *name;" (boxed: a pointer). */
+void emit_put_member(sdkc_buf *b, const ctype *c, const char *name, bool boxed);
+/* The same in an input twin: borrowed, so every pointer is to const. */
+void emit_put_in_member(emit_ctx *cx, sdkc_buf *b, const ctype *c, const char *name, bool boxed);
+/* A pointer to a const cdecl: "const oc_x *", and for a pointer type "json_t *const *". */
+const char *emit_const_ptr(emit_ctx *cx, const char *cdecl);
+/* A pointer to cdecl: "oc_x *", "char **". */
+const char *emit_ptr_decl(emit_ctx *cx, const char *cdecl);
+/* What a union common-field accessor returns: a pointer member as itself, else by address. */
+const char *emit_common_ret(emit_ctx *cx, const cfield *f);
+/* The field of obj with that wire name, or NULL. */
+const cfield *emit_find_field(const ctype *obj, const char *wire);
+/* C condition that field f of the struct pointed to by v holds a value, and the value. */
+const char *emit_field_present(emit_ctx *cx, const char *v, const cfield *f);
+const char *emit_field_value(emit_ctx *cx, const char *v, const cfield *f);
+
+/* ---- the output kinds, called by the driver (emit_c.c) ---- */
+
+/* include/PREFIX/PREFIX.h, include/PREFIX/types.h, include/PREFIX/ops.h */
+void emit_umbrella(emit_ctx *cx, sdkc_buf *b);
+void emit_types_h(emit_ctx *cx, sdkc_buf *b);
+void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, size_t ntags);
+/* src/internal.h and src/types.c over the descriptors sorted by emit_cmp_desc; src/ops.c */
+void emit_internal_h(emit_ctx *cx, sdkc_buf *b, ctype **sorted, size_t n);
+void emit_types_c(emit_ctx *cx, sdkc_buf *b, ctype **sorted, size_t n);
+void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, size_t ntags);
+/* CMakeLists.txt, PREFIX.pc.in, PREFIXConfig.cmake.in, README.md */
+void emit_cmake(emit_ctx *cx, sdkc_buf *b);
+void emit_pc(emit_ctx *cx, sdkc_buf *b);
+void emit_config(emit_ctx *cx, sdkc_buf *b);
+void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops);
 /* tests/mock.c: one call per operation against a mock server (`sdkc generate --tests`). */
 void emit_mock_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops);
 

@@ -1,5 +1,5 @@
-/* `sdkc generate`: load a contract or an IR JSON file and emit the C SDK. */
-#include "emit_internal.h"
+/* `sdkc generate`: load a contract or an IR JSON file and emit the C SDK (public API only). */
+#include "sdkc/emit_c.h"
 
 #include <stdio.h>
 #include <stdlib.h>

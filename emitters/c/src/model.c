@@ -1,271 +1,11 @@
 /* The C value model: maps IR types reachable from the operations onto C storage types (see
- * sdkrt/json.h for the layouts), names them uniquely and orders their definitions. */
+ * sdkrt/json.h for the layouts) and orders their definitions; model_names.c names them. */
 #include "emit_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- a string -> pointer hash map (arena-backed keys) ---- */
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static bool smap_grow(smap *m)
-{
-    size_t ncap = m->cap ? m->cap * 2 : 256;
-    smap_entry *ne = calloc(ncap, sizeof *ne);
-    if (!ne)
-        return false;
-    for (size_t i = 0; i < m->cap; i++) {
-        if (!m->e[i].key)
-            continue;
-        size_t j = hash_str(m->e[i].key) & (ncap - 1);
-        while (ne[j].key)
-            j = (j + 1) & (ncap - 1);
-        ne[j] = m->e[i];
-    }
-    free(m->e);
-    m->e = ne;
-    m->cap = ncap;
-    return true;
-}
-
-void *smap_get(const smap *m, const char *key)
-{
-    if (!m->cap)
-        return NULL;
-    size_t j = hash_str(key) & (m->cap - 1);
-    while (m->e[j].key) {
-        if (strcmp(m->e[j].key, key) == 0)
-            return m->e[j].value;
-        j = (j + 1) & (m->cap - 1);
-    }
-    return NULL;
-}
-
-bool smap_put(smap *m, const char *key, void *value)
-{
-    if ((m->n + 1) * 2 > m->cap && !smap_grow(m))
-        return false;
-    size_t j = hash_str(key) & (m->cap - 1);
-    while (m->e[j].key) {
-        if (strcmp(m->e[j].key, key) == 0) {
-            m->e[j].value = value;
-            return true;
-        }
-        j = (j + 1) & (m->cap - 1);
-    }
-    m->e[j].key = key;
-    m->e[j].value = value;
-    m->n++;
-    return true;
-}
-
-void smap_cleanup(smap *m)
-{
-    free(m->e);
-    m->e = NULL;
-    m->cap = m->n = 0;
-}
-
-/* ---- names ---- */
-
-/* Names derived from a type's name: its functions and, for enums and unions, their typedefs. */
-static const char *const type_derived[] = {"_decode", "_encode", "_cleanup", "_free", NULL};
-static const char *const enum_derived[] = {"_decode", "_encode", "_cleanup", "_free",
-                                           "_value",  "_wire",   NULL};
-static const char *const union_derived[] = {"_decode", "_encode", "_cleanup",   "_free",
-                                            "_kind",   "_tag",    "_kind_name", NULL};
-
-static bool name_free(emit_ctx *cx, const char *name, const char *const *derived)
-{
-    if (smap_get(&cx->names, name))
-        return false;
-    for (size_t i = 0; derived && derived[i]; i++) {
-        char *d = sdkc_arena_printf(cx->arena, "%s%s", name, derived[i]);
-        if (!d || smap_get(&cx->names, d))
-            return false;
-    }
-    return true;
-}
-
-/* Reserve a global name (without the prefix) and the names derived from it; when any is taken,
- * try want + suffix, then want + suffix + 2, 3, ... The first free candidate wins, so the
- * result depends only on the names reserved before. */
-const char *emit_unique_with(emit_ctx *cx, const char *want, const char *suffix,
-                             const char *const *derived, void *owner)
-{
-    const char *name = want;
-    for (int i = 1; !name_free(cx, name, derived); i++) {
-        name = i == 1 ? sdkc_arena_printf(cx->arena, "%s%s", want, suffix)
-                      : sdkc_arena_printf(cx->arena, "%s%s%d", want, suffix, i);
-        if (!name)
-            return NULL;
-    }
-    char *copy = sdkc_arena_strdup(cx->arena, name);
-    if (!copy || !smap_put(&cx->names, copy, owner ? owner : (void *)copy))
-        return NULL;
-    for (size_t i = 0; derived && derived[i]; i++) {
-        if (!emit_reserve(cx, sdkc_arena_printf(cx->arena, "%s%s", copy, derived[i])))
-            return NULL;
-    }
-    return copy;
-}
-
-const char *emit_unique(emit_ctx *cx, const char *want, void *owner)
-{
-    return emit_unique_with(cx, want, "_value", type_derived, owner);
-}
-
-bool emit_reserve(emit_ctx *cx, const char *name)
-{
-    char *copy = name ? sdkc_arena_strdup(cx->arena, name) : NULL;
-    return copy && smap_put(&cx->names, copy, copy);
-}
-
-static bool member_taken(const char *const *names, size_t n, const char *const *taken,
-                         const char *want)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (names[i] && !strcmp(names[i], want))
-            return true;
-    }
-    for (size_t i = 0; taken && taken[i]; i++) {
-        if (!strcmp(taken[i], want))
-            return true;
-    }
-    return false;
-}
-
-/* Is want the has_ or _null companion of a field other than self (by the fields' own names)? */
-static bool companion_of_other(emit_ctx *cx, size_t n, size_t self, const char *const *safe,
-                               const bool *optional, const bool *nullable, const char *want)
-{
-    size_t len = strlen(want);
-    for (size_t j = 0; j < n; j++) {
-        if (j == self)
-            continue;
-        if (optional[j] && len > 4 && !strncmp(want, "has_", 4) && !strcmp(want + 4, safe[j]))
-            return true;
-        size_t sl = strlen(safe[j]);
-        if (nullable[j] && len == sl + 5 && !strncmp(want, safe[j], sl) &&
-            !strcmp(want + sl, "_null"))
-            return true;
-    }
-    (void)cx;
-    return false;
-}
-
-const char **emit_member_names(emit_ctx *cx, size_t n, const char *const *safe,
-                               const bool *optional, const bool *nullable, const char *const *taken)
-{
-    /* every member name in use so far: the field names and their companions */
-    const char **used = sdkc_arena_alloc(cx->arena, (3 * n + 1) * sizeof *used);
-    const char **out = sdkc_arena_alloc(cx->arena, (n + 1) * sizeof *out);
-    if (!used || !out)
-        return NULL;
-    size_t nused = 0;
-    for (size_t i = 0; i < n; i++) {
-        /* A field spelled like another field's companion yields: companions keep their form. */
-        const char *name = safe[i];
-        for (int k = 2;; k++) {
-            const char *has = optional[i] ? sdkc_arena_printf(cx->arena, "has_%s", name) : NULL;
-            const char *nul = nullable[i] ? sdkc_arena_printf(cx->arena, "%s_null", name) : NULL;
-            if ((optional[i] && !has) || (nullable[i] && !nul))
-                return NULL;
-            bool clash = member_taken(used, nused, taken, name) ||
-                         companion_of_other(cx, n, i, safe, optional, nullable, name) ||
-                         (has && member_taken(used, nused, taken, has)) ||
-                         (nul && member_taken(used, nused, taken, nul));
-            for (size_t j = i + 1; j < n && !clash; j++)
-                clash = (has && !strcmp(safe[j], has) &&
-                         !companion_of_other(cx, n, j, safe, optional, nullable, safe[j])) ||
-                        (nul && !strcmp(safe[j], nul) &&
-                         !companion_of_other(cx, n, j, safe, optional, nullable, safe[j]));
-            if (!clash) {
-                used[nused++] = name;
-                if (has)
-                    used[nused++] = has;
-                if (nul)
-                    used[nused++] = nul;
-                break;
-            }
-            name = sdkc_arena_printf(cx->arena, "%s_%d", safe[i], k);
-            if (!name)
-                return NULL;
-        }
-        out[i] = name;
-    }
-    return out;
-}
-
-/* The constants of enums and unions: PREFIX_TYPE_MEMBER, unique over the whole SDK (a type
- * "a_b" with member "c" and a type "a" with member "b_c" would both give A_B_C). */
-static const char *unique_const(emit_ctx *cx, const char *want)
-{
-    const char *name = want;
-    for (int i = 2;; i++) {
-        const char *key = sdkc_arena_printf(cx->arena, "#%s", name);
-        if (!key)
-            return NULL;
-        if (!smap_get(&cx->names, key))
-            return emit_reserve(cx, key) ? name : NULL;
-        name = sdkc_arena_printf(cx->arena, "%s_%d", want, i);
-        if (!name)
-            return NULL;
-    }
-}
-
-static char *upper_dup(emit_ctx *cx, const char *s)
-{
-    char *u = sdkc_arena_strdup(cx->arena, s);
-    for (char *p = u; p && *p; p++)
-        *p = (char)toupper((unsigned char)*p);
-    return u;
-}
-
-bool emit_name_constants(emit_ctx *cx)
-{
-    for (size_t i = 0; i < cx->norder; i++) {
-        ctype *c = cx->order[i];
-        bool is_enum = c->t->kind == SDKC_TYPE_ENUM && !c->is_brand;
-        bool is_union = c->t->kind == SDKC_TYPE_UNION;
-        if (!is_enum && !is_union)
-            continue;
-        size_t n = is_enum ? c->t->u.enumeration.nvalues : c->nvariants;
-        const char *U = upper_dup(cx, c->base);
-        c->consts = sdkc_arena_alloc(cx->arena, (n + 1) * sizeof *c->consts);
-        if (!c->consts || !U)
-            return false;
-        for (size_t k = 0; k < n; k++) {
-            const char *member = is_enum ? c->t->u.enumeration.safe_values[k]
-                                         : upper_dup(cx, c->variants[k].v->safe_name);
-            c->consts[k] = member ? unique_const(cx, sdkc_arena_printf(cx->arena, "%s_%s_%s",
-                                                                       cx->upper, U, member))
-                                  : NULL;
-            if (!c->consts[k])
-                return false;
-        }
-        /* The sentinel yields to a member of the contract spelled UNKNOWN. */
-        const char *unk = sdkc_arena_printf(cx->arena, "%s_%s_UNKNOWN", cx->upper, U);
-        const char *key = unk ? sdkc_arena_printf(cx->arena, "#%s", unk) : NULL;
-        if (!key)
-            return false;
-        if (smap_get(&cx->names, key))
-            unk = sdkc_arena_printf(cx->arena, "%s_%s", unk, is_enum ? "VALUE" : "VARIANT");
-        c->unknown_const = unk ? unique_const(cx, unk) : NULL;
-        if (!c->unknown_const)
-            return false;
-    }
-    return true;
-}
 
 /* ---- types ---- */
 
@@ -277,7 +17,7 @@ static ctype *ctype_new(emit_ctx *cx, const sdkc_type *t, const char *key)
     c->t = t;
     c->id = (int)cx->nall;
     c->key = sdkc_arena_strdup(cx->arena, key);
-    if (!c->key || !smap_put(&cx->bykey, c->key, c))
+    if (!c->key || !sdkc_kit_map_put(&cx->bykey, c->key, c))
         return NULL;
     if (cx->nall == cx->capall) {
         size_t ncap = cx->capall ? cx->capall * 2 : 256;
@@ -300,7 +40,7 @@ static const char *pointer_to(emit_ctx *cx, const char *cdecl)
 static ctype *primitive(emit_ctx *cx, const sdkc_type *t, const char *key, const char *base,
                         const char *cdecl, const char *jk, bool stores)
 {
-    ctype *c = smap_get(&cx->bykey, key);
+    ctype *c = sdkc_kit_map_get(&cx->bykey, key);
     if (c)
         return c;
     c = ctype_new(cx, t, key);
@@ -408,7 +148,7 @@ static ctype *anonymous_shape(emit_ctx *cx, const sdkc_type *t, const char *ctx_
 {
     char ptrkey[64];
     snprintf(ptrkey, sizeof ptrkey, "A:%p", (const void *)t);
-    ctype *c = smap_get(&cx->bykey, ptrkey);
+    ctype *c = sdkc_kit_map_get(&cx->bykey, ptrkey);
     if (c)
         return c;
     cfield *fields = NULL;
@@ -432,21 +172,22 @@ static ctype *anonymous_shape(emit_ctx *cx, const sdkc_type *t, const char *ctx_
     const char *pkey = sdkc_arena_strdup(cx->arena, ptrkey);
     if (!skey || !pkey)
         return NULL;
-    c = smap_get(&cx->bykey, skey);
+    c = sdkc_kit_map_get(&cx->bykey, skey);
     if (c)
-        return smap_put(&cx->bykey, pkey, c) ? c : NULL;
+        return sdkc_kit_map_put(&cx->bykey, pkey, c) ? c : NULL;
     /* Only shapes seeded as a union's common field (and what they contain) are merged in the
      * final pass: elsewhere a merged type would carry the name of another context. */
     bool mergeable = cx->merge_all || cx->seeding;
     c = ctype_new(cx, t, mergeable ? skey : pkey);
-    if (!c || (mergeable && !smap_put(&cx->bykey, pkey, c)))
+    if (!c || (mergeable && !sdkc_kit_map_put(&cx->bykey, pkey, c)))
         return NULL;
     c->shape = true;
     c->is_struct = true;
     c->stores = true;
     c->jk = jk;
-    c->base = emit_unique_with(cx, ctx_name, "_value",
-                               t->kind == SDKC_TYPE_ENUM ? enum_derived : type_derived, c);
+    c->base =
+        emit_unique_with(cx, ctx_name, "_value",
+                         t->kind == SDKC_TYPE_ENUM ? emit_enum_derived : emit_type_derived, c);
     if (!c->base)
         return NULL;
     c->cdecl = sdkc_arena_printf(cx->arena, "%s_%s", cx->prefix, c->base);
@@ -479,7 +220,7 @@ static ctype *compound(emit_ctx *cx, const sdkc_type *t, const char *ctx_name, c
     }
     if (!key)
         return NULL;
-    ctype *c = smap_get(&cx->bykey, key);
+    ctype *c = sdkc_kit_map_get(&cx->bykey, key);
     if (c)
         return c;
     c = ctype_new(cx, t, key);
@@ -490,9 +231,9 @@ static ctype *compound(emit_ctx *cx, const sdkc_type *t, const char *ctx_name, c
     c->jk = jk;
     c->named = t->safe_name != NULL;
     c->base = emit_unique_with(cx, t->safe_name ? t->safe_name : ctx_name, "_value",
-                               t->kind == SDKC_TYPE_ENUM    ? enum_derived
-                               : t->kind == SDKC_TYPE_UNION ? union_derived
-                                                            : type_derived,
+                               t->kind == SDKC_TYPE_ENUM    ? emit_enum_derived
+                               : t->kind == SDKC_TYPE_UNION ? emit_union_derived
+                                                            : emit_type_derived,
                                c);
     if (!c->base)
         return NULL;
@@ -529,7 +270,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (t->u.str.brand) {
             const sdkc_brand *b = t->u.str.brand;
             const char *key = sdkc_arena_printf(cx->arena, "B:%s", b->safe_name);
-            ctype *c = key ? smap_get(&cx->bykey, key) : NULL;
+            ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
             if (c || !key)
                 return c;
             c = ctype_new(cx, t, key);
@@ -568,7 +309,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         const char *key = lit ? sdkc_arena_printf(cx->arena, "L:%s", lit) : NULL;
         if (!key)
             return NULL;
-        ctype *c = smap_get(&cx->bykey, key);
+        ctype *c = sdkc_kit_map_get(&cx->bykey, key);
         if (c)
             return c;
         char base[32];
@@ -592,7 +333,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "%s:%s", arr ? "A" : "M", inner->key);
-        ctype *c = key ? smap_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);
@@ -614,7 +355,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "N?:%s", inner->key);
-        ctype *c = key ? smap_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);
@@ -632,7 +373,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "J:%s", inner->key);
-        ctype *c = key ? smap_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);

@@ -1,0 +1,290 @@
+/* src/ops.c, a paginated operation: the first page, the continuation from a cursor of the
+ * operation's own type, and the iterator over all items with one page resident. */
+#include "emit_internal.h"
+#include "ops_c.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
+{
+    const sdkc_operation *op = o->op;
+    const sdkc_pagination *pg = op->pagination;
+    const char *P = cx->prefix, *N = o->name;
+    const char *body_t = o->result->cdecl;
+    const cfield *items = emit_find_field(o->page, pg->items_field);
+    const cfield *cur = emit_find_field(o->page, pg->cursor_field);
+    const cfield *next = emit_find_field(cur->type, pg->next_field);
+    const cfield *prev = pg->previous_field ? emit_find_field(cur->type, pg->previous_field) : NULL;
+    size_t np = emit_npath_params(op);
+    const char *cursor_t = sdkc_arena_printf(cx->arena, "%s_%s_cursor", P, N);
+    const char *page_t = sdkc_arena_printf(cx->arena, "%s_%s_page", P, N);
+
+    sdkc_buf_printf(b, "struct %s {\n    char *value;\n", cursor_t);
+    if (np)
+        sdkc_buf_printf(b, "    char *path[%zu]; /* path parameter texts */\n", np);
+    sdkc_buf_puts(b, "};\n\n");
+    sdkc_buf_printf(b,
+                    "void %s_free(%s *cursor)\n{\n    if (!cursor)\n        return;\n"
+                    "    free(cursor->value);\n",
+                    cursor_t, cursor_t);
+    if (np)
+        sdkc_buf_printf(b, "    for (size_t i = 0; i < %zu; i++)\n        free(cursor->path[i]);\n",
+                        np);
+    sdkc_buf_puts(b, "    free(cursor);\n}\n\n");
+
+    /* A cursor from a value and path texts (all copied). */
+    sdkc_buf_printf(b,
+                    "static %s_status %s_cursor_make(%s **out, const char *value, char *const "
+                    "*path, %s_error **err)\n{\n",
+                    P, N, cursor_t, P);
+    sdkc_buf_printf(b,
+                    "    %s *c = calloc(1, sizeof *c);\n    *out = NULL;\n"
+                    "    if (!c || !(c->value = dup_str(value)))\n        goto oom;\n",
+                    cursor_t);
+    if (np)
+        sdkc_buf_printf(
+            b,
+            "    for (size_t i = 0; i < %zu; i++) {\n"
+            "        if (path[i] && !(c->path[i] = dup_str(path[i])))\n            goto oom;\n"
+            "    }\n",
+            np);
+    else
+        sdkc_buf_puts(b, "    (void)path;\n");
+    sdkc_buf_printf(b,
+                    "    *out = c;\n    return SDKRT_OK;\noom:\n    %s_free(c);\n"
+                    "    return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of "
+                    "memory\");\n}\n\n",
+                    cursor_t);
+    sdkc_buf_printf(b,
+                    "%s_status %s_dup(%s **out, const %s *cursor, %s_error **err)\n{\n"
+                    "    if (!out || !cursor || !cursor->value)\n        return "
+                    "sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, \"%s: no cursor\");\n"
+                    "    return %s_cursor_make(out, cursor->value, %s, err);\n}\n\n",
+                    P, cursor_t, cursor_t, cursor_t, P, op->id, N, np ? "cursor->path" : "NULL");
+    sdkc_buf_printf(b,
+                    "const char *%s_value(const %s *cursor)\n{\n"
+                    "    return cursor ? cursor->value : NULL;\n}\n\n",
+                    cursor_t, cursor_t);
+    sdkc_buf_printf(b,
+                    "void %s_free(%s *page)\n{\n    if (!page)\n        return;\n"
+                    "    %s_free(page->next);\n    %s_free(page->previous);\n"
+                    "    %s_free(page->body);\n    free(page);\n}\n\n",
+                    page_t, page_t, cursor_t, cursor_t, body_t);
+    /* Wrap a decoded body (stolen) as a page. */
+    sdkc_buf_printf(b,
+                    "static %s_status %s_page_make(%s **out, %s *body, char *const *path, "
+                    "%s_error **err)\n{\n",
+                    P, N, page_t, body_t, P);
+    sdkc_buf_printf(b,
+                    "    %s *page = calloc(1, sizeof *page);\n    *out = NULL;\n    if (!page) {\n"
+                    "        %s_free(body);\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n    }\n"
+                    "    page->body = body;\n",
+                    page_t, body_t);
+    sdkc_buf_printf(
+        b, "    if %s {\n        page->items = %s.items;\n        page->count = %s.count;\n    }\n",
+        emit_field_present(cx, "body", items), emit_field_value(cx, "body", items),
+        emit_field_value(cx, "body", items));
+    const cfield *ends[2] = {next, prev};
+    const char *slot[2] = {"next", "previous"};
+    for (int k = 0; k < 2; k++) {
+        if (!ends[k])
+            continue;
+        const char *cv = sdkc_arena_printf(cx->arena, "(&body->%s)", cur->cname);
+        sdkc_buf_printf(b, "    if (%s && %s && %s && %s->%s[0] != '\\0' &&\n",
+                        emit_field_present(cx, "body", cur), emit_field_present(cx, cv, ends[k]),
+                        sdkc_arena_printf(cx->arena, "%s->%s", cv, ends[k]->cname), cv,
+                        ends[k]->cname);
+        sdkc_buf_printf(b,
+                        "        %s_cursor_make(&page->%s, %s->%s, path, err) != SDKRT_OK) {\n"
+                        "        %s_free(page);\n        return SDKRT_ERR;\n    }\n",
+                        N, slot[k], cv, ends[k]->cname, page_t);
+    }
+    sdkc_buf_puts(b, "    *out = page;\n    return SDKRT_OK;\n}\n\n");
+
+    /* Send a built request and wrap the result. */
+    sdkc_buf_printf(
+        b,
+        "static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
+        "%s_call_options *call,\n    char *const *path, %s **out, %s_error **err)\n{\n"
+        "    void *result = NULL;\n"
+        "    if (sdkrt_json_call(client, req, call, &op_%s, &result, err) != SDKRT_OK)\n"
+        "        return SDKRT_ERR;\n"
+        "    return %s_page_make(out, result, path, err);\n}\n\n",
+        P, N, P, P, page_t, P, N, N);
+    /* The path parameters' texts of a request. */
+    sdkc_buf_printf(b,
+                    "static %s_status %s_path_texts(char **path, const %s_%s_request *request, "
+                    "%s_error **err)\n{\n",
+                    P, N, P, N, P);
+    if (!np)
+        sdkc_buf_puts(b, "    (void)path;\n    (void)request;\n    (void)err;\n");
+    else
+        sdkc_buf_puts(
+            b,
+            "    if (!request)\n        return SDKRT_OK; /* build_ refused or defaulted it */\n");
+    size_t k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < op->nparams; i++) {
+            const sdkc_param *p = &op->params[i];
+            if ((pass == 0) != (p->in == SDKC_PARAM_PATH) || !emit_is_ctx_param(op, p))
+                continue;
+            if (!o->params[i]->stores && !o->params[i]->literal) {
+                k++;
+                continue;
+            }
+            sdkc_buf_printf(
+                b,
+                "    if (%ssdkrt_json_param_text(&%s, &request->%s, &path[%zu], err) != "
+                "SDKRT_OK)\n        return SDKRT_ERR;\n",
+                p->required ? ""
+                            : sdkc_arena_printf(cx->arena, "request->has_%s && ", o->pnames[i]),
+                emit_desc_name(cx, o->params[i]), o->pnames[i], k);
+            k++;
+        }
+    }
+    sdkc_buf_puts(b, "    return SDKRT_OK;\n}\n\n");
+
+    /* a cursor from a kept text */
+    sdkc_buf_printf(b, "%s_status %s_new(%s **out, %sconst char *value, %s_error **err)\n{\n", P,
+                    cursor_t, cursor_t,
+                    np ? sdkc_arena_printf(cx->arena, "const %s_%s_request *request, ", P, N) : "",
+                    P);
+    sdkc_buf_printf(b,
+                    "    char *path[%zu] = {NULL};\n    %s_status st = SDKRT_ERR;\n"
+                    "    if (out)\n        *out = NULL;\n"
+                    "    if (!out || !value%s)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: out, value%s are required\");\n",
+                    np ? np : 1, P, np ? " || !request" : "", op->id, np ? " and request" : "");
+    if (np)
+        sdkc_buf_printf(b,
+                        "    if (%s_path_texts(path, request, err) == SDKRT_OK)\n"
+                        "        st = %s_cursor_make(out, value, path, err);\n"
+                        "    for (size_t i = 0; i < %zu; i++)\n        free(path[i]);\n",
+                        N, N, np);
+    else
+        sdkc_buf_printf(b, "    st = %s_cursor_make(out, value, path, err);\n", N);
+    sdkc_buf_puts(b, "    return st;\n}\n\n");
+
+    /* first page */
+    sdkc_buf_printf(b,
+                    "%s_status %s_%s(%s_client *client, const %s_%s_request *request, const "
+                    "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n",
+                    P, P, N, P, P, N, P, page_t, P);
+    sdkc_buf_printf(b,
+                    "    sdkrt_request *req = NULL;\n    char *path[%zu] = {NULL};\n"
+                    "    %s_status st = SDKRT_ERR;\n    if (out)\n        *out = NULL;\n"
+                    "    if (!client || !out)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
+                    "    if (build_%s(&req, request, err) != SDKRT_OK || %s_path_texts(path, "
+                    "request, err) != SDKRT_OK)\n        goto done;\n"
+                    "    st = %s_fetch(client, req, call, path, out, err);\ndone:\n",
+                    np ? np : 1, P, op->id, N, N, N);
+    sdkc_buf_printf(b, "    for (size_t i = 0; i < %zu; i++)\n        free(path[i]);\n",
+                    np ? np : 1);
+    sdkc_buf_puts(b, "    sdkrt_request_free(req);\n    return st;\n}\n\n");
+
+    /* continuation */
+    sdkc_buf_printf(b,
+                    "static %s_status %s_cursor_request(sdkrt_request **out, const %s *cursor, "
+                    "%s_error **err)\n{\n    sdkrt_request *req = NULL;\n    *out = NULL;\n",
+                    P, N, cursor_t, P);
+    sdkc_buf_printf(b,
+                    "    if (!cursor || !cursor->value)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: no cursor\");\n"
+                    "    if (sdkrt_request_new(&req, ",
+                    op->id);
+    sdkc_kit_put_c_string(b, op->method);
+    sdkc_buf_puts(b, ", ");
+    sdkc_kit_put_c_string(b, op->path);
+    sdkc_buf_puts(b, ") != SDKRT_OK)\n        return sdkrt_error_set(err, "
+                     "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n");
+    k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < op->nparams; i++) {
+            const sdkc_param *p = &op->params[i];
+            if ((pass == 0) != (p->in == SDKC_PARAM_PATH) || !emit_is_ctx_param(op, p))
+                continue;
+            if (pass == 0) {
+                sdkc_buf_puts(b, "    sdkrt_request_set_path_param(req, ");
+            } else {
+                sdkc_buf_printf(
+                    b, "    if (cursor->path[%zu])\n        sdkrt_request_add_query(req, ", k);
+            }
+            sdkc_kit_put_c_string(b, p->wire_name);
+            sdkc_buf_printf(b, ", cursor->path[%zu]);\n", k++);
+        }
+    }
+    sdkc_buf_puts(b, "    sdkrt_request_add_query(req, ");
+    sdkc_kit_put_c_string(b, pg->cursor_param->wire_name);
+    sdkc_buf_puts(b, ", cursor->value);\n"
+                     "    if (sdkrt_request_error(req)) {\n        sdkrt_error_set(err, "
+                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s\", sdkrt_request_error(req));\n"
+                     "        sdkrt_request_free(req);\n        return SDKRT_ERR;\n    }\n");
+    emit_accept_and_security(cx, b, op);
+    sdkc_buf_puts(b, "    *out = req;\n    return SDKRT_OK;\n}\n\n");
+    sdkc_buf_printf(b,
+                    "%s_status %s_%s_continue(%s_client *client, const %s *cursor, const "
+                    "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
+                    "    sdkrt_request *req = NULL;\n    if (out)\n        *out = NULL;\n"
+                    "    if (!client || !out)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
+                    "    if (%s_cursor_request(&req, cursor, err) != SDKRT_OK)\n"
+                    "        return SDKRT_ERR;\n"
+                    "    %s_status st = %s_fetch(client, req, call, %s, out, err);\n"
+                    "    sdkrt_request_free(req);\n    return st;\n}\n\n",
+                    P, P, N, P, cursor_t, P, page_t, P, op->id, N, P, N,
+                    np ? "cursor->path" : "NULL");
+
+    /* iterator */
+    sdkc_buf_printf(
+        b,
+        "struct %s_%s_iter {\n    %s_client *client;\n    const %s_call_options *call;\n"
+        "    sdkrt_request *first;\n    char *path[%zu];\n    %s *page;\n"
+        "    size_t index;\n    bool done;\n};\n\n",
+        P, N, P, P, np ? np : 1, page_t);
+    sdkc_buf_printf(b,
+                    "void %s_%s_iter_free(%s_%s_iter *it)\n{\n    if (!it)\n        return;\n"
+                    "    sdkrt_request_free(it->first);\n"
+                    "    for (size_t i = 0; i < %zu; i++)\n        free(it->path[i]);\n"
+                    "    %s_free(it->page);\n    free(it);\n}\n\n",
+                    P, N, P, N, np ? np : 1, page_t);
+    sdkc_buf_printf(b,
+                    "%s_status %s_%s_iter_new(%s_%s_iter **out, %s_client *client, const "
+                    "%s_%s_request *request,\n    const %s_call_options *call, %s_error **err)\n{\n"
+                    "    if (!out || !client)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
+                    "    *out = NULL;\n    %s_%s_iter *it = calloc(1, sizeof *it);\n"
+                    "    if (!it)\n        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
+                    "\"out of memory\");\n"
+                    "    it->client = client;\n    it->call = call;\n"
+                    "    if (build_%s(&it->first, request, err) != SDKRT_OK || "
+                    "%s_path_texts(it->path, request, err) != SDKRT_OK) {\n"
+                    "        %s_%s_iter_free(it);\n        return SDKRT_ERR;\n    }\n"
+                    "    *out = it;\n    return SDKRT_OK;\n}\n\n",
+                    P, P, N, P, N, P, P, N, P, P, op->id, P, N, N, N, P, N);
+    sdkc_buf_printf(
+        b,
+        "%s_next %s_%s_iter_next(%s_%s_iter *it, %s*item, %s_error **err)\n{\n"
+        "    if (item)\n        *item = NULL;\n"
+        "    if (!it || !item) {\n        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "
+        "\"%s: iterator and item are required\");\n        return %s_NEXT_ERROR;\n    }\n"
+        "    for (;;) {\n"
+        "        if (it->page && it->index < it->page->count) {\n"
+        "            *item = &it->page->items[it->index++];\n            return %s_NEXT_ITEM;\n"
+        "        }\n"
+        "        if (it->done || (it->page && !it->page->next))\n            return "
+        "%s_NEXT_END;\n"
+        "        %s *next = NULL;\n        %s_status st;\n"
+        "        if (!it->page)\n"
+        "            st = %s_fetch(it->client, it->first, it->call, it->path, &next, err);\n"
+        "        else\n"
+        "            st = %s_%s_continue(it->client, it->page->next, it->call, &next, err);\n"
+        "        if (st != SDKRT_OK) {\n            it->done = true;\n            return "
+        "%s_NEXT_ERROR;\n        }\n"
+        "        %s_free(it->page);\n        it->page = next;\n        it->index = 0;\n"
+        "    }\n}\n\n",
+        P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P, op->id, cx->upper, cx->upper,
+        cx->upper, page_t, P, N, P, N, cx->upper, page_t);
+}

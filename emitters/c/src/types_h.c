@@ -1,0 +1,355 @@
+/* include/PREFIX/types.h: the value types (structs, enums, unions, input twins), the runtime's
+ * types under the SDK's prefix, and the prototypes of each type's functions. */
+#include "emit_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
+{
+    const sdkc_type *t = c->t;
+    if (c->is_brand) {
+        sdkc_kit_put_doc(
+            b, SDKC_KIT_DOC_C, "", c->docs,
+            "A distinct type so that one kind of identifier cannot be passed as another. "
+            "value is owned by the struct (free with _cleanup).");
+        sdkc_buf_printf(b, "struct %s {\n    char *value;\n};\n\n", c->cdecl);
+        return;
+    }
+    if (!strcmp(c->jk, "SDKRT_JK_ARRAY")) {
+        sdkc_buf_printf(b, "/* An array of %s: items (owned) and their count. */\n",
+                        c->inner->base);
+        sdkc_buf_printf(b, "struct %s {\n    ", c->cdecl);
+        sdkc_buf_printf(b, "%s%s", emit_ptr_decl(cx, c->inner->cdecl), "items;\n");
+        sdkc_buf_puts(b, "    size_t count;\n};\n\n");
+        return;
+    }
+    if (!strcmp(c->jk, "SDKRT_JK_MAP")) {
+        sdkc_buf_printf(b,
+                        "/* A map from strings to %s: count keys and values at the same index "
+                        "(all owned). */\n",
+                        c->inner->base);
+        sdkc_buf_printf(b, "struct %s {\n    char **keys;\n    %s%s", c->cdecl,
+                        emit_ptr_decl(cx, c->inner->cdecl), "values;\n");
+        sdkc_buf_puts(b, "    size_t count;\n};\n\n");
+        return;
+    }
+    if (t->kind == SDKC_TYPE_ENUM) {
+        sdkc_kit_put_doc(
+            b, SDKC_KIT_DOC_C, "", c->docs,
+            "An open enumeration: value is one of the known members, or UNKNOWN with the "
+            "wire string kept in unknown (owned; NULL otherwise).");
+        sdkc_buf_printf(b, "typedef enum %s_value {\n    %s = 0", c->cdecl, c->unknown_const);
+        for (size_t i = 0; i < t->u.enumeration.nvalues; i++) {
+            sdkc_buf_printf(b, ",\n    %s = %zu /* ", c->consts[i], i + 1);
+            const char *v = t->u.enumeration.values[i];
+            sdkc_kit_put_comment_text(b, v, strlen(v));
+            sdkc_buf_puts(b, " */");
+        }
+        sdkc_buf_printf(b, "\n} %s_value;\n\n", c->cdecl);
+        sdkc_buf_printf(b, "struct %s {\n    %s_value value;\n    char *unknown;\n};\n\n", c->cdecl,
+                        c->cdecl);
+        return;
+    }
+    if (t->kind == SDKC_TYPE_UNION) {
+        sdkc_kit_put_doc(
+            b, SDKC_KIT_DOC_C, "", c->docs,
+            "A union: kind says which member of u holds the value; UNKNOWN keeps a variant "
+            "this client does not know as raw JSON in unknown (owned). Everything inside is "
+            "owned by the struct.");
+        sdkc_buf_printf(b, "typedef enum %s_kind {\n    %s = 0", c->cdecl, c->unknown_const);
+        for (size_t i = 0; i < c->nvariants; i++) {
+            sdkc_buf_printf(b, ",\n    %s = %zu", c->consts[i], i + 1);
+            if (c->variants[i].v->tag) {
+                sdkc_buf_puts(b, " /* ");
+                sdkc_kit_put_comment_text(b, c->variants[i].v->tag, strlen(c->variants[i].v->tag));
+                sdkc_buf_puts(b, " */");
+            }
+        }
+        sdkc_buf_printf(b, "\n} %s_kind;\n\n", c->cdecl);
+        sdkc_buf_printf(b, "struct %s {\n    %s_kind kind;\n    json_t *unknown;\n    union {\n",
+                        c->cdecl, c->cdecl);
+        if (c->nvariants == 0)
+            sdkc_buf_puts(b, "        char none_;\n");
+        for (size_t i = 0; i < c->nvariants; i++) {
+            const cvariant *v = &c->variants[i];
+            sdkc_buf_puts(b, "        ");
+            if (v->type->stores)
+                emit_put_member(b, v->type, v->v->safe_name, v->boxed);
+            else
+                sdkc_buf_printf(b, "char %s; /* nothing stored */", v->v->safe_name);
+            sdkc_buf_putc(b, '\n');
+        }
+        sdkc_buf_puts(b, "    } u;\n};\n\n");
+        return;
+    }
+    /* object */
+    sdkc_kit_put_doc(
+        b, SDKC_KIT_DOC_C, "", c->docs,
+        "Every pointer inside is owned by the struct (release with _cleanup or _free). "
+        "has_x is false when an optional field was absent; x_null is true when a nullable "
+        "field was JSON null.");
+    sdkc_buf_printf(b, "struct %s {\n", c->cdecl);
+    size_t members = 0;
+    for (size_t i = 0; i < c->nfields; i++) {
+        const cfield *f = &c->fields[i];
+        const char *fn = f->cname;
+        char *extra = NULL;
+        if (!f->type->stores && f->type->literal)
+            extra = sdkc_arena_printf(cx->arena, "\"%s\" is always %s.", f->f->wire_name,
+                                      f->type->literal);
+        sdkc_kit_put_doc(b, SDKC_KIT_DOC_C, "    ", f->f->docs, extra);
+        if (!f->f->required) {
+            sdkc_buf_printf(b, "    bool has_%s;\n", fn);
+            members++;
+        }
+        if (f->nullable) {
+            sdkc_buf_printf(b, "    bool %s_null;\n", fn);
+            members++;
+        }
+        if (f->type->stores) {
+            sdkc_buf_puts(b, "    ");
+            emit_put_member(b, f->type, fn, f->boxed);
+            sdkc_buf_putc(b, '\n');
+            members++;
+        }
+    }
+    if (!members)
+        sdkc_buf_puts(b, "    char none_; /* no stored fields */\n");
+    sdkc_buf_puts(b, "};\n\n");
+}
+
+/* The pointer-to-const spelling of a twin's array: "const oc_x_in *", "const char *const *". */
+static const char *in_items_decl(emit_ctx *cx, const ctype *inner)
+{
+    const char *d = emit_in_decl(cx, inner);
+    return d[strlen(d) - 1] == '*' ? sdkc_arena_printf(cx->arena, "%sconst *", d)
+                                   : sdkc_arena_printf(cx->arena, "const %s *", d);
+}
+
+/* The input twin of c: the same layout as c with borrowed, const members, so that a request
+ * can point at string literals and at values the caller only reads. */
+static void emit_twin_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
+{
+    const sdkc_type *t = c->t;
+    const char *n = c->twin;
+    sdkc_buf_printf(b,
+                    "/* %s as a request input: the same members, borrowed for the call (const). "
+                    "*/\nstruct %s {\n",
+                    c->cdecl, n);
+    if (c->is_brand) {
+        sdkc_buf_puts(b, "    const char *value;\n};\n\n");
+        return;
+    }
+    if (!strcmp(c->jk, "SDKRT_JK_ARRAY")) {
+        sdkc_buf_printf(b, "    %sitems;\n    size_t count;\n};\n\n", in_items_decl(cx, c->inner));
+        return;
+    }
+    if (!strcmp(c->jk, "SDKRT_JK_MAP")) {
+        sdkc_buf_printf(b, "    const char *const *keys;\n    %svalues;\n    size_t count;\n};\n\n",
+                        in_items_decl(cx, c->inner));
+        return;
+    }
+    if (t->kind == SDKC_TYPE_ENUM) {
+        sdkc_buf_printf(b, "    %s_value value;\n    const char *unknown;\n};\n\n", c->cdecl);
+        return;
+    }
+    if (t->kind == SDKC_TYPE_UNION) {
+        sdkc_buf_printf(b, "    %s_kind kind;\n    const json_t *unknown;\n    union {\n",
+                        c->cdecl);
+        if (c->nvariants == 0)
+            sdkc_buf_puts(b, "        char none_;\n");
+        for (size_t i = 0; i < c->nvariants; i++) {
+            const cvariant *v = &c->variants[i];
+            sdkc_buf_puts(b, "        ");
+            if (v->type->stores)
+                emit_put_in_member(cx, b, v->type, v->v->safe_name, v->boxed);
+            else
+                sdkc_buf_printf(b, "char %s;", v->v->safe_name);
+            sdkc_buf_putc(b, '\n');
+        }
+        sdkc_buf_puts(b, "    } u;\n};\n\n");
+        return;
+    }
+    size_t members = 0;
+    for (size_t i = 0; i < c->nfields; i++) {
+        const cfield *f = &c->fields[i];
+        if (!f->f->required) {
+            sdkc_buf_printf(b, "    bool has_%s;\n", f->cname);
+            members++;
+        }
+        if (f->nullable) {
+            sdkc_buf_printf(b, "    bool %s_null;\n", f->cname);
+            members++;
+        }
+        if (f->type->stores) {
+            sdkc_buf_puts(b, "    ");
+            emit_put_in_member(cx, b, f->type, f->cname, f->boxed);
+            sdkc_buf_putc(b, '\n');
+            members++;
+        }
+    }
+    if (!members)
+        sdkc_buf_puts(b, "    char none_;\n");
+    sdkc_buf_puts(b, "};\n\n");
+}
+
+static void emit_union_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
+{
+    const char *n = c->cdecl;
+    if (c->t->u.union_.discriminator) {
+        sdkc_buf_puts(b, "/* The \"");
+        sdkc_kit_put_comment_text(b, c->t->u.union_.discriminator,
+                                  strlen(c->t->u.union_.discriminator));
+        sdkc_buf_printf(b,
+                        "\" tag of *value (static, or borrowed from value->unknown for a variant "
+                        "this SDK does not know),\n * or NULL. */\n"
+                        "const char *%s_tag(const %s *value);\n",
+                        n, n);
+    }
+    sdkc_buf_printf(b,
+                    "/* The name of a kind (\"unknown\" for %s; static), or NULL outside the "
+                    "enumeration. */\nconst char *%s_kind_name(%s_kind kind);\n",
+                    c->unknown_const, n, n);
+    for (size_t i = 0; i < c->ncommon; i++) {
+        const cfield *f = c->common[i].in[0];
+        sdkc_buf_printf(b,
+                        "/* \"%s\", which every variant has (borrowed from value): NULL when "
+                        "absent%s or the kind is unknown. */\n"
+                        "%s%s_%s(const %s *value);\n",
+                        f->f->wire_name, f->nullable ? ", null" : "", emit_common_ret(cx, f),
+                        cx->prefix, c->common[i].accessor, n);
+    }
+}
+
+static void emit_type_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
+{
+    const char *n = c->cdecl;
+    sdkc_buf_printf(b,
+                    "/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out "
+                    "holds nothing and *err is a\n"
+                    " * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for "
+                    "messages, NULL = \"$\"). */\n"
+                    "%s_status %s_decode(%s *out, const json_t *json, const char *path, %s_error "
+                    "**err);\n",
+                    cx->prefix, n, n, cx->prefix);
+    sdkc_buf_printf(b,
+                    "/* Encode *value (borrowed) as JSON; *out is a new reference. */\n"
+                    "%s_status %s_encode(const %s *value, json_t **out, %s_error **err);\n",
+                    cx->prefix, n, n, cx->prefix);
+    sdkc_buf_printf(b,
+                    "/* Release everything *value owns and zero it (NULL is a no-op). */\n"
+                    "void %s_cleanup(%s *value);\n",
+                    n, n);
+    sdkc_buf_printf(b,
+                    "/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */\n"
+                    "void %s_free(%s *value);\n",
+                    n, n);
+    if (c->t->kind == SDKC_TYPE_ENUM && !c->is_brand && !strcmp(c->jk, "SDKRT_JK_ENUM"))
+        sdkc_buf_printf(b,
+                        "/* The wire string of *value (borrowed), or NULL when impossible. */\n"
+                        "const char *%s_wire(const %s *value);\n",
+                        n, n);
+    if (c->t->kind == SDKC_TYPE_UNION)
+        emit_union_protos(cx, b, c);
+    sdkc_buf_putc(b, '\n');
+}
+
+static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
+{
+    const char *P = cx->prefix, *U = cx->upper;
+    sdkc_buf_printf(b,
+                    "/* Bytes from memory (data, len) or from a file (path), for binary bodies and "
+                    "multipart\n * file parts; borrowed by the call. */\n"
+                    "typedef sdkrt_blob %s_blob;\n#define %s_BLOB_INIT SDKRT_BLOB_INIT\n\n",
+                    P, U);
+    sdkc_buf_printf(
+        b,
+        "/* Why a CLIENT error happened (%s_error_reason); NONE for a DOMAIN error. */\n"
+        "typedef sdkrt_reason %s_reason;\n",
+        P, P);
+    for (size_t i = 0; emit_runtime_reasons[i]; i++)
+        sdkc_buf_printf(b, "#define %s_REASON_%s SDKRT_REASON_%s\n", U, emit_runtime_reasons[i],
+                        emit_runtime_reasons[i]);
+    sdkc_buf_printf(b,
+                    "\n/* How the client authenticates (%s_client_options.auth). */\n"
+                    "typedef sdkrt_auth_kind %s_auth_kind;\n",
+                    P, P);
+    for (size_t i = 0; emit_runtime_auths[i]; i++)
+        sdkc_buf_printf(b, "#define %s_AUTH_%s SDKRT_AUTH_%s\n", U, emit_runtime_auths[i],
+                        emit_runtime_auths[i]);
+    sdkc_buf_printf(b,
+                    "\n/* The in-memory transport (tests without a server): what its handler "
+                    "sees and fills. */\n"
+                    "typedef sdkrt_memory_request %s_memory_request;\n"
+                    "typedef sdkrt_memory_response %s_memory_response;\n"
+                    "typedef sdkrt_memory_handler %s_memory_handler;\n\n",
+                    P, P, P);
+}
+
+void emit_types_h(emit_ctx *cx, sdkc_buf *b)
+{
+    const char *P = cx->prefix, *U = cx->upper;
+    sdkc_kit_banner(b, cx->ir, "types.h: value types");
+    sdkc_buf_printf(b, "#ifndef %s_TYPES_H\n#define %s_TYPES_H\n\n", U, U);
+    sdkc_buf_puts(b, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
+                     "#include <jansson.h>\n\n#include \"sdkrt/sdkrt.h\"\n#include "
+                     "\"sdkrt/json.h\"\n#include \"sdkrt/wire.h\"\n\n");
+    sdkc_buf_printf(b,
+                    "#if SDKRT_VERSION_MAJOR != %d || SDKRT_VERSION_MINOR < %d\n"
+                    "#error \"this SDK needs libsdkrt %d.%d or a later %d.x\"\n#endif\n\n",
+                    SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT, SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT,
+                    SDKRT_MAJOR_WANT);
+    sdkc_buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    sdkc_buf_printf(
+        b,
+        "/* Runtime types under this SDK's prefix (see the sdkrt headers for details). */\n"
+        "typedef sdkrt_status %s_status; /* %s_OK or %s_ERR (then *err is set) */\n"
+        "#define %s_OK SDKRT_OK\n#define %s_ERR SDKRT_ERR\n"
+        "typedef sdkrt_error %s_error;   /* owned by the caller; %s_error_free */\n"
+        "typedef sdkrt_client %s_client; /* %s_client_new / %s_client_free */\n"
+        "typedef sdkrt_client_options %s_client_options;\n"
+        "#define %s_CLIENT_OPTIONS_INIT SDKRT_CLIENT_OPTIONS_INIT\n"
+        "typedef sdkrt_call_options %s_call_options; /* header overrides, cancel, timeout, "
+        "on_response */\n"
+        "#define %s_CALL_OPTIONS_INIT SDKRT_CALL_OPTIONS_INIT\n"
+        "typedef sdkrt_cancel %s_cancel; /* %s_cancel_new / %s_cancel_trigger / %s_cancel_free */\n"
+        "typedef sdkrt_bytes %s_bytes; /* a non-JSON body; %s_bytes_free */\n"
+        "typedef sdkrt_header %s_header; /* a borrowed name/value pair (options, call options) */\n"
+        "typedef sdkrt_credential %s_credential; /* %s_client_options.credentials: per security "
+        "scheme */\n"
+        "typedef sdkrt_transport %s_transport; /* %s_client_options.transport; NULL = libcurl "
+        "*/\n\n"
+        "/* Result of an iterator or stream step. */\n"
+        "typedef enum %s_next {\n    %s_NEXT_ERROR = -1, /* *err is set */\n"
+        "    %s_NEXT_END = 0,    /* no more items */\n    %s_NEXT_ITEM = 1    /* *item is set */\n"
+        "} %s_next;\n\n",
+        P, U, U, U, U, P, P, P, P, P, P, U, P, U, P, P, P, P, P, P, P, P, P, P, P, P, U, U, U, P);
+    emit_runtime_names(cx, b);
+    sdkc_buf_puts(b, "/* Every value type, declared first so that definitions may refer to each "
+                     "other. */\n");
+    for (size_t i = 0; i < cx->norder; i++)
+        sdkc_buf_printf(b, "typedef struct %s %s;\n", cx->order[i]->cdecl, cx->order[i]->cdecl);
+    sdkc_buf_putc(b, '\n');
+    bool twins = false;
+    for (size_t i = 0; i < cx->norder; i++) {
+        const ctype *c = cx->order[i];
+        if (!c->twin)
+            continue;
+        if (!twins)
+            sdkc_buf_puts(b, "/* Input twins: what requests take (borrowed, const members). */\n");
+        twins = true;
+        sdkc_buf_printf(b, "typedef struct %s %s;\n", c->twin, c->twin);
+    }
+    if (twins)
+        sdkc_buf_putc(b, '\n');
+    for (size_t i = 0; i < cx->norder; i++) {
+        emit_struct_def(cx, b, cx->order[i]);
+        if (cx->order[i]->twin)
+            emit_twin_def(cx, b, cx->order[i]);
+    }
+    sdkc_buf_puts(b, "/* ---- decode, encode, cleanup and free of each type ---- */\n\n");
+    for (size_t i = 0; i < cx->norder; i++)
+        emit_type_protos(cx, b, cx->order[i]);
+    sdkc_buf_printf(b, "#ifdef __cplusplus\n}\n#endif\n#endif /* %s_TYPES_H */\n", U);
+}

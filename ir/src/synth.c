@@ -1,0 +1,302 @@
+/* synth.c - a valid JSON value for an IR type (sdkc/synth.h). */
+#include "sdkc/synth.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdkc/pattern.h"
+
+/* Synthesis state: the first reason a value could not be made. A failure without a reason is an
+ * allocation failure. */
+typedef struct synth {
+    sdkc_arena *arena;
+    const sdkc_synth_options *o;
+    const char *why;
+} synth;
+
+static json_t *synth_fail(synth *s, const char *why)
+{
+    if (!s->why)
+        s->why = why;
+    return NULL;
+}
+
+const char *sdkc_synth_format_value(const char *f)
+{
+    static const char *const table[][2] = {
+        {"date-time", "2024-01-02T03:04:05Z"},
+        {"date", "2024-01-02"},
+        {"time", "03:04:05Z"},
+        {"duration", "P1D"},
+        {"uuid", "00000000-0000-4000-8000-000000000000"},
+        {"email", "mock@example.com"},
+        {"idn-email", "mock@example.com"},
+        {"uri", "https://example.com/mock"},
+        {"url", "https://example.com/mock"},
+        {"iri", "https://example.com/mock"},
+        {"uri-reference", "https://example.com/mock"},
+        {"iri-reference", "https://example.com/mock"},
+        {"uri-template", "https://example.com/mock"},
+        {"hostname", "example.com"},
+        {"idn-hostname", "example.com"},
+        {"ipv4", "127.0.0.1"},
+        {"ip", "127.0.0.1"},
+        {"ipv6", "::1"},
+        {"byte", "bW9jaw=="},
+        {"int32", "1"},
+        {"int64", "1"},
+        {"decimal", "1"},
+        {"double", "1"},
+        {"float", "1"},
+        {"json-pointer", "/mock"},
+        {"relative-json-pointer", "0"},
+        {"regex", "mock"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+        if (!strcmp(f, table[i][0]))
+            return table[i][1];
+    }
+    return NULL;
+}
+
+static json_t *synth_string(synth *s, const sdkc_type *t)
+{
+    const char *base = s->o->filler;
+    const char *f = t->u.str.format;
+    bool fixed = false; /* a format or brand fixes the text: lengths cannot pad it */
+    if (t->u.str.brand) {
+        const char *given =
+            s->o->brand_value ? s->o->brand_value(s->o->user, t->u.str.brand) : NULL;
+        if (given)
+            return json_string(given);
+        base = sdkc_arena_printf(s->arena, "%s_%s", t->u.str.brand->prefix, s->o->filler);
+        if (!base)
+            return NULL;
+        fixed = true;
+    } else if (t->u.str.pattern) {
+        /* a string the pattern matches, within the length bounds (checked with regexec) */
+        const char *why = NULL;
+        const char *v = sdkc_pattern_example(
+            s->arena, t->u.str.pattern, t->u.str.has_min_length ? (size_t)t->u.str.min_length : 0,
+            t->u.str.has_max_length ? (size_t)t->u.str.max_length : SIZE_MAX, &why);
+        if (v)
+            return json_string(v);
+        if (!why)
+            return NULL; /* out of memory */
+        return synth_fail(s, sdkc_arena_printf(s->arena,
+                                               "string pattern '%s': %s (no value synthesized)",
+                                               t->u.str.pattern, why));
+    }
+    /* binary (a file part's text when no blob is set): any bytes do */
+    if (f && !t->u.str.brand && sdkc_synth_format_value(f)) {
+        base = sdkc_synth_format_value(f);
+        fixed = true;
+    }
+    size_t n = strlen(base);
+    if (t->u.str.has_max_length && n > t->u.str.max_length) {
+        if (fixed)
+            return synth_fail(s, "string format or prefix longer than maxLength");
+        n = (size_t)t->u.str.max_length;
+    }
+    size_t want = n;
+    if (t->u.str.has_min_length && t->u.str.min_length > n) {
+        if (fixed)
+            return synth_fail(s, "string format or prefix shorter than minLength");
+        if (t->u.str.min_length > 4096)
+            return synth_fail(s, "minLength above 4096");
+        want = (size_t)t->u.str.min_length;
+    }
+    char *text = sdkc_arena_alloc(s->arena, want + 1);
+    if (!text)
+        return NULL;
+    memcpy(text, base, n);
+    for (size_t i = n; i < want; i++)
+        text[i] = 'x';
+    text[want] = '\0';
+    return json_string(text);
+}
+
+/* 1 moved into [minimum, maximum] (integral for integers), or NULL when the range is empty. */
+static json_t *synth_number(synth *s, const sdkc_type *t, bool integer)
+{
+    double v = 1;
+    double lo = t->u.num.minimum, hi = t->u.num.maximum;
+    bool xlo = t->u.num.exclusive_minimum, xhi = t->u.num.exclusive_maximum;
+    if (t->u.num.has_minimum && (v < lo || (xlo && v <= lo))) {
+        v = integer ? ceil(lo) : lo;
+        if (xlo && v <= lo)
+            v = integer ? v + 1 : (t->u.num.has_maximum ? (lo + hi) / 2 : lo + 1);
+    }
+    if (t->u.num.has_maximum && (v > hi || (xhi && v >= hi))) {
+        v = integer ? floor(hi) : hi;
+        if (xhi && v >= hi)
+            v = integer ? v - 1 : (t->u.num.has_minimum ? (lo + hi) / 2 : hi - 1);
+    }
+    if ((t->u.num.has_minimum && (v < lo || (xlo && v <= lo))) ||
+        (t->u.num.has_maximum && (v > hi || (xhi && v >= hi))))
+        return synth_fail(s, "empty numeric range");
+    if (integer) {
+        if (v > 9e15 || v < -9e15)
+            return synth_fail(s, "integer bound out of range");
+        return json_integer((json_int_t)v);
+    }
+    return json_real(v);
+}
+
+static json_t *synth_value(synth *s, const sdkc_type *t, int depth);
+
+static json_t *synth_object(synth *s, const sdkc_type *t, int depth)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o && i < t->u.object.nfields; i++) {
+        const sdkc_field *f = &t->u.object.fields[i];
+        /* read-only ones too: the value decodes, an SDK leaves them out */
+        if (!f->required && !(s->o->want_optional && s->o->want_optional(s->o->user, t, f)))
+            continue;
+        json_t *v = synth_value(s, f->type, depth + 1);
+        if (!v || json_object_set_new(o, f->wire_name, v) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    }
+    return o;
+}
+
+static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
+{
+    if (depth > s->o->max_depth)
+        return synth_fail(s, "required fields nest too deep (a recursive type)");
+    switch (t->kind) {
+    case SDKC_TYPE_STRING:
+        return synth_string(s, t);
+    case SDKC_TYPE_INTEGER:
+        return synth_number(s, t, true);
+    case SDKC_TYPE_NUMBER:
+        return synth_number(s, t, false);
+    case SDKC_TYPE_BOOLEAN:
+        return json_true();
+    case SDKC_TYPE_NULL:
+        return json_null();
+    case SDKC_TYPE_LITERAL:
+        switch (t->u.literal.kind) {
+        case SDKC_LIT_STRING:
+            return json_string(t->u.literal.text);
+        case SDKC_LIT_BOOL:
+            return json_boolean(!strcmp(t->u.literal.text, "true"));
+        case SDKC_LIT_NULL:
+            return json_null();
+        case SDKC_LIT_NUMBER: {
+            json_error_t e;
+            json_t *n = json_loads(t->u.literal.text, JSON_DECODE_ANY, &e);
+            if (!n && json_error_code(&e) != json_error_out_of_memory)
+                return synth_fail(s, "a number literal that is not JSON");
+            return n;
+        }
+        }
+        return NULL;
+    case SDKC_TYPE_ENUM:
+        if (!t->u.enumeration.nvalues)
+            return synth_fail(s, "enum without values");
+        return json_string(t->u.enumeration.values[0]);
+    case SDKC_TYPE_ARRAY: {
+        uint64_t n =
+            t->u.array.has_min_items && t->u.array.min_items > 1 ? t->u.array.min_items : 1;
+        if (t->u.array.has_max_items && t->u.array.max_items < n)
+            n = t->u.array.max_items;
+        if (n > 64)
+            return synth_fail(s, "minItems above 64");
+        json_t *a = json_array();
+        for (uint64_t i = 0; a && i < n; i++) {
+            json_t *v = synth_value(s, t->u.array.items, depth + 1);
+            if (!v || json_array_append_new(a, v) != 0) {
+                json_decref(a);
+                return NULL;
+            }
+        }
+        return a;
+    }
+    case SDKC_TYPE_TUPLE: {
+        json_t *a = json_array();
+        for (size_t i = 0; a && i < t->u.tuple.nitems; i++) {
+            json_t *v = synth_value(s, t->u.tuple.items[i], depth + 1);
+            if (!v || json_array_append_new(a, v) != 0) {
+                json_decref(a);
+                return NULL;
+            }
+        }
+        return a;
+    }
+    case SDKC_TYPE_MAP: {
+        json_t *m = json_object();
+        if (!m || t->u.map.key_pattern)
+            return m; /* no key of a pattern is synthesized: an empty map */
+        json_t *v = synth_value(s, t->u.map.value, depth + 1);
+        if (!v || json_object_set_new(m, s->o->filler, v) != 0) {
+            json_decref(m);
+            return NULL;
+        }
+        return m;
+    }
+    case SDKC_TYPE_OBJECT:
+        return synth_object(s, t, depth);
+    case SDKC_TYPE_UNION: {
+        if (!t->u.union_.nvariants)
+            return synth_fail(s, "union without variants");
+        const sdkc_variant *v = &t->u.union_.variants[0];
+        /* 1 also reads as a string in a path or query ("must match exactly one schema in
+           oneOf"): a plain string variant's "mock" matches one variant only */
+        for (size_t i = 1; !t->u.union_.discriminator && i < t->u.union_.nvariants; i++) {
+            const sdkc_type *vt = t->u.union_.variants[i].type;
+            sdkc_type_kind k0 = v->type->kind;
+            if ((k0 == SDKC_TYPE_INTEGER || k0 == SDKC_TYPE_NUMBER || k0 == SDKC_TYPE_BOOLEAN) &&
+                vt->kind == SDKC_TYPE_STRING && !vt->u.str.pattern && !vt->u.str.format &&
+                !vt->u.str.brand) {
+                v = &t->u.union_.variants[i];
+                break;
+            }
+        }
+        json_t *j = synth_value(s, v->type, depth + 1);
+        /* A tagged variant carries its tag, also when its schema does not list the field. */
+        if (j && json_is_object(j) && t->u.union_.discriminator && v->tag &&
+            !json_object_get(j, t->u.union_.discriminator))
+            json_object_set_new(j, t->u.union_.discriminator, json_string(v->tag));
+        return j;
+    }
+    case SDKC_TYPE_NULLABLE:
+        return synth_value(s, t->u.nullable.inner, depth);
+    case SDKC_TYPE_JSON_STRING: {
+        json_t *c = synth_value(s, t->u.json_string.content, depth + 1);
+        char *text = c ? json_dumps(c, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        json_decref(c);
+        json_t *r = text ? json_string(text) : NULL;
+        free(text);
+        return r;
+    }
+    case SDKC_TYPE_ANY:
+        return json_object();
+    case SDKC_TYPE_NEVER:
+        return synth_fail(s, "a type no value satisfies (not: {})");
+    }
+    return NULL;
+}
+
+sdkc_status sdkc_synth_value(json_t **out, sdkc_arena *a, const sdkc_type *t,
+                             const sdkc_synth_options *opts, const char **why)
+{
+    sdkc_synth_options o = SDKC_SYNTH_OPTIONS_INIT;
+    if (opts) {
+        const char *filler = o.filler;
+        o = *opts;
+        if (!o.filler)
+            o.filler = filler;
+    }
+    synth s = {a, &o, NULL};
+    *out = synth_value(&s, t, 0);
+    if (why)
+        *why = *out ? NULL : s.why;
+    if (*out)
+        return SDKC_OK;
+    return s.why ? SDKC_ERR_INVALID : SDKC_ERR_NOMEM;
+}

@@ -1,0 +1,340 @@
+/* test_synth.c - sdkc_synth_value: a valid JSON value for an IR type, or the reason there is none.
+ *
+ * Types are built by hand, one per rule (bounds, formats, patterns, brands, the hooks, unions,
+ * cycles); the value is compared as compact JSON text, which also pins the field order. The
+ * OpenCode contract's request bodies and required parameters must all synthesize, the same way
+ * twice. */
+#include <check.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdkc/ir.h"
+#include "sdkc/synth.h"
+
+#ifndef SDKC_SOURCE_DIR
+#define SDKC_SOURCE_DIR "."
+#endif
+
+static sdkc_arena *arena;
+
+static void setup(void)
+{
+    ck_assert_int_eq(sdkc_arena_new(&arena), SDKC_OK);
+}
+
+static void teardown(void)
+{
+    sdkc_arena_free(arena);
+    arena = NULL;
+}
+
+/* The value of t as compact JSON text (arena), or "!" and the reason when there is none. */
+static const char *value_of(const sdkc_type *t, const sdkc_synth_options *opts)
+{
+    json_t *v = (json_t *)1;
+    const char *why = "unset";
+    sdkc_status st = sdkc_synth_value(&v, arena, t, opts, &why);
+    if (st != SDKC_OK) {
+        ck_assert_int_eq(st, SDKC_ERR_INVALID);
+        ck_assert_ptr_null(v);
+        ck_assert_ptr_nonnull(why);
+        return sdkc_arena_printf(arena, "!%s", why);
+    }
+    ck_assert_ptr_null(why);
+    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    ck_assert_ptr_nonnull(text);
+    const char *r = sdkc_arena_strdup(arena, text);
+    free(text);
+    json_decref(v);
+    return r;
+}
+
+static sdkc_type str(void)
+{
+    sdkc_type t = {.kind = SDKC_TYPE_STRING};
+    return t;
+}
+
+START_TEST(strings)
+{
+    sdkc_type t = str();
+    ck_assert_str_eq(value_of(&t, NULL), "\"mock\"");
+    t.u.str.has_min_length = true;
+    t.u.str.min_length = 7;
+    ck_assert_str_eq(value_of(&t, NULL), "\"mockxxx\"");
+    t.u.str.min_length = 5000;
+    ck_assert_str_eq(value_of(&t, NULL), "!minLength above 4096");
+    t = str();
+    t.u.str.has_max_length = true;
+    t.u.str.max_length = 2;
+    ck_assert_str_eq(value_of(&t, NULL), "\"mo\"");
+
+    /* a format fixes the text: it is not cut or padded */
+    t = str();
+    t.u.str.format = "date-time";
+    ck_assert_str_eq(value_of(&t, NULL), "\"2024-01-02T03:04:05Z\"");
+    t.u.str.format = "uuid";
+    t.u.str.has_max_length = true;
+    t.u.str.max_length = 3;
+    ck_assert_str_eq(value_of(&t, NULL), "!string format or prefix longer than maxLength");
+    t = str();
+    t.u.str.format = "no-such-format"; /* no constraint known: the filler */
+    ck_assert_str_eq(value_of(&t, NULL), "\"mock\"");
+    ck_assert_str_eq(sdkc_synth_format_value("email"), "mock@example.com");
+    ck_assert_ptr_null(sdkc_synth_format_value("binary"));
+}
+END_TEST
+
+START_TEST(patterns)
+{
+    sdkc_type t = str();
+    t.u.str.pattern = "^ab+c$";
+    ck_assert_str_eq(value_of(&t, NULL), "\"abc\"");
+    t.u.str.has_min_length = true;
+    t.u.str.min_length = 5;
+    ck_assert_str_eq(value_of(&t, NULL), "\"abbbc\"");
+    /* a pattern wins over a format */
+    t = str();
+    t.u.str.pattern = "^x$";
+    t.u.str.format = "date";
+    ck_assert_str_eq(value_of(&t, NULL), "\"x\"");
+    t.u.str.pattern = "^(?=a)a$";
+    const char *r = value_of(&t, NULL);
+    ck_assert_msg(!strncmp(r, "!string pattern '^(?=a)a$': ", 28), "%s", r);
+}
+END_TEST
+
+static const char *known_id(void *user, const sdkc_brand *b)
+{
+    return !strcmp(b->prefix, (const char *)user) ? "ses_123" : NULL;
+}
+
+START_TEST(brands)
+{
+    sdkc_brand ses = {"SessionID", "session_id", "ses", "^ses", 1};
+    sdkc_brand msg = {"MessageID", "message_id", "msg", "^msg", 1};
+    sdkc_type t = str();
+    t.u.str.brand = &ses;
+    t.u.str.pattern = "^ses";
+    ck_assert_str_eq(value_of(&t, NULL), "\"ses_mock\"");
+    sdkc_synth_options o = SDKC_SYNTH_OPTIONS_INIT;
+    o.filler = "conform";
+    ck_assert_str_eq(value_of(&t, &o), "\"ses_conform\"");
+    o.brand_value = known_id;
+    o.user = "ses";
+    ck_assert_str_eq(value_of(&t, &o), "\"ses_123\"");
+    t.u.str.brand = &msg; /* the hook knows no id of this brand */
+    ck_assert_str_eq(value_of(&t, &o), "\"msg_conform\"");
+    t.u.str.has_min_length = true;
+    t.u.str.min_length = 20;
+    ck_assert_str_eq(value_of(&t, &o), "!string format or prefix shorter than minLength");
+    o.filler = NULL; /* the default */
+    t.u.str.has_min_length = false;
+    ck_assert_str_eq(value_of(&t, &o), "\"msg_mock\"");
+}
+END_TEST
+
+START_TEST(numbers)
+{
+    sdkc_type t = {.kind = SDKC_TYPE_INTEGER};
+    ck_assert_str_eq(value_of(&t, NULL), "1");
+    t.u.num.has_minimum = true;
+    t.u.num.minimum = 5;
+    t.u.num.exclusive_minimum = true;
+    ck_assert_str_eq(value_of(&t, NULL), "6");
+    t.u.num.has_maximum = true;
+    t.u.num.maximum = 6;
+    t.u.num.exclusive_maximum = true;
+    ck_assert_str_eq(value_of(&t, NULL), "!empty numeric range");
+    t.kind = SDKC_TYPE_NUMBER; /* (5, 6): the middle */
+    ck_assert_str_eq(value_of(&t, NULL), "5.5");
+    sdkc_type big = {.kind = SDKC_TYPE_INTEGER};
+    big.u.num.has_minimum = true;
+    big.u.num.minimum = 1e17;
+    ck_assert_str_eq(value_of(&big, NULL), "!integer bound out of range");
+    sdkc_type lit = {.kind = SDKC_TYPE_LITERAL};
+    lit.u.literal.kind = SDKC_LIT_NUMBER;
+    lit.u.literal.text = "2.5";
+    ck_assert_str_eq(value_of(&lit, NULL), "2.5");
+    lit.u.literal.text = "1_000";
+    ck_assert_str_eq(value_of(&lit, NULL), "!a number literal that is not JSON");
+}
+END_TEST
+
+static bool want_flag(void *user, const sdkc_type *t, const sdkc_field *f)
+{
+    (void)t;
+    return !strcmp(f->wire_name, (const char *)user);
+}
+
+START_TEST(objects)
+{
+    sdkc_type s = str(), i = {.kind = SDKC_TYPE_INTEGER}, b = {.kind = SDKC_TYPE_BOOLEAN};
+    sdkc_field fields[] = {
+        {.wire_name = "name", .type = &s, .required = true},
+        {.wire_name = "flag", .type = &b},
+        {.wire_name = "count", .type = &i, .required = true},
+        {.wire_name = "other", .type = &b},
+    };
+    sdkc_type o = {.kind = SDKC_TYPE_OBJECT};
+    o.u.object.fields = fields;
+    o.u.object.nfields = 4;
+    ck_assert_str_eq(value_of(&o, NULL), "{\"name\":\"mock\",\"count\":1}");
+    sdkc_synth_options opt = SDKC_SYNTH_OPTIONS_INIT;
+    opt.want_optional = want_flag;
+    opt.user = "flag";
+    ck_assert_str_eq(value_of(&o, &opt), "{\"name\":\"mock\",\"flag\":true,\"count\":1}");
+
+    /* a required field's failure is the object's, with the field's reason */
+    sdkc_type never = {.kind = SDKC_TYPE_NEVER};
+    fields[2].type = &never;
+    ck_assert_str_eq(value_of(&o, NULL), "!a type no value satisfies (not: {})");
+
+    /* a required cycle: too deep, at the default limit and at a smaller one */
+    sdkc_field self = {.wire_name = "next", .required = true};
+    sdkc_type node = {.kind = SDKC_TYPE_OBJECT, .recursive = true};
+    self.type = &node;
+    node.u.object.fields = &self;
+    node.u.object.nfields = 1;
+    ck_assert_str_eq(value_of(&node, NULL), "!required fields nest too deep (a recursive type)");
+    self.required = false;
+    ck_assert_str_eq(value_of(&node, NULL), "{}");
+    self.required = true;
+    node.u.object.nfields = 0;
+    ck_assert_str_eq(value_of(&node, NULL), "{}");
+}
+END_TEST
+
+START_TEST(collections)
+{
+    sdkc_type s = str();
+    sdkc_type a = {.kind = SDKC_TYPE_ARRAY};
+    a.u.array.items = &s;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"mock\"]");
+    a.u.array.has_min_items = true;
+    a.u.array.min_items = 3;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"mock\",\"mock\",\"mock\"]");
+    a.u.array.min_items = 65;
+    ck_assert_str_eq(value_of(&a, NULL), "!minItems above 64");
+    a.u.array.has_max_items = true; /* inconsistent bounds: the maximum wins */
+    a.u.array.max_items = 0;
+    ck_assert_str_eq(value_of(&a, NULL), "[]");
+
+    sdkc_type i = {.kind = SDKC_TYPE_INTEGER};
+    const sdkc_type *items[] = {&i, &s};
+    sdkc_type tu = {.kind = SDKC_TYPE_TUPLE};
+    tu.u.tuple.items = items;
+    tu.u.tuple.nitems = 2;
+    ck_assert_str_eq(value_of(&tu, NULL), "[1,\"mock\"]");
+
+    sdkc_type m = {.kind = SDKC_TYPE_MAP};
+    m.u.map.value = &i;
+    ck_assert_str_eq(value_of(&m, NULL), "{\"mock\":1}");
+    sdkc_synth_options o = SDKC_SYNTH_OPTIONS_INIT;
+    o.filler = "k";
+    ck_assert_str_eq(value_of(&m, &o), "{\"k\":1}");
+    m.u.map.key_pattern = "^x-";
+    ck_assert_str_eq(value_of(&m, NULL), "{}");
+
+    const char *const values[] = {"open", "closed"};
+    sdkc_type e = {.kind = SDKC_TYPE_ENUM};
+    e.u.enumeration.values = values;
+    ck_assert_str_eq(value_of(&e, NULL), "!enum without values");
+    e.u.enumeration.nvalues = 2;
+    ck_assert_str_eq(value_of(&e, NULL), "\"open\"");
+}
+END_TEST
+
+START_TEST(unions)
+{
+    sdkc_type s = str(), i = {.kind = SDKC_TYPE_INTEGER}, n = {.kind = SDKC_TYPE_NULL};
+    sdkc_variant untagged[] = {{.type = &i}, {.type = &n}, {.type = &s}};
+    sdkc_type u = {.kind = SDKC_TYPE_UNION};
+    u.u.union_.variants = untagged;
+    ck_assert_str_eq(value_of(&u, NULL), "!union without variants");
+    u.u.union_.nvariants = 3;
+    /* "1" in a path would match the integer and the string: the string is taken */
+    ck_assert_str_eq(value_of(&u, NULL), "\"mock\"");
+    s.u.str.format = "date";
+    ck_assert_str_eq(value_of(&u, NULL), "1");
+
+    /* a tagged variant carries its tag after its own fields when its schema leaves it out */
+    sdkc_field f = {.wire_name = "text", .type = &i, .required = true};
+    sdkc_type obj = {.kind = SDKC_TYPE_OBJECT};
+    obj.u.object.fields = &f;
+    obj.u.object.nfields = 1;
+    sdkc_variant tagged[] = {{.type = &obj, .tag = "text"}};
+    u.u.union_.variants = tagged;
+    u.u.union_.nvariants = 1;
+    u.u.union_.discriminator = "type";
+    ck_assert_str_eq(value_of(&u, NULL), "{\"text\":1,\"type\":\"text\"}");
+
+    sdkc_type nl = {.kind = SDKC_TYPE_NULLABLE};
+    nl.u.nullable.inner = &u;
+    ck_assert_str_eq(value_of(&nl, NULL), "{\"text\":1,\"type\":\"text\"}");
+    sdkc_type js = {.kind = SDKC_TYPE_JSON_STRING};
+    js.u.json_string.content = &obj;
+    ck_assert_str_eq(value_of(&js, NULL), "\"{\\\"text\\\":1}\"");
+    sdkc_type any = {.kind = SDKC_TYPE_ANY};
+    ck_assert_str_eq(value_of(&any, NULL), "{}");
+}
+END_TEST
+
+/* Every request body and required parameter of the OpenCode contract, twice, alike. */
+START_TEST(opencode_requests)
+{
+    sdkc_compiled *c = NULL;
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile_file(&c, SDKC_SOURCE_DIR "/spec/opencode/openapi.json", NULL, d),
+                     SDKC_OK);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    size_t made = 0;
+    for (size_t k = 0; k < ir->nops; k++) {
+        const sdkc_operation *op = &ir->ops[k];
+        for (size_t p = 0; p <= op->nparams; p++) {
+            const sdkc_type *t = NULL;
+            if (p < op->nparams && op->params[p].required)
+                t = op->params[p].type;
+            else if (p == op->nparams && op->body)
+                t = op->body->type;
+            if (!t)
+                continue;
+            const char *first = value_of(t, NULL);
+            ck_assert_msg(first[0] != '!', "%s: %s", op->id, first);
+            ck_assert_str_eq(value_of(t, NULL), first);
+            made++;
+        }
+    }
+    ck_assert_uint_gt(made, 50);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+static Suite *synth_suite(void)
+{
+    Suite *s = suite_create("synth");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, strings);
+    tcase_add_test(tc, patterns);
+    tcase_add_test(tc, brands);
+    tcase_add_test(tc, numbers);
+    tcase_add_test(tc, objects);
+    tcase_add_test(tc, collections);
+    tcase_add_test(tc, unions);
+    tcase_add_test(tc, opencode_requests);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(synth_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
