@@ -502,6 +502,31 @@ START_TEST(inspect_example)
 }
 END_TEST
 
+#define PAGES SDKC_SOURCE_DIR "/tests/compiler/data/pages/"
+
+START_TEST(inspect_pages)
+{
+    result r = run("inspect " PAGES "styles.yaml");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(matches(r.out, "^pages: cursor-object 1 cursor-token 1 cursor-item 2 next-url 1 "
+                                 "link-header 1 page-number 1 offset 1$"),
+                  "%s", r.out);
+    ck_assert(matches(r.out, "cursorItem .*\\[page cursor-item Thing\\]$"));
+    ck_assert(matches(r.out, "^ +page: heuristic: starting_after \\+ has_more$"));
+    result_free(&r);
+    /* the config file: an override said with its position; errors at the file's line:col */
+    r = run("inspect " PAGES "styles.yaml --pagination " PAGES "config.json");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert(matches(r.out, "pageAlone .*\\[page page-number string\\]$"));
+    ck_assert(matches(r.out, "^ +page: config .*config.json:3:18$"));
+    result_free(&r);
+    r = run("compile " PAGES "styles.yaml -o /dev/null --pagination " PAGES "config-bad.json");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, "config-bad.json:3:28: error: pagination config: unknown style"));
+    result_free(&r);
+}
+END_TEST
+
 START_TEST(inspect_opencode)
 {
     result r = run("inspect " SDKC_SOURCE_DIR "/spec/opencode/openapi.json");
@@ -535,6 +560,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, inspect_summary);
     tcase_add_test(tc, inspect_example);
     tcase_add_test(tc, inspect_opencode);
+    tcase_add_test(tc, inspect_pages);
     tcase_add_test(tc, webhooks_inspected_and_emitted);
     tcase_add_test(tc, dropped_constructs_warned);
     suite_add_tcase(s, tc);

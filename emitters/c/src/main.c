@@ -8,7 +8,7 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-                    "[--include GLOB]... [--tests] [--quiet]\n");
+                    "[--include GLOB]... [--pagination FILE] [--tests] [--quiet]\n");
     return 2;
 }
 
@@ -25,7 +25,7 @@ static bool looks_like_ir(const char *text, size_t len)
 
 int sdkc_emit_c_main(int argc, char **argv)
 {
-    const char *input = NULL, *lang = NULL, *prefix = NULL, *out = NULL;
+    const char *input = NULL, *lang = NULL, *prefix = NULL, *out = NULL, *pages = NULL;
     const char **include = calloc((size_t)(argc > 0 ? argc : 1), sizeof *include);
     size_t ninclude = 0;
     bool quiet = false, tests = false;
@@ -40,12 +40,13 @@ int sdkc_emit_c_main(int argc, char **argv)
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-                   "[--include GLOB]... [--tests] [--quiet]\n"
+                   "[--include GLOB]... [--pagination FILE] [--tests] [--quiet]\n"
                    "Writes a C SDK on libsdkrt: include/PREFIX/*.h, src/*.c, CMakeLists.txt, "
                    "README.md.\n"
                    "--tests also writes tests/mock.c (target PREFIX_mock): one call per "
                    "operation against a mock server\n"
                    "(`PREFIX_mock BASE_URL`, see docs/mock.md).\n"
+                   "--pagination FILE overrides how operations page (docs/pagination.md).\n"
                    "Prints the compiler's warnings like 'sdkc compile'; --quiet prints errors "
                    "only.\n");
             rc = 0;
@@ -68,6 +69,8 @@ int sdkc_emit_c_main(int argc, char **argv)
             slot = &out;
         else if (!strcmp(a, "--include"))
             slot = &include[ninclude];
+        else if (!strcmp(a, "--pagination"))
+            slot = &pages;
         if (slot) {
             if (i + 1 >= argc) {
                 rc = usage();
@@ -97,13 +100,15 @@ int sdkc_emit_c_main(int argc, char **argv)
     }
     sdkc_status st;
     if (looks_like_ir(text, len)) {
-        if (ninclude)
-            fprintf(stderr, "sdkc generate: --include is ignored for IR input\n");
+        if (ninclude || pages)
+            fprintf(stderr, "sdkc generate: --include and --pagination are ignored for IR input "
+                            "(give them to 'sdkc compile')\n");
         st = sdkc_ir_from_json(&compiled, input, text, len, diag);
     } else {
         sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
         co.include = include;
         co.ninclude = ninclude;
+        co.pagination_file = pages;
         st = sdkc_compile_file(&compiled, input, &co, diag);
     }
     if (st != SDKC_OK) {
