@@ -479,34 +479,30 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     if (after && strcmp(after, "after") == 0 && !says_id(query_param(op, after)->docs))
         after =
             NULL; /* `after` may be a sequence number or a time: only an id is the last item's */
-    if (after && more) {
-        s.style = SDKC_PAGE_CURSOR_ITEM;
-        s.param = after;
-        s.has_more = more;
-        s.reason = cc_printf(c, "heuristic: %s + %s", after, more);
-        install(c, op, &s, &quiet);
-        return;
-    }
     const char *page = first_param(op, PAGE_PARAMS, SDKC_TYPE_INTEGER);
     const char *size = first_param(op, PAGE_SIZE_PARAMS, SDKC_TYPE_INTEGER);
-    if (page && size) {
-        s.style = SDKC_PAGE_PAGE_NUMBER;
-        s.param = page;
-        s.size_param = size;
-        s.has_more = more;
-        s.reason = cc_printf(c, "heuristic: %s + %s", page, size);
-        install(c, op, &s, &quiet);
-        return;
-    }
     const char *off = first_param(op, OFFSET_PARAMS, SDKC_TYPE_INTEGER);
     const char *lim = first_param(op, LIMIT_PARAMS, SDKC_TYPE_INTEGER);
-    if (off && lim) {
-        s.style = SDKC_PAGE_OFFSET;
-        s.param = off;
-        s.size_param = lim;
+    /* a parameter and what confirms it, in order: the first pair present wins */
+    const struct {
+        sdkc_page_style style;
+        const char *param, *other;
+        bool other_is_size;
+    } pairs[] = {
+        {SDKC_PAGE_CURSOR_ITEM, after, more, false},
+        {SDKC_PAGE_PAGE_NUMBER, page, size, true},
+        {SDKC_PAGE_OFFSET, off, lim, true},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        if (!pairs[i].param || !pairs[i].other)
+            continue;
+        s.style = pairs[i].style;
+        s.param = pairs[i].param;
+        s.size_param = pairs[i].other_is_size ? pairs[i].other : NULL;
         s.has_more = more;
-        s.reason = cc_printf(c, "heuristic: %s + %s", off, lim);
+        s.reason = cc_printf(c, "heuristic: %s + %s", pairs[i].param, pairs[i].other);
         install(c, op, &s, &quiet);
+        return;
     }
 }
 
