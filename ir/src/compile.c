@@ -481,7 +481,7 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     if (!c.nomem)
         cc_operations(&c, ir);
     if (!c.nomem)
-        cc_pages_config_finish(&c);
+        cc_pages_config_finish(&c, ir);
     if (!c.nomem)
         cc_schemas_finish(&c, ir);
     if (c.nomem) {

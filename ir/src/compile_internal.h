@@ -136,6 +136,6 @@ bool cc_pages_config_load(cctx *c);
  * the operation object, else the heuristics. resp is the success response object. */
 void cc_paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op);
 /* Warn about config entries no compiled operation took. */
-void cc_pages_config_finish(cctx *c);
+void cc_pages_config_finish(cctx *c, const sdkc_ir *ir);
 
 #endif

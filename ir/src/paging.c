@@ -88,11 +88,14 @@ static void complain(const pgreport *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The field at a dotted path of object fields, or NULL. */
+/* The field at a dotted path of object fields, or NULL. A field whose own name has dots
+ * ("odata.nextLink") is taken first. */
 static const sdkc_field *field_at(const sdkc_type *t, const char *path)
 {
     char seg[256];
-    const sdkc_field *f = NULL;
+    const sdkc_field *f = path ? cc_field_of(t, path) : NULL;
+    if (f)
+        return f;
     while (path && *path) {
         const char *dot = strchr(path, '.');
         size_t n = dot ? (size_t)(dot - path) : strlen(path);
@@ -862,16 +865,22 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
     install(c, op, &s, &rep);
 }
 
-void cc_pages_config_finish(cctx *c)
+void cc_pages_config_finish(cctx *c, const sdkc_ir *ir)
 {
     if (!c->pages_ops)
         return;
     for (size_t i = 0; i < c->pages_ops->npairs; i++) {
         const sdkc_pair *p = &c->pages_ops->pairs[i];
-        if (!cmap_get(&c->pages_used, p->value)) {
-            pgreport rep = {c, p->key, false};
+        if (cmap_get(&c->pages_used, p->value))
+            continue;
+        pgreport rep = {c, p->key, false};
+        if (sdkc_ir_operation(ir, p->key->str))
+            complain(&rep,
+                     "pagination config: operation '%s' has no JSON success to page; entry "
+                     "ignored",
+                     p->key->str);
+        else
             complain(&rep, "pagination config: no compiled operation has the id '%s'", p->key->str);
-        }
     }
 }
 

@@ -128,10 +128,14 @@ sdkrt_status sdkrt_link_find(char **out, const char *value, const char *rel)
 
 /* ---- reading the page ---- */
 
-/* The value at a dotted member path (borrowed), or NULL. */
+/* The value at a dotted member path (borrowed), or NULL. A member whose own name has dots
+ * ("odata.nextLink") is taken first. */
 static json_t *at(json_t *j, const char *path)
 {
     char seg[256];
+    json_t *whole = path && json_is_object(j) ? json_object_get(j, path) : NULL;
+    if (whole)
+        return whole;
     while (j && path && *path) {
         const char *dot = strchr(path, '.');
         size_t n = dot ? (size_t)(dot - path) : strlen(path);

@@ -181,6 +181,8 @@ START_TEST(extensions)
     p = paged("msPageable", SDKC_PAGE_NEXT_URL, "x-ms-pageable");
     ck_assert_str_eq(p->items_field, "value");
     ck_assert_str_eq(p->next_field, "nextLink");
+    p = paged("msOdata", SDKC_PAGE_NEXT_URL, "x-ms-pageable");
+    ck_assert_str_eq(p->next_field, "odata.nextLink"); /* one field with a dot in its name */
 
     /* one page by declaration; unsupported forms warn where the extension is */
     ck_assert_ptr_null(page_of("msOnePage"));
@@ -188,7 +190,7 @@ START_TEST(extensions)
     ck_assert_ptr_null(page_of("stainlessBad"));
     ck_assert_uint_eq(sdkc_diag_warnings(diag), 2);
     has_diag(SDKC_SEV_WARNING, "extensions.yaml", 72, 9, "in requestBody is not supported");
-    has_diag(SDKC_SEV_WARNING, "extensions.yaml", 168, 31, "'fake_page' is not one of");
+    has_diag(SDKC_SEV_WARNING, "extensions.yaml", 182, 31, "'fake_page' is not one of");
 }
 END_TEST
 
@@ -227,6 +229,7 @@ START_TEST(config_errors)
     has_diag(SDKC_SEV_ERROR, "config-bad.json", 4, 19, "'nope' is not a query parameter");
     has_diag(SDKC_SEV_ERROR, "config-bad.json", 5, 43, "unknown key 'colour'");
     has_diag(SDKC_SEV_WARNING, "config-bad.json", 6, 5, "no compiled operation has the id");
+    has_diag(SDKC_SEV_WARNING, "config-bad.json", 7, 5, "has no JSON success to page");
 }
 END_TEST
 

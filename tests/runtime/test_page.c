@@ -441,6 +441,31 @@ START_TEST(repeated_cursor_ends)
 }
 END_TEST
 
+/* A member whose own name has a dot is read whole (Azure's "odata.nextLink"). */
+START_TEST(dotted_member)
+{
+    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
+    d.style = SDKRT_PAGE_NEXT_URL;
+    d.items = "value";
+    d.next = "odata.nextLink";
+    sdkrt_response *resp = NULL;
+    ck_assert_int_eq(sdkrt_response_new(&resp, 200, 0, NULL), SDKRT_OK);
+    const char *text = "{\"value\":[1],\"odata.nextLink\":\"http://api.test:8080/v1/p2\"}";
+    sdkrt_response_add_header(resp, "Content-Type", "application/json", NULL);
+    sdkrt_response_append_body(resp, text, strlen(text), NULL);
+    sdkrt_request *prev = get("/p1"), *next = NULL;
+    ck_assert_int_eq(sdkrt_page_next(&next, client, &d, prev, resp, NULL), SDKRT_OK);
+    ck_assert_ptr_nonnull(next);
+    char *t = NULL;
+    ck_assert_int_eq(sdkrt_request_target(&t, next, NULL), SDKRT_OK);
+    ck_assert_str_eq(t, "/v1/p2");
+    free(t);
+    sdkrt_request_free(next);
+    sdkrt_request_free(prev);
+    sdkrt_response_free(resp);
+}
+END_TEST
+
 START_TEST(page_errors)
 {
     sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
@@ -545,6 +570,7 @@ int main(void)
     tcase_add_test(tc, offset);
     tcase_add_test(tc, repeated_cursor_ends);
     tcase_add_test(tc, page_errors);
+    tcase_add_test(tc, dotted_member);
     suite_add_tcase(s, tc);
     TCase *tu = tcase_create("units");
     tcase_add_test(tu, link_parse);

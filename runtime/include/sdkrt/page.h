@@ -42,7 +42,7 @@ typedef enum sdkrt_page_style {
 } sdkrt_page_style;
 
 /* How one operation pages (static, read-only; all strings borrowed). Paths are member names
- * joined by '.'. */
+ * joined by '.'; a member whose own name is the whole path ("odata.nextLink") is taken first. */
 typedef struct sdkrt_page_desc {
     sdkrt_page_style style;
     const char *items;      /* path of the items array; NULL: the body is the array */
