@@ -259,11 +259,10 @@ static void logged(size_t n, const char *const *targets)
 
 START_TEST(cursor_token)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_CURSOR_TOKEN;
-    d.items = "items";
-    d.next = "meta.next";
-    d.param = "pageToken";
+    const sdkrt_page_desc d = {.style = SDKRT_PAGE_CURSOR_TOKEN,
+                               .items = "items",
+                               .next = "meta.next",
+                               .param = "pageToken"};
     sdkrt_request *r = get("/token");
     sdkrt_request_add_query(r, "filter", "a b");
     sdkrt_request_add_query(r, "pageSize", "3");
@@ -280,11 +279,10 @@ END_TEST
 
 START_TEST(cursor_object)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_CURSOR_OBJECT;
-    d.items = "data";
-    d.next = "cursor.next";
-    d.param = "cursor";
+    const sdkrt_page_desc d = {.style = SDKRT_PAGE_CURSOR_OBJECT,
+                               .items = "data",
+                               .next = "cursor.next",
+                               .param = "cursor"};
     sdkrt_request *r = get("/object/{id}");
     sdkrt_request_set_path_param(r, "id", "x/y");
     sdkrt_request_add_query(r, "order", "desc");
@@ -300,12 +298,11 @@ END_TEST
 
 START_TEST(cursor_item)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_CURSOR_ITEM;
-    d.items = "data";
-    d.param = "starting_after";
-    d.item_id = "id";
-    d.has_more = "has_more";
+    const sdkrt_page_desc d = {.style = SDKRT_PAGE_CURSOR_ITEM,
+                               .items = "data",
+                               .param = "starting_after",
+                               .item_id = "id",
+                               .has_more = "has_more"};
     sdkrt_request *r = get("/item");
     sdkrt_request_add_query(r, "limit", "3");
     char out[256];
@@ -319,10 +316,8 @@ END_TEST
 
 START_TEST(next_url)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_NEXT_URL;
-    d.items = "messages";
-    d.next = "next_page_uri";
+    const sdkrt_page_desc d = {
+        .style = SDKRT_PAGE_NEXT_URL, .items = "messages", .next = "next_page_uri"};
     sdkrt_request *r = get("/url");
     sdkrt_request_add_query(r, "PageSize", "3");
     char out[256];
@@ -347,10 +342,8 @@ START_TEST(next_url_other_origin)
     for (size_t i = 0; i < sizeof evil / sizeof evil[0]; i++) {
         srv.n = 0;
         srv.evil = evil[i];
-        sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-        d.style = SDKRT_PAGE_NEXT_URL;
-        d.items = "messages";
-        d.next = "next_page_uri";
+        const sdkrt_page_desc d = {
+            .style = SDKRT_PAGE_NEXT_URL, .items = "messages", .next = "next_page_uri"};
         sdkrt_error *err = NULL;
         char out[256];
         ck_assert_int_eq(walk(&d, get("/evil"), out, sizeof out, &err), -1);
@@ -367,8 +360,7 @@ END_TEST
 
 START_TEST(link_header)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_LINK_HEADER;
+    const sdkrt_page_desc d = {.style = SDKRT_PAGE_LINK_HEADER};
     sdkrt_request *r = get("/link");
     sdkrt_request_add_query(r, "per_page", "3");
     char out[256];
@@ -383,10 +375,8 @@ END_TEST
 
 START_TEST(page_number)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_PAGE_NUMBER;
-    d.param = "page";
-    d.size_param = "per_page";
+    const sdkrt_page_desc d = {
+        .style = SDKRT_PAGE_PAGE_NUMBER, .param = "page", .size_param = "per_page"};
     sdkrt_request *r = get("/page");
     sdkrt_request_add_query(r, "per_page", "3");
     char out[256];
@@ -399,10 +389,10 @@ START_TEST(page_number)
 
     /* without the size in the request, an empty page ends it */
     srv.n = 0;
-    d.size_param = NULL;
+    const sdkrt_page_desc unsized = {.style = SDKRT_PAGE_PAGE_NUMBER, .param = "page"};
     r = get("/page");
     sdkrt_request_add_query(r, "page", "2");
-    ck_assert_int_eq(walk(&d, r, out, sizeof out, NULL), 0);
+    ck_assert_int_eq(walk(&unsized, r, out, sizeof out, NULL), 0);
     ck_assert_str_eq(out, "i4,i5,i6,i7");
     const char *want2[] = {"/v1/page?page=2", "/v1/page?page=3", "/v1/page?page=4"};
     logged(3, want2);
@@ -411,11 +401,8 @@ END_TEST
 
 START_TEST(offset)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_OFFSET;
-    d.items = "results";
-    d.param = "offset";
-    d.size_param = "limit";
+    const sdkrt_page_desc d = {
+        .style = SDKRT_PAGE_OFFSET, .items = "results", .param = "offset", .size_param = "limit"};
     sdkrt_request *r = get("/offset");
     sdkrt_request_add_query(r, "limit", "3");
     char out[256];
@@ -429,11 +416,10 @@ END_TEST
 
 START_TEST(repeated_cursor_ends)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_CURSOR_TOKEN;
-    d.items = "items";
-    d.next = "meta.next";
-    d.param = "pageToken";
+    const sdkrt_page_desc d = {.style = SDKRT_PAGE_CURSOR_TOKEN,
+                               .items = "items",
+                               .next = "meta.next",
+                               .param = "pageToken"};
     char out[256];
     ck_assert_int_eq(walk(&d, get("/stuck"), out, sizeof out, NULL), 0);
     ck_assert_str_eq(out, "i1,i1"); /* the second page repeats the cursor: the end */
@@ -444,10 +430,8 @@ END_TEST
 /* A member whose own name has a dot is read whole (Azure's "odata.nextLink"). */
 START_TEST(dotted_member)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_NEXT_URL;
-    d.items = "value";
-    d.next = "odata.nextLink";
+    const sdkrt_page_desc d = {
+        .style = SDKRT_PAGE_NEXT_URL, .items = "value", .next = "odata.nextLink"};
     sdkrt_response *resp = NULL;
     ck_assert_int_eq(sdkrt_response_new(&resp, 200, 0, NULL), SDKRT_OK);
     const char *text = "{\"value\":[1],\"odata.nextLink\":\"http://api.test:8080/v1/p2\"}";
@@ -468,11 +452,10 @@ END_TEST
 
 START_TEST(page_errors)
 {
-    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
-    d.style = SDKRT_PAGE_CURSOR_TOKEN;
-    d.items = "items";
-    d.next = "meta.next";
-    d.param = "pageToken";
+    const sdkrt_page_desc d = {.style = SDKRT_PAGE_CURSOR_TOKEN,
+                               .items = "items",
+                               .next = "meta.next",
+                               .param = "pageToken"};
     sdkrt_error *err = NULL;
     char out[256];
     /* a 404 before any page: the pager's error */
