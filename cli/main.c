@@ -20,6 +20,9 @@
 #ifdef SDKC_HAVE_EMIT_C
 #include "sdkc/emit_c.h"
 #endif
+#ifdef SDKC_HAVE_EMIT_TS
+#include "sdkc/emit_ts.h"
+#endif
 #ifdef SDKC_HAVE_CONFORM
 #include <errno.h>
 #include <unistd.h>
@@ -225,10 +228,20 @@ static void print_operation(const sdkc_operation *op)
     if (op->stream)
         printf(" [stream %s %s]", sdkc_encoding_name(op->stream->encoding),
                type_label(op->stream->item));
+    if (op->stream_variant)
+        printf(" [stream variant %s %s]", sdkc_encoding_name(op->stream_variant->encoding),
+               type_label(op->stream_variant->item));
     char st[16];
     if (op->success.encoding == SDKC_ENC_NONE)
         printf(" [%s no content]",
                op->success.status ? sdkc_status_text(op->success.status, st, sizeof st) : "any");
+    for (size_t i = 0; i < op->nmore_successes; i++) {
+        const sdkc_success *m = &op->more_successes[i];
+        printf("%s%s %s", i ? "; " : " [also ", sdkc_status_text(m->status, st, sizeof st),
+               m->encoding == SDKC_ENC_NONE ? "no content" : type_label(m->result));
+        if (i + 1 == op->nmore_successes)
+            printf("]");
+    }
     if (op->deprecated)
         printf(" [deprecated]");
     printf("\n");
@@ -261,7 +274,7 @@ static int cmd_inspect(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     const sdkc_ir *ir = sdkc_compiled_ir(c);
-    size_t pages = 0, streams = 0, empty = 0;
+    size_t pages = 0, streams = 0, empty = 0, several = 0, variants = 0;
     size_t by_style[SDKC_PAGE_OFFSET + 1] = {0};
     for (size_t i = 0; i < ir->nops; i++) {
         pages += ir->ops[i].pagination != NULL;
@@ -269,6 +282,8 @@ static int cmd_inspect(int argc, char **argv)
             by_style[ir->ops[i].pagination->style]++;
         streams += ir->ops[i].stream != NULL;
         empty += ir->ops[i].success.encoding == SDKC_ENC_NONE;
+        several += ir->ops[i].nmore_successes > 0;
+        variants += ir->ops[i].stream_variant != NULL;
     }
     printf("%s %s\n", ir->title ? ir->title : "(untitled)", ir->version ? ir->version : "");
     printf("source: %s sha256 %s\n", a.contract, ir->source_sha256 ? ir->source_sha256 : "-");
@@ -281,8 +296,13 @@ static int cmd_inspect(int argc, char **argv)
                 printf(" %s %zu", sdkc_page_style_name((sdkc_page_style)k), by_style[k]);
         printf("\n");
     }
+    if (several || variants)
+        printf("successes: %zu operations with several, %zu with a stream variant\n", several,
+               variants);
     printf("types: %zu named, brands: %zu, security schemes: %zu\n", ir->ntypes, ir->nbrands,
            ir->nschemes);
+    if (ir->auth_unspecified)
+        printf("  security unspecified: clients send their configured credentials everywhere\n");
     for (size_t i = 0; i < ir->nbrands; i++)
         printf("  brand %s: pattern %s, %zu uses\n", ir->brands[i].name, ir->brands[i].pattern,
                ir->brands[i].uses);
@@ -314,8 +334,27 @@ static int cmd_inspect(int argc, char **argv)
 
 /* ---- generate, conform: libraries of their own, linked when built ---- */
 
+/* The value of `--lang` in a generate command line, or NULL. */
+static const char *generate_lang(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--lang") == 0)
+            return argv[i + 1];
+    }
+    return NULL;
+}
+
 static int cmd_generate(int argc, char **argv)
 {
+    const char *lang = generate_lang(argc, argv);
+    if (lang && strcmp(lang, "ts") == 0) {
+#ifdef SDKC_HAVE_EMIT_TS
+        return sdkc_emit_ts_main(argc, argv);
+#else
+        fprintf(stderr, "sdkc: generate: not built with the TypeScript emitter\n");
+        return EXIT_USAGE;
+#endif
+    }
 #ifdef SDKC_HAVE_EMIT_C
     return sdkc_emit_c_main(argc, argv);
 #else
@@ -389,7 +428,8 @@ static const command COMMANDS[] = {
      "(page: x-speakeasy-pagination, heuristic: starting_after + has_more, config FILE:L:C)\n"
      "and its error statuses with their tags. Options as for compile.\n"},
     {"generate", cmd_generate, "generate ... (see 'sdkc generate --help')",
-     "Generate a client library from a contract or IR (the C emitter; its own options).\n"},
+     "Generate a client library from a contract or IR: `--lang c` (the C emitter, the\n"
+     "default) or `--lang ts` (the TypeScript emitter); each has its own options.\n"},
     {"conform", cmd_conform, "conform ... (see 'sdkc conform --help')",
      "Check recorded or live server traffic against the IR (its own options).\n"},
     {"help", cmd_help, "help [COMMAND]", "Show general help, or the help of one command.\n"},

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerate the checked-in SDK with exactly the documented command into a temporary directory and
-# fail on any difference from generated/opencode. Usage: scripts/check-generated.sh [BUILD_DIR]
-# (BUILD_DIR holds cli/sdkc; default: build).
+# Regenerate the checked-in SDKs with exactly the documented commands into a temporary directory
+# and fail on any difference from generated/opencode (C) or generated/opencode-ts (TypeScript).
+# Usage: scripts/check-generated.sh [BUILD_DIR] (BUILD_DIR holds cli/sdkc; default: build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -12,15 +12,21 @@ if [[ ! -x $SDKC ]]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Same relative paths as the documented command so that banners match byte for byte.
+# Same relative paths as the documented commands so that banners match byte for byte.
 mkdir -p "$tmp/generated"
-"$SDKC" generate spec/opencode/openapi.json --lang c --prefix oc --include 'v2.*' \
-  --out "$tmp/generated/opencode"
-if ! diff -r generated/opencode "$tmp/generated/opencode" >"$tmp/diff.txt"; then
-  echo "check-generated: generated/opencode differs from a fresh 'sdkc generate' run:" >&2
-  head -60 "$tmp/diff.txt" >&2
-  echo "check-generated: regenerate with: $SDKC generate spec/opencode/openapi.json --lang c" \
-    "--prefix oc --include 'v2.*' --out generated/opencode" >&2
-  exit 1
-fi
-echo "check-generated: generated/opencode is up to date ($(find generated/opencode -type f | wc -l) files)"
+# check DIR ARGS...: `sdkc generate ARGS --out DIR` into the temporary tree must equal DIR.
+check() {
+  local dir=$1
+  shift
+  "$SDKC" generate "$@" --out "$tmp/$dir"
+  if ! diff -r "$dir" "$tmp/$dir" >"$tmp/diff.txt"; then
+    echo "check-generated: $dir differs from a fresh 'sdkc generate' run:" >&2
+    head -60 "$tmp/diff.txt" >&2
+    echo "check-generated: regenerate with: $SDKC generate $* --out $dir" >&2
+    exit 1
+  fi
+  echo "check-generated: $dir is up to date ($(find "$dir" -type f | wc -l) files)"
+}
+check generated/opencode spec/opencode/openapi.json --lang c --prefix oc --include 'v2.*'
+check generated/opencode-ts spec/opencode/openapi.json --lang ts --prefix @sdkc/opencode \
+  --include 'v2.*'

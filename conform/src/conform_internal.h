@@ -2,6 +2,8 @@
 #ifndef SDKC_CONFORM_INTERNAL_H
 #define SDKC_CONFORM_INTERNAL_H
 
+#include <stdarg.h>
+
 #include "sdkc/conform.h"
 
 struct sdkc_conform_report {
@@ -14,6 +16,8 @@ struct sdkc_conform_report {
     char *base_url;
     char *contract;
     size_t operations; /* operations included */
+    size_t probed;     /* ... of which a valid probe got a real answer */
+    bool interrupted, deadline;
 };
 
 /* Record a result; strings are copied; path indices are normalised to [*]. A deviation equal to
@@ -22,6 +26,19 @@ struct sdkc_conform_report {
 void conform_add(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
+void conform_vadd(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
+                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, va_list ap)
+    __attribute__((format(printf, 8, 0)));
 void conform_note_unchecked(sdkc_conform_report *r, const char *pattern, size_t count);
+
+/* contract.c: what the document says beyond the IR (NULL / false without a document). */
+const sdkc_node *conform_op_node(const sdkc_doc *doc, const sdkc_operation *op);
+/* The response declared for status: exact, then its NXX range, then (allow_default) default;
+ * $ref resolved. */
+const sdkc_node *conform_response(const sdkc_doc *doc, const sdkc_node *opnode, int status,
+                                  bool allow_default);
+const sdkc_node *conform_response_content(const sdkc_node *resp); /* non-empty `content` */
+const sdkc_node *conform_deref(const sdkc_doc *doc, const sdkc_node *n);
+bool conform_media_is_json(const char *media_type); /* json or +json, parameters ignored */
 
 #endif

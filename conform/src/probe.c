@@ -1,26 +1,78 @@
 /* probe.c - the probe plan and runner: requests built from the IR, responses judged against it. */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "conform_internal.h"
+#include "sdkc/synth.h"
 #include "sdkc/validate.h"
 #include "sdkrt/sdkrt.h"
+#include "sdkrt/wire.h"
 
 #define CREATE_REPEAT 3   /* resources made by a creator, so that pages have something to walk */
 #define PAGE_LIMIT    2   /* page size asked for when walking (if the operation has `limit`) */
 #define MAX_PAGES     50  /* pages walked per direction */
 #define MAX_FRAMES    200 /* SSE frames judged per stream */
 #define SNIPPET       160 /* bytes of a body quoted in evidence */
+#define MAX_JOBS      64
 
-typedef struct id_value {
-    const sdkc_brand *brand;
-    char *value;
-} id_value;
+/* Check names (Schemathesis's where it has one). */
+#define CHECK_SERVER_ERROR "not_a_server_error"
+#define CHECK_STATUS       "status_code_conformance"
+#define CHECK_CONTENT_TYPE "content_type_conformance"
+#define CHECK_HEADERS      "response_headers_conformance"
+#define CHECK_SCHEMA       "response_schema_conformance"
+#define CHECK_NEGATIVE     "negative_data_rejection"
+#define CHECK_IGNORED_AUTH "ignored_auth"
+#define CHECK_USE_AFTER    "use_after_free"
+#define CHECK_AVAILABILITY "ensure_resource_availability"
+#define CHECK_MISSING      "missing_resource"
+#define CHECK_PAGINATION   "pagination"
+#define CHECK_TIMEOUT      "timeout"
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} check_table[] = {
+    {CHECK_SERVER_ERROR, SDKC_CHECK_NOT_A_SERVER_ERROR},
+    {CHECK_STATUS, SDKC_CHECK_STATUS_CODE},
+    {CHECK_CONTENT_TYPE, SDKC_CHECK_CONTENT_TYPE},
+    {CHECK_HEADERS, SDKC_CHECK_RESPONSE_HEADERS},
+    {CHECK_SCHEMA, SDKC_CHECK_RESPONSE_SCHEMA},
+    {CHECK_NEGATIVE, SDKC_CHECK_NEGATIVE_DATA},
+    {CHECK_IGNORED_AUTH, SDKC_CHECK_IGNORED_AUTH},
+    {CHECK_USE_AFTER, SDKC_CHECK_USE_AFTER_FREE},
+    {CHECK_AVAILABILITY, SDKC_CHECK_RESOURCE_AVAILABILITY},
+    {CHECK_MISSING, SDKC_CHECK_MISSING_RESOURCE},
+    {CHECK_PAGINATION, SDKC_CHECK_PAGINATION},
+    {CHECK_TIMEOUT, SDKC_CHECK_TIMEOUT},
+};
+
+unsigned sdkc_conform_check_bit(const char *name)
+{
+    for (size_t i = 0; i < sizeof check_table / sizeof check_table[0]; i++)
+        if (strcmp(check_table[i].name, name) == 0)
+            return check_table[i].bit;
+    return 0;
+}
+
+const char *sdkc_conform_check_name(size_t i)
+{
+    return i < sizeof check_table / sizeof check_table[0] ? check_table[i].name : NULL;
+}
+
+/* A value remembered from an answer: "brand:SessionID", "field:id", "coll:/items" (the id of
+ * what a POST to /items made), "link:getItem:itemId" (an OpenAPI link's parameter). */
+typedef struct stored {
+    char *key;
+    json_t *value;
+} stored;
 
 typedef struct runner {
     const sdkc_ir *ir;
@@ -28,37 +80,57 @@ typedef struct runner {
     sdkc_conform_report *r;
     sdkrt_client *client; /* with credentials when given */
     sdkrt_client *anon;   /* without (NULL when no credentials are configured) */
-    sdkc_validation *val;
-    id_value *ids;
-    size_t nids, capids;
+    bool have_credentials;
+    stored *store;
+    size_t nstore, capstore;
+    const sdkc_node **opnodes; /* per operation, with a document */
+    bool *probed;              /* per operation: a valid probe got a real answer */
     long timeout_ms, stream_ms;
+    unsigned checks;
+    struct timespec deadline; /* tv_sec 0: none */
+    pthread_mutex_t mu;       /* report, store, probed */
+    /* phase queue */
+    const sdkc_operation **queue;
+    size_t nqueue, next;
 } runner;
 
-/* What a probe provokes, when it provokes something. */
+/* Per thread: its own validator and arena. */
+typedef struct worker {
+    runner *rn;
+    sdkc_validation *val;
+    sdkc_arena *arena;
+} worker;
+
+typedef enum probe_mode {
+    MODE_VALID,
+    MODE_POSITIVE,       /* every optional field and parameter set too */
+    MODE_UNKNOWN_ID,     /* a well-formed id nobody made: the declared 404 */
+    MODE_BAD_CURSOR,     /* negative */
+    MODE_MALFORMED_BODY, /* negative */
+    MODE_NO_CREDENTIALS, /* ignored_auth */
+    MODE_AFTER_DELETE,   /* use_after_free */
+    MODE_AFTER_CREATE    /* ensure_resource_availability */
+} probe_mode;
+
+/* What a probe provokes, when it provokes something declared. */
 typedef struct expectation {
     int status;      /* 0 = anything declared */
     const char *tag; /* NULL = any declared tag of that status */
     const char *why; /* "an unknown sessionID" */
 } expectation;
 
-typedef enum probe_mode {
-    MODE_VALID,
-    MODE_UNKNOWN_ID,
-    MODE_BAD_CURSOR,
-    MODE_MALFORMED_BODY,
-    MODE_NO_CREDENTIALS
-} probe_mode;
-
 static void logf_(runner *rn, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void logf_(runner *rn, const char *fmt, ...)
 {
     if (!rn->opts->log)
         return;
+    pthread_mutex_lock(&rn->mu);
     va_list ap;
     va_start(ap, fmt);
     vfprintf(rn->opts->log, fmt, ap);
     va_end(ap);
     fputc('\n', rn->opts->log);
+    pthread_mutex_unlock(&rn->mu);
 }
 
 static char *xstrdup(const char *s)
@@ -70,57 +142,129 @@ static char *xstrdup(const char *s)
     return p;
 }
 
-/* ---- identifiers seen in responses ---- */
-
-static const char *id_for(const runner *rn, const sdkc_brand *b)
+static bool check_on(const runner *rn, const char *check)
 {
-    for (size_t i = 0; i < rn->nids; i++)
-        if (rn->ids[i].brand == b || (b && b->name && rn->ids[i].brand->name &&
-                                      strcmp(rn->ids[i].brand->name, b->name) == 0))
-            return rn->ids[i].value;
+    unsigned bit = sdkc_conform_check_bit(check);
+    return !bit || (rn->checks & bit);
+}
+
+/* ---- the run's clock ---- */
+
+static bool past_deadline(const runner *rn)
+{
+    if (rn->opts->stop && *rn->opts->stop)
+        return true;
+    if (!rn->deadline.tv_sec)
+        return false;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec > rn->deadline.tv_sec ||
+           (now.tv_sec == rn->deadline.tv_sec && now.tv_nsec >= rn->deadline.tv_nsec);
+}
+
+/* The per-request timeout, cut to what is left of --max-time. */
+static long request_timeout(const runner *rn, long want)
+{
+    if (!rn->deadline.tv_sec)
+        return want;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long left = (long)(rn->deadline.tv_sec - now.tv_sec) * 1000 +
+                (rn->deadline.tv_nsec - now.tv_nsec) / 1000000;
+    return left < 1 ? 1 : left < want ? left : want;
+}
+
+/* ---- values remembered from answers ---- */
+
+/* Borrowed (values are never freed before the run ends), or NULL. Call with rn->mu held. */
+static const json_t *store_get_locked(const runner *rn, const char *key)
+{
+    for (size_t i = 0; i < rn->nstore; i++)
+        if (strcmp(rn->store[i].key, key) == 0)
+            return rn->store[i].value;
     return NULL;
 }
 
-static void remember_id(runner *rn, const sdkc_brand *b, const char *value)
+static const json_t *store_get(runner *rn, const char *key)
 {
-    if (!b || !value || id_for(rn, b))
-        return; /* the first one seen is kept: it was made by this run's creator */
-    if (rn->nids == rn->capids) {
-        size_t cap = rn->capids ? rn->capids * 2 : 8;
-        id_value *p = realloc(rn->ids, cap * sizeof *p);
-        if (!p) {
-            rn->r->oom = true;
-            return;
-        }
-        rn->ids = p;
-        rn->capids = cap;
-    }
-    char *v = xstrdup(value);
-    if (!v) {
-        rn->r->oom = true;
-        return;
-    }
-    rn->ids[rn->nids].brand = b;
-    rn->ids[rn->nids].value = v;
-    rn->nids++;
+    pthread_mutex_lock(&rn->mu);
+    const json_t *v = store_get_locked(rn, key);
+    pthread_mutex_unlock(&rn->mu);
+    return v;
 }
 
-/* Walk a value along its type and remember every branded string. */
+/* The first value seen is kept: it was made by this run's creator. value is borrowed. */
+static void store_put(runner *rn, const char *key, const json_t *value)
+{
+    if (!value || (!json_is_string(value) && !json_is_integer(value)) ||
+        (json_is_string(value) && !json_string_length(value)))
+        return;
+    pthread_mutex_lock(&rn->mu);
+    if (!store_get_locked(rn, key)) {
+        if (rn->nstore == rn->capstore) {
+            size_t cap = rn->capstore ? rn->capstore * 2 : 16;
+            stored *p = realloc(rn->store, cap * sizeof *p);
+            if (!p) {
+                rn->r->oom = true;
+                goto out;
+            }
+            rn->store = p;
+            rn->capstore = cap;
+        }
+        char *k = xstrdup(key);
+        json_t *v = json_deep_copy(value);
+        if (!k || !v) {
+            free(k);
+            json_decref(v);
+            rn->r->oom = true;
+            goto out;
+        }
+        rn->store[rn->nstore].key = k;
+        rn->store[rn->nstore].value = v;
+        rn->nstore++;
+    }
+out:
+    pthread_mutex_unlock(&rn->mu);
+}
+
+static void store_put_str(runner *rn, const char *kind, const char *name, const json_t *value)
+{
+    sdkc_buf k = SDKC_BUF_INIT;
+    sdkc_buf_printf(&k, "%s:%s", kind, name);
+    if (k.data)
+        store_put(rn, k.data, value);
+    sdkc_buf_cleanup(&k);
+}
+
+static const json_t *store_get_str(runner *rn, const char *kind, const char *name)
+{
+    sdkc_buf k = SDKC_BUF_INIT;
+    sdkc_buf_printf(&k, "%s:%s", kind, name);
+    const json_t *v = k.data ? store_get(rn, k.data) : NULL;
+    sdkc_buf_cleanup(&k);
+    return v;
+}
+
+/* Walk a value along its type: remember every branded string, and every scalar field by name. */
 static void harvest(runner *rn, const sdkc_type *t, const json_t *v, int depth)
 {
     if (!t || !v || depth > 32)
         return;
     switch (t->kind) {
     case SDKC_TYPE_STRING:
-        if (t->u.str.brand && json_is_string(v) &&
+        if (t->u.str.brand && json_is_string(v) && t->u.str.brand->name &&
             strncmp(json_string_value(v), t->u.str.brand->prefix ? t->u.str.brand->prefix : "",
                     strlen(t->u.str.brand->prefix ? t->u.str.brand->prefix : "")) == 0)
-            remember_id(rn, t->u.str.brand, json_string_value(v));
+            store_put_str(rn, "brand", t->u.str.brand->name, v);
         break;
     case SDKC_TYPE_OBJECT:
-        for (size_t i = 0; json_is_object(v) && i < t->u.object.nfields; i++)
-            harvest(rn, t->u.object.fields[i].type,
-                    json_object_get(v, t->u.object.fields[i].wire_name), depth + 1);
+        for (size_t i = 0; json_is_object(v) && i < t->u.object.nfields; i++) {
+            const sdkc_field *f = &t->u.object.fields[i];
+            json_t *m = json_object_get(v, f->wire_name);
+            if (depth < 3)
+                store_put_str(rn, "field", f->wire_name, m);
+            harvest(rn, f->type, m, depth + 1);
+        }
         break;
     case SDKC_TYPE_ARRAY:
         for (size_t i = 0; json_is_array(v) && i < json_array_size(v) && i < 16; i++)
@@ -145,6 +289,13 @@ static void harvest(runner *rn, const sdkc_type *t, const json_t *v, int depth)
 
 /* ---- synthesised values ---- */
 
+static const sdkc_type *unwrap_nullable(const sdkc_type *t)
+{
+    while (t && t->kind == SDKC_TYPE_NULLABLE)
+        t = t->u.nullable.inner;
+    return t;
+}
+
 static char *unknown_id(const sdkc_brand *b)
 {
     sdkc_buf s = SDKC_BUF_INIT;
@@ -156,119 +307,68 @@ static char *unknown_id(const sdkc_brand *b)
     return sdkc_buf_steal(&s, NULL);
 }
 
-/* A minimal valid value of t: required fields only, first variants, empty arrays. One built-in
- * hint: an optional boolean `resume` is sent as false, so that a prompt is admitted without
- * starting work that needs a model provider. */
-static json_t *synth(runner *rn, const sdkc_type *t, int depth)
+typedef struct synth_ctx {
+    worker *wk;
+    probe_mode mode;
+} synth_ctx;
+
+static const char *brand_hook(void *user, const sdkc_brand *b)
 {
-    if (!t || depth > 24)
-        return json_null();
-    switch (t->kind) {
-    case SDKC_TYPE_STRING: {
-        if (t->u.str.brand) {
-            const char *id = id_for(rn, t->u.str.brand);
-            if (id)
-                return json_string(id);
-            char *u = unknown_id(t->u.str.brand);
-            json_t *j = u ? json_string(u) : NULL;
-            free(u);
-            return j;
-        }
-        if (t->u.str.pattern && t->u.str.pattern[0] == '^' &&
-            isalpha((unsigned char)t->u.str.pattern[1])) {
-            sdkc_buf s = SDKC_BUF_INIT;
-            for (const char *p = t->u.str.pattern + 1; isalnum((unsigned char)*p) || *p == '_'; p++)
-                sdkc_buf_putc(&s, *p);
-            sdkc_buf_puts(&s, "conform");
-            char *v = sdkc_buf_steal(&s, NULL);
-            json_t *j = v ? json_string(v) : NULL;
-            free(v);
-            return j;
-        }
-        if (t->u.str.format && strcmp(t->u.str.format, "date-time") == 0)
-            return json_string("2020-01-01T00:00:00Z");
-        return json_string("conform");
-    }
-    case SDKC_TYPE_INTEGER:
-        return json_integer(t->u.num.has_minimum ? (json_int_t)t->u.num.minimum +
-                                                       (t->u.num.exclusive_minimum ? 1 : 0)
-                                                 : 0);
-    case SDKC_TYPE_NUMBER:
-        return json_real(t->u.num.has_minimum ? t->u.num.minimum + 1 : 0);
-    case SDKC_TYPE_BOOLEAN:
-        return json_false();
-    case SDKC_TYPE_NULL:
-        return json_null();
-    case SDKC_TYPE_LITERAL:
-        switch (t->u.literal.kind) {
-        case SDKC_LIT_STRING:
-            return json_string(t->u.literal.text ? t->u.literal.text : "");
-        case SDKC_LIT_NUMBER:
-            return json_loads(t->u.literal.text ? t->u.literal.text : "0", JSON_DECODE_ANY, NULL);
-        case SDKC_LIT_BOOL:
-            return json_boolean(t->u.literal.text && strcmp(t->u.literal.text, "true") == 0);
-        case SDKC_LIT_NULL:
-            return json_null();
-        }
-        return json_null();
-    case SDKC_TYPE_ENUM:
-        return json_string(t->u.enumeration.nvalues ? t->u.enumeration.values[0] : "");
-    case SDKC_TYPE_ARRAY: {
-        json_t *a = json_array();
-        uint64_t n = t->u.array.has_min_items ? t->u.array.min_items : 0;
-        for (uint64_t i = 0; a && i < n && i < 4; i++)
-            json_array_append_new(a, synth(rn, t->u.array.items, depth + 1));
-        return a;
-    }
-    case SDKC_TYPE_TUPLE: {
-        json_t *a = json_array();
-        for (size_t i = 0; a && i < t->u.tuple.nitems; i++)
-            json_array_append_new(a, synth(rn, t->u.tuple.items[i], depth + 1));
-        return a;
-    }
-    case SDKC_TYPE_MAP:
-        return json_object();
-    case SDKC_TYPE_OBJECT: {
-        json_t *o = json_object();
-        for (size_t i = 0; o && i < t->u.object.nfields; i++) {
-            const sdkc_field *f = &t->u.object.fields[i];
-            bool resume = !f->required && strcmp(f->wire_name, "resume") == 0 && f->type &&
-                          f->type->kind == SDKC_TYPE_BOOLEAN;
-            if (f->required || resume)
-                json_object_set_new(o, f->wire_name, synth(rn, f->type, depth + 1));
-        }
-        return o;
-    }
-    case SDKC_TYPE_UNION:
-        return t->u.union_.nvariants ? synth(rn, t->u.union_.variants[0].type, depth + 1)
-                                     : json_null();
-    case SDKC_TYPE_NULLABLE:
-        return synth(rn, t->u.nullable.inner, depth + 1);
-    case SDKC_TYPE_JSON_STRING: {
-        json_t *inner = synth(rn, t->u.json_string.content, depth + 1);
-        char *s = inner ? json_dumps(inner, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-        json_decref(inner);
-        json_t *j = s ? json_string(s) : NULL;
-        free(s);
-        return j;
-    }
-    case SDKC_TYPE_ANY:
-        return json_object();
-    case SDKC_TYPE_NEVER:
-        return json_null();
-    }
-    return json_null();
+    synth_ctx *sc = user;
+    const json_t *v = b && b->name ? store_get_str(sc->wk->rn, "brand", b->name) : NULL;
+    return json_string_value(v);
 }
 
-static char *scalar_text(const json_t *j)
+/* The positive probe sets every optional field; the others only one built-in hint: an optional
+ * boolean `resume` is sent (false), so that a prompt is admitted without starting work that
+ * needs a model provider. Read-only fields are never sent. */
+static bool optional_hook(void *user, const sdkc_type *t, const sdkc_field *f)
 {
-    if (json_is_string(j))
-        return xstrdup(json_string_value(j));
-    if (json_is_true(j))
-        return xstrdup("true");
-    if (json_is_false(j))
-        return xstrdup("false");
-    return json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+    synth_ctx *sc = user;
+    (void)t;
+    if (f->read_only)
+        return false;
+    if (sc->mode == MODE_POSITIVE)
+        return true;
+    return strcmp(f->wire_name, "resume") == 0 && f->type && f->type->kind == SDKC_TYPE_BOOLEAN;
+}
+
+/* A valid value of t (new), or NULL with *why. */
+static json_t *synth(worker *wk, probe_mode mode, const sdkc_type *t, const char **why)
+{
+    synth_ctx sc = {wk, mode};
+    sdkc_synth_options so = SDKC_SYNTH_OPTIONS_INIT;
+    so.filler = "conform";
+    so.brand_value = brand_hook;
+    so.want_optional = optional_hook;
+    so.user = &sc;
+    json_t *v = NULL;
+    *why = NULL;
+    sdkc_status st = sdkc_synth_value(&v, wk->arena, t, &so, why);
+    if (st == SDKC_ERR_NOMEM) {
+        wk->rn->r->oom = true;
+        *why = "out of memory";
+    }
+    return st == SDKC_OK ? v : NULL;
+}
+
+/* A value for a parameter from --param NAME=VALUE, typed like the parameter (new), or NULL. */
+static json_t *user_param(const runner *rn, const sdkc_param *p)
+{
+    for (size_t i = 0; i < rn->opts->nparams; i++) {
+        if (strcmp(rn->opts->params[i].name, p->wire_name) != 0)
+            continue;
+        const char *s = rn->opts->params[i].value;
+        const sdkc_type *t = unwrap_nullable(p->type);
+        if (t && (t->kind == SDKC_TYPE_INTEGER || t->kind == SDKC_TYPE_NUMBER)) {
+            json_t *j = json_loads(s, JSON_DECODE_ANY, NULL);
+            if (json_is_number(j))
+                return j;
+            json_decref(j);
+        }
+        return json_string(s);
+    }
+    return NULL;
 }
 
 /* ---- what the contract declares ---- */
@@ -332,14 +432,6 @@ static size_t path_param_count(const sdkc_operation *op)
     return n;
 }
 
-static const sdkc_brand *param_brand(const sdkc_param *p)
-{
-    const sdkc_type *t = p->type;
-    while (t && t->kind == SDKC_TYPE_NULLABLE)
-        t = t->u.nullable.inner;
-    return t && t->kind == SDKC_TYPE_STRING ? t->u.str.brand : NULL;
-}
-
 /* ---- evidence ---- */
 
 static void snippet(sdkc_buf *b, const char *body, size_t len)
@@ -359,47 +451,203 @@ static void snippet(sdkc_buf *b, const char *body, size_t len)
 /* ---- judging one response ---- */
 
 typedef struct probe_ctx {
+    worker *wk;
     runner *rn;
     const sdkc_operation *op;
     const char *probe;
     const char *desc; /* "GET /api/session/ses_x" */
+    probe_mode mode;
+    int status;    /* the answer's, 0 when none */
+    bool answered; /* a valid probe got an answer that was not a refusal */
 } probe_ctx;
 
-#define ADD(pc, check, verdict, path, rule, ...)                                                   \
-    conform_add((pc)->rn->r, (pc)->op->id, (pc)->probe, check, verdict, path, rule, __VA_ARGS__)
-
-/* Validate v against t; each deviation is recorded under check (paths under $.data of a stream
- * frame go to item_check). Returns the number of deviations. */
-static size_t validate_into(probe_ctx *pc, const char *check, const char *item_check,
-                            const sdkc_type *t, const json_t *v, const char *where)
+static void padd(probe_ctx *pc, const char *check, sdkc_verdict v, const char *path,
+                 const char *rule, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void padd(probe_ctx *pc, const char *check, sdkc_verdict v, const char *path,
+                 const char *rule, const char *fmt, ...)
 {
-    runner *rn = pc->rn;
-    sdkc_validation_reset(rn->val);
-    if (sdkc_validate(rn->val, t, v, "$") != SDKC_OK)
-        rn->r->oom = true;
-    size_t n = sdkc_validation_count(rn->val);
-    for (size_t i = 0; i < n; i++) {
-        const sdkc_deviation *d = sdkc_validation_get(rn->val, i);
-        const char *c = check;
-        if (item_check && strncmp(d->path, "$.data", 6) == 0 && strcmp(d->rule, "json-string"))
-            c = item_check;
-        ADD(pc, c, SDKC_VERDICT_DEVIATION, d->path, d->rule, "%s: %s", where, d->message);
-    }
-    if (sdkc_validation_total(rn->val) > n)
-        ADD(pc, check, SDKC_VERDICT_DEVIATION, "$", "more", "%s: %zu further deviations not kept",
-            where, sdkc_validation_total(rn->val) - n);
-    for (size_t i = 0; i < sdkc_validation_unchecked_pattern_count(rn->val); i++)
-        conform_note_unchecked(rn->r, sdkc_validation_unchecked_pattern(rn->val, i), 0);
-    rn->r->unchecked += sdkc_validation_unchecked(rn->val);
-    return sdkc_validation_total(rn->val);
+    if (!check_on(pc->rn, check))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&pc->rn->mu);
+    conform_vadd(pc->rn->r, pc->op->id, pc->probe, check, v, path, rule, fmt, ap);
+    pthread_mutex_unlock(&pc->rn->mu);
+    va_end(ap);
 }
 
-/* Judge status, content type, tag and body of a complete response. Returns the parsed body of a
- * success response (new reference) for the caller to use, else NULL. */
+#define ADD padd
+
+/* Validate v against t; each deviation is recorded under check. Returns the number of
+ * deviations. */
+static size_t validate_into(probe_ctx *pc, const char *check, const sdkc_type *t, const json_t *v,
+                            const char *where)
+{
+    sdkc_validation *val = pc->wk->val;
+    sdkc_validation_reset(val);
+    if (sdkc_validate(val, t, v, "$") != SDKC_OK)
+        pc->rn->r->oom = true;
+    size_t n = sdkc_validation_count(val);
+    for (size_t i = 0; i < n; i++) {
+        const sdkc_deviation *d = sdkc_validation_get(val, i);
+        ADD(pc, check, SDKC_VERDICT_DEVIATION, d->path, d->rule, "%s: %s", where, d->message);
+    }
+    if (sdkc_validation_total(val) > n)
+        ADD(pc, check, SDKC_VERDICT_DEVIATION, "$", "more", "%s: %zu further deviations not kept",
+            where, sdkc_validation_total(val) - n);
+    pthread_mutex_lock(&pc->rn->mu);
+    for (size_t i = 0; i < sdkc_validation_unchecked_pattern_count(val); i++)
+        conform_note_unchecked(pc->rn->r, sdkc_validation_unchecked_pattern(val, i), 0);
+    pc->rn->r->unchecked += sdkc_validation_unchecked(val);
+    pthread_mutex_unlock(&pc->rn->mu);
+    return sdkc_validation_total(val);
+}
+
+/* The operation's node in the contract document, or NULL. */
+static const sdkc_node *op_node(const runner *rn, const sdkc_operation *op)
+{
+    return rn->opnodes ? rn->opnodes[op - rn->ir->ops] : NULL;
+}
+
+/* Is status a declared success? The IR keeps one (the lowest 2xx); the document has them all. */
+static bool declared_success(const runner *rn, const sdkc_operation *op, int status,
+                             const sdkc_node **resp_node)
+{
+    const sdkc_node *on = op_node(rn, op);
+    *resp_node = on ? conform_response(rn->opts->doc, on, status, false) : NULL;
+    if (success_status(op, status))
+        return true;
+    return status / 100 == 2 && *resp_node;
+}
+
+/* Required response headers the answer lacks (Content-Type is never a declared header). */
+static void judge_headers(probe_ctx *pc, const sdkc_node *resp_node, const sdkrt_response *resp,
+                          int status, const char *evidence)
+{
+    const sdkc_node *h = sdkc_node_get(resp_node, "headers");
+    if (!resp || !h || h->kind != SDKC_NODE_MAP)
+        return;
+    size_t checked = 0;
+    for (size_t i = 0; i < h->npairs; i++) {
+        const char *name = h->pairs[i].key->str;
+        const sdkc_node *hn = conform_deref(pc->rn->opts->doc, h->pairs[i].value);
+        bool req = false;
+        if (!hn || strcasecmp(name, "Content-Type") == 0 ||
+            !sdkc_node_bool(sdkc_node_get(hn, "required"), &req) || !req)
+            continue;
+        checked++;
+        if (!sdkrt_response_header(resp, name)) {
+            sdkc_buf path = SDKC_BUF_INIT;
+            sdkc_buf_printf(&path, "header %s", name);
+            ADD(pc, CHECK_HEADERS, SDKC_VERDICT_DEVIATION, path.data, "required",
+                "required header %s is missing from the %d answer; %s", name, status, evidence);
+            sdkc_buf_cleanup(&path);
+        }
+    }
+    if (checked)
+        ADD(pc, CHECK_HEADERS, SDKC_VERDICT_PASS, NULL, NULL, "%zu required header%s present",
+            checked, checked == 1 ? "" : "s");
+}
+
+/* Does ct match one media type the response declares? The IR's, and the document's. */
+static bool media_declared(const runner *rn, const char *ir_ct, const sdkc_node *content,
+                           const char *ct, sdkc_buf *declared)
+{
+    bool ok = false;
+    if (ir_ct) {
+        ok = sdkc_conform_media_match(ir_ct, ct);
+        sdkc_buf_puts(declared, ir_ct);
+    }
+    for (size_t i = 0; content && i < content->npairs; i++) {
+        const char *mt = content->pairs[i].key->str;
+        if (ir_ct && strcmp(mt, ir_ct) == 0)
+            continue;
+        ok = ok || sdkc_conform_media_match(mt, ct);
+        sdkc_buf_printf(declared, "%s%s", declared->len ? ", " : "", mt);
+    }
+    (void)rn;
+    return ok;
+}
+
+static bool is_negative(probe_mode m)
+{
+    return m == MODE_BAD_CURSOR || m == MODE_MALFORMED_BODY || m == MODE_NO_CREDENTIALS;
+}
+
+static bool is_valid(probe_mode m)
+{
+    return m == MODE_VALID || m == MODE_POSITIVE || m == MODE_AFTER_CREATE;
+}
+
+/* What each probe provokes, judged once the answer is known. */
+static void judge_expectation(probe_ctx *pc, int status, const char *got_tag, const expectation *ex,
+                              const char *evidence)
+{
+    bool ok2xx = status / 100 == 2;
+    bool tag_ok = !ex || !ex->tag || (got_tag && strcmp(got_tag, ex->tag) == 0);
+    bool declared_ok = !ex || !ex->status || (status == ex->status && tag_ok);
+    const char *want_tag = ex && ex->tag ? ex->tag : "";
+    switch (pc->mode) {
+    case MODE_BAD_CURSOR:
+    case MODE_MALFORMED_BODY:
+        if (ok2xx)
+            ADD(pc, CHECK_NEGATIVE, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "%s was accepted with HTTP %d; %s", ex ? ex->why : "an invalid request", status,
+                evidence);
+        else if (!declared_ok)
+            ADD(pc, CHECK_NEGATIVE, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "%s should give the declared %d%s%s, got %d%s%s; %s", ex->why, ex->status,
+                *want_tag ? " " : "", want_tag, status, got_tag ? " " : "", got_tag ? got_tag : "",
+                evidence);
+        else if (status / 100 == 4)
+            ADD(pc, CHECK_NEGATIVE, SDKC_VERDICT_PASS, NULL, NULL, "rejected with %d", status);
+        break;
+    case MODE_NO_CREDENTIALS:
+        if (ok2xx)
+            ADD(pc, CHECK_IGNORED_AUTH, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "a request without credentials was served (HTTP %d) where the contract requires "
+                "them; %s",
+                status, evidence);
+        else if (status / 100 == 4)
+            ADD(pc, CHECK_IGNORED_AUTH, SDKC_VERDICT_PASS, NULL, NULL, "refused with %d", status);
+        break;
+    case MODE_UNKNOWN_ID:
+        if (declared_ok)
+            ADD(pc, CHECK_MISSING, SDKC_VERDICT_PASS, NULL, NULL, "%d %s for %s", ex->status,
+                want_tag, ex->why);
+        else
+            ADD(pc, CHECK_MISSING, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "%s should give the declared %d%s%s, got %d%s%s; %s", ex->why, ex->status,
+                *want_tag ? " " : "", want_tag, status, got_tag ? " " : "", got_tag ? got_tag : "",
+                evidence);
+        break;
+    case MODE_AFTER_DELETE:
+        if (ok2xx)
+            ADD(pc, CHECK_USE_AFTER, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "a deleted resource is still served (HTTP %d); %s", status, evidence);
+        else if (status / 100 == 4)
+            ADD(pc, CHECK_USE_AFTER, SDKC_VERDICT_PASS, NULL, NULL, "gone: %d", status);
+        break;
+    case MODE_AFTER_CREATE:
+        if (ok2xx)
+            ADD(pc, CHECK_AVAILABILITY, SDKC_VERDICT_PASS, NULL, NULL, "created resource served");
+        else
+            ADD(pc, CHECK_AVAILABILITY, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "a resource just created is not available (HTTP %d); %s", status, evidence);
+        break;
+    case MODE_VALID:
+    case MODE_POSITIVE:
+        break;
+    }
+}
+
+/* Judge status, content type, headers, tag and body of a complete response, then what the probe
+ * provokes. Returns the parsed body of a success response (new reference), else NULL. */
 static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body, size_t len,
-                     const expectation *ex)
+                     const expectation *ex, const sdkrt_response *resp)
 {
     const sdkc_operation *op = pc->op;
+    runner *rn = pc->rn;
     sdkc_buf ev = SDKC_BUF_INIT;
     sdkc_buf_printf(&ev, "%s -> %d %s: ", pc->desc, status, ct ? ct : "(no content type)");
     snippet(&ev, body, len);
@@ -407,49 +655,94 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     json_t *result = NULL;
     const char *got_tag = NULL;
     json_t *parsed = NULL;
-    bool success = success_status(op, status);
+    const sdkc_node *resp_node = NULL;
+    pc->status = status;
+
+    if (status >= 500)
+        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_DEVIATION, NULL, NULL, "HTTP %d; %s", status,
+            evidence);
+    else
+        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_PASS, NULL, NULL, "%d", status);
+    if (pc->mode != MODE_NO_CREDENTIALS && (status == 401 || status == 403)) {
+        /* Refused: the server could not be exercised; say so, never pass. */
+        ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "refused (%s); %s",
+            rn->have_credentials ? "with the credentials given"
+                                 : "the server wants credentials and none are configured (--auth)",
+            evidence);
+        goto out;
+    }
+    if (is_valid(pc->mode) || pc->mode == MODE_AFTER_DELETE || pc->mode == MODE_UNKNOWN_ID)
+        pc->answered = is_valid(pc->mode);
+
+    bool success = declared_success(rn, op, status, &resp_node);
+    bool ir_success = success_status(op, status);
     const sdkc_error_status *es = success ? NULL : error_status(op, status);
+    if (!success && op_node(rn, op))
+        resp_node = conform_response(rn->opts->doc, op_node(rn, op), status, true);
 
     if (!success && !es) {
-        sdkc_buf d = SDKC_BUF_INIT;
-        declared_statuses(&d, op);
-        ADD(pc, "status", SDKC_VERDICT_DEVIATION, NULL, NULL,
-            "HTTP %d is not declared (declared: %s); %s", status, d.data ? d.data : "", evidence);
-        sdkc_buf_cleanup(&d);
+        /* An invalid request may be refused with any 4xx: APIs seldom declare them all. */
+        if (!(is_negative(pc->mode) && status / 100 == 4)) {
+            sdkc_buf d = SDKC_BUF_INIT;
+            declared_statuses(&d, op);
+            ADD(pc, CHECK_STATUS, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "HTTP %d is not declared (declared: %s); %s", status, d.data ? d.data : "",
+                evidence);
+            sdkc_buf_cleanup(&d);
+        }
         goto expect;
     }
-    ADD(pc, "status", SDKC_VERDICT_PASS, NULL, NULL, "%d declared", status);
+    ADD(pc, CHECK_STATUS, SDKC_VERDICT_PASS, NULL, NULL, "%d declared", status);
+    judge_headers(pc, resp_node, resp, status, evidence);
 
-    const char *want_ct = success ? op->success.content_type : es->content_type;
-    bool want_body = success ? op->success.encoding != SDKC_ENC_NONE : es->content_type != NULL;
+    const char *want_ct = ir_success ? op->success.content_type : es ? es->content_type : NULL;
+    const sdkc_node *content = conform_response_content(resp_node);
+    bool want_body = ir_success ? op->success.encoding != SDKC_ENC_NONE
+                     : es       ? es->content_type != NULL
+                                : false;
+    want_body = want_body || content;
     if (!want_body) {
         if (len > 0)
-            ADD(pc, "content-type", SDKC_VERDICT_DEVIATION, NULL, NULL,
+            ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_DEVIATION, NULL, NULL,
                 "%d declares no content, got %zu bytes; %s", status, len, evidence);
         else
-            ADD(pc, "content-type", SDKC_VERDICT_PASS, NULL, NULL, "no content");
+            ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "no content");
         goto expect;
     }
-    if (!ct || !want_ct || strcmp(ct, want_ct) != 0) {
-        ADD(pc, "content-type", SDKC_VERDICT_DEVIATION, NULL, NULL, "expected %s; %s",
-            want_ct ? want_ct : "?", evidence);
+    if (len == 0 && !ct) {
+        ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "empty body");
         goto expect;
     }
-    ADD(pc, "content-type", SDKC_VERDICT_PASS, NULL, NULL, "%s", ct);
-    if (strcmp(ct, "application/json") != 0 && !strstr(ct, "+json"))
+    sdkc_buf declared = SDKC_BUF_INIT;
+    bool ct_ok = ct && media_declared(rn, want_ct, content, ct, &declared);
+    if (!ct_ok) {
+        ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_DEVIATION, NULL, NULL, "expected %s; %s",
+            declared.data ? declared.data : "?", evidence);
+        sdkc_buf_cleanup(&declared);
+        goto expect;
+    }
+    sdkc_buf_cleanup(&declared);
+    ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "%s", ct);
+    if (!conform_media_is_json(ct))
         goto expect; /* not JSON: nothing more the contract says */
+    /* The IR's schema belongs to its own media type: a body of another declared type (XML
+       beside JSON, a second 2xx) is not judged against it. */
+    if (want_ct && !sdkc_conform_media_match(want_ct, ct))
+        goto expect;
+    if ((success && !ir_success) || (!success && !want_ct))
+        goto expect;
 
     json_error_t jerr;
     parsed = json_loadb(body ? body : "", len, JSON_DECODE_ANY, &jerr);
     if (!parsed) {
-        ADD(pc, "body", SDKC_VERDICT_DEVIATION, "$", "json", "body is not JSON (%s); %s", jerr.text,
-            evidence);
+        ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_DEVIATION, "$", "json", "body is not JSON (%s); %s",
+            jerr.text, evidence);
         goto expect;
     }
     if (success) {
         if (op->success.type &&
-            validate_into(pc, "body", NULL, op->success.type, parsed, evidence) == 0)
-            ADD(pc, "body", SDKC_VERDICT_PASS, NULL, NULL, "matches the success schema");
+            validate_into(pc, CHECK_SCHEMA, op->success.type, parsed, evidence) == 0)
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "matches the success schema");
         result = json_incref(parsed);
         goto expect;
     }
@@ -459,37 +752,23 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
         if (!et) {
             sdkc_buf d = SDKC_BUF_INIT;
             declared_tags(&d, es);
-            ADD(pc, "tag", SDKC_VERDICT_DEVIATION, NULL, NULL,
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_DEVIATION, "$._tag", "tag",
                 "_tag %s%s%s is not declared for %d (declared: %s); %s", got_tag ? "\"" : "",
                 got_tag ? got_tag : "missing", got_tag ? "\"" : "", status, d.data ? d.data : "",
                 evidence);
             sdkc_buf_cleanup(&d);
             goto expect;
         }
-        ADD(pc, "tag", SDKC_VERDICT_PASS, NULL, NULL, "%s declared for %d", got_tag, status);
-        if (validate_into(pc, "body", NULL, et->type, parsed, evidence) == 0)
-            ADD(pc, "body", SDKC_VERDICT_PASS, NULL, NULL, "matches %s", got_tag);
+        if (validate_into(pc, CHECK_SCHEMA, et->type, parsed, evidence) == 0)
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "matches %s", got_tag);
     } else if (es->untagged) {
-        if (validate_into(pc, "body", NULL, es->untagged, parsed, evidence) == 0)
-            ADD(pc, "body", SDKC_VERDICT_PASS, NULL, NULL, "matches the error schema");
+        if (validate_into(pc, CHECK_SCHEMA, es->untagged, parsed, evidence) == 0)
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "matches the error schema");
     }
 
 expect:
-    if (status == 401 && !pc->rn->opts->password && (!ex || ex->status != 401)) {
-        /* Without credentials the server cannot be exercised: say so, never pass. */
-        ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-            "the server wants credentials and none are configured (--password-env); %s", evidence);
-    } else if (ex && ex->status) {
-        bool ok = status == ex->status && (!ex->tag || (got_tag && strcmp(got_tag, ex->tag) == 0));
-        if (ok)
-            ADD(pc, "expect", SDKC_VERDICT_PASS, NULL, NULL, "%d %s for %s", ex->status,
-                ex->tag ? ex->tag : "", ex->why);
-        else
-            ADD(pc, "expect", SDKC_VERDICT_DEVIATION, NULL, NULL,
-                "%s should give the declared %d%s%s, got %d%s%s; %s", ex->why, ex->status,
-                ex->tag ? " " : "", ex->tag ? ex->tag : "", status, got_tag ? " " : "",
-                got_tag ? got_tag : "", evidence);
-    }
+    judge_expectation(pc, status, got_tag, ex, evidence);
+out:
     json_decref(parsed);
     sdkc_buf_cleanup(&ev);
     return result;
@@ -499,84 +778,298 @@ expect:
 
 typedef struct req_plan {
     probe_mode mode;
-    const char *cursor; /* continuation cursor, or NULL */
-    long limit;         /* > 0: send `limit` when the operation has it */
-    bool no_id;         /* set when a path parameter had no known value */
-    const sdkc_param *unknown_param;
+    const char *cursor;    /* continuation cursor, or NULL */
+    long limit;            /* > 0: send `limit` when the operation has it */
+    const json_t *last_id; /* the last path parameter's value, or NULL */
+    bool no_id;            /* a branded path parameter had no known value */
+    bool made_up;          /* a path parameter had no value from the server or --param */
+    char *why;             /* a value that could not be made (new), or NULL */
+    bool optional_params;  /* some optional parameter or body field exists */
 } req_plan;
 
-static sdkrt_request *build(runner *rn, const sdkc_operation *op, req_plan *plan, sdkc_buf *desc)
+/* The text of the path template up to "/{name}": the collection a parameter indexes. */
+static char *collection_of(const char *path, const char *name)
 {
+    sdkc_buf pat = SDKC_BUF_INIT;
+    sdkc_buf_printf(&pat, "/{%s}", name);
+    const char *at = pat.data ? strstr(path, pat.data) : NULL;
+    char *out = NULL;
+    if (at) {
+        size_t n = (size_t)(at - path);
+        out = malloc(n + 2);
+        if (out) {
+            memcpy(out, path, n);
+            out[n] = '\0';
+            if (!n) {
+                out[0] = '/';
+                out[1] = '\0';
+            }
+        }
+    }
+    sdkc_buf_cleanup(&pat);
+    return out;
+}
+
+/* A remembered value made to fit the parameter's type (new), or NULL. */
+static json_t *coerce(const sdkc_type *t, const json_t *v)
+{
+    t = unwrap_nullable(t);
+    if (!v || !t)
+        return NULL;
+    if (t->kind == SDKC_TYPE_INTEGER || t->kind == SDKC_TYPE_NUMBER) {
+        if (json_is_number(v))
+            return json_deep_copy(v);
+        if (json_is_string(v)) {
+            char *end = NULL;
+            long long ll = strtoll(json_string_value(v), &end, 10);
+            if (end && !*end && end != json_string_value(v))
+                return json_integer((json_int_t)ll);
+        }
+        return NULL;
+    }
+    if (t->kind == SDKC_TYPE_STRING || t->kind == SDKC_TYPE_ANY || t->kind == SDKC_TYPE_UNION) {
+        if (json_is_string(v))
+            return json_deep_copy(v);
+        if (json_is_integer(v)) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+            return json_string(buf);
+        }
+    }
+    return NULL;
+}
+
+/* v (new, taken) when it is valid for the parameter's type, else NULL: a value remembered from
+ * another field must still match this parameter's pattern, bounds or enum. */
+static json_t *fitting(worker *wk, const sdkc_param *p, json_t *v)
+{
+    if (!v)
+        return NULL;
+    sdkc_validation_reset(wk->val);
+    if (sdkc_validate(wk->val, p->type, v, "$") != SDKC_OK || sdkc_validation_total(wk->val) != 0) {
+        json_decref(v);
+        return NULL;
+    }
+    return v;
+}
+
+/* A value for a path parameter, from what the run knows: an OpenAPI link, --param, a brand, the
+ * id of what the collection's creator made, a field of the same name. NULL when none. */
+static json_t *known_path_value(worker *wk, const sdkc_operation *op, const sdkc_param *p)
+{
+    runner *rn = wk->rn;
+    sdkc_buf k = SDKC_BUF_INIT;
+    sdkc_buf_printf(&k, "%s:%s", op->id, p->wire_name);
+    json_t *v = k.data ? fitting(wk, p, coerce(p->type, store_get_str(rn, "link", k.data))) : NULL;
+    sdkc_buf_cleanup(&k);
+    if (!v)
+        v = user_param(rn, p);
+    const sdkc_type *t = unwrap_nullable(p->type);
+    if (!v && t && t->kind == SDKC_TYPE_STRING && t->u.str.brand && t->u.str.brand->name)
+        return coerce(p->type, store_get_str(rn, "brand", t->u.str.brand->name));
+    if (!v) {
+        char *coll = collection_of(op->path, p->wire_name);
+        v = coll ? fitting(wk, p, coerce(p->type, store_get_str(rn, "coll", coll))) : NULL;
+        free(coll);
+    }
+    if (!v)
+        v = fitting(wk, p, coerce(p->type, store_get_str(rn, "field", p->wire_name)));
+    return v;
+}
+
+/* A well-formed value nobody made: a brand's prefix, a string or a large integer. NULL when the
+ * type leaves no room (an enum, a pattern, a format). */
+static json_t *unknown_value(const sdkc_param *p)
+{
+    const sdkc_type *t = unwrap_nullable(p->type);
+    if (!t)
+        return NULL;
+    if (t->kind == SDKC_TYPE_STRING && t->u.str.brand) {
+        char *u = unknown_id(t->u.str.brand);
+        json_t *j = u ? json_string(u) : NULL;
+        free(u);
+        return j;
+    }
+    if (t->kind == SDKC_TYPE_STRING && !t->u.str.pattern && !t->u.str.format &&
+        (!t->u.str.has_max_length || t->u.str.max_length >= 24) &&
+        (!t->u.str.has_min_length || t->u.str.min_length <= 24))
+        return json_string("conform0unknown000000000");
+    if (t->kind == SDKC_TYPE_INTEGER) {
+        double v = 987654321;
+        if (t->u.num.has_maximum && t->u.num.maximum < v)
+            v = t->u.num.maximum;
+        if (t->u.num.has_minimum && v < t->u.num.minimum)
+            return NULL;
+        return json_integer((json_int_t)v);
+    }
+    return NULL;
+}
+
+static sdkrt_param_spec param_spec(const sdkc_param *p)
+{
+    sdkrt_param_spec s = {p->wire_name, (sdkrt_param_in)p->in, (sdkrt_param_style)p->style,
+                          p->explode, p->allow_reserved};
+    return s;
+}
+
+static void plan_why(req_plan *plan, const char *what, const char *name, const char *why)
+{
+    if (plan->why)
+        return;
+    sdkc_buf b = SDKC_BUF_INIT;
+    sdkc_buf_printf(&b, "no valid value for %s %s: %s", what, name, why ? why : "unknown reason");
+    plan->why = sdkc_buf_steal(&b, NULL);
+    sdkc_buf_cleanup(&b);
+}
+
+static bool put_param(sdkrt_request *req, const sdkc_param *p, const json_t *v, req_plan *plan)
+{
+    sdkrt_param_spec spec = param_spec(p);
+    sdkrt_error *err = NULL;
+    bool ok = sdkrt_request_add_param(req, &spec, v, &err) == SDKRT_OK;
+    if (!ok)
+        plan_why(plan, sdkc_param_in_name(p->in), p->wire_name, sdkrt_error_message(err));
+    sdkrt_error_free(err);
+    return ok;
+}
+
+static bool has_optional(const sdkc_operation *op)
+{
+    for (size_t i = 0; i < op->nparams; i++)
+        if (!op->params[i].required && op->params[i].in != SDKC_PARAM_PATH)
+            return true;
+    const sdkc_type *t = op->body ? unwrap_nullable(op->body->type) : NULL;
+    for (size_t i = 0; t && t->kind == SDKC_TYPE_OBJECT && i < t->u.object.nfields; i++)
+        if (!t->u.object.fields[i].required && !t->u.object.fields[i].read_only)
+            return true;
+    return false;
+}
+
+static void set_security(sdkrt_request *req, const sdkc_operation *op)
+{
+    if (!op->nsecurity)
+        return;
+    sdkrt_security_scheme *s = calloc(op->nsecurity, sizeof *s);
+    if (!s)
+        return;
+    for (size_t i = 0; i < op->nsecurity; i++) {
+        const sdkc_security_scheme *sc = op->security[i];
+        s[i].name = sc->name;
+        s[i].with_previous = op->security_with_previous && op->security_with_previous[i];
+        if (sc->type && strcmp(sc->type, "apiKey") == 0) {
+            s[i].kind = SDKRT_SECURITY_API_KEY;
+            s[i].in = sc->in && strcmp(sc->in, "query") == 0    ? SDKRT_IN_QUERY
+                      : sc->in && strcmp(sc->in, "cookie") == 0 ? SDKRT_IN_COOKIE
+                                                                : SDKRT_IN_HEADER;
+            s[i].param = sc->param;
+        } else if (sc->type && strcmp(sc->type, "http") == 0 && sc->scheme &&
+                   strcasecmp(sc->scheme, "basic") == 0) {
+            s[i].kind = SDKRT_SECURITY_HTTP_BASIC;
+        } else {
+            s[i].kind = SDKRT_SECURITY_HTTP_BEARER; /* bearer, oauth2, openIdConnect */
+        }
+    }
+    sdkrt_request_set_security(req, s, op->nsecurity);
+    free(s);
+}
+
+static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan, sdkc_buf *desc)
+{
+    runner *rn = wk->rn;
     sdkrt_request *req = NULL;
     if (sdkrt_request_new(&req, op->method, op->path) != SDKRT_OK)
         return NULL;
-    /* The last path parameter is the one made unknown; the ones before it stay valid so that
-       the 404 is about the resource probed. */
+    set_security(req, op);
+    plan->optional_params = has_optional(op);
+    /* The last path parameter is the one probed; the ones before it stay valid so that a 404 is
+       about the resource probed. */
     size_t npath = path_param_count(op), seen = 0;
+    const char *why = NULL;
     for (size_t i = 0; i < op->nparams; i++) {
         const sdkc_param *p = &op->params[i];
         if (p->in != SDKC_PARAM_PATH)
             continue;
         seen++;
-        const sdkc_brand *b = param_brand(p);
-        const char *known = b ? id_for(rn, b) : NULL;
-        char *value = NULL;
-        if (plan->mode == MODE_UNKNOWN_ID && seen == npath) {
-            value = unknown_id(b);
-            plan->unknown_param = p;
-        } else if (known) {
-            value = xstrdup(known);
-        } else {
-            value = unknown_id(b);
-            plan->no_id = true;
+        json_t *v = NULL;
+        if (seen == npath && plan->last_id)
+            v = json_deep_copy(plan->last_id);
+        else if (seen == npath && plan->mode == MODE_UNKNOWN_ID)
+            v = unknown_value(p);
+        else
+            v = known_path_value(wk, op, p);
+        if (!v) {
+            const sdkc_type *t = unwrap_nullable(p->type);
+            if (t && t->kind == SDKC_TYPE_STRING && t->u.str.brand) {
+                char *u = unknown_id(t->u.str.brand);
+                v = u ? json_string(u) : NULL;
+                free(u);
+                plan->no_id = true;
+            } else {
+                v = synth(wk, plan->mode, p->type, &why);
+                plan->made_up = true;
+                if (!v)
+                    plan_why(plan, "path parameter", p->wire_name, why);
+            }
         }
-        if (!value || sdkrt_request_set_path_param(req, p->wire_name, value) != SDKRT_OK) {
-            free(value);
-            sdkrt_request_free(req);
-            return NULL;
-        }
-        free(value);
+        if (v)
+            put_param(req, p, v, plan);
+        json_decref(v);
     }
+    const char *cursor_name = op->pagination && op->pagination->cursor_param
+                                  ? op->pagination->cursor_param->wire_name
+                                  : NULL;
     for (size_t i = 0; i < op->nparams; i++) {
         const sdkc_param *p = &op->params[i];
-        if (p->in != SDKC_PARAM_QUERY)
+        if (p->in == SDKC_PARAM_PATH)
             continue;
-        const char *cursor_name = op->pagination && op->pagination->cursor_param
-                                      ? op->pagination->cursor_param->wire_name
-                                      : NULL;
-        char *value = NULL;
-        if (cursor_name && strcmp(p->wire_name, cursor_name) == 0) {
+        json_t *v = NULL;
+        if (cursor_name && p->in == SDKC_PARAM_QUERY && strcmp(p->wire_name, cursor_name) == 0) {
             if (plan->mode == MODE_BAD_CURSOR)
-                value = xstrdup("conform-not-a-cursor");
+                v = json_string("conform-not-a-cursor");
             else if (plan->cursor)
-                value = xstrdup(plan->cursor);
-        } else if (plan->limit > 0 && strcmp(p->wire_name, "limit") == 0) {
-            sdkc_buf s = SDKC_BUF_INIT;
-            sdkc_buf_printf(&s, "%ld", plan->limit);
-            value = sdkc_buf_steal(&s, NULL);
-        } else if (p->required) {
-            json_t *j = synth(rn, p->type, 0);
-            value = j ? scalar_text(j) : NULL;
-            json_decref(j);
+                v = json_string(plan->cursor);
+        } else if (plan->limit > 0 && p->in == SDKC_PARAM_QUERY &&
+                   strcmp(p->wire_name, "limit") == 0) {
+            v = json_integer(plan->limit);
+        } else if ((v = user_param(rn, p)) != NULL) {
+            /* given on the command line */
+        } else if (p->required || plan->mode == MODE_POSITIVE) {
+            v = synth(wk, plan->mode, p->type, &why);
+            if (!v && p->required)
+                plan_why(plan, sdkc_param_in_name(p->in), p->wire_name, why);
         }
-        if (value && sdkrt_request_add_query(req, p->wire_name, value) != SDKRT_OK) {
-            free(value);
-            sdkrt_request_free(req);
-            return NULL;
-        }
-        free(value);
+        if (v)
+            put_param(req, p, v, plan);
+        json_decref(v);
     }
     if (op->body) {
+        const char *mt = op->body->content_type ? op->body->content_type : "application/json";
         if (plan->mode == MODE_MALFORMED_BODY) {
             static const char bad[] = "{\"conform\": ";
-            sdkrt_request_set_body(
-                req, op->body->content_type ? op->body->content_type : "application/json", bad,
-                sizeof bad - 1);
-        } else if (op->body->content_type &&
-                   strcmp(op->body->content_type, "application/json") == 0) {
-            json_t *b = synth(rn, op->body->type, 0);
-            if (b)
-                sdkrt_request_set_json_body(req, b);
+            sdkrt_request_set_body(req, mt, bad, sizeof bad - 1);
+        } else {
+            json_t *b = synth(wk, plan->mode, op->body->type, &why);
+            if (!b) {
+                plan_why(plan, "body", mt, why);
+            } else {
+                sdkrt_body_encoding enc[32];
+                size_t nenc = op->body->nencodings < 32 ? op->body->nencodings : 32;
+                for (size_t i = 0; i < nenc; i++) {
+                    const sdkc_body_encoding *e = &op->body->encodings[i];
+                    enc[i].property = e->property;
+                    enc[i].content_type = e->content_type;
+                    enc[i].style = (sdkrt_param_style)e->style;
+                    enc[i].explode = e->explode;
+                    enc[i].allow_reserved = e->allow_reserved;
+                    enc[i].has_style = e->has_style;
+                }
+                sdkrt_error *err = NULL;
+                if (sdkrt_request_set_body_as(req, mt, b, enc, nenc, NULL, NULL, 0, &err) !=
+                    SDKRT_OK)
+                    plan_why(plan, "body", mt, sdkrt_error_message(err));
+                sdkrt_error_free(err);
+            }
+            json_decref(b);
         }
     }
     char *target = NULL;
@@ -589,7 +1082,6 @@ static sdkrt_request *build(runner *rn, const sdkc_operation *op, req_plan *plan
     sdkrt_error_free(err);
     return req;
 }
-
 /* ---- streams: a watchdog cancels the stream after stream_ms ---- */
 
 typedef struct watchdog {
@@ -667,7 +1159,7 @@ static void judge_frame(probe_ctx *pc, const sdkrt_stream_event *e, size_t index
     const char *w = where.data ? where.data : "";
     bool failure = st->failure_event && e->event && strcmp(e->event, st->failure_event) == 0;
     if (e->event && strcmp(e->event, "message") != 0 && !failure) {
-        ADD(pc, "frame", SDKC_VERDICT_DEVIATION, NULL, "event",
+        ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_DEVIATION, "event:", "event",
             "event type \"%s\" is not declared (%s%s); %s", e->event,
             st->failure_event ? "only data frames and " : "only data frames",
             st->failure_event ? st->failure_event : "", w);
@@ -677,10 +1169,10 @@ static void judge_frame(probe_ctx *pc, const sdkrt_stream_event *e, size_t index
     if (failure) {
         json_t *cause = json_loadb(e->data, e->data_len, JSON_DECODE_ANY, NULL);
         if (!cause)
-            ADD(pc, "frame", SDKC_VERDICT_DEVIATION, "$", "json", "failure data is not JSON; %s",
-                w);
-        else if (!st->cause || validate_into(pc, "frame", NULL, st->cause, cause, w) == 0)
-            ADD(pc, "frame", SDKC_VERDICT_PASS, NULL, NULL, "declared failure frame");
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_DEVIATION, "$", "json",
+                "failure data is not JSON; %s", w);
+        else if (!st->cause || validate_into(pc, CHECK_SCHEMA, st->cause, cause, w) == 0)
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "declared failure frame");
         json_decref(cause);
         sdkc_buf_cleanup(&where);
         return;
@@ -696,135 +1188,181 @@ static void judge_frame(probe_ctx *pc, const sdkrt_stream_event *e, size_t index
             sdkc_buf_cleanup(&where);
             return;
         }
-        bad = validate_into(pc, "frame", "item", st->frame, frame, w);
+        bad = validate_into(pc, CHECK_SCHEMA, st->frame, frame, w);
         json_decref(frame);
     } else {
         json_t *item = json_loadb(e->data, e->data_len, JSON_DECODE_ANY, NULL);
         if (!item) {
-            ADD(pc, "frame", SDKC_VERDICT_DEVIATION, "$.data", "json-string",
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_DEVIATION, "$.data", "json-string",
                 "data is not JSON; %s", w);
             sdkc_buf_cleanup(&where);
             return;
         }
-        bad = st->item ? validate_into(pc, "item", NULL, st->item, item, w) : 0;
+        bad = st->item ? validate_into(pc, CHECK_SCHEMA, st->item, item, w) : 0;
         json_decref(item);
     }
     if (bad == 0)
-        ADD(pc, "frame", SDKC_VERDICT_PASS, NULL, NULL, "frames match their schema");
+        ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "frames match their schema");
     sdkc_buf_cleanup(&where);
 }
 
-/* Send a probe; judge it. Returns the success body (new) when there is one. */
-static json_t *run_probe(runner *rn, const sdkc_operation *op, const char *probe, req_plan *plan,
-                         const expectation *ex)
+/* What a probe brought back. */
+typedef struct probe_out {
+    json_t *body;   /* the success body (new), or NULL */
+    int status;     /* 0: no answer */
+    char *location; /* a Location header (new), or NULL */
+    bool answered;  /* a valid probe got an answer that was not a refusal */
+} probe_out;
+
+static void probe_out_cleanup(probe_out *o)
 {
-    sdkc_buf desc = SDKC_BUF_INIT;
-    json_t *result = NULL;
-    sdkrt_response *resp = NULL;
-    sdkrt_error *err = NULL;
+    json_decref(o->body);
+    free(o->location);
+    memset(o, 0, sizeof *o);
+}
+
+static void run_stream(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
+                       const expectation *ex)
+{
+    runner *rn = pc->rn;
+    const sdkc_operation *op = pc->op;
     sdkrt_stream *stream = NULL;
     sdkrt_cancel *cancel = NULL;
-    sdkrt_request *req = build(rn, op, plan, &desc);
-    probe_ctx pc = {rn, op, probe, desc.data ? desc.data : op->path};
+    sdkrt_error *err = NULL;
+    watchdog wd;
+    bool wd_ok = false;
+    if (sdkrt_cancel_new(&cancel) != SDKRT_OK) {
+        rn->r->oom = true;
+        goto done;
+    }
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.cancel = cancel;
+    co.timeout_ms = request_timeout(rn, rn->stream_ms);
+    if (sdkrt_client_stream(client, req, &co, &stream, &err) != SDKRT_OK) {
+        ADD(pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "could not open the stream: %s",
+            sdkrt_error_message(err));
+        goto done;
+    }
+    wd_ok = watchdog_start(&wd, cancel, co.timeout_ms);
+    size_t frames = 0;
+    for (;;) {
+        sdkrt_stream_event e;
+        sdkrt_error *serr = NULL;
+        sdkrt_stream_result sr = sdkrt_stream_next(stream, &e, &serr);
+        if (sr == SDKRT_STREAM_EVENT) {
+            if (frames == 0) {
+                int st = sdkrt_stream_status(stream);
+                pc->status = st;
+                pc->answered = is_valid(pc->mode);
+                if (st == op->success.status || (op->success.status < 100 && st / 100 == 2)) {
+                    ADD(pc, CHECK_STATUS, SDKC_VERDICT_PASS, NULL, NULL, "%d declared", st);
+                    ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "text/event-stream");
+                } else {
+                    ADD(pc, CHECK_STATUS, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                        "stream opened with HTTP %d, declared %d; %s", st, op->success.status,
+                        pc->desc);
+                }
+                if (ex && ex->status)
+                    judge_expectation(pc, st, NULL, ex, pc->desc);
+            }
+            judge_frame(pc, &e, frames);
+            if (++frames >= MAX_FRAMES)
+                break;
+            continue;
+        }
+        if (sr == SDKRT_STREAM_END) {
+            if (frames == 0)
+                ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_SKIP, NULL, NULL,
+                    "the stream ended without a frame; %s", pc->desc);
+            sdkrt_error_free(serr);
+            break;
+        }
+        sdkrt_reason why = sdkrt_error_reason(serr);
+        if (why == SDKRT_REASON_UNEXPECTED_STATUS) {
+            size_t blen = 0;
+            const char *b = sdkrt_error_body(serr, &blen);
+            json_decref(judge(pc, sdkrt_error_status(serr), sdkrt_error_content_type(serr), b, blen,
+                              ex, NULL));
+        } else if (why == SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE) {
+            size_t blen = 0;
+            const char *b = sdkrt_error_body(serr, &blen);
+            sdkc_buf ev = SDKC_BUF_INIT;
+            snippet(&ev, b, blen);
+            pc->answered = is_valid(pc->mode);
+            ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "expected text/event-stream, got %s with HTTP %d; %s: %s",
+                sdkrt_error_content_type(serr) ? sdkrt_error_content_type(serr) : "none",
+                sdkrt_error_status(serr), pc->desc, ev.data ? ev.data : "");
+            sdkc_buf_cleanup(&ev);
+        } else if (why == SDKRT_REASON_TIMEOUT || why == SDKRT_REASON_CANCELLED) {
+            if (frames == 0 && sdkrt_stream_status(stream) == 0)
+                ADD(pc, CHECK_TIMEOUT, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                    "the stream did not open within %ld ms; %s", co.timeout_ms, pc->desc);
+            else if (frames == 0)
+                ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_SKIP, NULL, NULL, "no frame within %ld ms; %s",
+                    co.timeout_ms, pc->desc);
+        } else if (why == SDKRT_REASON_TRANSPORT && frames == 0 &&
+                   sdkrt_stream_status(stream) == 0) {
+            ADD(pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "not probed: %s",
+                sdkrt_error_message(serr));
+        } else {
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_DEVIATION, "stream", "sse",
+                "malformed event stream after %zu frame%s: %s; %s", frames, frames == 1 ? "" : "s",
+                sdkrt_error_message(serr), pc->desc);
+        }
+        sdkrt_error_free(serr);
+        break;
+    }
+done:
+    if (wd_ok)
+        watchdog_stop(&wd);
+    sdkrt_stream_close(stream);
+    sdkrt_cancel_free(cancel);
+    sdkrt_error_free(err);
+}
+
+/* Send a probe and judge it; *out gets what came back. */
+static void run_probe(worker *wk, const sdkc_operation *op, const char *probe, req_plan *plan,
+                      const expectation *ex, probe_out *out)
+{
+    runner *rn = wk->rn;
+    sdkc_buf desc = SDKC_BUF_INIT;
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    memset(out, 0, sizeof *out);
+    sdkrt_request *req = build(wk, op, plan, &desc);
+    probe_ctx pc = {wk, rn, op, probe, desc.data ? desc.data : op->path, plan->mode, 0, false};
     sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? rn->anon : rn->client;
     if (!req) {
         rn->r->oom = true;
         goto done;
     }
+    if (plan->why) {
+        ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "%s", plan->why);
+        goto done;
+    }
+    if (past_deadline(rn)) {
+        ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "not sent: the run was stopped (%s)",
+            rn->opts->stop && *rn->opts->stop ? "interrupted" : "--max-time reached");
+        goto done;
+    }
     if (op->stream && op->success.encoding == SDKC_ENC_SSE) {
-        watchdog wd;
-        if (sdkrt_cancel_new(&cancel) != SDKRT_OK) {
-            rn->r->oom = true;
-            goto done;
-        }
-        sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
-        co.cancel = cancel;
-        co.timeout_ms = rn->stream_ms;
-        if (sdkrt_client_stream(client, req, &co, &stream, &err) != SDKRT_OK) {
-            ADD(&pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "could not open the stream: %s",
-                sdkrt_error_message(err));
-            goto done;
-        }
-        bool wd_ok = watchdog_start(&wd, cancel, rn->stream_ms);
-        size_t frames = 0;
-        for (;;) {
-            sdkrt_stream_event e;
-            sdkrt_error *serr = NULL;
-            sdkrt_stream_result sr = sdkrt_stream_next(stream, &e, &serr);
-            if (sr == SDKRT_STREAM_EVENT) {
-                if (frames == 0) {
-                    int st = sdkrt_stream_status(stream);
-                    if (st == op->success.status) {
-                        ADD(&pc, "status", SDKC_VERDICT_PASS, NULL, NULL, "%d declared", st);
-                        ADD(&pc, "content-type", SDKC_VERDICT_PASS, NULL, NULL,
-                            "text/event-stream");
-                    } else {
-                        ADD(&pc, "status", SDKC_VERDICT_DEVIATION, NULL, NULL,
-                            "stream opened with HTTP %d, declared %d; %s", st, op->success.status,
-                            pc.desc);
-                    }
-                    if (ex && ex->status)
-                        ADD(&pc, "expect", SDKC_VERDICT_DEVIATION, NULL, NULL,
-                            "%s should give the declared %d%s%s, got a %d event stream; %s",
-                            ex->why, ex->status, ex->tag ? " " : "", ex->tag ? ex->tag : "", st,
-                            pc.desc);
-                }
-                judge_frame(&pc, &e, frames);
-                if (++frames >= MAX_FRAMES)
-                    break;
-                continue;
-            }
-            if (sr == SDKRT_STREAM_END) {
-                if (frames == 0)
-                    ADD(&pc, "frame", SDKC_VERDICT_SKIP, NULL, NULL,
-                        "the stream ended without a frame; %s", pc.desc);
-                sdkrt_error_free(serr);
-                break;
-            }
-            sdkrt_reason why = sdkrt_error_reason(serr);
-            if (why == SDKRT_REASON_UNEXPECTED_STATUS) {
-                size_t blen = 0;
-                const char *b = sdkrt_error_body(serr, &blen);
-                json_t *j = judge(&pc, sdkrt_error_status(serr), sdkrt_error_content_type(serr), b,
-                                  blen, ex);
-                json_decref(j);
-            } else if (why == SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE) {
-                size_t blen = 0;
-                const char *b = sdkrt_error_body(serr, &blen);
-                sdkc_buf ev = SDKC_BUF_INIT;
-                snippet(&ev, b, blen);
-                ADD(&pc, "content-type", SDKC_VERDICT_DEVIATION, NULL, NULL,
-                    "expected text/event-stream, got %s with HTTP %d; %s: %s",
-                    sdkrt_error_content_type(serr) ? sdkrt_error_content_type(serr) : "none",
-                    sdkrt_error_status(serr), pc.desc, ev.data ? ev.data : "");
-                sdkc_buf_cleanup(&ev);
-            } else if (why == SDKRT_REASON_TIMEOUT || why == SDKRT_REASON_CANCELLED) {
-                if (frames == 0)
-                    ADD(&pc, "frame", SDKC_VERDICT_SKIP, NULL, NULL, "no frame within %ld ms; %s",
-                        rn->stream_ms, pc.desc);
-            } else if (why == SDKRT_REASON_TRANSPORT && frames == 0 &&
-                       sdkrt_stream_status(stream) == 0) {
-                ADD(&pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "not probed: %s",
-                    sdkrt_error_message(serr));
-            } else {
-                ADD(&pc, "frame", SDKC_VERDICT_DEVIATION, NULL, "sse",
-                    "malformed event stream after %zu frame%s: %s; %s", frames,
-                    frames == 1 ? "" : "s", sdkrt_error_message(serr), pc.desc);
-            }
-            sdkrt_error_free(serr);
-            break;
-        }
-        if (wd_ok)
-            watchdog_stop(&wd);
+        run_stream(&pc, client, req, ex);
         goto done;
     }
     sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
-    co.timeout_ms = rn->timeout_ms;
+    co.timeout_ms = request_timeout(rn, rn->timeout_ms);
     if (sdkrt_client_send(client, req, &co, &resp, &err) != SDKRT_OK) {
-        if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT)
+        if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT && co.timeout_ms == rn->timeout_ms &&
+            check_on(rn, CHECK_TIMEOUT))
+            ADD(&pc, CHECK_TIMEOUT, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "no answer within %ld ms; %s", co.timeout_ms, pc.desc);
+        else if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT && co.timeout_ms == rn->timeout_ms)
             ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-                "no answer within %ld ms (it may wait for work that cannot run here); %s",
-                rn->timeout_ms, pc.desc);
+                "no answer within %ld ms (the timeout check is off); %s", co.timeout_ms, pc.desc);
+        else if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT)
+            ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
+                "cut short by --max-time after %ld ms; %s", co.timeout_ms, pc.desc);
         else
             /* The message ends with its reason already: "... (TRANSPORT)". */
             ADD(&pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "not probed: %s",
@@ -834,20 +1372,207 @@ static json_t *run_probe(runner *rn, const sdkc_operation *op, const char *probe
     size_t blen = 0;
     const char *body = sdkrt_response_body(resp, &blen);
     logf_(rn, "  %-16s %s -> %d", probe, pc.desc, sdkrt_response_status(resp));
-    result =
-        judge(&pc, sdkrt_response_status(resp), sdkrt_response_content_type(resp), body, blen, ex);
+    out->body = judge(&pc, sdkrt_response_status(resp), sdkrt_response_content_type(resp), body,
+                      blen, ex, resp);
+    const char *loc = sdkrt_response_header(resp, "Location");
+    out->location = loc ? xstrdup(loc) : NULL;
 done:
-    sdkrt_stream_close(stream);
-    sdkrt_cancel_free(cancel);
+    out->status = pc.status;
+    out->answered = pc.answered;
     sdkrt_response_free(resp);
     sdkrt_error_free(err);
     sdkrt_request_free(req);
     sdkc_buf_cleanup(&desc);
-    return result;
+}
+static json_t *items_of(const sdkc_pagination *pg, const json_t *page)
+{
+    return json_object_get(page, pg->items_field ? pg->items_field : "data");
 }
 
-/* ---- the plan ---- */
+static const char *cursor_of(const sdkc_pagination *pg, const json_t *page, const char *field)
+{
+    if (!field)
+        return NULL;
+    json_t *c = json_object_get(page, pg->cursor_field ? pg->cursor_field : "cursor");
+    const char *s = json_string_value(json_object_get(c, field));
+    return s && *s ? s : NULL;
+}
 
+static char *item_key(const json_t *item)
+{
+    const char *id = json_string_value(json_object_get(item, "id"));
+    if (id)
+        return xstrdup(id);
+    return json_dumps(item, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+}
+
+typedef struct key_list {
+    char **keys;
+    size_t n, cap;
+} key_list;
+
+static bool keys_push(key_list *k, char *key)
+{
+    if (!key)
+        return false;
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 16;
+        char **p = realloc(k->keys, cap * sizeof *p);
+        if (!p) {
+            free(key);
+            return false;
+        }
+        k->keys = p;
+        k->cap = cap;
+    }
+    k->keys[k->n++] = key;
+    return true;
+}
+
+static bool keys_has(const key_list *k, const char *key)
+{
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->keys[i], key) == 0)
+            return true;
+    return false;
+}
+
+static void keys_free(key_list *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->keys[i]);
+    free(k->keys);
+    memset(k, 0, sizeof *k);
+}
+
+/* One page fetch for the walk: the body (new) or NULL (a deviation was recorded). */
+static json_t *fetch_page(worker *wk, const sdkc_operation *op, const char *cursor, long limit,
+                          const char *probe)
+{
+    req_plan plan = {MODE_VALID, cursor, limit, NULL, false, false, NULL, false};
+    probe_out out;
+    run_probe(wk, op, probe, &plan, NULL, &out);
+    free(plan.why);
+    json_t *body = out.body;
+    out.body = NULL;
+    probe_out_cleanup(&out);
+    return body;
+}
+
+/* Walk from the first page forward with `next`, then back with `previous` from the last page:
+ * no item may repeat, and the way back must see the items of the way forward. */
+static void page_walk(worker *wk, const sdkc_operation *op)
+{
+    runner *rn = wk->rn;
+    const sdkc_pagination *pg = op->pagination;
+    probe_ctx pc = {wk, rn, op, "page-walk", op->path, MODE_VALID, 0, false};
+    long limit = param_named(op, SDKC_PARAM_QUERY, "limit") ? PAGE_LIMIT : 0;
+    key_list fwd = {0}, back = {0}, cursors = {0};
+    json_t *page = fetch_page(wk, op, NULL, limit, "page-walk");
+    json_t *last = NULL;
+    size_t pages = 0, last_page_items = 0;
+    bool bad = false;
+    if (!page) {
+        ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
+            "the first page could not be read");
+        goto done;
+    }
+    while (page && pages < MAX_PAGES) {
+        json_t *items = items_of(pg, page);
+        size_t n = json_array_size(items);
+        pages++;
+        for (size_t i = 0; i < n; i++) {
+            char *k = item_key(json_array_get(items, i));
+            if (k && keys_has(&fwd, k)) {
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "repeat",
+                    "walking forward, item %s came again on page %zu", k, pages);
+                bad = true;
+                free(k);
+                continue;
+            }
+            if (!keys_push(&fwd, k))
+                rn->r->oom = true;
+        }
+        const char *next = cursor_of(pg, page, pg->next_field);
+        if (n == 0 || !next)
+            break;
+        if (keys_has(&cursors, next)) {
+            ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "loop",
+                "walking forward, page %zu gave a next cursor seen before", pages);
+            bad = true;
+            break;
+        }
+        keys_push(&cursors, xstrdup(next));
+        json_decref(last);
+        last = page;
+        last_page_items = n;
+        page = fetch_page(wk, op, next, limit, "page-walk");
+    }
+    if (page && json_array_size(items_of(pg, page)) > 0) {
+        json_decref(last);
+        last = page;
+        last_page_items = json_array_size(items_of(pg, page));
+        page = NULL;
+    }
+    /* Back from the last non-empty page: expect every forward item before it. */
+    if (last && pg->previous_field) {
+        size_t expect = fwd.n - last_page_items;
+        const char *prev = cursor_of(pg, last, pg->previous_field);
+        char *prev_copy = prev ? xstrdup(prev) : NULL;
+        size_t bpages = 0;
+        while (prev_copy && bpages < MAX_PAGES) {
+            json_t *p = fetch_page(wk, op, prev_copy, limit, "page-walk");
+            free(prev_copy);
+            prev_copy = NULL;
+            if (!p)
+                break;
+            bpages++;
+            json_t *items = items_of(pg, p);
+            size_t n = json_array_size(items);
+            for (size_t i = 0; i < n; i++) {
+                char *k = item_key(json_array_get(items, i));
+                if (k && keys_has(&back, k)) {
+                    ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "repeat",
+                        "walking back, item %s came again on page %zu", k, bpages);
+                    bad = true;
+                    free(k);
+                    continue;
+                }
+                if (!keys_push(&back, k))
+                    rn->r->oom = true;
+            }
+            const char *pv = cursor_of(pg, p, pg->previous_field);
+            if (n > 0 && pv)
+                prev_copy = xstrdup(pv);
+            json_decref(p);
+        }
+        free(prev_copy);
+        for (size_t i = 0; i < fwd.n - last_page_items; i++)
+            if (!keys_has(&back, fwd.keys[i])) {
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "loss",
+                    "walking back from the last page, item %s of the way forward never came",
+                    fwd.keys[i]);
+                bad = true;
+            }
+        for (size_t i = 0; i < back.n; i++)
+            if (!keys_has(&fwd, back.keys[i]) || back.n > expect) {
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "extra",
+                    "walking back, item %s was not among the items before the last page",
+                    back.keys[i]);
+                bad = true;
+                break;
+            }
+    }
+    if (!bad)
+        ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_PASS, NULL, NULL,
+            "%zu items over %zu pages, no loss or repeat", fwd.n, pages);
+done:
+    json_decref(page);
+    json_decref(last);
+    keys_free(&fwd);
+    keys_free(&back);
+    keys_free(&cursors);
+}
 static int phase_of(const sdkc_operation *op)
 {
     bool write = strcmp(op->method, "GET") != 0 && strcmp(op->method, "HEAD") != 0 &&
@@ -911,294 +1636,328 @@ static bool expect_error(const sdkc_operation *op, int status, const char *tag, 
     return true;
 }
 
-static json_t *items_of(const sdkc_pagination *pg, const json_t *page)
+/* ---- what answers teach: created ids, Location headers, OpenAPI links ---- */
+
+static const json_t *result_of(const sdkc_operation *op, const json_t *body)
 {
-    return json_object_get(page, pg->items_field ? pg->items_field : "data");
+    if (op->success.unwrap && json_is_object(body))
+        return json_object_get(body, op->success.unwrap);
+    return body;
 }
 
-static const char *cursor_of(const sdkc_pagination *pg, const json_t *page, const char *field)
+/* The id of what a write made: its `id` field, else the last segment of its Location. */
+static json_t *created_id(const sdkc_operation *op, const json_t *body, const char *location)
 {
-    if (!field)
-        return NULL;
-    json_t *c = json_object_get(page, pg->cursor_field ? pg->cursor_field : "cursor");
-    const char *s = json_string_value(json_object_get(c, field));
-    return s && *s ? s : NULL;
-}
-
-static char *item_key(const json_t *item)
-{
-    const char *id = json_string_value(json_object_get(item, "id"));
-    if (id)
-        return xstrdup(id);
-    return json_dumps(item, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-}
-
-typedef struct key_list {
-    char **keys;
-    size_t n, cap;
-} key_list;
-
-static bool keys_push(key_list *k, char *key)
-{
-    if (!key)
-        return false;
-    if (k->n == k->cap) {
-        size_t cap = k->cap ? k->cap * 2 : 16;
-        char **p = realloc(k->keys, cap * sizeof *p);
-        if (!p) {
-            free(key);
-            return false;
-        }
-        k->keys = p;
-        k->cap = cap;
+    const json_t *res = result_of(op, body);
+    const json_t *id = json_object_get(res, "id");
+    if (json_is_string(id) || json_is_integer(id))
+        return json_deep_copy(id);
+    if (location) {
+        size_t n = strcspn(location, "?#");
+        while (n > 0 && location[n - 1] == '/')
+            n--;
+        size_t s = n;
+        while (s > 0 && location[s - 1] != '/')
+            s--;
+        if (n > s)
+            return json_stringn(location + s, n - s);
     }
-    k->keys[k->n++] = key;
-    return true;
+    return NULL;
 }
 
-static bool keys_has(const key_list *k, const char *key)
+/* "$response.body#/a/b" of body, or NULL (borrowed). */
+static const json_t *link_value(const char *expr, const json_t *body)
 {
-    for (size_t i = 0; i < k->n; i++)
-        if (strcmp(k->keys[i], key) == 0)
+    const char *pre = "$response.body#";
+    if (strncmp(expr, pre, strlen(pre)) != 0)
+        return NULL;
+    const json_t *v = body;
+    for (const char *p = expr + strlen(pre); v && *p == '/';) {
+        p++;
+        size_t n = strcspn(p, "/");
+        char key[128];
+        if (n >= sizeof key)
+            return NULL;
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (p[i] == '~' && i + 1 < n && (p[i + 1] == '0' || p[i + 1] == '1')) {
+                key[k++] = p[i + 1] == '0' ? '~' : '/';
+                i++;
+            } else {
+                key[k++] = p[i];
+            }
+        }
+        key[k] = '\0';
+        if (json_is_array(v)) {
+            char *end = NULL;
+            long idx = strtol(key, &end, 10);
+            v = end && !*end ? json_array_get(v, (size_t)idx) : NULL;
+        } else {
+            v = json_object_get(v, key);
+        }
+        p += n;
+    }
+    return v;
+}
+
+/* Remember the parameters an answer's OpenAPI links give other operations. */
+static void learn_links(runner *rn, const sdkc_operation *op, int status, const json_t *body)
+{
+    const sdkc_node *on = op_node(rn, op);
+    const sdkc_node *resp = on ? conform_response(rn->opts->doc, on, status, true) : NULL;
+    const sdkc_node *links = sdkc_node_get(resp, "links");
+    for (size_t i = 0; links && links->kind == SDKC_NODE_MAP && i < links->npairs; i++) {
+        const sdkc_node *l = conform_deref(rn->opts->doc, links->pairs[i].value);
+        const char *target = sdkc_node_text(sdkc_node_get(l, "operationId"));
+        const sdkc_node *params = sdkc_node_get(l, "parameters");
+        for (size_t j = 0; target && params && params->kind == SDKC_NODE_MAP && j < params->npairs;
+             j++) {
+            const char *expr = sdkc_node_text(params->pairs[j].value);
+            const json_t *v = expr ? link_value(expr, body) : NULL;
+            const char *pname = params->pairs[j].key->str;
+            const char *dot = strchr(pname, '.'); /* "path.itemId" */
+            sdkc_buf k = SDKC_BUF_INIT;
+            sdkc_buf_printf(&k, "%s:%s", target, dot ? dot + 1 : pname);
+            if (v && k.data)
+                store_put_str(rn, "link", k.data, v);
+            sdkc_buf_cleanup(&k);
+        }
+    }
+}
+
+static void learn(runner *rn, const sdkc_operation *op, const probe_out *o)
+{
+    if (o->body) {
+        harvest(rn, op->success.result, result_of(op, o->body), 0);
+        learn_links(rn, op, o->status, o->body);
+    }
+    if (o->status / 100 == 2 && strcmp(op->method, "POST") == 0) {
+        json_t *id = created_id(op, o->body, o->location);
+        store_put_str(rn, "coll", op->path, id);
+        json_decref(id);
+    }
+}
+
+/* The GET operation that reads one item of path + "/{param}". */
+static const sdkc_operation *item_reader(const runner *rn, const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < rn->ir->nops; i++) {
+        const sdkc_operation *o = &rn->ir->ops[i];
+        if (strcmp(o->method, "GET") || o->stream || strncmp(o->path, path, n) != 0)
+            continue;
+        const char *rest = o->path + n;
+        if (rest[0] == '/' && rest[1] == '{' && strchr(rest, '}') && strchr(rest, '}')[1] == '\0' &&
+            !strchr(rest + 2, '/'))
+            return o;
+    }
+    return NULL;
+}
+
+static bool included(const sdkc_conform_options *o, const char *id);
+
+/* ---- the plan ---- */
+
+static void mark_probed(runner *rn, const sdkc_operation *op)
+{
+    pthread_mutex_lock(&rn->mu);
+    rn->probed[op - rn->ir->ops] = true;
+    pthread_mutex_unlock(&rn->mu);
+}
+
+static void probe_mode_op(worker *wk, const sdkc_operation *op, const char *probe, probe_mode mode,
+                          const expectation *ex, const json_t *last_id)
+{
+    req_plan p = {mode, NULL, 0, last_id, false, false, NULL, false};
+    probe_out out;
+    run_probe(wk, op, probe, &p, ex, &out);
+    free(p.why);
+    probe_out_cleanup(&out);
+}
+
+/* Does a request of op carry a credential (one given for one of its schemes)? */
+static bool sends_credentials(const runner *rn, const sdkc_operation *op)
+{
+    for (size_t i = 0; i < op->nsecurity; i++) {
+        const sdkc_security_scheme *s = op->security[i];
+        if (rn->opts->password && s->type && strcmp(s->type, "http") == 0 && s->scheme &&
+            strcasecmp(s->scheme, "basic") == 0)
             return true;
+        for (size_t j = 0; j < rn->opts->ncredentials; j++)
+            if (rn->opts->credentials[j].scheme &&
+                strcmp(rn->opts->credentials[j].scheme, s->name) == 0)
+                return true;
+    }
     return false;
 }
 
-static void keys_free(key_list *k)
+static void probe_operation(worker *wk, const sdkc_operation *op)
 {
-    for (size_t i = 0; i < k->n; i++)
-        free(k->keys[i]);
-    free(k->keys);
-    memset(k, 0, sizeof *k);
-}
-
-/* One page fetch for the walk: the body (new) or NULL (a deviation was recorded). */
-static json_t *fetch_page(runner *rn, const sdkc_operation *op, const char *cursor, long limit,
-                          const char *probe)
-{
-    req_plan plan = {MODE_VALID, cursor, limit, false, NULL};
-    return run_probe(rn, op, probe, &plan, NULL);
-}
-
-/* Walk from the first page forward with `next`, then back with `previous` from the last page:
- * no item may repeat, and the way back must see the items of the way forward. */
-static void page_walk(runner *rn, const sdkc_operation *op)
-{
-    const sdkc_pagination *pg = op->pagination;
-    probe_ctx pc = {rn, op, "page-walk", op->path};
-    long limit = param_named(op, SDKC_PARAM_QUERY, "limit") ? PAGE_LIMIT : 0;
-    key_list fwd = {0}, back = {0}, cursors = {0};
-    json_t *page = fetch_page(rn, op, NULL, limit, "page-walk");
-    json_t *last = NULL;
-    size_t pages = 0, last_page_items = 0;
-    bool bad = false;
-    if (!page) {
-        ADD(&pc, "cursor", SDKC_VERDICT_SKIP, NULL, NULL, "the first page could not be read");
-        goto done;
-    }
-    while (page && pages < MAX_PAGES) {
-        json_t *items = items_of(pg, page);
-        size_t n = json_array_size(items);
-        pages++;
-        for (size_t i = 0; i < n; i++) {
-            char *k = item_key(json_array_get(items, i));
-            if (k && keys_has(&fwd, k)) {
-                ADD(&pc, "cursor", SDKC_VERDICT_DEVIATION, NULL, "repeat",
-                    "walking forward, item %s came again on page %zu", k, pages);
-                bad = true;
-                free(k);
-                continue;
-            }
-            if (!keys_push(&fwd, k))
-                rn->r->oom = true;
-        }
-        const char *next = cursor_of(pg, page, pg->next_field);
-        if (n == 0 || !next)
-            break;
-        if (keys_has(&cursors, next)) {
-            ADD(&pc, "cursor", SDKC_VERDICT_DEVIATION, NULL, "loop",
-                "walking forward, page %zu gave a next cursor seen before", pages);
-            bad = true;
-            break;
-        }
-        keys_push(&cursors, xstrdup(next));
-        json_decref(last);
-        last = page;
-        last_page_items = n;
-        page = fetch_page(rn, op, next, limit, "page-walk");
-    }
-    if (page && json_array_size(items_of(pg, page)) > 0) {
-        json_decref(last);
-        last = page;
-        last_page_items = json_array_size(items_of(pg, page));
-        page = NULL;
-    }
-    /* Back from the last non-empty page: expect every forward item before it. */
-    if (last && pg->previous_field) {
-        size_t expect = fwd.n - last_page_items;
-        const char *prev = cursor_of(pg, last, pg->previous_field);
-        char *prev_copy = prev ? xstrdup(prev) : NULL;
-        size_t bpages = 0;
-        while (prev_copy && bpages < MAX_PAGES) {
-            json_t *p = fetch_page(rn, op, prev_copy, limit, "page-walk");
-            free(prev_copy);
-            prev_copy = NULL;
-            if (!p)
-                break;
-            bpages++;
-            json_t *items = items_of(pg, p);
-            size_t n = json_array_size(items);
-            for (size_t i = 0; i < n; i++) {
-                char *k = item_key(json_array_get(items, i));
-                if (k && keys_has(&back, k)) {
-                    ADD(&pc, "cursor", SDKC_VERDICT_DEVIATION, NULL, "repeat",
-                        "walking back, item %s came again on page %zu", k, bpages);
-                    bad = true;
-                    free(k);
-                    continue;
-                }
-                if (!keys_push(&back, k))
-                    rn->r->oom = true;
-            }
-            const char *pv = cursor_of(pg, p, pg->previous_field);
-            if (n > 0 && pv)
-                prev_copy = xstrdup(pv);
-            json_decref(p);
-        }
-        free(prev_copy);
-        for (size_t i = 0; i < fwd.n - last_page_items; i++)
-            if (!keys_has(&back, fwd.keys[i])) {
-                ADD(&pc, "cursor", SDKC_VERDICT_DEVIATION, NULL, "loss",
-                    "walking back from the last page, item %s of the way forward never came",
-                    fwd.keys[i]);
-                bad = true;
-            }
-        for (size_t i = 0; i < back.n; i++)
-            if (!keys_has(&fwd, back.keys[i]) || back.n > expect) {
-                ADD(&pc, "cursor", SDKC_VERDICT_DEVIATION, NULL, "extra",
-                    "walking back, item %s was not among the items before the last page",
-                    back.keys[i]);
-                bad = true;
-                break;
-            }
-    }
-    if (!bad)
-        ADD(&pc, "cursor", SDKC_VERDICT_PASS, NULL, NULL,
-            "%zu items over %zu pages, no loss or repeat", fwd.n, pages);
-done:
-    json_decref(page);
-    json_decref(last);
-    keys_free(&fwd);
-    keys_free(&back);
-    keys_free(&cursors);
-}
-
-static void probe_operation(runner *rn, const sdkc_operation *op)
-{
+    runner *rn = wk->rn;
     const char *why = skip_reason(rn->opts, op->id);
-    probe_ctx pc = {rn, op, "*", op->path};
+    probe_ctx pc = {wk, rn, op, "*", op->path, MODE_VALID, 0, false};
     if (why) {
         ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "%s", why);
         return;
     }
     logf_(rn, "%s %s %s", op->id, op->method, op->path);
 
-    /* valid */
-    req_plan plan = {MODE_VALID, NULL, 0, false, NULL};
+    /* valid, then positive (every optional field and parameter) */
     int repeat = phase_of(op) == 0 && creates_ids(op) ? CREATE_REPEAT : 1;
-    for (int i = 0; i < repeat; i++) {
-        plan.no_id = false;
-        sdkc_buf probe_desc = SDKC_BUF_INIT;
-        /* A probe whose ids nobody made would only test unknown ids (done below): skip it. */
-        req_plan dry = plan;
-        sdkrt_request *dry_req = build(rn, op, &dry, &probe_desc);
-        sdkrt_request_free(dry_req);
+    bool no_id = false, optional = false;
+    json_t *delete_id = NULL;
+    for (int i = 0; i < repeat + 1; i++) {
+        probe_mode mode = i < repeat ? MODE_VALID : MODE_POSITIVE;
+        const char *name = mode == MODE_VALID ? "valid" : "positive";
+        req_plan dry = {mode, NULL, 0, NULL, false, false, NULL, false};
+        sdkc_buf d = SDKC_BUF_INIT;
+        sdkrt_request_free(build(wk, op, &dry, &d));
+        sdkc_buf_cleanup(&d);
+        free(dry.why);
+        optional = dry.optional_params;
         if (dry.no_id) {
-            probe_ctx v = {rn, op, "valid", probe_desc.data ? probe_desc.data : op->path};
+            /* A probe whose ids nobody made would only test unknown ids (done below). */
+            probe_ctx v = {wk, rn, op, name, op->path, mode, 0, false};
             ADD(&v, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-                "no valid identifier for a path parameter (no included operation creates one)");
-            sdkc_buf_cleanup(&probe_desc);
+                "no valid identifier for a path parameter (no included operation creates one; "
+                "--param NAME=VALUE gives one)");
+            no_id = true;
             break;
         }
-        sdkc_buf_cleanup(&probe_desc);
-        json_t *body = run_probe(rn, op, "valid", &plan, NULL);
-        if (body) {
-            const json_t *res = body;
-            if (op->success.unwrap && json_is_object(body))
-                res = json_object_get(body, op->success.unwrap);
-            harvest(rn, op->success.result, res, 0);
+        if (mode == MODE_POSITIVE && !optional)
+            break;
+        if (strcmp(op->method, "DELETE") == 0 && path_param_count(op) && !delete_id) {
+            const sdkc_param *last = NULL;
+            for (size_t k = 0; k < op->nparams; k++)
+                if (op->params[k].in == SDKC_PARAM_PATH)
+                    last = &op->params[k];
+            delete_id = known_path_value(wk, op, last);
         }
-        json_decref(body);
+        req_plan plan = {mode, NULL, 0, NULL, false, false, NULL, false};
+        probe_out out;
+        run_probe(wk, op, name, &plan, NULL, &out);
+        free(plan.why);
+        if (out.answered)
+            mark_probed(rn, op);
+        learn(rn, op, &out);
+        /* ensure_resource_availability: what a POST made can be read back */
+        if (i == 0 && out.status / 100 == 2 && strcmp(op->method, "POST") == 0 &&
+            check_on(rn, CHECK_AVAILABILITY)) {
+            json_t *id = created_id(op, out.body, out.location);
+            const sdkc_operation *reader = id ? item_reader(rn, op->path) : NULL;
+            if (reader && included(rn->opts, reader->id))
+                probe_mode_op(wk, reader, "after-create", MODE_AFTER_CREATE, NULL, id);
+            json_decref(id);
+        }
+        /* use_after_free: what a DELETE removed is gone */
+        if (mode == MODE_VALID && out.status / 100 == 2 && delete_id &&
+            check_on(rn, CHECK_USE_AFTER)) {
+            const sdkc_operation *reader = NULL;
+            for (size_t k = 0; k < rn->ir->nops && !reader; k++)
+                if (strcmp(rn->ir->ops[k].method, "GET") == 0 && !rn->ir->ops[k].stream &&
+                    strcmp(rn->ir->ops[k].path, op->path) == 0)
+                    reader = &rn->ir->ops[k];
+            if (reader)
+                probe_mode_op(wk, reader, "after-delete", MODE_AFTER_DELETE, NULL, delete_id);
+        }
+        probe_out_cleanup(&out);
+        if (mode == MODE_VALID && strcmp(op->method, "DELETE") == 0)
+            break; /* what is deleted cannot be deleted again with all its options */
     }
+    json_decref(delete_id);
 
     expectation ex = {0, NULL, NULL};
-    /* unknown-id */
-    if (path_param_count(op) > 0) {
+    /* unknown-id: where the contract declares a 404 */
+    if (path_param_count(op) > 0 && check_on(rn, CHECK_MISSING)) {
         sdkc_buf why_buf = SDKC_BUF_INIT;
         const sdkc_param *last = NULL;
         for (size_t i = 0; i < op->nparams; i++)
             if (op->params[i].in == SDKC_PARAM_PATH)
                 last = &op->params[i];
+        json_t *u = unknown_value(last);
         sdkc_buf_printf(&why_buf, "an unknown %s", last->wire_name);
-        if (expect_error(op, 404, NULL, why_buf.data, &ex)) {
-            req_plan p = {MODE_UNKNOWN_ID, NULL, 0, false, NULL};
-            json_decref(run_probe(rn, op, "unknown-id", &p, &ex));
-        } else {
-            probe_ctx u = {rn, op, "unknown-id", op->path};
-            ADD(&u, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "the contract declares no 404");
-        }
+        if (u && expect_error(op, 404, NULL, why_buf.data, &ex))
+            probe_mode_op(wk, op, "unknown-id", MODE_UNKNOWN_ID, &ex, NULL);
+        json_decref(u);
         sdkc_buf_cleanup(&why_buf);
     }
-    /* bad-cursor */
-    if (op->pagination && op->pagination->cursor_param) {
-        if (expect_error(op, 400, "InvalidCursorError", "an invalid cursor", &ex)) {
-            req_plan p = {MODE_BAD_CURSOR, NULL, 0, false, NULL};
-            json_decref(run_probe(rn, op, "bad-cursor", &p, &ex));
-        } else {
-            probe_ctx u = {rn, op, "bad-cursor", op->path};
-            ADD(&u, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-                "the contract declares no 400 InvalidCursorError");
-        }
+    /* bad-cursor: rejected; with the declared 400 InvalidCursorError where there is one */
+    /* only opaque cursors: a page number or a last id may be any value the server accepts */
+    if (op->pagination && op->pagination->cursor_param &&
+        (op->pagination->style == SDKC_PAGE_CURSOR_OBJECT ||
+         op->pagination->style == SDKC_PAGE_CURSOR_TOKEN) &&
+        check_on(rn, CHECK_NEGATIVE)) {
+        expectation e = {0, NULL, "an invalid cursor"};
+        if (!expect_error(op, 400, "InvalidCursorError", "an invalid cursor", &e) || !e.tag ||
+            strcmp(e.tag, "InvalidCursorError") != 0)
+            e = (expectation){0, NULL, "an invalid cursor"};
+        if (!no_id)
+            probe_mode_op(wk, op, "bad-cursor", MODE_BAD_CURSOR, &e, NULL);
     }
-    /* malformed-body */
-    if (op->body && op->body->content_type &&
-        strcmp(op->body->content_type, "application/json") == 0) {
-        if (expect_error(op, 400, "InvalidRequestError", "a body that is not JSON", &ex)) {
-            req_plan p = {MODE_MALFORMED_BODY, NULL, 0, false, NULL};
-            json_decref(run_probe(rn, op, "malformed-body", &p, &ex));
-        } else {
-            probe_ctx u = {rn, op, "malformed-body", op->path};
-            ADD(&u, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-                "the contract declares no 400 InvalidRequestError");
-        }
+    /* malformed-body: rejected; with the declared 400 InvalidRequestError where there is one */
+    if (op->body && conform_media_is_json(op->body->content_type) && check_on(rn, CHECK_NEGATIVE) &&
+        !no_id) {
+        expectation e = {0, NULL, "a body that is not JSON"};
+        if (!expect_error(op, 400, "InvalidRequestError", "a body that is not JSON", &e) ||
+            !e.tag || strcmp(e.tag, "InvalidRequestError") != 0)
+            e = (expectation){0, NULL, "a body that is not JSON"};
+        probe_mode_op(wk, op, "malformed-body", MODE_MALFORMED_BODY, &e, NULL);
     }
-    /* no-credentials */
-    {
-        probe_ctx u = {rn, op, "no-credentials", op->path};
-        if (!rn->anon)
-            ADD(&u, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-                "no credentials configured (--password-env)");
-        else if (expect_error(op, 401, "UnauthorizedError", "a request without credentials", &ex)) {
-            req_plan p = {MODE_NO_CREDENTIALS, NULL, 0, false, NULL};
-            json_decref(run_probe(rn, op, "no-credentials", &p, &ex));
-        } else {
-            ADD(&u, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "the contract declares no 401");
-        }
+    /* no-credentials: where the contract requires credentials and the valid probe sent some */
+    if (rn->anon && sends_credentials(rn, op) && check_on(rn, CHECK_IGNORED_AUTH) && !no_id) {
+        expectation e = {0, NULL, "a request without credentials"};
+        if (!expect_error(op, 401, "UnauthorizedError", "a request without credentials", &e) ||
+            !e.tag || strcmp(e.tag, "UnauthorizedError") != 0)
+            e = (expectation){0, NULL, "a request without credentials"};
+        probe_mode_op(wk, op, "no-credentials", MODE_NO_CREDENTIALS, &e, NULL);
     }
-    /* page-walk */
-    if (op->pagination) {
-        req_plan dry = {MODE_VALID, NULL, 0, false, NULL};
-        sdkc_buf d = SDKC_BUF_INIT;
-        sdkrt_request_free(build(rn, op, &dry, &d));
-        sdkc_buf_cleanup(&d);
-        if (dry.no_id) {
-            probe_ctx u = {rn, op, "page-walk", op->path};
-            ADD(&u, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-                "no valid identifier for a path parameter");
-        } else {
-            page_walk(rn, op);
-        }
+    /* page-walk: forwards and back, so OpenCode's cursor object (next and previous) only */
+    if (op->pagination && op->pagination->style == SDKC_PAGE_CURSOR_OBJECT &&
+        check_on(rn, CHECK_PAGINATION) && !no_id)
+        page_walk(wk, op);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *wk = arg;
+    runner *rn = wk->rn;
+    for (;;) {
+        pthread_mutex_lock(&rn->mu);
+        const sdkc_operation *op = rn->next < rn->nqueue ? rn->queue[rn->next++] : NULL;
+        pthread_mutex_unlock(&rn->mu);
+        if (!op)
+            break;
+        probe_operation(wk, op);
     }
+    return NULL;
+}
+
+static bool worker_init(worker *wk, runner *rn)
+{
+    memset(wk, 0, sizeof *wk);
+    wk->rn = rn;
+    sdkc_validate_options vo = SDKC_VALIDATE_OPTIONS_INIT;
+    vo.doc = rn->opts->doc;
+    return sdkc_validation_new(&wk->val, &vo) == SDKC_OK && sdkc_arena_new(&wk->arena) == SDKC_OK;
+}
+
+static void worker_cleanup(worker *wk)
+{
+    sdkc_validation_free(wk->val);
+    sdkc_arena_free(wk->arena);
+}
+
+/* Client options shared by both clients: base URL, transport, user agent, --header. The
+ * anonymous client leaves out headers that could carry credentials. */
+static bool auth_header(const runner *rn, const char *name)
+{
+    if (strcasecmp(name, "Authorization") == 0 || strcasecmp(name, "Cookie") == 0 ||
+        strcasecmp(name, "Proxy-Authorization") == 0)
+        return true;
+    for (size_t i = 0; i < rn->ir->nschemes; i++)
+        if (rn->ir->schemes[i].param && strcasecmp(rn->ir->schemes[i].param, name) == 0)
+            return true;
+    return false;
 }
 
 sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
@@ -1214,11 +1973,40 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
     rn.opts = opts;
     rn.timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : 5000;
     rn.stream_ms = opts->stream_ms > 0 ? opts->stream_ms : 1500;
+    rn.checks = opts->checks ? opts->checks : SDKC_CHECK_ALL;
+    int jobs = opts->jobs > 0 ? (opts->jobs < MAX_JOBS ? opts->jobs : MAX_JOBS) : 1;
+    worker workers[MAX_JOBS];
+    pthread_t threads[MAX_JOBS];
+    int nworkers = 0;
+    bool mu = false;
+    sdkrt_header *anon_headers = NULL;
     sdkrt_error *err = NULL;
+    if (opts->max_time_ms > 0) {
+        clock_gettime(CLOCK_MONOTONIC, &rn.deadline);
+        rn.deadline.tv_sec += opts->max_time_ms / 1000;
+        rn.deadline.tv_nsec += (opts->max_time_ms % 1000) * 1000000L;
+        if (rn.deadline.tv_nsec >= 1000000000L) {
+            rn.deadline.tv_sec++;
+            rn.deadline.tv_nsec -= 1000000000L;
+        }
+    }
     rn.r = calloc(1, sizeof *rn.r);
-    if (!rn.r || sdkc_validation_new(&rn.val, NULL) != SDKC_OK) {
+    rn.probed = calloc(ir->nops ? ir->nops : 1, sizeof *rn.probed);
+    rn.queue = calloc(ir->nops ? ir->nops : 1, sizeof *rn.queue);
+    anon_headers = calloc(opts->nheaders ? opts->nheaders : 1, sizeof *anon_headers);
+    if (!rn.r || !rn.probed || !rn.queue || !anon_headers || pthread_mutex_init(&rn.mu, NULL)) {
         st = SDKC_ERR_NOMEM;
         goto done;
+    }
+    mu = true;
+    if (opts->doc && ir->nops) {
+        rn.opnodes = calloc(ir->nops, sizeof *rn.opnodes);
+        if (!rn.opnodes) {
+            st = SDKC_ERR_NOMEM;
+            goto done;
+        }
+        for (size_t i = 0; i < ir->nops; i++)
+            rn.opnodes[i] = conform_op_node(opts->doc, &ir->ops[i]);
     }
     rn.r->base_url = opts->base_url ? xstrdup(opts->base_url) : NULL;
     rn.r->contract = ir->source_name ? xstrdup(ir->source_name) : NULL;
@@ -1226,15 +2014,20 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
     co.base_url = opts->base_url;
     co.transport = opts->transport;
     co.user_agent = "sdkc-conform/" SDKC_VERSION;
+    co.headers = opts->headers;
+    co.header_count = opts->nheaders;
+    co.credentials = opts->credentials;
+    co.credential_count = opts->ncredentials;
     if (opts->password) {
         co.auth = SDKRT_AUTH_BASIC;
         co.username = opts->username ? opts->username : "opencode";
         co.password = opts->password;
     }
+    rn.have_credentials = opts->password || opts->ncredentials;
     if (!opts->base_url || sdkrt_client_new(&rn.client, &co, &err) != SDKRT_OK) {
         if (errmsg) {
             sdkc_buf m = SDKC_BUF_INIT;
-            sdkc_buf_printf(&m, "bad base URL: %s",
+            sdkc_buf_printf(&m, "bad base URL or credentials: %s",
                             err ? sdkrt_error_message(err) : "none given (--base-url)");
             *errmsg = sdkc_buf_steal(&m, NULL);
             sdkc_buf_cleanup(&m);
@@ -1242,32 +2035,72 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
         st = SDKC_ERR_INVALID;
         goto done;
     }
-    if (opts->password) {
+    if (rn.have_credentials) {
+        size_t nh = 0;
+        for (size_t i = 0; i < opts->nheaders; i++)
+            if (!auth_header(&rn, opts->headers[i].name))
+                anon_headers[nh++] = opts->headers[i];
         co.auth = SDKRT_AUTH_NONE;
         co.username = co.password = NULL;
+        co.credentials = NULL;
+        co.credential_count = 0;
+        co.headers = anon_headers;
+        co.header_count = nh;
         if (sdkrt_client_new(&rn.anon, &co, &err) != SDKRT_OK) {
             st = SDKC_ERR_NOMEM;
             goto done;
         }
     }
-    for (int phase = 0; phase <= 3; phase++)
+    for (int i = 0; i < jobs; i++) {
+        if (!worker_init(&workers[i], &rn)) {
+            worker_cleanup(&workers[i]);
+            st = SDKC_ERR_NOMEM;
+            goto done;
+        }
+        nworkers++;
+    }
+    for (int phase = 0; phase <= 3; phase++) {
+        rn.nqueue = rn.next = 0;
         for (size_t i = 0; i < ir->nops; i++) {
             const sdkc_operation *op = &ir->ops[i];
             if (!included(opts, op->id) || phase_of(op) != phase)
                 continue;
             rn.r->operations++;
-            probe_operation(&rn, op);
+            rn.queue[rn.nqueue++] = op;
         }
+        int started = 0;
+        for (int i = 1; i < nworkers && (size_t)i < rn.nqueue; i++)
+            if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) == 0)
+                started = i;
+            else
+                break;
+        worker_main(&workers[0]);
+        for (int i = 1; i <= started; i++)
+            pthread_join(threads[i], NULL);
+    }
+    for (size_t i = 0; i < ir->nops; i++)
+        rn.r->probed += rn.probed[i];
+    rn.r->interrupted = opts->stop && *opts->stop;
+    rn.r->deadline = !rn.r->interrupted && past_deadline(&rn);
     if (rn.r->oom)
         st = SDKC_ERR_NOMEM;
 done:
+    for (int i = 0; i < nworkers; i++)
+        worker_cleanup(&workers[i]);
     sdkrt_error_free(err);
     sdkrt_client_free(rn.client);
     sdkrt_client_free(rn.anon);
-    sdkc_validation_free(rn.val);
-    for (size_t i = 0; i < rn.nids; i++)
-        free(rn.ids[i].value);
-    free(rn.ids);
+    free(anon_headers);
+    free(rn.opnodes);
+    free(rn.probed);
+    free(rn.queue);
+    for (size_t i = 0; i < rn.nstore; i++) {
+        free(rn.store[i].key);
+        json_decref(rn.store[i].value);
+    }
+    free(rn.store);
+    if (mu)
+        pthread_mutex_destroy(&rn.mu);
     if (st == SDKC_OK)
         *out = rn.r;
     else

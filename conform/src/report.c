@@ -60,6 +60,15 @@ static bool same(const char *a, const char *b)
 void conform_add(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    conform_vadd(r, op, probe, check, v, path, rule, fmt, ap);
+    va_end(ap);
+}
+
+void conform_vadd(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
+                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, va_list ap)
+{
     char *npath = normalise_path(path);
     if (path && !npath) {
         r->oom = true;
@@ -67,8 +76,10 @@ void conform_add(sdkc_conform_report *r, const char *op, const char *probe, cons
     }
     for (size_t i = 0; i < r->n; i++) {
         sdkc_conform_result *x = &r->items[i];
-        if (x->verdict == v && same(x->operation, op) && same(x->probe, probe) &&
-            same(x->check, check) && same(x->path, npath) && same(x->rule, rule)) {
+        /* A deviation is one per (operation, check, path), whichever probe or rule saw it. */
+        bool dev = v == SDKC_VERDICT_DEVIATION;
+        if (x->verdict == v && same(x->operation, op) && (dev || same(x->probe, probe)) &&
+            same(x->check, check) && same(x->path, npath) && (dev || same(x->rule, rule))) {
             x->count++;
             free(npath);
             return;
@@ -86,10 +97,7 @@ void conform_add(sdkc_conform_report *r, const char *op, const char *probe, cons
         r->cap = cap;
     }
     sdkc_buf ev = SDKC_BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
     sdkc_buf_vprintf(&ev, fmt, ap);
-    va_end(ap);
     sdkc_conform_result *x = &r->items[r->n];
     x->operation = xstrdup(op);
     x->probe = xstrdup(probe);
@@ -179,6 +187,30 @@ size_t sdkc_conform_report_passes(const sdkc_conform_report *r)
     return count_verdict(r, SDKC_VERDICT_PASS);
 }
 
+size_t sdkc_conform_report_operations(const sdkc_conform_report *r)
+{
+    return r ? r->operations : 0;
+}
+
+size_t sdkc_conform_report_probed(const sdkc_conform_report *r)
+{
+    return r ? r->probed : 0;
+}
+
+size_t sdkc_conform_report_checks(const sdkc_conform_report *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; r && i < r->n; i++)
+        if (r->items[i].verdict != SDKC_VERDICT_SKIP)
+            n += r->items[i].count;
+    return n;
+}
+
+bool sdkc_conform_report_stopped(const sdkc_conform_report *r)
+{
+    return r && (r->interrupted || r->deadline);
+}
+
 size_t sdkc_conform_report_unchecked(const sdkc_conform_report *r)
 {
     return r ? r->unchecked : 0;
@@ -234,6 +266,15 @@ json_t *sdkc_conform_report_json(const sdkc_conform_report *r)
         rc |= json_array_append_new(unchecked, json_string(r->unchecked_patterns[i]));
     if (!rc) {
         rc |= json_object_set_new(summary, "operations", json_integer((json_int_t)r->operations));
+        rc |= json_object_set_new(summary, "probed", json_integer((json_int_t)r->probed));
+        rc |= json_object_set_new(summary, "not_probed",
+                                  json_integer((json_int_t)(r->operations - r->probed)));
+        rc |= json_object_set_new(summary, "checks",
+                                  json_integer((json_int_t)sdkc_conform_report_checks(r)));
+        rc |= json_object_set_new(summary, "stopped",
+                                  r->interrupted ? json_string("interrupted")
+                                  : r->deadline  ? json_string("max-time")
+                                                 : json_null());
         rc |= json_object_set_new(summary, "passes",
                                   json_integer((json_int_t)sdkc_conform_report_passes(r)));
         rc |= json_object_set_new(summary, "deviations",
@@ -284,12 +325,12 @@ void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbo
 {
     if (!r || !f)
         return;
-    fprintf(f, "%-34s %-15s %-13s %-9s %s\n", "OPERATION", "PROBE", "CHECK", "VERDICT", "EVIDENCE");
+    fprintf(f, "%-34s %-15s %-28s %-9s %s\n", "OPERATION", "PROBE", "CHECK", "VERDICT", "EVIDENCE");
     for (size_t i = 0; i < r->n; i++) {
         const sdkc_conform_result *x = &r->items[i];
         if (x->verdict == SDKC_VERDICT_PASS && !verbose)
             continue;
-        fprintf(f, "%-34s %-15s %-13s %-9s ", x->operation, x->probe, x->check,
+        fprintf(f, "%-34s %-15s %-28s %-9s ", x->operation, x->probe, x->check,
                 sdkc_verdict_name(x->verdict));
         if (x->path)
             fprintf(f, "%s [%s] ", x->path, x->rule ? x->rule : "");
@@ -315,18 +356,22 @@ void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbo
                 if (r->items[j].verdict == SDKC_VERDICT_PASS &&
                     strcmp(r->items[j].operation, x->operation) == 0)
                     n++;
-            fprintf(f, "%-34s %-15s %-13s %-9s %zu check%s passed\n", x->operation, "*", "*",
+            fprintf(f, "%-34s %-15s %-28s %-9s %zu check%s passed\n", x->operation, "*", "*",
                     "pass", n, n == 1 ? "" : "s");
         }
     }
     fprintf(f,
-            "\n%zu operation%s: %zu deviation%s, %zu skip%s, %zu pass%s; %zu pattern check%s "
-            "not performed (unchecked)\n",
-            r->operations, r->operations == 1 ? "" : "s", sdkc_conform_report_deviations(r),
-            sdkc_conform_report_deviations(r) == 1 ? "" : "s", sdkc_conform_report_skips(r),
-            sdkc_conform_report_skips(r) == 1 ? "" : "s", sdkc_conform_report_passes(r),
-            sdkc_conform_report_passes(r) == 1 ? "" : "es", r->unchecked,
-            r->unchecked == 1 ? "" : "s");
+            "\n%zu operation%s: %zu probed, %zu not probed; %zu check%s run: %zu deviation%s, "
+            "%zu skip%s, %zu pass%s; %zu pattern check%s not performed (unchecked)%s\n",
+            r->operations, r->operations == 1 ? "" : "s", r->probed, r->operations - r->probed,
+            sdkc_conform_report_checks(r), sdkc_conform_report_checks(r) == 1 ? "" : "s",
+            sdkc_conform_report_deviations(r), sdkc_conform_report_deviations(r) == 1 ? "" : "s",
+            sdkc_conform_report_skips(r), sdkc_conform_report_skips(r) == 1 ? "" : "s",
+            sdkc_conform_report_passes(r), sdkc_conform_report_passes(r) == 1 ? "" : "es",
+            r->unchecked, r->unchecked == 1 ? "" : "s",
+            r->interrupted ? " [interrupted]"
+            : r->deadline  ? " [stopped at --max-time]"
+                           : "");
 }
 
 static const char *jstr(const json_t *o, const char *k)

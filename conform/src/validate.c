@@ -26,6 +26,7 @@ typedef struct dev_list {
 
 struct sdkc_validation {
     size_t max_dev, max_depth;
+    const sdkc_doc *doc; /* borrowed, or NULL */
     dev_list devs;
     pat_entry *pats;
     size_t npats, cappats;
@@ -60,6 +61,7 @@ sdkc_status sdkc_validation_new(sdkc_validation **out, const sdkc_validate_optio
         return SDKC_ERR_NOMEM;
     v->max_dev = opts && opts->max_deviations ? opts->max_deviations : 100;
     v->max_depth = opts && opts->max_depth ? opts->max_depth : 256;
+    v->doc = opts ? opts->doc : NULL;
     *out = v;
     return SDKC_OK;
 }
@@ -691,6 +693,91 @@ static void check_map(walk *w, const sdkc_type *t, const json_t *value)
     }
 }
 
+/* The schema node a type came from, when the contract is at hand. */
+static const sdkc_node *origin_node(const walk *w, const sdkc_type *t)
+{
+    if (!w->v->doc || !t->origin || t->origin[0] != '/')
+        return NULL;
+    const sdkc_node *n = sdkc_doc_pointer(w->v->doc, t->origin);
+    return n && n->kind == SDKC_NODE_MAP ? n : NULL;
+}
+
+static bool is_field(const sdkc_type *t, const char *name)
+{
+    for (size_t i = 0; i < t->u.object.nfields; i++)
+        if (strcmp(t->u.object.fields[i].wire_name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Names in one schema's `required` that the object does not declare as fields. */
+static void required_of(walk *w, const sdkc_type *t, const sdkc_node *schema, const json_t *value)
+{
+    const sdkc_node *req = sdkc_node_get(schema, "required");
+    for (size_t i = 0; req && req->kind == SDKC_NODE_SEQ && i < req->nitems; i++) {
+        const char *name = sdkc_node_text(req->items[i]);
+        if (!name || is_field(t, name) || json_object_get(value, name))
+            continue;
+        size_t base = w->path->len;
+        path_key(w->path, name);
+        report(w, "required", "required field \"%s\" is missing", name);
+        path_truncate(w->path, base);
+    }
+}
+
+/* `required` names that `properties` leaves out (the IR keeps fields only): the schema itself
+ * and its allOf members, $ref resolved one step. */
+static void check_extra_required(walk *w, const sdkc_type *t, const json_t *value)
+{
+    const sdkc_node *n = origin_node(w, t);
+    if (!n)
+        return;
+    required_of(w, t, n, value);
+    const sdkc_node *all = sdkc_node_get(n, "allOf");
+    for (size_t i = 0; all && all->kind == SDKC_NODE_SEQ && i < all->nitems; i++) {
+        const sdkc_node *m = all->items[i];
+        const char *ref = sdkc_node_text(sdkc_node_get(m, "$ref"));
+        if (ref && ref[0] == '#')
+            m = sdkc_doc_pointer(w->v->doc, ref + 1);
+        if (m && m->kind == SDKC_NODE_MAP)
+            required_of(w, t, m, value);
+    }
+}
+
+/* A kind the compiler inferred from keywords (`items`, `properties`, `pattern`, ...) of a
+ * schema without `type`: JSON Schema applies those keywords only to values of that kind, so a
+ * value of another kind is valid. */
+static bool inferred_elsewhere(const walk *w, const sdkc_type *t, const json_t *value)
+{
+    bool kind_ok;
+    switch (t->kind) {
+    case SDKC_TYPE_ARRAY:
+    case SDKC_TYPE_TUPLE:
+        kind_ok = json_is_array(value);
+        break;
+    case SDKC_TYPE_OBJECT:
+    case SDKC_TYPE_MAP:
+        kind_ok = json_is_object(value);
+        break;
+    case SDKC_TYPE_STRING:
+        kind_ok = json_is_string(value);
+        break;
+    default:
+        return false;
+    }
+    if (kind_ok)
+        return false;
+    const sdkc_node *n = origin_node(w, t);
+    if (!n)
+        return false;
+    static const char *const shaped[] = {"type",  "$ref", "allOf", "anyOf",
+                                         "oneOf", "enum", "const", "not"};
+    for (size_t i = 0; i < sizeof shaped / sizeof shaped[0]; i++)
+        if (sdkc_node_get(n, shaped[i]))
+            return false;
+    return true;
+}
+
 static void check_object(walk *w, const sdkc_type *t, const json_t *value)
 {
     if (!json_is_object(value)) {
@@ -710,6 +797,7 @@ static void check_object(walk *w, const sdkc_type *t, const json_t *value)
         }
         path_truncate(w->path, base);
     }
+    check_extra_required(w, t, value);
     /* Properties the object does not declare, in the value's order (jansson keeps it). */
     const char *key;
     json_t *member;
@@ -754,6 +842,12 @@ static const char *variant_label(const sdkc_variant *var, size_t i, sdkc_buf *tm
     if (var->type && var->type->name)
         return var->type->name;
     sdkc_buf_reset(tmp);
+    if (var->type && var->type->kind == SDKC_TYPE_LITERAL) {
+        const sdkc_literal *l = &var->type->u.literal;
+        const char *q = l->kind == SDKC_LIT_STRING ? "\"" : "";
+        sdkc_buf_printf(tmp, "%s%s%s", q, l->text ? l->text : "null", q);
+        return tmp->data ? tmp->data : "?";
+    }
     sdkc_buf_printf(tmp, "#%zu (%s)", i, var->type ? type_kind(var->type->kind) : "?");
     return tmp->data ? tmp->data : "?";
 }
@@ -804,8 +898,11 @@ static void check_union(walk *w, const sdkc_type *t, const json_t *value)
             dev_list_clear(&best);
             return;
         }
-        bool mismatch = l.n == 1 && strcmp(l.items[0].rule, "type") == 0 &&
-                        strcmp(l.items[0].path, w->path->data ? w->path->data : "$") == 0;
+        /* A variant whose every deviation is at the union's own path (wrong kind, another
+           literal or enum value) is no closer than the others: one union line says it all. */
+        bool mismatch = l.n == l.total;
+        for (size_t k = 0; k < l.n && mismatch; k++)
+            mismatch = strcmp(l.items[k].path, w->path->data ? w->path->data : "$") == 0;
         if (!have_best || (best_mismatch && !mismatch) ||
             (mismatch == best_mismatch && l.total < best.total)) {
             dev_list_clear(&best);
@@ -885,6 +982,8 @@ static void check(walk *w, const sdkc_type *t, const json_t *value)
         report(w, "depth", "nesting deeper than %zu levels; not checked further", w->v->max_depth);
         return;
     }
+    if (inferred_elsewhere(w, t, value))
+        return;
     w->depth++;
     switch (t->kind) {
     case SDKC_TYPE_STRING:

@@ -705,6 +705,15 @@ static void operation_json(writer *w, const sdkc_operation *op)
         body_json(w, op->body);
     key(w, "success");
     success_json(w, &op->success);
+    if (op->nmore_successes) {
+        key(w, "more_successes");
+        open_c(w, '[');
+        for (size_t i = 0; i < op->nmore_successes; i++) {
+            item(w);
+            success_json(w, &op->more_successes[i]);
+        }
+        close_c(w, ']');
+    }
     key(w, "errors");
     errors_json(w, op);
     if (op->pagination) {
@@ -714,6 +723,10 @@ static void operation_json(writer *w, const sdkc_operation *op)
     if (op->stream) {
         key(w, "stream");
         stream_json(w, op->stream);
+    }
+    if (op->stream_variant) {
+        key(w, "stream_variant");
+        stream_json(w, op->stream_variant);
     }
     /* a requirement of one scheme is its name; of several, the list of their names */
     key(w, "security");
@@ -752,6 +765,22 @@ static void ir_json(writer *w, const sdkc_ir *ir)
     put_str_or_null(w, "version", ir->version);
     put_str(w, "description", ir->description);
     close_c(w, '}');
+    if (ir->nservers) {
+        key(w, "servers");
+        open_c(w, '[');
+        for (size_t i = 0; i < ir->nservers; i++) {
+            const sdkc_server *sv = &ir->servers[i];
+            item(w);
+            open_c(w, '{');
+            put_str(w, "url", sv->url);
+            put_str(w, "description", sv->description);
+            put_bool(w, "absolute", sv->absolute);
+            put_loc(w, sv->loc);
+            close_c(w, '}');
+        }
+        close_c(w, ']');
+    }
+    put_true_if(w, "auth_unspecified", ir->auth_unspecified);
 
     key(w, "security_schemes");
     open_c(w, '[');
@@ -1265,6 +1294,25 @@ static void read_schemes(reader *r, const json_t *arr)
     r->ir->nschemes = s ? n : 0;
 }
 
+static void read_servers(reader *r, const json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    sdkc_server *s = n ? ralloc(r, n * sizeof *s) : NULL;
+    for (size_t i = 0; s && i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o)) {
+            rerr(r, "servers[%zu]: must be an object", i);
+            continue;
+        }
+        s[i].url = need_str(r, o, "url", "servers");
+        s[i].description = get_str(r, o, "description", "servers");
+        s[i].absolute = get_bool(r, o, "absolute", "servers");
+        s[i].loc = get_loc(r, o, "servers");
+    }
+    r->ir->servers = s;
+    r->ir->nservers = s ? n : 0;
+}
+
 static void read_brands(reader *r, const json_t *arr)
 {
     size_t n = json_array_size(arr);
@@ -1466,6 +1514,39 @@ static void read_webhook(reader *r, sdkc_webhook *h, const json_t *o, size_t i)
     h->loc = get_loc(r, o, where);
 }
 
+static void read_success(reader *r, sdkc_success *s, const json_t *succ, const char *where)
+{
+    s->status = need_status(r, succ, "status", where);
+    s->encoding = (sdkc_encoding)get_enum(r, succ, "encoding", ENC_NAMES, NELEMS(ENC_NAMES), where);
+    s->content_type = get_str(r, succ, "content_type", where);
+    s->type = read_ref(r, json_object_get(succ, "type"), false, where, 0);
+    s->unwrap = get_str(r, succ, "unwrap", where);
+    const json_t *res = json_object_get(succ, "result");
+    s->result = res ? read_ref(r, res, false, where, 0) : s->type;
+}
+
+/* A stream object (name: its key, for messages); NULL when absent. */
+static const sdkc_stream *read_stream(reader *r, const json_t *sm, const char *name,
+                                      const char *where)
+{
+    if (!sm)
+        return NULL;
+    sdkc_stream *s = ralloc(r, sizeof *s);
+    if (s && json_is_object(sm)) {
+        s->encoding =
+            (sdkc_encoding)get_enum(r, sm, "encoding", ENC_NAMES, NELEMS(ENC_NAMES), where);
+        s->item = read_ref(r, json_object_get(sm, "item"), true, where, 0);
+        s->item_encoded = get_bool(r, sm, "item_encoded", where);
+        s->failure_event = get_str(r, sm, "failure_event", where);
+        s->frame = read_ref(r, json_object_get(sm, "frame"), false, where, 0);
+        s->cause = read_ref(r, json_object_get(sm, "cause"), false, where, 0);
+        s->error = read_ref(r, json_object_get(sm, "error"), false, where, 0);
+    } else if (s) {
+        rerr(r, "%s: \"%s\" must be an object", where, name);
+    }
+    return s;
+}
+
 static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
 {
     char where[600];
@@ -1490,19 +1571,22 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     op->body = read_body(r, json_object_get(o, "body"), where);
 
     const json_t *succ = json_object_get(o, "success");
-    if (!json_is_object(succ)) {
+    if (!json_is_object(succ))
         rerr(r, "%s: missing \"success\"", where);
-    } else {
-        sdkc_success *s = &op->success;
-        s->status = need_status(r, succ, "status", where);
-        s->encoding =
-            (sdkc_encoding)get_enum(r, succ, "encoding", ENC_NAMES, NELEMS(ENC_NAMES), where);
-        s->content_type = get_str(r, succ, "content_type", where);
-        s->type = read_ref(r, json_object_get(succ, "type"), false, where, 0);
-        s->unwrap = get_str(r, succ, "unwrap", where);
-        const json_t *res = json_object_get(succ, "result");
-        s->result = res ? read_ref(r, res, false, where, 0) : s->type;
+    else
+        read_success(r, &op->success, succ, where);
+    const json_t *more = get_array(r, o, "more_successes", false, where);
+    size_t nmore = json_array_size(more);
+    sdkc_success *mv = nmore ? ralloc(r, nmore * sizeof *mv) : NULL;
+    for (size_t i = 0; mv && i < nmore; i++) {
+        const json_t *e = json_array_get(more, i);
+        if (!json_is_object(e))
+            rerr(r, "%s: more_successes[%zu] must be an object", where, i);
+        else
+            read_success(r, &mv[i], e, where);
     }
+    op->more_successes = mv;
+    op->nmore_successes = mv ? nmore : 0;
 
     const json_t *errors = get_array(r, o, "errors", true, where);
     if (errors)
@@ -1536,23 +1620,9 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
         op->pagination = p;
     }
 
-    const json_t *sm = json_object_get(o, "stream");
-    if (sm) {
-        sdkc_stream *s = ralloc(r, sizeof *s);
-        if (s && json_is_object(sm)) {
-            s->encoding =
-                (sdkc_encoding)get_enum(r, sm, "encoding", ENC_NAMES, NELEMS(ENC_NAMES), where);
-            s->item = read_ref(r, json_object_get(sm, "item"), true, where, 0);
-            s->item_encoded = get_bool(r, sm, "item_encoded", where);
-            s->failure_event = get_str(r, sm, "failure_event", where);
-            s->frame = read_ref(r, json_object_get(sm, "frame"), false, where, 0);
-            s->cause = read_ref(r, json_object_get(sm, "cause"), false, where, 0);
-            s->error = read_ref(r, json_object_get(sm, "error"), false, where, 0);
-        } else if (s) {
-            rerr(r, "%s: \"stream\" must be an object", where);
-        }
-        op->stream = s;
-    }
+    op->stream = read_stream(r, json_object_get(o, "stream"), "stream", where);
+    op->stream_variant =
+        read_stream(r, json_object_get(o, "stream_variant"), "stream_variant", where);
 
     const json_t *sec = get_array(r, o, "security", true, where);
     size_t ns = 0;
@@ -1641,6 +1711,8 @@ sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char 
         c->ir.version = get_str(&r, info, "version", "info");
         c->ir.description = get_str(&r, info, "description", "info");
     }
+    read_servers(&r, get_array(&r, root, "servers", false, "IR"));
+    c->ir.auth_unspecified = get_bool(&r, root, "auth_unspecified", "IR");
     const json_t *schemes = get_array(&r, root, "security_schemes", true, "IR");
     const json_t *brands = get_array(&r, root, "brands", true, "IR");
     const json_t *types = get_array(&r, root, "types", true, "IR");

@@ -76,8 +76,42 @@ typedef struct praw {
     const sdkc_node *node; /* resolved parameter object */
     const char *name;
     const char *in;
-    const char *origin; /* JSON pointer of the parameter's schema */
+    const char *origin;    /* JSON pointer of the parameter's schema */
+    const char *component; /* a $ref to components/parameters: its key, in Pascal case */
 } praw;
+
+/* The key of the component n refers to when it is a $ref to #/components/SECTION/KEY, in
+ * Pascal case; else NULL. */
+static const char *component_name(cctx *c, const sdkc_node *n, const char *section)
+{
+    const sdkc_node *refnode = sdkc_node_get(n, "$ref");
+    if (!refnode)
+        return NULL;
+    const sdkc_node *target = cc_resolve_ref(c, refnode);
+    const sdkc_node *comps = sdkc_node_get(sdkc_node_get(c->root, "components"), section);
+    for (size_t i = 0; target && comps && comps->kind == SDKC_NODE_MAP && i < comps->npairs; i++) {
+        if (comps->pairs[i].value != target)
+            continue;
+        char *p = sdkc_pascal_case(c->a, comps->pairs[i].key->str);
+        if (!p)
+            c->nomem = true;
+        return p;
+    }
+    return NULL;
+}
+
+/* Types under a component shared by operations (a parameter, a response) are named by what they
+ * are, not after the first operation that uses them: by the component's key, else (a schema has
+ * that name) the key and suffix ("StatusParam"), else by the operation's context. */
+static const char *shared_context(cctx *c, const char *key, const char *suffix, const char *op_ctx)
+{
+    if (!key)
+        return op_ctx;
+    if (cc_name_free(c, key))
+        return key;
+    const char *alt = cc_concat(c, key, suffix);
+    return alt && cc_name_free(c, alt) ? alt : op_ctx;
+}
 
 static sdkc_param_in param_in(const char *in)
 {
@@ -175,9 +209,11 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
                 }
                 out[j].node = p;
                 out[j].origin = cc_ptr_child(c, cc_ptr_index(c, bases[l], i), "schema");
+                out[j].component = component_name(c, list->items[i], "parameters");
                 continue;
             }
             out[n].node = p;
+            out[n].component = component_name(c, list->items[i], "parameters");
             out[n].name = name;
             out[n].in = in;
             out[n].origin = cc_ptr_child(c, cc_ptr_index(c, bases[l], i), "schema");
@@ -228,8 +264,8 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
     const sdkc_node *content = sdkc_node_get(node, "content");
     if (!schema && content && content->kind == SDKC_NODE_MAP && content->npairs > 0)
         schema = sdkc_node_get(content->pairs[0].value, "schema");
-    const char *ctx = op_context(c, r, "");
-    ctx = cc_concat(c, ctx, sdkc_pascal_case(c->a, pr->name));
+    const char *ctx = cc_concat(c, op_context(c, r, ""), sdkc_pascal_case(c->a, pr->name));
+    ctx = shared_context(c, pr->component, "Param", ctx);
     if (schema)
         p->type = cc_schema(c, schema, ctx, pr->origin);
     else
@@ -691,6 +727,8 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
         ctx = cc_printf(c, "%sErrorDefault", ctx ? ctx : "");
     else
         ctx = cc_printf(c, "%sError%s", ctx ? ctx : "", key);
+    const sdkc_node *declared = sdkc_node_get(sdkc_node_get(r->node, "responses"), key);
+    ctx = shared_context(c, component_name(c, declared, "responses"), "Response", ctx);
     const char *o = cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str)));
     /* a list of alternatives is taken apart here rather than made a union type */
     const sdkc_node *list = sdkc_node_get(schema, "anyOf");
@@ -732,12 +770,14 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
     e->tags = tags;
 }
 
-static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdkc_node *media,
-                         const char *mp)
+/* The stream a text/event-stream media type describes; *type is the declared body type (the
+ * frame, or the item when the schema is the item). */
+static sdkc_stream *build_stream(cctx *c, const raw_op *r, const sdkc_node *media, const char *mp,
+                                 const sdkc_type **type)
 {
     sdkc_stream *s = cc_alloc(c, sizeof *s);
     if (!s)
-        return;
+        return NULL;
     s->encoding = SDKC_ENC_SSE;
     const sdkc_node *schema = sdkc_node_get(media, "schema");
     const sdkc_node *xs = sdkc_node_get(media, "x-effect-stream");
@@ -769,15 +809,14 @@ static void build_stream(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
         if (es)
             s->error = cc_schema(c, es, op_context(c, r, "StreamError"),
                                  cc_printf(c, "%s/x-effect-stream/errorSchema", nz(mp)));
-        op->success.type = s->frame;
+        *type = s->frame;
     } else {
         s->item = schema ? cc_schema(c, schema, op_context(c, r, "Event"),
                                      cc_printf(c, "%s/schema", nz(mp)))
                          : cc_any(c, media, NULL, NULL);
-        op->success.type = s->item;
+        *type = s->item;
     }
-    op->success.result = op->success.type;
-    op->stream = s;
+    return s;
 }
 
 /* Exact statuses, then ranges, then default: the order a response status is matched in. */
@@ -786,12 +825,81 @@ static int status_rank(int key)
     return key >= 100 ? 0 : key > 0 ? 1 : 2;
 }
 
-static int cmp_err(const void *a, const void *b)
+static int cmp_status_key(int x, int y)
 {
-    int x = ((const sdkc_error_status *)a)->status, y = ((const sdkc_error_status *)b)->status;
     if (status_rank(x) != status_rank(y))
         return status_rank(x) - status_rank(y);
     return x - y;
+}
+
+static int cmp_err(const void *a, const void *b)
+{
+    return cmp_status_key(((const sdkc_error_status *)a)->status,
+                          ((const sdkc_error_status *)b)->status);
+}
+
+/* A declared success that is not the operation's main one (another 2xx, or 2XX besides an exact
+ * 2xx): its own encoding and type, decoded as the main one would be (`data` unwrapped). */
+static void build_more_success(cctx *c, const raw_op *r, int st, const char *key,
+                               const sdkc_node *resp, sdkc_success *out)
+{
+    out->status = st;
+    const sdkc_pair *pc = pick_content(sdkc_node_get(resp, "content"));
+    if (!pc || st == 204) {
+        out->encoding = SDKC_ENC_NONE;
+        return;
+    }
+    out->content_type = cc_strdup(c, pc->key->str);
+    out->encoding = encoding_of(pc->key->str);
+    if (out->encoding == SDKC_ENC_SSE) {
+        /* a stream answered at one status and a value at another cannot be one call */
+        cc_warn(c, pc->key,
+                "operation '%s': response '%s' is a stream besides the main success; it is "
+                "returned as raw text",
+                r->id, key);
+        out->encoding = SDKC_ENC_TEXT;
+    }
+    const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+    char suffix[24];
+    snprintf(suffix, sizeof suffix, "Response%d", st);
+    const sdkc_node *declared = sdkc_node_get(sdkc_node_get(r->node, "responses"), key);
+    const char *ctx = shared_context(c, component_name(c, declared, "responses"), "Response",
+                                     op_context(c, r, suffix));
+    out->type = schema
+                    ? cc_schema(c, schema, ctx,
+                                cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str))))
+                    : cc_any(c, pc->value, NULL, NULL);
+    out->result = out->type;
+    if (out->encoding == SDKC_ENC_BYTES && strchr(pc->key->str, '*') && structured(out->type))
+        out->encoding = SDKC_ENC_JSON;
+    const sdkc_type *bt = out->type;
+    if (out->encoding == SDKC_ENC_JSON && bt && bt->kind == SDKC_TYPE_OBJECT &&
+        bt->u.object.nfields == 1 && strcmp(bt->u.object.fields[0].wire_name, "data") == 0 &&
+        bt->u.object.fields[0].required) {
+        out->unwrap = "data";
+        out->result = bt->u.object.fields[0].type;
+    }
+}
+
+/* The same response also offered as text/event-stream (besides the JSON chosen as the main
+ * success): the operation gets a stream variant whose items are the event schema. */
+static void build_stream_variant(cctx *c, const raw_op *r, sdkc_operation *op, const char *key,
+                                 const sdkc_node *content)
+{
+    for (size_t i = 0; content && content->kind == SDKC_NODE_MAP && i < content->npairs; i++) {
+        const char *ct = content->pairs[i].key->str;
+        if (encoding_of(ct) != SDKC_ENC_SSE)
+            continue;
+        const sdkc_type *type = NULL;
+        const sdkc_node *media = content->pairs[i].value;
+        if (!sdkc_node_get(media, "schema"))
+            cc_warn(c, content->pairs[i].key,
+                    "operation '%s': response '%s' %s declares no event schema; stream items "
+                    "are raw JSON",
+                    r->id, key, ct);
+        op->stream_variant = build_stream(c, r, media, media_ptr(c, r, key, ct), &type);
+        return;
+    }
 }
 
 static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
@@ -812,13 +920,14 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     }
     sdkc_error_status *errs = cc_alloc(c, (resps->npairs + 1) * sizeof *errs);
-    if (!errs)
+    /* every declared 2xx (and 2XX), in contract order */
+    size_t *succ = cc_alloc(c, (resps->npairs + 1) * sizeof *succ);
+    if (!errs || !succ)
         return;
-    size_t ne = 0;
+    size_t ne = 0, ns = 0;
     int best = -1;
     const sdkc_node *best_resp = NULL, *range_resp = NULL, *dflt_resp = NULL;
     const char *best_key = NULL, *range_key = NULL, *dflt_key = NULL;
-    const sdkc_node *range_at = NULL, *best_at = NULL, *extra_2xx = NULL;
     for (size_t i = 0; i < resps->npairs; i++) {
         const char *key = resps->pairs[i].key->str;
         int st = status_of(key);
@@ -832,25 +941,17 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
             continue;
         if (st >= 200 && st < 300) {
             if (best < 0 || st < best) {
-                if (best_key)
-                    extra_2xx = best_at;
                 best = st;
                 best_resp = resp;
                 best_key = key;
-                best_at = resps->pairs[i].key;
-            } else {
-                extra_2xx = resps->pairs[i].key;
             }
-            if (extra_2xx) /* one success per operation: the others are not represented */
-                cc_warn(c, extra_2xx, "operation '%s': response '%s' ignored (the success is %s)",
-                        r->id, extra_2xx->str, best_key);
-            extra_2xx = NULL;
+            succ[ns++] = i;
             continue;
         }
         if (st == 2) {
             range_resp = resp;
             range_key = key;
-            range_at = resps->pairs[i].key;
+            succ[ns++] = i;
             continue;
         }
         if (st == SDKC_STATUS_DEFAULT) {
@@ -860,15 +961,38 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         }
         build_error(c, r, st, key, resp, &errs[ne++]);
     }
-    /* the success: the lowest 2xx, else 2XX, else `default` (OpenAPI: with no success declared,
-       default describes it); otherwise default is the error for every other status */
+    /* the main success: the lowest 2xx, else 2XX, else `default` (OpenAPI: with no success
+       declared, default describes it); otherwise default is the error for every other status.
+       The other 2xx statuses (and 2XX besides an exact one) are successes too. */
     if (best < 0 && range_resp) {
         best = 2;
         best_resp = range_resp;
         best_key = range_key;
-    } else if (range_resp) {
-        cc_warn(c, range_at, "operation '%s': response '%s' ignored (the success is %d)", r->id,
-                range_key, best);
+    }
+    if (ns > 1) {
+        sdkc_success *more = cc_alloc(c, (ns - 1) * sizeof *more);
+        if (!more)
+            return;
+        /* exact statuses ascending, then the range: the order a status is matched in */
+        for (size_t j = 1; j < ns; j++)
+            for (size_t k = j;
+                 k > 0 && cmp_status_key(status_of(resps->pairs[succ[k]].key->str),
+                                         status_of(resps->pairs[succ[k - 1]].key->str)) < 0;
+                 k--) {
+                size_t t = succ[k];
+                succ[k] = succ[k - 1];
+                succ[k - 1] = t;
+            }
+        size_t nm = 0;
+        for (size_t j = 0; j < ns; j++) {
+            const char *key = resps->pairs[succ[j]].key->str;
+            int st = status_of(key);
+            if (st != best)
+                build_more_success(c, r, st, key, deref(c, resps->pairs[succ[j]].value),
+                                   &more[nm++]);
+        }
+        op->more_successes = more;
+        op->nmore_successes = nm;
     }
     if (best < 0 && dflt_resp) {
         best = SDKC_STATUS_DEFAULT;
@@ -904,7 +1028,8 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     }
     op->success.status = best;
-    const sdkc_pair *pc = pick_content(sdkc_node_get(best_resp, "content"));
+    const sdkc_node *content = sdkc_node_get(best_resp, "content");
+    const sdkc_pair *pc = pick_content(content);
     if (!pc || best == 204) {
         op->success.encoding = SDKC_ENC_NONE;
         return;
@@ -912,12 +1037,17 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     op->success.content_type = cc_strdup(c, pc->key->str);
     op->success.encoding = encoding_of(pc->key->str);
     if (op->success.encoding == SDKC_ENC_SSE) {
-        build_stream(c, r, op, pc->value, media_ptr(c, r, best_key, pc->key->str));
+        op->stream = build_stream(c, r, pc->value, media_ptr(c, r, best_key, pc->key->str),
+                                  &op->success.type);
+        op->success.result = op->success.type;
         return;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+    const char *ctx =
+        shared_context(c, component_name(c, sdkc_node_get(resps, best_key), "responses"),
+                       "Response", op_context(c, r, "Response"));
     op->success.type =
-        schema ? cc_schema(c, schema, op_context(c, r, "Response"),
+        schema ? cc_schema(c, schema, ctx,
                            cc_printf(c, "%s/schema", nz(media_ptr(c, r, best_key, pc->key->str))))
                : cc_any(c, pc->value, NULL, NULL);
     op->success.result = op->success.type;
@@ -926,6 +1056,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         op->success.encoding = SDKC_ENC_JSON; /* asked for as application/json */
     if (op->success.encoding != SDKC_ENC_JSON)
         return;
+    build_stream_variant(c, r, op, best_key, content);
     cc_paginate(c, r->node, best_resp, op);
     if (op->pagination)
         return;
@@ -1034,6 +1165,36 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
     op->security = list;
     op->security_with_previous = several ? with_prev : NULL;
     op->nsecurity = n;
+}
+
+/* Without declared schemes the contract says nothing of authentication: clients send what they
+ * are configured with everywhere. Said once, unless the HttpApi convention (401
+ * UnauthorizedError) tells that the server wants HTTP Basic. */
+static void auth_unspecified(cctx *c, sdkc_ir *ir, size_t ndeclared)
+{
+    if (ndeclared > 0 || ir->nops == 0)
+        return;
+    ir->auth_unspecified = true;
+    size_t wants = 0;
+    for (size_t i = 0; i < ir->nops; i++) {
+        for (size_t j = 0; j < ir->ops[i].nerrors; j++) {
+            const sdkc_error_status *e = &ir->ops[i].errors[j];
+            for (size_t k = 0; e->status == 401 && k < e->ntags; k++)
+                if (strcmp(e->tags[k].tag, "UnauthorizedError") == 0)
+                    return;
+            if (e->status == 401 || e->status == 403) {
+                wants++;
+                break;
+            }
+        }
+    }
+    if (wants)
+        cc_warn(c, c->root,
+                "the contract declares no security schemes although %zu of its operations answer "
+                "401 or "
+                "403: clients send their configured credentials (basic, bearer or API key header) "
+                "on every operation",
+                wants);
 }
 
 /* ---- driver ---- */
@@ -1249,9 +1410,11 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         return;
     }
     size_t cap = 0;
-    for (size_t i = 0; i < paths->npairs; i++)
-        if (paths->pairs[i].value->kind == SDKC_NODE_MAP)
-            cap += paths->pairs[i].value->npairs;
+    for (size_t i = 0; i < paths->npairs; i++) {
+        const sdkc_node *item = deref(c, paths->pairs[i].value); /* a $ref: its target's count */
+        if (item && item->kind == SDKC_NODE_MAP)
+            cap += item->npairs;
+    }
     raw_op *raw = calloc(cap ? cap : 1, sizeof *raw);
     sdkc_operation *ops = cc_alloc(c, (cap ? cap : 1) * sizeof *ops);
     const sdkc_node **keys = calloc(cap ? cap : 1, sizeof *keys);
@@ -1267,6 +1430,12 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         if (is_extension(pk->str))
             continue; /* the Paths object may be extended */
         const sdkc_node *item = deref(c, paths->pairs[i].value);
+        bool item_ref = item != paths->pairs[i].value;
+        if (item_ref && paths->pairs[i].value->npairs > 1)
+            cc_warn(c, pk,
+                    "path item '%s' has a $ref and other fields: only the referenced path item "
+                    "is used",
+                    pk->str);
         if (!item || item->kind != SDKC_NODE_MAP) {
             if (item)
                 cc_error(c, pk, "path item '%s' must be a mapping", pk->str);
@@ -1278,7 +1447,11 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             const char *m = item->pairs[j].key->str;
             if (!is_method(m))
                 continue;
-            const sdkc_node *on = item->pairs[j].value;
+            /* An operation is no $ref target by the specification, but contracts write one: it is
+             * followed (the operation is the referenced one's, at this path and method). */
+            const sdkc_node *on = deref(c, item->pairs[j].value);
+            if (!on)
+                continue; /* a dangling $ref, reported */
             if (on->kind != SDKC_NODE_MAP) {
                 cc_error(c, on, "operation %s %s must be a mapping", m, pk->str);
                 continue;
@@ -1314,6 +1487,19 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             if (!id)
                 goto done;
             raw_op *prev = cmap_get(&ids, id);
+            if (prev && prev->node == on) {
+                /* one operation reached twice through $ref (two paths referring to one path item,
+                   an operation referring to another): the second gets an id of its own */
+                char *gen = cc_printf(c, "%s%s", m, pk->str);
+                if (!gen)
+                    goto done;
+                cc_warn(c, item_ref ? pk : item->pairs[j].value,
+                        "operation %s %s is, through $ref, the operation of %s %s: its operationId "
+                        "'%s' stays there; using '%s' here",
+                        m, pk->str, prev->method, prev->path, id, gen);
+                id = gen;
+                prev = cmap_get(&ids, id);
+            }
             if (prev) {
                 const sdkc_node *pn = sdkc_node_get(prev->node, "operationId");
                 cc_error(c, idn ? idn : on,
@@ -1361,14 +1547,17 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         sdkc_node_bool(sdkc_node_get(r->node, "deprecated"), &dep);
         op->deprecated = dep;
         op->loc = cc_loc(c, r->node);
+        c->op_context = op_context(c, r, "");
         build_body(c, r, op);
         build_params(c, r, op, keys[i], op->body != NULL);
         build_responses(c, r, op);
+        c->op_context = NULL;
         build_security(c, ir, r, op, ndeclared);
         op_callbacks(c, &hooks, r, op);
     }
     ir->ops = ops;
     ir->nops = n;
+    auth_unspecified(c, ir, ndeclared);
 done:
     finish_hooks(c, ir, &hooks);
     cmap_cleanup(&ids);

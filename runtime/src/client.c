@@ -24,10 +24,13 @@ struct sdkrt_client {
     size_t max_event_bytes;
     const sdkrt_transport *transport;
     sdkrt_transport *own_transport;
-    char *auth_value; /* Authorization from `auth`, or NULL */
+    char *auth_value; /* Authorization from `auth` (API_KEY: the key), or NULL */
     sdkrt_auth_kind auth_kind;
+    char *api_key_header;    /* API_KEY: the header for requests that name no scheme */
     sdkrt_credential *creds; /* copies (strings owned) */
     size_t cred_count;
+    sdkrt_retry_policy retry; /* as given (defaults filled per call by retry.c) */
+    char *idempotency_header; /* owned */
 };
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -146,6 +149,16 @@ static sdkrt_status set_auth(sdkrt_client *c, const sdkrt_client_options *o, sdk
                                    "bearer auth needs a token without CR or LF");
         sdkrt_buf_printf_(&b, "Bearer %s", o->token);
         break;
+    case SDKRT_AUTH_API_KEY:
+        if (!o->token || !*o->token || !sdkrt_header_value_ok_(o->token) || !o->api_key_header ||
+            !sdkrt_header_name_ok_(o->api_key_header))
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "API key auth needs a token without CR or LF and a valid "
+                                   "api_key_header");
+        c->api_key_header = sdkrt_strdup_(o->api_key_header);
+        sdkrt_buf_puts_(&b, o->token);
+        b.oom = b.oom || !c->api_key_header;
+        break;
     default:
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "unknown auth kind %d",
                                (int)o->auth);
@@ -262,6 +275,18 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
         sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "timeouts may not be negative");
         goto fail;
     }
+    if (sdkrt_retry_policy_check_(&opts->retry, err) != SDKRT_OK)
+        goto fail;
+    c->retry = opts->retry;
+    if (opts->idempotency_header && !sdkrt_header_name_ok_(opts->idempotency_header)) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "idempotency header name is not an HTTP token");
+        goto fail;
+    }
+    c->idempotency_header = sdkrt_strdup_(opts->idempotency_header ? opts->idempotency_header
+                                                                   : SDKRT_IDEMPOTENCY_HEADER);
+    if (!c->idempotency_header)
+        goto oom;
     c->connect_timeout_ms =
         opts->connect_timeout_ms ? opts->connect_timeout_ms : SDKRT_DEFAULT_CONNECT_TIMEOUT_MS;
     c->timeout_ms = opts->timeout_ms;
@@ -306,7 +331,9 @@ void sdkrt_client_free(sdkrt_client *c)
     free(c->base_path);
     free(c->ca_file);
     free(c->ca_path);
+    free(c->idempotency_header);
     zero_free(c->auth_value);
+    free(c->api_key_header);
     creds_free(c->creds, c->cred_count);
     sdkrt_transport_free(c->own_transport);
     free(c);
@@ -315,6 +342,16 @@ void sdkrt_client_free(sdkrt_client *c)
 const char *sdkrt_client_base_url(const sdkrt_client *client)
 {
     return client->base_url;
+}
+
+const sdkrt_retry_policy *sdkrt_client_retry_policy_(const sdkrt_client *client)
+{
+    return &client->retry;
+}
+
+const char *sdkrt_client_idempotency_header_(const sdkrt_client *client)
+{
+    return client->idempotency_header;
 }
 
 /* A fully prepared call: strings owned here, the transport request borrowing them. */
@@ -554,7 +591,8 @@ static const sdkrt_credential *credential_for(const sdkrt_client *c, const sdkrt
     }
     *legacy = c->auth_value &&
               ((s->kind == SDKRT_SECURITY_HTTP_BASIC && c->auth_kind == SDKRT_AUTH_BASIC) ||
-               (s->kind == SDKRT_SECURITY_HTTP_BEARER && c->auth_kind == SDKRT_AUTH_BEARER));
+               (s->kind == SDKRT_SECURITY_HTTP_BEARER && c->auth_kind == SDKRT_AUTH_BEARER) ||
+               (s->kind == SDKRT_SECURITY_API_KEY && c->auth_kind == SDKRT_AUTH_API_KEY));
     return NULL;
 }
 
@@ -567,7 +605,8 @@ static void plan_auth(auth_plan *a, const sdkrt_client *c, const sdkrt_request *
     memset(a, 0, sizeof *a);
     if (!req->has_security) {
         if (c->auth_value) {
-            a->parts[0].header_name = dup_or_oom(a, "Authorization");
+            a->parts[0].header_name = dup_or_oom(
+                a, c->auth_kind == SDKRT_AUTH_API_KEY ? c->api_key_header : "Authorization");
             a->parts[0].header_value = dup_or_oom(a, c->auth_value);
             a->n = 1;
         }
@@ -770,9 +809,10 @@ fail:
     return SDKRT_ERR;
 }
 
-sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
-                               const sdkrt_call_options *call, sdkrt_response **resp,
-                               sdkrt_error **err)
+/* sdkrt_client_send (retry.c) repeats this. */
+sdkrt_status sdkrt_client_send_once_(sdkrt_client *client, const sdkrt_request *req,
+                                     const sdkrt_call_options *call, sdkrt_response **resp,
+                                     sdkrt_error **err)
 {
     *resp = NULL;
     prepared p;
@@ -831,7 +871,12 @@ sdkrt_status sdkrt_client_stream(sdkrt_client *client, const sdkrt_request *req,
     sdkrt_stream *s = calloc(1, sizeof *s);
     if (!s)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (prepare(&s->p, client, req, call, true, err) != SDKRT_OK) {
+    sdkrt_keyed_call_ k; /* an idempotency key, copied into the stream's headers */
+    sdkrt_status st = sdkrt_keyed_call_init_(&k, client, req, call, err);
+    if (st == SDKRT_OK)
+        st = prepare(&s->p, client, req, &k.call, true, err);
+    sdkrt_keyed_call_cleanup_(&k);
+    if (st != SDKRT_OK) {
         free(s);
         return SDKRT_ERR;
     }

@@ -1114,11 +1114,35 @@ static int declared_key(const sdkrt_jop *op, int status)
 
 /* Is status the success? An exact status, or any 2xx for a 2XX range (2) or when no success
  * status is declared (0). */
-static bool success_status(const sdkrt_jop *op, int status)
+/* The declared success a status matches: the main one or one of op->more, as a view with that
+ * success's status, encoding, result and unwrap (*view); false when none matches. Exact statuses
+ * match before ranges. */
+static bool match_success(const sdkrt_jop *op, int status, sdkrt_jop *view)
 {
-    if (op->status >= 100)
-        return status == op->status;
-    return status / 100 == 2;
+    *view = *op;
+    if (op->status == status)
+        return true;
+    for (size_t i = 0; i < op->nmore; i++) {
+        if (op->more[i].status == status) {
+            view->status = status;
+            view->encoding = op->more[i].encoding;
+            view->result = op->more[i].result;
+            view->unwrap = op->more[i].unwrap;
+            return true;
+        }
+    }
+    if (op->status < 100 && status / 100 == 2)
+        return true;
+    for (size_t i = 0; i < op->nmore; i++) {
+        if (op->more[i].status < 100 && status / 100 == 2) {
+            view->status = op->more[i].status;
+            view->encoding = op->more[i].encoding;
+            view->result = op->more[i].result;
+            view->unwrap = op->more[i].unwrap;
+            return true;
+        }
+    }
+    return false;
 }
 
 sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const char *content_type,
@@ -1149,10 +1173,17 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         if (op->errors[i].status == key && !op->errors[i].tag)
             match = &op->errors[i];
     }
+    char said[SDKRT_SERVER_MESSAGE_MAX];
+    bool has_said = (j ? sdkrt_server_message_json_(j, said, sizeof said)
+                       : sdkrt_server_message_(content_type, body, len, said, sizeof said)) > 0;
     if (!match) {
         if (tag)
             sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS,
-                            "%s: HTTP %d with undeclared error tag %s", op->id, status, tag);
+                            "%s: HTTP %d with undeclared error tag %s%s%s", op->id, status, tag,
+                            has_said ? ": " : "", has_said ? said : "");
+        else if (has_said)
+            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d: %s", op->id, status,
+                            said);
         else
             sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d with %s body", op->id,
                             status, content_type ? content_type : "no");
@@ -1171,7 +1202,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         goto done;
     }
     const char *mtag = match->tag ? match->tag : match->type->name;
-    const char *msg = json_string_value(json_object_get(j, "message"));
+    const char *msg = has_said ? said : NULL;
     size_t mlen = strlen(mtag) + (msg ? strlen(msg) : 0) + 32;
     char *text = malloc(mlen);
     if (text) {
@@ -1195,14 +1226,26 @@ done:
 sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp, void **out,
                                  sdkrt_error **err)
 {
+    return sdkrt_json_response_status(op, resp, out, NULL, err);
+}
+
+sdkrt_status sdkrt_json_response_status(const sdkrt_jop *whole, const sdkrt_response *resp,
+                                        void **out, int *status_out, sdkrt_error **err)
+{
     size_t len = 0;
     const char *body = sdkrt_response_body(resp, &len);
     int status = sdkrt_response_status(resp);
+    sdkrt_jop view;
+    const sdkrt_jop *op = &view;
     if (out)
         *out = NULL;
-    if (!success_status(op, status))
-        return sdkrt_json_error_response(op, status, sdkrt_response_content_type(resp), body, len,
-                                         err);
+    if (status_out)
+        *status_out = 0;
+    if (!match_success(whole, status, &view))
+        return sdkrt_json_error_response(whole, status, sdkrt_response_content_type(resp), body,
+                                         len, err);
+    if (status_out)
+        *status_out = status;
     switch (op->encoding) {
     case SDKRT_JENC_NONE:
     case SDKRT_JENC_SSE:
@@ -1303,12 +1346,21 @@ sdkrt_status sdkrt_json_call(sdkrt_client *client, const sdkrt_request *req,
                              const sdkrt_call_options *call, const sdkrt_jop *op, void **out,
                              sdkrt_error **err)
 {
+    return sdkrt_json_call_status(client, req, call, op, out, NULL, err);
+}
+
+sdkrt_status sdkrt_json_call_status(sdkrt_client *client, const sdkrt_request *req,
+                                    const sdkrt_call_options *call, const sdkrt_jop *op, void **out,
+                                    int *status, sdkrt_error **err)
+{
     sdkrt_response *resp = NULL;
     if (out)
         *out = NULL;
+    if (status)
+        *status = 0;
     if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)
         return SDKRT_ERR;
-    sdkrt_status st = sdkrt_json_response(op, resp, out, err);
+    sdkrt_status st = sdkrt_json_response_status(op, resp, out, status, err);
     sdkrt_response_free(resp);
     return st;
 }

@@ -237,6 +237,126 @@ START_TEST(test_fragment_ranges_and_reserved_headers)
 }
 END_TEST
 
+/* IR JSON written, read back and written again gives the same bytes. */
+static void round_trips(const sdkc_compiled *c)
+{
+    char *json = NULL, *json2 = NULL;
+    size_t len = 0, len2 = 0;
+    sdkc_diag *diag = NULL;
+    sdkc_compiled *back = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(c), &json, &len), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "x.ir.json", json, len, diag), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(back), &json2, &len2), SDKC_OK);
+    ck_assert_uint_eq(len, len2);
+    ck_assert(memcmp(json, json2, len) == 0);
+    free(json);
+    free(json2);
+    sdkc_compiled_free(back);
+    sdkc_diag_free(diag);
+}
+
+/* Every declared 2xx is a success with its own type; 2XX besides an exact one too. */
+START_TEST(test_several_successes)
+{
+    static const char yaml[] =
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /r:\n    post:\n"
+        "      operationId: reactions.create\n      responses:\n"
+        "        '201': {description: new, content: {application/json: {schema: "
+        "{$ref: '#/components/schemas/Reaction'}}}}\n"
+        "        '200': {description: there, content: {application/json: {schema: "
+        "{$ref: '#/components/schemas/Reaction'}}}}\n"
+        "        '2XX': {description: other}\n"
+        "        '202': {description: queued, content: {application/json: {schema: "
+        "{type: object, properties: {data: {type: string}}, required: [data]}}}}\n"
+        "        '404': {description: gone}\n"
+        "components:\n  schemas:\n    Reaction: {type: object, properties: {id: {type: "
+        "integer}}}\n";
+    size_t warnings = 0;
+    sdkc_compiled *c = compile_text(yaml, &warnings);
+    ck_assert_uint_eq(warnings, 0);
+    const sdkc_operation *op = &sdkc_compiled_ir(c)->ops[0];
+    ck_assert_int_eq(op->success.status, 200);
+    ck_assert_str_eq(op->success.type->name, "Reaction");
+    ck_assert_uint_eq(op->nmore_successes, 3);
+    ck_assert_int_eq(op->more_successes[0].status, 201);
+    ck_assert_ptr_eq(op->more_successes[0].type, op->success.type);
+    ck_assert_int_eq(op->more_successes[1].status, 202);
+    ck_assert_str_eq(op->more_successes[1].unwrap, "data");
+    ck_assert_int_eq(op->more_successes[1].result->kind, SDKC_TYPE_STRING);
+    ck_assert_int_eq(op->more_successes[2].status, 2);
+    ck_assert_int_eq(op->more_successes[2].encoding, SDKC_ENC_NONE);
+    ck_assert_uint_eq(op->nerrors, 1);
+    round_trips(c);
+    sdkc_compiled_free(c);
+}
+END_TEST
+
+/* JSON and text/event-stream in one response: the JSON is the success, the stream a variant. */
+START_TEST(test_stream_variant)
+{
+    static const char yaml[] =
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /chat:\n    post:\n"
+        "      operationId: chat.create\n"
+        "      requestBody: {content: {application/json: {schema: {type: object}}}}\n"
+        "      responses:\n        '200':\n          description: ok\n          content:\n"
+        "            application/json: {schema: {$ref: '#/components/schemas/Completion'}}\n"
+        "            text/event-stream: {schema: {$ref: '#/components/schemas/Chunk'}}\n"
+        "  /raw:\n    get:\n      operationId: raw.get\n      responses:\n        '200':\n"
+        "          description: ok\n          content:\n"
+        "            application/json: {schema: {type: string}}\n"
+        "            text/event-stream: {}\n"
+        "components:\n  schemas:\n"
+        "    Completion: {type: object, properties: {id: {type: string}}}\n"
+        "    Chunk: {type: object, properties: {delta: {type: string}}}\n";
+    size_t warnings = 0;
+    sdkc_compiled *c = compile_text(yaml, &warnings);
+    ck_assert_uint_eq(warnings, 1); /* raw.get: no event schema */
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_operation *op = sdkc_ir_operation(ir, "chat.create");
+    ck_assert_int_eq(op->success.encoding, SDKC_ENC_JSON);
+    ck_assert_str_eq(op->success.type->name, "Completion");
+    ck_assert_ptr_null(op->stream);
+    ck_assert_ptr_nonnull(op->stream_variant);
+    ck_assert_str_eq(op->stream_variant->item->name, "Chunk");
+    op = sdkc_ir_operation(ir, "raw.get");
+    ck_assert_ptr_nonnull(op->stream_variant);
+    ck_assert_int_eq(op->stream_variant->item->kind, SDKC_TYPE_ANY);
+    round_trips(c);
+    sdkc_compiled_free(c);
+}
+END_TEST
+
+/* No declared scheme: the IR says auth is unspecified (clients send their credentials on every
+ * operation), warned once when operations answer 401/403; declared schemes: not set. */
+START_TEST(test_auth_unspecified)
+{
+    static const char silent[] =
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /a:\n    get:\n      operationId: a\n      responses: {'204': {description: ok}, "
+        "'401': {description: no}}\n"
+        "  /b:\n    get:\n      operationId: b\n      responses: {'204': {description: ok}, "
+        "'403': {description: no}}\n"
+        "  /c:\n    get:\n      operationId: c\n      responses: {'204': {description: ok}}\n";
+    size_t warnings = 0;
+    sdkc_compiled *c = compile_text(silent, &warnings);
+    ck_assert_uint_eq(warnings, 1);
+    ck_assert(sdkc_compiled_ir(c)->auth_unspecified);
+    round_trips(c);
+    sdkc_compiled_free(c);
+
+    static const char declared[] =
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /a:\n    get:\n      operationId: a\n      responses: {'204': {description: ok}, "
+        "'401': {description: no}}\n"
+        "components:\n  securitySchemes:\n    k: {type: apiKey, in: header, name: X-Key}\n";
+    c = compile_text(declared, &warnings);
+    ck_assert_uint_eq(warnings, 0);
+    ck_assert(!sdkc_compiled_ir(c)->auth_unspecified);
+    sdkc_compiled_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("wire_ir");
@@ -244,6 +364,9 @@ int main(void)
     tcase_add_test(tc, test_wire_ir);
     tcase_add_test(tc, test_body_alternative_with_own_schema_warns);
     tcase_add_test(tc, test_fragment_ranges_and_reserved_headers);
+    tcase_add_test(tc, test_several_successes);
+    tcase_add_test(tc, test_stream_variant);
+    tcase_add_test(tc, test_auth_unspecified);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

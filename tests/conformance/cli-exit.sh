@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli-exit.sh SDKC SOURCE_DIR - exit statuses of `sdkc conform` without a server: 0 for --help,
-# 2 for usage errors, contract errors and a server that cannot be reached (nothing probed).
+# 2 for usage and contract errors, 3 for a server that cannot be reached (nothing checked).
 set -u
 sdkc=$1 src=$2
 contract="$src/tests/conformance/data/things.yaml"
@@ -22,6 +22,14 @@ expect 2 "$contract" --base-url http://127.0.0.1:9 --include 'nothing.*'
 expect 2 "$contract" --base-url http://127.0.0.1:9 --password-env SDKC_SURELY_UNSET_VARIABLE
 expect 2 "$contract" --base-url ftp://127.0.0.1:9
 expect 2 /nonexistent/contract.yaml --base-url http://127.0.0.1:9
-# port 9 (discard) is closed on the test machines: every probe is a transport skip -> 2
-expect 2 "$contract" --base-url http://127.0.0.1:9 --timeout-ms 2000
+expect 2 "$contract" --base-url http://127.0.0.1:9 --checks bogus_check
+expect 2 "$contract" --base-url http://127.0.0.1:9 --auth nosuchscheme=HOME
+expect 2 "$contract" --base-url http://127.0.0.1:9 --auth basic=SDKC_SURELY_UNSET_VARIABLE
+expect 2 "$contract" --base-url http://127.0.0.1:9 --header novalue
+expect 2 "$contract" --base-url http://127.0.0.1:9 --param novalue
+expect 2 "$contract" --base-url http://127.0.0.1:9 -j 0
+# HOME holds no colon: not user:password for a basic scheme
+HOME=/nocolon expect 2 "$contract" --base-url http://127.0.0.1:9 --auth basic=HOME
+# port 9 (discard) is closed on the test machines: every probe is a transport skip -> 3
+expect 3 "$contract" --base-url http://127.0.0.1:9 --timeout-ms 2000
 exit $fail

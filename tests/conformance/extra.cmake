@@ -46,3 +46,43 @@ if(TARGET conformance_test_sdk_opencode)
                        ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" FIXTURES_REQUIRED opencode_server)
 endif()
 # --- end sdkconf ----------------------------------------------------------------------------------
+
+# --- faults: one small Python server per check (faults/faults.py, faults/shop.yaml) ------------
+# Each server plants exactly one fault; the run must report deviations of that check and of no
+# other. `conformant` plants none and must give 0 deviations; `max-time` and `sigint` stop the run
+# early and the report must still be written.
+find_program(SDKC_PYTHON3 python3)
+if(TARGET sdkc-cli AND SDKC_PYTHON3)
+  foreach(fault conformant not_a_server_error status_code_conformance content_type_conformance
+                response_headers_conformance response_schema_conformance negative_data_rejection
+                ignored_auth use_after_free ensure_resource_availability missing_resource timeout
+                max-time sigint)
+    add_test(NAME conformance/fault_${fault}
+             COMMAND ${SDKC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/faults/faults.py
+                     $<TARGET_FILE:sdkc-cli> ${fault} ${CMAKE_CURRENT_BINARY_DIR}/faults)
+    # python drives sdkc: a script test (the valgrind stage would wrap python, not sdkc)
+    set_tests_properties(conformance/fault_${fault} PROPERTIES LABELS "conformance;script"
+                                                               TIMEOUT 60)
+  endforeach()
+endif()
+
+# --- prism corpus: sdkc conform against Prism mocks of tests/mock/corpus.txt ----------------------
+# Every deviation must be listed with its reason in prism-expected.json (prism-corpus.sh). Needs
+# npm once (Prism and the corpus are installed into ~/.cache/sdkc).
+if(TARGET sdkc-cli)
+  add_test(NAME conformance/prism_corpus
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/prism-corpus.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR} -j 4)
+  set_tests_properties(conformance/prism_corpus PROPERTIES LABELS "conformance;script" TIMEOUT 600)
+endif()
+
+# The generated TypeScript SDK against the real server (ts/live.test.ts: sessions, every page of
+# sessions and messages, prompt admission, events resumed with `after`, tagged 404, 401); skipped
+# when node is absent.
+if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
+  add_test(NAME conformance/ts_sdk_live
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts-live.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk_live)
+  set_tests_properties(conformance/ts_sdk_live PROPERTIES LABELS "conformance;script" TIMEOUT 300
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED opencode_server)
+endif()

@@ -33,7 +33,7 @@ export SDKC_CONFORM_PASSWORD="$password"
 wrap=() extra=()
 if [[ ${SDKC_VALGRIND:-} == 1 ]]; then
   wrap=(valgrind -q --trace-children=yes --leak-check=full --errors-for-leak-kinds=definite,indirect
-        --error-exitcode=3) # sdkc conform execs sdkc-conform
+        --error-exitcode=4) # sdkc conform execs sdkc-conform
   extra=(--timeout-ms 30000)
 fi
 "${wrap[@]}" "$sdkc" conform "$src/spec/opencode/openapi.json" --base-url "http://127.0.0.1:$port" \
@@ -44,7 +44,8 @@ echo "report: $report"
 case $rc in
   0) echo "PASS: deviations match the reviewed list $known" ;;
   1) echo "FAIL: deviations differ from the reviewed list (NEW/VANISHED lines above)" >&2 ;;
-  3) echo "FAIL: valgrind found memory errors or leaks in sdkc conform (above)" >&2 ;;
+  3) echo "FAIL: nothing was really checked (every operation skipped or refused)" >&2 ;;
+  4) echo "FAIL: valgrind found memory errors or leaks in sdkc conform (above)" >&2 ;;
   *) echo "FAIL: sdkc conform could not run (exit $rc)" >&2 ;;
 esac
 exit $rc

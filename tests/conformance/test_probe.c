@@ -320,19 +320,20 @@ typedef struct planted {
 } planted;
 
 static const planted broken_list[] = {
-    {"v2.thing.create", "malformed-body", "status", NULL, NULL},
-    {"v2.thing.create", "malformed-body", "expect", NULL, NULL},
-    {"v2.thing.touch", "valid", "status", NULL, NULL},
-    {"v2.thing.touch", "no-credentials", "content-type", NULL, NULL},
-    {"v2.thing.touch", "no-credentials", "expect", NULL, NULL},
-    {"v2.thing.list", "no-credentials", "expect", NULL, NULL},
-    {"v2.thing.list", "page-walk", "cursor", NULL, "repeat"},
-    {"v2.thing.get", "valid", "body", "$.data.name", "required"},
-    {"v2.thing.get", "valid", "body", "$.data.color", "closed-object"},
-    {"v2.thing.get", "unknown-id", "tag", NULL, NULL},
-    {"v2.thing.events", "valid", "item", "$.data.extra", "closed-object"},
-    {"v2.thing.events", "valid", "frame", "$.data", "json-string"},
-    {"v2.thing.events", "valid", "frame", NULL, "sse"},
+    {"v2.thing.create", "malformed-body", "not_a_server_error", NULL, NULL},
+    {"v2.thing.create", "malformed-body", "status_code_conformance", NULL, NULL},
+    {"v2.thing.create", "malformed-body", "negative_data_rejection", NULL, NULL},
+    {"v2.thing.touch", "valid", "status_code_conformance", NULL, NULL},
+    {"v2.thing.touch", "no-credentials", "content_type_conformance", NULL, NULL},
+    {"v2.thing.list", "no-credentials", "ignored_auth", NULL, NULL},
+    {"v2.thing.list", "page-walk", "pagination", NULL, "repeat"},
+    {"v2.thing.get", "after-create", "response_schema_conformance", "$.data.name", "required"},
+    {"v2.thing.get", "after-create", "response_schema_conformance", "$.data.color",
+     "closed-object"},
+    {"v2.thing.get", "unknown-id", "response_schema_conformance", "$._tag", "tag"},
+    {"v2.thing.events", "valid", "response_schema_conformance", "$.data.extra", "closed-object"},
+    {"v2.thing.events", "valid", "response_schema_conformance", "$.data", "json-string"},
+    {"v2.thing.events", "valid", "response_schema_conformance", "stream", "sse"},
 };
 #define NBROKEN (sizeof broken_list / sizeof broken_list[0])
 
@@ -377,8 +378,8 @@ static void faithful(void)
     ck_assert_uint_gt(sdkc_conform_report_passes(r), 30);
     ck_assert_int_eq(s.nthings, 3); /* the creator ran three times */
     /* every probe kind ran */
-    const char *kinds[] = {"valid",          "unknown-id",     "bad-cursor",
-                           "malformed-body", "no-credentials", "page-walk"};
+    const char *kinds[] = {"valid",          "positive",       "unknown-id",   "bad-cursor",
+                           "malformed-body", "no-credentials", "page-walk",    "after-create"};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         bool seen = false;
         for (size_t i = 0; i < sdkc_conform_report_count(r) && !seen; i++)
@@ -389,10 +390,11 @@ static void faithful(void)
     bool frames = false, walked = false;
     for (size_t i = 0; i < sdkc_conform_report_count(r); i++) {
         const sdkc_conform_result *x = sdkc_conform_report_get(r, i);
-        if (strcmp(x->operation, "v2.thing.events") == 0 && strcmp(x->check, "frame") == 0 &&
-            x->verdict == SDKC_VERDICT_PASS)
+        if (strcmp(x->operation, "v2.thing.events") == 0 &&
+            strcmp(x->check, "response_schema_conformance") == 0 &&
+            x->verdict == SDKC_VERDICT_PASS && strstr(x->evidence, "frames match"))
             frames = x->count == 2;
-        if (strcmp(x->check, "cursor") == 0 && x->verdict == SDKC_VERDICT_PASS)
+        if (strcmp(x->check, "pagination") == 0 && x->verdict == SDKC_VERDICT_PASS)
             walked = strstr(x->evidence, "3 items over 2 pages") != NULL;
     }
     ck_assert(frames);
@@ -443,12 +445,13 @@ static void broken(void)
     /* evidence quotes what the server sent */
     for (size_t i = 0; i < sdkc_conform_report_count(r); i++) {
         const sdkc_conform_result *x = sdkc_conform_report_get(r, i);
-        if (strcmp(x->operation, "v2.thing.create") == 0 && strcmp(x->check, "status") == 0 &&
+        if (strcmp(x->operation, "v2.thing.create") == 0 &&
+            strcmp(x->check, "status_code_conformance") == 0 &&
             x->verdict == SDKC_VERDICT_DEVIATION) {
             ck_assert_ptr_nonnull(strstr(x->evidence, "HTTP 500 is not declared"));
             ck_assert_ptr_nonnull(strstr(x->evidence, "boom"));
         }
-        if (strcmp(x->check, "tag") == 0 && x->verdict == SDKC_VERDICT_DEVIATION)
+        if (x->rule && strcmp(x->rule, "tag") == 0 && x->verdict == SDKC_VERDICT_DEVIATION)
             ck_assert_ptr_nonnull(strstr(x->evidence, "\"NotFound\""));
     }
     sdkc_conform_report_free(r);
@@ -524,7 +527,7 @@ START_TEST(skips_are_reported_never_passed)
 {
     server s = {0};
     sdkc_conform_skip skips[] = {{"v2.thing.t*", "needs a model provider"}};
-    /* no credentials: no-credentials probes are skipped with a reason */
+    /* no credentials: no no-credentials probes (every probe is one) */
     sdkc_conform_report *r = run_against(&s, skips, 1, NULL);
     size_t touch = 0, nocred = 0;
     for (size_t i = 0; i < sdkc_conform_report_count(r); i++) {
@@ -540,7 +543,8 @@ START_TEST(skips_are_reported_never_passed)
         }
     }
     ck_assert_uint_eq(touch, 1);
-    ck_assert_uint_eq(nocred, 4);
+    ck_assert_uint_eq(nocred, 0);
+    ck_assert_uint_eq(sdkc_conform_report_probed(r), 0); /* nothing really checked */
     /* every other probe met a 401: reported as skipped, because nothing was exercised */
     size_t wants = 0;
     for (size_t i = 0; i < sdkc_conform_report_count(r); i++) {

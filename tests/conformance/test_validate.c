@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sdkc/conform.h"
 #include "sdkc/validate.h"
 
 /* ---- hand-built types ---- */
@@ -375,6 +376,133 @@ START_TEST(rule_union_untagged)
     expect_dev(v, 1, "$.bogus", "closed-object");
     ck_assert_ptr_nonnull(strstr(sdkc_validation_get(v, 0)->message, "Time"));
     sdkc_validation_free(v);
+    /* a union of literals: one "union" line, no per-variant "literal" line */
+    static const sdkc_variant lits[] = {{.type = &t_lit_idle}, {.type = &t_lit_busy}};
+    static const sdkc_type t_lits = {.kind = SDKC_TYPE_UNION,
+                                     .u.union_ = {.variants = lits, .nvariants = 2}};
+    expect_ok(&t_lits, "\"busy\"");
+    v = run(&t_lits, "\"gone\"");
+    expect_count(v, 1);
+    expect_dev(v, 0, "$", "union");
+    ck_assert_ptr_nonnull(strstr(sdkc_validation_get(v, 0)->message, "\"idle\" | \"busy\""));
+    sdkc_validation_free(v);
+}
+END_TEST
+
+/* With the contract document: what JSON Schema says and the IR cannot. */
+static const char leniency_contract[] = "openapi: 3.1.0\n"
+                                        "info: {title: t, version: '1'}\n"
+                                        "paths: {}\n"
+                                        "components:\n"
+                                        "  schemas:\n"
+                                        "    Anything:\n"
+                                        "      items: {type: string}\n"
+                                        "    Named:\n"
+                                        "      pattern: '^a'\n"
+                                        "    Typed:\n"
+                                        "      type: array\n"
+                                        "      items: {type: string}\n"
+                                        "    Open:\n"
+                                        "      type: object\n"
+                                        "      properties: {a: {type: string}}\n"
+                                        "      required: [a, b]\n"
+                                        "    Both:\n"
+                                        "      allOf:\n"
+                                        "        - $ref: '#/components/schemas/Open'\n"
+                                        "        - required: [c]\n";
+
+static sdkc_validation *run_doc(const sdkc_doc *doc, const sdkc_type *t, const char *json)
+{
+    json_t *v = json_loads(json, JSON_DECODE_ANY, NULL);
+    ck_assert_ptr_nonnull(v);
+    sdkc_validate_options o = SDKC_VALIDATE_OPTIONS_INIT;
+    o.doc = doc;
+    sdkc_validation *val = NULL;
+    ck_assert_int_eq(sdkc_validation_new(&val, &o), SDKC_OK);
+    ck_assert_int_eq(sdkc_validate(val, t, v, NULL), SDKC_OK);
+    json_decref(v);
+    return val;
+}
+
+START_TEST(contract_leniencies)
+{
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(
+        sdkc_doc_load_buffer(&doc, "l.yaml", leniency_contract, sizeof leniency_contract - 1, d),
+        SDKC_OK);
+    sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
+    ck_assert_int_eq(sdkc_compile(&c, doc, &co, d), SDKC_OK);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_type *anything = sdkc_ir_type(ir, "Anything");
+    const sdkc_type *named = sdkc_ir_type(ir, "Named");
+    const sdkc_type *typed = sdkc_ir_type(ir, "Typed");
+    const sdkc_type *open = sdkc_ir_type(ir, "Open");
+    const sdkc_type *both = sdkc_ir_type(ir, "Both");
+    ck_assert_ptr_nonnull(anything);
+    ck_assert_ptr_nonnull(named);
+    ck_assert_ptr_nonnull(typed);
+    ck_assert_ptr_nonnull(open);
+    ck_assert_ptr_nonnull(both);
+    ck_assert_int_eq(anything->kind, SDKC_TYPE_ARRAY);
+    /* `items` without `type`: any JSON kind; items still checked in an array */
+    const char *fine[] = {"5", "{}", "\"s\"", "null", "[\"a\"]"};
+    for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
+        sdkc_validation *v = run_doc(doc, anything, fine[i]);
+        expect_count(v, 0);
+        sdkc_validation_free(v);
+    }
+    sdkc_validation *v = run_doc(doc, anything, "[1]");
+    expect_count(v, 1);
+    expect_dev(v, 0, "$[0]", "type");
+    sdkc_validation_free(v);
+    v = run_doc(doc, named, "7");
+    expect_count(v, 0);
+    sdkc_validation_free(v);
+    /* with `type` declared, another kind is still a deviation; so without the document */
+    v = run_doc(doc, typed, "5");
+    expect_count(v, 1);
+    sdkc_validation_free(v);
+    expect_one(anything, "5", "$", "type");
+    /* `required` names outside `properties` */
+    v = run_doc(doc, open, "{}");
+    expect_count(v, 2);
+    expect_dev(v, 0, "$.a", "required");
+    expect_dev(v, 1, "$.b", "required");
+    sdkc_validation_free(v);
+    v = run_doc(doc, open, "{\"a\": \"x\", \"b\": 1}");
+    expect_count(v, 0);
+    sdkc_validation_free(v);
+    v = run_doc(doc, both, "{\"a\": \"x\"}");
+    expect_count(v, 2);
+    expect_dev(v, 0, "$.b", "required");
+    expect_dev(v, 1, "$.c", "required");
+    sdkc_validation_free(v);
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+START_TEST(media_types)
+{
+    ck_assert(sdkc_conform_media_match("application/json", "application/json"));
+    ck_assert(sdkc_conform_media_match("application/json", "Application/JSON; charset=utf-8"));
+    ck_assert(sdkc_conform_media_match("text/x-diff; charset=utf-8", "text/x-diff; charset=UTF-8"));
+    ck_assert(sdkc_conform_media_match("text/x-diff; charset=utf-8", "text/x-diff"));
+    ck_assert(
+        sdkc_conform_media_match("text/x-diff; charset=\"utf-8\"", "text/x-diff;charset=utf-8"));
+    ck_assert(
+        !sdkc_conform_media_match("text/x-diff; charset=utf-8", "text/x-diff; charset=latin1"));
+    ck_assert(!sdkc_conform_media_match("text/x-diff", "text/plain"));
+    ck_assert(sdkc_conform_media_match("*/*", "image/png"));
+    ck_assert(sdkc_conform_media_match("image/*", "image/png"));
+    ck_assert(!sdkc_conform_media_match("image/*", "text/png"));
+    ck_assert(!sdkc_conform_media_match("application/json", "application/jsonx"));
+    ck_assert(!sdkc_conform_media_match("application/json", NULL));
+    ck_assert(!sdkc_conform_media_match("application/json", "garbage"));
 }
 END_TEST
 
@@ -519,6 +647,8 @@ static Suite *validate_suite(void)
     tcase_add_test(rules, rule_union_untagged);
     tcase_add_test(rules, rule_union_discriminated);
     tcase_add_test(rules, rule_json_string);
+    tcase_add_test(rules, contract_leniencies);
+    tcase_add_test(rules, media_types);
     suite_add_tcase(s, rules);
     TCase *more = tcase_create("reporting");
     tcase_add_test(more, every_deviation_with_path);

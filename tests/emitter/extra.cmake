@@ -54,6 +54,8 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
   # Every pagination style: _iter and the page calls over the in-memory transport.
   sdkc_test_sdk(pages ${PROJECT_SOURCE_DIR}/tests/compiler/data/pages/styles.yaml pg
                 ${HERE}/pages/pages_main.c)
+  # Several declared successes, a stream variant, credentials without security schemes.
+  sdkc_test_sdk(successes ${HERE}/data/successes.yaml sc ${HERE}/successes/successes_main.c)
   # Const input twins: the test must build with -Wcast-qual -Wwrite-strings as errors.
   sdkc_test_sdk(inputs ${HERE}/data/inputs.yaml ip ${HERE}/inputs/inputs_main.c)
   target_compile_options(emitter_inputs PRIVATE -Wall -Wextra -Wcast-qual -Wwrite-strings -Werror)
@@ -102,4 +104,14 @@ if(TARGET sdkrt_shared AND NOT SDKC_SANITIZE)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install-sdk.sh ${PROJECT_BINARY_DIR}
                    ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER})
   set_tests_properties(emitter/install_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 300)
+endif()
+
+# The TypeScript SDK (--lang ts): the OpenCode and inputs.yaml SDKs and the tests in ts/ compiled
+# with tsc --strict, then run with node over the in-memory transport (skipped without node).
+if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
+  add_test(NAME emitter/ts_sdk
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts/run.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk)
+  set_tests_properties(emitter/ts_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 600
+                       SKIP_RETURN_CODE 77)
 endif()

@@ -71,10 +71,10 @@ static const sdkrt_jtype t_cause_list = {
 #define FAILURE_EVENT "effect/httpapi/stream/failure"
 
 static const sdkrt_jop op_events = {"t.events", 200,   SDKRT_JENC_SSE, NULL,         NULL, NULL, 0,
-                                    &t_item,    false, FAILURE_EVENT,  &t_cause_list};
+                                    &t_item,    false, FAILURE_EVENT,  &t_cause_list, NULL, 0};
 /* The same operation without a cause type: the payload is the raw json_t. */
 static const sdkrt_jop op_events_untyped = {"t.events", 200,   SDKRT_JENC_SSE, NULL, NULL, NULL, 0,
-                                            &t_item,    false, FAILURE_EVENT,  NULL};
+                                            &t_item,    false, FAILURE_EVENT,  NULL, NULL, 0};
 
 /* ---- an in-memory server that sends one item, then the scripted failure frame ---- */
 

@@ -16,12 +16,14 @@
 #ifndef SDKC_CONFORM_H
 #define SDKC_CONFORM_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
 #include "sdkc/ir.h"
 #include "sdkc/util.h"
+#include "sdkrt/client.h"
 #include "sdkrt/transport.h"
 
 #ifdef __cplusplus
@@ -40,9 +42,10 @@ typedef enum sdkc_verdict {
 
 const char *sdkc_verdict_name(sdkc_verdict v); /* "pass", "deviation", "skip" */
 
-/* One result. Deviations with the same operation, probe, check, path and rule are merged (count
- * says how many times it was seen; evidence is the first one). Paths have array indices replaced
- * by [*] so that results do not depend on how much data the server holds. */
+/* One result. Deviations with the same operation, check and path are merged, whichever probe or
+ * rule saw them (count says how many times; probe, rule and evidence are the first one's). Paths
+ * have array indices replaced by [*] so that results do not depend on how much data the server
+ * holds. */
 typedef struct sdkc_conform_result {
     const char *operation; /* "v2.session.get" */
     const char *probe;     /* "valid", "unknown-id", ... */
@@ -60,10 +63,52 @@ typedef struct sdkc_conform_skip {
     const char *reason;
 } sdkc_conform_skip;
 
+/* A parameter value given by the user (--param NAME=VALUE): used for every parameter of that
+ * wire name (path, query, header or cookie), typed like the parameter. */
+typedef struct sdkc_conform_param {
+    const char *name;
+    const char *value;
+} sdkc_conform_param;
+
+/* Checks, named in the report as Schemathesis names them where it has the check:
+ *   not_a_server_error            no 5xx answer, to any request
+ *   status_code_conformance       the status is declared (an invalid or unauthenticated request
+ *                                 may get any 4xx)
+ *   content_type_conformance      the media type is declared for that status
+ *   response_headers_conformance  required response headers are present
+ *   response_schema_conformance   the body (error tag, SSE frame) matches its schema
+ *   negative_data_rejection       an invalid request (body that is not JSON, bad cursor) is not
+ *                                 accepted; where the contract declares 400 InvalidRequestError
+ *                                 or InvalidCursorError, that is the answer
+ *   ignored_auth                  no 2xx without credentials where security is required
+ *   use_after_free                GET after a successful DELETE is not 2xx
+ *   ensure_resource_availability  GET of what a POST just made is 2xx
+ *   missing_resource              an unknown id gets the declared 404 (only where declared)
+ *   pagination                    a page walk loses and repeats no item
+ *   timeout                       the server answers within the timeout
+ * A check that is off also turns off the probes that exist for it. */
+#define SDKC_CHECK_NOT_A_SERVER_ERROR    (1u << 0)
+#define SDKC_CHECK_STATUS_CODE           (1u << 1)
+#define SDKC_CHECK_CONTENT_TYPE          (1u << 2)
+#define SDKC_CHECK_RESPONSE_HEADERS      (1u << 3)
+#define SDKC_CHECK_RESPONSE_SCHEMA       (1u << 4)
+#define SDKC_CHECK_NEGATIVE_DATA         (1u << 5)
+#define SDKC_CHECK_IGNORED_AUTH          (1u << 6)
+#define SDKC_CHECK_USE_AFTER_FREE        (1u << 7)
+#define SDKC_CHECK_RESOURCE_AVAILABILITY (1u << 8)
+#define SDKC_CHECK_MISSING_RESOURCE      (1u << 9)
+#define SDKC_CHECK_PAGINATION            (1u << 10)
+#define SDKC_CHECK_TIMEOUT               (1u << 11)
+#define SDKC_CHECK_ALL                   ((1u << 12) - 1)
+/* The bit of a check name, 0 when unknown. */
+unsigned sdkc_conform_check_bit(const char *name);
+/* The i-th check name (static), NULL past the end. */
+const char *sdkc_conform_check_name(size_t i);
+
 typedef struct sdkc_conform_options {
     const char *base_url;       /* required */
     const char *username;       /* Basic auth user; NULL = "opencode" when password set */
-    const char *password;       /* NULL = no credentials (no-credentials probes skipped) */
+    const char *password;       /* NULL = no such credential */
     const char *const *include; /* globs over operation ids; none = all */
     size_t ninclude;
     const sdkc_conform_skip *skips;
@@ -72,10 +117,29 @@ typedef struct sdkc_conform_options {
     long stream_ms;                   /* how long each stream is watched; 0 = 1500 */
     const sdkrt_transport *transport; /* NULL = libcurl (borrowed) */
     FILE *log;                        /* progress lines, or NULL */
+    /* The contract document the IR came from (borrowed), or NULL: with it every declared
+       response counts (each 2xx, its media types and headers), OpenAPI links give ids, and the
+       validator applies what the IR leaves out (see sdkc/validate.h). */
+    const sdkc_doc *doc;
+    /* Credentials per security scheme (copied by the runtime; never printed). Requests send the
+       first requirement of the operation they have credentials for. */
+    const sdkrt_credential *credentials;
+    size_t ncredentials;
+    const sdkrt_header *headers; /* sent with every request (--header); credential-like ones
+                                    (Authorization, Cookie, API key headers) not without */
+    size_t nheaders;
+    const sdkc_conform_param *params;
+    size_t nparams;
+    unsigned checks;  /* SDKC_CHECK_* bits; 0 = all */
+    int jobs;         /* operations probed at once (threads); 0 = 1 */
+    long max_time_ms; /* the whole run; 0 = no limit. Probes not sent by then are skips */
+    const volatile sig_atomic_t
+        *stop; /* set (e.g. by a signal handler) to stop sending probes, or NULL */
 } sdkc_conform_options;
 #define SDKC_CONFORM_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL                                       \
+        NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, 0,  \
+            0, 0, NULL                                                                             \
     }
 
 typedef struct sdkc_conform_report sdkc_conform_report;
@@ -93,6 +157,14 @@ const sdkc_conform_result *sdkc_conform_report_get(const sdkc_conform_report *r,
 size_t sdkc_conform_report_deviations(const sdkc_conform_report *r); /* merged entries */
 size_t sdkc_conform_report_skips(const sdkc_conform_report *r);
 size_t sdkc_conform_report_passes(const sdkc_conform_report *r);
+/* Operations included, and those where a valid probe got an answer that was not a refusal (401,
+ * 403), a transport failure or a timeout. */
+size_t sdkc_conform_report_operations(const sdkc_conform_report *r);
+size_t sdkc_conform_report_probed(const sdkc_conform_report *r);
+/* Checks run: passes and deviations, each counted as often as seen. */
+size_t sdkc_conform_report_checks(const sdkc_conform_report *r);
+/* Whether the run stopped early: interrupted (options.stop) or at --max-time. */
+bool sdkc_conform_report_stopped(const sdkc_conform_report *r);
 /* Pattern checks the validator could not perform (see sdkc/validate.h). */
 size_t sdkc_conform_report_unchecked(const sdkc_conform_report *r);
 
@@ -107,6 +179,11 @@ void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbo
  * "rule", "evidence"}...]}; path and rule may be null). Matching is on operation, check, path and
  * rule. Writes one line per new or vanished deviation to f (may be NULL) and returns how many
  * there are; -1 when the list cannot be read (message to f). */
+/* Does the media type got (a Content-Type) match declared (a contract's media type)? type and
+ * subtype without case, `*` wildcards in declared, and every parameter declared names equal
+ * (without case, quotes removed) when got names it too; other parameters are free. */
+bool sdkc_conform_media_match(const char *declared, const char *got);
+
 long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f);
 
 #ifdef __cplusplus

@@ -58,6 +58,20 @@ static void warn_body_limits(const sdkc_operation *op, sdkc_diag *diag)
         warn_body_media(op, body->alternatives[i], false, diag);
 }
 
+/* Successes the C call cannot return: besides a page or a stream there is one success only. */
+static void warn_successes(const sdkc_operation *op, sdkc_diag *diag)
+{
+    if (!op->nmore_successes || !(op->pagination || op->stream))
+        return;
+    char st[16], other[16];
+    sdkc_diag_add(diag, SDKC_SEV_WARNING, op->loc,
+                  "operation '%s': the C SDK reads its %s as a %s; other success statuses (such "
+                  "as %s) give UNEXPECTED_STATUS",
+                  op->id, sdkc_status_text(op->success.status, st, sizeof st),
+                  op->pagination ? "page" : "stream",
+                  sdkc_status_text(op->more_successes[0].status, other, sizeof other));
+}
+
 static bool valid_prefix(const char *p)
 {
     if (!p || !*p || strlen(p) > 32 || !islower((unsigned char)p[0]))
@@ -86,6 +100,17 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     tagref *tags = NULL;
     size_t ntags = 0;
     sdkc_buf b = SDKC_BUF_INIT;
+    sdkc_arena *ea = NULL;
+    sdkc_ir expanded;
+    /* a stream variant is an operation of its own in C (X_stream_open/_next/_close) */
+    if (sdkc_arena_new(&ea) != SDKC_OK || sdkc_kit_expand_ops(&expanded, ir, ea) != SDKC_OK) {
+        sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "emit c: out of memory");
+        goto done;
+    }
+    const sdkc_ir *contract = ir;
+    for (size_t i = 0; i < ir->nops; i++)
+        warn_successes(&ir->ops[i], diag);
+    ir = &expanded;
     ops = calloc(ir->nops ? ir->nops : 1, sizeof *ops);
     if (!ops || !emit_model_make(&cx, ir, opts->prefix, ops)) {
         sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "emit c: out of memory building the model");
@@ -93,8 +118,8 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     }
     cx.tests = opts->tests;
     /* what the C SDK leaves out, said where the contract declares it */
-    for (size_t i = 0; i < ir->nops; i++)
-        warn_body_limits(&ir->ops[i], diag);
+    for (size_t i = 0; i < contract->nops; i++)
+        warn_body_limits(&contract->ops[i], diag);
     sorted = malloc((cx.nall ? cx.nall : 1) * sizeof *sorted);
     tags = emit_collect_tags(&cx, ops, ir->nops, &ntags);
     if (!sorted || !tags)
@@ -151,5 +176,6 @@ done:
     free(sorted);
     free(ops);
     emit_model_cleanup(&cx);
+    sdkc_arena_free(ea);
     return st;
 }

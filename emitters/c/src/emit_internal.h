@@ -16,7 +16,7 @@
 
 /* The libsdkrt version generated code is written against (sdkrt/base.h). */
 #define SDKRT_MAJOR_WANT 0
-#define SDKRT_MINOR_WANT 2
+#define SDKRT_MINOR_WANT 3
 /* Schemes one security requirement may need together (SDKRT_SECURITY_MAX_TOGETHER). */
 #define SDKRT_SECURITY_MAX_TOGETHER_WANT 8
 
@@ -137,6 +137,15 @@ typedef struct cop {
     bool blob_body;       /* a binary body: the request's body is a blob */
     const cfield **files; /* multipart: the body's binary properties (body_files members) */
     size_t nfiles;
+    /* Several declared successes (op->more_successes): the call says which status came back
+       (`int *status`); when they all give the same C result (several_shared) `out` is as for
+       one success, otherwise it is a PREFIX_<op>_response holding one member per status. */
+    bool several;
+    bool several_shared;
+    ctype **more; /* per op->more_successes: its JSON result type, or NULL */
+    /* The stream variant of the operation before it ("<name>_stream"): its request type is that
+       operation's (PREFIX_<name>_stream_request is a typedef of it). */
+    bool variant;
 } cop;
 
 /* A distinct declared error (tag, payload type) with its accessor function. */
@@ -184,6 +193,12 @@ bool emit_is_ctx_param(const sdkc_operation *op, const sdkc_param *p);
 size_t emit_npath_params(const sdkc_operation *op);
 /* The out parameter of an operation's call ("oc_x **out"), or NULL when it has none. */
 const char *emit_out_param(emit_ctx *cx, const cop *o);
+/* The handle type of a stream operation ("oc_session_events_stream"; a variant's "x_y_stream"). */
+const char *emit_stream_handle(emit_ctx *cx, const cop *o);
+/* Success k of an operation with several (0: the main one) as a PREFIX_<op>_response member:
+ * its name ("status_201") and declaration; NULL when that success returns nothing. */
+const char *emit_success_member(emit_ctx *cx, const cop *o, size_t k);
+const char *emit_success_member_decl(emit_ctx *cx, const cop *o, size_t k);
 /* May the request be NULL (no required parameter, no required body)? */
 bool emit_request_optional(const sdkc_operation *op);
 

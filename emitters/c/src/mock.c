@@ -150,6 +150,11 @@ static result_plan plan_result(emit_ctx *cx, const cop *o)
     const char *P = cx->prefix;
     result_plan r = {NULL, NULL, NULL};
     sdkc_arena *a = cx->arena;
+    if (o->several && !o->several_shared) {
+        r.decl = sdkc_arena_printf(a, "%s_%s_response *out = NULL;", P, o->name);
+        r.release = sdkc_arena_printf(a, "%s_%s_response_free(out);", P, o->name);
+        return r;
+    }
     if (op->pagination && emit_page_ok(o)) {
         r.decl = sdkc_arena_printf(a, "%s_%s_page *out = NULL;", P, o->name);
         r.release = sdkc_arena_printf(a, "%s_%s_page_free(out);", P, o->name);
@@ -340,8 +345,9 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_puts(b, "    for (int attempt = 0; attempt < 2; attempt++) {\n");
     if (r.decl)
         sdkc_buf_printf(b, "        %s\n", r.decl);
-    sdkc_buf_printf(b, "        %s_status st = %s_%s(client, %smock_call(t, attempt), %s&err);\n",
-                    P, P, o->name, o->has_request ? "&req, " : "", r.decl ? "&out, " : "");
+    sdkc_buf_printf(b, "        %s_status st = %s_%s(client, %smock_call(t, attempt), %s%s&err);\n",
+                    P, P, o->name, o->has_request ? "&req, " : "", r.decl ? "&out, " : "",
+                    o->several ? "NULL, " : "");
     sdkc_buf_printf(b, "        bool again = mock_report(t, id, st, &err, attempt, %s);\n",
                     unserialisable_body(op) ? "true" : "false");
     if (r.release)

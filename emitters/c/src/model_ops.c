@@ -69,6 +69,8 @@ size_t emit_npath_params(const sdkc_operation *op)
 const char *emit_out_param(emit_ctx *cx, const cop *o)
 {
     const sdkc_operation *op = o->op;
+    if (o->several && !o->several_shared)
+        return sdkc_arena_printf(cx->arena, "%s_%s_response **out", cx->prefix, o->name);
     if (op->pagination && emit_page_ok(o))
         return sdkc_arena_printf(cx->arena, "%s_%s_page **out", cx->prefix, o->name);
     switch (op->success.encoding) {
@@ -84,6 +86,45 @@ const char *emit_out_param(emit_ctx *cx, const cop *o)
     default:
         return NULL;
     }
+}
+
+/* The PREFIX_<op>_response member of success k (0: op->success, k: more_successes[k - 1]), or
+ * NULL when that success gives nothing ("status_201", "status_2xx"). */
+const char *emit_success_member(emit_ctx *cx, const cop *o, size_t k)
+{
+    const sdkc_success *s = k ? &o->op->more_successes[k - 1] : &o->op->success;
+    const ctype *c = k ? o->more[k - 1] : o->result;
+    bool bytes = s->encoding == SDKC_ENC_BYTES || s->encoding == SDKC_ENC_TEXT;
+    if (!bytes && !(s->encoding == SDKC_ENC_JSON && c && c->stores))
+        return NULL;
+    char st[16];
+    sdkc_status_text(s->status, st, sizeof st);
+    for (char *p = st; *p; p++)
+        *p = (char)(*p == 'X' ? 'x' : *p);
+    return sdkc_arena_printf(cx->arena, "status_%s", st);
+}
+
+/* The C declaration of that member ("oc_reaction *status_201"), or NULL. */
+const char *emit_success_member_decl(emit_ctx *cx, const cop *o, size_t k)
+{
+    const char *m = emit_success_member(cx, o, k);
+    if (!m)
+        return NULL;
+    const sdkc_success *s = k ? &o->op->more_successes[k - 1] : &o->op->success;
+    const ctype *c = k ? o->more[k - 1] : o->result;
+    if (s->encoding != SDKC_ENC_JSON)
+        return sdkc_arena_printf(cx->arena, "%s_bytes *%s", cx->prefix, m);
+    if (c->is_struct)
+        return sdkc_arena_printf(cx->arena, "%s *%s", c->cdecl, m);
+    return sdkc_arena_printf(cx->arena, "%s%s", emit_ptr_decl(cx, c->cdecl), m);
+}
+
+/* The handle type of a stream operation: PREFIX_<op>_stream, or for a stream variant (whose
+ * name already ends in _stream) PREFIX_<op>. */
+const char *emit_stream_handle(emit_ctx *cx, const cop *o)
+{
+    return o->variant ? sdkc_arena_printf(cx->arena, "%s_%s", cx->prefix, o->name)
+                      : sdkc_arena_printf(cx->arena, "%s_%s_stream", cx->prefix, o->name);
 }
 
 /* May the request be NULL (no required parameter, no required body)? */
@@ -197,7 +238,7 @@ const char *const emit_runtime_reasons[] = {"NONE",
                                             "OUT_OF_MEMORY",
                                             NULL};
 
-const char *const emit_runtime_auths[] = {"NONE", "BASIC", "BEARER", NULL};
+const char *const emit_runtime_auths[] = {"NONE", "BASIC", "BEARER", "API_KEY", NULL};
 
 int emit_cmp_desc(const void *a, const void *b)
 {
@@ -205,6 +246,53 @@ int emit_cmp_desc(const void *a, const void *b)
     if (x->is_struct != y->is_struct)
         return x->is_struct ? 1 : -1;
     return strcmp(x->base, y->base);
+}
+
+/* The C result a JSON success gives the caller, or NULL (nothing stored). */
+static const ctype *json_out(const sdkc_success *s, const ctype *result)
+{
+    return s->encoding == SDKC_ENC_JSON && result && result->stores ? result : NULL;
+}
+
+/* Do two successes give the caller the same out parameter (nothing, bytes, one C type)? */
+static bool out_kind_equal(const sdkc_success *a, const ctype *ra, const sdkc_success *b,
+                           const ctype *rb)
+{
+    bool ba = a->encoding == SDKC_ENC_BYTES || a->encoding == SDKC_ENC_TEXT;
+    bool bb = b->encoding == SDKC_ENC_BYTES || b->encoding == SDKC_ENC_TEXT;
+    if (ba || bb)
+        return ba && bb;
+    return json_out(a, ra) == json_out(b, rb);
+}
+
+/* The JSON result type of each further success, and whether they all give the caller what the
+ * main success gives (then the call keeps its out parameter and only says the status). */
+static bool map_more_successes(emit_ctx *cx, cop *o)
+{
+    const sdkc_operation *op = o->op;
+    if (!op->nmore_successes || op->pagination || op->stream)
+        return true;
+    o->more = sdkc_arena_alloc(cx->arena, op->nmore_successes * sizeof *o->more);
+    if (!o->more)
+        return false;
+    o->several = true;
+    o->several_shared = true;
+    for (size_t k = 0; k < op->nmore_successes; k++) {
+        const sdkc_success *m = &op->more_successes[k];
+        char st[16];
+        o->more[k] = NULL;
+        if (m->encoding == SDKC_ENC_JSON && m->result) {
+            o->more[k] =
+                emit_map_type(cx, m->result,
+                              sdkc_arena_printf(cx->arena, "%s_result_%s", o->name,
+                                                sdkc_status_text(m->status, st, sizeof st)));
+            if (!o->more[k])
+                return false;
+        }
+        o->several_shared =
+            o->several_shared && out_kind_equal(&op->success, o->result, m, o->more[k]);
+    }
+    return true;
 }
 
 static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t nseeds)
@@ -299,9 +387,31 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
         "_continue",  "_open",         "_next",       "_close",    "_failure",
         "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new", "_iter_next",
         "_iter_free", "_cursor_value", "_cursor_new", NULL};
+    /* an operation with several successes may need PREFIX_<op>_response */
+    static const char *const several_suffixes[] = {
+        "_request",   "_page",         "_cursor",     "_iter",     "_stream",
+        "_continue",  "_open",         "_next",       "_close",    "_failure",
+        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new", "_iter_next",
+        "_iter_free", "_cursor_value", "_cursor_new", "_response", "_response_free",
+        NULL};
     for (size_t i = 0; i < ir->nops; i++) {
         ops[i].op = &ir->ops[i];
-        ops[i].name = emit_unique_with(cx, ir->ops[i].safe_name, "_op", op_suffixes, NULL);
+        /* a stream variant (sdkc_kit_expand_ops puts it after its operation) takes the name its
+           operation reserved with "_stream", and shares its request type */
+        if (i > 0 && ir->ops[i].stream && ir->ops[i].stream == ir->ops[i - 1].stream_variant) {
+            ops[i].variant = true;
+            ops[i].name = sdkc_arena_printf(cx->arena, "%s_stream", ops[i - 1].name);
+            static const char *const variant_suffixes[] = {"_open",    "_next",    "_close",
+                                                           "_failure", "_request", NULL};
+            for (size_t k = 0; ops[i].name && variant_suffixes[k]; k++)
+                if (!emit_reserve(
+                        cx, sdkc_arena_printf(cx->arena, "%s%s", ops[i].name, variant_suffixes[k])))
+                    return false;
+        } else {
+            ops[i].name =
+                emit_unique_with(cx, ir->ops[i].safe_name, "_op",
+                                 ir->ops[i].nmore_successes ? several_suffixes : op_suffixes, NULL);
+        }
         if (!ops[i].name)
             return false;
     }
@@ -366,6 +476,8 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             if (!o->result)
                 return false;
         }
+        if (!map_more_successes(cx, o))
+            return false;
         size_t nerr = emit_error_entries(op);
         o->errs = nerr ? sdkc_arena_alloc(cx->arena, nerr * sizeof *o->errs) : NULL;
         if (nerr && !o->errs)

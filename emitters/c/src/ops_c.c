@@ -211,6 +211,24 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
         }
         sdkc_buf_puts(b, "};\n");
     }
+    if (o->several) {
+        /* the other declared successes, each read as its own type */
+        sdkc_buf_printf(b, "static const sdkrt_jsuccess more_%s[] = {\n", N);
+        for (size_t k = 0; k < op->nmore_successes; k++) {
+            const sdkc_success *m = &op->more_successes[k];
+            sdkc_buf_printf(b, "    {%d, %s, ", m->status, enc_name(m->encoding));
+            if (o->more[k])
+                sdkc_buf_printf(b, "&%s, ", emit_desc_name(cx, o->more[k]));
+            else
+                sdkc_buf_puts(b, "NULL, ");
+            if (m->unwrap && o->more[k])
+                sdkc_kit_put_c_string(b, m->unwrap);
+            else
+                sdkc_buf_puts(b, "NULL");
+            sdkc_buf_puts(b, "},\n");
+        }
+        sdkc_buf_puts(b, "};\n");
+    }
     sdkc_buf_printf(b, "static const sdkrt_jop op_%s = {", N);
     sdkc_kit_put_c_string(b, op->id);
     sdkc_buf_printf(b, ", %d, %s, ", op->success.status, enc_name(op->success.encoding));
@@ -236,29 +254,33 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
         else
             sdkc_buf_puts(b, "NULL");
         if (o->cause)
-            sdkc_buf_printf(b, ", &%s};\n\n", emit_desc_name(cx, o->cause));
+            sdkc_buf_printf(b, ", &%s", emit_desc_name(cx, o->cause));
         else
-            sdkc_buf_puts(b, ", NULL};\n\n");
+            sdkc_buf_puts(b, ", NULL");
     } else {
-        sdkc_buf_puts(b, "NULL, false, NULL, NULL};\n\n");
+        sdkc_buf_puts(b, "NULL, false, NULL, NULL");
     }
+    if (o->several)
+        sdkc_buf_printf(b, ", more_%s, %zu};\n\n", N, op->nmore_successes);
+    else
+        sdkc_buf_puts(b, ", NULL, 0};\n\n");
 }
 
 static void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const char *P = cx->prefix, *N = o->name, *U = cx->upper;
-    sdkc_buf_printf(b, "struct %s_%s_stream {\n    sdkrt_jstream *s;\n};\n\n", P, N);
-    sdkc_buf_printf(b, "%s_status %s_%s_open(%s_%s_stream **out, %s_client *client, ", P, P, N, P,
-                    N, P);
+    const char *H = emit_stream_handle(cx, o);
+    sdkc_buf_printf(b, "struct %s {\n    sdkrt_jstream *s;\n};\n\n", H);
+    sdkc_buf_printf(b, "%s_status %s_%s_open(%s **out, %s_client *client, ", P, P, N, H, P);
     if (o->has_request)
         sdkc_buf_printf(b, "const %s_%s_request *request, ", P, N);
     sdkc_buf_printf(b,
                     "const %s_call_options *call,\n    %s_error **err)\n{\n"
-                    "    sdkrt_request *req = NULL;\n    %s_%s_stream *s = NULL;\n"
+                    "    sdkrt_request *req = NULL;\n    %s *s = NULL;\n"
                     "    if (!out || !client)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
                     "    *out = NULL;\n",
-                    P, P, P, N, o->op->id);
+                    P, P, H, o->op->id);
     sdkc_buf_printf(b, "    if (build_%s(&req%s, err) != SDKRT_OK)\n        return SDKRT_ERR;\n", N,
                     o->has_request ? ", request" : "");
     sdkc_buf_printf(
@@ -272,7 +294,7 @@ static void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "    *out = s;\n    return SDKRT_OK;\n}\n\n",
         P, N);
     sdkc_buf_printf(b,
-                    "%s_next %s_%s_next(%s_%s_stream *stream, %s*item, %s_error **err)\n{\n"
+                    "%s_next %s_%s_next(%s *stream, %s*item, %s_error **err)\n{\n"
                     "    const void *v = NULL;\n    if (item)\n        *item = NULL;\n"
                     "    if (!stream || !item) {\n        sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: stream and item are required\");\n"
@@ -281,11 +303,11 @@ static void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (r == SDKRT_STREAM_EVENT) {\n        *item = v;\n        return "
                     "%s_NEXT_ITEM;\n    }\n"
                     "    return r == SDKRT_STREAM_END ? %s_NEXT_END : %s_NEXT_ERROR;\n}\n\n",
-                    P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P, o->op->id, U, U, U, U);
+                    P, P, N, H, emit_const_ptr(cx, o->item->cdecl), P, o->op->id, U, U, U, U);
     sdkc_buf_printf(b,
-                    "void %s_%s_close(%s_%s_stream *stream)\n{\n    if (!stream)\n        return;\n"
+                    "void %s_%s_close(%s *stream)\n{\n    if (!stream)\n        return;\n"
                     "    sdkrt_jstream_close(stream->s);\n    free(stream);\n}\n\n",
-                    P, N, P, N);
+                    P, N, H);
     if (o->cause)
         sdkc_buf_printf(b,
                         "%s%s_%s_failure(const %s_error *err)\n{\n"
@@ -295,10 +317,84 @@ static void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         emit_const_ptr(cx, o->cause->cdecl), P, N, P);
 }
 
+/* A call with several declared successes whose C results differ: *out is a PREFIX_<op>_response
+ * with the member of the status that came back. */
+static void emit_unary_response(emit_ctx *cx, sdkc_buf *b, const cop *o)
+{
+    const sdkc_operation *op = o->op;
+    const char *P = cx->prefix, *N = o->name;
+    sdkc_buf_printf(b, "%s_status %s_%s(%s_client *client, ", P, P, N, P);
+    if (o->has_request)
+        sdkc_buf_printf(b, "const %s_%s_request *request, ", P, N);
+    sdkc_buf_printf(b,
+                    "const %s_call_options *call, %s_%s_response **out, int *status, "
+                    "%s_error **err)\n{\n    sdkrt_request *req = NULL;\n"
+                    "    void *result = NULL;\n    int got = 0;\n    %s_%s_response *r = NULL;\n"
+                    "    if (status)\n        *status = 0;\n    if (out)\n        *out = NULL;\n",
+                    P, P, N, P, P, N);
+    sdkc_buf_printf(b,
+                    "    if (!client || !out)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n",
+                    op->id);
+    sdkc_buf_printf(
+        b,
+        "    r = calloc(1, sizeof *r);\n    if (!r)\n        return sdkrt_error_set(err, "
+        "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
+        "    if (build_%s(&req%s, err) != SDKRT_OK) {\n        free(r);\n"
+        "        return SDKRT_ERR;\n    }\n",
+        N, o->has_request ? ", request" : "");
+    sdkc_buf_printf(b,
+                    "    %s_status st = sdkrt_json_call_status(client, req, call, &op_%s, &result, "
+                    "&got, err);\n    sdkrt_request_free(req);\n"
+                    "    if (st != SDKRT_OK) {\n        free(r);\n        return st;\n    }\n"
+                    "    r->status = got;\n",
+                    P, N);
+    /* the member of the status, matched as the runtime does: exact statuses, then the range */
+    bool first = true;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k <= op->nmore_successes; k++) {
+            const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
+            const char *member = emit_success_member(cx, o, k);
+            if ((pass == 0) != (sc->status >= 100) || !member)
+                continue;
+            if (sc->status >= 100)
+                sdkc_buf_printf(b, "    %sif (got == %d)\n", first ? "" : "else ", sc->status);
+            else
+                sdkc_buf_printf(b, "    %sif (got / 100 == 2)\n", first ? "" : "else ");
+            sdkc_buf_printf(b, "        r->%s = result;\n", member);
+            first = false;
+        }
+    }
+    sdkc_buf_puts(b,
+                  "    if (status)\n        *status = got;\n    *out = r;\n    return SDKRT_OK;\n"
+                  "}\n\n");
+    sdkc_buf_printf(b,
+                    "void %s_%s_response_free(%s_%s_response *response)\n{\n"
+                    "    if (!response)\n        return;\n",
+                    P, N, P, N);
+    for (size_t k = 0; k <= op->nmore_successes; k++) {
+        const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
+        const char *member = emit_success_member(cx, o, k);
+        const ctype *c = k ? o->more[k - 1] : o->result;
+        if (!member)
+            continue;
+        if (sc->encoding == SDKC_ENC_JSON)
+            sdkc_buf_printf(b, "    sdkrt_json_value_free(&%s, response->%s);\n",
+                            emit_desc_name(cx, c), member);
+        else
+            sdkc_buf_printf(b, "    sdkrt_bytes_free(response->%s);\n", member);
+    }
+    sdkc_buf_puts(b, "    free(response);\n}\n\n");
+}
+
 static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const sdkc_operation *op = o->op;
     const char *P = cx->prefix, *N = o->name;
+    if (o->several && !o->several_shared) {
+        emit_unary_response(cx, b, o);
+        return;
+    }
     const char *outp = emit_out_param(cx, o);
     sdkc_buf_printf(b, "%s_status %s_%s(%s_client *client, ", P, P, N, P);
     if (o->has_request)
@@ -306,7 +402,11 @@ static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_printf(b, "const %s_call_options *call, ", P);
     if (outp)
         sdkc_buf_printf(b, "%s, ", outp);
+    if (o->several)
+        sdkc_buf_puts(b, "int *status, ");
     sdkc_buf_printf(b, "%s_error **err)\n{\n    sdkrt_request *req = NULL;\n", P);
+    if (o->several)
+        sdkc_buf_puts(b, "    if (status)\n        *status = 0;\n");
     /* A non-struct result (a scalar, a pointer such as char * or json_t *) is copied out of the
        storage the runtime decoded into: out points to that storage type, not to a pointer. */
     bool copy = outp && op->success.encoding == SDKC_ENC_JSON &&
@@ -320,8 +420,15 @@ static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     outp ? " || !out" : "", op->id, outp ? " and out are" : " is");
     sdkc_buf_printf(b, "    if (build_%s(&req%s, err) != SDKRT_OK)\n        return SDKRT_ERR;\n", N,
                     o->has_request ? ", request" : "");
-    sdkc_buf_printf(b, "    %s_status st = sdkrt_json_call(client, req, call, &op_%s, %s, err);\n",
-                    P, N, outp ? "&result" : "NULL");
+    if (o->several)
+        sdkc_buf_printf(b,
+                        "    %s_status st = sdkrt_json_call_status(client, req, call, &op_%s, %s, "
+                        "status, err);\n",
+                        P, N, outp ? "&result" : "NULL");
+    else
+        sdkc_buf_printf(b,
+                        "    %s_status st = sdkrt_json_call(client, req, call, &op_%s, %s, err);\n",
+                        P, N, outp ? "&result" : "NULL");
     sdkc_buf_puts(b, "    sdkrt_request_free(req);\n");
     if (outp) {
         if (copy)
@@ -353,10 +460,19 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         "                               \"libsdkrt %%s does not serve this SDK (built for "
         "%%d.%%d)\", sdkrt_version_string(),\n"
         "                               SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR);\n"
-        "    return sdkrt_client_new(out, opts, err);\n}\n\n"
+        "%s"
         "void %s_client_free(%s_client *client)\n{\n    sdkrt_client_free(client);\n}\n\n"
         "void %s_bytes_free(%s_bytes *bytes)\n{\n    sdkrt_bytes_free(bytes);\n}\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P);
+        P, P, P, P, P, P, P, P,
+        sdkc_ir_default_server(cx->ir)
+            ? sdkc_arena_printf(cx->arena,
+                                "    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;\n"
+                                "    if (opts)\n        o = *opts;\n"
+                                "    if (!o.base_url)\n        o.base_url = %s_DEFAULT_BASE_URL;\n"
+                                "    return sdkrt_client_new(out, &o, err);\n}\n\n",
+                                cx->upper)
+            : "    return sdkrt_client_new(out, opts, err);\n}\n\n",
+        P, P, P, P);
     sdkc_buf_printf(
         b,
         "void %s_error_free(%s_error *err)\n{\n    sdkrt_error_free(err);\n}\n\n"

@@ -9,6 +9,15 @@
 static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const sdkc_operation *op = o->op;
+    if (o->variant) {
+        /* the stream variant sends what its operation sends */
+        size_t n = strlen(o->name) - strlen("_stream");
+        sdkc_buf_printf(b,
+                        "/* Parameters of %s: those of %.*s (the same operation, answered as "
+                        "text/event-stream). */\ntypedef %s_%.*s_request %s_%s_request;\n\n",
+                        o->name, (int)n, o->name, cx->prefix, (int)n, o->name, cx->prefix, o->name);
+        return;
+    }
     char *doc =
         sdkc_arena_printf(cx->arena,
                           "Parameters of %s (%s %s). Borrowed by the call; has_x marks "
@@ -115,8 +124,9 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const char *req_arg =
         o->has_request ? sdkc_arena_printf(cx->arena, "const %s_%s_request *request, ", P, N) : "";
     if (op->stream && o->item) {
+        const char *H = emit_stream_handle(cx, o);
         sdkc_buf_printf(b, "/* A cold event stream of %s: see %s_%s_open. */\n", N, P, N);
-        sdkc_buf_printf(b, "typedef struct %s_%s_stream %s_%s_stream;\n\n", P, N, P, N);
+        sdkc_buf_printf(b, "typedef struct %s %s;\n\n", H, H);
         sdkc_kit_put_doc(b, SDKC_KIT_DOC_C, "", op_doc(cx, o), NULL);
         sdkc_buf_puts(b, "/* ");
         emit_errors_doc(cx, b, o);
@@ -126,9 +136,9 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         "*out is new: release it with %s_%s_close. */\n",
                         P, N, P, N);
         sdkc_buf_printf(b,
-                        "%s_status %s_%s_open(%s_%s_stream **out, %s_client *client, %sconst "
+                        "%s_status %s_%s_open(%s **out, %s_client *client, %sconst "
                         "%s_call_options *call,\n    %s_error **err);\n",
-                        P, P, N, P, N, P, req_arg, P, P);
+                        P, P, N, H, P, req_arg, P, P);
         sdkc_buf_printf(
             b,
             "/* The next item: %s_NEXT_ITEM with *item (borrowed until the next call or close), "
@@ -137,12 +147,12 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
             "declared "
             "error status its domain error; a cut TRANSPORT. */\n",
             cx->upper, cx->upper, cx->upper, "StreamFailure", P, N);
-        sdkc_buf_printf(b, "%s_next %s_%s_next(%s_%s_stream *stream, %s*item, %s_error **err);\n",
-                        P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P);
+        sdkc_buf_printf(b, "%s_next %s_%s_next(%s *stream, %s*item, %s_error **err);\n", P, P, N, H,
+                        emit_const_ptr(cx, o->item->cdecl), P);
         sdkc_buf_printf(b,
                         "/* Close the stream and its connection at any point (NULL is a no-op). "
-                        "*/\nvoid %s_%s_close(%s_%s_stream *stream);\n",
-                        P, N, P, N);
+                        "*/\nvoid %s_%s_close(%s *stream);\n",
+                        P, N, H);
         if (o->cause)
             sdkc_buf_printf(b,
                             "/* The decoded cause of a stream failure error (borrowed from err), "
@@ -223,9 +233,36 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                             : "",
                         P);
     }
+    if (o->several && !o->several_shared) {
+        sdkc_buf_printf(b,
+                        "/* What %s answered: status is the HTTP status, and the member of that "
+                        "status is set (new, owned by the\n * response; the others are NULL). "
+                        "Release it with %s_%s_response_free. */\n"
+                        "typedef struct %s_%s_response {\n    int status;\n",
+                        N, P, N, P, N);
+        for (size_t k = 0; k <= op->nmore_successes; k++) {
+            const char *decl = emit_success_member_decl(cx, o, k);
+            if (decl)
+                sdkc_buf_printf(b, "    %s;\n", decl);
+        }
+        sdkc_buf_printf(b,
+                        "} %s_%s_response;\n"
+                        "void %s_%s_response_free(%s_%s_response *response); /* NULL is a no-op "
+                        "*/\n\n",
+                        P, N, P, N, P, N);
+    }
     sdkc_kit_put_doc(b, SDKC_KIT_DOC_C, "", op_doc(cx, o), NULL);
     sdkc_buf_puts(b, "/* ");
     emit_errors_doc(cx, b, o);
+    if (o->several) {
+        char st[16];
+        sdkc_buf_printf(b, "\n * Succeeds with %s",
+                        sdkc_status_text(op->success.status, st, sizeof st));
+        for (size_t k = 0; k < op->nmore_successes; k++)
+            sdkc_buf_printf(b, "%s%s", k + 1 == op->nmore_successes ? " or " : ", ",
+                            sdkc_status_text(op->more_successes[k].status, st, sizeof st));
+        sdkc_buf_puts(b, ": *status (may be NULL) gets the status that came back.");
+    }
     const char *outp = emit_out_param(cx, o);
     sdkc_buf_printf(b,
                     "\n * client, request and call (NULL for defaults) are borrowed; %s; on %s_ERR "
@@ -237,6 +274,8 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     N, P, req_arg, P);
     if (outp)
         sdkc_buf_printf(b, "%s, ", outp);
+    if (o->several)
+        sdkc_buf_puts(b, "int *status, ");
     sdkc_buf_printf(b, "%s_error **err);\n", P);
     if (paged) {
         sdkc_buf_printf(b,

@@ -94,6 +94,8 @@ void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *o
                          "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
                          "\"out of memory\");\n    }\n");
     }
-    if (cx->ir->nschemes > 0)
+    /* a contract that declares no scheme leaves the request without one: the client then sends
+       whatever it is configured with (an implied scheme never narrows that) */
+    if (!cx->ir->auth_unspecified && cx->ir->nschemes > 0)
         emit_security(cx, b, op);
 }

@@ -175,6 +175,15 @@ typedef struct sdkrt_jerror {
     const sdkrt_jtype *type;
 } sdkrt_jerror;
 
+/* Another declared success of an operation that declares several 2xx statuses: at status (exact,
+ * or 2 for 2XX) the body is read as encoding, result and unwrap say (as sdkrt_jop's own). */
+typedef struct sdkrt_jsuccess {
+    int status;
+    sdkrt_jencoding encoding;
+    const sdkrt_jtype *result;
+    const char *unwrap;
+} sdkrt_jsuccess;
+
 /* An operation as generated code describes it. */
 typedef struct sdkrt_jop {
     const char *id; /* "v2.session.get", for messages */
@@ -189,6 +198,10 @@ typedef struct sdkrt_jop {
     bool item_encoded;         /* data may be a JSON string holding the item */
     const char *failure_event; /* event name of a failure frame, or NULL */
     const sdkrt_jtype *cause;  /* type of a failure frame's data, or NULL (kept as raw JSON) */
+    /* The other declared successes (exact statuses, then 2XX), or NULL: a status matches the
+       main success's exact status or one of these exactly first, then a range. */
+    const sdkrt_jsuccess *more;
+    size_t nmore;
 } sdkrt_jop;
 
 /* The tag of the DOMAIN error a stream failure frame becomes (the stream did fail, whatever its
@@ -219,9 +232,17 @@ void sdkrt_json_value_free(const sdkrt_jtype *t, void *value);
 sdkrt_status sdkrt_json_call(sdkrt_client *client, const sdkrt_request *req,
                              const sdkrt_call_options *call, const sdkrt_jop *op, void **out,
                              sdkrt_error **err);
+/* sdkrt_json_call for an operation with several declared successes: *status (may be NULL) gets
+ * the HTTP status of a success (0 otherwise), and *out the value of that status's declared type. */
+sdkrt_status sdkrt_json_call_status(sdkrt_client *client, const sdkrt_request *req,
+                                    const sdkrt_call_options *call, const sdkrt_jop *op, void **out,
+                                    int *status, sdkrt_error **err);
 /* The mapping half of sdkrt_json_call, for a response already received (resp borrowed). */
 sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp, void **out,
                                  sdkrt_error **err);
+/* The same with the success status (see sdkrt_json_call_status). */
+sdkrt_status sdkrt_json_response_status(const sdkrt_jop *op, const sdkrt_response *resp, void **out,
+                                        int *status, sdkrt_error **err);
 /* An error response (status, content type, body borrowed) as a DOMAIN error when declared by op
  * (payload: the decoded body; raw payload: the body's JSON), else UNEXPECTED_STATUS. Always
  * returns SDKRT_ERR with *err set (unless *err already held an error: see sdkrt/error.h). */

@@ -111,6 +111,13 @@ bool sdkc_kit_make_dirs(const char *path);
 sdkc_status sdkc_kit_write_out(const char *dir, const char *rel, const sdkc_buf *b,
                                sdkc_diag *diag);
 
+/* ---- operations ---- */
+
+/* *out: ir as SDKs offer its operations: each operation with a stream variant is followed by a
+ * copy that streams it ("<safe_name>_stream": encoding sse, stream = the variant). Everything
+ * else of *out is ir's (borrowed); new operations live in a (outlive out with it). */
+sdkc_status sdkc_kit_expand_ops(sdkc_ir *out, const sdkc_ir *ir, sdkc_arena *a);
+
 #ifdef __cplusplus
 }
 #endif

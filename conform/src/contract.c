@@ -1,0 +1,181 @@
+/* contract.c - what the contract says that the IR does not keep: every declared response (all
+ * 2xx, their media types and headers) and links, read from the document itself. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "conform_internal.h"
+
+static const sdkc_node *deref(const sdkc_doc *doc, const sdkc_node *n)
+{
+    for (int i = 0; n && i < 8; i++) {
+        const char *ref = sdkc_node_text(sdkc_node_get(n, "$ref"));
+        if (!ref)
+            return n;
+        n = ref[0] == '#' ? sdkc_doc_pointer(doc, ref + 1) : NULL;
+    }
+    return n && !sdkc_node_get(n, "$ref") ? n : NULL;
+}
+
+static const char *const methods[] = {"get",     "put",  "post",  "delete",
+                                      "options", "head", "patch", "trace"};
+
+const sdkc_node *conform_op_node(const sdkc_doc *doc, const sdkc_operation *op)
+{
+    const sdkc_node *paths = doc ? sdkc_node_get(sdkc_doc_root(doc), "paths") : NULL;
+    if (!paths || paths->kind != SDKC_NODE_MAP || !op->loc.line)
+        return NULL;
+    for (size_t i = 0; i < paths->npairs; i++) {
+        const sdkc_node *item = deref(doc, paths->pairs[i].value);
+        for (size_t m = 0; item && m < sizeof methods / sizeof methods[0]; m++) {
+            const sdkc_node *o = sdkc_node_get(item, methods[m]);
+            if (o && o->loc.line == op->loc.line && o->loc.col == op->loc.col &&
+                strcasecmp(methods[m], op->method) == 0)
+                return o;
+        }
+    }
+    return NULL;
+}
+
+/* "200" exact, then "2XX", then "default" (only with allow_default). */
+const sdkc_node *conform_response(const sdkc_doc *doc, const sdkc_node *opnode, int status,
+                                  bool allow_default)
+{
+    const sdkc_node *resps = sdkc_node_get(opnode, "responses");
+    if (!resps || resps->kind != SDKC_NODE_MAP)
+        return NULL;
+    char exact[16], range[16];
+    snprintf(exact, sizeof exact, "%d", status);
+    snprintf(range, sizeof range, "%dXX", status / 100);
+    const sdkc_node *r = sdkc_node_get(resps, exact);
+    if (!r)
+        r = sdkc_node_get(resps, range);
+    if (!r) {
+        range[1] = range[2] = 'x';
+        r = sdkc_node_get(resps, range);
+    }
+    if (!r && allow_default)
+        r = sdkc_node_get(resps, "default");
+    return deref(doc, r);
+}
+
+const sdkc_node *conform_response_content(const sdkc_node *resp)
+{
+    const sdkc_node *c = sdkc_node_get(resp, "content");
+    return c && c->kind == SDKC_NODE_MAP && c->npairs ? c : NULL;
+}
+
+const sdkc_node *conform_deref(const sdkc_doc *doc, const sdkc_node *n)
+{
+    return deref(doc, n);
+}
+
+/* ---- media types ---- */
+
+typedef struct media {
+    const char *type, *sub, *params; /* into the text */
+    size_t tlen, slen;
+} media;
+
+static bool parse_media(const char *s, media *m)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    m->type = s;
+    while (*s && *s != '/' && *s != ';' && *s != ' ')
+        s++;
+    m->tlen = (size_t)(s - m->type);
+    if (*s != '/' || !m->tlen)
+        return false;
+    m->sub = ++s;
+    while (*s && *s != ';' && *s != ' ' && *s != '\t')
+        s++;
+    m->slen = (size_t)(s - m->sub);
+    while (*s && *s != ';')
+        s++;
+    m->params = s;
+    return m->slen > 0;
+}
+
+/* The value of parameter name in a ";a=b; c=\"d\"" list (into out), or false. */
+static bool media_param(const char *params, const char *name, char *out, size_t cap)
+{
+    size_t n = strlen(name);
+    for (const char *p = params; p && *p;) {
+        while (*p == ';' || *p == ' ' || *p == '\t')
+            p++;
+        const char *eq = strchr(p, '=');
+        const char *end = strchr(p, ';');
+        if (!eq || (end && eq > end)) {
+            p = end;
+            continue;
+        }
+        const char *k = p, *ke = eq;
+        while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+            ke--;
+        const char *v = eq + 1;
+        while (*v == ' ' || *v == '"')
+            v++;
+        const char *ve = end ? end : v + strlen(v);
+        while (ve > v && (ve[-1] == ' ' || ve[-1] == '"' || ve[-1] == '\t'))
+            ve--;
+        if ((size_t)(ke - k) == n && strncasecmp(k, name, n) == 0) {
+            size_t len = (size_t)(ve - v) < cap - 1 ? (size_t)(ve - v) : cap - 1;
+            memcpy(out, v, len);
+            out[len] = '\0';
+            return true;
+        }
+        p = end;
+    }
+    return false;
+}
+
+bool sdkc_conform_media_match(const char *declared, const char *got)
+{
+    media d, g;
+    if (!declared || !got || !parse_media(declared, &d) || !parse_media(got, &g))
+        return false;
+    bool any_type = d.tlen == 1 && d.type[0] == '*';
+    bool any_sub = d.slen == 1 && d.sub[0] == '*';
+    if (!any_type && (d.tlen != g.tlen || strncasecmp(d.type, g.type, d.tlen) != 0))
+        return false;
+    if (!any_sub && (d.slen != g.slen || strncasecmp(d.sub, g.sub, d.slen) != 0))
+        return false;
+    /* Every parameter the declaration names must agree when the answer names it too (values
+       compared without case: charset names are case-insensitive); a parameter the answer
+       leaves out takes its default, and one the declaration does not name is free. */
+    for (const char *p = d.params; p && *p;) {
+        while (*p == ';' || *p == ' ' || *p == '\t')
+            p++;
+        const char *eq = strchr(p, '=');
+        const char *end = strchr(p, ';');
+        if (!eq || (end && eq > end)) {
+            p = end;
+            continue;
+        }
+        char name[64], dv[128], gv[128];
+        const char *ke = eq;
+        while (ke > p && (ke[-1] == ' ' || ke[-1] == '\t'))
+            ke--;
+        size_t nl = (size_t)(ke - p) < sizeof name - 1 ? (size_t)(ke - p) : sizeof name - 1;
+        memcpy(name, p, nl);
+        name[nl] = '\0';
+        if (media_param(d.params, name, dv, sizeof dv) &&
+            media_param(g.params, name, gv, sizeof gv) && strcasecmp(dv, gv) != 0)
+            return false;
+        p = end;
+    }
+    return true;
+}
+
+bool conform_media_is_json(const char *mt)
+{
+    media m;
+    if (!mt || !parse_media(mt, &m))
+        return false;
+    if (m.slen == 4 && strncasecmp(m.sub, "json", 4) == 0)
+        return true;
+    return m.slen > 5 && strncasecmp(m.sub + m.slen - 5, "+json", 5) == 0;
+}

@@ -1,0 +1,38 @@
+/* sdkc/emit_ts.h - the TypeScript emitter: writes an ESM TypeScript package (a Promise client on
+ * fetch) from an IR.
+ *
+ * Output layout under out_dir: package.json, tsconfig.json, README.md, src/index.ts,
+ * src/client.ts (client, one class per operation group, inputs, cursors), src/types.ts,
+ * src/errors.ts (one Error class per declared `_tag`), src/runtime.ts (fixed: pages, streams,
+ * errors, wire rules, SSE). Deterministic: the same IR and options give the same bytes.
+ */
+#ifndef SDKC_EMIT_TS_H
+#define SDKC_EMIT_TS_H
+
+#include "sdkc/diag.h"
+#include "sdkc/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sdkc_emit_ts_options {
+    const char *package; /* the npm package name; NULL: "sdk" */
+    const char *out_dir; /* created when missing; files in it are overwritten */
+} sdkc_emit_ts_options;
+#define SDKC_EMIT_TS_OPTIONS_INIT                                                                  \
+    {                                                                                              \
+        NULL, NULL                                                                                 \
+    }
+
+/* Emit the package for ir (borrowed). Errors (bad package name, I/O) go to diag. */
+sdkc_status sdkc_emit_ts(const sdkc_ir *ir, const sdkc_emit_ts_options *opts, sdkc_diag *diag);
+
+/* `sdkc generate CONTRACT|IR --lang ts --out DIR [--prefix NAME] [--include GLOB]... [--quiet]`:
+ * argv[0] is "generate". Returns the process exit status (0 ok, 1 errors, 2 usage). */
+int sdkc_emit_ts_main(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

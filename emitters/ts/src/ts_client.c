@@ -1,0 +1,553 @@
+/* client.ts (the client, one class per operation group, the input and cursor types, the
+ * operation descriptors the runtime interprets), index.ts and README.md. */
+#include "ts_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Members of rt.BaseClient: a group may not take their names. */
+
+/* The pages the TS runtime's rt.Page walks: OpenCode's cursor object. Operations paged in the
+ * other styles (docs/pagination.md) are plain calls in TypeScript for now. */
+static const sdkc_pagination *ts_page(const sdkc_operation *op)
+{
+    return op->pagination && op->pagination->style == SDKC_PAGE_CURSOR_OBJECT ? op->pagination
+                                                                              : NULL;
+}
+
+static const char *const client_members[] = {
+    "baseUrl",      "transport",     "headers",       "credentials", "timeout", "schemes",
+    "errorClasses", "credentialFor", "authParts",     "prepare",     "failure", "send",
+    "text",         "errorFor",      "successStatus", "call",        "decode",  "page",
+    "stream",       "streamFailure", "failureOf",     "constructor", NULL};
+
+static bool same(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+/* The body is flattened into the input when it is an object whose fields do not clash with a
+ * parameter's key: `client.session.prompt({ sessionID, prompt, resume: false })`. */
+static bool flatten_body(const sdkc_operation *op, const char *const *keys)
+{
+    const sdkc_body *body = op->body;
+    if (!body || body->type->kind != SDKC_TYPE_OBJECT || !body->type->u.object.nfields)
+        return false;
+    for (size_t i = 0; i < body->type->u.object.nfields; i++) {
+        for (size_t j = 0; j < op->nparams; j++) {
+            if (same(body->type->u.object.fields[i].wire_name, keys[j]))
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool body_has_required(const sdkc_type *t)
+{
+    for (size_t i = 0; i < t->u.object.nfields; i++) {
+        if (t->u.object.fields[i].required && !t->u.object.fields[i].read_only)
+            return true;
+    }
+    return false;
+}
+
+sdkc_status ts_plan_ops(ts_ctx *cx)
+{
+    const sdkc_ir *ir = cx->ir;
+    ts_names *module = &cx->exports, groups = {0};
+    sdkc_status st = SDKC_ERR_NOMEM;
+    ts_names *methods = calloc(ir->nops ? ir->nops : 1, sizeof *methods);
+    cx->ops = sdkc_arena_alloc(cx->arena, (ir->nops ? ir->nops : 1) * sizeof *cx->ops);
+    cx->groups = sdkc_arena_alloc(cx->arena, (ir->nops ? ir->nops : 1) * sizeof *cx->groups);
+    if (!methods || !cx->ops || !cx->groups)
+        goto done;
+    for (size_t i = 0; client_members[i]; i++)
+        ts_names_add(&groups, client_members[i]);
+    for (size_t i = 0; i < ir->nops; i++) {
+        const sdkc_operation *op = &ir->ops[i];
+        ts_op *o = &cx->ops[i];
+        o->op = op;
+        o->spec = sdkc_arena_printf(cx->arena, "OP_%s", op->safe_name);
+        const char *gname = op->group && *op->group ? op->group : "default";
+        size_t g = 0;
+        const char *prop = ts_camel(cx, gname);
+        while (g < cx->ngroups && !same(cx->groups[g].prop, prop) &&
+               !same(cx->groups[g].prop, sdkc_arena_printf(cx->arena, "%sApi", prop)))
+            g++;
+        if (g == cx->ngroups) {
+            if (ts_names_has(&groups, prop))
+                prop = sdkc_arena_printf(cx->arena, "%sApi", prop);
+            cx->groups[g].prop = ts_unique(cx, &groups, prop ? prop : "api");
+            cx->groups[g].cls =
+                ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sApi", ts_pascal(cx, gname)));
+            cx->ngroups++;
+        }
+        o->group_index = g;
+        o->group = cx->groups[g].prop;
+        o->method = ts_unique(cx, &methods[g], ts_camel(cx, op->name ? op->name : op->safe_name));
+        const char *base = ts_pascal(cx, op->safe_name);
+        /* parameter keys: the wire name, unless two locations share it */
+        o->keys = sdkc_arena_alloc(cx->arena, (op->nparams ? op->nparams : 1) * sizeof *o->keys);
+        if (!o->keys)
+            goto done;
+        for (size_t j = 0; j < op->nparams; j++) {
+            bool dup = false;
+            for (size_t k = 0; k < op->nparams; k++)
+                dup = dup || (k != j && same(op->params[k].wire_name, op->params[j].wire_name));
+            o->keys[j] = dup ? ts_camel(cx, op->params[j].safe_name) : op->params[j].wire_name;
+        }
+        bool flat = flatten_body(op, o->keys);
+        if (op->body && !flat) {
+            o->body_key = "body";
+            for (size_t j = 0; j < op->nparams; j++)
+                if (same(o->keys[j], "body"))
+                    o->body_key = "requestBody";
+        }
+        bool required = false;
+        for (size_t j = 0; j < op->nparams; j++)
+            required = required || op->params[j].required;
+        if (op->body && op->body->required)
+            required = required || !flat || body_has_required(op->body->type);
+        o->input_optional = !required;
+        if (op->nparams || op->body)
+            o->input = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sInput", base));
+        if (ts_page(op))
+            o->cursor = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sCursor", base));
+    }
+    st = cx->oom || module->oom || groups.oom ? SDKC_ERR_NOMEM : SDKC_OK;
+done:
+    for (size_t i = 0; methods && i < ir->nops; i++)
+        ts_names_free(&methods[i]);
+    free(methods);
+    ts_names_free(&groups);
+    return st;
+}
+
+/* The readOnly fields of an object body (left out of requests) as string literals joined by sep. */
+static bool put_read_only(sdkc_buf *b, const sdkc_type *t, const char *sep)
+{
+    bool any = false;
+    if (t->kind != SDKC_TYPE_OBJECT)
+        return false;
+    for (size_t i = 0; i < t->u.object.nfields; i++) {
+        if (!t->u.object.fields[i].read_only)
+            continue;
+        sdkc_buf_puts(b, any ? sep : "");
+        ts_put_string(b, t->u.object.fields[i].wire_name);
+        any = true;
+    }
+    return any;
+}
+
+static void put_body_type(const ts_ctx *cx, sdkc_buf *b, const sdkc_type *t)
+{
+    sdkc_buf ro = SDKC_BUF_INIT;
+    if (put_read_only(&ro, t, " | ") && !ro.oom) {
+        sdkc_buf_puts(b, "Omit<");
+        ts_put_type(cx, b, t, "T.");
+        sdkc_buf_printf(b, ", %s>", ro.data);
+    } else {
+        ts_put_type(cx, b, t, "T.");
+    }
+    b->oom = b->oom || ro.oom;
+    sdkc_buf_cleanup(&ro);
+}
+
+static void emit_input(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
+{
+    const sdkc_operation *op = o->op;
+    bool flat_only = op->body && !o->body_key && !op->nparams;
+    sdkc_buf_printf(b, "/** The input of %s.%s (%s %s). */\nexport type %s = %s", o->group,
+                    o->method, op->method, op->path, o->input, flat_only ? "" : "{\n");
+    for (size_t j = 0; j < op->nparams; j++) {
+        const sdkc_param *p = &op->params[j];
+        char where[96];
+        snprintf(where, sizeof where, "%s parameter", sdkc_param_in_name(p->in));
+        ts_put_doc(b, "  ", p->docs,
+                   ts_page(op) && p == ts_page(op)->cursor_param
+                       ? "An opaque cursor from a page of this operation."
+                       : NULL);
+        sdkc_buf_puts(b, "  ");
+        ts_put_key(b, o->keys[j]);
+        sdkc_buf_puts(b, p->required ? ": " : "?: ");
+        if (ts_page(op) && p == ts_page(op)->cursor_param)
+            sdkc_buf_puts(b, o->cursor);
+        else
+            ts_put_type(cx, b, p->type, "T.");
+        sdkc_buf_puts(b, ";\n");
+    }
+    if (o->body_key) {
+        ts_put_doc(b, "  ", op->body->docs, NULL);
+        sdkc_buf_printf(b, "  %s%s: ", o->body_key, op->body->required ? "" : "?");
+        put_body_type(cx, b, op->body->type);
+        sdkc_buf_puts(b, ";\n");
+    }
+    if (!flat_only)
+        sdkc_buf_puts(b, "}");
+    if (op->body && !o->body_key) {
+        sdkc_buf_puts(b, flat_only ? "" : " & ");
+        bool partial = !op->body->required;
+        sdkc_buf_puts(b, partial ? "Partial<" : "");
+        put_body_type(cx, b, op->body->type);
+        sdkc_buf_puts(b, partial ? ">" : "");
+    }
+    sdkc_buf_puts(b, ";\n\n");
+}
+
+static const char *style_name(sdkc_param_style s)
+{
+    return sdkc_param_style_name(s);
+}
+
+static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
+{
+    const sdkc_operation *op = o->op;
+    char st[16];
+    sdkc_buf_printf(b, "const %s: rt.OperationSpec = {\n  id: ", o->spec);
+    ts_put_string(b, op->id);
+    sdkc_buf_puts(b, ",\n  method: ");
+    ts_put_string(b, op->method);
+    sdkc_buf_puts(b, ",\n  path: ");
+    /* a fragment in the path key is never sent */
+    const char *hash = strchr(op->path, '#');
+    char *path = hash ? sdkc_arena_strndup(cx->arena, op->path, (size_t)(hash - op->path))
+                      : (char *)op->path;
+    ts_put_string(b, path ? path : op->path);
+    sdkc_buf_puts(b, ",\n  params: [");
+    for (size_t j = 0; j < op->nparams; j++) {
+        const sdkc_param *p = &op->params[j];
+        sdkc_buf_puts(b, j ? ", [" : "[");
+        ts_put_string(b, o->keys[j]);
+        sdkc_buf_puts(b, ", ");
+        ts_put_string(b, p->wire_name);
+        sdkc_buf_printf(b, ", '%s', '%s', %s, %s]", sdkc_param_in_name(p->in), style_name(p->style),
+                        p->explode ? "true" : "false", p->allow_reserved ? "true" : "false");
+    }
+    sdkc_buf_puts(b, "],\n");
+    if (op->body) {
+        const sdkc_body *bd = op->body;
+        sdkc_buf_puts(b, "  body: { contentType: ");
+        ts_put_string(b, bd->content_type);
+        sdkc_buf_printf(b, ", required: %s", bd->required ? "true" : "false");
+        if (o->body_key) {
+            sdkc_buf_puts(b, ", key: ");
+            ts_put_string(b, o->body_key);
+        }
+        if (bd->nalternatives) {
+            sdkc_buf_puts(b, ", alternatives: [");
+            for (size_t k = 0; k < bd->nalternatives; k++) {
+                sdkc_buf_puts(b, k ? ", " : "");
+                ts_put_string(b, bd->alternatives[k]);
+            }
+            sdkc_buf_puts(b, "]");
+        }
+        sdkc_buf ro = SDKC_BUF_INIT;
+        if (put_read_only(&ro, bd->type, ", "))
+            sdkc_buf_printf(b, ", readOnly: [%s]", ro.data ? ro.data : "");
+        b->oom = b->oom || ro.oom;
+        sdkc_buf_cleanup(&ro);
+        if (bd->nencodings) {
+            sdkc_buf_puts(b, ", encodings: {");
+            for (size_t k = 0; k < bd->nencodings; k++) {
+                const sdkc_body_encoding *e = &bd->encodings[k];
+                sdkc_buf_puts(b, k ? ", " : " ");
+                ts_put_string(b, e->property);
+                sdkc_buf_puts(b, ": [");
+                if (e->content_type)
+                    ts_put_string(b, e->content_type);
+                else
+                    sdkc_buf_puts(b, "undefined");
+                if (e->has_style)
+                    sdkc_buf_printf(b, ", '%s'", style_name(e->style));
+                else
+                    sdkc_buf_puts(b, ", undefined");
+                sdkc_buf_printf(b, ", %s, %s]", e->explode ? "true" : "false",
+                                e->allow_reserved ? "true" : "false");
+            }
+            sdkc_buf_puts(b, " }");
+        }
+        sdkc_buf_puts(b, " },\n");
+    }
+    sdkc_buf_printf(b, "  status: %d,\n  encoding: '%s',\n", op->success.status,
+                    sdkc_encoding_name(op->success.encoding));
+    if (op->success.content_type && op->success.encoding != SDKC_ENC_SSE &&
+        op->success.encoding != SDKC_ENC_NONE) {
+        /* a JSON result under a media range is asked for as JSON first (as the C SDK does) */
+        sdkc_buf_puts(b, "  accept: ");
+        const char *accept = op->success.content_type;
+        if (op->success.encoding == SDKC_ENC_JSON && strchr(accept, '*'))
+            accept = sdkc_arena_printf(cx->arena, "application/json, %s;q=0.8", accept);
+        ts_put_string(b, accept ? accept : op->success.content_type);
+        sdkc_buf_puts(b, ",\n");
+    }
+    if (op->success.unwrap && !ts_page(op)) {
+        sdkc_buf_puts(b, "  unwrap: ");
+        ts_put_string(b, op->success.unwrap);
+        sdkc_buf_puts(b, ",\n");
+    }
+    sdkc_buf_puts(b, "  errors: [");
+    for (size_t k = 0; k < op->nerrors; k++) {
+        const sdkc_error_status *e = &op->errors[k];
+        sdkc_buf_printf(b, "%s[%d, [", k ? ", " : "", e->status);
+        for (size_t t = 0; t < e->ntags; t++) {
+            sdkc_buf_puts(b, t ? ", " : "");
+            ts_put_string(b, e->tags[t].tag);
+        }
+        sdkc_buf_puts(b, "], ");
+        if (e->untagged) {
+            const char *n = e->untagged->name;
+            if (!n)
+                n = sdkc_arena_printf(cx->arena, "%s%s", ts_pascal(cx, op->safe_name),
+                                      sdkc_status_text(e->status, st, sizeof st));
+            ts_put_string(b, n ? n : "Error");
+        } else {
+            sdkc_buf_puts(b, "undefined");
+        }
+        sdkc_buf_puts(b, "]");
+    }
+    sdkc_buf_puts(b, "],\n");
+    if (cx->ir->nschemes) {
+        sdkc_buf_puts(b, "  security: [");
+        for (size_t k = 0; k < op->nsecurity;) {
+            size_t end = sdkc_security_requirement_end(op, k);
+            sdkc_buf_puts(b, k ? ", [" : "[");
+            for (size_t q = k; q < end; q++) {
+                sdkc_buf_puts(b, q > k ? ", " : "");
+                ts_put_string(b, op->security[q]->name);
+            }
+            sdkc_buf_puts(b, "]");
+            k = end;
+        }
+        sdkc_buf_puts(b, "],\n");
+    }
+    if (ts_page(op)) {
+        const sdkc_pagination *pg = ts_page(op);
+        sdkc_buf_puts(b, "  page: [");
+        ts_put_string(b, pg->items_field);
+        sdkc_buf_puts(b, ", ");
+        ts_put_string(b, pg->cursor_field);
+        sdkc_buf_puts(b, ", ");
+        ts_put_string(b, pg->next_field);
+        sdkc_buf_puts(b, ", ");
+        if (pg->previous_field)
+            ts_put_string(b, pg->previous_field);
+        else
+            sdkc_buf_puts(b, "undefined");
+        sdkc_buf_puts(b, ", ");
+        const char *key = pg->cursor_param->wire_name;
+        for (size_t j = 0; j < op->nparams; j++)
+            if (&op->params[j] == pg->cursor_param)
+                key = o->keys[j];
+        ts_put_string(b, key);
+        sdkc_buf_puts(b, "],\n");
+    }
+    if (op->stream) {
+        const sdkc_type *it = op->stream->item;
+        bool encoded = op->stream->item_encoded && it->kind != SDKC_TYPE_STRING &&
+                       it->kind != SDKC_TYPE_ENUM && it->kind != SDKC_TYPE_ANY;
+        sdkc_buf_puts(b, "  stream: [");
+        if (op->stream->failure_event)
+            ts_put_string(b, op->stream->failure_event);
+        else
+            sdkc_buf_puts(b, "undefined");
+        sdkc_buf_printf(b, ", %s],\n", encoded ? "true" : "false");
+    }
+    sdkc_buf_puts(b, "};\n\n");
+}
+
+/* The TS type of what the method gives back. */
+static void put_result(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
+{
+    const sdkc_operation *op = o->op;
+    if (op->stream) {
+        sdkc_buf_puts(b, "rt.Stream<");
+        ts_put_type(cx, b, op->stream->item, "T.");
+        sdkc_buf_puts(b, ">");
+        return;
+    }
+    sdkc_buf_puts(b, "Promise<");
+    if (ts_page(op)) {
+        sdkc_buf_puts(b, "rt.Page<");
+        ts_put_type(cx, b, ts_page(op)->item, "T.");
+        sdkc_buf_printf(b, ", %s>", o->cursor);
+    } else if (op->success.encoding == SDKC_ENC_NONE || op->success.encoding == SDKC_ENC_SSE) {
+        sdkc_buf_puts(b, "void");
+    } else if (op->success.encoding == SDKC_ENC_BYTES) {
+        sdkc_buf_puts(b, "Uint8Array");
+    } else if (op->success.encoding == SDKC_ENC_TEXT) {
+        sdkc_buf_puts(b, "string");
+    } else {
+        ts_put_type(cx, b, op->success.result ? op->success.result : op->success.type, "T.");
+    }
+    sdkc_buf_puts(b, ">");
+}
+
+static void emit_method(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
+{
+    const sdkc_operation *op = o->op;
+    char line[512];
+    snprintf(line, sizeof line, "%s %s (%s)%s", op->method, op->path, op->id,
+             op->deprecated ? "\n@deprecated" : "");
+    sdkc_buf ds = SDKC_BUF_INIT;
+    if (op->summary)
+        sdkc_buf_printf(&ds, "%s\n", op->summary);
+    if (op->description && !same(op->description, op->summary))
+        sdkc_buf_printf(&ds, "%s\n", op->description);
+    sdkc_buf_puts(&ds, line);
+    if (ts_page(op))
+        sdkc_buf_puts(&ds, "\nA page: `items`, `next()`, `previous()`, `iterAll()`.");
+    if (op->stream)
+        sdkc_buf_puts(&ds, "\nA cold stream: nothing is sent before the first `next()`; "
+                           "`break` or `return()` closes it.");
+    ts_put_doc(b, "  ", ds.data, NULL);
+    b->oom = b->oom || ds.oom;
+    sdkc_buf_cleanup(&ds);
+    sdkc_buf_printf(b, "  %s(", o->method);
+    if (o->input)
+        sdkc_buf_printf(b, "input: %s%s, ", o->input, o->input_optional ? " = {}" : "");
+    sdkc_buf_puts(b, "options?: rt.RequestOptions): ");
+    put_result(cx, b, o);
+    const char *in = o->input ? "input" : "{}";
+    if (op->stream) {
+        sdkc_buf_puts(b, " {\n    return this.client.stream(");
+    } else if (ts_page(op)) {
+        sdkc_buf_puts(b, " {\n    return this.client.page(");
+    } else {
+        sdkc_buf_puts(b, " {\n    return this.client.call(");
+    }
+    sdkc_buf_printf(b, "%s, %s, options)", o->spec, in);
+    if (!op->stream && !ts_page(op)) {
+        sdkc_buf_puts(b, " as ");
+        put_result(cx, b, o);
+    }
+    sdkc_buf_puts(b, ";\n  }\n\n");
+}
+
+sdkc_status ts_emit_client(ts_ctx *cx, sdkc_buf *b)
+{
+    const sdkc_ir *ir = cx->ir;
+    sdkc_kit_banner(b, ir, "client.ts: the client, one class per group, one method per operation");
+    sdkc_buf_puts(b, "import * as rt from './runtime.js';\nimport type * as T from './types.js';\n"
+                     "import { ERRORS } from './errors.js';\n\n");
+    sdkc_buf_puts(b, "/** The contract's security schemes by name. */\n"
+                     "const SCHEMES: Readonly<Record<string, rt.SchemeSpec>> = {\n");
+    for (size_t i = 0; i < ir->nschemes; i++) {
+        const sdkc_security_scheme *s = &ir->schemes[i];
+        sdkc_buf_puts(b, "  ");
+        ts_put_string(b, s->name);
+        sdkc_buf_puts(b, ": { type: ");
+        ts_put_string(b, s->type ? s->type : "");
+        const char *vals[3] = {s->scheme, s->in, s->param};
+        const char *keys[3] = {"scheme", "in", "param"};
+        for (int k = 0; k < 3; k++) {
+            if (!vals[k])
+                continue;
+            sdkc_buf_printf(b, ", %s: ", keys[k]);
+            ts_put_string(b, vals[k]);
+        }
+        sdkc_buf_puts(b, " },\n");
+    }
+    sdkc_buf_puts(b, "};\n\n");
+    for (size_t i = 0; i < ir->nops; i++) {
+        const ts_op *o = &cx->ops[i];
+        if (o->cursor)
+            sdkc_buf_printf(b,
+                            "/** An opaque cursor of %s.%s: only a page of that operation gives "
+                            "one. */\nexport type %s = string & { readonly __brand: '%s' };\n\n",
+                            o->group, o->method, o->cursor, o->cursor);
+        if (o->input)
+            emit_input(cx, b, o);
+        emit_spec(cx, b, o);
+    }
+    for (size_t g = 0; g < cx->ngroups; g++) {
+        sdkc_buf_printf(b,
+                        "/** The operations of group %s. */\nexport class %s {\n"
+                        "  constructor(private readonly client: rt.BaseClient) {}\n\n",
+                        cx->groups[g].prop, cx->groups[g].cls);
+        for (size_t i = 0; i < ir->nops; i++)
+            if (cx->ops[i].group_index == g)
+                emit_method(cx, b, &cx->ops[i]);
+        b->len -= 1; /* no blank line before the brace */
+        sdkc_buf_puts(b, "}\n\n");
+    }
+    sdkc_buf_puts(
+        b, "/** The client: `new Client({ baseUrl })`, then `client.<group>.<operation>(input, "
+           "options)`. */\nexport class Client extends rt.BaseClient {\n");
+    for (size_t g = 0; g < cx->ngroups; g++)
+        sdkc_buf_printf(b, "  readonly %s: %s;\n", cx->groups[g].prop, cx->groups[g].cls);
+    sdkc_buf_puts(b, "\n  constructor(options: rt.ClientOptions) {\n"
+                     "    super(options, SCHEMES, ERRORS);\n");
+    for (size_t g = 0; g < cx->ngroups; g++)
+        sdkc_buf_printf(b, "    this.%s = new %s(this);\n", cx->groups[g].prop, cx->groups[g].cls);
+    sdkc_buf_puts(b, "  }\n}\n");
+    return cx->oom ? SDKC_ERR_NOMEM : sdkc_buf_finish(b);
+}
+
+sdkc_status ts_emit_index(ts_ctx *cx, sdkc_buf *b)
+{
+    sdkc_kit_banner(b, cx->ir, "index.ts: the entry point");
+    sdkc_buf_puts(b, "// Names exported here win over a contract type of the same name; every "
+                     "contract type\n// is also under Types.\n");
+    sdkc_buf_puts(b, "export * from './types.js';\nexport * as Types from './types.js';\n"
+                     "export {\n  Client,\n");
+    for (size_t g = 0; g < cx->ngroups; g++)
+        sdkc_buf_printf(b, "  %s,\n", cx->groups[g].cls);
+    for (size_t i = 0; i < cx->ir->nops; i++) {
+        if (cx->ops[i].input)
+            sdkc_buf_printf(b, "  type %s,\n", cx->ops[i].input);
+        if (cx->ops[i].cursor)
+            sdkc_buf_printf(b, "  type %s,\n", cx->ops[i].cursor);
+    }
+    sdkc_buf_puts(b, "} from './client.js';\n");
+    if (cx->ntags) {
+        sdkc_buf_puts(b, "export {\n");
+        for (size_t i = 0; i < cx->ntags; i++)
+            sdkc_buf_printf(b, "  %s,\n  is%s,\n", cx->tags[i].cls, cx->tags[i].cls);
+        sdkc_buf_puts(b, "} from './errors.js';\n");
+    }
+    sdkc_buf_puts(
+        b, "export {\n  ClientError,\n  isClientError,\n  StatusError,\n  isStatusError,\n"
+           "  StreamFailureError,\n  isStreamFailureError,\n  DeclaredError,\n  hasTag,\n"
+           "  Page,\n  Stream,\n  SseParser,\n  type Binary,\n  type ClientOptions,\n"
+           "  type RequestOptions,\n  type Credential,\n  type ClientErrorReason,\n"
+           "  type Transport,\n  type HeaderMap,\n  type SseEvent,\n} from './runtime.js';\n");
+    return sdkc_buf_finish(b);
+}
+
+sdkc_status ts_emit_readme(ts_ctx *cx, sdkc_buf *b)
+{
+    const sdkc_ir *ir = cx->ir;
+    const char *pkg = cx->opts->package ? cx->opts->package : "sdk";
+    sdkc_buf_printf(
+        b,
+        "<!-- generated by sdkc %s from %s (sha256 %s). DO NOT EDIT: regenerate with "
+        "`sdkc generate`. -->\n# %s\n\nA TypeScript client for %s %s, generated by sdkc. "
+        "ESM, no runtime dependency beyond `fetch`.\nBuild with `npm run build` (tsc: "
+        "`dist/*.js` and `.d.ts`). See sdkc's docs/ts-sdk.md.\n\n",
+        SDKC_VERSION, sdkc_kit_source_name(ir, "(unknown)"),
+        ir->source_sha256 ? ir->source_sha256 : "(unknown)", pkg, ir->title ? ir->title : "the API",
+        ir->version ? ir->version : "");
+    sdkc_buf_printf(b,
+                    "```ts\nimport { Client, isClientError } from '%s';\n\n"
+                    "const client = new Client({ baseUrl: 'http://127.0.0.1:4096' });\n```\n\n",
+                    pkg);
+    sdkc_buf_puts(b, "| Method | HTTP | Operation | Result |\n|---|---|---|---|\n");
+    for (size_t i = 0; i < ir->nops; i++) {
+        const ts_op *o = &cx->ops[i];
+        const sdkc_operation *op = o->op;
+        sdkc_buf_printf(b, "| `%s.%s` | %s `%s` | %s | ", o->group, o->method, op->method, op->path,
+                        op->id);
+        sdkc_buf tmp = SDKC_BUF_INIT;
+        put_result(cx, &tmp, o);
+        for (const char *p = tmp.data; p && *p; p++) {
+            if (*p == '|')
+                sdkc_buf_puts(b, "\\|");
+            else
+                sdkc_buf_putc(b, *p);
+        }
+        b->oom = b->oom || tmp.oom;
+        sdkc_buf_cleanup(&tmp);
+        sdkc_buf_puts(b, " |\n");
+    }
+    return sdkc_buf_finish(b);
+}

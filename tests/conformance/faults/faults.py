@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""faults.py - `sdkc conform` against a small HTTP server (http.server) for shop.yaml that plants
+exactly one fault, or none.
+
+usage: faults.py SDKC FAULT [WORK_DIR]
+  FAULT is `conformant` (0 deviations, exit 0 expected) or a check name: the server breaks the
+  contract in that one way, and the run must report deviations of that check and of no other.
+  `max-time` and `sigint`: a server that answers every request after 3 s; the run is stopped by
+  --max-time 1 or by SIGINT after 1 s, and the report must still be written, saying so.
+The API key is given through the environment (--auth key=SHOP_KEY) and must never show in the
+output or the report.
+"""
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+KEY = "sk-conform-" + "5e" * 8
+CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shop.yaml")
+
+
+class Shop:
+    def __init__(self, fault):
+        self.fault = fault
+        self.items = {}
+        self.next_id = 1
+        self.lock = threading.Lock()
+
+
+def make_handler(shop):
+    f = shop.fault
+
+    class H(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def send(self, status, body=None, ctype="application/json", headers=()):
+            data = b""
+            if body is not None:
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
+            self.send_response(status)
+            if body is not None:
+                self.send_header("Content-Type", ctype)
+            for k, v in headers:
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def error(self, status, msg):
+            self.send(status, {"message": msg})
+
+        def body(self):
+            n = int(self.headers.get("Content-Length") or 0)
+            return self.rfile.read(n) if n else b""
+
+        def route(self, method):
+            path, _, query = self.path.partition("?")
+            parts = [p for p in path.split("/") if p]
+            authed = self.headers.get("X-API-Key") == KEY
+            raw = self.body()
+            if parts[:1] != ["items"] or len(parts) > 3:
+                return self.error(404, "no route")
+            if not authed and not (f == "ignored_auth" and method == "GET" and len(parts) == 1):
+                return self.error(401, "an API key is needed")
+            with shop.lock:
+                if len(parts) == 1 and method == "GET":
+                    items = list(shop.items.values())
+                    hdrs = [] if f == "response_headers_conformance" else [("X-Total", str(len(items)))]
+                    return self.send(200, items, headers=hdrs)
+                if len(parts) == 1 and method == "POST":
+                    try:
+                        new = json.loads(raw)
+                    except ValueError:
+                        new = None
+                    if not isinstance(new, dict) or not isinstance(new.get("name"), str):
+                        if f == "negative_data_rejection":
+                            return self.send(201, {"id": 999, "name": "accepted anyway"})
+                        return self.error(400, "a body with a name is needed")
+                    if f == "not_a_server_error" and "tags" in new:
+                        return self.error(500, "tags broke the store")
+                    item = {"id": shop.next_id, "name": new["name"]}
+                    for k in ("price", "tags"):
+                        if k in new:
+                            item[k] = new[k]
+                    shop.next_id += 1
+                    if f != "ensure_resource_availability":
+                        shop.items[item["id"]] = item
+                    return self.send(201, item, headers=[("Location", "/items/%d" % item["id"])])
+                try:
+                    iid = int(parts[1])
+                except ValueError:
+                    return self.error(404, "no such item")
+                item = shop.items.get(iid)
+                if (item is None and f == "missing_resource" and method == "GET" and len(parts) == 2
+                        and iid >= shop.next_id):
+                    return self.send(200, {"id": iid, "name": "made up"})
+                if item is None:
+                    return self.error(404, "no such item")
+                slow = (len(parts) == 3 and f == "timeout") or f in ("max-time", "sigint")
+            if slow:
+                time.sleep(3)
+            with shop.lock:
+                if len(parts) == 3 and parts[2] == "diff" and method == "GET":
+                    ctype = "text/plain" if f == "content_type_conformance" else "text/x-diff; charset=UTF-8"
+                    return self.send(200, b"--- a\n+++ b\n", ctype)
+                if len(parts) == 2 and method == "GET":
+                    out = dict(item)
+                    if f == "response_schema_conformance":
+                        out["name"] = 42
+                    return self.send(202 if f == "status_code_conformance" else 200, out)
+                if len(parts) == 2 and method == "DELETE":
+                    if f != "use_after_free":
+                        del shop.items[iid]
+                    return self.send(204)
+                return self.error(404, "no route")
+
+        def do_GET(self):
+            self.route("GET")
+
+        def do_POST(self):
+            self.route("POST")
+
+        def do_DELETE(self):
+            self.route("DELETE")
+
+    return H
+
+
+def stopped(cmd, env, report, fault, srv):
+    """The run is cut short; the report is written all the same and says why."""
+    cmd = cmd + (["--max-time", "1"] if fault == "max-time" else [])
+    start = time.monotonic()
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if fault == "sigint":
+        time.sleep(1)
+        p.send_signal(2)
+    out, err = p.communicate(timeout=60)
+    took = time.monotonic() - start
+    srv.shutdown()
+    fail = []
+    try:
+        rep = json.load(open(report))
+    except (OSError, ValueError) as e:
+        rep = None
+        fail.append("no report: %s" % e)
+    want = "max-time" if fault == "max-time" else "interrupted"
+    if rep and rep["summary"]["stopped"] != want:
+        fail.append("summary.stopped is %r, want %r" % (rep["summary"]["stopped"], want))
+    if took > 4.5:  # one request in flight (timeout 1 s) plus start-up, not the whole plan
+        fail.append("took %.1f s to stop" % took)
+    if p.returncode not in (1, 3):
+        fail.append("exit status %d" % p.returncode)
+    if fail:
+        sys.stdout.write(out + err)
+        for m in fail:
+            print("FAIL (%s): %s" % (fault, m))
+        return 1
+    print("PASS (%s): stopped after %.1f s, report written: %s" % (fault, took, rep["summary"]))
+    return 0
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    sdkc, fault = sys.argv[1], sys.argv[2]
+    work = sys.argv[3] if len(sys.argv) > 3 else "."
+    os.makedirs(work, exist_ok=True)
+    shop = Shop(fault)
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(shop))
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    report = os.path.join(work, "conform-%s.json" % fault)
+    env = dict(os.environ, SHOP_KEY=KEY)
+    cmd = [sdkc, "conform", CONTRACT, "--base-url", "http://127.0.0.1:%d" % srv.server_port,
+           "--auth", "key=SHOP_KEY", "--timeout-ms", "1000", "-j", "2", "--report", report]
+    if fault in ("max-time", "sigint"):
+        return stopped(cmd, env, report, fault, srv)
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    srv.shutdown()
+    out = p.stdout + p.stderr
+    fail = []
+    if KEY in out or KEY in open(report).read():
+        fail.append("the API key shows in the output or the report")
+    rep = json.load(open(report))
+    checks = sorted({d["check"] for d in rep["deviations"]})
+    want = [] if fault == "conformant" else [fault]
+    if checks != want:
+        fail.append("deviations of %s, want %s" % (checks or "no check", want or "none"))
+    if p.returncode != (0 if fault == "conformant" else 1):
+        fail.append("exit status %d" % p.returncode)
+    s = rep["summary"]
+    if s["probed"] != s["operations"] - (fault == "timeout"):
+        fail.append("%d of %d operations probed" % (s["probed"], s["operations"]))
+    if fault == "conformant":
+        # every check ran somewhere (a check that never passes cannot catch its fault)
+        passed = {r["check"] for r in rep["results"] if r["verdict"] == "pass"}
+        for c in ("not_a_server_error", "status_code_conformance", "content_type_conformance",
+                  "response_headers_conformance", "response_schema_conformance",
+                  "negative_data_rejection", "ignored_auth", "use_after_free",
+                  "ensure_resource_availability", "missing_resource"):
+            if c not in passed:
+                fail.append("check %s never ran" % c)
+    if fail:
+        sys.stdout.write(out)
+        for m in fail:
+            print("FAIL (%s): %s" % (fault, m))
+        return 1
+    print("PASS (%s): %s" % (fault, s))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

