@@ -1882,11 +1882,10 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
         sdkc_buf_cleanup(&why_buf);
     }
     /* bad-cursor: rejected; with the declared 400 InvalidCursorError where there is one */
-    /* only opaque cursors: a page number or a last id may be any value the server accepts */
+    /* OpenCode's cursors only: a page number, a last id or a page token may be any value a
+       server (or a mock) accepts */
     if (op->pagination && op->pagination->cursor_param &&
-        (op->pagination->style == SDKC_PAGE_CURSOR_OBJECT ||
-         op->pagination->style == SDKC_PAGE_CURSOR_TOKEN) &&
-        check_on(rn, CHECK_NEGATIVE)) {
+        op->pagination->style == SDKC_PAGE_CURSOR_OBJECT && check_on(rn, CHECK_NEGATIVE)) {
         expectation e = {0, NULL, "an invalid cursor"};
         if (!expect_error(op, 400, "InvalidCursorError", "an invalid cursor", &e) || !e.tag ||
             strcmp(e.tag, "InvalidCursorError") != 0)
