@@ -331,11 +331,15 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
     put_str_or_null(b, pg->size_param ? pg->size_param->wire_name : NULL);
     sdkc_buf_puts(b, ", 0};\n\n");
 
-    sdkc_buf_printf(b, "struct %s {\n    sdkrt_request *req; /* the next page's */\n};\n\n",
+    sdkc_buf_printf(b,
+                    "struct %s {\n    sdkrt_request *req; /* the next page's */\n"
+                    "    sdkrt_error *why;   /* or why there is none to make (told by continue) */"
+                    "\n};\n\n",
                     cursor_t);
     sdkc_buf_printf(b,
                     "void %s_free(%s *cursor)\n{\n    if (!cursor)\n        return;\n"
-                    "    sdkrt_request_free(cursor->req);\n    free(cursor);\n}\n\n",
+                    "    sdkrt_request_free(cursor->req);\n    sdkrt_error_free(cursor->why);\n"
+                    "    free(cursor);\n}\n\n",
                     cursor_t, cursor_t);
     sdkc_buf_printf(b,
                     "void %s_free(%s *page)\n{\n    if (!page)\n        return;\n"
@@ -374,19 +378,22 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "    *out = NULL;\n"
         "    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)\n"
         "        return SDKRT_ERR;\n"
+        "    sdkrt_error *why = NULL;\n"
         "    %s_status st = %s_decode(resp, &body, &items, &count, err);\n"
-        "    if (st == SDKRT_OK)\n"
-        "        st = sdkrt_page_next(&next, client, &page_%s, req, resp, err);\n"
+        "    /* a page whose continuation cannot be made still comes back: its cursor says why */\n"
+        "    if (st == SDKRT_OK && sdkrt_page_next(&next, client, &page_%s, req, resp, &why) != "
+        "SDKRT_OK)\n        next = NULL;\n"
         "    sdkrt_response_free(resp);\n"
         "    %s *page = st == SDKRT_OK ? calloc(1, sizeof *page) : NULL;\n"
-        "    %s *cursor = st == SDKRT_OK && next ? calloc(1, sizeof *cursor) : NULL;\n"
-        "    if (st == SDKRT_OK && (!page || (next && !cursor)))\n"
+        "    %s *cursor = st == SDKRT_OK && (next || why) ? calloc(1, sizeof *cursor) : NULL;\n"
+        "    if (st == SDKRT_OK && (!page || ((next || why) && !cursor)))\n"
         "        st = sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
         "    if (st != SDKRT_OK) {\n        free(page);\n        free(cursor);\n"
-        "        sdkrt_request_free(next);\n        %s_free(body);\n        return SDKRT_ERR;\n"
-        "    }\n"
+        "        sdkrt_request_free(next);\n        sdkrt_error_free(why);\n"
+        "        %s_free(body);\n        return SDKRT_ERR;\n    }\n"
         "    page->body = body;\n    page->items = items;\n    page->count = count;\n"
-        "    if (cursor) {\n        cursor->req = next;\n        page->next = cursor;\n    }\n"
+        "    if (cursor) {\n        cursor->req = next;\n        cursor->why = why;\n"
+        "        page->next = cursor;\n    }\n"
         "    *out = page;\n    return SDKRT_OK;\n}\n\n",
         P, N, P, P, page_t, P, P, N, N, page_t, cursor_t, body_t);
 
@@ -410,6 +417,8 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (out)\n        *out = NULL;\n"
                     "    if (!client || !out || !cursor)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client, cursor and out are required\");\n"
+                    "    if (cursor->why)\n        return sdkrt_error_set(err, "
+                    "sdkrt_error_reason(cursor->why), \"%%s\", sdkrt_error_message(cursor->why));\n"
                     "    return %s_fetch(client, cursor->req, call, out, err);\n}\n\n",
                     P, P, N, P, cursor_t, P, page_t, P, op->id, N);
     /* iterator: the runtime's pager */

@@ -75,6 +75,10 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
         snprintf(body, sizeof body,
                  "{\"data\":%s,\"has_more\":%s,\"object\":\"list\",\"url\":\"/cursor-item\"}", arr,
                  from + 3 < NITEMS ? "true" : "false");
+    } else if (strncmp(t, "/next-url?PageSize=99", 21) == 0) {
+        items(arr, sizeof arr, 0, 3); /* a next link to another host */
+        snprintf(body, sizeof body,
+                 "{\"messages\":%s,\"next_page_uri\":\"http://elsewhere.test/steal\"}", arr);
     } else if (strncmp(t, "/next-url", 9) == 0) {
         long page = qnum(t, "Page", 0);
         items(arr, sizeof arr, page * 3, 3);
@@ -246,6 +250,42 @@ START_TEST(offset)
 }
 END_TEST
 
+/* A next link to another host is never followed: the page still comes back, continuing from it
+ * is the error; the iterator gives the page's items, then the error. */
+START_TEST(next_url_other_origin)
+{
+    pg_next_url_request r = {0};
+    r.has_page_size = true;
+    r.page_size = 99;
+    pg_error *err = NULL;
+    pg_next_url_page *page = NULL, *next = NULL;
+    ck_assert_int_eq(pg_next_url(client, &r, NULL, &page, &err), PG_OK);
+    ck_assert_uint_eq(page->count, 3);
+    ck_assert_ptr_nonnull(page->next);
+    ck_assert_int_eq(pg_next_url_continue(client, page->next, NULL, &next, &err), PG_ERR);
+    ck_assert_ptr_null(next);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_ptr_nonnull(strstr(pg_error_message(err), "origin"));
+    pg_error_free(err);
+    err = NULL;
+    pg_next_url_page_free(page);
+    pg_next_url_iter *it = NULL;
+    ck_assert_int_eq(pg_next_url_iter_new(&it, client, &r, NULL, &err), PG_OK);
+    const pg_thing *item = NULL;
+    int n = 0;
+    pg_next res;
+    while ((res = pg_next_url_iter_next(it, &item, &err)) == PG_NEXT_ITEM)
+        n++;
+    ck_assert_int_eq(n, 3);
+    ck_assert_int_eq(res, PG_NEXT_ERROR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    pg_error_free(err);
+    pg_next_url_iter_free(it);
+    ck_assert_uint_eq(nseen, 2); /* the two first pages, nothing sent elsewhere */
+    ck_assert_str_eq(seen[0], "/next-url?PageSize=99");
+}
+END_TEST
+
 START_TEST(iter_error)
 {
     /* a 404 on the first page: the iterator's error, then the end */
@@ -281,6 +321,7 @@ int main(void)
     tcase_add_test(tc, link_header);
     tcase_add_test(tc, page_number);
     tcase_add_test(tc, offset);
+    tcase_add_test(tc, next_url_other_origin);
     tcase_add_test(tc, iter_error);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
