@@ -561,6 +561,15 @@ START_TEST(inspect_pages)
     ck_assert_int_eq(r.status, 2);
     ck_assert(matches(r.err, "config-bad.json:3:28: error: pagination config: unknown style"));
     result_free(&r);
+    /* items nested below a field: paginated in the IR, a plain call in C, and said so */
+    char args[1024];
+    snprintf(args, sizeof args, "generate %s --lang c --prefix ns --out %s/ns", PAGES "nested.yaml",
+             tmpdir);
+    r = run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert(matches(r.err, "nested.yaml:6:7: warning: operation 'nested': its pages "
+                             "\\(page-number, items 'data.rows'\\) are not reachable in C"));
+    result_free(&r);
 }
 END_TEST
 
