@@ -128,13 +128,26 @@ const char *emit_stream_handle(emit_ctx *cx, const cop *o)
 }
 
 /* May the request be NULL (no required parameter, no required body)? */
+/* A required body that the zero value satisfies: an object none of whose fields is required
+ * (it is sent as {}). */
+static bool zero_body_ok(const sdkc_body *body)
+{
+    const sdkc_type *t = body->type;
+    if (!t || t->kind != SDKC_TYPE_OBJECT)
+        return false;
+    for (size_t i = 0; i < t->u.object.nfields; i++)
+        if (t->u.object.fields[i].required)
+            return false;
+    return true;
+}
+
 bool emit_request_optional(const sdkc_operation *op)
 {
     for (size_t i = 0; i < op->nparams; i++) {
         if (op->params[i].required)
             return false;
     }
-    return !op->body || !op->body->required;
+    return !op->body || !op->body->required || zero_body_ok(op->body);
 }
 
 /* The DOMAIN errors an operation declares, in the order of cop.errs: each status (exact, ranges,
@@ -336,6 +349,9 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "cancel_is_triggered",
                                            "cancel_reset",
                                            "cancel_free",
+                                           "follow_options",
+                                           "follow_kind",
+                                           "stream_kind",
                                            "error_tag",
                                            "error_reason",
                                            "error_reason_name",
@@ -362,6 +378,12 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                         "NEXT_ITEM",
                                         "CLIENT_OPTIONS_INIT",
                                         "CALL_OPTIONS_INIT",
+                                        "FOLLOW_OPTIONS_INIT",
+                                        "FOLLOW_ITEM",
+                                        "FOLLOW_POISON",
+                                        "FOLLOW_RECONNECT",
+                                        "STREAM_ITEM",
+                                        "STREAM_POISON",
                                         "BLOB_INIT",
                                         "H",
                                         "TYPES_H",
@@ -383,17 +405,20 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             return false;
     }
     static const char *const op_suffixes[] = {
-        "_request",   "_page",         "_cursor",     "_iter",     "_stream",
-        "_continue",  "_open",         "_next",       "_close",    "_failure",
-        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new", "_iter_next",
-        "_iter_free", "_cursor_value", "_cursor_new", NULL};
+        "_request",    "_page",         "_cursor",      "_iter",       "_stream",
+        "_continue",   "_open",         "_next",        "_close",      "_failure",
+        "_page_free",  "_cursor_free",  "_cursor_dup",  "_iter_new",   "_iter_next",
+        "_iter_free",  "_cursor_value", "_cursor_new",  "_follower",   "_follow_event",
+        "_follow_new", "_follow_next",  "_follow_free", "_next_event", "_stream_event",
+        NULL};
     /* an operation with several successes may need PREFIX_<op>_response */
     static const char *const several_suffixes[] = {
-        "_request",   "_page",         "_cursor",     "_iter",     "_stream",
-        "_continue",  "_open",         "_next",       "_close",    "_failure",
-        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new", "_iter_next",
-        "_iter_free", "_cursor_value", "_cursor_new", "_response", "_response_free",
-        NULL};
+        "_request",    "_page",         "_cursor",     "_iter",        "_stream",
+        "_continue",   "_open",         "_next",       "_close",       "_failure",
+        "_page_free",  "_cursor_free",  "_cursor_dup", "_iter_new",    "_iter_next",
+        "_iter_free",  "_cursor_value", "_cursor_new", "_response",    "_response_free",
+        "_follower",   "_follow_event", "_follow_new", "_follow_next", "_follow_free",
+        "_next_event", "_stream_event", NULL};
     for (size_t i = 0; i < ir->nops; i++) {
         ops[i].op = &ir->ops[i];
         /* a stream variant (sdkc_kit_expand_ops puts it after its operation) takes the name its
@@ -401,8 +426,9 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
         if (i > 0 && ir->ops[i].stream && ir->ops[i].stream == ir->ops[i - 1].stream_variant) {
             ops[i].variant = true;
             ops[i].name = sdkc_arena_printf(cx->arena, "%s_stream", ops[i - 1].name);
-            static const char *const variant_suffixes[] = {"_open",    "_next",    "_close",
-                                                           "_failure", "_request", NULL};
+            /* its event struct, <name>_event, is its operation's "_stream_event" */
+            static const char *const variant_suffixes[] = {
+                "_open", "_next", "_next_event", "_close", "_failure", "_request", NULL};
             for (size_t k = 0; ops[i].name && variant_suffixes[k]; k++)
                 if (!emit_reserve(
                         cx, sdkc_arena_printf(cx->arena, "%s%s", ops[i].name, variant_suffixes[k])))
