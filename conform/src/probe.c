@@ -973,6 +973,19 @@ static void set_security(sdkrt_request *req, const sdkc_operation *op)
     free(s);
 }
 
+/* A body of a single media type that is neither JSON nor a form, whose schema is an object,
+   array or map: its bytes are not described (JSON text there would be sdkc's guess). */
+static bool raw_container_body(const sdkc_body *b)
+{
+    const char *mt = b->content_type;
+    if (!mt || conform_media_is_json(mt) || strncasecmp(mt, "multipart/", 10) == 0 ||
+        strncasecmp(mt, "application/x-www-form-urlencoded", 33) == 0)
+        return false;
+    const sdkc_type *t = unwrap_nullable(b->type);
+    return t && (t->kind == SDKC_TYPE_OBJECT || t->kind == SDKC_TYPE_ARRAY ||
+                 t->kind == SDKC_TYPE_MAP || t->kind == SDKC_TYPE_TUPLE);
+}
+
 static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan, sdkc_buf *desc)
 {
     runner *rn = wk->rn;
@@ -1042,7 +1055,16 @@ static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan
             put_param(req, p, v, plan);
         json_decref(v);
     }
-    if (op->body) {
+    const char *left_out = NULL;
+    if (op->body && raw_container_body(op->body)) {
+        /* JSON text under a media type that is not JSON is a guess, not the bytes the contract
+           describes: an optional body is left out, a required one has no valid value. */
+        if (op->body->required)
+            plan_why(plan, "body", op->body->content_type,
+                     "a structured schema for a media type that is neither JSON nor a form");
+        else
+            left_out = op->body->content_type;
+    } else if (op->body) {
         const char *mt = op->body->content_type ? op->body->content_type : "application/json";
         if (plan->mode == MODE_MALFORMED_BODY) {
             static const char bad[] = "{\"conform\": ";
@@ -1078,6 +1100,8 @@ static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan
         sdkc_buf_printf(desc, "%s %s", op->method, target);
     else
         sdkc_buf_printf(desc, "%s %s", op->method, op->path);
+    if (left_out)
+        sdkc_buf_printf(desc, " (no %s body: its schema is structured)", left_out);
     free(target);
     sdkrt_error_free(err);
     return req;
