@@ -382,12 +382,26 @@ static const sdkc_error_status *error_status(const sdkc_operation *op, int statu
     return NULL;
 }
 
-/* Is status the declared success? A 2XX range, a default success or none declared: any 2xx. */
+/* The declared success a status answers, as clients match it: exact statuses first, then a 2XX
+   range; a default success or none declared takes any 2xx. NULL when none. */
+static const sdkc_success *success_for(const sdkc_operation *op, int status)
+{
+    if (status / 100 != 2)
+        return NULL; /* with neither a 2xx nor default, a 3xx success is never probed for */
+    const sdkc_success *range = NULL;
+    for (size_t i = 0; i <= op->nmore_successes; i++) {
+        const sdkc_success *s = i ? &op->more_successes[i - 1] : &op->success;
+        if (s->status == status)
+            return s;
+        if (s->status < 100 && !range)
+            range = s;
+    }
+    return range;
+}
+
 static bool success_status(const sdkc_operation *op, int status)
 {
-    if (op->success.status >= 100)
-        return status == op->success.status;
-    return status / 100 == 2; /* errors never hold a 2xx status */
+    return success_for(op, status) != NULL;
 }
 
 static const sdkc_error_tag *error_tag(const sdkc_error_status *es, const char *tag)
@@ -403,6 +417,8 @@ static void declared_statuses(sdkc_buf *b, const sdkc_operation *op)
     char st[16];
     sdkc_buf_printf(
         b, "%s", op->success.status ? sdkc_status_text(op->success.status, st, sizeof st) : "2XX");
+    for (size_t i = 0; i < op->nmore_successes; i++)
+        sdkc_buf_printf(b, ", %s", sdkc_status_text(op->more_successes[i].status, st, sizeof st));
     for (size_t i = 0; i < op->nerrors; i++)
         sdkc_buf_printf(b, ", %s", sdkc_status_text(op->errors[i].status, st, sizeof st));
 }
@@ -675,7 +691,8 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
         pc->answered = is_valid(pc->mode);
 
     bool success = declared_success(rn, op, status, &resp_node);
-    bool ir_success = success_status(op, status);
+    const sdkc_success *sx = success_for(op, status);
+    bool ir_success = sx != NULL;
     const sdkc_error_status *es = success ? NULL : error_status(op, status);
     if (!success && op_node(rn, op))
         resp_node = conform_response(rn->opts->doc, op_node(rn, op), status, true);
@@ -695,9 +712,9 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     ADD(pc, CHECK_STATUS, SDKC_VERDICT_PASS, NULL, NULL, "%d declared", status);
     judge_headers(pc, resp_node, resp, status, evidence);
 
-    const char *want_ct = ir_success ? op->success.content_type : es ? es->content_type : NULL;
+    const char *want_ct = ir_success ? sx->content_type : es ? es->content_type : NULL;
     const sdkc_node *content = conform_response_content(resp_node);
-    bool want_body = ir_success ? op->success.encoding != SDKC_ENC_NONE
+    bool want_body = ir_success ? sx->encoding != SDKC_ENC_NONE
                      : es       ? es->content_type != NULL
                                 : false;
     want_body = want_body || content;
@@ -726,7 +743,7 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     if (!conform_media_is_json(ct))
         goto expect; /* not JSON: nothing more the contract says */
     /* The IR's schema belongs to its own media type: a body of another declared type (XML
-       beside JSON, a second 2xx) is not judged against it. */
+       beside JSON) is not judged against it. Every declared 2xx has its own. */
     if (want_ct && !sdkc_conform_media_match(want_ct, ct))
         goto expect;
     if ((success && !ir_success) || (!success && !want_ct))
@@ -740,9 +757,8 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
         goto expect;
     }
     if (success) {
-        if (op->success.type &&
-            validate_into(pc, CHECK_SCHEMA, op->success.type, parsed, evidence) == 0)
-            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "matches the success schema");
+        if (sx->type && validate_into(pc, CHECK_SCHEMA, sx->type, parsed, evidence) == 0)
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "matches the %d schema", status);
         result = json_incref(parsed);
         goto expect;
     }
@@ -1662,17 +1678,20 @@ static bool expect_error(const sdkc_operation *op, int status, const char *tag, 
 
 /* ---- what answers teach: created ids, Location headers, OpenAPI links ---- */
 
-static const json_t *result_of(const sdkc_operation *op, const json_t *body)
+/* The result the client returns of a success body (its `data` when the success unwraps it). */
+static const json_t *result_of(const sdkc_operation *op, int status, const json_t *body)
 {
-    if (op->success.unwrap && json_is_object(body))
-        return json_object_get(body, op->success.unwrap);
+    const sdkc_success *sx = success_for(op, status);
+    if (sx && sx->unwrap && json_is_object(body))
+        return json_object_get(body, sx->unwrap);
     return body;
 }
 
 /* The id of what a write made: its `id` field, else the last segment of its Location. */
-static json_t *created_id(const sdkc_operation *op, const json_t *body, const char *location)
+static json_t *created_id(const sdkc_operation *op, int status, const json_t *body,
+                          const char *location)
 {
-    const json_t *res = result_of(op, body);
+    const json_t *res = result_of(op, status, body);
     const json_t *id = json_object_get(res, "id");
     if (json_is_string(id) || json_is_integer(id))
         return json_deep_copy(id);
@@ -1752,11 +1771,13 @@ static void learn_links(runner *rn, const sdkc_operation *op, int status, const 
 static void learn(runner *rn, const sdkc_operation *op, const probe_out *o)
 {
     if (o->body) {
-        harvest(rn, op->success.result, result_of(op, o->body), 0);
+        const sdkc_success *sx = success_for(op, o->status);
+        if (sx)
+            harvest(rn, sx->result, result_of(op, o->status, o->body), 0);
         learn_links(rn, op, o->status, o->body);
     }
     if (o->status / 100 == 2 && strcmp(op->method, "POST") == 0) {
-        json_t *id = created_id(op, o->body, o->location);
+        json_t *id = created_id(op, o->status, o->body, o->location);
         store_put_str(rn, "coll", op->path, id);
         json_decref(id);
     }
@@ -1867,7 +1888,7 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
         /* ensure_resource_availability: what a POST made can be read back */
         if (i == 0 && out.status / 100 == 2 && strcmp(op->method, "POST") == 0 &&
             check_on(rn, CHECK_AVAILABILITY)) {
-            json_t *id = created_id(op, out.body, out.location);
+            json_t *id = created_id(op, out.status, out.body, out.location);
             const sdkc_operation *reader = id ? item_reader(rn, op->path) : NULL;
             if (reader && included(rn->opts, reader->id))
                 probe_mode_op(wk, reader, "after-create", MODE_AFTER_CREATE, NULL, id);

@@ -56,7 +56,7 @@ if(TARGET sdkc-cli AND SDKC_PYTHON3)
   foreach(fault conformant not_a_server_error status_code_conformance content_type_conformance
                 response_headers_conformance response_schema_conformance negative_data_rejection
                 ignored_auth use_after_free ensure_resource_availability missing_resource timeout
-                max-time sigint)
+                second_success_schema max-time sigint)
     add_test(NAME conformance/fault_${fault}
              COMMAND ${SDKC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/faults/faults.py
                      $<TARGET_FILE:sdkc-cli> ${fault} ${CMAKE_CURRENT_BINARY_DIR}/faults)

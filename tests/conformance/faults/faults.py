@@ -5,6 +5,8 @@ exactly one fault, or none.
 usage: faults.py SDKC FAULT [WORK_DIR]
   FAULT is `conformant` (0 deviations, exit 0 expected) or a check name: the server breaks the
   contract in that one way, and the run must report deviations of that check and of no other.
+  `second_success_schema`: a declared 202 whose body breaks the 202's own schema (the operation's
+  201 has another), to be reported by response_schema_conformance.
   `max-time` and `sigint`: a server that answers every request after 3 s; the run is stopped by
   --max-time 1 or by SIGINT after 1 s, and the report must still be written, saying so.
 The API key is given through the environment (--auth key=SHOP_KEY) and must never show in the
@@ -19,6 +21,8 @@ import threading
 import time
 
 KEY = "sk-conform-" + "5e" * 8
+# faults named otherwise than the check that must report them
+CHECK_OF = {"second_success_schema": "response_schema_conformance"}
 CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shop.yaml")
 
 
@@ -109,6 +113,15 @@ def make_handler(shop):
                 if len(parts) == 3 and parts[2] == "diff" and method == "GET":
                     ctype = "text/plain" if f == "content_type_conformance" else "text/x-diff; charset=UTF-8"
                     return self.send(200, b"--- a\n+++ b\n", ctype)
+                if len(parts) == 3 and parts[2] == "orders" and method == "POST":
+                    try:
+                        order = json.loads(raw)
+                    except ValueError:
+                        order = None
+                    if not isinstance(order, dict) or not isinstance(order.get("quantity"), int):
+                        return self.error(400, "a quantity is needed")
+                    ticket = 7 if f == "second_success_schema" else "t-%d" % iid
+                    return self.send(202, {"ticket": ticket})
                 if len(parts) == 3 and parts[2] in ("photo", "manual") and method == "PUT":
                     if raw:
                         return self.error(415, "JSON text is not a photo")
@@ -197,7 +210,7 @@ def main():
         fail.append("the API key shows in the output or the report")
     rep = json.load(open(report))
     checks = sorted({d["check"] for d in rep["deviations"]})
-    want = [] if fault == "conformant" else [fault]
+    want = [] if fault == "conformant" else [CHECK_OF.get(fault, fault)]
     if checks != want:
         fail.append("deviations of %s, want %s" % (checks or "no check", want or "none"))
     if p.returncode != (0 if fault == "conformant" else 1):
