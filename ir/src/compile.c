@@ -2,6 +2,7 @@
  * context helpers, the small hash map and vector, and IR lookups. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "compile_internal.h"
 
@@ -395,6 +396,8 @@ static void ctx_cleanup(cctx *c)
     cmap_cleanup(&c->reported);
     cmap_cleanup(&c->disc_hints);
     cmap_cleanup(&c->names);
+    cmap_cleanup(&c->snakes);
+    cmap_cleanup(&c->titles);
     cmap_cleanup(&c->brands);
     pvec_cleanup(&c->named);
     pvec_cleanup(&c->all);
@@ -414,6 +417,108 @@ static const char *info_text(cctx *c, const sdkc_node *info, const char *key)
     return t ? cc_strdup(c, t) : NULL;
 }
 
+const char *sdkc_ir_default_server(const sdkc_ir *ir)
+{
+    return ir && ir->nservers && ir->servers[0].absolute ? ir->servers[0].url : NULL;
+}
+
+/* http:// or https:// and a host. */
+static bool absolute_http(const char *u)
+{
+    size_t n = strncasecmp(u, "https://", 8) == 0 ? 8 : strncasecmp(u, "http://", 7) == 0 ? 7 : 0;
+    return n && u[n] && u[n] != '/' && u[n] != '?' && u[n] != '#';
+}
+
+/* One server: its URL with each {variable} replaced by the variable's default. */
+static void cc_server(cctx *c, sdkc_server *out, const sdkc_node *node, size_t i)
+{
+    out->loc = cc_loc(c, node);
+    const sdkc_node *un = sdkc_node_get(node, "url");
+    const char *url = cc_text(un);
+    if (!url) {
+        cc_warn(c, node, "servers[%zu] has no url: left out", i);
+        return;
+    }
+    const sdkc_node *vars = sdkc_node_get(node, "variables");
+    bool resolved = true;
+    sdkc_buf b = SDKC_BUF_INIT;
+    for (const char *p = url; *p;) {
+        const char *close = *p == '{' ? strchr(p, '}') : NULL;
+        if (!close) {
+            sdkc_buf_putc(&b, *p++);
+            continue;
+        }
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(close - p - 1), p + 1);
+        const sdkc_node *v = sdkc_node_get(vars, name);
+        const char *def = cc_text(sdkc_node_get(v, "default"));
+        if (def) {
+            sdkc_buf_puts(&b, def);
+        } else {
+            cc_warn(c, un,
+                    "servers[%zu]: variable {%s} has %s: the URL keeps it and is no base URL", i,
+                    name, v ? "no default" : "no declaration");
+            sdkc_buf_append(&b, p, (size_t)(close - p + 1));
+            resolved = false;
+        }
+        p = close + 1;
+    }
+    sdkc_buf_putc(&b, '\0');
+    if (b.oom) {
+        c->nomem = true;
+    } else {
+        out->url = cc_strdup(c, b.data);
+        out->absolute = resolved && absolute_http(b.data);
+    }
+    sdkc_buf_cleanup(&b);
+    const char *d = cc_text(sdkc_node_get(node, "description"));
+    out->description = d ? cc_strdup(c, d) : NULL;
+    if (out->url && resolved && !out->absolute && i == 0)
+        cc_warn(c, un,
+                "servers[0] URL '%s' is not an absolute http(s) URL: generated clients have no "
+                "default base URL and need one given",
+                out->url);
+}
+
+/* The top-level servers; servers of path items and operations are reported, not used. */
+static void cc_servers(cctx *c, sdkc_ir *ir)
+{
+    const sdkc_node *list = sdkc_node_get(c->root, "servers");
+    if (list && list->kind == SDKC_NODE_SEQ && list->nitems) {
+        sdkc_server *v = cc_alloc(c, list->nitems * sizeof *v);
+        if (!v)
+            return;
+        size_t n = 0;
+        for (size_t i = 0; i < list->nitems; i++) {
+            cc_server(c, &v[n], list->items[i], i);
+            if (v[n].url)
+                n++;
+        }
+        ir->servers = v;
+        ir->nservers = n;
+    }
+    const sdkc_node *paths = sdkc_node_get(c->root, "paths");
+    for (size_t i = 0; paths && paths->kind == SDKC_NODE_MAP && i < paths->npairs; i++) {
+        const sdkc_node *item = paths->pairs[i].value;
+        const sdkc_node *own = sdkc_node_get(item, "servers");
+        if (own)
+            cc_warn(c, own,
+                    "servers of path '%s' are not supported: its operations use the "
+                    "client's base URL",
+                    cc_text(paths->pairs[i].key));
+        for (size_t k = 0; item && item->kind == SDKC_NODE_MAP && k < item->npairs; k++) {
+            const sdkc_node *opn = item->pairs[k].value;
+            const sdkc_node *os =
+                opn && opn->kind == SDKC_NODE_MAP ? sdkc_node_get(opn, "servers") : NULL;
+            if (os)
+                cc_warn(c, os,
+                        "servers of operation %s '%s' are not supported: it uses the "
+                        "client's base URL",
+                        cc_text(item->pairs[k].key), cc_text(paths->pairs[i].key));
+        }
+    }
+}
+
 sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_compile_options *opts,
                          sdkc_diag *diag)
 {
@@ -428,6 +533,8 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     cmap_init(&c.reported, false);
     cmap_init(&c.disc_hints, false);
     cmap_init(&c.names, true);
+    cmap_init(&c.snakes, true);
+    cmap_init(&c.titles, true);
     cmap_init(&c.brands, true);
     if (out)
         *out = NULL;
@@ -468,6 +575,7 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     ir->title = info_text(&c, info, "title");
     ir->version = info_text(&c, info, "version");
     ir->description = info_text(&c, info, "description");
+    cc_servers(&c, ir);
 
     if (!cc_schemas_init(&c))
         c.nomem = true;

@@ -65,6 +65,7 @@ typedef struct cctx {
     bool nomem;
     bool oas31; /* the contract says openapi: 3.1.x (or later 3.x) */
     int depth;
+    const char *op_context; /* the Pascal name of the operation being built, or NULL */
     size_t nerrors;
 
     comp *comps;
@@ -75,6 +76,8 @@ typedef struct cctx {
     cmap reported;     /* $ref nodes already reported as broken */
     cmap disc_hints;   /* union sdkc_type* -> its OpenAPI `discriminator` node */
     cmap names;        /* type name -> sdkc_type* (every named type) */
+    cmap snakes;       /* snake_case of every type name -> sdkc_type* (the first) */
+    cmap titles;       /* name from an inline schema's `title` -> that schema's node */
     pvec named;        /* named types, creation order */
     pvec all;          /* every type, creation order */
     pvec unions;       /* unions awaiting discriminator detection */
@@ -106,6 +109,8 @@ const char *cc_docs(cctx *c, const sdkc_node *schema);
 bool cc_schemas_init(cctx *c); /* components: shells, names */
 void cc_schemas_fill(cctx *c); /* fill every component */
 sdkc_type *cc_schema(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin);
+/* Is name free for a new type: no type has it, nor its snake_case spelling? */
+bool cc_name_free(cctx *c, const char *name);
 sdkc_type *cc_any(cctx *c, const sdkc_node *n, const char *origin, const char *reason);
 /* A string literal type (one fixed value) and a plain string type, for parameters that the
  * contract implies without a schema. */

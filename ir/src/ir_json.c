@@ -759,6 +759,21 @@ static void ir_json(writer *w, const sdkc_ir *ir)
     put_str_or_null(w, "version", ir->version);
     put_str(w, "description", ir->description);
     close_c(w, '}');
+    if (ir->nservers) {
+        key(w, "servers");
+        open_c(w, '[');
+        for (size_t i = 0; i < ir->nservers; i++) {
+            const sdkc_server *sv = &ir->servers[i];
+            item(w);
+            open_c(w, '{');
+            put_str(w, "url", sv->url);
+            put_str(w, "description", sv->description);
+            put_bool(w, "absolute", sv->absolute);
+            put_loc(w, sv->loc);
+            close_c(w, '}');
+        }
+        close_c(w, ']');
+    }
     put_true_if(w, "auth_unspecified", ir->auth_unspecified);
 
     key(w, "security_schemes");
@@ -1273,6 +1288,25 @@ static void read_schemes(reader *r, const json_t *arr)
     r->ir->nschemes = s ? n : 0;
 }
 
+static void read_servers(reader *r, const json_t *arr)
+{
+    size_t n = json_array_size(arr);
+    sdkc_server *s = n ? ralloc(r, n * sizeof *s) : NULL;
+    for (size_t i = 0; s && i < n; i++) {
+        const json_t *o = json_array_get(arr, i);
+        if (!json_is_object(o)) {
+            rerr(r, "servers[%zu]: must be an object", i);
+            continue;
+        }
+        s[i].url = need_str(r, o, "url", "servers");
+        s[i].description = get_str(r, o, "description", "servers");
+        s[i].absolute = get_bool(r, o, "absolute", "servers");
+        s[i].loc = get_loc(r, o, "servers");
+    }
+    r->ir->servers = s;
+    r->ir->nservers = s ? n : 0;
+}
+
 static void read_brands(reader *r, const json_t *arr)
 {
     size_t n = json_array_size(arr);
@@ -1655,6 +1689,7 @@ sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char 
         c->ir.version = get_str(&r, info, "version", "info");
         c->ir.description = get_str(&r, info, "description", "info");
     }
+    read_servers(&r, get_array(&r, root, "servers", false, "IR"));
     c->ir.auth_unspecified = get_bool(&r, root, "auth_unspecified", "IR");
     const json_t *schemes = get_array(&r, root, "security_schemes", true, "IR");
     const json_t *brands = get_array(&r, root, "brands", true, "IR");

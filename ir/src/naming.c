@@ -35,9 +35,60 @@ static char to_upper(char c)
     return is_lower(c) ? (char)(c - 'a' + 'A') : c;
 }
 
-/* Words are runs of letters and digits; a new word starts at a lower->Upper or digit->Upper
+/* Mixed-case words that are one word, not two: "OpenAIFile" is openai_file, not open_ai_file.
+ * Matched case-sensitively where a word starts (or inside a run of capitals), followed by digits
+ * ("OAuth2") and then anything but a lower-case letter. "MacOS" is there because Pascal case
+ * turns "macOS" into it and Pascal names are turned into snake ones. */
+static const char *const compounds[] = {
+    "GitHub", "GitLab", "GraphQL", "IPv4",       "IPv6", "MacOS", "MySQL",
+    "NaN",    "OAuth",  "OpenAI",  "PostgreSQL", "iOS",  "macOS",
+};
+
+static size_t compound_at(const char *s, size_t i)
+{
+    for (size_t k = 0; k < sizeof compounds / sizeof compounds[0]; k++) {
+        size_t n = strlen(compounds[k]);
+        if (strncmp(s + i, compounds[k], n) != 0)
+            continue;
+        while (is_digit(s[i + n]))
+            n++;
+        if (!is_lower(s[i + n]))
+            return n;
+    }
+    return 0;
+}
+
+/* Symbols that carry meaning, spelled as words: "+1" is PLUS_1, "-1" MINUS_1, "<=" LE. '-', '/'
+ * and '.' separate words between letters or digits ("foo-bar", "a/b", "v1.2") and are spelled
+ * only where no letter or digit comes before them. Every other character separates words. */
+static const struct {
+    const char *sym, *word;
+} symbols[] = {
+    {"<=", "LE"},   {">=", "GE"},     {"!=", "NE"},   {"==", "EQ"},      {"+", "PLUS"},
+    {"-", "MINUS"}, {"*", "STAR"},    {"/", "SLASH"}, {".", "DOT"},      {"<", "LT"},
+    {">", "GT"},    {"=", "EQ"},      {"!", "NOT"},   {"&", "AND"},      {"|", "OR"},
+    {"^", "CARET"}, {"%", "PERCENT"}, {"#", "HASH"},  {"?", "QUESTION"},
+};
+
+static const char *symbol_at(const char *s, size_t i, size_t *len)
+{
+    char c = s[i];
+    if ((c == '-' || c == '/' || c == '.') && i > 0 && is_alnum(s[i - 1]))
+        return NULL;
+    for (size_t k = 0; k < sizeof symbols / sizeof symbols[0]; k++) {
+        size_t n = strlen(symbols[k].sym);
+        if (strncmp(s + i, symbols[k].sym, n) == 0) {
+            *len = n;
+            return symbols[k].word;
+        }
+    }
+    return NULL;
+}
+
+/* Inside a run of letters and digits, a new word starts at a lower->Upper or digit->Upper
  * change, and inside an upper-case run before its last capital when a lower-case letter follows
- * ("HTTPServer" -> HTTP, Server). Everything else separates words. */
+ * ("HTTPServer" -> HTTP, Server) unless that letter is a plural 's' ending the word ("URLs",
+ * "IDs"), or where a compound word starts inside the run ("HTTPOAuth"). */
 static bool word_break(const char *s, size_t i)
 {
     char p = s[i - 1], c = s[i], n = s[i + 1];
@@ -45,34 +96,67 @@ static bool word_break(const char *s, size_t i)
         return false;
     if (is_lower(p) || is_digit(p))
         return true;
-    return is_upper(p) && is_lower(n);
+    if (is_upper(p) && compound_at(s, i) > 0)
+        return true;
+    return is_upper(p) && is_lower(n) && !(n == 's' && !is_lower(s[i + 2]));
+}
+
+typedef struct word {
+    const char *text; /* in s, or a spelled symbol (upper case) */
+    size_t len;
+    bool spelled;
+} word;
+
+/* The next word of s from *pos; false at the end. */
+static bool next_word(const char *s, size_t *pos, word *w)
+{
+    size_t i = *pos;
+    while (!is_alnum(s[i])) {
+        if (s[i] == '\0') {
+            *pos = i;
+            return false;
+        }
+        size_t n = 0;
+        const char *sp = symbol_at(s, i, &n);
+        if (sp) {
+            *w = (word){sp, strlen(sp), true};
+            *pos = i + n;
+            return true;
+        }
+        i++;
+    }
+    size_t start = i, n = compound_at(s, i);
+    if (n > 0)
+        i += n;
+    else
+        for (i++; is_alnum(s[i]) && !word_break(s, i); i++)
+            ;
+    *w = (word){s + start, i - start, false};
+    *pos = i;
+    return true;
 }
 
 /* Writes the words of s joined by '_' in the case given by upper; with the result starting with
- * '_' when it would begin with a digit, and "_" when s has no letters or digits. */
+ * '_' when it would begin with a digit, and "_" when s has no words. */
 static char *join_words(sdkc_arena *a, const char *s, bool upper)
 {
     if (s == NULL)
         return NULL;
+    /* a spelled symbol (at most 8 letters) replaces at least one character: with the separator,
+       at most 9 bytes per input byte; plus a leading '_' and the NUL */
     size_t n = strlen(s);
-    /* each char may add a separator; plus leading '_' and NUL */
-    char *out = sdkc_arena_alloc(a, 2 * n + 3);
+    char *out = sdkc_arena_alloc(a, 9 * n + 3);
     if (out == NULL)
         return NULL;
-    size_t o = 0;
-    bool in_word = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!is_alnum(c)) {
-            in_word = false;
-            continue;
-        }
-        if (o == 0 && is_digit(c))
+    size_t o = 0, pos = 0;
+    word w;
+    while (next_word(s, &pos, &w)) {
+        if (o == 0 && is_digit(w.text[0]))
             out[o++] = '_';
-        if (o > 0 && out[o - 1] != '_' && (!in_word || word_break(s, i)))
+        else if (o > 0)
             out[o++] = '_';
-        out[o++] = upper ? to_upper(c) : to_lower(c);
-        in_word = true;
+        for (size_t k = 0; k < w.len; k++)
+            out[o++] = upper ? to_upper(w.text[k]) : to_lower(w.text[k]);
     }
     if (o == 0)
         out[o++] = '_';
@@ -90,26 +174,26 @@ char *sdkc_upper_snake(sdkc_arena *a, const char *s)
     return join_words(a, s, true);
 }
 
+/* Words concatenated, each with its first letter in upper case and the rest as written (a
+ * spelled symbol in lower case after its first letter); 'N' before a leading digit, "X" when s
+ * has no words. */
 char *sdkc_pascal_case(sdkc_arena *a, const char *s)
 {
     if (s == NULL)
         return NULL;
     size_t n = strlen(s);
-    char *out = sdkc_arena_alloc(a, n + 2);
+    char *out = sdkc_arena_alloc(a, 8 * n + 3);
     if (out == NULL)
         return NULL;
-    size_t o = 0;
-    bool start = true;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!is_alnum(c)) {
-            start = true;
-            continue;
-        }
-        if (o == 0 && is_digit(c))
+    size_t o = 0, pos = 0;
+    word w;
+    while (next_word(s, &pos, &w)) {
+        if (o == 0 && is_digit(w.text[0]))
             out[o++] = 'N';
-        out[o++] = start ? to_upper(c) : c;
-        start = false;
+        for (size_t k = 0; k < w.len; k++) {
+            char c = w.text[k];
+            out[o++] = k == 0 ? to_upper(c) : w.spelled ? to_lower(c) : c;
+        }
     }
     if (o == 0)
         out[o++] = 'X';

@@ -76,8 +76,42 @@ typedef struct praw {
     const sdkc_node *node; /* resolved parameter object */
     const char *name;
     const char *in;
-    const char *origin; /* JSON pointer of the parameter's schema */
+    const char *origin;    /* JSON pointer of the parameter's schema */
+    const char *component; /* a $ref to components/parameters: its key, in Pascal case */
 } praw;
+
+/* The key of the component n refers to when it is a $ref to #/components/SECTION/KEY, in
+ * Pascal case; else NULL. */
+static const char *component_name(cctx *c, const sdkc_node *n, const char *section)
+{
+    const sdkc_node *refnode = sdkc_node_get(n, "$ref");
+    if (!refnode)
+        return NULL;
+    const sdkc_node *target = cc_resolve_ref(c, refnode);
+    const sdkc_node *comps = sdkc_node_get(sdkc_node_get(c->root, "components"), section);
+    for (size_t i = 0; target && comps && comps->kind == SDKC_NODE_MAP && i < comps->npairs; i++) {
+        if (comps->pairs[i].value != target)
+            continue;
+        char *p = sdkc_pascal_case(c->a, comps->pairs[i].key->str);
+        if (!p)
+            c->nomem = true;
+        return p;
+    }
+    return NULL;
+}
+
+/* Types under a component shared by operations (a parameter, a response) are named by what they
+ * are, not after the first operation that uses them: by the component's key, else (a schema has
+ * that name) the key and suffix ("StatusParam"), else by the operation's context. */
+static const char *shared_context(cctx *c, const char *key, const char *suffix, const char *op_ctx)
+{
+    if (!key)
+        return op_ctx;
+    if (cc_name_free(c, key))
+        return key;
+    const char *alt = cc_concat(c, key, suffix);
+    return alt && cc_name_free(c, alt) ? alt : op_ctx;
+}
 
 static sdkc_param_in param_in(const char *in)
 {
@@ -175,9 +209,11 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
                 }
                 out[j].node = p;
                 out[j].origin = cc_ptr_child(c, cc_ptr_index(c, bases[l], i), "schema");
+                out[j].component = component_name(c, list->items[i], "parameters");
                 continue;
             }
             out[n].node = p;
+            out[n].component = component_name(c, list->items[i], "parameters");
             out[n].name = name;
             out[n].in = in;
             out[n].origin = cc_ptr_child(c, cc_ptr_index(c, bases[l], i), "schema");
@@ -228,8 +264,8 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
     const sdkc_node *content = sdkc_node_get(node, "content");
     if (!schema && content && content->kind == SDKC_NODE_MAP && content->npairs > 0)
         schema = sdkc_node_get(content->pairs[0].value, "schema");
-    const char *ctx = op_context(c, r, "");
-    ctx = cc_concat(c, ctx, sdkc_pascal_case(c->a, pr->name));
+    const char *ctx = cc_concat(c, op_context(c, r, ""), sdkc_pascal_case(c->a, pr->name));
+    ctx = shared_context(c, pr->component, "Param", ctx);
     if (schema)
         p->type = cc_schema(c, schema, ctx, pr->origin);
     else
@@ -691,6 +727,8 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
         ctx = cc_printf(c, "%sErrorDefault", ctx ? ctx : "");
     else
         ctx = cc_printf(c, "%sError%s", ctx ? ctx : "", key);
+    const sdkc_node *declared = sdkc_node_get(sdkc_node_get(r->node, "responses"), key);
+    ctx = shared_context(c, component_name(c, declared, "responses"), "Response", ctx);
     const char *o = cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str)));
     /* a list of alternatives is taken apart here rather than made a union type */
     const sdkc_node *list = sdkc_node_get(schema, "anyOf");
@@ -861,10 +899,13 @@ static void build_more_success(cctx *c, const raw_op *r, int st, const char *key
         out->encoding = SDKC_ENC_TEXT;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
-    char ctx[24];
-    snprintf(ctx, sizeof ctx, "Response%d", st);
+    char suffix[24];
+    snprintf(suffix, sizeof suffix, "Response%d", st);
+    const sdkc_node *declared = sdkc_node_get(sdkc_node_get(r->node, "responses"), key);
+    const char *ctx = shared_context(c, component_name(c, declared, "responses"), "Response",
+                                     op_context(c, r, suffix));
     out->type = schema
-                    ? cc_schema(c, schema, op_context(c, r, ctx),
+                    ? cc_schema(c, schema, ctx,
                                 cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str))))
                     : cc_any(c, pc->value, NULL, NULL);
     out->result = out->type;
@@ -1041,8 +1082,11 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+    const char *ctx =
+        shared_context(c, component_name(c, sdkc_node_get(resps, best_key), "responses"),
+                       "Response", op_context(c, r, "Response"));
     op->success.type =
-        schema ? cc_schema(c, schema, op_context(c, r, "Response"),
+        schema ? cc_schema(c, schema, ctx,
                            cc_printf(c, "%s/schema", nz(media_ptr(c, r, best_key, pc->key->str))))
                : cc_any(c, pc->value, NULL, NULL);
     op->success.result = op->success.type;
@@ -1405,9 +1449,11 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         return;
     }
     size_t cap = 0;
-    for (size_t i = 0; i < paths->npairs; i++)
-        if (paths->pairs[i].value->kind == SDKC_NODE_MAP)
-            cap += paths->pairs[i].value->npairs;
+    for (size_t i = 0; i < paths->npairs; i++) {
+        const sdkc_node *item = deref(c, paths->pairs[i].value); /* a $ref: its target's count */
+        if (item && item->kind == SDKC_NODE_MAP)
+            cap += item->npairs;
+    }
     raw_op *raw = calloc(cap ? cap : 1, sizeof *raw);
     sdkc_operation *ops = cc_alloc(c, (cap ? cap : 1) * sizeof *ops);
     const sdkc_node **keys = calloc(cap ? cap : 1, sizeof *keys);
@@ -1423,6 +1469,12 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         if (is_extension(pk->str))
             continue; /* the Paths object may be extended */
         const sdkc_node *item = deref(c, paths->pairs[i].value);
+        bool item_ref = item != paths->pairs[i].value;
+        if (item_ref && paths->pairs[i].value->npairs > 1)
+            cc_warn(c, pk,
+                    "path item '%s' has a $ref and other fields: only the referenced path item "
+                    "is used",
+                    pk->str);
         if (!item || item->kind != SDKC_NODE_MAP) {
             if (item)
                 cc_error(c, pk, "path item '%s' must be a mapping", pk->str);
@@ -1434,7 +1486,11 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             const char *m = item->pairs[j].key->str;
             if (!is_method(m))
                 continue;
-            const sdkc_node *on = item->pairs[j].value;
+            /* An operation is no $ref target by the specification, but contracts write one: it is
+             * followed (the operation is the referenced one's, at this path and method). */
+            const sdkc_node *on = deref(c, item->pairs[j].value);
+            if (!on)
+                continue; /* a dangling $ref, reported */
             if (on->kind != SDKC_NODE_MAP) {
                 cc_error(c, on, "operation %s %s must be a mapping", m, pk->str);
                 continue;
@@ -1470,6 +1526,19 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             if (!id)
                 goto done;
             raw_op *prev = cmap_get(&ids, id);
+            if (prev && prev->node == on) {
+                /* one operation reached twice through $ref (two paths referring to one path item,
+                   an operation referring to another): the second gets an id of its own */
+                char *gen = cc_printf(c, "%s%s", m, pk->str);
+                if (!gen)
+                    goto done;
+                cc_warn(c, item_ref ? pk : item->pairs[j].value,
+                        "operation %s %s is, through $ref, the operation of %s %s: its operationId "
+                        "'%s' stays there; using '%s' here",
+                        m, pk->str, prev->method, prev->path, id, gen);
+                id = gen;
+                prev = cmap_get(&ids, id);
+            }
             if (prev) {
                 const sdkc_node *pn = sdkc_node_get(prev->node, "operationId");
                 cc_error(c, idn ? idn : on,
@@ -1517,9 +1586,11 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         sdkc_node_bool(sdkc_node_get(r->node, "deprecated"), &dep);
         op->deprecated = dep;
         op->loc = cc_loc(c, r->node);
+        c->op_context = op_context(c, r, "");
         build_body(c, r, op);
         build_params(c, r, op, keys[i], op->body != NULL);
         build_responses(c, r, op);
+        c->op_context = NULL;
         build_security(c, ir, r, op, ndeclared);
         op_callbacks(c, &hooks, r, op);
     }

@@ -44,11 +44,69 @@ static const sdkc_node *kget(const sdkc_node *n, const char *key)
 
 static bool register_name(cctx *c, sdkc_type *t)
 {
-    if (!cmap_put(&c->names, t->name, t) || !pvec_push(&c->named, t)) {
+    char *snake = sdkc_snake_case(c->a, t->name);
+    if (!snake || !cmap_put(&c->names, t->name, t) || !pvec_push(&c->named, t) ||
+        (!cmap_get(&c->snakes, snake) && !cmap_put(&c->snakes, snake, t))) {
         c->nomem = true;
         return false;
     }
     return true;
+}
+
+bool cc_name_free(cctx *c, const char *name)
+{
+    char *snake = sdkc_snake_case(c->a, name);
+    if (!snake) {
+        c->nomem = true;
+        return false;
+    }
+    return !cmap_get(&c->names, name) && !cmap_get(&c->snakes, snake);
+}
+
+/* Do two schemas say the same thing? Mappings compare key by key in any order, lists in order. */
+static bool same_schema(const sdkc_node *a, const sdkc_node *b, int depth)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || a->kind != b->kind || depth > 64)
+        return false;
+    switch (a->kind) {
+    case SDKC_NODE_SCALAR:
+        return a->scalar == b->scalar && strcmp(a->str, b->str) == 0;
+    case SDKC_NODE_SEQ:
+        if (a->nitems != b->nitems)
+            return false;
+        for (size_t i = 0; i < a->nitems; i++)
+            if (!same_schema(a->items[i], b->items[i], depth + 1))
+                return false;
+        return true;
+    case SDKC_NODE_MAP:
+        if (a->npairs != b->npairs)
+            return false;
+        for (size_t i = 0; i < a->npairs; i++) {
+            const sdkc_node *bv = kget(b, a->pairs[i].key->str);
+            if (!same_schema(a->pairs[i].value, bv, depth + 1))
+                return false;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* The name an inline schema's `title` gives, in Pascal case; NULL without a usable title. */
+static const char *title_name(cctx *c, const sdkc_node *n)
+{
+    const sdkc_node *title = kget(n, "title");
+    if (!sdkc_node_is_string(title))
+        return NULL;
+    char *p = sdkc_pascal_case(c->a, title->str);
+    if (!p)
+        c->nomem = true;
+    /* "CreateAccountRequest" under CreateAccount: the operation's context names it already, and
+       emitters derive names of their own from the operation's */
+    if (p && c->op_context && strncmp(p, c->op_context, strlen(c->op_context)) == 0)
+        return NULL;
+    return p && strcmp(p, "X") != 0 ? p : NULL;
 }
 
 /* Give an inline type a unique name: ctxname, else ctxname2, ctxname3, ... */
@@ -1613,6 +1671,21 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
         if (seen)
             return seen;
     }
+    /* an inline schema with a `title` is named by it; a second schema with that title and the
+       same content is the same type, one with other content is named from its context */
+    const char *titled = NULL;
+    if (!had_dest && !kget(n, "$ref")) {
+        const char *tn = title_name(c, n);
+        const sdkc_node *first = tn ? cmap_get(&c->titles, tn) : NULL;
+        sdkc_type *same = first ? cmap_get(&c->ref_cache, first) : NULL;
+        if (same && same_schema(first, n, 0)) {
+            if (!cmap_put(&c->ref_cache, n, same))
+                c->nomem = true;
+            return same;
+        }
+        if (tn && !first && cc_name_free(c, tn))
+            ctxname = titled = tn;
+    }
     c->depth++;
     sdkc_type *t;
     if (kget(n, "$ref")) {
@@ -1675,6 +1748,9 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
     c->depth--;
     if (t && t->name && !had_dest && !kget(n, "$ref") && !cmap_get(&c->ref_cache, n) &&
         !cmap_put(&c->ref_cache, n, t))
+        c->nomem = true;
+    if (titled && t && t->name && strcmp(t->name, titled) == 0 &&
+        !cmap_put(&c->titles, titled, (void *)n))
         c->nomem = true;
     return t;
 }

@@ -29,6 +29,8 @@ struct sdkrt_client {
     char *api_key_header;    /* API_KEY: the header for requests that name no scheme */
     sdkrt_credential *creds; /* copies (strings owned) */
     size_t cred_count;
+    sdkrt_retry_policy retry; /* as given (defaults filled per call by retry.c) */
+    char *idempotency_header; /* owned */
 };
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -273,6 +275,18 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
         sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "timeouts may not be negative");
         goto fail;
     }
+    if (sdkrt_retry_policy_check_(&opts->retry, err) != SDKRT_OK)
+        goto fail;
+    c->retry = opts->retry;
+    if (opts->idempotency_header && !sdkrt_header_name_ok_(opts->idempotency_header)) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "idempotency header name is not an HTTP token");
+        goto fail;
+    }
+    c->idempotency_header = sdkrt_strdup_(opts->idempotency_header ? opts->idempotency_header
+                                                                   : SDKRT_IDEMPOTENCY_HEADER);
+    if (!c->idempotency_header)
+        goto oom;
     c->connect_timeout_ms =
         opts->connect_timeout_ms ? opts->connect_timeout_ms : SDKRT_DEFAULT_CONNECT_TIMEOUT_MS;
     c->timeout_ms = opts->timeout_ms;
@@ -317,6 +331,7 @@ void sdkrt_client_free(sdkrt_client *c)
     free(c->base_path);
     free(c->ca_file);
     free(c->ca_path);
+    free(c->idempotency_header);
     zero_free(c->auth_value);
     free(c->api_key_header);
     creds_free(c->creds, c->cred_count);
@@ -327,6 +342,16 @@ void sdkrt_client_free(sdkrt_client *c)
 const char *sdkrt_client_base_url(const sdkrt_client *client)
 {
     return client->base_url;
+}
+
+const sdkrt_retry_policy *sdkrt_client_retry_policy_(const sdkrt_client *client)
+{
+    return &client->retry;
+}
+
+const char *sdkrt_client_idempotency_header_(const sdkrt_client *client)
+{
+    return client->idempotency_header;
 }
 
 /* A fully prepared call: strings owned here, the transport request borrowing them. */
@@ -781,9 +806,10 @@ fail:
     return SDKRT_ERR;
 }
 
-sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
-                               const sdkrt_call_options *call, sdkrt_response **resp,
-                               sdkrt_error **err)
+/* sdkrt_client_send (retry.c) repeats this. */
+sdkrt_status sdkrt_client_send_once_(sdkrt_client *client, const sdkrt_request *req,
+                                     const sdkrt_call_options *call, sdkrt_response **resp,
+                                     sdkrt_error **err)
 {
     *resp = NULL;
     prepared p;
@@ -842,7 +868,12 @@ sdkrt_status sdkrt_client_stream(sdkrt_client *client, const sdkrt_request *req,
     sdkrt_stream *s = calloc(1, sizeof *s);
     if (!s)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (prepare(&s->p, client, req, call, true, err) != SDKRT_OK) {
+    sdkrt_keyed_call_ k; /* an idempotency key, copied into the stream's headers */
+    sdkrt_status st = sdkrt_keyed_call_init_(&k, client, req, call, err);
+    if (st == SDKRT_OK)
+        st = prepare(&s->p, client, req, &k.call, true, err);
+    sdkrt_keyed_call_cleanup_(&k);
+    if (st != SDKRT_OK) {
         free(s);
         return SDKRT_ERR;
     }

@@ -22,9 +22,19 @@ struct sdkrt_error {
 };
 
 /* Returned when an error cannot be allocated; immutable. */
-static const sdkrt_error oom_error = {
-    SDKRT_ERROR_CLIENT, SDKRT_REASON_OUT_OF_MEMORY, 0, true, false,
-    (char *)"out of memory (OUT_OF_MEMORY)", NULL, NULL, 0, NULL, NULL, NULL, NULL};
+static const sdkrt_error oom_error = {SDKRT_ERROR_CLIENT,
+                                      SDKRT_REASON_OUT_OF_MEMORY,
+                                      0,
+                                      true,
+                                      false,
+                                      (char *)"out of memory (OUT_OF_MEMORY)",
+                                      NULL,
+                                      NULL,
+                                      0,
+                                      NULL,
+                                      NULL,
+                                      NULL,
+                                      NULL};
 
 static sdkrt_error *oom(void)
 {
@@ -353,4 +363,82 @@ void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
     }
     free(err->message);
     err->message = b.data;
+}
+
+/* A JSON value's string at a path of up to two keys, or NULL. */
+static const char *string_at(const json_t *j, const char *k1, const char *k2)
+{
+    const json_t *v = json_object_get(j, k1);
+    if (k2)
+        v = json_object_get(v, k2);
+    return json_string_value(v);
+}
+
+size_t sdkrt_server_message_(const char *content_type, const char *body, size_t len, char *out,
+                             size_t cap)
+{
+    if (cap)
+        out[0] = '\0';
+    if (!content_type || !body || !len)
+        return 0;
+    size_t n = strlen(content_type);
+    if (strcmp(content_type, "application/json") != 0 &&
+        !(n > 5 && strcmp(content_type + n - 5, "+json") == 0))
+        return 0;
+    json_t *j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, NULL);
+    size_t w = sdkrt_server_message_json_(j, out, cap);
+    json_decref(j);
+    return w;
+}
+
+size_t sdkrt_server_message_json_(const json_t *j, char *out, size_t cap)
+{
+    if (cap)
+        out[0] = '\0';
+    if (!json_is_object(j) || cap < 8)
+        return 0;
+    /* Where APIs put their message: GitHub and most {"message"}, Stripe and OpenAI {"error":
+     * {"message"}}, OAuth 2 {"error_description"} (before its code in "error"), RFC 9457 problem
+     * details and FastAPI {"detail"}, Slack-like {"error": "..."}, then a problem's {"title"},
+     * and OpenCode's {"name", "data": {"message"}}. */
+    static const char *const where[][2] = {
+        {"message", NULL}, {"error", "message"}, {"error_description", NULL},
+        {"detail", NULL},  {"error", NULL},      {"title", NULL},
+        {"data", "message"}};
+    const char *msg = NULL;
+    for (size_t i = 0; !msg && i < sizeof where / sizeof where[0]; i++) {
+        msg = string_at(j, where[i][0], where[i][1]);
+        if (msg && !*msg)
+            msg = NULL;
+    }
+    /* Control characters (newlines, escapes, NUL) become one space; jansson checked the UTF-8,
+     * so whole sequences are copied, and a text too long is cut before a sequence, with "...". */
+    size_t w = 0;
+    bool space = false;
+    for (const unsigned char *p = (const unsigned char *)msg; p && *p;) {
+        if (*p < 0x20 || *p == 0x7F) {
+            space = w > 0;
+            p++;
+            continue;
+        }
+        size_t seq = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
+        if (w + (space ? 1 : 0) + seq + 1 > cap) {
+            if (w + 3 + 1 > cap) {
+                w = cap - 3 - 1; /* inside what was written: back to a sequence's start */
+                while (w > 0 && ((unsigned char)out[w] & 0xC0) == 0x80)
+                    w--;
+            }
+            memcpy(out + w, "...", 3);
+            w += 3;
+            break;
+        }
+        if (space)
+            out[w++] = ' ';
+        space = false;
+        for (size_t k = 0; k < seq && p[k]; k++)
+            out[w++] = (char)p[k];
+        p += seq;
+    }
+    out[w] = '\0';
+    return w;
 }

@@ -21,6 +21,16 @@ void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
  * payload is not copied), or the static OUT_OF_MEMORY error. */
 sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err);
 
+/* The server's own message in an error body of a JSON media type (`message`, `error.message`,
+ * `error_description`, `detail`, `error`, `title`, `data.message`: the first that is a non-empty string),
+ * control characters made single spaces, cut on a UTF-8 boundary with "..." to fit cap bytes
+ * (with its NUL; SDKRT_SERVER_MESSAGE_MAX), into out. Its length; 0 when there is none. */
+#define SDKRT_SERVER_MESSAGE_MAX 256
+size_t sdkrt_server_message_(const char *content_type, const char *body, size_t len, char *out,
+                             size_t cap);
+/* The same from a parsed body (borrowed; not an object: 0). */
+size_t sdkrt_server_message_json_(const json_t *body, char *out, size_t cap);
+
 /* Case-insensitive ASCII comparison. */
 int sdkrt_strcasecmp_(const char *a, const char *b);
 /* Copy of a string (NULL stays NULL; *ok false when out of memory). */
@@ -46,6 +56,34 @@ bool sdkrt_transport_is_curl_(const sdkrt_transport *t);
 
 /* Monotonic clock in milliseconds. */
 long long sdkrt_now_ms_(void);
+
+/* ---- client internals shared with retry.c ---- */
+
+/* One attempt of sdkrt_client_send: no retry, the call options used as given. */
+sdkrt_status sdkrt_client_send_once_(sdkrt_client *client, const sdkrt_request *req,
+                                     const sdkrt_call_options *call, sdkrt_response **resp,
+                                     sdkrt_error **err);
+/* The client's retry policy and idempotency header name (borrowed). */
+const sdkrt_retry_policy *sdkrt_client_retry_policy_(const sdkrt_client *client);
+const char *sdkrt_client_idempotency_header_(const sdkrt_client *client);
+/* INVALID_ARGUMENT for a negative setting. */
+sdkrt_status sdkrt_retry_policy_check_(const sdkrt_retry_policy *p, sdkrt_error **err);
+
+/* Call options with the idempotency key (given, or a UUIDv4 for SDKRT_IDEMPOTENCY_AUTO) put
+ * first among the call headers, so that every attempt of the call sends the same key. */
+typedef struct sdkrt_keyed_call_ {
+    sdkrt_call_options call; /* what to send with; borrows from the caller's and from below */
+    sdkrt_header *headers;   /* owned array (names and values borrowed) */
+    char key[37];            /* a generated key */
+    bool keyed;              /* the request or the call carries an idempotency key */
+} sdkrt_keyed_call_;
+
+/* Fill k from call (may be NULL). INVALID_ARGUMENT for an empty key; OUT_OF_MEMORY. Call
+ * sdkrt_keyed_call_cleanup_ in every case. */
+sdkrt_status sdkrt_keyed_call_init_(sdkrt_keyed_call_ *k, const sdkrt_client *client,
+                                    const sdkrt_request *req, const sdkrt_call_options *call,
+                                    sdkrt_error **err);
+void sdkrt_keyed_call_cleanup_(sdkrt_keyed_call_ *k);
 
 /* A growable byte buffer that remembers allocation failure. */
 typedef struct sdkrt_buf_ {

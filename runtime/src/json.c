@@ -1173,10 +1173,17 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         if (op->errors[i].status == key && !op->errors[i].tag)
             match = &op->errors[i];
     }
+    char said[SDKRT_SERVER_MESSAGE_MAX];
+    bool has_said = (j ? sdkrt_server_message_json_(j, said, sizeof said)
+                       : sdkrt_server_message_(content_type, body, len, said, sizeof said)) > 0;
     if (!match) {
         if (tag)
             sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS,
-                            "%s: HTTP %d with undeclared error tag %s", op->id, status, tag);
+                            "%s: HTTP %d with undeclared error tag %s%s%s", op->id, status, tag,
+                            has_said ? ": " : "", has_said ? said : "");
+        else if (has_said)
+            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d: %s", op->id, status,
+                            said);
         else
             sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d with %s body", op->id,
                             status, content_type ? content_type : "no");
@@ -1195,7 +1202,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         goto done;
     }
     const char *mtag = match->tag ? match->tag : match->type->name;
-    const char *msg = json_string_value(json_object_get(j, "message"));
+    const char *msg = has_said ? said : NULL;
     size_t mlen = strlen(mtag) + (msg ? strlen(msg) : 0) + 32;
     char *text = malloc(mlen);
     if (text) {

@@ -212,7 +212,12 @@ sdkrt_status sdkrt_error_unexpected_status(sdkrt_error **err, const sdkrt_respon
     if (!err || *err)
         return SDKRT_ERR; /* nobody wants it, or the first error is kept */
     sdkrt_error *e = NULL;
-    if (resp->body.len)
+    char said[SDKRT_SERVER_MESSAGE_MAX];
+    if (sdkrt_server_message_(resp->content_type, sdkrt_response_body(resp, NULL), resp->body.len,
+                              said, sizeof said))
+        sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d: %s", origin(resp),
+                        resp->status, said);
+    else if (resp->body.len)
         sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with %s body", origin(resp),
                         resp->status, resp->content_type ? resp->content_type : "untyped");
     else

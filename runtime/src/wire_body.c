@@ -246,6 +246,64 @@ static sdkrt_status add_json_part(sdkrt_multipart *mp, const char *name, const j
     return st;
 }
 
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                  : -1;
+}
+
+/* Percent-decode n bytes of s into a new string (NULL when out of memory). */
+static char *pct_decode(const char *s, size_t n)
+{
+    char *out = malloc(n + 1);
+    size_t w = 0;
+    for (size_t i = 0; out && i < n; i++) {
+        int hi = s[i] == '%' && i + 2 < n ? hex_value(s[i + 1]) : -1;
+        int lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
+        if (hi >= 0 && lo >= 0) {
+            out[w++] = (char)(hi * 16 + lo);
+            i += 2;
+        } else {
+            out[w++] = s[i];
+        }
+    }
+    if (out)
+        out[w] = '\0';
+    return out;
+}
+
+/* A property with an explicit style (OpenAPI 3.1: then its contentType is ignored): the pairs
+ * the style makes in a form body, each as a text part, names and values decoded
+ * (`expires_after[anchor]`, `tags` = `a,b` unexploded). The serialiser percent-encodes every
+ * byte of names and values outside the unreserved set, so '&' and the first '=' split them. */
+static sdkrt_status add_styled_parts(sdkrt_multipart *mp, const char *key, const json_t *item,
+                                     const sdkrt_body_encoding *e, sdkrt_error **err)
+{
+    sdkrt_param_spec sp = {key, SDKRT_IN_QUERY, e->style, e->explode, false};
+    char *q = NULL;
+    if (sdkrt_param_serialize(&q, &sp, item, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = SDKRT_OK;
+    for (const char *p = q; st == SDKRT_OK && *p;) {
+        const char *amp = strchr(p, '&');
+        size_t n = amp ? (size_t)(amp - p) : strlen(p);
+        const char *eq = memchr(p, '=', n);
+        char *name = pct_decode(p, eq ? (size_t)(eq - p) : n);
+        char *val = eq ? pct_decode(eq + 1, n - (size_t)(eq - p) - 1) : sdkrt_strdup_("");
+        if (!name || !val)
+            st = oom(err);
+        else
+            st = sdkrt_multipart_add_field(mp, name, val, NULL, err);
+        free(name);
+        free(val);
+        p += n + (amp ? 1 : 0);
+    }
+    free(q);
+    return st;
+}
+
 sdkrt_status sdkrt_multipart_add_json(sdkrt_multipart *mp, const json_t *value,
                                       const sdkrt_body_encoding *enc, size_t nenc,
                                       const char *const *blob_names, const sdkrt_blob *const *blobs,
@@ -277,6 +335,8 @@ sdkrt_status sdkrt_multipart_add_json(sdkrt_multipart *mp, const json_t *value,
             st = sdkrt_multipart_add_blob(mp, key, &b, err);
         } else if (json_is_null(item)) {
             continue;
+        } else if (e && e->has_style) {
+            st = add_styled_parts(mp, key, item, e, err);
         } else if (json_is_array(item)) {
             size_t i;
             const json_t *x;

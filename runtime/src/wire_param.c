@@ -145,43 +145,59 @@ static bool container_empty(const json_t *v)
     return json_is_array(v) ? json_array_size(v) == 0 : json_object_size(v) == 0;
 }
 
-/* deepObject: name[k]=v, nested objects name[k][k2]=v, arrays repeat name[k]=item. */
+/* Append "[" text "]" (encoded) to prefix, or restore it to keep bytes. */
+static void deep_push(sdkrt_buf_ *prefix, const char *text)
+{
+    sdkrt_buf_puts_(prefix, "%5B");
+    put_esc(prefix, text, ESC_ALL);
+    sdkrt_buf_puts_(prefix, "%5D");
+}
+
+static void deep_pop(sdkrt_buf_ *prefix, size_t keep)
+{
+    prefix->len = keep;
+    if (prefix->data)
+        prefix->data[keep] = '\0';
+}
+
+/* deepObject: name[k]=v, nested objects name[k][k2]=v. OpenAPI leaves arrays undefined; they
+ * are sent by index, name[0]=a&name[1]=b and name[0][k]=v (nulls left out, the rest numbered
+ * on): what Prism reads as an array (it reads name[]=a&name[]=b as one item), what Stripe
+ * accepts beside its documented name[]= and what qs, Rails and PHP parse as arrays. */
 static void put_deep(sdkrt_buf_ *b, sdkrt_buf_ *prefix, const json_t *v, esc mode)
 {
+    if (json_is_array(v)) {
+        size_t i, n = 0;
+        const json_t *item;
+        json_array_foreach(v, i, item)
+        {
+            if (json_is_null(item))
+                continue;
+            size_t keep = prefix->len;
+            char index[24];
+            snprintf(index, sizeof index, "%zu", n++);
+            deep_push(prefix, index);
+            if (!prefix->oom)
+                put_deep(b, prefix, item, mode);
+            deep_pop(prefix, keep);
+        }
+        return;
+    }
     if (json_is_object(v)) {
         const char *key;
         const json_t *item;
         json_object_foreach((json_t *)v, key, item)
         {
             size_t keep = prefix->len;
-            sdkrt_buf_puts_(prefix, "%5B");
-            put_esc(prefix, key, ESC_ALL);
-            sdkrt_buf_puts_(prefix, "%5D");
+            deep_push(prefix, key);
             if (!prefix->oom)
                 put_deep(b, prefix, item, mode);
-            prefix->len = keep;
-            if (prefix->data)
-                prefix->data[keep] = '\0';
+            deep_pop(prefix, keep);
         }
         return;
     }
     if (json_is_null(v))
         return;
-    if (json_is_array(v)) {
-        size_t i;
-        const json_t *item;
-        json_array_foreach(v, i, item)
-        {
-            if (json_is_null(item))
-                continue;
-            if (b->len)
-                sdkrt_buf_puts_(b, "&");
-            sdkrt_buf_append_(b, prefix->data, prefix->len);
-            sdkrt_buf_puts_(b, "=");
-            put_value(b, item, mode);
-        }
-        return;
-    }
     if (b->len)
         sdkrt_buf_puts_(b, "&");
     sdkrt_buf_append_(b, prefix->data, prefix->len);
@@ -268,7 +284,7 @@ static void serialize(sdkrt_buf_ *b, const sdkrt_param_spec *sp, const json_t *v
     case SDKRT_IN_COOKIE: {
         const char *sep = sp->in == SDKRT_IN_COOKIE ? "; " : "&";
         esc vm = sp->in == SDKRT_IN_QUERY && sp->allow_reserved ? ESC_RESERVED : ESC_ALL;
-        if (sp->style == SDKRT_STYLE_DEEP_OBJECT && json_is_object(v)) {
+        if (sp->style == SDKRT_STYLE_DEEP_OBJECT && is_container(v)) {
             sdkrt_buf_ prefix = {0};
             put_esc(&prefix, name, ESC_ALL);
             if (prefix.oom)
@@ -422,7 +438,8 @@ sdkrt_status sdkrt_request_set_form_body(sdkrt_request *req, const json_t *value
                                    key, style_names[sp.style]);
         }
         sdkrt_buf_ piece = {0};
-        if (e && e->content_type && sdkrt_media_is_json(e->content_type) && !json_is_null(item)) {
+        if (e && e->content_type && !e->has_style && sdkrt_media_is_json(e->content_type) &&
+            !json_is_null(item)) {
             /* The property's own media type: its JSON text as one value. */
             char *text = json_dumps(item, JSON_COMPACT | JSON_ENCODE_ANY);
             json_t *s = text ? json_string(text) : NULL;

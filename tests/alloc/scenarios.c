@@ -1,6 +1,7 @@
 /* scenarios.c - the jobs alloc_inject fails allocation by allocation. */
 #include "scenarios.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,9 +234,12 @@ static int run_wire(uint64_t *digest)
         sdkrt_request_set_security(req, sec, 4) != SDKRT_OK ||
         sdkrt_request_set_form_body(req, v, NULL, 0, &err) != SDKRT_OK || wire_send(c, req))
         goto done;
+    static const sdkrt_body_encoding styled[] = {
+        {"a", NULL, SDKRT_STYLE_DEEP_OBJECT, true, false, true},
+        {"g", NULL, SDKRT_STYLE_PIPE_DELIMITED, false, false, true}};
     if (sdkrt_multipart_new(&mp, &err) != SDKRT_OK ||
         sdkrt_multipart_set_boundary(mp, "bnd", &err) != SDKRT_OK ||
-        sdkrt_multipart_add_json(mp, v, NULL, 0, NULL, NULL, 0, &err) != SDKRT_OK)
+        sdkrt_multipart_add_json(mp, v, styled, 2, NULL, NULL, 0, &err) != SDKRT_OK)
         goto done;
     sdkrt_status st = sdkrt_request_set_multipart_body(req, mp); /* stolen */
     mp = NULL;
@@ -250,6 +254,105 @@ done:
     sdkrt_request_free(req);
     sdkrt_client_free(c);
     sdkrt_transport_free(t);
+    return rc;
+}
+
+/* Retries: a POST with a generated idempotency key answered 503 (Retry-After), then a cut
+ * connection, then 201; a second call cancelled during its wait; a stream with a key. The
+ * digest covers the attempts, the statuses and whether each call kept one key. */
+typedef struct retry_state {
+    int attempts;
+    char key[3][40];
+} retry_state;
+
+static int retry_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    retry_state *s = ud;
+    int i = s->attempts++ % 3;
+    s->key[i][0] = '\0';
+    for (size_t h = 0; h < req->header_count; h++) {
+        if (strcmp(req->headers[h].name, "Idempotency-Key") == 0)
+            snprintf(s->key[i], sizeof s->key[i], "%s", req->headers[h].value);
+    }
+    if (i == 1)
+        return -1;
+    sdkrt_memory_response_set_status(resp, i == 0 ? 503 : 201);
+    if (i == 0)
+        sdkrt_memory_response_add_header(resp, "Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT");
+    return 0;
+}
+
+static void retry_sleep(void *ud, long ms, const sdkrt_cancel *cancel)
+{
+    (void)ms;
+    (void)cancel;
+    if (ud)
+        sdkrt_cancel_trigger(ud);
+}
+
+static int run_retry(uint64_t *digest)
+{
+    int rc = 1;
+    retry_state seen;
+    memset(&seen, 0, sizeof seen);
+    sdkrt_transport *t = NULL;
+    sdkrt_client *c = NULL;
+    sdkrt_request *req = NULL;
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    sdkrt_cancel *cancel = NULL;
+    sdkrt_stream *st = NULL;
+    if (sdkrt_memory_transport_new(&t, retry_handler, &seen) != SDKRT_OK ||
+        sdkrt_cancel_new(&cancel) != SDKRT_OK)
+        goto done;
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://h.test";
+    o.transport = t;
+    o.retry.max_attempts = 3;
+    o.retry.sleep = retry_sleep;
+    if (sdkrt_client_new(&c, &o, &err) != SDKRT_OK ||
+        sdkrt_request_new(&req, "POST", "/o") != SDKRT_OK)
+        goto done;
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.idempotency_key = SDKRT_IDEMPOTENCY_AUTO;
+    if (sdkrt_client_send(c, req, &co, &resp, &err) != SDKRT_OK)
+        goto done;
+    int status = sdkrt_response_status(resp);
+    bool one_key = seen.key[0][0] && strcmp(seen.key[0], seen.key[1]) == 0 &&
+                   strcmp(seen.key[1], seen.key[2]) == 0;
+    *digest = digest_bytes(*digest, &status, sizeof status);
+    *digest = digest_bytes(*digest, &seen.attempts, sizeof seen.attempts);
+    *digest = digest_bytes(*digest, &one_key, sizeof one_key);
+    sdkrt_response_free(resp);
+    resp = NULL;
+    /* the wait is cancelled: CANCELLED after one attempt */
+    sdkrt_retry_policy p = o.retry;
+    p.userdata = cancel;
+    co.retry = &p;
+    co.cancel = cancel;
+    seen.attempts = 0;
+    if (sdkrt_client_send(c, req, &co, &resp, &err) == SDKRT_OK ||
+        sdkrt_error_reason(err) != SDKRT_REASON_CANCELLED)
+        goto done;
+    *digest = digest_bytes(*digest, &seen.attempts, sizeof seen.attempts);
+    sdkrt_error_clear(&err);
+    sdkrt_cancel_reset(cancel);
+    co.idempotency_key = "k";
+    seen.attempts = 0;
+    sdkrt_stream_event ev;
+    if (sdkrt_client_stream(c, req, &co, &st, &err) != SDKRT_OK ||
+        sdkrt_stream_next(st, &ev, &err) != SDKRT_STREAM_ERROR || sdkrt_error_status(err) != 503)
+        goto done;
+    *digest = digest_bytes(*digest, seen.key[0], strlen(seen.key[0]));
+    rc = 0;
+done:
+    sdkrt_stream_close(st);
+    sdkrt_response_free(resp);
+    sdkrt_error_free(err);
+    sdkrt_request_free(req);
+    sdkrt_client_free(c);
+    sdkrt_transport_free(t);
+    sdkrt_cancel_free(cancel);
     return rc;
 }
 
@@ -349,7 +452,8 @@ int run_sdk_call(uint64_t *digest);
 const scenario scenarios[] = {
     {"loader", "compiler", run_loader},    {"sse", "runtime", run_sse},
     {"request", "runtime", run_request},   {"wire", "runtime", run_wire},
-    {"compile", "compiler", run_compile},  {"ir_json", "compiler", run_ir_json},
+    {"retry", "runtime", run_retry},       {"compile", "compiler", run_compile},
+    {"ir_json", "compiler", run_ir_json},
 #ifdef SDKC_HAVE_OC
     {"decoders", "emitter", run_decoders}, {"sdk_call", "emitter", run_sdk_call},
 #endif

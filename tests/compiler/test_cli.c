@@ -228,6 +228,46 @@ START_TEST(generate_prints_warnings)
 }
 END_TEST
 
+/* generate exits as compile does: 2 for a contract (or IR) error, a file it cannot read, a bad
+ * argument; the error is printed; nothing is written. */
+START_TEST(generate_exits_2_on_contract_errors)
+{
+    static const char *const bad[] = {"dangling_ref.yaml", "malformed.json", "empty.yaml",
+                                      "several_errors.yaml", "no_such_file.yaml"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[1024];
+        snprintf(args, sizeof args,
+                 "compile " SDKC_SOURCE_DIR "/tests/compiler/data/cli/%s -o %s/ir.json", bad[i],
+                 tmpdir);
+        result c = run(args);
+        snprintf(args, sizeof args,
+                 "generate " SDKC_SOURCE_DIR "/tests/compiler/data/cli/%s --lang c --prefix t "
+                 "--out %s/bad-sdk",
+                 bad[i], tmpdir);
+        result g = run(args);
+        ck_assert_msg(c.status == 2, "compile %s: exit %d", bad[i], c.status);
+        ck_assert_msg(g.status == 2, "generate %s: exit %d: %s", bad[i], g.status, g.err);
+        ck_assert_msg(matches(g.err, "error"), "generate %s says: %s", bad[i], g.err);
+        result_free(&c);
+        result_free(&g);
+    }
+    char path[600];
+    snprintf(path, sizeof path, "%s/bad-sdk/CMakeLists.txt", tmpdir);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    /* an IR that does not read back */
+    snprintf(path, sizeof path, "%s/bad.ir.json", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("{\"format\": \"sdkc-ir/1\", \"types\": 7}\n", f);
+    fclose(f);
+    char args[1024];
+    snprintf(args, sizeof args, "generate %s --lang c --prefix t --out %s/bad-sdk", path, tmpdir);
+    result g = run(args);
+    ck_assert_msg(g.status == 2, "exit %d: %s", g.status, g.err);
+    result_free(&g);
+}
+END_TEST
+
 /* -o naming a FIFO (as /dev/null would be: not a regular file) writes into it; it is not
  * replaced by a regular file through FILE.tmp and rename. A child reads the FIFO. */
 START_TEST(output_to_fifo_written_in_place)
@@ -522,6 +562,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, usage_errors);
     tcase_add_test(tc, warnings_never_hide_errors);
     tcase_add_test(tc, generate_prints_warnings);
+    tcase_add_test(tc, generate_exits_2_on_contract_errors);
     suite_add_tcase(s, tc);
     tc = tcase_create("ok");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -109,5 +109,6 @@ if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
   add_test(NAME emitter/ts_sdk
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts/run.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk)
-  set_tests_properties(emitter/ts_sdk PROPERTIES LABELS emitter TIMEOUT 600 SKIP_RETURN_CODE 77)
+  set_tests_properties(emitter/ts_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 600
+                       SKIP_RETURN_CODE 77)
 endif()

@@ -139,7 +139,7 @@ check_run pc_static "$tmp/app/pc_static"
 cat >"$tmp/app/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.16)
 project(oc_consumer LANGUAGES C)
-find_package(oc 0.2 CONFIG REQUIRED)
+find_package(oc 0.3 CONFIG REQUIRED)
 add_executable(app_shared app.c)
 target_link_libraries(app_shared PRIVATE oc::oc)
 add_executable(app_static app.c)

@@ -29,6 +29,11 @@ has types.h 'NM_A_B_C_2 = 1 /\* c \*/'
 # a member spelled UNKNOWN keeps its name; the sentinel yields
 has types.h 'NM_STATE_UNKNOWN_VALUE = 0'
 has types.h 'NM_STATE_UNKNOWN = 1'
+# members starting with a digit or a symbol: no double '_', symbols spelled
+has types.h 'NM_MODE_100644 = 1 /\* 100644 \*/'
+has types.h 'NM_MODE_PLUS_1 = 2 /\* \+1 \*/'
+has types.h 'NM_MODE_MINUS_1 = 3 /\* -1 \*/'
+has types.h 'NM_MODE_STAR = 4 /\* \* \*/'
 # parameters named body / has_body next to the body
 has ops.h 'char \*body_2;'
 has ops.h 'char \*has_body_3;'

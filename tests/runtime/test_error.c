@@ -343,6 +343,136 @@ START_TEST(several_successes_say_their_status)
 }
 END_TEST
 
+/* ---- the server's own message ---- */
+
+/* The message of the UNEXPECTED_STATUS error a response with this body becomes. */
+static char *unexpected_message(const char *content_type, const char *body)
+{
+    fixture f;
+    fx_open(&f, (script){.status = 404, .content_type = content_type, .body = body});
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_send(f.c, f.req, NULL, &resp, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_error_unexpected_status(&err, resp), SDKRT_ERR);
+    char *m = strdup(sdkrt_error_message(err));
+    ck_assert_int_eq(sdkrt_error_status(err), 404);
+    size_t len = 0;
+    ck_assert_str_eq(sdkrt_error_body(err, &len), body); /* the body is still kept whole */
+    sdkrt_error_free(err);
+    sdkrt_response_free(resp);
+    fx_close(&f);
+    return m;
+}
+
+static void expect_unexpected(const char *content_type, const char *body, const char *said)
+{
+    char *m = unexpected_message(content_type, body);
+    char want[1024];
+    snprintf(want, sizeof want, "GET http://api.test/x: HTTP 404%s (UNEXPECTED_STATUS)", said);
+    ck_assert_str_eq(m, want);
+    free(m);
+}
+
+START_TEST(server_message_in_errors)
+{
+    const char *json = "application/json";
+    /* Stripe and OpenAI */
+    expect_unexpected(json,
+                      "{\"error\":{\"message\":\"No such customer: 'cus_x'\",\"type\":"
+                      "\"invalid_request_error\"}}",
+                      ": No such customer: 'cus_x'");
+    /* GitHub */
+    expect_unexpected(json, "{\"message\":\"Not Found\",\"documentation_url\":\"https://d\"}",
+                      ": Not Found");
+    /* OAuth 2: the description, not the code */
+    expect_unexpected(json, "{\"error\":\"invalid_grant\",\"error_description\":\"code expired\"}",
+                      ": code expired");
+    /* a plain error string; problem details: detail before title */
+    expect_unexpected(json, "{\"error\":\"channel_not_found\"}", ": channel_not_found");
+    expect_unexpected("application/problem+json",
+                      "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"detail\":\"no pet 7\"}",
+                      ": no pet 7");
+    expect_unexpected("application/problem+json", "{\"title\":\"Not Found\"}", ": Not Found");
+    /* control characters become one space, at the ends nothing */
+    expect_unexpected(json, "{\"message\":\"\\n\\tline one\\r\\n\\u001b[31mline two\\u0000\\n\"}",
+                      ": line one [31mline two");
+    /* empty or non-string fields are passed over; none: the old wording */
+    expect_unexpected(json, "{\"message\":\"\",\"detail\":[{\"loc\":1}],\"title\":\"T\"}", ": T");
+    expect_unexpected(json, "{\"message\":7,\"error\":{\"code\":1}}",
+                      " with application/json body");
+    expect_unexpected(json, "[\"message\"]", " with application/json body");
+    expect_unexpected(json, "{not json", " with application/json body");
+    expect_unexpected("text/plain", "{\"message\":\"ignored\"}", " with text/plain body");
+    /* long: cut with "..." on a UTF-8 boundary, 255 bytes at most */
+    char body[2048], said[1024];
+    size_t n = (size_t)snprintf(body, sizeof body, "{\"message\":\"");
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(body + n, sizeof body - n, "%s", i == 0 ? "a" : "\xc3\xa9");
+    snprintf(body + n, sizeof body - n, "\"}");
+    char *m = unexpected_message(json, body);
+    const char *msg = strstr(m, "HTTP 404: ") + 10;
+    const char *end = strstr(msg, "... (UNEXPECTED_STATUS)");
+    ck_assert_ptr_nonnull(end);
+    size_t kept = (size_t)(end - msg);
+    ck_assert_uint_le(kept + 3, 255);
+    ck_assert_uint_eq(kept % 2, 1); /* "a" then whole two-byte sequences */
+    snprintf(said, sizeof said, "%.*s", (int)kept, msg);
+    ck_assert_uint_eq(strlen(said), kept);
+    ck_assert_uint_ge(kept, 240);
+    free(m);
+
+    /* through the generated-code helper: undeclared and declared (untagged and tagged) */
+    static const sdkrt_jtype t_any = {
+        .kind = SDKRT_JK_ANY, .name = "Problem", .size = sizeof(json_t *)};
+    static const sdkrt_jerror errors[] = {{404, NULL, &t_any}, {409, "ConflictError", &t_any}};
+    static const sdkrt_jop op = {"customers.get",
+                                 200,
+                                 SDKRT_JENC_JSON,
+                                 &t_any,
+                                 NULL,
+                                 errors,
+                                 2,
+                                 NULL,
+                                 false,
+                                 NULL,
+                                 NULL,
+                                 NULL,
+                                 0};
+    const char *stripe = "{\"error\":{\"message\":\"No such customer: 'cus_x'\"}}";
+    sdkrt_error *err = NULL;
+    sdkrt_json_error_response(&op, 400, json, stripe, strlen(stripe), &err);
+    ck_assert_str_eq(sdkrt_error_message(err), "customers.get: HTTP 400: No such customer: "
+                                               "'cus_x' (UNEXPECTED_STATUS)");
+    sdkrt_error_clear(&err);
+    sdkrt_json_error_response(&op, 404, json, stripe, strlen(stripe), &err);
+    ck_assert_int_eq(sdkrt_error_kind(err), SDKRT_ERROR_DOMAIN);
+    ck_assert_str_eq(sdkrt_error_message(err), "Problem (HTTP 404): No such customer: 'cus_x'");
+    sdkrt_error_clear(&err);
+    const char *tagged = "{\"_tag\":\"ConflictError\",\"detail\":\"busy\\nnow\"}";
+    sdkrt_json_error_response(&op, 409, json, tagged, strlen(tagged), &err);
+    ck_assert_str_eq(sdkrt_error_message(err), "ConflictError (HTTP 409): busy now");
+    sdkrt_error_clear(&err);
+    const char *other = "{\"_tag\":\"OtherError\",\"message\":\"m\"}";
+    sdkrt_json_error_response(&op, 409, json, other, strlen(other), &err);
+    ck_assert_str_eq(sdkrt_error_message(err), "customers.get: HTTP 409 with undeclared error tag "
+                                               "OtherError: m (UNEXPECTED_STATUS)");
+    sdkrt_error_clear(&err);
+    /* a stream refused with a JSON error */
+    fixture f;
+    fx_open(&f,
+            (script){.status = 429, .content_type = json, .body = "{\"message\":\"slow down\"}"});
+    sdkrt_stream *st = NULL;
+    sdkrt_stream_event ev;
+    ck_assert_int_eq(sdkrt_client_stream(f.c, f.req, NULL, &st, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_stream_next(st, &ev, &err), SDKRT_STREAM_ERROR);
+    ck_assert_str_eq(sdkrt_error_message(err),
+                     "GET http://api.test/x: HTTP 429: slow down (UNEXPECTED_STATUS)");
+    sdkrt_error_clear(&err);
+    sdkrt_stream_close(st);
+    fx_close(&f);
+}
+END_TEST
+
 /* ---- the reason appears once ---- */
 
 /* A port on 127.0.0.1 that nobody listens on: bound, noted, closed. */
@@ -437,6 +567,7 @@ static Suite *error_suite(void)
     tcase_add_test(tc, several_successes_say_their_status);
     tcase_add_test(tc, refused_connection_names_its_reason_once);
     tcase_add_test(tc, repeated_stream_failure_is_the_same_error);
+    tcase_add_test(tc, server_message_in_errors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -55,7 +55,8 @@ static const style_case style_table[] = {
      "color=R%20100%20G%20200%20B%20150"},
     {SDKRT_IN_QUERY, SDKRT_STYLE_PIPE_DELIMITED, false, NULL, NULL, "color=blue%7Cblack%7Cbrown",
      "color=R%7C100%7CG%7C200%7CB%7C150"},
-    {SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, NULL, NULL, NULL,
+    {SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, NULL, NULL,
+     "color%5B0%5D=blue&color%5B1%5D=black&color%5B2%5D=brown",
      "color%5BR%5D=100&color%5BG%5D=200&color%5BB%5D=150"},
     {SDKRT_IN_COOKIE, SDKRT_STYLE_FORM, false, "color=", "color=blue", "color=blue,black,brown",
      "color=R,100,G,200,B,150"},
@@ -138,9 +139,16 @@ START_TEST(test_percent_encoding)
     CK_SER("", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false, "null");
     CK_SER("", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false, "[]");
     /* deepObject: nested objects and arrays */
-    CK_SER("k%20y%5Ba%5D%5Bb%5D=1&k%20y%5Bc%5D=x&k%20y%5Bc%5D=y", SDKRT_IN_QUERY,
+    CK_SER("k%20y%5Ba%5D%5Bb%5D=1&k%20y%5Bc%5D%5B0%5D=x&k%20y%5Bc%5D%5B1%5D=y", SDKRT_IN_QUERY,
            SDKRT_STYLE_DEEP_OBJECT, true, false,
            "{\"a\":{\"b\":1},\"c\":[\"x\",\"y\"],\"n\":null}");
+    /* deepObject arrays: by index, nulls left out */
+    CK_SER("k%20y%5B0%5D=a&k%20y%5B1%5D=b", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false,
+           "[\"a\",null,\"b\"]");
+    CK_SER("k%20y%5B0%5D%5Bprice%5D=p1&k%20y%5B0%5D%5Bn%5D=2&k%20y%5B1%5D%5Bprice%5D=p2&"
+           "k%20y%5B2%5D%5B0%5D=x",
+           SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false,
+           "[{\"price\":\"p1\",\"n\":2},{\"price\":\"p2\"},[\"x\"]]");
     /* nested values elsewhere: compact JSON text */
     CK_SER("k%20y=%7B%22a%22%3A1%7D", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false, "[{\"a\":1}]");
     /* styles a location does not define */
@@ -329,6 +337,24 @@ START_TEST(test_form_body)
     ck_assert_ptr_nonnull(strstr(f.s.headers, "Content-Type: application/x-www-form-urlencoded\n"));
     sdkrt_request_free(req);
 
+    /* Stripe: expand and metadata declared deepObject; a style makes contentType ignored */
+    ck_assert_int_eq(sdkrt_request_new(&req, "POST", "/v1/customers"), SDKRT_OK);
+    v = J("{\"expand\":[\"sources\",\"tax\"],\"metadata\":{\"order\":\"6735\"},"
+          "\"items\":[{\"price\":\"price_1\",\"quantity\":2}],\"j\":{\"a\":1}}");
+    sdkrt_body_encoding stripe[] = {
+        {"expand", NULL, SDKRT_STYLE_DEEP_OBJECT, true, false, true},
+        {"metadata", NULL, SDKRT_STYLE_DEEP_OBJECT, true, false, true},
+        {"items", NULL, SDKRT_STYLE_DEEP_OBJECT, true, false, true},
+        {"j", "application/json", SDKRT_STYLE_DEEP_OBJECT, true, false, true},
+    };
+    ck_assert_int_eq(sdkrt_request_set_form_body(req, v, stripe, 4, &err), SDKRT_OK);
+    json_decref(v);
+    send_ok(&f, req);
+    ck_assert_str_eq(f.s.body, "expand%5B0%5D=sources&expand%5B1%5D=tax&metadata%5Border%5D=6735&"
+                               "items%5B0%5D%5Bprice%5D=price_1&items%5B0%5D%5Bquantity%5D=2&"
+                               "j%5Ba%5D=1");
+    sdkrt_request_free(req);
+
     /* not an object */
     ck_assert_int_eq(sdkrt_request_new(&req, "POST", "/x"), SDKRT_OK);
     v = J("[1]");
@@ -351,6 +377,57 @@ static char *temp_file(const char *content)
     close(fd);
     return path;
 }
+
+/* Multipart properties with an explicit style (OpenAPI 3.1): text parts named as the style makes
+ * them in a form body, decoded; contentType then ignored. Without a style an object is one JSON
+ * part (the Encoding Object's default contentType). */
+START_TEST(test_multipart_styles)
+{
+    fixture f;
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    fx_open(&f, &o);
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "POST", "/v1/files"), SDKRT_OK);
+    sdkrt_multipart *mp = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_multipart_new(&mp, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_multipart_set_boundary(mp, "B", &err), SDKRT_OK);
+    json_t *v = J("{\"purpose\":\"batch\",\"expires_after\":{\"anchor\":\"created_at\","
+                  "\"seconds\":3600},\"tags\":[\"a b\",\"c&d=e\"],\"pipes\":[1,2],"
+                  "\"plain\":{\"x\":[1]},\"flat\":{\"R\":100,\"G\":200}}");
+    sdkrt_body_encoding enc[] = {
+        {"expires_after", "application/json", SDKRT_STYLE_DEEP_OBJECT, true, false, true},
+        {"tags", NULL, SDKRT_STYLE_FORM, false, false, true},
+        {"pipes", NULL, SDKRT_STYLE_PIPE_DELIMITED, false, false, true},
+        {"flat", NULL, SDKRT_STYLE_FORM, true, false, true},
+    };
+    ck_assert_int_eq(sdkrt_multipart_add_json(mp, v, enc, 4, NULL, NULL, 0, &err), SDKRT_OK);
+    json_decref(v);
+    ck_assert_int_eq(sdkrt_request_set_multipart_body(req, mp), SDKRT_OK);
+    send_ok(&f, req);
+#define PART(name, value)                                                                          \
+    "--B\r\nContent-Disposition: form-data; name=\"" name "\"\r\n\r\n" value "\r\n"
+    ck_assert_str_eq(f.s.body,
+                     PART("purpose", "batch") PART("expires_after[anchor]", "created_at")
+                         PART("expires_after[seconds]", "3600") PART("tags", "a b,c&d=e")
+                             PART("pipes", "1|2") "--B\r\nContent-Disposition: form-data; "
+                                                  "name=\"plain\"\r\nContent-Type: "
+                                                  "application/json\r\n\r\n{\"x\":[1]}\r\n" PART(
+                                                      "R", "100") PART("G", "200") "--B--\r\n");
+#undef PART
+    sdkrt_request_free(req);
+    /* a style multipart does not define */
+    ck_assert_int_eq(sdkrt_multipart_new(&mp, &err), SDKRT_OK);
+    v = J("{\"o\":{\"a\":1}}");
+    sdkrt_body_encoding bad = {"o", NULL, SDKRT_STYLE_MATRIX, false, false, true};
+    ck_assert_int_eq(sdkrt_multipart_add_json(mp, v, &bad, 1, NULL, NULL, 0, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    sdkrt_error_free(err);
+    json_decref(v);
+    sdkrt_multipart_free(mp);
+    fx_close(&f);
+}
+END_TEST
 
 START_TEST(test_multipart_memory)
 {
@@ -776,6 +853,7 @@ int main(void)
     tcase_add_test(tc, test_json_media_types);
     tcase_add_test(tc, test_form_body);
     tcase_add_test(tc, test_multipart_memory);
+    tcase_add_test(tc, test_multipart_styles);
     tcase_add_test(tc, test_raw_bodies);
     tcase_add_test(tc, test_security_schemes);
     tcase_add_test(tc, test_security_requirements_together);

@@ -92,7 +92,8 @@ int sdkc_emit_c_main(int argc, char **argv)
     if (sdkc_diag_new(&diag) != SDKC_OK)
         goto done;
     if (sdkc_read_file(input, &text, &len) != SDKC_OK) {
-        fprintf(stderr, "sdkc generate: cannot read %s\n", input);
+        fprintf(stderr, "sdkc generate: error: cannot read %s\n", input);
+        rc = 2; /* as `sdkc compile` for an input it cannot read */
         goto done;
     }
     sdkc_status st;
@@ -107,7 +108,11 @@ int sdkc_emit_c_main(int argc, char **argv)
         st = sdkc_compile_file(&compiled, input, &co, diag);
     }
     if (st != SDKC_OK) {
+        /* A contract or IR error is 2, as `sdkc compile` exits; running out of memory is 1. */
         sdkc_diag_print(diag, stderr, quiet);
+        if (st != SDKC_ERR_NOMEM && sdkc_diag_errors(diag) == 0)
+            fprintf(stderr, "%s: error: %s\n", input, sdkc_status_str(st));
+        rc = st == SDKC_ERR_NOMEM ? 1 : 2;
         goto done;
     }
     sdkc_emit_c_options eo = SDKC_EMIT_C_OPTIONS_INIT;

@@ -169,6 +169,10 @@ bool emit_name_constants(emit_ctx *cx)
         for (size_t k = 0; k < n; k++) {
             const char *member = is_enum ? c->t->u.enumeration.safe_values[k]
                                          : sdkc_kit_upper(cx->arena, c->variants[k].v->safe_name);
+            /* a member's leading '_' only keeps a digit from starting it: after the type's name
+               it is not needed (MODE_100644, not MODE__100644) */
+            if (member && member[0] == '_' && member[1] >= '0' && member[1] <= '9')
+                member++;
             c->consts[k] = member ? unique_const(cx, sdkc_arena_printf(cx->arena, "%s_%s_%s",
                                                                        cx->upper, U, member))
                                   : NULL;

@@ -460,10 +460,19 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         "                               \"libsdkrt %%s does not serve this SDK (built for "
         "%%d.%%d)\", sdkrt_version_string(),\n"
         "                               SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR);\n"
-        "    return sdkrt_client_new(out, opts, err);\n}\n\n"
+        "%s"
         "void %s_client_free(%s_client *client)\n{\n    sdkrt_client_free(client);\n}\n\n"
         "void %s_bytes_free(%s_bytes *bytes)\n{\n    sdkrt_bytes_free(bytes);\n}\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P);
+        P, P, P, P, P, P, P, P,
+        sdkc_ir_default_server(cx->ir)
+            ? sdkc_arena_printf(cx->arena,
+                                "    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;\n"
+                                "    if (opts)\n        o = *opts;\n"
+                                "    if (!o.base_url)\n        o.base_url = %s_DEFAULT_BASE_URL;\n"
+                                "    return sdkrt_client_new(out, &o, err);\n}\n\n",
+                                cx->upper)
+            : "    return sdkrt_client_new(out, opts, err);\n}\n\n",
+        P, P, P, P);
     sdkc_buf_printf(
         b,
         "void %s_error_free(%s_error *err)\n{\n    sdkrt_error_free(err);\n}\n\n"

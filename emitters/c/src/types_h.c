@@ -278,6 +278,27 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
     for (size_t i = 0; emit_runtime_auths[i]; i++)
         sdkc_buf_printf(b, "#define %s_AUTH_%s SDKRT_AUTH_%s\n", U, emit_runtime_auths[i],
                         emit_runtime_auths[i]);
+    sdkc_buf_printf(
+        b,
+        "\n/* Retries of unary calls, off by default (%s_client_options.retry, per call "
+        "%s_call_options.retry):\n * idempotent methods, or calls with an idempotency key "
+        "(%s_call_options.idempotency_key,\n * %s_IDEMPOTENCY_AUTO for a generated one); "
+        "backoff with jitter, Retry-After honoured. */\n"
+        "typedef sdkrt_retry_policy %s_retry_policy;\n"
+        "#define %s_RETRY_POLICY_INIT SDKRT_RETRY_POLICY_INIT\n"
+        "typedef sdkrt_retry_info %s_retry_info; /* what %s_retry_policy.on_retry sees */\n"
+        "#define %s_IDEMPOTENCY_AUTO SDKRT_IDEMPOTENCY_AUTO\n",
+        P, P, P, U, P, U, P, P, U);
+    const char *server = sdkc_ir_default_server(cx->ir);
+    if (server) {
+        sdkc_buf_printf(b,
+                        "\n/* The contract's first server: the base URL when "
+                        "%s_client_options.base_url is NULL. */\n",
+                        P);
+        sdkc_buf_printf(b, "#define %s_DEFAULT_BASE_URL ", U);
+        sdkc_kit_put_c_string(b, server);
+        sdkc_buf_putc(b, '\n');
+    }
     sdkc_buf_printf(b,
                     "\n/* The in-memory transport (tests without a server): what its handler "
                     "sees and fills. */\n"
@@ -311,7 +332,7 @@ void emit_types_h(emit_ctx *cx, sdkc_buf *b)
         "typedef sdkrt_client_options %s_client_options;\n"
         "#define %s_CLIENT_OPTIONS_INIT SDKRT_CLIENT_OPTIONS_INIT\n"
         "typedef sdkrt_call_options %s_call_options; /* header overrides, cancel, timeout, "
-        "on_response */\n"
+        "on_response,\n                                          retry, idempotency_key */\n"
         "#define %s_CALL_OPTIONS_INIT SDKRT_CALL_OPTIONS_INIT\n"
         "typedef sdkrt_cancel %s_cancel; /* %s_cancel_new / %s_cancel_trigger / %s_cancel_free */\n"
         "typedef sdkrt_bytes %s_bytes; /* a non-JSON body; %s_bytes_free */\n"

@@ -346,6 +346,17 @@ typedef struct sdkc_webhook {
     sdkc_loc loc;
 } sdkc_webhook;
 
+/* A `servers` entry of the contract. */
+typedef struct sdkc_server {
+    const char *url;         /* server variables replaced by their defaults */
+    const char *description; /* or NULL */
+    /* An http or https URL with a host and every variable substituted: usable as a base URL.
+       False for a relative URL ("/api/v3", resolved against the contract's own location, which
+       a client does not know) and for a variable without a default. */
+    bool absolute;
+    sdkc_loc loc;
+} sdkc_server;
+
 typedef struct sdkc_ir {
     const char *source_name;   /* contract file name as given (basename when written as JSON) */
     const char *source_sha256; /* of the contract bytes */
@@ -362,11 +373,17 @@ typedef struct sdkc_ir {
     size_t nschemes;
     const sdkc_webhook *webhooks; /* webhooks in contract order, then callbacks by operation */
     size_t nwebhooks;
+    const sdkc_server *servers; /* the top-level `servers`, in contract order */
+    size_t nservers;
     /* The contract declares no security schemes: it says nothing of how callers authenticate, so
        a client sends the credentials it is configured with on every operation (an operation's
        declared 401 or implied scheme never narrows that). */
     bool auth_unspecified;
 } sdkc_ir;
+
+/* The default base URL of a client: the first server's URL when it is absolute, else NULL
+ * (borrowed). */
+const char *sdkc_ir_default_server(const sdkc_ir *ir);
 
 typedef struct sdkc_compile_options {
     const char *const *include; /* glob patterns over operation ids; none = all */
@@ -414,7 +431,7 @@ char *sdkc_upper_snake(sdkc_arena *a, const char *s); /* "session.idle" -> "SESS
 char *sdkc_pascal_case(sdkc_arena *a, const char *s); /* "session-v2.info" -> "SessionV2Info" */
 bool sdkc_is_c_keyword(const char *s);
 
-#define SDKC_VERSION "0.2.0"
+#define SDKC_VERSION "0.3.0"
 
 #ifdef __cplusplus
 }

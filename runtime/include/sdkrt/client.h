@@ -47,6 +47,55 @@ typedef struct sdkrt_credential {
     const char *token; /* bearer token (HTTP bearer, OAuth2, OpenID Connect) or API key */
 } sdkrt_credential;
 
+/* ---- Retries (off by default) ----
+ *
+ * A unary call (sdkrt_client_send, and the generated calls over it) is attempted again when
+ * its policy allows more than one attempt, the request may be repeated safely (method GET,
+ * HEAD, PUT, DELETE, OPTIONS or TRACE, or a request carrying an idempotency key) and the
+ * attempt ended in a TRANSPORT or TIMEOUT error or in HTTP 408, 425, 429, 500, 502, 503 or 504.
+ * A response header `x-should-retry: true` makes any status retryable, `false` none. The wait
+ * before attempt n+1 is `retry-after-ms` or `Retry-After` (delay-seconds or an HTTP-date) when
+ * the response has one, capped by max_retry_after_ms; else min(initial_delay_ms * 2^(n-1),
+ * max_delay_ms) less a random jitter of up to 25%. The call's cancel token ends the wait
+ * (CANCELLED). Every attempt re-sends the whole request; timeout_ms applies to each attempt.
+ * Streams are never retried. */
+typedef struct sdkrt_retry_info {
+    int attempt;         /* the attempt that just failed, from 1 */
+    int max_attempts;    /* the policy's */
+    long delay_ms;       /* the wait before the next attempt */
+    bool server_delay;   /* delay_ms came from retry-after-ms or Retry-After */
+    int status;          /* HTTP status of the failed attempt; 0 after an error */
+    sdkrt_reason reason; /* TRANSPORT or TIMEOUT after an error; NONE after a status */
+} sdkrt_retry_info;
+
+#define SDKRT_RETRY_DEFAULT_INITIAL_DELAY_MS   500L
+#define SDKRT_RETRY_DEFAULT_MAX_DELAY_MS       8000L
+#define SDKRT_RETRY_DEFAULT_MAX_RETRY_AFTER_MS 60000L
+
+typedef struct sdkrt_retry_policy {
+    int max_attempts;        /* attempts in all, the first included; 0 or 1: no retry */
+    long initial_delay_ms;   /* first backoff; 0 = SDKRT_RETRY_DEFAULT_INITIAL_DELAY_MS */
+    long max_delay_ms;       /* backoff cap; 0 = SDKRT_RETRY_DEFAULT_MAX_DELAY_MS */
+    long max_retry_after_ms; /* cap on a server's delay; 0 = SDKRT_RETRY_DEFAULT_MAX_RETRY_AFTER_MS
+                              */
+    /* Called before each wait (info borrowed for the call): logging, metrics. NULL = none. */
+    void (*on_retry)(void *userdata, const sdkrt_retry_info *info);
+    /* Waits ms milliseconds. NULL = sleep, polling cancel (may be NULL) every 10 ms. A custom one
+     * (tests, an event loop) may return early; the call checks the token after it. */
+    void (*sleep)(void *userdata, long ms, const sdkrt_cancel *cancel);
+    void *userdata; /* passed to on_retry and sleep */
+} sdkrt_retry_policy;
+
+#define SDKRT_RETRY_POLICY_INIT                                                                    \
+    {                                                                                              \
+        0, 0, 0, 0, NULL, NULL, NULL                                                               \
+    }
+
+/* The default idempotency key header, and the sdkrt_call_options.idempotency_key value that
+ * asks for a new random key (a UUIDv4, one per call, the same on each of its attempts). */
+#define SDKRT_IDEMPOTENCY_HEADER "Idempotency-Key"
+#define SDKRT_IDEMPOTENCY_AUTO   "auto"
+
 /* Everything is copied by sdkrt_client_new except transport (borrowed; must outlive the client). */
 typedef struct sdkrt_client_options {
     const char *base_url;        /* required: http or https; a path prefix ("http://h/p") is kept */
@@ -73,6 +122,8 @@ typedef struct sdkrt_client_options {
      * scheme. Requests that name none (a contract without schemes) carry `auth` as it is. */
     const sdkrt_credential *credentials;
     size_t credential_count;
+    sdkrt_retry_policy retry;       /* unary calls; default: one attempt */
+    const char *idempotency_header; /* NULL = SDKRT_IDEMPOTENCY_HEADER */
     /* API_KEY: the header that carries the key on requests whose contract declares no security
        scheme ("X-API-Key"); operations with an apiKey scheme send it where the scheme says. */
     const char *api_key_header;
@@ -81,7 +132,7 @@ typedef struct sdkrt_client_options {
 #define SDKRT_CLIENT_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, 0, SDKRT_AUTH_NONE, NULL, NULL, NULL, NULL, 0, 0, 0, true, NULL, NULL, 0, 0,   \
-            NULL, NULL, 0, NULL                                                                    \
+            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL                                     \
     }
 
 typedef struct sdkrt_client sdkrt_client;
@@ -89,7 +140,8 @@ typedef struct sdkrt_client sdkrt_client;
 /* Validate and copy opts into a new client (*out, owned by the caller). INVALID_ARGUMENT for a
  * base URL that does not parse, a scheme other than http/https, a base URL with a query,
  * fragment or credentials, a bad default header, BASIC without username or BEARER without
- * token, a credential with neither a token nor a username and password (or with CR or LF). */
+ * token, a credential with neither a token nor a username and password (or with CR or LF), a
+ * negative retry setting, an idempotency header name that is not an HTTP token. */
 sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *opts,
                               sdkrt_error **err);
 /* Release. NULL is a no-op. */
@@ -108,16 +160,24 @@ typedef struct sdkrt_call_options {
        the callback only; userdata is passed through. NULL = none. */
     void (*on_response)(void *userdata, int status, const sdkrt_header *headers, size_t count);
     void *userdata;
+    const sdkrt_retry_policy *retry; /* NULL = the client's; borrowed for the call */
+    /* Sent in the client's idempotency header (unary calls and streams): a key of the caller's,
+       or SDKRT_IDEMPOTENCY_AUTO for a random UUIDv4 made once per call and kept across its
+       retries. A key makes a POST or PATCH retryable. NULL = none (a key set as a request or
+       call header counts too). */
+    const char *idempotency_key;
 } sdkrt_call_options;
 
 #define SDKRT_CALL_OPTIONS_INIT                                                                    \
     {                                                                                              \
-        NULL, 0, NULL, 0, NULL, NULL                                                               \
+        NULL, 0, NULL, 0, NULL, NULL, NULL, NULL                                                   \
     }
 
 /* Unary call. On SDKRT_OK *resp is new (owned by the caller) for ANY HTTP status; the generated
  * code maps statuses. SDKRT_ERR for transport failure, timeout, cancellation, a body above
- * max_response_bytes, an invalid argument. req and call (may be NULL) are borrowed. */
+ * max_response_bytes, an invalid argument. req and call (may be NULL) are borrowed. With a retry
+ * policy (see above) the result is that of the last attempt; on_response sees every attempt's
+ * response. */
 sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
                                const sdkrt_call_options *call, sdkrt_response **resp,
                                sdkrt_error **err);

@@ -83,8 +83,8 @@ typedef struct sdkrt_param_spec {
  *   COOKIE  "name=value" pieces joined with "; ", encoded.
  * A JSON null is an undefined value: "" everywhere. A value nested inside an array or object item
  * is sent as its compact JSON text, except under deepObject, where nested objects become
- * name[a][b]=v. INVALID_ARGUMENT for a style the location does not allow (deepObject outside the
- * query, label in a header, ...). */
+ * name[a][b]=v and arrays go by index, name[0]=x. INVALID_ARGUMENT for a style the location does
+ * not allow (deepObject outside the query, label in a header, ...). */
 sdkrt_status sdkrt_param_serialize(char **out, const sdkrt_param_spec *spec, const json_t *value,
                                    sdkrt_error **err);
 
@@ -145,7 +145,9 @@ sdkrt_status sdkrt_request_set_json_body_as(sdkrt_request *req, const char *medi
 
 /* application/x-www-form-urlencoded body from a JSON object (borrowed): each property in order as
  * a query parameter of its encoding's style (default form, explode), percent-encoded with %20
- * for a space; null properties are left out. INVALID_ARGUMENT when value is not an object. */
+ * for a space; null properties are left out. deepObject arrays go by index: "e[0]=a&e[1]=b". A
+ * JSON content_type sends the property's JSON text unless the encoding has a style.
+ * INVALID_ARGUMENT when value is not an object. */
 sdkrt_status sdkrt_request_set_form_body(sdkrt_request *req, const json_t *value,
                                          const sdkrt_body_encoding *enc, size_t nenc,
                                          sdkrt_error **err);
@@ -173,9 +175,12 @@ sdkrt_status sdkrt_multipart_add_blob(sdkrt_multipart *mp, const char *name, con
 /* Parts from a JSON object (borrowed), properties in order: strings, numbers and booleans as
  * field parts, objects (and array items that are objects) as application/json parts, each item
  * of an array as a part of its own, nulls left out; an encoding's content_type sets the part's
- * Content-Type (an object or array with a non-JSON type is still sent as JSON text). Properties
- * named in blob_names (nblobs entries, blobs[i] for blob_names[i]) are sent from the blob when
- * the blob is set, instead of their JSON value. */
+ * Content-Type (an object or array with a non-JSON type is still sent as JSON text). An encoding
+ * with a style (has_style; OpenAPI 3.1) sends the property as the text parts that style makes in
+ * a form body, not percent-encoded (deepObject: "meta[k]" = "v"), and ignores content_type;
+ * INVALID_ARGUMENT for a style other than form, spaceDelimited, pipeDelimited and deepObject.
+ * Properties named in blob_names (nblobs entries, blobs[i] for blob_names[i]) are sent from the
+ * blob when the blob is set, instead of their JSON value. */
 sdkrt_status sdkrt_multipart_add_json(sdkrt_multipart *mp, const json_t *value,
                                       const sdkrt_body_encoding *enc, size_t nenc,
                                       const char *const *blob_names, const sdkrt_blob *const *blobs,

@@ -100,12 +100,72 @@ START_TEST(paths_in_nested_errors)
 }
 END_TEST
 
+/* The contract's first server is the default base URL; retries and idempotency keys come with
+ * the generated options (typedefs of the runtime's). */
+static int attempts;
+static int flaky(void *ud, const ed_memory_request *req, ed_memory_response *resp)
+{
+    (void)ud;
+    ck_assert_str_eq(req->url, "https://eu.edge.test/v1/api/node/nod_1");
+    if (attempts++ == 0) {
+        sdkrt_memory_response_set_status(resp, 503);
+        sdkrt_memory_response_add_header(resp, "Retry-After", "0");
+        return 0;
+    }
+    static const char body[] = "{\"data\":{\"id\":\"nod_1\",\"kind\":\"leaf\",\"pair\":{\"b\":{}},"
+                               "\"shape\":{\"type\":\"unknown\"},\"maybe\":[],\"groups\":{},"
+                               "\"payload\":\"{\\\"name\\\":\\\"n\\\",\\\"status\\\":3}\","
+                               "\"point\":[1,2],\"title\":null}}";
+    sdkrt_memory_response_set_status(resp, 200);
+    sdkrt_memory_response_add_header(resp, "Content-Type", "application/json");
+    sdkrt_memory_response_add_chunk(resp, body, sizeof body - 1);
+    return 0;
+}
+
+START_TEST(default_base_url_and_retries)
+{
+    ck_assert_str_eq(ED_DEFAULT_BASE_URL, "https://eu.edge.test/v1");
+    ed_client *c = NULL;
+    ed_error *err = NULL;
+    ck_assert_int_eq(ed_client_new(&c, NULL, &err), ED_OK);
+    ck_assert_str_eq(sdkrt_client_base_url(c), "https://eu.edge.test/v1");
+    ed_client_free(c);
+    ed_transport *t = NULL;
+    ck_assert_int_eq(sdkrt_memory_transport_new(&t, flaky, NULL), SDKRT_OK);
+    ed_client_options o = ED_CLIENT_OPTIONS_INIT;
+    o.transport = t;
+    o.retry.max_attempts = 2;
+    ck_assert_int_eq(ed_client_new(&c, &o, &err), ED_OK);
+    ed_node_get_request req = {{"nod_1"}, false, {NULL, 0}};
+    ed_node *n = NULL;
+    ck_assert_msg(ed_node_get(c, &req, NULL, &n, &err) == ED_OK, "%s",
+                  err ? sdkrt_error_message(err) : "");
+    ck_assert_int_eq(attempts, 2);
+    ck_assert_str_eq(n->id.value, "nod_1");
+    ed_node_free(n);
+    /* a call's own policy: one attempt */
+    attempts = 0;
+    ed_retry_policy once = ED_RETRY_POLICY_INIT;
+    once.max_attempts = 1;
+    ed_call_options call = ED_CALL_OPTIONS_INIT;
+    call.retry = &once;
+    call.idempotency_key = ED_IDEMPOTENCY_AUTO;
+    ck_assert_int_eq(ed_node_get(c, &req, &call, &n, &err), ED_ERR);
+    ck_assert_int_eq(attempts, 1);
+    ck_assert_int_eq(sdkrt_error_status(err), 503);
+    ed_error_free(err);
+    ed_client_free(c);
+    sdkrt_transport_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("edge");
     TCase *tc = tcase_create("values");
     tcase_add_test(tc, recursion_names_and_unknowns);
     tcase_add_test(tc, paths_in_nested_errors);
+    tcase_add_test(tc, default_base_url_and_retries);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
