@@ -43,7 +43,7 @@ typedef struct fast_page {
 } fast_page;
 
 static const sdkrt_jtype fast_skip = {
-    SDKRT_JK_OBJECT, "object", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+    SDKRT_JK_OBJECT, "object", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 static const sdkrt_jtype fast_items = {SDKRT_JK_ARRAY,
                                        "items",
                                        sizeof(((fast_page *)0)->data),
@@ -56,9 +56,22 @@ static const sdkrt_jtype fast_items = {SDKRT_JK_ARRAY,
                                        0,
                                        NULL,
                                        0,
+                                       NULL,
                                        NULL};
-static const sdkrt_jtype fast_string = {
-    SDKRT_JK_STRING, "string", sizeof(char *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype fast_string = {SDKRT_JK_STRING,
+                                        "string",
+                                        sizeof(char *),
+                                        NULL,
+                                        NULL,
+                                        0,
+                                        NULL,
+                                        0,
+                                        NULL,
+                                        0,
+                                        NULL,
+                                        0,
+                                        NULL,
+                                        NULL};
 static const sdkrt_jfield fast_cursor_fields[] = {
     {"next", &fast_string, 0, 0, offsetof(fast_page, cursor.has_next) - offsetof(fast_page, cursor),
      offsetof(fast_page, cursor.next_null) - offsetof(fast_page, cursor)},
@@ -75,6 +88,7 @@ static const sdkrt_jtype fast_cursor = {SDKRT_JK_OBJECT,
                                         0,
                                         NULL,
                                         0,
+                                        NULL,
                                         NULL};
 static const sdkrt_jfield fast_page_fields[] = {
     {"data", &fast_items, SDKRT_JF_REQUIRED, offsetof(fast_page, data), SDKRT_JNONE, SDKRT_JNONE},
@@ -93,6 +107,7 @@ static const sdkrt_jtype fast_page_t = {SDKRT_JK_OBJECT,
                                         0,
                                         NULL,
                                         0,
+                                        NULL,
                                         NULL};
 #endif
 

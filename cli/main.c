@@ -63,6 +63,8 @@ typedef struct compile_args {
     size_t ninclude;
     const char *strip[MAX_LIST];
     size_t nstrip;
+    const char *follow[MAX_LIST];
+    size_t nfollow;
     bool werror;
     bool quiet; /* warnings not printed; errors always are */
 } compile_args;
@@ -84,7 +86,8 @@ static int parse_compile_args(int argc, char **argv, bool allow_output, compile_
         }
         bool takes_value =
             (allow_output && (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) ||
-            strcmp(arg, "--include") == 0 || strcmp(arg, "--strip-prefix") == 0;
+            strcmp(arg, "--include") == 0 || strcmp(arg, "--strip-prefix") == 0 ||
+            strcmp(arg, "--follow") == 0;
         if (takes_value) {
             if (i + 1 >= argc)
                 return usage_error(cmd, "option '%s' needs a value", arg);
@@ -95,6 +98,12 @@ static int parse_compile_args(int argc, char **argv, bool allow_output, compile_
                 if (a->ninclude == MAX_LIST)
                     return usage_error(cmd, "too many %s options", arg);
                 a->include[a->ninclude++] = val;
+            } else if (strcmp(arg, "--follow") == 0) {
+                if (a->nfollow == MAX_LIST)
+                    return usage_error(cmd, "too many %s options", arg);
+                if (!strchr(val, '=') || *val == '=')
+                    return usage_error(cmd, "--follow needs OPID=PATH:PARAM or OPID=off");
+                a->follow[a->nfollow++] = val;
             } else {
                 if (a->nstrip == MAX_LIST)
                     return usage_error(cmd, "too many %s options", arg);
@@ -133,6 +142,8 @@ static int compile_contract(const compile_args *a, sdkc_compiled **out)
         opts.strip_prefixes = a->strip;
         opts.nstrip_prefixes = a->nstrip;
     }
+    opts.follow = a->follow;
+    opts.nfollow = a->nfollow;
     sdkc_status st = sdkc_compile_file(out, a->contract, &opts, diag);
     sdkc_diag_print(diag, stderr, a->quiet);
     int rc = EXIT_OK;
@@ -222,6 +233,13 @@ static void print_operation(const sdkc_operation *op)
     if (op->stream)
         printf(" [stream %s %s]", sdkc_encoding_name(op->stream->encoding),
                type_label(op->stream->item));
+    if (op->stream && op->stream->follow) {
+        const sdkc_follow *f = op->stream->follow;
+        printf(" [durable: follow by ");
+        for (size_t i = 0; i < f->depth; i++)
+            printf("%s%s", i ? "." : "", f->sequence[i]);
+        printf(" via %s%s]", f->after_param->wire_name, f->from_option ? ", --follow" : "");
+    }
     if (op->stream_variant)
         printf(" [stream variant %s %s]", sdkc_encoding_name(op->stream_variant->encoding),
                type_label(op->stream_variant->item));
@@ -386,8 +404,8 @@ static int cmd_help(int argc, char **argv);
 
 static const command COMMANDS[] = {
     {"compile", cmd_compile,
-     "compile CONTRACT [-o FILE] [--include GLOB]... [--strip-prefix P]... [--Werror] "
-     "[--quiet]",
+     "compile CONTRACT [-o FILE] [--include GLOB]... [--strip-prefix P]... "
+     "[--follow OPID=PATH:PARAM]... [--Werror] [--quiet]",
      "Compile an OpenAPI contract (JSON or YAML) to the SDK Contract IR and write it as\n"
      "\"sdkc-ir/1\" JSON to FILE (default: standard output; '-' also means standard output).\n"
      "\n"
@@ -396,13 +414,18 @@ static const command COMMANDS[] = {
      "                       '?' one character); default: all operations\n"
      "  --strip-prefix P     prefix removed from operation ids to form group and name\n"
      "                       (repeatable; default: v2)\n"
+     "  --follow OPID=PATH:PARAM  the stream OPID is durable: its items' integer sequence is\n"
+     "                       at PATH (dotted wire names, durable.seq) and PARAM resumes after\n"
+     "                       one; OPID=off: not durable (repeatable; default: detected)\n"
      "  --Werror             exit 2 when the compiler reports warnings\n"
      "  -q, --quiet          do not print warnings (errors are always printed)\n"},
     {"inspect", cmd_inspect,
-     "inspect CONTRACT [--include GLOB]... [--strip-prefix P]... [--Werror] [--quiet]",
+     "inspect CONTRACT [--include GLOB]... [--strip-prefix P]... [--follow OPID=PATH:PARAM]...\n"
+     "        [--Werror] [--quiet]",
      "Compile a contract and print a readable summary: counts, brands, security schemes, then\n"
      "each operation with method, path, id, C name, [page ITEM] / [stream sse ITEM] /\n"
-     "[204 no content] markers and its error statuses with their tags.\n"},
+     "[durable: follow by PATH via PARAM] / [204 no content] markers and its error statuses\n"
+     "with their tags.\n"},
     {"generate", cmd_generate, "generate ... (see 'sdkc generate --help')",
      "Generate a client library from a contract or IR: `--lang c` (the C emitter, the\n"
      "default) or `--lang ts` (the TypeScript emitter); each has its own options.\n"},

@@ -75,24 +75,73 @@ struct syn {
 };
 
 extern const sdkrt_jtype syn_t;
-static const sdkrt_jtype syn_str = {
-    SDKRT_JK_STRING, "string", sizeof(char *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_int = {
-    SDKRT_JK_INTEGER, "integer", sizeof(int64_t), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_num = {
-    SDKRT_JK_NUMBER, "number", sizeof(double), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_bool = {
-    SDKRT_JK_BOOLEAN, "boolean", sizeof(bool), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_str = {SDKRT_JK_STRING,
+                                    "string",
+                                    sizeof(char *),
+                                    NULL,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    NULL};
+static const sdkrt_jtype syn_int = {SDKRT_JK_INTEGER,
+                                    "integer",
+                                    sizeof(int64_t),
+                                    NULL,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    NULL};
+static const sdkrt_jtype syn_num = {SDKRT_JK_NUMBER,
+                                    "number",
+                                    sizeof(double),
+                                    NULL,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    0,
+                                    NULL,
+                                    NULL};
+static const sdkrt_jtype syn_bool = {SDKRT_JK_BOOLEAN,
+                                     "boolean",
+                                     sizeof(bool),
+                                     NULL,
+                                     NULL,
+                                     0,
+                                     NULL,
+                                     0,
+                                     NULL,
+                                     0,
+                                     NULL,
+                                     0,
+                                     NULL,
+                                     NULL};
 static const sdkrt_jtype syn_any = {
-    SDKRT_JK_ANY, "json", sizeof(json_t *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
-static const sdkrt_jtype syn_null = {SDKRT_JK_NULL, "null", 1,    NULL, NULL, 0, NULL, 0,
-                                     NULL,          0,      NULL, 0,    NULL};
+    SDKRT_JK_ANY, "json", sizeof(json_t *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+static const sdkrt_jtype syn_null = {SDKRT_JK_NULL, "null", 1,    NULL, NULL, 0,   NULL, 0,
+                                     NULL,          0,      NULL, 0,    NULL, NULL};
 static const sdkrt_jtype syn_lit = {
-    SDKRT_JK_LITERAL, "1.0", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "1.0"};
+    SDKRT_JK_LITERAL, "1.0", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "1.0", NULL};
 static const sdkrt_jtype syn_lits = {
-    SDKRT_JK_LITERAL, "str", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"a\\u00e9/\""};
+    SDKRT_JK_LITERAL, "str", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"a\\u00e9/\"", NULL};
 static const sdkrt_jtype syn_ints_t = {
-    SDKRT_JK_ARRAY, "ints", sizeof(syn_ints), &syn_int, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+    SDKRT_JK_ARRAY, "ints", sizeof(syn_ints), &syn_int, NULL, 0, NULL, 0, NULL, 0, NULL, 0,
+    NULL,           NULL};
 static const sdkrt_jtype syn_js = {SDKRT_JK_JSON_STRING,
                                    "ints_json",
                                    sizeof(syn_ints),
@@ -105,12 +154,15 @@ static const sdkrt_jtype syn_js = {SDKRT_JK_JSON_STRING,
                                    0,
                                    NULL,
                                    0,
+                                   NULL,
                                    NULL};
 static const sdkrt_jtype syn_map = {
-    SDKRT_JK_MAP, "strmap", sizeof(syn_strmap), &syn_str, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+    SDKRT_JK_MAP, "strmap", sizeof(syn_strmap), &syn_str, NULL, 0, NULL, 0, NULL, 0, NULL, 0,
+    NULL,         NULL};
 static const char *const syn_enum_values[] = {"x", "y", "a\xc3\xa9"};
-static const sdkrt_jtype syn_enum_t = {SDKRT_JK_ENUM, "E", sizeof(syn_enum), NULL, NULL, 0, NULL, 0,
-                                       NULL,          0,   syn_enum_values,  3,    NULL};
+static const sdkrt_jtype syn_enum_t = {
+    SDKRT_JK_ENUM, "E", sizeof(syn_enum), NULL, NULL, 0,   NULL, 0,
+    NULL,          0,   syn_enum_values,  3,    NULL, NULL};
 static const sdkrt_jvariant syn_u_v[] = {
     {NULL, &syn_int, 0},
     {NULL, &syn_str, 0},
@@ -128,11 +180,25 @@ static const sdkrt_jtype syn_u = {SDKRT_JK_UNION,
                                   offsetof(syn_untagged, u),
                                   NULL,
                                   0,
+                                  NULL,
                                   NULL};
-static const sdkrt_jtype syn_nullable = {
-    SDKRT_JK_NULLABLE, "syn?", sizeof(syn *), &syn_t, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+static const sdkrt_jtype syn_nullable = {SDKRT_JK_NULLABLE,
+                                         "syn?",
+                                         sizeof(syn *),
+                                         &syn_t,
+                                         NULL,
+                                         0,
+                                         NULL,
+                                         0,
+                                         NULL,
+                                         0,
+                                         NULL,
+                                         0,
+                                         NULL,
+                                         NULL};
 static const sdkrt_jtype syn_list_t = {
-    SDKRT_JK_ARRAY, "syns", sizeof(syn_list), &syn_t, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+    SDKRT_JK_ARRAY, "syns", sizeof(syn_list), &syn_t, NULL, 0, NULL, 0, NULL, 0, NULL, 0,
+    NULL,           NULL};
 #define F(name, type, flags, member, has)                                                          \
     {                                                                                              \
         name, type, flags, member, has, SDKRT_JNONE                                                \
@@ -166,6 +232,7 @@ const sdkrt_jtype syn_t = {SDKRT_JK_OBJECT,
                            0,
                            NULL,
                            0,
+                           NULL,
                            NULL};
 
 /* ---- the types tried ---- */

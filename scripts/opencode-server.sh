@@ -3,6 +3,9 @@
 #   scripts/opencode-server.sh install            install the pinned package into $SDKC_OPENCODE_DIR
 #   scripts/opencode-server.sh start PORT [PASS]  start; prints "PID DIR" (DIR holds the home, log)
 #   scripts/opencode-server.sh stop PID DIR       stop by PID and remove DIR
+#   scripts/opencode-server.sh kill PID           stop by PID, keeping its DIR
+#   scripts/opencode-server.sh restart PORT PASS DIR  start again in DIR (same port, home, data);
+#                                                 prints "PID DIR"
 #   scripts/opencode-server.sh port               print a port free on 127.0.0.1 (random try)
 # The server needs no model provider for what we use (sessions, pages, prompts with resume:false).
 set -euo pipefail
@@ -23,11 +26,17 @@ start() {
   mkdir -p "$dir/home" "$dir/data" "$dir/config" "$dir/cache" "$dir/repo"
   git -C "$dir/repo" init -q
   git -C "$dir/repo" -c user.email=t@example.invalid -c user.name=t commit -q --allow-empty -m init
+  launch "$port" "$pass" "$dir"
+}
+
+# Start the server in DIR (made by start, kept by kill): the same port, home and data again.
+launch() {
+  local port=$1 pass=$2 dir=$3
   (
     cd "$dir/repo"
     export HOME="$dir/home" XDG_DATA_HOME="$dir/data" XDG_CONFIG_HOME="$dir/config" XDG_CACHE_HOME="$dir/cache"
     if [[ -n $pass ]]; then export OPENCODE_SERVER_PASSWORD="$pass"; else unset OPENCODE_SERVER_PASSWORD; fi
-    exec "$BIN" serve --hostname 127.0.0.1 --port "$port" >"$dir/server.log" 2>&1
+    exec "$BIN" serve --hostname 127.0.0.1 --port "$port" >>"$dir/server.log" 2>&1
   ) &
   local pid=$!
   local auth=()
@@ -46,6 +55,14 @@ start() {
   exit 1
 }
 
+# Stop the process only (SIGTERM, then SIGKILL), keeping DIR for a restart with `restart`.
+kill_only() {
+  local pid=$1
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$pid" 2>/dev/null || true
+}
+
 stop() {
   local pid=$1 dir=$2
   kill "$pid" 2>/dev/null || true
@@ -59,7 +76,9 @@ case $cmd in
   install) install ;;
   start) start "$@" ;;
   stop) stop "$@" ;;
+  kill) kill_only "$@" ;;
+  restart) install; case ${3:-} in /tmp/sdkc-opencode.*) launch "$@" ;; *) echo "restart: not a server dir" >&2; exit 2 ;; esac ;;
   bin) install; echo "$BIN" ;;
   port) free_port ;;
-  *) echo "usage: $0 install | start PORT [PASSWORD] | stop PID DIR | bin | port" >&2; exit 2 ;;
+  *) echo "usage: $0 install | start PORT [PASSWORD] | stop PID DIR | kill PID | restart PORT PASS DIR | bin | port" >&2; exit 2 ;;
 esac

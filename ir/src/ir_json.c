@@ -621,6 +621,20 @@ static void stream_json(writer *w, const sdkc_stream *s)
         put_type(w, "cause", s->cause);
     if (s->error)
         put_type(w, "error", s->error);
+    if (s->follow) {
+        key(w, "follow");
+        open_c(w, '{');
+        key(w, "sequence");
+        open_c(w, '[');
+        for (size_t i = 0; i < s->follow->depth; i++) {
+            item(w);
+            v_str(w, s->follow->sequence[i]);
+        }
+        close_c(w, ']');
+        put_str(w, "after_param", s->follow->after_param->wire_name);
+        put_bool(w, "from_option", s->follow->from_option);
+        close_c(w, '}');
+    }
     close_c(w, '}');
 }
 
@@ -1494,6 +1508,43 @@ static void read_webhook(reader *r, sdkc_webhook *h, const json_t *o, size_t i)
     h->loc = get_loc(r, o, where);
 }
 
+/* A stream's "follow": {"sequence": [names], "after_param": name, "from_option": bool}. */
+static const sdkc_follow *read_follow(reader *r, const json_t *fj, const sdkc_operation *op,
+                                      const char *where)
+{
+    const json_t *seq = json_object_get(fj, "sequence");
+    const char *after = json_is_object(fj) ? need_str(r, fj, "after_param", where) : NULL;
+    size_t depth = json_array_size(seq);
+    if (!json_is_object(fj) || !json_is_array(seq) || depth == 0 || !after) {
+        rerr(r, "%s: \"follow\" needs a non-empty \"sequence\" and an \"after_param\"", where);
+        return NULL;
+    }
+    sdkc_follow *f = ralloc(r, sizeof *f);
+    const char **names = ralloc(r, depth * sizeof *names);
+    if (!f || !names)
+        return NULL;
+    for (size_t i = 0; i < depth; i++) {
+        const json_t *n = json_array_get(seq, i);
+        if (!json_is_string(n)) {
+            rerr(r, "%s: \"follow\".sequence must hold strings", where);
+            return NULL;
+        }
+        names[i] = rdup(r, json_string_value(n));
+    }
+    for (size_t i = 0; i < op->nparams && !f->after_param; i++)
+        if (op->params[i].in == SDKC_PARAM_QUERY && op->params[i].wire_name &&
+            strcmp(op->params[i].wire_name, after) == 0)
+            f->after_param = &op->params[i];
+    if (!f->after_param) {
+        rerr(r, "%s: follow after_param \"%s\" is not a query parameter", where, after);
+        return NULL;
+    }
+    f->sequence = names;
+    f->depth = depth;
+    f->from_option = get_bool(r, fj, "from_option", where);
+    return f;
+}
+
 static void read_success(reader *r, sdkc_success *s, const json_t *succ, const char *where)
 {
     s->status = need_status(r, succ, "status", where);
@@ -1599,6 +1650,9 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     }
 
     op->stream = read_stream(r, json_object_get(o, "stream"), "stream", where);
+    const json_t *fj = json_object_get(json_object_get(o, "stream"), "follow");
+    if (op->stream && fj)
+        ((sdkc_stream *)op->stream)->follow = read_follow(r, fj, op, where);
     op->stream_variant =
         read_stream(r, json_object_get(o, "stream_variant"), "stream_variant", where);
 

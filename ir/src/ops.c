@@ -809,6 +809,27 @@ static void detect_page(cctx *c, sdkc_operation *op)
     op->pagination = pg;
 }
 
+/* The Effect HttpApi contract gives a Fail cause's `error` the schema `not: {}` (never) when the
+ * stream declares no typed error, yet makes it required, so no Fail cause could ever decode:
+ * the server does send one. Such an `error` is raw JSON instead, so that clients can read it. */
+static void loosen_fail_errors(cctx *c, const sdkc_node *cs, const sdkc_type *cause)
+{
+    const sdkc_type *t = cc_strip_nullable(cause);
+    if (t && t->kind == SDKC_TYPE_ARRAY)
+        t = cc_strip_nullable(t->u.array.items);
+    size_t n = t && t->kind == SDKC_TYPE_UNION ? t->u.union_.nvariants : 1;
+    for (size_t i = 0; t && i < n; i++) {
+        const sdkc_type *v =
+            t->kind == SDKC_TYPE_UNION ? cc_strip_nullable(t->u.union_.variants[i].type) : t;
+        sdkc_field *f = (sdkc_field *)field_of(v, "error");
+        if (f && f->type && f->type->kind == SDKC_TYPE_NEVER) {
+            sdkc_type *any = cc_any(c, cs, f->type->origin, NULL);
+            if (any)
+                f->type = any;
+        }
+    }
+}
+
 /* The stream a text/event-stream media type describes; *type is the declared body type (the
  * frame, or the item when the schema is the item). */
 static sdkc_stream *build_stream(cctx *c, const raw_op *r, const sdkc_node *media, const char *mp,
@@ -841,9 +862,11 @@ static sdkc_stream *build_stream(cctx *c, const raw_op *r, const sdkc_node *medi
         const char *fe = cc_text(sdkc_node_get(xs, "failureEvent"));
         s->failure_event = fe ? cc_strdup(c, fe) : NULL;
         const sdkc_node *cs = sdkc_node_get(xs, "causeSchema");
-        if (cs)
+        if (cs) {
             s->cause = cc_schema(c, cs, op_context(c, r, "Cause"),
                                  cc_printf(c, "%s/x-effect-stream/causeSchema", nz(mp)));
+            loosen_fail_errors(c, cs, s->cause);
+        }
         const sdkc_node *es = sdkc_node_get(xs, "errorSchema");
         if (es)
             s->error = cc_schema(c, es, op_context(c, r, "StreamError"),
@@ -856,6 +879,173 @@ static sdkc_stream *build_stream(cctx *c, const raw_op *r, const sdkc_node *medi
         *type = s->item;
     }
     return s;
+}
+
+/* ---- durable streams ---- */
+
+static bool integer_type(const sdkc_type *t)
+{
+    t = cc_strip_nullable(t);
+    return t && t->kind == SDKC_TYPE_INTEGER;
+}
+
+/* The integer field at path (wire names) in object t. */
+static bool int_at(const sdkc_type *t, const char *const *path, size_t depth)
+{
+    for (size_t i = 0; i < depth; i++) {
+        const sdkc_field *f = field_of(t, path[i]);
+        if (!f)
+            return false;
+        t = f->type;
+    }
+    return integer_type(t);
+}
+
+/* The sequence path in one object: a field `seq`/`sequence`, else such a field of an object
+ * field (the first in contract order). */
+static size_t find_sequence(const sdkc_type *t, const char **path)
+{
+    static const char *const names[] = {"seq", "sequence"};
+    t = cc_strip_nullable(t);
+    if (!t || t->kind != SDKC_TYPE_OBJECT)
+        return 0;
+    for (size_t n = 0; n < 2; n++)
+        if (int_at(t, &names[n], 1)) {
+            path[0] = names[n];
+            return 1;
+        }
+    for (size_t i = 0; i < t->u.object.nfields; i++) {
+        const sdkc_field *f = &t->u.object.fields[i];
+        for (size_t n = 0; n < 2; n++) {
+            const char *two[2] = {f->wire_name, names[n]};
+            if (int_at(t, two, 2)) {
+                path[0] = f->wire_name;
+                path[1] = names[n];
+                return 2;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Whether every object the item can be (itself, or each variant of a union) has an integer at
+ * path. */
+static bool item_has(const sdkc_type *item, const char *const *path, size_t depth)
+{
+    item = cc_strip_nullable(item);
+    if (!item)
+        return false;
+    if (item->kind != SDKC_TYPE_UNION)
+        return int_at(item, path, depth);
+    if (!item->u.union_.nvariants)
+        return false;
+    for (size_t i = 0; i < item->u.union_.nvariants; i++)
+        if (!int_at(item->u.union_.variants[i].type, path, depth))
+            return false;
+    return true;
+}
+
+static const sdkc_param *after_param(const sdkc_operation *op, const char *name)
+{
+    for (size_t i = 0; i < op->nparams; i++) {
+        const sdkc_param *p = &op->params[i];
+        if (p->in != SDKC_PARAM_QUERY || strcmp(p->wire_name, name) != 0)
+            continue;
+        const sdkc_type *t = cc_strip_nullable(p->type);
+        if (t && (t->kind == SDKC_TYPE_INTEGER || t->kind == SDKC_TYPE_STRING) &&
+            !(t->kind == SDKC_TYPE_STRING && t->u.str.brand))
+            return p;
+    }
+    return NULL;
+}
+
+static void set_follow(cctx *c, sdkc_operation *op, const char **path, size_t depth,
+                       const sdkc_param *after, bool from_option)
+{
+    sdkc_follow *f = cc_alloc(c, sizeof *f);
+    const char **names = cc_alloc(c, depth * sizeof *names);
+    if (!f || !names)
+        return;
+    for (size_t i = 0; i < depth; i++)
+        names[i] = cc_strdup(c, path[i]);
+    f->sequence = names;
+    f->depth = depth;
+    f->after_param = after;
+    f->from_option = from_option;
+    ((sdkc_stream *)op->stream)->follow = f;
+}
+
+/* The follow option for op ("OPID=..."), or NULL. */
+static const char *follow_option(const cctx *c, const char *id)
+{
+    size_t n = strlen(id);
+    for (size_t i = 0; c->opts && i < c->opts->nfollow; i++) {
+        const char *o = c->opts->follow[i];
+        if (o && strncmp(o, id, n) == 0 && o[n] == '=')
+            return o + n + 1;
+    }
+    return NULL;
+}
+
+static void detect_follow(cctx *c, const raw_op *r, sdkc_operation *op)
+{
+    if (!op->stream)
+        return;
+    const char *opt = follow_option(c, op->id);
+    const sdkc_type *item = op->stream->item;
+    if (opt && strcmp(opt, "off") == 0)
+        return;
+    if (opt) {
+        /* PATH:PARAM, PATH dotted */
+        const char *colon = strrchr(opt, ':');
+        const char *path[8];
+        size_t depth = 0;
+        char buf[256];
+        bool ok = colon && colon > opt && colon[1] && (size_t)(colon - opt) < sizeof buf;
+        if (ok) {
+            memcpy(buf, opt, (size_t)(colon - opt));
+            buf[colon - opt] = '\0';
+            for (char *p = buf, *dot; ok && p; p = dot ? dot + 1 : NULL) {
+                dot = strchr(p, '.');
+                if (dot)
+                    *dot = '\0';
+                ok = *p && depth < 8;
+                if (ok)
+                    path[depth++] = p;
+            }
+        }
+        if (!ok) {
+            cc_error(c, r->node, "--follow %s=%s: expected PATH:PARAM (PATH: dotted field names)",
+                     op->id, opt);
+            return;
+        }
+        const sdkc_param *after = after_param(op, colon + 1);
+        if (!after) {
+            cc_error(c, r->node,
+                     "--follow %s: '%s' is not an integer or string query parameter of the "
+                     "operation",
+                     op->id, colon + 1);
+            return;
+        }
+        if (!item_has(item, path, depth)) {
+            cc_error(c, r->node,
+                     "--follow %s: the stream item (every variant) has no integer at '%.*s'",
+                     op->id, (int)(colon - opt), opt);
+            return;
+        }
+        set_follow(c, op, path, depth, after, true);
+        return;
+    }
+    const sdkc_param *after = after_param(op, "after");
+    if (!after)
+        return;
+    const sdkc_type *first = cc_strip_nullable(item);
+    if (first && first->kind == SDKC_TYPE_UNION && first->u.union_.nvariants)
+        first = first->u.union_.variants[0].type;
+    const char *path[2];
+    size_t depth = find_sequence(first, path);
+    if (depth && item_has(item, path, depth))
+        set_follow(c, op, path, depth, after, false);
 }
 
 /* Exact statuses, then ranges, then default: the order a response status is matched in. */
@@ -1079,6 +1269,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         op->stream = build_stream(c, r, pc->value, media_ptr(c, r, best_key, pc->key->str),
                                   &op->success.type);
         op->success.result = op->success.type;
+        detect_follow(c, r, op);
         return;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
@@ -1593,6 +1784,16 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         c->op_context = NULL;
         build_security(c, ir, r, op, ndeclared);
         op_callbacks(c, &hooks, r, op);
+    }
+    for (size_t k = 0; c->opts && k < c->opts->nfollow; k++) {
+        const char *o = c->opts->follow[k];
+        const char *eq = o ? strchr(o, '=') : NULL;
+        bool found = false;
+        for (size_t i = 0; eq && i < n && !found; i++)
+            found = ops[i].stream && strlen(ops[i].id) == (size_t)(eq - o) &&
+                    strncmp(ops[i].id, o, (size_t)(eq - o)) == 0;
+        if (!found)
+            cc_warn(c, NULL, "--follow %s: no stream operation has that id", o ? o : "(null)");
     }
     ir->ops = ops;
     ir->nops = n;

@@ -1157,8 +1157,13 @@ static sdkc_type *conv_typed(cctx *c, const sdkc_node *n, const sdkc_node *tynod
         return conv_string(c, n, ctxname, origin, dest);
     if (strcmp(ty, "integer") == 0)
         return conv_number(c, n, SDKC_TYPE_INTEGER, origin, dest);
-    if (strcmp(ty, "number") == 0)
-        return conv_number(c, n, SDKC_TYPE_NUMBER, origin, dest);
+    if (strcmp(ty, "number") == 0) {
+        /* multipleOf a whole number: only integers are valid (JSON Schema 6.2.1) */
+        double m = 0;
+        bool integral = sdkc_node_double(kget(n, "multipleOf"), &m) && m >= 1 && m < 9e15 &&
+                        m == (double)(long long)m;
+        return conv_number(c, n, integral ? SDKC_TYPE_INTEGER : SDKC_TYPE_NUMBER, origin, dest);
+    }
     if (strcmp(ty, "boolean") == 0)
         return new_type(c, SDKC_TYPE_BOOLEAN, n, origin, &dest);
     if (strcmp(ty, "null") == 0)

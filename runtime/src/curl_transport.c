@@ -1,5 +1,5 @@
-/* The libcurl transport. Every transfer runs in a curl_multi handle so that the wait loop can poll
- * the cancel token every POLL_MS; unary calls reuse one idle (multi, easy) pair per transport so
+/* The libcurl transport. Every transfer runs in a curl_multi handle so that the wait loop can watch
+ * the cancel token (its pipe among the sockets, its flag every POLL_MS); unary calls reuse one idle (multi, easy) pair per transport so
  * that keep-alive connections survive between calls; each stream gets its own pair and pulls
  * bytes only when the reader asks (the write callback pauses the transfer once READ_HIGH bytes are
  * buffered). */
@@ -339,8 +339,11 @@ static void pump(xfer *x, bool wait)
     }
     /* A paused transfer's socket is not in the poll set, and bytes already buffered need no
      * wait: polling then only sleeps POLL_MS. */
-    if (!x->done && wait && !x->paused && x->buf.len == x->buf_off)
-        curl_multi_poll(x->c->multi, NULL, 0, POLL_MS, NULL);
+    if (!x->done && wait && !x->paused && x->buf.len == x->buf_off) {
+        /* The token's pipe turns readable when it is triggered: the wait ends at once. */
+        struct curl_waitfd w = {sdkrt_cancel_fd(x->cancel), CURL_WAIT_POLLIN, 0};
+        curl_multi_poll(x->c->multi, &w, w.fd >= 0 ? 1 : 0, POLL_MS, NULL);
+    }
 }
 
 /* Turn a failed transfer into an error of the right reason. */

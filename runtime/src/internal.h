@@ -54,6 +54,14 @@ void sdkrt_response_set_origin_(sdkrt_response *resp, const char *method, const 
 /* Whether t is a libcurl transport (which builds multipart bodies itself). */
 bool sdkrt_transport_is_curl_(const sdkrt_transport *t);
 
+/* The shared fields of an unknown variant of union t (t->common) from its raw JSON into the
+ * variant storage slot, best effort: absent, null or undecodable fields stay unset. SDKRT_ERR
+ * only when out of memory (slot then holds nothing owned). No-op without t->common. */
+sdkrt_status sdkrt_json_decode_common_(const sdkrt_jtype *t, void *slot, const json_t *json);
+
+/* The item type of a typed stream. */
+const sdkrt_jtype *sdkrt_jstream_item_type_(const sdkrt_jstream *s);
+
 /* Monotonic clock in milliseconds. */
 long long sdkrt_now_ms_(void);
 

@@ -919,7 +919,10 @@ static int dk_union(jd *d, const sdkrt_jtype *t, void *v)
             return r;
         if (i == t->nvariants) { /* unknown variant: the raw JSON (forward compatibility) */
             u->kind = 0;
-            return load_span(d, &u->unknown);
+            r = load_span(d, &u->unknown);
+            if (r == OK && sdkrt_json_decode_common_(t, slot, u->unknown) != SDKRT_OK)
+                r = NOMEM;
+            return r;
         }
         r = dk_place(d, t->variants[i].type, t->variants[i].flags, slot);
         if (r == OK)

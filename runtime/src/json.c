@@ -280,7 +280,12 @@ static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j,
         /* A variant this client does not know: keep the raw JSON (forward compatibility). */
         u->kind = 0;
         u->unknown = json_deep_copy(j);
-        return u->unknown ? SDKRT_OK : oom(err);
+        if (!u->unknown || sdkrt_json_decode_common_(t, slot, u->unknown) != SDKRT_OK) {
+            json_decref(u->unknown);
+            u->unknown = NULL;
+            return oom(err);
+        }
+        return SDKRT_OK;
     }
     /* Untagged: the first variant that decodes wins. */
     for (size_t i = 0; i < t->nvariants; i++) {
@@ -809,6 +814,8 @@ void sdkrt_json_cleanup(const sdkrt_jtype *t, void *v)
         if (u->kind > 0 && (size_t)u->kind <= t->nvariants) {
             const sdkrt_jvariant *var = &t->variants[u->kind - 1];
             cleanup_place(var->type, var->flags, (char *)v + t->value_offset);
+        } else if (u->kind == 0 && t->common) {
+            sdkrt_json_cleanup(t->common, (char *)v + t->value_offset);
         }
         json_decref(u->unknown);
         memset(v, 0, t->size);
@@ -1373,6 +1380,8 @@ struct sdkrt_jstream {
     void *item; /* storage of op->item, holding the last item */
     bool have_item;
     bool ended;
+    json_t *poison_json;       /* the last poison event's JSON, released by the next call */
+    sdkrt_error *poison_error; /* and why it did not decode */
 };
 
 sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const sdkrt_request *req,
@@ -1501,7 +1510,26 @@ static sdkrt_jd_result_ decode_event_fast(sdkrt_jstream *s, const sdkrt_stream_e
     return r;
 }
 
-sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err)
+/* The stream's data is the item's JSON, or a JSON string holding it (the contract's encoded
+ * projection): the value to decode, a new reference, or NULL when the data is not JSON. */
+static json_t *event_json(const sdkrt_jstream *s, const sdkrt_stream_event *ev, json_error_t *jerr)
+{
+    json_t *j = json_loadb(ev->data, ev->data_len, SDKRT_JSON_LOAD_FLAGS, jerr);
+    if (j && s->op->item_encoded && json_is_string(j) && s->op->item->kind != SDKRT_JK_STRING &&
+        s->op->item->kind != SDKRT_JK_ENUM && s->op->item->kind != SDKRT_JK_ANY) {
+        json_t *inner =
+            json_loadb(json_string_value(j), json_string_length(j), SDKRT_JSON_LOAD_FLAGS, NULL);
+        if (inner) {
+            json_decref(j);
+            j = inner;
+        }
+    }
+    return j;
+}
+
+/* One step of a typed stream. poison NULL: strict (an undecodable event ends the stream). */
+static sdkrt_stream_result jstream_step(sdkrt_jstream *s, const void **item,
+                                        sdkrt_jstream_poison *poison, sdkrt_error **err)
 {
     if (item)
         *item = NULL;
@@ -1512,6 +1540,9 @@ sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkr
         sdkrt_json_cleanup(s->op->item, s->item);
         s->have_item = false;
     }
+    json_decref(s->poison_json);
+    s->poison_json = NULL;
+    sdkrt_error_clear(&s->poison_error);
     if (s->ended)
         return SDKRT_STREAM_END;
     for (;;) {
@@ -1554,32 +1585,57 @@ sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkr
             break; /* the tree way below says why */
         }
         json_error_t jerr;
-        json_t *j = json_loadb(ev.data, ev.data_len, SDKRT_JSON_LOAD_FLAGS, &jerr);
-        if (!j) {
-            sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+        sdkrt_error *why = NULL;
+        json_t *j = event_json(s, &ev, &jerr);
+        sdkrt_status st = SDKRT_ERR;
+        if (!j)
+            sdkrt_error_set(&why, SDKRT_REASON_MALFORMED_RESPONSE,
                             "%s: event data is not JSON (line %d column %d: %s)", s->op->id,
                             jerr.line, jerr.column, jerr.text);
+        else
+            st = sdkrt_json_decode(s->op->item, s->item, j, "$", &why);
+        if (st == SDKRT_OK) {
+            json_decref(j);
+            s->have_item = true;
+            if (item)
+                *item = s->item;
+            return SDKRT_STREAM_EVENT;
+        }
+        if (!poison || sdkrt_error_reason(why) == SDKRT_REASON_OUT_OF_MEMORY) {
+            json_decref(j);
+            if (!poison)
+                s->ended = true; /* strict: a stream that cannot be read ends */
+            sdkrt_error_propagate(err, why);
             return SDKRT_STREAM_ERROR;
         }
-        /* The contract says the data is a JSON string of the item; servers send the item. */
-        if (s->op->item_encoded && json_is_string(j) && s->op->item->kind != SDKRT_JK_STRING &&
-            s->op->item->kind != SDKRT_JK_ENUM && s->op->item->kind != SDKRT_JK_ANY) {
-            json_t *inner = json_loadb(json_string_value(j), json_string_length(j),
-                                       SDKRT_JSON_LOAD_FLAGS, NULL);
-            if (inner) {
-                json_decref(j);
-                j = inner;
-            }
-        }
-        sdkrt_status st = sdkrt_json_decode(s->op->item, s->item, j, "$", err);
-        json_decref(j);
-        if (st != SDKRT_OK)
-            return SDKRT_STREAM_ERROR;
-        s->have_item = true;
-        if (item)
-            *item = s->item;
-        return SDKRT_STREAM_EVENT;
+        s->poison_json = j;
+        s->poison_error = why;
+        poison->data = ev.data;
+        poison->data_len = ev.data_len;
+        poison->json = j;
+        poison->error = why;
+        return SDKRT_STREAM_POISON;
     }
+}
+
+const sdkrt_jtype *sdkrt_jstream_item_type_(const sdkrt_jstream *s)
+{
+    return s ? s->op->item : NULL;
+}
+
+sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err)
+{
+    return jstream_step(s, item, NULL, err);
+}
+
+sdkrt_stream_result sdkrt_jstream_next_poison(sdkrt_jstream *s, const void **item,
+                                              sdkrt_jstream_poison *poison, sdkrt_error **err)
+{
+    if (!poison)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "poison is NULL"),
+               SDKRT_STREAM_ERROR;
+    memset(poison, 0, sizeof *poison);
+    return jstream_step(s, item, poison, err);
 }
 
 void sdkrt_jstream_close(sdkrt_jstream *s)
@@ -1588,5 +1644,36 @@ void sdkrt_jstream_close(sdkrt_jstream *s)
         return;
     sdkrt_stream_close(s->stream);
     sdkrt_json_value_free(s->op->item, s->item);
+    json_decref(s->poison_json);
+    sdkrt_error_free(s->poison_error);
     free(s);
+}
+
+sdkrt_status sdkrt_json_decode_common_(const sdkrt_jtype *t, void *slot, const json_t *json)
+{
+    const sdkrt_jtype *c = t->common;
+    if (!c || c->kind != SDKRT_JK_OBJECT || !json_is_object(json))
+        return SDKRT_OK;
+    char *base = slot;
+    for (size_t i = 0; i < c->nfields; i++) {
+        const sdkrt_jfield *f = &c->fields[i];
+        const json_t *fj = json_object_get(json, f->name);
+        if (!fj || json_is_null(fj) || f->offset == SDKRT_JNONE || f->has_offset == SDKRT_JNONE ||
+            stores_nothing(f->type))
+            continue;
+        jpath p;
+        path_init(&p, "$");
+        sdkrt_error *e = NULL;
+        if (decode_place(f->type, f->flags, base + f->offset, fj, &p, &e) == SDKRT_OK) {
+            *(bool *)(base + f->has_offset) = true;
+            continue;
+        }
+        bool is_oom = sdkrt_error_reason(e) == SDKRT_REASON_OUT_OF_MEMORY;
+        sdkrt_error_free(e);
+        if (is_oom) {
+            sdkrt_json_cleanup(c, slot);
+            return SDKRT_ERR;
+        }
+    }
+    return SDKRT_OK;
 }

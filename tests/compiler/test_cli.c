@@ -545,7 +545,48 @@ START_TEST(inspect_opencode)
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     ck_assert(matches(r.out, "^operations: 188 "));
     ck_assert(matches(r.out, "v2.session.list .*\\[page SessionV2Info\\]"));
-    ck_assert(matches(r.out, "v2.session.events .*\\[stream sse SessionDurableEvent\\]"));
+    ck_assert(matches(r.out, "v2.session.events .*\\[stream sse SessionDurableEvent\\] "
+                             "\\[durable: follow by durable.seq via after\\]"));
+    result_free(&r);
+}
+END_TEST
+
+/* A counting query parameter typed `number` stays a double in the C SDK, with a warning at its
+ * location; `multipleOf: 1` makes it an integer; a plain number is left alone. */
+START_TEST(generate_warns_about_integral_numbers)
+{
+    char args[1024];
+    const char *contract = SDKC_SOURCE_DIR "/tests/compiler/data/compile/warn/integral.yaml";
+    snprintf(args, sizeof args, "generate %s --lang c --prefix it --out %s/sdk", contract, tmpdir);
+    result g = run(args);
+    ck_assert_msg(g.status == 0, "exit %d: %s", g.status, g.err);
+    ck_assert_msg(matches(g.err, "integral.yaml:8:11: warning: operation 'items.list': query "
+                                 "parameter 'limit' is 'type: number' although it counts"),
+                  "%s", g.err);
+    ck_assert(!matches(g.err, "'offset'"));
+    ck_assert(!matches(g.err, "'ratio'"));
+    char path[512];
+    snprintf(path, sizeof path, "%s/sdk/include/it/ops.h", tmpdir);
+    char *ops = slurp(path);
+    ck_assert(matches(ops, "double limit;"));
+    ck_assert(matches(ops, "int64_t offset;"));
+    ck_assert(matches(ops, "double ratio;"));
+    free(ops);
+    result_free(&g);
+}
+END_TEST
+
+START_TEST(inspect_durable_stream)
+{
+    result r = run("inspect " SDKC_SOURCE_DIR "/spec/opencode/openapi.json --include 'v2.*' "
+                   "--follow v2.session.events=durable.version:after");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert(matches(r.out, "v2.session.events .*\\[durable: follow by durable.version via "
+                             "after, --follow\\]"));
+    ck_assert(!matches(r.out, "v2.event.subscribe .*durable"));
+    result_free(&r);
+    r = run("inspect " SDKC_SOURCE_DIR "/spec/opencode/openapi.json --follow");
+    ck_assert_int_ne(r.status, 0);
     result_free(&r);
 }
 END_TEST
@@ -573,6 +614,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, inspect_summary);
     tcase_add_test(tc, inspect_example);
     tcase_add_test(tc, inspect_opencode);
+    tcase_add_test(tc, generate_warns_about_integral_numbers);
+    tcase_add_test(tc, inspect_durable_stream);
     tcase_add_test(tc, webhooks_inspected_and_emitted);
     tcase_add_test(tc, dropped_constructs_warned);
     suite_add_tcase(s, tc);

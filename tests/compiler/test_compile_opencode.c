@@ -219,6 +219,74 @@ START_TEST(deterministic)
 }
 END_TEST
 
+/* The session event stream is durable (durable.seq in every variant, `after` a string query
+ * parameter); the global event stream has no `after`. --follow overrides, refuses what does not
+ * fit and warns about an operation it does not know. */
+static const sdkc_follow *follow_of(const sdkc_ir *x, const char *id)
+{
+    const sdkc_operation *op = sdkc_ir_operation(x, id);
+    ck_assert_ptr_nonnull(op);
+    ck_assert_ptr_nonnull(op->stream);
+    return op->stream->follow;
+}
+
+static sdkc_compiled *compile_with_follow(const char *opt, sdkc_diag **d)
+{
+    const char *follow[] = {opt};
+    sdkc_compile_options o = SDKC_COMPILE_OPTIONS_INIT;
+    o.follow = follow;
+    o.nfollow = 1;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_diag_new(d), SDKC_OK);
+    sdkc_compile_file(&c, CONTRACT, &o, *d);
+    return c;
+}
+
+START_TEST(durable_streams)
+{
+    const sdkc_follow *f = follow_of(ir, "v2.session.events");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(f->depth, 2);
+    ck_assert_str_eq(f->sequence[0], "durable");
+    ck_assert_str_eq(f->sequence[1], "seq");
+    ck_assert_str_eq(f->after_param->wire_name, "after");
+    ck_assert(!f->from_option);
+    ck_assert_ptr_null(follow_of(ir, "v2.event.subscribe"));
+
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = compile_with_follow("v2.session.events=durable.version:after", &d);
+    ck_assert_ptr_nonnull(c);
+    f = follow_of(sdkc_compiled_ir(c), "v2.session.events");
+    ck_assert_str_eq(f->sequence[1], "version");
+    ck_assert(f->from_option);
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+
+    c = compile_with_follow("v2.session.events=off", &d);
+    ck_assert_ptr_null(follow_of(sdkc_compiled_ir(c), "v2.session.events"));
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+
+    static const char *const bad[] = {"v2.session.events=durable.nope:after",
+                                      "v2.session.events=durable.seq:limit",
+                                      "v2.session.events=nocolon"};
+    for (size_t i = 0; i < 3; i++) {
+        c = compile_with_follow(bad[i], &d);
+        ck_assert_msg(sdkc_diag_errors(d) == 1, "%s", bad[i]);
+        ck_assert_ptr_nonnull(strstr(sdkc_diag_get(d, 0)->message, "--follow v2.session.events"));
+        sdkc_compiled_free(c);
+        sdkc_diag_free(d);
+    }
+
+    c = compile_with_follow("v2.no.such=seq:after", &d);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 1);
+    ck_assert_ptr_nonnull(strstr(sdkc_diag_get(d, 0)->message, "no stream operation"));
+    sdkc_compiled_free(c);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("compile_opencode");
@@ -232,6 +300,7 @@ static Suite *suite(void)
     tcase_add_test(tc, brands);
     tcase_add_test(tc, include_filter_gives_clean_names);
     tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, durable_streams);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -21,7 +21,8 @@ fail() {
 rt=$tmp/runtime sdk=$tmp/sdk
 cmake --install "$bin" --prefix "$rt" --component sdkrt >"$tmp/log" 2>&1 || fail "runtime install: $(cat "$tmp/log")"
 CC=$cc cmake -S "$src/generated/opencode" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$rt" \
-  -DCMAKE_INSTALL_PREFIX="$sdk" -DCMAKE_BUILD_TYPE=Release >"$tmp/log" 2>&1 || fail "configure: $(cat "$tmp/log")"
+  -DCMAKE_INSTALL_PREFIX="$sdk" -DCMAKE_BUILD_TYPE=Release -Doc_EXAMPLES_DIR="$src/examples" \
+  >"$tmp/log" 2>&1 || fail "configure: $(cat "$tmp/log")"
 cmake --build "$tmp/build" -j2 >"$tmp/log" 2>&1 || fail "build: $(tail -30 "$tmp/log")"
 cmake --install "$tmp/build" >"$tmp/log" 2>&1 || fail "install: $(cat "$tmp/log")"
 for f in include/oc/oc.h include/oc/types.h include/oc/ops.h lib/liboc.a lib/liboc.so lib/liboc.so.0 \
@@ -107,7 +108,11 @@ cflags=(-std=c11 -Wall -Wextra -Wcast-qual -Wwrite-strings -Werror)
 "$cc" "${cflags[@]}" "$tmp/app/app.c" -o "$tmp/app/pc_shared" $(pkg-config --cflags --libs oc) ||
   fail "pkg-config shared build"
 readelf -d "$tmp/app/pc_shared" | grep -q 'NEEDED.*\[liboc.so.0\]' || fail "pc_shared does not need liboc.so.0"
-check_run pc_shared env LD_LIBRARY_PATH="$sdk/lib:$rt/lib" "$tmp/app/pc_shared"
+# oc.pc carries an rpath to its non-system libdir (and liboc.so one to libsdkrt's): no
+# LD_LIBRARY_PATH needed.
+pkg-config --libs oc | grep -q -- "-Wl,-rpath,$sdk/lib" || fail "oc.pc gives no rpath: $(pkg-config --libs oc)"
+readelf -d "$tmp/app/pc_shared" | grep -qE "(RUNPATH|RPATH).*$sdk/lib" || fail "pc_shared has no run path to $sdk/lib"
+check_run pc_shared env -u LD_LIBRARY_PATH "$tmp/app/pc_shared"
 
 # pkg-config --static: liboc.a and libsdkrt.a, nothing of ours shared.
 static=$(pkg-config --static --libs oc)
@@ -153,11 +158,13 @@ check_run cmake_shared env LD_LIBRARY_PATH="$sdk/lib:$rt/lib" "$tmp/app/build/ap
 check_run cmake_static "$tmp/app/build/app_static"
 if readelf -d "$tmp/app/build/app_static" | grep -qE 'liboc|libsdkrt'; then fail "app_static needs a shared liboc or libsdkrt"; fi
 
-# The examples, against the installed SDK.
-for ex in opencode_tour opencode_tail; do
+# The examples, installed with the SDK (share/doc/oc/examples) and built from there.
+for ex in opencode_tour opencode_tail octail; do
+  installed=$sdk/share/doc/oc/examples/$ex.c
+  cmp -s "$installed" "$src/examples/$ex.c" || fail "examples/$ex.c is not installed as $installed"
   # shellcheck disable=SC2046
-  "$cc" -std=c11 "${cflags[@]}" "$src/examples/$ex.c" -o "$tmp/app/$ex" $(pkg-config --cflags --libs oc) ||
-    fail "examples/$ex.c does not build against the installed SDK"
+  "$cc" -std=c11 "${cflags[@]}" "$installed" -o "$tmp/app/$ex" $(pkg-config --cflags --libs oc) ||
+    fail "$installed does not build against the installed SDK"
   out=$(env LD_LIBRARY_PATH="$sdk/lib:$rt/lib" "$tmp/app/$ex" 2>&1) && fail "$ex without arguments succeeded"
   [[ $out == usage:* ]] || fail "$ex: no usage line: $out"
 done

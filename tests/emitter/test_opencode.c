@@ -251,8 +251,7 @@ START_TEST(malformed_names_the_path)
     oc_error *err = NULL;
     answer(NULL, 200, "{\"data\":{\"id\":\"ses_1\"}}");
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
-    expect_reason(&err, OC_REASON_MALFORMED_RESPONSE,
-                  "$.data.projectID: missing required field");
+    expect_reason(&err, OC_REASON_MALFORMED_RESPONSE, "$.data.projectID: missing required field");
     srv.nroutes = 0;
     answer(NULL, 200,
            "{\"data\":{\"id\":\"ses_1\",\"projectID\":\"p\",\"cost\":0,\"tokens\":{\"input\":1,"
@@ -266,6 +265,21 @@ START_TEST(malformed_names_the_path)
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
     expect_reason(&err, OC_REASON_MALFORMED_RESPONSE, NULL);
     ck_assert_ptr_null(info);
+}
+END_TEST
+
+/* A request with nothing required may be NULL: a required body whose fields are all optional is
+ * sent as {}. */
+START_TEST(null_request_when_nothing_is_required)
+{
+    answer("/prefix/api/session", 200, "{\"data\":" SESSION("ses_new") "}");
+    oc_session_v2_info *info = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_session_create(client, NULL, NULL, &info, &err), OC_OK);
+    ck_assert_str_eq(srv.method, "POST");
+    ck_assert_str_eq(srv.body, "{}");
+    ck_assert_str_eq(info->id.value, "ses_new");
+    oc_session_v2_info_free(info);
 }
 END_TEST
 
@@ -308,11 +322,17 @@ END_TEST
 START_TEST(one_prefix_for_the_runtime)
 {
     /* The SDK's reasons cover the runtime's: the one after the last has no name. */
-    static const oc_reason reasons[] = {
-        OC_REASON_NONE,          OC_REASON_TRANSPORT,          OC_REASON_TIMEOUT,
-        OC_REASON_CANCELLED,     OC_REASON_UNEXPECTED_STATUS,  OC_REASON_UNSUPPORTED_CONTENT_TYPE,
-        OC_REASON_MALFORMED_RESPONSE, OC_REASON_INVALID_ARGUMENT, OC_REASON_RESPONSE_TOO_LARGE,
-        OC_REASON_EVENT_TOO_LARGE, OC_REASON_OUT_OF_MEMORY};
+    static const oc_reason reasons[] = {OC_REASON_NONE,
+                                        OC_REASON_TRANSPORT,
+                                        OC_REASON_TIMEOUT,
+                                        OC_REASON_CANCELLED,
+                                        OC_REASON_UNEXPECTED_STATUS,
+                                        OC_REASON_UNSUPPORTED_CONTENT_TYPE,
+                                        OC_REASON_MALFORMED_RESPONSE,
+                                        OC_REASON_INVALID_ARGUMENT,
+                                        OC_REASON_RESPONSE_TOO_LARGE,
+                                        OC_REASON_EVENT_TOO_LARGE,
+                                        OC_REASON_OUT_OF_MEMORY};
     for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++) {
         ck_assert_int_eq((int)reasons[i], (int)i);
         ck_assert_str_ne(oc_reason_name(reasons[i]), oc_reason_name((oc_reason)99));
@@ -370,8 +390,9 @@ START_TEST(err_out_parameter_rules)
     ck_assert_int_eq(oc_error_reason(first), OC_REASON_INVALID_ARGUMENT);
     /* A caller that frees and forgets to reset would pass a dangling pointer; one that does not
      * free at all gets its first error back untouched, and the call still fails. */
-    answer(NULL, 404, "{\"_tag\":\"SessionNotFoundError\",\"sessionID\":\"ses_9\","
-                      "\"message\":\"gone\"}");
+    answer(NULL, 404,
+           "{\"_tag\":\"SessionNotFoundError\",\"sessionID\":\"ses_9\","
+           "\"message\":\"gone\"}");
     req.session_id.value = "ses_9";
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
     ck_assert_ptr_eq(err, first);
@@ -620,11 +641,14 @@ START_TEST(union_common_fields_tag_and_kind_name)
         "\"ses_1\",\"seq\":41,\"version\":2},\"data\":{\"timestamp\":1,\"sessionID\":\"ses_1\","
         "\"location\":{\"directory\":\"/w\"}}}",
         MOVED("evt_2"), /* no durable member */
-        "{\"type\":\"session.next.unheard\",\"id\":\"evt_3\",\"durable\":{\"seq\":7}}",
+        "{\"type\":\"session.next.unheard\",\"id\":\"evt_3\",\"durable\":{\"aggregateID\":"
+        "\"ses_1\",\"seq\":7,\"version\":1}}",
+        /* a shared field that does not decode stays unset; the others are kept */
+        "{\"type\":\"session.next.unheard\",\"id\":\"evt_4\",\"durable\":{\"seq\":8}}",
     };
-    oc_session_durable_event ev[3];
+    oc_session_durable_event ev[4];
     oc_error *err = NULL;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         json_error_t jerr;
         json_t *j = json_loads(texts[i], 0, &jerr);
         ck_assert_msg(j != NULL, "%s", jerr.text);
@@ -643,16 +667,21 @@ START_TEST(union_common_fields_tag_and_kind_name)
     /* Absent optional member: NULL, not a zeroed struct. */
     ck_assert_ptr_null(oc_session_durable_event_durable(&ev[1]));
     ck_assert_str_eq(oc_session_durable_event_id(&ev[1])->value, "evt_2");
-    /* A variant this SDK does not know: its tag comes from the raw JSON, no typed fields. */
+    /* A variant this SDK does not know: its tag comes from the raw JSON, and so do the fields
+     * every variant shares. */
     ck_assert_int_eq(ev[2].kind, OC_SESSION_DURABLE_EVENT_UNKNOWN);
     ck_assert_str_eq(oc_session_durable_event_tag(&ev[2]), "session.next.unheard");
-    ck_assert_ptr_null(oc_session_durable_event_durable(&ev[2]));
-    ck_assert_ptr_null(oc_session_durable_event_id(&ev[2]));
-    ck_assert_str_eq(oc_session_durable_event_kind_name(OC_SESSION_DURABLE_EVENT_UNKNOWN), "unknown");
+    ck_assert_int_eq(oc_session_durable_event_durable(&ev[2])->seq, 7);
+    ck_assert_str_eq(oc_session_durable_event_id(&ev[2])->value, "evt_3");
+    ck_assert_int_eq(ev[3].kind, OC_SESSION_DURABLE_EVENT_UNKNOWN);
+    ck_assert_ptr_null(oc_session_durable_event_durable(&ev[3]));
+    ck_assert_str_eq(oc_session_durable_event_id(&ev[3])->value, "evt_4");
+    ck_assert_str_eq(oc_session_durable_event_kind_name(OC_SESSION_DURABLE_EVENT_UNKNOWN),
+                     "unknown");
     ck_assert_ptr_null(oc_session_durable_event_kind_name((oc_session_durable_event_kind)9999));
     ck_assert_ptr_null(oc_session_durable_event_tag(NULL));
     ck_assert_ptr_null(oc_session_durable_event_durable(NULL));
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         oc_session_durable_event_cleanup(&ev[i]);
 }
 END_TEST
@@ -707,6 +736,36 @@ START_TEST(stream_items_heartbeats_and_failure)
 }
 END_TEST
 
+/* The contract types a Fail cause's error `not: {}` (never) but requires it: what the server sends
+ * is kept as raw JSON, so _failure gives a Fail cause. */
+START_TEST(stream_fail_cause_keeps_its_error)
+{
+    route *r = &srv.routes[srv.nroutes++];
+    memset(r, 0, sizeof *r);
+    r->status = 200;
+    r->content_type = "text/event-stream";
+    r->chunks[0] = "event: effect/httpapi/stream/failure\ndata: [{\"_tag\":\"Fail\",\"error\":"
+                   "{\"_tag\":\"SessionBusyError\",\"message\":\"busy\"}}]\n\n";
+    oc_session_events_request req = {0};
+    req.session_id.value = "ses_1";
+    oc_session_events_stream *s = NULL;
+    oc_error *err = NULL;
+    const oc_session_durable_event *ev = NULL;
+    ck_assert_int_eq(oc_session_events_open(&s, client, &req, NULL, &err), OC_OK);
+    ck_assert_int_eq(oc_session_events_next(s, &ev, &err), OC_NEXT_ERROR);
+    ck_assert_str_eq(oc_error_tag(err), "StreamFailure");
+    const oc_session_events_cause_item_list *cause = oc_session_events_failure(err);
+    ck_assert_ptr_nonnull(cause);
+    ck_assert_uint_eq(cause->count, 1);
+    ck_assert_int_eq(cause->items[0].kind, OC_SESSION_EVENTS_CAUSE_ITEM_FAIL);
+    const json_t *e = cause->items[0].u.fail.error;
+    ck_assert_str_eq(json_string_value(json_object_get(e, "_tag")), "SessionBusyError");
+    ck_assert_ptr_nonnull(strstr(oc_error_message(err), "Fail: SessionBusyError"));
+    oc_error_clear(&err);
+    oc_session_events_close(s);
+}
+END_TEST
+
 START_TEST(stream_cut_close_and_error_status)
 {
     route *r = &srv.routes[srv.nroutes++];
@@ -749,6 +808,121 @@ START_TEST(stream_cut_close_and_error_status)
 }
 END_TEST
 
+/* ---- the generated follower of the durable session event stream ---- */
+
+#define DURABLE(id, seq)                                                                           \
+    "{\"id\":\"" id "\",\"type\":\"session.next.moved\",\"durable\":{\"aggregateID\":\"ses_1\","   \
+    "\"seq\":" #seq ",\"version\":1},\"data\":{\"timestamp\":1,\"sessionID\":\"ses_1\","           \
+    "\"location\":{\"directory\":\"/w\"}}}"
+
+typedef struct follow_script {
+    int status;
+    const char *body;
+    bool cut;
+} follow_script;
+
+typedef struct follow_server {
+    const follow_script *scripts;
+    size_t n, next;
+    char targets[8][128];
+} follow_server;
+
+static int follow_handler(void *userdata, const oc_memory_request *req, oc_memory_response *resp)
+{
+    follow_server *s = userdata;
+    if (s->next < 8)
+        snprintf(s->targets[s->next], sizeof s->targets[s->next], "%.100s", req->target);
+    if (s->next >= s->n)
+        return -1; /* refused */
+    const follow_script *fs = &s->scripts[s->next++];
+    oc_memory_response_set_status(resp, fs->status);
+    oc_memory_response_add_header(resp, "Content-Type",
+                                  fs->status == 200 ? "text/event-stream" : "application/json");
+    oc_memory_response_add_chunk(resp, fs->body, strlen(fs->body));
+    if (fs->cut)
+        oc_memory_response_end_with_error(resp, OC_REASON_TRANSPORT, NULL);
+    return 0;
+}
+
+/* A cut, a 503, a replayed overlap, a poison event and an unknown event type with its sequence,
+ * then a 404 that ends it: each reconnect is reported, and the resumes send after=<last seq> as
+ * the string the contract declares. */
+START_TEST(follower_resumes_after_the_last_sequence)
+{
+    static const follow_script scripts[] = {
+        {200, "data: " DURABLE("evt_1", 1) "\n\ndata: " DURABLE("evt_2", 2) "\n\n", true},
+        {503, "{}", false},
+        {200,
+         "data: " DURABLE("evt_2", 2) "\n\ndata: " DURABLE(
+             "evt_3",
+             3) "\n\n"
+                "data: "
+                "{\"id\":\"evt_4\",\"type\":\"session.next.moved\",\"durable\":{\"seq\":4}}\n\n"
+                "data: "
+                "{\"id\":\"evt_5\",\"type\":\"session.next.unheard\",\"durable\":{\"aggregateID\":"
+                "\"ses_1\",\"seq\":5,\"version\":1}}\n\n",
+         false},
+        {404, "{\"_tag\":\"SessionNotFoundError\",\"sessionID\":\"ses_1\",\"message\":\"gone\"}",
+         false},
+    };
+    follow_server fs = {scripts, 4, 0, {{0}}};
+    oc_transport *t = NULL;
+    oc_client *c = NULL;
+    oc_error *err = NULL;
+    ck_assert_int_eq(oc_memory_transport_new(&t, follow_handler, &fs, NULL), OC_OK);
+    oc_client_options o = OC_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://127.0.0.1:1";
+    o.transport = t;
+    ck_assert_int_eq(oc_client_new(&c, &o, &err), OC_OK);
+    oc_session_events_request req = {0};
+    req.session_id.value = "ses_1";
+    oc_follow_options fo = OC_FOLLOW_OPTIONS_INIT;
+    fo.initial_delay_ms = 1;
+    fo.max_delay_ms = 2;
+    oc_session_events_follower *f = NULL;
+    ck_assert_int_eq(oc_session_events_follow_new(&f, c, &req, &fo, &err), OC_OK);
+    ck_assert_uint_eq(fs.next, 0); /* no I/O yet */
+    static const char *const want[] = {
+        "item 1", "item 2",   "reconnect 1 after 2", "reconnect 2 after 2",
+        "item 3", "poison 4", "item 5 unknown",      "reconnect 1 after 5",
+        NULL};
+    oc_session_events_follow_event ev;
+    for (size_t i = 0; want[i]; i++) {
+        ck_assert_msg(oc_session_events_follow_next(f, &ev, &err) == OC_NEXT_ITEM, "step %zu: %s",
+                      i, err ? oc_error_message(err) : "");
+        char line[64];
+        if (ev.kind == OC_FOLLOW_ITEM)
+            snprintf(line, sizeof line, "item %lld%s", (long long)ev.seq,
+                     ev.item->kind == OC_SESSION_DURABLE_EVENT_UNKNOWN ? " unknown" : "");
+        else if (ev.kind == OC_FOLLOW_POISON)
+            snprintf(line, sizeof line, "poison %lld", (long long)ev.seq);
+        else
+            snprintf(line, sizeof line, "reconnect %u after %lld", ev.attempt, (long long)ev.after);
+        ck_assert_str_eq(line, want[i]);
+        if (ev.kind == OC_FOLLOW_POISON) {
+            ck_assert_ptr_nonnull(ev.raw);
+            ck_assert_ptr_nonnull(strstr(oc_error_message(ev.error), "missing required field"));
+        }
+    }
+    ck_assert_int_eq(oc_session_events_follow_next(f, &ev, &err), OC_NEXT_ERROR);
+    ck_assert_str_eq(oc_error_tag(err), "SessionNotFoundError");
+    oc_error_clear(&err);
+    ck_assert_str_eq(fs.targets[0], "/api/session/ses_1/event");
+    ck_assert_str_eq(fs.targets[1], "/api/session/ses_1/event?after=2");
+    ck_assert_str_eq(fs.targets[2], "/api/session/ses_1/event?after=2");
+    ck_assert_str_eq(fs.targets[3], "/api/session/ses_1/event?after=5");
+    oc_session_events_follow_free(f);
+    oc_session_events_follow_free(NULL);
+    /* a start position in the request that is not a number is refused before any I/O */
+    req.has_after = true;
+    req.after = "soon";
+    ck_assert_int_eq(oc_session_events_follow_new(&f, c, &req, NULL, &err), OC_ERR);
+    expect_reason(&err, OC_REASON_INVALID_ARGUMENT, "not a sequence number");
+    oc_client_free(c);
+    oc_transport_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("opencode");
@@ -770,6 +944,9 @@ static Suite *suite(void)
     tcase_add_test(tc, union_common_fields_tag_and_kind_name);
     tcase_add_test(tc, stream_items_heartbeats_and_failure);
     tcase_add_test(tc, stream_cut_close_and_error_status);
+    tcase_add_test(tc, stream_fail_cause_keeps_its_error);
+    tcase_add_test(tc, follower_resumes_after_the_last_sequence);
+    tcase_add_test(tc, null_request_when_nothing_is_required);
     suite_add_tcase(s, tc);
     return s;
 }

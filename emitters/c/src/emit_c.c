@@ -58,6 +58,31 @@ static void warn_body_limits(const sdkc_operation *op, sdkc_diag *diag)
         warn_body_media(op, body->alternatives[i], false, diag);
 }
 
+/* A parameter the contract types `number` that surely counts something: it stays a double (the
+ * C SDK sends what the contract says), but the runtime writes a whole value without a fraction
+ * (10, not 10.0), which servers that want an integer accept. */
+static void warn_integral_params(const sdkc_operation *op, sdkc_diag *diag)
+{
+    static const char *const counting[] = {"limit",    "offset",   "page",    "page_size",
+                                           "pageSize", "per_page", "perPage", "count",
+                                           "skip",     "top",      "size",    NULL};
+    for (size_t i = 0; i < op->nparams; i++) {
+        const sdkc_param *p = &op->params[i];
+        const sdkc_type *t = p->type;
+        while (t && t->kind == SDKC_TYPE_NULLABLE)
+            t = t->u.nullable.inner;
+        if (!t || t->kind != SDKC_TYPE_NUMBER)
+            continue;
+        for (size_t k = 0; counting[k]; k++)
+            if (!strcmp(p->wire_name, counting[k]))
+                sdkc_diag_add(diag, SDKC_SEV_WARNING, p->loc,
+                              "operation '%s': %s parameter '%s' is 'type: number' although it "
+                              "counts; the C SDK keeps a double (sent without a fraction when "
+                              "whole); say 'type: integer' or 'multipleOf: 1' to get an int64",
+                              op->id, sdkc_param_in_name(p->in), p->wire_name);
+    }
+}
+
 /* Successes the C call cannot return: besides a page or a stream there is one success only. */
 static void warn_successes(const sdkc_operation *op, sdkc_diag *diag)
 {
@@ -118,8 +143,10 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     }
     cx.tests = opts->tests;
     /* what the C SDK leaves out, said where the contract declares it */
-    for (size_t i = 0; i < contract->nops; i++)
+    for (size_t i = 0; i < contract->nops; i++) {
         warn_body_limits(&contract->ops[i], diag);
+        warn_integral_params(&contract->ops[i], diag);
+    }
     sorted = malloc((cx.nall ? cx.nall : 1) * sizeof *sorted);
     tags = emit_collect_tags(&cx, ops, ir->nops, &ntags);
     if (!sorted || !tags)

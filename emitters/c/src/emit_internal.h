@@ -211,6 +211,9 @@ void emit_put_in_member(emit_ctx *cx, sdkc_buf *b, const ctype *c, const char *n
 const char *emit_const_ptr(emit_ctx *cx, const char *cdecl);
 /* A pointer to cdecl: "oc_x *", "char **". */
 const char *emit_ptr_decl(emit_ctx *cx, const char *cdecl);
+/* The number of c's common fields that store a value: they make up its "_common" struct, which
+ * holds them for an unknown variant (decoded from its raw JSON). 0: no such struct. */
+size_t emit_common_stored(const ctype *c);
 /* What a union common-field accessor returns: a pointer member as itself, else by address. */
 const char *emit_common_ret(emit_ctx *cx, const cfield *f);
 /* The field of obj with that wire name, or NULL. */

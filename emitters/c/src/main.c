@@ -8,7 +8,7 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-                    "[--include GLOB]... [--tests] [--quiet]\n");
+                    "[--include GLOB]... [--follow OPID=PATH:PARAM]... [--tests] [--quiet]\n");
     return 2;
 }
 
@@ -27,22 +27,28 @@ int sdkc_emit_c_main(int argc, char **argv)
 {
     const char *input = NULL, *lang = NULL, *prefix = NULL, *out = NULL;
     const char **include = calloc((size_t)(argc > 0 ? argc : 1), sizeof *include);
-    size_t ninclude = 0;
+    const char **follow = calloc((size_t)(argc > 0 ? argc : 1), sizeof *follow);
+    size_t ninclude = 0, nfollow = 0;
     bool quiet = false, tests = false;
     int rc = 1;
     char *text = NULL;
     size_t len = 0;
     sdkc_diag *diag = NULL;
     sdkc_compiled *compiled = NULL;
-    if (!include)
+    if (!include || !follow) {
+        free(include);
+        free(follow);
         return 1;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-                   "[--include GLOB]... [--tests] [--quiet]\n"
+                   "[--include GLOB]... [--follow OPID=PATH:PARAM]... [--tests] [--quiet]\n"
                    "Writes a C SDK on libsdkrt: include/PREFIX/*.h, src/*.c, CMakeLists.txt, "
                    "README.md.\n"
+                   "--follow marks a stream durable (or OPID=off: not), as for 'sdkc compile'; "
+                   "durable streams get a follower.\n"
                    "--tests also writes tests/mock.c (target PREFIX_mock): one call per "
                    "operation against a mock server\n"
                    "(`PREFIX_mock BASE_URL`, see docs/mock.md).\n"
@@ -68,6 +74,8 @@ int sdkc_emit_c_main(int argc, char **argv)
             slot = &out;
         else if (!strcmp(a, "--include"))
             slot = &include[ninclude];
+        else if (!strcmp(a, "--follow"))
+            slot = &follow[nfollow];
         if (slot) {
             if (i + 1 >= argc) {
                 rc = usage();
@@ -76,6 +84,8 @@ int sdkc_emit_c_main(int argc, char **argv)
             *slot = argv[++i];
             if (slot == &include[ninclude])
                 ninclude++;
+            else if (slot == &follow[nfollow])
+                nfollow++;
         } else if (a[0] == '-' || input) {
             rc = usage();
             goto done;
@@ -98,13 +108,15 @@ int sdkc_emit_c_main(int argc, char **argv)
     }
     sdkc_status st;
     if (looks_like_ir(text, len)) {
-        if (ninclude)
-            fprintf(stderr, "sdkc generate: --include is ignored for IR input\n");
+        if (ninclude || nfollow)
+            fprintf(stderr, "sdkc generate: --include and --follow are ignored for IR input\n");
         st = sdkc_ir_from_json(&compiled, input, text, len, diag);
     } else {
         sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
         co.include = include;
         co.ninclude = ninclude;
+        co.follow = follow;
+        co.nfollow = nfollow;
         st = sdkc_compile_file(&compiled, input, &co, diag);
     }
     if (st != SDKC_OK) {
@@ -127,5 +139,6 @@ done:
     sdkc_diag_free(diag);
     free(text);
     free(include);
+    free(follow);
     return rc;
 }

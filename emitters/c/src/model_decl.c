@@ -81,3 +81,11 @@ const char *emit_field_value(emit_ctx *cx, const char *v, const cfield *f)
 {
     return sdkc_arena_printf(cx->arena, "%s%s->%s", f->boxed ? "*" : "", v, f->cname);
 }
+
+size_t emit_common_stored(const ctype *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; c->common && i < c->ncommon; i++)
+        n += c->common[i].in[0]->type->stores;
+    return n;
+}

@@ -11,8 +11,8 @@
 const char *const emit_type_derived[] = {"_decode", "_encode", "_cleanup", "_free", NULL};
 const char *const emit_enum_derived[] = {"_decode", "_encode", "_cleanup", "_free",
                                          "_value",  "_wire",   NULL};
-const char *const emit_union_derived[] = {"_decode", "_encode", "_cleanup",   "_free",
-                                          "_kind",   "_tag",    "_kind_name", NULL};
+const char *const emit_union_derived[] = {"_decode", "_encode",    "_cleanup", "_free", "_kind",
+                                          "_tag",    "_kind_name", "_common",  NULL};
 
 static bool name_free(emit_ctx *cx, const char *name, const char *const *derived)
 {

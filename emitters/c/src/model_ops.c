@@ -108,13 +108,26 @@ const char *emit_stream_handle(emit_ctx *cx, const cop *o)
 }
 
 /* May the request be NULL (no required parameter, no required body)? */
+/* A required body that the zero value satisfies: an object none of whose fields is required
+ * (it is sent as {}). */
+static bool zero_body_ok(const sdkc_body *body)
+{
+    const sdkc_type *t = body->type;
+    if (!t || t->kind != SDKC_TYPE_OBJECT)
+        return false;
+    for (size_t i = 0; i < t->u.object.nfields; i++)
+        if (t->u.object.fields[i].required)
+            return false;
+    return true;
+}
+
 bool emit_request_optional(const sdkc_operation *op)
 {
     for (size_t i = 0; i < op->nparams; i++) {
         if (op->params[i].required)
             return false;
     }
-    return !op->body || !op->body->required;
+    return !op->body || !op->body->required || zero_body_ok(op->body);
 }
 
 /* The DOMAIN errors an operation declares, in the order of cop.errs: each status (exact, ranges,
@@ -316,6 +329,8 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "cancel_is_triggered",
                                            "cancel_reset",
                                            "cancel_free",
+                                           "follow_options",
+                                           "follow_kind",
                                            "error_tag",
                                            "error_reason",
                                            "error_reason_name",
@@ -342,6 +357,10 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                         "NEXT_ITEM",
                                         "CLIENT_OPTIONS_INIT",
                                         "CALL_OPTIONS_INIT",
+                                        "FOLLOW_OPTIONS_INIT",
+                                        "FOLLOW_ITEM",
+                                        "FOLLOW_POISON",
+                                        "FOLLOW_RECONNECT",
                                         "BLOB_INIT",
                                         "H",
                                         "TYPES_H",
@@ -363,16 +382,18 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             return false;
     }
     static const char *const op_suffixes[] = {
-        "_request",   "_page",         "_cursor",     "_iter",     "_stream",
-        "_continue",  "_open",         "_next",       "_close",    "_failure",
-        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new", "_iter_next",
-        "_iter_free", "_cursor_value", "_cursor_new", NULL};
+        "_request",    "_page",         "_cursor",      "_iter",     "_stream",
+        "_continue",   "_open",         "_next",        "_close",    "_failure",
+        "_page_free",  "_cursor_free",  "_cursor_dup",  "_iter_new", "_iter_next",
+        "_iter_free",  "_cursor_value", "_cursor_new",  "_follower", "_follow_event",
+        "_follow_new", "_follow_next",  "_follow_free", NULL};
     /* an operation with several successes may need PREFIX_<op>_response */
     static const char *const several_suffixes[] = {
-        "_request",   "_page",         "_cursor",     "_iter",     "_stream",
-        "_continue",  "_open",         "_next",       "_close",    "_failure",
-        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new", "_iter_next",
-        "_iter_free", "_cursor_value", "_cursor_new", "_response", "_response_free",
+        "_request",   "_page",         "_cursor",     "_iter",        "_stream",
+        "_continue",  "_open",         "_next",       "_close",       "_failure",
+        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new",    "_iter_next",
+        "_iter_free", "_cursor_value", "_cursor_new", "_response",    "_response_free",
+        "_follower",  "_follow_event", "_follow_new", "_follow_next", "_follow_free",
         NULL};
     for (size_t i = 0; i < ir->nops; i++) {
         ops[i].op = &ir->ops[i];

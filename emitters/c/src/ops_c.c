@@ -446,8 +446,8 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
 {
     const char *P = cx->prefix;
     sdkc_kit_banner(b, cx->ir, "ops.c: the client and the operations");
-    sdkc_buf_puts(b, "#include <stdlib.h>\n#include <string.h>\n\n#include \"internal.h\"\n"
-                     "#include \"sdkrt/wire.h\"\n\n");
+    sdkc_buf_puts(b, "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+                     "#include \"internal.h\"\n#include \"sdkrt/wire.h\"\n\n");
     sdkc_buf_printf(
         b,
         "%s_status %s_global_init(void)\n{\n    return sdkrt_global_init();\n}\n\n"
@@ -557,9 +557,11 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         sdkc_buf_printf(b, "/* ---- %s ---- */\n\n", o->op->id);
         emit_op_desc(cx, b, o);
         emit_builder(cx, b, o);
-        if (o->op->stream && o->item)
+        if (o->op->stream && o->item) {
             emit_stream(cx, b, o);
-        else if (o->op->pagination && emit_page_ok(o))
+            if (emit_follow_ok(o))
+                emit_follow_c(cx, b, o);
+        } else if (o->op->pagination && emit_page_ok(o))
             emit_paged(cx, b, o);
         else
             emit_unary(cx, b, o);

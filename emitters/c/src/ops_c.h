@@ -9,4 +9,10 @@ void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *o
 /* A paginated operation: first page, continuation, iterator (ops_paged.c). */
 void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o);
 
+/* Followers of durable streams (ops_follow.c): whether op gets one, its declarations in ops.h
+ * and its code in ops.c. */
+bool emit_follow_ok(const cop *o);
+void emit_follow_h(emit_ctx *cx, sdkc_buf *b, const cop *o);
+void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o);
+
 #endif

@@ -1,6 +1,7 @@
 /* include/PREFIX/ops.h: the client, errors, cancellation and transports, and per operation its
  * request struct and its functions (unary, page with continuation and iterator, or stream). */
 #include "emit_internal.h"
+#include "ops_c.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@ static void emit_request_struct(emit_ctx *cx, sdkc_buf *b, const cop *o)
                           "Parameters of %s (%s %s). Borrowed by the call; has_x marks "
                           "an optional parameter as set.%s",
                           o->name, op->method, op->path,
-                          emit_request_optional(op) ? " Every parameter is optional: the call "
+                          emit_request_optional(op) ? " Nothing in it is required: the call "
                                                       "accepts a NULL request."
                                                     : "");
     sdkc_kit_put_doc(b, SDKC_KIT_DOC_C, "", doc, NULL);
@@ -160,6 +161,8 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                             "*err);\n",
                             emit_const_ptr(cx, o->cause->cdecl), P, N, P);
         sdkc_buf_putc(b, '\n');
+        if (emit_follow_ok(o))
+            emit_follow_h(cx, b, o);
         return;
     }
     bool paged = op->pagination && emit_page_ok(o);

@@ -1,5 +1,6 @@
 /* README.md: how to use the SDK and a table of its operations. */
 #include "emit_internal.h"
+#include "ops_c.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,17 +24,20 @@ void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops)
                     "`_free`.\n\n",
                     P, P, P, P, cx->upper, P, P);
     sdkc_buf_puts(b, "Markers: **page** = paginated (`_continue`, `_iter_*`, cursor type of its "
-                     "own); **stream** = server-sent\nevents (`_open`, `_next`, `_close`).\n\n");
+                     "own); **stream** = server-sent\nevents (`_open`, `_next`, `_close`); "
+                     "**durable stream** = a stream that also has a follower\n(`_follow_new`, "
+                     "`_follow_next`, `_follow_free`) which resumes after the last sequence.\n\n");
     sdkc_buf_puts(b, "| Method | Path | Function | Kind | Summary |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < nops; i++) {
         const sdkc_operation *op = ops[i].op;
-        const char *kind = op->stream && ops[i].item                 ? "stream"
+        const char *kind = op->stream && ops[i].item
+                               ? (emit_follow_ok(&ops[i]) ? "durable stream" : "stream")
                            : op->pagination && emit_page_ok(&ops[i]) ? "page"
                                                                      : "";
         sdkc_buf_printf(b, "| %s | `", op->method);
         sdkc_kit_put_md_cell(b, op->path);
         sdkc_buf_printf(b, "` | `%s_%s%s` | %s | ", P, ops[i].name,
-                        !strcmp(kind, "stream") ? "_open" : "", kind);
+                        op->stream && ops[i].item ? "_open" : "", kind);
         sdkc_kit_put_md_cell(b, op->summary ? op->summary : "");
         sdkc_buf_puts(b, " |\n");
     }

@@ -54,6 +54,26 @@ static void emit_descriptor(emit_ctx *cx, sdkc_buf *b, const ctype *c)
         }
         sdkc_buf_puts(b, "};\n");
     }
+    if (emit_common_stored(c)) {
+        sdkc_buf_printf(b, "static const sdkrt_jfield %s_cf[] = {\n", dn);
+        for (size_t i = 0; i < c->ncommon; i++) {
+            const cfield *f = c->common[i].in[0];
+            if (!f->type->stores)
+                continue;
+            sdkc_buf_puts(b, "    {");
+            sdkc_kit_put_c_string(b, f->f->wire_name);
+            sdkc_buf_printf(b,
+                            ", &%s, %s, offsetof(%s_common, %s), offsetof(%s_common, has_%s), "
+                            "SDKRT_JNONE},\n",
+                            emit_desc_name(cx, f->type), f->boxed ? "SDKRT_JF_BOXED" : "0",
+                            c->cdecl, f->cname, c->cdecl, f->cname);
+        }
+        sdkc_buf_printf(b,
+                        "};\nstatic const sdkrt_jtype %s_common = {SDKRT_JK_OBJECT, \"%s_common\", "
+                        "sizeof(%s_common), NULL, %s_cf, %zu, NULL, 0, NULL, 0, NULL, 0, NULL, "
+                        "NULL};\n",
+                        dn, c->base, c->cdecl, dn, emit_common_stored(c));
+    }
     bool is_enum = !strcmp(c->jk, "SDKRT_JK_ENUM");
     if (is_enum && t->u.enumeration.nvalues) {
         sdkc_buf_printf(b, "static const char *const %s_e[] = {", dn);
@@ -99,7 +119,10 @@ static void emit_descriptor(emit_ctx *cx, sdkc_buf *b, const ctype *c)
     } else {
         sdkc_buf_puts(b, ", NULL");
     }
-    sdkc_buf_puts(b, "};\n\n");
+    if (emit_common_stored(c))
+        sdkc_buf_printf(b, ", &%s_common};\n\n", dn);
+    else
+        sdkc_buf_puts(b, ", NULL};\n\n");
 }
 
 static void emit_union_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
@@ -162,6 +185,11 @@ static void emit_union_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
             else
                 sdkc_buf_printf(b, "    case %s:\n        return %s;\n", c->consts[k], val);
         }
+        if (f0->type->stores && emit_common_stored(c))
+            sdkc_buf_printf(b,
+                            "    case %s:\n        return value->u.common_.has_%s ? "
+                            "%svalue->u.common_.%s : NULL;\n",
+                            c->unknown_const, f0->cname, by_value ? "&" : "", f0->cname);
         sdkc_buf_puts(b, "    default:\n        return NULL;\n    }\n}\n\n");
     }
 }

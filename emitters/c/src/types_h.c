@@ -67,6 +67,23 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
             }
         }
         sdkc_buf_printf(b, "\n} %s_kind;\n\n", c->cdecl);
+        if (emit_common_stored(c)) {
+            sdkc_buf_printf(b,
+                            "/* The fields every variant of %s has, as an UNKNOWN variant holds "
+                            "them\n * (decoded from its raw JSON, best effort: has_x is false when "
+                            "absent, null or not\n * decodable); read them with the accessors. */\n"
+                            "typedef struct %s_common {\n",
+                            c->cdecl, c->cdecl);
+            for (size_t i = 0; i < c->ncommon; i++) {
+                const cfield *f = c->common[i].in[0];
+                if (!f->type->stores)
+                    continue;
+                sdkc_buf_printf(b, "    bool has_%s;\n    ", f->cname);
+                emit_put_member(b, f->type, f->cname, f->boxed);
+                sdkc_buf_putc(b, '\n');
+            }
+            sdkc_buf_printf(b, "} %s_common;\n\n", c->cdecl);
+        }
         sdkc_buf_printf(b, "struct %s {\n    %s_kind kind;\n    json_t *unknown;\n    union {\n",
                         c->cdecl, c->cdecl);
         if (c->nvariants == 0)
@@ -80,6 +97,8 @@ static void emit_struct_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                 sdkc_buf_printf(b, "char %s; /* nothing stored */", v->v->safe_name);
             sdkc_buf_putc(b, '\n');
         }
+        if (emit_common_stored(c))
+            sdkc_buf_printf(b, "        %s_common common_; /* UNKNOWN */\n", c->cdecl);
         sdkc_buf_puts(b, "    } u;\n};\n\n");
         return;
     }
@@ -168,6 +187,8 @@ static void emit_twin_def(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                 sdkc_buf_printf(b, "char %s;", v->v->safe_name);
             sdkc_buf_putc(b, '\n');
         }
+        if (emit_common_stored(c))
+            sdkc_buf_printf(b, "        %s_common common_; /* responses only */\n", c->cdecl);
         sdkc_buf_puts(b, "    } u;\n};\n\n");
         return;
     }
@@ -306,6 +327,18 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
                     "typedef sdkrt_memory_response %s_memory_response;\n"
                     "typedef sdkrt_memory_handler %s_memory_handler;\n\n",
                     P, P, P);
+    sdkc_buf_printf(b,
+                    "/* Followers of durable streams (<op>_follow_new): their options and what "
+                    "they yield. */\n"
+                    "typedef sdkrt_follow_options %s_follow_options;\n"
+                    "#define %s_FOLLOW_OPTIONS_INIT SDKRT_FOLLOW_OPTIONS_INIT\n"
+                    "typedef sdkrt_follow_kind %s_follow_kind;\n"
+                    "#define %s_FOLLOW_ITEM SDKRT_FOLLOW_ITEM /* a decoded item */\n"
+                    "#define %s_FOLLOW_POISON SDKRT_FOLLOW_POISON /* an item that did not decode "
+                    "*/\n"
+                    "#define %s_FOLLOW_RECONNECT SDKRT_FOLLOW_RECONNECT /* the stream was lost and "
+                    "is reopened */\n\n",
+                    P, U, P, U, U, U);
 }
 
 void emit_types_h(emit_ctx *cx, sdkc_buf *b)
@@ -315,7 +348,8 @@ void emit_types_h(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_printf(b, "#ifndef %s_TYPES_H\n#define %s_TYPES_H\n\n", U, U);
     sdkc_buf_puts(b, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                      "#include <jansson.h>\n\n#include \"sdkrt/sdkrt.h\"\n#include "
-                     "\"sdkrt/json.h\"\n#include \"sdkrt/wire.h\"\n\n");
+                     "\"sdkrt/follow.h\"\n#include \"sdkrt/json.h\"\n#include "
+                     "\"sdkrt/wire.h\"\n\n");
     sdkc_buf_printf(b,
                     "#if SDKRT_VERSION_MAJOR != %d || SDKRT_VERSION_MINOR < %d\n"
                     "#error \"this SDK needs libsdkrt %d.%d or a later %d.x\"\n#endif\n\n",

@@ -5322,7 +5322,7 @@ export interface SessionEventsCauseItemDie {
 
 export interface SessionEventsCauseItemFail {
   _tag: "Fail";
-  error: never;
+  error: unknown;
 }
 
 export interface SessionEventsCauseItemInterrupt {

@@ -173,7 +173,6 @@ extern OC_INTERNAL const sdkrt_jtype oc__jx_lit96;
 extern OC_INTERNAL const sdkrt_jtype oc__jx_lit97;
 extern OC_INTERNAL const sdkrt_jtype oc__jx_lit98;
 extern OC_INTERNAL const sdkrt_jtype oc__jx_lit99;
-extern OC_INTERNAL const sdkrt_jtype oc__jx_never;
 extern OC_INTERNAL const sdkrt_jtype oc__jx_string;
 extern OC_INTERNAL const sdkrt_jtype oc__j_agent_color;
 extern OC_INTERNAL const sdkrt_jtype oc__j_agent_color_variant2;

@@ -397,354 +397,352 @@ _Static_assert(sizeof(oc_skill_list_location_in) == sizeof(oc_skill_list_locatio
                "oc_skill_list_location_in has the layout of oc_skill_list_location");
 #undef SAME_AT
 
-const sdkrt_jtype oc__jx_bool = {SDKRT_JK_BOOLEAN, "bool", sizeof(bool), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__jx_bool = {SDKRT_JK_BOOLEAN, "bool", sizeof(bool), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__jx_double = {SDKRT_JK_NUMBER, "double", sizeof(double), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__jx_double = {SDKRT_JK_NUMBER, "double", sizeof(double), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__jx_int64 = {SDKRT_JK_INTEGER, "int64", sizeof(int64_t), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__jx_int64 = {SDKRT_JK_INTEGER, "int64", sizeof(int64_t), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__jx_json = {SDKRT_JK_ANY, "json", sizeof(json_t *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__jx_json = {SDKRT_JK_ANY, "json", sizeof(json_t *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__jx_lit0 = {SDKRT_JK_LITERAL, "lit0", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "true"};
+const sdkrt_jtype oc__jx_lit0 = {SDKRT_JK_LITERAL, "lit0", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "true", NULL};
 
-const sdkrt_jtype oc__jx_lit1 = {SDKRT_JK_LITERAL, "lit1", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"InvalidRequestError\""};
+const sdkrt_jtype oc__jx_lit1 = {SDKRT_JK_LITERAL, "lit1", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"InvalidRequestError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit10 = {SDKRT_JK_LITERAL, "lit10", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"agent-switched\""};
+const sdkrt_jtype oc__jx_lit10 = {SDKRT_JK_LITERAL, "lit10", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"agent-switched\"", NULL};
 
-const sdkrt_jtype oc__jx_lit100 = {SDKRT_JK_LITERAL, "lit100", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.part.removed\""};
+const sdkrt_jtype oc__jx_lit100 = {SDKRT_JK_LITERAL, "lit100", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.part.removed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit101 = {SDKRT_JK_LITERAL, "lit101", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.text.delta\""};
+const sdkrt_jtype oc__jx_lit101 = {SDKRT_JK_LITERAL, "lit101", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.text.delta\"", NULL};
 
-const sdkrt_jtype oc__jx_lit102 = {SDKRT_JK_LITERAL, "lit102", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.reasoning.delta\""};
+const sdkrt_jtype oc__jx_lit102 = {SDKRT_JK_LITERAL, "lit102", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.reasoning.delta\"", NULL};
 
-const sdkrt_jtype oc__jx_lit103 = {SDKRT_JK_LITERAL, "lit103", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.input.delta\""};
+const sdkrt_jtype oc__jx_lit103 = {SDKRT_JK_LITERAL, "lit103", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.input.delta\"", NULL};
 
-const sdkrt_jtype oc__jx_lit104 = {SDKRT_JK_LITERAL, "lit104", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.compaction.delta\""};
+const sdkrt_jtype oc__jx_lit104 = {SDKRT_JK_LITERAL, "lit104", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.compaction.delta\"", NULL};
 
-const sdkrt_jtype oc__jx_lit105 = {SDKRT_JK_LITERAL, "lit105", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.part.delta\""};
+const sdkrt_jtype oc__jx_lit105 = {SDKRT_JK_LITERAL, "lit105", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.part.delta\"", NULL};
 
-const sdkrt_jtype oc__jx_lit106 = {SDKRT_JK_LITERAL, "lit106", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.diff\""};
+const sdkrt_jtype oc__jx_lit106 = {SDKRT_JK_LITERAL, "lit106", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.diff\"", NULL};
 
-const sdkrt_jtype oc__jx_lit107 = {SDKRT_JK_LITERAL, "lit107", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.error\""};
+const sdkrt_jtype oc__jx_lit107 = {SDKRT_JK_LITERAL, "lit107", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.error\"", NULL};
 
-const sdkrt_jtype oc__jx_lit108 = {SDKRT_JK_LITERAL, "lit108", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"installation.updated\""};
+const sdkrt_jtype oc__jx_lit108 = {SDKRT_JK_LITERAL, "lit108", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"installation.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit109 = {SDKRT_JK_LITERAL, "lit109", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"installation.update-available\""};
+const sdkrt_jtype oc__jx_lit109 = {SDKRT_JK_LITERAL, "lit109", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"installation.update-available\"", NULL};
 
-const sdkrt_jtype oc__jx_lit11 = {SDKRT_JK_LITERAL, "lit11", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"model-switched\""};
+const sdkrt_jtype oc__jx_lit11 = {SDKRT_JK_LITERAL, "lit11", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"model-switched\"", NULL};
 
-const sdkrt_jtype oc__jx_lit110 = {SDKRT_JK_LITERAL, "lit110", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"file.edited\""};
+const sdkrt_jtype oc__jx_lit110 = {SDKRT_JK_LITERAL, "lit110", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"file.edited\"", NULL};
 
-const sdkrt_jtype oc__jx_lit111 = {SDKRT_JK_LITERAL, "lit111", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"reference.updated\""};
+const sdkrt_jtype oc__jx_lit111 = {SDKRT_JK_LITERAL, "lit111", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"reference.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit112 = {SDKRT_JK_LITERAL, "lit112", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"permission.v2.asked\""};
+const sdkrt_jtype oc__jx_lit112 = {SDKRT_JK_LITERAL, "lit112", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"permission.v2.asked\"", NULL};
 
-const sdkrt_jtype oc__jx_lit113 = {SDKRT_JK_LITERAL, "lit113", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"permission.v2.replied\""};
+const sdkrt_jtype oc__jx_lit113 = {SDKRT_JK_LITERAL, "lit113", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"permission.v2.replied\"", NULL};
 
-const sdkrt_jtype oc__jx_lit114 = {SDKRT_JK_LITERAL, "lit114", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"plugin.added\""};
+const sdkrt_jtype oc__jx_lit114 = {SDKRT_JK_LITERAL, "lit114", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"plugin.added\"", NULL};
 
-const sdkrt_jtype oc__jx_lit115 = {SDKRT_JK_LITERAL, "lit115", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"project.directories.updated\""};
+const sdkrt_jtype oc__jx_lit115 = {SDKRT_JK_LITERAL, "lit115", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"project.directories.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit116 = {SDKRT_JK_LITERAL, "lit116", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"file.watcher.updated\""};
+const sdkrt_jtype oc__jx_lit116 = {SDKRT_JK_LITERAL, "lit116", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"file.watcher.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit117 = {SDKRT_JK_LITERAL, "lit117", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pty.created\""};
+const sdkrt_jtype oc__jx_lit117 = {SDKRT_JK_LITERAL, "lit117", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pty.created\"", NULL};
 
-const sdkrt_jtype oc__jx_lit118 = {SDKRT_JK_LITERAL, "lit118", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pty.updated\""};
+const sdkrt_jtype oc__jx_lit118 = {SDKRT_JK_LITERAL, "lit118", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pty.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit119 = {SDKRT_JK_LITERAL, "lit119", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pty.exited\""};
+const sdkrt_jtype oc__jx_lit119 = {SDKRT_JK_LITERAL, "lit119", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pty.exited\"", NULL};
 
-const sdkrt_jtype oc__jx_lit12 = {SDKRT_JK_LITERAL, "lit12", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"user\""};
+const sdkrt_jtype oc__jx_lit12 = {SDKRT_JK_LITERAL, "lit12", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"user\"", NULL};
 
-const sdkrt_jtype oc__jx_lit120 = {SDKRT_JK_LITERAL, "lit120", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pty.deleted\""};
+const sdkrt_jtype oc__jx_lit120 = {SDKRT_JK_LITERAL, "lit120", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pty.deleted\"", NULL};
 
-const sdkrt_jtype oc__jx_lit121 = {SDKRT_JK_LITERAL, "lit121", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.v2.asked\""};
+const sdkrt_jtype oc__jx_lit121 = {SDKRT_JK_LITERAL, "lit121", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.v2.asked\"", NULL};
 
-const sdkrt_jtype oc__jx_lit122 = {SDKRT_JK_LITERAL, "lit122", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.v2.replied\""};
+const sdkrt_jtype oc__jx_lit122 = {SDKRT_JK_LITERAL, "lit122", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.v2.replied\"", NULL};
 
-const sdkrt_jtype oc__jx_lit123 = {SDKRT_JK_LITERAL, "lit123", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.v2.rejected\""};
+const sdkrt_jtype oc__jx_lit123 = {SDKRT_JK_LITERAL, "lit123", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.v2.rejected\"", NULL};
 
-const sdkrt_jtype oc__jx_lit124 = {SDKRT_JK_LITERAL, "lit124", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"todo.updated\""};
+const sdkrt_jtype oc__jx_lit124 = {SDKRT_JK_LITERAL, "lit124", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"todo.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit125 = {SDKRT_JK_LITERAL, "lit125", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"lsp.updated\""};
+const sdkrt_jtype oc__jx_lit125 = {SDKRT_JK_LITERAL, "lit125", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"lsp.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit126 = {SDKRT_JK_LITERAL, "lit126", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"permission.asked\""};
+const sdkrt_jtype oc__jx_lit126 = {SDKRT_JK_LITERAL, "lit126", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"permission.asked\"", NULL};
 
-const sdkrt_jtype oc__jx_lit127 = {SDKRT_JK_LITERAL, "lit127", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"permission.replied\""};
+const sdkrt_jtype oc__jx_lit127 = {SDKRT_JK_LITERAL, "lit127", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"permission.replied\"", NULL};
 
-const sdkrt_jtype oc__jx_lit128 = {SDKRT_JK_LITERAL, "lit128", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tui.prompt.append\""};
+const sdkrt_jtype oc__jx_lit128 = {SDKRT_JK_LITERAL, "lit128", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tui.prompt.append\"", NULL};
 
-const sdkrt_jtype oc__jx_lit129 = {SDKRT_JK_LITERAL, "lit129", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tui.command.execute\""};
+const sdkrt_jtype oc__jx_lit129 = {SDKRT_JK_LITERAL, "lit129", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tui.command.execute\"", NULL};
 
-const sdkrt_jtype oc__jx_lit13 = {SDKRT_JK_LITERAL, "lit13", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"synthetic\""};
+const sdkrt_jtype oc__jx_lit13 = {SDKRT_JK_LITERAL, "lit13", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"synthetic\"", NULL};
 
-const sdkrt_jtype oc__jx_lit130 = {SDKRT_JK_LITERAL, "lit130", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tui.toast.show\""};
+const sdkrt_jtype oc__jx_lit130 = {SDKRT_JK_LITERAL, "lit130", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tui.toast.show\"", NULL};
 
-const sdkrt_jtype oc__jx_lit131 = {SDKRT_JK_LITERAL, "lit131", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tui.session.select\""};
+const sdkrt_jtype oc__jx_lit131 = {SDKRT_JK_LITERAL, "lit131", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tui.session.select\"", NULL};
 
-const sdkrt_jtype oc__jx_lit132 = {SDKRT_JK_LITERAL, "lit132", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"mcp.tools.changed\""};
+const sdkrt_jtype oc__jx_lit132 = {SDKRT_JK_LITERAL, "lit132", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"mcp.tools.changed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit133 = {SDKRT_JK_LITERAL, "lit133", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"mcp.browser.open.failed\""};
+const sdkrt_jtype oc__jx_lit133 = {SDKRT_JK_LITERAL, "lit133", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"mcp.browser.open.failed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit134 = {SDKRT_JK_LITERAL, "lit134", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"command.executed\""};
+const sdkrt_jtype oc__jx_lit134 = {SDKRT_JK_LITERAL, "lit134", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"command.executed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit135 = {SDKRT_JK_LITERAL, "lit135", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"project.updated\""};
+const sdkrt_jtype oc__jx_lit135 = {SDKRT_JK_LITERAL, "lit135", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"project.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit136 = {SDKRT_JK_LITERAL, "ProjectVcs", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"git\""};
+const sdkrt_jtype oc__jx_lit136 = {SDKRT_JK_LITERAL, "ProjectVcs", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"git\"", NULL};
 
-const sdkrt_jtype oc__jx_lit137 = {SDKRT_JK_LITERAL, "lit137", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.status\""};
+const sdkrt_jtype oc__jx_lit137 = {SDKRT_JK_LITERAL, "lit137", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.status\"", NULL};
 
-const sdkrt_jtype oc__jx_lit138 = {SDKRT_JK_LITERAL, "lit138", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"idle\""};
+const sdkrt_jtype oc__jx_lit138 = {SDKRT_JK_LITERAL, "lit138", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"idle\"", NULL};
 
-const sdkrt_jtype oc__jx_lit139 = {SDKRT_JK_LITERAL, "lit139", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"busy\""};
+const sdkrt_jtype oc__jx_lit139 = {SDKRT_JK_LITERAL, "lit139", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"busy\"", NULL};
 
-const sdkrt_jtype oc__jx_lit14 = {SDKRT_JK_LITERAL, "lit14", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"system\""};
+const sdkrt_jtype oc__jx_lit14 = {SDKRT_JK_LITERAL, "lit14", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"system\"", NULL};
 
-const sdkrt_jtype oc__jx_lit140 = {SDKRT_JK_LITERAL, "lit140", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.idle\""};
+const sdkrt_jtype oc__jx_lit140 = {SDKRT_JK_LITERAL, "lit140", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.idle\"", NULL};
 
-const sdkrt_jtype oc__jx_lit141 = {SDKRT_JK_LITERAL, "lit141", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.asked\""};
+const sdkrt_jtype oc__jx_lit141 = {SDKRT_JK_LITERAL, "lit141", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.asked\"", NULL};
 
-const sdkrt_jtype oc__jx_lit142 = {SDKRT_JK_LITERAL, "lit142", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.replied\""};
+const sdkrt_jtype oc__jx_lit142 = {SDKRT_JK_LITERAL, "lit142", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.replied\"", NULL};
 
-const sdkrt_jtype oc__jx_lit143 = {SDKRT_JK_LITERAL, "lit143", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.rejected\""};
+const sdkrt_jtype oc__jx_lit143 = {SDKRT_JK_LITERAL, "lit143", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"question.rejected\"", NULL};
 
-const sdkrt_jtype oc__jx_lit144 = {SDKRT_JK_LITERAL, "lit144", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.compacted\""};
+const sdkrt_jtype oc__jx_lit144 = {SDKRT_JK_LITERAL, "lit144", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.compacted\"", NULL};
 
-const sdkrt_jtype oc__jx_lit145 = {SDKRT_JK_LITERAL, "lit145", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"vcs.branch.updated\""};
+const sdkrt_jtype oc__jx_lit145 = {SDKRT_JK_LITERAL, "lit145", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"vcs.branch.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit146 = {SDKRT_JK_LITERAL, "lit146", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"workspace.ready\""};
+const sdkrt_jtype oc__jx_lit146 = {SDKRT_JK_LITERAL, "lit146", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"workspace.ready\"", NULL};
 
-const sdkrt_jtype oc__jx_lit147 = {SDKRT_JK_LITERAL, "lit147", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"workspace.failed\""};
+const sdkrt_jtype oc__jx_lit147 = {SDKRT_JK_LITERAL, "lit147", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"workspace.failed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit148 = {SDKRT_JK_LITERAL, "lit148", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"workspace.status\""};
+const sdkrt_jtype oc__jx_lit148 = {SDKRT_JK_LITERAL, "lit148", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"workspace.status\"", NULL};
 
-const sdkrt_jtype oc__jx_lit149 = {SDKRT_JK_LITERAL, "lit149", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"worktree.ready\""};
+const sdkrt_jtype oc__jx_lit149 = {SDKRT_JK_LITERAL, "lit149", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"worktree.ready\"", NULL};
 
-const sdkrt_jtype oc__jx_lit15 = {SDKRT_JK_LITERAL, "lit15", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"shell\""};
+const sdkrt_jtype oc__jx_lit15 = {SDKRT_JK_LITERAL, "lit15", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"shell\"", NULL};
 
-const sdkrt_jtype oc__jx_lit150 = {SDKRT_JK_LITERAL, "lit150", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"worktree.failed\""};
+const sdkrt_jtype oc__jx_lit150 = {SDKRT_JK_LITERAL, "lit150", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"worktree.failed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit151 = {SDKRT_JK_LITERAL, "lit151", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"server.connected\""};
+const sdkrt_jtype oc__jx_lit151 = {SDKRT_JK_LITERAL, "lit151", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"server.connected\"", NULL};
 
-const sdkrt_jtype oc__jx_lit152 = {SDKRT_JK_LITERAL, "lit152", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"global.disposed\""};
+const sdkrt_jtype oc__jx_lit152 = {SDKRT_JK_LITERAL, "lit152", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"global.disposed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit153 = {SDKRT_JK_LITERAL, "lit153", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"PtyNotFoundError\""};
+const sdkrt_jtype oc__jx_lit153 = {SDKRT_JK_LITERAL, "lit153", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"PtyNotFoundError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit154 = {SDKRT_JK_LITERAL, "lit154", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ForbiddenError\""};
+const sdkrt_jtype oc__jx_lit154 = {SDKRT_JK_LITERAL, "lit154", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ForbiddenError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit155 = {SDKRT_JK_LITERAL, "lit155", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"QuestionNotFoundError\""};
+const sdkrt_jtype oc__jx_lit155 = {SDKRT_JK_LITERAL, "lit155", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"QuestionNotFoundError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit156 = {SDKRT_JK_LITERAL, "lit156", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"local\""};
+const sdkrt_jtype oc__jx_lit156 = {SDKRT_JK_LITERAL, "lit156", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"local\"", NULL};
 
-const sdkrt_jtype oc__jx_lit157 = {SDKRT_JK_LITERAL, "lit157", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ProjectCopyError\""};
+const sdkrt_jtype oc__jx_lit157 = {SDKRT_JK_LITERAL, "lit157", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ProjectCopyError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit16 = {SDKRT_JK_LITERAL, "lit16", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"assistant\""};
+const sdkrt_jtype oc__jx_lit16 = {SDKRT_JK_LITERAL, "lit16", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"assistant\"", NULL};
 
-const sdkrt_jtype oc__jx_lit17 = {SDKRT_JK_LITERAL, "lit17", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"text\""};
+const sdkrt_jtype oc__jx_lit17 = {SDKRT_JK_LITERAL, "lit17", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"text\"", NULL};
 
-const sdkrt_jtype oc__jx_lit18 = {SDKRT_JK_LITERAL, "lit18", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"reasoning\""};
+const sdkrt_jtype oc__jx_lit18 = {SDKRT_JK_LITERAL, "lit18", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"reasoning\"", NULL};
 
-const sdkrt_jtype oc__jx_lit19 = {SDKRT_JK_LITERAL, "lit19", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tool\""};
+const sdkrt_jtype oc__jx_lit19 = {SDKRT_JK_LITERAL, "lit19", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"tool\"", NULL};
 
-const sdkrt_jtype oc__jx_lit2 = {SDKRT_JK_LITERAL, "lit2", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"UnauthorizedError\""};
+const sdkrt_jtype oc__jx_lit2 = {SDKRT_JK_LITERAL, "lit2", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"UnauthorizedError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit20 = {SDKRT_JK_LITERAL, "lit20", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pending\""};
+const sdkrt_jtype oc__jx_lit20 = {SDKRT_JK_LITERAL, "lit20", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"pending\"", NULL};
 
-const sdkrt_jtype oc__jx_lit21 = {SDKRT_JK_LITERAL, "lit21", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"file\""};
+const sdkrt_jtype oc__jx_lit21 = {SDKRT_JK_LITERAL, "lit21", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"file\"", NULL};
 
-const sdkrt_jtype oc__jx_lit22 = {SDKRT_JK_LITERAL, "lit22", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"completed\""};
+const sdkrt_jtype oc__jx_lit22 = {SDKRT_JK_LITERAL, "lit22", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"completed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit23 = {SDKRT_JK_LITERAL, "lit23", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"error\""};
+const sdkrt_jtype oc__jx_lit23 = {SDKRT_JK_LITERAL, "lit23", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"error\"", NULL};
 
-const sdkrt_jtype oc__jx_lit24 = {SDKRT_JK_LITERAL, "lit24", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"unknown\""};
+const sdkrt_jtype oc__jx_lit24 = {SDKRT_JK_LITERAL, "lit24", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"unknown\"", NULL};
 
-const sdkrt_jtype oc__jx_lit25 = {SDKRT_JK_LITERAL, "lit25", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"compaction\""};
+const sdkrt_jtype oc__jx_lit25 = {SDKRT_JK_LITERAL, "lit25", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"compaction\"", NULL};
 
-const sdkrt_jtype oc__jx_lit26 = {SDKRT_JK_LITERAL, "lit26", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.agent.switched\""};
+const sdkrt_jtype oc__jx_lit26 = {SDKRT_JK_LITERAL, "lit26", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.agent.switched\"", NULL};
 
-const sdkrt_jtype oc__jx_lit27 = {SDKRT_JK_LITERAL, "lit27", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.model.switched\""};
+const sdkrt_jtype oc__jx_lit27 = {SDKRT_JK_LITERAL, "lit27", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.model.switched\"", NULL};
 
-const sdkrt_jtype oc__jx_lit28 = {SDKRT_JK_LITERAL, "lit28", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.moved\""};
+const sdkrt_jtype oc__jx_lit28 = {SDKRT_JK_LITERAL, "lit28", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.moved\"", NULL};
 
-const sdkrt_jtype oc__jx_lit29 = {SDKRT_JK_LITERAL, "lit29", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.prompted\""};
+const sdkrt_jtype oc__jx_lit29 = {SDKRT_JK_LITERAL, "lit29", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.prompted\"", NULL};
 
-const sdkrt_jtype oc__jx_lit3 = {SDKRT_JK_LITERAL, "lit3", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"InvalidCursorError\""};
+const sdkrt_jtype oc__jx_lit3 = {SDKRT_JK_LITERAL, "lit3", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"InvalidCursorError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit30 = {SDKRT_JK_LITERAL, "lit30", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.prompt.admitted\""};
+const sdkrt_jtype oc__jx_lit30 = {SDKRT_JK_LITERAL, "lit30", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.prompt.admitted\"", NULL};
 
-const sdkrt_jtype oc__jx_lit31 = {SDKRT_JK_LITERAL, "lit31", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.context.updated\""};
+const sdkrt_jtype oc__jx_lit31 = {SDKRT_JK_LITERAL, "lit31", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.context.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit32 = {SDKRT_JK_LITERAL, "lit32", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.synthetic\""};
+const sdkrt_jtype oc__jx_lit32 = {SDKRT_JK_LITERAL, "lit32", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.synthetic\"", NULL};
 
-const sdkrt_jtype oc__jx_lit33 = {SDKRT_JK_LITERAL, "lit33", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.shell.started\""};
+const sdkrt_jtype oc__jx_lit33 = {SDKRT_JK_LITERAL, "lit33", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.shell.started\"", NULL};
 
-const sdkrt_jtype oc__jx_lit34 = {SDKRT_JK_LITERAL, "lit34", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.shell.ended\""};
+const sdkrt_jtype oc__jx_lit34 = {SDKRT_JK_LITERAL, "lit34", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.shell.ended\"", NULL};
 
-const sdkrt_jtype oc__jx_lit35 = {SDKRT_JK_LITERAL, "lit35", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.step.started\""};
+const sdkrt_jtype oc__jx_lit35 = {SDKRT_JK_LITERAL, "lit35", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.step.started\"", NULL};
 
-const sdkrt_jtype oc__jx_lit36 = {SDKRT_JK_LITERAL, "lit36", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.step.ended\""};
+const sdkrt_jtype oc__jx_lit36 = {SDKRT_JK_LITERAL, "lit36", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.step.ended\"", NULL};
 
-const sdkrt_jtype oc__jx_lit37 = {SDKRT_JK_LITERAL, "lit37", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.step.failed\""};
+const sdkrt_jtype oc__jx_lit37 = {SDKRT_JK_LITERAL, "lit37", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.step.failed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit38 = {SDKRT_JK_LITERAL, "lit38", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.text.started\""};
+const sdkrt_jtype oc__jx_lit38 = {SDKRT_JK_LITERAL, "lit38", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.text.started\"", NULL};
 
-const sdkrt_jtype oc__jx_lit39 = {SDKRT_JK_LITERAL, "lit39", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.text.ended\""};
+const sdkrt_jtype oc__jx_lit39 = {SDKRT_JK_LITERAL, "lit39", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.text.ended\"", NULL};
 
-const sdkrt_jtype oc__jx_lit4 = {SDKRT_JK_LITERAL, "lit4", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"running\""};
+const sdkrt_jtype oc__jx_lit4 = {SDKRT_JK_LITERAL, "lit4", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"running\"", NULL};
 
-const sdkrt_jtype oc__jx_lit40 = {SDKRT_JK_LITERAL, "lit40", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.input.started\""};
+const sdkrt_jtype oc__jx_lit40 = {SDKRT_JK_LITERAL, "lit40", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.input.started\"", NULL};
 
-const sdkrt_jtype oc__jx_lit41 = {SDKRT_JK_LITERAL, "lit41", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.input.ended\""};
+const sdkrt_jtype oc__jx_lit41 = {SDKRT_JK_LITERAL, "lit41", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.input.ended\"", NULL};
 
-const sdkrt_jtype oc__jx_lit42 = {SDKRT_JK_LITERAL, "lit42", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.called\""};
+const sdkrt_jtype oc__jx_lit42 = {SDKRT_JK_LITERAL, "lit42", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.called\"", NULL};
 
-const sdkrt_jtype oc__jx_lit43 = {SDKRT_JK_LITERAL, "lit43", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.progress\""};
+const sdkrt_jtype oc__jx_lit43 = {SDKRT_JK_LITERAL, "lit43", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.progress\"", NULL};
 
-const sdkrt_jtype oc__jx_lit44 = {SDKRT_JK_LITERAL, "lit44", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.success\""};
+const sdkrt_jtype oc__jx_lit44 = {SDKRT_JK_LITERAL, "lit44", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.success\"", NULL};
 
-const sdkrt_jtype oc__jx_lit45 = {SDKRT_JK_LITERAL, "lit45", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.failed\""};
+const sdkrt_jtype oc__jx_lit45 = {SDKRT_JK_LITERAL, "lit45", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.tool.failed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit46 = {SDKRT_JK_LITERAL, "lit46", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.reasoning.started\""};
+const sdkrt_jtype oc__jx_lit46 = {SDKRT_JK_LITERAL, "lit46", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.reasoning.started\"", NULL};
 
-const sdkrt_jtype oc__jx_lit47 = {SDKRT_JK_LITERAL, "lit47", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.reasoning.ended\""};
+const sdkrt_jtype oc__jx_lit47 = {SDKRT_JK_LITERAL, "lit47", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.reasoning.ended\"", NULL};
 
-const sdkrt_jtype oc__jx_lit48 = {SDKRT_JK_LITERAL, "lit48", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.retried\""};
+const sdkrt_jtype oc__jx_lit48 = {SDKRT_JK_LITERAL, "lit48", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.retried\"", NULL};
 
-const sdkrt_jtype oc__jx_lit49 = {SDKRT_JK_LITERAL, "lit49", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.compaction.started\""};
+const sdkrt_jtype oc__jx_lit49 = {SDKRT_JK_LITERAL, "lit49", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.compaction.started\"", NULL};
 
-const sdkrt_jtype oc__jx_lit5 = {SDKRT_JK_LITERAL, "lit5", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"SessionNotFoundError\""};
+const sdkrt_jtype oc__jx_lit5 = {SDKRT_JK_LITERAL, "lit5", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"SessionNotFoundError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit50 = {SDKRT_JK_LITERAL, "lit50", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.compaction.ended\""};
+const sdkrt_jtype oc__jx_lit50 = {SDKRT_JK_LITERAL, "lit50", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.compaction.ended\"", NULL};
 
-const sdkrt_jtype oc__jx_lit51 = {SDKRT_JK_LITERAL, "lit51", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.revert.staged\""};
+const sdkrt_jtype oc__jx_lit51 = {SDKRT_JK_LITERAL, "lit51", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.revert.staged\"", NULL};
 
-const sdkrt_jtype oc__jx_lit52 = {SDKRT_JK_LITERAL, "lit52", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.revert.cleared\""};
+const sdkrt_jtype oc__jx_lit52 = {SDKRT_JK_LITERAL, "lit52", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.revert.cleared\"", NULL};
 
-const sdkrt_jtype oc__jx_lit53 = {SDKRT_JK_LITERAL, "lit53", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.revert.committed\""};
+const sdkrt_jtype oc__jx_lit53 = {SDKRT_JK_LITERAL, "lit53", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.next.revert.committed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit54 = {SDKRT_JK_LITERAL, "lit54", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"Fail\""};
+const sdkrt_jtype oc__jx_lit54 = {SDKRT_JK_LITERAL, "lit54", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"Fail\"", NULL};
 
-const sdkrt_jtype oc__jx_lit55 = {SDKRT_JK_LITERAL, "lit55", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"Die\""};
+const sdkrt_jtype oc__jx_lit55 = {SDKRT_JK_LITERAL, "lit55", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"Die\"", NULL};
 
-const sdkrt_jtype oc__jx_lit56 = {SDKRT_JK_LITERAL, "lit56", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"Interrupt\""};
+const sdkrt_jtype oc__jx_lit56 = {SDKRT_JK_LITERAL, "lit56", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"Interrupt\"", NULL};
 
-const sdkrt_jtype oc__jx_lit57 = {SDKRT_JK_LITERAL, "lit57", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"aisdk\""};
+const sdkrt_jtype oc__jx_lit57 = {SDKRT_JK_LITERAL, "lit57", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"aisdk\"", NULL};
 
-const sdkrt_jtype oc__jx_lit58 = {SDKRT_JK_LITERAL, "lit58", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"native\""};
+const sdkrt_jtype oc__jx_lit58 = {SDKRT_JK_LITERAL, "lit58", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"native\"", NULL};
 
-const sdkrt_jtype oc__jx_lit59 = {SDKRT_JK_LITERAL, "lit59", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"context\""};
+const sdkrt_jtype oc__jx_lit59 = {SDKRT_JK_LITERAL, "lit59", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"context\"", NULL};
 
-const sdkrt_jtype oc__jx_lit6 = {SDKRT_JK_LITERAL, "lit6", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ConflictError\""};
+const sdkrt_jtype oc__jx_lit6 = {SDKRT_JK_LITERAL, "lit6", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ConflictError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit60 = {SDKRT_JK_LITERAL, "lit60", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ProviderNotFoundError\""};
+const sdkrt_jtype oc__jx_lit60 = {SDKRT_JK_LITERAL, "lit60", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ProviderNotFoundError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit61 = {SDKRT_JK_LITERAL, "lit61", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"oauth\""};
+const sdkrt_jtype oc__jx_lit61 = {SDKRT_JK_LITERAL, "lit61", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"oauth\"", NULL};
 
-const sdkrt_jtype oc__jx_lit62 = {SDKRT_JK_LITERAL, "lit62", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"select\""};
+const sdkrt_jtype oc__jx_lit62 = {SDKRT_JK_LITERAL, "lit62", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"select\"", NULL};
 
-const sdkrt_jtype oc__jx_lit63 = {SDKRT_JK_LITERAL, "lit63", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"key\""};
+const sdkrt_jtype oc__jx_lit63 = {SDKRT_JK_LITERAL, "lit63", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"key\"", NULL};
 
-const sdkrt_jtype oc__jx_lit64 = {SDKRT_JK_LITERAL, "lit64", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"env\""};
+const sdkrt_jtype oc__jx_lit64 = {SDKRT_JK_LITERAL, "lit64", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"env\"", NULL};
 
-const sdkrt_jtype oc__jx_lit65 = {SDKRT_JK_LITERAL, "lit65", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"credential\""};
+const sdkrt_jtype oc__jx_lit65 = {SDKRT_JK_LITERAL, "lit65", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"credential\"", NULL};
 
-const sdkrt_jtype oc__jx_lit66 = {SDKRT_JK_LITERAL, "lit66", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"NaN\""};
+const sdkrt_jtype oc__jx_lit66 = {SDKRT_JK_LITERAL, "lit66", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"NaN\"", NULL};
 
-const sdkrt_jtype oc__jx_lit67 = {SDKRT_JK_LITERAL, "lit67", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"Infinity\""};
+const sdkrt_jtype oc__jx_lit67 = {SDKRT_JK_LITERAL, "lit67", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"Infinity\"", NULL};
 
-const sdkrt_jtype oc__jx_lit68 = {SDKRT_JK_LITERAL, "lit68", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"-Infinity\""};
+const sdkrt_jtype oc__jx_lit68 = {SDKRT_JK_LITERAL, "lit68", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"-Infinity\"", NULL};
 
-const sdkrt_jtype oc__jx_lit69 = {SDKRT_JK_LITERAL, "lit69", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"complete\""};
+const sdkrt_jtype oc__jx_lit69 = {SDKRT_JK_LITERAL, "lit69", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"complete\"", NULL};
 
-const sdkrt_jtype oc__jx_lit7 = {SDKRT_JK_LITERAL, "lit7", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ServiceUnavailableError\""};
+const sdkrt_jtype oc__jx_lit7 = {SDKRT_JK_LITERAL, "lit7", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ServiceUnavailableError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit70 = {SDKRT_JK_LITERAL, "lit70", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"failed\""};
+const sdkrt_jtype oc__jx_lit70 = {SDKRT_JK_LITERAL, "lit70", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"failed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit71 = {SDKRT_JK_LITERAL, "lit71", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"expired\""};
+const sdkrt_jtype oc__jx_lit71 = {SDKRT_JK_LITERAL, "lit71", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"expired\"", NULL};
 
-const sdkrt_jtype oc__jx_lit72 = {SDKRT_JK_LITERAL, "lit72", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"PermissionNotFoundError\""};
+const sdkrt_jtype oc__jx_lit72 = {SDKRT_JK_LITERAL, "lit72", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"PermissionNotFoundError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit73 = {SDKRT_JK_LITERAL, "lit73", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"models-dev.refreshed\""};
+const sdkrt_jtype oc__jx_lit73 = {SDKRT_JK_LITERAL, "lit73", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"models-dev.refreshed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit74 = {SDKRT_JK_LITERAL, "lit74", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"integration.updated\""};
+const sdkrt_jtype oc__jx_lit74 = {SDKRT_JK_LITERAL, "lit74", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"integration.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit75 = {SDKRT_JK_LITERAL, "lit75", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"integration.connection.updated\""};
+const sdkrt_jtype oc__jx_lit75 = {SDKRT_JK_LITERAL, "lit75", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"integration.connection.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit76 = {SDKRT_JK_LITERAL, "lit76", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"catalog.updated\""};
+const sdkrt_jtype oc__jx_lit76 = {SDKRT_JK_LITERAL, "lit76", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"catalog.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit77 = {SDKRT_JK_LITERAL, "lit77", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.created\""};
+const sdkrt_jtype oc__jx_lit77 = {SDKRT_JK_LITERAL, "lit77", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.created\"", NULL};
 
-const sdkrt_jtype oc__jx_lit78 = {SDKRT_JK_LITERAL, "lit78", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.updated\""};
+const sdkrt_jtype oc__jx_lit78 = {SDKRT_JK_LITERAL, "lit78", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit79 = {SDKRT_JK_LITERAL, "lit79", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.deleted\""};
+const sdkrt_jtype oc__jx_lit79 = {SDKRT_JK_LITERAL, "lit79", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"session.deleted\"", NULL};
 
-const sdkrt_jtype oc__jx_lit8 = {SDKRT_JK_LITERAL, "lit8", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"MessageNotFoundError\""};
+const sdkrt_jtype oc__jx_lit8 = {SDKRT_JK_LITERAL, "lit8", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"MessageNotFoundError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit80 = {SDKRT_JK_LITERAL, "lit80", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.updated\""};
+const sdkrt_jtype oc__jx_lit80 = {SDKRT_JK_LITERAL, "lit80", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit81 = {SDKRT_JK_LITERAL, "lit81", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"json_schema\""};
+const sdkrt_jtype oc__jx_lit81 = {SDKRT_JK_LITERAL, "lit81", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"json_schema\"", NULL};
 
-const sdkrt_jtype oc__jx_lit82 = {SDKRT_JK_LITERAL, "lit82", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ProviderAuthError\""};
+const sdkrt_jtype oc__jx_lit82 = {SDKRT_JK_LITERAL, "lit82", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ProviderAuthError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit83 = {SDKRT_JK_LITERAL, "lit83", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"MessageOutputLengthError\""};
+const sdkrt_jtype oc__jx_lit83 = {SDKRT_JK_LITERAL, "lit83", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"MessageOutputLengthError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit84 = {SDKRT_JK_LITERAL, "lit84", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"MessageAbortedError\""};
+const sdkrt_jtype oc__jx_lit84 = {SDKRT_JK_LITERAL, "lit84", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"MessageAbortedError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit85 = {SDKRT_JK_LITERAL, "lit85", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"StructuredOutputError\""};
+const sdkrt_jtype oc__jx_lit85 = {SDKRT_JK_LITERAL, "lit85", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"StructuredOutputError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit86 = {SDKRT_JK_LITERAL, "lit86", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ContextOverflowError\""};
+const sdkrt_jtype oc__jx_lit86 = {SDKRT_JK_LITERAL, "lit86", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ContextOverflowError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit87 = {SDKRT_JK_LITERAL, "lit87", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ContentFilterError\""};
+const sdkrt_jtype oc__jx_lit87 = {SDKRT_JK_LITERAL, "lit87", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"ContentFilterError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit88 = {SDKRT_JK_LITERAL, "lit88", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"APIError\""};
+const sdkrt_jtype oc__jx_lit88 = {SDKRT_JK_LITERAL, "lit88", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"APIError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit89 = {SDKRT_JK_LITERAL, "lit89", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.removed\""};
+const sdkrt_jtype oc__jx_lit89 = {SDKRT_JK_LITERAL, "lit89", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.removed\"", NULL};
 
-const sdkrt_jtype oc__jx_lit9 = {SDKRT_JK_LITERAL, "lit9", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"UnknownError\""};
+const sdkrt_jtype oc__jx_lit9 = {SDKRT_JK_LITERAL, "lit9", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"UnknownError\"", NULL};
 
-const sdkrt_jtype oc__jx_lit90 = {SDKRT_JK_LITERAL, "lit90", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.part.updated\""};
+const sdkrt_jtype oc__jx_lit90 = {SDKRT_JK_LITERAL, "lit90", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"message.part.updated\"", NULL};
 
-const sdkrt_jtype oc__jx_lit91 = {SDKRT_JK_LITERAL, "lit91", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"subtask\""};
+const sdkrt_jtype oc__jx_lit91 = {SDKRT_JK_LITERAL, "lit91", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"subtask\"", NULL};
 
-const sdkrt_jtype oc__jx_lit92 = {SDKRT_JK_LITERAL, "lit92", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"symbol\""};
+const sdkrt_jtype oc__jx_lit92 = {SDKRT_JK_LITERAL, "lit92", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"symbol\"", NULL};
 
-const sdkrt_jtype oc__jx_lit93 = {SDKRT_JK_LITERAL, "lit93", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"resource\""};
+const sdkrt_jtype oc__jx_lit93 = {SDKRT_JK_LITERAL, "lit93", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"resource\"", NULL};
 
-const sdkrt_jtype oc__jx_lit94 = {SDKRT_JK_LITERAL, "lit94", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"step-start\""};
+const sdkrt_jtype oc__jx_lit94 = {SDKRT_JK_LITERAL, "lit94", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"step-start\"", NULL};
 
-const sdkrt_jtype oc__jx_lit95 = {SDKRT_JK_LITERAL, "lit95", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"step-finish\""};
+const sdkrt_jtype oc__jx_lit95 = {SDKRT_JK_LITERAL, "lit95", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"step-finish\"", NULL};
 
-const sdkrt_jtype oc__jx_lit96 = {SDKRT_JK_LITERAL, "lit96", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"snapshot\""};
+const sdkrt_jtype oc__jx_lit96 = {SDKRT_JK_LITERAL, "lit96", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"snapshot\"", NULL};
 
-const sdkrt_jtype oc__jx_lit97 = {SDKRT_JK_LITERAL, "lit97", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"patch\""};
+const sdkrt_jtype oc__jx_lit97 = {SDKRT_JK_LITERAL, "lit97", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"patch\"", NULL};
 
-const sdkrt_jtype oc__jx_lit98 = {SDKRT_JK_LITERAL, "lit98", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"agent\""};
+const sdkrt_jtype oc__jx_lit98 = {SDKRT_JK_LITERAL, "lit98", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"agent\"", NULL};
 
-const sdkrt_jtype oc__jx_lit99 = {SDKRT_JK_LITERAL, "lit99", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"retry\""};
+const sdkrt_jtype oc__jx_lit99 = {SDKRT_JK_LITERAL, "lit99", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, "\"retry\"", NULL};
 
-const sdkrt_jtype oc__jx_never = {SDKRT_JK_NEVER, "never", 1, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
-
-const sdkrt_jtype oc__jx_string = {SDKRT_JK_STRING, "string", sizeof(char *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__jx_string = {SDKRT_JK_STRING, "string", sizeof(char *), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_agent_color_v[] = {
     {NULL, &oc__jx_string, 0},
     {NULL, &oc__j_agent_color_variant2, 0},
 };
-const sdkrt_jtype oc__j_agent_color = {SDKRT_JK_UNION, "AgentColor", sizeof(oc_agent_color), NULL, NULL, 0, oc__j_agent_color_v, 2, NULL, offsetof(oc_agent_color, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_agent_color = {SDKRT_JK_UNION, "AgentColor", sizeof(oc_agent_color), NULL, NULL, 0, oc__j_agent_color_v, 2, NULL, offsetof(oc_agent_color, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_agent_color_variant2_e[] = {"primary", "secondary", "accent", "success", "warning", "error", "info"};
-const sdkrt_jtype oc__j_agent_color_variant2 = {SDKRT_JK_ENUM, "AgentColorVariant2", sizeof(oc_agent_color_variant2), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_agent_color_variant2_e, 7, NULL};
+const sdkrt_jtype oc__j_agent_color_variant2 = {SDKRT_JK_ENUM, "AgentColorVariant2", sizeof(oc_agent_color_variant2), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_agent_color_variant2_e, 7, NULL, NULL};
 
 static const sdkrt_jfield oc__j_agent_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_agent_list_location, directory), offsetof(oc_agent_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_agent_list_location, workspace), offsetof(oc_agent_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_agent_list_location = {SDKRT_JK_OBJECT, "AgentListLocation", sizeof(oc_agent_list_location), NULL, oc__j_agent_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_agent_list_location = {SDKRT_JK_OBJECT, "AgentListLocation", sizeof(oc_agent_list_location), NULL, oc__j_agent_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_agent_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_agent_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_agent_v2_info_list, SDKRT_JF_REQUIRED, offsetof(oc_agent_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_agent_list_response = {SDKRT_JK_OBJECT, "AgentListResponse", sizeof(oc_agent_list_response), NULL, oc__j_agent_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_agent_list_response = {SDKRT_JK_OBJECT, "AgentListResponse", sizeof(oc_agent_list_response), NULL, oc__j_agent_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_agent_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_agent_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -754,14 +752,14 @@ static const sdkrt_jfield oc__j_agent_part_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_agent_part, name), SDKRT_JNONE, SDKRT_JNONE},
     {"source", &oc__j_agent_part_source, 0, offsetof(oc_agent_part, source), offsetof(oc_agent_part, has_source), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_agent_part = {SDKRT_JK_OBJECT, "AgentPart", sizeof(oc_agent_part), NULL, oc__j_agent_part_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_agent_part = {SDKRT_JK_OBJECT, "AgentPart", sizeof(oc_agent_part), NULL, oc__j_agent_part_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_agent_part_source_f[] = {
     {"value", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_agent_part_source, value), SDKRT_JNONE, SDKRT_JNONE},
     {"start", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_agent_part_source, start), SDKRT_JNONE, SDKRT_JNONE},
     {"end", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_agent_part_source, end), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_agent_part_source = {SDKRT_JK_OBJECT, "AgentPartSource", sizeof(oc_agent_part_source), NULL, oc__j_agent_part_source_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_agent_part_source = {SDKRT_JK_OBJECT, "AgentPartSource", sizeof(oc_agent_part_source), NULL, oc__j_agent_part_source_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_agent_v2_info_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_agent_v2_info, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -775,18 +773,18 @@ static const sdkrt_jfield oc__j_agent_v2_info_f[] = {
     {"steps", &oc__jx_int64, 0, offsetof(oc_agent_v2_info, steps), offsetof(oc_agent_v2_info, has_steps), SDKRT_JNONE},
     {"permissions", &oc__j_permission_v2_rule_list, SDKRT_JF_REQUIRED, offsetof(oc_agent_v2_info, permissions), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_agent_v2_info = {SDKRT_JK_OBJECT, "AgentV2Info", sizeof(oc_agent_v2_info), NULL, oc__j_agent_v2_info_f, 10, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_agent_v2_info = {SDKRT_JK_OBJECT, "AgentV2Info", sizeof(oc_agent_v2_info), NULL, oc__j_agent_v2_info_f, 10, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_agent_v2_info_list = {SDKRT_JK_ARRAY, "agent_v2_info_list", sizeof(oc_agent_v2_info_list), &oc__j_agent_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_agent_v2_info_list = {SDKRT_JK_ARRAY, "agent_v2_info_list", sizeof(oc_agent_v2_info_list), &oc__j_agent_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_agent_v2_info_mode_e[] = {"subagent", "primary", "all"};
-const sdkrt_jtype oc__j_agent_v2_info_mode = {SDKRT_JK_ENUM, "AgentV2InfoMode", sizeof(oc_agent_v2_info_mode), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_agent_v2_info_mode_e, 3, NULL};
+const sdkrt_jtype oc__j_agent_v2_info_mode = {SDKRT_JK_ENUM, "AgentV2InfoMode", sizeof(oc_agent_v2_info_mode), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_agent_v2_info_mode_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_api_error_f[] = {
     {"name", &oc__jx_lit88, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_api_error_data, SDKRT_JF_REQUIRED, offsetof(oc_api_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_api_error = {SDKRT_JK_OBJECT, "APIError", sizeof(oc_api_error), NULL, oc__j_api_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_api_error = {SDKRT_JK_OBJECT, "APIError", sizeof(oc_api_error), NULL, oc__j_api_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_api_error_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_api_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
@@ -796,7 +794,7 @@ static const sdkrt_jfield oc__j_api_error_data_f[] = {
     {"responseBody", &oc__jx_string, 0, offsetof(oc_api_error_data, response_body), offsetof(oc_api_error_data, has_response_body), SDKRT_JNONE},
     {"metadata", &oc__j_string_map, 0, offsetof(oc_api_error_data, metadata), offsetof(oc_api_error_data, has_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_api_error_data = {SDKRT_JK_OBJECT, "APIErrorData", sizeof(oc_api_error_data), NULL, oc__j_api_error_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_api_error_data = {SDKRT_JK_OBJECT, "APIErrorData", sizeof(oc_api_error_data), NULL, oc__j_api_error_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_assistant_message_f[] = {
     {"id", &oc__j_message_id_msg, SDKRT_JF_REQUIRED, offsetof(oc_assistant_message, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -817,7 +815,7 @@ static const sdkrt_jfield oc__j_assistant_message_f[] = {
     {"variant", &oc__jx_string, 0, offsetof(oc_assistant_message, variant), offsetof(oc_assistant_message, has_variant), SDKRT_JNONE},
     {"finish", &oc__jx_string, 0, offsetof(oc_assistant_message, finish), offsetof(oc_assistant_message, has_finish), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_assistant_message = {SDKRT_JK_OBJECT, "AssistantMessage", sizeof(oc_assistant_message), NULL, oc__j_assistant_message_f, 17, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_assistant_message = {SDKRT_JK_OBJECT, "AssistantMessage", sizeof(oc_assistant_message), NULL, oc__j_assistant_message_f, 17, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_assistant_message_error_v[] = {
     {"ProviderAuthError", &oc__j_provider_auth_error, 0},
@@ -829,19 +827,19 @@ static const sdkrt_jvariant oc__j_assistant_message_error_v[] = {
     {"ContentFilterError", &oc__j_content_filter_error, 0},
     {"APIError", &oc__j_api_error, 0},
 };
-const sdkrt_jtype oc__j_assistant_message_error = {SDKRT_JK_UNION, "AssistantMessageError", sizeof(oc_assistant_message_error), NULL, NULL, 0, oc__j_assistant_message_error_v, 8, "name", offsetof(oc_assistant_message_error, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_assistant_message_error = {SDKRT_JK_UNION, "AssistantMessageError", sizeof(oc_assistant_message_error), NULL, NULL, 0, oc__j_assistant_message_error_v, 8, "name", offsetof(oc_assistant_message_error, u), NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_assistant_message_path_f[] = {
     {"cwd", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_assistant_message_path, cwd), SDKRT_JNONE, SDKRT_JNONE},
     {"root", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_assistant_message_path, root), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_assistant_message_path = {SDKRT_JK_OBJECT, "AssistantMessagePath", sizeof(oc_assistant_message_path), NULL, oc__j_assistant_message_path_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_assistant_message_path = {SDKRT_JK_OBJECT, "AssistantMessagePath", sizeof(oc_assistant_message_path), NULL, oc__j_assistant_message_path_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_assistant_message_time_f[] = {
     {"created", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_assistant_message_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"completed", &oc__jx_int64, 0, offsetof(oc_assistant_message_time, completed), offsetof(oc_assistant_message_time, has_completed), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_assistant_message_time = {SDKRT_JK_OBJECT, "AssistantMessageTime", sizeof(oc_assistant_message_time), NULL, oc__j_assistant_message_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_assistant_message_time = {SDKRT_JK_OBJECT, "AssistantMessageTime", sizeof(oc_assistant_message_time), NULL, oc__j_assistant_message_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_assistant_message_tokens_f[] = {
     {"total", &oc__jx_double, 0, offsetof(oc_assistant_message_tokens, total), offsetof(oc_assistant_message_tokens, has_total), SDKRT_JNONE},
@@ -850,15 +848,15 @@ static const sdkrt_jfield oc__j_assistant_message_tokens_f[] = {
     {"reasoning", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_assistant_message_tokens, reasoning), SDKRT_JNONE, SDKRT_JNONE},
     {"cache", &oc__j_assistant_message_tokens_cache, SDKRT_JF_REQUIRED, offsetof(oc_assistant_message_tokens, cache), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_assistant_message_tokens = {SDKRT_JK_OBJECT, "AssistantMessageTokens", sizeof(oc_assistant_message_tokens), NULL, oc__j_assistant_message_tokens_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_assistant_message_tokens = {SDKRT_JK_OBJECT, "AssistantMessageTokens", sizeof(oc_assistant_message_tokens), NULL, oc__j_assistant_message_tokens_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_assistant_message_tokens_cache_f[] = {
     {"read", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_assistant_message_tokens_cache, read), SDKRT_JNONE, SDKRT_JNONE},
     {"write", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_assistant_message_tokens_cache, write), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_assistant_message_tokens_cache = {SDKRT_JK_OBJECT, "AssistantMessageTokensCache", sizeof(oc_assistant_message_tokens_cache), NULL, oc__j_assistant_message_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_assistant_message_tokens_cache = {SDKRT_JK_OBJECT, "AssistantMessageTokensCache", sizeof(oc_assistant_message_tokens_cache), NULL, oc__j_assistant_message_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_bool_map = {SDKRT_JK_MAP, "bool_map", sizeof(oc_bool_map), &oc__jx_bool, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_bool_map = {SDKRT_JK_MAP, "bool_map", sizeof(oc_bool_map), &oc__jx_bool, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_catalog_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_catalog_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -868,7 +866,7 @@ static const sdkrt_jfield oc__j_catalog_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_catalog_updated, location), offsetof(oc_catalog_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_catalog_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_catalog_updated = {SDKRT_JK_OBJECT, "CatalogUpdated", sizeof(oc_catalog_updated), NULL, oc__j_catalog_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_catalog_updated = {SDKRT_JK_OBJECT, "CatalogUpdated", sizeof(oc_catalog_updated), NULL, oc__j_catalog_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_command_executed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_command_executed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -878,7 +876,7 @@ static const sdkrt_jfield oc__j_command_executed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_command_executed, location), offsetof(oc_command_executed, has_location), SDKRT_JNONE},
     {"data", &oc__j_command_executed_data, SDKRT_JF_REQUIRED, offsetof(oc_command_executed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_command_executed = {SDKRT_JK_OBJECT, "CommandExecuted", sizeof(oc_command_executed), NULL, oc__j_command_executed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_command_executed = {SDKRT_JK_OBJECT, "CommandExecuted", sizeof(oc_command_executed), NULL, oc__j_command_executed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_command_executed_data_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_command_executed_data, name), SDKRT_JNONE, SDKRT_JNONE},
@@ -886,19 +884,19 @@ static const sdkrt_jfield oc__j_command_executed_data_f[] = {
     {"arguments", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_command_executed_data, arguments), SDKRT_JNONE, SDKRT_JNONE},
     {"messageID", &oc__j_message_id_msg, SDKRT_JF_REQUIRED, offsetof(oc_command_executed_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_command_executed_data = {SDKRT_JK_OBJECT, "CommandExecutedData", sizeof(oc_command_executed_data), NULL, oc__j_command_executed_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_command_executed_data = {SDKRT_JK_OBJECT, "CommandExecutedData", sizeof(oc_command_executed_data), NULL, oc__j_command_executed_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_command_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_command_list_location, directory), offsetof(oc_command_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_command_list_location, workspace), offsetof(oc_command_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_command_list_location = {SDKRT_JK_OBJECT, "CommandListLocation", sizeof(oc_command_list_location), NULL, oc__j_command_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_command_list_location = {SDKRT_JK_OBJECT, "CommandListLocation", sizeof(oc_command_list_location), NULL, oc__j_command_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_command_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_command_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_command_v2_info_list, SDKRT_JF_REQUIRED, offsetof(oc_command_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_command_list_response = {SDKRT_JK_OBJECT, "CommandListResponse", sizeof(oc_command_list_response), NULL, oc__j_command_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_command_list_response = {SDKRT_JK_OBJECT, "CommandListResponse", sizeof(oc_command_list_response), NULL, oc__j_command_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_command_v2_info_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_command_v2_info, name), SDKRT_JNONE, SDKRT_JNONE},
@@ -908,9 +906,9 @@ static const sdkrt_jfield oc__j_command_v2_info_f[] = {
     {"model", &oc__j_model_ref, 0, offsetof(oc_command_v2_info, model), offsetof(oc_command_v2_info, has_model), SDKRT_JNONE},
     {"subtask", &oc__jx_bool, 0, offsetof(oc_command_v2_info, subtask), offsetof(oc_command_v2_info, has_subtask), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_command_v2_info = {SDKRT_JK_OBJECT, "CommandV2Info", sizeof(oc_command_v2_info), NULL, oc__j_command_v2_info_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_command_v2_info = {SDKRT_JK_OBJECT, "CommandV2Info", sizeof(oc_command_v2_info), NULL, oc__j_command_v2_info_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_command_v2_info_list = {SDKRT_JK_ARRAY, "command_v2_info_list", sizeof(oc_command_v2_info_list), &oc__j_command_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_command_v2_info_list = {SDKRT_JK_ARRAY, "command_v2_info_list", sizeof(oc_command_v2_info_list), &oc__j_command_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_compaction_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_compaction_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -921,84 +919,84 @@ static const sdkrt_jfield oc__j_compaction_part_f[] = {
     {"overflow", &oc__jx_bool, 0, offsetof(oc_compaction_part, overflow), offsetof(oc_compaction_part, has_overflow), SDKRT_JNONE},
     {"tail_start_id", &oc__j_message_id_msg, 0, offsetof(oc_compaction_part, tail_start_id), offsetof(oc_compaction_part, has_tail_start_id), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_compaction_part = {SDKRT_JK_OBJECT, "CompactionPart", sizeof(oc_compaction_part), NULL, oc__j_compaction_part_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_compaction_part = {SDKRT_JK_OBJECT, "CompactionPart", sizeof(oc_compaction_part), NULL, oc__j_compaction_part_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_conflict_error_f[] = {
     {"_tag", &oc__jx_lit6, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_conflict_error, message), SDKRT_JNONE, SDKRT_JNONE},
     {"resource", &oc__jx_string, 0, offsetof(oc_conflict_error, resource), offsetof(oc_conflict_error, has_resource), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_conflict_error = {SDKRT_JK_OBJECT, "ConflictError", sizeof(oc_conflict_error), NULL, oc__j_conflict_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_conflict_error = {SDKRT_JK_OBJECT, "ConflictError", sizeof(oc_conflict_error), NULL, oc__j_conflict_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_connection_credential_info_f[] = {
     {"type", &oc__jx_lit65, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_connection_credential_info, id), SDKRT_JNONE, SDKRT_JNONE},
     {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_connection_credential_info, label), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_connection_credential_info = {SDKRT_JK_OBJECT, "ConnectionCredentialInfo", sizeof(oc_connection_credential_info), NULL, oc__j_connection_credential_info_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_connection_credential_info = {SDKRT_JK_OBJECT, "ConnectionCredentialInfo", sizeof(oc_connection_credential_info), NULL, oc__j_connection_credential_info_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_connection_env_info_f[] = {
     {"type", &oc__jx_lit64, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_connection_env_info, name), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_connection_env_info = {SDKRT_JK_OBJECT, "ConnectionEnvInfo", sizeof(oc_connection_env_info), NULL, oc__j_connection_env_info_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_connection_env_info = {SDKRT_JK_OBJECT, "ConnectionEnvInfo", sizeof(oc_connection_env_info), NULL, oc__j_connection_env_info_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_connection_info_v[] = {
     {"credential", &oc__j_connection_credential_info, 0},
     {"env", &oc__j_connection_env_info, 0},
 };
-const sdkrt_jtype oc__j_connection_info = {SDKRT_JK_UNION, "ConnectionInfo", sizeof(oc_connection_info), NULL, NULL, 0, oc__j_connection_info_v, 2, "type", offsetof(oc_connection_info, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_connection_info = {SDKRT_JK_UNION, "ConnectionInfo", sizeof(oc_connection_info), NULL, NULL, 0, oc__j_connection_info_v, 2, "type", offsetof(oc_connection_info, u), NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_connection_info_list = {SDKRT_JK_ARRAY, "connection_info_list", sizeof(oc_connection_info_list), &oc__j_connection_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_connection_info_list = {SDKRT_JK_ARRAY, "connection_info_list", sizeof(oc_connection_info_list), &oc__j_connection_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_content_filter_error_f[] = {
     {"name", &oc__jx_lit87, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_content_filter_error_data, SDKRT_JF_REQUIRED, offsetof(oc_content_filter_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_content_filter_error = {SDKRT_JK_OBJECT, "ContentFilterError", sizeof(oc_content_filter_error), NULL, oc__j_content_filter_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_content_filter_error = {SDKRT_JK_OBJECT, "ContentFilterError", sizeof(oc_content_filter_error), NULL, oc__j_content_filter_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_content_filter_error_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_content_filter_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_content_filter_error_data = {SDKRT_JK_OBJECT, "ContentFilterErrorData", sizeof(oc_content_filter_error_data), NULL, oc__j_content_filter_error_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_content_filter_error_data = {SDKRT_JK_OBJECT, "ContentFilterErrorData", sizeof(oc_content_filter_error_data), NULL, oc__j_content_filter_error_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_context_overflow_error_f[] = {
     {"name", &oc__jx_lit86, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_context_overflow_error_data, SDKRT_JF_REQUIRED, offsetof(oc_context_overflow_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_context_overflow_error = {SDKRT_JK_OBJECT, "ContextOverflowError", sizeof(oc_context_overflow_error), NULL, oc__j_context_overflow_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_context_overflow_error = {SDKRT_JK_OBJECT, "ContextOverflowError", sizeof(oc_context_overflow_error), NULL, oc__j_context_overflow_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_context_overflow_error_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_context_overflow_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
     {"responseBody", &oc__jx_string, 0, offsetof(oc_context_overflow_error_data, response_body), offsetof(oc_context_overflow_error_data, has_response_body), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_context_overflow_error_data = {SDKRT_JK_OBJECT, "ContextOverflowErrorData", sizeof(oc_context_overflow_error_data), NULL, oc__j_context_overflow_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_context_overflow_error_data = {SDKRT_JK_OBJECT, "ContextOverflowErrorData", sizeof(oc_context_overflow_error_data), NULL, oc__j_context_overflow_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_credential_remove_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_credential_remove_location, directory), offsetof(oc_credential_remove_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_credential_remove_location, workspace), offsetof(oc_credential_remove_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_credential_remove_location = {SDKRT_JK_OBJECT, "CredentialRemoveLocation", sizeof(oc_credential_remove_location), NULL, oc__j_credential_remove_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_credential_remove_location = {SDKRT_JK_OBJECT, "CredentialRemoveLocation", sizeof(oc_credential_remove_location), NULL, oc__j_credential_remove_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_credential_update_body_f[] = {
     {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_credential_update_body, label), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_credential_update_body = {SDKRT_JK_OBJECT, "CredentialUpdateBody", sizeof(oc_credential_update_body), NULL, oc__j_credential_update_body_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_credential_update_body = {SDKRT_JK_OBJECT, "CredentialUpdateBody", sizeof(oc_credential_update_body), NULL, oc__j_credential_update_body_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_credential_update_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_credential_update_location, directory), offsetof(oc_credential_update_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_credential_update_location, workspace), offsetof(oc_credential_update_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_credential_update_location = {SDKRT_JK_OBJECT, "CredentialUpdateLocation", sizeof(oc_credential_update_location), NULL, oc__j_credential_update_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_credential_update_location = {SDKRT_JK_OBJECT, "CredentialUpdateLocation", sizeof(oc_credential_update_location), NULL, oc__j_credential_update_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_durable_f[] = {
     {"aggregateID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_durable, aggregate_id), SDKRT_JNONE, SDKRT_JNONE},
     {"seq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_durable, seq), SDKRT_JNONE, SDKRT_JNONE},
     {"version", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_durable, version), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_durable = {SDKRT_JK_OBJECT, "SessionNextAgentSwitchedDurable", sizeof(oc_durable), NULL, oc__j_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_durable = {SDKRT_JK_OBJECT, "SessionNextAgentSwitchedDurable", sizeof(oc_durable), NULL, oc__j_durable_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_evt_id = {SDKRT_JK_STRING, "evt_id", sizeof(oc_evt_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_evt_id = {SDKRT_JK_STRING, "evt_id", sizeof(oc_evt_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_file_diff_f[] = {
     {"path", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_diff, path), SDKRT_JNONE, SDKRT_JNONE},
@@ -1007,12 +1005,12 @@ static const sdkrt_jfield oc__j_file_diff_f[] = {
     {"deletions", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_file_diff, deletions), SDKRT_JNONE, SDKRT_JNONE},
     {"patch", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_diff, patch), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_diff = {SDKRT_JK_OBJECT, "FileDiff", sizeof(oc_file_diff), NULL, oc__j_file_diff_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_diff = {SDKRT_JK_OBJECT, "FileDiff", sizeof(oc_file_diff), NULL, oc__j_file_diff_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_file_diff_list = {SDKRT_JK_ARRAY, "file_diff_list", sizeof(oc_file_diff_list), &oc__j_file_diff, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_diff_list = {SDKRT_JK_ARRAY, "file_diff_list", sizeof(oc_file_diff_list), &oc__j_file_diff, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_file_diff_status_e[] = {"added", "modified", "deleted"};
-const sdkrt_jtype oc__j_file_diff_status = {SDKRT_JK_ENUM, "FileDiffStatus", sizeof(oc_file_diff_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_file_diff_status_e, 3, NULL};
+const sdkrt_jtype oc__j_file_diff_status = {SDKRT_JK_ENUM, "FileDiffStatus", sizeof(oc_file_diff_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_file_diff_status_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_file_edited_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_file_edited, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1022,12 +1020,12 @@ static const sdkrt_jfield oc__j_file_edited_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_file_edited, location), offsetof(oc_file_edited, has_location), SDKRT_JNONE},
     {"data", &oc__j_file_edited_data, SDKRT_JF_REQUIRED, offsetof(oc_file_edited, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_edited = {SDKRT_JK_OBJECT, "FileEdited", sizeof(oc_file_edited), NULL, oc__j_file_edited_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_edited = {SDKRT_JK_OBJECT, "FileEdited", sizeof(oc_file_edited), NULL, oc__j_file_edited_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_file_edited_data_f[] = {
     {"file", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_edited_data, file), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_edited_data = {SDKRT_JK_OBJECT, "FileEditedData", sizeof(oc_file_edited_data), NULL, oc__j_file_edited_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_edited_data = {SDKRT_JK_OBJECT, "FileEditedData", sizeof(oc_file_edited_data), NULL, oc__j_file_edited_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_file_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_file_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1039,41 +1037,45 @@ static const sdkrt_jfield oc__j_file_part_f[] = {
     {"url", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_part, url), SDKRT_JNONE, SDKRT_JNONE},
     {"source", &oc__j_file_part_source, 0, offsetof(oc_file_part, source), offsetof(oc_file_part, has_source), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_part = {SDKRT_JK_OBJECT, "FilePart", sizeof(oc_file_part), NULL, oc__j_file_part_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_part = {SDKRT_JK_OBJECT, "FilePart", sizeof(oc_file_part), NULL, oc__j_file_part_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_file_part_list = {SDKRT_JK_ARRAY, "file_part_list", sizeof(oc_file_part_list), &oc__j_file_part, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_part_list = {SDKRT_JK_ARRAY, "file_part_list", sizeof(oc_file_part_list), &oc__j_file_part, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_file_part_source_v[] = {
     {"file", &oc__j_file_source, 0},
     {"symbol", &oc__j_symbol_source, 0},
     {"resource", &oc__j_resource_source, 0},
 };
-const sdkrt_jtype oc__j_file_part_source = {SDKRT_JK_UNION, "FilePartSource", sizeof(oc_file_part_source), NULL, NULL, 0, oc__j_file_part_source_v, 3, "type", offsetof(oc_file_part_source, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_file_part_source_cf[] = {
+    {"text", &oc__j_file_part_source_text, 0, offsetof(oc_file_part_source_common, text), offsetof(oc_file_part_source_common, has_text), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_file_part_source_common = {SDKRT_JK_OBJECT, "file_part_source_common", sizeof(oc_file_part_source_common), NULL, oc__j_file_part_source_cf, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_file_part_source = {SDKRT_JK_UNION, "FilePartSource", sizeof(oc_file_part_source), NULL, NULL, 0, oc__j_file_part_source_v, 3, "type", offsetof(oc_file_part_source, u), NULL, 0, NULL, &oc__j_file_part_source_common};
 
 static const sdkrt_jfield oc__j_file_part_source_text_f[] = {
     {"value", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_part_source_text, value), SDKRT_JNONE, SDKRT_JNONE},
     {"start", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_file_part_source_text, start), SDKRT_JNONE, SDKRT_JNONE},
     {"end", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_file_part_source_text, end), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_part_source_text = {SDKRT_JK_OBJECT, "FilePartSourceText", sizeof(oc_file_part_source_text), NULL, oc__j_file_part_source_text_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_part_source_text = {SDKRT_JK_OBJECT, "FilePartSourceText", sizeof(oc_file_part_source_text), NULL, oc__j_file_part_source_text_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_file_source_f[] = {
     {"text", &oc__j_file_part_source_text, SDKRT_JF_REQUIRED, offsetof(oc_file_source, text), SDKRT_JNONE, SDKRT_JNONE},
     {"type", &oc__jx_lit21, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"path", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_source, path), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_source = {SDKRT_JK_OBJECT, "FileSource", sizeof(oc_file_source), NULL, oc__j_file_source_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_source = {SDKRT_JK_OBJECT, "FileSource", sizeof(oc_file_source), NULL, oc__j_file_source_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_file_system_entry_f[] = {
     {"path", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_system_entry, path), SDKRT_JNONE, SDKRT_JNONE},
     {"type", &oc__j_file_system_entry_type, SDKRT_JF_REQUIRED, offsetof(oc_file_system_entry, type), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_system_entry = {SDKRT_JK_OBJECT, "FileSystemEntry", sizeof(oc_file_system_entry), NULL, oc__j_file_system_entry_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_system_entry = {SDKRT_JK_OBJECT, "FileSystemEntry", sizeof(oc_file_system_entry), NULL, oc__j_file_system_entry_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_file_system_entry_list = {SDKRT_JK_ARRAY, "file_system_entry_list", sizeof(oc_file_system_entry_list), &oc__j_file_system_entry, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_system_entry_list = {SDKRT_JK_ARRAY, "file_system_entry_list", sizeof(oc_file_system_entry_list), &oc__j_file_system_entry, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_file_system_entry_type_e[] = {"file", "directory"};
-const sdkrt_jtype oc__j_file_system_entry_type = {SDKRT_JK_ENUM, "FileSystemEntryType", sizeof(oc_file_system_entry_type), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_file_system_entry_type_e, 2, NULL};
+const sdkrt_jtype oc__j_file_system_entry_type = {SDKRT_JK_ENUM, "FileSystemEntryType", sizeof(oc_file_system_entry_type), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_file_system_entry_type_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_file_watcher_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1083,55 +1085,55 @@ static const sdkrt_jfield oc__j_file_watcher_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_file_watcher_updated, location), offsetof(oc_file_watcher_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_file_watcher_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_watcher_updated = {SDKRT_JK_OBJECT, "FileWatcherUpdated", sizeof(oc_file_watcher_updated), NULL, oc__j_file_watcher_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_watcher_updated = {SDKRT_JK_OBJECT, "FileWatcherUpdated", sizeof(oc_file_watcher_updated), NULL, oc__j_file_watcher_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_file_watcher_updated_data_f[] = {
     {"file", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated_data, file), SDKRT_JNONE, SDKRT_JNONE},
     {"event", &oc__j_file_watcher_updated_data_event, SDKRT_JF_REQUIRED, offsetof(oc_file_watcher_updated_data, event), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_file_watcher_updated_data = {SDKRT_JK_OBJECT, "FileWatcherUpdatedData", sizeof(oc_file_watcher_updated_data), NULL, oc__j_file_watcher_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_file_watcher_updated_data = {SDKRT_JK_OBJECT, "FileWatcherUpdatedData", sizeof(oc_file_watcher_updated_data), NULL, oc__j_file_watcher_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_file_watcher_updated_data_event_e[] = {"add", "change", "unlink"};
-const sdkrt_jtype oc__j_file_watcher_updated_data_event = {SDKRT_JK_ENUM, "FileWatcherUpdatedDataEvent", sizeof(oc_file_watcher_updated_data_event), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_file_watcher_updated_data_event_e, 3, NULL};
+const sdkrt_jtype oc__j_file_watcher_updated_data_event = {SDKRT_JK_ENUM, "FileWatcherUpdatedDataEvent", sizeof(oc_file_watcher_updated_data_event), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_file_watcher_updated_data_event_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_forbidden_error_f[] = {
     {"_tag", &oc__jx_lit154, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_forbidden_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_forbidden_error = {SDKRT_JK_OBJECT, "ForbiddenError", sizeof(oc_forbidden_error), NULL, oc__j_forbidden_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_forbidden_error = {SDKRT_JK_OBJECT, "ForbiddenError", sizeof(oc_forbidden_error), NULL, oc__j_forbidden_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_fs_find_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_fs_find_location, directory), offsetof(oc_fs_find_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_fs_find_location, workspace), offsetof(oc_fs_find_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_fs_find_location = {SDKRT_JK_OBJECT, "FsFindLocation", sizeof(oc_fs_find_location), NULL, oc__j_fs_find_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_fs_find_location = {SDKRT_JK_OBJECT, "FsFindLocation", sizeof(oc_fs_find_location), NULL, oc__j_fs_find_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_fs_find_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_fs_find_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_file_system_entry_list, SDKRT_JF_REQUIRED, offsetof(oc_fs_find_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_fs_find_response = {SDKRT_JK_OBJECT, "FsFindResponse", sizeof(oc_fs_find_response), NULL, oc__j_fs_find_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_fs_find_response = {SDKRT_JK_OBJECT, "FsFindResponse", sizeof(oc_fs_find_response), NULL, oc__j_fs_find_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_fs_find_type_e[] = {"file", "directory"};
-const sdkrt_jtype oc__j_fs_find_type = {SDKRT_JK_ENUM, "FsFindType", sizeof(oc_fs_find_type), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_fs_find_type_e, 2, NULL};
+const sdkrt_jtype oc__j_fs_find_type = {SDKRT_JK_ENUM, "FsFindType", sizeof(oc_fs_find_type), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_fs_find_type_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_fs_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_fs_list_location, directory), offsetof(oc_fs_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_fs_list_location, workspace), offsetof(oc_fs_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_fs_list_location = {SDKRT_JK_OBJECT, "FsListLocation", sizeof(oc_fs_list_location), NULL, oc__j_fs_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_fs_list_location = {SDKRT_JK_OBJECT, "FsListLocation", sizeof(oc_fs_list_location), NULL, oc__j_fs_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_fs_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_fs_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_file_system_entry_list, SDKRT_JF_REQUIRED, offsetof(oc_fs_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_fs_list_response = {SDKRT_JK_OBJECT, "FsListResponse", sizeof(oc_fs_list_response), NULL, oc__j_fs_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_fs_list_response = {SDKRT_JK_OBJECT, "FsListResponse", sizeof(oc_fs_list_response), NULL, oc__j_fs_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_fs_read_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_fs_read_location, directory), offsetof(oc_fs_read_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_fs_read_location, workspace), offsetof(oc_fs_read_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_fs_read_location = {SDKRT_JK_OBJECT, "FsReadLocation", sizeof(oc_fs_read_location), NULL, oc__j_fs_read_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_fs_read_location = {SDKRT_JK_OBJECT, "FsReadLocation", sizeof(oc_fs_read_location), NULL, oc__j_fs_read_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_global_disposed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_global_disposed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1141,12 +1143,12 @@ static const sdkrt_jfield oc__j_global_disposed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_global_disposed, location), offsetof(oc_global_disposed, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_global_disposed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_global_disposed = {SDKRT_JK_OBJECT, "GlobalDisposed", sizeof(oc_global_disposed), NULL, oc__j_global_disposed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_global_disposed = {SDKRT_JK_OBJECT, "GlobalDisposed", sizeof(oc_global_disposed), NULL, oc__j_global_disposed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_health_get_response_f[] = {
     {"healthy", &oc__jx_lit0, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_health_get_response = {SDKRT_JK_OBJECT, "HealthGetResponse", sizeof(oc_health_get_response), NULL, oc__j_health_get_response_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_health_get_response = {SDKRT_JK_OBJECT, "HealthGetResponse", sizeof(oc_health_get_response), NULL, oc__j_health_get_response_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_installation_update_available_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_installation_update_available, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1156,12 +1158,12 @@ static const sdkrt_jfield oc__j_installation_update_available_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_installation_update_available, location), offsetof(oc_installation_update_available, has_location), SDKRT_JNONE},
     {"data", &oc__j_installation_update_available_data, SDKRT_JF_REQUIRED, offsetof(oc_installation_update_available, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_installation_update_available = {SDKRT_JK_OBJECT, "InstallationUpdate-available", sizeof(oc_installation_update_available), NULL, oc__j_installation_update_available_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_installation_update_available = {SDKRT_JK_OBJECT, "InstallationUpdate-available", sizeof(oc_installation_update_available), NULL, oc__j_installation_update_available_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_installation_update_available_data_f[] = {
     {"version", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_installation_update_available_data, version), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_installation_update_available_data = {SDKRT_JK_OBJECT, "InstallationUpdate-availableData", sizeof(oc_installation_update_available_data), NULL, oc__j_installation_update_available_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_installation_update_available_data = {SDKRT_JK_OBJECT, "InstallationUpdate-availableData", sizeof(oc_installation_update_available_data), NULL, oc__j_installation_update_available_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_installation_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1171,12 +1173,12 @@ static const sdkrt_jfield oc__j_installation_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_installation_updated, location), offsetof(oc_installation_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_installation_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_installation_updated = {SDKRT_JK_OBJECT, "InstallationUpdated", sizeof(oc_installation_updated), NULL, oc__j_installation_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_installation_updated = {SDKRT_JK_OBJECT, "InstallationUpdated", sizeof(oc_installation_updated), NULL, oc__j_installation_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_installation_updated_data_f[] = {
     {"version", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_installation_updated_data, version), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_installation_updated_data = {SDKRT_JK_OBJECT, "InstallationUpdatedData", sizeof(oc_installation_updated_data), NULL, oc__j_installation_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_installation_updated_data = {SDKRT_JK_OBJECT, "InstallationUpdatedData", sizeof(oc_installation_updated_data), NULL, oc__j_installation_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_f[] = {
     {"attemptID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt, attempt_id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1185,39 +1187,39 @@ static const sdkrt_jfield oc__j_integration_attempt_f[] = {
     {"mode", &oc__j_integration_attempt_mode, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt, mode), SDKRT_JNONE, SDKRT_JNONE},
     {"time", &oc__j_integration_attempt_time, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt = {SDKRT_JK_OBJECT, "IntegrationAttempt", sizeof(oc_integration_attempt), NULL, oc__j_integration_attempt_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt = {SDKRT_JK_OBJECT, "IntegrationAttempt", sizeof(oc_integration_attempt), NULL, oc__j_integration_attempt_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_cancel_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_integration_attempt_cancel_location, directory), offsetof(oc_integration_attempt_cancel_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_integration_attempt_cancel_location, workspace), offsetof(oc_integration_attempt_cancel_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_cancel_location = {SDKRT_JK_OBJECT, "IntegrationAttemptCancelLocation", sizeof(oc_integration_attempt_cancel_location), NULL, oc__j_integration_attempt_cancel_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_cancel_location = {SDKRT_JK_OBJECT, "IntegrationAttemptCancelLocation", sizeof(oc_integration_attempt_cancel_location), NULL, oc__j_integration_attempt_cancel_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_complete_body_f[] = {
     {"code", &oc__jx_string, 0, offsetof(oc_integration_attempt_complete_body, code), offsetof(oc_integration_attempt_complete_body, has_code), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_complete_body = {SDKRT_JK_OBJECT, "IntegrationAttemptCompleteBody", sizeof(oc_integration_attempt_complete_body), NULL, oc__j_integration_attempt_complete_body_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_complete_body = {SDKRT_JK_OBJECT, "IntegrationAttemptCompleteBody", sizeof(oc_integration_attempt_complete_body), NULL, oc__j_integration_attempt_complete_body_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_complete_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_integration_attempt_complete_location, directory), offsetof(oc_integration_attempt_complete_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_integration_attempt_complete_location, workspace), offsetof(oc_integration_attempt_complete_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_complete_location = {SDKRT_JK_OBJECT, "IntegrationAttemptCompleteLocation", sizeof(oc_integration_attempt_complete_location), NULL, oc__j_integration_attempt_complete_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_complete_location = {SDKRT_JK_OBJECT, "IntegrationAttemptCompleteLocation", sizeof(oc_integration_attempt_complete_location), NULL, oc__j_integration_attempt_complete_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_mode_e[] = {"auto", "code"};
-const sdkrt_jtype oc__j_integration_attempt_mode = {SDKRT_JK_ENUM, "IntegrationAttemptMode", sizeof(oc_integration_attempt_mode), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_mode_e, 2, NULL};
+const sdkrt_jtype oc__j_integration_attempt_mode = {SDKRT_JK_ENUM, "IntegrationAttemptMode", sizeof(oc_integration_attempt_mode), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_mode_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_integration_attempt_status_location, directory), offsetof(oc_integration_attempt_status_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_integration_attempt_status_location, workspace), offsetof(oc_integration_attempt_status_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_location = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusLocation", sizeof(oc_integration_attempt_status_location), NULL, oc__j_integration_attempt_status_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_location = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusLocation", sizeof(oc_integration_attempt_status_location), NULL, oc__j_integration_attempt_status_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_integration_attempt_status_value, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_response = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusResponse", sizeof(oc_integration_attempt_status_response), NULL, oc__j_integration_attempt_status_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_response = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusResponse", sizeof(oc_integration_attempt_status_response), NULL, oc__j_integration_attempt_status_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_value_v[] = {
     {"pending", &oc__j_integration_attempt_status_variant1, 0},
@@ -1225,19 +1227,19 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_value_v[] = {
     {"failed", &oc__j_integration_attempt_status_variant3, 0},
     {"expired", &oc__j_integration_attempt_status_variant4, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_value = {SDKRT_JK_UNION, "IntegrationAttemptStatus", sizeof(oc_integration_attempt_status_value), NULL, NULL, 0, oc__j_integration_attempt_status_value_v, 4, "status", offsetof(oc_integration_attempt_status_value, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_value = {SDKRT_JK_UNION, "IntegrationAttemptStatus", sizeof(oc_integration_attempt_status_value), NULL, NULL, 0, oc__j_integration_attempt_status_value_v, 4, "status", offsetof(oc_integration_attempt_status_value, u), NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant1_f[] = {
     {"status", &oc__jx_lit20, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"time", &oc__j_integration_attempt_status_variant1_time, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant1, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant1 = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant1", sizeof(oc_integration_attempt_status_variant1), NULL, oc__j_integration_attempt_status_variant1_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant1 = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant1", sizeof(oc_integration_attempt_status_variant1), NULL, oc__j_integration_attempt_status_variant1_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant1_time_f[] = {
     {"created", &oc__j_integration_attempt_status_variant1_time_created, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant1_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"expires", &oc__j_integration_attempt_status_variant1_time_expires, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant1_time, expires), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant1_time = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant1Time", sizeof(oc_integration_attempt_status_variant1_time), NULL, oc__j_integration_attempt_status_variant1_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant1_time = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant1Time", sizeof(oc_integration_attempt_status_variant1_time), NULL, oc__j_integration_attempt_status_variant1_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_variant1_time_created_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1246,10 +1248,10 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_variant1_time_creat
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_status_variant1_time_created_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_created = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant1TimeCreated", sizeof(oc_integration_attempt_status_variant1_time_created), NULL, NULL, 0, oc__j_integration_attempt_status_variant1_time_created_v, 5, NULL, offsetof(oc_integration_attempt_status_variant1_time_created, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_created = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant1TimeCreated", sizeof(oc_integration_attempt_status_variant1_time_created), NULL, NULL, 0, oc__j_integration_attempt_status_variant1_time_created_v, 5, NULL, offsetof(oc_integration_attempt_status_variant1_time_created, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_status_variant1_time_created_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant1TimeCreatedVariant5", sizeof(oc_integration_attempt_status_variant1_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant1_time_created_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant1TimeCreatedVariant5", sizeof(oc_integration_attempt_status_variant1_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant1_time_created_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_variant1_time_expires_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1258,22 +1260,22 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_variant1_time_expir
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_status_variant1_time_expires_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant1TimeExpires", sizeof(oc_integration_attempt_status_variant1_time_expires), NULL, NULL, 0, oc__j_integration_attempt_status_variant1_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_status_variant1_time_expires, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant1TimeExpires", sizeof(oc_integration_attempt_status_variant1_time_expires), NULL, NULL, 0, oc__j_integration_attempt_status_variant1_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_status_variant1_time_expires, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_status_variant1_time_expires_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant1TimeExpiresVariant5", sizeof(oc_integration_attempt_status_variant1_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant1_time_expires_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant1TimeExpiresVariant5", sizeof(oc_integration_attempt_status_variant1_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant1_time_expires_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant2_f[] = {
     {"status", &oc__jx_lit69, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"time", &oc__j_integration_attempt_status_variant2_time, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant2, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant2 = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant2", sizeof(oc_integration_attempt_status_variant2), NULL, oc__j_integration_attempt_status_variant2_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant2 = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant2", sizeof(oc_integration_attempt_status_variant2), NULL, oc__j_integration_attempt_status_variant2_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant2_time_f[] = {
     {"created", &oc__j_integration_attempt_status_variant2_time_created, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant2_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"expires", &oc__j_integration_attempt_status_variant2_time_expires, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant2_time, expires), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant2_time = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant2Time", sizeof(oc_integration_attempt_status_variant2_time), NULL, oc__j_integration_attempt_status_variant2_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant2_time = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant2Time", sizeof(oc_integration_attempt_status_variant2_time), NULL, oc__j_integration_attempt_status_variant2_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_variant2_time_created_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1282,10 +1284,10 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_variant2_time_creat
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_status_variant2_time_created_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_created = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant2TimeCreated", sizeof(oc_integration_attempt_status_variant2_time_created), NULL, NULL, 0, oc__j_integration_attempt_status_variant2_time_created_v, 5, NULL, offsetof(oc_integration_attempt_status_variant2_time_created, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_created = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant2TimeCreated", sizeof(oc_integration_attempt_status_variant2_time_created), NULL, NULL, 0, oc__j_integration_attempt_status_variant2_time_created_v, 5, NULL, offsetof(oc_integration_attempt_status_variant2_time_created, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_status_variant2_time_created_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant2TimeCreatedVariant5", sizeof(oc_integration_attempt_status_variant2_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant2_time_created_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant2TimeCreatedVariant5", sizeof(oc_integration_attempt_status_variant2_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant2_time_created_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_variant2_time_expires_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1294,23 +1296,23 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_variant2_time_expir
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_status_variant2_time_expires_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant2TimeExpires", sizeof(oc_integration_attempt_status_variant2_time_expires), NULL, NULL, 0, oc__j_integration_attempt_status_variant2_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_status_variant2_time_expires, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant2TimeExpires", sizeof(oc_integration_attempt_status_variant2_time_expires), NULL, NULL, 0, oc__j_integration_attempt_status_variant2_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_status_variant2_time_expires, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_status_variant2_time_expires_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant2TimeExpiresVariant5", sizeof(oc_integration_attempt_status_variant2_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant2_time_expires_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant2TimeExpiresVariant5", sizeof(oc_integration_attempt_status_variant2_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant2_time_expires_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant3_f[] = {
     {"status", &oc__jx_lit70, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant3, message), SDKRT_JNONE, SDKRT_JNONE},
     {"time", &oc__j_integration_attempt_status_variant3_time, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant3, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant3 = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant3", sizeof(oc_integration_attempt_status_variant3), NULL, oc__j_integration_attempt_status_variant3_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant3 = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant3", sizeof(oc_integration_attempt_status_variant3), NULL, oc__j_integration_attempt_status_variant3_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant3_time_f[] = {
     {"created", &oc__j_integration_attempt_status_variant3_time_created, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant3_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"expires", &oc__j_integration_attempt_status_variant3_time_expires, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant3_time, expires), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant3_time = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant3Time", sizeof(oc_integration_attempt_status_variant3_time), NULL, oc__j_integration_attempt_status_variant3_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant3_time = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant3Time", sizeof(oc_integration_attempt_status_variant3_time), NULL, oc__j_integration_attempt_status_variant3_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_variant3_time_created_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1319,10 +1321,10 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_variant3_time_creat
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_status_variant3_time_created_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_created = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant3TimeCreated", sizeof(oc_integration_attempt_status_variant3_time_created), NULL, NULL, 0, oc__j_integration_attempt_status_variant3_time_created_v, 5, NULL, offsetof(oc_integration_attempt_status_variant3_time_created, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_created = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant3TimeCreated", sizeof(oc_integration_attempt_status_variant3_time_created), NULL, NULL, 0, oc__j_integration_attempt_status_variant3_time_created_v, 5, NULL, offsetof(oc_integration_attempt_status_variant3_time_created, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_status_variant3_time_created_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant3TimeCreatedVariant5", sizeof(oc_integration_attempt_status_variant3_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant3_time_created_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant3TimeCreatedVariant5", sizeof(oc_integration_attempt_status_variant3_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant3_time_created_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_variant3_time_expires_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1331,22 +1333,22 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_variant3_time_expir
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_status_variant3_time_expires_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant3TimeExpires", sizeof(oc_integration_attempt_status_variant3_time_expires), NULL, NULL, 0, oc__j_integration_attempt_status_variant3_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_status_variant3_time_expires, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant3TimeExpires", sizeof(oc_integration_attempt_status_variant3_time_expires), NULL, NULL, 0, oc__j_integration_attempt_status_variant3_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_status_variant3_time_expires, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_status_variant3_time_expires_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant3TimeExpiresVariant5", sizeof(oc_integration_attempt_status_variant3_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant3_time_expires_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant3TimeExpiresVariant5", sizeof(oc_integration_attempt_status_variant3_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant3_time_expires_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant4_f[] = {
     {"status", &oc__jx_lit71, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"time", &oc__j_integration_attempt_status_variant4_time, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant4, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant4 = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant4", sizeof(oc_integration_attempt_status_variant4), NULL, oc__j_integration_attempt_status_variant4_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant4 = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant4", sizeof(oc_integration_attempt_status_variant4), NULL, oc__j_integration_attempt_status_variant4_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_status_variant4_time_f[] = {
     {"created", &oc__j_integration_attempt_status_variant4_time_created, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant4_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"expires", &oc__j_integration_attempt_status_variant4_time_expires, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_status_variant4_time, expires), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant4_time = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant4Time", sizeof(oc_integration_attempt_status_variant4_time), NULL, oc__j_integration_attempt_status_variant4_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant4_time = {SDKRT_JK_OBJECT, "IntegrationAttemptStatusVariant4Time", sizeof(oc_integration_attempt_status_variant4_time), NULL, oc__j_integration_attempt_status_variant4_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_variant4_time_created_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1355,10 +1357,10 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_variant4_time_creat
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_status_variant4_time_created_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_created = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant4TimeCreated", sizeof(oc_integration_attempt_status_variant4_time_created), NULL, NULL, 0, oc__j_integration_attempt_status_variant4_time_created_v, 5, NULL, offsetof(oc_integration_attempt_status_variant4_time_created, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_created = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant4TimeCreated", sizeof(oc_integration_attempt_status_variant4_time_created), NULL, NULL, 0, oc__j_integration_attempt_status_variant4_time_created_v, 5, NULL, offsetof(oc_integration_attempt_status_variant4_time_created, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_status_variant4_time_created_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant4TimeCreatedVariant5", sizeof(oc_integration_attempt_status_variant4_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant4_time_created_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant4TimeCreatedVariant5", sizeof(oc_integration_attempt_status_variant4_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant4_time_created_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_status_variant4_time_expires_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1367,16 +1369,16 @@ static const sdkrt_jvariant oc__j_integration_attempt_status_variant4_time_expir
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_status_variant4_time_expires_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant4TimeExpires", sizeof(oc_integration_attempt_status_variant4_time_expires), NULL, NULL, 0, oc__j_integration_attempt_status_variant4_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_status_variant4_time_expires, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptStatusVariant4TimeExpires", sizeof(oc_integration_attempt_status_variant4_time_expires), NULL, NULL, 0, oc__j_integration_attempt_status_variant4_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_status_variant4_time_expires, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_status_variant4_time_expires_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant4TimeExpiresVariant5", sizeof(oc_integration_attempt_status_variant4_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant4_time_expires_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptStatusVariant4TimeExpiresVariant5", sizeof(oc_integration_attempt_status_variant4_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_status_variant4_time_expires_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_attempt_time_f[] = {
     {"created", &oc__j_integration_attempt_time_created, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"expires", &oc__j_integration_attempt_time_expires, SDKRT_JF_REQUIRED, offsetof(oc_integration_attempt_time, expires), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_attempt_time = {SDKRT_JK_OBJECT, "IntegrationAttemptTime", sizeof(oc_integration_attempt_time), NULL, oc__j_integration_attempt_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_time = {SDKRT_JK_OBJECT, "IntegrationAttemptTime", sizeof(oc_integration_attempt_time), NULL, oc__j_integration_attempt_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_time_created_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1385,10 +1387,10 @@ static const sdkrt_jvariant oc__j_integration_attempt_time_created_v[] = {
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_time_created_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_time_created = {SDKRT_JK_UNION, "IntegrationAttemptTimeCreated", sizeof(oc_integration_attempt_time_created), NULL, NULL, 0, oc__j_integration_attempt_time_created_v, 5, NULL, offsetof(oc_integration_attempt_time_created, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_time_created = {SDKRT_JK_UNION, "IntegrationAttemptTimeCreated", sizeof(oc_integration_attempt_time_created), NULL, NULL, 0, oc__j_integration_attempt_time_created_v, 5, NULL, offsetof(oc_integration_attempt_time_created, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_time_created_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptTimeCreatedVariant5", sizeof(oc_integration_attempt_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_time_created_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_time_created_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptTimeCreatedVariant5", sizeof(oc_integration_attempt_time_created_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_time_created_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_attempt_time_expires_v[] = {
     {NULL, &oc__jx_double, 0},
@@ -1397,41 +1399,41 @@ static const sdkrt_jvariant oc__j_integration_attempt_time_expires_v[] = {
     {NULL, &oc__jx_lit68, 0},
     {NULL, &oc__j_integration_attempt_time_expires_variant5, 0},
 };
-const sdkrt_jtype oc__j_integration_attempt_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptTimeExpires", sizeof(oc_integration_attempt_time_expires), NULL, NULL, 0, oc__j_integration_attempt_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_time_expires, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_attempt_time_expires = {SDKRT_JK_UNION, "IntegrationAttemptTimeExpires", sizeof(oc_integration_attempt_time_expires), NULL, NULL, 0, oc__j_integration_attempt_time_expires_v, 5, NULL, offsetof(oc_integration_attempt_time_expires, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_attempt_time_expires_variant5_e[] = {"Infinity", "-Infinity", "NaN"};
-const sdkrt_jtype oc__j_integration_attempt_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptTimeExpiresVariant5", sizeof(oc_integration_attempt_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_time_expires_variant5_e, 3, NULL};
+const sdkrt_jtype oc__j_integration_attempt_time_expires_variant5 = {SDKRT_JK_ENUM, "IntegrationAttemptTimeExpiresVariant5", sizeof(oc_integration_attempt_time_expires_variant5), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_attempt_time_expires_variant5_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_connect_key_body_f[] = {
     {"key", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_connect_key_body, key), SDKRT_JNONE, SDKRT_JNONE},
     {"label", &oc__jx_string, 0, offsetof(oc_integration_connect_key_body, label), offsetof(oc_integration_connect_key_body, has_label), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_connect_key_body = {SDKRT_JK_OBJECT, "IntegrationConnectKeyBody", sizeof(oc_integration_connect_key_body), NULL, oc__j_integration_connect_key_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_connect_key_body = {SDKRT_JK_OBJECT, "IntegrationConnectKeyBody", sizeof(oc_integration_connect_key_body), NULL, oc__j_integration_connect_key_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_connect_key_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_integration_connect_key_location, directory), offsetof(oc_integration_connect_key_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_integration_connect_key_location, workspace), offsetof(oc_integration_connect_key_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_connect_key_location = {SDKRT_JK_OBJECT, "IntegrationConnectKeyLocation", sizeof(oc_integration_connect_key_location), NULL, oc__j_integration_connect_key_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_connect_key_location = {SDKRT_JK_OBJECT, "IntegrationConnectKeyLocation", sizeof(oc_integration_connect_key_location), NULL, oc__j_integration_connect_key_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_connect_oauth_body_f[] = {
     {"methodID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_connect_oauth_body, method_id), SDKRT_JNONE, SDKRT_JNONE},
     {"inputs", &oc__j_string_map, SDKRT_JF_REQUIRED, offsetof(oc_integration_connect_oauth_body, inputs), SDKRT_JNONE, SDKRT_JNONE},
     {"label", &oc__jx_string, 0, offsetof(oc_integration_connect_oauth_body, label), offsetof(oc_integration_connect_oauth_body, has_label), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_connect_oauth_body = {SDKRT_JK_OBJECT, "IntegrationConnectOauthBody", sizeof(oc_integration_connect_oauth_body), NULL, oc__j_integration_connect_oauth_body_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_connect_oauth_body = {SDKRT_JK_OBJECT, "IntegrationConnectOauthBody", sizeof(oc_integration_connect_oauth_body), NULL, oc__j_integration_connect_oauth_body_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_connect_oauth_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_integration_connect_oauth_location, directory), offsetof(oc_integration_connect_oauth_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_integration_connect_oauth_location, workspace), offsetof(oc_integration_connect_oauth_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_connect_oauth_location = {SDKRT_JK_OBJECT, "IntegrationConnectOauthLocation", sizeof(oc_integration_connect_oauth_location), NULL, oc__j_integration_connect_oauth_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_connect_oauth_location = {SDKRT_JK_OBJECT, "IntegrationConnectOauthLocation", sizeof(oc_integration_connect_oauth_location), NULL, oc__j_integration_connect_oauth_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_connect_oauth_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_integration_connect_oauth_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_integration_attempt, SDKRT_JF_REQUIRED, offsetof(oc_integration_connect_oauth_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_connect_oauth_response = {SDKRT_JK_OBJECT, "IntegrationConnectOauthResponse", sizeof(oc_integration_connect_oauth_response), NULL, oc__j_integration_connect_oauth_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_connect_oauth_response = {SDKRT_JK_OBJECT, "IntegrationConnectOauthResponse", sizeof(oc_integration_connect_oauth_response), NULL, oc__j_integration_connect_oauth_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_connection_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1441,30 +1443,30 @@ static const sdkrt_jfield oc__j_integration_connection_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_integration_connection_updated, location), offsetof(oc_integration_connection_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_integration_connection_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_connection_updated = {SDKRT_JK_OBJECT, "IntegrationConnectionUpdated", sizeof(oc_integration_connection_updated), NULL, oc__j_integration_connection_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_connection_updated = {SDKRT_JK_OBJECT, "IntegrationConnectionUpdated", sizeof(oc_integration_connection_updated), NULL, oc__j_integration_connection_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_connection_updated_data_f[] = {
     {"integrationID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_connection_updated_data, integration_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_connection_updated_data = {SDKRT_JK_OBJECT, "IntegrationConnectionUpdatedData", sizeof(oc_integration_connection_updated_data), NULL, oc__j_integration_connection_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_connection_updated_data = {SDKRT_JK_OBJECT, "IntegrationConnectionUpdatedData", sizeof(oc_integration_connection_updated_data), NULL, oc__j_integration_connection_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_env_method_f[] = {
     {"type", &oc__jx_lit64, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"names", &oc__j_string_list, SDKRT_JF_REQUIRED, offsetof(oc_integration_env_method, names), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_env_method = {SDKRT_JK_OBJECT, "IntegrationEnvMethod", sizeof(oc_integration_env_method), NULL, oc__j_integration_env_method_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_env_method = {SDKRT_JK_OBJECT, "IntegrationEnvMethod", sizeof(oc_integration_env_method), NULL, oc__j_integration_env_method_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_get_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_integration_get_location, directory), offsetof(oc_integration_get_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_integration_get_location, workspace), offsetof(oc_integration_get_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_get_location = {SDKRT_JK_OBJECT, "IntegrationGetLocation", sizeof(oc_integration_get_location), NULL, oc__j_integration_get_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_get_location = {SDKRT_JK_OBJECT, "IntegrationGetLocation", sizeof(oc_integration_get_location), NULL, oc__j_integration_get_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_get_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_integration_get_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_integration_info, SDKRT_JF_REQUIRED, offsetof(oc_integration_get_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_get_response = {SDKRT_JK_OBJECT, "IntegrationGetResponse", sizeof(oc_integration_get_response), NULL, oc__j_integration_get_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_get_response = {SDKRT_JK_OBJECT, "IntegrationGetResponse", sizeof(oc_integration_get_response), NULL, oc__j_integration_get_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_info_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_info, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1472,36 +1474,36 @@ static const sdkrt_jfield oc__j_integration_info_f[] = {
     {"methods", &oc__j_integration_method_list, SDKRT_JF_REQUIRED, offsetof(oc_integration_info, methods), SDKRT_JNONE, SDKRT_JNONE},
     {"connections", &oc__j_connection_info_list, SDKRT_JF_REQUIRED, offsetof(oc_integration_info, connections), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_info = {SDKRT_JK_OBJECT, "IntegrationInfo", sizeof(oc_integration_info), NULL, oc__j_integration_info_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_info = {SDKRT_JK_OBJECT, "IntegrationInfo", sizeof(oc_integration_info), NULL, oc__j_integration_info_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_integration_info_list = {SDKRT_JK_ARRAY, "integration_info_list", sizeof(oc_integration_info_list), &oc__j_integration_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_info_list = {SDKRT_JK_ARRAY, "integration_info_list", sizeof(oc_integration_info_list), &oc__j_integration_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_key_method_f[] = {
     {"type", &oc__jx_lit63, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"label", &oc__jx_string, 0, offsetof(oc_integration_key_method, label), offsetof(oc_integration_key_method, has_label), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_key_method = {SDKRT_JK_OBJECT, "IntegrationKeyMethod", sizeof(oc_integration_key_method), NULL, oc__j_integration_key_method_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_key_method = {SDKRT_JK_OBJECT, "IntegrationKeyMethod", sizeof(oc_integration_key_method), NULL, oc__j_integration_key_method_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_integration_list_location, directory), offsetof(oc_integration_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_integration_list_location, workspace), offsetof(oc_integration_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_list_location = {SDKRT_JK_OBJECT, "IntegrationListLocation", sizeof(oc_integration_list_location), NULL, oc__j_integration_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_list_location = {SDKRT_JK_OBJECT, "IntegrationListLocation", sizeof(oc_integration_list_location), NULL, oc__j_integration_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_integration_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_integration_info_list, SDKRT_JF_REQUIRED, offsetof(oc_integration_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_list_response = {SDKRT_JK_OBJECT, "IntegrationListResponse", sizeof(oc_integration_list_response), NULL, oc__j_integration_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_list_response = {SDKRT_JK_OBJECT, "IntegrationListResponse", sizeof(oc_integration_list_response), NULL, oc__j_integration_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_method_v[] = {
     {"oauth", &oc__j_integration_oauth_method, 0},
     {"key", &oc__j_integration_key_method, 0},
     {"env", &oc__j_integration_env_method, 0},
 };
-const sdkrt_jtype oc__j_integration_method = {SDKRT_JK_UNION, "IntegrationMethod", sizeof(oc_integration_method), NULL, NULL, 0, oc__j_integration_method_v, 3, "type", offsetof(oc_integration_method, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_method = {SDKRT_JK_UNION, "IntegrationMethod", sizeof(oc_integration_method), NULL, NULL, 0, oc__j_integration_method_v, 3, "type", offsetof(oc_integration_method, u), NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_integration_method_list = {SDKRT_JK_ARRAY, "integration_method_list", sizeof(oc_integration_method_list), &oc__j_integration_method, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_method_list = {SDKRT_JK_ARRAY, "integration_method_list", sizeof(oc_integration_method_list), &oc__j_integration_method, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_oauth_method_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_oauth_method, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1509,15 +1511,21 @@ static const sdkrt_jfield oc__j_integration_oauth_method_f[] = {
     {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_oauth_method, label), SDKRT_JNONE, SDKRT_JNONE},
     {"prompts", &oc__j_integration_oauth_method_prompts_item_list, 0, offsetof(oc_integration_oauth_method, prompts), offsetof(oc_integration_oauth_method, has_prompts), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_oauth_method = {SDKRT_JK_OBJECT, "IntegrationOAuthMethod", sizeof(oc_integration_oauth_method), NULL, oc__j_integration_oauth_method_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_oauth_method = {SDKRT_JK_OBJECT, "IntegrationOAuthMethod", sizeof(oc_integration_oauth_method), NULL, oc__j_integration_oauth_method_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_integration_oauth_method_prompts_item_v[] = {
     {"text", &oc__j_integration_text_prompt, 0},
     {"select", &oc__j_integration_select_prompt, 0},
 };
-const sdkrt_jtype oc__j_integration_oauth_method_prompts_item = {SDKRT_JK_UNION, "IntegrationOAuthMethodPromptsItem", sizeof(oc_integration_oauth_method_prompts_item), NULL, NULL, 0, oc__j_integration_oauth_method_prompts_item_v, 2, "type", offsetof(oc_integration_oauth_method_prompts_item, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_integration_oauth_method_prompts_item_cf[] = {
+    {"key", &oc__jx_string, 0, offsetof(oc_integration_oauth_method_prompts_item_common, key), offsetof(oc_integration_oauth_method_prompts_item_common, has_key), SDKRT_JNONE},
+    {"message", &oc__jx_string, 0, offsetof(oc_integration_oauth_method_prompts_item_common, message), offsetof(oc_integration_oauth_method_prompts_item_common, has_message), SDKRT_JNONE},
+    {"when", &oc__j_integration_when, 0, offsetof(oc_integration_oauth_method_prompts_item_common, when), offsetof(oc_integration_oauth_method_prompts_item_common, has_when), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_integration_oauth_method_prompts_item_common = {SDKRT_JK_OBJECT, "integration_oauth_method_prompts_item_common", sizeof(oc_integration_oauth_method_prompts_item_common), NULL, oc__j_integration_oauth_method_prompts_item_cf, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_integration_oauth_method_prompts_item = {SDKRT_JK_UNION, "IntegrationOAuthMethodPromptsItem", sizeof(oc_integration_oauth_method_prompts_item), NULL, NULL, 0, oc__j_integration_oauth_method_prompts_item_v, 2, "type", offsetof(oc_integration_oauth_method_prompts_item, u), NULL, 0, NULL, &oc__j_integration_oauth_method_prompts_item_common};
 
-const sdkrt_jtype oc__j_integration_oauth_method_prompts_item_list = {SDKRT_JK_ARRAY, "integration_oauth_method_prompts_item_list", sizeof(oc_integration_oauth_method_prompts_item_list), &oc__j_integration_oauth_method_prompts_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_oauth_method_prompts_item_list = {SDKRT_JK_ARRAY, "integration_oauth_method_prompts_item_list", sizeof(oc_integration_oauth_method_prompts_item_list), &oc__j_integration_oauth_method_prompts_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_select_prompt_f[] = {
     {"type", &oc__jx_lit62, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -1526,16 +1534,16 @@ static const sdkrt_jfield oc__j_integration_select_prompt_f[] = {
     {"options", &oc__j_integration_select_prompt_options_item_list, SDKRT_JF_REQUIRED, offsetof(oc_integration_select_prompt, options), SDKRT_JNONE, SDKRT_JNONE},
     {"when", &oc__j_integration_when, 0, offsetof(oc_integration_select_prompt, when), offsetof(oc_integration_select_prompt, has_when), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_select_prompt = {SDKRT_JK_OBJECT, "IntegrationSelectPrompt", sizeof(oc_integration_select_prompt), NULL, oc__j_integration_select_prompt_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_select_prompt = {SDKRT_JK_OBJECT, "IntegrationSelectPrompt", sizeof(oc_integration_select_prompt), NULL, oc__j_integration_select_prompt_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_select_prompt_options_item_f[] = {
     {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_select_prompt_options_item, label), SDKRT_JNONE, SDKRT_JNONE},
     {"value", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_select_prompt_options_item, value), SDKRT_JNONE, SDKRT_JNONE},
     {"hint", &oc__jx_string, 0, offsetof(oc_integration_select_prompt_options_item, hint), offsetof(oc_integration_select_prompt_options_item, has_hint), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_select_prompt_options_item = {SDKRT_JK_OBJECT, "IntegrationSelectPromptOptionsItem", sizeof(oc_integration_select_prompt_options_item), NULL, oc__j_integration_select_prompt_options_item_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_select_prompt_options_item = {SDKRT_JK_OBJECT, "IntegrationSelectPromptOptionsItem", sizeof(oc_integration_select_prompt_options_item), NULL, oc__j_integration_select_prompt_options_item_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_integration_select_prompt_options_item_list = {SDKRT_JK_ARRAY, "integration_select_prompt_options_item_list", sizeof(oc_integration_select_prompt_options_item_list), &oc__j_integration_select_prompt_options_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_select_prompt_options_item_list = {SDKRT_JK_ARRAY, "integration_select_prompt_options_item_list", sizeof(oc_integration_select_prompt_options_item_list), &oc__j_integration_select_prompt_options_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_text_prompt_f[] = {
     {"type", &oc__jx_lit17, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -1544,7 +1552,7 @@ static const sdkrt_jfield oc__j_integration_text_prompt_f[] = {
     {"placeholder", &oc__jx_string, 0, offsetof(oc_integration_text_prompt, placeholder), offsetof(oc_integration_text_prompt, has_placeholder), SDKRT_JNONE},
     {"when", &oc__j_integration_when, 0, offsetof(oc_integration_text_prompt, when), offsetof(oc_integration_text_prompt, has_when), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_text_prompt = {SDKRT_JK_OBJECT, "IntegrationTextPrompt", sizeof(oc_integration_text_prompt), NULL, oc__j_integration_text_prompt_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_text_prompt = {SDKRT_JK_OBJECT, "IntegrationTextPrompt", sizeof(oc_integration_text_prompt), NULL, oc__j_integration_text_prompt_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_integration_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1554,23 +1562,23 @@ static const sdkrt_jfield oc__j_integration_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_integration_updated, location), offsetof(oc_integration_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_integration_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_updated = {SDKRT_JK_OBJECT, "IntegrationUpdated", sizeof(oc_integration_updated), NULL, oc__j_integration_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_updated = {SDKRT_JK_OBJECT, "IntegrationUpdated", sizeof(oc_integration_updated), NULL, oc__j_integration_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_integration_when_f[] = {
     {"key", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_when, key), SDKRT_JNONE, SDKRT_JNONE},
     {"op", &oc__j_integration_when_op, SDKRT_JF_REQUIRED, offsetof(oc_integration_when, op), SDKRT_JNONE, SDKRT_JNONE},
     {"value", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_integration_when, value), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_integration_when = {SDKRT_JK_OBJECT, "IntegrationWhen", sizeof(oc_integration_when), NULL, oc__j_integration_when_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_integration_when = {SDKRT_JK_OBJECT, "IntegrationWhen", sizeof(oc_integration_when), NULL, oc__j_integration_when_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_integration_when_op_e[] = {"eq", "neq"};
-const sdkrt_jtype oc__j_integration_when_op = {SDKRT_JK_ENUM, "IntegrationWhenOp", sizeof(oc_integration_when_op), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_when_op_e, 2, NULL};
+const sdkrt_jtype oc__j_integration_when_op = {SDKRT_JK_ENUM, "IntegrationWhenOp", sizeof(oc_integration_when_op), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_integration_when_op_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_invalid_cursor_error_f[] = {
     {"_tag", &oc__jx_lit3, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_invalid_cursor_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_invalid_cursor_error = {SDKRT_JK_OBJECT, "InvalidCursorError", sizeof(oc_invalid_cursor_error), NULL, oc__j_invalid_cursor_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_invalid_cursor_error = {SDKRT_JK_OBJECT, "InvalidCursorError", sizeof(oc_invalid_cursor_error), NULL, oc__j_invalid_cursor_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_invalid_request_error_f[] = {
     {"_tag", &oc__jx_lit1, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -1578,44 +1586,44 @@ static const sdkrt_jfield oc__j_invalid_request_error_f[] = {
     {"kind", &oc__jx_string, 0, offsetof(oc_invalid_request_error, kind), offsetof(oc_invalid_request_error, has_kind), SDKRT_JNONE},
     {"field", &oc__jx_string, 0, offsetof(oc_invalid_request_error, field), offsetof(oc_invalid_request_error, has_field), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_invalid_request_error = {SDKRT_JK_OBJECT, "InvalidRequestError", sizeof(oc_invalid_request_error), NULL, oc__j_invalid_request_error_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_invalid_request_error = {SDKRT_JK_OBJECT, "InvalidRequestError", sizeof(oc_invalid_request_error), NULL, oc__j_invalid_request_error_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_json_map = {SDKRT_JK_MAP, "json_map", sizeof(oc_json_map), &oc__jx_json, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_json_map = {SDKRT_JK_MAP, "json_map", sizeof(oc_json_map), &oc__jx_json, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_json_map_map = {SDKRT_JK_MAP, "LLMProviderMetadata", sizeof(oc_json_map_map), &oc__j_json_map, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_json_map_map = {SDKRT_JK_MAP, "LLMProviderMetadata", sizeof(oc_json_map_map), &oc__j_json_map, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_llm_tool_content_v[] = {
     {"text", &oc__j_tool_text_content, 0},
     {"file", &oc__j_tool_file_content, 0},
 };
-const sdkrt_jtype oc__j_llm_tool_content = {SDKRT_JK_UNION, "LLMToolContent", sizeof(oc_llm_tool_content), NULL, NULL, 0, oc__j_llm_tool_content_v, 2, "type", offsetof(oc_llm_tool_content, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_llm_tool_content = {SDKRT_JK_UNION, "LLMToolContent", sizeof(oc_llm_tool_content), NULL, NULL, 0, oc__j_llm_tool_content_v, 2, "type", offsetof(oc_llm_tool_content, u), NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_llm_tool_content_list = {SDKRT_JK_ARRAY, "llm_tool_content_list", sizeof(oc_llm_tool_content_list), &oc__j_llm_tool_content, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_llm_tool_content_list = {SDKRT_JK_ARRAY, "llm_tool_content_list", sizeof(oc_llm_tool_content_list), &oc__j_llm_tool_content, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_location_get_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_location_get_location, directory), offsetof(oc_location_get_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_location_get_location, workspace), offsetof(oc_location_get_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_location_get_location = {SDKRT_JK_OBJECT, "LocationGetLocation", sizeof(oc_location_get_location), NULL, oc__j_location_get_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_location_get_location = {SDKRT_JK_OBJECT, "LocationGetLocation", sizeof(oc_location_get_location), NULL, oc__j_location_get_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_location_info_f[] = {
     {"directory", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_location_info, directory), SDKRT_JNONE, SDKRT_JNONE},
     {"workspaceID", &oc__j_workspace_id, 0, offsetof(oc_location_info, workspace_id), offsetof(oc_location_info, has_workspace_id), SDKRT_JNONE},
     {"project", &oc__j_location_info_project, SDKRT_JF_REQUIRED, offsetof(oc_location_info, project), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_location_info = {SDKRT_JK_OBJECT, "LocationInfo", sizeof(oc_location_info), NULL, oc__j_location_info_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_location_info = {SDKRT_JK_OBJECT, "LocationInfo", sizeof(oc_location_info), NULL, oc__j_location_info_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_location_info_project_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_location_info_project, id), SDKRT_JNONE, SDKRT_JNONE},
     {"directory", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_location_info_project, directory), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_location_info_project = {SDKRT_JK_OBJECT, "LocationInfoProject", sizeof(oc_location_info_project), NULL, oc__j_location_info_project_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_location_info_project = {SDKRT_JK_OBJECT, "LocationInfoProject", sizeof(oc_location_info_project), NULL, oc__j_location_info_project_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_location_ref_f[] = {
     {"directory", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_location_ref, directory), SDKRT_JNONE, SDKRT_JNONE},
     {"workspaceID", &oc__j_workspace_id, 0, offsetof(oc_location_ref, workspace_id), offsetof(oc_location_ref, has_workspace_id), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_location_ref = {SDKRT_JK_OBJECT, "LocationRef", sizeof(oc_location_ref), NULL, oc__j_location_ref_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_location_ref = {SDKRT_JK_OBJECT, "LocationRef", sizeof(oc_location_ref), NULL, oc__j_location_ref_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_lsp_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_lsp_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1625,7 +1633,7 @@ static const sdkrt_jfield oc__j_lsp_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_lsp_updated, location), offsetof(oc_lsp_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_lsp_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_lsp_updated = {SDKRT_JK_OBJECT, "LspUpdated", sizeof(oc_lsp_updated), NULL, oc__j_lsp_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_lsp_updated = {SDKRT_JK_OBJECT, "LspUpdated", sizeof(oc_lsp_updated), NULL, oc__j_lsp_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_mcp_browser_open_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1635,13 +1643,13 @@ static const sdkrt_jfield oc__j_mcp_browser_open_failed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_mcp_browser_open_failed, location), offsetof(oc_mcp_browser_open_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_mcp_browser_open_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_mcp_browser_open_failed = {SDKRT_JK_OBJECT, "McpBrowserOpenFailed", sizeof(oc_mcp_browser_open_failed), NULL, oc__j_mcp_browser_open_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_mcp_browser_open_failed = {SDKRT_JK_OBJECT, "McpBrowserOpenFailed", sizeof(oc_mcp_browser_open_failed), NULL, oc__j_mcp_browser_open_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_mcp_browser_open_failed_data_f[] = {
     {"mcpName", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed_data, mcp_name), SDKRT_JNONE, SDKRT_JNONE},
     {"url", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_mcp_browser_open_failed_data, url), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_mcp_browser_open_failed_data = {SDKRT_JK_OBJECT, "McpBrowserOpenFailedData", sizeof(oc_mcp_browser_open_failed_data), NULL, oc__j_mcp_browser_open_failed_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_mcp_browser_open_failed_data = {SDKRT_JK_OBJECT, "McpBrowserOpenFailedData", sizeof(oc_mcp_browser_open_failed_data), NULL, oc__j_mcp_browser_open_failed_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_mcp_tools_changed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1651,33 +1659,39 @@ static const sdkrt_jfield oc__j_mcp_tools_changed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_mcp_tools_changed, location), offsetof(oc_mcp_tools_changed, has_location), SDKRT_JNONE},
     {"data", &oc__j_mcp_tools_changed_data, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_mcp_tools_changed = {SDKRT_JK_OBJECT, "McpToolsChanged", sizeof(oc_mcp_tools_changed), NULL, oc__j_mcp_tools_changed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_mcp_tools_changed = {SDKRT_JK_OBJECT, "McpToolsChanged", sizeof(oc_mcp_tools_changed), NULL, oc__j_mcp_tools_changed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_mcp_tools_changed_data_f[] = {
     {"server", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_mcp_tools_changed_data, server), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_mcp_tools_changed_data = {SDKRT_JK_OBJECT, "McpToolsChangedData", sizeof(oc_mcp_tools_changed_data), NULL, oc__j_mcp_tools_changed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_mcp_tools_changed_data = {SDKRT_JK_OBJECT, "McpToolsChangedData", sizeof(oc_mcp_tools_changed_data), NULL, oc__j_mcp_tools_changed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_message_v[] = {
     {"user", &oc__j_user_message, 0},
     {"assistant", &oc__j_assistant_message, 0},
 };
-const sdkrt_jtype oc__j_message = {SDKRT_JK_UNION, "Message", sizeof(oc_message), NULL, NULL, 0, oc__j_message_v, 2, "role", offsetof(oc_message, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_message_cf[] = {
+    {"id", &oc__j_message_id_msg, 0, offsetof(oc_message_common, id), offsetof(oc_message_common, has_id), SDKRT_JNONE},
+    {"sessionID", &oc__j_session_id, 0, offsetof(oc_message_common, session_id), offsetof(oc_message_common, has_session_id), SDKRT_JNONE},
+    {"agent", &oc__jx_string, 0, offsetof(oc_message_common, agent), offsetof(oc_message_common, has_agent), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_message_common = {SDKRT_JK_OBJECT, "message_common", sizeof(oc_message_common), NULL, oc__j_message_cf, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_message = {SDKRT_JK_UNION, "Message", sizeof(oc_message), NULL, NULL, 0, oc__j_message_v, 2, "role", offsetof(oc_message, u), NULL, 0, NULL, &oc__j_message_common};
 
 static const sdkrt_jfield oc__j_message_aborted_error_f[] = {
     {"name", &oc__jx_lit84, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_message_aborted_error_data, SDKRT_JF_REQUIRED, offsetof(oc_message_aborted_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_aborted_error = {SDKRT_JK_OBJECT, "MessageAbortedError", sizeof(oc_message_aborted_error), NULL, oc__j_message_aborted_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_aborted_error = {SDKRT_JK_OBJECT, "MessageAbortedError", sizeof(oc_message_aborted_error), NULL, oc__j_message_aborted_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_aborted_error_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_aborted_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_aborted_error_data = {SDKRT_JK_OBJECT, "MessageAbortedErrorData", sizeof(oc_message_aborted_error_data), NULL, oc__j_message_aborted_error_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_aborted_error_data = {SDKRT_JK_OBJECT, "MessageAbortedErrorData", sizeof(oc_message_aborted_error_data), NULL, oc__j_message_aborted_error_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_message_id = {SDKRT_JK_STRING, "message_id", sizeof(oc_message_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_id = {SDKRT_JK_STRING, "message_id", sizeof(oc_message_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_message_id_msg = {SDKRT_JK_STRING, "message_id_msg", sizeof(oc_message_id_msg), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_id_msg = {SDKRT_JK_STRING, "message_id_msg", sizeof(oc_message_id_msg), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_not_found_error_f[] = {
     {"_tag", &oc__jx_lit8, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -1685,13 +1699,13 @@ static const sdkrt_jfield oc__j_message_not_found_error_f[] = {
     {"messageID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_not_found_error, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_not_found_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_not_found_error = {SDKRT_JK_OBJECT, "MessageNotFoundError", sizeof(oc_message_not_found_error), NULL, oc__j_message_not_found_error_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_not_found_error = {SDKRT_JK_OBJECT, "MessageNotFoundError", sizeof(oc_message_not_found_error), NULL, oc__j_message_not_found_error_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_output_length_error_f[] = {
     {"name", &oc__jx_lit83, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_message_output_length_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_output_length_error = {SDKRT_JK_OBJECT, "MessageOutputLengthError", sizeof(oc_message_output_length_error), NULL, oc__j_message_output_length_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_output_length_error = {SDKRT_JK_OBJECT, "MessageOutputLengthError", sizeof(oc_message_output_length_error), NULL, oc__j_message_output_length_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_part_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1701,7 +1715,7 @@ static const sdkrt_jfield oc__j_message_part_delta_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_part_delta, location), offsetof(oc_message_part_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_part_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_part_delta = {SDKRT_JK_OBJECT, "MessagePartDelta", sizeof(oc_message_part_delta), NULL, oc__j_message_part_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_part_delta = {SDKRT_JK_OBJECT, "MessagePartDelta", sizeof(oc_message_part_delta), NULL, oc__j_message_part_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_part_delta_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1710,7 +1724,7 @@ static const sdkrt_jfield oc__j_message_part_delta_data_f[] = {
     {"field", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta_data, field), SDKRT_JNONE, SDKRT_JNONE},
     {"delta", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_message_part_delta_data, delta), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_part_delta_data = {SDKRT_JK_OBJECT, "MessagePartDeltaData", sizeof(oc_message_part_delta_data), NULL, oc__j_message_part_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_part_delta_data = {SDKRT_JK_OBJECT, "MessagePartDeltaData", sizeof(oc_message_part_delta_data), NULL, oc__j_message_part_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_part_removed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1720,14 +1734,14 @@ static const sdkrt_jfield oc__j_message_part_removed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_part_removed, location), offsetof(oc_message_part_removed, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_part_removed_data, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_part_removed = {SDKRT_JK_OBJECT, "MessagePartRemoved", sizeof(oc_message_part_removed), NULL, oc__j_message_part_removed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_part_removed = {SDKRT_JK_OBJECT, "MessagePartRemoved", sizeof(oc_message_part_removed), NULL, oc__j_message_part_removed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_part_removed_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"messageID", &oc__j_message_id_msg, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"partID", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_removed_data, part_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_part_removed_data = {SDKRT_JK_OBJECT, "MessagePartRemovedData", sizeof(oc_message_part_removed_data), NULL, oc__j_message_part_removed_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_part_removed_data = {SDKRT_JK_OBJECT, "MessagePartRemovedData", sizeof(oc_message_part_removed_data), NULL, oc__j_message_part_removed_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_part_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1737,14 +1751,14 @@ static const sdkrt_jfield oc__j_message_part_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_part_updated, location), offsetof(oc_message_part_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_part_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_part_updated = {SDKRT_JK_OBJECT, "MessagePartUpdated", sizeof(oc_message_part_updated), NULL, oc__j_message_part_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_part_updated = {SDKRT_JK_OBJECT, "MessagePartUpdated", sizeof(oc_message_part_updated), NULL, oc__j_message_part_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_part_updated_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"part", &oc__j_part, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated_data, part), SDKRT_JNONE, SDKRT_JNONE},
     {"time", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_message_part_updated_data, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_part_updated_data = {SDKRT_JK_OBJECT, "MessagePartUpdatedData", sizeof(oc_message_part_updated_data), NULL, oc__j_message_part_updated_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_part_updated_data = {SDKRT_JK_OBJECT, "MessagePartUpdatedData", sizeof(oc_message_part_updated_data), NULL, oc__j_message_part_updated_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_removed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_removed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1754,13 +1768,13 @@ static const sdkrt_jfield oc__j_message_removed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_removed, location), offsetof(oc_message_removed, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_removed_data, SDKRT_JF_REQUIRED, offsetof(oc_message_removed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_removed = {SDKRT_JK_OBJECT, "MessageRemoved", sizeof(oc_message_removed), NULL, oc__j_message_removed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_removed = {SDKRT_JK_OBJECT, "MessageRemoved", sizeof(oc_message_removed), NULL, oc__j_message_removed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_removed_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_message_removed_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"messageID", &oc__j_message_id_msg, SDKRT_JF_REQUIRED, offsetof(oc_message_removed_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_removed_data = {SDKRT_JK_OBJECT, "MessageRemovedData", sizeof(oc_message_removed_data), NULL, oc__j_message_removed_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_removed_data = {SDKRT_JK_OBJECT, "MessageRemovedData", sizeof(oc_message_removed_data), NULL, oc__j_message_removed_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_message_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1770,19 +1784,25 @@ static const sdkrt_jfield oc__j_message_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_message_updated, location), offsetof(oc_message_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_message_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_message_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_updated = {SDKRT_JK_OBJECT, "MessageUpdated", sizeof(oc_message_updated), NULL, oc__j_message_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_updated = {SDKRT_JK_OBJECT, "MessageUpdated", sizeof(oc_message_updated), NULL, oc__j_message_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_message_updated_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_message_updated_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"info", &oc__j_message, SDKRT_JF_REQUIRED, offsetof(oc_message_updated_data, info), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_message_updated_data = {SDKRT_JK_OBJECT, "MessageUpdatedData", sizeof(oc_message_updated_data), NULL, oc__j_message_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_message_updated_data = {SDKRT_JK_OBJECT, "MessageUpdatedData", sizeof(oc_message_updated_data), NULL, oc__j_message_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_model_api_v[] = {
     {"aisdk", &oc__j_model_api_aisdk, 0},
     {"native", &oc__j_model_api_native, 0},
 };
-const sdkrt_jtype oc__j_model_api = {SDKRT_JK_UNION, "ModelApi", sizeof(oc_model_api), NULL, NULL, 0, oc__j_model_api_v, 2, "type", offsetof(oc_model_api, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_model_api_cf[] = {
+    {"id", &oc__jx_string, 0, offsetof(oc_model_api_common, id), offsetof(oc_model_api_common, has_id), SDKRT_JNONE},
+    {"url", &oc__jx_string, 0, offsetof(oc_model_api_common, url), offsetof(oc_model_api_common, has_url), SDKRT_JNONE},
+    {"settings", &oc__j_json_map, 0, offsetof(oc_model_api_common, settings), offsetof(oc_model_api_common, has_settings), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_model_api_common = {SDKRT_JK_OBJECT, "model_api_common", sizeof(oc_model_api_common), NULL, oc__j_model_api_cf, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_model_api = {SDKRT_JK_UNION, "ModelApi", sizeof(oc_model_api), NULL, NULL, 0, oc__j_model_api_v, 2, "type", offsetof(oc_model_api, u), NULL, 0, NULL, &oc__j_model_api_common};
 
 static const sdkrt_jfield oc__j_model_api_aisdk_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_model_api_aisdk, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1791,7 +1811,7 @@ static const sdkrt_jfield oc__j_model_api_aisdk_f[] = {
     {"url", &oc__jx_string, 0, offsetof(oc_model_api_aisdk, url), offsetof(oc_model_api_aisdk, has_url), SDKRT_JNONE},
     {"settings", &oc__j_json_map, 0, offsetof(oc_model_api_aisdk, settings), offsetof(oc_model_api_aisdk, has_settings), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_api_aisdk = {SDKRT_JK_OBJECT, "ModelApiAisdk", sizeof(oc_model_api_aisdk), NULL, oc__j_model_api_aisdk_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_api_aisdk = {SDKRT_JK_OBJECT, "ModelApiAisdk", sizeof(oc_model_api_aisdk), NULL, oc__j_model_api_aisdk_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_api_native_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_model_api_native, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1799,14 +1819,14 @@ static const sdkrt_jfield oc__j_model_api_native_f[] = {
     {"url", &oc__jx_string, 0, offsetof(oc_model_api_native, url), offsetof(oc_model_api_native, has_url), SDKRT_JNONE},
     {"settings", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_model_api_native, settings), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_api_native = {SDKRT_JK_OBJECT, "ModelApiNative", sizeof(oc_model_api_native), NULL, oc__j_model_api_native_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_api_native = {SDKRT_JK_OBJECT, "ModelApiNative", sizeof(oc_model_api_native), NULL, oc__j_model_api_native_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_capabilities_f[] = {
     {"tools", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_model_capabilities, tools), SDKRT_JNONE, SDKRT_JNONE},
     {"input", &oc__j_string_list, SDKRT_JF_REQUIRED, offsetof(oc_model_capabilities, input), SDKRT_JNONE, SDKRT_JNONE},
     {"output", &oc__j_string_list, SDKRT_JF_REQUIRED, offsetof(oc_model_capabilities, output), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_capabilities = {SDKRT_JK_OBJECT, "ModelCapabilities", sizeof(oc_model_capabilities), NULL, oc__j_model_capabilities_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_capabilities = {SDKRT_JK_OBJECT, "ModelCapabilities", sizeof(oc_model_capabilities), NULL, oc__j_model_capabilities_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_cost_f[] = {
     {"tier", &oc__j_model_cost_tier, 0, offsetof(oc_model_cost, tier), offsetof(oc_model_cost, has_tier), SDKRT_JNONE},
@@ -1814,40 +1834,40 @@ static const sdkrt_jfield oc__j_model_cost_f[] = {
     {"output", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_model_cost, output), SDKRT_JNONE, SDKRT_JNONE},
     {"cache", &oc__j_model_cost_cache, SDKRT_JF_REQUIRED, offsetof(oc_model_cost, cache), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_cost = {SDKRT_JK_OBJECT, "ModelCost", sizeof(oc_model_cost), NULL, oc__j_model_cost_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_cost = {SDKRT_JK_OBJECT, "ModelCost", sizeof(oc_model_cost), NULL, oc__j_model_cost_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_cost_cache_f[] = {
     {"read", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_model_cost_cache, read), SDKRT_JNONE, SDKRT_JNONE},
     {"write", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_model_cost_cache, write), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_cost_cache = {SDKRT_JK_OBJECT, "ModelCostCache", sizeof(oc_model_cost_cache), NULL, oc__j_model_cost_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_cost_cache = {SDKRT_JK_OBJECT, "ModelCostCache", sizeof(oc_model_cost_cache), NULL, oc__j_model_cost_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_model_cost_list = {SDKRT_JK_ARRAY, "model_cost_list", sizeof(oc_model_cost_list), &oc__j_model_cost, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_cost_list = {SDKRT_JK_ARRAY, "model_cost_list", sizeof(oc_model_cost_list), &oc__j_model_cost, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_cost_tier_f[] = {
     {"type", &oc__jx_lit59, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"size", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_model_cost_tier, size), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_cost_tier = {SDKRT_JK_OBJECT, "ModelCostTier", sizeof(oc_model_cost_tier), NULL, oc__j_model_cost_tier_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_cost_tier = {SDKRT_JK_OBJECT, "ModelCostTier", sizeof(oc_model_cost_tier), NULL, oc__j_model_cost_tier_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_model_list_location, directory), offsetof(oc_model_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_model_list_location, workspace), offsetof(oc_model_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_list_location = {SDKRT_JK_OBJECT, "ModelListLocation", sizeof(oc_model_list_location), NULL, oc__j_model_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_list_location = {SDKRT_JK_OBJECT, "ModelListLocation", sizeof(oc_model_list_location), NULL, oc__j_model_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_model_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_model_v2_info_list, SDKRT_JF_REQUIRED, offsetof(oc_model_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_list_response = {SDKRT_JK_OBJECT, "ModelListResponse", sizeof(oc_model_list_response), NULL, oc__j_model_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_list_response = {SDKRT_JK_OBJECT, "ModelListResponse", sizeof(oc_model_list_response), NULL, oc__j_model_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_ref_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_model_ref, id), SDKRT_JNONE, SDKRT_JNONE},
     {"providerID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_model_ref, provider_id), SDKRT_JNONE, SDKRT_JNONE},
     {"variant", &oc__jx_string, 0, offsetof(oc_model_ref, variant), offsetof(oc_model_ref, has_variant), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_ref = {SDKRT_JK_OBJECT, "ModelRef", sizeof(oc_model_ref), NULL, oc__j_model_ref_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_ref = {SDKRT_JK_OBJECT, "ModelRef", sizeof(oc_model_ref), NULL, oc__j_model_ref_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_v2_info_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1864,40 +1884,40 @@ static const sdkrt_jfield oc__j_model_v2_info_f[] = {
     {"enabled", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info, enabled), SDKRT_JNONE, SDKRT_JNONE},
     {"limit", &oc__j_model_v2_info_limit, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info, limit), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_v2_info = {SDKRT_JK_OBJECT, "ModelV2Info", sizeof(oc_model_v2_info), NULL, oc__j_model_v2_info_f, 13, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_v2_info = {SDKRT_JK_OBJECT, "ModelV2Info", sizeof(oc_model_v2_info), NULL, oc__j_model_v2_info_f, 13, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_v2_info_limit_f[] = {
     {"context", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info_limit, context), SDKRT_JNONE, SDKRT_JNONE},
     {"input", &oc__jx_int64, 0, offsetof(oc_model_v2_info_limit, input), offsetof(oc_model_v2_info_limit, has_input), SDKRT_JNONE},
     {"output", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info_limit, output), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_v2_info_limit = {SDKRT_JK_OBJECT, "ModelV2InfoLimit", sizeof(oc_model_v2_info_limit), NULL, oc__j_model_v2_info_limit_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_v2_info_limit = {SDKRT_JK_OBJECT, "ModelV2InfoLimit", sizeof(oc_model_v2_info_limit), NULL, oc__j_model_v2_info_limit_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_model_v2_info_list = {SDKRT_JK_ARRAY, "model_v2_info_list", sizeof(oc_model_v2_info_list), &oc__j_model_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_v2_info_list = {SDKRT_JK_ARRAY, "model_v2_info_list", sizeof(oc_model_v2_info_list), &oc__j_model_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_v2_info_request_f[] = {
     {"headers", &oc__j_string_map, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info_request, headers), SDKRT_JNONE, SDKRT_JNONE},
     {"body", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info_request, body), SDKRT_JNONE, SDKRT_JNONE},
     {"variant", &oc__jx_string, 0, offsetof(oc_model_v2_info_request, variant), offsetof(oc_model_v2_info_request, has_variant), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_v2_info_request = {SDKRT_JK_OBJECT, "ModelV2InfoRequest", sizeof(oc_model_v2_info_request), NULL, oc__j_model_v2_info_request_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_v2_info_request = {SDKRT_JK_OBJECT, "ModelV2InfoRequest", sizeof(oc_model_v2_info_request), NULL, oc__j_model_v2_info_request_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_model_v2_info_status_e[] = {"alpha", "beta", "deprecated", "active"};
-const sdkrt_jtype oc__j_model_v2_info_status = {SDKRT_JK_ENUM, "ModelV2InfoStatus", sizeof(oc_model_v2_info_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_model_v2_info_status_e, 4, NULL};
+const sdkrt_jtype oc__j_model_v2_info_status = {SDKRT_JK_ENUM, "ModelV2InfoStatus", sizeof(oc_model_v2_info_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_model_v2_info_status_e, 4, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_v2_info_time_f[] = {
     {"released", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info_time, released), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_v2_info_time = {SDKRT_JK_OBJECT, "ModelV2InfoTime", sizeof(oc_model_v2_info_time), NULL, oc__j_model_v2_info_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_v2_info_time = {SDKRT_JK_OBJECT, "ModelV2InfoTime", sizeof(oc_model_v2_info_time), NULL, oc__j_model_v2_info_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_model_v2_info_variants_item_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info_variants_item, id), SDKRT_JNONE, SDKRT_JNONE},
     {"headers", &oc__j_string_map, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info_variants_item, headers), SDKRT_JNONE, SDKRT_JNONE},
     {"body", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_model_v2_info_variants_item, body), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_model_v2_info_variants_item = {SDKRT_JK_OBJECT, "ModelV2InfoVariantsItem", sizeof(oc_model_v2_info_variants_item), NULL, oc__j_model_v2_info_variants_item_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_v2_info_variants_item = {SDKRT_JK_OBJECT, "ModelV2InfoVariantsItem", sizeof(oc_model_v2_info_variants_item), NULL, oc__j_model_v2_info_variants_item_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_model_v2_info_variants_item_list = {SDKRT_JK_ARRAY, "model_v2_info_variants_item_list", sizeof(oc_model_v2_info_variants_item_list), &oc__j_model_v2_info_variants_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_model_v2_info_variants_item_list = {SDKRT_JK_ARRAY, "model_v2_info_variants_item_list", sizeof(oc_model_v2_info_variants_item_list), &oc__j_model_v2_info_variants_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_models_dev_refreshed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_models_dev_refreshed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1907,25 +1927,25 @@ static const sdkrt_jfield oc__j_models_dev_refreshed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_models_dev_refreshed, location), offsetof(oc_models_dev_refreshed, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_models_dev_refreshed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_models_dev_refreshed = {SDKRT_JK_OBJECT, "Models-devRefreshed", sizeof(oc_models_dev_refreshed), NULL, oc__j_models_dev_refreshed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_models_dev_refreshed = {SDKRT_JK_OBJECT, "Models-devRefreshed", sizeof(oc_models_dev_refreshed), NULL, oc__j_models_dev_refreshed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_output_format_v[] = {
     {"text", &oc__j_output_format_text, 0},
     {"json_schema", &oc__j_output_format_json_schema, 0},
 };
-const sdkrt_jtype oc__j_output_format = {SDKRT_JK_UNION, "OutputFormat", sizeof(oc_output_format), NULL, NULL, 0, oc__j_output_format_v, 2, "type", offsetof(oc_output_format, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_output_format = {SDKRT_JK_UNION, "OutputFormat", sizeof(oc_output_format), NULL, NULL, 0, oc__j_output_format_v, 2, "type", offsetof(oc_output_format, u), NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_output_format_json_schema_f[] = {
     {"type", &oc__jx_lit81, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"schema", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_output_format_json_schema, schema), SDKRT_JNONE, SDKRT_JNONE},
     {"retryCount", &oc__jx_int64, 0, offsetof(oc_output_format_json_schema, retry_count), offsetof(oc_output_format_json_schema, has_retry_count), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_output_format_json_schema = {SDKRT_JK_OBJECT, "OutputFormatJsonSchema", sizeof(oc_output_format_json_schema), NULL, oc__j_output_format_json_schema_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_output_format_json_schema = {SDKRT_JK_OBJECT, "OutputFormatJsonSchema", sizeof(oc_output_format_json_schema), NULL, oc__j_output_format_json_schema_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_output_format_text_f[] = {
     {"type", &oc__jx_lit17, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_output_format_text = {SDKRT_JK_OBJECT, "OutputFormatText", sizeof(oc_output_format_text), NULL, oc__j_output_format_text_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_output_format_text = {SDKRT_JK_OBJECT, "OutputFormatText", sizeof(oc_output_format_text), NULL, oc__j_output_format_text_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_part_v[] = {
     {"text", &oc__j_text_part, 0},
@@ -1941,9 +1961,15 @@ static const sdkrt_jvariant oc__j_part_v[] = {
     {"retry", &oc__j_retry_part, 0},
     {"compaction", &oc__j_compaction_part, 0},
 };
-const sdkrt_jtype oc__j_part = {SDKRT_JK_UNION, "Part", sizeof(oc_part), NULL, NULL, 0, oc__j_part_v, 12, "type", offsetof(oc_part, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_part_cf[] = {
+    {"id", &oc__j_part_id, 0, offsetof(oc_part_common, id), offsetof(oc_part_common, has_id), SDKRT_JNONE},
+    {"sessionID", &oc__j_session_id, 0, offsetof(oc_part_common, session_id), offsetof(oc_part_common, has_session_id), SDKRT_JNONE},
+    {"messageID", &oc__j_message_id_msg, 0, offsetof(oc_part_common, message_id), offsetof(oc_part_common, has_message_id), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_part_common = {SDKRT_JK_OBJECT, "part_common", sizeof(oc_part_common), NULL, oc__j_part_cf, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_part = {SDKRT_JK_UNION, "Part", sizeof(oc_part), NULL, NULL, 0, oc__j_part_v, 12, "type", offsetof(oc_part, u), NULL, 0, NULL, &oc__j_part_common};
 
-const sdkrt_jtype oc__j_part_id = {SDKRT_JK_STRING, "part_id", sizeof(oc_part_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_part_id = {SDKRT_JK_STRING, "part_id", sizeof(oc_part_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_patch_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_patch_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1953,10 +1979,10 @@ static const sdkrt_jfield oc__j_patch_part_f[] = {
     {"hash", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_patch_part, hash), SDKRT_JNONE, SDKRT_JNONE},
     {"files", &oc__j_string_list, SDKRT_JF_REQUIRED, offsetof(oc_patch_part, files), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_patch_part = {SDKRT_JK_OBJECT, "PatchPart", sizeof(oc_patch_part), NULL, oc__j_patch_part_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_patch_part = {SDKRT_JK_OBJECT, "PatchPart", sizeof(oc_patch_part), NULL, oc__j_patch_part_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_permission_action_e[] = {"allow", "deny", "ask"};
-const sdkrt_jtype oc__j_permission_action = {SDKRT_JK_ENUM, "PermissionAction", sizeof(oc_permission_action), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_action_e, 3, NULL};
+const sdkrt_jtype oc__j_permission_action = {SDKRT_JK_ENUM, "PermissionAction", sizeof(oc_permission_action), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_action_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_asked_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1966,7 +1992,7 @@ static const sdkrt_jfield oc__j_permission_asked_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_permission_asked, location), offsetof(oc_permission_asked, has_location), SDKRT_JNONE},
     {"data", &oc__j_permission_asked_data, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_asked = {SDKRT_JK_OBJECT, "PermissionAsked", sizeof(oc_permission_asked), NULL, oc__j_permission_asked_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_asked = {SDKRT_JK_OBJECT, "PermissionAsked", sizeof(oc_permission_asked), NULL, oc__j_permission_asked_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_asked_data_f[] = {
     {"id", &oc__j_request_id_per, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked_data, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -1977,20 +2003,20 @@ static const sdkrt_jfield oc__j_permission_asked_data_f[] = {
     {"always", &oc__j_string_list, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked_data, always), SDKRT_JNONE, SDKRT_JNONE},
     {"tool", &oc__j_permission_asked_data_tool, 0, offsetof(oc_permission_asked_data, tool), offsetof(oc_permission_asked_data, has_tool), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_asked_data = {SDKRT_JK_OBJECT, "PermissionAskedData", sizeof(oc_permission_asked_data), NULL, oc__j_permission_asked_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_asked_data = {SDKRT_JK_OBJECT, "PermissionAskedData", sizeof(oc_permission_asked_data), NULL, oc__j_permission_asked_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_asked_data_tool_f[] = {
     {"messageID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked_data_tool, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_asked_data_tool, call_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_asked_data_tool = {SDKRT_JK_OBJECT, "PermissionAskedDataTool", sizeof(oc_permission_asked_data_tool), NULL, oc__j_permission_asked_data_tool_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_asked_data_tool = {SDKRT_JK_OBJECT, "PermissionAskedDataTool", sizeof(oc_permission_asked_data_tool), NULL, oc__j_permission_asked_data_tool_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_not_found_error_f[] = {
     {"_tag", &oc__jx_lit72, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_not_found_error, request_id), SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_not_found_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_not_found_error = {SDKRT_JK_OBJECT, "PermissionNotFoundError", sizeof(oc_permission_not_found_error), NULL, oc__j_permission_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_not_found_error = {SDKRT_JK_OBJECT, "PermissionNotFoundError", sizeof(oc_permission_not_found_error), NULL, oc__j_permission_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_replied_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2000,38 +2026,38 @@ static const sdkrt_jfield oc__j_permission_replied_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_permission_replied, location), offsetof(oc_permission_replied, has_location), SDKRT_JNONE},
     {"data", &oc__j_permission_replied_data, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_replied = {SDKRT_JK_OBJECT, "PermissionReplied", sizeof(oc_permission_replied), NULL, oc__j_permission_replied_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_replied = {SDKRT_JK_OBJECT, "PermissionReplied", sizeof(oc_permission_replied), NULL, oc__j_permission_replied_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_replied_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__j_request_id_per, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied_data, request_id), SDKRT_JNONE, SDKRT_JNONE},
     {"reply", &oc__j_permission_replied_data_reply, SDKRT_JF_REQUIRED, offsetof(oc_permission_replied_data, reply), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_replied_data = {SDKRT_JK_OBJECT, "PermissionRepliedData", sizeof(oc_permission_replied_data), NULL, oc__j_permission_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_replied_data = {SDKRT_JK_OBJECT, "PermissionRepliedData", sizeof(oc_permission_replied_data), NULL, oc__j_permission_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_permission_replied_data_reply_e[] = {"once", "always", "reject"};
-const sdkrt_jtype oc__j_permission_replied_data_reply = {SDKRT_JK_ENUM, "PermissionRepliedDataReply", sizeof(oc_permission_replied_data_reply), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_replied_data_reply_e, 3, NULL};
+const sdkrt_jtype oc__j_permission_replied_data_reply = {SDKRT_JK_ENUM, "PermissionRepliedDataReply", sizeof(oc_permission_replied_data_reply), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_replied_data_reply_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_request_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_permission_request_list_location, directory), offsetof(oc_permission_request_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_permission_request_list_location, workspace), offsetof(oc_permission_request_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_request_list_location = {SDKRT_JK_OBJECT, "PermissionRequestListLocation", sizeof(oc_permission_request_list_location), NULL, oc__j_permission_request_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_request_list_location = {SDKRT_JK_OBJECT, "PermissionRequestListLocation", sizeof(oc_permission_request_list_location), NULL, oc__j_permission_request_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_request_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_permission_request_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_permission_v2_request_list, SDKRT_JF_REQUIRED, offsetof(oc_permission_request_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_request_list_response = {SDKRT_JK_OBJECT, "PermissionRequestListResponse", sizeof(oc_permission_request_list_response), NULL, oc__j_permission_request_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_request_list_response = {SDKRT_JK_OBJECT, "PermissionRequestListResponse", sizeof(oc_permission_request_list_response), NULL, oc__j_permission_request_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_rule_f[] = {
     {"permission", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_rule, permission), SDKRT_JNONE, SDKRT_JNONE},
     {"pattern", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_rule, pattern), SDKRT_JNONE, SDKRT_JNONE},
     {"action", &oc__j_permission_action, SDKRT_JF_REQUIRED, offsetof(oc_permission_rule, action), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_rule = {SDKRT_JK_OBJECT, "PermissionRule", sizeof(oc_permission_rule), NULL, oc__j_permission_rule_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_rule = {SDKRT_JK_OBJECT, "PermissionRule", sizeof(oc_permission_rule), NULL, oc__j_permission_rule_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_permission_rule_list = {SDKRT_JK_ARRAY, "PermissionRuleset", sizeof(oc_permission_rule_list), &oc__j_permission_rule, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_rule_list = {SDKRT_JK_ARRAY, "PermissionRuleset", sizeof(oc_permission_rule_list), &oc__j_permission_rule, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_saved_info_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_saved_info, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2039,9 +2065,9 @@ static const sdkrt_jfield oc__j_permission_saved_info_f[] = {
     {"action", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_saved_info, action), SDKRT_JNONE, SDKRT_JNONE},
     {"resource", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_saved_info, resource), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_saved_info = {SDKRT_JK_OBJECT, "PermissionSavedInfo", sizeof(oc_permission_saved_info), NULL, oc__j_permission_saved_info_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_saved_info = {SDKRT_JK_OBJECT, "PermissionSavedInfo", sizeof(oc_permission_saved_info), NULL, oc__j_permission_saved_info_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_permission_saved_info_list = {SDKRT_JK_ARRAY, "permission_saved_info_list", sizeof(oc_permission_saved_info_list), &oc__j_permission_saved_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_saved_info_list = {SDKRT_JK_ARRAY, "permission_saved_info_list", sizeof(oc_permission_saved_info_list), &oc__j_permission_saved_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_v2_asked_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_asked, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2051,7 +2077,7 @@ static const sdkrt_jfield oc__j_permission_v2_asked_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_permission_v2_asked, location), offsetof(oc_permission_v2_asked, has_location), SDKRT_JNONE},
     {"data", &oc__j_permission_v2_asked_data, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_asked, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_v2_asked = {SDKRT_JK_OBJECT, "PermissionV2Asked", sizeof(oc_permission_v2_asked), NULL, oc__j_permission_v2_asked_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_asked = {SDKRT_JK_OBJECT, "PermissionV2Asked", sizeof(oc_permission_v2_asked), NULL, oc__j_permission_v2_asked_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_v2_asked_data_f[] = {
     {"id", &oc__j_request_id_per, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_asked_data, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2062,10 +2088,10 @@ static const sdkrt_jfield oc__j_permission_v2_asked_data_f[] = {
     {"metadata", &oc__j_json_map, 0, offsetof(oc_permission_v2_asked_data, metadata), offsetof(oc_permission_v2_asked_data, has_metadata), SDKRT_JNONE},
     {"source", &oc__j_permission_v2_source, 0, offsetof(oc_permission_v2_asked_data, source), offsetof(oc_permission_v2_asked_data, has_source), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_v2_asked_data = {SDKRT_JK_OBJECT, "PermissionV2AskedData", sizeof(oc_permission_v2_asked_data), NULL, oc__j_permission_v2_asked_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_asked_data = {SDKRT_JK_OBJECT, "PermissionV2AskedData", sizeof(oc_permission_v2_asked_data), NULL, oc__j_permission_v2_asked_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_permission_v2_effect_e[] = {"allow", "deny", "ask"};
-const sdkrt_jtype oc__j_permission_v2_effect = {SDKRT_JK_ENUM, "PermissionV2Effect", sizeof(oc_permission_v2_effect), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_v2_effect_e, 3, NULL};
+const sdkrt_jtype oc__j_permission_v2_effect = {SDKRT_JK_ENUM, "PermissionV2Effect", sizeof(oc_permission_v2_effect), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_v2_effect_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_v2_replied_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2075,17 +2101,17 @@ static const sdkrt_jfield oc__j_permission_v2_replied_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_permission_v2_replied, location), offsetof(oc_permission_v2_replied, has_location), SDKRT_JNONE},
     {"data", &oc__j_permission_v2_replied_data, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_v2_replied = {SDKRT_JK_OBJECT, "PermissionV2Replied", sizeof(oc_permission_v2_replied), NULL, oc__j_permission_v2_replied_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_replied = {SDKRT_JK_OBJECT, "PermissionV2Replied", sizeof(oc_permission_v2_replied), NULL, oc__j_permission_v2_replied_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_v2_replied_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__j_request_id_per, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied_data, request_id), SDKRT_JNONE, SDKRT_JNONE},
     {"reply", &oc__j_permission_v2_reply, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_replied_data, reply), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_v2_replied_data = {SDKRT_JK_OBJECT, "PermissionV2RepliedData", sizeof(oc_permission_v2_replied_data), NULL, oc__j_permission_v2_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_replied_data = {SDKRT_JK_OBJECT, "PermissionV2RepliedData", sizeof(oc_permission_v2_replied_data), NULL, oc__j_permission_v2_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_permission_v2_reply_e[] = {"once", "always", "reject"};
-const sdkrt_jtype oc__j_permission_v2_reply = {SDKRT_JK_ENUM, "PermissionV2Reply", sizeof(oc_permission_v2_reply), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_v2_reply_e, 3, NULL};
+const sdkrt_jtype oc__j_permission_v2_reply = {SDKRT_JK_ENUM, "PermissionV2Reply", sizeof(oc_permission_v2_reply), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_permission_v2_reply_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_v2_request_f[] = {
     {"id", &oc__j_request_id_per, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_request, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2096,25 +2122,25 @@ static const sdkrt_jfield oc__j_permission_v2_request_f[] = {
     {"metadata", &oc__j_json_map, 0, offsetof(oc_permission_v2_request, metadata), offsetof(oc_permission_v2_request, has_metadata), SDKRT_JNONE},
     {"source", &oc__j_permission_v2_source, 0, offsetof(oc_permission_v2_request, source), offsetof(oc_permission_v2_request, has_source), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_v2_request = {SDKRT_JK_OBJECT, "PermissionV2Request", sizeof(oc_permission_v2_request), NULL, oc__j_permission_v2_request_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_request = {SDKRT_JK_OBJECT, "PermissionV2Request", sizeof(oc_permission_v2_request), NULL, oc__j_permission_v2_request_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_permission_v2_request_list = {SDKRT_JK_ARRAY, "permission_v2_request_list", sizeof(oc_permission_v2_request_list), &oc__j_permission_v2_request, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_request_list = {SDKRT_JK_ARRAY, "permission_v2_request_list", sizeof(oc_permission_v2_request_list), &oc__j_permission_v2_request, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_v2_rule_f[] = {
     {"action", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_rule, action), SDKRT_JNONE, SDKRT_JNONE},
     {"resource", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_rule, resource), SDKRT_JNONE, SDKRT_JNONE},
     {"effect", &oc__j_permission_v2_effect, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_rule, effect), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_v2_rule = {SDKRT_JK_OBJECT, "PermissionV2Rule", sizeof(oc_permission_v2_rule), NULL, oc__j_permission_v2_rule_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_rule = {SDKRT_JK_OBJECT, "PermissionV2Rule", sizeof(oc_permission_v2_rule), NULL, oc__j_permission_v2_rule_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_permission_v2_rule_list = {SDKRT_JK_ARRAY, "PermissionV2Ruleset", sizeof(oc_permission_v2_rule_list), &oc__j_permission_v2_rule, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_rule_list = {SDKRT_JK_ARRAY, "PermissionV2Ruleset", sizeof(oc_permission_v2_rule_list), &oc__j_permission_v2_rule, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_permission_v2_source_f[] = {
     {"type", &oc__jx_lit19, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"messageID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_source, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_permission_v2_source, call_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_permission_v2_source = {SDKRT_JK_OBJECT, "PermissionV2Source", sizeof(oc_permission_v2_source), NULL, oc__j_permission_v2_source_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_permission_v2_source = {SDKRT_JK_OBJECT, "PermissionV2Source", sizeof(oc_permission_v2_source), NULL, oc__j_permission_v2_source_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_plugin_added_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2124,65 +2150,65 @@ static const sdkrt_jfield oc__j_plugin_added_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_plugin_added, location), offsetof(oc_plugin_added, has_location), SDKRT_JNONE},
     {"data", &oc__j_plugin_added_data, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_plugin_added = {SDKRT_JK_OBJECT, "PluginAdded", sizeof(oc_plugin_added), NULL, oc__j_plugin_added_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_plugin_added = {SDKRT_JK_OBJECT, "PluginAdded", sizeof(oc_plugin_added), NULL, oc__j_plugin_added_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_plugin_added_data_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_plugin_added_data, id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_plugin_added_data = {SDKRT_JK_OBJECT, "PluginAddedData", sizeof(oc_plugin_added_data), NULL, oc__j_plugin_added_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_plugin_added_data = {SDKRT_JK_OBJECT, "PluginAddedData", sizeof(oc_plugin_added_data), NULL, oc__j_plugin_added_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_commands_f[] = {
     {"start", &oc__jx_string, 0, offsetof(oc_project_commands, start), offsetof(oc_project_commands, has_start), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_commands = {SDKRT_JK_OBJECT, "ProjectCommands", sizeof(oc_project_commands), NULL, oc__j_project_commands_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_commands = {SDKRT_JK_OBJECT, "ProjectCommands", sizeof(oc_project_commands), NULL, oc__j_project_commands_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_copy_f[] = {
     {"directory", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_copy, directory), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_copy_copy = {SDKRT_JK_OBJECT, "ProjectCopyCopy", sizeof(oc_project_copy_copy), NULL, oc__j_project_copy_copy_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_copy_copy = {SDKRT_JK_OBJECT, "ProjectCopyCopy", sizeof(oc_project_copy_copy), NULL, oc__j_project_copy_copy_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_create_body_f[] = {
     {"strategy", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_create_body, strategy), SDKRT_JNONE, SDKRT_JNONE},
     {"directory", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_create_body, directory), SDKRT_JNONE, SDKRT_JNONE},
     {"name", &oc__jx_string, 0, offsetof(oc_project_copy_create_body, name), offsetof(oc_project_copy_create_body, has_name), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_copy_create_body = {SDKRT_JK_OBJECT, "ProjectCopyCreateBody", sizeof(oc_project_copy_create_body), NULL, oc__j_project_copy_create_body_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_copy_create_body = {SDKRT_JK_OBJECT, "ProjectCopyCreateBody", sizeof(oc_project_copy_create_body), NULL, oc__j_project_copy_create_body_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_create_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_project_copy_create_location, directory), offsetof(oc_project_copy_create_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_project_copy_create_location, workspace), offsetof(oc_project_copy_create_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_copy_create_location = {SDKRT_JK_OBJECT, "ProjectCopyCreateLocation", sizeof(oc_project_copy_create_location), NULL, oc__j_project_copy_create_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_copy_create_location = {SDKRT_JK_OBJECT, "ProjectCopyCreateLocation", sizeof(oc_project_copy_create_location), NULL, oc__j_project_copy_create_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_error_f[] = {
     {"name", &oc__jx_lit157, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_project_copy_error_data, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_copy_error = {SDKRT_JK_OBJECT, "ProjectCopyError", sizeof(oc_project_copy_error), NULL, oc__j_project_copy_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_copy_error = {SDKRT_JK_OBJECT, "ProjectCopyError", sizeof(oc_project_copy_error), NULL, oc__j_project_copy_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_error_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
     {"forceRequired", &oc__jx_bool, 0, offsetof(oc_project_copy_error_data, force_required), offsetof(oc_project_copy_error_data, has_force_required), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_copy_error_data = {SDKRT_JK_OBJECT, "ProjectCopyErrorData", sizeof(oc_project_copy_error_data), NULL, oc__j_project_copy_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_copy_error_data = {SDKRT_JK_OBJECT, "ProjectCopyErrorData", sizeof(oc_project_copy_error_data), NULL, oc__j_project_copy_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_refresh_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_project_copy_refresh_location, directory), offsetof(oc_project_copy_refresh_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_project_copy_refresh_location, workspace), offsetof(oc_project_copy_refresh_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_copy_refresh_location = {SDKRT_JK_OBJECT, "ProjectCopyRefreshLocation", sizeof(oc_project_copy_refresh_location), NULL, oc__j_project_copy_refresh_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_copy_refresh_location = {SDKRT_JK_OBJECT, "ProjectCopyRefreshLocation", sizeof(oc_project_copy_refresh_location), NULL, oc__j_project_copy_refresh_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_remove_body_f[] = {
     {"directory", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_remove_body, directory), SDKRT_JNONE, SDKRT_JNONE},
     {"force", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_project_copy_remove_body, force), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_copy_remove_body = {SDKRT_JK_OBJECT, "ProjectCopyRemoveBody", sizeof(oc_project_copy_remove_body), NULL, oc__j_project_copy_remove_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_copy_remove_body = {SDKRT_JK_OBJECT, "ProjectCopyRemoveBody", sizeof(oc_project_copy_remove_body), NULL, oc__j_project_copy_remove_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_copy_remove_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_project_copy_remove_location, directory), offsetof(oc_project_copy_remove_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_project_copy_remove_location, workspace), offsetof(oc_project_copy_remove_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_copy_remove_location = {SDKRT_JK_OBJECT, "ProjectCopyRemoveLocation", sizeof(oc_project_copy_remove_location), NULL, oc__j_project_copy_remove_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_copy_remove_location = {SDKRT_JK_OBJECT, "ProjectCopyRemoveLocation", sizeof(oc_project_copy_remove_location), NULL, oc__j_project_copy_remove_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_directories_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2192,26 +2218,26 @@ static const sdkrt_jfield oc__j_project_directories_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_project_directories_updated, location), offsetof(oc_project_directories_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_project_directories_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_directories_updated = {SDKRT_JK_OBJECT, "ProjectDirectoriesUpdated", sizeof(oc_project_directories_updated), NULL, oc__j_project_directories_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_directories_updated = {SDKRT_JK_OBJECT, "ProjectDirectoriesUpdated", sizeof(oc_project_directories_updated), NULL, oc__j_project_directories_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_directories_updated_data_f[] = {
     {"projectID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_directories_updated_data, project_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_directories_updated_data = {SDKRT_JK_OBJECT, "ProjectDirectoriesUpdatedData", sizeof(oc_project_directories_updated_data), NULL, oc__j_project_directories_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_directories_updated_data = {SDKRT_JK_OBJECT, "ProjectDirectoriesUpdatedData", sizeof(oc_project_directories_updated_data), NULL, oc__j_project_directories_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_icon_f[] = {
     {"url", &oc__jx_string, 0, offsetof(oc_project_icon, url), offsetof(oc_project_icon, has_url), SDKRT_JNONE},
     {"override", &oc__jx_string, 0, offsetof(oc_project_icon, override), offsetof(oc_project_icon, has_override), SDKRT_JNONE},
     {"color", &oc__jx_string, 0, offsetof(oc_project_icon, color), offsetof(oc_project_icon, has_color), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_icon = {SDKRT_JK_OBJECT, "ProjectIcon", sizeof(oc_project_icon), NULL, oc__j_project_icon_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_icon = {SDKRT_JK_OBJECT, "ProjectIcon", sizeof(oc_project_icon), NULL, oc__j_project_icon_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_time_f[] = {
     {"created", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_project_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"updated", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_project_time, updated), SDKRT_JNONE, SDKRT_JNONE},
     {"initialized", &oc__jx_int64, 0, offsetof(oc_project_time, initialized), offsetof(oc_project_time, has_initialized), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_time = {SDKRT_JK_OBJECT, "ProjectTime", sizeof(oc_project_time), NULL, oc__j_project_time_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_time = {SDKRT_JK_OBJECT, "ProjectTime", sizeof(oc_project_time), NULL, oc__j_project_time_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_project_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2221,7 +2247,7 @@ static const sdkrt_jfield oc__j_project_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_project_updated, location), offsetof(oc_project_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_project_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_project_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_updated = {SDKRT_JK_OBJECT, "ProjectUpdated", sizeof(oc_project_updated), NULL, oc__j_project_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_updated = {SDKRT_JK_OBJECT, "ProjectUpdated", sizeof(oc_project_updated), NULL, oc__j_project_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_project_updated_data_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_project_updated_data, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2233,22 +2259,22 @@ static const sdkrt_jfield oc__j_project_updated_data_f[] = {
     {"time", &oc__j_project_time, SDKRT_JF_REQUIRED, offsetof(oc_project_updated_data, time), SDKRT_JNONE, SDKRT_JNONE},
     {"sandboxes", &oc__j_string_list, SDKRT_JF_REQUIRED, offsetof(oc_project_updated_data, sandboxes), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_project_updated_data = {SDKRT_JK_OBJECT, "ProjectUpdatedData", sizeof(oc_project_updated_data), NULL, oc__j_project_updated_data_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_project_updated_data = {SDKRT_JK_OBJECT, "ProjectUpdatedData", sizeof(oc_project_updated_data), NULL, oc__j_project_updated_data_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_prompt_f[] = {
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_prompt, text), SDKRT_JNONE, SDKRT_JNONE},
     {"files", &oc__j_prompt_file_attachment_list, 0, offsetof(oc_prompt, files), offsetof(oc_prompt, has_files), SDKRT_JNONE},
     {"agents", &oc__j_prompt_agent_attachment_list, 0, offsetof(oc_prompt, agents), offsetof(oc_prompt, has_agents), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_prompt = {SDKRT_JK_OBJECT, "Prompt", sizeof(oc_prompt), NULL, oc__j_prompt_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt = {SDKRT_JK_OBJECT, "Prompt", sizeof(oc_prompt), NULL, oc__j_prompt_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_prompt_agent_attachment_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_prompt_agent_attachment, name), SDKRT_JNONE, SDKRT_JNONE},
     {"source", &oc__j_prompt_source, 0, offsetof(oc_prompt_agent_attachment, source), offsetof(oc_prompt_agent_attachment, has_source), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_prompt_agent_attachment = {SDKRT_JK_OBJECT, "PromptAgentAttachment", sizeof(oc_prompt_agent_attachment), NULL, oc__j_prompt_agent_attachment_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt_agent_attachment = {SDKRT_JK_OBJECT, "PromptAgentAttachment", sizeof(oc_prompt_agent_attachment), NULL, oc__j_prompt_agent_attachment_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_prompt_agent_attachment_list = {SDKRT_JK_ARRAY, "prompt_agent_attachment_list", sizeof(oc_prompt_agent_attachment_list), &oc__j_prompt_agent_attachment, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt_agent_attachment_list = {SDKRT_JK_ARRAY, "prompt_agent_attachment_list", sizeof(oc_prompt_agent_attachment_list), &oc__j_prompt_agent_attachment, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_prompt_file_attachment_f[] = {
     {"uri", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_prompt_file_attachment, uri), SDKRT_JNONE, SDKRT_JNONE},
@@ -2257,16 +2283,16 @@ static const sdkrt_jfield oc__j_prompt_file_attachment_f[] = {
     {"description", &oc__jx_string, 0, offsetof(oc_prompt_file_attachment, description), offsetof(oc_prompt_file_attachment, has_description), SDKRT_JNONE},
     {"source", &oc__j_prompt_source, 0, offsetof(oc_prompt_file_attachment, source), offsetof(oc_prompt_file_attachment, has_source), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_prompt_file_attachment = {SDKRT_JK_OBJECT, "PromptFileAttachment", sizeof(oc_prompt_file_attachment), NULL, oc__j_prompt_file_attachment_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt_file_attachment = {SDKRT_JK_OBJECT, "PromptFileAttachment", sizeof(oc_prompt_file_attachment), NULL, oc__j_prompt_file_attachment_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_prompt_file_attachment_list = {SDKRT_JK_ARRAY, "prompt_file_attachment_list", sizeof(oc_prompt_file_attachment_list), &oc__j_prompt_file_attachment, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt_file_attachment_list = {SDKRT_JK_ARRAY, "prompt_file_attachment_list", sizeof(oc_prompt_file_attachment_list), &oc__j_prompt_file_attachment, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_prompt_input_f[] = {
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_prompt_input, text), SDKRT_JNONE, SDKRT_JNONE},
     {"files", &oc__j_prompt_input_file_attachment_list, 0, offsetof(oc_prompt_input, files), offsetof(oc_prompt_input, has_files), SDKRT_JNONE},
     {"agents", &oc__j_prompt_agent_attachment_list, 0, offsetof(oc_prompt_input, agents), offsetof(oc_prompt_input, has_agents), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_prompt_input = {SDKRT_JK_OBJECT, "PromptInput", sizeof(oc_prompt_input), NULL, oc__j_prompt_input_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt_input = {SDKRT_JK_OBJECT, "PromptInput", sizeof(oc_prompt_input), NULL, oc__j_prompt_input_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_prompt_input_file_attachment_f[] = {
     {"uri", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_prompt_input_file_attachment, uri), SDKRT_JNONE, SDKRT_JNONE},
@@ -2274,16 +2300,16 @@ static const sdkrt_jfield oc__j_prompt_input_file_attachment_f[] = {
     {"description", &oc__jx_string, 0, offsetof(oc_prompt_input_file_attachment, description), offsetof(oc_prompt_input_file_attachment, has_description), SDKRT_JNONE},
     {"source", &oc__j_prompt_source, 0, offsetof(oc_prompt_input_file_attachment, source), offsetof(oc_prompt_input_file_attachment, has_source), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_prompt_input_file_attachment = {SDKRT_JK_OBJECT, "PromptInputFileAttachment", sizeof(oc_prompt_input_file_attachment), NULL, oc__j_prompt_input_file_attachment_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt_input_file_attachment = {SDKRT_JK_OBJECT, "PromptInputFileAttachment", sizeof(oc_prompt_input_file_attachment), NULL, oc__j_prompt_input_file_attachment_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_prompt_input_file_attachment_list = {SDKRT_JK_ARRAY, "prompt_input_file_attachment_list", sizeof(oc_prompt_input_file_attachment_list), &oc__j_prompt_input_file_attachment, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt_input_file_attachment_list = {SDKRT_JK_ARRAY, "prompt_input_file_attachment_list", sizeof(oc_prompt_input_file_attachment_list), &oc__j_prompt_input_file_attachment, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_prompt_source_f[] = {
     {"start", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_prompt_source, start), SDKRT_JNONE, SDKRT_JNONE},
     {"end", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_prompt_source, end), SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_prompt_source, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_prompt_source = {SDKRT_JK_OBJECT, "PromptSource", sizeof(oc_prompt_source), NULL, oc__j_prompt_source_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_prompt_source = {SDKRT_JK_OBJECT, "PromptSource", sizeof(oc_prompt_source), NULL, oc__j_prompt_source_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_aisdk_f[] = {
     {"type", &oc__jx_lit57, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -2291,69 +2317,74 @@ static const sdkrt_jfield oc__j_provider_aisdk_f[] = {
     {"url", &oc__jx_string, 0, offsetof(oc_provider_aisdk, url), offsetof(oc_provider_aisdk, has_url), SDKRT_JNONE},
     {"settings", &oc__j_json_map, 0, offsetof(oc_provider_aisdk, settings), offsetof(oc_provider_aisdk, has_settings), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_aisdk = {SDKRT_JK_OBJECT, "ProviderAISDK", sizeof(oc_provider_aisdk), NULL, oc__j_provider_aisdk_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_aisdk = {SDKRT_JK_OBJECT, "ProviderAISDK", sizeof(oc_provider_aisdk), NULL, oc__j_provider_aisdk_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_provider_api_v[] = {
     {"aisdk", &oc__j_provider_aisdk, 0},
     {"native", &oc__j_provider_native, 0},
 };
-const sdkrt_jtype oc__j_provider_api = {SDKRT_JK_UNION, "ProviderApi", sizeof(oc_provider_api), NULL, NULL, 0, oc__j_provider_api_v, 2, "type", offsetof(oc_provider_api, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_provider_api_cf[] = {
+    {"url", &oc__jx_string, 0, offsetof(oc_provider_api_common, url), offsetof(oc_provider_api_common, has_url), SDKRT_JNONE},
+    {"settings", &oc__j_json_map, 0, offsetof(oc_provider_api_common, settings), offsetof(oc_provider_api_common, has_settings), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_provider_api_common = {SDKRT_JK_OBJECT, "provider_api_common", sizeof(oc_provider_api_common), NULL, oc__j_provider_api_cf, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_provider_api = {SDKRT_JK_UNION, "ProviderApi", sizeof(oc_provider_api), NULL, NULL, 0, oc__j_provider_api_v, 2, "type", offsetof(oc_provider_api, u), NULL, 0, NULL, &oc__j_provider_api_common};
 
 static const sdkrt_jfield oc__j_provider_auth_error_f[] = {
     {"name", &oc__jx_lit82, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_provider_auth_error_data, SDKRT_JF_REQUIRED, offsetof(oc_provider_auth_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_auth_error = {SDKRT_JK_OBJECT, "ProviderAuthError", sizeof(oc_provider_auth_error), NULL, oc__j_provider_auth_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_auth_error = {SDKRT_JK_OBJECT, "ProviderAuthError", sizeof(oc_provider_auth_error), NULL, oc__j_provider_auth_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_auth_error_data_f[] = {
     {"providerID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_provider_auth_error_data, provider_id), SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_provider_auth_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_auth_error_data = {SDKRT_JK_OBJECT, "ProviderAuthErrorData", sizeof(oc_provider_auth_error_data), NULL, oc__j_provider_auth_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_auth_error_data = {SDKRT_JK_OBJECT, "ProviderAuthErrorData", sizeof(oc_provider_auth_error_data), NULL, oc__j_provider_auth_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_get_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_provider_get_location, directory), offsetof(oc_provider_get_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_provider_get_location, workspace), offsetof(oc_provider_get_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_get_location = {SDKRT_JK_OBJECT, "ProviderGetLocation", sizeof(oc_provider_get_location), NULL, oc__j_provider_get_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_get_location = {SDKRT_JK_OBJECT, "ProviderGetLocation", sizeof(oc_provider_get_location), NULL, oc__j_provider_get_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_get_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_provider_get_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_provider_v2_info, SDKRT_JF_REQUIRED, offsetof(oc_provider_get_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_get_response = {SDKRT_JK_OBJECT, "ProviderGetResponse", sizeof(oc_provider_get_response), NULL, oc__j_provider_get_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_get_response = {SDKRT_JK_OBJECT, "ProviderGetResponse", sizeof(oc_provider_get_response), NULL, oc__j_provider_get_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_provider_list_location, directory), offsetof(oc_provider_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_provider_list_location, workspace), offsetof(oc_provider_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_list_location = {SDKRT_JK_OBJECT, "ProviderListLocation", sizeof(oc_provider_list_location), NULL, oc__j_provider_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_list_location = {SDKRT_JK_OBJECT, "ProviderListLocation", sizeof(oc_provider_list_location), NULL, oc__j_provider_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_provider_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_provider_v2_info_list, SDKRT_JF_REQUIRED, offsetof(oc_provider_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_list_response = {SDKRT_JK_OBJECT, "ProviderListResponse", sizeof(oc_provider_list_response), NULL, oc__j_provider_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_list_response = {SDKRT_JK_OBJECT, "ProviderListResponse", sizeof(oc_provider_list_response), NULL, oc__j_provider_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_native_f[] = {
     {"type", &oc__jx_lit58, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"url", &oc__jx_string, 0, offsetof(oc_provider_native, url), offsetof(oc_provider_native, has_url), SDKRT_JNONE},
     {"settings", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_provider_native, settings), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_native = {SDKRT_JK_OBJECT, "ProviderNative", sizeof(oc_provider_native), NULL, oc__j_provider_native_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_native = {SDKRT_JK_OBJECT, "ProviderNative", sizeof(oc_provider_native), NULL, oc__j_provider_native_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_not_found_error_f[] = {
     {"_tag", &oc__jx_lit60, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"providerID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_provider_not_found_error, provider_id), SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_provider_not_found_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_not_found_error = {SDKRT_JK_OBJECT, "ProviderNotFoundError", sizeof(oc_provider_not_found_error), NULL, oc__j_provider_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_not_found_error = {SDKRT_JK_OBJECT, "ProviderNotFoundError", sizeof(oc_provider_not_found_error), NULL, oc__j_provider_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_request_f[] = {
     {"headers", &oc__j_string_map, SDKRT_JF_REQUIRED, offsetof(oc_provider_request, headers), SDKRT_JNONE, SDKRT_JNONE},
     {"body", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_provider_request, body), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_request = {SDKRT_JK_OBJECT, "ProviderRequest", sizeof(oc_provider_request), NULL, oc__j_provider_request_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_request = {SDKRT_JK_OBJECT, "ProviderRequest", sizeof(oc_provider_request), NULL, oc__j_provider_request_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_provider_v2_info_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_provider_v2_info, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2363,9 +2394,9 @@ static const sdkrt_jfield oc__j_provider_v2_info_f[] = {
     {"api", &oc__j_provider_api, SDKRT_JF_REQUIRED, offsetof(oc_provider_v2_info, api), SDKRT_JNONE, SDKRT_JNONE},
     {"request", &oc__j_provider_request, SDKRT_JF_REQUIRED, offsetof(oc_provider_v2_info, request), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_provider_v2_info = {SDKRT_JK_OBJECT, "ProviderV2Info", sizeof(oc_provider_v2_info), NULL, oc__j_provider_v2_info_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_v2_info = {SDKRT_JK_OBJECT, "ProviderV2Info", sizeof(oc_provider_v2_info), NULL, oc__j_provider_v2_info_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_provider_v2_info_list = {SDKRT_JK_ARRAY, "provider_v2_info_list", sizeof(oc_provider_v2_info_list), &oc__j_provider_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_provider_v2_info_list = {SDKRT_JK_ARRAY, "provider_v2_info_list", sizeof(oc_provider_v2_info_list), &oc__j_provider_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_f[] = {
     {"id", &oc__j_pty_id, SDKRT_JF_REQUIRED, offsetof(oc_pty, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2377,19 +2408,19 @@ static const sdkrt_jfield oc__j_pty_f[] = {
     {"pid", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty, pid), SDKRT_JNONE, SDKRT_JNONE},
     {"exitCode", &oc__jx_int64, 0, offsetof(oc_pty, exit_code), offsetof(oc_pty, has_exit_code), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty = {SDKRT_JK_OBJECT, "Pty", sizeof(oc_pty), NULL, oc__j_pty_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty = {SDKRT_JK_OBJECT, "Pty", sizeof(oc_pty), NULL, oc__j_pty_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_connect_token_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_pty_connect_token_location, directory), offsetof(oc_pty_connect_token_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_pty_connect_token_location, workspace), offsetof(oc_pty_connect_token_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_connect_token_location = {SDKRT_JK_OBJECT, "PtyConnectTokenLocation", sizeof(oc_pty_connect_token_location), NULL, oc__j_pty_connect_token_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_connect_token_location = {SDKRT_JK_OBJECT, "PtyConnectTokenLocation", sizeof(oc_pty_connect_token_location), NULL, oc__j_pty_connect_token_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_connect_token_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_pty_connect_token_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_pty_ticket_connect_token, SDKRT_JF_REQUIRED, offsetof(oc_pty_connect_token_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_connect_token_response = {SDKRT_JK_OBJECT, "PtyConnectTokenResponse", sizeof(oc_pty_connect_token_response), NULL, oc__j_pty_connect_token_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_connect_token_response = {SDKRT_JK_OBJECT, "PtyConnectTokenResponse", sizeof(oc_pty_connect_token_response), NULL, oc__j_pty_connect_token_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_create_body_f[] = {
     {"command", &oc__jx_string, 0, offsetof(oc_pty_create_body, command), offsetof(oc_pty_create_body, has_command), SDKRT_JNONE},
@@ -2398,19 +2429,19 @@ static const sdkrt_jfield oc__j_pty_create_body_f[] = {
     {"title", &oc__jx_string, 0, offsetof(oc_pty_create_body, title), offsetof(oc_pty_create_body, has_title), SDKRT_JNONE},
     {"env", &oc__j_string_map, 0, offsetof(oc_pty_create_body, env), offsetof(oc_pty_create_body, has_env), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_create_body = {SDKRT_JK_OBJECT, "PtyCreateBody", sizeof(oc_pty_create_body), NULL, oc__j_pty_create_body_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_create_body = {SDKRT_JK_OBJECT, "PtyCreateBody", sizeof(oc_pty_create_body), NULL, oc__j_pty_create_body_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_create_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_pty_create_location, directory), offsetof(oc_pty_create_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_pty_create_location, workspace), offsetof(oc_pty_create_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_create_location = {SDKRT_JK_OBJECT, "PtyCreateLocation", sizeof(oc_pty_create_location), NULL, oc__j_pty_create_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_create_location = {SDKRT_JK_OBJECT, "PtyCreateLocation", sizeof(oc_pty_create_location), NULL, oc__j_pty_create_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_create_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_pty_create_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_pty, SDKRT_JF_REQUIRED, offsetof(oc_pty_create_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_create_response = {SDKRT_JK_OBJECT, "PtyCreateResponse", sizeof(oc_pty_create_response), NULL, oc__j_pty_create_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_create_response = {SDKRT_JK_OBJECT, "PtyCreateResponse", sizeof(oc_pty_create_response), NULL, oc__j_pty_create_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_created_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_created, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2420,12 +2451,12 @@ static const sdkrt_jfield oc__j_pty_created_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_pty_created, location), offsetof(oc_pty_created, has_location), SDKRT_JNONE},
     {"data", &oc__j_pty_created_data, SDKRT_JF_REQUIRED, offsetof(oc_pty_created, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_created = {SDKRT_JK_OBJECT, "PtyCreated", sizeof(oc_pty_created), NULL, oc__j_pty_created_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_created = {SDKRT_JK_OBJECT, "PtyCreated", sizeof(oc_pty_created), NULL, oc__j_pty_created_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_created_data_f[] = {
     {"info", &oc__j_pty, SDKRT_JF_REQUIRED, offsetof(oc_pty_created_data, info), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_created_data = {SDKRT_JK_OBJECT, "PtyCreatedData", sizeof(oc_pty_created_data), NULL, oc__j_pty_created_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_created_data = {SDKRT_JK_OBJECT, "PtyCreatedData", sizeof(oc_pty_created_data), NULL, oc__j_pty_created_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_deleted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_deleted, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2435,12 +2466,12 @@ static const sdkrt_jfield oc__j_pty_deleted_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_pty_deleted, location), offsetof(oc_pty_deleted, has_location), SDKRT_JNONE},
     {"data", &oc__j_pty_deleted_data, SDKRT_JF_REQUIRED, offsetof(oc_pty_deleted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_deleted = {SDKRT_JK_OBJECT, "PtyDeleted", sizeof(oc_pty_deleted), NULL, oc__j_pty_deleted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_deleted = {SDKRT_JK_OBJECT, "PtyDeleted", sizeof(oc_pty_deleted), NULL, oc__j_pty_deleted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_deleted_data_f[] = {
     {"id", &oc__j_pty_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_deleted_data, id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_deleted_data = {SDKRT_JK_OBJECT, "PtyDeletedData", sizeof(oc_pty_deleted_data), NULL, oc__j_pty_deleted_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_deleted_data = {SDKRT_JK_OBJECT, "PtyDeletedData", sizeof(oc_pty_deleted_data), NULL, oc__j_pty_deleted_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_exited_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2450,87 +2481,87 @@ static const sdkrt_jfield oc__j_pty_exited_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_pty_exited, location), offsetof(oc_pty_exited, has_location), SDKRT_JNONE},
     {"data", &oc__j_pty_exited_data, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_exited = {SDKRT_JK_OBJECT, "PtyExited", sizeof(oc_pty_exited), NULL, oc__j_pty_exited_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_exited = {SDKRT_JK_OBJECT, "PtyExited", sizeof(oc_pty_exited), NULL, oc__j_pty_exited_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_exited_data_f[] = {
     {"id", &oc__j_pty_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited_data, id), SDKRT_JNONE, SDKRT_JNONE},
     {"exitCode", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_exited_data, exit_code), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_exited_data = {SDKRT_JK_OBJECT, "PtyExitedData", sizeof(oc_pty_exited_data), NULL, oc__j_pty_exited_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_exited_data = {SDKRT_JK_OBJECT, "PtyExitedData", sizeof(oc_pty_exited_data), NULL, oc__j_pty_exited_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_get_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_pty_get_location, directory), offsetof(oc_pty_get_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_pty_get_location, workspace), offsetof(oc_pty_get_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_get_location = {SDKRT_JK_OBJECT, "PtyGetLocation", sizeof(oc_pty_get_location), NULL, oc__j_pty_get_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_get_location = {SDKRT_JK_OBJECT, "PtyGetLocation", sizeof(oc_pty_get_location), NULL, oc__j_pty_get_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_get_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_pty_get_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_pty, SDKRT_JF_REQUIRED, offsetof(oc_pty_get_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_get_response = {SDKRT_JK_OBJECT, "PtyGetResponse", sizeof(oc_pty_get_response), NULL, oc__j_pty_get_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_get_response = {SDKRT_JK_OBJECT, "PtyGetResponse", sizeof(oc_pty_get_response), NULL, oc__j_pty_get_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_pty_id = {SDKRT_JK_STRING, "pty_id", sizeof(oc_pty_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_id = {SDKRT_JK_STRING, "pty_id", sizeof(oc_pty_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_pty_list_location, directory), offsetof(oc_pty_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_pty_list_location, workspace), offsetof(oc_pty_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_list_location = {SDKRT_JK_OBJECT, "PtyListLocation", sizeof(oc_pty_list_location), NULL, oc__j_pty_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_list_location = {SDKRT_JK_OBJECT, "PtyListLocation", sizeof(oc_pty_list_location), NULL, oc__j_pty_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_pty_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_pty_list_value, SDKRT_JF_REQUIRED, offsetof(oc_pty_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_list_response = {SDKRT_JK_OBJECT, "PtyListResponse", sizeof(oc_pty_list_response), NULL, oc__j_pty_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_list_response = {SDKRT_JK_OBJECT, "PtyListResponse", sizeof(oc_pty_list_response), NULL, oc__j_pty_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_pty_list_value = {SDKRT_JK_ARRAY, "pty_list_value", sizeof(oc_pty_list_value), &oc__j_pty, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_list_value = {SDKRT_JK_ARRAY, "pty_list_value", sizeof(oc_pty_list_value), &oc__j_pty, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_not_found_error_f[] = {
     {"_tag", &oc__jx_lit153, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"ptyID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_pty_not_found_error, pty_id), SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_pty_not_found_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_not_found_error = {SDKRT_JK_OBJECT, "PtyNotFoundError", sizeof(oc_pty_not_found_error), NULL, oc__j_pty_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_not_found_error = {SDKRT_JK_OBJECT, "PtyNotFoundError", sizeof(oc_pty_not_found_error), NULL, oc__j_pty_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_remove_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_pty_remove_location, directory), offsetof(oc_pty_remove_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_pty_remove_location, workspace), offsetof(oc_pty_remove_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_remove_location = {SDKRT_JK_OBJECT, "PtyRemoveLocation", sizeof(oc_pty_remove_location), NULL, oc__j_pty_remove_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_remove_location = {SDKRT_JK_OBJECT, "PtyRemoveLocation", sizeof(oc_pty_remove_location), NULL, oc__j_pty_remove_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_pty_status_e[] = {"running", "exited"};
-const sdkrt_jtype oc__j_pty_status = {SDKRT_JK_ENUM, "PtyStatus", sizeof(oc_pty_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_pty_status_e, 2, NULL};
+const sdkrt_jtype oc__j_pty_status = {SDKRT_JK_ENUM, "PtyStatus", sizeof(oc_pty_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_pty_status_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_ticket_connect_token_f[] = {
     {"ticket", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_pty_ticket_connect_token, ticket), SDKRT_JNONE, SDKRT_JNONE},
     {"expires_in", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_ticket_connect_token, expires_in), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_ticket_connect_token = {SDKRT_JK_OBJECT, "PtyTicketConnectToken", sizeof(oc_pty_ticket_connect_token), NULL, oc__j_pty_ticket_connect_token_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_ticket_connect_token = {SDKRT_JK_OBJECT, "PtyTicketConnectToken", sizeof(oc_pty_ticket_connect_token), NULL, oc__j_pty_ticket_connect_token_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_update_body_f[] = {
     {"title", &oc__jx_string, 0, offsetof(oc_pty_update_body, title), offsetof(oc_pty_update_body, has_title), SDKRT_JNONE},
     {"size", &oc__j_pty_update_body_size, 0, offsetof(oc_pty_update_body, size), offsetof(oc_pty_update_body, has_size), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_update_body = {SDKRT_JK_OBJECT, "PtyUpdateBody", sizeof(oc_pty_update_body), NULL, oc__j_pty_update_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_update_body = {SDKRT_JK_OBJECT, "PtyUpdateBody", sizeof(oc_pty_update_body), NULL, oc__j_pty_update_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_update_body_size_f[] = {
     {"rows", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_update_body_size, rows), SDKRT_JNONE, SDKRT_JNONE},
     {"cols", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_pty_update_body_size, cols), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_update_body_size = {SDKRT_JK_OBJECT, "PtyUpdateBodySize", sizeof(oc_pty_update_body_size), NULL, oc__j_pty_update_body_size_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_update_body_size = {SDKRT_JK_OBJECT, "PtyUpdateBodySize", sizeof(oc_pty_update_body_size), NULL, oc__j_pty_update_body_size_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_update_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_pty_update_location, directory), offsetof(oc_pty_update_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_pty_update_location, workspace), offsetof(oc_pty_update_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_update_location = {SDKRT_JK_OBJECT, "PtyUpdateLocation", sizeof(oc_pty_update_location), NULL, oc__j_pty_update_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_update_location = {SDKRT_JK_OBJECT, "PtyUpdateLocation", sizeof(oc_pty_update_location), NULL, oc__j_pty_update_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_update_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_pty_update_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_pty, SDKRT_JF_REQUIRED, offsetof(oc_pty_update_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_update_response = {SDKRT_JK_OBJECT, "PtyUpdateResponse", sizeof(oc_pty_update_response), NULL, oc__j_pty_update_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_update_response = {SDKRT_JK_OBJECT, "PtyUpdateResponse", sizeof(oc_pty_update_response), NULL, oc__j_pty_update_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_pty_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2540,12 +2571,12 @@ static const sdkrt_jfield oc__j_pty_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_pty_updated, location), offsetof(oc_pty_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_pty_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_pty_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_updated = {SDKRT_JK_OBJECT, "PtyUpdated", sizeof(oc_pty_updated), NULL, oc__j_pty_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_updated = {SDKRT_JK_OBJECT, "PtyUpdated", sizeof(oc_pty_updated), NULL, oc__j_pty_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_pty_updated_data_f[] = {
     {"info", &oc__j_pty, SDKRT_JF_REQUIRED, offsetof(oc_pty_updated_data, info), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_pty_updated_data = {SDKRT_JK_OBJECT, "PtyUpdatedData", sizeof(oc_pty_updated_data), NULL, oc__j_pty_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_pty_updated_data = {SDKRT_JK_OBJECT, "PtyUpdatedData", sizeof(oc_pty_updated_data), NULL, oc__j_pty_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_asked_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_asked, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2555,7 +2586,7 @@ static const sdkrt_jfield oc__j_question_asked_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_asked, location), offsetof(oc_question_asked, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_asked_data, SDKRT_JF_REQUIRED, offsetof(oc_question_asked, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_asked = {SDKRT_JK_OBJECT, "QuestionAsked", sizeof(oc_question_asked), NULL, oc__j_question_asked_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_asked = {SDKRT_JK_OBJECT, "QuestionAsked", sizeof(oc_question_asked), NULL, oc__j_question_asked_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_asked_data_f[] = {
     {"id", &oc__j_request_id, SDKRT_JF_REQUIRED, offsetof(oc_question_asked_data, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2563,7 +2594,7 @@ static const sdkrt_jfield oc__j_question_asked_data_f[] = {
     {"questions", &oc__j_question_info_list, SDKRT_JF_REQUIRED, offsetof(oc_question_asked_data, questions), SDKRT_JNONE, SDKRT_JNONE},
     {"tool", &oc__j_question_tool, 0, offsetof(oc_question_asked_data, tool), offsetof(oc_question_asked_data, has_tool), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_asked_data = {SDKRT_JK_OBJECT, "QuestionAskedData", sizeof(oc_question_asked_data), NULL, oc__j_question_asked_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_asked_data = {SDKRT_JK_OBJECT, "QuestionAskedData", sizeof(oc_question_asked_data), NULL, oc__j_question_asked_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_info_f[] = {
     {"question", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_info, question), SDKRT_JNONE, SDKRT_JNONE},
@@ -2572,24 +2603,24 @@ static const sdkrt_jfield oc__j_question_info_f[] = {
     {"multiple", &oc__jx_bool, 0, offsetof(oc_question_info, multiple), offsetof(oc_question_info, has_multiple), SDKRT_JNONE},
     {"custom", &oc__jx_bool, 0, offsetof(oc_question_info, custom), offsetof(oc_question_info, has_custom), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_info = {SDKRT_JK_OBJECT, "QuestionInfo", sizeof(oc_question_info), NULL, oc__j_question_info_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_info = {SDKRT_JK_OBJECT, "QuestionInfo", sizeof(oc_question_info), NULL, oc__j_question_info_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_question_info_list = {SDKRT_JK_ARRAY, "question_info_list", sizeof(oc_question_info_list), &oc__j_question_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_info_list = {SDKRT_JK_ARRAY, "question_info_list", sizeof(oc_question_info_list), &oc__j_question_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_not_found_error_f[] = {
     {"_tag", &oc__jx_lit155, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_not_found_error, request_id), SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_not_found_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_not_found_error = {SDKRT_JK_OBJECT, "QuestionNotFoundError", sizeof(oc_question_not_found_error), NULL, oc__j_question_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_not_found_error = {SDKRT_JK_OBJECT, "QuestionNotFoundError", sizeof(oc_question_not_found_error), NULL, oc__j_question_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_option_f[] = {
     {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_option, label), SDKRT_JNONE, SDKRT_JNONE},
     {"description", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_option, description), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_option = {SDKRT_JK_OBJECT, "QuestionOption", sizeof(oc_question_option), NULL, oc__j_question_option_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_option = {SDKRT_JK_OBJECT, "QuestionOption", sizeof(oc_question_option), NULL, oc__j_question_option_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_question_option_list = {SDKRT_JK_ARRAY, "question_option_list", sizeof(oc_question_option_list), &oc__j_question_option, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_option_list = {SDKRT_JK_ARRAY, "question_option_list", sizeof(oc_question_option_list), &oc__j_question_option, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_rejected_2_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_2, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2599,13 +2630,13 @@ static const sdkrt_jfield oc__j_question_rejected_2_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_rejected_2, location), offsetof(oc_question_rejected_2, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_rejected_data, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_2, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_rejected_2 = {SDKRT_JK_OBJECT, "question.rejected", sizeof(oc_question_rejected_2), NULL, oc__j_question_rejected_2_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_rejected_2 = {SDKRT_JK_OBJECT, "question.rejected", sizeof(oc_question_rejected_2), NULL, oc__j_question_rejected_2_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_rejected_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__j_request_id, SDKRT_JF_REQUIRED, offsetof(oc_question_rejected_data, request_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_rejected_data = {SDKRT_JK_OBJECT, "question.rejectedData", sizeof(oc_question_rejected_data), NULL, oc__j_question_rejected_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_rejected_data = {SDKRT_JK_OBJECT, "question.rejectedData", sizeof(oc_question_rejected_data), NULL, oc__j_question_rejected_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_replied_2_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_2, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2615,32 +2646,32 @@ static const sdkrt_jfield oc__j_question_replied_2_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_replied_2, location), offsetof(oc_question_replied_2, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_replied_data, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_2, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_replied_2 = {SDKRT_JK_OBJECT, "question.replied", sizeof(oc_question_replied_2), NULL, oc__j_question_replied_2_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_replied_2 = {SDKRT_JK_OBJECT, "question.replied", sizeof(oc_question_replied_2), NULL, oc__j_question_replied_2_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_replied_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__j_request_id, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_data, request_id), SDKRT_JNONE, SDKRT_JNONE},
     {"answers", &oc__j_string_list_list, SDKRT_JF_REQUIRED, offsetof(oc_question_replied_data, answers), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_replied_data = {SDKRT_JK_OBJECT, "question.repliedData", sizeof(oc_question_replied_data), NULL, oc__j_question_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_replied_data = {SDKRT_JK_OBJECT, "question.repliedData", sizeof(oc_question_replied_data), NULL, oc__j_question_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_request_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_question_request_list_location, directory), offsetof(oc_question_request_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_question_request_list_location, workspace), offsetof(oc_question_request_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_request_list_location = {SDKRT_JK_OBJECT, "QuestionRequestListLocation", sizeof(oc_question_request_list_location), NULL, oc__j_question_request_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_request_list_location = {SDKRT_JK_OBJECT, "QuestionRequestListLocation", sizeof(oc_question_request_list_location), NULL, oc__j_question_request_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_request_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_question_request_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_question_v2_request_list, SDKRT_JF_REQUIRED, offsetof(oc_question_request_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_request_list_response = {SDKRT_JK_OBJECT, "QuestionRequestListResponse", sizeof(oc_question_request_list_response), NULL, oc__j_question_request_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_request_list_response = {SDKRT_JK_OBJECT, "QuestionRequestListResponse", sizeof(oc_question_request_list_response), NULL, oc__j_question_request_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_tool_f[] = {
     {"messageID", &oc__j_message_id_msg, SDKRT_JF_REQUIRED, offsetof(oc_question_tool, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_tool, call_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_tool = {SDKRT_JK_OBJECT, "QuestionTool", sizeof(oc_question_tool), NULL, oc__j_question_tool_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_tool = {SDKRT_JK_OBJECT, "QuestionTool", sizeof(oc_question_tool), NULL, oc__j_question_tool_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_asked_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2650,7 +2681,7 @@ static const sdkrt_jfield oc__j_question_v2_asked_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_v2_asked, location), offsetof(oc_question_v2_asked, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_v2_asked_data, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_asked = {SDKRT_JK_OBJECT, "QuestionV2Asked", sizeof(oc_question_v2_asked), NULL, oc__j_question_v2_asked_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_asked = {SDKRT_JK_OBJECT, "QuestionV2Asked", sizeof(oc_question_v2_asked), NULL, oc__j_question_v2_asked_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_asked_data_f[] = {
     {"id", &oc__j_request_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked_data, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2658,7 +2689,7 @@ static const sdkrt_jfield oc__j_question_v2_asked_data_f[] = {
     {"questions", &oc__j_question_v2_info_list, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_asked_data, questions), SDKRT_JNONE, SDKRT_JNONE},
     {"tool", &oc__j_question_v2_tool, 0, offsetof(oc_question_v2_asked_data, tool), offsetof(oc_question_v2_asked_data, has_tool), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_asked_data = {SDKRT_JK_OBJECT, "QuestionV2AskedData", sizeof(oc_question_v2_asked_data), NULL, oc__j_question_v2_asked_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_asked_data = {SDKRT_JK_OBJECT, "QuestionV2AskedData", sizeof(oc_question_v2_asked_data), NULL, oc__j_question_v2_asked_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_info_f[] = {
     {"question", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_info, question), SDKRT_JNONE, SDKRT_JNONE},
@@ -2667,17 +2698,17 @@ static const sdkrt_jfield oc__j_question_v2_info_f[] = {
     {"multiple", &oc__jx_bool, 0, offsetof(oc_question_v2_info, multiple), offsetof(oc_question_v2_info, has_multiple), SDKRT_JNONE},
     {"custom", &oc__jx_bool, 0, offsetof(oc_question_v2_info, custom), offsetof(oc_question_v2_info, has_custom), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_info = {SDKRT_JK_OBJECT, "QuestionV2Info", sizeof(oc_question_v2_info), NULL, oc__j_question_v2_info_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_info = {SDKRT_JK_OBJECT, "QuestionV2Info", sizeof(oc_question_v2_info), NULL, oc__j_question_v2_info_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_question_v2_info_list = {SDKRT_JK_ARRAY, "question_v2_info_list", sizeof(oc_question_v2_info_list), &oc__j_question_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_info_list = {SDKRT_JK_ARRAY, "question_v2_info_list", sizeof(oc_question_v2_info_list), &oc__j_question_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_option_f[] = {
     {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_option, label), SDKRT_JNONE, SDKRT_JNONE},
     {"description", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_option, description), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_option = {SDKRT_JK_OBJECT, "QuestionV2Option", sizeof(oc_question_v2_option), NULL, oc__j_question_v2_option_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_option = {SDKRT_JK_OBJECT, "QuestionV2Option", sizeof(oc_question_v2_option), NULL, oc__j_question_v2_option_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_question_v2_option_list = {SDKRT_JK_ARRAY, "question_v2_option_list", sizeof(oc_question_v2_option_list), &oc__j_question_v2_option, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_option_list = {SDKRT_JK_ARRAY, "question_v2_option_list", sizeof(oc_question_v2_option_list), &oc__j_question_v2_option, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_rejected_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2687,13 +2718,13 @@ static const sdkrt_jfield oc__j_question_v2_rejected_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_v2_rejected, location), offsetof(oc_question_v2_rejected, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_v2_rejected_data, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_rejected = {SDKRT_JK_OBJECT, "QuestionV2Rejected", sizeof(oc_question_v2_rejected), NULL, oc__j_question_v2_rejected_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_rejected = {SDKRT_JK_OBJECT, "QuestionV2Rejected", sizeof(oc_question_v2_rejected), NULL, oc__j_question_v2_rejected_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_rejected_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__j_request_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_rejected_data, request_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_rejected_data = {SDKRT_JK_OBJECT, "QuestionV2RejectedData", sizeof(oc_question_v2_rejected_data), NULL, oc__j_question_v2_rejected_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_rejected_data = {SDKRT_JK_OBJECT, "QuestionV2RejectedData", sizeof(oc_question_v2_rejected_data), NULL, oc__j_question_v2_rejected_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_replied_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2703,19 +2734,19 @@ static const sdkrt_jfield oc__j_question_v2_replied_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_question_v2_replied, location), offsetof(oc_question_v2_replied, has_location), SDKRT_JNONE},
     {"data", &oc__j_question_v2_replied_data, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_replied = {SDKRT_JK_OBJECT, "QuestionV2Replied", sizeof(oc_question_v2_replied), NULL, oc__j_question_v2_replied_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_replied = {SDKRT_JK_OBJECT, "QuestionV2Replied", sizeof(oc_question_v2_replied), NULL, oc__j_question_v2_replied_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_replied_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"requestID", &oc__j_request_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied_data, request_id), SDKRT_JNONE, SDKRT_JNONE},
     {"answers", &oc__j_string_list_list, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_replied_data, answers), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_replied_data = {SDKRT_JK_OBJECT, "QuestionV2RepliedData", sizeof(oc_question_v2_replied_data), NULL, oc__j_question_v2_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_replied_data = {SDKRT_JK_OBJECT, "QuestionV2RepliedData", sizeof(oc_question_v2_replied_data), NULL, oc__j_question_v2_replied_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_reply_f[] = {
     {"answers", &oc__j_string_list_list, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_reply, answers), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_reply = {SDKRT_JK_OBJECT, "QuestionV2Reply", sizeof(oc_question_v2_reply), NULL, oc__j_question_v2_reply_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_reply = {SDKRT_JK_OBJECT, "QuestionV2Reply", sizeof(oc_question_v2_reply), NULL, oc__j_question_v2_reply_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_request_f[] = {
     {"id", &oc__j_request_id, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_request, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2723,33 +2754,33 @@ static const sdkrt_jfield oc__j_question_v2_request_f[] = {
     {"questions", &oc__j_question_v2_info_list, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_request, questions), SDKRT_JNONE, SDKRT_JNONE},
     {"tool", &oc__j_question_v2_tool, 0, offsetof(oc_question_v2_request, tool), offsetof(oc_question_v2_request, has_tool), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_request = {SDKRT_JK_OBJECT, "QuestionV2Request", sizeof(oc_question_v2_request), NULL, oc__j_question_v2_request_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_request = {SDKRT_JK_OBJECT, "QuestionV2Request", sizeof(oc_question_v2_request), NULL, oc__j_question_v2_request_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_question_v2_request_list = {SDKRT_JK_ARRAY, "question_v2_request_list", sizeof(oc_question_v2_request_list), &oc__j_question_v2_request, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_request_list = {SDKRT_JK_ARRAY, "question_v2_request_list", sizeof(oc_question_v2_request_list), &oc__j_question_v2_request, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_question_v2_tool_f[] = {
     {"messageID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_tool, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_question_v2_tool, call_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_question_v2_tool = {SDKRT_JK_OBJECT, "QuestionV2Tool", sizeof(oc_question_v2_tool), NULL, oc__j_question_v2_tool_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_question_v2_tool = {SDKRT_JK_OBJECT, "QuestionV2Tool", sizeof(oc_question_v2_tool), NULL, oc__j_question_v2_tool_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_range_f[] = {
     {"start", &oc__j_range_start, SDKRT_JF_REQUIRED, offsetof(oc_range, start), SDKRT_JNONE, SDKRT_JNONE},
     {"end", &oc__j_range_end, SDKRT_JF_REQUIRED, offsetof(oc_range, end), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_range = {SDKRT_JK_OBJECT, "Range", sizeof(oc_range), NULL, oc__j_range_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_range = {SDKRT_JK_OBJECT, "Range", sizeof(oc_range), NULL, oc__j_range_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_range_end_f[] = {
     {"line", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_range_end, line), SDKRT_JNONE, SDKRT_JNONE},
     {"character", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_range_end, character), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_range_end = {SDKRT_JK_OBJECT, "RangeEnd", sizeof(oc_range_end), NULL, oc__j_range_end_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_range_end = {SDKRT_JK_OBJECT, "RangeEnd", sizeof(oc_range_end), NULL, oc__j_range_end_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_range_start_f[] = {
     {"line", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_range_start, line), SDKRT_JNONE, SDKRT_JNONE},
     {"character", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_range_start, character), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_range_start = {SDKRT_JK_OBJECT, "RangeStart", sizeof(oc_range_start), NULL, oc__j_range_start_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_range_start = {SDKRT_JK_OBJECT, "RangeStart", sizeof(oc_range_start), NULL, oc__j_range_start_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_reasoning_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_reasoning_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2760,13 +2791,13 @@ static const sdkrt_jfield oc__j_reasoning_part_f[] = {
     {"metadata", &oc__j_json_map, 0, offsetof(oc_reasoning_part, metadata), offsetof(oc_reasoning_part, has_metadata), SDKRT_JNONE},
     {"time", &oc__j_reasoning_part_time, SDKRT_JF_REQUIRED, offsetof(oc_reasoning_part, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_reasoning_part = {SDKRT_JK_OBJECT, "ReasoningPart", sizeof(oc_reasoning_part), NULL, oc__j_reasoning_part_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reasoning_part = {SDKRT_JK_OBJECT, "ReasoningPart", sizeof(oc_reasoning_part), NULL, oc__j_reasoning_part_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_reasoning_part_time_f[] = {
     {"start", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_reasoning_part_time, start), SDKRT_JNONE, SDKRT_JNONE},
     {"end", &oc__jx_int64, 0, offsetof(oc_reasoning_part_time, end), offsetof(oc_reasoning_part_time, has_end), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_reasoning_part_time = {SDKRT_JK_OBJECT, "ReasoningPartTime", sizeof(oc_reasoning_part_time), NULL, oc__j_reasoning_part_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reasoning_part_time = {SDKRT_JK_OBJECT, "ReasoningPartTime", sizeof(oc_reasoning_part_time), NULL, oc__j_reasoning_part_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_reference_git_source_f[] = {
     {"type", &oc__jx_lit136, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -2775,7 +2806,7 @@ static const sdkrt_jfield oc__j_reference_git_source_f[] = {
     {"description", &oc__jx_string, 0, offsetof(oc_reference_git_source, description), offsetof(oc_reference_git_source, has_description), SDKRT_JNONE},
     {"hidden", &oc__jx_bool, 0, offsetof(oc_reference_git_source, hidden), offsetof(oc_reference_git_source, has_hidden), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_reference_git_source = {SDKRT_JK_OBJECT, "ReferenceGitSource", sizeof(oc_reference_git_source), NULL, oc__j_reference_git_source_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reference_git_source = {SDKRT_JK_OBJECT, "ReferenceGitSource", sizeof(oc_reference_git_source), NULL, oc__j_reference_git_source_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_reference_info_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_reference_info, name), SDKRT_JNONE, SDKRT_JNONE},
@@ -2784,21 +2815,21 @@ static const sdkrt_jfield oc__j_reference_info_f[] = {
     {"hidden", &oc__jx_bool, 0, offsetof(oc_reference_info, hidden), offsetof(oc_reference_info, has_hidden), SDKRT_JNONE},
     {"source", &oc__j_reference_source, SDKRT_JF_REQUIRED, offsetof(oc_reference_info, source), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_reference_info = {SDKRT_JK_OBJECT, "ReferenceInfo", sizeof(oc_reference_info), NULL, oc__j_reference_info_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reference_info = {SDKRT_JK_OBJECT, "ReferenceInfo", sizeof(oc_reference_info), NULL, oc__j_reference_info_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_reference_info_list = {SDKRT_JK_ARRAY, "reference_info_list", sizeof(oc_reference_info_list), &oc__j_reference_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reference_info_list = {SDKRT_JK_ARRAY, "reference_info_list", sizeof(oc_reference_info_list), &oc__j_reference_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_reference_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_reference_list_location, directory), offsetof(oc_reference_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_reference_list_location, workspace), offsetof(oc_reference_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_reference_list_location = {SDKRT_JK_OBJECT, "ReferenceListLocation", sizeof(oc_reference_list_location), NULL, oc__j_reference_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reference_list_location = {SDKRT_JK_OBJECT, "ReferenceListLocation", sizeof(oc_reference_list_location), NULL, oc__j_reference_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_reference_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_reference_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_reference_info_list, SDKRT_JF_REQUIRED, offsetof(oc_reference_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_reference_list_response = {SDKRT_JK_OBJECT, "ReferenceListResponse", sizeof(oc_reference_list_response), NULL, oc__j_reference_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reference_list_response = {SDKRT_JK_OBJECT, "ReferenceListResponse", sizeof(oc_reference_list_response), NULL, oc__j_reference_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_reference_local_source_f[] = {
     {"type", &oc__jx_lit156, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -2806,13 +2837,18 @@ static const sdkrt_jfield oc__j_reference_local_source_f[] = {
     {"description", &oc__jx_string, 0, offsetof(oc_reference_local_source, description), offsetof(oc_reference_local_source, has_description), SDKRT_JNONE},
     {"hidden", &oc__jx_bool, 0, offsetof(oc_reference_local_source, hidden), offsetof(oc_reference_local_source, has_hidden), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_reference_local_source = {SDKRT_JK_OBJECT, "ReferenceLocalSource", sizeof(oc_reference_local_source), NULL, oc__j_reference_local_source_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reference_local_source = {SDKRT_JK_OBJECT, "ReferenceLocalSource", sizeof(oc_reference_local_source), NULL, oc__j_reference_local_source_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_reference_source_v[] = {
     {"local", &oc__j_reference_local_source, 0},
     {"git", &oc__j_reference_git_source, 0},
 };
-const sdkrt_jtype oc__j_reference_source = {SDKRT_JK_UNION, "ReferenceSource", sizeof(oc_reference_source), NULL, NULL, 0, oc__j_reference_source_v, 2, "type", offsetof(oc_reference_source, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_reference_source_cf[] = {
+    {"description", &oc__jx_string, 0, offsetof(oc_reference_source_common, description), offsetof(oc_reference_source_common, has_description), SDKRT_JNONE},
+    {"hidden", &oc__jx_bool, 0, offsetof(oc_reference_source_common, hidden), offsetof(oc_reference_source_common, has_hidden), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_reference_source_common = {SDKRT_JK_OBJECT, "reference_source_common", sizeof(oc_reference_source_common), NULL, oc__j_reference_source_cf, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_reference_source = {SDKRT_JK_UNION, "ReferenceSource", sizeof(oc_reference_source), NULL, NULL, 0, oc__j_reference_source_v, 2, "type", offsetof(oc_reference_source, u), NULL, 0, NULL, &oc__j_reference_source_common};
 
 static const sdkrt_jfield oc__j_reference_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_reference_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2822,11 +2858,11 @@ static const sdkrt_jfield oc__j_reference_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_reference_updated, location), offsetof(oc_reference_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_reference_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_reference_updated = {SDKRT_JK_OBJECT, "ReferenceUpdated", sizeof(oc_reference_updated), NULL, oc__j_reference_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_reference_updated = {SDKRT_JK_OBJECT, "ReferenceUpdated", sizeof(oc_reference_updated), NULL, oc__j_reference_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_request_id = {SDKRT_JK_STRING, "request_id", sizeof(oc_request_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_request_id = {SDKRT_JK_STRING, "request_id", sizeof(oc_request_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_request_id_per = {SDKRT_JK_STRING, "request_id_per", sizeof(oc_request_id_per), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_request_id_per = {SDKRT_JK_STRING, "request_id_per", sizeof(oc_request_id_per), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_resource_source_f[] = {
     {"text", &oc__j_file_part_source_text, SDKRT_JF_REQUIRED, offsetof(oc_resource_source, text), SDKRT_JNONE, SDKRT_JNONE},
@@ -2834,7 +2870,7 @@ static const sdkrt_jfield oc__j_resource_source_f[] = {
     {"clientName", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_resource_source, client_name), SDKRT_JNONE, SDKRT_JNONE},
     {"uri", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_resource_source, uri), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_resource_source = {SDKRT_JK_OBJECT, "ResourceSource", sizeof(oc_resource_source), NULL, oc__j_resource_source_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_resource_source = {SDKRT_JK_OBJECT, "ResourceSource", sizeof(oc_resource_source), NULL, oc__j_resource_source_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_retry_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_retry_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2845,12 +2881,12 @@ static const sdkrt_jfield oc__j_retry_part_f[] = {
     {"error", &oc__j_api_error, SDKRT_JF_REQUIRED, offsetof(oc_retry_part, error), SDKRT_JNONE, SDKRT_JNONE},
     {"time", &oc__j_retry_part_time, SDKRT_JF_REQUIRED, offsetof(oc_retry_part, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_retry_part = {SDKRT_JK_OBJECT, "RetryPart", sizeof(oc_retry_part), NULL, oc__j_retry_part_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_retry_part = {SDKRT_JK_OBJECT, "RetryPart", sizeof(oc_retry_part), NULL, oc__j_retry_part_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_retry_part_time_f[] = {
     {"created", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_retry_part_time, created), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_retry_part_time = {SDKRT_JK_OBJECT, "RetryPartTime", sizeof(oc_retry_part_time), NULL, oc__j_retry_part_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_retry_part_time = {SDKRT_JK_OBJECT, "RetryPartTime", sizeof(oc_retry_part_time), NULL, oc__j_retry_part_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_revert_state_f[] = {
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_revert_state, message_id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2859,7 +2895,7 @@ static const sdkrt_jfield oc__j_revert_state_f[] = {
     {"diff", &oc__jx_string, 0, offsetof(oc_revert_state, diff), offsetof(oc_revert_state, has_diff), SDKRT_JNONE},
     {"files", &oc__j_file_diff_list, 0, offsetof(oc_revert_state, files), offsetof(oc_revert_state, has_files), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_revert_state = {SDKRT_JK_OBJECT, "RevertState", sizeof(oc_revert_state), NULL, oc__j_revert_state_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_revert_state = {SDKRT_JK_OBJECT, "RevertState", sizeof(oc_revert_state), NULL, oc__j_revert_state_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_server_connected_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_server_connected, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2869,14 +2905,14 @@ static const sdkrt_jfield oc__j_server_connected_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_server_connected, location), offsetof(oc_server_connected, has_location), SDKRT_JNONE},
     {"data", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_server_connected, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_server_connected = {SDKRT_JK_OBJECT, "ServerConnected", sizeof(oc_server_connected), NULL, oc__j_server_connected_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_server_connected = {SDKRT_JK_OBJECT, "ServerConnected", sizeof(oc_server_connected), NULL, oc__j_server_connected_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_service_unavailable_error_f[] = {
     {"_tag", &oc__jx_lit7, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_service_unavailable_error, message), SDKRT_JNONE, SDKRT_JNONE},
     {"service", &oc__jx_string, 0, offsetof(oc_service_unavailable_error, service), offsetof(oc_service_unavailable_error, has_service), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_service_unavailable_error = {SDKRT_JK_OBJECT, "ServiceUnavailableError", sizeof(oc_service_unavailable_error), NULL, oc__j_service_unavailable_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_service_unavailable_error = {SDKRT_JK_OBJECT, "ServiceUnavailableError", sizeof(oc_service_unavailable_error), NULL, oc__j_service_unavailable_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_f[] = {
     {"id", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2899,14 +2935,14 @@ static const sdkrt_jfield oc__j_session_f[] = {
     {"permission", &oc__j_permission_rule_list, 0, offsetof(oc_session, permission), offsetof(oc_session, has_permission), SDKRT_JNONE},
     {"revert", &oc__j_session_revert, 0, offsetof(oc_session, revert), offsetof(oc_session, has_revert), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session = {SDKRT_JK_OBJECT, "Session", sizeof(oc_session), NULL, oc__j_session_f, 19, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session = {SDKRT_JK_OBJECT, "Session", sizeof(oc_session), NULL, oc__j_session_f, 19, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_active_value_f[] = {
     {"type", &oc__jx_lit4, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_active_value = {SDKRT_JK_OBJECT, "SessionActive", sizeof(oc_session_active_value), NULL, oc__j_session_active_value_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_active_value = {SDKRT_JK_OBJECT, "SessionActive", sizeof(oc_session_active_value), NULL, oc__j_session_active_value_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_session_active_value_map = {SDKRT_JK_MAP, "session_active_value_map", sizeof(oc_session_active_value_map), &oc__j_session_active_value, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_active_value_map = {SDKRT_JK_MAP, "session_active_value_map", sizeof(oc_session_active_value_map), &oc__j_session_active_value, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_compacted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2916,12 +2952,12 @@ static const sdkrt_jfield oc__j_session_compacted_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_compacted, location), offsetof(oc_session_compacted, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_compacted_data, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_compacted = {SDKRT_JK_OBJECT, "SessionCompacted", sizeof(oc_session_compacted), NULL, oc__j_session_compacted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_compacted = {SDKRT_JK_OBJECT, "SessionCompacted", sizeof(oc_session_compacted), NULL, oc__j_session_compacted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_compacted_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_compacted_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_compacted_data = {SDKRT_JK_OBJECT, "SessionCompactedData", sizeof(oc_session_compacted_data), NULL, oc__j_session_compacted_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_compacted_data = {SDKRT_JK_OBJECT, "SessionCompactedData", sizeof(oc_session_compacted_data), NULL, oc__j_session_compacted_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_create_body_f[] = {
     {"id", &oc__j_session_id, 0, offsetof(oc_session_create_body, id), offsetof(oc_session_create_body, has_id), SDKRT_JNONE},
@@ -2929,7 +2965,7 @@ static const sdkrt_jfield oc__j_session_create_body_f[] = {
     {"model", &oc__j_model_ref, 0, offsetof(oc_session_create_body, model), offsetof(oc_session_create_body, has_model), SDKRT_JNONE},
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_create_body, location), offsetof(oc_session_create_body, has_location), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_create_body = {SDKRT_JK_OBJECT, "SessionCreateBody", sizeof(oc_session_create_body), NULL, oc__j_session_create_body_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_create_body = {SDKRT_JK_OBJECT, "SessionCreateBody", sizeof(oc_session_create_body), NULL, oc__j_session_create_body_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_created_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_created, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2939,13 +2975,13 @@ static const sdkrt_jfield oc__j_session_created_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_created, location), offsetof(oc_session_created, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_created_data, SDKRT_JF_REQUIRED, offsetof(oc_session_created, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_created = {SDKRT_JK_OBJECT, "SessionCreated", sizeof(oc_session_created), NULL, oc__j_session_created_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_created = {SDKRT_JK_OBJECT, "SessionCreated", sizeof(oc_session_created), NULL, oc__j_session_created_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_created_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_created_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"info", &oc__j_session, SDKRT_JF_REQUIRED, offsetof(oc_session_created_data, info), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_created_data = {SDKRT_JK_OBJECT, "SessionCreatedData", sizeof(oc_session_created_data), NULL, oc__j_session_created_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_created_data = {SDKRT_JK_OBJECT, "SessionCreatedData", sizeof(oc_session_created_data), NULL, oc__j_session_created_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_deleted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2955,13 +2991,13 @@ static const sdkrt_jfield oc__j_session_deleted_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_deleted, location), offsetof(oc_session_deleted, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_deleted_data, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_deleted = {SDKRT_JK_OBJECT, "SessionDeleted", sizeof(oc_session_deleted), NULL, oc__j_session_deleted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_deleted = {SDKRT_JK_OBJECT, "SessionDeleted", sizeof(oc_session_deleted), NULL, oc__j_session_deleted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_deleted_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"info", &oc__j_session, SDKRT_JF_REQUIRED, offsetof(oc_session_deleted_data, info), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_deleted_data = {SDKRT_JK_OBJECT, "SessionDeletedData", sizeof(oc_session_deleted_data), NULL, oc__j_session_deleted_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_deleted_data = {SDKRT_JK_OBJECT, "SessionDeletedData", sizeof(oc_session_deleted_data), NULL, oc__j_session_deleted_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_diff_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_diff, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -2971,13 +3007,13 @@ static const sdkrt_jfield oc__j_session_diff_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_diff, location), offsetof(oc_session_diff, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_diff_data, SDKRT_JF_REQUIRED, offsetof(oc_session_diff, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_diff = {SDKRT_JK_OBJECT, "SessionDiff", sizeof(oc_session_diff), NULL, oc__j_session_diff_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_diff = {SDKRT_JK_OBJECT, "SessionDiff", sizeof(oc_session_diff), NULL, oc__j_session_diff_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_diff_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_diff_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"diff", &oc__j_snapshot_file_diff_list, SDKRT_JF_REQUIRED, offsetof(oc_session_diff_data, diff), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_diff_data = {SDKRT_JK_OBJECT, "SessionDiffData", sizeof(oc_session_diff_data), NULL, oc__j_session_diff_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_diff_data = {SDKRT_JK_OBJECT, "SessionDiffData", sizeof(oc_session_diff_data), NULL, oc__j_session_diff_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_session_durable_event_v[] = {
     {"session.next.agent.switched", &oc__j_session_next_agent_switched, 0},
@@ -3009,9 +3045,16 @@ static const sdkrt_jvariant oc__j_session_durable_event_v[] = {
     {"session.next.revert.cleared", &oc__j_session_next_revert_cleared, 0},
     {"session.next.revert.committed", &oc__j_session_next_revert_committed, 0},
 };
-const sdkrt_jtype oc__j_session_durable_event = {SDKRT_JK_UNION, "SessionDurableEvent", sizeof(oc_session_durable_event), NULL, NULL, 0, oc__j_session_durable_event_v, 28, "type", offsetof(oc_session_durable_event, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_session_durable_event_cf[] = {
+    {"id", &oc__j_evt_id, 0, offsetof(oc_session_durable_event_common, id), offsetof(oc_session_durable_event_common, has_id), SDKRT_JNONE},
+    {"metadata", &oc__j_json_map, 0, offsetof(oc_session_durable_event_common, metadata), offsetof(oc_session_durable_event_common, has_metadata), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_session_durable_event_common, durable), offsetof(oc_session_durable_event_common, has_durable), SDKRT_JNONE},
+    {"location", &oc__j_location_ref, 0, offsetof(oc_session_durable_event_common, location), offsetof(oc_session_durable_event_common, has_location), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_session_durable_event_common = {SDKRT_JK_OBJECT, "session_durable_event_common", sizeof(oc_session_durable_event_common), NULL, oc__j_session_durable_event_cf, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_session_durable_event = {SDKRT_JK_UNION, "SessionDurableEvent", sizeof(oc_session_durable_event), NULL, NULL, 0, oc__j_session_durable_event_v, 28, "type", offsetof(oc_session_durable_event, u), NULL, 0, NULL, &oc__j_session_durable_event_common};
 
-const sdkrt_jtype oc__j_session_durable_event_list = {SDKRT_JK_ARRAY, "session_durable_event_list", sizeof(oc_session_durable_event_list), &oc__j_session_durable_event, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_durable_event_list = {SDKRT_JK_ARRAY, "session_durable_event_list", sizeof(oc_session_durable_event_list), &oc__j_session_durable_event, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_error_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_error, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3021,13 +3064,13 @@ static const sdkrt_jfield oc__j_session_error_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_error, location), offsetof(oc_session_error, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_error_data, SDKRT_JF_REQUIRED, offsetof(oc_session_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_error = {SDKRT_JK_OBJECT, "SessionError", sizeof(oc_session_error), NULL, oc__j_session_error_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_error = {SDKRT_JK_OBJECT, "SessionError", sizeof(oc_session_error), NULL, oc__j_session_error_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_error_data_f[] = {
     {"sessionID", &oc__j_session_id, 0, offsetof(oc_session_error_data, session_id), offsetof(oc_session_error_data, has_session_id), SDKRT_JNONE},
     {"error", &oc__j_session_error_data_error, 0, offsetof(oc_session_error_data, error), offsetof(oc_session_error_data, has_error), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_error_data = {SDKRT_JK_OBJECT, "SessionErrorData", sizeof(oc_session_error_data), NULL, oc__j_session_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_error_data = {SDKRT_JK_OBJECT, "SessionErrorData", sizeof(oc_session_error_data), NULL, oc__j_session_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_session_error_data_error_v[] = {
     {"ProviderAuthError", &oc__j_provider_auth_error, 0},
@@ -3039,48 +3082,48 @@ static const sdkrt_jvariant oc__j_session_error_data_error_v[] = {
     {"ContentFilterError", &oc__j_content_filter_error, 0},
     {"APIError", &oc__j_api_error, 0},
 };
-const sdkrt_jtype oc__j_session_error_data_error = {SDKRT_JK_UNION, "SessionErrorDataError", sizeof(oc_session_error_data_error), NULL, NULL, 0, oc__j_session_error_data_error_v, 8, "name", offsetof(oc_session_error_data_error, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_error_data_error = {SDKRT_JK_UNION, "SessionErrorDataError", sizeof(oc_session_error_data_error), NULL, NULL, 0, oc__j_session_error_data_error_v, 8, "name", offsetof(oc_session_error_data_error, u), NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_error_unknown_f[] = {
     {"type", &oc__jx_lit24, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_error_unknown, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_error_unknown = {SDKRT_JK_OBJECT, "SessionErrorUnknown", sizeof(oc_session_error_unknown), NULL, oc__j_session_error_unknown_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_error_unknown = {SDKRT_JK_OBJECT, "SessionErrorUnknown", sizeof(oc_session_error_unknown), NULL, oc__j_session_error_unknown_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_session_events_cause_item_v[] = {
     {"Fail", &oc__j_session_events_cause_item_fail, 0},
     {"Die", &oc__j_session_events_cause_item_die, 0},
     {"Interrupt", &oc__j_session_events_cause_item_interrupt, 0},
 };
-const sdkrt_jtype oc__j_session_events_cause_item = {SDKRT_JK_UNION, "SessionEventsCauseItem", sizeof(oc_session_events_cause_item), NULL, NULL, 0, oc__j_session_events_cause_item_v, 3, "_tag", offsetof(oc_session_events_cause_item, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_events_cause_item = {SDKRT_JK_UNION, "SessionEventsCauseItem", sizeof(oc_session_events_cause_item), NULL, NULL, 0, oc__j_session_events_cause_item_v, 3, "_tag", offsetof(oc_session_events_cause_item, u), NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_events_cause_item_die_f[] = {
     {"_tag", &oc__jx_lit55, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"defect", &oc__jx_json, SDKRT_JF_REQUIRED, offsetof(oc_session_events_cause_item_die, defect), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_events_cause_item_die = {SDKRT_JK_OBJECT, "SessionEventsCauseItemDie", sizeof(oc_session_events_cause_item_die), NULL, oc__j_session_events_cause_item_die_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_events_cause_item_die = {SDKRT_JK_OBJECT, "SessionEventsCauseItemDie", sizeof(oc_session_events_cause_item_die), NULL, oc__j_session_events_cause_item_die_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_events_cause_item_fail_f[] = {
     {"_tag", &oc__jx_lit54, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
-    {"error", &oc__jx_never, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
+    {"error", &oc__jx_json, SDKRT_JF_REQUIRED, offsetof(oc_session_events_cause_item_fail, error), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_events_cause_item_fail = {SDKRT_JK_OBJECT, "SessionEventsCauseItemFail", sizeof(oc_session_events_cause_item_fail), NULL, oc__j_session_events_cause_item_fail_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_events_cause_item_fail = {SDKRT_JK_OBJECT, "SessionEventsCauseItemFail", sizeof(oc_session_events_cause_item_fail), NULL, oc__j_session_events_cause_item_fail_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_events_cause_item_interrupt_f[] = {
     {"_tag", &oc__jx_lit56, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"fiberId", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_events_cause_item_interrupt, fiber_id), SDKRT_JNONE, offsetof(oc_session_events_cause_item_interrupt, fiber_id_null)},
 };
-const sdkrt_jtype oc__j_session_events_cause_item_interrupt = {SDKRT_JK_OBJECT, "SessionEventsCauseItemInterrupt", sizeof(oc_session_events_cause_item_interrupt), NULL, oc__j_session_events_cause_item_interrupt_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_events_cause_item_interrupt = {SDKRT_JK_OBJECT, "SessionEventsCauseItemInterrupt", sizeof(oc_session_events_cause_item_interrupt), NULL, oc__j_session_events_cause_item_interrupt_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_session_events_cause_item_list = {SDKRT_JK_ARRAY, "session_events_cause_item_list", sizeof(oc_session_events_cause_item_list), &oc__j_session_events_cause_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_events_cause_item_list = {SDKRT_JK_ARRAY, "session_events_cause_item_list", sizeof(oc_session_events_cause_item_list), &oc__j_session_events_cause_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_history_value_f[] = {
     {"data", &oc__j_session_durable_event_list, SDKRT_JF_REQUIRED, offsetof(oc_session_history_value, data), SDKRT_JNONE, SDKRT_JNONE},
     {"hasMore", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_session_history_value, has_more), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_history_value = {SDKRT_JK_OBJECT, "SessionHistory", sizeof(oc_session_history_value), NULL, oc__j_session_history_value_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_history_value = {SDKRT_JK_OBJECT, "SessionHistory", sizeof(oc_session_history_value), NULL, oc__j_session_history_value_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_session_id = {SDKRT_JK_STRING, "session_id", sizeof(oc_session_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_id = {SDKRT_JK_STRING, "session_id", sizeof(oc_session_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_idle_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_idle, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3090,12 +3133,12 @@ static const sdkrt_jfield oc__j_session_idle_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_idle, location), offsetof(oc_session_idle, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_idle_data, SDKRT_JF_REQUIRED, offsetof(oc_session_idle, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_idle = {SDKRT_JK_OBJECT, "SessionIdle", sizeof(oc_session_idle), NULL, oc__j_session_idle_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_idle = {SDKRT_JK_OBJECT, "SessionIdle", sizeof(oc_session_idle), NULL, oc__j_session_idle_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_idle_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_idle_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_idle_data = {SDKRT_JK_OBJECT, "SessionIdleData", sizeof(oc_session_idle_data), NULL, oc__j_session_idle_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_idle_data = {SDKRT_JK_OBJECT, "SessionIdleData", sizeof(oc_session_idle_data), NULL, oc__j_session_idle_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_input_admitted_f[] = {
     {"admittedSeq", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_input_admitted, admitted_seq), SDKRT_JNONE, SDKRT_JNONE},
@@ -3106,13 +3149,13 @@ static const sdkrt_jfield oc__j_session_input_admitted_f[] = {
     {"timeCreated", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_input_admitted, time_created), SDKRT_JNONE, SDKRT_JNONE},
     {"promotedSeq", &oc__jx_int64, 0, offsetof(oc_session_input_admitted, promoted_seq), offsetof(oc_session_input_admitted, has_promoted_seq), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_input_admitted = {SDKRT_JK_OBJECT, "SessionInputAdmitted", sizeof(oc_session_input_admitted), NULL, oc__j_session_input_admitted_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_input_admitted = {SDKRT_JK_OBJECT, "SessionInputAdmitted", sizeof(oc_session_input_admitted), NULL, oc__j_session_input_admitted_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_session_input_admitted_delivery_e[] = {"steer", "queue"};
-const sdkrt_jtype oc__j_session_input_admitted_delivery = {SDKRT_JK_ENUM, "SessionInputAdmittedDelivery", sizeof(oc_session_input_admitted_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_input_admitted_delivery_e, 2, NULL};
+const sdkrt_jtype oc__j_session_input_admitted_delivery = {SDKRT_JK_ENUM, "SessionInputAdmittedDelivery", sizeof(oc_session_input_admitted_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_input_admitted_delivery_e, 2, NULL, NULL};
 
 static const char *const oc__j_session_list_order_e[] = {"asc", "desc"};
-const sdkrt_jtype oc__j_session_list_order = {SDKRT_JK_ENUM, "SessionListOrder", sizeof(oc_session_list_order), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_list_order_e, 2, NULL};
+const sdkrt_jtype oc__j_session_list_order = {SDKRT_JK_ENUM, "SessionListOrder", sizeof(oc_session_list_order), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_list_order_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_agent_switched_f[] = {
     {"id", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_message_agent_switched, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3121,12 +3164,12 @@ static const sdkrt_jfield oc__j_session_message_agent_switched_f[] = {
     {"type", &oc__jx_lit10, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"agent", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_message_agent_switched, agent), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_agent_switched = {SDKRT_JK_OBJECT, "SessionMessageAgentSwitched", sizeof(oc_session_message_agent_switched), NULL, oc__j_session_message_agent_switched_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_agent_switched = {SDKRT_JK_OBJECT, "SessionMessageAgentSwitched", sizeof(oc_session_message_agent_switched), NULL, oc__j_session_message_agent_switched_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_agent_switched_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_agent_switched_time, created), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_agent_switched_time = {SDKRT_JK_OBJECT, "SessionMessageAgentSwitchedTime", sizeof(oc_session_message_agent_switched_time), NULL, oc__j_session_message_agent_switched_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_agent_switched_time = {SDKRT_JK_OBJECT, "SessionMessageAgentSwitchedTime", sizeof(oc_session_message_agent_switched_time), NULL, oc__j_session_message_agent_switched_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_f[] = {
     {"id", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3142,16 +3185,20 @@ static const sdkrt_jfield oc__j_session_message_assistant_f[] = {
     {"tokens", &oc__j_session_message_assistant_tokens, 0, offsetof(oc_session_message_assistant, tokens), offsetof(oc_session_message_assistant, has_tokens), SDKRT_JNONE},
     {"error", &oc__j_session_error_unknown, 0, offsetof(oc_session_message_assistant, error), offsetof(oc_session_message_assistant, has_error), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant = {SDKRT_JK_OBJECT, "SessionMessageAssistant", sizeof(oc_session_message_assistant), NULL, oc__j_session_message_assistant_f, 12, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant = {SDKRT_JK_OBJECT, "SessionMessageAssistant", sizeof(oc_session_message_assistant), NULL, oc__j_session_message_assistant_f, 12, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_session_message_assistant_content_item_v[] = {
     {"text", &oc__j_session_message_assistant_text, 0},
     {"reasoning", &oc__j_session_message_assistant_reasoning, 0},
     {"tool", &oc__j_session_message_assistant_tool, 0},
 };
-const sdkrt_jtype oc__j_session_message_assistant_content_item = {SDKRT_JK_UNION, "SessionMessageAssistantContentItem", sizeof(oc_session_message_assistant_content_item), NULL, NULL, 0, oc__j_session_message_assistant_content_item_v, 3, "type", offsetof(oc_session_message_assistant_content_item, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_session_message_assistant_content_item_cf[] = {
+    {"id", &oc__jx_string, 0, offsetof(oc_session_message_assistant_content_item_common, id), offsetof(oc_session_message_assistant_content_item_common, has_id), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_session_message_assistant_content_item_common = {SDKRT_JK_OBJECT, "session_message_assistant_content_item_common", sizeof(oc_session_message_assistant_content_item_common), NULL, oc__j_session_message_assistant_content_item_cf, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_content_item = {SDKRT_JK_UNION, "SessionMessageAssistantContentItem", sizeof(oc_session_message_assistant_content_item), NULL, NULL, 0, oc__j_session_message_assistant_content_item_v, 3, "type", offsetof(oc_session_message_assistant_content_item, u), NULL, 0, NULL, &oc__j_session_message_assistant_content_item_common};
 
-const sdkrt_jtype oc__j_session_message_assistant_content_item_list = {SDKRT_JK_ARRAY, "session_message_assistant_content_item_list", sizeof(oc_session_message_assistant_content_item_list), &oc__j_session_message_assistant_content_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_content_item_list = {SDKRT_JK_ARRAY, "session_message_assistant_content_item_list", sizeof(oc_session_message_assistant_content_item_list), &oc__j_session_message_assistant_content_item, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_reasoning_f[] = {
     {"type", &oc__jx_lit18, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -3160,33 +3207,33 @@ static const sdkrt_jfield oc__j_session_message_assistant_reasoning_f[] = {
     {"providerMetadata", &oc__j_json_map_map, 0, offsetof(oc_session_message_assistant_reasoning, provider_metadata), offsetof(oc_session_message_assistant_reasoning, has_provider_metadata), SDKRT_JNONE},
     {"time", &oc__j_session_message_assistant_reasoning_time, 0, offsetof(oc_session_message_assistant_reasoning, time), offsetof(oc_session_message_assistant_reasoning, has_time), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_reasoning = {SDKRT_JK_OBJECT, "SessionMessageAssistantReasoning", sizeof(oc_session_message_assistant_reasoning), NULL, oc__j_session_message_assistant_reasoning_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_reasoning = {SDKRT_JK_OBJECT, "SessionMessageAssistantReasoning", sizeof(oc_session_message_assistant_reasoning), NULL, oc__j_session_message_assistant_reasoning_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_reasoning_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_reasoning_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"completed", &oc__jx_double, 0, offsetof(oc_session_message_assistant_reasoning_time, completed), offsetof(oc_session_message_assistant_reasoning_time, has_completed), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_reasoning_time = {SDKRT_JK_OBJECT, "SessionMessageAssistantReasoningTime", sizeof(oc_session_message_assistant_reasoning_time), NULL, oc__j_session_message_assistant_reasoning_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_reasoning_time = {SDKRT_JK_OBJECT, "SessionMessageAssistantReasoningTime", sizeof(oc_session_message_assistant_reasoning_time), NULL, oc__j_session_message_assistant_reasoning_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_snapshot_f[] = {
     {"start", &oc__jx_string, 0, offsetof(oc_session_message_assistant_snapshot, start), offsetof(oc_session_message_assistant_snapshot, has_start), SDKRT_JNONE},
     {"end", &oc__jx_string, 0, offsetof(oc_session_message_assistant_snapshot, end), offsetof(oc_session_message_assistant_snapshot, has_end), SDKRT_JNONE},
     {"files", &oc__j_string_list, 0, offsetof(oc_session_message_assistant_snapshot, files), offsetof(oc_session_message_assistant_snapshot, has_files), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_snapshot = {SDKRT_JK_OBJECT, "SessionMessageAssistantSnapshot", sizeof(oc_session_message_assistant_snapshot), NULL, oc__j_session_message_assistant_snapshot_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_snapshot = {SDKRT_JK_OBJECT, "SessionMessageAssistantSnapshot", sizeof(oc_session_message_assistant_snapshot), NULL, oc__j_session_message_assistant_snapshot_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_text_f[] = {
     {"type", &oc__jx_lit17, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_text, id), SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_text, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_text = {SDKRT_JK_OBJECT, "SessionMessageAssistantText", sizeof(oc_session_message_assistant_text), NULL, oc__j_session_message_assistant_text_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_text = {SDKRT_JK_OBJECT, "SessionMessageAssistantText", sizeof(oc_session_message_assistant_text), NULL, oc__j_session_message_assistant_text_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"completed", &oc__jx_double, 0, offsetof(oc_session_message_assistant_time, completed), offsetof(oc_session_message_assistant_time, has_completed), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_time = {SDKRT_JK_OBJECT, "SessionMessageAssistantTime", sizeof(oc_session_message_assistant_time), NULL, oc__j_session_message_assistant_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_time = {SDKRT_JK_OBJECT, "SessionMessageAssistantTime", sizeof(oc_session_message_assistant_time), NULL, oc__j_session_message_assistant_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_tokens_f[] = {
     {"input", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tokens, input), SDKRT_JNONE, SDKRT_JNONE},
@@ -3194,13 +3241,13 @@ static const sdkrt_jfield oc__j_session_message_assistant_tokens_f[] = {
     {"reasoning", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tokens, reasoning), SDKRT_JNONE, SDKRT_JNONE},
     {"cache", &oc__j_session_message_assistant_tokens_cache, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tokens, cache), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_tokens = {SDKRT_JK_OBJECT, "SessionMessageAssistantTokens", sizeof(oc_session_message_assistant_tokens), NULL, oc__j_session_message_assistant_tokens_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_tokens = {SDKRT_JK_OBJECT, "SessionMessageAssistantTokens", sizeof(oc_session_message_assistant_tokens), NULL, oc__j_session_message_assistant_tokens_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_tokens_cache_f[] = {
     {"read", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tokens_cache, read), SDKRT_JNONE, SDKRT_JNONE},
     {"write", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tokens_cache, write), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_tokens_cache = {SDKRT_JK_OBJECT, "SessionMessageAssistantTokensCache", sizeof(oc_session_message_assistant_tokens_cache), NULL, oc__j_session_message_assistant_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_tokens_cache = {SDKRT_JK_OBJECT, "SessionMessageAssistantTokensCache", sizeof(oc_session_message_assistant_tokens_cache), NULL, oc__j_session_message_assistant_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_tool_f[] = {
     {"type", &oc__jx_lit19, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -3210,14 +3257,14 @@ static const sdkrt_jfield oc__j_session_message_assistant_tool_f[] = {
     {"state", &oc__j_session_message_assistant_tool_state, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tool, state), SDKRT_JNONE, SDKRT_JNONE},
     {"time", &oc__j_session_message_assistant_tool_time, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tool, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_tool = {SDKRT_JK_OBJECT, "SessionMessageAssistantTool", sizeof(oc_session_message_assistant_tool), NULL, oc__j_session_message_assistant_tool_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_tool = {SDKRT_JK_OBJECT, "SessionMessageAssistantTool", sizeof(oc_session_message_assistant_tool), NULL, oc__j_session_message_assistant_tool_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_tool_provider_f[] = {
     {"executed", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tool_provider, executed), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map_map, 0, offsetof(oc_session_message_assistant_tool_provider, metadata), offsetof(oc_session_message_assistant_tool_provider, has_metadata), SDKRT_JNONE},
     {"resultMetadata", &oc__j_json_map_map, 0, offsetof(oc_session_message_assistant_tool_provider, result_metadata), offsetof(oc_session_message_assistant_tool_provider, has_result_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_tool_provider = {SDKRT_JK_OBJECT, "SessionMessageAssistantToolProvider", sizeof(oc_session_message_assistant_tool_provider), NULL, oc__j_session_message_assistant_tool_provider_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_tool_provider = {SDKRT_JK_OBJECT, "SessionMessageAssistantToolProvider", sizeof(oc_session_message_assistant_tool_provider), NULL, oc__j_session_message_assistant_tool_provider_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_session_message_assistant_tool_state_v[] = {
     {"pending", &oc__j_session_message_tool_state_pending, 0},
@@ -3225,7 +3272,7 @@ static const sdkrt_jvariant oc__j_session_message_assistant_tool_state_v[] = {
     {"completed", &oc__j_session_message_tool_state_completed, 0},
     {"error", &oc__j_session_message_tool_state_error, 0},
 };
-const sdkrt_jtype oc__j_session_message_assistant_tool_state = {SDKRT_JK_UNION, "SessionMessageAssistantToolState", sizeof(oc_session_message_assistant_tool_state), NULL, NULL, 0, oc__j_session_message_assistant_tool_state_v, 4, "status", offsetof(oc_session_message_assistant_tool_state, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_tool_state = {SDKRT_JK_UNION, "SessionMessageAssistantToolState", sizeof(oc_session_message_assistant_tool_state), NULL, NULL, 0, oc__j_session_message_assistant_tool_state_v, 4, "status", offsetof(oc_session_message_assistant_tool_state, u), NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_assistant_tool_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_assistant_tool_time, created), SDKRT_JNONE, SDKRT_JNONE},
@@ -3233,7 +3280,7 @@ static const sdkrt_jfield oc__j_session_message_assistant_tool_time_f[] = {
     {"completed", &oc__jx_double, 0, offsetof(oc_session_message_assistant_tool_time, completed), offsetof(oc_session_message_assistant_tool_time, has_completed), SDKRT_JNONE},
     {"pruned", &oc__jx_double, 0, offsetof(oc_session_message_assistant_tool_time, pruned), offsetof(oc_session_message_assistant_tool_time, has_pruned), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_assistant_tool_time = {SDKRT_JK_OBJECT, "SessionMessageAssistantToolTime", sizeof(oc_session_message_assistant_tool_time), NULL, oc__j_session_message_assistant_tool_time_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_assistant_tool_time = {SDKRT_JK_OBJECT, "SessionMessageAssistantToolTime", sizeof(oc_session_message_assistant_tool_time), NULL, oc__j_session_message_assistant_tool_time_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_compaction_f[] = {
     {"type", &oc__jx_lit25, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -3244,15 +3291,15 @@ static const sdkrt_jfield oc__j_session_message_compaction_f[] = {
     {"metadata", &oc__j_json_map, 0, offsetof(oc_session_message_compaction, metadata), offsetof(oc_session_message_compaction, has_metadata), SDKRT_JNONE},
     {"time", &oc__j_session_message_compaction_time, SDKRT_JF_REQUIRED, offsetof(oc_session_message_compaction, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_compaction = {SDKRT_JK_OBJECT, "SessionMessageCompaction", sizeof(oc_session_message_compaction), NULL, oc__j_session_message_compaction_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_compaction = {SDKRT_JK_OBJECT, "SessionMessageCompaction", sizeof(oc_session_message_compaction), NULL, oc__j_session_message_compaction_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_session_message_compaction_reason_e[] = {"auto", "manual"};
-const sdkrt_jtype oc__j_session_message_compaction_reason = {SDKRT_JK_ENUM, "SessionMessageCompactionReason", sizeof(oc_session_message_compaction_reason), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_message_compaction_reason_e, 2, NULL};
+const sdkrt_jtype oc__j_session_message_compaction_reason = {SDKRT_JK_ENUM, "SessionMessageCompactionReason", sizeof(oc_session_message_compaction_reason), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_message_compaction_reason_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_compaction_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_compaction_time, created), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_compaction_time = {SDKRT_JK_OBJECT, "SessionMessageCompactionTime", sizeof(oc_session_message_compaction_time), NULL, oc__j_session_message_compaction_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_compaction_time = {SDKRT_JK_OBJECT, "SessionMessageCompactionTime", sizeof(oc_session_message_compaction_time), NULL, oc__j_session_message_compaction_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_model_switched_f[] = {
     {"id", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_message_model_switched, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3261,12 +3308,12 @@ static const sdkrt_jfield oc__j_session_message_model_switched_f[] = {
     {"type", &oc__jx_lit11, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"model", &oc__j_model_ref, SDKRT_JF_REQUIRED, offsetof(oc_session_message_model_switched, model), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_model_switched = {SDKRT_JK_OBJECT, "SessionMessageModelSwitched", sizeof(oc_session_message_model_switched), NULL, oc__j_session_message_model_switched_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_model_switched = {SDKRT_JK_OBJECT, "SessionMessageModelSwitched", sizeof(oc_session_message_model_switched), NULL, oc__j_session_message_model_switched_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_model_switched_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_model_switched_time, created), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_model_switched_time = {SDKRT_JK_OBJECT, "SessionMessageModelSwitchedTime", sizeof(oc_session_message_model_switched_time), NULL, oc__j_session_message_model_switched_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_model_switched_time = {SDKRT_JK_OBJECT, "SessionMessageModelSwitchedTime", sizeof(oc_session_message_model_switched_time), NULL, oc__j_session_message_model_switched_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_shell_f[] = {
     {"id", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_message_shell, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3277,13 +3324,13 @@ static const sdkrt_jfield oc__j_session_message_shell_f[] = {
     {"command", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_message_shell, command), SDKRT_JNONE, SDKRT_JNONE},
     {"output", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_message_shell, output), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_shell = {SDKRT_JK_OBJECT, "SessionMessageShell", sizeof(oc_session_message_shell), NULL, oc__j_session_message_shell_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_shell = {SDKRT_JK_OBJECT, "SessionMessageShell", sizeof(oc_session_message_shell), NULL, oc__j_session_message_shell_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_shell_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_shell_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"completed", &oc__jx_double, 0, offsetof(oc_session_message_shell_time, completed), offsetof(oc_session_message_shell_time, has_completed), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_shell_time = {SDKRT_JK_OBJECT, "SessionMessageShellTime", sizeof(oc_session_message_shell_time), NULL, oc__j_session_message_shell_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_shell_time = {SDKRT_JK_OBJECT, "SessionMessageShellTime", sizeof(oc_session_message_shell_time), NULL, oc__j_session_message_shell_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_synthetic_f[] = {
     {"id", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_message_synthetic, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3293,12 +3340,12 @@ static const sdkrt_jfield oc__j_session_message_synthetic_f[] = {
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_message_synthetic, text), SDKRT_JNONE, SDKRT_JNONE},
     {"type", &oc__jx_lit13, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_synthetic = {SDKRT_JK_OBJECT, "SessionMessageSynthetic", sizeof(oc_session_message_synthetic), NULL, oc__j_session_message_synthetic_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_synthetic = {SDKRT_JK_OBJECT, "SessionMessageSynthetic", sizeof(oc_session_message_synthetic), NULL, oc__j_session_message_synthetic_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_synthetic_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_synthetic_time, created), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_synthetic_time = {SDKRT_JK_OBJECT, "SessionMessageSyntheticTime", sizeof(oc_session_message_synthetic_time), NULL, oc__j_session_message_synthetic_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_synthetic_time = {SDKRT_JK_OBJECT, "SessionMessageSyntheticTime", sizeof(oc_session_message_synthetic_time), NULL, oc__j_session_message_synthetic_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_system_f[] = {
     {"id", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_message_system, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3307,12 +3354,12 @@ static const sdkrt_jfield oc__j_session_message_system_f[] = {
     {"type", &oc__jx_lit14, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_message_system, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_system = {SDKRT_JK_OBJECT, "SessionMessageSystem", sizeof(oc_session_message_system), NULL, oc__j_session_message_system_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_system = {SDKRT_JK_OBJECT, "SessionMessageSystem", sizeof(oc_session_message_system), NULL, oc__j_session_message_system_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_system_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_system_time, created), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_system_time = {SDKRT_JK_OBJECT, "SessionMessageSystemTime", sizeof(oc_session_message_system_time), NULL, oc__j_session_message_system_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_system_time = {SDKRT_JK_OBJECT, "SessionMessageSystemTime", sizeof(oc_session_message_system_time), NULL, oc__j_session_message_system_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_tool_state_completed_f[] = {
     {"status", &oc__jx_lit22, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -3323,7 +3370,7 @@ static const sdkrt_jfield oc__j_session_message_tool_state_completed_f[] = {
     {"structured", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_session_message_tool_state_completed, structured), SDKRT_JNONE, SDKRT_JNONE},
     {"result", &oc__jx_json, 0, offsetof(oc_session_message_tool_state_completed, result), offsetof(oc_session_message_tool_state_completed, has_result), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_tool_state_completed = {SDKRT_JK_OBJECT, "SessionMessageToolStateCompleted", sizeof(oc_session_message_tool_state_completed), NULL, oc__j_session_message_tool_state_completed_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_tool_state_completed = {SDKRT_JK_OBJECT, "SessionMessageToolStateCompleted", sizeof(oc_session_message_tool_state_completed), NULL, oc__j_session_message_tool_state_completed_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_tool_state_error_f[] = {
     {"status", &oc__jx_lit23, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -3333,13 +3380,13 @@ static const sdkrt_jfield oc__j_session_message_tool_state_error_f[] = {
     {"error", &oc__j_session_error_unknown, SDKRT_JF_REQUIRED, offsetof(oc_session_message_tool_state_error, error), SDKRT_JNONE, SDKRT_JNONE},
     {"result", &oc__jx_json, 0, offsetof(oc_session_message_tool_state_error, result), offsetof(oc_session_message_tool_state_error, has_result), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_tool_state_error = {SDKRT_JK_OBJECT, "SessionMessageToolStateError", sizeof(oc_session_message_tool_state_error), NULL, oc__j_session_message_tool_state_error_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_tool_state_error = {SDKRT_JK_OBJECT, "SessionMessageToolStateError", sizeof(oc_session_message_tool_state_error), NULL, oc__j_session_message_tool_state_error_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_tool_state_pending_f[] = {
     {"status", &oc__jx_lit20, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"input", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_message_tool_state_pending, input), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_tool_state_pending = {SDKRT_JK_OBJECT, "SessionMessageToolStatePending", sizeof(oc_session_message_tool_state_pending), NULL, oc__j_session_message_tool_state_pending_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_tool_state_pending = {SDKRT_JK_OBJECT, "SessionMessageToolStatePending", sizeof(oc_session_message_tool_state_pending), NULL, oc__j_session_message_tool_state_pending_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_tool_state_running_f[] = {
     {"status", &oc__jx_lit4, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -3347,7 +3394,7 @@ static const sdkrt_jfield oc__j_session_message_tool_state_running_f[] = {
     {"structured", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_session_message_tool_state_running, structured), SDKRT_JNONE, SDKRT_JNONE},
     {"content", &oc__j_llm_tool_content_list, SDKRT_JF_REQUIRED, offsetof(oc_session_message_tool_state_running, content), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_tool_state_running = {SDKRT_JK_OBJECT, "SessionMessageToolStateRunning", sizeof(oc_session_message_tool_state_running), NULL, oc__j_session_message_tool_state_running_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_tool_state_running = {SDKRT_JK_OBJECT, "SessionMessageToolStateRunning", sizeof(oc_session_message_tool_state_running), NULL, oc__j_session_message_tool_state_running_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_user_f[] = {
     {"id", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_message_user, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3358,12 +3405,12 @@ static const sdkrt_jfield oc__j_session_message_user_f[] = {
     {"agents", &oc__j_prompt_agent_attachment_list, 0, offsetof(oc_session_message_user, agents), offsetof(oc_session_message_user, has_agents), SDKRT_JNONE},
     {"type", &oc__jx_lit12, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_user = {SDKRT_JK_OBJECT, "SessionMessageUser", sizeof(oc_session_message_user), NULL, oc__j_session_message_user_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_user = {SDKRT_JK_OBJECT, "SessionMessageUser", sizeof(oc_session_message_user), NULL, oc__j_session_message_user_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_message_user_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_message_user_time, created), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_message_user_time = {SDKRT_JK_OBJECT, "SessionMessageUserTime", sizeof(oc_session_message_user_time), NULL, oc__j_session_message_user_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_user_time = {SDKRT_JK_OBJECT, "SessionMessageUserTime", sizeof(oc_session_message_user_time), NULL, oc__j_session_message_user_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_session_message_value_v[] = {
     {"agent-switched", &oc__j_session_message_agent_switched, 0},
@@ -3375,31 +3422,36 @@ static const sdkrt_jvariant oc__j_session_message_value_v[] = {
     {"assistant", &oc__j_session_message_assistant, 0},
     {"compaction", &oc__j_session_message_compaction, 0},
 };
-const sdkrt_jtype oc__j_session_message_value = {SDKRT_JK_UNION, "SessionMessage", sizeof(oc_session_message_value), NULL, NULL, 0, oc__j_session_message_value_v, 8, "type", offsetof(oc_session_message_value, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_session_message_value_cf[] = {
+    {"id", &oc__j_message_id, 0, offsetof(oc_session_message_value_common, id), offsetof(oc_session_message_value_common, has_id), SDKRT_JNONE},
+    {"metadata", &oc__j_json_map, 0, offsetof(oc_session_message_value_common, metadata), offsetof(oc_session_message_value_common, has_metadata), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_session_message_value_common = {SDKRT_JK_OBJECT, "session_message_value_common", sizeof(oc_session_message_value_common), NULL, oc__j_session_message_value_cf, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_session_message_value = {SDKRT_JK_UNION, "SessionMessage", sizeof(oc_session_message_value), NULL, NULL, 0, oc__j_session_message_value_v, 8, "type", offsetof(oc_session_message_value, u), NULL, 0, NULL, &oc__j_session_message_value_common};
 
-const sdkrt_jtype oc__j_session_message_value_list = {SDKRT_JK_ARRAY, "session_message_value_list", sizeof(oc_session_message_value_list), &oc__j_session_message_value, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_message_value_list = {SDKRT_JK_ARRAY, "session_message_value_list", sizeof(oc_session_message_value_list), &oc__j_session_message_value, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_session_messages_order_e[] = {"asc", "desc"};
-const sdkrt_jtype oc__j_session_messages_order = {SDKRT_JK_ENUM, "SessionMessagesOrder", sizeof(oc_session_messages_order), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_messages_order_e, 2, NULL};
+const sdkrt_jtype oc__j_session_messages_order = {SDKRT_JK_ENUM, "SessionMessagesOrder", sizeof(oc_session_messages_order), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_messages_order_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_messages_response_f[] = {
     {"data", &oc__j_session_message_value_list, SDKRT_JF_REQUIRED, offsetof(oc_session_messages_response, data), SDKRT_JNONE, SDKRT_JNONE},
     {"cursor", &oc__j_session_messages_response_cursor, SDKRT_JF_REQUIRED, offsetof(oc_session_messages_response, cursor), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_messages_response = {SDKRT_JK_OBJECT, "SessionMessagesResponse", sizeof(oc_session_messages_response), NULL, oc__j_session_messages_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_messages_response = {SDKRT_JK_OBJECT, "SessionMessagesResponse", sizeof(oc_session_messages_response), NULL, oc__j_session_messages_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_messages_response_cursor_f[] = {
     {"previous", &oc__jx_string, 0, offsetof(oc_session_messages_response_cursor, previous), offsetof(oc_session_messages_response_cursor, has_previous), offsetof(oc_session_messages_response_cursor, previous_null)},
     {"next", &oc__jx_string, 0, offsetof(oc_session_messages_response_cursor, next), offsetof(oc_session_messages_response_cursor, has_next), offsetof(oc_session_messages_response_cursor, next_null)},
 };
-const sdkrt_jtype oc__j_session_messages_response_cursor = {SDKRT_JK_OBJECT, "SessionMessagesResponseCursor", sizeof(oc_session_messages_response_cursor), NULL, oc__j_session_messages_response_cursor_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_messages_response_cursor = {SDKRT_JK_OBJECT, "SessionMessagesResponseCursor", sizeof(oc_session_messages_response_cursor), NULL, oc__j_session_messages_response_cursor_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_model_f[] = {
     {"id", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_model, id), SDKRT_JNONE, SDKRT_JNONE},
     {"providerID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_model, provider_id), SDKRT_JNONE, SDKRT_JNONE},
     {"variant", &oc__jx_string, 0, offsetof(oc_session_model, variant), offsetof(oc_session_model, has_variant), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_model = {SDKRT_JK_OBJECT, "SessionModel", sizeof(oc_session_model), NULL, oc__j_session_model_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_model = {SDKRT_JK_OBJECT, "SessionModel", sizeof(oc_session_model), NULL, oc__j_session_model_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_agent_switched_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3409,7 +3461,7 @@ static const sdkrt_jfield oc__j_session_next_agent_switched_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_agent_switched, location), offsetof(oc_session_next_agent_switched, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_agent_switched_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_agent_switched = {SDKRT_JK_OBJECT, "SessionNextAgentSwitched", sizeof(oc_session_next_agent_switched), NULL, oc__j_session_next_agent_switched_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_agent_switched = {SDKRT_JK_OBJECT, "SessionNextAgentSwitched", sizeof(oc_session_next_agent_switched), NULL, oc__j_session_next_agent_switched_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_agent_switched_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3417,7 +3469,7 @@ static const sdkrt_jfield oc__j_session_next_agent_switched_data_f[] = {
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"agent", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_agent_switched_data, agent), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_agent_switched_data = {SDKRT_JK_OBJECT, "SessionNextAgentSwitchedData", sizeof(oc_session_next_agent_switched_data), NULL, oc__j_session_next_agent_switched_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_agent_switched_data = {SDKRT_JK_OBJECT, "SessionNextAgentSwitchedData", sizeof(oc_session_next_agent_switched_data), NULL, oc__j_session_next_agent_switched_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_compaction_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3427,7 +3479,7 @@ static const sdkrt_jfield oc__j_session_next_compaction_delta_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_compaction_delta, location), offsetof(oc_session_next_compaction_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_compaction_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_compaction_delta = {SDKRT_JK_OBJECT, "SessionNextCompactionDelta", sizeof(oc_session_next_compaction_delta), NULL, oc__j_session_next_compaction_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_compaction_delta = {SDKRT_JK_OBJECT, "SessionNextCompactionDelta", sizeof(oc_session_next_compaction_delta), NULL, oc__j_session_next_compaction_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_compaction_delta_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3435,7 +3487,7 @@ static const sdkrt_jfield oc__j_session_next_compaction_delta_data_f[] = {
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_delta_data, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_compaction_delta_data = {SDKRT_JK_OBJECT, "SessionNextCompactionDeltaData", sizeof(oc_session_next_compaction_delta_data), NULL, oc__j_session_next_compaction_delta_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_compaction_delta_data = {SDKRT_JK_OBJECT, "SessionNextCompactionDeltaData", sizeof(oc_session_next_compaction_delta_data), NULL, oc__j_session_next_compaction_delta_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_compaction_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3445,7 +3497,7 @@ static const sdkrt_jfield oc__j_session_next_compaction_ended_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_compaction_ended, location), offsetof(oc_session_next_compaction_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_compaction_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_compaction_ended = {SDKRT_JK_OBJECT, "SessionNextCompactionEnded", sizeof(oc_session_next_compaction_ended), NULL, oc__j_session_next_compaction_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_compaction_ended = {SDKRT_JK_OBJECT, "SessionNextCompactionEnded", sizeof(oc_session_next_compaction_ended), NULL, oc__j_session_next_compaction_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_compaction_ended_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3455,10 +3507,10 @@ static const sdkrt_jfield oc__j_session_next_compaction_ended_data_f[] = {
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended_data, text), SDKRT_JNONE, SDKRT_JNONE},
     {"recent", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_ended_data, recent), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_compaction_ended_data = {SDKRT_JK_OBJECT, "SessionNextCompactionEndedData", sizeof(oc_session_next_compaction_ended_data), NULL, oc__j_session_next_compaction_ended_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_compaction_ended_data = {SDKRT_JK_OBJECT, "SessionNextCompactionEndedData", sizeof(oc_session_next_compaction_ended_data), NULL, oc__j_session_next_compaction_ended_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_session_next_compaction_ended_data_reason_e[] = {"auto", "manual"};
-const sdkrt_jtype oc__j_session_next_compaction_ended_data_reason = {SDKRT_JK_ENUM, "SessionNextCompactionEndedDataReason", sizeof(oc_session_next_compaction_ended_data_reason), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_compaction_ended_data_reason_e, 2, NULL};
+const sdkrt_jtype oc__j_session_next_compaction_ended_data_reason = {SDKRT_JK_ENUM, "SessionNextCompactionEndedDataReason", sizeof(oc_session_next_compaction_ended_data_reason), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_compaction_ended_data_reason_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_compaction_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3468,7 +3520,7 @@ static const sdkrt_jfield oc__j_session_next_compaction_started_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_compaction_started, location), offsetof(oc_session_next_compaction_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_compaction_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_compaction_started = {SDKRT_JK_OBJECT, "SessionNextCompactionStarted", sizeof(oc_session_next_compaction_started), NULL, oc__j_session_next_compaction_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_compaction_started = {SDKRT_JK_OBJECT, "SessionNextCompactionStarted", sizeof(oc_session_next_compaction_started), NULL, oc__j_session_next_compaction_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_compaction_started_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3476,10 +3528,10 @@ static const sdkrt_jfield oc__j_session_next_compaction_started_data_f[] = {
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"reason", &oc__j_session_next_compaction_started_data_reason, SDKRT_JF_REQUIRED, offsetof(oc_session_next_compaction_started_data, reason), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_compaction_started_data = {SDKRT_JK_OBJECT, "SessionNextCompactionStartedData", sizeof(oc_session_next_compaction_started_data), NULL, oc__j_session_next_compaction_started_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_compaction_started_data = {SDKRT_JK_OBJECT, "SessionNextCompactionStartedData", sizeof(oc_session_next_compaction_started_data), NULL, oc__j_session_next_compaction_started_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_session_next_compaction_started_data_reason_e[] = {"auto", "manual"};
-const sdkrt_jtype oc__j_session_next_compaction_started_data_reason = {SDKRT_JK_ENUM, "SessionNextCompactionStartedDataReason", sizeof(oc_session_next_compaction_started_data_reason), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_compaction_started_data_reason_e, 2, NULL};
+const sdkrt_jtype oc__j_session_next_compaction_started_data_reason = {SDKRT_JK_ENUM, "SessionNextCompactionStartedDataReason", sizeof(oc_session_next_compaction_started_data_reason), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_compaction_started_data_reason_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_context_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3489,7 +3541,7 @@ static const sdkrt_jfield oc__j_session_next_context_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_context_updated, location), offsetof(oc_session_next_context_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_context_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_context_updated = {SDKRT_JK_OBJECT, "SessionNextContextUpdated", sizeof(oc_session_next_context_updated), NULL, oc__j_session_next_context_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_context_updated = {SDKRT_JK_OBJECT, "SessionNextContextUpdated", sizeof(oc_session_next_context_updated), NULL, oc__j_session_next_context_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_context_updated_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3497,7 +3549,7 @@ static const sdkrt_jfield oc__j_session_next_context_updated_data_f[] = {
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_context_updated_data, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_context_updated_data = {SDKRT_JK_OBJECT, "SessionNextContextUpdatedData", sizeof(oc_session_next_context_updated_data), NULL, oc__j_session_next_context_updated_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_context_updated_data = {SDKRT_JK_OBJECT, "SessionNextContextUpdatedData", sizeof(oc_session_next_context_updated_data), NULL, oc__j_session_next_context_updated_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_model_switched_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3507,7 +3559,7 @@ static const sdkrt_jfield oc__j_session_next_model_switched_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_model_switched, location), offsetof(oc_session_next_model_switched, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_model_switched_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_model_switched = {SDKRT_JK_OBJECT, "SessionNextModelSwitched", sizeof(oc_session_next_model_switched), NULL, oc__j_session_next_model_switched_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_model_switched = {SDKRT_JK_OBJECT, "SessionNextModelSwitched", sizeof(oc_session_next_model_switched), NULL, oc__j_session_next_model_switched_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_model_switched_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3515,7 +3567,7 @@ static const sdkrt_jfield oc__j_session_next_model_switched_data_f[] = {
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"model", &oc__j_model_ref, SDKRT_JF_REQUIRED, offsetof(oc_session_next_model_switched_data, model), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_model_switched_data = {SDKRT_JK_OBJECT, "SessionNextModelSwitchedData", sizeof(oc_session_next_model_switched_data), NULL, oc__j_session_next_model_switched_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_model_switched_data = {SDKRT_JK_OBJECT, "SessionNextModelSwitchedData", sizeof(oc_session_next_model_switched_data), NULL, oc__j_session_next_model_switched_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_moved_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3525,7 +3577,7 @@ static const sdkrt_jfield oc__j_session_next_moved_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_moved, location), offsetof(oc_session_next_moved, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_moved_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_moved = {SDKRT_JK_OBJECT, "SessionNextMoved", sizeof(oc_session_next_moved), NULL, oc__j_session_next_moved_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_moved = {SDKRT_JK_OBJECT, "SessionNextMoved", sizeof(oc_session_next_moved), NULL, oc__j_session_next_moved_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_moved_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3533,7 +3585,7 @@ static const sdkrt_jfield oc__j_session_next_moved_data_f[] = {
     {"location", &oc__j_location_ref, SDKRT_JF_REQUIRED, offsetof(oc_session_next_moved_data, location), SDKRT_JNONE, SDKRT_JNONE},
     {"subdirectory", &oc__jx_string, 0, offsetof(oc_session_next_moved_data, subdirectory), offsetof(oc_session_next_moved_data, has_subdirectory), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_moved_data = {SDKRT_JK_OBJECT, "SessionNextMovedData", sizeof(oc_session_next_moved_data), NULL, oc__j_session_next_moved_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_moved_data = {SDKRT_JK_OBJECT, "SessionNextMovedData", sizeof(oc_session_next_moved_data), NULL, oc__j_session_next_moved_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_prompt_admitted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3543,7 +3595,7 @@ static const sdkrt_jfield oc__j_session_next_prompt_admitted_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_prompt_admitted, location), offsetof(oc_session_next_prompt_admitted, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_prompt_admitted_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_prompt_admitted = {SDKRT_JK_OBJECT, "SessionNextPromptAdmitted", sizeof(oc_session_next_prompt_admitted), NULL, oc__j_session_next_prompt_admitted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_prompt_admitted = {SDKRT_JK_OBJECT, "SessionNextPromptAdmitted", sizeof(oc_session_next_prompt_admitted), NULL, oc__j_session_next_prompt_admitted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_prompt_admitted_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3552,10 +3604,10 @@ static const sdkrt_jfield oc__j_session_next_prompt_admitted_data_f[] = {
     {"prompt", &oc__j_prompt, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted_data, prompt), SDKRT_JNONE, SDKRT_JNONE},
     {"delivery", &oc__j_session_next_prompt_admitted_data_delivery, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompt_admitted_data, delivery), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_prompt_admitted_data = {SDKRT_JK_OBJECT, "SessionNextPromptAdmittedData", sizeof(oc_session_next_prompt_admitted_data), NULL, oc__j_session_next_prompt_admitted_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_prompt_admitted_data = {SDKRT_JK_OBJECT, "SessionNextPromptAdmittedData", sizeof(oc_session_next_prompt_admitted_data), NULL, oc__j_session_next_prompt_admitted_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_session_next_prompt_admitted_data_delivery_e[] = {"steer", "queue"};
-const sdkrt_jtype oc__j_session_next_prompt_admitted_data_delivery = {SDKRT_JK_ENUM, "SessionNextPromptAdmittedDataDelivery", sizeof(oc_session_next_prompt_admitted_data_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_prompt_admitted_data_delivery_e, 2, NULL};
+const sdkrt_jtype oc__j_session_next_prompt_admitted_data_delivery = {SDKRT_JK_ENUM, "SessionNextPromptAdmittedDataDelivery", sizeof(oc_session_next_prompt_admitted_data_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_prompt_admitted_data_delivery_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_prompted_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3565,7 +3617,7 @@ static const sdkrt_jfield oc__j_session_next_prompted_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_prompted, location), offsetof(oc_session_next_prompted, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_prompted_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_prompted = {SDKRT_JK_OBJECT, "SessionNextPrompted", sizeof(oc_session_next_prompted), NULL, oc__j_session_next_prompted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_prompted = {SDKRT_JK_OBJECT, "SessionNextPrompted", sizeof(oc_session_next_prompted), NULL, oc__j_session_next_prompted_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_prompted_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3574,10 +3626,10 @@ static const sdkrt_jfield oc__j_session_next_prompted_data_f[] = {
     {"prompt", &oc__j_prompt, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted_data, prompt), SDKRT_JNONE, SDKRT_JNONE},
     {"delivery", &oc__j_session_next_prompted_data_delivery, SDKRT_JF_REQUIRED, offsetof(oc_session_next_prompted_data, delivery), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_prompted_data = {SDKRT_JK_OBJECT, "SessionNextPromptedData", sizeof(oc_session_next_prompted_data), NULL, oc__j_session_next_prompted_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_prompted_data = {SDKRT_JK_OBJECT, "SessionNextPromptedData", sizeof(oc_session_next_prompted_data), NULL, oc__j_session_next_prompted_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_session_next_prompted_data_delivery_e[] = {"steer", "queue"};
-const sdkrt_jtype oc__j_session_next_prompted_data_delivery = {SDKRT_JK_ENUM, "SessionNextPromptedDataDelivery", sizeof(oc_session_next_prompted_data_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_prompted_data_delivery_e, 2, NULL};
+const sdkrt_jtype oc__j_session_next_prompted_data_delivery = {SDKRT_JK_ENUM, "SessionNextPromptedDataDelivery", sizeof(oc_session_next_prompted_data_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_next_prompted_data_delivery_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_reasoning_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3587,7 +3639,7 @@ static const sdkrt_jfield oc__j_session_next_reasoning_delta_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_reasoning_delta, location), offsetof(oc_session_next_reasoning_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_reasoning_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_reasoning_delta = {SDKRT_JK_OBJECT, "SessionNextReasoningDelta", sizeof(oc_session_next_reasoning_delta), NULL, oc__j_session_next_reasoning_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_reasoning_delta = {SDKRT_JK_OBJECT, "SessionNextReasoningDelta", sizeof(oc_session_next_reasoning_delta), NULL, oc__j_session_next_reasoning_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_reasoning_delta_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3596,7 +3648,7 @@ static const sdkrt_jfield oc__j_session_next_reasoning_delta_data_f[] = {
     {"reasoningID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta_data, reasoning_id), SDKRT_JNONE, SDKRT_JNONE},
     {"delta", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_delta_data, delta), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_reasoning_delta_data = {SDKRT_JK_OBJECT, "SessionNextReasoningDeltaData", sizeof(oc_session_next_reasoning_delta_data), NULL, oc__j_session_next_reasoning_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_reasoning_delta_data = {SDKRT_JK_OBJECT, "SessionNextReasoningDeltaData", sizeof(oc_session_next_reasoning_delta_data), NULL, oc__j_session_next_reasoning_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_reasoning_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3606,7 +3658,7 @@ static const sdkrt_jfield oc__j_session_next_reasoning_ended_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_reasoning_ended, location), offsetof(oc_session_next_reasoning_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_reasoning_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_reasoning_ended = {SDKRT_JK_OBJECT, "SessionNextReasoningEnded", sizeof(oc_session_next_reasoning_ended), NULL, oc__j_session_next_reasoning_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_reasoning_ended = {SDKRT_JK_OBJECT, "SessionNextReasoningEnded", sizeof(oc_session_next_reasoning_ended), NULL, oc__j_session_next_reasoning_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_reasoning_ended_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3616,7 +3668,7 @@ static const sdkrt_jfield oc__j_session_next_reasoning_ended_data_f[] = {
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_ended_data, text), SDKRT_JNONE, SDKRT_JNONE},
     {"providerMetadata", &oc__j_json_map_map, 0, offsetof(oc_session_next_reasoning_ended_data, provider_metadata), offsetof(oc_session_next_reasoning_ended_data, has_provider_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_reasoning_ended_data = {SDKRT_JK_OBJECT, "SessionNextReasoningEndedData", sizeof(oc_session_next_reasoning_ended_data), NULL, oc__j_session_next_reasoning_ended_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_reasoning_ended_data = {SDKRT_JK_OBJECT, "SessionNextReasoningEndedData", sizeof(oc_session_next_reasoning_ended_data), NULL, oc__j_session_next_reasoning_ended_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_reasoning_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3626,7 +3678,7 @@ static const sdkrt_jfield oc__j_session_next_reasoning_started_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_reasoning_started, location), offsetof(oc_session_next_reasoning_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_reasoning_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_reasoning_started = {SDKRT_JK_OBJECT, "SessionNextReasoningStarted", sizeof(oc_session_next_reasoning_started), NULL, oc__j_session_next_reasoning_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_reasoning_started = {SDKRT_JK_OBJECT, "SessionNextReasoningStarted", sizeof(oc_session_next_reasoning_started), NULL, oc__j_session_next_reasoning_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_reasoning_started_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3635,7 +3687,7 @@ static const sdkrt_jfield oc__j_session_next_reasoning_started_data_f[] = {
     {"reasoningID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_reasoning_started_data, reasoning_id), SDKRT_JNONE, SDKRT_JNONE},
     {"providerMetadata", &oc__j_json_map_map, 0, offsetof(oc_session_next_reasoning_started_data, provider_metadata), offsetof(oc_session_next_reasoning_started_data, has_provider_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_reasoning_started_data = {SDKRT_JK_OBJECT, "SessionNextReasoningStartedData", sizeof(oc_session_next_reasoning_started_data), NULL, oc__j_session_next_reasoning_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_reasoning_started_data = {SDKRT_JK_OBJECT, "SessionNextReasoningStartedData", sizeof(oc_session_next_reasoning_started_data), NULL, oc__j_session_next_reasoning_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_retried_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3645,7 +3697,7 @@ static const sdkrt_jfield oc__j_session_next_retried_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_retried, location), offsetof(oc_session_next_retried, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_retried_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_retried = {SDKRT_JK_OBJECT, "SessionNextRetried", sizeof(oc_session_next_retried), NULL, oc__j_session_next_retried_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_retried = {SDKRT_JK_OBJECT, "SessionNextRetried", sizeof(oc_session_next_retried), NULL, oc__j_session_next_retried_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_retried_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3653,7 +3705,7 @@ static const sdkrt_jfield oc__j_session_next_retried_data_f[] = {
     {"attempt", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried_data, attempt), SDKRT_JNONE, SDKRT_JNONE},
     {"error", &oc__j_session_next_retry_error, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retried_data, error), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_retried_data = {SDKRT_JK_OBJECT, "SessionNextRetriedData", sizeof(oc_session_next_retried_data), NULL, oc__j_session_next_retried_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_retried_data = {SDKRT_JK_OBJECT, "SessionNextRetriedData", sizeof(oc_session_next_retried_data), NULL, oc__j_session_next_retried_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_retry_error_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_retry_error, message), SDKRT_JNONE, SDKRT_JNONE},
@@ -3663,7 +3715,7 @@ static const sdkrt_jfield oc__j_session_next_retry_error_f[] = {
     {"responseBody", &oc__jx_string, 0, offsetof(oc_session_next_retry_error, response_body), offsetof(oc_session_next_retry_error, has_response_body), SDKRT_JNONE},
     {"metadata", &oc__j_string_map, 0, offsetof(oc_session_next_retry_error, metadata), offsetof(oc_session_next_retry_error, has_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_retry_error = {SDKRT_JK_OBJECT, "SessionNextRetry_error", sizeof(oc_session_next_retry_error), NULL, oc__j_session_next_retry_error_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_retry_error = {SDKRT_JK_OBJECT, "SessionNextRetry_error", sizeof(oc_session_next_retry_error), NULL, oc__j_session_next_retry_error_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_revert_cleared_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3673,13 +3725,13 @@ static const sdkrt_jfield oc__j_session_next_revert_cleared_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_revert_cleared, location), offsetof(oc_session_next_revert_cleared, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_revert_cleared_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_revert_cleared = {SDKRT_JK_OBJECT, "SessionNextRevertCleared", sizeof(oc_session_next_revert_cleared), NULL, oc__j_session_next_revert_cleared_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_revert_cleared = {SDKRT_JK_OBJECT, "SessionNextRevertCleared", sizeof(oc_session_next_revert_cleared), NULL, oc__j_session_next_revert_cleared_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_revert_cleared_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_cleared_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_revert_cleared_data = {SDKRT_JK_OBJECT, "SessionNextRevertClearedData", sizeof(oc_session_next_revert_cleared_data), NULL, oc__j_session_next_revert_cleared_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_revert_cleared_data = {SDKRT_JK_OBJECT, "SessionNextRevertClearedData", sizeof(oc_session_next_revert_cleared_data), NULL, oc__j_session_next_revert_cleared_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_revert_committed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3689,14 +3741,14 @@ static const sdkrt_jfield oc__j_session_next_revert_committed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_revert_committed, location), offsetof(oc_session_next_revert_committed, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_revert_committed_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_revert_committed = {SDKRT_JK_OBJECT, "SessionNextRevertCommitted", sizeof(oc_session_next_revert_committed), NULL, oc__j_session_next_revert_committed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_revert_committed = {SDKRT_JK_OBJECT, "SessionNextRevertCommitted", sizeof(oc_session_next_revert_committed), NULL, oc__j_session_next_revert_committed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_revert_committed_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_committed_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_revert_committed_data = {SDKRT_JK_OBJECT, "SessionNextRevertCommittedData", sizeof(oc_session_next_revert_committed_data), NULL, oc__j_session_next_revert_committed_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_revert_committed_data = {SDKRT_JK_OBJECT, "SessionNextRevertCommittedData", sizeof(oc_session_next_revert_committed_data), NULL, oc__j_session_next_revert_committed_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_revert_staged_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3706,14 +3758,14 @@ static const sdkrt_jfield oc__j_session_next_revert_staged_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_revert_staged, location), offsetof(oc_session_next_revert_staged, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_revert_staged_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_revert_staged = {SDKRT_JK_OBJECT, "SessionNextRevertStaged", sizeof(oc_session_next_revert_staged), NULL, oc__j_session_next_revert_staged_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_revert_staged = {SDKRT_JK_OBJECT, "SessionNextRevertStaged", sizeof(oc_session_next_revert_staged), NULL, oc__j_session_next_revert_staged_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_revert_staged_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"revert", &oc__j_revert_state, SDKRT_JF_REQUIRED, offsetof(oc_session_next_revert_staged_data, revert), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_revert_staged_data = {SDKRT_JK_OBJECT, "SessionNextRevertStagedData", sizeof(oc_session_next_revert_staged_data), NULL, oc__j_session_next_revert_staged_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_revert_staged_data = {SDKRT_JK_OBJECT, "SessionNextRevertStagedData", sizeof(oc_session_next_revert_staged_data), NULL, oc__j_session_next_revert_staged_data_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_shell_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3723,7 +3775,7 @@ static const sdkrt_jfield oc__j_session_next_shell_ended_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_shell_ended, location), offsetof(oc_session_next_shell_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_shell_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_shell_ended = {SDKRT_JK_OBJECT, "SessionNextShellEnded", sizeof(oc_session_next_shell_ended), NULL, oc__j_session_next_shell_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_shell_ended = {SDKRT_JK_OBJECT, "SessionNextShellEnded", sizeof(oc_session_next_shell_ended), NULL, oc__j_session_next_shell_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_shell_ended_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3731,7 +3783,7 @@ static const sdkrt_jfield oc__j_session_next_shell_ended_data_f[] = {
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended_data, call_id), SDKRT_JNONE, SDKRT_JNONE},
     {"output", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_ended_data, output), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_shell_ended_data = {SDKRT_JK_OBJECT, "SessionNextShellEndedData", sizeof(oc_session_next_shell_ended_data), NULL, oc__j_session_next_shell_ended_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_shell_ended_data = {SDKRT_JK_OBJECT, "SessionNextShellEndedData", sizeof(oc_session_next_shell_ended_data), NULL, oc__j_session_next_shell_ended_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_shell_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3741,7 +3793,7 @@ static const sdkrt_jfield oc__j_session_next_shell_started_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_shell_started, location), offsetof(oc_session_next_shell_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_shell_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_shell_started = {SDKRT_JK_OBJECT, "SessionNextShellStarted", sizeof(oc_session_next_shell_started), NULL, oc__j_session_next_shell_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_shell_started = {SDKRT_JK_OBJECT, "SessionNextShellStarted", sizeof(oc_session_next_shell_started), NULL, oc__j_session_next_shell_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_shell_started_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3750,7 +3802,7 @@ static const sdkrt_jfield oc__j_session_next_shell_started_data_f[] = {
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started_data, call_id), SDKRT_JNONE, SDKRT_JNONE},
     {"command", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_shell_started_data, command), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_shell_started_data = {SDKRT_JK_OBJECT, "SessionNextShellStartedData", sizeof(oc_session_next_shell_started_data), NULL, oc__j_session_next_shell_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_shell_started_data = {SDKRT_JK_OBJECT, "SessionNextShellStartedData", sizeof(oc_session_next_shell_started_data), NULL, oc__j_session_next_shell_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_step_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3760,7 +3812,7 @@ static const sdkrt_jfield oc__j_session_next_step_ended_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_step_ended, location), offsetof(oc_session_next_step_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_step_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_step_ended = {SDKRT_JK_OBJECT, "SessionNextStepEnded", sizeof(oc_session_next_step_ended), NULL, oc__j_session_next_step_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_step_ended = {SDKRT_JK_OBJECT, "SessionNextStepEnded", sizeof(oc_session_next_step_ended), NULL, oc__j_session_next_step_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_step_ended_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3772,7 +3824,7 @@ static const sdkrt_jfield oc__j_session_next_step_ended_data_f[] = {
     {"snapshot", &oc__jx_string, 0, offsetof(oc_session_next_step_ended_data, snapshot), offsetof(oc_session_next_step_ended_data, has_snapshot), SDKRT_JNONE},
     {"files", &oc__j_string_list, 0, offsetof(oc_session_next_step_ended_data, files), offsetof(oc_session_next_step_ended_data, has_files), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_step_ended_data = {SDKRT_JK_OBJECT, "SessionNextStepEndedData", sizeof(oc_session_next_step_ended_data), NULL, oc__j_session_next_step_ended_data_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_step_ended_data = {SDKRT_JK_OBJECT, "SessionNextStepEndedData", sizeof(oc_session_next_step_ended_data), NULL, oc__j_session_next_step_ended_data_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_step_ended_data_tokens_f[] = {
     {"input", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_data_tokens, input), SDKRT_JNONE, SDKRT_JNONE},
@@ -3780,13 +3832,13 @@ static const sdkrt_jfield oc__j_session_next_step_ended_data_tokens_f[] = {
     {"reasoning", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_data_tokens, reasoning), SDKRT_JNONE, SDKRT_JNONE},
     {"cache", &oc__j_session_next_step_ended_data_tokens_cache, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_data_tokens, cache), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_step_ended_data_tokens = {SDKRT_JK_OBJECT, "SessionNextStepEndedDataTokens", sizeof(oc_session_next_step_ended_data_tokens), NULL, oc__j_session_next_step_ended_data_tokens_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_step_ended_data_tokens = {SDKRT_JK_OBJECT, "SessionNextStepEndedDataTokens", sizeof(oc_session_next_step_ended_data_tokens), NULL, oc__j_session_next_step_ended_data_tokens_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_step_ended_data_tokens_cache_f[] = {
     {"read", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_data_tokens_cache, read), SDKRT_JNONE, SDKRT_JNONE},
     {"write", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_ended_data_tokens_cache, write), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_step_ended_data_tokens_cache = {SDKRT_JK_OBJECT, "SessionNextStepEndedDataTokensCache", sizeof(oc_session_next_step_ended_data_tokens_cache), NULL, oc__j_session_next_step_ended_data_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_step_ended_data_tokens_cache = {SDKRT_JK_OBJECT, "SessionNextStepEndedDataTokensCache", sizeof(oc_session_next_step_ended_data_tokens_cache), NULL, oc__j_session_next_step_ended_data_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_step_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3796,7 +3848,7 @@ static const sdkrt_jfield oc__j_session_next_step_failed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_step_failed, location), offsetof(oc_session_next_step_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_step_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_step_failed = {SDKRT_JK_OBJECT, "SessionNextStepFailed", sizeof(oc_session_next_step_failed), NULL, oc__j_session_next_step_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_step_failed = {SDKRT_JK_OBJECT, "SessionNextStepFailed", sizeof(oc_session_next_step_failed), NULL, oc__j_session_next_step_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_step_failed_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3804,7 +3856,7 @@ static const sdkrt_jfield oc__j_session_next_step_failed_data_f[] = {
     {"assistantMessageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed_data, assistant_message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"error", &oc__j_session_error_unknown, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_failed_data, error), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_step_failed_data = {SDKRT_JK_OBJECT, "SessionNextStepFailedData", sizeof(oc_session_next_step_failed_data), NULL, oc__j_session_next_step_failed_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_step_failed_data = {SDKRT_JK_OBJECT, "SessionNextStepFailedData", sizeof(oc_session_next_step_failed_data), NULL, oc__j_session_next_step_failed_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_step_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3814,7 +3866,7 @@ static const sdkrt_jfield oc__j_session_next_step_started_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_step_started, location), offsetof(oc_session_next_step_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_step_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_step_started = {SDKRT_JK_OBJECT, "SessionNextStepStarted", sizeof(oc_session_next_step_started), NULL, oc__j_session_next_step_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_step_started = {SDKRT_JK_OBJECT, "SessionNextStepStarted", sizeof(oc_session_next_step_started), NULL, oc__j_session_next_step_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_step_started_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3824,7 +3876,7 @@ static const sdkrt_jfield oc__j_session_next_step_started_data_f[] = {
     {"model", &oc__j_model_ref, SDKRT_JF_REQUIRED, offsetof(oc_session_next_step_started_data, model), SDKRT_JNONE, SDKRT_JNONE},
     {"snapshot", &oc__jx_string, 0, offsetof(oc_session_next_step_started_data, snapshot), offsetof(oc_session_next_step_started_data, has_snapshot), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_step_started_data = {SDKRT_JK_OBJECT, "SessionNextStepStartedData", sizeof(oc_session_next_step_started_data), NULL, oc__j_session_next_step_started_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_step_started_data = {SDKRT_JK_OBJECT, "SessionNextStepStartedData", sizeof(oc_session_next_step_started_data), NULL, oc__j_session_next_step_started_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_synthetic_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3834,7 +3886,7 @@ static const sdkrt_jfield oc__j_session_next_synthetic_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_synthetic, location), offsetof(oc_session_next_synthetic, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_synthetic_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_synthetic = {SDKRT_JK_OBJECT, "SessionNextSynthetic", sizeof(oc_session_next_synthetic), NULL, oc__j_session_next_synthetic_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_synthetic = {SDKRT_JK_OBJECT, "SessionNextSynthetic", sizeof(oc_session_next_synthetic), NULL, oc__j_session_next_synthetic_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_synthetic_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3842,7 +3894,7 @@ static const sdkrt_jfield oc__j_session_next_synthetic_data_f[] = {
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic_data, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_synthetic_data, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_synthetic_data = {SDKRT_JK_OBJECT, "SessionNextSyntheticData", sizeof(oc_session_next_synthetic_data), NULL, oc__j_session_next_synthetic_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_synthetic_data = {SDKRT_JK_OBJECT, "SessionNextSyntheticData", sizeof(oc_session_next_synthetic_data), NULL, oc__j_session_next_synthetic_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_text_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3852,7 +3904,7 @@ static const sdkrt_jfield oc__j_session_next_text_delta_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_text_delta, location), offsetof(oc_session_next_text_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_text_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_text_delta = {SDKRT_JK_OBJECT, "SessionNextTextDelta", sizeof(oc_session_next_text_delta), NULL, oc__j_session_next_text_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_text_delta = {SDKRT_JK_OBJECT, "SessionNextTextDelta", sizeof(oc_session_next_text_delta), NULL, oc__j_session_next_text_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_text_delta_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3861,7 +3913,7 @@ static const sdkrt_jfield oc__j_session_next_text_delta_data_f[] = {
     {"textID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta_data, text_id), SDKRT_JNONE, SDKRT_JNONE},
     {"delta", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_delta_data, delta), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_text_delta_data = {SDKRT_JK_OBJECT, "SessionNextTextDeltaData", sizeof(oc_session_next_text_delta_data), NULL, oc__j_session_next_text_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_text_delta_data = {SDKRT_JK_OBJECT, "SessionNextTextDeltaData", sizeof(oc_session_next_text_delta_data), NULL, oc__j_session_next_text_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_text_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3871,7 +3923,7 @@ static const sdkrt_jfield oc__j_session_next_text_ended_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_text_ended, location), offsetof(oc_session_next_text_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_text_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_text_ended = {SDKRT_JK_OBJECT, "SessionNextTextEnded", sizeof(oc_session_next_text_ended), NULL, oc__j_session_next_text_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_text_ended = {SDKRT_JK_OBJECT, "SessionNextTextEnded", sizeof(oc_session_next_text_ended), NULL, oc__j_session_next_text_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_text_ended_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3880,7 +3932,7 @@ static const sdkrt_jfield oc__j_session_next_text_ended_data_f[] = {
     {"textID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended_data, text_id), SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_ended_data, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_text_ended_data = {SDKRT_JK_OBJECT, "SessionNextTextEndedData", sizeof(oc_session_next_text_ended_data), NULL, oc__j_session_next_text_ended_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_text_ended_data = {SDKRT_JK_OBJECT, "SessionNextTextEndedData", sizeof(oc_session_next_text_ended_data), NULL, oc__j_session_next_text_ended_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_text_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3890,7 +3942,7 @@ static const sdkrt_jfield oc__j_session_next_text_started_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_text_started, location), offsetof(oc_session_next_text_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_text_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_text_started = {SDKRT_JK_OBJECT, "SessionNextTextStarted", sizeof(oc_session_next_text_started), NULL, oc__j_session_next_text_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_text_started = {SDKRT_JK_OBJECT, "SessionNextTextStarted", sizeof(oc_session_next_text_started), NULL, oc__j_session_next_text_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_text_started_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3898,7 +3950,7 @@ static const sdkrt_jfield oc__j_session_next_text_started_data_f[] = {
     {"assistantMessageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started_data, assistant_message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"textID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_text_started_data, text_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_text_started_data = {SDKRT_JK_OBJECT, "SessionNextTextStartedData", sizeof(oc_session_next_text_started_data), NULL, oc__j_session_next_text_started_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_text_started_data = {SDKRT_JK_OBJECT, "SessionNextTextStartedData", sizeof(oc_session_next_text_started_data), NULL, oc__j_session_next_text_started_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_called_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3908,7 +3960,7 @@ static const sdkrt_jfield oc__j_session_next_tool_called_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_called, location), offsetof(oc_session_next_tool_called, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_called_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_called = {SDKRT_JK_OBJECT, "SessionNextToolCalled", sizeof(oc_session_next_tool_called), NULL, oc__j_session_next_tool_called_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_called = {SDKRT_JK_OBJECT, "SessionNextToolCalled", sizeof(oc_session_next_tool_called), NULL, oc__j_session_next_tool_called_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_called_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3919,13 +3971,13 @@ static const sdkrt_jfield oc__j_session_next_tool_called_data_f[] = {
     {"input", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called_data, input), SDKRT_JNONE, SDKRT_JNONE},
     {"provider", &oc__j_session_next_tool_called_data_provider, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called_data, provider), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_called_data = {SDKRT_JK_OBJECT, "SessionNextToolCalledData", sizeof(oc_session_next_tool_called_data), NULL, oc__j_session_next_tool_called_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_called_data = {SDKRT_JK_OBJECT, "SessionNextToolCalledData", sizeof(oc_session_next_tool_called_data), NULL, oc__j_session_next_tool_called_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_called_data_provider_f[] = {
     {"executed", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_called_data_provider, executed), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map_map, 0, offsetof(oc_session_next_tool_called_data_provider, metadata), offsetof(oc_session_next_tool_called_data_provider, has_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_called_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolCalledDataProvider", sizeof(oc_session_next_tool_called_data_provider), NULL, oc__j_session_next_tool_called_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_called_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolCalledDataProvider", sizeof(oc_session_next_tool_called_data_provider), NULL, oc__j_session_next_tool_called_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3935,7 +3987,7 @@ static const sdkrt_jfield oc__j_session_next_tool_failed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_failed, location), offsetof(oc_session_next_tool_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_failed = {SDKRT_JK_OBJECT, "SessionNextToolFailed", sizeof(oc_session_next_tool_failed), NULL, oc__j_session_next_tool_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_failed = {SDKRT_JK_OBJECT, "SessionNextToolFailed", sizeof(oc_session_next_tool_failed), NULL, oc__j_session_next_tool_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_failed_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3946,13 +3998,13 @@ static const sdkrt_jfield oc__j_session_next_tool_failed_data_f[] = {
     {"result", &oc__jx_json, 0, offsetof(oc_session_next_tool_failed_data, result), offsetof(oc_session_next_tool_failed_data, has_result), SDKRT_JNONE},
     {"provider", &oc__j_session_next_tool_failed_data_provider, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed_data, provider), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_failed_data = {SDKRT_JK_OBJECT, "SessionNextToolFailedData", sizeof(oc_session_next_tool_failed_data), NULL, oc__j_session_next_tool_failed_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_failed_data = {SDKRT_JK_OBJECT, "SessionNextToolFailedData", sizeof(oc_session_next_tool_failed_data), NULL, oc__j_session_next_tool_failed_data_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_failed_data_provider_f[] = {
     {"executed", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_failed_data_provider, executed), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map_map, 0, offsetof(oc_session_next_tool_failed_data_provider, metadata), offsetof(oc_session_next_tool_failed_data_provider, has_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_failed_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolFailedDataProvider", sizeof(oc_session_next_tool_failed_data_provider), NULL, oc__j_session_next_tool_failed_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_failed_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolFailedDataProvider", sizeof(oc_session_next_tool_failed_data_provider), NULL, oc__j_session_next_tool_failed_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_input_delta_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3962,7 +4014,7 @@ static const sdkrt_jfield oc__j_session_next_tool_input_delta_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_input_delta, location), offsetof(oc_session_next_tool_input_delta, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_input_delta_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_input_delta = {SDKRT_JK_OBJECT, "SessionNextToolInputDelta", sizeof(oc_session_next_tool_input_delta), NULL, oc__j_session_next_tool_input_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_input_delta = {SDKRT_JK_OBJECT, "SessionNextToolInputDelta", sizeof(oc_session_next_tool_input_delta), NULL, oc__j_session_next_tool_input_delta_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_input_delta_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3971,7 +4023,7 @@ static const sdkrt_jfield oc__j_session_next_tool_input_delta_data_f[] = {
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta_data, call_id), SDKRT_JNONE, SDKRT_JNONE},
     {"delta", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_delta_data, delta), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_input_delta_data = {SDKRT_JK_OBJECT, "SessionNextToolInputDeltaData", sizeof(oc_session_next_tool_input_delta_data), NULL, oc__j_session_next_tool_input_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_input_delta_data = {SDKRT_JK_OBJECT, "SessionNextToolInputDeltaData", sizeof(oc_session_next_tool_input_delta_data), NULL, oc__j_session_next_tool_input_delta_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_input_ended_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -3981,7 +4033,7 @@ static const sdkrt_jfield oc__j_session_next_tool_input_ended_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_input_ended, location), offsetof(oc_session_next_tool_input_ended, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_input_ended_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_input_ended = {SDKRT_JK_OBJECT, "SessionNextToolInputEnded", sizeof(oc_session_next_tool_input_ended), NULL, oc__j_session_next_tool_input_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_input_ended = {SDKRT_JK_OBJECT, "SessionNextToolInputEnded", sizeof(oc_session_next_tool_input_ended), NULL, oc__j_session_next_tool_input_ended_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_input_ended_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -3990,7 +4042,7 @@ static const sdkrt_jfield oc__j_session_next_tool_input_ended_data_f[] = {
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended_data, call_id), SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_ended_data, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_input_ended_data = {SDKRT_JK_OBJECT, "SessionNextToolInputEndedData", sizeof(oc_session_next_tool_input_ended_data), NULL, oc__j_session_next_tool_input_ended_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_input_ended_data = {SDKRT_JK_OBJECT, "SessionNextToolInputEndedData", sizeof(oc_session_next_tool_input_ended_data), NULL, oc__j_session_next_tool_input_ended_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_input_started_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4000,7 +4052,7 @@ static const sdkrt_jfield oc__j_session_next_tool_input_started_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_input_started, location), offsetof(oc_session_next_tool_input_started, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_input_started_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_input_started = {SDKRT_JK_OBJECT, "SessionNextToolInputStarted", sizeof(oc_session_next_tool_input_started), NULL, oc__j_session_next_tool_input_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_input_started = {SDKRT_JK_OBJECT, "SessionNextToolInputStarted", sizeof(oc_session_next_tool_input_started), NULL, oc__j_session_next_tool_input_started_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_input_started_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -4009,7 +4061,7 @@ static const sdkrt_jfield oc__j_session_next_tool_input_started_data_f[] = {
     {"callID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started_data, call_id), SDKRT_JNONE, SDKRT_JNONE},
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_input_started_data, name), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_input_started_data = {SDKRT_JK_OBJECT, "SessionNextToolInputStartedData", sizeof(oc_session_next_tool_input_started_data), NULL, oc__j_session_next_tool_input_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_input_started_data = {SDKRT_JK_OBJECT, "SessionNextToolInputStartedData", sizeof(oc_session_next_tool_input_started_data), NULL, oc__j_session_next_tool_input_started_data_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_progress_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4019,7 +4071,7 @@ static const sdkrt_jfield oc__j_session_next_tool_progress_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_progress, location), offsetof(oc_session_next_tool_progress, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_progress_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_progress = {SDKRT_JK_OBJECT, "SessionNextToolProgress", sizeof(oc_session_next_tool_progress), NULL, oc__j_session_next_tool_progress_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_progress = {SDKRT_JK_OBJECT, "SessionNextToolProgress", sizeof(oc_session_next_tool_progress), NULL, oc__j_session_next_tool_progress_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_progress_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -4029,7 +4081,7 @@ static const sdkrt_jfield oc__j_session_next_tool_progress_data_f[] = {
     {"structured", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress_data, structured), SDKRT_JNONE, SDKRT_JNONE},
     {"content", &oc__j_llm_tool_content_list, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_progress_data, content), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_progress_data = {SDKRT_JK_OBJECT, "SessionNextToolProgressData", sizeof(oc_session_next_tool_progress_data), NULL, oc__j_session_next_tool_progress_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_progress_data = {SDKRT_JK_OBJECT, "SessionNextToolProgressData", sizeof(oc_session_next_tool_progress_data), NULL, oc__j_session_next_tool_progress_data_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_success_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4039,7 +4091,7 @@ static const sdkrt_jfield oc__j_session_next_tool_success_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_next_tool_success, location), offsetof(oc_session_next_tool_success, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_next_tool_success_data, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_success = {SDKRT_JK_OBJECT, "SessionNextToolSuccess", sizeof(oc_session_next_tool_success), NULL, oc__j_session_next_tool_success_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_success = {SDKRT_JK_OBJECT, "SessionNextToolSuccess", sizeof(oc_session_next_tool_success), NULL, oc__j_session_next_tool_success_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_success_data_f[] = {
     {"timestamp", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success_data, timestamp), SDKRT_JNONE, SDKRT_JNONE},
@@ -4052,20 +4104,20 @@ static const sdkrt_jfield oc__j_session_next_tool_success_data_f[] = {
     {"result", &oc__jx_json, 0, offsetof(oc_session_next_tool_success_data, result), offsetof(oc_session_next_tool_success_data, has_result), SDKRT_JNONE},
     {"provider", &oc__j_session_next_tool_success_data_provider, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success_data, provider), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_success_data = {SDKRT_JK_OBJECT, "SessionNextToolSuccessData", sizeof(oc_session_next_tool_success_data), NULL, oc__j_session_next_tool_success_data_f, 9, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_success_data = {SDKRT_JK_OBJECT, "SessionNextToolSuccessData", sizeof(oc_session_next_tool_success_data), NULL, oc__j_session_next_tool_success_data_f, 9, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_next_tool_success_data_provider_f[] = {
     {"executed", &oc__jx_bool, SDKRT_JF_REQUIRED, offsetof(oc_session_next_tool_success_data_provider, executed), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map_map, 0, offsetof(oc_session_next_tool_success_data_provider, metadata), offsetof(oc_session_next_tool_success_data_provider, has_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_next_tool_success_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolSuccessDataProvider", sizeof(oc_session_next_tool_success_data_provider), NULL, oc__j_session_next_tool_success_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_next_tool_success_data_provider = {SDKRT_JK_OBJECT, "SessionNextToolSuccessDataProvider", sizeof(oc_session_next_tool_success_data_provider), NULL, oc__j_session_next_tool_success_data_provider_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_not_found_error_f[] = {
     {"_tag", &oc__jx_lit5, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"sessionID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_not_found_error, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_not_found_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_not_found_error = {SDKRT_JK_OBJECT, "SessionNotFoundError", sizeof(oc_session_not_found_error), NULL, oc__j_session_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_not_found_error = {SDKRT_JK_OBJECT, "SessionNotFoundError", sizeof(oc_session_not_found_error), NULL, oc__j_session_not_found_error_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_permission_create_body_f[] = {
     {"id", &oc__j_request_id_per, 0, offsetof(oc_session_permission_create_body, id), offsetof(oc_session_permission_create_body, has_id), SDKRT_JNONE},
@@ -4076,19 +4128,19 @@ static const sdkrt_jfield oc__j_session_permission_create_body_f[] = {
     {"source", &oc__j_permission_v2_source, 0, offsetof(oc_session_permission_create_body, source), offsetof(oc_session_permission_create_body, has_source), SDKRT_JNONE},
     {"agent", &oc__jx_string, 0, offsetof(oc_session_permission_create_body, agent), offsetof(oc_session_permission_create_body, has_agent), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_permission_create_body = {SDKRT_JK_OBJECT, "SessionPermissionCreateBody", sizeof(oc_session_permission_create_body), NULL, oc__j_session_permission_create_body_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_permission_create_body = {SDKRT_JK_OBJECT, "SessionPermissionCreateBody", sizeof(oc_session_permission_create_body), NULL, oc__j_session_permission_create_body_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_permission_create_response_data_f[] = {
     {"id", &oc__j_request_id_per, SDKRT_JF_REQUIRED, offsetof(oc_session_permission_create_response_data, id), SDKRT_JNONE, SDKRT_JNONE},
     {"effect", &oc__j_permission_v2_effect, SDKRT_JF_REQUIRED, offsetof(oc_session_permission_create_response_data, effect), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_permission_create_response_data = {SDKRT_JK_OBJECT, "SessionPermissionCreateResponseData", sizeof(oc_session_permission_create_response_data), NULL, oc__j_session_permission_create_response_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_permission_create_response_data = {SDKRT_JK_OBJECT, "SessionPermissionCreateResponseData", sizeof(oc_session_permission_create_response_data), NULL, oc__j_session_permission_create_response_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_permission_reply_body_f[] = {
     {"reply", &oc__j_permission_v2_reply, SDKRT_JF_REQUIRED, offsetof(oc_session_permission_reply_body, reply), SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, 0, offsetof(oc_session_permission_reply_body, message), offsetof(oc_session_permission_reply_body, has_message), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_permission_reply_body = {SDKRT_JK_OBJECT, "SessionPermissionReplyBody", sizeof(oc_session_permission_reply_body), NULL, oc__j_session_permission_reply_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_permission_reply_body = {SDKRT_JK_OBJECT, "SessionPermissionReplyBody", sizeof(oc_session_permission_reply_body), NULL, oc__j_session_permission_reply_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_prompt_body_f[] = {
     {"id", &oc__j_message_id, 0, offsetof(oc_session_prompt_body, id), offsetof(oc_session_prompt_body, has_id), SDKRT_JNONE},
@@ -4096,10 +4148,10 @@ static const sdkrt_jfield oc__j_session_prompt_body_f[] = {
     {"delivery", &oc__j_session_prompt_body_delivery, 0, offsetof(oc_session_prompt_body, delivery), offsetof(oc_session_prompt_body, has_delivery), SDKRT_JNONE},
     {"resume", &oc__jx_bool, 0, offsetof(oc_session_prompt_body, resume), offsetof(oc_session_prompt_body, has_resume), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_prompt_body = {SDKRT_JK_OBJECT, "SessionPromptBody", sizeof(oc_session_prompt_body), NULL, oc__j_session_prompt_body_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_prompt_body = {SDKRT_JK_OBJECT, "SessionPromptBody", sizeof(oc_session_prompt_body), NULL, oc__j_session_prompt_body_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_session_prompt_body_delivery_e[] = {"steer", "queue"};
-const sdkrt_jtype oc__j_session_prompt_body_delivery = {SDKRT_JK_ENUM, "SessionPromptBodyDelivery", sizeof(oc_session_prompt_body_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_prompt_body_delivery_e, 2, NULL};
+const sdkrt_jtype oc__j_session_prompt_body_delivery = {SDKRT_JK_ENUM, "SessionPromptBodyDelivery", sizeof(oc_session_prompt_body_delivery), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_session_prompt_body_delivery_e, 2, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_revert_f[] = {
     {"messageID", &oc__j_message_id_msg, SDKRT_JF_REQUIRED, offsetof(oc_session_revert, message_id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4107,25 +4159,25 @@ static const sdkrt_jfield oc__j_session_revert_f[] = {
     {"snapshot", &oc__jx_string, 0, offsetof(oc_session_revert, snapshot), offsetof(oc_session_revert, has_snapshot), SDKRT_JNONE},
     {"diff", &oc__jx_string, 0, offsetof(oc_session_revert, diff), offsetof(oc_session_revert, has_diff), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_revert = {SDKRT_JK_OBJECT, "SessionRevert", sizeof(oc_session_revert), NULL, oc__j_session_revert_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_revert = {SDKRT_JK_OBJECT, "SessionRevert", sizeof(oc_session_revert), NULL, oc__j_session_revert_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_revert_stage_body_f[] = {
     {"messageID", &oc__j_message_id, SDKRT_JF_REQUIRED, offsetof(oc_session_revert_stage_body, message_id), SDKRT_JNONE, SDKRT_JNONE},
     {"files", &oc__jx_bool, 0, offsetof(oc_session_revert_stage_body, files), offsetof(oc_session_revert_stage_body, has_files), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_revert_stage_body = {SDKRT_JK_OBJECT, "SessionRevertStageBody", sizeof(oc_session_revert_stage_body), NULL, oc__j_session_revert_stage_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_revert_stage_body = {SDKRT_JK_OBJECT, "SessionRevertStageBody", sizeof(oc_session_revert_stage_body), NULL, oc__j_session_revert_stage_body_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_share_f[] = {
     {"url", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_share, url), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_share = {SDKRT_JK_OBJECT, "SessionShare", sizeof(oc_session_share), NULL, oc__j_session_share_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_share = {SDKRT_JK_OBJECT, "SessionShare", sizeof(oc_session_share), NULL, oc__j_session_share_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_session_status_v[] = {
     {"idle", &oc__j_session_status_idle, 0},
     {"retry", &oc__j_session_status_retry, 0},
     {"busy", &oc__j_session_status_busy, 0},
 };
-const sdkrt_jtype oc__j_session_status = {SDKRT_JK_UNION, "SessionStatus", sizeof(oc_session_status), NULL, NULL, 0, oc__j_session_status_v, 3, "type", offsetof(oc_session_status, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_status = {SDKRT_JK_UNION, "SessionStatus", sizeof(oc_session_status), NULL, NULL, 0, oc__j_session_status_v, 3, "type", offsetof(oc_session_status, u), NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_status_2_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_status_2, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4135,23 +4187,23 @@ static const sdkrt_jfield oc__j_session_status_2_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_status_2, location), offsetof(oc_session_status_2, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_status_data, SDKRT_JF_REQUIRED, offsetof(oc_session_status_2, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_status_2 = {SDKRT_JK_OBJECT, "session.status", sizeof(oc_session_status_2), NULL, oc__j_session_status_2_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_status_2 = {SDKRT_JK_OBJECT, "session.status", sizeof(oc_session_status_2), NULL, oc__j_session_status_2_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_status_busy_f[] = {
     {"type", &oc__jx_lit139, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_status_busy = {SDKRT_JK_OBJECT, "SessionStatusBusy", sizeof(oc_session_status_busy), NULL, oc__j_session_status_busy_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_status_busy = {SDKRT_JK_OBJECT, "SessionStatusBusy", sizeof(oc_session_status_busy), NULL, oc__j_session_status_busy_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_status_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_status_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"status", &oc__j_session_status, SDKRT_JF_REQUIRED, offsetof(oc_session_status_data, status), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_status_data = {SDKRT_JK_OBJECT, "session.statusData", sizeof(oc_session_status_data), NULL, oc__j_session_status_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_status_data = {SDKRT_JK_OBJECT, "session.statusData", sizeof(oc_session_status_data), NULL, oc__j_session_status_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_status_idle_f[] = {
     {"type", &oc__jx_lit138, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_status_idle = {SDKRT_JK_OBJECT, "SessionStatusIdle", sizeof(oc_session_status_idle), NULL, oc__j_session_status_idle_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_status_idle = {SDKRT_JK_OBJECT, "SessionStatusIdle", sizeof(oc_session_status_idle), NULL, oc__j_session_status_idle_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_status_retry_f[] = {
     {"type", &oc__jx_lit99, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4160,7 +4212,7 @@ static const sdkrt_jfield oc__j_session_status_retry_f[] = {
     {"action", &oc__j_session_status_retry_action, 0, offsetof(oc_session_status_retry, action), offsetof(oc_session_status_retry, has_action), SDKRT_JNONE},
     {"next", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_status_retry, next), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_status_retry = {SDKRT_JK_OBJECT, "SessionStatusRetry", sizeof(oc_session_status_retry), NULL, oc__j_session_status_retry_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_status_retry = {SDKRT_JK_OBJECT, "SessionStatusRetry", sizeof(oc_session_status_retry), NULL, oc__j_session_status_retry_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_status_retry_action_f[] = {
     {"reason", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_status_retry_action, reason), SDKRT_JNONE, SDKRT_JNONE},
@@ -4170,7 +4222,7 @@ static const sdkrt_jfield oc__j_session_status_retry_action_f[] = {
     {"label", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_status_retry_action, label), SDKRT_JNONE, SDKRT_JNONE},
     {"link", &oc__jx_string, 0, offsetof(oc_session_status_retry_action, link), offsetof(oc_session_status_retry_action, has_link), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_status_retry_action = {SDKRT_JK_OBJECT, "SessionStatusRetryAction", sizeof(oc_session_status_retry_action), NULL, oc__j_session_status_retry_action_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_status_retry_action = {SDKRT_JK_OBJECT, "SessionStatusRetryAction", sizeof(oc_session_status_retry_action), NULL, oc__j_session_status_retry_action_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_summary_f[] = {
     {"additions", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_summary, additions), SDKRT_JNONE, SDKRT_JNONE},
@@ -4178,17 +4230,17 @@ static const sdkrt_jfield oc__j_session_summary_f[] = {
     {"files", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_summary, files), SDKRT_JNONE, SDKRT_JNONE},
     {"diffs", &oc__j_snapshot_file_diff_list, 0, offsetof(oc_session_summary, diffs), offsetof(oc_session_summary, has_diffs), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_summary = {SDKRT_JK_OBJECT, "SessionSummary", sizeof(oc_session_summary), NULL, oc__j_session_summary_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_summary = {SDKRT_JK_OBJECT, "SessionSummary", sizeof(oc_session_summary), NULL, oc__j_session_summary_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_switch_agent_body_f[] = {
     {"agent", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_session_switch_agent_body, agent), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_switch_agent_body = {SDKRT_JK_OBJECT, "SessionSwitchAgentBody", sizeof(oc_session_switch_agent_body), NULL, oc__j_session_switch_agent_body_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_switch_agent_body = {SDKRT_JK_OBJECT, "SessionSwitchAgentBody", sizeof(oc_session_switch_agent_body), NULL, oc__j_session_switch_agent_body_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_switch_model_body_f[] = {
     {"model", &oc__j_model_ref, SDKRT_JF_REQUIRED, offsetof(oc_session_switch_model_body, model), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_switch_model_body = {SDKRT_JK_OBJECT, "SessionSwitchModelBody", sizeof(oc_session_switch_model_body), NULL, oc__j_session_switch_model_body_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_switch_model_body = {SDKRT_JK_OBJECT, "SessionSwitchModelBody", sizeof(oc_session_switch_model_body), NULL, oc__j_session_switch_model_body_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_time_f[] = {
     {"created", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_session_time, created), SDKRT_JNONE, SDKRT_JNONE},
@@ -4196,7 +4248,7 @@ static const sdkrt_jfield oc__j_session_time_f[] = {
     {"compacting", &oc__jx_int64, 0, offsetof(oc_session_time, compacting), offsetof(oc_session_time, has_compacting), SDKRT_JNONE},
     {"archived", &oc__jx_double, 0, offsetof(oc_session_time, archived), offsetof(oc_session_time, has_archived), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_time = {SDKRT_JK_OBJECT, "SessionTime", sizeof(oc_session_time), NULL, oc__j_session_time_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_time = {SDKRT_JK_OBJECT, "SessionTime", sizeof(oc_session_time), NULL, oc__j_session_time_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_tokens_f[] = {
     {"input", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_tokens, input), SDKRT_JNONE, SDKRT_JNONE},
@@ -4204,13 +4256,13 @@ static const sdkrt_jfield oc__j_session_tokens_f[] = {
     {"reasoning", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_tokens, reasoning), SDKRT_JNONE, SDKRT_JNONE},
     {"cache", &oc__j_session_tokens_cache, SDKRT_JF_REQUIRED, offsetof(oc_session_tokens, cache), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_tokens = {SDKRT_JK_OBJECT, "SessionTokens", sizeof(oc_session_tokens), NULL, oc__j_session_tokens_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_tokens = {SDKRT_JK_OBJECT, "SessionTokens", sizeof(oc_session_tokens), NULL, oc__j_session_tokens_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_tokens_cache_f[] = {
     {"read", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_tokens_cache, read), SDKRT_JNONE, SDKRT_JNONE},
     {"write", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_tokens_cache, write), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_tokens_cache = {SDKRT_JK_OBJECT, "SessionTokensCache", sizeof(oc_session_tokens_cache), NULL, oc__j_session_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_tokens_cache = {SDKRT_JK_OBJECT, "SessionTokensCache", sizeof(oc_session_tokens_cache), NULL, oc__j_session_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_session_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4220,13 +4272,13 @@ static const sdkrt_jfield oc__j_session_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_session_updated, location), offsetof(oc_session_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_session_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_session_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_updated = {SDKRT_JK_OBJECT, "SessionUpdated", sizeof(oc_session_updated), NULL, oc__j_session_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_updated = {SDKRT_JK_OBJECT, "SessionUpdated", sizeof(oc_session_updated), NULL, oc__j_session_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_updated_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_updated_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"info", &oc__j_session, SDKRT_JF_REQUIRED, offsetof(oc_session_updated_data, info), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_updated_data = {SDKRT_JK_OBJECT, "SessionUpdatedData", sizeof(oc_session_updated_data), NULL, oc__j_session_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_updated_data = {SDKRT_JK_OBJECT, "SessionUpdatedData", sizeof(oc_session_updated_data), NULL, oc__j_session_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_v2_info_f[] = {
     {"id", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4242,16 +4294,16 @@ static const sdkrt_jfield oc__j_session_v2_info_f[] = {
     {"subpath", &oc__jx_string, 0, offsetof(oc_session_v2_info, subpath), offsetof(oc_session_v2_info, has_subpath), SDKRT_JNONE},
     {"revert", &oc__j_revert_state, 0, offsetof(oc_session_v2_info, revert), offsetof(oc_session_v2_info, has_revert), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_v2_info = {SDKRT_JK_OBJECT, "SessionV2Info", sizeof(oc_session_v2_info), NULL, oc__j_session_v2_info_f, 12, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_v2_info = {SDKRT_JK_OBJECT, "SessionV2Info", sizeof(oc_session_v2_info), NULL, oc__j_session_v2_info_f, 12, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_session_v2_info_list = {SDKRT_JK_ARRAY, "session_v2_info_list", sizeof(oc_session_v2_info_list), &oc__j_session_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_v2_info_list = {SDKRT_JK_ARRAY, "session_v2_info_list", sizeof(oc_session_v2_info_list), &oc__j_session_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_v2_info_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info_time, created), SDKRT_JNONE, SDKRT_JNONE},
     {"updated", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info_time, updated), SDKRT_JNONE, SDKRT_JNONE},
     {"archived", &oc__jx_double, 0, offsetof(oc_session_v2_info_time, archived), offsetof(oc_session_v2_info_time, has_archived), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_v2_info_time = {SDKRT_JK_OBJECT, "SessionV2InfoTime", sizeof(oc_session_v2_info_time), NULL, oc__j_session_v2_info_time_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_v2_info_time = {SDKRT_JK_OBJECT, "SessionV2InfoTime", sizeof(oc_session_v2_info_time), NULL, oc__j_session_v2_info_time_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_v2_info_tokens_f[] = {
     {"input", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info_tokens, input), SDKRT_JNONE, SDKRT_JNONE},
@@ -4259,37 +4311,37 @@ static const sdkrt_jfield oc__j_session_v2_info_tokens_f[] = {
     {"reasoning", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info_tokens, reasoning), SDKRT_JNONE, SDKRT_JNONE},
     {"cache", &oc__j_session_v2_info_tokens_cache, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info_tokens, cache), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_v2_info_tokens = {SDKRT_JK_OBJECT, "SessionV2InfoTokens", sizeof(oc_session_v2_info_tokens), NULL, oc__j_session_v2_info_tokens_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_v2_info_tokens = {SDKRT_JK_OBJECT, "SessionV2InfoTokens", sizeof(oc_session_v2_info_tokens), NULL, oc__j_session_v2_info_tokens_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_session_v2_info_tokens_cache_f[] = {
     {"read", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info_tokens_cache, read), SDKRT_JNONE, SDKRT_JNONE},
     {"write", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_session_v2_info_tokens_cache, write), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_session_v2_info_tokens_cache = {SDKRT_JK_OBJECT, "SessionV2InfoTokensCache", sizeof(oc_session_v2_info_tokens_cache), NULL, oc__j_session_v2_info_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_session_v2_info_tokens_cache = {SDKRT_JK_OBJECT, "SessionV2InfoTokensCache", sizeof(oc_session_v2_info_tokens_cache), NULL, oc__j_session_v2_info_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_sessions_response_f[] = {
     {"data", &oc__j_session_v2_info_list, SDKRT_JF_REQUIRED, offsetof(oc_sessions_response, data), SDKRT_JNONE, SDKRT_JNONE},
     {"cursor", &oc__j_sessions_response_cursor, SDKRT_JF_REQUIRED, offsetof(oc_sessions_response, cursor), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_sessions_response = {SDKRT_JK_OBJECT, "SessionsResponse", sizeof(oc_sessions_response), NULL, oc__j_sessions_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_sessions_response = {SDKRT_JK_OBJECT, "SessionsResponse", sizeof(oc_sessions_response), NULL, oc__j_sessions_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_sessions_response_cursor_f[] = {
     {"previous", &oc__jx_string, 0, offsetof(oc_sessions_response_cursor, previous), offsetof(oc_sessions_response_cursor, has_previous), offsetof(oc_sessions_response_cursor, previous_null)},
     {"next", &oc__jx_string, 0, offsetof(oc_sessions_response_cursor, next), offsetof(oc_sessions_response_cursor, has_next), offsetof(oc_sessions_response_cursor, next_null)},
 };
-const sdkrt_jtype oc__j_sessions_response_cursor = {SDKRT_JK_OBJECT, "SessionsResponseCursor", sizeof(oc_sessions_response_cursor), NULL, oc__j_sessions_response_cursor_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_sessions_response_cursor = {SDKRT_JK_OBJECT, "SessionsResponseCursor", sizeof(oc_sessions_response_cursor), NULL, oc__j_sessions_response_cursor_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_skill_list_location_f[] = {
     {"directory", &oc__jx_string, 0, offsetof(oc_skill_list_location, directory), offsetof(oc_skill_list_location, has_directory), SDKRT_JNONE},
     {"workspace", &oc__jx_string, 0, offsetof(oc_skill_list_location, workspace), offsetof(oc_skill_list_location, has_workspace), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_skill_list_location = {SDKRT_JK_OBJECT, "SkillListLocation", sizeof(oc_skill_list_location), NULL, oc__j_skill_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_skill_list_location = {SDKRT_JK_OBJECT, "SkillListLocation", sizeof(oc_skill_list_location), NULL, oc__j_skill_list_location_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_skill_list_response_f[] = {
     {"location", &oc__j_location_info, SDKRT_JF_REQUIRED, offsetof(oc_skill_list_response, location), SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_skill_v2_info_list, SDKRT_JF_REQUIRED, offsetof(oc_skill_list_response, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_skill_list_response = {SDKRT_JK_OBJECT, "SkillListResponse", sizeof(oc_skill_list_response), NULL, oc__j_skill_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_skill_list_response = {SDKRT_JK_OBJECT, "SkillListResponse", sizeof(oc_skill_list_response), NULL, oc__j_skill_list_response_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_skill_v2_info_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_skill_v2_info, name), SDKRT_JNONE, SDKRT_JNONE},
@@ -4298,9 +4350,9 @@ static const sdkrt_jfield oc__j_skill_v2_info_f[] = {
     {"location", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_skill_v2_info, location), SDKRT_JNONE, SDKRT_JNONE},
     {"content", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_skill_v2_info, content), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_skill_v2_info = {SDKRT_JK_OBJECT, "SkillV2Info", sizeof(oc_skill_v2_info), NULL, oc__j_skill_v2_info_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_skill_v2_info = {SDKRT_JK_OBJECT, "SkillV2Info", sizeof(oc_skill_v2_info), NULL, oc__j_skill_v2_info_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_skill_v2_info_list = {SDKRT_JK_ARRAY, "skill_v2_info_list", sizeof(oc_skill_v2_info_list), &oc__j_skill_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_skill_v2_info_list = {SDKRT_JK_ARRAY, "skill_v2_info_list", sizeof(oc_skill_v2_info_list), &oc__j_skill_v2_info, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_snapshot_file_diff_f[] = {
     {"file", &oc__jx_string, 0, offsetof(oc_snapshot_file_diff, file), offsetof(oc_snapshot_file_diff, has_file), SDKRT_JNONE},
@@ -4309,12 +4361,12 @@ static const sdkrt_jfield oc__j_snapshot_file_diff_f[] = {
     {"deletions", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_snapshot_file_diff, deletions), SDKRT_JNONE, SDKRT_JNONE},
     {"status", &oc__j_snapshot_file_diff_status, 0, offsetof(oc_snapshot_file_diff, status), offsetof(oc_snapshot_file_diff, has_status), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_snapshot_file_diff = {SDKRT_JK_OBJECT, "SnapshotFileDiff", sizeof(oc_snapshot_file_diff), NULL, oc__j_snapshot_file_diff_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_snapshot_file_diff = {SDKRT_JK_OBJECT, "SnapshotFileDiff", sizeof(oc_snapshot_file_diff), NULL, oc__j_snapshot_file_diff_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_snapshot_file_diff_list = {SDKRT_JK_ARRAY, "snapshot_file_diff_list", sizeof(oc_snapshot_file_diff_list), &oc__j_snapshot_file_diff, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_snapshot_file_diff_list = {SDKRT_JK_ARRAY, "snapshot_file_diff_list", sizeof(oc_snapshot_file_diff_list), &oc__j_snapshot_file_diff, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_snapshot_file_diff_status_e[] = {"added", "deleted", "modified"};
-const sdkrt_jtype oc__j_snapshot_file_diff_status = {SDKRT_JK_ENUM, "SnapshotFileDiffStatus", sizeof(oc_snapshot_file_diff_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_snapshot_file_diff_status_e, 3, NULL};
+const sdkrt_jtype oc__j_snapshot_file_diff_status = {SDKRT_JK_ENUM, "SnapshotFileDiffStatus", sizeof(oc_snapshot_file_diff_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_snapshot_file_diff_status_e, 3, NULL, NULL};
 
 static const sdkrt_jfield oc__j_snapshot_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_snapshot_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4323,7 +4375,7 @@ static const sdkrt_jfield oc__j_snapshot_part_f[] = {
     {"type", &oc__jx_lit96, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"snapshot", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_snapshot_part, snapshot), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_snapshot_part = {SDKRT_JK_OBJECT, "SnapshotPart", sizeof(oc_snapshot_part), NULL, oc__j_snapshot_part_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_snapshot_part = {SDKRT_JK_OBJECT, "SnapshotPart", sizeof(oc_snapshot_part), NULL, oc__j_snapshot_part_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_step_finish_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_step_finish_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4335,7 +4387,7 @@ static const sdkrt_jfield oc__j_step_finish_part_f[] = {
     {"cost", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_step_finish_part, cost), SDKRT_JNONE, SDKRT_JNONE},
     {"tokens", &oc__j_step_finish_part_tokens, SDKRT_JF_REQUIRED, offsetof(oc_step_finish_part, tokens), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_step_finish_part = {SDKRT_JK_OBJECT, "StepFinishPart", sizeof(oc_step_finish_part), NULL, oc__j_step_finish_part_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_step_finish_part = {SDKRT_JK_OBJECT, "StepFinishPart", sizeof(oc_step_finish_part), NULL, oc__j_step_finish_part_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_step_finish_part_tokens_f[] = {
     {"total", &oc__jx_double, 0, offsetof(oc_step_finish_part_tokens, total), offsetof(oc_step_finish_part_tokens, has_total), SDKRT_JNONE},
@@ -4344,13 +4396,13 @@ static const sdkrt_jfield oc__j_step_finish_part_tokens_f[] = {
     {"reasoning", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_step_finish_part_tokens, reasoning), SDKRT_JNONE, SDKRT_JNONE},
     {"cache", &oc__j_step_finish_part_tokens_cache, SDKRT_JF_REQUIRED, offsetof(oc_step_finish_part_tokens, cache), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_step_finish_part_tokens = {SDKRT_JK_OBJECT, "StepFinishPartTokens", sizeof(oc_step_finish_part_tokens), NULL, oc__j_step_finish_part_tokens_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_step_finish_part_tokens = {SDKRT_JK_OBJECT, "StepFinishPartTokens", sizeof(oc_step_finish_part_tokens), NULL, oc__j_step_finish_part_tokens_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_step_finish_part_tokens_cache_f[] = {
     {"read", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_step_finish_part_tokens_cache, read), SDKRT_JNONE, SDKRT_JNONE},
     {"write", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_step_finish_part_tokens_cache, write), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_step_finish_part_tokens_cache = {SDKRT_JK_OBJECT, "StepFinishPartTokensCache", sizeof(oc_step_finish_part_tokens_cache), NULL, oc__j_step_finish_part_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_step_finish_part_tokens_cache = {SDKRT_JK_OBJECT, "StepFinishPartTokensCache", sizeof(oc_step_finish_part_tokens_cache), NULL, oc__j_step_finish_part_tokens_cache_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_step_start_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_step_start_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4359,25 +4411,25 @@ static const sdkrt_jfield oc__j_step_start_part_f[] = {
     {"type", &oc__jx_lit94, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"snapshot", &oc__jx_string, 0, offsetof(oc_step_start_part, snapshot), offsetof(oc_step_start_part, has_snapshot), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_step_start_part = {SDKRT_JK_OBJECT, "StepStartPart", sizeof(oc_step_start_part), NULL, oc__j_step_start_part_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_step_start_part = {SDKRT_JK_OBJECT, "StepStartPart", sizeof(oc_step_start_part), NULL, oc__j_step_start_part_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_string_list = {SDKRT_JK_ARRAY, "string_list", sizeof(oc_string_list), &oc__jx_string, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_string_list = {SDKRT_JK_ARRAY, "string_list", sizeof(oc_string_list), &oc__jx_string, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_string_list_list = {SDKRT_JK_ARRAY, "string_list_list", sizeof(oc_string_list_list), &oc__j_string_list, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_string_list_list = {SDKRT_JK_ARRAY, "string_list_list", sizeof(oc_string_list_list), &oc__j_string_list, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_string_map = {SDKRT_JK_MAP, "string_map", sizeof(oc_string_map), &oc__jx_string, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_string_map = {SDKRT_JK_MAP, "string_map", sizeof(oc_string_map), &oc__jx_string, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_structured_output_error_f[] = {
     {"name", &oc__jx_lit85, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_structured_output_error_data, SDKRT_JF_REQUIRED, offsetof(oc_structured_output_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_structured_output_error = {SDKRT_JK_OBJECT, "StructuredOutputError", sizeof(oc_structured_output_error), NULL, oc__j_structured_output_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_structured_output_error = {SDKRT_JK_OBJECT, "StructuredOutputError", sizeof(oc_structured_output_error), NULL, oc__j_structured_output_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_structured_output_error_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_structured_output_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
     {"retries", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_structured_output_error_data, retries), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_structured_output_error_data = {SDKRT_JK_OBJECT, "StructuredOutputErrorData", sizeof(oc_structured_output_error_data), NULL, oc__j_structured_output_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_structured_output_error_data = {SDKRT_JK_OBJECT, "StructuredOutputErrorData", sizeof(oc_structured_output_error_data), NULL, oc__j_structured_output_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_subtask_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_subtask_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4390,13 +4442,13 @@ static const sdkrt_jfield oc__j_subtask_part_f[] = {
     {"model", &oc__j_subtask_part_model, 0, offsetof(oc_subtask_part, model), offsetof(oc_subtask_part, has_model), SDKRT_JNONE},
     {"command", &oc__jx_string, 0, offsetof(oc_subtask_part, command), offsetof(oc_subtask_part, has_command), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_subtask_part = {SDKRT_JK_OBJECT, "SubtaskPart", sizeof(oc_subtask_part), NULL, oc__j_subtask_part_f, 9, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_subtask_part = {SDKRT_JK_OBJECT, "SubtaskPart", sizeof(oc_subtask_part), NULL, oc__j_subtask_part_f, 9, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_subtask_part_model_f[] = {
     {"providerID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_subtask_part_model, provider_id), SDKRT_JNONE, SDKRT_JNONE},
     {"modelID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_subtask_part_model, model_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_subtask_part_model = {SDKRT_JK_OBJECT, "SubtaskPartModel", sizeof(oc_subtask_part_model), NULL, oc__j_subtask_part_model_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_subtask_part_model = {SDKRT_JK_OBJECT, "SubtaskPartModel", sizeof(oc_subtask_part_model), NULL, oc__j_subtask_part_model_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_symbol_source_f[] = {
     {"text", &oc__j_file_part_source_text, SDKRT_JF_REQUIRED, offsetof(oc_symbol_source, text), SDKRT_JNONE, SDKRT_JNONE},
@@ -4406,7 +4458,7 @@ static const sdkrt_jfield oc__j_symbol_source_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_symbol_source, name), SDKRT_JNONE, SDKRT_JNONE},
     {"kind", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_symbol_source, kind), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_symbol_source = {SDKRT_JK_OBJECT, "SymbolSource", sizeof(oc_symbol_source), NULL, oc__j_symbol_source_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_symbol_source = {SDKRT_JK_OBJECT, "SymbolSource", sizeof(oc_symbol_source), NULL, oc__j_symbol_source_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_text_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_text_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4419,22 +4471,22 @@ static const sdkrt_jfield oc__j_text_part_f[] = {
     {"time", &oc__j_text_part_time, 0, offsetof(oc_text_part, time), offsetof(oc_text_part, has_time), SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_text_part, metadata), offsetof(oc_text_part, has_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_text_part = {SDKRT_JK_OBJECT, "TextPart", sizeof(oc_text_part), NULL, oc__j_text_part_f, 9, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_text_part = {SDKRT_JK_OBJECT, "TextPart", sizeof(oc_text_part), NULL, oc__j_text_part_f, 9, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_text_part_time_f[] = {
     {"start", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_text_part_time, start), SDKRT_JNONE, SDKRT_JNONE},
     {"end", &oc__jx_int64, 0, offsetof(oc_text_part_time, end), offsetof(oc_text_part_time, has_end), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_text_part_time = {SDKRT_JK_OBJECT, "TextPartTime", sizeof(oc_text_part_time), NULL, oc__j_text_part_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_text_part_time = {SDKRT_JK_OBJECT, "TextPartTime", sizeof(oc_text_part_time), NULL, oc__j_text_part_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_todo_f[] = {
     {"content", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_todo, content), SDKRT_JNONE, SDKRT_JNONE},
     {"status", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_todo, status), SDKRT_JNONE, SDKRT_JNONE},
     {"priority", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_todo, priority), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_todo = {SDKRT_JK_OBJECT, "Todo", sizeof(oc_todo), NULL, oc__j_todo_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_todo = {SDKRT_JK_OBJECT, "Todo", sizeof(oc_todo), NULL, oc__j_todo_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_todo_list = {SDKRT_JK_ARRAY, "todo_list", sizeof(oc_todo_list), &oc__j_todo, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_todo_list = {SDKRT_JK_ARRAY, "todo_list", sizeof(oc_todo_list), &oc__j_todo, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_todo_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4444,13 +4496,13 @@ static const sdkrt_jfield oc__j_todo_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_todo_updated, location), offsetof(oc_todo_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_todo_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_todo_updated = {SDKRT_JK_OBJECT, "TodoUpdated", sizeof(oc_todo_updated), NULL, oc__j_todo_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_todo_updated = {SDKRT_JK_OBJECT, "TodoUpdated", sizeof(oc_todo_updated), NULL, oc__j_todo_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_todo_updated_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
     {"todos", &oc__j_todo_list, SDKRT_JF_REQUIRED, offsetof(oc_todo_updated_data, todos), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_todo_updated_data = {SDKRT_JK_OBJECT, "TodoUpdatedData", sizeof(oc_todo_updated_data), NULL, oc__j_todo_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_todo_updated_data = {SDKRT_JK_OBJECT, "TodoUpdatedData", sizeof(oc_todo_updated_data), NULL, oc__j_todo_updated_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_file_content_f[] = {
     {"type", &oc__jx_lit21, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4458,7 +4510,7 @@ static const sdkrt_jfield oc__j_tool_file_content_f[] = {
     {"mime", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_tool_file_content, mime), SDKRT_JNONE, SDKRT_JNONE},
     {"name", &oc__jx_string, 0, offsetof(oc_tool_file_content, name), offsetof(oc_tool_file_content, has_name), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_file_content = {SDKRT_JK_OBJECT, "ToolFileContent", sizeof(oc_tool_file_content), NULL, oc__j_tool_file_content_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_file_content = {SDKRT_JK_OBJECT, "ToolFileContent", sizeof(oc_tool_file_content), NULL, oc__j_tool_file_content_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_part_f[] = {
     {"id", &oc__j_part_id, SDKRT_JF_REQUIRED, offsetof(oc_tool_part, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4470,7 +4522,7 @@ static const sdkrt_jfield oc__j_tool_part_f[] = {
     {"state", &oc__j_tool_state, SDKRT_JF_REQUIRED, offsetof(oc_tool_part, state), SDKRT_JNONE, SDKRT_JNONE},
     {"metadata", &oc__j_json_map, 0, offsetof(oc_tool_part, metadata), offsetof(oc_tool_part, has_metadata), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_part = {SDKRT_JK_OBJECT, "ToolPart", sizeof(oc_tool_part), NULL, oc__j_tool_part_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_part = {SDKRT_JK_OBJECT, "ToolPart", sizeof(oc_tool_part), NULL, oc__j_tool_part_f, 8, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_tool_state_v[] = {
     {"pending", &oc__j_tool_state_pending, 0},
@@ -4478,7 +4530,11 @@ static const sdkrt_jvariant oc__j_tool_state_v[] = {
     {"completed", &oc__j_tool_state_completed, 0},
     {"error", &oc__j_tool_state_error, 0},
 };
-const sdkrt_jtype oc__j_tool_state = {SDKRT_JK_UNION, "ToolState", sizeof(oc_tool_state), NULL, NULL, 0, oc__j_tool_state_v, 4, "status", offsetof(oc_tool_state, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_tool_state_cf[] = {
+    {"input", &oc__j_json_map, 0, offsetof(oc_tool_state_common, input), offsetof(oc_tool_state_common, has_input), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_tool_state_common = {SDKRT_JK_OBJECT, "tool_state_common", sizeof(oc_tool_state_common), NULL, oc__j_tool_state_cf, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_tool_state = {SDKRT_JK_UNION, "ToolState", sizeof(oc_tool_state), NULL, NULL, 0, oc__j_tool_state_v, 4, "status", offsetof(oc_tool_state, u), NULL, 0, NULL, &oc__j_tool_state_common};
 
 static const sdkrt_jfield oc__j_tool_state_completed_f[] = {
     {"status", &oc__jx_lit22, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4489,14 +4545,14 @@ static const sdkrt_jfield oc__j_tool_state_completed_f[] = {
     {"time", &oc__j_tool_state_completed_time, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_completed, time), SDKRT_JNONE, SDKRT_JNONE},
     {"attachments", &oc__j_file_part_list, 0, offsetof(oc_tool_state_completed, attachments), offsetof(oc_tool_state_completed, has_attachments), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_state_completed = {SDKRT_JK_OBJECT, "ToolStateCompleted", sizeof(oc_tool_state_completed), NULL, oc__j_tool_state_completed_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_state_completed = {SDKRT_JK_OBJECT, "ToolStateCompleted", sizeof(oc_tool_state_completed), NULL, oc__j_tool_state_completed_f, 7, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_state_completed_time_f[] = {
     {"start", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_completed_time, start), SDKRT_JNONE, SDKRT_JNONE},
     {"end", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_completed_time, end), SDKRT_JNONE, SDKRT_JNONE},
     {"compacted", &oc__jx_int64, 0, offsetof(oc_tool_state_completed_time, compacted), offsetof(oc_tool_state_completed_time, has_compacted), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_state_completed_time = {SDKRT_JK_OBJECT, "ToolStateCompletedTime", sizeof(oc_tool_state_completed_time), NULL, oc__j_tool_state_completed_time_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_state_completed_time = {SDKRT_JK_OBJECT, "ToolStateCompletedTime", sizeof(oc_tool_state_completed_time), NULL, oc__j_tool_state_completed_time_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_state_error_f[] = {
     {"status", &oc__jx_lit23, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4505,20 +4561,20 @@ static const sdkrt_jfield oc__j_tool_state_error_f[] = {
     {"metadata", &oc__j_json_map, 0, offsetof(oc_tool_state_error, metadata), offsetof(oc_tool_state_error, has_metadata), SDKRT_JNONE},
     {"time", &oc__j_tool_state_error_time, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_error, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_state_error = {SDKRT_JK_OBJECT, "ToolStateError", sizeof(oc_tool_state_error), NULL, oc__j_tool_state_error_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_state_error = {SDKRT_JK_OBJECT, "ToolStateError", sizeof(oc_tool_state_error), NULL, oc__j_tool_state_error_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_state_error_time_f[] = {
     {"start", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_error_time, start), SDKRT_JNONE, SDKRT_JNONE},
     {"end", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_error_time, end), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_state_error_time = {SDKRT_JK_OBJECT, "ToolStateErrorTime", sizeof(oc_tool_state_error_time), NULL, oc__j_tool_state_error_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_state_error_time = {SDKRT_JK_OBJECT, "ToolStateErrorTime", sizeof(oc_tool_state_error_time), NULL, oc__j_tool_state_error_time_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_state_pending_f[] = {
     {"status", &oc__jx_lit20, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"input", &oc__j_json_map, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_pending, input), SDKRT_JNONE, SDKRT_JNONE},
     {"raw", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_pending, raw), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_state_pending = {SDKRT_JK_OBJECT, "ToolStatePending", sizeof(oc_tool_state_pending), NULL, oc__j_tool_state_pending_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_state_pending = {SDKRT_JK_OBJECT, "ToolStatePending", sizeof(oc_tool_state_pending), NULL, oc__j_tool_state_pending_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_state_running_f[] = {
     {"status", &oc__jx_lit4, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
@@ -4527,18 +4583,18 @@ static const sdkrt_jfield oc__j_tool_state_running_f[] = {
     {"metadata", &oc__j_json_map, 0, offsetof(oc_tool_state_running, metadata), offsetof(oc_tool_state_running, has_metadata), SDKRT_JNONE},
     {"time", &oc__j_tool_state_running_time, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_running, time), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_state_running = {SDKRT_JK_OBJECT, "ToolStateRunning", sizeof(oc_tool_state_running), NULL, oc__j_tool_state_running_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_state_running = {SDKRT_JK_OBJECT, "ToolStateRunning", sizeof(oc_tool_state_running), NULL, oc__j_tool_state_running_f, 5, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_state_running_time_f[] = {
     {"start", &oc__jx_int64, SDKRT_JF_REQUIRED, offsetof(oc_tool_state_running_time, start), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_state_running_time = {SDKRT_JK_OBJECT, "ToolStateRunningTime", sizeof(oc_tool_state_running_time), NULL, oc__j_tool_state_running_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_state_running_time = {SDKRT_JK_OBJECT, "ToolStateRunningTime", sizeof(oc_tool_state_running_time), NULL, oc__j_tool_state_running_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tool_text_content_f[] = {
     {"type", &oc__jx_lit17, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_tool_text_content, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tool_text_content = {SDKRT_JK_OBJECT, "ToolTextContent", sizeof(oc_tool_text_content), NULL, oc__j_tool_text_content_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tool_text_content = {SDKRT_JK_OBJECT, "ToolTextContent", sizeof(oc_tool_text_content), NULL, oc__j_tool_text_content_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tui_command_execute_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_command_execute, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4548,21 +4604,21 @@ static const sdkrt_jfield oc__j_tui_command_execute_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_tui_command_execute, location), offsetof(oc_tui_command_execute, has_location), SDKRT_JNONE},
     {"data", &oc__j_tui_command_execute_data, SDKRT_JF_REQUIRED, offsetof(oc_tui_command_execute, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tui_command_execute = {SDKRT_JK_OBJECT, "TuiCommandExecute", sizeof(oc_tui_command_execute), NULL, oc__j_tui_command_execute_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_command_execute = {SDKRT_JK_OBJECT, "TuiCommandExecute", sizeof(oc_tui_command_execute), NULL, oc__j_tui_command_execute_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tui_command_execute_data_f[] = {
     {"command", &oc__j_tui_command_execute_data_command, SDKRT_JF_REQUIRED, offsetof(oc_tui_command_execute_data, command), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tui_command_execute_data = {SDKRT_JK_OBJECT, "TuiCommandExecuteData", sizeof(oc_tui_command_execute_data), NULL, oc__j_tui_command_execute_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_command_execute_data = {SDKRT_JK_OBJECT, "TuiCommandExecuteData", sizeof(oc_tui_command_execute_data), NULL, oc__j_tui_command_execute_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_tui_command_execute_data_command_v[] = {
     {NULL, &oc__j_tui_command_execute_data_command_variant1, 0},
     {NULL, &oc__jx_string, 0},
 };
-const sdkrt_jtype oc__j_tui_command_execute_data_command = {SDKRT_JK_UNION, "TuiCommandExecuteDataCommand", sizeof(oc_tui_command_execute_data_command), NULL, NULL, 0, oc__j_tui_command_execute_data_command_v, 2, NULL, offsetof(oc_tui_command_execute_data_command, u), NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_command_execute_data_command = {SDKRT_JK_UNION, "TuiCommandExecuteDataCommand", sizeof(oc_tui_command_execute_data_command), NULL, NULL, 0, oc__j_tui_command_execute_data_command_v, 2, NULL, offsetof(oc_tui_command_execute_data_command, u), NULL, 0, NULL, NULL};
 
 static const char *const oc__j_tui_command_execute_data_command_variant1_e[] = {"session.list", "session.new", "session.share", "session.interrupt", "session.compact", "session.page.up", "session.page.down", "session.line.up", "session.line.down", "session.half.page.up", "session.half.page.down", "session.first", "session.last", "prompt.clear", "prompt.submit", "agent.cycle"};
-const sdkrt_jtype oc__j_tui_command_execute_data_command_variant1 = {SDKRT_JK_ENUM, "TuiCommandExecuteDataCommandVariant1", sizeof(oc_tui_command_execute_data_command_variant1), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_tui_command_execute_data_command_variant1_e, 16, NULL};
+const sdkrt_jtype oc__j_tui_command_execute_data_command_variant1 = {SDKRT_JK_ENUM, "TuiCommandExecuteDataCommandVariant1", sizeof(oc_tui_command_execute_data_command_variant1), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_tui_command_execute_data_command_variant1_e, 16, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tui_prompt_append_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_prompt_append, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4572,12 +4628,12 @@ static const sdkrt_jfield oc__j_tui_prompt_append_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_tui_prompt_append, location), offsetof(oc_tui_prompt_append, has_location), SDKRT_JNONE},
     {"data", &oc__j_tui_prompt_append_data, SDKRT_JF_REQUIRED, offsetof(oc_tui_prompt_append, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tui_prompt_append = {SDKRT_JK_OBJECT, "TuiPromptAppend", sizeof(oc_tui_prompt_append), NULL, oc__j_tui_prompt_append_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_prompt_append = {SDKRT_JK_OBJECT, "TuiPromptAppend", sizeof(oc_tui_prompt_append), NULL, oc__j_tui_prompt_append_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tui_prompt_append_data_f[] = {
     {"text", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_tui_prompt_append_data, text), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tui_prompt_append_data = {SDKRT_JK_OBJECT, "TuiPromptAppendData", sizeof(oc_tui_prompt_append_data), NULL, oc__j_tui_prompt_append_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_prompt_append_data = {SDKRT_JK_OBJECT, "TuiPromptAppendData", sizeof(oc_tui_prompt_append_data), NULL, oc__j_tui_prompt_append_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tui_session_select_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_session_select, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4587,12 +4643,12 @@ static const sdkrt_jfield oc__j_tui_session_select_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_tui_session_select, location), offsetof(oc_tui_session_select, has_location), SDKRT_JNONE},
     {"data", &oc__j_tui_session_select_data, SDKRT_JF_REQUIRED, offsetof(oc_tui_session_select, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tui_session_select = {SDKRT_JK_OBJECT, "TuiSessionSelect", sizeof(oc_tui_session_select), NULL, oc__j_tui_session_select_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_session_select = {SDKRT_JK_OBJECT, "TuiSessionSelect", sizeof(oc_tui_session_select), NULL, oc__j_tui_session_select_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tui_session_select_data_f[] = {
     {"sessionID", &oc__j_session_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_session_select_data, session_id), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tui_session_select_data = {SDKRT_JK_OBJECT, "TuiSessionSelectData", sizeof(oc_tui_session_select_data), NULL, oc__j_tui_session_select_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_session_select_data = {SDKRT_JK_OBJECT, "TuiSessionSelectData", sizeof(oc_tui_session_select_data), NULL, oc__j_tui_session_select_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tui_toast_show_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_tui_toast_show, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4602,7 +4658,7 @@ static const sdkrt_jfield oc__j_tui_toast_show_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_tui_toast_show, location), offsetof(oc_tui_toast_show, has_location), SDKRT_JNONE},
     {"data", &oc__j_tui_toast_show_data, SDKRT_JF_REQUIRED, offsetof(oc_tui_toast_show, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tui_toast_show = {SDKRT_JK_OBJECT, "TuiToastShow", sizeof(oc_tui_toast_show), NULL, oc__j_tui_toast_show_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_toast_show = {SDKRT_JK_OBJECT, "TuiToastShow", sizeof(oc_tui_toast_show), NULL, oc__j_tui_toast_show_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_tui_toast_show_data_f[] = {
     {"title", &oc__jx_string, 0, offsetof(oc_tui_toast_show_data, title), offsetof(oc_tui_toast_show_data, has_title), SDKRT_JNONE},
@@ -4610,35 +4666,35 @@ static const sdkrt_jfield oc__j_tui_toast_show_data_f[] = {
     {"variant", &oc__j_tui_toast_show_data_variant, SDKRT_JF_REQUIRED, offsetof(oc_tui_toast_show_data, variant), SDKRT_JNONE, SDKRT_JNONE},
     {"duration", &oc__jx_int64, 0, offsetof(oc_tui_toast_show_data, duration), offsetof(oc_tui_toast_show_data, has_duration), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_tui_toast_show_data = {SDKRT_JK_OBJECT, "TuiToastShowData", sizeof(oc_tui_toast_show_data), NULL, oc__j_tui_toast_show_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_tui_toast_show_data = {SDKRT_JK_OBJECT, "TuiToastShowData", sizeof(oc_tui_toast_show_data), NULL, oc__j_tui_toast_show_data_f, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_tui_toast_show_data_variant_e[] = {"info", "success", "warning", "error"};
-const sdkrt_jtype oc__j_tui_toast_show_data_variant = {SDKRT_JK_ENUM, "TuiToastShowDataVariant", sizeof(oc_tui_toast_show_data_variant), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_tui_toast_show_data_variant_e, 4, NULL};
+const sdkrt_jtype oc__j_tui_toast_show_data_variant = {SDKRT_JK_ENUM, "TuiToastShowDataVariant", sizeof(oc_tui_toast_show_data_variant), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_tui_toast_show_data_variant_e, 4, NULL, NULL};
 
 static const sdkrt_jfield oc__j_unauthorized_error_f[] = {
     {"_tag", &oc__jx_lit2, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_unauthorized_error, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_unauthorized_error = {SDKRT_JK_OBJECT, "UnauthorizedError", sizeof(oc_unauthorized_error), NULL, oc__j_unauthorized_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_unauthorized_error = {SDKRT_JK_OBJECT, "UnauthorizedError", sizeof(oc_unauthorized_error), NULL, oc__j_unauthorized_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_unknown_error_f[] = {
     {"name", &oc__jx_lit9, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"data", &oc__j_unknown_error_data, SDKRT_JF_REQUIRED, offsetof(oc_unknown_error, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_unknown_error = {SDKRT_JK_OBJECT, "UnknownError", sizeof(oc_unknown_error), NULL, oc__j_unknown_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_unknown_error = {SDKRT_JK_OBJECT, "UnknownError", sizeof(oc_unknown_error), NULL, oc__j_unknown_error_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_unknown_error1_f[] = {
     {"_tag", &oc__jx_lit9, SDKRT_JF_REQUIRED, SDKRT_JNONE, SDKRT_JNONE, SDKRT_JNONE},
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_unknown_error1, message), SDKRT_JNONE, SDKRT_JNONE},
     {"ref", &oc__jx_string, 0, offsetof(oc_unknown_error1, ref), offsetof(oc_unknown_error1, has_ref), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_unknown_error1 = {SDKRT_JK_OBJECT, "UnknownError1", sizeof(oc_unknown_error1), NULL, oc__j_unknown_error1_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_unknown_error1 = {SDKRT_JK_OBJECT, "UnknownError1", sizeof(oc_unknown_error1), NULL, oc__j_unknown_error1_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_unknown_error_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_unknown_error_data, message), SDKRT_JNONE, SDKRT_JNONE},
     {"ref", &oc__jx_string, 0, offsetof(oc_unknown_error_data, ref), offsetof(oc_unknown_error_data, has_ref), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_unknown_error_data = {SDKRT_JK_OBJECT, "UnknownErrorData", sizeof(oc_unknown_error_data), NULL, oc__j_unknown_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_unknown_error_data = {SDKRT_JK_OBJECT, "UnknownErrorData", sizeof(oc_unknown_error_data), NULL, oc__j_unknown_error_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_user_message_f[] = {
     {"id", &oc__j_message_id_msg, SDKRT_JF_REQUIRED, offsetof(oc_user_message, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4652,26 +4708,26 @@ static const sdkrt_jfield oc__j_user_message_f[] = {
     {"system", &oc__jx_string, 0, offsetof(oc_user_message, system), offsetof(oc_user_message, has_system), SDKRT_JNONE},
     {"tools", &oc__j_bool_map, 0, offsetof(oc_user_message, tools), offsetof(oc_user_message, has_tools), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_user_message = {SDKRT_JK_OBJECT, "UserMessage", sizeof(oc_user_message), NULL, oc__j_user_message_f, 10, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_user_message = {SDKRT_JK_OBJECT, "UserMessage", sizeof(oc_user_message), NULL, oc__j_user_message_f, 10, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_user_message_model_f[] = {
     {"providerID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_user_message_model, provider_id), SDKRT_JNONE, SDKRT_JNONE},
     {"modelID", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_user_message_model, model_id), SDKRT_JNONE, SDKRT_JNONE},
     {"variant", &oc__jx_string, 0, offsetof(oc_user_message_model, variant), offsetof(oc_user_message_model, has_variant), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_user_message_model = {SDKRT_JK_OBJECT, "UserMessageModel", sizeof(oc_user_message_model), NULL, oc__j_user_message_model_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_user_message_model = {SDKRT_JK_OBJECT, "UserMessageModel", sizeof(oc_user_message_model), NULL, oc__j_user_message_model_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_user_message_summary_f[] = {
     {"title", &oc__jx_string, 0, offsetof(oc_user_message_summary, title), offsetof(oc_user_message_summary, has_title), SDKRT_JNONE},
     {"body", &oc__jx_string, 0, offsetof(oc_user_message_summary, body), offsetof(oc_user_message_summary, has_body), SDKRT_JNONE},
     {"diffs", &oc__j_snapshot_file_diff_list, SDKRT_JF_REQUIRED, offsetof(oc_user_message_summary, diffs), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_user_message_summary = {SDKRT_JK_OBJECT, "UserMessageSummary", sizeof(oc_user_message_summary), NULL, oc__j_user_message_summary_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_user_message_summary = {SDKRT_JK_OBJECT, "UserMessageSummary", sizeof(oc_user_message_summary), NULL, oc__j_user_message_summary_f, 3, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_user_message_time_f[] = {
     {"created", &oc__jx_double, SDKRT_JF_REQUIRED, offsetof(oc_user_message_time, created), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_user_message_time = {SDKRT_JK_OBJECT, "UserMessageTime", sizeof(oc_user_message_time), NULL, oc__j_user_message_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_user_message_time = {SDKRT_JK_OBJECT, "UserMessageTime", sizeof(oc_user_message_time), NULL, oc__j_user_message_time_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jvariant oc__j_v2_event_v[] = {
     {"models-dev.refreshed", &oc__j_models_dev_refreshed, 0},
@@ -4763,7 +4819,14 @@ static const sdkrt_jvariant oc__j_v2_event_v[] = {
     {"server.connected", &oc__j_server_connected, 0},
     {"global.disposed", &oc__j_global_disposed, 0},
 };
-const sdkrt_jtype oc__j_v2_event = {SDKRT_JK_UNION, "V2Event", sizeof(oc_v2_event), NULL, NULL, 0, oc__j_v2_event_v, 88, "type", offsetof(oc_v2_event, u), NULL, 0, NULL};
+static const sdkrt_jfield oc__j_v2_event_cf[] = {
+    {"id", &oc__j_evt_id, 0, offsetof(oc_v2_event_common, id), offsetof(oc_v2_event_common, has_id), SDKRT_JNONE},
+    {"metadata", &oc__j_json_map, 0, offsetof(oc_v2_event_common, metadata), offsetof(oc_v2_event_common, has_metadata), SDKRT_JNONE},
+    {"durable", &oc__j_durable, 0, offsetof(oc_v2_event_common, durable), offsetof(oc_v2_event_common, has_durable), SDKRT_JNONE},
+    {"location", &oc__j_location_ref, 0, offsetof(oc_v2_event_common, location), offsetof(oc_v2_event_common, has_location), SDKRT_JNONE},
+};
+static const sdkrt_jtype oc__j_v2_event_common = {SDKRT_JK_OBJECT, "v2_event_common", sizeof(oc_v2_event_common), NULL, oc__j_v2_event_cf, 4, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+const sdkrt_jtype oc__j_v2_event = {SDKRT_JK_UNION, "V2Event", sizeof(oc_v2_event), NULL, NULL, 0, oc__j_v2_event_v, 88, "type", offsetof(oc_v2_event, u), NULL, 0, NULL, &oc__j_v2_event_common};
 
 static const sdkrt_jfield oc__j_vcs_branch_updated_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_vcs_branch_updated, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4773,12 +4836,12 @@ static const sdkrt_jfield oc__j_vcs_branch_updated_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_vcs_branch_updated, location), offsetof(oc_vcs_branch_updated, has_location), SDKRT_JNONE},
     {"data", &oc__j_vcs_branch_updated_data, SDKRT_JF_REQUIRED, offsetof(oc_vcs_branch_updated, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_vcs_branch_updated = {SDKRT_JK_OBJECT, "VcsBranchUpdated", sizeof(oc_vcs_branch_updated), NULL, oc__j_vcs_branch_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_vcs_branch_updated = {SDKRT_JK_OBJECT, "VcsBranchUpdated", sizeof(oc_vcs_branch_updated), NULL, oc__j_vcs_branch_updated_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_vcs_branch_updated_data_f[] = {
     {"branch", &oc__jx_string, 0, offsetof(oc_vcs_branch_updated_data, branch), offsetof(oc_vcs_branch_updated_data, has_branch), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_vcs_branch_updated_data = {SDKRT_JK_OBJECT, "VcsBranchUpdatedData", sizeof(oc_vcs_branch_updated_data), NULL, oc__j_vcs_branch_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_vcs_branch_updated_data = {SDKRT_JK_OBJECT, "VcsBranchUpdatedData", sizeof(oc_vcs_branch_updated_data), NULL, oc__j_vcs_branch_updated_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_workspace_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_workspace_failed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4788,14 +4851,14 @@ static const sdkrt_jfield oc__j_workspace_failed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_workspace_failed, location), offsetof(oc_workspace_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_workspace_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_workspace_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_workspace_failed = {SDKRT_JK_OBJECT, "WorkspaceFailed", sizeof(oc_workspace_failed), NULL, oc__j_workspace_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_workspace_failed = {SDKRT_JK_OBJECT, "WorkspaceFailed", sizeof(oc_workspace_failed), NULL, oc__j_workspace_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_workspace_failed_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_workspace_failed_data, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_workspace_failed_data = {SDKRT_JK_OBJECT, "WorkspaceFailedData", sizeof(oc_workspace_failed_data), NULL, oc__j_workspace_failed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_workspace_failed_data = {SDKRT_JK_OBJECT, "WorkspaceFailedData", sizeof(oc_workspace_failed_data), NULL, oc__j_workspace_failed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
-const sdkrt_jtype oc__j_workspace_id = {SDKRT_JK_STRING, "workspace_id", sizeof(oc_workspace_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_workspace_id = {SDKRT_JK_STRING, "workspace_id", sizeof(oc_workspace_id), NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_workspace_ready_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_workspace_ready, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4805,12 +4868,12 @@ static const sdkrt_jfield oc__j_workspace_ready_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_workspace_ready, location), offsetof(oc_workspace_ready, has_location), SDKRT_JNONE},
     {"data", &oc__j_workspace_ready_data, SDKRT_JF_REQUIRED, offsetof(oc_workspace_ready, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_workspace_ready = {SDKRT_JK_OBJECT, "WorkspaceReady", sizeof(oc_workspace_ready), NULL, oc__j_workspace_ready_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_workspace_ready = {SDKRT_JK_OBJECT, "WorkspaceReady", sizeof(oc_workspace_ready), NULL, oc__j_workspace_ready_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_workspace_ready_data_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_workspace_ready_data, name), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_workspace_ready_data = {SDKRT_JK_OBJECT, "WorkspaceReadyData", sizeof(oc_workspace_ready_data), NULL, oc__j_workspace_ready_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_workspace_ready_data = {SDKRT_JK_OBJECT, "WorkspaceReadyData", sizeof(oc_workspace_ready_data), NULL, oc__j_workspace_ready_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_workspace_status_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4820,16 +4883,16 @@ static const sdkrt_jfield oc__j_workspace_status_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_workspace_status, location), offsetof(oc_workspace_status, has_location), SDKRT_JNONE},
     {"data", &oc__j_workspace_status_data, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_workspace_status = {SDKRT_JK_OBJECT, "WorkspaceStatus", sizeof(oc_workspace_status), NULL, oc__j_workspace_status_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_workspace_status = {SDKRT_JK_OBJECT, "WorkspaceStatus", sizeof(oc_workspace_status), NULL, oc__j_workspace_status_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_workspace_status_data_f[] = {
     {"workspaceID", &oc__j_workspace_id, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status_data, workspace_id), SDKRT_JNONE, SDKRT_JNONE},
     {"status", &oc__j_workspace_status_data_status, SDKRT_JF_REQUIRED, offsetof(oc_workspace_status_data, status), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_workspace_status_data = {SDKRT_JK_OBJECT, "WorkspaceStatusData", sizeof(oc_workspace_status_data), NULL, oc__j_workspace_status_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_workspace_status_data = {SDKRT_JK_OBJECT, "WorkspaceStatusData", sizeof(oc_workspace_status_data), NULL, oc__j_workspace_status_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const char *const oc__j_workspace_status_data_status_e[] = {"connected", "connecting", "disconnected", "error"};
-const sdkrt_jtype oc__j_workspace_status_data_status = {SDKRT_JK_ENUM, "WorkspaceStatusDataStatus", sizeof(oc_workspace_status_data_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_workspace_status_data_status_e, 4, NULL};
+const sdkrt_jtype oc__j_workspace_status_data_status = {SDKRT_JK_ENUM, "WorkspaceStatusDataStatus", sizeof(oc_workspace_status_data_status), NULL, NULL, 0, NULL, 0, NULL, 0, oc__j_workspace_status_data_status_e, 4, NULL, NULL};
 
 static const sdkrt_jfield oc__j_worktree_failed_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_worktree_failed, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4839,12 +4902,12 @@ static const sdkrt_jfield oc__j_worktree_failed_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_worktree_failed, location), offsetof(oc_worktree_failed, has_location), SDKRT_JNONE},
     {"data", &oc__j_worktree_failed_data, SDKRT_JF_REQUIRED, offsetof(oc_worktree_failed, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_worktree_failed = {SDKRT_JK_OBJECT, "WorktreeFailed", sizeof(oc_worktree_failed), NULL, oc__j_worktree_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_worktree_failed = {SDKRT_JK_OBJECT, "WorktreeFailed", sizeof(oc_worktree_failed), NULL, oc__j_worktree_failed_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_worktree_failed_data_f[] = {
     {"message", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_worktree_failed_data, message), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_worktree_failed_data = {SDKRT_JK_OBJECT, "WorktreeFailedData", sizeof(oc_worktree_failed_data), NULL, oc__j_worktree_failed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_worktree_failed_data = {SDKRT_JK_OBJECT, "WorktreeFailedData", sizeof(oc_worktree_failed_data), NULL, oc__j_worktree_failed_data_f, 1, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_worktree_ready_f[] = {
     {"id", &oc__j_evt_id, SDKRT_JF_REQUIRED, offsetof(oc_worktree_ready, id), SDKRT_JNONE, SDKRT_JNONE},
@@ -4854,13 +4917,13 @@ static const sdkrt_jfield oc__j_worktree_ready_f[] = {
     {"location", &oc__j_location_ref, 0, offsetof(oc_worktree_ready, location), offsetof(oc_worktree_ready, has_location), SDKRT_JNONE},
     {"data", &oc__j_worktree_ready_data, SDKRT_JF_REQUIRED, offsetof(oc_worktree_ready, data), SDKRT_JNONE, SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_worktree_ready = {SDKRT_JK_OBJECT, "WorktreeReady", sizeof(oc_worktree_ready), NULL, oc__j_worktree_ready_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_worktree_ready = {SDKRT_JK_OBJECT, "WorktreeReady", sizeof(oc_worktree_ready), NULL, oc__j_worktree_ready_f, 6, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 static const sdkrt_jfield oc__j_worktree_ready_data_f[] = {
     {"name", &oc__jx_string, SDKRT_JF_REQUIRED, offsetof(oc_worktree_ready_data, name), SDKRT_JNONE, SDKRT_JNONE},
     {"branch", &oc__jx_string, 0, offsetof(oc_worktree_ready_data, branch), offsetof(oc_worktree_ready_data, has_branch), SDKRT_JNONE},
 };
-const sdkrt_jtype oc__j_worktree_ready_data = {SDKRT_JK_OBJECT, "WorktreeReadyData", sizeof(oc_worktree_ready_data), NULL, oc__j_worktree_ready_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL};
+const sdkrt_jtype oc__j_worktree_ready_data = {SDKRT_JK_OBJECT, "WorktreeReadyData", sizeof(oc_worktree_ready_data), NULL, oc__j_worktree_ready_data_f, 2, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 
 oc_status oc_agent_color_variant2_decode(oc_agent_color_variant2 *out, const json_t *json, const char *path, oc_error **err)
 {
@@ -6567,6 +6630,8 @@ const oc_file_part_source_text *oc_file_part_source_text_value(const oc_file_par
         return &value->u.symbol.text;
     case OC_FILE_PART_SOURCE_RESOURCE:
         return &value->u.resource.text;
+    case OC_FILE_PART_SOURCE_UNKNOWN:
+        return value->u.common_.has_text ? &value->u.common_.text : NULL;
     default:
         return NULL;
     }
@@ -8706,6 +8771,8 @@ const char *oc_integration_oauth_method_prompts_item_key(const oc_integration_oa
         return value->u.text.key;
     case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.key;
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
+        return value->u.common_.has_key ? value->u.common_.key : NULL;
     default:
         return NULL;
     }
@@ -8720,6 +8787,8 @@ const char *oc_integration_oauth_method_prompts_item_message(const oc_integratio
         return value->u.text.message;
     case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.message;
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
+        return value->u.common_.has_message ? value->u.common_.message : NULL;
     default:
         return NULL;
     }
@@ -8734,6 +8803,8 @@ const oc_integration_when *oc_integration_oauth_method_prompts_item_when(const o
         return value->u.text.has_when ? &value->u.text.when : NULL;
     case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT:
         return value->u.select.has_when ? &value->u.select.when : NULL;
+    case OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_UNKNOWN:
+        return value->u.common_.has_when ? &value->u.common_.when : NULL;
     default:
         return NULL;
     }
@@ -9336,6 +9407,8 @@ const oc_message_id_msg *oc_message_id_value(const oc_message *value)
         return &value->u.user.id;
     case OC_MESSAGE_ASSISTANT:
         return &value->u.assistant.id;
+    case OC_MESSAGE_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -9350,6 +9423,8 @@ const oc_session_id *oc_message_session_id(const oc_message *value)
         return &value->u.user.session_id;
     case OC_MESSAGE_ASSISTANT:
         return &value->u.assistant.session_id;
+    case OC_MESSAGE_UNKNOWN:
+        return value->u.common_.has_session_id ? &value->u.common_.session_id : NULL;
     default:
         return NULL;
     }
@@ -9364,6 +9439,8 @@ const char *oc_message_agent(const oc_message *value)
         return value->u.user.agent;
     case OC_MESSAGE_ASSISTANT:
         return value->u.assistant.agent;
+    case OC_MESSAGE_UNKNOWN:
+        return value->u.common_.has_agent ? value->u.common_.agent : NULL;
     default:
         return NULL;
     }
@@ -9838,6 +9915,8 @@ const oc_json_map *oc_tool_state_input(const oc_tool_state *value)
         return &value->u.completed.input;
     case OC_TOOL_STATE_ERROR:
         return &value->u.error.input;
+    case OC_TOOL_STATE_UNKNOWN:
+        return value->u.common_.has_input ? &value->u.common_.input : NULL;
     default:
         return NULL;
     }
@@ -10150,6 +10229,8 @@ const oc_part_id *oc_part_id_value(const oc_part *value)
         return &value->u.retry.id;
     case OC_PART_COMPACTION:
         return &value->u.compaction.id;
+    case OC_PART_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -10184,6 +10265,8 @@ const oc_session_id *oc_part_session_id(const oc_part *value)
         return &value->u.retry.session_id;
     case OC_PART_COMPACTION:
         return &value->u.compaction.session_id;
+    case OC_PART_UNKNOWN:
+        return value->u.common_.has_session_id ? &value->u.common_.session_id : NULL;
     default:
         return NULL;
     }
@@ -10218,6 +10301,8 @@ const oc_message_id_msg *oc_part_message_id(const oc_part *value)
         return &value->u.retry.message_id;
     case OC_PART_COMPACTION:
         return &value->u.compaction.message_id;
+    case OC_PART_UNKNOWN:
+        return value->u.common_.has_message_id ? &value->u.common_.message_id : NULL;
     default:
         return NULL;
     }
@@ -10449,6 +10534,8 @@ const char *oc_model_api_id(const oc_model_api *value)
         return value->u.aisdk.id;
     case OC_MODEL_API_NATIVE:
         return value->u.native.id;
+    case OC_MODEL_API_UNKNOWN:
+        return value->u.common_.has_id ? value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -10463,6 +10550,8 @@ const char *oc_model_api_url(const oc_model_api *value)
         return value->u.aisdk.has_url ? value->u.aisdk.url : NULL;
     case OC_MODEL_API_NATIVE:
         return value->u.native.has_url ? value->u.native.url : NULL;
+    case OC_MODEL_API_UNKNOWN:
+        return value->u.common_.has_url ? value->u.common_.url : NULL;
     default:
         return NULL;
     }
@@ -10477,6 +10566,8 @@ const oc_json_map *oc_model_api_settings(const oc_model_api *value)
         return value->u.aisdk.has_settings ? &value->u.aisdk.settings : NULL;
     case OC_MODEL_API_NATIVE:
         return &value->u.native.settings;
+    case OC_MODEL_API_UNKNOWN:
+        return value->u.common_.has_settings ? &value->u.common_.settings : NULL;
     default:
         return NULL;
     }
@@ -12014,6 +12105,8 @@ const char *oc_provider_api_url(const oc_provider_api *value)
         return value->u.aisdk.has_url ? value->u.aisdk.url : NULL;
     case OC_PROVIDER_API_NATIVE:
         return value->u.native.has_url ? value->u.native.url : NULL;
+    case OC_PROVIDER_API_UNKNOWN:
+        return value->u.common_.has_url ? value->u.common_.url : NULL;
     default:
         return NULL;
     }
@@ -12028,6 +12121,8 @@ const oc_json_map *oc_provider_api_settings(const oc_provider_api *value)
         return value->u.aisdk.has_settings ? &value->u.aisdk.settings : NULL;
     case OC_PROVIDER_API_NATIVE:
         return &value->u.native.settings;
+    case OC_PROVIDER_API_UNKNOWN:
+        return value->u.common_.has_settings ? &value->u.common_.settings : NULL;
     default:
         return NULL;
     }
@@ -13503,6 +13598,8 @@ const char *oc_reference_source_description(const oc_reference_source *value)
         return value->u.local.has_description ? value->u.local.description : NULL;
     case OC_REFERENCE_SOURCE_GIT:
         return value->u.git.has_description ? value->u.git.description : NULL;
+    case OC_REFERENCE_SOURCE_UNKNOWN:
+        return value->u.common_.has_description ? value->u.common_.description : NULL;
     default:
         return NULL;
     }
@@ -13517,6 +13614,8 @@ const bool *oc_reference_source_hidden(const oc_reference_source *value)
         return value->u.local.has_hidden ? &value->u.local.hidden : NULL;
     case OC_REFERENCE_SOURCE_GIT:
         return value->u.git.has_hidden ? &value->u.git.hidden : NULL;
+    case OC_REFERENCE_SOURCE_UNKNOWN:
+        return value->u.common_.has_hidden ? &value->u.common_.hidden : NULL;
     default:
         return NULL;
     }
@@ -15730,6 +15829,8 @@ const oc_evt_id *oc_session_durable_event_id(const oc_session_durable_event *val
         return &value->u.session_next_revert_cleared.id;
     case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
         return &value->u.session_next_revert_committed.id;
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -15796,6 +15897,8 @@ const oc_json_map *oc_session_durable_event_metadata(const oc_session_durable_ev
         return value->u.session_next_revert_cleared.has_metadata ? &value->u.session_next_revert_cleared.metadata : NULL;
     case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
         return value->u.session_next_revert_committed.has_metadata ? &value->u.session_next_revert_committed.metadata : NULL;
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return value->u.common_.has_metadata ? &value->u.common_.metadata : NULL;
     default:
         return NULL;
     }
@@ -15862,6 +15965,8 @@ const oc_durable *oc_session_durable_event_durable(const oc_session_durable_even
         return value->u.session_next_revert_cleared.has_durable ? &value->u.session_next_revert_cleared.durable : NULL;
     case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
         return value->u.session_next_revert_committed.has_durable ? &value->u.session_next_revert_committed.durable : NULL;
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return value->u.common_.has_durable ? &value->u.common_.durable : NULL;
     default:
         return NULL;
     }
@@ -15928,6 +16033,8 @@ const oc_location_ref *oc_session_durable_event_location(const oc_session_durabl
         return value->u.session_next_revert_cleared.has_location ? &value->u.session_next_revert_cleared.location : NULL;
     case OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED:
         return value->u.session_next_revert_committed.has_location ? &value->u.session_next_revert_committed.location : NULL;
+    case OC_SESSION_DURABLE_EVENT_UNKNOWN:
+        return value->u.common_.has_location ? &value->u.common_.location : NULL;
     default:
         return NULL;
     }
@@ -16841,6 +16948,8 @@ const char *oc_session_message_assistant_content_item_id(const oc_session_messag
         return value->u.reasoning.id;
     case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TOOL:
         return value->u.tool.id;
+    case OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_UNKNOWN:
+        return value->u.common_.has_id ? value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -17218,6 +17327,8 @@ const oc_message_id *oc_session_message_value_id(const oc_session_message_value 
         return &value->u.assistant.id;
     case OC_SESSION_MESSAGE_VALUE_COMPACTION:
         return &value->u.compaction.id;
+    case OC_SESSION_MESSAGE_VALUE_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -17244,6 +17355,8 @@ const oc_json_map *oc_session_message_value_metadata(const oc_session_message_va
         return value->u.assistant.has_metadata ? &value->u.assistant.metadata : NULL;
     case OC_SESSION_MESSAGE_VALUE_COMPACTION:
         return value->u.compaction.has_metadata ? &value->u.compaction.metadata : NULL;
+    case OC_SESSION_MESSAGE_VALUE_UNKNOWN:
+        return value->u.common_.has_metadata ? &value->u.common_.metadata : NULL;
     default:
         return NULL;
     }
@@ -19431,6 +19544,8 @@ const oc_evt_id *oc_v2_event_id(const oc_v2_event *value)
         return &value->u.server_connected.id;
     case OC_V2_EVENT_GLOBAL_DISPOSED:
         return &value->u.global_disposed.id;
+    case OC_V2_EVENT_UNKNOWN:
+        return value->u.common_.has_id ? &value->u.common_.id : NULL;
     default:
         return NULL;
     }
@@ -19617,6 +19732,8 @@ const oc_json_map *oc_v2_event_metadata(const oc_v2_event *value)
         return value->u.server_connected.has_metadata ? &value->u.server_connected.metadata : NULL;
     case OC_V2_EVENT_GLOBAL_DISPOSED:
         return value->u.global_disposed.has_metadata ? &value->u.global_disposed.metadata : NULL;
+    case OC_V2_EVENT_UNKNOWN:
+        return value->u.common_.has_metadata ? &value->u.common_.metadata : NULL;
     default:
         return NULL;
     }
@@ -19803,6 +19920,8 @@ const oc_durable *oc_v2_event_durable(const oc_v2_event *value)
         return value->u.server_connected.has_durable ? &value->u.server_connected.durable : NULL;
     case OC_V2_EVENT_GLOBAL_DISPOSED:
         return value->u.global_disposed.has_durable ? &value->u.global_disposed.durable : NULL;
+    case OC_V2_EVENT_UNKNOWN:
+        return value->u.common_.has_durable ? &value->u.common_.durable : NULL;
     default:
         return NULL;
     }
@@ -19989,6 +20108,8 @@ const oc_location_ref *oc_v2_event_location(const oc_v2_event *value)
         return value->u.server_connected.has_location ? &value->u.server_connected.location : NULL;
     case OC_V2_EVENT_GLOBAL_DISPOSED:
         return value->u.global_disposed.has_location ? &value->u.global_disposed.location : NULL;
+    case OC_V2_EVENT_UNKNOWN:
+        return value->u.common_.has_location ? &value->u.common_.location : NULL;
     default:
         return NULL;
     }

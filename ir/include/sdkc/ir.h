@@ -268,6 +268,18 @@ typedef struct sdkc_pagination {
     const sdkc_param *cursor_param; /* the query parameter a continuation sends */
 } sdkc_pagination;
 
+/* A durable stream: each item carries an integer sequence and the operation can be reopened after
+ * one, so a client can follow it across reconnects. Detected when the item (every variant of a
+ * union item) has an integer field named `seq` or `sequence`, directly or in an object field, at
+ * the same wire path, and the operation has a query parameter `after` of type integer or string
+ * (a string parameter is sent the decimal text); or given by the `follow` compile option. */
+typedef struct sdkc_follow {
+    const char *const *sequence; /* wire names from the item to the sequence: {"durable", "seq"} */
+    size_t depth;
+    const sdkc_param *after_param; /* the query parameter a resume sends */
+    bool from_option;              /* given by the follow compile option, not detected */
+} sdkc_follow;
+
 typedef struct sdkc_stream {
     sdkc_encoding encoding;    /* SSE */
     const sdkc_type *frame;    /* the declared frame schema, or NULL when the schema is the item */
@@ -276,6 +288,7 @@ typedef struct sdkc_stream {
     const char *failure_event; /* "effect/httpapi/stream/failure", or NULL */
     const sdkc_type *cause;    /* the failure frame's data type (a Cause array), or NULL */
     const sdkc_type *error;    /* the Fail cause's error type (NEVER when none), or NULL */
+    const sdkc_follow *follow; /* NULL unless durable (see sdkc_follow) */
 } sdkc_stream;
 
 typedef struct sdkc_security_scheme {
@@ -391,10 +404,14 @@ typedef struct sdkc_compile_options {
     /* Prefixes removed from operation ids to form group and name, e.g. "v2". NULL = {"v2"} */
     const char *const *strip_prefixes;
     size_t nstrip_prefixes;
+    /* Durable-stream overrides, "OPID=PATH:PARAM" (PATH dotted wire names: "durable.seq") or
+       "OPID=off"; they replace detection for that operation (see sdkc_follow). */
+    const char *const *follow;
+    size_t nfollow;
 } sdkc_compile_options;
 #define SDKC_COMPILE_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        NULL, 0, NULL, 0                                                                           \
+        NULL, 0, NULL, 0, NULL, 0                                                                  \
     }
 
 typedef struct sdkc_compiled sdkc_compiled; /* owns an IR and its arena */

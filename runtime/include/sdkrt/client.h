@@ -199,7 +199,8 @@ typedef struct sdkrt_stream_event {
 typedef enum sdkrt_stream_result {
     SDKRT_STREAM_ERROR = -1, /* *err set; the stream is finished (only close remains) */
     SDKRT_STREAM_END = 0,    /* the server closed cleanly at an event boundary */
-    SDKRT_STREAM_EVENT = 1   /* *event filled */
+    SDKRT_STREAM_EVENT = 1,  /* *event filled */
+    SDKRT_STREAM_POISON = 2  /* typed streams only (sdkrt_jstream_next_poison): an undecodable item */
 } sdkrt_stream_result;
 
 /* Prepare a cold stream (no I/O) in *out (owned by the caller; sdkrt_stream_close). The request

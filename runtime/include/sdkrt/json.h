@@ -16,7 +16,8 @@
  *   OBJECT       a struct; each field has an offset, an optional `bool has_x` (absent fields)
  *                and an optional `bool x_null` (nullable fields).
  *   UNION        struct { int kind; json_t *unknown; union {...} u; }: kind 0 is UNKNOWN (raw
- *                JSON kept in `unknown`, owned), variant i is kind i + 1, stored at value_offset.
+ *                JSON kept in `unknown`, owned; with a `common` type its shared fields are also
+ *                decoded at value_offset), variant i is kind i + 1, stored at value_offset.
  *   NULLABLE     T * (NULL is JSON null); used where no field flag can carry the null.
  *   JSON_STRING  the storage of the content type (the wire string is parsed / re-serialised).
  *   ANY          json_t * (owned reference).
@@ -101,6 +102,11 @@ struct sdkrt_jtype {
     const char *const *values; /* ENUM wire strings in member order (member i + 1) */
     size_t nvalues;
     const char *literal; /* LITERAL: the value as JSON text ("\"text\"", "1", "true") */
+    /* UNION, optional: the fields every variant shares, as an OBJECT whose fields all have a
+     * has-flag. For an unknown variant they are decoded from its raw JSON, best effort (a field
+     * that is absent or does not decode stays unset), into the variant storage at value_offset,
+     * so that accessors of shared fields also answer for variants this client does not know. */
+    const sdkrt_jtype *common;
 };
 
 /* Decode json into *value (storage of t, zeroed by the caller or holding nothing owned). path
@@ -258,8 +264,24 @@ sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const
 /* Next item: SDKRT_STREAM_EVENT with *item (borrowed until the next call or close),
  * SDKRT_STREAM_END, or SDKRT_STREAM_ERROR with *err. A non-2xx status becomes the declared
  * DOMAIN error; a failure frame becomes a StreamFailure DOMAIN error and ends the stream (END
- * afterwards); an event that does not decode is MALFORMED_RESPONSE and the stream goes on. */
+ * afterwards). Strict: an event that does not decode is MALFORMED_RESPONSE (with the JSON path)
+ * and ends the stream too (END afterwards). */
 sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err);
+
+/* An event whose data does not decode as the item. Borrowed until the next call or close. */
+typedef struct sdkrt_jstream_poison {
+    const char *data; /* the event's data as received, NUL-terminated */
+    size_t data_len;
+    const json_t *json;       /* that data as JSON (the content of a JSON string holding the
+                                 item's JSON), or NULL when it is not JSON */
+    const sdkrt_error *error; /* why: MALFORMED_RESPONSE naming the JSON path */
+} sdkrt_jstream_poison;
+
+/* As sdkrt_jstream_next, but an event that does not decode is SDKRT_STREAM_POISON with *poison
+ * filled, and the stream goes on (the next call reads the next event). The two may be mixed on
+ * one stream. */
+sdkrt_stream_result sdkrt_jstream_next_poison(sdkrt_jstream *s, const void **item,
+                                              sdkrt_jstream_poison *poison, sdkrt_error **err);
 /* Release (closes the connection). NULL is a no-op. */
 void sdkrt_jstream_close(sdkrt_jstream *s);
 

@@ -1,6 +1,7 @@
 /* sdkrt/sdkrt.h - umbrella header of libsdkrt, the runtime generated SDKs link against.
  *
- * It does not include sdkrt/sse.h (the SSE parser), sdkrt/json.h (the table-driven JSON
+ * It does not include sdkrt/sse.h (the SSE parser), sdkrt/follow.h (the durable-stream
+ * follower), sdkrt/json.h (the table-driven JSON
  * helpers of generated code) or sdkrt/wire.h (parameter styles, body media types, security);
  * include them directly when needed.
  */

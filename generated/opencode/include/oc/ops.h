@@ -101,7 +101,7 @@ const oc_unknown_error1 *oc_error_unknown_error(const oc_error *err);
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response **out, oc_error **err);
 
-/* Parameters of location_get (GET /api/location). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of location_get (GET /api/location). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_location_get_request {
     /* query parameter "location". */
     bool has_location;
@@ -116,7 +116,7 @@ typedef struct oc_location_get_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info **out, oc_error **err);
 
-/* Parameters of agent_list (GET /api/agent). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of agent_list (GET /api/agent). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_agent_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -131,7 +131,7 @@ typedef struct oc_agent_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response **out, oc_error **err);
 
-/* Parameters of session_list (GET /api/session). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of session_list (GET /api/session). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_session_list_request {
     /* query parameter "workspace". */
     bool has_workspace;
@@ -202,7 +202,7 @@ oc_status oc_session_list_iter_new(oc_session_list_iter **out, oc_client *client
 oc_next oc_session_list_iter_next(oc_session_list_iter *it, const oc_session_v2_info **item, oc_error **err);
 void oc_session_list_iter_free(oc_session_list_iter *it); /* NULL is a no-op */
 
-/* Parameters of session_create (POST /api/session). Borrowed by the call; has_x marks an optional parameter as set. */
+/* Parameters of session_create (POST /api/session). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_session_create_request {
     /* The request body. */
     oc_session_create_body_in body;
@@ -420,6 +420,42 @@ void oc_session_events_close(oc_session_events_stream *stream);
 /* The decoded cause of a stream failure error (borrowed from err), or NULL for other errors. */
 const oc_session_events_cause_item_list *oc_session_events_failure(const oc_error *err);
 
+/* A follower of the durable stream session_events: it reopens the stream after the last durable.seq delivered
+ * (query parameter "after") when it is lost. See oc_session_events_follow_new. */
+typedef struct oc_session_events_follower oc_session_events_follower;
+
+/* What oc_session_events_follow_next yields; everything is borrowed until the next call or free. */
+typedef struct oc_session_events_follow_event {
+    oc_follow_kind kind; /* OC_FOLLOW_ITEM, OC_FOLLOW_POISON or OC_FOLLOW_RECONNECT */
+    const oc_session_durable_event *item; /* ITEM: the decoded item */
+    bool has_seq; /* ITEM, POISON: the item's durable.seq was found */
+    int64_t seq;
+    const char *data; /* POISON: the event's data as received (NUL-terminated) */
+    size_t data_len;
+    const json_t *raw; /* POISON: that data as JSON, or NULL when it is not JSON */
+    const oc_error *error; /* POISON: why it did not decode; RECONNECT: why the stream was lost */
+    unsigned attempt; /* RECONNECT: 1, 2, ... reconnects in a row */
+    long delay_ms; /* RECONNECT: the wait before the stream is reopened */
+    bool has_after; /* RECONNECT: the durable.seq it resumes after */
+    int64_t after;
+} oc_session_events_follow_event;
+
+/* A follower (no I/O yet) in *out (new: oc_session_events_follow_free). request is copied as a struct:
+ * the strings and values it points to are borrowed until the follower is freed, and its
+ * "after" is replaced by the last durable.seq delivered on every reopen (set has_after/after, or
+ * options->has_after/after, to start later). options (NULL: defaults) is copied; its cancel token
+ * and call options are borrowed until free. Lost streams (TRANSPORT, the idle timeout, a 5xx,
+ * the server closing) are reopened with backoff and reported as OC_FOLLOW_RECONNECT; items already
+ * delivered are dropped; an item that does not decode is OC_FOLLOW_POISON (unless options->strict). */
+oc_status oc_session_events_follow_new(oc_session_events_follower **out, oc_client *client, const oc_session_events_request *request,
+    const oc_follow_options *options, oc_error **err);
+/* Next: OC_NEXT_ITEM with *event filled (an item, a poison item or a reconnect), OC_NEXT_END
+ * (options->end_when_closed only), or OC_NEXT_ERROR with *err (new): a declared error, a failure
+ * frame, CANCELLED, or the last loss after options->max_attempts reconnects. */
+oc_next oc_session_events_follow_next(oc_session_events_follower *follower, oc_session_events_follow_event *event, oc_error **err);
+/* Release the follower and its stream (NULL is a no-op). */
+void oc_session_events_follow_free(oc_session_events_follower *follower);
+
 /* Parameters of session_interrupt (POST /api/session/{sessionID}/interrupt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_interrupt_request {
     /* path parameter "sessionID", required. */
@@ -508,7 +544,7 @@ oc_status oc_session_messages_iter_new(oc_session_messages_iter **out, oc_client
 oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_session_message_value **item, oc_error **err);
 void oc_session_messages_iter_free(oc_session_messages_iter *it); /* NULL is a no-op */
 
-/* Parameters of model_list (GET /api/model). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of model_list (GET /api/model). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_model_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -523,7 +559,7 @@ typedef struct oc_model_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response **out, oc_error **err);
 
-/* Parameters of provider_list (GET /api/provider). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of provider_list (GET /api/provider). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_provider_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -555,7 +591,7 @@ typedef struct oc_provider_get_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response **out, oc_error **err);
 
-/* Parameters of integration_list (GET /api/integration). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of integration_list (GET /api/integration). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_integration_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -714,7 +750,7 @@ typedef struct oc_credential_remove_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of permission_request_list (GET /api/permission/request). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of permission_request_list (GET /api/permission/request). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_permission_request_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -729,7 +765,7 @@ typedef struct oc_permission_request_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response **out, oc_error **err);
 
-/* Parameters of permission_saved_list (GET /api/permission/saved). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of permission_saved_list (GET /api/permission/saved). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_permission_saved_list_request {
     /* query parameter "projectID". */
     bool has_project_id;
@@ -822,7 +858,7 @@ typedef struct oc_session_permission_reply_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_permission_reply(oc_client *client, const oc_session_permission_reply_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of fs_read (GET /api/fs/read/ *). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of fs_read (GET /api/fs/read/ *). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_fs_read_request {
     /* query parameter "location". */
     bool has_location;
@@ -837,7 +873,7 @@ typedef struct oc_fs_read_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const oc_call_options *call, oc_bytes **out, oc_error **err);
 
-/* Parameters of fs_list (GET /api/fs/list). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of fs_list (GET /api/fs/list). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_fs_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -878,7 +914,7 @@ typedef struct oc_fs_find_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response **out, oc_error **err);
 
-/* Parameters of command_list (GET /api/command). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of command_list (GET /api/command). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_command_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -893,7 +929,7 @@ typedef struct oc_command_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response **out, oc_error **err);
 
-/* Parameters of skill_list (GET /api/skill). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of skill_list (GET /api/skill). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_skill_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -927,7 +963,7 @@ oc_next oc_event_subscribe_next(oc_event_subscribe_stream *stream, const oc_v2_e
 /* Close the stream and its connection at any point (NULL is a no-op). */
 void oc_event_subscribe_close(oc_event_subscribe_stream *stream);
 
-/* Parameters of pty_list (GET /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of pty_list (GET /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_pty_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -942,7 +978,7 @@ typedef struct oc_pty_list_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response **out, oc_error **err);
 
-/* Parameters of pty_create (POST /api/pty). Borrowed by the call; has_x marks an optional parameter as set. */
+/* Parameters of pty_create (POST /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_pty_create_request {
     /* query parameter "location". */
     bool has_location;
@@ -1055,7 +1091,7 @@ typedef struct oc_pty_connect_request {
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *request, const oc_call_options *call, bool *out, oc_error **err);
 
-/* Parameters of question_request_list (GET /api/question/request). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of question_request_list (GET /api/question/request). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_question_request_list_request {
     /* query parameter "location". */
     bool has_location;
@@ -1118,7 +1154,7 @@ typedef struct oc_session_question_reject_request {
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_question_reject(oc_client *client, const oc_session_question_reject_request *request, const oc_call_options *call, oc_error **err);
 
-/* Parameters of reference_list (GET /api/reference). Borrowed by the call; has_x marks an optional parameter as set. Every parameter is optional: the call accepts a NULL request. */
+/* Parameters of reference_list (GET /api/reference). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_reference_list_request {
     /* query parameter "location". */
     bool has_location;

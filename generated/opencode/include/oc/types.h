@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "sdkrt/sdkrt.h"
+#include "sdkrt/follow.h"
 #include "sdkrt/json.h"
 #include "sdkrt/wire.h"
 
@@ -83,6 +84,14 @@ typedef sdkrt_retry_info oc_retry_info; /* what oc_retry_policy.on_retry sees */
 typedef sdkrt_memory_request oc_memory_request;
 typedef sdkrt_memory_response oc_memory_response;
 typedef sdkrt_memory_handler oc_memory_handler;
+
+/* Followers of durable streams (<op>_follow_new): their options and what they yield. */
+typedef sdkrt_follow_options oc_follow_options;
+#define OC_FOLLOW_OPTIONS_INIT SDKRT_FOLLOW_OPTIONS_INIT
+typedef sdkrt_follow_kind oc_follow_kind;
+#define OC_FOLLOW_ITEM SDKRT_FOLLOW_ITEM /* a decoded item */
+#define OC_FOLLOW_POISON SDKRT_FOLLOW_POISON /* an item that did not decode */
+#define OC_FOLLOW_RECONNECT SDKRT_FOLLOW_RECONNECT /* the stream was lost and is reopened */
 
 /* Every value type, declared first so that definitions may refer to each other. */
 typedef struct oc_agent_color_variant2 oc_agent_color_variant2;
@@ -1449,6 +1458,14 @@ typedef enum oc_file_part_source_kind {
     OC_FILE_PART_SOURCE_RESOURCE = 3 /* resource */
 } oc_file_part_source_kind;
 
+/* The fields every variant of oc_file_part_source has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_file_part_source_common {
+    bool has_text;
+    oc_file_part_source_text text;
+} oc_file_part_source_common;
+
 struct oc_file_part_source {
     oc_file_part_source_kind kind;
     json_t *unknown;
@@ -1456,6 +1473,7 @@ struct oc_file_part_source {
         oc_file_source file;
         oc_symbol_source symbol;
         oc_resource_source resource;
+        oc_file_part_source_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -2447,12 +2465,25 @@ typedef enum oc_integration_oauth_method_prompts_item_kind {
     OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_SELECT = 2 /* select */
 } oc_integration_oauth_method_prompts_item_kind;
 
+/* The fields every variant of oc_integration_oauth_method_prompts_item has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_integration_oauth_method_prompts_item_common {
+    bool has_key;
+    char *key;
+    bool has_message;
+    char *message;
+    bool has_when;
+    oc_integration_when when;
+} oc_integration_oauth_method_prompts_item_common;
+
 struct oc_integration_oauth_method_prompts_item {
     oc_integration_oauth_method_prompts_item_kind kind;
     json_t *unknown;
     union {
         oc_integration_text_prompt text;
         oc_integration_select_prompt select;
+        oc_integration_oauth_method_prompts_item_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -2686,12 +2717,25 @@ typedef enum oc_message_kind {
     OC_MESSAGE_ASSISTANT = 2 /* assistant */
 } oc_message_kind;
 
+/* The fields every variant of oc_message has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_message_common {
+    bool has_id;
+    oc_message_id_msg id;
+    bool has_session_id;
+    oc_session_id session_id;
+    bool has_agent;
+    char *agent;
+} oc_message_common;
+
 struct oc_message {
     oc_message_kind kind;
     json_t *unknown;
     union {
         oc_user_message user;
         oc_assistant_message assistant;
+        oc_message_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -2889,6 +2933,14 @@ typedef enum oc_tool_state_kind {
     OC_TOOL_STATE_ERROR = 4 /* error */
 } oc_tool_state_kind;
 
+/* The fields every variant of oc_tool_state has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_tool_state_common {
+    bool has_input;
+    oc_json_map input;
+} oc_tool_state_common;
+
 struct oc_tool_state {
     oc_tool_state_kind kind;
     json_t *unknown;
@@ -2897,6 +2949,7 @@ struct oc_tool_state {
         oc_tool_state_running running;
         oc_tool_state_completed completed;
         oc_tool_state_error error;
+        oc_tool_state_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -3004,6 +3057,18 @@ typedef enum oc_part_kind {
     OC_PART_COMPACTION = 12 /* compaction */
 } oc_part_kind;
 
+/* The fields every variant of oc_part has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_part_common {
+    bool has_id;
+    oc_part_id id;
+    bool has_session_id;
+    oc_session_id session_id;
+    bool has_message_id;
+    oc_message_id_msg message_id;
+} oc_part_common;
+
 struct oc_part {
     oc_part_kind kind;
     json_t *unknown;
@@ -3020,6 +3085,7 @@ struct oc_part {
         oc_agent_part agent;
         oc_retry_part retry;
         oc_compaction_part compaction;
+        oc_part_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -3108,12 +3174,25 @@ typedef enum oc_model_api_kind {
     OC_MODEL_API_NATIVE = 2 /* native */
 } oc_model_api_kind;
 
+/* The fields every variant of oc_model_api has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_model_api_common {
+    bool has_id;
+    char *id;
+    bool has_url;
+    char *url;
+    bool has_settings;
+    oc_json_map settings;
+} oc_model_api_common;
+
 struct oc_model_api {
     oc_model_api_kind kind;
     json_t *unknown;
     union {
         oc_model_api_aisdk aisdk;
         oc_model_api_native native;
+        oc_model_api_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -3850,12 +3929,23 @@ typedef enum oc_provider_api_kind {
     OC_PROVIDER_API_NATIVE = 2 /* native */
 } oc_provider_api_kind;
 
+/* The fields every variant of oc_provider_api has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_provider_api_common {
+    bool has_url;
+    char *url;
+    bool has_settings;
+    oc_json_map settings;
+} oc_provider_api_common;
+
 struct oc_provider_api {
     oc_provider_api_kind kind;
     json_t *unknown;
     union {
         oc_provider_aisdk aisdk;
         oc_provider_native native;
+        oc_provider_api_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -4546,12 +4636,23 @@ typedef enum oc_reference_source_kind {
     OC_REFERENCE_SOURCE_GIT = 2 /* git */
 } oc_reference_source_kind;
 
+/* The fields every variant of oc_reference_source has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_reference_source_common {
+    bool has_description;
+    char *description;
+    bool has_hidden;
+    bool hidden;
+} oc_reference_source_common;
+
 struct oc_reference_source {
     oc_reference_source_kind kind;
     json_t *unknown;
     union {
         oc_reference_local_source local;
         oc_reference_git_source git;
+        oc_reference_source_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -5604,6 +5705,20 @@ typedef enum oc_session_durable_event_kind {
     OC_SESSION_DURABLE_EVENT_SESSION_NEXT_REVERT_COMMITTED = 28 /* session.next.revert.committed */
 } oc_session_durable_event_kind;
 
+/* The fields every variant of oc_session_durable_event has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_session_durable_event_common {
+    bool has_id;
+    oc_evt_id id;
+    bool has_metadata;
+    oc_json_map metadata;
+    bool has_durable;
+    oc_durable durable;
+    bool has_location;
+    oc_location_ref location;
+} oc_session_durable_event_common;
+
 struct oc_session_durable_event {
     oc_session_durable_event_kind kind;
     json_t *unknown;
@@ -5636,6 +5751,7 @@ struct oc_session_durable_event {
         oc_session_next_revert_staged session_next_revert_staged;
         oc_session_next_revert_cleared session_next_revert_cleared;
         oc_session_next_revert_committed session_next_revert_committed;
+        oc_session_durable_event_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -5697,7 +5813,7 @@ struct oc_session_error {
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
 struct oc_session_events_cause_item_fail {
     /* "_tag" is always "Fail". */
-    char none_; /* no stored fields */
+    json_t *error;
 };
 
 /* Every pointer inside is owned by the struct (release with _cleanup or _free). has_x is false when an optional field was absent; x_null is true when a nullable field was JSON null. */
@@ -6000,6 +6116,14 @@ typedef enum oc_session_message_assistant_content_item_kind {
     OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_TOOL = 3 /* tool */
 } oc_session_message_assistant_content_item_kind;
 
+/* The fields every variant of oc_session_message_assistant_content_item has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_session_message_assistant_content_item_common {
+    bool has_id;
+    char *id;
+} oc_session_message_assistant_content_item_common;
+
 struct oc_session_message_assistant_content_item {
     oc_session_message_assistant_content_item_kind kind;
     json_t *unknown;
@@ -6007,6 +6131,7 @@ struct oc_session_message_assistant_content_item {
         oc_session_message_assistant_text text;
         oc_session_message_assistant_reasoning reasoning;
         oc_session_message_assistant_tool tool;
+        oc_session_message_assistant_content_item_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -6136,6 +6261,16 @@ typedef enum oc_session_message_value_kind {
     OC_SESSION_MESSAGE_VALUE_COMPACTION = 8 /* compaction */
 } oc_session_message_value_kind;
 
+/* The fields every variant of oc_session_message_value has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_session_message_value_common {
+    bool has_id;
+    oc_message_id id;
+    bool has_metadata;
+    oc_json_map metadata;
+} oc_session_message_value_common;
+
 struct oc_session_message_value {
     oc_session_message_value_kind kind;
     json_t *unknown;
@@ -6148,6 +6283,7 @@ struct oc_session_message_value {
         oc_session_message_shell shell;
         oc_session_message_assistant assistant;
         oc_session_message_compaction compaction;
+        oc_session_message_value_common common_; /* UNKNOWN */
     } u;
 };
 
@@ -7031,6 +7167,20 @@ typedef enum oc_v2_event_kind {
     OC_V2_EVENT_GLOBAL_DISPOSED = 88 /* global.disposed */
 } oc_v2_event_kind;
 
+/* The fields every variant of oc_v2_event has, as an UNKNOWN variant holds them
+ * (decoded from its raw JSON, best effort: has_x is false when absent, null or not
+ * decodable); read them with the accessors. */
+typedef struct oc_v2_event_common {
+    bool has_id;
+    oc_evt_id id;
+    bool has_metadata;
+    oc_json_map metadata;
+    bool has_durable;
+    oc_durable durable;
+    bool has_location;
+    oc_location_ref location;
+} oc_v2_event_common;
+
 struct oc_v2_event {
     oc_v2_event_kind kind;
     json_t *unknown;
@@ -7123,6 +7273,7 @@ struct oc_v2_event {
         oc_worktree_failed worktree_failed;
         oc_server_connected server_connected;
         oc_global_disposed global_disposed;
+        oc_v2_event_common common_; /* UNKNOWN */
     } u;
 };
 
