@@ -4,13 +4,16 @@
 # against the in-tree libsdkrt, start `prism mock` on the same contract, run every operation and
 # stop Prism by PID. Prints operations passed, failed and skipped, the classes of failures and
 # skips with one example each, and the contracts that could not be run (and at which step).
+# --lang ts does the same with the TypeScript SDKs (sdkc generate --lang ts --tests): all of them
+# are compiled by one tsc run first, then each tests/mock.js runs under node against its Prism.
 #
 # usage: bench/mock-corpus.sh [--sample N | --list FILE] [-j N] [--timeout S] [--out DIR] [--check]
-#                             [--sdkc PATH] [--sdkrt LIBSDKRT.A]
+#                             [--lang c|ts] [--sdkc PATH] [--sdkrt LIBSDKRT.A]
 #   --sample N   N contracts spread across sizes, as bench/corpus.sh --sample N (default 200)
 #   --list FILE  contracts named in FILE (paths under the corpus's api/)
 #   --check      exit 1 when a contract could not be run or an operation FAILs (tests/mock/corpus.txt
-#                runs so in CTest: mock/corpus)
+#                runs so in CTest: mock/corpus, and mock/ts_corpus with --lang ts)
+#   --lang L     c (default) or ts; ts needs node and tsc (scripts/ts-tools.sh), not libsdkrt
 #   --sdkc, --sdkrt  the sdkc binary and static libsdkrt (default build/cli/sdkc, build/runtime/libsdkrt.a)
 #   --cc CC, --cflags FLAGS  the compiler of the mock programs (default gcc) and extra flags (the
 #                sanitizers libsdkrt was built with); a mock that exits other than 0 or 1 (a
@@ -33,8 +36,12 @@ one() {
   local d=$MOCK_OUT/$(printf '%s' "$rel" | tr '/' '_')
   mkdir -p "$d"
   printf '%s\n' "$rel" >"$d/name"
-  local st=ok pid=
-  if ! timeout -k 5 "$MOCK_TIMEOUT" "$MOCK_SDKC" generate "$API/$rel" --lang c \
+  local st=ok pid= runner=("$d/mock")
+  if [ "$MOCK_LANG" = ts ]; then
+    # generated and compiled by ts_batch: a contract that failed there has its status already
+    [ -f "$d/status" ] && return 0
+    runner=(node "$MOCK_OUT/.tsbuild/dist/${d##*/}/sdk/tests/mock.js")
+  elif ! timeout -k 5 "$MOCK_TIMEOUT" "$MOCK_SDKC" generate "$API/$rel" --lang c \
     --prefix api --tests --quiet --out "$d/sdk" 2>"$d/generate.err"; then
     st=generate
   elif ! timeout -k 5 "$MOCK_TIMEOUT" "$MOCK_CC" -std=c11 -O0 -w $MOCK_EXTRA_CFLAGS \
@@ -42,7 +49,8 @@ one() {
     -I"$ROOT/runtime/include" $MOCK_CFLAGS "$d"/sdk/src/*.c "$d/sdk/tests/mock.c" \
     "$MOCK_SDKRT" $MOCK_LIBS -lpthread -o "$d/mock" 2>"$d/build.err"; then
     st=build
-  else
+  fi
+  if [ "$st" = ok ]; then
     local port try
     # a free port can be taken before Prism binds it (parallel jobs, other servers): try again
     for try in 1 2 3; do
@@ -58,7 +66,7 @@ one() {
       st=prism
     else
       local rc=0
-      timeout -k 5 "$MOCK_TIMEOUT" "$d/mock" "http://127.0.0.1:$port" >"$d/mock.out" 2>"$d/mock.err" ||
+      timeout -k 5 "$MOCK_TIMEOUT" "${runner[@]}" "http://127.0.0.1:$port" >"$d/mock.out" 2>"$d/mock.err" ||
         rc=$?
       "$ROOT/scripts/prism.sh" stop "$pid" 2>/dev/null || true
       if ! grep -q '^mock: [0-9]* pass' "$d/mock.out"; then
@@ -71,7 +79,47 @@ one() {
     fi
   fi
   echo "$st" >"$d/status"
-  rm -rf "$d/sdk" "$d/mock"
+  rm -rf "$d/sdk" "$d/mock" "$MOCK_OUT/.tsbuild/dist/${d##*/}"
+}
+
+# ---- --lang ts: generate every SDK with its tests, then compile them all in one tsc run --------
+ts_batch() {
+  local tsc includes= rel d
+  tsc=$("$ROOT/scripts/ts-tools.sh" tsc)
+  while read -r rel; do
+    d=$OUT/$(printf '%s' "$rel" | tr '/' '_')
+    rm -rf "$d"
+    mkdir -p "$d"
+    printf '%s\n' "$rel" >"$d/name"
+    if ! timeout -k 5 "$TIMEOUT" "$MOCK_SDKC" generate "$API/$rel" --lang ts --tests --quiet \
+      --out "$d/sdk" 2>"$d/generate.err"; then
+      echo generate >"$d/status"
+      continue
+    fi
+    includes="$includes\"../${d##*/}/sdk/src\",\"../${d##*/}/sdk/tests\","
+  done <"$OUT/list"
+  rm -rf "$OUT/.tsbuild"
+  mkdir -p "$OUT/.tsbuild"
+  printf '{"type":"module","private":true}\n' >"$OUT/.tsbuild/package.json"
+  cat >"$OUT/.tsbuild/tsconfig.json" <<JSON
+{
+  "compilerOptions": {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+    "lib": ["ES2022", "DOM", "DOM.Iterable"], "strict": true, "rootDir": "..", "outDir": "dist"
+  },
+  "include": [${includes%,}]
+}
+JSON
+  if ! (cd "$OUT/.tsbuild" && timeout -k 5 "$TIMEOUT" "$tsc" -p .) >"$OUT/.tsbuild/tsc.txt" 2>&1; then
+    # tsc still emits; a contract with errors is not run (tsc names files ../<dir>/sdk/...)
+    grep -oE '^\.\./[^/]+/sdk/' "$OUT/.tsbuild/tsc.txt" | sort -u | while read -r dir; do
+      dir=${dir#../}
+      grep "^\.\./$dir" "$OUT/.tsbuild/tsc.txt" >"$OUT/${dir%/sdk/}/build.err"
+      echo build >"$OUT/${dir%/sdk/}/status"
+    done
+    grep -qE '^\.\./[^/]+/sdk/' "$OUT/.tsbuild/tsc.txt" ||
+      { echo "mock-corpus.sh: tsc failed:" >&2; head -20 "$OUT/.tsbuild/tsc.txt" >&2; exit 2; }
+  fi
 }
 
 if [ "${1:-}" = --one ]; then
@@ -89,11 +137,13 @@ MOCK_SDKC=$ROOT/build/cli/sdkc
 MOCK_SDKRT=$ROOT/build/runtime/libsdkrt.a
 MOCK_CC=gcc
 MOCK_EXTRA_CFLAGS=
+MOCK_LANG=c
 while [ $# -gt 0 ]; do
   case $1 in
     --sample) SAMPLE=$2; shift ;;
     --list) LIST=$2; shift ;;
     --check) CHECK=1 ;;
+    --lang) MOCK_LANG=$2; shift ;;
     --sdkc) MOCK_SDKC=$2; shift ;;
     --sdkrt) MOCK_SDKRT=$2; shift ;;
     --cc) MOCK_CC=$2; shift ;;
@@ -107,9 +157,13 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -d "$API" ] || "$ROOT/bench/corpus.sh" --install || exit 2
-[ -x "$MOCK_SDKC" ] && [ -f "$MOCK_SDKRT" ] ||
+case $MOCK_LANG in
+  c | ts) ;;
+  *) echo "mock-corpus.sh: --lang c or ts" >&2; exit 2 ;;
+esac
+[ -x "$MOCK_SDKC" ] && { [ "$MOCK_LANG" = ts ] || [ -f "$MOCK_SDKRT" ]; } ||
   { echo "mock-corpus.sh: no $MOCK_SDKC or $MOCK_SDKRT (scripts/build.sh)" >&2; exit 2; }
-export MOCK_SDKC MOCK_SDKRT MOCK_CC MOCK_EXTRA_CFLAGS
+export MOCK_SDKC MOCK_SDKRT MOCK_CC MOCK_EXTRA_CFLAGS MOCK_LANG
 "$ROOT/scripts/prism.sh" install
 OUT=${OUT:-$ROOT/bench/results/mock-corpus-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$OUT"
@@ -128,13 +182,14 @@ MOCK_CFLAGS=$(pkg-config --cflags jansson libcurl)
 MOCK_LIBS=$(pkg-config --libs jansson libcurl)
 export MOCK_CFLAGS MOCK_LIBS
 start=$(date +%s)
+[ "$MOCK_LANG" = c ] || ts_batch
 xargs -d '\n' -P "$JOBS" -n 1 bash "$SELF" --one <"$OUT/list"
 elapsed=$(($(date +%s) - start))
 
 # ---- summary -----------------------------------------------------------------------------------
-python3 - "$OUT" "$elapsed" "$(git -C "$ROOT" rev-parse --short HEAD)" <<'PY' | tee "$OUT/summary.txt"
+python3 - "$OUT" "$elapsed" "$(git -C "$ROOT" rev-parse --short HEAD)" "$MOCK_LANG" <<'PY' | tee "$OUT/summary.txt"
 import collections, glob, os, re, sys
-out, elapsed, commit = sys.argv[1], sys.argv[2], sys.argv[3]
+out, elapsed, commit, lang = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 ops = collections.Counter()
 status = collections.Counter()
 stuck = collections.defaultdict(list)
@@ -179,7 +234,7 @@ for d in sorted(glob.glob(os.path.join(out, "*", ""))):
         contracts_all_pass += 1
 total = sum(status.values())
 ran = ops["PASS"] + ops["FAIL"]
-print("mock corpus: %d contracts, sdkc %s, %s s" % (total, commit, elapsed))
+print("mock corpus (%s SDKs): %d contracts, sdkc %s, %s s" % (lang, total, commit, elapsed))
 print("contracts run: %d; not run: %s" % (status["ok"], ", ".join("%s %d" % (k, v) for k, v in sorted(status.items()) if k != "ok") or "none"))
 print("operations: %d pass, %d fail, %d skip; pass rate of the operations run %.1f%%" %
       (ops["PASS"], ops["FAIL"], ops["SKIP"], 100.0 * ops["PASS"] / ran if ran else 0))

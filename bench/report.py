@@ -49,7 +49,8 @@ def summarize(rows):
             c["failures"].append(r["note"])
         else:
             c["note"] = r["note"]
-    order = {"sdkc": 0, "floor": 0, "floor-fast": 0.5, "sdk": 1, "hey-api": 1, "js": 2, "openapi-typescript": 2}
+    order = {"sdkc": 0, "floor": 0, "sdkc-ts": 0.5, "floor-fast": 0.5, "sdk": 1, "hey-api": 1, "ts": 1.5,
+             "js": 2, "openapi-typescript": 2}
     for key in list(out):
         out[key] = dict(sorted(out[key].items(), key=lambda kv: order.get(kv[0], 9)))
     for sec in out.values():
@@ -118,6 +119,14 @@ def goals(s):
     r = ratio(get("sse-large", "sdk", "cpu_per_op_us"), get("sse-large", "floor-fast", "cpu_per_op_us"))
     g.append(dict(goal="C SDK CPU per SSE event <= 1.2x the fast floor (large run)", value=r and round(r, 2),
                   met=None if r is None else r <= 1.2))
+    # sdkc's TypeScript SDK and its generator against the official ones (issue 22)
+    r = ratio(get("generation", "hey-api", "median_cpu_s"), get("generation", "sdkc-ts", "median_cpu_s"))
+    g.append(dict(goal="sdkc generate --lang ts >= 10x less CPU than hey-api", value=r and round(r, 1),
+                  met=None if r is None else r >= 10))
+    for sec, what in (("unary-canned", "call"), ("sse-large", "SSE event"), ("pages-large", "page item")):
+        r = ratio(get(sec, "ts", "cpu_per_op_us"), get(sec, "js", "cpu_per_op_us"))
+        g.append(dict(goal=f"TS SDK CPU per {what} <= the JS SDK's ({sec})", value=r and round(r, 2),
+                      met=None if r is None else r <= 1))
     for kind in ("sse", "pages"):
         a, b = get(kind + "-small", "sdk", "median_rss_mib"), get(kind + "-large", "sdk", "median_rss_mib")
         # "flat": ten times the items may cost at most 10% + 2 MiB more peak RSS.

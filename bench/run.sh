@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench/run.sh - sdkc and the generated OpenCode C SDK side by side with the TypeScript toolchain
-# and the raw libcurl + jansson floor, in one run. Prints one table and writes the figures as
+# bench/run.sh - sdkc and the generated OpenCode C and TypeScript SDKs side by side with the
+# TypeScript toolchain (hey-api, @opencode-ai/sdk) and the raw libcurl + jansson floor, in one run. Prints one table and writes the figures as
 # JSON under bench/results/ (one file per run; latest.json = the last complete run).
 #
 # Every row runs its contestants in the same run, alternating (A B C A B C ...), RUNS times
@@ -116,6 +116,20 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
 fi
 NODE_REASON="node/npm or the pinned npm packages unavailable"
 
+# The sdkc TypeScript SDK (generated/opencode-ts) compiled with the pinned tsc, for the `ts` rows.
+TS_SDK=
+TS_REASON="node, or tsc (scripts/ts-tools.sh) to compile generated/opencode-ts, unavailable"
+if [ "$HAVE_NODE" = 1 ] && TSC=$("$ROOT/scripts/ts-tools.sh" tsc 2>"$TMP/tsc.err"); then
+  mkdir -p "$TMP/ts-sdk"
+  printf '{"type":"module","private":true}\n' >"$TMP/ts-sdk/package.json"
+  if "$TSC" -p "$ROOT/generated/opencode-ts" --outDir "$TMP/ts-sdk/dist" >"$TMP/tsc.err" 2>&1; then
+    TS_SDK=$TMP/ts-sdk/dist
+    export SDKC_BENCH_TS_SDK=$TS_SDK
+  else
+    TS_REASON="tsc failed on generated/opencode-ts: $(head -1 "$TMP/tsc.err")"
+  fi
+fi
+
 # ---- measuring --------------------------------------------------------------------------------
 # measure SECTION CONTESTANT COUNT CMD... : one run under bench_rusage (wall, user, sys in
 # microseconds, peak RSS; /usr/bin/time as a fallback, centiseconds), one TSV row.
@@ -179,15 +193,18 @@ start_canned() {
 stop_canned() { kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=; }
 
 JS="node $ROOT/bench/js/bench.mjs"
+TS="node $ROOT/bench/js/bench-ts.mjs"
 SDK_REASON="bench_sdk not built: the generated C SDK under generated/opencode is missing or does not build"
 
-# contestants SECTION COUNT FLOOR_ARGS : floor, fast floor, C SDK, JS SDK rows for one workload
+# contestants SECTION COUNT FLOOR_ARGS : floor, fast floor, C SDK, sdkc's TS SDK (ts) and
+# @opencode-ai/sdk (js) rows for one workload
 contestants() {
   local section=$1 count=$2 args=$3
   local -a list=(floor "$FLOOR $args")
   if [ -x "$FLOOR_FAST" ]; then list+=(floor-fast "$FLOOR_FAST $args")
   else na "$section" floor-fast "$count" "bench_floor_fast not built"; fi
   if [ -n "$SDK" ]; then list+=(sdk "$SDK $args"); else na "$section" sdk "$count" "$SDK_REASON"; fi
+  if [ -n "$TS_SDK" ]; then list+=(ts "$TS $args"); else na "$section" ts "$count" "$TS_REASON"; fi
   if [ "$HAVE_NODE" = 1 ]; then list+=(js "$JS $args"); else na "$section" js "$count" "$NODE_REASON"; fi
   rounds "$section" "$count" "${list[@]}"
 }
@@ -200,6 +217,11 @@ if want generation; then
     local_list+=(sdkc "$SDKC generate $CONTRACT --lang c --prefix oc --out $TMP/gen-c")
   else
     na generation sdkc 1 "sdkc generate failed: $(head -1 "$TMP/gen.err")"
+  fi
+  if "$SDKC" generate "$CONTRACT" --lang ts --out "$TMP/gen-ts" >/dev/null 2>"$TMP/gen.err"; then
+    local_list+=(sdkc-ts "$SDKC generate $CONTRACT --lang ts --out $TMP/gen-ts")
+  else
+    na generation sdkc-ts 1 "sdkc generate --lang ts failed: $(head -1 "$TMP/gen.err")"
   fi
   if [ "$HAVE_NODE" = 1 ]; then
     local_list+=(hey-api "$NODE_DIR/node_modules/.bin/openapi-ts -i $CONTRACT -o $TMP/gen-hey -c @hey-api/client-fetch")
@@ -250,7 +272,7 @@ if want real; then
     done
     contestants unary-real "$N_REAL" "unary $REAL $N_REAL"
   else
-    for who in floor sdk js; do na unary-real "$who" "$N_REAL" "opencode server did not start"; done
+    for who in floor sdk ts js; do na unary-real "$who" "$N_REAL" "opencode server did not start"; done
   fi
 fi
 

@@ -9,7 +9,9 @@
 #      request violation is caught);
 #      SDKC_MOCK_EXPECT_OUT=FILE: every line of FILE (an extended regex) must match an output line;
 #      SDKC_PRISM_ERRORS=1: start Prism with --errors (default 0: a request violation is a 4xx
-#      either way, and --errors turns Prism's own invalid mocked responses into 500s; docs/mock.md).
+#      either way, and --errors turns Prism's own invalid mocked responses into 500s; docs/mock.md);
+#      SDKC_MOCK_LANG=ts: the TypeScript SDK (--lang ts --tests, PREFIX is its package name),
+#      compiled with the pinned tsc and run with node.
 set -euo pipefail
 if [[ $# -lt 4 ]]; then
   echo "usage: $0 SDKC CONTRACT PREFIX WORKDIR [INCLUDE-GLOB]" >&2; exit 2
@@ -19,14 +21,21 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 contract=$(cd "$(dirname "$contract")" && pwd)/$(basename "$contract")
 rm -rf "$work"
 mkdir -p "$work"
-gen=("$sdkc" generate "$contract" --lang c --prefix "$prefix" --out "$work/sdk" --tests --quiet)
+lang=${SDKC_MOCK_LANG:-c}
+gen=("$sdkc" generate "$contract" --lang "$lang" --prefix "$prefix" --out "$work/sdk" --tests --quiet)
 [[ -n $include ]] && gen+=(--include "$include")
 "${gen[@]}"
-cmake -S "$work/sdk" -B "$work/build" -DCMAKE_BUILD_TYPE=Debug \
-  -DSDKRT_SOURCE_DIR="$root/runtime" >"$work/cmake.log" 2>&1 || { cat "$work/cmake.log" >&2; exit 1; }
-cmake --build "$work/build" --target "${prefix}_mock" -j2 >"$work/build.log" 2>&1 ||
-  { tail -50 "$work/build.log" >&2; exit 1; }
-mock=$work/build/${prefix}_mock
+if [[ $lang == ts ]]; then
+  tsc=$("$root/scripts/ts-tools.sh" tsc)
+  "$tsc" -p "$work/sdk/tests" >"$work/build.log" 2>&1 || { head -50 "$work/build.log" >&2; exit 1; }
+  mock=(node "$work/sdk/dist-mock/tests/mock.js")
+else
+  cmake -S "$work/sdk" -B "$work/build" -DCMAKE_BUILD_TYPE=Debug \
+    -DSDKRT_SOURCE_DIR="$root/runtime" >"$work/cmake.log" 2>&1 || { cat "$work/cmake.log" >&2; exit 1; }
+  cmake --build "$work/build" --target "${prefix}_mock" -j2 >"$work/build.log" 2>&1 ||
+    { tail -50 "$work/build.log" >&2; exit 1; }
+  mock=("$work/build/${prefix}_mock")
+fi
 
 url=${SDKC_MOCK_URL:-}
 pid=
@@ -46,7 +55,7 @@ if [[ -z $url ]]; then
   url=http://127.0.0.1:$port
 fi
 set +e
-"$mock" "$url" | tee "$work/mock.out"
+"${mock[@]}" "$url" | tee "$work/mock.out"
 rc=${PIPESTATUS[0]}
 set -e
 grep -q '^mock: [0-9]* pass, [0-9]* fail, [0-9]* skip$' "$work/mock.out" ||

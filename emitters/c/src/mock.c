@@ -213,28 +213,6 @@ static result_plan plan_result(emit_ctx *cx, const cop *o)
 
 /* ---- one operation ---- */
 
-/* A success body Prism may have no serialiser for: JSON under a media range (star/star) or an
- * unusual JSON type (application/json-seq), binary or text (an octet-stream example), while every
- * error response has a concrete JSON type or none: a NO_COMPLEX_OBJECT_TEXT or "Cannot find
- * serializer" answer then comes after the request passed Prism's validation (an invalid one is
- * answered with an error response). */
-static bool unserialisable_body(const sdkc_operation *op)
-{
-    const char *ct = op->success.content_type;
-    if (op->success.encoding == SDKC_ENC_NONE || op->success.encoding == SDKC_ENC_SSE || !ct)
-        return false;
-    size_t n = strlen(ct);
-    if (op->success.encoding == SDKC_ENC_JSON && !strchr(ct, '*') &&
-        (!strcmp(ct, "application/json") || (n > 5 && !strcmp(ct + n - 5, "+json"))))
-        return false;
-    for (size_t i = 0; i < op->nerrors; i++) {
-        const char *e = op->errors[i].content_type;
-        if (e && (strchr(e, '*') || !strstr(e, "json")))
-            return false;
-    }
-    return true;
-}
-
 static void put_skip_fn(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *why)
 {
     sdkc_buf_printf(b, "static void mock_op_%s(%s_client *client, mock_ctx *t)\n{\n", o->name,
@@ -251,19 +229,9 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const sdkc_operation *op = o->op;
     const char *P = cx->prefix;
     sdkc_arena *a = cx->arena;
-    if (op->stream) {
-        put_skip_fn(cx, b, o,
-                    "SSE stream: Prism answers text/event-stream with one generated body, not a "
-                    "stream of events");
-        return;
-    }
-    if (op->fragment) {
-        /* Prism routes on the whole path key, fragment included; the SDK never sends one */
-        put_skip_fn(cx, b, o,
-                    sdkc_arena_printf(a,
-                                      "path key fragment '#%s' is never sent (RFC 3986), and "
-                                      "Prism routes only requests that carry it",
-                                      op->fragment));
+    const char *always = sdkc_kit_mock_skip(op, a);
+    if (always) {
+        put_skip_fn(cx, b, o, always);
         return;
     }
     result_plan r = plan_result(cx, o);
@@ -285,18 +253,12 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
     }
     bool has_body = o->body && op->body;
     if (has_body) {
-        const sdkc_type *bt = op->body->type;
-        while (bt->kind == SDKC_TYPE_NULLABLE)
-            bt = bt->u.nullable.inner;
-        const char *ct = op->body->content_type ? op->body->content_type : "";
-        bool plain = sdkc_kit_media_of(ct) == SDKC_KIT_MEDIA_OTHER;
+        const char *body_skip = sdkc_kit_mock_body_skip(op, a);
         if (o->blob_body) {
             ms[op->nparams].kind = SET_BLOB;
-        } else if (plain && bt->kind != SDKC_TYPE_STRING) {
-            /* the SDK sends it as JSON text, which generate warns about: not the contract's wire */
+        } else if (body_skip) {
             ms[op->nparams].kind = SET_UNSUPPORTED;
-            ms[op->nparams].why = sdkc_arena_printf(
-                a, "a structured body under '%s' is sent as JSON text (generate warns)", ct);
+            ms[op->nparams].why = body_skip;
         } else {
             ms[op->nparams] = plan_member(cx, o->body, op->body->type);
         }
@@ -349,7 +311,7 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     P, P, o->name, o->has_request ? "&req, " : "", r.decl ? "&out, " : "",
                     o->several ? "NULL, " : "");
     sdkc_buf_printf(b, "        bool again = mock_report(t, id, st, &err, attempt, %s);\n",
-                    unserialisable_body(op) ? "true" : "false");
+                    sdkc_kit_mock_unserialisable(op) ? "true" : "false");
     if (r.release)
         sdkc_buf_printf(b, "        %s\n", r.release);
     sdkc_buf_puts(b, "        if (!again)\n            break;\n    }\n    goto done;\ndone:\n");

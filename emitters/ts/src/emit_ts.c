@@ -32,6 +32,7 @@ static const char *const reserved_exports[] = {"rt",
                                                "Transport",
                                                "HeaderMap",
                                                "SseEvent",
+                                               "ResponseInfo",
                                                NULL};
 
 static bool valid_package(const char *s)
@@ -44,6 +45,28 @@ static bool valid_package(const char *s)
             return false;
     }
     return s[0] != '.' && s[0] != '_';
+}
+
+/* A structured body under a media type other than JSON, form or multipart (default or
+ * alternative) goes out as JSON text: not what the contract declares, so it is said. */
+static void warn_body_limits(const sdkc_operation *op, sdkc_diag *diag)
+{
+    const sdkc_body *body = op->body;
+    if (!body || !body->type)
+        return;
+    const sdkc_type *t = body->type;
+    while (t->kind == SDKC_TYPE_NULLABLE)
+        t = t->u.nullable.inner;
+    if (t->kind == SDKC_TYPE_STRING)
+        return;
+    for (size_t i = 0; i <= body->nalternatives; i++) {
+        const char *ct = i ? body->alternatives[i - 1] : body->content_type;
+        if (ct && sdkc_kit_media_of(ct) == SDKC_KIT_MEDIA_OTHER)
+            sdkc_diag_add(diag, SDKC_SEV_WARNING, op->loc,
+                          "operation '%s': request body '%s' is not a string; the TypeScript SDK "
+                          "sends the value as JSON text under that media type",
+                          op->id, ct);
+    }
 }
 
 static int tag_cmp(const void *a, const void *b)
@@ -141,9 +164,10 @@ static bool semver(const char *v)
     return dots == 2;
 }
 
-static void emit_package(ts_ctx *cx, sdkc_buf *b, const char *pkg)
+static sdkc_status emit_package(ts_ctx *cx, sdkc_buf *b)
 {
     const sdkc_ir *ir = cx->ir;
+    const char *pkg = cx->opts->package ? cx->opts->package : "sdk";
     sdkc_buf_puts(b, "{\n  \"name\": ");
     sdkc_kit_put_js_string(b, pkg);
     sdkc_buf_puts(b, ",\n  \"version\": ");
@@ -159,9 +183,46 @@ static void emit_package(ts_ctx *cx, sdkc_buf *b, const char *pkg)
                      "  \"exports\": {\n    \".\": {\n      \"types\": \"./dist/index.d.ts\",\n"
                      "      \"import\": \"./dist/index.js\"\n    }\n  },\n"
                      "  \"files\": [\"dist\", \"src\"],\n  \"sideEffects\": false,\n"
-                     "  \"scripts\": {\n    \"build\": \"tsc -p .\"\n  },\n"
-                     "  \"devDependencies\": {\n    \"typescript\": \"5.6.3\"\n  }\n}\n");
+                     "  \"scripts\": {\n    \"build\": \"tsc -p .\"");
+    if (cx->opts->tests)
+        sdkc_buf_puts(b, ",\n    \"mock\": \"tsc -p tests && node dist-mock/tests/mock.js\"");
+    sdkc_buf_puts(b, "\n  },\n  \"devDependencies\": {\n    \"typescript\": \"5.6.3\"\n  }\n}\n");
+    return sdkc_buf_finish(b);
 }
+
+/* One output file: written by fn, or fixed text (after a banner when banner is set). */
+typedef struct ts_file {
+    const char *rel;
+    sdkc_status (*fn)(ts_ctx *, sdkc_buf *);
+    const char *banner;
+    const unsigned char *text;
+    size_t len;
+    bool tests; /* only with --tests */
+} ts_file;
+
+static sdkc_status make_dir(ts_ctx *cx, const char *rel)
+{
+    const char *path = sdkc_arena_printf(cx->arena, "%s/%s", cx->opts->out_dir, rel);
+    if (!path)
+        return SDKC_ERR_NOMEM;
+    if (!sdkc_kit_make_dirs(path)) {
+        sdkc_diag_add(cx->diag, SDKC_SEV_ERROR, (sdkc_loc){cx->opts->out_dir, 0, 0},
+                      "cannot create directory %s: %s", path, strerror(errno));
+        return SDKC_ERR_IO;
+    }
+    return SDKC_OK;
+}
+
+/* The generated mock tests compile with the package's sources into dist-mock/. */
+static const char tests_tsconfig[] = "{\n"
+                                     "  \"extends\": \"../tsconfig.json\",\n"
+                                     "  \"compilerOptions\": {\n"
+                                     "    \"declaration\": false,\n"
+                                     "    \"rootDir\": \"..\",\n"
+                                     "    \"outDir\": \"../dist-mock\"\n"
+                                     "  },\n"
+                                     "  \"include\": [\"*.ts\", \"../src\"]\n"
+                                     "}\n";
 
 static const char tsconfig[] = "{\n"
                                "  \"compilerOptions\": {\n"
@@ -191,54 +252,59 @@ sdkc_status sdkc_emit_ts(const sdkc_ir *ir, const sdkc_emit_ts_options *opts, sd
         return SDKC_ERR_INVALID;
     }
     ts_ctx cx = {0};
-    cx.ir = ir;
+    sdkc_ir expanded;
     cx.opts = opts;
     cx.diag = diag;
     sdkc_buf b = SDKC_BUF_INIT;
     sdkc_status st = sdkc_arena_new(&cx.arena);
     if (st != SDKC_OK)
         return st;
+    /* an operation with a stream variant is offered both ways: the call and `<method>Stream` */
+    if ((st = sdkc_kit_expand_ops(&expanded, ir, cx.arena)) != SDKC_OK)
+        goto done;
+    cx.ir = &expanded;
+    for (size_t i = 0; i < ir->nops; i++)
+        warn_body_limits(&ir->ops[i], diag);
     st = SDKC_ERR_NOMEM;
     for (size_t i = 0; reserved_exports[i]; i++)
         ts_names_add(&cx.exports, reserved_exports[i]);
     if ((st = name_types(&cx)) != SDKC_OK || (st = collect_tags(&cx)) != SDKC_OK ||
         (st = ts_plan_ops(&cx)) != SDKC_OK)
         goto done;
-    const char *src = sdkc_arena_printf(cx.arena, "%s/src", opts->out_dir);
-    if (!src)
-        goto done;
-    if (!sdkc_kit_make_dirs(src)) {
-        st = SDKC_ERR_IO;
-        sdkc_diag_add(diag, SDKC_SEV_ERROR, (sdkc_loc){opts->out_dir, 0, 0},
-                      "cannot create directory %s: %s", src, strerror(errno));
-        goto done;
-    }
-    struct {
-        const char *rel;
-        sdkc_status (*fn)(ts_ctx *, sdkc_buf *);
-    } files[] = {{"src/types.ts", ts_emit_types},
-                 {"src/errors.ts", ts_emit_errors},
-                 {"src/client.ts", ts_emit_client},
-                 {"src/index.ts", ts_emit_index},
-                 {"README.md", ts_emit_readme}};
+    const char *dirs[] = {"src", opts->tests ? "tests" : NULL};
+    for (size_t i = 0; i < 2; i++)
+        if (dirs[i] && (st = make_dir(&cx, dirs[i])) != SDKC_OK)
+            goto done;
+    const ts_file files[] = {
+        {"src/types.ts", ts_emit_types, NULL, NULL, 0, false},
+        {"src/errors.ts", ts_emit_errors, NULL, NULL, 0, false},
+        {"src/client.ts", ts_emit_client, NULL, NULL, 0, false},
+        {"src/index.ts", ts_emit_index, NULL, NULL, 0, false},
+        {"README.md", ts_emit_readme, NULL, NULL, 0, false},
+        {"src/runtime.ts", NULL, "runtime.ts: the fixed runtime of the SDK", sdkc_ts_runtime,
+         sdkc_ts_runtime_len, false},
+        {"package.json", emit_package, NULL, NULL, 0, false},
+        {"tsconfig.json", NULL, NULL, (const unsigned char *)tsconfig, sizeof tsconfig - 1, false},
+        {"tests/mock.ts", ts_emit_mock, NULL, NULL, 0, true},
+        {"tests/mock-harness.ts", NULL,
+         "mock-harness.ts: the verdict on each call of tests/mock.ts", sdkc_ts_mock_harness,
+         sdkc_ts_mock_harness_len, true},
+        {"tests/tsconfig.json", NULL, NULL, (const unsigned char *)tests_tsconfig,
+         sizeof tests_tsconfig - 1, true}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const ts_file *f = &files[i];
+        if (f->tests && !opts->tests)
+            continue;
         sdkc_buf_reset(&b);
-        if ((st = files[i].fn(&cx, &b)) != SDKC_OK ||
-            (st = sdkc_kit_write_out(opts->out_dir, files[i].rel, &b, diag)))
+        if (f->banner)
+            sdkc_kit_banner(&b, ir, f->banner);
+        if (f->text)
+            sdkc_buf_append(&b, f->text, f->len);
+        if ((f->fn && (st = f->fn(&cx, &b)) != SDKC_OK) ||
+            (st = sdkc_kit_write_out(opts->out_dir, f->rel, &b, diag)) != SDKC_OK)
             goto done;
     }
-    sdkc_buf_reset(&b);
-    sdkc_kit_banner(&b, ir, "runtime.ts: the fixed runtime of the SDK");
-    sdkc_buf_append(&b, sdkc_ts_runtime, sdkc_ts_runtime_len);
-    if ((st = sdkc_kit_write_out(opts->out_dir, "src/runtime.ts", &b, diag)) != SDKC_OK)
-        goto done;
-    sdkc_buf_reset(&b);
-    emit_package(&cx, &b, pkg);
-    if ((st = sdkc_kit_write_out(opts->out_dir, "package.json", &b, diag)) != SDKC_OK)
-        goto done;
-    sdkc_buf_reset(&b);
-    sdkc_buf_puts(&b, tsconfig);
-    st = sdkc_kit_write_out(opts->out_dir, "tsconfig.json", &b, diag);
+    st = SDKC_OK;
 done:
     if (st == SDKC_ERR_NOMEM)
         sdkc_diag_add(diag, SDKC_SEV_ERROR, none, "out of memory");

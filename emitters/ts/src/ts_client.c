@@ -7,10 +7,10 @@
 
 /* Members of rt.BaseClient: a group may not take their names. */
 static const char *const client_members[] = {
-    "baseUrl",      "transport",     "headers",       "credentials", "timeout", "schemes",
-    "errorClasses", "credentialFor", "authParts",     "prepare",     "failure", "send",
-    "text",         "errorFor",      "successStatus", "call",        "decode",  "page",
-    "stream",       "streamFailure", "failureOf",     "constructor", NULL};
+    "baseUrl",      "transport",     "headers",    "credentials", "timeout", "schemes",
+    "errorClasses", "credentialFor", "authParts",  "prepare",     "failure", "send",
+    "text",         "errorFor",      "successFor", "call",        "decode",  "page",
+    "stream",       "streamFailure", "failureOf",  "constructor", NULL};
 
 static bool same(const char *a, const char *b)
 {
@@ -40,6 +40,40 @@ static bool body_has_required(const sdkc_type *t)
             return true;
     }
     return false;
+}
+
+/* The TS type of what one success gives: `undefined` for no content (`void` when alone). */
+static void put_success_type(const ts_ctx *cx, sdkc_buf *b, const sdkc_success *sc, bool alone)
+{
+    if (sc->encoding == SDKC_ENC_NONE || sc->encoding == SDKC_ENC_SSE)
+        sdkc_buf_puts(b, alone ? "void" : "undefined");
+    else if (sc->encoding == SDKC_ENC_BYTES)
+        sdkc_buf_puts(b, "Uint8Array");
+    else if (sc->encoding == SDKC_ENC_TEXT)
+        sdkc_buf_puts(b, "string");
+    else
+        ts_put_type(cx, b, sc->result ? sc->result : sc->type, "T.");
+}
+
+/* Does a unary operation declare several successes whose values differ in TS type? Then its
+ * method resolves to `{status, value}`; when they share one it resolves to the value. */
+static bool several_types(ts_ctx *cx, const sdkc_operation *op)
+{
+    if (!op->nmore_successes || op->pagination || op->stream)
+        return false;
+    sdkc_buf first = SDKC_BUF_INIT, other = SDKC_BUF_INIT;
+    bool differ = false;
+    put_success_type(cx, &first, &op->success, true);
+    for (size_t k = 0; k < op->nmore_successes && !differ; k++) {
+        sdkc_buf_reset(&other);
+        put_success_type(cx, &other, &op->more_successes[k], true);
+        cx->oom = cx->oom || other.oom;
+        differ = !same(first.data ? first.data : "", other.data ? other.data : "");
+    }
+    cx->oom = cx->oom || first.oom;
+    sdkc_buf_cleanup(&first);
+    sdkc_buf_cleanup(&other);
+    return differ;
 }
 
 sdkc_status ts_plan_ops(ts_ctx *cx)
@@ -75,7 +109,15 @@ sdkc_status ts_plan_ops(ts_ctx *cx)
         }
         o->group_index = g;
         o->group = cx->groups[g].prop;
-        o->method = ts_unique(cx, &methods[g], ts_camel(cx, op->name ? op->name : op->safe_name));
+        /* sdkc_kit_expand_ops puts a stream variant right after its operation */
+        if (i > 0 && op->stream && op->stream == ir->ops[i - 1].stream_variant)
+            o->variant_of = cx->ops[i - 1].method;
+        if (o->variant_of)
+            o->method =
+                ts_unique(cx, &methods[g], sdkc_arena_printf(cx->arena, "%sStream", o->variant_of));
+        else
+            o->method =
+                ts_unique(cx, &methods[g], ts_camel(cx, op->name ? op->name : op->safe_name));
         const char *base = ts_pascal(cx, op->safe_name);
         /* parameter keys: the wire name, unless two locations share it */
         o->keys = sdkc_arena_alloc(cx->arena, (op->nparams ? op->nparams : 1) * sizeof *o->keys);
@@ -100,10 +142,14 @@ sdkc_status ts_plan_ops(ts_ctx *cx)
         if (op->body && op->body->required)
             required = required || !flat || body_has_required(op->body->type);
         o->input_optional = !required;
-        if (op->nparams || op->body)
+        if (o->variant_of)
+            o->input = cx->ops[i - 1].input;
+        else if (op->nparams || op->body)
             o->input = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sInput", base));
         if (op->pagination)
             o->cursor = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sCursor", base));
+        if (several_types(cx, op))
+            o->result = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sResult", base));
     }
     st = cx->oom || module->oom || groups.oom ? SDKC_ERR_NOMEM : SDKC_OK;
 done:
@@ -190,6 +236,39 @@ static const char *style_name(sdkc_param_style s)
     return sdkc_param_style_name(s);
 }
 
+/* Accept: the media type of every success with a body, once each, in declaration order; a JSON
+ * result under a media range is asked for as JSON first (as the C SDK does). */
+static void put_accept(sdkc_buf *b, const sdkc_operation *op)
+{
+    size_t n = op->pagination || op->stream ? 0 : op->nmore_successes;
+    sdkc_buf acc = SDKC_BUF_INIT;
+    for (size_t k = 0; k <= n; k++) {
+        const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
+        if (!sc->content_type || sc->encoding == SDKC_ENC_SSE || sc->encoding == SDKC_ENC_NONE)
+            continue;
+        bool seen = false;
+        for (size_t q = 0; q < k && !seen; q++) {
+            const sdkc_success *p = q ? &op->more_successes[q - 1] : &op->success;
+            seen = p->encoding != SDKC_ENC_SSE && same(p->content_type, sc->content_type);
+        }
+        if (seen)
+            continue;
+        if (acc.len)
+            sdkc_buf_puts(&acc, ", ");
+        if (sc->encoding == SDKC_ENC_JSON && strchr(sc->content_type, '*'))
+            sdkc_buf_printf(&acc, "application/json, %s;q=0.8", sc->content_type);
+        else
+            sdkc_buf_puts(&acc, sc->content_type);
+    }
+    if (acc.len && !acc.oom) {
+        sdkc_buf_puts(b, "  accept: ");
+        ts_put_string(b, acc.data);
+        sdkc_buf_puts(b, ",\n");
+    }
+    b->oom = b->oom || acc.oom;
+    sdkc_buf_cleanup(&acc);
+}
+
 static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
 {
     const sdkc_operation *op = o->op;
@@ -261,20 +340,27 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
     }
     sdkc_buf_printf(b, "  status: %d,\n  encoding: '%s',\n", op->success.status,
                     sdkc_encoding_name(op->success.encoding));
-    if (op->success.content_type && op->success.encoding != SDKC_ENC_SSE &&
-        op->success.encoding != SDKC_ENC_NONE) {
-        /* a JSON result under a media range is asked for as JSON first (as the C SDK does) */
-        sdkc_buf_puts(b, "  accept: ");
-        const char *accept = op->success.content_type;
-        if (op->success.encoding == SDKC_ENC_JSON && strchr(accept, '*'))
-            accept = sdkc_arena_printf(cx->arena, "application/json, %s;q=0.8", accept);
-        ts_put_string(b, accept ? accept : op->success.content_type);
-        sdkc_buf_puts(b, ",\n");
-    }
+    put_accept(b, op);
     if (op->success.unwrap && !op->pagination) {
         sdkc_buf_puts(b, "  unwrap: ");
         ts_put_string(b, op->success.unwrap);
         sdkc_buf_puts(b, ",\n");
+    }
+    if (op->nmore_successes && !op->pagination && !op->stream) {
+        sdkc_buf_puts(b, "  successes: [");
+        for (size_t k = 0; k < op->nmore_successes; k++) {
+            const sdkc_success *m = &op->more_successes[k];
+            sdkc_buf_printf(b, "%s[%d, '%s', ", k ? ", " : "", m->status,
+                            sdkc_encoding_name(m->encoding));
+            if (m->unwrap)
+                ts_put_string(b, m->unwrap);
+            else
+                sdkc_buf_puts(b, "undefined");
+            sdkc_buf_puts(b, "]");
+        }
+        sdkc_buf_puts(b, "],\n");
+        if (o->result)
+            sdkc_buf_puts(b, "  tagged: true,\n");
     }
     sdkc_buf_puts(b, "  errors: [");
     for (size_t k = 0; k < op->nerrors; k++) {
@@ -297,7 +383,9 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         sdkc_buf_puts(b, "]");
     }
     sdkc_buf_puts(b, "],\n");
-    if (cx->ir->nschemes) {
+    /* a contract without schemes says nothing of authentication: no `security`, and the client
+       sends the credentials it has on every operation (an implied scheme never narrows that) */
+    if (!cx->ir->auth_unspecified && cx->ir->nschemes) {
         sdkc_buf_puts(b, "  security: [");
         for (size_t k = 0; k < op->nsecurity;) {
             size_t end = sdkc_security_requirement_end(op, k);
@@ -361,16 +449,33 @@ static void put_result(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         sdkc_buf_puts(b, "rt.Page<");
         ts_put_type(cx, b, op->pagination->item, "T.");
         sdkc_buf_printf(b, ", %s>", o->cursor);
-    } else if (op->success.encoding == SDKC_ENC_NONE || op->success.encoding == SDKC_ENC_SSE) {
-        sdkc_buf_puts(b, "void");
-    } else if (op->success.encoding == SDKC_ENC_BYTES) {
-        sdkc_buf_puts(b, "Uint8Array");
-    } else if (op->success.encoding == SDKC_ENC_TEXT) {
-        sdkc_buf_puts(b, "string");
+    } else if (o->result) {
+        sdkc_buf_puts(b, o->result);
     } else {
-        ts_put_type(cx, b, op->success.result ? op->success.result : op->success.type, "T.");
+        put_success_type(cx, b, &op->success, true);
     }
     sdkc_buf_puts(b, ">");
+}
+
+/* `export type XResult = | { status: 200; value: A } | ...`: one member per success (a `2XX`
+ * success has `status: number`). */
+static void emit_result_type(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
+{
+    const sdkc_operation *op = o->op;
+    sdkc_buf_printf(b,
+                    "/** What %s.%s resolves to: the status that came back and its value "
+                    "(`switch (r.status)`). */\nexport type %s =\n",
+                    o->group, o->method, o->result);
+    for (size_t k = 0; k <= op->nmore_successes; k++) {
+        const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
+        if (sc->status >= 100)
+            sdkc_buf_printf(b, "  | { status: %d; value: ", sc->status);
+        else
+            sdkc_buf_puts(b, "  | { status: number; value: ");
+        put_success_type(cx, b, sc, false);
+        sdkc_buf_puts(b, " }");
+        sdkc_buf_puts(b, k == op->nmore_successes ? ";\n\n" : "\n");
+    }
 }
 
 static void emit_method(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
@@ -390,6 +495,16 @@ static void emit_method(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
     if (op->stream)
         sdkc_buf_puts(&ds, "\nA cold stream: nothing is sent before the first `next()`; "
                            "`break` or `return()` closes it.");
+    if (o->variant_of)
+        sdkc_buf_printf(&ds,
+                        "\nThe event-stream form of `%s`, with the same input: set the flag the "
+                        "contract asks for (such as `stream: true`).",
+                        o->variant_of);
+    if (o->result)
+        sdkc_buf_puts(&ds, "\nSeveral successes: resolves to `{ status, value }`.");
+    else if (op->nmore_successes && !op->pagination && !op->stream)
+        sdkc_buf_puts(&ds, "\nSeveral successes of one type: `options.onResponse` sees the "
+                           "status.");
     ts_put_doc(b, "  ", ds.data, NULL);
     b->oom = b->oom || ds.oom;
     sdkc_buf_cleanup(&ds);
@@ -446,8 +561,10 @@ sdkc_status ts_emit_client(ts_ctx *cx, sdkc_buf *b)
                             "/** An opaque cursor of %s.%s: only a page of that operation gives "
                             "one. */\nexport type %s = string & { readonly __brand: '%s' };\n\n",
                             o->group, o->method, o->cursor, o->cursor);
-        if (o->input)
+        if (o->input && !o->variant_of)
             emit_input(cx, b, o);
+        if (o->result)
+            emit_result_type(cx, b, o);
         emit_spec(cx, b, o);
     }
     for (size_t g = 0; g < cx->ngroups; g++) {
@@ -484,8 +601,10 @@ sdkc_status ts_emit_index(ts_ctx *cx, sdkc_buf *b)
     for (size_t g = 0; g < cx->ngroups; g++)
         sdkc_buf_printf(b, "  %s,\n", cx->groups[g].cls);
     for (size_t i = 0; i < cx->ir->nops; i++) {
-        if (cx->ops[i].input)
+        if (cx->ops[i].input && !cx->ops[i].variant_of)
             sdkc_buf_printf(b, "  type %s,\n", cx->ops[i].input);
+        if (cx->ops[i].result)
+            sdkc_buf_printf(b, "  type %s,\n", cx->ops[i].result);
         if (cx->ops[i].cursor)
             sdkc_buf_printf(b, "  type %s,\n", cx->ops[i].cursor);
     }
@@ -496,12 +615,13 @@ sdkc_status ts_emit_index(ts_ctx *cx, sdkc_buf *b)
             sdkc_buf_printf(b, "  %s,\n  is%s,\n", cx->tags[i].cls, cx->tags[i].cls);
         sdkc_buf_puts(b, "} from './errors.js';\n");
     }
-    sdkc_buf_puts(
-        b, "export {\n  ClientError,\n  isClientError,\n  StatusError,\n  isStatusError,\n"
-           "  StreamFailureError,\n  isStreamFailureError,\n  DeclaredError,\n  hasTag,\n"
-           "  Page,\n  Stream,\n  SseParser,\n  type Binary,\n  type ClientOptions,\n"
-           "  type RequestOptions,\n  type Credential,\n  type ClientErrorReason,\n"
-           "  type Transport,\n  type HeaderMap,\n  type SseEvent,\n} from './runtime.js';\n");
+    sdkc_buf_puts(b,
+                  "export {\n  ClientError,\n  isClientError,\n  StatusError,\n  isStatusError,\n"
+                  "  StreamFailureError,\n  isStreamFailureError,\n  DeclaredError,\n  hasTag,\n"
+                  "  Page,\n  Stream,\n  SseParser,\n  type Binary,\n  type ClientOptions,\n"
+                  "  type RequestOptions,\n  type Credential,\n  type ClientErrorReason,\n"
+                  "  type Transport,\n  type HeaderMap,\n  type SseEvent,\n  type ResponseInfo,\n"
+                  "} from './runtime.js';\n");
     return sdkc_buf_finish(b);
 }
 

@@ -31,6 +31,12 @@ typedef struct ts_op {
     const char **keys;    /* input key of each parameter */
     const char *body_key; /* NULL: the body's fields are the input's (flattened) */
     bool input_optional;
+    /* Several declared successes of different TS types: the method resolves to `{status, value}`
+       of this exported union type ("ItemsPutResult"); NULL otherwise. */
+    const char *result;
+    /* The stream variant of the operation before it (sdkc_kit_expand_ops), which it names
+       ("create"): it shares that operation's input. NULL otherwise. */
+    const char *variant_of;
 } ts_op;
 
 typedef struct ts_group {
@@ -81,8 +87,11 @@ sdkc_status ts_plan_ops(ts_ctx *cx);
 sdkc_status ts_emit_client(ts_ctx *cx, sdkc_buf *b);
 sdkc_status ts_emit_index(ts_ctx *cx, sdkc_buf *b);
 sdkc_status ts_emit_readme(ts_ctx *cx, sdkc_buf *b);
+sdkc_status ts_emit_mock(ts_ctx *cx, sdkc_buf *b); /* tests/mock.ts (--tests) */
 
 extern const unsigned char sdkc_ts_runtime[];
 extern const size_t sdkc_ts_runtime_len;
+extern const unsigned char sdkc_ts_mock_harness[];
+extern const size_t sdkc_ts_mock_harness_len;
 
 #endif

@@ -18,7 +18,6 @@ const OP_health_get: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of location.get (GET /api/location). */
@@ -35,7 +34,6 @@ const OP_location_get: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of agent.list (GET /api/agent). */
@@ -52,7 +50,6 @@ const OP_agent_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** An opaque cursor of session.list: only a page of that operation gives one. */
@@ -80,7 +77,6 @@ const OP_session_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidCursorError", "InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
   page: ["data", "cursor", "next", "previous", "cursor"],
 };
 
@@ -98,7 +94,6 @@ const OP_session_create: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 const OP_session_active: rt.OperationSpec = {
@@ -111,7 +106,6 @@ const OP_session_active: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.get (GET /api/session/{sessionID}). */
@@ -129,7 +123,6 @@ const OP_session_get: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.switchAgent (POST /api/session/{sessionID}/agent). */
@@ -146,7 +139,6 @@ const OP_session_switch_agent: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.switchModel (POST /api/session/{sessionID}/model). */
@@ -163,7 +155,6 @@ const OP_session_switch_model: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.prompt (POST /api/session/{sessionID}/prompt). */
@@ -182,7 +173,6 @@ const OP_session_prompt: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined], [409, ["ConflictError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.compact (POST /api/session/{sessionID}/compact). */
@@ -198,7 +188,6 @@ const OP_session_compact: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined], [503, ["ServiceUnavailableError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.wait (POST /api/session/{sessionID}/wait). */
@@ -214,7 +203,6 @@ const OP_session_wait: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined], [503, ["ServiceUnavailableError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.revertStage (POST /api/session/{sessionID}/revert/stage). */
@@ -233,7 +221,6 @@ const OP_session_revert_stage: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["MessageNotFoundError", "SessionNotFoundError"], undefined], [500, ["UnknownError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.revertClear (POST /api/session/{sessionID}/revert/clear). */
@@ -249,7 +236,6 @@ const OP_session_revert_clear: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined], [500, ["UnknownError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.revertCommit (POST /api/session/{sessionID}/revert/commit). */
@@ -265,7 +251,6 @@ const OP_session_revert_commit: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.context (GET /api/session/{sessionID}/context). */
@@ -283,7 +268,6 @@ const OP_session_context: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined], [500, ["UnknownError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.history (GET /api/session/{sessionID}/history). */
@@ -302,7 +286,6 @@ const OP_session_history: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.events (GET /api/session/{sessionID}/event). */
@@ -319,7 +302,6 @@ const OP_session_events: rt.OperationSpec = {
   status: 200,
   encoding: 'sse',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
   stream: ["effect/httpapi/stream/failure", true],
 };
 
@@ -336,7 +318,6 @@ const OP_session_interrupt: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.message (GET /api/session/{sessionID}/message/{messageID}). */
@@ -355,7 +336,6 @@ const OP_session_message: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["MessageNotFoundError", "SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** An opaque cursor of session.messages: only a page of that operation gives one. */
@@ -379,7 +359,6 @@ const OP_session_messages: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidCursorError", "InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined], [500, ["UnknownError"], undefined]],
-  security: [["basic"]],
   page: ["data", "cursor", "next", "previous", "cursor"],
 };
 
@@ -397,7 +376,6 @@ const OP_model_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [503, ["ServiceUnavailableError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of provider.list (GET /api/provider). */
@@ -414,7 +392,6 @@ const OP_provider_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [503, ["ServiceUnavailableError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of provider.get (GET /api/provider/{providerID}). */
@@ -432,7 +409,6 @@ const OP_provider_get: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["ProviderNotFoundError"], undefined], [503, ["ServiceUnavailableError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of integration.list (GET /api/integration). */
@@ -449,7 +425,6 @@ const OP_integration_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of integration.get (GET /api/integration/{integrationID}). */
@@ -467,7 +442,6 @@ const OP_integration_get: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of integration.connectKey (POST /api/integration/{integrationID}/connect/key). */
@@ -485,7 +459,6 @@ const OP_integration_connect_key: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of integration.connectOauth (POST /api/integration/{integrationID}/connect/oauth). */
@@ -504,7 +477,6 @@ const OP_integration_connect_oauth: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of integration.attemptStatus (GET /api/integration/attempt/{attemptID}). */
@@ -522,7 +494,6 @@ const OP_integration_attempt_status: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of integration.attemptCancel (DELETE /api/integration/attempt/{attemptID}). */
@@ -539,7 +510,6 @@ const OP_integration_attempt_cancel: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of integration.attemptComplete (POST /api/integration/attempt/{attemptID}/complete). */
@@ -557,7 +527,6 @@ const OP_integration_attempt_complete: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of credential.update (PATCH /api/credential/{credentialID}). */
@@ -575,7 +544,6 @@ const OP_credential_update: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of credential.remove (DELETE /api/credential/{credentialID}). */
@@ -592,7 +560,6 @@ const OP_credential_remove: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of permission.requestList (GET /api/permission/request). */
@@ -609,7 +576,6 @@ const OP_permission_request_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of permission.savedList (GET /api/permission/saved). */
@@ -627,7 +593,6 @@ const OP_permission_saved_list: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of permission.savedRemove (DELETE /api/permission/saved/{id}). */
@@ -643,7 +608,6 @@ const OP_permission_saved_remove: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.permissionCreate (POST /api/session/{sessionID}/permission). */
@@ -662,7 +626,6 @@ const OP_session_permission_create: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.permissionList (GET /api/session/{sessionID}/permission). */
@@ -680,7 +643,6 @@ const OP_session_permission_list: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.permissionGet (GET /api/session/{sessionID}/permission/{requestID}). */
@@ -699,7 +661,6 @@ const OP_session_permission_get: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["PermissionNotFoundError", "SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.permissionReply (POST /api/session/{sessionID}/permission/{requestID}/reply). */
@@ -717,7 +678,6 @@ const OP_session_permission_reply: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["PermissionNotFoundError", "SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of fs.read (GET /api/fs/read/*). */
@@ -734,7 +694,6 @@ const OP_fs_read: rt.OperationSpec = {
   encoding: 'bytes',
   accept: "application/octet-stream",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of fs.list (GET /api/fs/list). */
@@ -752,7 +711,6 @@ const OP_fs_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of fs.find (GET /api/fs/find). */
@@ -772,7 +730,6 @@ const OP_fs_find: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of command.list (GET /api/command). */
@@ -789,7 +746,6 @@ const OP_command_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of skill.list (GET /api/skill). */
@@ -806,7 +762,6 @@ const OP_skill_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 const OP_event_subscribe: rt.OperationSpec = {
@@ -817,7 +772,6 @@ const OP_event_subscribe: rt.OperationSpec = {
   status: 200,
   encoding: 'sse',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
   stream: [undefined, false],
 };
 
@@ -835,7 +789,6 @@ const OP_pty_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of pty.create (POST /api/pty). */
@@ -853,7 +806,6 @@ const OP_pty_create: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of pty.get (GET /api/pty/{ptyID}). */
@@ -871,7 +823,6 @@ const OP_pty_get: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["PtyNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of pty.update (PUT /api/pty/{ptyID}). */
@@ -890,7 +841,6 @@ const OP_pty_update: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["PtyNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of pty.remove (DELETE /api/pty/{ptyID}). */
@@ -907,7 +857,6 @@ const OP_pty_remove: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["PtyNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of pty.connectToken (POST /api/pty/{ptyID}/connect-token). */
@@ -925,7 +874,6 @@ const OP_pty_connect_token: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [403, ["ForbiddenError"], undefined], [404, ["PtyNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of pty.connect (GET /api/pty/{ptyID}/connect). */
@@ -946,7 +894,6 @@ const OP_pty_connect: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [403, ["ForbiddenError"], undefined], [404, ["PtyNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of question.requestList (GET /api/question/request). */
@@ -963,7 +910,6 @@ const OP_question_request_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.questionList (GET /api/session/{sessionID}/question). */
@@ -981,7 +927,6 @@ const OP_session_question_list: rt.OperationSpec = {
   accept: "application/json",
   unwrap: "data",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.questionReply (POST /api/session/{sessionID}/question/{requestID}/reply). */
@@ -999,7 +944,6 @@ const OP_session_question_reply: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["QuestionNotFoundError", "SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of session.questionReject (POST /api/session/{sessionID}/question/{requestID}/reject). */
@@ -1016,7 +960,6 @@ const OP_session_question_reject: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined], [404, ["QuestionNotFoundError", "SessionNotFoundError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of reference.list (GET /api/reference). */
@@ -1033,7 +976,6 @@ const OP_reference_list: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], undefined], [401, ["UnauthorizedError"], undefined]],
-  security: [["basic"]],
 };
 
 /** The input of projectCopy.create (POST /experimental/project/{projectID}/copy). */
@@ -1052,7 +994,6 @@ const OP_project_copy_create: rt.OperationSpec = {
   encoding: 'json',
   accept: "application/json",
   errors: [[400, ["InvalidRequestError"], "ProjectCopyError"]],
-  security: [],
 };
 
 /** The input of projectCopy.remove (DELETE /experimental/project/{projectID}/copy). */
@@ -1070,7 +1011,6 @@ const OP_project_copy_remove: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], "ProjectCopyError"]],
-  security: [],
 };
 
 /** The input of projectCopy.refresh (POST /experimental/project/{projectID}/copy/refresh). */
@@ -1087,7 +1027,6 @@ const OP_project_copy_refresh: rt.OperationSpec = {
   status: 204,
   encoding: 'none',
   errors: [[400, ["InvalidRequestError"], "ProjectCopyError"]],
-  security: [],
 };
 
 /** The operations of group health. */

@@ -132,4 +132,5 @@ export {
   type Transport,
   type HeaderMap,
   type SseEvent,
+  type ResponseInfo,
 } from './runtime.js';

@@ -12,12 +12,17 @@ export type Binary = Blob | ArrayBuffer | Uint8Array;
 
 /** Credentials for the security schemes the contract declares. A credential without `scheme`
  * fits any scheme of a kind it can serve (username and password: HTTP Basic; token: bearer,
- * OAuth2, OpenID Connect or an API key). */
+ * OAuth2, OpenID Connect or an API key). When the contract declares no scheme, every credential
+ * is sent on every operation: username and password as Basic, a token with `header` in that
+ * header (an API key), a token without it as Bearer. */
 export interface Credential {
   scheme?: string;
   username?: string;
   password?: string;
   token?: string;
+  /** The header that carries `token` as an API key when the contract declares no scheme
+   * (`'X-API-Key'`); a declared apiKey scheme says itself where its key goes. */
+  header?: string;
 }
 
 export type HeaderMap = Record<string, string>;
@@ -47,6 +52,17 @@ export interface RequestOptions {
   timeout?: number;
   /** Send the request body as another media type the operation accepts. */
   contentType?: string;
+  /** Called with the status and headers of each response (a page: each page's) before its body
+   * is read: which of several declared successes came back, rate limits, request ids. */
+  onResponse?: (response: ResponseInfo) => void;
+}
+
+/** What `onResponse` sees of a response. */
+export interface ResponseInfo {
+  /** The operation id. */
+  readonly operation: string;
+  readonly status: number;
+  readonly headers: Headers;
 }
 
 // ---- errors ----
@@ -194,6 +210,9 @@ export interface BodySpec {
 
 export type SuccessEncoding = 'none' | 'json' | 'sse' | 'bytes' | 'text';
 
+/** A further declared success: [status (exact, or 2 for 2XX), encoding, unwrapped field] */
+export type SuccessSpec = readonly [number, SuccessEncoding, string | undefined];
+
 /** [status key (an exact status, 1..5 for a range, 0 for default), tags, untagged body type] */
 export type ErrorSpec = readonly [number, readonly string[], string | undefined];
 
@@ -209,9 +228,13 @@ export interface OperationSpec {
   readonly accept?: string;
   /** The field the result is unwrapped from (`{data: X}`). */
   readonly unwrap?: string;
+  /** The other declared successes (exact statuses ascending, then 2XX): each decodes as its own. */
+  readonly successes?: readonly SuccessSpec[];
+  /** The successes differ in type: a call resolves to `{ status, value }`. */
+  readonly tagged?: boolean;
   readonly errors: readonly ErrorSpec[];
   /** Requirements, any one of which authenticates; each names its schemes. undefined: the
-   * contract declares no schemes. */
+   * contract declares no schemes, and every credential of the client is sent. */
   readonly security?: readonly (readonly string[])[];
   /** [items field, cursor field, next field, previous field, cursor input key] */
   readonly page?: readonly [string, string, string, string | undefined, string];
@@ -527,10 +550,13 @@ export class SseParser {
     }
     const out: SseEvent[] = [];
     let start = 0;
+    let lf = this.buf.indexOf('\n', start);
+    let cr = this.buf.indexOf('\r', start);
     for (;;) {
-      let i = start;
-      while (i < this.buf.length && this.buf[i] !== '\n' && this.buf[i] !== '\r') i++;
-      if (i >= this.buf.length) break;
+      if (lf >= 0 && lf < start) lf = this.buf.indexOf('\n', start);
+      if (cr >= 0 && cr < start) cr = this.buf.indexOf('\r', start);
+      const i = cr < 0 ? lf : lf < 0 ? cr : Math.min(lf, cr);
+      if (i < 0) break;
       // A CR at the end of the text may be the first half of CRLF: wait for more.
       if (this.buf[i] === '\r' && i + 1 >= this.buf.length) break;
       const line = this.buf.slice(start, i);
@@ -610,6 +636,7 @@ interface Prepared {
   /** (Re)start the time limit. */
   arm: () => void;
   disarm: () => void;
+  onResponse: RequestOptions['onResponse'];
 }
 
 type Input = Record<string, unknown>;
@@ -660,7 +687,19 @@ export class BaseClient {
    * credential. */
   private authParts(op: OperationSpec): { headers: HeaderMap; query: string[]; cookies: string[] } {
     const out = { headers: {} as HeaderMap, query: [] as string[], cookies: [] as string[] };
-    for (const req of op.security ?? []) {
+    if (op.security === undefined) {
+      // The contract says nothing of authentication: what the client has goes everywhere (the
+      // first Basic or Bearer credential in Authorization, every API key in its header).
+      for (const k of this.credentials) {
+        if (k.token !== undefined && k.header !== undefined) out.headers[k.header] = k.token;
+        else if (out.headers['Authorization'] !== undefined) continue;
+        else if (k.username !== undefined && k.password !== undefined)
+          out.headers['Authorization'] = 'Basic ' + b64(`${k.username}:${k.password}`);
+        else if (k.token) out.headers['Authorization'] = `Bearer ${k.token}`;
+      }
+      return out;
+    }
+    for (const req of op.security) {
       const creds = req.map((n) => this.credentialFor(n));
       if (creds.some((k) => k === undefined)) continue;
       req.forEach((n, i) => {
@@ -787,7 +826,8 @@ export class BaseClient {
       cleanup();
       throw new ClientError('transport', op.id, `cannot build the request: ${String(e)}`, { cause: e });
     }
-    return { request, controller, why, cleanup, arm, disarm, aborted: abortOf(controller.signal) };
+    const onResponse = options?.onResponse;
+    return { request, controller, why, cleanup, arm, disarm, aborted: abortOf(controller.signal), onResponse };
   }
 
   /** Why a transport step failed: timeout, cancelled or transport. */
@@ -801,11 +841,14 @@ export class BaseClient {
   /** Send and wait for the response head; the abort signal also ends a transport that ignores it. */
   private async send(op: OperationSpec, p: Prepared): Promise<Response> {
     p.arm();
+    let res: Response;
     try {
-      return await Promise.race([this.transport(p.request), p.aborted]);
+      res = await Promise.race([this.transport(p.request), p.aborted]);
     } catch (e) {
       throw this.failure(op, p, e);
     }
+    p.onResponse?.({ operation: op.id, status: res.status, headers: res.headers });
+    return res;
   }
 
   private async text(op: OperationSpec, p: Prepared, res: Response): Promise<string> {
@@ -861,25 +904,35 @@ export class BaseClient {
     );
   }
 
-  private successStatus(op: OperationSpec, status: number): boolean {
-    return op.status >= 100 ? status === op.status : Math.floor(status / 100) === 2;
+  /** The declared success a status answers (exact statuses first, then 2XX and any 2xx), or
+   * undefined when it is not a success. */
+  private successFor(op: OperationSpec, status: number): SuccessSpec | undefined {
+    const all: SuccessSpec[] = [[op.status, op.encoding, op.unwrap], ...(op.successes ?? [])];
+    return (
+      all.find(([k]) => k >= 100 && k === status) ??
+      all.find(([k]) => k < 100 && Math.floor(status / 100) === 2)
+    );
   }
 
-  /** A unary call: the decoded (and unwrapped) result, or undefined for no content. */
+  /** A unary call: the decoded (and unwrapped) result, or undefined for no content; with several
+   * successes of different types, `{ status, value }`. */
   async call(op: OperationSpec, input: object, options?: RequestOptions): Promise<unknown> {
     const p = await this.prepare(op, input, options, false);
     try {
       const res = await this.send(op, p);
-      if (!this.successStatus(op, res.status)) throw await this.errorFor(op, p, res);
-      return await this.decode(op, p, res);
+      const success = this.successFor(op, res.status);
+      if (!success) throw await this.errorFor(op, p, res);
+      const value = await this.decode(op, success, p, res);
+      return op.tagged ? { status: res.status, value } : value;
     } finally {
       p.cleanup();
     }
   }
 
-  private async decode(op: OperationSpec, p: Prepared, res: Response): Promise<unknown> {
+  private async decode(op: OperationSpec, success: SuccessSpec, p: Prepared, res: Response): Promise<unknown> {
     const status = res.status;
-    switch (op.encoding) {
+    const [, encoding, unwrap] = success;
+    switch (encoding) {
       case 'none':
       case 'sse':
         await this.text(op, p, res);
@@ -905,10 +958,10 @@ export class BaseClient {
     } catch (e) {
       throw new ClientError('malformed_response', op.id, `the body is not JSON: ${String(e)}`, { status, body: text, cause: e });
     }
-    if (op.unwrap !== undefined) {
-      if (!isContainer(j) || Array.isArray(j) || !(op.unwrap in j))
-        throw new ClientError('malformed_response', op.id, `$.${op.unwrap}: missing required field`, { status, body: text });
-      return (j as Input)[op.unwrap];
+    if (unwrap !== undefined) {
+      if (!isContainer(j) || Array.isArray(j) || !(unwrap in j))
+        throw new ClientError('malformed_response', op.id, `$.${unwrap}: missing required field`, { status, body: text });
+      return (j as Input)[unwrap];
     }
     return j;
   }
@@ -944,7 +997,7 @@ export class BaseClient {
       let res: Response;
       try {
         res = await this.send(op, p);
-        if (!this.successStatus(op, res.status)) throw await this.errorFor(op, p, res);
+        if (!this.successFor(op, res.status)) throw await this.errorFor(op, p, res);
       } catch (e) {
         p.cleanup();
         throw e;

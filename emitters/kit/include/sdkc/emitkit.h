@@ -118,6 +118,53 @@ sdkc_status sdkc_kit_write_out(const char *dir, const char *rel, const sdkc_buf 
  * else of *out is ir's (borrowed); new operations live in a (outlive out with it). */
 sdkc_status sdkc_kit_expand_ops(sdkc_ir *out, const sdkc_ir *ir, sdkc_arena *a);
 
+/* ---- `sdkc generate` ---- */
+
+/* The command line of `sdkc generate` (borrowed from argv; include has room for every argument). */
+typedef struct sdkc_kit_generate_args {
+    const char *input; /* the contract, or an IR JSON file (recognised by SDKC_IR_FORMAT) */
+    const char *lang, *prefix, *out;
+    const char **include; /* --include GLOB..., over operation ids (ignored for IR input) */
+    size_t ninclude;
+    const char **follow; /* --follow OPID=PATH:PARAM or OPID=off, as for `sdkc compile` */
+    size_t nfollow;
+    bool quiet, tests;
+} sdkc_kit_generate_args;
+
+/* What one emitter's `sdkc generate` takes. */
+typedef struct sdkc_kit_generate {
+    const char *lang;  /* "c": --lang must be absent or this */
+    const char *usage; /* the usage line(s), printed on errors and before help */
+    const char *help;  /* the rest of --help */
+    bool prefix_required;
+    /* Emit ir (borrowed) as args say; errors and warnings to diag. */
+    sdkc_status (*emit)(const sdkc_ir *ir, const sdkc_kit_generate_args *args, sdkc_diag *diag);
+} sdkc_kit_generate;
+
+/* `sdkc generate CONTRACT|IR --out DIR [--lang L] [--prefix P] [--include GLOB]...
+ * [--follow OPID=PATH:PARAM]... [--tests] [--quiet]` (argv[0] is "generate"): parse, load and
+ * compile the input (or read the IR), call g->emit, print the diagnostics (errors only with
+ * --quiet). Returns the exit status as `sdkc compile`: 2 for a usage error, an input it cannot
+ * read or a contract or IR that does not compile, 1 when out of memory or the output cannot be
+ * written, 0 otherwise. */
+int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv);
+
+/* ---- generated mock tests (docs/mock.md): the rules every emitter's --tests share ---- */
+
+/* Why the mock test of op is a SKIP whatever its values: an SSE stream (Prism answers with one
+ * generated body), a path key with a fragment (never sent; Prism routes on it). NULL otherwise.
+ * The reason is static or lives in a. */
+const char *sdkc_kit_mock_skip(const sdkc_operation *op, sdkc_arena *a);
+/* Why op's request body cannot go on the wire as declared: a structured value under a media type
+ * other than JSON, form or multipart (SDKs send it as JSON text). NULL otherwise. A SKIP when the
+ * body is required; an optional one is left out. */
+const char *sdkc_kit_mock_body_skip(const sdkc_operation *op, sdkc_arena *a);
+/* May Prism have no serialiser for op's success body (JSON under a media range or of an unusual
+ * JSON type, binary, text) while every error response is concrete JSON or has no body? Then a
+ * 500 NO_COMPLEX_OBJECT_TEXT or "Cannot find serializer" comes after the request passed
+ * validation, and the test reports a SKIP. */
+bool sdkc_kit_mock_unserialisable(const sdkc_operation *op);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,10 +19,13 @@ extern "C" {
 typedef struct sdkc_emit_ts_options {
     const char *package; /* the npm package name; NULL: "sdk" */
     const char *out_dir; /* created when missing; files in it are overwritten */
+    /* Also write tests/mock.ts, one call per operation against a mock server (docs/mock.md),
+       its fixed tests/mock-harness.ts and tests/tsconfig.json, and the `mock` npm script. */
+    bool tests;
 } sdkc_emit_ts_options;
 #define SDKC_EMIT_TS_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        NULL, NULL                                                                                 \
+        NULL, NULL, false                                                                          \
     }
 
 /* Emit the package for ir (borrowed). Errors (bad package name, I/O) go to diag. */

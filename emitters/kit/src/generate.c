@@ -1,0 +1,136 @@
+/* `sdkc generate` for every emitter: the command line, loading the contract (or an IR JSON file),
+ * the diagnostics, then the emitter's own function. Each emitter's main.c only says what it takes
+ * and calls its emitter. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdkc/emitkit.h"
+
+/* IR JSON is recognised by its format marker near the start. */
+static bool looks_like_ir(const char *text, size_t len)
+{
+    size_t n = len < 4096 ? len : 4096, m = strlen(SDKC_IR_FORMAT);
+    for (size_t i = 0; i + m <= n; i++) {
+        if (memcmp(text + i, SDKC_IR_FORMAT, m) == 0)
+            return true;
+    }
+    return false;
+}
+
+static int usage(const sdkc_kit_generate *g)
+{
+    fputs(g->usage, stderr);
+    return 2;
+}
+
+/* Fill a from argv; 0, or the exit status to return (0 after --help, 2 on a usage error). */
+static int parse(sdkc_kit_generate_args *a, const sdkc_kit_generate *g, int argc, char **argv,
+                 bool *done)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            printf("%s%s", g->usage, g->help);
+            *done = true;
+            return 0;
+        }
+        const char **slot = NULL;
+        if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) {
+            a->quiet = true;
+            continue;
+        }
+        if (!strcmp(arg, "--tests")) {
+            a->tests = true;
+            continue;
+        }
+        if (!strcmp(arg, "--lang"))
+            slot = &a->lang;
+        else if (!strcmp(arg, "--prefix"))
+            slot = &a->prefix;
+        else if (!strcmp(arg, "--out"))
+            slot = &a->out;
+        else if (!strcmp(arg, "--include"))
+            slot = &a->include[a->ninclude];
+        else if (!strcmp(arg, "--follow"))
+            slot = &a->follow[a->nfollow];
+        if (slot) {
+            if (i + 1 >= argc)
+                return usage(g);
+            *slot = argv[++i];
+            if (slot == &a->include[a->ninclude])
+                a->ninclude++;
+            else if (slot == &a->follow[a->nfollow])
+                a->nfollow++;
+        } else if (arg[0] == '-' || a->input) {
+            return usage(g);
+        } else {
+            a->input = arg;
+        }
+    }
+    if (a->lang && strcmp(a->lang, g->lang) != 0) {
+        fprintf(stderr, "sdkc generate: unsupported language '%s' (c or ts)\n", a->lang);
+        return usage(g);
+    }
+    if (!a->input || !a->out || (g->prefix_required && !a->prefix))
+        return usage(g);
+    return 0;
+}
+
+int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
+{
+    sdkc_kit_generate_args a;
+    memset(&a, 0, sizeof a);
+    int rc = 1;
+    bool done = false;
+    char *text = NULL;
+    size_t len = 0;
+    sdkc_diag *diag = NULL;
+    sdkc_compiled *compiled = NULL;
+    a.include = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a.include);
+    a.follow = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a.follow);
+    if (!a.include || !a.follow)
+        goto cleanup;
+    if ((rc = parse(&a, g, argc, argv, &done)) != 0 || done)
+        goto cleanup;
+    rc = 1;
+    if (sdkc_diag_new(&diag) != SDKC_OK)
+        goto cleanup;
+    if (sdkc_read_file(a.input, &text, &len) != SDKC_OK) {
+        fprintf(stderr, "sdkc generate: error: cannot read %s\n", a.input);
+        rc = 2; /* as `sdkc compile` for an input it cannot read */
+        goto cleanup;
+    }
+    sdkc_status st;
+    if (looks_like_ir(text, len)) {
+        if (a.ninclude || a.nfollow)
+            fprintf(stderr, "sdkc generate: --include and --follow are ignored for IR input\n");
+        st = sdkc_ir_from_json(&compiled, a.input, text, len, diag);
+    } else {
+        sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
+        co.include = a.include;
+        co.ninclude = a.ninclude;
+        co.follow = a.follow;
+        co.nfollow = a.nfollow;
+        st = sdkc_compile_file(&compiled, a.input, &co, diag);
+    }
+    if (st != SDKC_OK) {
+        /* A contract or IR error is 2, as `sdkc compile` exits; running out of memory is 1. */
+        sdkc_diag_print(diag, stderr, a.quiet);
+        if (st != SDKC_ERR_NOMEM && sdkc_diag_errors(diag) == 0)
+            fprintf(stderr, "%s: error: %s\n", a.input, sdkc_status_str(st));
+        rc = st == SDKC_ERR_NOMEM ? 1 : 2;
+        goto cleanup;
+    }
+    st = g->emit(sdkc_compiled_ir(compiled), &a, diag);
+    /* the compiler's warnings too, as compile prints them */
+    sdkc_diag_print(diag, stderr, a.quiet);
+    rc = st == SDKC_OK ? 0 : 1;
+cleanup:
+    sdkc_compiled_free(compiled);
+    sdkc_diag_free(diag);
+    free(text);
+    free(a.include);
+    free(a.follow);
+    return rc;
+}
