@@ -5,9 +5,11 @@
  * Prints "seq SEQ TYPE" for each event. Every durable event carries durable.seq, and
  * oc_session_durable_event_durable() reads it from whichever of the event types arrived. When the
  * server closes the stream or the connection breaks, the tail opens it again with after = the last
- * seq printed, so nothing is printed twice and nothing is missed. Ctrl-C cancels the read in
- * progress through a cancel token. Five connections in a row without a new event end the tail. With
- * --idle-exit the tail stops after that many seconds without an event and prints "idle after SEQ".
+ * seq printed, so nothing is printed twice and nothing is missed. An event this SDK cannot decode
+ * is reported on stderr with its seq and skipped (oc_session_events_next_event), so a resume never
+ * replays it forever. Ctrl-C cancels the read in progress through a cancel token. Five connections
+ * in a row without a new event end the tail. With --idle-exit the tail stops after that many
+ * seconds without an event and prints "idle after SEQ".
  * The password, if any, comes from OPENCODE_SERVER_PASSWORD (user OPENCODE_SERVER_USERNAME, default
  * "opencode").
  */
@@ -58,8 +60,8 @@ static step follow(oc_client *client, const tail_options *o, long long *last, in
         return STEP_FAILED;
     }
     for (;;) {
-        const oc_session_durable_event *ev = NULL;
-        oc_next r = oc_session_events_next(stream, &ev, &err);
+        oc_session_events_stream_event e;
+        oc_next r = oc_session_events_next_event(stream, &e, &err);
         if (r == OC_NEXT_END)
             break; /* the server closed the stream: open it again after the last seq */
         if (r == OC_NEXT_ERROR) {
@@ -79,6 +81,14 @@ static step follow(oc_client *client, const tail_options *o, long long *last, in
             oc_error_clear(&err);
             break;
         }
+        if (e.kind == OC_STREAM_POISON) { /* did not decode: report it and move past it */
+            fprintf(stderr, "seq %lld did not decode: %s\n", e.has_seq ? (long long)e.seq : -1LL,
+                    oc_error_message(e.error));
+            if (e.has_seq && e.seq > *last)
+                *last = e.seq;
+            continue;
+        }
+        const oc_session_durable_event *ev = e.item;
         const oc_durable *durable = oc_session_durable_event_durable(ev);
         const char *type = oc_session_durable_event_tag(ev);
         if (!durable) {

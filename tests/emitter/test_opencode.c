@@ -1,6 +1,7 @@
 /* The generated OpenCode SDK (generated/opencode) over the in-memory transport: exact requests,
- * typed results, pages and cursors, iterators, streams with failure frames, declared domain
- * errors, undeclared statuses, and decoding that tolerates what a newer server may send. */
+ * typed results, pages and cursors, iterators, streams with failure frames and undecodable
+ * items, declared domain errors, undeclared statuses, and decoding that tolerates what a newer
+ * server may send. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -923,6 +924,90 @@ START_TEST(follower_resumes_after_the_last_sequence)
 }
 END_TEST
 
+/* ---- items that do not decode on the plain stream ---- */
+
+#define POISON_EVENT(id, seq)                                                                      \
+    "{\"id\":\"" id "\",\"type\":\"session.next.moved\",\"durable\":{\"aggregateID\":\"ses_1\","   \
+    "\"seq\":" #seq ",\"version\":1},\"data\":{\"sessionID\":\"ses_1\"}}"
+
+static void stream_route(const char *body)
+{
+    route *r = &srv.routes[srv.nroutes++];
+    memset(r, 0, sizeof *r);
+    r->status = 200;
+    r->content_type = "text/event-stream";
+    r->chunks[0] = body;
+}
+
+/* Good, undecodable (no data.timestamp), good: _next_event delivers all three in order, the middle
+ * one as poison with its data, JSON, sequence and error; _next ends at it with MALFORMED_RESPONSE.
+ */
+START_TEST(stream_next_event_goes_past_poison)
+{
+    stream_route("data: " DURABLE("evt_1", 1) "\n\ndata: " POISON_EVENT(
+        "evt_2", 2) "\n\n: heartbeat\n\ndata: " DURABLE("evt_3", 3) "\n\n");
+    oc_session_events_request req = {0};
+    req.session_id.value = "ses_1";
+    oc_session_events_stream *s = NULL;
+    oc_error *err = NULL;
+    oc_session_events_stream_event ev;
+    ck_assert_int_eq(oc_session_events_open(&s, client, &req, NULL, &err), OC_OK);
+    ck_assert_int_eq(oc_session_events_next_event(s, &ev, &err), OC_NEXT_ITEM);
+    ck_assert_int_eq(ev.kind, OC_STREAM_ITEM);
+    ck_assert_str_eq(ev.item->u.session_next_moved.id.value, "evt_1");
+    ck_assert(ev.has_seq);
+    ck_assert_int_eq(ev.seq, 1);
+    ck_assert_ptr_null(ev.raw);
+    ck_assert_ptr_null(ev.error);
+    ck_assert_int_eq(oc_session_events_next_event(s, &ev, &err), OC_NEXT_ITEM);
+    ck_assert_int_eq(ev.kind, OC_STREAM_POISON);
+    ck_assert_ptr_null(ev.item);
+    ck_assert_ptr_null(err);
+    ck_assert_str_eq(ev.data, POISON_EVENT("evt_2", 2));
+    ck_assert_uint_eq(ev.data_len, strlen(ev.data));
+    ck_assert_str_eq(json_string_value(json_object_get(ev.raw, "id")), "evt_2");
+    ck_assert(ev.has_seq);
+    ck_assert_int_eq(ev.seq, 2);
+    ck_assert_int_eq(oc_error_reason(ev.error), OC_REASON_MALFORMED_RESPONSE);
+    ck_assert_msg(strstr(oc_error_message(ev.error), "$.data.timestamp: missing required field"),
+                  "%s", oc_error_message(ev.error));
+    ck_assert_int_eq(oc_session_events_next_event(s, &ev, &err), OC_NEXT_ITEM);
+    ck_assert_int_eq(ev.kind, OC_STREAM_ITEM);
+    ck_assert_str_eq(ev.item->u.session_next_moved.id.value, "evt_3");
+    ck_assert_int_eq(ev.seq, 3);
+    ck_assert_int_eq(oc_session_events_next_event(s, &ev, &err), OC_NEXT_END);
+    ck_assert_ptr_null(err);
+    oc_session_events_close(s);
+
+    /* strict: the same stream read with _next */
+    const oc_session_durable_event *item = NULL;
+    ck_assert_int_eq(oc_session_events_open(&s, client, &req, NULL, &err), OC_OK);
+    ck_assert_int_eq(oc_session_events_next(s, &item, &err), OC_NEXT_ITEM);
+    ck_assert_str_eq(item->u.session_next_moved.id.value, "evt_1");
+    ck_assert_int_eq(oc_session_events_next(s, &item, &err), OC_NEXT_ERROR);
+    ck_assert_ptr_null(item);
+    expect_reason(&err, OC_REASON_MALFORMED_RESPONSE, "$.data.timestamp: missing required field");
+    ck_assert_int_eq(oc_session_events_next(s, &item, &err), OC_NEXT_END);
+    oc_session_events_close(s);
+
+    /* a stream without a durable sequence (the global event stream): no seq to report */
+    ck_assert_int_eq(srv.calls, 2);
+    oc_event_subscribe_stream *g = NULL;
+    oc_event_subscribe_stream_event gev;
+    ck_assert_int_eq(oc_event_subscribe_open(&g, client, NULL, &err), OC_OK);
+    ck_assert_int_eq(oc_event_subscribe_next_event(g, NULL, &err), OC_NEXT_ERROR);
+    expect_reason(&err, OC_REASON_INVALID_ARGUMENT, "stream and event are required");
+    static const oc_stream_kind want[] = {OC_STREAM_ITEM, OC_STREAM_POISON, OC_STREAM_ITEM};
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_int_eq(oc_event_subscribe_next_event(g, &gev, &err), OC_NEXT_ITEM);
+        ck_assert_int_eq(gev.kind, want[i]);
+        ck_assert(gev.kind == OC_STREAM_ITEM ? gev.item != NULL : gev.raw != NULL);
+    }
+    ck_assert_int_eq(oc_event_subscribe_next_event(g, &gev, &err), OC_NEXT_END);
+    oc_event_subscribe_close(g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("opencode");
@@ -946,6 +1031,7 @@ static Suite *suite(void)
     tcase_add_test(tc, stream_cut_close_and_error_status);
     tcase_add_test(tc, stream_fail_cause_keeps_its_error);
     tcase_add_test(tc, follower_resumes_after_the_last_sequence);
+    tcase_add_test(tc, stream_next_event_goes_past_poison);
     tcase_add_test(tc, null_request_when_nothing_is_required);
     suite_add_tcase(s, tc);
     return s;

@@ -3,11 +3,13 @@
  * effect/httpapi/stream/failure, data a Cause array). A cause the contract declares decodes into
  * the StreamFailure error's payload; a cause carrying an error the contract does not declare is
  * still the stream's failure (StreamFailure, NULL payload, the raw cause kept); failure data that
- * is not JSON is MALFORMED_RESPONSE. */
+ * is not JSON is MALFORMED_RESPONSE. An item that does not decode is a poison item and the stream
+ * goes on (sdkrt_jstream_next_poison), or MALFORMED_RESPONSE that ends it (sdkrt_jstream_next). */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sdkrt/follow.h"
 #include "sdkrt/json.h"
 #include "sdkrt/sdkrt.h"
 
@@ -70,7 +72,7 @@ static const sdkrt_jtype t_cause_list = {
 
 #define FAILURE_EVENT "effect/httpapi/stream/failure"
 
-static const sdkrt_jop op_events = {"t.events", 200,   SDKRT_JENC_SSE, NULL,         NULL, NULL, 0,
+static const sdkrt_jop op_events = {"t.events", 200,   SDKRT_JENC_SSE, NULL,          NULL, NULL, 0,
                                     &t_item,    false, FAILURE_EVENT,  &t_cause_list, NULL, 0};
 /* The same operation without a cause type: the payload is the raw json_t. */
 static const sdkrt_jop op_events_untyped = {"t.events", 200,   SDKRT_JENC_SSE, NULL, NULL, NULL, 0,
@@ -252,6 +254,85 @@ START_TEST(failure_keeps_a_held_error)
 }
 END_TEST
 
+/* ---- items that do not decode: good, poison, good ---- */
+
+/* An item, an item whose id is a number (with a sequence in its JSON), an item. */
+static int poison_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    (void)ud;
+    (void)req;
+    static const char body[] = "data: {\"id\":\"a\"}\n\n"
+                               "data: {\"id\":5,\"seq\":7}\n\n"
+                               "data: {\"id\":\"c\"}\n\n";
+    sdkrt_memory_response_set_status(resp, 200);
+    sdkrt_memory_response_add_header(resp, "Content-Type", "text/event-stream");
+    sdkrt_memory_response_add_chunk(resp, body, sizeof body - 1);
+    return 0;
+}
+
+static void open_poison(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    ck_assert_int_eq(sdkrt_memory_transport_new(&f->t, poison_handler, NULL), SDKRT_OK);
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://api.test";
+    o.transport = f->t;
+    ck_assert_int_eq(sdkrt_client_new(&f->c, &o, NULL), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_new(&f->req, "GET", "/events"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_jstream_open(&f->js, f->c, f->req, NULL, &op_events, NULL), SDKRT_OK);
+}
+
+START_TEST(poison_is_delivered_and_the_stream_goes_on)
+{
+    fixture f;
+    open_poison(&f);
+    const void *it = NULL;
+    sdkrt_jstream_poison p;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_jstream_next_poison(f.js, &it, &p, &err), SDKRT_STREAM_EVENT);
+    ck_assert_str_eq(((const item *)it)->id, "a");
+    ck_assert_ptr_null(p.json);
+    ck_assert_int_eq(sdkrt_jstream_next_poison(f.js, &it, &p, &err), SDKRT_STREAM_POISON);
+    ck_assert_ptr_null(it);
+    ck_assert_ptr_null(err);
+    ck_assert_str_eq(p.data, "{\"id\":5,\"seq\":7}");
+    ck_assert_uint_eq(p.data_len, strlen(p.data));
+    ck_assert_int_eq(json_integer_value(json_object_get(p.json, "id")), 5);
+    static const char *const path[] = {"seq"};
+    int64_t seq = 0;
+    ck_assert(sdkrt_json_raw_int_at(p.json, path, 1, &seq));
+    ck_assert_int_eq(seq, 7);
+    ck_assert_int_eq(sdkrt_error_reason(p.error), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_msg(strstr(sdkrt_error_message(p.error), "$.id: expected string") != NULL, "%s",
+                  sdkrt_error_message(p.error));
+    ck_assert_int_eq(sdkrt_jstream_next_poison(f.js, &it, &p, &err), SDKRT_STREAM_EVENT);
+    ck_assert_str_eq(((const item *)it)->id, "c");
+    ck_assert_int_eq(sdkrt_jstream_next_poison(f.js, &it, &p, &err), SDKRT_STREAM_END);
+    ck_assert_ptr_null(err);
+    fx_close(&f);
+}
+END_TEST
+
+START_TEST(strict_read_ends_at_the_poison)
+{
+    fixture f;
+    open_poison(&f);
+    const void *it = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_jstream_next(f.js, &it, &err), SDKRT_STREAM_EVENT);
+    ck_assert_str_eq(((const item *)it)->id, "a");
+    ck_assert_int_eq(sdkrt_jstream_next(f.js, &it, &err), SDKRT_STREAM_ERROR);
+    ck_assert_ptr_null(it);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_msg(strstr(sdkrt_error_message(err), "$.id: expected string") != NULL, "%s",
+                  sdkrt_error_message(err));
+    sdkrt_error_clear(&err);
+    ck_assert_int_eq(sdkrt_jstream_next(f.js, &it, &err), SDKRT_STREAM_END);
+    ck_assert_ptr_null(err);
+    fx_close(&f);
+}
+END_TEST
+
 static Suite *jstream_suite(void)
 {
     Suite *s = suite_create("jstream");
@@ -262,6 +343,10 @@ static Suite *jstream_suite(void)
     tcase_add_test(tc, untyped_cause_payload_is_the_json);
     tcase_add_test(tc, failure_data_not_json_is_malformed);
     tcase_add_test(tc, failure_keeps_a_held_error);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("poison");
+    tcase_add_test(tc, poison_is_delivered_and_the_stream_goes_on);
+    tcase_add_test(tc, strict_read_ends_at_the_poison);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -331,6 +331,7 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "cancel_free",
                                            "follow_options",
                                            "follow_kind",
+                                           "stream_kind",
                                            "error_tag",
                                            "error_reason",
                                            "error_reason_name",
@@ -361,6 +362,8 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                         "FOLLOW_ITEM",
                                         "FOLLOW_POISON",
                                         "FOLLOW_RECONNECT",
+                                        "STREAM_ITEM",
+                                        "STREAM_POISON",
                                         "BLOB_INIT",
                                         "H",
                                         "TYPES_H",
@@ -382,19 +385,20 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
             return false;
     }
     static const char *const op_suffixes[] = {
-        "_request",    "_page",         "_cursor",      "_iter",     "_stream",
-        "_continue",   "_open",         "_next",        "_close",    "_failure",
-        "_page_free",  "_cursor_free",  "_cursor_dup",  "_iter_new", "_iter_next",
-        "_iter_free",  "_cursor_value", "_cursor_new",  "_follower", "_follow_event",
-        "_follow_new", "_follow_next",  "_follow_free", NULL};
+        "_request",    "_page",         "_cursor",      "_iter",       "_stream",
+        "_continue",   "_open",         "_next",        "_close",      "_failure",
+        "_page_free",  "_cursor_free",  "_cursor_dup",  "_iter_new",   "_iter_next",
+        "_iter_free",  "_cursor_value", "_cursor_new",  "_follower",   "_follow_event",
+        "_follow_new", "_follow_next",  "_follow_free", "_next_event", "_stream_event",
+        NULL};
     /* an operation with several successes may need PREFIX_<op>_response */
     static const char *const several_suffixes[] = {
-        "_request",   "_page",         "_cursor",     "_iter",        "_stream",
-        "_continue",  "_open",         "_next",       "_close",       "_failure",
-        "_page_free", "_cursor_free",  "_cursor_dup", "_iter_new",    "_iter_next",
-        "_iter_free", "_cursor_value", "_cursor_new", "_response",    "_response_free",
-        "_follower",  "_follow_event", "_follow_new", "_follow_next", "_follow_free",
-        NULL};
+        "_request",    "_page",         "_cursor",     "_iter",        "_stream",
+        "_continue",   "_open",         "_next",       "_close",       "_failure",
+        "_page_free",  "_cursor_free",  "_cursor_dup", "_iter_new",    "_iter_next",
+        "_iter_free",  "_cursor_value", "_cursor_new", "_response",    "_response_free",
+        "_follower",   "_follow_event", "_follow_new", "_follow_next", "_follow_free",
+        "_next_event", "_stream_event", NULL};
     for (size_t i = 0; i < ir->nops; i++) {
         ops[i].op = &ir->ops[i];
         /* a stream variant (sdkc_kit_expand_ops puts it after its operation) takes the name its
@@ -402,8 +406,9 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
         if (i > 0 && ir->ops[i].stream && ir->ops[i].stream == ir->ops[i - 1].stream_variant) {
             ops[i].variant = true;
             ops[i].name = sdkc_arena_printf(cx->arena, "%s_stream", ops[i - 1].name);
-            static const char *const variant_suffixes[] = {"_open",    "_next",    "_close",
-                                                           "_failure", "_request", NULL};
+            /* its event struct, <name>_event, is its operation's "_stream_event" */
+            static const char *const variant_suffixes[] = {
+                "_open", "_next", "_next_event", "_close", "_failure", "_request", NULL};
             for (size_t k = 0; ops[i].name && variant_suffixes[k]; k++)
                 if (!emit_reserve(
                         cx, sdkc_arena_printf(cx->arena, "%s%s", ops[i].name, variant_suffixes[k])))

@@ -266,6 +266,47 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_puts(b, ", NULL, 0};\n\n");
 }
 
+/* PREFIX_<op>_next_event: the tolerant read over sdkrt_jstream_next_poison. An operation with a
+ * follower also reports each item's sequence (from the typed item, or a poison item's raw JSON). */
+static void emit_next_event(emit_ctx *cx, sdkc_buf *b, const cop *o)
+{
+    const char *P = cx->prefix, *N = o->name, *U = cx->upper;
+    const char *H = emit_stream_handle(cx, o);
+    bool seq = emit_follow_ok(o);
+    sdkc_buf_printf(b,
+                    "%s_next %s_%s_next_event(%s *stream, %s_event *event, %s_error **err)\n{\n"
+                    "    const void *v = NULL;\n    sdkrt_jstream_poison p;\n"
+                    "    if (event)\n        memset(event, 0, sizeof *event);\n"
+                    "    if (!stream || !event) {\n        sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: stream and event are required\");\n"
+                    "        return %s_NEXT_ERROR;\n    }\n"
+                    "    sdkrt_stream_result r = sdkrt_jstream_next_poison(stream->s, &v, &p, "
+                    "err);\n"
+                    "    if (r == SDKRT_STREAM_EVENT) {\n        event->kind = %s_STREAM_ITEM;\n"
+                    "        event->item = v;\n",
+                    P, P, N, H, H, P, o->op->id, U, U);
+    if (seq)
+        sdkc_buf_printf(b,
+                        "        event->has_seq = sdkrt_json_int_at(op_%s.item, v, follow_seq_%s, "
+                        "%zu, &event->seq);\n",
+                        N, N, o->op->stream->follow->depth);
+    sdkc_buf_printf(b,
+                    "        return %s_NEXT_ITEM;\n    }\n"
+                    "    if (r == SDKRT_STREAM_POISON) {\n        event->kind = %s_STREAM_POISON;\n"
+                    "        event->data = p.data;\n        event->data_len = p.data_len;\n"
+                    "        event->raw = p.json;\n        event->error = p.error;\n",
+                    U, U);
+    if (seq)
+        sdkc_buf_printf(b,
+                        "        event->has_seq = sdkrt_json_raw_int_at(p.json, follow_seq_%s, "
+                        "%zu, &event->seq);\n",
+                        N, o->op->stream->follow->depth);
+    sdkc_buf_printf(b,
+                    "        return %s_NEXT_ITEM;\n    }\n"
+                    "    return r == SDKRT_STREAM_END ? %s_NEXT_END : %s_NEXT_ERROR;\n}\n\n",
+                    U, U, U);
+}
+
 static void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const char *P = cx->prefix, *N = o->name, *U = cx->upper;
@@ -304,6 +345,7 @@ static void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "%s_NEXT_ITEM;\n    }\n"
                     "    return r == SDKRT_STREAM_END ? %s_NEXT_END : %s_NEXT_ERROR;\n}\n\n",
                     P, P, N, H, emit_const_ptr(cx, o->item->cdecl), P, o->op->id, U, U, U, U);
+    emit_next_event(cx, b, o);
     sdkc_buf_printf(b,
                     "void %s_%s_close(%s *stream)\n{\n    if (!stream)\n        return;\n"
                     "    sdkrt_jstream_close(stream->s);\n    free(stream);\n}\n\n",
@@ -558,6 +600,8 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         emit_op_desc(cx, b, o);
         emit_builder(cx, b, o);
         if (o->op->stream && o->item) {
+            if (emit_follow_ok(o))
+                emit_follow_seq_c(b, o);
             emit_stream(cx, b, o);
             if (emit_follow_ok(o))
                 emit_follow_c(cx, b, o);

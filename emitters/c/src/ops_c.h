@@ -14,5 +14,10 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o);
 bool emit_follow_ok(const cop *o);
 void emit_follow_h(emit_ctx *cx, sdkc_buf *b, const cop *o);
 void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o);
+/* For an operation with a follower: its sequence path as text ("durable.seq"), and the static
+ * array follow_seq_<op> of its wire names in ops.c (emitted once, before the stream's code, which
+ * also reports sequences). */
+const char *emit_follow_seq_text(emit_ctx *cx, const cop *o);
+void emit_follow_seq_c(sdkc_buf *b, const cop *o);
 
 #endif

@@ -27,8 +27,9 @@ bool emit_follow_ok(const cop *o)
     return !strcmp(jk, "SDKRT_JK_STRING") || !strcmp(jk, "SDKRT_JK_INTEGER");
 }
 
-static const char *seq_text(emit_ctx *cx, const sdkc_follow *f)
+const char *emit_follow_seq_text(emit_ctx *cx, const cop *o)
 {
+    const sdkc_follow *f = o->op->stream->follow;
     const char *s = "";
     for (size_t i = 0; i < f->depth; i++)
         s = sdkc_arena_printf(cx->arena, "%s%s%s", s, i ? "." : "", f->sequence[i]);
@@ -39,7 +40,7 @@ void emit_follow_h(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const char *P = cx->prefix, *N = o->name, *U = cx->upper;
     const sdkc_follow *f = o->op->stream->follow;
-    const char *seq = seq_text(cx, f);
+    const char *seq = emit_follow_seq_text(cx, o);
     const char *after = f->after_param->wire_name;
     sdkc_buf_printf(b,
                     "/* A follower of the durable stream %s: it reopens the stream after the "
@@ -93,6 +94,17 @@ void emit_follow_h(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     U, U, U, P, P, N, P, N, P, N, P, P, N, P, N);
 }
 
+void emit_follow_seq_c(sdkc_buf *b, const cop *o)
+{
+    const sdkc_follow *f = o->op->stream->follow;
+    sdkc_buf_printf(b, "static const char *const follow_seq_%s[] = {", o->name);
+    for (size_t i = 0; i < f->depth; i++) {
+        sdkc_buf_puts(b, i ? ", " : "");
+        sdkc_kit_put_c_string(b, f->sequence[i]);
+    }
+    sdkc_buf_printf(b, "};\n\n");
+}
+
 void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const char *P = cx->prefix, *N = o->name, *U = cx->upper;
@@ -101,12 +113,6 @@ void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const char *an = o->pnames[ai];
     bool text = !strcmp(o->params[ai]->jk, "SDKRT_JK_STRING");
     bool optional = !f->after_param->required;
-    sdkc_buf_printf(b, "static const char *const follow_seq_%s[] = {", N);
-    for (size_t i = 0; i < f->depth; i++) {
-        sdkc_buf_puts(b, i ? ", " : "");
-        sdkc_kit_put_c_string(b, f->sequence[i]);
-    }
-    sdkc_buf_printf(b, "};\n\n");
     sdkc_buf_printf(b,
                     "struct %s_%s_follower {\n    sdkrt_follow *f;\n    %s_client *client;\n"
                     "    %s_%s_request request; /* a copy; what it points to is borrowed */\n"

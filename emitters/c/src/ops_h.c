@@ -116,6 +116,43 @@ static void emit_errors_doc(emit_ctx *cx, sdkc_buf *dst, const cop *o)
     (void)cx;
 }
 
+/* The event struct and PREFIX_<op>_next_event, the stream's tolerant read. */
+static void emit_next_event_h(emit_ctx *cx, sdkc_buf *b, const cop *o)
+{
+    const char *P = cx->prefix, *N = o->name, *U = cx->upper;
+    const char *H = emit_stream_handle(cx, o);
+    sdkc_buf_printf(b,
+                    "/* What %s_%s_next_event yields; everything is borrowed until the next call "
+                    "or close. */\n"
+                    "typedef struct %s_event {\n"
+                    "    %s_stream_kind kind; /* %s_STREAM_ITEM or %s_STREAM_POISON */\n"
+                    "    %sitem; /* ITEM: the decoded item */\n",
+                    P, N, H, P, U, U, emit_const_ptr(cx, o->item->cdecl));
+    if (emit_follow_ok(o))
+        sdkc_buf_printf(b,
+                        "    bool has_seq; /* ITEM, POISON: the item's %s was found */\n"
+                        "    int64_t seq;\n",
+                        emit_follow_seq_text(cx, o));
+    sdkc_buf_printf(
+        b,
+        "    const char *data; /* POISON: the event's data as received (NUL-terminated) */\n"
+        "    size_t data_len;\n"
+        "    const json_t *raw; /* POISON: that data as JSON, or NULL when it is not JSON */\n"
+        "    const %s_error *error; /* POISON: why it did not decode (MALFORMED_RESPONSE with the "
+        "JSON path) */\n"
+        "} %s_event;\n\n",
+        P, H);
+    sdkc_buf_printf(
+        b,
+        "/* The next item, past items that do not decode: %s_NEXT_ITEM with *event filled "
+        "(%s_STREAM_ITEM,\n"
+        " * or %s_STREAM_POISON for an event whose data does not decode, after which the stream "
+        "goes on),\n * %s_NEXT_END, or %s_NEXT_ERROR with *err (new) as for %s_%s_next.\n"
+        " * %s_%s_next is the strict read of the same stream; the two may be mixed. */\n"
+        "%s_next %s_%s_next_event(%s *stream, %s_event *event, %s_error **err);\n",
+        U, U, U, U, U, P, N, P, N, P, P, N, H, H, P);
+}
+
 static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const sdkc_operation *op = o->op;
@@ -146,10 +183,13 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
             "%s_NEXT_END, or\n * %s_NEXT_ERROR with *err (new). A failure frame becomes a DOMAIN "
             "error tagged \"%s\" whose payload\n * is the decoded cause (%s_%s_failure); a "
             "declared "
-            "error status its domain error; a cut TRANSPORT. */\n",
-            cx->upper, cx->upper, cx->upper, "StreamFailure", P, N);
+            "error status its domain error; a cut TRANSPORT.\n * Strict: an item that does not "
+            "decode is MALFORMED_RESPONSE and ends the stream (%s_%s_next_event goes past it). "
+            "*/\n",
+            cx->upper, cx->upper, cx->upper, "StreamFailure", P, N, P, N);
         sdkc_buf_printf(b, "%s_next %s_%s_next(%s *stream, %s*item, %s_error **err);\n", P, P, N, H,
                         emit_const_ptr(cx, o->item->cdecl), P);
+        emit_next_event_h(cx, b, o);
         sdkc_buf_printf(b,
                         "/* Close the stream and its connection at any point (NULL is a no-op). "
                         "*/\nvoid %s_%s_close(%s *stream);\n",

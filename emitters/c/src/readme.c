@@ -24,7 +24,8 @@ void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops)
                     "`_free`.\n\n",
                     P, P, P, P, cx->upper, P, P);
     sdkc_buf_puts(b, "Markers: **page** = paginated (`_continue`, `_iter_*`, cursor type of its "
-                     "own); **stream** = server-sent\nevents (`_open`, `_next`, `_close`); "
+                     "own); **stream** = server-sent\nevents (`_open`, `_next_event` delivering "
+                     "undecodable items as poison, `_next` strict,\n`_close`); "
                      "**durable stream** = a stream that also has a follower\n(`_follow_new`, "
                      "`_follow_next`, `_follow_free`) which resumes after the last sequence.\n\n");
     sdkc_buf_puts(b, "| Method | Path | Function | Kind | Summary |\n|---|---|---|---|---|\n");

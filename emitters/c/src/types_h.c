@@ -339,6 +339,14 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
                     "#define %s_FOLLOW_RECONNECT SDKRT_FOLLOW_RECONNECT /* the stream was lost and "
                     "is reopened */\n\n",
                     P, U, P, U, U, U);
+    sdkc_buf_printf(b,
+                    "/* What a stream's <op>_next_event yields (<op>_stream_event.kind). */\n"
+                    "typedef enum %s_stream_kind {\n"
+                    "    %s_STREAM_ITEM = 1,  /* a decoded item */\n"
+                    "    %s_STREAM_POISON = 2 /* an item that did not decode; the stream goes on "
+                    "*/\n"
+                    "} %s_stream_kind;\n\n",
+                    P, U, U, P);
 }
 
 void emit_types_h(emit_ctx *cx, sdkc_buf *b)

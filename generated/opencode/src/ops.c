@@ -1314,6 +1314,8 @@ fail:
     return SDKRT_ERR;
 }
 
+static const char *const follow_seq_session_events[] = {"durable", "seq"};
+
 struct oc_session_events_stream {
     sdkrt_jstream *s;
 };
@@ -1360,6 +1362,35 @@ oc_next oc_session_events_next(oc_session_events_stream *stream, const oc_sessio
     return r == SDKRT_STREAM_END ? OC_NEXT_END : OC_NEXT_ERROR;
 }
 
+oc_next oc_session_events_next_event(oc_session_events_stream *stream, oc_session_events_stream_event *event, oc_error **err)
+{
+    const void *v = NULL;
+    sdkrt_jstream_poison p;
+    if (event)
+        memset(event, 0, sizeof *event);
+    if (!stream || !event) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.events: stream and event are required");
+        return OC_NEXT_ERROR;
+    }
+    sdkrt_stream_result r = sdkrt_jstream_next_poison(stream->s, &v, &p, err);
+    if (r == SDKRT_STREAM_EVENT) {
+        event->kind = OC_STREAM_ITEM;
+        event->item = v;
+        event->has_seq = sdkrt_json_int_at(op_session_events.item, v, follow_seq_session_events, 2, &event->seq);
+        return OC_NEXT_ITEM;
+    }
+    if (r == SDKRT_STREAM_POISON) {
+        event->kind = OC_STREAM_POISON;
+        event->data = p.data;
+        event->data_len = p.data_len;
+        event->raw = p.json;
+        event->error = p.error;
+        event->has_seq = sdkrt_json_raw_int_at(p.json, follow_seq_session_events, 2, &event->seq);
+        return OC_NEXT_ITEM;
+    }
+    return r == SDKRT_STREAM_END ? OC_NEXT_END : OC_NEXT_ERROR;
+}
+
 void oc_session_events_close(oc_session_events_stream *stream)
 {
     if (!stream)
@@ -1375,8 +1406,6 @@ const oc_session_events_cause_item_list *oc_session_events_failure(const oc_erro
         return NULL;
     return sdkrt_error_payload(err);
 }
-
-static const char *const follow_seq_session_events[] = {"durable", "seq"};
 
 struct oc_session_events_follower {
     sdkrt_follow *f;
@@ -3047,6 +3076,33 @@ oc_next oc_event_subscribe_next(oc_event_subscribe_stream *stream, const oc_v2_e
     sdkrt_stream_result r = sdkrt_jstream_next(stream->s, &v, err);
     if (r == SDKRT_STREAM_EVENT) {
         *item = v;
+        return OC_NEXT_ITEM;
+    }
+    return r == SDKRT_STREAM_END ? OC_NEXT_END : OC_NEXT_ERROR;
+}
+
+oc_next oc_event_subscribe_next_event(oc_event_subscribe_stream *stream, oc_event_subscribe_stream_event *event, oc_error **err)
+{
+    const void *v = NULL;
+    sdkrt_jstream_poison p;
+    if (event)
+        memset(event, 0, sizeof *event);
+    if (!stream || !event) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.event.subscribe: stream and event are required");
+        return OC_NEXT_ERROR;
+    }
+    sdkrt_stream_result r = sdkrt_jstream_next_poison(stream->s, &v, &p, err);
+    if (r == SDKRT_STREAM_EVENT) {
+        event->kind = OC_STREAM_ITEM;
+        event->item = v;
+        return OC_NEXT_ITEM;
+    }
+    if (r == SDKRT_STREAM_POISON) {
+        event->kind = OC_STREAM_POISON;
+        event->data = p.data;
+        event->data_len = p.data_len;
+        event->raw = p.json;
+        event->error = p.error;
         return OC_NEXT_ITEM;
     }
     return r == SDKRT_STREAM_END ? OC_NEXT_END : OC_NEXT_ERROR;

@@ -413,8 +413,26 @@ oc_status oc_session_events_open(oc_session_events_stream **out, oc_client *clie
     oc_error **err);
 /* The next item: OC_NEXT_ITEM with *item (borrowed until the next call or close), OC_NEXT_END, or
  * OC_NEXT_ERROR with *err (new). A failure frame becomes a DOMAIN error tagged "StreamFailure" whose payload
- * is the decoded cause (oc_session_events_failure); a declared error status its domain error; a cut TRANSPORT. */
+ * is the decoded cause (oc_session_events_failure); a declared error status its domain error; a cut TRANSPORT.
+ * Strict: an item that does not decode is MALFORMED_RESPONSE and ends the stream (oc_session_events_next_event goes past it). */
 oc_next oc_session_events_next(oc_session_events_stream *stream, const oc_session_durable_event **item, oc_error **err);
+/* What oc_session_events_next_event yields; everything is borrowed until the next call or close. */
+typedef struct oc_session_events_stream_event {
+    oc_stream_kind kind; /* OC_STREAM_ITEM or OC_STREAM_POISON */
+    const oc_session_durable_event *item; /* ITEM: the decoded item */
+    bool has_seq; /* ITEM, POISON: the item's durable.seq was found */
+    int64_t seq;
+    const char *data; /* POISON: the event's data as received (NUL-terminated) */
+    size_t data_len;
+    const json_t *raw; /* POISON: that data as JSON, or NULL when it is not JSON */
+    const oc_error *error; /* POISON: why it did not decode (MALFORMED_RESPONSE with the JSON path) */
+} oc_session_events_stream_event;
+
+/* The next item, past items that do not decode: OC_NEXT_ITEM with *event filled (OC_STREAM_ITEM,
+ * or OC_STREAM_POISON for an event whose data does not decode, after which the stream goes on),
+ * OC_NEXT_END, or OC_NEXT_ERROR with *err (new) as for oc_session_events_next.
+ * oc_session_events_next is the strict read of the same stream; the two may be mixed. */
+oc_next oc_session_events_next_event(oc_session_events_stream *stream, oc_session_events_stream_event *event, oc_error **err);
 /* Close the stream and its connection at any point (NULL is a no-op). */
 void oc_session_events_close(oc_session_events_stream *stream);
 /* The decoded cause of a stream failure error (borrowed from err), or NULL for other errors. */
@@ -958,8 +976,24 @@ oc_status oc_event_subscribe_open(oc_event_subscribe_stream **out, oc_client *cl
     oc_error **err);
 /* The next item: OC_NEXT_ITEM with *item (borrowed until the next call or close), OC_NEXT_END, or
  * OC_NEXT_ERROR with *err (new). A failure frame becomes a DOMAIN error tagged "StreamFailure" whose payload
- * is the decoded cause (oc_event_subscribe_failure); a declared error status its domain error; a cut TRANSPORT. */
+ * is the decoded cause (oc_event_subscribe_failure); a declared error status its domain error; a cut TRANSPORT.
+ * Strict: an item that does not decode is MALFORMED_RESPONSE and ends the stream (oc_event_subscribe_next_event goes past it). */
 oc_next oc_event_subscribe_next(oc_event_subscribe_stream *stream, const oc_v2_event **item, oc_error **err);
+/* What oc_event_subscribe_next_event yields; everything is borrowed until the next call or close. */
+typedef struct oc_event_subscribe_stream_event {
+    oc_stream_kind kind; /* OC_STREAM_ITEM or OC_STREAM_POISON */
+    const oc_v2_event *item; /* ITEM: the decoded item */
+    const char *data; /* POISON: the event's data as received (NUL-terminated) */
+    size_t data_len;
+    const json_t *raw; /* POISON: that data as JSON, or NULL when it is not JSON */
+    const oc_error *error; /* POISON: why it did not decode (MALFORMED_RESPONSE with the JSON path) */
+} oc_event_subscribe_stream_event;
+
+/* The next item, past items that do not decode: OC_NEXT_ITEM with *event filled (OC_STREAM_ITEM,
+ * or OC_STREAM_POISON for an event whose data does not decode, after which the stream goes on),
+ * OC_NEXT_END, or OC_NEXT_ERROR with *err (new) as for oc_event_subscribe_next.
+ * oc_event_subscribe_next is the strict read of the same stream; the two may be mixed. */
+oc_next oc_event_subscribe_next_event(oc_event_subscribe_stream *stream, oc_event_subscribe_stream_event *event, oc_error **err);
 /* Close the stream and its connection at any point (NULL is a no-op). */
 void oc_event_subscribe_close(oc_event_subscribe_stream *stream);
 

@@ -93,6 +93,12 @@ typedef sdkrt_follow_kind oc_follow_kind;
 #define OC_FOLLOW_POISON SDKRT_FOLLOW_POISON /* an item that did not decode */
 #define OC_FOLLOW_RECONNECT SDKRT_FOLLOW_RECONNECT /* the stream was lost and is reopened */
 
+/* What a stream's <op>_next_event yields (<op>_stream_event.kind). */
+typedef enum oc_stream_kind {
+    OC_STREAM_ITEM = 1,  /* a decoded item */
+    OC_STREAM_POISON = 2 /* an item that did not decode; the stream goes on */
+} oc_stream_kind;
+
 /* Every value type, declared first so that definitions may refer to each other. */
 typedef struct oc_agent_color_variant2 oc_agent_color_variant2;
 typedef struct oc_agent_color oc_agent_color;
