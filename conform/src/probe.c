@@ -1927,7 +1927,10 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
         sdkc_buf_cleanup(&why_buf);
     }
     /* bad-cursor: rejected; with the declared 400 InvalidCursorError where there is one */
-    if (op->pagination && op->pagination->cursor_param && check_on(rn, CHECK_NEGATIVE)) {
+    /* OpenCode's cursors only: a page number, a last id or a page token may be any value a
+       server (or a mock) accepts */
+    if (op->pagination && op->pagination->cursor_param &&
+        op->pagination->style == SDKC_PAGE_CURSOR_OBJECT && check_on(rn, CHECK_NEGATIVE)) {
         expectation e = {0, NULL, "an invalid cursor"};
         if (!expect_error(op, 400, "InvalidCursorError", "an invalid cursor", &e) || !e.tag ||
             strcmp(e.tag, "InvalidCursorError") != 0)
@@ -1952,8 +1955,9 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
             e = (expectation){0, NULL, "a request without credentials"};
         probe_mode_op(wk, op, "no-credentials", MODE_NO_CREDENTIALS, &e, NULL);
     }
-    /* page-walk */
-    if (op->pagination && check_on(rn, CHECK_PAGINATION) && !no_id)
+    /* page-walk: forwards and back, so OpenCode's cursor object (next and previous) only */
+    if (op->pagination && op->pagination->style == SDKC_PAGE_CURSOR_OBJECT &&
+        check_on(rn, CHECK_PAGINATION) && !no_id)
         page_walk(wk, op);
 }
 

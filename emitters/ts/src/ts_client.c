@@ -6,6 +6,15 @@
 #include <string.h>
 
 /* Members of rt.BaseClient: a group may not take their names. */
+
+/* The pages the TS runtime's rt.Page walks: OpenCode's cursor object. Operations paged in the
+ * other styles (docs/pagination.md) are plain calls in TypeScript for now. */
+static const sdkc_pagination *ts_page(const sdkc_operation *op)
+{
+    return op->pagination && op->pagination->style == SDKC_PAGE_CURSOR_OBJECT ? op->pagination
+                                                                              : NULL;
+}
+
 static const char *const client_members[] = {
     "baseUrl",      "transport",     "headers",    "credentials", "timeout", "schemes",
     "errorClasses", "credentialFor", "authParts",  "prepare",     "failure", "send",
@@ -146,7 +155,7 @@ sdkc_status ts_plan_ops(ts_ctx *cx)
             o->input = cx->ops[i - 1].input;
         else if (op->nparams || op->body)
             o->input = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sInput", base));
-        if (op->pagination)
+        if (ts_page(op))
             o->cursor = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sCursor", base));
         if (several_types(cx, op))
             o->result = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sResult", base));
@@ -201,13 +210,13 @@ static void emit_input(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         char where[96];
         snprintf(where, sizeof where, "%s parameter", sdkc_param_in_name(p->in));
         ts_put_doc(b, "  ", p->docs,
-                   op->pagination && p == op->pagination->cursor_param
+                   ts_page(op) && p == ts_page(op)->cursor_param
                        ? "An opaque cursor from a page of this operation."
                        : NULL);
         sdkc_buf_puts(b, "  ");
         ts_put_key(b, o->keys[j]);
         sdkc_buf_puts(b, p->required ? ": " : "?: ");
-        if (op->pagination && p == op->pagination->cursor_param)
+        if (ts_page(op) && p == ts_page(op)->cursor_param)
             sdkc_buf_puts(b, o->cursor);
         else
             ts_put_type(cx, b, p->type, "T.");
@@ -341,7 +350,7 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
     sdkc_buf_printf(b, "  status: %d,\n  encoding: '%s',\n", op->success.status,
                     sdkc_encoding_name(op->success.encoding));
     put_accept(b, op);
-    if (op->success.unwrap && !op->pagination) {
+    if (op->success.unwrap && !ts_page(op)) {
         sdkc_buf_puts(b, "  unwrap: ");
         ts_put_string(b, op->success.unwrap);
         sdkc_buf_puts(b, ",\n");
@@ -399,8 +408,8 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         }
         sdkc_buf_puts(b, "],\n");
     }
-    if (op->pagination) {
-        const sdkc_pagination *pg = op->pagination;
+    if (ts_page(op)) {
+        const sdkc_pagination *pg = ts_page(op);
         sdkc_buf_puts(b, "  page: [");
         ts_put_string(b, pg->items_field);
         sdkc_buf_puts(b, ", ");
@@ -445,9 +454,9 @@ static void put_result(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         return;
     }
     sdkc_buf_puts(b, "Promise<");
-    if (op->pagination) {
+    if (ts_page(op)) {
         sdkc_buf_puts(b, "rt.Page<");
-        ts_put_type(cx, b, op->pagination->item, "T.");
+        ts_put_type(cx, b, ts_page(op)->item, "T.");
         sdkc_buf_printf(b, ", %s>", o->cursor);
     } else if (o->result) {
         sdkc_buf_puts(b, o->result);
@@ -490,7 +499,7 @@ static void emit_method(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
     if (op->description && !same(op->description, op->summary))
         sdkc_buf_printf(&ds, "%s\n", op->description);
     sdkc_buf_puts(&ds, line);
-    if (op->pagination)
+    if (ts_page(op))
         sdkc_buf_puts(&ds, "\nA page: `items`, `next()`, `previous()`, `iterAll()`.");
     if (op->stream)
         sdkc_buf_puts(&ds, "\nA cold stream: nothing is sent before the first `next()`; "
@@ -516,13 +525,13 @@ static void emit_method(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
     const char *in = o->input ? "input" : "{}";
     if (op->stream) {
         sdkc_buf_puts(b, " {\n    return this.client.stream(");
-    } else if (op->pagination) {
+    } else if (ts_page(op)) {
         sdkc_buf_puts(b, " {\n    return this.client.page(");
     } else {
         sdkc_buf_puts(b, " {\n    return this.client.call(");
     }
     sdkc_buf_printf(b, "%s, %s, options)", o->spec, in);
-    if (!op->stream && !op->pagination) {
+    if (!op->stream && !ts_page(op)) {
         sdkc_buf_puts(b, " as ");
         put_result(cx, b, o);
     }
