@@ -12,7 +12,8 @@
  *   bad-cursor      an invalid page cursor (OpenCode's cursor object)
  *   malformed-body  a body that is not JSON (JSON bodies)
  *   no-credentials  no credentials, where security is required and the valid probe sent some
- *   page-walk       a page walk: no item lost or repeated
+ *   page-walk       pages of any style followed to the end as the runtime's engine does, and
+ *                   compared with one big page: no item lost, repeated or made up
  * Streams (SSE) are read for stream_ms within their probe: every frame and item against its
  * schema. Every answer is judged by the checks below, each result a pass, a deviation, or a skip
  * with its reason (a 401/403 to any probe but no-credentials is a skip); skips never count as
