@@ -1670,7 +1670,7 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
     reference ref;
     key_list items = {0}, targets = {0};
     size_t pages = 0;
-    bool bad = false, whole = false;
+    bool bad = false, whole = false, cut = false;
     reference_fetch(wk, op, &ref);
     long small = size_param(op) ? page_size(op, PAGE_LIMIT) : 0;
     req_plan plan = {MODE_VALID, NULL, small, NULL, false, false, NULL, false};
@@ -1712,6 +1712,10 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
             if (out.body)
                 ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "items",
                     "page %zu has no items array; %s", pages + 1, pc.desc);
+            else /* the answer was judged (or skipped) as a probe of its own */
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
+                    "the walk stopped: page %zu gave no success body; %s", pages + 1, pc.desc);
+            cut = !out.body;
             bad = bad || out.body;
             probe_out_cleanup(&out);
             sdkrt_response_free(resp);
@@ -1746,7 +1750,7 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
     }
     if (!bad && reference_compare(&pc, &ref, &items, whole, pages))
         bad = true;
-    if (!bad && pages)
+    if (!bad && !cut && pages)
         ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_PASS, NULL, NULL,
             "%zu items over %zu pages%s, no repeat%s", items.n, pages,
             whole ? "" : " (stopped at the bound)",
@@ -1812,6 +1816,11 @@ static void page_walk(worker *wk, const sdkc_operation *op)
         last = page;
         last_page_items = n;
         page = fetch_page(wk, op, next, limit, "page-walk");
+    }
+    if (!page && !whole && !bad) { /* that answer was judged as a probe of its own */
+        ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
+            "the walk stopped: page %zu gave no success body", pages + 1);
+        goto done;
     }
     if (page && json_array_size(items_of(pg, page)) > 0) {
         json_decref(last);

@@ -6,8 +6,9 @@ usage: pages.py SDKC STYLE [WORK_DIR]
   STYLE is a style name of docs/pagination.md (cursor-object, cursor-token, cursor-item,
   next-url, link-header, page-number, offset). Three servers are run in turn against that
   style's operation: a faithful one (no deviation, the walk passes), one whose second page
-  repeats the last item of the first (a `pagination` deviation, rule `repeat`), and one whose
-  second page starts one item late (a `pagination` deviation, rule `loss`).
+  repeats the last item of the first (a `pagination` deviation, rule `repeat`), one whose
+  second page starts one item late (a `pagination` deviation, rule `loss`), and one that fails
+  the second page with a 500 (that answer's deviations; the walk a skip, never a pass).
 """
 import http.server
 import json
@@ -26,7 +27,7 @@ OPS = {"cursor-object": "listObject", "cursor-token": "listToken", "cursor-item"
 
 def make_handler(fault):
     # the start of a continuation: faithful, one item early (repeat) or one item late (loss)
-    shift = {"faithful": 0, "repeat": -1, "loss": 1}[fault]
+    shift = {"faithful": 0, "repeat": -1, "loss": 1, "cut": 0}[fault]
 
     class H(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -47,6 +48,15 @@ def make_handler(fault):
         def do_GET(self):
             url = urllib.parse.urlsplit(self.path)
             q = dict(urllib.parse.parse_qsl(url.query))
+            later = set(q) & {"cursor", "pageToken", "starting_after", "from"} or \
+                int(q.get("page", 1)) > 1 or int(q.get("offset", 0)) > 0
+            if fault == "cut" and later:
+                data = b'{"message": "the store is down"}'
+                self.send_response(500)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                return self.wfile.write(data)
             size = int(q.get("limit") or q.get("per_page") or 3)
             n = len(ITEMS)
 
@@ -126,6 +136,12 @@ def run(sdkc, style, fault, work):
             fail.append("no page walk passed: %s" % walk)
         if p.returncode != 0:
             fail.append("exit status %d" % p.returncode)
+    elif fault == "cut":
+        want = [("not_a_server_error", None), ("status_code_conformance", None)]
+        if sorted(devs) != want:
+            fail.append("deviations %s, want %s" % (devs, want))
+        if [r["verdict"] for r in walk] != ["skip"]:
+            fail.append("the walk: %s, want one skip" % walk)
     else:
         if devs != [("pagination", fault)]:
             fail.append("deviations %s, want [('pagination', %r)]" % (devs, fault))
@@ -137,7 +153,7 @@ def run(sdkc, style, fault, work):
             print("FAIL (%s, %s): %s" % (style, fault, m))
         return 1
     print("PASS (%s, %s): %s" % (style, fault,
-                                 "; ".join(r["evidence"] for r in walk if r["verdict"] != "skip")))
+                                 "; ".join(r["evidence"] for r in walk)))
     return 0
 
 
@@ -148,7 +164,7 @@ def main():
     sdkc, style = sys.argv[1], sys.argv[2]
     work = sys.argv[3] if len(sys.argv) > 3 else "."
     os.makedirs(work, exist_ok=True)
-    return max(run(sdkc, style, f, work) for f in ("faithful", "repeat", "loss"))
+    return max(run(sdkc, style, f, work) for f in ("faithful", "repeat", "loss", "cut"))
 
 
 if __name__ == "__main__":
