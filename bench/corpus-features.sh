@@ -26,9 +26,9 @@ trap 'rm -rf "$work"' EXIT
 (cd "$API" && find . -name '*.json' | sed 's|^\./||' | sort) >"$work/list"
 export SDKC API work
 # one IR per contract; a contract that does not compile is counted, not fatal
-xargs -P "$JOBS" -I{} sh -c 'f={}; o="$work/ir/$(printf %s "$f" | tr / _)"; mkdir -p "$work/ir";
-  timeout 120 "$SDKC" compile -q "$API/$f" -o "$o" 2>/dev/null || echo "$f" >>"$work/failed"' \
-  <"$work/list"
+mkdir -p "$work/ir"
+tr '\n' '\0' <"$work/list" | xargs -0 -P "$JOBS" -n 1 sh -c 'o="$work/ir/$(printf %s "$1" | tr / _)"
+  timeout 120 "$SDKC" compile -q "$API/$1" -o "$o" 2>/dev/null || echo "$1" >>"$work/failed"' _
 node - "$work/ir" "$(wc -l <"$work/list")" <<'JS' | tee ${OUT:+"$OUT"}
 const fs = require('fs');
 const [dir, total] = process.argv.slice(2);

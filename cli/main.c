@@ -63,6 +63,7 @@ typedef struct compile_args {
     size_t ninclude;
     const char *strip[MAX_LIST];
     size_t nstrip;
+    const char *pagination; /* --pagination FILE, or NULL */
     const char *follow[MAX_LIST];
     size_t nfollow;
     bool werror;
@@ -87,13 +88,15 @@ static int parse_compile_args(int argc, char **argv, bool allow_output, compile_
         bool takes_value =
             (allow_output && (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)) ||
             strcmp(arg, "--include") == 0 || strcmp(arg, "--strip-prefix") == 0 ||
-            strcmp(arg, "--follow") == 0;
+            strcmp(arg, "--follow") == 0 || strcmp(arg, "--pagination") == 0;
         if (takes_value) {
             if (i + 1 >= argc)
                 return usage_error(cmd, "option '%s' needs a value", arg);
             val = argv[++i];
             if (arg[1] == 'o' || strcmp(arg, "--output") == 0) {
                 a->output = val;
+            } else if (strcmp(arg, "--pagination") == 0) {
+                a->pagination = val;
             } else if (strcmp(arg, "--include") == 0) {
                 if (a->ninclude == MAX_LIST)
                     return usage_error(cmd, "too many %s options", arg);
@@ -138,6 +141,7 @@ static int compile_contract(const compile_args *a, sdkc_compiled **out)
     sdkc_compile_options opts = SDKC_COMPILE_OPTIONS_INIT;
     opts.include = a->include;
     opts.ninclude = a->ninclude;
+    opts.pagination_file = a->pagination;
     if (a->nstrip) {
         opts.strip_prefixes = a->strip;
         opts.nstrip_prefixes = a->nstrip;
@@ -229,7 +233,8 @@ static void print_operation(const sdkc_operation *op)
     if (op->safe_name)
         printf(" (%s)", op->safe_name);
     if (op->pagination)
-        printf(" [page %s]", type_label(op->pagination->item));
+        printf(" [page %s %s]", sdkc_page_style_name(op->pagination->style),
+               type_label(op->pagination->item));
     if (op->stream)
         printf(" [stream %s %s]", sdkc_encoding_name(op->stream->encoding),
                type_label(op->stream->item));
@@ -257,6 +262,8 @@ static void print_operation(const sdkc_operation *op)
     if (op->deprecated)
         printf(" [deprecated]");
     printf("\n");
+    if (op->pagination)
+        printf("         page: %s\n", op->pagination->reason ? op->pagination->reason : "-");
     if (op->nerrors) {
         printf("         errors:");
         for (size_t i = 0; i < op->nerrors; i++) {
@@ -285,8 +292,11 @@ static int cmd_inspect(int argc, char **argv)
         return rc;
     const sdkc_ir *ir = sdkc_compiled_ir(c);
     size_t pages = 0, streams = 0, empty = 0, several = 0, variants = 0;
+    size_t by_style[SDKC_PAGE_OFFSET + 1] = {0};
     for (size_t i = 0; i < ir->nops; i++) {
         pages += ir->ops[i].pagination != NULL;
+        if (ir->ops[i].pagination && ir->ops[i].pagination->style <= SDKC_PAGE_OFFSET)
+            by_style[ir->ops[i].pagination->style]++;
         streams += ir->ops[i].stream != NULL;
         empty += ir->ops[i].success.encoding == SDKC_ENC_NONE;
         several += ir->ops[i].nmore_successes > 0;
@@ -296,6 +306,13 @@ static int cmd_inspect(int argc, char **argv)
     printf("source: %s sha256 %s\n", a.contract, ir->source_sha256 ? ir->source_sha256 : "-");
     printf("operations: %zu (paginated %zu, streams %zu, no content %zu)\n", ir->nops, pages,
            streams, empty);
+    if (pages) {
+        printf("pages:");
+        for (int k = 0; k <= SDKC_PAGE_OFFSET; k++)
+            if (by_style[k])
+                printf(" %s %zu", sdkc_page_style_name((sdkc_page_style)k), by_style[k]);
+        printf("\n");
+    }
     if (several || variants)
         printf("successes: %zu operations with several, %zu with a stream variant\n", several,
                variants);
@@ -405,7 +422,7 @@ static int cmd_help(int argc, char **argv);
 static const command COMMANDS[] = {
     {"compile", cmd_compile,
      "compile CONTRACT [-o FILE] [--include GLOB]... [--strip-prefix P]... "
-     "[--follow OPID=PATH:PARAM]... [--Werror] [--quiet]",
+     "[--follow OPID=PATH:PARAM]... [--pagination FILE] [--Werror] [--quiet]",
      "Compile an OpenAPI contract (JSON or YAML) to the SDK Contract IR and write it as\n"
      "\"sdkc-ir/1\" JSON to FILE (default: standard output; '-' also means standard output).\n"
      "\n"
@@ -417,15 +434,20 @@ static const command COMMANDS[] = {
      "  --follow OPID=PATH:PARAM  the stream OPID is durable: its items' integer sequence is\n"
      "                       at PATH (dotted wire names, durable.seq) and PARAM resumes after\n"
      "                       one; OPID=off: not durable (repeatable; default: detected)\n"
+     "  --pagination FILE    pagination config (JSON or YAML, docs/pagination.md): per\n"
+     "                       operation id a style and its fields, or \"none\"; overrides\n"
+     "                       what is detected\n"
      "  --Werror             exit 2 when the compiler reports warnings\n"
      "  -q, --quiet          do not print warnings (errors are always printed)\n"},
     {"inspect", cmd_inspect,
      "inspect CONTRACT [--include GLOB]... [--strip-prefix P]... [--follow OPID=PATH:PARAM]...\n"
-     "        [--Werror] [--quiet]",
-     "Compile a contract and print a readable summary: counts, brands, security schemes, then\n"
-     "each operation with method, path, id, C name, [page ITEM] / [stream sse ITEM] /\n"
-     "[durable: follow by PATH via PARAM] / [204 no content] markers and its error statuses\n"
-     "with their tags.\n"},
+     "        [--pagination FILE] [--Werror] [--quiet]",
+     "Compile a contract and print a readable summary: counts (paginated operations by style),\n"
+     "brands, security schemes, then each operation with method, path, id, C name,\n"
+     "[page STYLE ITEM] / [stream sse ITEM] / [durable: follow by PATH via PARAM] /\n"
+     "[204 no content] markers, why it is paginated (page: x-speakeasy-pagination, heuristic:\n"
+     "starting_after + has_more, config FILE:L:C) and its error statuses with their tags.\n"
+     "Options as for compile.\n"},
     {"generate", cmd_generate, "generate ... (see 'sdkc generate --help')",
      "Generate a client library from a contract or IR: `--lang c` (the C emitter, the\n"
      "default) or `--lang ts` (the TypeScript emitter); each has its own options.\n"},

@@ -16,7 +16,8 @@
 #include "sdkrt/wire.h"
 
 #define CREATE_REPEAT 3   /* resources made by a creator, so that pages have something to walk */
-#define PAGE_LIMIT    2   /* page size asked for when walking (if the operation has `limit`) */
+#define PAGE_LIMIT    2   /* page size asked for when walking (if the operation has a size) */
+#define PAGE_BIG      100 /* page size of the reference page, within the parameter's maximum */
 #define MAX_PAGES     50  /* pages walked per direction */
 #define MAX_FRAMES    200 /* SSE frames judged per stream */
 #define SNIPPET       160 /* bytes of a body quoted in evidence */
@@ -382,12 +383,26 @@ static const sdkc_error_status *error_status(const sdkc_operation *op, int statu
     return NULL;
 }
 
-/* Is status the declared success? A 2XX range, a default success or none declared: any 2xx. */
+/* The declared success a status answers, as clients match it: exact statuses first, then a 2XX
+   range; a default success or none declared takes any 2xx. NULL when none. */
+static const sdkc_success *success_for(const sdkc_operation *op, int status)
+{
+    if (status / 100 != 2)
+        return NULL; /* with neither a 2xx nor default, a 3xx success is never probed for */
+    const sdkc_success *range = NULL;
+    for (size_t i = 0; i <= op->nmore_successes; i++) {
+        const sdkc_success *s = i ? &op->more_successes[i - 1] : &op->success;
+        if (s->status == status)
+            return s;
+        if (s->status < 100 && !range)
+            range = s;
+    }
+    return range;
+}
+
 static bool success_status(const sdkc_operation *op, int status)
 {
-    if (op->success.status >= 100)
-        return status == op->success.status;
-    return status / 100 == 2; /* errors never hold a 2xx status */
+    return success_for(op, status) != NULL;
 }
 
 static const sdkc_error_tag *error_tag(const sdkc_error_status *es, const char *tag)
@@ -403,6 +418,8 @@ static void declared_statuses(sdkc_buf *b, const sdkc_operation *op)
     char st[16];
     sdkc_buf_printf(
         b, "%s", op->success.status ? sdkc_status_text(op->success.status, st, sizeof st) : "2XX");
+    for (size_t i = 0; i < op->nmore_successes; i++)
+        sdkc_buf_printf(b, ", %s", sdkc_status_text(op->more_successes[i].status, st, sizeof st));
     for (size_t i = 0; i < op->nerrors; i++)
         sdkc_buf_printf(b, ", %s", sdkc_status_text(op->errors[i].status, st, sizeof st));
 }
@@ -675,7 +692,8 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
         pc->answered = is_valid(pc->mode);
 
     bool success = declared_success(rn, op, status, &resp_node);
-    bool ir_success = success_status(op, status);
+    const sdkc_success *sx = success_for(op, status);
+    bool ir_success = sx != NULL;
     const sdkc_error_status *es = success ? NULL : error_status(op, status);
     if (!success && op_node(rn, op))
         resp_node = conform_response(rn->opts->doc, op_node(rn, op), status, true);
@@ -695,9 +713,9 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     ADD(pc, CHECK_STATUS, SDKC_VERDICT_PASS, NULL, NULL, "%d declared", status);
     judge_headers(pc, resp_node, resp, status, evidence);
 
-    const char *want_ct = ir_success ? op->success.content_type : es ? es->content_type : NULL;
+    const char *want_ct = ir_success ? sx->content_type : es ? es->content_type : NULL;
     const sdkc_node *content = conform_response_content(resp_node);
-    bool want_body = ir_success ? op->success.encoding != SDKC_ENC_NONE
+    bool want_body = ir_success ? sx->encoding != SDKC_ENC_NONE
                      : es       ? es->content_type != NULL
                                 : false;
     want_body = want_body || content;
@@ -726,7 +744,7 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     if (!conform_media_is_json(ct))
         goto expect; /* not JSON: nothing more the contract says */
     /* The IR's schema belongs to its own media type: a body of another declared type (XML
-       beside JSON, a second 2xx) is not judged against it. */
+       beside JSON) is not judged against it. Every declared 2xx has its own. */
     if (want_ct && !sdkc_conform_media_match(want_ct, ct))
         goto expect;
     if ((success && !ir_success) || (!success && !want_ct))
@@ -740,9 +758,8 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
         goto expect;
     }
     if (success) {
-        if (op->success.type &&
-            validate_into(pc, CHECK_SCHEMA, op->success.type, parsed, evidence) == 0)
-            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "matches the success schema");
+        if (sx->type && validate_into(pc, CHECK_SCHEMA, sx->type, parsed, evidence) == 0)
+            ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_PASS, NULL, NULL, "matches the %d schema", status);
         result = json_incref(parsed);
         goto expect;
     }
@@ -973,6 +990,27 @@ static void set_security(sdkrt_request *req, const sdkc_operation *op)
     free(s);
 }
 
+/* A body of a single media type that is neither JSON nor a form, whose schema is an object,
+   array or map: its bytes are not described (JSON text there would be sdkc's guess). */
+static bool raw_container_body(const sdkc_body *b)
+{
+    const char *mt = b->content_type;
+    if (!mt || conform_media_is_json(mt) || strncasecmp(mt, "multipart/", 10) == 0 ||
+        strncasecmp(mt, "application/x-www-form-urlencoded", 33) == 0)
+        return false;
+    const sdkc_type *t = unwrap_nullable(b->type);
+    return t && (t->kind == SDKC_TYPE_OBJECT || t->kind == SDKC_TYPE_ARRAY ||
+                 t->kind == SDKC_TYPE_MAP || t->kind == SDKC_TYPE_TUPLE);
+}
+
+/* The query parameter that sets a page's size: the pagination's own, else `limit`. */
+static const sdkc_param *size_param(const sdkc_operation *op)
+{
+    if (op->pagination && op->pagination->size_param)
+        return op->pagination->size_param;
+    return param_named(op, SDKC_PARAM_QUERY, "limit");
+}
+
 static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan, sdkc_buf *desc)
 {
     runner *rn = wk->rn;
@@ -1028,8 +1066,7 @@ static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan
                 v = json_string("conform-not-a-cursor");
             else if (plan->cursor)
                 v = json_string(plan->cursor);
-        } else if (plan->limit > 0 && p->in == SDKC_PARAM_QUERY &&
-                   strcmp(p->wire_name, "limit") == 0) {
+        } else if (plan->limit > 0 && p == size_param(op)) {
             v = json_integer(plan->limit);
         } else if ((v = user_param(rn, p)) != NULL) {
             /* given on the command line */
@@ -1042,7 +1079,16 @@ static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan
             put_param(req, p, v, plan);
         json_decref(v);
     }
-    if (op->body) {
+    const char *left_out = NULL;
+    if (op->body && raw_container_body(op->body)) {
+        /* JSON text under a media type that is not JSON is a guess, not the bytes the contract
+           describes: an optional body is left out, a required one has no valid value. */
+        if (op->body->required)
+            plan_why(plan, "body", op->body->content_type,
+                     "a structured schema for a media type that is neither JSON nor a form");
+        else
+            left_out = op->body->content_type;
+    } else if (op->body) {
         const char *mt = op->body->content_type ? op->body->content_type : "application/json";
         if (plan->mode == MODE_MALFORMED_BODY) {
             static const char bad[] = "{\"conform\": ";
@@ -1078,6 +1124,8 @@ static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan
         sdkc_buf_printf(desc, "%s %s", op->method, target);
     else
         sdkc_buf_printf(desc, "%s %s", op->method, op->path);
+    if (left_out)
+        sdkc_buf_printf(desc, " (no %s body: its schema is structured)", left_out);
     free(target);
     sdkrt_error_free(err);
     return req;
@@ -1322,32 +1370,47 @@ done:
 }
 
 /* Send a probe and judge it; *out gets what came back. */
+static void send_probe(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
+                       const expectation *ex, probe_out *out, sdkrt_response **keep);
+
 static void run_probe(worker *wk, const sdkc_operation *op, const char *probe, req_plan *plan,
                       const expectation *ex, probe_out *out)
 {
     runner *rn = wk->rn;
     sdkc_buf desc = SDKC_BUF_INIT;
-    sdkrt_response *resp = NULL;
-    sdkrt_error *err = NULL;
-    memset(out, 0, sizeof *out);
     sdkrt_request *req = build(wk, op, plan, &desc);
     probe_ctx pc = {wk, rn, op, probe, desc.data ? desc.data : op->path, plan->mode, 0, false};
     sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? rn->anon : rn->client;
-    if (!req) {
+    memset(out, 0, sizeof *out);
+    if (!req)
         rn->r->oom = true;
-        goto done;
-    }
-    if (plan->why) {
+    else if (plan->why)
         ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "%s", plan->why);
-        goto done;
-    }
+    else
+        send_probe(&pc, client, req, ex, out, NULL);
+    sdkrt_request_free(req);
+    sdkc_buf_cleanup(&desc);
+}
+
+/* Send req (borrowed; a stream reads it) as pc's probe and judge the answer into out. keep, when
+ * not NULL, gets the response (new; NULL when there was none) for a caller that reads more of it.
+ */
+static void send_probe(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
+                       const expectation *ex, probe_out *out, sdkrt_response **keep)
+{
+    runner *rn = pc->rn;
+    const sdkc_operation *op = pc->op;
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    if (keep)
+        *keep = NULL;
     if (past_deadline(rn)) {
-        ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "not sent: the run was stopped (%s)",
+        ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "not sent: the run was stopped (%s)",
             rn->opts->stop && *rn->opts->stop ? "interrupted" : "--max-time reached");
         goto done;
     }
     if (op->stream && op->success.encoding == SDKC_ENC_SSE) {
-        run_stream(&pc, client, req, ex);
+        run_stream(pc, client, req, ex);
         goto done;
     }
     sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
@@ -1355,38 +1418,55 @@ static void run_probe(worker *wk, const sdkc_operation *op, const char *probe, r
     if (sdkrt_client_send(client, req, &co, &resp, &err) != SDKRT_OK) {
         if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT && co.timeout_ms == rn->timeout_ms &&
             check_on(rn, CHECK_TIMEOUT))
-            ADD(&pc, CHECK_TIMEOUT, SDKC_VERDICT_DEVIATION, NULL, NULL,
-                "no answer within %ld ms; %s", co.timeout_ms, pc.desc);
+            ADD(pc, CHECK_TIMEOUT, SDKC_VERDICT_DEVIATION, NULL, NULL,
+                "no answer within %ld ms; %s", co.timeout_ms, pc->desc);
         else if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT && co.timeout_ms == rn->timeout_ms)
-            ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-                "no answer within %ld ms (the timeout check is off); %s", co.timeout_ms, pc.desc);
+            ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
+                "no answer within %ld ms (the timeout check is off); %s", co.timeout_ms, pc->desc);
         else if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT)
-            ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-                "cut short by --max-time after %ld ms; %s", co.timeout_ms, pc.desc);
+            ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
+                "cut short by --max-time after %ld ms; %s", co.timeout_ms, pc->desc);
         else
             /* The message ends with its reason already: "... (TRANSPORT)". */
-            ADD(&pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "not probed: %s",
+            ADD(pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "not probed: %s",
                 sdkrt_error_message(err));
         goto done;
     }
     size_t blen = 0;
     const char *body = sdkrt_response_body(resp, &blen);
-    logf_(rn, "  %-16s %s -> %d", probe, pc.desc, sdkrt_response_status(resp));
-    out->body = judge(&pc, sdkrt_response_status(resp), sdkrt_response_content_type(resp), body,
+    logf_(rn, "  %-16s %s -> %d", pc->probe, pc->desc, sdkrt_response_status(resp));
+    out->body = judge(pc, sdkrt_response_status(resp), sdkrt_response_content_type(resp), body,
                       blen, ex, resp);
     const char *loc = sdkrt_response_header(resp, "Location");
     out->location = loc ? xstrdup(loc) : NULL;
 done:
-    out->status = pc.status;
-    out->answered = pc.answered;
-    sdkrt_response_free(resp);
+    out->status = pc->status;
+    out->answered = pc->answered;
+    if (keep)
+        *keep = resp;
+    else
+        sdkrt_response_free(resp);
     sdkrt_error_free(err);
-    sdkrt_request_free(req);
-    sdkc_buf_cleanup(&desc);
 }
 static json_t *items_of(const sdkc_pagination *pg, const json_t *page)
 {
-    return json_object_get(page, pg->items_field ? pg->items_field : "data");
+    if (!pg->items_field)
+        return json_is_array(page) ? (json_t *)page : NULL;
+    json_t *v = json_object_get(page, pg->items_field);
+    if (v)
+        return v;
+    v = (json_t *)page;
+    for (const char *f = pg->items_field; v && *f;) {
+        size_t n = strcspn(f, ".");
+        char key[128];
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, f, n);
+        key[n] = '\0';
+        v = json_object_get(v, key);
+        f += n + (f[n] == '.');
+    }
+    return v;
 }
 
 static const char *cursor_of(const sdkc_pagination *pg, const json_t *page, const char *field)
@@ -1398,11 +1478,18 @@ static const char *cursor_of(const sdkc_pagination *pg, const json_t *page, cons
     return s && *s ? s : NULL;
 }
 
-static char *item_key(const json_t *item)
+/* An item's identity across pages: its id (the pagination's item id field, else `id`; a string
+ * or an integer), else the whole item. */
+static char *item_key(const sdkc_pagination *pg, const json_t *item)
 {
-    const char *id = json_string_value(json_object_get(item, "id"));
-    if (id)
-        return xstrdup(id);
+    const json_t *id = json_object_get(item, pg->item_id_field ? pg->item_id_field : "id");
+    if (json_is_string(id))
+        return xstrdup(json_string_value(id));
+    if (json_is_integer(id)) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value(id));
+        return xstrdup(buf);
+    }
     return json_dumps(item, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 }
 
@@ -1459,6 +1546,224 @@ static json_t *fetch_page(worker *wk, const sdkc_operation *op, const char *curs
     return body;
 }
 
+/* The size to ask for: want, within the size parameter's bounds. */
+static long page_size(const sdkc_operation *op, long want)
+{
+    const sdkc_param *sp = size_param(op);
+    const sdkc_type *t = sp ? unwrap_nullable(sp->type) : NULL;
+    if (t && (t->kind == SDKC_TYPE_INTEGER || t->kind == SDKC_TYPE_NUMBER)) {
+        if (t->u.num.has_maximum && want > (long)t->u.num.maximum)
+            want = (long)t->u.num.maximum - t->u.num.exclusive_maximum;
+        if (t->u.num.has_minimum && want < (long)t->u.num.minimum)
+            want = (long)t->u.num.minimum + t->u.num.exclusive_minimum;
+    }
+    return want;
+}
+
+/* The engine's descriptor of an operation's pagination (strings borrowed from the IR), as the
+ * C emitter writes it. */
+static sdkrt_page_desc page_desc(const sdkc_pagination *pg)
+{
+    sdkrt_page_desc d = SDKRT_PAGE_DESC_INIT;
+    d.style = (sdkrt_page_style)pg->style; /* the same order */
+    d.items = pg->items_field;
+    d.next = pg->next_field;
+    d.param = pg->cursor_param ? pg->cursor_param->wire_name : NULL;
+    d.has_more = pg->has_more_field;
+    d.item_id = pg->item_id_field;
+    d.size_param = pg->size_param ? pg->size_param->wire_name : NULL;
+    return d;
+}
+
+/* One page of PAGE_BIG items, the reference a walk's items are compared with (sizes allowing):
+ * its keys in order, and whether it was the whole list (no next page). */
+typedef struct reference {
+    key_list keys;
+    bool whole;
+    bool have;
+} reference;
+
+static void reference_fetch(worker *wk, const sdkc_operation *op, reference *ref)
+{
+    const sdkc_pagination *pg = op->pagination;
+    memset(ref, 0, sizeof *ref);
+    long big = page_size(op, PAGE_BIG);
+    if (!size_param(op) || big <= page_size(op, PAGE_LIMIT))
+        return;
+    req_plan plan = {MODE_VALID, NULL, big, NULL, false, false, NULL, false};
+    sdkc_buf desc = SDKC_BUF_INIT;
+    sdkrt_request *req = build(wk, op, &plan, &desc);
+    probe_ctx pc = {wk,         wk->rn, op,   "page-walk", desc.data ? desc.data : op->path,
+                    MODE_VALID, 0,      false};
+    probe_out out;
+    sdkrt_response *resp = NULL;
+    memset(&out, 0, sizeof out);
+    if (req && !plan.why)
+        send_probe(&pc, wk->rn->client, req, NULL, &out, &resp);
+    json_t *items = out.body ? items_of(pg, out.body) : NULL;
+    if (json_is_array(items)) {
+        ref->have = true;
+        for (size_t i = 0; i < json_array_size(items); i++)
+            if (!keys_push(&ref->keys, item_key(pg, json_array_get(items, i))))
+                wk->rn->r->oom = true;
+        sdkrt_page_desc d = page_desc(pg);
+        sdkrt_request *next = NULL;
+        sdkrt_error *err = NULL;
+        if (pg->style == SDKC_PAGE_CURSOR_OBJECT)
+            ref->whole = !cursor_of(pg, out.body, pg->next_field);
+        else if (sdkrt_page_next(&next, wk->rn->client, &d, req, resp, &err) == SDKRT_OK)
+            ref->whole = !next;
+        sdkrt_request_free(next);
+        sdkrt_error_free(err);
+    }
+    probe_out_cleanup(&out);
+    sdkrt_response_free(resp);
+    sdkrt_request_free(req);
+    free(plan.why);
+    sdkc_buf_cleanup(&desc);
+}
+
+/* Every item of the reference that the walk reached must have come: all of them when both the
+ * walk and the reference went to the end, else those up to the last one the walk saw. Items of a
+ * whole reference are the only ones a walk may give. Returns whether a deviation was added. */
+static bool reference_compare(probe_ctx *pc, const reference *ref, const key_list *walk,
+                              bool walk_whole, size_t pages)
+{
+    if (!ref->have)
+        return false;
+    size_t upto = ref->keys.n;
+    if (!walk_whole) {
+        upto = 0;
+        for (size_t i = 0; i < ref->keys.n; i++)
+            if (keys_has(walk, ref->keys.keys[i]))
+                upto = i + 1;
+    }
+    size_t lost = 0;
+    const char *first = NULL;
+    for (size_t i = 0; i < upto; i++)
+        if (!keys_has(walk, ref->keys.keys[i]) && !lost++)
+            first = ref->keys.keys[i];
+    if (lost) {
+        ADD(pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "loss",
+            "%zu item%s of one page of %zu never came in a walk of %zu pages: %s%s", lost,
+            lost == 1 ? "" : "s", ref->keys.n, pages, first, lost > 1 ? ", ..." : "");
+        return true;
+    }
+    for (size_t i = 0; ref->whole && i < walk->n; i++)
+        if (!keys_has(&ref->keys, walk->keys[i])) {
+            ADD(pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "extra",
+                "item %s came in the walk but not in one page of all %zu items", walk->keys[i],
+                ref->keys.n);
+            return true;
+        }
+    return false;
+}
+
+/* Walk forward as the runtime's engine (and so every generated SDK) does, from a first page of
+ * PAGE_LIMIT items until no next page, at most MAX_PAGES: no item may come twice, no request
+ * come back, and the items must be those of one big page (the reference). */
+static void engine_walk(worker *wk, const sdkc_operation *op)
+{
+    runner *rn = wk->rn;
+    const sdkc_pagination *pg = op->pagination;
+    sdkrt_page_desc d = page_desc(pg);
+    reference ref;
+    key_list items = {0}, targets = {0};
+    size_t pages = 0;
+    bool bad = false, whole = false, cut = false;
+    reference_fetch(wk, op, &ref);
+    long small = size_param(op) ? page_size(op, PAGE_LIMIT) : 0;
+    req_plan plan = {MODE_VALID, NULL, small, NULL, false, false, NULL, false};
+    sdkc_buf desc = SDKC_BUF_INIT;
+    sdkrt_request *req = build(wk, op, &plan, &desc);
+    probe_ctx pc = {wk, rn, op, "page-walk", op->path, MODE_VALID, 0, false};
+    if (!req || plan.why) {
+        ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL, "the first page: %s",
+            plan.why ? plan.why : "out of memory");
+        goto done;
+    }
+    while (req && pages < MAX_PAGES && !bad) {
+        char *target = NULL;
+        sdkrt_error *err = NULL;
+        if (sdkrt_request_target(&target, req, &err) != SDKRT_OK) {
+            ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL, "page %zu: %s", pages + 1,
+                sdkrt_error_message(err));
+            sdkrt_error_free(err);
+            break;
+        }
+        if (keys_has(&targets, target)) {
+            ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "loop",
+                "page %zu leads back to the request of an earlier page: %s %s", pages, op->method,
+                target);
+            free(target);
+            bad = true;
+            break;
+        }
+        sdkc_buf_reset(&desc);
+        sdkc_buf_printf(&desc, "%s %s", sdkrt_request_method(req), target);
+        keys_push(&targets, target);
+        pc.desc = desc.data;
+        probe_out out;
+        sdkrt_response *resp = NULL;
+        memset(&out, 0, sizeof out);
+        send_probe(&pc, rn->client, req, NULL, &out, &resp);
+        json_t *its = out.body ? items_of(pg, out.body) : NULL;
+        if (!json_is_array(its)) {
+            if (out.body)
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "items",
+                    "page %zu has no items array; %s", pages + 1, pc.desc);
+            else /* the answer was judged (or skipped) as a probe of its own */
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
+                    "the walk stopped: page %zu gave no success body; %s", pages + 1, pc.desc);
+            cut = !out.body;
+            bad = bad || out.body;
+            probe_out_cleanup(&out);
+            sdkrt_response_free(resp);
+            break;
+        }
+        pages++;
+        for (size_t i = 0; i < json_array_size(its); i++) {
+            char *k = item_key(pg, json_array_get(its, i));
+            if (k && keys_has(&items, k)) {
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "repeat",
+                    "item %s came again on page %zu; %s", k, pages, pc.desc);
+                bad = true;
+                free(k);
+                continue;
+            }
+            if (!keys_push(&items, k))
+                rn->r->oom = true;
+        }
+        sdkrt_request *next = NULL;
+        if (sdkrt_page_next(&next, rn->client, &d, req, resp, &err) != SDKRT_OK) {
+            ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "next",
+                "no next page can be made of page %zu: %s; %s", pages, sdkrt_error_message(err),
+                pc.desc);
+            sdkrt_error_free(err);
+            bad = true;
+        }
+        whole = !next && !bad;
+        probe_out_cleanup(&out);
+        sdkrt_response_free(resp);
+        sdkrt_request_free(req);
+        req = next;
+    }
+    if (!bad && reference_compare(&pc, &ref, &items, whole, pages))
+        bad = true;
+    if (!bad && !cut && pages)
+        ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_PASS, NULL, NULL,
+            "%zu items over %zu pages%s, no repeat%s", items.n, pages,
+            whole ? "" : " (stopped at the bound)",
+            ref.have ? ", none lost" : " (losses not checked: no page size to ask one big page)");
+done:
+    sdkrt_request_free(req);
+    free(plan.why);
+    sdkc_buf_cleanup(&desc);
+    keys_free(&items);
+    keys_free(&targets);
+    keys_free(&ref.keys);
+}
+
 /* Walk from the first page forward with `next`, then back with `previous` from the last page:
  * no item may repeat, and the way back must see the items of the way forward. */
 static void page_walk(worker *wk, const sdkc_operation *op)
@@ -1468,10 +1773,12 @@ static void page_walk(worker *wk, const sdkc_operation *op)
     probe_ctx pc = {wk, rn, op, "page-walk", op->path, MODE_VALID, 0, false};
     long limit = param_named(op, SDKC_PARAM_QUERY, "limit") ? PAGE_LIMIT : 0;
     key_list fwd = {0}, back = {0}, cursors = {0};
+    reference ref;
+    reference_fetch(wk, op, &ref);
     json_t *page = fetch_page(wk, op, NULL, limit, "page-walk");
     json_t *last = NULL;
     size_t pages = 0, last_page_items = 0;
-    bool bad = false;
+    bool bad = false, whole = false;
     if (!page) {
         ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
             "the first page could not be read");
@@ -1482,7 +1789,7 @@ static void page_walk(worker *wk, const sdkc_operation *op)
         size_t n = json_array_size(items);
         pages++;
         for (size_t i = 0; i < n; i++) {
-            char *k = item_key(json_array_get(items, i));
+            char *k = item_key(pg, json_array_get(items, i));
             if (k && keys_has(&fwd, k)) {
                 ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "repeat",
                     "walking forward, item %s came again on page %zu", k, pages);
@@ -1494,8 +1801,10 @@ static void page_walk(worker *wk, const sdkc_operation *op)
                 rn->r->oom = true;
         }
         const char *next = cursor_of(pg, page, pg->next_field);
-        if (n == 0 || !next)
+        if (n == 0 || !next) {
+            whole = true;
             break;
+        }
         if (keys_has(&cursors, next)) {
             ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "loop",
                 "walking forward, page %zu gave a next cursor seen before", pages);
@@ -1508,12 +1817,19 @@ static void page_walk(worker *wk, const sdkc_operation *op)
         last_page_items = n;
         page = fetch_page(wk, op, next, limit, "page-walk");
     }
+    if (!page && !whole && !bad) { /* that answer was judged as a probe of its own */
+        ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
+            "the walk stopped: page %zu gave no success body", pages + 1);
+        goto done;
+    }
     if (page && json_array_size(items_of(pg, page)) > 0) {
         json_decref(last);
         last = page;
         last_page_items = json_array_size(items_of(pg, page));
         page = NULL;
     }
+    if (!bad && reference_compare(&pc, &ref, &fwd, whole, pages))
+        bad = true;
     /* Back from the last non-empty page: expect every forward item before it. */
     if (last && pg->previous_field) {
         size_t expect = fwd.n - last_page_items;
@@ -1530,7 +1846,7 @@ static void page_walk(worker *wk, const sdkc_operation *op)
             json_t *items = items_of(pg, p);
             size_t n = json_array_size(items);
             for (size_t i = 0; i < n; i++) {
-                char *k = item_key(json_array_get(items, i));
+                char *k = item_key(pg, json_array_get(items, i));
                 if (k && keys_has(&back, k)) {
                     ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "repeat",
                         "walking back, item %s came again on page %zu", k, bpages);
@@ -1572,6 +1888,7 @@ done:
     keys_free(&fwd);
     keys_free(&back);
     keys_free(&cursors);
+    keys_free(&ref.keys);
 }
 static int phase_of(const sdkc_operation *op)
 {
@@ -1638,17 +1955,20 @@ static bool expect_error(const sdkc_operation *op, int status, const char *tag, 
 
 /* ---- what answers teach: created ids, Location headers, OpenAPI links ---- */
 
-static const json_t *result_of(const sdkc_operation *op, const json_t *body)
+/* The result the client returns of a success body (its `data` when the success unwraps it). */
+static const json_t *result_of(const sdkc_operation *op, int status, const json_t *body)
 {
-    if (op->success.unwrap && json_is_object(body))
-        return json_object_get(body, op->success.unwrap);
+    const sdkc_success *sx = success_for(op, status);
+    if (sx && sx->unwrap && json_is_object(body))
+        return json_object_get(body, sx->unwrap);
     return body;
 }
 
 /* The id of what a write made: its `id` field, else the last segment of its Location. */
-static json_t *created_id(const sdkc_operation *op, const json_t *body, const char *location)
+static json_t *created_id(const sdkc_operation *op, int status, const json_t *body,
+                          const char *location)
 {
-    const json_t *res = result_of(op, body);
+    const json_t *res = result_of(op, status, body);
     const json_t *id = json_object_get(res, "id");
     if (json_is_string(id) || json_is_integer(id))
         return json_deep_copy(id);
@@ -1728,11 +2048,13 @@ static void learn_links(runner *rn, const sdkc_operation *op, int status, const 
 static void learn(runner *rn, const sdkc_operation *op, const probe_out *o)
 {
     if (o->body) {
-        harvest(rn, op->success.result, result_of(op, o->body), 0);
+        const sdkc_success *sx = success_for(op, o->status);
+        if (sx)
+            harvest(rn, sx->result, result_of(op, o->status, o->body), 0);
         learn_links(rn, op, o->status, o->body);
     }
     if (o->status / 100 == 2 && strcmp(op->method, "POST") == 0) {
-        json_t *id = created_id(op, o->body, o->location);
+        json_t *id = created_id(op, o->status, o->body, o->location);
         store_put_str(rn, "coll", op->path, id);
         json_decref(id);
     }
@@ -1843,7 +2165,7 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
         /* ensure_resource_availability: what a POST made can be read back */
         if (i == 0 && out.status / 100 == 2 && strcmp(op->method, "POST") == 0 &&
             check_on(rn, CHECK_AVAILABILITY)) {
-            json_t *id = created_id(op, out.body, out.location);
+            json_t *id = created_id(op, out.status, out.body, out.location);
             const sdkc_operation *reader = id ? item_reader(rn, op->path) : NULL;
             if (reader && included(rn->opts, reader->id))
                 probe_mode_op(wk, reader, "after-create", MODE_AFTER_CREATE, NULL, id);
@@ -1882,7 +2204,10 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
         sdkc_buf_cleanup(&why_buf);
     }
     /* bad-cursor: rejected; with the declared 400 InvalidCursorError where there is one */
-    if (op->pagination && op->pagination->cursor_param && check_on(rn, CHECK_NEGATIVE)) {
+    /* OpenCode's cursors only: a page number, a last id or a page token may be any value a
+       server (or a mock) accepts */
+    if (op->pagination && op->pagination->cursor_param &&
+        op->pagination->style == SDKC_PAGE_CURSOR_OBJECT && check_on(rn, CHECK_NEGATIVE)) {
         expectation e = {0, NULL, "an invalid cursor"};
         if (!expect_error(op, 400, "InvalidCursorError", "an invalid cursor", &e) || !e.tag ||
             strcmp(e.tag, "InvalidCursorError") != 0)
@@ -1907,9 +2232,14 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
             e = (expectation){0, NULL, "a request without credentials"};
         probe_mode_op(wk, op, "no-credentials", MODE_NO_CREDENTIALS, &e, NULL);
     }
-    /* page-walk */
-    if (op->pagination && check_on(rn, CHECK_PAGINATION) && !no_id)
-        page_walk(wk, op);
+    /* page-walk: OpenCode's cursor object forwards and back; the other styles forwards as the
+       runtime's engine goes */
+    if (op->pagination && check_on(rn, CHECK_PAGINATION) && !no_id) {
+        if (op->pagination->style == SDKC_PAGE_CURSOR_OBJECT)
+            page_walk(wk, op);
+        else
+            engine_walk(wk, op);
+    }
 }
 
 static void *worker_main(void *arg)

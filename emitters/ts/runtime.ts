@@ -234,10 +234,35 @@ export interface OperationSpec {
   /** Requirements, any one of which authenticates; each names its schemes. undefined: the
    * contract declares no schemes, and every credential of the client is sent. */
   readonly security?: readonly (readonly string[])[];
-  /** [items field, cursor field, next field, previous field, cursor input key] */
+  /** OpenCode's cursor object: [items field, cursor field, next field, previous field, cursor
+   * input key] */
   readonly page?: readonly [string, string, string, string | undefined, string];
+  /** Every other pagination style (docs/pagination.md). */
+  readonly paging?: PagingSpec;
   /** [failure event, item is a JSON string of the item] */
   readonly stream?: readonly [string | undefined, boolean];
+}
+
+/** The pagination styles the runtime continues from a page's raw response and the request that
+ * fetched it, as libsdkrt's page.c does (OpenCode's cursor object is `OperationSpec.page`). */
+export type PageStyle = 'cursor-token' | 'cursor-item' | 'next-url' | 'link-header' | 'page-number' | 'offset';
+
+/** How an operation pages. Paths are member names joined by '.' (a member whose own name is the
+ * whole path, `odata.nextLink`, is taken first); parameters are query parameters' wire names. */
+export interface PagingSpec {
+  readonly style: PageStyle;
+  /** The items array; undefined: the body is the array. */
+  readonly items?: string;
+  /** cursor-token: the token; next-url: the URL. */
+  readonly next?: string;
+  /** The query parameter a continuation sets: token, last id, page number or offset. */
+  readonly param?: string;
+  /** A boolean whose `false` ends the pages. */
+  readonly hasMore?: string;
+  /** cursor-item: the member of the last item sent (default `id`). */
+  readonly itemId?: string;
+  /** page-number, offset: the page size parameter; a page with fewer items is the last. */
+  readonly sizeParam?: string;
 }
 
 export interface SchemeSpec {
@@ -639,6 +664,20 @@ interface Prepared {
 
 type Input = Record<string, unknown>;
 
+/** A request before credentials and call options. */
+interface Wire {
+  method: string;
+  /** Absolute, without the query pieces. */
+  url: string;
+  /** Encoded `name=value` pieces (not the credentials'). */
+  query: string[];
+  cookies: string[];
+  /** Header parameters. */
+  headers: HeaderMap;
+  body?: string | Uint8Array;
+  contentType?: string;
+}
+
 /** The base of a generated client: holds the options and performs calls. */
 export class BaseClient {
   readonly baseUrl: string;
@@ -718,12 +757,9 @@ export class BaseClient {
     return out;
   }
 
-  private async prepare(
-    op: OperationSpec,
-    inputObject: object,
-    options: RequestOptions | undefined,
-    stream: boolean,
-  ): Promise<Prepared> {
+  /** The request an input asks for, before credentials and call options (what a page
+   * continuation edits). TypeErrors for programming errors. */
+  private async build(op: OperationSpec, inputObject: object, options: RequestOptions | undefined): Promise<Wire> {
     const input = inputObject as Input;
     let path = op.path;
     const query: string[] = [];
@@ -742,21 +778,7 @@ export class BaseClient {
       else if (where === 'cookie' && text) cookies.push(text);
       else if (where === 'header' && v !== null) paramHeaders[name] = text;
     }
-    const auth = this.authParts(op);
-    query.push(...auth.query);
-    let url = this.baseUrl + path;
-    if (query.length) url += (path.includes('?') ? '&' : '?') + query.join('&');
-
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(this.headers)) headers.set(k, v);
-    for (const [k, v] of Object.entries(auth.headers)) headers.set(k, v);
-    const cookie = [...auth.cookies, ...cookies];
-    if (cookie.length) headers.set('Cookie', cookie.join('; '));
-    if (stream && !headers.has('Accept')) headers.set('Accept', 'text/event-stream');
-    if (op.accept) headers.set('Accept', op.accept);
-    for (const [k, v] of Object.entries(paramHeaders)) headers.set(k, v);
-
-    let body: string | Uint8Array | undefined;
+    const wire: Wire = { method: op.method, url: this.baseUrl + path, query, cookies, headers: paramHeaders };
     if (op.body) {
       const b = op.body;
       let value: unknown;
@@ -782,14 +804,32 @@ export class BaseClient {
           ct = want;
         }
         const [bytes, type] = await encodeBody(ct, value, ct === b.contentType ? b.encodings : {});
-        body = bytes;
-        headers.set('Content-Type', type);
+        wire.body = bytes;
+        wire.contentType = type;
       } else if (b.required) {
         throw new TypeError(`${op.id}: the request body is required`);
       }
     }
-    for (const [k, v] of Object.entries(options?.headers ?? {})) headers.set(k, v);
+    return wire;
+  }
 
+  /** The Request of a wire request with the credentials and the call's options. */
+  private prepare(op: OperationSpec, wire: Wire, options: RequestOptions | undefined, stream: boolean): Prepared {
+    const auth = this.authParts(op);
+    const query = [...wire.query, ...auth.query];
+    let url = wire.url;
+    if (query.length) url += (url.includes('?') ? '&' : '?') + query.join('&');
+
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(this.headers)) headers.set(k, v);
+    for (const [k, v] of Object.entries(auth.headers)) headers.set(k, v);
+    const cookie = [...auth.cookies, ...wire.cookies];
+    if (cookie.length) headers.set('Cookie', cookie.join('; '));
+    if (stream && !headers.has('Accept')) headers.set('Accept', 'text/event-stream');
+    if (op.accept) headers.set('Accept', op.accept);
+    for (const [k, v] of Object.entries(wire.headers)) headers.set(k, v);
+    if (wire.contentType !== undefined) headers.set('Content-Type', wire.contentType);
+    for (const [k, v] of Object.entries(options?.headers ?? {})) headers.set(k, v);
     const controller = new AbortController();
     const why: Prepared['why'] = {};
     const signal = options?.signal;
@@ -819,7 +859,7 @@ export class BaseClient {
     };
     let request: Request;
     try {
-      request = new Request(url, { method: op.method, headers, body, signal: controller.signal });
+      request = new Request(url, { method: wire.method, headers, body: wire.body, signal: controller.signal });
     } catch (e) {
       cleanup();
       throw new ClientError('transport', op.id, `cannot build the request: ${String(e)}`, { cause: e });
@@ -915,7 +955,7 @@ export class BaseClient {
   /** A unary call: the decoded (and unwrapped) result, or undefined for no content; with several
    * successes of different types, `{ status, value }`. */
   async call(op: OperationSpec, input: object, options?: RequestOptions): Promise<unknown> {
-    const p = await this.prepare(op, input, options, false);
+    const p = this.prepare(op, await this.build(op, input, options), options, false);
     try {
       const res = await this.send(op, p);
       const success = this.successFor(op, res.status);
@@ -964,8 +1004,13 @@ export class BaseClient {
     return j;
   }
 
-  /** A paginated call: its first page (or the page a cursor in the input names). */
-  async page<T, C extends string>(op: OperationSpec, input: object, options?: RequestOptions): Promise<Page<T, C>> {
+  /** A call paginated by OpenCode's cursor object: its first page (or the page a cursor in the
+   * input names). */
+  async cursorPage<T, C extends string>(
+    op: OperationSpec,
+    input: object,
+    options?: RequestOptions,
+  ): Promise<CursorPage<T, C>> {
     const spec = op.page!;
     const j = await this.call({ ...op, unwrap: undefined }, input, options);
     const [itemsField, cursorField, nextField, prevField, cursorKey] = spec;
@@ -977,21 +1022,60 @@ export class BaseClient {
     const link = (f: string | undefined): C | undefined => {
       if (f === undefined || !isContainer(cur)) return undefined;
       const v = (cur as Input)[f];
-      if (v === null || v === undefined) return undefined; // the live server sends null for none
+      if (v === null || v === undefined || v === '') return undefined; // the live server sends null for none
       if (typeof v !== 'string') throw bad(`$.${cursorField}.${f}: expected a string`);
       return v as C;
     };
-    // A continuation sends the path parameters and the cursor only.
+    // A continuation sends the path parameters and the cursor only; a next cursor equal to the
+    // one just sent would loop.
     const base: Input = {};
     for (const [key, , where] of op.params) if (where === 'path') base[key] = (input as Input)[key];
-    const follow = (c: C, o?: RequestOptions) => this.page<T, C>(op, { ...base, [cursorKey]: c }, o ?? options);
-    return new Page<T, C>(items as T[], link(nextField), link(prevField), follow);
+    const follow = (c: C, o?: RequestOptions) => this.cursorPage<T, C>(op, { ...base, [cursorKey]: c }, o ?? options);
+    const next = link(nextField);
+    const sent = (input as Input)[cursorKey];
+    return new CursorPage<T, C>(items as T[], next === sent ? undefined : next, link(prevField), follow);
+  }
+
+  /** A call paginated in any other style (`op.paging`): its first page. */
+  async page<T>(op: OperationSpec, input: object, options?: RequestOptions): Promise<Page<T>> {
+    return this.pageAt<T>(op, await this.build(op, input, options), options);
+  }
+
+  /** The page a wire request fetches, with the request for the one after it. */
+  private async pageAt<T>(op: OperationSpec, wire: Wire, options: RequestOptions | undefined): Promise<Page<T>> {
+    const spec = op.paging!;
+    const p = this.prepare(op, wire, options, false);
+    let body: unknown;
+    let links: string | null;
+    try {
+      const res = await this.send(op, p);
+      const success = this.successFor(op, res.status);
+      if (!success) throw await this.errorFor(op, p, res);
+      links = res.headers.get('Link');
+      body = await this.decode(op, [success[0], success[1], undefined], p, res);
+    } finally {
+      p.cleanup();
+    }
+    const raw = spec.items === undefined ? body : pageAtPath(body, spec.items);
+    if (spec.items === undefined ? !Array.isArray(raw) : raw !== undefined && raw !== null && !Array.isArray(raw))
+      throw new ClientError('malformed_response', op.id, `$${spec.items === undefined ? '' : '.' + spec.items}: expected an array`);
+    const items = (Array.isArray(raw) ? raw : []) as T[];
+    // A page whose continuation cannot be made still gives its items; next() gives the error.
+    let fetchNext: ((o?: RequestOptions) => Promise<Page<T>>) | undefined;
+    try {
+      const next = pageNext(this.baseUrl, spec, wire, body, items, links);
+      if (next) fetchNext = (o) => this.pageAt<T>(op, next, o ?? options);
+    } catch (e) {
+      const err = new ClientError('malformed_response', op.id, e instanceof Error ? e.message : String(e));
+      fetchNext = () => Promise.reject(err);
+    }
+    return new Page<T>(items, fetchNext);
   }
 
   /** A streamed call: a cold iterable; nothing is sent before the first next(). */
   stream<T>(op: OperationSpec, input: object, options?: RequestOptions): Stream<T> {
     return new Stream<T>(async () => {
-      const p = await this.prepare(op, input, options, true);
+      const p = this.prepare(op, await this.build(op, input, options), options, true);
       let res: Response;
       try {
         res = await this.send(op, p);
@@ -1046,47 +1130,288 @@ export class BaseClient {
 
 // ---- pages ----
 
-/** One page of a paginated operation: its items and opaque cursors (of a type of their own per
- * operation) to the next and previous pages of the same query. */
-export class Page<T, C extends string = string> {
+/** The value at a dotted member path, or undefined; a member whose own name is the whole path
+ * (`odata.nextLink`) is taken first. */
+function pageAtPath(j: unknown, path: string): unknown {
+  const own = (o: unknown, k: string): unknown =>
+    isContainer(o) && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, k) ? (o as Input)[k] : undefined;
+  const whole = own(j, path);
+  if (whole !== undefined) return whole;
+  let v = j;
+  for (const seg of path.split('.')) {
+    v = own(v, seg);
+    if (v === undefined) return undefined;
+  }
+  return v;
+}
+
+/** A cursor-like value as text: a non-empty string, or an integer. */
+function cursorText(v: unknown): string | undefined {
+  if (typeof v === 'string' && v !== '' && !v.includes('\0')) return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return undefined;
+}
+
+function pctDecode(s: string): string {
+  const bytes = utf8.encode(s);
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === 37 && i + 2 < bytes.length && isHex(bytes[i + 1]!) && isHex(bytes[i + 2]!)) {
+      out.push(parseInt(String.fromCharCode(bytes[i + 1]!, bytes[i + 2]!), 16));
+      i += 2;
+    } else {
+      out.push(c === 43 ? 32 : c);
+    }
+  }
+  return new TextDecoder().decode(new Uint8Array(out));
+}
+
+function pieceNamed(piece: string, encodedName: string): boolean {
+  return piece.startsWith(encodedName) && (piece.length === encodedName.length || piece[encodedName.length] === '=');
+}
+
+/** The decoded value of the first query piece named name, or undefined. */
+function queryValue(query: readonly string[], name: string): string | undefined {
+  const en = pctEncode(name);
+  const piece = query.find((q) => pieceNamed(q, en));
+  return piece === undefined ? undefined : pctDecode(piece.slice(en.length + 1));
+}
+
+/** query with name set to value: in place of its first piece (the others dropped), or last. */
+function setQuery(query: readonly string[], name: string, value: string): string[] {
+  const en = pctEncode(name);
+  const piece = en + '=' + pctEncode(value);
+  const out: string[] = [];
+  let placed = false;
+  for (const q of query) {
+    if (!pieceNamed(q, en)) out.push(q);
+    else if (!placed) {
+      out.push(piece);
+      placed = true;
+    }
+  }
+  if (!placed) out.push(piece);
+  return out;
+}
+
+/** The number in query parameter name, or dflt when absent or not a number. */
+function queryNumber(query: readonly string[], name: string | undefined, dflt: number): number {
+  const v = name === undefined ? undefined : queryValue(query, name);
+  return v !== undefined && /^[ \t\n\v\f\r]*[+-]?[0-9]+$/.test(v) ? Number(v) : dflt;
+}
+
+function wireTarget(w: Wire): string {
+  return w.query.length ? w.url + (w.url.includes('?') ? '&' : '?') + w.query.join('&') : w.url;
+}
+
+/** Is rel one of the space-separated relation types in v? (case-insensitive) */
+function relHas(v: string, rel: string): boolean {
+  return v.split(/[ \t]+/).some((r) => r !== '' && r.toLowerCase() === rel.toLowerCase());
+}
+
+/** The target of the first link with relation rel (one of a space-separated list, case-
+ * insensitively) in an RFC 8288 Link header value, or undefined. Quoted parameter values may
+ * hold ',' and ';'. As libsdkrt's sdkrt_link_find. */
+export function findLink(value: string | null | undefined, rel: string): string | undefined {
+  const s = value ?? '';
+  let p = 0;
+  const ws = () => {
+    while (s[p] === ' ' || s[p] === '\t') p++;
+  };
+  while (p < s.length) {
+    ws();
+    if (s[p] === ',') {
+      p++;
+      continue;
+    }
+    if (s[p] !== '<') {
+      while (p < s.length && s[p] !== ',') p++; // not a link: to the next top-level comma
+      continue;
+    }
+    const ue = s.indexOf('>', p + 1);
+    if (ue < 0) break;
+    const url = s.slice(p + 1, ue);
+    p = ue + 1;
+    let match = false;
+    for (;;) {
+      ws();
+      if (s[p] !== ';') break;
+      p++;
+      ws();
+      const n0 = p;
+      while (p < s.length && !'=;, \t'.includes(s[p]!)) p++;
+      const name = s.slice(n0, p);
+      ws();
+      let v = '';
+      if (s[p] === '=') {
+        p++;
+        ws();
+        if (s[p] === '"') {
+          for (p++; p < s.length && s[p] !== '"'; p++) {
+            if (s[p] === '\\' && p + 1 < s.length) p++;
+            v += s[p];
+          }
+          if (s[p] === '"') p++;
+        } else {
+          const v0 = p;
+          while (p < s.length && !';, \t'.includes(s[p]!)) p++;
+          v = s.slice(v0, p);
+        }
+      }
+      if (name.toLowerCase() === 'rel') match = match || relHas(v, rel);
+    }
+    if (match) return url;
+    while (p < s.length && s[p] !== ',') p++; // anything unparsed up to the next link
+  }
+  return undefined;
+}
+
+function defaultPort(u: URL): string {
+  return u.port || (u.protocol === 'https:' ? '443' : u.protocol === 'http:' ? '80' : '');
+}
+
+/** The request for a next URL: GET, resolved against the URL of prev, with prev's headers and
+ * cookies (the credentials are added again); refused unless it stays on the client's origin. */
+function followUrl(baseUrl: string, prev: Wire, url: string): Wire | undefined {
+  let b: URL;
+  let u: URL;
+  try {
+    b = new URL(baseUrl);
+    u = new URL(url, wireTarget(prev));
+  } catch {
+    throw new Error(`the next page URL "${url.slice(0, 200)}" does not parse`);
+  }
+  const scheme = (x: URL) => x.protocol.replace(/:$/, '');
+  const user = u.username !== '' || u.password !== '';
+  if (user || scheme(u) !== scheme(b) || u.hostname !== b.hostname || defaultPort(u) !== defaultPort(b))
+    throw new Error(
+      `the next page URL leaves the API's origin (${scheme(u)}://${u.hostname}:${defaultPort(u)}, not ` +
+        `${scheme(b)}://${b.hostname}:${defaultPort(b)}${user ? ', or carries credentials' : ''}): ` +
+        'not followed, so that credentials are never sent there',
+    );
+  const next: Wire = {
+    method: 'GET',
+    url: u.origin + u.pathname,
+    query: u.search.length > 1 ? u.search.slice(1).split('&') : [],
+    cookies: prev.cookies,
+    headers: prev.headers,
+  };
+  // a server that links a page to itself would loop
+  return wireTarget(next) === wireTarget(prev) ? undefined : next;
+}
+
+/** prev with param set to value; undefined when prev already sent that value. */
+function withParam(prev: Wire, param: string, value: string): Wire | undefined {
+  if (queryValue(prev.query, param) === value) return undefined;
+  return { ...prev, query: setQuery(prev.query, param, value) };
+}
+
+/** The request for the page after the one prev fetched (body: its JSON; links: its Link
+ * header), undefined at the end: libsdkrt's sdkrt_page_next. Throws an Error saying why when
+ * a continuation is due but cannot be made. */
+function pageNext(
+  baseUrl: string,
+  d: PagingSpec,
+  prev: Wire,
+  body: unknown,
+  items: readonly unknown[],
+  links: string | null,
+): Wire | undefined {
+  if (d.style === 'link-header') {
+    const url = findLink(links, 'next');
+    return url === undefined ? undefined : followUrl(baseUrl, prev, url);
+  }
+  if (d.hasMore !== undefined && pageAtPath(body, d.hasMore) === false) return undefined;
+  const count = items.length;
+  switch (d.style) {
+    case 'cursor-token': {
+      const text = d.next === undefined ? undefined : cursorText(pageAtPath(body, d.next));
+      return text === undefined || d.param === undefined ? undefined : withParam(prev, d.param, text);
+    }
+    case 'cursor-item': {
+      if (count === 0 || d.param === undefined) return undefined;
+      const id = d.itemId ?? 'id';
+      const text = cursorText(pageAtPath(items[count - 1], id));
+      if (text === undefined) throw new Error(`the last item of the page has no "${id}" to continue from`);
+      return withParam(prev, d.param, text);
+    }
+    case 'next-url': {
+      const u = d.next === undefined ? undefined : pageAtPath(body, d.next);
+      return typeof u === 'string' && u !== '' ? followUrl(baseUrl, prev, u) : undefined;
+    }
+    case 'page-number':
+    case 'offset': {
+      const size = queryNumber(prev.query, d.sizeParam, 0);
+      if (count === 0 || d.param === undefined || (size > 0 && count < size)) return undefined;
+      const pages = d.style === 'page-number';
+      const cur = queryNumber(prev.query, d.param, pages ? 1 : 0);
+      return withParam(prev, d.param, String(pages ? cur + 1 : cur + count));
+    }
+  }
+  return undefined;
+}
+
+/** One page of a paginated operation: its items and the way to the next page of the same query.
+ * Every style (docs/pagination.md) gives one; OpenCode's cursor object gives a CursorPage. */
+export class Page<T> {
   constructor(
     readonly items: T[],
+    private readonly fetchNext: ((options?: RequestOptions) => Promise<Page<T>>) | undefined,
+  ) {}
+
+  /** Is there a page after this one? (When the server's next link cannot be followed, next()
+   * rejects with the reason.) */
+  get hasNext(): boolean {
+    return this.fetchNext !== undefined;
+  }
+
+  /** The next page (undefined after the last). Without options, the options of the first call
+   * are used again. */
+  next(options?: RequestOptions): Promise<Page<T> | undefined> {
+    return this.fetchNext === undefined ? Promise.resolve(undefined) : this.fetchNext(options);
+  }
+
+  /** Every item of this page and of the pages after it, one page resident at a time:
+   * `for await (const s of (await client.things.list()).iterAll())`. */
+  async *iterAll(options?: RequestOptions): AsyncGenerator<T, void, undefined> {
+    let page: Page<T> | undefined = this;
+    while (page) {
+      yield* page.items;
+      page = await page.next(options);
+    }
+  }
+}
+
+/** A page of OpenCode's cursor object: opaque cursors (of a type of their own per operation) to
+ * the next and previous pages of the same query. */
+export class CursorPage<T, C extends string = string> extends Page<T> {
+  constructor(
+    items: T[],
     /** The cursor of the next page, undefined on the last page. */
     readonly nextCursor: C | undefined,
     /** The cursor of the previous page, undefined on the first. */
     readonly previousCursor: C | undefined,
-    private readonly follow: (cursor: C, options?: RequestOptions) => Promise<Page<T, C>>,
-  ) {}
+    private readonly follow: (cursor: C, options?: RequestOptions) => Promise<CursorPage<T, C>>,
+  ) {
+    super(items, nextCursor === undefined ? undefined : (o) => follow(nextCursor, o));
+  }
 
-  get hasNext(): boolean {
-    return this.nextCursor !== undefined;
+  /** The next page (undefined after the last); sends the path parameters and the cursor only.
+   * Without options, the options of the first call are used again. */
+  override next(options?: RequestOptions): Promise<CursorPage<T, C> | undefined> {
+    return this.nextCursor === undefined ? Promise.resolve(undefined) : this.follow(this.nextCursor, options);
   }
 
   get hasPrevious(): boolean {
     return this.previousCursor !== undefined;
   }
 
-  /** The next page (undefined after the last); sends the path parameters and the cursor only.
-   * Without options, the options of the first call are used again. */
-  next(options?: RequestOptions): Promise<Page<T, C> | undefined> {
-    return this.nextCursor === undefined ? Promise.resolve(undefined) : this.follow(this.nextCursor, options);
-  }
-
   /** The previous page (undefined before the first). */
-  previous(options?: RequestOptions): Promise<Page<T, C> | undefined> {
+  previous(options?: RequestOptions): Promise<CursorPage<T, C> | undefined> {
     return this.previousCursor === undefined
       ? Promise.resolve(undefined)
       : this.follow(this.previousCursor, options);
-  }
-
-  /** Every item of this page and of the pages after it, one page resident at a time:
-   * `for await (const s of (await client.session.list()).iterAll())`. */
-  async *iterAll(options?: RequestOptions): AsyncGenerator<T, void, undefined> {
-    let page: Page<T, C> | undefined = this;
-    while (page) {
-      yield* page.items;
-      page = await page.next(options);
-    }
   }
 }
 

@@ -409,6 +409,8 @@ static void ctx_cleanup(cctx *c)
         free(b);
     }
     pvec_cleanup(&c->brand_list);
+    cmap_cleanup(&c->pages_used);
+    sdkc_doc_free(c->pages_doc);
 }
 
 static const char *info_text(cctx *c, const sdkc_node *info, const char *key)
@@ -536,6 +538,7 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     cmap_init(&c.snakes, true);
     cmap_init(&c.titles, true);
     cmap_init(&c.brands, true);
+    cmap_init(&c.pages_used, false);
     if (out)
         *out = NULL;
     if (!out || !doc) {
@@ -581,8 +584,12 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
         c.nomem = true;
     if (!c.nomem)
         cc_schemas_fill(&c);
+    if (!c.nomem && !cc_pages_config_load(&c))
+        c.nomem = true;
     if (!c.nomem)
         cc_operations(&c, ir);
+    if (!c.nomem)
+        cc_pages_config_finish(&c, ir);
     if (!c.nomem)
         cc_schemas_finish(&c, ir);
     if (c.nomem) {

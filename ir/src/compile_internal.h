@@ -83,6 +83,9 @@ typedef struct cctx {
     pvec unions;       /* unions awaiting discriminator detection */
     cmap brands;       /* prefix -> brand_acc* */
     pvec brand_list;   /* brand_acc*, creation order */
+    sdkc_doc *pages_doc;        /* the pagination config file, or NULL */
+    const sdkc_node *pages_ops; /* its "operations" mapping, or NULL */
+    cmap pages_used;            /* config entries (value nodes) an operation took */
 } cctx;
 
 sdkc_loc cc_loc(const cctx *c, const sdkc_node *n);
@@ -128,5 +131,16 @@ void cc_brand_vote(cctx *c, const sdkc_type *t, const char *field);
 
 /* ops.c */
 void cc_operations(cctx *c, sdkc_ir *ir);
+/* The field of an object type (through NULLABLE) with that wire name, or NULL. */
+const sdkc_field *cc_field_of(const sdkc_type *t, const char *wire);
+
+/* paging.c */
+/* Load opts->pagination_file (errors at its own positions); false only when out of memory. */
+bool cc_pages_config_load(cctx *c);
+/* Decide op->pagination for a JSON success: the config entry for op->id, else an extension of
+ * the operation object, else the heuristics. resp is the success response object. */
+void cc_paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op);
+/* Warn about config entries no compiled operation took. */
+void cc_pages_config_finish(cctx *c, const sdkc_ir *ir);
 
 #endif

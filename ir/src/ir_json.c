@@ -598,13 +598,19 @@ static void errors_json(writer *w, const sdkc_operation *op)
 static void pagination_json(writer *w, const sdkc_pagination *p)
 {
     open_c(w, '{');
+    put_str(w, "style", sdkc_page_style_name(p->style));
+    put_str(w, "source", sdkc_page_source_name(p->source));
+    put_str(w, "reason", p->reason);
     put_type_name(w, "item", p->item);
     put_type_name(w, "page", p->page);
-    put_str(w, "items_field", p->items_field);
+    put_str_or_null(w, "items_field", p->items_field);
     put_str(w, "cursor_field", p->cursor_field);
     put_str(w, "next_field", p->next_field);
     put_str(w, "previous_field", p->previous_field);
     put_str_or_null(w, "cursor_param", p->cursor_param ? p->cursor_param->wire_name : NULL);
+    put_str(w, "has_more_field", p->has_more_field);
+    put_str(w, "item_id_field", p->item_id_field);
+    put_str(w, "size_param", p->size_param ? p->size_param->wire_name : NULL);
     close_c(w, '}');
 }
 
@@ -1412,6 +1418,20 @@ static void read_params(reader *r, sdkc_operation *op, const json_t *arr, const 
     op->nparams = ps ? n : 0;
 }
 
+/* A pagination parameter named by its wire name: one of the operation's query parameters. */
+static const sdkc_param *page_param(reader *r, const sdkc_operation *op, const json_t *name,
+                                    const char *where)
+{
+    if (!json_is_string(name))
+        return NULL;
+    for (size_t i = 0; i < op->nparams; i++)
+        if (op->params[i].wire_name &&
+            strcmp(op->params[i].wire_name, json_string_value(name)) == 0)
+            return &op->params[i];
+    rerr(r, "%s: pagination parameter \"%s\" is not a parameter", where, json_string_value(name));
+    return NULL;
+}
+
 static void read_errors(reader *r, sdkc_operation *op, const json_t *arr, const char *where)
 {
     size_t n = json_array_size(arr);
@@ -1633,16 +1653,18 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
             p->cursor_field = get_str(r, pg, "cursor_field", where);
             p->next_field = get_str(r, pg, "next_field", where);
             p->previous_field = get_str(r, pg, "previous_field", where);
-            const json_t *cp = json_object_get(pg, "cursor_param");
-            if (json_is_string(cp)) {
-                for (size_t i = 0; i < op->nparams && !p->cursor_param; i++)
-                    if (op->params[i].wire_name &&
-                        strcmp(op->params[i].wire_name, json_string_value(cp)) == 0)
-                        p->cursor_param = &op->params[i];
-                if (!p->cursor_param)
-                    rerr(r, "%s: cursor_param \"%s\" is not a parameter", where,
-                         json_string_value(cp));
-            }
+            p->has_more_field = get_str(r, pg, "has_more_field", where);
+            p->item_id_field = get_str(r, pg, "item_id_field", where);
+            p->reason = get_str(r, pg, "reason", where);
+            const char *style = get_str(r, pg, "style", where);
+            const char *source = get_str(r, pg, "source", where);
+            /* absent in IR written before styles: OpenCode's cursor object, found by heuristic */
+            if (style && !sdkc_page_style_parse(style, &p->style))
+                rerr(r, "%s: unknown pagination style \"%s\"", where, style);
+            if (source && !sdkc_page_source_parse(source, &p->source))
+                rerr(r, "%s: unknown pagination source \"%s\"", where, source);
+            p->cursor_param = page_param(r, op, json_object_get(pg, "cursor_param"), where);
+            p->size_param = page_param(r, op, json_object_get(pg, "size_param"), where);
         } else if (p) {
             rerr(r, "%s: \"pagination\" must be an object", where);
         }

@@ -664,7 +664,7 @@ static int status_of(const char *key)
     return v >= 100 && v <= 599 ? v : -1;
 }
 
-static const sdkc_field *field_of(const sdkc_type *t, const char *wire)
+const sdkc_field *cc_field_of(const sdkc_type *t, const char *wire)
 {
     t = cc_strip_nullable(t);
     if (!t || t->kind != SDKC_TYPE_OBJECT)
@@ -677,7 +677,7 @@ static const sdkc_field *field_of(const sdkc_type *t, const char *wire)
 
 static const char *error_tag(const sdkc_type *t)
 {
-    const sdkc_field *f = field_of(t, "_tag");
+    const sdkc_field *f = cc_field_of(t, "_tag");
     if (!f || !f->type)
         return NULL;
     if (f->type->kind == SDKC_TYPE_LITERAL && f->type->u.literal.kind == SDKC_LIT_STRING)
@@ -770,45 +770,6 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
     e->tags = tags;
 }
 
-static void detect_page(cctx *c, sdkc_operation *op)
-{
-    const sdkc_type *body = cc_strip_nullable(op->success.type);
-    const sdkc_field *items = field_of(body, "data");
-    const sdkc_field *cursor = field_of(body, "cursor");
-    if (!items || !cursor)
-        return;
-    const sdkc_type *arr = cc_strip_nullable(items->type);
-    if (!arr || arr->kind != SDKC_TYPE_ARRAY)
-        return;
-    const sdkc_type *ct = cc_strip_nullable(cursor->type);
-    const sdkc_field *next = field_of(ct, "next");
-    const sdkc_field *prev = field_of(ct, "previous");
-    if (!next)
-        return;
-    const sdkc_param *cp = NULL;
-    for (size_t i = 0; i < op->nparams; i++)
-        if (op->params[i].in == SDKC_PARAM_QUERY && strcmp(op->params[i].wire_name, "cursor") == 0)
-            cp = &op->params[i];
-    if (!cp)
-        return;
-    sdkc_pagination *pg = cc_alloc(c, sizeof *pg);
-    if (!pg)
-        return;
-    pg->item = arr->u.array.items;
-    pg->page = op->success.type;
-    pg->items_field = "data";
-    pg->cursor_field = "cursor";
-    pg->next_field = "next";
-    pg->previous_field = prev ? "previous" : NULL;
-    pg->cursor_param = cp;
-    /* the live server sends null for an absent cursor: say so in the IR */
-    sdkc_field *mnext = (sdkc_field *)next, *mprev = (sdkc_field *)prev;
-    mnext->type = cc_nullable(c, mnext->type, NULL);
-    if (mprev)
-        mprev->type = cc_nullable(c, mprev->type, NULL);
-    op->pagination = pg;
-}
-
 /* The Effect HttpApi contract gives a Fail cause's `error` the schema `not: {}` (never) when the
  * stream declares no typed error, yet makes it required, so no Fail cause could ever decode:
  * the server does send one. Such an `error` is raw JSON instead, so that clients can read it. */
@@ -821,7 +782,7 @@ static void loosen_fail_errors(cctx *c, const sdkc_node *cs, const sdkc_type *ca
     for (size_t i = 0; t && i < n; i++) {
         const sdkc_type *v =
             t->kind == SDKC_TYPE_UNION ? cc_strip_nullable(t->u.union_.variants[i].type) : t;
-        sdkc_field *f = (sdkc_field *)field_of(v, "error");
+        sdkc_field *f = (sdkc_field *)cc_field_of(v, "error");
         if (f && f->type && f->type->kind == SDKC_TYPE_NEVER) {
             sdkc_type *any = cc_any(c, cs, f->type->origin, NULL);
             if (any)
@@ -848,7 +809,7 @@ static sdkc_stream *build_stream(cctx *c, const raw_op *r, const sdkc_node *medi
         s->frame = schema ? cc_schema(c, schema, op_context(c, r, "Frame"),
                                       cc_printf(c, "%s/schema", nz(mp)))
                           : cc_any(c, media, NULL, NULL);
-        const sdkc_field *data = field_of(s->frame, "data");
+        const sdkc_field *data = cc_field_of(s->frame, "data");
         if (data && data->type && data->type->kind == SDKC_TYPE_JSON_STRING) {
             s->item = data->type->u.json_string.content;
             s->item_encoded = true;
@@ -893,7 +854,7 @@ static bool integer_type(const sdkc_type *t)
 static bool int_at(const sdkc_type *t, const char *const *path, size_t depth)
 {
     for (size_t i = 0; i < depth; i++) {
-        const sdkc_field *f = field_of(t, path[i]);
+        const sdkc_field *f = cc_field_of(t, path[i]);
         if (!f)
             return false;
         t = f->type;
@@ -1287,7 +1248,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     if (op->success.encoding != SDKC_ENC_JSON)
         return;
     build_stream_variant(c, r, op, best_key, content);
-    detect_page(c, op);
+    cc_paginate(c, r->node, best_resp, op);
     if (op->pagination)
         return;
     const sdkc_type *bt = op->success.type;

@@ -646,9 +646,12 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     }
     sdkrt_buf_ t = {0}, u = {0}, shown = {0};
     const char *qsep = strchr(rel, '?') ? "&" : "?";
-    sdkrt_buf_printf_(&t, "%s%s", c->base_path, rel);
-    sdkrt_buf_printf_(&u, "%s%s", c->base_url, rel);
-    sdkrt_buf_printf_(&shown, "%s%s", c->base_url, rel);
+    /* a followed next-page URL is relative to the origin, not to the base path */
+    const char *prefix = req->origin_target ? "" : c->base_path;
+    int origin = (int)(strlen(c->base_url) - (req->origin_target ? strlen(c->base_path) : 0));
+    sdkrt_buf_printf_(&t, "%s%s", prefix, rel);
+    sdkrt_buf_printf_(&u, "%.*s%s", origin, c->base_url, rel);
+    sdkrt_buf_printf_(&shown, "%.*s%s", origin, c->base_url, rel);
     for (size_t i = 0; i < auth.n; i++) {
         const auth_part *ap = &auth.parts[i];
         if (!ap->query)

@@ -111,6 +111,7 @@ void sdkrt_request_free(sdkrt_request *req)
         free((char *)req->security[i].param);
     }
     free(req->security);
+    free(req->origin_target);
     free(req);
 }
 
@@ -300,6 +301,10 @@ sdkrt_status sdkrt_request_target(char **out, const sdkrt_request *req, sdkrt_er
     if (req->error)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s %s: %s", req->method,
                                req->path_template, req->error);
+    if (req->origin_target) {
+        *out = sdkrt_strdup_(req->origin_target);
+        return *out ? SDKRT_OK : sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
     sdkrt_buf_ b = {0};
     const char *t = req->path_template;
     while (*t) {
@@ -474,5 +479,177 @@ sdkrt_status sdkrt_request_set_security(sdkrt_request *req, const sdkrt_security
     req->security = copy;
     req->security_count = n;
     req->has_security = true;
+    return SDKRT_OK;
+}
+
+/* ---- copies and query edits (pagination) ---- */
+
+static bool pairs_copy(sdkrt_pair_ **dst, const sdkrt_pair_ *src, size_t n)
+{
+    *dst = calloc(n ? n : 1, sizeof **dst);
+    if (!*dst)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        (*dst)[i].name = sdkrt_strdup_(src[i].name);
+        (*dst)[i].value = sdkrt_strdup_(src[i].value);
+        if (!(*dst)[i].name || !(*dst)[i].value)
+            return false;
+    }
+    return true;
+}
+
+static bool strings_copy(char ***dst, char *const *src, size_t n)
+{
+    *dst = calloc(n ? n : 1, sizeof **dst);
+    if (!*dst)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!((*dst)[i] = sdkrt_strdup_(src[i])))
+            return false;
+    return true;
+}
+
+sdkrt_status sdkrt_request_copy(sdkrt_request **out, const sdkrt_request *req)
+{
+    *out = NULL;
+    if (!req)
+        return SDKRT_ERR;
+    sdkrt_request *c = NULL;
+    if (sdkrt_request_new(&c, req->method, req->path_template) != SDKRT_OK)
+        return SDKRT_ERR;
+    /* counts follow each list as it is filled, so a failure part-way frees what was copied */
+    bool ok = pairs_copy(&c->params, req->params, req->param_count);
+    c->param_count = c->params ? req->param_count : 0;
+    ok = ok && pairs_copy(&c->raw_params, req->raw_params, req->raw_param_count);
+    c->raw_param_count = c->raw_params ? req->raw_param_count : 0;
+    ok = ok && pairs_copy(&c->headers, req->headers, req->header_count);
+    c->header_count = c->headers ? req->header_count : 0;
+    ok = ok && strings_copy(&c->query, req->query, req->query_count);
+    c->query_count = c->query ? req->query_count : 0;
+    ok = ok && strings_copy(&c->cookies, req->cookies, req->cookie_count);
+    c->cookie_count = c->cookies ? req->cookie_count : 0;
+    if (ok && req->has_body)
+        ok = sdkrt_request_set_body(c, req->content_type, req->body, req->body_len) == SDKRT_OK;
+    if (ok && req->multipart)
+        ok = (c->multipart = sdkrt_multipart_copy_(req->multipart)) != NULL;
+    if (ok && req->has_security)
+        ok = sdkrt_request_set_security(c, req->security, req->security_count) == SDKRT_OK;
+    if (ok && req->origin_target)
+        ok = (c->origin_target = sdkrt_strdup_(req->origin_target)) != NULL;
+    if (ok && req->error)
+        ok = (c->error = sdkrt_strdup_(req->error)) != NULL;
+    if (!ok || c->oom) {
+        sdkrt_request_free(c);
+        return SDKRT_ERR;
+    }
+    *out = c;
+    return SDKRT_OK;
+}
+
+/* Does the encoded piece "n=v" carry the encoded name? */
+static bool piece_named(const char *piece, const char *enc_name)
+{
+    size_t n = strlen(enc_name);
+    return strncmp(piece, enc_name, n) == 0 && (piece[n] == '=' || piece[n] == '\0');
+}
+
+sdkrt_status sdkrt_request_set_query(sdkrt_request *req, const char *name, const char *value)
+{
+    if (!name || !*name) {
+        record(req, "query parameter needs a non-empty name");
+        return SDKRT_ERR;
+    }
+    sdkrt_buf_ en = {0}, piece = {0};
+    sdkrt_pct_encode_(&en, name);
+    if (value) {
+        sdkrt_buf_printf_(&piece, "%s=", en.data ? en.data : "");
+        sdkrt_pct_encode_(&piece, value);
+    }
+    if (en.oom || piece.oom) {
+        sdkrt_buf_cleanup_(&en);
+        sdkrt_buf_cleanup_(&piece);
+        return oom_record(req);
+    }
+    size_t k = 0;
+    bool placed = false;
+    for (size_t i = 0; i < req->query_count; i++) {
+        if (!piece_named(req->query[i], en.data)) {
+            req->query[k++] = req->query[i];
+            continue;
+        }
+        free(req->query[i]);
+        if (value && !placed) {
+            req->query[k++] = piece.data;
+            placed = true;
+        }
+    }
+    req->query_count = k;
+    sdkrt_buf_cleanup_(&en);
+    if (!value || placed)
+        return SDKRT_OK;
+    return add_query_encoded(req, &piece);
+}
+
+void sdkrt_request_clear_query(sdkrt_request *req)
+{
+    for (size_t i = 0; i < req->query_count; i++)
+        free(req->query[i]);
+    req->query_count = 0;
+}
+
+static int hex_digit(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+sdkrt_status sdkrt_request_query_value(const sdkrt_request *req, const char *name, char **out)
+{
+    *out = NULL;
+    sdkrt_buf_ en = {0};
+    sdkrt_pct_encode_(&en, name ? name : "");
+    if (en.oom)
+        return SDKRT_ERR;
+    const char *v = NULL;
+    for (size_t i = 0; i < req->query_count && !v; i++)
+        if (piece_named(req->query[i], en.data ? en.data : ""))
+            v = req->query[i] + en.len + (req->query[i][en.len] == '=');
+    sdkrt_buf_cleanup_(&en);
+    if (!v)
+        return SDKRT_OK;
+    char *d = malloc(strlen(v) + 1), *w = d;
+    if (!d)
+        return SDKRT_ERR;
+    for (const char *p = v; *p; p++) {
+        int hi = p[0] == '%' ? hex_digit((unsigned char)p[1]) : -1;
+        int lo = hi >= 0 ? hex_digit((unsigned char)p[2]) : -1;
+        if (lo >= 0) {
+            *w++ = (char)(hi * 16 + lo);
+            p += 2;
+        } else {
+            *w++ = *p == '+' ? ' ' : *p;
+        }
+    }
+    *w = '\0';
+    *out = d;
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_request_set_origin_target_(sdkrt_request *req, const char *target)
+{
+    if (!target || target[0] != '/' || !query_ok(target)) {
+        record(req, "next-page target is not an absolute path of printable ASCII");
+        return SDKRT_ERR;
+    }
+    char *t = sdkrt_strdup_(target);
+    if (!t)
+        return oom_record(req);
+    free(req->origin_target);
+    req->origin_target = t;
     return SDKRT_OK;
 }

@@ -33,7 +33,14 @@ struct sdkrt_request {
     sdkrt_security_scheme *security; /* copies (names and params owned) */
     size_t security_count;
     bool has_security; /* set: only these schemes authenticate the request */
+    /* A target already encoded and relative to the base URL's origin (a followed next-page
+       URL), sent instead of path_template and query; or NULL. */
+    char *origin_target;
 };
+
+/* Send req to origin_target (copied: "/path?query", printable ASCII without '#' or space)
+ * instead of its template and query; refused (recorded) otherwise. */
+sdkrt_status sdkrt_request_set_origin_target_(sdkrt_request *req, const char *target);
 
 /* Set a path parameter whose text is already encoded (sent as is). Refused (recorded): empty, a
  * dot segment, or a byte not allowed in a path segment. */

@@ -530,11 +530,45 @@ START_TEST(inspect_example)
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     ck_assert_msg(matches(r.out, "^operations: 8 \\(paginated 2, streams 2, no content 1\\)$"),
                   "%s", r.out);
-    ck_assert(matches(r.out, "v2.notebook.list .*\\[page Notebook\\]"));
+    ck_assert(matches(r.out, "v2.notebook.list .*\\[page cursor-object Notebook\\]"));
     ck_assert(matches(r.out, "v2.notebook.events .*\\[stream sse NotebookEvent\\]"));
     ck_assert(matches(r.out, "errors: 401 UnauthorizedError; 404 NoteNotFoundError "
                              "NotebookNotFoundError$"));
     ck_assert(matches(r.out, "409 ConflictError NotebookBusyError"));
+    result_free(&r);
+}
+END_TEST
+
+#define PAGES SDKC_SOURCE_DIR "/tests/compiler/data/pages/"
+
+START_TEST(inspect_pages)
+{
+    result r = run("inspect " PAGES "styles.yaml");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert_msg(matches(r.out, "^pages: cursor-object 1 cursor-token 1 cursor-item 2 next-url 1 "
+                                 "link-header 1 page-number 1 offset 1$"),
+                  "%s", r.out);
+    ck_assert(matches(r.out, "cursorItem .*\\[page cursor-item Thing\\]$"));
+    ck_assert(matches(r.out, "^ +page: heuristic: starting_after \\+ has_more$"));
+    result_free(&r);
+    /* the config file: an override said with its position; errors at the file's line:col */
+    r = run("inspect " PAGES "styles.yaml --pagination " PAGES "config.json");
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert(matches(r.out, "pageAlone .*\\[page page-number string\\]$"));
+    ck_assert(matches(r.out, "^ +page: config .*config.json:3:18$"));
+    result_free(&r);
+    r = run("compile " PAGES "styles.yaml -o /dev/null --pagination " PAGES "config-bad.json");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, "config-bad.json:3:28: error: pagination config: unknown style"));
+    result_free(&r);
+    /* items nested below a field: paginated in the IR, a plain call in C, and said so */
+    char args[1024];
+    snprintf(args, sizeof args, "generate %s --lang c --prefix ns --out %s/ns", PAGES "nested.yaml",
+             tmpdir);
+    r = run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    ck_assert(matches(r.err, "nested.yaml:6:7: warning: operation 'nested': its pages "
+                             "\\(page-number, items 'data.rows'\\) are not reachable in C"));
     result_free(&r);
 }
 END_TEST
@@ -544,7 +578,7 @@ START_TEST(inspect_opencode)
     result r = run("inspect " SDKC_SOURCE_DIR "/spec/opencode/openapi.json");
     ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
     ck_assert(matches(r.out, "^operations: 188 "));
-    ck_assert(matches(r.out, "v2.session.list .*\\[page SessionV2Info\\]"));
+    ck_assert(matches(r.out, "v2.session.list .*\\[page cursor-object SessionV2Info\\]"));
     ck_assert(matches(r.out, "v2.session.events .*\\[stream sse SessionDurableEvent\\] "
                              "\\[durable: follow by durable.seq via after\\]"));
     result_free(&r);
@@ -616,6 +650,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, inspect_opencode);
     tcase_add_test(tc, generate_warns_about_integral_numbers);
     tcase_add_test(tc, inspect_durable_stream);
+    tcase_add_test(tc, inspect_pages);
     tcase_add_test(tc, webhooks_inspected_and_emitted);
     tcase_add_test(tc, dropped_constructs_warned);
     suite_add_tcase(s, tc);

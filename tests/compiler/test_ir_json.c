@@ -448,7 +448,7 @@ static const bad_case BAD[] = {
           "\"params\": [], \"success\": {\"status\": 200, \"encoding\": \"json\", \"type\": "
           "{\"kind\": \"string\"}}, \"pagination\": {\"item\": {\"kind\": \"string\"}, "
           "\"cursor_param\": \"cursor\"}, \"errors\": [], \"security\": []}]}",
-     0, 0, "cursor_param \"cursor\" is not a parameter"},
+     0, 0, "pagination parameter \"cursor\" is not a parameter"},
 };
 #define NBAD (sizeof BAD / sizeof BAD[0])
 

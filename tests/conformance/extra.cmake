@@ -47,23 +47,30 @@ if(TARGET conformance_test_sdk_opencode)
 endif()
 # --- end sdkconf ----------------------------------------------------------------------------------
 
-# --- faults: one small Python server per check (faults/faults.py, faults/shop.yaml) ------------
-# Each server plants exactly one fault; the run must report deviations of that check and of no
-# other. `conformant` plants none and must give 0 deviations; `max-time` and `sigint` stop the run
-# early and the report must still be written.
+# --- Python-driven servers: faults/faults.py (shop.yaml) plants one fault per check, and
+# faults/pages.py (pages.yaml) serves one list per pagination style. A test per fault: the run
+# must report deviations of that check and of no other (`conformant`: none; `max-time`, `sigint`:
+# stopped early, the report still written). A test per style: a faithful server (the walk
+# passes), one that repeats an item across pages and one that drops one (rules repeat and loss).
+# Python drives sdkc: script tests (the valgrind stage would wrap python, not sdkc).
 find_program(SDKC_PYTHON3 python3)
-if(TARGET sdkc-cli AND SDKC_PYTHON3)
-  foreach(fault conformant not_a_server_error status_code_conformance content_type_conformance
-                response_headers_conformance response_schema_conformance negative_data_rejection
-                ignored_auth use_after_free ensure_resource_availability missing_resource timeout
-                max-time sigint)
-    add_test(NAME conformance/fault_${fault}
-             COMMAND ${SDKC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/faults/faults.py
-                     $<TARGET_FILE:sdkc-cli> ${fault} ${CMAKE_CURRENT_BINARY_DIR}/faults)
-    # python drives sdkc: a script test (the valgrind stage would wrap python, not sdkc)
-    set_tests_properties(conformance/fault_${fault} PROPERTIES LABELS "conformance;script"
-                                                               TIMEOUT 60)
+function(sdkc_conform_py_tests script prefix)
+  foreach(what ${ARGN})
+    add_test(NAME conformance/${prefix}_${what}
+             COMMAND ${SDKC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/faults/${script}
+                     $<TARGET_FILE:sdkc-cli> ${what} ${CMAKE_CURRENT_BINARY_DIR}/${prefix})
+    set_tests_properties(conformance/${prefix}_${what} PROPERTIES LABELS "conformance;script"
+                                                                  TIMEOUT 60)
   endforeach()
+endfunction()
+if(TARGET sdkc-cli AND SDKC_PYTHON3)
+  sdkc_conform_py_tests(faults.py fault conformant not_a_server_error status_code_conformance
+                        content_type_conformance response_headers_conformance
+                        response_schema_conformance negative_data_rejection ignored_auth
+                        use_after_free ensure_resource_availability missing_resource timeout
+                        second_success_schema max-time sigint)
+  sdkc_conform_py_tests(pages.py page cursor-object cursor-token cursor-item next-url link-header
+                        page-number offset)
 endif()
 
 # --- prism corpus: sdkc conform against Prism mocks of tests/mock/corpus.txt ----------------------

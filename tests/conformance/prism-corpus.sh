@@ -8,7 +8,10 @@
 # the false-report rate (deviations whose listed reason is sdkc's own / all deviations).
 # The checks that need server state (use_after_free, ensure_resource_availability,
 # missing_resource, pagination) are off: a mock has none; so is timeout (how fast a mock answers
-# on a loaded CI machine says nothing about the contract).
+# on a loaded CI machine says nothing about the contract); so is negative_data_rejection: Prism
+# 5.16 never answers a body that is not JSON (the connection stalls until the client's timeout;
+# stoplightio/prism#2664, the parse error is not caught) and takes any cursor, so its probes can
+# find nothing and cost a timeout each.
 set -uo pipefail
 sdkc=$1 src=$2 work=$3
 shift 3
@@ -49,13 +52,22 @@ for s in json.load(open(sys.argv[1])).get("security_schemes", []):
   done
   if [[ -z $pid ]]; then echo prism >"$d/status"; return; fi
   timeout -k 5 120 "$SDKC" conform "$API/$rel" --base-url "http://127.0.0.1:$port" "${args[@]}" \
-    --checks all,-use_after_free,-ensure_resource_availability,-missing_resource,-pagination,-timeout \
-    --timeout-ms 5000 --max-time 60 -j 2 --quiet --report "$d/report.json" >"$d/conform.out" 2>&1
+    --checks all,-use_after_free,-ensure_resource_availability,-missing_resource,-pagination,-timeout,-negative_data_rejection \
+    --timeout-ms 3000 --max-time 60 -j 2 --quiet --report "$d/report.json" >"$d/conform.out" 2>&1
   echo "$?" >"$d/status"
-  "$SRC/scripts/prism.sh" stop "$pid" 2>/dev/null || true
+  # Prism takes a second or two to exit: stop it in the background and let the next contract
+  # start; the script waits for every one at the end.
+  echo "$pid" >"$d/prism.pid"
+  "$SRC/scripts/prism.sh" stop "$pid" >/dev/null 2>&1 &
 }
 export -f one
 grep -v '^[[:space:]]*\(#\|$\)' "$src/tests/mock/corpus.txt" | xargs -d '\n' -P "$jobs" -n 1 bash -c 'one "$1"' _
+for f in "$out"/*/prism.pid; do
+  [[ -f $f ]] || continue
+  p=$(cat "$f")
+  for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$p" 2>/dev/null && "$src/scripts/prism.sh" stop "$p"
+done
 
 python3 - "$src/tests/mock/corpus.txt" "$out" "$src/tests/conformance/prism-expected.json" <<'PY'
 import json, os, sys
@@ -77,6 +89,10 @@ for rel in names:
         continue
     r = json.load(open(rep))
     s = r["summary"]
+    if s.get("stopped"):
+        # a run cut short leaves operations unprobed and its deviations unseen
+        print("FAIL %s: stopped (%s) before every probe was sent" % (rel, s["stopped"]))
+        fail += 1
     ops += s["operations"]
     probed += s["probed"]
     for x in r["deviations"]:

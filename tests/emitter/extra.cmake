@@ -51,6 +51,9 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
   # default and NXX errors.
   sdkc_test_sdk(errors ${PROJECT_SOURCE_DIR}/tests/compiler/data/compile/real/responses.yaml er
                 ${HERE}/errors/errors_main.c)
+  # Every pagination style: _iter and the page calls over the in-memory transport.
+  sdkc_test_sdk(pages ${PROJECT_SOURCE_DIR}/tests/compiler/data/pages/styles.yaml pg
+                ${HERE}/pages/pages_main.c)
   # Several declared successes, a stream variant, credentials without security schemes.
   sdkc_test_sdk(successes ${HERE}/data/successes.yaml sc ${HERE}/successes/successes_main.c)
   # Const input twins: the test must build with -Wcast-qual -Wwrite-strings as errors.

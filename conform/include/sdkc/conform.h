@@ -1,18 +1,23 @@
 /* sdkc/conform.h - contract conformance: probe a live server with requests built from the IR and
- * judge every response against the contract.
+ * judge every response against the contract (docs/conformance.md).
  *
- * For each included operation the runner sends probes (see docs/conformance.md):
- *   valid           a request built from the IR (ids come from resources created earlier)
- *   unknown-id      a well-formed identifier nobody created: the declared 404 tags expected
- *   bad-cursor      an invalid page cursor: a declared 400 InvalidCursorError expected
- *   malformed-body  a body that is not JSON: a declared 400 InvalidRequestError expected
- *   no-credentials  no Authorization header: a declared 401 UnauthorizedError expected
- *   page-walk       cursors walked forward and back: no item lost or repeated
- *   stream          SSE frames read for a short while: every frame and item against its schema
- * and records checks: status (declared for the operation), content-type, body (schema), tag
- * (declared for that status), expect (the error the probe provokes), frame, item, cursor. Every
- * result is a pass, a deviation, or a skip with its reason; skips never count as passes.
- */
+ * Operations run in phases (creators, other writes, reads, deletes), `jobs` at a time. Each gets
+ * the probes its contract and the checks on call for:
+ *   valid           required parameters and body fields (values from sdkc_synth_value; path ids
+ *                   from links, --param, earlier answers or a POST to the collection)
+ *   positive        every optional parameter and body field set too (not for DELETE)
+ *   after-create    GET of what a POST just made (its id or Location)
+ *   after-delete    GET of what a DELETE just removed
+ *   unknown-id      a well-formed id nobody made: the declared 404 (only where declared)
+ *   bad-cursor      an invalid page cursor (OpenCode's cursor object)
+ *   malformed-body  a body that is not JSON (JSON bodies)
+ *   no-credentials  no credentials, where security is required and the valid probe sent some
+ *   page-walk       pages of any style followed to the end as the runtime's engine does, and
+ *                   compared with one big page: no item lost, repeated or made up
+ * Streams (SSE) are read for stream_ms within their probe: every frame and item against its
+ * schema. Every answer is judged by the checks below, each result a pass, a deviation, or a skip
+ * with its reason (a 401/403 to any probe but no-credentials is a skip); skips never count as
+ * passes. */
 #ifndef SDKC_CONFORM_H
 #define SDKC_CONFORM_H
 
@@ -31,7 +36,8 @@ extern "C" {
 #endif
 
 /* `sdkc conform ...` (argv[0] = "conform"): exit status 0 conformant, 1 deviations found (or a
- * difference from --known), 2 usage or contract errors. Output goes to stdout/stderr. */
+ * difference from --known), 2 usage or contract errors, 3 nothing really checked (no valid probe
+ * answered) or stopped early. Output goes to stdout/stderr. */
 int sdkc_conform_main(int argc, char **argv);
 
 typedef enum sdkc_verdict {
@@ -49,7 +55,7 @@ const char *sdkc_verdict_name(sdkc_verdict v); /* "pass", "deviation", "skip" */
 typedef struct sdkc_conform_result {
     const char *operation; /* "v2.session.get" */
     const char *probe;     /* "valid", "unknown-id", ... */
-    const char *check;     /* "status", "content-type", "body", "tag", ... or "probe" for skips */
+    const char *check;     /* a check name (below), or "probe" / "transport" for skips */
     sdkc_verdict verdict;
     const char *path; /* JSON path of a body deviation, or NULL */
     const char *rule; /* validator rule of a body deviation, or NULL */

@@ -147,6 +147,16 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
         warn_body_limits(&contract->ops[i], diag);
         warn_integral_params(&contract->ops[i], diag);
     }
+    for (size_t i = 0; i < ir->nops; i++) {
+        const sdkc_pagination *pg = ops[i].op->pagination;
+        if (pg && !ops[i].op->stream && !emit_page_ok(&ops[i]))
+            sdkc_diag_add(diag, SDKC_SEV_WARNING, ops[i].op->loc,
+                          "operation '%s': its pages (%s, items '%s') are not reachable in C "
+                          "(items nested below the body's fields, or of another shape); the call "
+                          "returns the body, without _iter",
+                          ops[i].op->id, sdkc_page_style_name(pg->style),
+                          pg->items_field ? pg->items_field : "$");
+    }
     sorted = malloc((cx.nall ? cx.nall : 1) * sizeof *sorted);
     tags = emit_collect_tags(&cx, ops, ir->nops, &ntags);
     if (!sorted || !tags)

@@ -185,6 +185,9 @@ void emit_error_entry(const sdkc_operation *op, size_t idx, int *status, const c
 const char *emit_entry_tag(const char *tag, const ctype *t);
 /* Is the page projection usable (fields found as the IR says)? */
 bool emit_page_ok(const cop *o);
+/* Does it page in OpenCode's style (cursor types of its own, cursor_value/_new/_dup, previous)?
+ * Every other style pages through the runtime's engine (sdkrt/page.h). */
+bool emit_page_cursor_object(const cop *o);
 /* Is p sent by a page continuation (a path parameter)? And how many of op's are. */
 bool emit_is_ctx_param(const sdkc_operation *op, const sdkc_param *p);
 size_t emit_npath_params(const sdkc_operation *op);

@@ -7,12 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The items array of a page body in C: the body itself (an array), or one of its fields. */
+static bool page_items_ok(const cop *o, const sdkc_pagination *pg)
+{
+    if (!pg->items_field)
+        return !strcmp(o->result->jk, "SDKRT_JK_ARRAY") && o->result->inner == o->item;
+    if (strchr(pg->items_field, '.')) /* nested: not reachable through one member */
+        return false;
+    const cfield *items = emit_find_field(o->page, pg->items_field);
+    return items && items->type->inner == o->item && !strcmp(items->type->jk, "SDKRT_JK_ARRAY") &&
+           !items->boxed;
+}
+
+bool emit_page_cursor_object(const cop *o)
+{
+    return o->op->pagination && o->op->pagination->style == SDKC_PAGE_CURSOR_OBJECT;
+}
+
 /* Is the page projection usable (fields found as the IR says)? */
 bool emit_page_ok(const cop *o)
 {
     const sdkc_pagination *pg = o->op->pagination;
     if (!pg || !o->page || !o->item || !o->result)
         return false;
+    if (pg->style != SDKC_PAGE_CURSOR_OBJECT) /* the runtime reads the rest from the raw page */
+        return o->op->success.encoding == SDKC_ENC_JSON && o->result->is_struct &&
+               page_items_ok(o, pg);
     const cfield *items = emit_find_field(o->page, pg->items_field);
     const cfield *cur = emit_find_field(o->page, pg->cursor_field);
     if (!items || items->type->inner != o->item || strcmp(items->type->jk, "SDKRT_JK_ARRAY") ||

@@ -578,8 +578,8 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         P, P, P, P, P);
     bool any_paged = false;
     for (size_t i = 0; i < nops; i++)
-        any_paged =
-            any_paged || (ops[i].op->pagination && emit_page_ok(&ops[i]) && !ops[i].op->stream);
+        any_paged = any_paged || (ops[i].op->pagination && emit_page_ok(&ops[i]) &&
+                                  emit_page_cursor_object(&ops[i]) && !ops[i].op->stream);
     if (any_paged)
         sdkc_buf_puts(b, "/* strdup without relying on POSIX feature macros. */\n"
                          "static char *dup_str(const char *s)\n{\n    size_t n = strlen(s) + 1;\n"
@@ -605,8 +605,10 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             emit_stream(cx, b, o);
             if (emit_follow_ok(o))
                 emit_follow_c(cx, b, o);
-        } else if (o->op->pagination && emit_page_ok(o))
+        } else if (o->op->pagination && emit_page_ok(o) && emit_page_cursor_object(o))
             emit_paged(cx, b, o);
+        else if (o->op->pagination && emit_page_ok(o))
+            emit_paged_engine(cx, b, o);
         else
             emit_unary(cx, b, o);
     }

@@ -8,6 +8,8 @@
 void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op);
 /* A paginated operation: first page, continuation, iterator (ops_paged.c). */
 void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o);
+/* The same API for every other style, over the runtime's pagination engine (ops_paged.c). */
+void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o);
 
 /* Followers of durable streams (ops_follow.c): whether op gets one, its declarations in ops.h
  * and its code in ops.c. */

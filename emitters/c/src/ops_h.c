@@ -206,7 +206,29 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
         return;
     }
     bool paged = op->pagination && emit_page_ok(o);
-    if (paged) {
+    bool engine = paged && !emit_page_cursor_object(o);
+    if (engine) {
+        const char *items = emit_const_ptr(cx, o->item->cdecl);
+        sdkc_buf_printf(b,
+                        "/* A position in the pages of %s (opaque): the request for the page after "
+                        "one, as that page's\n * response says (%s). Owned by its page. */\n",
+                        N, sdkc_page_style_name(op->pagination->style));
+        sdkc_buf_printf(b, "typedef struct %s_%s_cursor %s_%s_cursor;\n\n", P, N, P, N);
+        sdkc_buf_printf(b,
+                        "/* One page of %s. items and count view the decoded body; next is NULL on "
+                        "the last page.\n * Everything is owned by the page: release it with "
+                        "%s_%s_page_free. */\n",
+                        N, P, N);
+        sdkc_buf_printf(b,
+                        "typedef struct %s_%s_page {\n    %sitems;\n    size_t count;\n"
+                        "    %s_%s_cursor *next;\n    %sbody;\n} %s_%s_page;\n\n",
+                        P, N, items, P, N, emit_ptr_decl(cx, o->result->cdecl), P, N);
+        sdkc_buf_printf(b, "void %s_%s_page_free(%s_%s_page *page); /* NULL is a no-op */\n", P, N,
+                        P, N);
+        sdkc_buf_printf(b,
+                        "void %s_%s_cursor_free(%s_%s_cursor *cursor); /* NULL is a no-op */\n\n",
+                        P, N, P, N);
+    } else if (paged) {
         const char *items = emit_const_ptr(cx, o->item->cdecl);
         sdkc_buf_printf(b,
                         "/* A position in the pages of %s (opaque): only valid for this operation. "
@@ -300,10 +322,10 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_printf(b, "%s_error **err);\n", P);
     if (paged) {
         sdkc_buf_printf(b,
-                        "/* The page at cursor (borrowed), sending only the cursor. */\n"
+                        "/* The page at cursor (borrowed)%s. */\n"
                         "%s_status %s_%s_continue(%s_client *client, const %s_%s_cursor *cursor, "
                         "const %s_call_options *call,\n    %s_%s_page **out, %s_error **err);\n",
-                        P, P, N, P, P, N, P, P, N, P);
+                        engine ? "" : ", sending only the cursor", P, P, N, P, P, N, P, P, N, P);
         sdkc_buf_printf(b,
                         "/* An iterator over every item of every page, forwards, with one page "
                         "resident. No I/O until the first\n * next. request is copied; client "

@@ -288,3 +288,175 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
         P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P, op->id, cx->upper, cx->upper,
         cx->upper, page_t, P, N, P, N, cx->upper, page_t);
 }
+
+/* A C string literal, or NULL. */
+static void put_str_or_null(sdkc_buf *b, const char *s)
+{
+    if (s)
+        sdkc_kit_put_c_string(b, s);
+    else
+        sdkc_buf_puts(b, "NULL");
+}
+
+static const char *engine_style(sdkc_page_style s)
+{
+    static const char *const names[] = {"SDKRT_PAGE_CURSOR_OBJECT", "SDKRT_PAGE_CURSOR_TOKEN",
+                                        "SDKRT_PAGE_CURSOR_ITEM",   "SDKRT_PAGE_NEXT_URL",
+                                        "SDKRT_PAGE_LINK_HEADER",   "SDKRT_PAGE_PAGE_NUMBER",
+                                        "SDKRT_PAGE_OFFSET"};
+    return (size_t)s < sizeof names / sizeof names[0] ? names[s] : "SDKRT_PAGE_OFFSET";
+}
+
+void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
+{
+    const sdkc_operation *op = o->op;
+    const sdkc_pagination *pg = op->pagination;
+    const char *P = cx->prefix, *N = o->name, *U = cx->upper;
+    const char *body_t = o->result->cdecl;
+    const char *cursor_t = sdkc_arena_printf(cx->arena, "%s_%s_cursor", P, N);
+    const char *page_t = sdkc_arena_printf(cx->arena, "%s_%s_page", P, N);
+
+    /* the descriptor the engine reads the raw page with */
+    sdkc_buf_printf(b, "static const sdkrt_page_desc page_%s = {%s, ", N, engine_style(pg->style));
+    put_str_or_null(b, pg->items_field);
+    sdkc_buf_puts(b, ", ");
+    put_str_or_null(b, pg->next_field);
+    sdkc_buf_puts(b, ", ");
+    put_str_or_null(b, pg->cursor_param ? pg->cursor_param->wire_name : NULL);
+    sdkc_buf_puts(b, ", ");
+    put_str_or_null(b, pg->has_more_field);
+    sdkc_buf_puts(b, ", ");
+    put_str_or_null(b, pg->item_id_field);
+    sdkc_buf_puts(b, ", ");
+    put_str_or_null(b, pg->size_param ? pg->size_param->wire_name : NULL);
+    sdkc_buf_puts(b, ", 0};\n\n");
+
+    sdkc_buf_printf(b,
+                    "struct %s {\n    sdkrt_request *req; /* the next page's */\n"
+                    "    sdkrt_error *why;   /* or why there is none to make (told by continue) */"
+                    "\n};\n\n",
+                    cursor_t);
+    sdkc_buf_printf(b,
+                    "void %s_free(%s *cursor)\n{\n    if (!cursor)\n        return;\n"
+                    "    sdkrt_request_free(cursor->req);\n    sdkrt_error_free(cursor->why);\n"
+                    "    free(cursor);\n}\n\n",
+                    cursor_t, cursor_t);
+    sdkc_buf_printf(b,
+                    "void %s_free(%s *page)\n{\n    if (!page)\n        return;\n"
+                    "    %s_free(page->next);\n    %s_free(page->body);\n    free(page);\n}\n\n",
+                    page_t, page_t, cursor_t, body_t);
+
+    /* decode one page: the typed body and where its items are */
+    sdkc_buf_printf(b,
+                    "static sdkrt_status %s_decode(const sdkrt_response *resp, void **out, const "
+                    "void **items,\n    size_t *count, sdkrt_error **err)\n{\n"
+                    "    void *result = NULL;\n    *out = NULL;\n    *items = NULL;\n"
+                    "    *count = 0;\n"
+                    "    if (sdkrt_json_response(&op_%s, resp, &result, err) != SDKRT_OK)\n"
+                    "        return SDKRT_ERR;\n    %s *body = result;\n",
+                    N, N, body_t);
+    if (!pg->items_field) {
+        sdkc_buf_puts(b, "    *items = body->items;\n    *count = body->count;\n");
+    } else {
+        const cfield *items = emit_find_field(o->page, pg->items_field);
+        sdkc_buf_printf(
+            b, "    if %s {\n        *items = %s.items;\n        *count = %s.count;\n    }\n",
+            emit_field_present(cx, "body", items), emit_field_value(cx, "body", items),
+            emit_field_value(cx, "body", items));
+    }
+    sdkc_buf_puts(b, "    *out = body;\n    return SDKRT_OK;\n}\n\n");
+    sdkc_buf_printf(b, "static void %s_body_free(void *body)\n{\n    %s_free(body);\n}\n\n", N,
+                    body_t);
+
+    /* send, decode, and keep the request for the next page */
+    sdkc_buf_printf(
+        b,
+        "static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
+        "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
+        "    sdkrt_response *resp = NULL;\n    sdkrt_request *next = NULL;\n"
+        "    void *body = NULL;\n    const void *items = NULL;\n    size_t count = 0;\n"
+        "    *out = NULL;\n"
+        "    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)\n"
+        "        return SDKRT_ERR;\n"
+        "    sdkrt_error *why = NULL;\n"
+        "    %s_status st = %s_decode(resp, &body, &items, &count, err);\n"
+        "    /* a page whose continuation cannot be made still comes back: its cursor says why */\n"
+        "    if (st == SDKRT_OK && sdkrt_page_next(&next, client, &page_%s, req, resp, &why) != "
+        "SDKRT_OK)\n        next = NULL;\n"
+        "    sdkrt_response_free(resp);\n"
+        "    %s *page = st == SDKRT_OK ? calloc(1, sizeof *page) : NULL;\n"
+        "    %s *cursor = st == SDKRT_OK && (next || why) ? calloc(1, sizeof *cursor) : NULL;\n"
+        "    if (st == SDKRT_OK && (!page || ((next || why) && !cursor)))\n"
+        "        st = sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
+        "    if (st != SDKRT_OK) {\n        free(page);\n        free(cursor);\n"
+        "        sdkrt_request_free(next);\n        sdkrt_error_free(why);\n"
+        "        %s_free(body);\n        return SDKRT_ERR;\n    }\n"
+        "    page->body = body;\n    page->items = items;\n    page->count = count;\n"
+        "    if (cursor) {\n        cursor->req = next;\n        cursor->why = why;\n"
+        "        page->next = cursor;\n    }\n"
+        "    *out = page;\n    return SDKRT_OK;\n}\n\n",
+        P, N, P, P, page_t, P, P, N, N, page_t, cursor_t, body_t);
+
+    /* first page */
+    sdkc_buf_printf(b, "%s_status %s_%s(%s_client *client, ", P, P, N, P);
+    if (o->has_request)
+        sdkc_buf_printf(b, "const %s_%s_request *request, ", P, N);
+    sdkc_buf_printf(b,
+                    "const %s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
+                    "    sdkrt_request *req = NULL;\n    if (out)\n        *out = NULL;\n"
+                    "    if (!client || !out)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
+                    "    if (build_%s(&req%s, err) != SDKRT_OK)\n        return SDKRT_ERR;\n"
+                    "    %s_status st = %s_fetch(client, req, call, out, err);\n"
+                    "    sdkrt_request_free(req);\n    return st;\n}\n\n",
+                    P, page_t, P, op->id, N, o->has_request ? ", request" : "", P, N);
+    /* continuation */
+    sdkc_buf_printf(b,
+                    "%s_status %s_%s_continue(%s_client *client, const %s *cursor, const "
+                    "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
+                    "    if (out)\n        *out = NULL;\n"
+                    "    if (!client || !out || !cursor)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client, cursor and out are required\");\n"
+                    "    if (cursor->why)\n        return sdkrt_error_set(err, "
+                    "sdkrt_error_reason(cursor->why), \"%%s\", sdkrt_error_message(cursor->why));\n"
+                    "    return %s_fetch(client, cursor->req, call, out, err);\n}\n\n",
+                    P, P, N, P, cursor_t, P, page_t, P, op->id, N);
+    /* iterator: the runtime's pager */
+    sdkc_buf_printf(b, "struct %s_%s_iter {\n    sdkrt_pager *pager;\n};\n\n", P, N);
+    sdkc_buf_printf(b,
+                    "void %s_%s_iter_free(%s_%s_iter *it)\n{\n    if (!it)\n        return;\n"
+                    "    sdkrt_pager_free(it->pager);\n    free(it);\n}\n\n",
+                    P, N, P, N);
+    sdkc_buf_printf(b, "%s_status %s_%s_iter_new(%s_%s_iter **out, %s_client *client, ", P, P, N, P,
+                    N, P);
+    if (o->has_request)
+        sdkc_buf_printf(b, "const %s_%s_request *request,\n    ", P, N);
+    sdkc_buf_printf(b,
+                    "const %s_call_options *call, %s_error **err)\n{\n"
+                    "    if (!out || !client)\n        return sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
+                    "    *out = NULL;\n    sdkrt_request *req = NULL;\n"
+                    "    %s_%s_iter *it = calloc(1, sizeof *it);\n"
+                    "    if (!it)\n        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
+                    "\"out of memory\");\n"
+                    "    %s_status st = build_%s(&req%s, err);\n"
+                    "    if (st == SDKRT_OK)\n"
+                    "        st = sdkrt_pager_new(&it->pager, client, req, call, &page_%s, "
+                    "%s_decode, %s_body_free,\n            sizeof(%s), err);\n"
+                    "    sdkrt_request_free(req);\n"
+                    "    if (st != SDKRT_OK) {\n        %s_%s_iter_free(it);\n"
+                    "        return SDKRT_ERR;\n    }\n"
+                    "    *out = it;\n    return SDKRT_OK;\n}\n\n",
+                    P, P, op->id, P, N, P, N, o->has_request ? ", request" : "", N, N, N,
+                    o->item->cdecl, P, N);
+    sdkc_buf_printf(b,
+                    "%s_next %s_%s_iter_next(%s_%s_iter *it, %s*item, %s_error **err)\n{\n"
+                    "    if (item)\n        *item = NULL;\n"
+                    "    if (!it || !item) {\n        sdkrt_error_set(err, "
+                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: iterator and item are required\");\n"
+                    "        return %s_NEXT_ERROR;\n    }\n"
+                    "    const void *v = NULL;\n    int r = sdkrt_pager_next(it->pager, &v, err);\n"
+                    "    if (r == 1) {\n        *item = v;\n        return %s_NEXT_ITEM;\n    }\n"
+                    "    return r == 0 ? %s_NEXT_END : %s_NEXT_ERROR;\n}\n\n",
+                    P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P, op->id, U, U, U, U);
+}

@@ -54,6 +54,8 @@ static int parse(sdkc_kit_generate_args *a, const sdkc_kit_generate *g, int argc
             slot = &a->include[a->ninclude];
         else if (!strcmp(arg, "--follow"))
             slot = &a->follow[a->nfollow];
+        else if (!strcmp(arg, "--pagination"))
+            slot = &a->pagination;
         if (slot) {
             if (i + 1 >= argc)
                 return usage(g);
@@ -103,8 +105,9 @@ int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
     }
     sdkc_status st;
     if (looks_like_ir(text, len)) {
-        if (a.ninclude || a.nfollow)
-            fprintf(stderr, "sdkc generate: --include and --follow are ignored for IR input\n");
+        if (a.ninclude || a.nfollow || a.pagination)
+            fprintf(stderr, "sdkc generate: --include, --follow and --pagination are ignored for "
+                            "IR input (give them to 'sdkc compile')\n");
         st = sdkc_ir_from_json(&compiled, a.input, text, len, diag);
     } else {
         sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
@@ -112,6 +115,7 @@ int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
         co.ninclude = a.ninclude;
         co.follow = a.follow;
         co.nfollow = a.nfollow;
+        co.pagination_file = a.pagination;
         st = sdkc_compile_file(&compiled, a.input, &co, diag);
     }
     if (st != SDKC_OK) {

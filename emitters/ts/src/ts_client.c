@@ -6,11 +6,23 @@
 #include <string.h>
 
 /* Members of rt.BaseClient: a group may not take their names. */
+
+/* Every paginated operation returns an rt.Page; OpenCode's cursor object an rt.CursorPage with
+ * typed cursors, continued from the input; the other styles from the raw page and the request
+ * (runtime.ts pageNext, as libsdkrt's page.c). */
+static const sdkc_pagination *ts_cursor_page(const sdkc_operation *op)
+{
+    return op->pagination && op->pagination->style == SDKC_PAGE_CURSOR_OBJECT ? op->pagination
+                                                                              : NULL;
+}
+
 static const char *const client_members[] = {
-    "baseUrl",      "transport",     "headers",    "credentials", "timeout", "schemes",
-    "errorClasses", "credentialFor", "authParts",  "prepare",     "failure", "send",
-    "text",         "errorFor",      "successFor", "call",        "decode",  "page",
-    "stream",       "streamFailure", "failureOf",  "constructor", NULL};
+    "baseUrl",   "transport",    "headers",       "credentials", "timeout",
+    "schemes",   "errorClasses", "credentialFor", "authParts",   "prepare",
+    "failure",   "send",         "text",          "errorFor",    "successFor",
+    "call",      "decode",       "page",          "stream",      "streamFailure",
+    "failureOf", "constructor",  "build",         "cursorPage",  "pageAt",
+    NULL};
 
 static bool same(const char *a, const char *b)
 {
@@ -146,7 +158,7 @@ sdkc_status ts_plan_ops(ts_ctx *cx)
             o->input = cx->ops[i - 1].input;
         else if (op->nparams || op->body)
             o->input = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sInput", base));
-        if (op->pagination)
+        if (ts_cursor_page(op))
             o->cursor = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sCursor", base));
         if (several_types(cx, op))
             o->result = ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sResult", base));
@@ -201,13 +213,13 @@ static void emit_input(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         char where[96];
         snprintf(where, sizeof where, "%s parameter", sdkc_param_in_name(p->in));
         ts_put_doc(b, "  ", p->docs,
-                   op->pagination && p == op->pagination->cursor_param
+                   ts_cursor_page(op) && p == ts_cursor_page(op)->cursor_param
                        ? "An opaque cursor from a page of this operation."
                        : NULL);
         sdkc_buf_puts(b, "  ");
         ts_put_key(b, o->keys[j]);
         sdkc_buf_puts(b, p->required ? ": " : "?: ");
-        if (op->pagination && p == op->pagination->cursor_param)
+        if (ts_cursor_page(op) && p == ts_cursor_page(op)->cursor_param)
             sdkc_buf_puts(b, o->cursor);
         else
             ts_put_type(cx, b, p->type, "T.");
@@ -267,6 +279,27 @@ static void put_accept(sdkc_buf *b, const sdkc_operation *op)
     }
     b->oom = b->oom || acc.oom;
     sdkc_buf_cleanup(&acc);
+}
+
+/* `paging: { style, items, ... }`: what runtime.ts pageNext needs (the fields of sdkrt_page_desc).
+ */
+static void put_paging(sdkc_buf *b, const sdkc_pagination *pg)
+{
+    const char *keys[] = {"items", "next", "param", "hasMore", "itemId", "sizeParam"};
+    const char *vals[] = {pg->items_field,
+                          pg->next_field,
+                          pg->cursor_param ? pg->cursor_param->wire_name : NULL,
+                          pg->has_more_field,
+                          pg->item_id_field,
+                          pg->size_param ? pg->size_param->wire_name : NULL};
+    sdkc_buf_printf(b, "  paging: { style: '%s'", sdkc_page_style_name(pg->style));
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        if (!vals[k])
+            continue;
+        sdkc_buf_printf(b, ", %s: ", keys[k]);
+        ts_put_string(b, vals[k]);
+    }
+    sdkc_buf_puts(b, " },\n");
 }
 
 static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
@@ -399,8 +432,10 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         }
         sdkc_buf_puts(b, "],\n");
     }
-    if (op->pagination) {
-        const sdkc_pagination *pg = op->pagination;
+    if (op->pagination && !ts_cursor_page(op))
+        put_paging(b, op->pagination);
+    if (ts_cursor_page(op)) {
+        const sdkc_pagination *pg = ts_cursor_page(op);
         sdkc_buf_puts(b, "  page: [");
         ts_put_string(b, pg->items_field);
         sdkc_buf_puts(b, ", ");
@@ -445,10 +480,14 @@ static void put_result(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         return;
     }
     sdkc_buf_puts(b, "Promise<");
-    if (op->pagination) {
-        sdkc_buf_puts(b, "rt.Page<");
+    if (ts_cursor_page(op)) {
+        sdkc_buf_puts(b, "rt.CursorPage<");
         ts_put_type(cx, b, op->pagination->item, "T.");
         sdkc_buf_printf(b, ", %s>", o->cursor);
+    } else if (op->pagination) {
+        sdkc_buf_puts(b, "rt.Page<");
+        ts_put_type(cx, b, op->pagination->item, "T.");
+        sdkc_buf_puts(b, ">");
     } else if (o->result) {
         sdkc_buf_puts(b, o->result);
     } else {
@@ -490,8 +529,11 @@ static void emit_method(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
     if (op->description && !same(op->description, op->summary))
         sdkc_buf_printf(&ds, "%s\n", op->description);
     sdkc_buf_puts(&ds, line);
-    if (op->pagination)
+    if (ts_cursor_page(op))
         sdkc_buf_puts(&ds, "\nA page: `items`, `next()`, `previous()`, `iterAll()`.");
+    else if (op->pagination)
+        sdkc_buf_printf(&ds, "\nA page (%s): `items`, `next()`, `iterAll()`.",
+                        sdkc_page_style_name(op->pagination->style));
     if (op->stream)
         sdkc_buf_puts(&ds, "\nA cold stream: nothing is sent before the first `next()`; "
                            "`break` or `return()` closes it.");
@@ -516,6 +558,8 @@ static void emit_method(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
     const char *in = o->input ? "input" : "{}";
     if (op->stream) {
         sdkc_buf_puts(b, " {\n    return this.client.stream(");
+    } else if (ts_cursor_page(op)) {
+        sdkc_buf_puts(b, " {\n    return this.client.cursorPage(");
     } else if (op->pagination) {
         sdkc_buf_puts(b, " {\n    return this.client.page(");
     } else {
@@ -615,13 +659,14 @@ sdkc_status ts_emit_index(ts_ctx *cx, sdkc_buf *b)
             sdkc_buf_printf(b, "  %s,\n  is%s,\n", cx->tags[i].cls, cx->tags[i].cls);
         sdkc_buf_puts(b, "} from './errors.js';\n");
     }
-    sdkc_buf_puts(b,
-                  "export {\n  ClientError,\n  isClientError,\n  StatusError,\n  isStatusError,\n"
-                  "  StreamFailureError,\n  isStreamFailureError,\n  DeclaredError,\n  hasTag,\n"
-                  "  Page,\n  Stream,\n  SseParser,\n  type Binary,\n  type ClientOptions,\n"
-                  "  type RequestOptions,\n  type Credential,\n  type ClientErrorReason,\n"
-                  "  type Transport,\n  type HeaderMap,\n  type SseEvent,\n  type ResponseInfo,\n"
-                  "} from './runtime.js';\n");
+    sdkc_buf_puts(
+        b,
+        "export {\n  ClientError,\n  isClientError,\n  StatusError,\n  isStatusError,\n"
+        "  StreamFailureError,\n  isStreamFailureError,\n  DeclaredError,\n  hasTag,\n"
+        "  Page,\n  CursorPage,\n  Stream,\n  SseParser,\n  type Binary,\n  type ClientOptions,\n"
+        "  type RequestOptions,\n  type Credential,\n  type ClientErrorReason,\n"
+        "  type Transport,\n  type HeaderMap,\n  type SseEvent,\n  type ResponseInfo,\n"
+        "} from './runtime.js';\n");
     return sdkc_buf_finish(b);
 }
 

@@ -1081,8 +1081,8 @@ export class SessionApi {
    * GET /api/session (v2.session.list)
    * A page: `items`, `next()`, `previous()`, `iterAll()`.
    */
-  list(input: SessionListInput = {}, options?: rt.RequestOptions): Promise<rt.Page<T.SessionV2Info, SessionListCursor>> {
-    return this.client.page(OP_session_list, input, options);
+  list(input: SessionListInput = {}, options?: rt.RequestOptions): Promise<rt.CursorPage<T.SessionV2Info, SessionListCursor>> {
+    return this.client.cursorPage(OP_session_list, input, options);
   }
 
   /**
@@ -1234,8 +1234,8 @@ export class SessionApi {
    * GET /api/session/{sessionID}/message (v2.session.messages)
    * A page: `items`, `next()`, `previous()`, `iterAll()`.
    */
-  messages(input: SessionMessagesInput, options?: rt.RequestOptions): Promise<rt.Page<T.SessionMessage, SessionMessagesCursor>> {
-    return this.client.page(OP_session_messages, input, options);
+  messages(input: SessionMessagesInput, options?: rt.RequestOptions): Promise<rt.CursorPage<T.SessionMessage, SessionMessagesCursor>> {
+    return this.client.cursorPage(OP_session_messages, input, options);
   }
 
   /**

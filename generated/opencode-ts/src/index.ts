@@ -122,6 +122,7 @@ export {
   DeclaredError,
   hasTag,
   Page,
+  CursorPage,
   Stream,
   SseParser,
   type Binary,

@@ -258,14 +258,56 @@ typedef struct sdkc_error_status {
     const char *content_type;  /* "application/json", or NULL when the response has no body */
 } sdkc_error_status;
 
+/* How a continuation is formed from a page (docs/pagination.md). */
+typedef enum sdkc_page_style {
+    SDKC_PAGE_CURSOR_OBJECT, /* {items, cursor: {next, previous}}: next goes in cursor_param
+                                (OpenCode) */
+    SDKC_PAGE_CURSOR_TOKEN,  /* a token at next_field goes in cursor_param (nextPageToken) */
+    SDKC_PAGE_CURSOR_ITEM,   /* the last item's item_id_field goes in cursor_param (starting_after)
+                                while has_more_field is true */
+    SDKC_PAGE_NEXT_URL,      /* a URL at next_field (absolute or relative to the host), sent as is
+                                with GET (next_page_uri, links.next) */
+    SDKC_PAGE_LINK_HEADER,   /* the RFC 8288 Link header's rel="next" URL, sent as is with GET */
+    SDKC_PAGE_PAGE_NUMBER, /* cursor_param counts pages (1, 2, ...) until an empty or short page */
+    SDKC_PAGE_OFFSET       /* cursor_param counts the items seen until an empty or short page */
+} sdkc_page_style;
+
+/* "cursor-object", "cursor-token", "cursor-item", "next-url", "link-header", "page-number",
+ * "offset" (the IR JSON and config file spelling); sdkc_page_style_parse is the inverse (false
+ * for an unknown name). */
+const char *sdkc_page_style_name(sdkc_page_style s);
+bool sdkc_page_style_parse(const char *name, sdkc_page_style *out);
+
+/* Where a recognition came from. */
+typedef enum sdkc_page_source {
+    SDKC_PAGE_FROM_HEURISTIC, /* parameter names and response fields of a known shape */
+    SDKC_PAGE_FROM_EXTENSION, /* x-speakeasy-pagination, x-fern-pagination, ... */
+    SDKC_PAGE_FROM_CONFIG     /* the --pagination file */
+} sdkc_page_source;
+
+const char *sdkc_page_source_name(sdkc_page_source s); /* "heuristic", "extension", "config" */
+bool sdkc_page_source_parse(const char *name, sdkc_page_source *out);
+
+/* Field paths are wire names joined by '.' ("links.next"): each step is an object field. */
 typedef struct sdkc_pagination {
-    const sdkc_type *item;          /* the element type of items_field */
+    const sdkc_type *item;          /* the element type of the items array */
     const sdkc_type *page;          /* the success body type */
-    const char *items_field;        /* "data" */
-    const char *cursor_field;       /* "cursor" */
-    const char *next_field;         /* "next" */
-    const char *previous_field;     /* "previous", or NULL if the page has none */
-    const sdkc_param *cursor_param; /* the query parameter a continuation sends */
+    const char *items_field;        /* "data"; NULL when the body is the array itself */
+    const char *cursor_field;       /* CURSOR_OBJECT: "cursor"; else NULL */
+    const char *next_field;         /* CURSOR_OBJECT: "next" (in cursor_field); CURSOR_TOKEN and
+                                       NEXT_URL: the path of the token or URL; else NULL */
+    const char *previous_field;     /* CURSOR_OBJECT: "previous", or NULL if the page has none */
+    const sdkc_param *cursor_param; /* the query parameter a continuation sets (cursor, last id,
+                                       page number, offset); NULL for NEXT_URL and LINK_HEADER */
+    sdkc_page_style style;
+    sdkc_page_source source;
+    /* why, for `inspect`: "x-speakeasy-pagination", "heuristic: starting_after + has_more",
+       "config pages.json:3:5" */
+    const char *reason;
+    const char *has_more_field;   /* a boolean path: false ends the pages; or NULL */
+    const char *item_id_field;    /* CURSOR_ITEM: the item field sent ("id"); else NULL */
+    const sdkc_param *size_param; /* PAGE_NUMBER, OFFSET: the page size parameter ("per_page",
+                                     "limit") whose value tells a short page, or NULL */
 } sdkc_pagination;
 
 /* A durable stream: each item carries an integer sequence and the operation can be reopened after
@@ -408,10 +450,13 @@ typedef struct sdkc_compile_options {
        "OPID=off"; they replace detection for that operation (see sdkc_follow). */
     const char *const *follow;
     size_t nfollow;
+    /* A pagination config file (docs/pagination.md) that overrides detection per operation, or
+       NULL. Its errors are reported at its own file:line:col. */
+    const char *pagination_file;
 } sdkc_compile_options;
 #define SDKC_COMPILE_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        NULL, 0, NULL, 0, NULL, 0                                                                  \
+        NULL, 0, NULL, 0, NULL, 0, NULL                                                            \
     }
 
 typedef struct sdkc_compiled sdkc_compiled; /* owns an IR and its arena */

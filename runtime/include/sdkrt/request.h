@@ -64,6 +64,18 @@ sdkrt_status sdkrt_request_set_body(sdkrt_request *req, const char *content_type
  * at once; content type application/json. */
 sdkrt_status sdkrt_request_set_json_body(sdkrt_request *req, json_t *json);
 
+/* A deep copy of req in *out (new; sdkrt_request_free): method, template, parameters, query,
+ * headers, cookies, body and security. SDKRT_ERR only when out of memory (*out NULL). */
+sdkrt_status sdkrt_request_copy(sdkrt_request **out, const sdkrt_request *req);
+/* Replace every name=... of the query with one name=value (copied), in the place of the first
+ * (at the end when absent); value NULL removes them all. */
+sdkrt_status sdkrt_request_set_query(sdkrt_request *req, const char *name, const char *value);
+/* Remove the whole query. */
+void sdkrt_request_clear_query(sdkrt_request *req);
+/* The decoded value of the first name=... of the query in *out (new, free()), or NULL when
+ * absent. SDKRT_ERR only when out of memory. */
+sdkrt_status sdkrt_request_query_value(const sdkrt_request *req, const char *name, char **out);
+
 /* The message of the first recorded invalid argument (borrowed), or NULL if none. */
 const char *sdkrt_request_error(const sdkrt_request *req);
 /* The method (borrowed). */

@@ -15,5 +15,6 @@
 #include "sdkrt/request.h"
 #include "sdkrt/response.h"
 #include "sdkrt/transport.h"
+#include "sdkrt/page.h"
 
 #endif

@@ -6,7 +6,7 @@ import {
   isClientError,
   isSessionNotFoundError,
   isUnauthorizedError,
-  type Page,
+  type CursorPage,
   type SessionID,
 } from '../opencode/src/index.js';
 import { eq, ok, rejects, run, test } from './harness.js';
@@ -16,7 +16,7 @@ const baseUrl = process.env['SDKC_OPENCODE_URL']!;
 const password = process.env['OPENCODE_SERVER_PASSWORD']!;
 const client = new Client({ baseUrl, credentials: [{ username: 'opencode', password }] });
 
-async function walk<T, C extends string>(first: Page<T, C>, dir: "next" | "previous"): Promise<Page<T, C>[]> {
+async function walk<T, C extends string>(first: CursorPage<T, C>, dir: "next" | "previous"): Promise<CursorPage<T, C>[]> {
   const pages = [first];
   for (let p = await first[dir](); p; p = await p[dir]()) pages.push(p);
   return pages;

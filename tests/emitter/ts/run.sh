@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh SDKC SOURCE_DIR WORK_DIR - the TypeScript SDK tests: generate the OpenCode v2 SDK and the
-# SDKs of inputs.yaml and successes.yaml, compile them with the tests under `tsc --strict`
+# SDKs of inputs.yaml, successes.yaml and the pagination styles (tests/compiler/data/pages/styles.yaml), compile them with the tests under `tsc --strict`
 # (scripts/ts-tools.sh), and run the tests with node over the in-memory transport. Exit 77 (skipped) when node is absent.
 set -euo pipefail
 sdkc=$1 src=$2 w=$3
@@ -14,6 +14,7 @@ mkdir -p "$w/test"
 "$sdkc" generate "$src/spec/opencode/openapi.json" --lang ts --prefix opencode-sdkc --include 'v2.*' \
   --quiet --out "$w/opencode"
 "$sdkc" generate "$src/tests/emitter/data/inputs.yaml" --lang ts --quiet --out "$w/inputs"
+"$sdkc" generate "$src/tests/compiler/data/pages/styles.yaml" --lang ts --quiet --out "$w/pages"
 "$sdkc" generate "$src/tests/emitter/data/successes.yaml" --lang ts --tests --quiet --out "$w/successes"
 cp "$src"/tests/emitter/ts/*.ts "$w/test/"
 printf '{"type":"module","private":true}\n' >"$w/package.json"
@@ -24,7 +25,7 @@ cat >"$w/tsconfig.json" <<'JSON'
     "lib": ["ES2022", "DOM", "DOM.Iterable"], "strict": true,
     "rootDir": ".", "outDir": "dist"
   },
-  "include": ["test", "opencode/src", "inputs/src", "successes/src", "successes/tests"]
+  "include": ["test", "opencode/src", "inputs/src", "pages/src", "successes/src", "successes/tests"]
 }
 JSON
 (cd "$w" && "$tsc" -p .)

@@ -128,6 +128,7 @@ typedef struct sdkc_kit_generate_args {
     size_t ninclude;
     const char **follow; /* --follow OPID=PATH:PARAM or OPID=off, as for `sdkc compile` */
     size_t nfollow;
+    const char *pagination; /* --pagination FILE, as for `sdkc compile` (docs/pagination.md) */
     bool quiet, tests;
 } sdkc_kit_generate_args;
 
@@ -142,7 +143,8 @@ typedef struct sdkc_kit_generate {
 } sdkc_kit_generate;
 
 /* `sdkc generate CONTRACT|IR --out DIR [--lang L] [--prefix P] [--include GLOB]...
- * [--follow OPID=PATH:PARAM]... [--tests] [--quiet]` (argv[0] is "generate"): parse, load and
+ * [--follow OPID=PATH:PARAM]... [--pagination FILE] [--tests] [--quiet]` (argv[0] is
+ * "generate"): parse, load and
  * compile the input (or read the IR), call g->emit, print the diagnostics (errors only with
  * --quiet). Returns the exit status as `sdkc compile`: 2 for a usage error, an input it cannot
  * read or a contract or IR that does not compile, 1 when out of memory or the output cannot be

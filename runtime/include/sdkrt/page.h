@@ -1,0 +1,112 @@
+/* sdkrt/page.h - the pagination engine: from a style descriptor, a page's response and the request
+ * that fetched it, the request for the next page (or the end). Generated code describes each
+ * paginated operation with one static sdkrt_page_desc and stays thin; docs/pagination.md lists
+ * the styles.
+ *
+ * Everything the engine reads from a page comes from the raw response: the JSON body (through
+ * dotted member paths, "links.next") and the Link headers, so it needs nothing from the decoded
+ * value. A next URL (NEXT_URL, LINK_HEADER) is resolved against the URL of the page that gave it
+ * and followed only when it stays on the client's origin (scheme, host and port of the base URL):
+ * the client's credentials are never sent to another host.
+ */
+#ifndef SDKRT_PAGE_H
+#define SDKRT_PAGE_H
+
+#include <stdbool.h>
+
+#include "sdkrt/base.h"
+#include "sdkrt/client.h"
+#include "sdkrt/error.h"
+#include "sdkrt/request.h"
+#include "sdkrt/response.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The API stays exported when libsdkrt is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* Same order as the IR's sdkc_page_style. */
+typedef enum sdkrt_page_style {
+    SDKRT_PAGE_CURSOR_OBJECT, /* next (a path such as "cursor.next") in param; only path
+                                 parameters and the cursor are sent again */
+    SDKRT_PAGE_CURSOR_TOKEN,  /* the token at next in param; the rest of the query kept */
+    SDKRT_PAGE_CURSOR_ITEM,   /* the last item's item_id in param while has_more */
+    SDKRT_PAGE_NEXT_URL,      /* the URL at next, followed with GET */
+    SDKRT_PAGE_LINK_HEADER,   /* the Link header's rel="next" URL, followed with GET */
+    SDKRT_PAGE_PAGE_NUMBER,   /* param + 1 (first_page when absent) until an empty or short page */
+    SDKRT_PAGE_OFFSET         /* param + items on the page (0 when absent), likewise */
+} sdkrt_page_style;
+
+/* How one operation pages (static, read-only; all strings borrowed). Paths are member names
+ * joined by '.'; a member whose own name is the whole path ("odata.nextLink") is taken first. */
+typedef struct sdkrt_page_desc {
+    sdkrt_page_style style;
+    const char *items;      /* path of the items array; NULL: the body is the array */
+    const char *next;       /* CURSOR_OBJECT, CURSOR_TOKEN, NEXT_URL: path of the cursor or URL */
+    const char *param;      /* query parameter the next request sets (cursor styles, numbers) */
+    const char *has_more;   /* path of a boolean whose false ends the pages, or NULL */
+    const char *item_id;    /* CURSOR_ITEM: the member of the last item sent ("id") */
+    const char *size_param; /* PAGE_NUMBER, OFFSET: a page size parameter; a page with fewer
+                               items than the request asked for is the last. NULL: none */
+    long long first_page;   /* PAGE_NUMBER: the page a request without param got (0 means 1) */
+} sdkrt_page_desc;
+
+#define SDKRT_PAGE_DESC_INIT                                                                       \
+    {                                                                                              \
+        SDKRT_PAGE_CURSOR_TOKEN, NULL, NULL, NULL, NULL, NULL, NULL, 0                             \
+    }
+
+/* The request for the page after resp, in *next (new; sdkrt_request_free), or NULL when resp was
+ * the last page: no cursor or next link, has_more false, an empty page, a short page, or a
+ * continuation identical to prev (a server repeating itself would loop). prev is the request
+ * that fetched resp; client, desc, prev and resp are borrowed. Errors: MALFORMED_RESPONSE when
+ * the body is not JSON where the style reads it, or a next URL that does not parse or leaves the
+ * client's origin; OUT_OF_MEMORY. */
+sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
+                             const sdkrt_page_desc *desc, const sdkrt_request *prev,
+                             const sdkrt_response *resp, sdkrt_error **err);
+
+/* The target of the first link with relation rel (case-insensitive, one of a space-separated
+ * list) in an RFC 8288 Link header value ("<u1>; rel=\"next\", <u2>; rel=last"), in *out (new,
+ * free()), or NULL when none. Quoted parameter values may hold ',' and ';'. SDKRT_ERR only when
+ * out of memory. */
+sdkrt_status sdkrt_link_find(char **out, const char *value, const char *rel);
+
+/* Items of one page, walked across pages with one page resident: the engine behind every
+ * generated _iter. Each page's body is decoded by the caller-supplied decode function (the
+ * generated operation's typed mapping) and its items found at items_offset. */
+typedef struct sdkrt_pager sdkrt_pager;
+
+/* Decode a page response into *page (new, owned by the pager until the next page; freed with
+ * free_page) and point *items / *count at its items array (borrowed from *page). */
+typedef sdkrt_status (*sdkrt_page_decode_fn)(const sdkrt_response *resp, void **page,
+                                             const void **items, size_t *count, sdkrt_error **err);
+typedef void (*sdkrt_page_free_fn)(void *page);
+
+/* A pager (no I/O yet) in *out (new; sdkrt_pager_free). first is copied; client, call (may be
+ * NULL), desc are borrowed for the pager's life. item_size is the size of one decoded item. */
+sdkrt_status sdkrt_pager_new(sdkrt_pager **out, sdkrt_client *client, const sdkrt_request *first,
+                             const sdkrt_call_options *call, const sdkrt_page_desc *desc,
+                             sdkrt_page_decode_fn decode, sdkrt_page_free_fn free_page,
+                             size_t item_size, sdkrt_error **err);
+/* The next item across pages: 1 with *item (borrowed until the next call or free), 0 at the end,
+ * -1 with *err (later calls then give 0). The first call fetches the first page. */
+int sdkrt_pager_next(sdkrt_pager *p, const void **item, sdkrt_error **err);
+/* The current page (borrowed) and how many pages were fetched. */
+const void *sdkrt_pager_page(const sdkrt_pager *p);
+size_t sdkrt_pager_pages(const sdkrt_pager *p);
+void sdkrt_pager_free(sdkrt_pager *p); /* NULL is a no-op */
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

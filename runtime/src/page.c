@@ -1,0 +1,577 @@
+/* The pagination engine (sdkrt/page.h): next requests per style, RFC 8288 Link headers, and the
+ * pager behind generated iterators. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "internal.h"
+#include "request_internal.h"
+#include "sdkrt/page.h"
+
+/* ---- Link header (RFC 8288) ---- */
+
+static const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* Is rel one of the space-separated relation types in v[0..n)? */
+static bool rel_has(const char *v, size_t n, const char *rel)
+{
+    size_t rl = strlen(rel), i = 0;
+    while (i < n) {
+        while (i < n && (v[i] == ' ' || v[i] == '\t'))
+            i++;
+        size_t j = i;
+        while (j < n && v[j] != ' ' && v[j] != '\t')
+            j++;
+        if (j - i == rl) {
+            bool same = true;
+            for (size_t k = 0; k < rl && same; k++) {
+                char a = v[i + k], b = rel[k];
+                if (a >= 'A' && a <= 'Z')
+                    a = (char)(a - 'A' + 'a');
+                if (b >= 'A' && b <= 'Z')
+                    b = (char)(b - 'A' + 'a');
+                same = a == b;
+            }
+            if (same)
+                return true;
+        }
+        i = j;
+    }
+    return false;
+}
+
+sdkrt_status sdkrt_link_find(char **out, const char *value, const char *rel)
+{
+    *out = NULL;
+    const char *p = value ? value : "";
+    sdkrt_buf_ qv = {0}; /* a quoted value, unescaped */
+    while (*p) {
+        p = skip_ws(p);
+        if (*p == ',') {
+            p++;
+            continue;
+        }
+        if (*p != '<') { /* not a link: skip to the next top-level comma */
+            while (*p && *p != ',')
+                p++;
+            continue;
+        }
+        const char *u = p + 1, *ue = strchr(u, '>');
+        if (!ue)
+            break;
+        p = ue + 1;
+        bool match = false;
+        /* parameters up to the comma that ends this link (commas in quotes do not) */
+        for (;;) {
+            p = skip_ws(p);
+            if (*p != ';')
+                break;
+            p = skip_ws(p + 1);
+            const char *name = p;
+            while (*p && *p != '=' && *p != ';' && *p != ',' && *p != ' ' && *p != '\t')
+                p++;
+            size_t nlen = (size_t)(p - name);
+            p = skip_ws(p);
+            const char *v = "";
+            size_t vlen = 0;
+            if (*p == '=') {
+                p = skip_ws(p + 1);
+                if (*p == '"') {
+                    qv.len = 0;
+                    for (p++; *p && *p != '"'; p++) {
+                        if (*p == '\\' && p[1])
+                            p++;
+                        sdkrt_buf_append_(&qv, p, 1);
+                    }
+                    if (*p == '"')
+                        p++;
+                    if (qv.oom) {
+                        sdkrt_buf_cleanup_(&qv);
+                        return SDKRT_ERR;
+                    }
+                    v = qv.data ? qv.data : "";
+                    vlen = qv.len;
+                } else {
+                    v = p;
+                    while (*p && *p != ';' && *p != ',' && *p != ' ' && *p != '\t')
+                        p++;
+                    vlen = (size_t)(p - v);
+                }
+            }
+            if (nlen == 3 && rel_has(name, nlen, "rel")) /* the name, case-insensitively */
+                match = match || rel_has(v, vlen, rel);
+        }
+        if (match) {
+            sdkrt_buf_cleanup_(&qv);
+            size_t n = (size_t)(ue - u);
+            *out = malloc(n + 1);
+            if (!*out)
+                return SDKRT_ERR;
+            memcpy(*out, u, n);
+            (*out)[n] = '\0';
+            return SDKRT_OK;
+        }
+        while (*p && *p != ',') /* anything unparsed up to the next link */
+            p++;
+    }
+    sdkrt_buf_cleanup_(&qv);
+    return SDKRT_OK;
+}
+
+/* ---- reading the page ---- */
+
+/* The value at a dotted member path (borrowed), or NULL. A member whose own name has dots
+ * ("odata.nextLink") is taken first. */
+static json_t *at(json_t *j, const char *path)
+{
+    char seg[256];
+    json_t *whole = path && json_is_object(j) ? json_object_get(j, path) : NULL;
+    if (whole)
+        return whole;
+    while (j && path && *path) {
+        const char *dot = strchr(path, '.');
+        size_t n = dot ? (size_t)(dot - path) : strlen(path);
+        if (n >= sizeof seg)
+            return NULL;
+        memcpy(seg, path, n);
+        seg[n] = '\0';
+        j = json_is_object(j) ? json_object_get(j, seg) : NULL;
+        path = dot ? dot + 1 : NULL;
+    }
+    return j;
+}
+
+/* A cursor-like value as text: a non-empty string, or an integer. NULL otherwise. */
+static char *value_text(const json_t *v)
+{
+    if (json_is_string(v) && json_string_length(v) > 0 &&
+        strlen(json_string_value(v)) == json_string_length(v))
+        return sdkrt_strdup_(json_string_value(v));
+    if (json_is_integer(v)) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        return sdkrt_strdup_(buf);
+    }
+    return NULL;
+}
+
+/* The number in the query parameter name of req, or dflt when absent or not a number. */
+static long long query_number(const sdkrt_request *req, const char *name, long long dflt, bool *oom)
+{
+    char *v = NULL;
+    if (!name)
+        return dflt;
+    if (sdkrt_request_query_value(req, name, &v) != SDKRT_OK) {
+        *oom = true;
+        return dflt;
+    }
+    long long n = dflt;
+    if (v && *v) {
+        char *end = NULL;
+        errno = 0;
+        long long x = strtoll(v, &end, 10);
+        if (errno == 0 && end && *end == '\0')
+            n = x;
+    }
+    free(v);
+    return n;
+}
+
+/* ---- following a URL ---- */
+
+/* The absolute URL prev was sent to (new), or NULL when out of memory. */
+static char *request_url(const sdkrt_client *client, const sdkrt_request *prev, sdkrt_error **err)
+{
+    char *target = NULL;
+    if (sdkrt_request_target(&target, prev, err) != SDKRT_OK)
+        return NULL;
+    const char *base = sdkrt_client_base_url(client);
+    sdkrt_buf_ b = {0};
+    if (prev->origin_target) {
+        /* the target is relative to the origin: scheme://host[:port] of the base */
+        const char *host = strstr(base, "://");
+        const char *slash = host ? strchr(host + 3, '/') : NULL;
+        int n = slash ? (int)(slash - base) : (int)strlen(base);
+        sdkrt_buf_printf_(&b, "%.*s%s", n, base, target);
+    } else {
+        sdkrt_buf_printf_(&b, "%s%s", base, target);
+    }
+    free(target);
+    if (b.oom) {
+        sdkrt_buf_cleanup_(&b);
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    return b.data;
+}
+
+typedef struct origin {
+    char *scheme, *host, *port;
+} origin;
+
+static void origin_cleanup(origin *o)
+{
+    curl_free(o->scheme);
+    curl_free(o->host);
+    curl_free(o->port);
+}
+
+static bool origin_get(CURLU *u, origin *o)
+{
+    memset(o, 0, sizeof *o);
+    return curl_url_get(u, CURLUPART_SCHEME, &o->scheme, 0) == CURLUE_OK &&
+           curl_url_get(u, CURLUPART_HOST, &o->host, 0) == CURLUE_OK &&
+           curl_url_get(u, CURLUPART_PORT, &o->port, CURLU_DEFAULT_PORT) == CURLUE_OK;
+}
+
+/* The next request: GET url (resolved against the URL of prev) with prev's headers, cookies and
+ * security, refused unless it stays on the client's origin. */
+static sdkrt_status follow(sdkrt_request **next, const sdkrt_client *client,
+                           const sdkrt_request *prev, const char *url, sdkrt_error **err)
+{
+    sdkrt_status st = SDKRT_ERR;
+    char *from = request_url(client, prev, err);
+    CURLU *base = curl_url(), *u = curl_url();
+    origin bo, uo;
+    memset(&bo, 0, sizeof bo);
+    memset(&uo, 0, sizeof uo);
+    char *path = NULL, *query = NULL, *user = NULL, *password = NULL;
+    sdkrt_buf_ t = {0};
+    if (!from)
+        goto done;
+    if (!base || !u) {
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    if (curl_url_set(base, CURLUPART_URL, sdkrt_client_base_url(client), 0) != CURLUE_OK ||
+        curl_url_set(u, CURLUPART_URL, from, 0) != CURLUE_OK ||
+        curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+        sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                        "the next page URL \"%.200s\" does not parse", url);
+        goto done;
+    }
+    if (!origin_get(base, &bo) || !origin_get(u, &uo)) {
+        sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                        "the next page URL \"%.200s\" has no host", url);
+        goto done;
+    }
+    bool has_user = curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_OK ||
+                    curl_url_get(u, CURLUPART_PASSWORD, &password, 0) == CURLUE_OK;
+    if (has_user || sdkrt_strcasecmp_(bo.scheme, uo.scheme) != 0 ||
+        sdkrt_strcasecmp_(bo.host, uo.host) != 0 || strcmp(bo.port, uo.port) != 0) {
+        sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                        "the next page URL leaves the API's origin (%s://%s:%s, not %s://%s:%s%s): "
+                        "not followed, so that credentials are never sent there",
+                        uo.scheme, uo.host, uo.port, bo.scheme, bo.host, bo.port,
+                        has_user ? ", or carries credentials" : "");
+        goto done;
+    }
+    if (curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+        sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "the next page URL has no path");
+        goto done;
+    }
+    curl_url_get(u, CURLUPART_QUERY, &query, 0);
+    sdkrt_buf_printf_(&t, "%s%s%s", path, query ? "?" : "", query ? query : "");
+    if (t.oom) {
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    /* a server that links a page to itself would loop */
+    if (prev->origin_target && strcmp(prev->origin_target, t.data) == 0) {
+        st = SDKRT_OK;
+        goto done;
+    }
+    if (sdkrt_request_copy(next, prev) != SDKRT_OK) {
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    sdkrt_request *r = *next;
+    char *get = sdkrt_strdup_("GET");
+    if (!get) {
+        sdkrt_request_free(r);
+        *next = NULL;
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    free(r->method);
+    r->method = get;
+    r->has_body = false;
+    sdkrt_multipart_free(r->multipart);
+    r->multipart = NULL;
+    sdkrt_request_clear_query(r);
+    if (sdkrt_request_set_origin_target_(r, t.data) != SDKRT_OK) {
+        sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "the next page URL \"%.200s\": %s",
+                        url, sdkrt_request_error(r) ? sdkrt_request_error(r) : "out of memory");
+        sdkrt_request_free(r);
+        *next = NULL;
+        goto done;
+    }
+    st = SDKRT_OK;
+done:
+    free(from);
+    sdkrt_buf_cleanup_(&t);
+    curl_free(path);
+    curl_free(query);
+    curl_free(user);
+    curl_free(password);
+    origin_cleanup(&bo);
+    origin_cleanup(&uo);
+    curl_url_cleanup(base);
+    curl_url_cleanup(u);
+    return st;
+}
+
+/* prev with param set to value (and, for a cursor object, nothing else in the query); NULL in
+ * *next when prev already sent that value. */
+static sdkrt_status with_param(sdkrt_request **next, const sdkrt_request *prev, const char *param,
+                               const char *value, bool only, sdkrt_error **err)
+{
+    char *sent = NULL;
+    if (sdkrt_request_query_value(prev, param, &sent) != SDKRT_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    bool same = sent && strcmp(sent, value) == 0;
+    free(sent);
+    if (same)
+        return SDKRT_OK;
+    if (sdkrt_request_copy(next, prev) != SDKRT_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (only)
+        sdkrt_request_clear_query(*next);
+    if (sdkrt_request_set_query(*next, param, value) != SDKRT_OK) {
+        sdkrt_request_free(*next);
+        *next = NULL;
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    return SDKRT_OK;
+}
+
+static sdkrt_status link_next(sdkrt_request **next, const sdkrt_client *client,
+                              const sdkrt_request *prev, const sdkrt_response *resp,
+                              sdkrt_error **err)
+{
+    for (size_t i = 0; i < sdkrt_response_header_count(resp); i++) {
+        const char *name = NULL, *value = NULL;
+        sdkrt_response_header_at(resp, i, &name, &value);
+        if (sdkrt_strcasecmp_(name, "link") != 0)
+            continue;
+        char *url = NULL;
+        if (sdkrt_link_find(&url, value, "next") != SDKRT_OK)
+            return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        if (url) {
+            sdkrt_status st = follow(next, client, prev, url, err);
+            free(url);
+            return st;
+        }
+    }
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
+                             const sdkrt_page_desc *d, const sdkrt_request *prev,
+                             const sdkrt_response *resp, sdkrt_error **err)
+{
+    *next = NULL;
+    if (!client || !d || !prev || !resp)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_page_next: client, desc, prev and resp are required");
+    if (d->style == SDKRT_PAGE_LINK_HEADER)
+        return link_next(next, client, prev, resp, err);
+    json_t *body = NULL;
+    char *text = NULL;
+    sdkrt_status st = SDKRT_ERR;
+    if (sdkrt_response_parse_json(resp, &body, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    json_t *items = d->items ? at(body, d->items) : body;
+    size_t count = json_is_array(items) ? json_array_size(items) : 0;
+    json_t *more = d->has_more ? at(body, d->has_more) : NULL;
+    bool oom = false;
+    st = SDKRT_OK;
+    if (json_is_false(more))
+        goto done; /* the server says this is the last page */
+    switch (d->style) {
+    case SDKRT_PAGE_CURSOR_OBJECT:
+    case SDKRT_PAGE_CURSOR_TOKEN:
+        text = value_text(at(body, d->next));
+        if (text && d->param)
+            st = with_param(next, prev, d->param, text, d->style == SDKRT_PAGE_CURSOR_OBJECT, err);
+        break;
+    case SDKRT_PAGE_CURSOR_ITEM:
+        if (count == 0 || !d->param)
+            break;
+        text = value_text(at(json_array_get(items, count - 1), d->item_id ? d->item_id : "id"));
+        if (!text) {
+            st = sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                                 "the last item of the page has no \"%s\" to continue from",
+                                 d->item_id ? d->item_id : "id");
+            break;
+        }
+        st = with_param(next, prev, d->param, text, false, err);
+        break;
+    case SDKRT_PAGE_NEXT_URL: {
+        json_t *u = at(body, d->next);
+        if (json_is_string(u) && json_string_length(u) > 0)
+            st = follow(next, client, prev, json_string_value(u), err);
+        break;
+    }
+    case SDKRT_PAGE_PAGE_NUMBER:
+    case SDKRT_PAGE_OFFSET: {
+        long long size = query_number(prev, d->size_param, 0, &oom);
+        if (count == 0 || !d->param || (size > 0 && (long long)count < size))
+            break;
+        bool pages = d->style == SDKRT_PAGE_PAGE_NUMBER;
+        long long cur =
+            query_number(prev, d->param, pages ? (d->first_page ? d->first_page : 1) : 0, &oom);
+        char buf[32];
+        snprintf(buf, sizeof buf, "%lld", pages ? cur + 1 : cur + (long long)count);
+        st = with_param(next, prev, d->param, buf, false, err);
+        break;
+    }
+    case SDKRT_PAGE_LINK_HEADER:
+        break;
+    }
+    if (oom && st == SDKRT_OK) {
+        sdkrt_request_free(*next);
+        *next = NULL;
+        st = sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+done:
+    free(text);
+    json_decref(body);
+    return st;
+}
+
+/* ---- the pager ---- */
+
+struct sdkrt_pager {
+    sdkrt_client *client;
+    const sdkrt_call_options *call;
+    const sdkrt_page_desc *desc;
+    sdkrt_page_decode_fn decode;
+    sdkrt_page_free_fn free_page;
+    size_t item_size;
+    sdkrt_request *req; /* the next request to send, NULL at the end */
+    void *page;
+    const char *items;
+    size_t count, index, pages;
+    bool failed;
+    sdkrt_error *pending; /* why there is no next page, told after this page's items */
+};
+
+sdkrt_status sdkrt_pager_new(sdkrt_pager **out, sdkrt_client *client, const sdkrt_request *first,
+                             const sdkrt_call_options *call, const sdkrt_page_desc *desc,
+                             sdkrt_page_decode_fn decode, sdkrt_page_free_fn free_page,
+                             size_t item_size, sdkrt_error **err)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !client || !first || !desc || !decode || !free_page)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_pager_new: out, client, first, desc, decode and free_page "
+                               "are required");
+    sdkrt_pager *p = calloc(1, sizeof *p);
+    if (!p || sdkrt_request_copy(&p->req, first) != SDKRT_OK) {
+        free(p);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    p->client = client;
+    p->call = call;
+    p->desc = desc;
+    p->decode = decode;
+    p->free_page = free_page;
+    p->item_size = item_size;
+    *out = p;
+    return SDKRT_OK;
+}
+
+/* Fetch the page p->req asks for; p->req becomes the one after it (or NULL). */
+static sdkrt_status fetch(sdkrt_pager *p, sdkrt_error **err)
+{
+    sdkrt_response *resp = NULL;
+    sdkrt_request *next = NULL;
+    void *page = NULL;
+    const void *items = NULL;
+    size_t count = 0;
+    if (sdkrt_client_send(p->client, p->req, p->call, &resp, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = p->decode(resp, &page, &items, &count, err);
+    /* a page whose continuation fails still gives its items; the error comes after them */
+    if (st == SDKRT_OK &&
+        sdkrt_page_next(&next, p->client, p->desc, p->req, resp, &p->pending) != SDKRT_OK)
+        next = NULL;
+    sdkrt_response_free(resp);
+    if (st != SDKRT_OK) {
+        if (page)
+            p->free_page(page);
+        return SDKRT_ERR;
+    }
+    if (p->page)
+        p->free_page(p->page);
+    p->page = page;
+    p->items = items;
+    p->count = items ? count : 0;
+    p->index = 0;
+    p->pages++;
+    sdkrt_request_free(p->req);
+    p->req = next;
+    return SDKRT_OK;
+}
+
+int sdkrt_pager_next(sdkrt_pager *p, const void **item, sdkrt_error **err)
+{
+    if (item)
+        *item = NULL;
+    if (!p || !item) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "sdkrt_pager_next: pager and item are required");
+        return -1;
+    }
+    for (;;) {
+        if (p->failed)
+            return 0; /* the error was reported once; what follows it is unknown */
+        if (p->index < p->count) {
+            *item = p->items + p->index++ * p->item_size;
+            return 1;
+        }
+        if (p->pending) {
+            p->failed = true;
+            sdkrt_error_propagate(err, p->pending);
+            p->pending = NULL;
+            return -1;
+        }
+        if (!p->req)
+            return 0;
+        if (fetch(p, err) != SDKRT_OK) {
+            p->failed = true;
+            return -1;
+        }
+    }
+}
+
+const void *sdkrt_pager_page(const sdkrt_pager *p)
+{
+    return p ? p->page : NULL;
+}
+
+size_t sdkrt_pager_pages(const sdkrt_pager *p)
+{
+    return p ? p->pages : 0;
+}
+
+void sdkrt_pager_free(sdkrt_pager *p)
+{
+    if (!p)
+        return;
+    if (p->page)
+        p->free_page(p->page);
+    sdkrt_request_free(p->req);
+    sdkrt_error_free(p->pending);
+    free(p);
+}
