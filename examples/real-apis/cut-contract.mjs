@@ -1,8 +1,9 @@
 // Cut a public contract down to a few operations, keeping every component they reach (so Prism
 // starts quickly and the SDK stays small). Usage:
 //   node cut-contract.mjs IN.json OUT.json 'get /v1/customers' 'post /v1/customers' ... [--patch P.json]
-// A patch is merged into the result (objects merged key by key, anything else replaced): it adds
-// what the published contract lacks but the real API serves (OpenAI's text/event-stream).
+// A patch is merged into the result as an RFC 7396 JSON merge patch (objects merged key by key,
+// null deletes the key, anything else replaces): it adds what the published contract lacks but
+// the real API serves (OpenAI's text/event-stream), or drops what makes Prism too slow to start.
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -19,7 +20,10 @@ const doc = JSON.parse(readFileSync(input, 'utf8'));
 function merge(a, b) {
   if (b && typeof b === 'object' && !Array.isArray(b) && a && typeof a === 'object' && !Array.isArray(a)) {
     const out = { ...a };
-    for (const [k, v] of Object.entries(b)) out[k] = merge(a[k], v);
+    for (const [k, v] of Object.entries(b)) {
+      if (v === null) delete out[k];
+      else out[k] = merge(a[k], v);
+    }
     return out;
   }
   return b;

@@ -1572,6 +1572,11 @@ static sdkrt_stream_result jstream_step(sdkrt_jstream *s, const void **item,
         }
         if (ev.data_len == 0)
             continue; /* an empty event carries no item */
+        if (ev.data_len == 6 && memcmp(ev.data, "[DONE]", 6) == 0) {
+            /* OpenAI's end of stream (and its imitators'): never JSON, never an item */
+            s->ended = true;
+            return SDKRT_STREAM_END;
+        }
         switch (decode_event_fast(s, &ev)) {
         case SDKRT_JD_OK_:
             s->have_item = true;

@@ -4,7 +4,8 @@
  * the StreamFailure error's payload; a cause carrying an error the contract does not declare is
  * still the stream's failure (StreamFailure, NULL payload, the raw cause kept); failure data that
  * is not JSON is MALFORMED_RESPONSE. An item that does not decode is a poison item and the stream
- * goes on (sdkrt_jstream_next_poison), or MALFORMED_RESPONSE that ends it (sdkrt_jstream_next). */
+ * goes on (sdkrt_jstream_next_poison), or MALFORMED_RESPONSE that ends it (sdkrt_jstream_next).
+ * `data: [DONE]` (OpenAI's) ends the stream either way. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,50 @@ START_TEST(strict_read_ends_at_the_poison)
 }
 END_TEST
 
+/* OpenAI ends its streams with `data: [DONE]`: the end, neither a malformed item nor a poison
+ * one; nothing after it is read. */
+static int done_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    (void)ud;
+    (void)req;
+    static const char body[] = "data: {\"id\":\"a\"}\n\ndata: [DONE]\n\ndata: {\"id\":\"b\"}\n\n";
+    sdkrt_memory_response_set_status(resp, 200);
+    sdkrt_memory_response_add_header(resp, "Content-Type", "text/event-stream");
+    sdkrt_memory_response_add_chunk(resp, body, sizeof body - 1);
+    return 0;
+}
+
+START_TEST(done_sentinel_ends_the_stream)
+{
+    fixture f;
+    memset(&f, 0, sizeof f);
+    ck_assert_int_eq(sdkrt_memory_transport_new(&f.t, done_handler, NULL), SDKRT_OK);
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://api.test";
+    o.transport = f.t;
+    ck_assert_int_eq(sdkrt_client_new(&f.c, &o, NULL), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_new(&f.req, "POST", "/chat/completions"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_jstream_open(&f.js, f.c, f.req, NULL, &op_events, NULL), SDKRT_OK);
+    const void *it = NULL;
+    sdkrt_jstream_poison p;
+    sdkrt_error *err = NULL;
+    /* _i == 0: the strict read; 1: the read that delivers poison */
+    if (_i == 0)
+        ck_assert_int_eq(sdkrt_jstream_next(f.js, &it, &err), SDKRT_STREAM_EVENT);
+    else
+        ck_assert_int_eq(sdkrt_jstream_next_poison(f.js, &it, &p, &err), SDKRT_STREAM_EVENT);
+    ck_assert_str_eq(((const item *)it)->id, "a");
+    for (int k = 0; k < 2; k++) {
+        sdkrt_stream_result r = _i == 0 ? sdkrt_jstream_next(f.js, &it, &err)
+                                        : sdkrt_jstream_next_poison(f.js, &it, &p, &err);
+        ck_assert_int_eq(r, SDKRT_STREAM_END);
+        ck_assert_ptr_null(it);
+        ck_assert_ptr_null(err);
+    }
+    fx_close(&f);
+}
+END_TEST
+
 static Suite *jstream_suite(void)
 {
     Suite *s = suite_create("jstream");
@@ -347,6 +392,7 @@ static Suite *jstream_suite(void)
     tc = tcase_create("poison");
     tcase_add_test(tc, poison_is_delivered_and_the_stream_goes_on);
     tcase_add_test(tc, strict_read_ends_at_the_poison);
+    tcase_add_loop_test(tc, done_sentinel_ends_the_stream, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
