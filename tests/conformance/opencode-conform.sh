@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # opencode-conform.sh SDKC SOURCE_DIR WORK_DIR - the real-server conformance test.
 # Starts the pinned OpenCode server (scripts/opencode-server.sh) with a password, runs
-# `sdkc conform` over the v2 session operations and the event stream, and compares the deviations
+# `sdkc conform` over the v2 operations (`v2.*`), and compares the deviations
 # with the reviewed list tests/conformance/known-deviations-1.18.33.json: any new or vanished
 # deviation fails. A missing npm or a server that does not start FAILS (never a silent pass).
 set -uo pipefail
@@ -37,7 +37,7 @@ if [[ ${SDKC_VALGRIND:-} == 1 ]]; then
   extra=(--timeout-ms 30000)
 fi
 "${wrap[@]}" "$sdkc" conform "$src/spec/opencode/openapi.json" --base-url "http://127.0.0.1:$port" \
-  --password-env SDKC_CONFORM_PASSWORD --include 'v2.session.*' --include v2.event.subscribe \
+  --password-env SDKC_CONFORM_PASSWORD --include 'v2.*' \
   --report "$report" --known "$known" "${extra[@]}"
 rc=$?
 echo "report: $report"
