@@ -109,4 +109,16 @@ void sdkrt_buf_cleanup_(sdkrt_buf_ *b);
 /* Percent-encode everything except ALPHA DIGIT - . _ ~ into b. */
 void sdkrt_pct_encode_(sdkrt_buf_ *b, const char *s);
 
+/* The value of a hexadecimal digit, or -1. */
+static inline int sdkrt_hex_digit_(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
 #endif

@@ -90,17 +90,6 @@ static bool expect(jd *d, char c)
 
 /* ---- strings ---- */
 
-static int hexval(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Four hex digits at p (before end) as a code unit, or -1. */
 static long hex4(const unsigned char *p, const unsigned char *end)
 {
@@ -108,7 +97,7 @@ static long hex4(const unsigned char *p, const unsigned char *end)
         return -1;
     long v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hexval(p[i]);
+        int h = sdkrt_hex_digit_(p[i]);
         if (h < 0)
             return -1;
         v = v * 16 + h;

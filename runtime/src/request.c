@@ -597,17 +597,6 @@ void sdkrt_request_clear_query(sdkrt_request *req)
     req->query_count = 0;
 }
 
-static int hex_digit(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 sdkrt_status sdkrt_request_query_value(const sdkrt_request *req, const char *name, char **out)
 {
     *out = NULL;
@@ -626,8 +615,8 @@ sdkrt_status sdkrt_request_query_value(const sdkrt_request *req, const char *nam
     if (!d)
         return SDKRT_ERR;
     for (const char *p = v; *p; p++) {
-        int hi = p[0] == '%' ? hex_digit((unsigned char)p[1]) : -1;
-        int lo = hi >= 0 ? hex_digit((unsigned char)p[2]) : -1;
+        int hi = p[0] == '%' ? sdkrt_hex_digit_((unsigned char)p[1]) : -1;
+        int lo = hi >= 0 ? sdkrt_hex_digit_((unsigned char)p[2]) : -1;
         if (lo >= 0) {
             *w++ = (char)(hi * 16 + lo);
             p += 2;
