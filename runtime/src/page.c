@@ -234,6 +234,25 @@ static bool origin_get(CURLU *u, origin *o)
 
 /* The next request: GET url (resolved against the URL of prev) with prev's headers, cookies and
  * security, refused unless it stays on the client's origin. */
+/* Is target (path and query) the one of url? A URL that does not parse is not. */
+static bool same_target(const char *url, const char *target)
+{
+    CURLU *u = curl_url();
+    char *path = NULL, *query = NULL;
+    bool same = false;
+    if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        curl_url_get(u, CURLUPART_PATH, &path, 0) == CURLUE_OK) {
+        curl_url_get(u, CURLUPART_QUERY, &query, 0);
+        size_t n = strlen(path);
+        same = strncmp(target, path, n) == 0 &&
+               (query ? target[n] == '?' && strcmp(target + n + 1, query) == 0 : !target[n]);
+    }
+    curl_free(path);
+    curl_free(query);
+    curl_url_cleanup(u);
+    return same;
+}
+
 static sdkrt_status follow(sdkrt_request **next, const sdkrt_client *client,
                            const sdkrt_request *prev, const char *url, sdkrt_error **err)
 {
@@ -284,8 +303,10 @@ static sdkrt_status follow(sdkrt_request **next, const sdkrt_client *client,
         sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
         goto done;
     }
-    /* a server that links a page to itself would loop */
-    if (prev->origin_target && strcmp(prev->origin_target, t.data) == 0) {
+    /* a server that links a page to itself would loop: the first page (not followed, its
+       target relative to the base) is compared by its URL's path and query too */
+    if (prev->origin_target ? strcmp(prev->origin_target, t.data) == 0
+                            : same_target(from, t.data)) {
         st = SDKRT_OK;
         goto done;
     }

@@ -137,6 +137,10 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
         snprintf(text, sizeof text, "{\"results\":%s}", items);
     } else if (strncmp(t, "/v1/stuck", 9) == 0) {
         snprintf(text, sizeof text, "{\"items\":[{\"id\":\"i1\"}],\"meta\":{\"next\":\"same\"}}");
+    } else if (strncmp(t, "/v1/self", 8) == 0) {
+        /* the first page links to itself (a server's mistake): it is fetched once */
+        snprintf(text, sizeof text,
+                 "{\"messages\":[{\"id\":\"i1\"}],\"next_page_uri\":\"/v1/self?x=1\"}");
     } else if (strncmp(t, "/v1/evil", 8) == 0) {
         snprintf(text, sizeof text, "{\"messages\":[{\"id\":\"i1\"}],\"next_page_uri\":\"%s\"}",
                  s->evil);
@@ -328,6 +332,20 @@ START_TEST(next_url)
     const char *want[] = {"/v1/url?PageSize=3", "/elsewhere?Page=1&PageToken=a%2Fb",
                           "/v1/url?Page=2"};
     logged(3, want);
+}
+END_TEST
+
+START_TEST(first_page_linking_to_itself)
+{
+    const sdkrt_page_desc d = {
+        .style = SDKRT_PAGE_NEXT_URL, .items = "messages", .next = "next_page_uri"};
+    sdkrt_request *r = get("/self");
+    sdkrt_request_add_query(r, "x", "1");
+    char out[256];
+    ck_assert_int_eq(walk(&d, r, out, sizeof out, NULL), 0);
+    ck_assert_str_eq(out, "i1");
+    const char *want[] = {"/v1/self?x=1"};
+    logged(1, want);
 }
 END_TEST
 
@@ -548,6 +566,7 @@ int main(void)
     tcase_add_test(tc, cursor_item);
     tcase_add_test(tc, next_url);
     tcase_add_test(tc, next_url_other_origin);
+    tcase_add_test(tc, first_page_linking_to_itself);
     tcase_add_test(tc, link_header);
     tcase_add_test(tc, page_number);
     tcase_add_test(tc, offset);
