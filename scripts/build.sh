@@ -10,7 +10,7 @@ cmake --build "$BUILD" -j"$(nproc)"
 echo "build: IR written to $BUILD/opencode.ir.json"
 if "$BUILD/cli/sdkc" generate --help >/dev/null 2>&1; then
   rm -rf "$BUILD/opencode-sdk"
-  "$BUILD/cli/sdkc" generate spec/opencode/openapi.json --lang c --prefix oc --include 'v2.*' \
+  "$BUILD/cli/sdkc" generate spec/opencode/openapi.json --lang c --prefix oc --include 'v2.*' --examples examples \
       --out "$BUILD/opencode-sdk"
   cmake -S "$BUILD/opencode-sdk" -B "$BUILD/opencode-sdk/build" \
       -DSDKRT_SOURCE_DIR="$PWD/runtime" >/dev/null

@@ -27,6 +27,7 @@ check() {
   fi
   echo "check-generated: $dir is up to date ($(find "$dir" -type f | wc -l) files)"
 }
-check generated/opencode spec/opencode/openapi.json --lang c --prefix oc --include 'v2.*'
+check generated/opencode spec/opencode/openapi.json --lang c --prefix oc --include 'v2.*' \
+  --examples examples
 check generated/opencode-ts spec/opencode/openapi.json --lang ts --prefix @sdkc/opencode \
   --include 'v2.*'

@@ -324,6 +324,54 @@ END_TEST
 
 /* A contract with no named types: the emitter copied an empty (NULL) type list with memcpy,
  * undefined behaviour that the sanitizer build (-fno-sanitize-recover) turns into an abort. */
+/* --examples DIR: its *.c copied byte for byte into OUT/examples (sorted, nothing else); a
+ * directory that cannot be read is exit 2 with nothing written. */
+START_TEST(generate_copies_examples)
+{
+    char dir[600], path[700], args[2048];
+    snprintf(dir, sizeof dir, "%s/ex", tmpdir);
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    static const char *const files[] = {"b.c", "a.c", "notes.txt", ".hidden.c"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "/* %s */\nint x%zu;\n", files[i], i);
+        fclose(f);
+    }
+    snprintf(args, sizeof args,
+             "generate " SDKC_SOURCE_DIR "/tests/compiler/data/cli/good.yaml --lang c --prefix t "
+             "--examples %s --out %s/ex-sdk",
+             dir, tmpdir);
+    result r = run(args);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    result_free(&r);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/ex-sdk/examples/%s", tmpdir, files[i]);
+        bool want = i < 2;
+        ck_assert_msg((access(path, F_OK) == 0) == want, "%s", path);
+    }
+    snprintf(path, sizeof path, "%s/ex-sdk/examples/a.c", tmpdir);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    char text[64] = "";
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    ck_assert_str_eq(text, "/* a.c */\nint x1;\n");
+    snprintf(args, sizeof args,
+             "generate " SDKC_SOURCE_DIR "/tests/compiler/data/cli/good.yaml --lang c --prefix t "
+             "--examples %s/none --out %s/ex-none",
+             tmpdir, tmpdir);
+    r = run(args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(matches(r.err, "--examples .*/none"));
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/ex-none", tmpdir);
+    ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
 START_TEST(generate_without_named_types)
 {
     char args[1024];
@@ -638,6 +686,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, warnings_never_hide_errors);
     tcase_add_test(tc, generate_prints_warnings);
     tcase_add_test(tc, generate_exits_2_on_contract_errors);
+    tcase_add_test(tc, generate_copies_examples);
     suite_add_tcase(s, tc);
     tc = tcase_create("ok");
     tcase_add_checked_fixture(tc, setup, teardown);

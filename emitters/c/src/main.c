@@ -17,13 +17,15 @@ int sdkc_emit_c_main(int argc, char **argv)
     static const sdkc_kit_generate g = {
         "c",
         "usage: sdkc generate CONTRACT|IR --lang c --prefix PREFIX --out DIR "
-        "[--include GLOB]... [--follow OPID=PATH:PARAM]... [--pagination FILE] [--tests] "
-        "[--quiet]\n",
+        "[--include GLOB]... [--follow OPID=PATH:PARAM]... [--pagination FILE] [--examples DIR] "
+        "[--tests] [--quiet]\n",
         "Writes a C SDK on libsdkrt: include/PREFIX/*.h, src/*.c, CMakeLists.txt, README.md.\n"
         "--follow marks a stream durable (or OPID=off: not), as for 'sdkc compile'; durable "
         "streams get a follower.\n"
         "--pagination FILE overrides how operations page (docs/pagination.md); every paginated "
         "operation gets _iter.\n"
+        "--examples DIR copies DIR/*.c to examples/, installed with the SDK to "
+        "share/doc/PREFIX/examples.\n"
         "--tests also writes tests/mock.c (target PREFIX_mock): one call per operation against a "
         "mock server\n(`PREFIX_mock BASE_URL`, see docs/mock.md).\n"
         "Prints the compiler's warnings like 'sdkc compile'; --quiet prints errors only.\n",

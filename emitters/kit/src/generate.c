@@ -1,6 +1,8 @@
 /* `sdkc generate` for every emitter: the command line, loading the contract (or an IR JSON file),
  * the diagnostics, then the emitter's own function. Each emitter's main.c only says what it takes
  * and calls its emitter. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,8 @@ static int parse(sdkc_kit_generate_args *a, const sdkc_kit_generate *g, int argc
             slot = &a->follow[a->nfollow];
         else if (!strcmp(arg, "--pagination"))
             slot = &a->pagination;
+        else if (!strcmp(arg, "--examples"))
+            slot = &a->examples;
         if (slot) {
             if (i + 1 >= argc)
                 return usage(g);
@@ -79,6 +83,81 @@ static int parse(sdkc_kit_generate_args *a, const sdkc_kit_generate *g, int argc
     return 0;
 }
 
+static int cmp_name(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Copy dir's regular files named *.ext (sorted) into out/examples/, byte for byte: examples
+ * that are installed with the SDK. */
+static sdkc_status copy_examples(const char *dir, const char *ext, const char *out, sdkc_diag *diag)
+{
+    sdkc_loc loc = {NULL, 0, 0};
+    sdkc_status st = SDKC_ERR_NOMEM;
+    char **names = NULL;
+    size_t n = 0, cap = 0, el = strlen(ext);
+    char *dest = NULL;
+    DIR *d = opendir(dir);
+    if (!d) {
+        sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "--examples %s: %s", dir, strerror(errno));
+        return SDKC_ERR_IO;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l <= el || e->d_name[0] == '.' || strcmp(e->d_name + l - el, ext) != 0)
+            continue;
+        if (n == cap) {
+            char **grown = realloc(names, (cap = cap ? 2 * cap : 8) * sizeof *names);
+            if (!grown)
+                goto done;
+            names = grown;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            goto done;
+        n++;
+    }
+    qsort(names, n, sizeof *names, cmp_name);
+    size_t dl = strlen(out) + sizeof "/examples";
+    if (!(dest = malloc(dl)))
+        goto done;
+    snprintf(dest, dl, "%s/examples", out);
+    if (n && !sdkc_kit_make_dirs(dest)) {
+        sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "cannot create %s: %s", dest, strerror(errno));
+        st = SDKC_ERR_IO;
+        goto done;
+    }
+    st = SDKC_OK;
+    for (size_t i = 0; i < n && st == SDKC_OK; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        size_t pl = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(pl);
+        if (!path) {
+            st = SDKC_ERR_NOMEM;
+            break;
+        }
+        snprintf(path, pl, "%s/%s", dir, names[i]);
+        st = sdkc_read_file(path, &text, &len);
+        if (st != SDKC_OK) {
+            sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "--examples: cannot read %s", path);
+        } else {
+            sdkc_buf b = SDKC_BUF_INIT;
+            sdkc_buf_append(&b, text, len);
+            st = sdkc_kit_write_out(dest, names[i], &b, diag);
+            sdkc_buf_cleanup(&b);
+        }
+        free(text);
+        free(path);
+    }
+done:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(dest);
+    closedir(d);
+    return st;
+}
+
 int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
 {
     sdkc_kit_generate_args a;
@@ -98,6 +177,16 @@ int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
     rc = 1;
     if (sdkc_diag_new(&diag) != SDKC_OK)
         goto cleanup;
+    if (a.examples) { /* an input it cannot read, before anything is written */
+        DIR *d = opendir(a.examples);
+        if (!d) {
+            fprintf(stderr, "sdkc generate: error: --examples %s: %s\n", a.examples,
+                    strerror(errno));
+            rc = 2;
+            goto cleanup;
+        }
+        closedir(d);
+    }
     if (sdkc_read_file(a.input, &text, &len) != SDKC_OK) {
         fprintf(stderr, "sdkc generate: error: cannot read %s\n", a.input);
         rc = 2; /* as `sdkc compile` for an input it cannot read */
@@ -127,6 +216,8 @@ int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
         goto cleanup;
     }
     st = g->emit(sdkc_compiled_ir(compiled), &a, diag);
+    if (st == SDKC_OK && a.examples)
+        st = copy_examples(a.examples, strcmp(g->lang, "ts") == 0 ? ".ts" : ".c", a.out, diag);
     /* the compiler's warnings too, as compile prints them */
     sdkc_diag_print(diag, stderr, a.quiet);
     rc = st == SDKC_OK ? 0 : 1;

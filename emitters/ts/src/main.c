@@ -16,11 +16,12 @@ int sdkc_emit_ts_main(int argc, char **argv)
     static const sdkc_kit_generate g = {
         "ts",
         "usage: sdkc generate CONTRACT|IR --lang ts --out DIR [--prefix PACKAGE] "
-        "[--include GLOB]... [--follow OPID=PATH:PARAM]... [--tests] [--quiet]\n",
+        "[--include GLOB]... [--follow OPID=PATH:PARAM]... [--examples DIR] [--tests] [--quiet]\n",
         "Writes an ESM TypeScript package (a Promise client on fetch): package.json, "
         "tsconfig.json,\nREADME.md, src/{index,client,types,errors,runtime}.ts (docs/ts-sdk.md). "
         "--prefix names the\npackage (default: sdk). --tests also writes tests/mock.ts: one call "
         "per operation against a\nmock server (`npm run mock -- BASE_URL`, see docs/mock.md). "
+        "--examples DIR copies DIR/*.ts to examples/.\n"
         "Prints the compiler's warnings\nlike 'sdkc compile'; --quiet prints errors only.\n",
         false,
         emit,

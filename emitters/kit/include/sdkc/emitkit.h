@@ -129,6 +129,7 @@ typedef struct sdkc_kit_generate_args {
     const char **follow; /* --follow OPID=PATH:PARAM or OPID=off, as for `sdkc compile` */
     size_t nfollow;
     const char *pagination; /* --pagination FILE, as for `sdkc compile` (docs/pagination.md) */
+    const char *examples;   /* --examples DIR: its *.c (*.ts) copied to OUT/examples/ */
     bool quiet, tests;
 } sdkc_kit_generate_args;
 
@@ -143,9 +144,9 @@ typedef struct sdkc_kit_generate {
 } sdkc_kit_generate;
 
 /* `sdkc generate CONTRACT|IR --out DIR [--lang L] [--prefix P] [--include GLOB]...
- * [--follow OPID=PATH:PARAM]... [--pagination FILE] [--tests] [--quiet]` (argv[0] is
- * "generate"): parse, load and
- * compile the input (or read the IR), call g->emit, print the diagnostics (errors only with
+ * [--follow OPID=PATH:PARAM]... [--pagination FILE] [--examples DIR] [--tests] [--quiet]` (argv[0]
+ * is "generate"): parse, load and compile the input (or read the IR), call g->emit, print the
+ * diagnostics (errors only with
  * --quiet). Returns the exit status as `sdkc compile`: 2 for a usage error, an input it cannot
  * read or a contract or IR that does not compile, 1 when out of memory or the output cannot be
  * written, 0 otherwise. */
