@@ -17,6 +17,9 @@ has types.h 'bool has_has_valid_until_date_2;'
 has types.h 'bool price_null;'
 has types.h 'double price;'
 has types.h 'char \*price_null_2;'
+# a type named like the runtime's retry policy yields to it: _value
+has types.h 'struct nm_retry_policy_value \{'
+has types.h 'typedef sdkrt_retry_policy nm_retry_policy;'
 # a type named like an operation yields: _value
 has types.h 'struct nm_get_thing_value \{'
 has ops.h 'nm_status nm_get_thing\(nm_client \*client'
