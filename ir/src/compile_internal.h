@@ -70,19 +70,19 @@ typedef struct cctx {
 
     comp *comps;
     size_t ncomps;
-    cmap comp_by_node; /* schema node -> comp* */
-    cmap ref_cache;    /* non-component $ref target node -> sdkc_type* */
-    cmap busy;         /* sdkc_type* being filled -> non-NULL */
-    cmap reported;     /* $ref nodes already reported as broken */
-    cmap disc_hints;   /* union sdkc_type* -> its OpenAPI `discriminator` node */
-    cmap names;        /* type name -> sdkc_type* (every named type) */
-    cmap snakes;       /* snake_case of every type name -> sdkc_type* (the first) */
-    cmap titles;       /* name from an inline schema's `title` -> that schema's node */
-    pvec named;        /* named types, creation order */
-    pvec all;          /* every type, creation order */
-    pvec unions;       /* unions awaiting discriminator detection */
-    cmap brands;       /* prefix -> brand_acc* */
-    pvec brand_list;   /* brand_acc*, creation order */
+    cmap comp_by_node;          /* schema node -> comp* */
+    cmap ref_cache;             /* non-component $ref target node -> sdkc_type* */
+    cmap busy;                  /* sdkc_type* being filled -> non-NULL */
+    cmap reported;              /* $ref nodes already reported as broken */
+    cmap disc_hints;            /* union sdkc_type* -> its OpenAPI `discriminator` node */
+    cmap names;                 /* type name -> sdkc_type* (every named type) */
+    cmap snakes;                /* snake_case of every type name -> sdkc_type* (the first) */
+    cmap titles;                /* name from an inline schema's `title` -> that schema's node */
+    pvec named;                 /* named types, creation order */
+    pvec all;                   /* every type, creation order */
+    pvec unions;                /* unions awaiting discriminator detection */
+    cmap brands;                /* prefix -> brand_acc* */
+    pvec brand_list;            /* brand_acc*, creation order */
     sdkc_doc *pages_doc;        /* the pagination config file, or NULL */
     const sdkc_node *pages_ops; /* its "operations" mapping, or NULL */
     cmap pages_used;            /* config entries (value nodes) an operation took */
@@ -133,6 +133,8 @@ void cc_brand_vote(cctx *c, const sdkc_type *t, const char *field);
 void cc_operations(cctx *c, sdkc_ir *ir);
 /* The field of an object type (through NULLABLE) with that wire name, or NULL. */
 const sdkc_field *cc_field_of(const sdkc_type *t, const char *wire);
+/* The query parameter of op with that wire name, or NULL. */
+const sdkc_param *cc_query_param(const sdkc_operation *op, const char *name);
 
 /* paging.c */
 /* Load opts->pagination_file (errors at its own positions); false only when out of memory. */

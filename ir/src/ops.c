@@ -906,17 +906,21 @@ static bool item_has(const sdkc_type *item, const char *const *path, size_t dept
     return true;
 }
 
+const sdkc_param *cc_query_param(const sdkc_operation *op, const char *name)
+{
+    for (size_t i = 0; name && i < op->nparams; i++)
+        if (op->params[i].in == SDKC_PARAM_QUERY && strcmp(op->params[i].wire_name, name) == 0)
+            return &op->params[i];
+    return NULL;
+}
+
+/* The query parameter name when it can carry a sequence: an integer or a plain string. */
 static const sdkc_param *after_param(const sdkc_operation *op, const char *name)
 {
-    for (size_t i = 0; i < op->nparams; i++) {
-        const sdkc_param *p = &op->params[i];
-        if (p->in != SDKC_PARAM_QUERY || strcmp(p->wire_name, name) != 0)
-            continue;
-        const sdkc_type *t = cc_strip_nullable(p->type);
-        if (t && (t->kind == SDKC_TYPE_INTEGER || t->kind == SDKC_TYPE_STRING) &&
-            !(t->kind == SDKC_TYPE_STRING && t->u.str.brand))
-            return p;
-    }
+    const sdkc_param *p = cc_query_param(op, name);
+    const sdkc_type *t = p ? cc_strip_nullable(p->type) : NULL;
+    if (t && (t->kind == SDKC_TYPE_INTEGER || (t->kind == SDKC_TYPE_STRING && !t->u.str.brand)))
+        return p;
     return NULL;
 }
 
@@ -1028,6 +1032,17 @@ static int cmp_err(const void *a, const void *b)
                           ((const sdkc_error_status *)b)->status);
 }
 
+/* A body that is an object whose only field is a required `data`: the client returns that. */
+static void unwrap_data(sdkc_success *s)
+{
+    const sdkc_type *bt = s->type;
+    if (bt && bt->kind == SDKC_TYPE_OBJECT && bt->u.object.nfields == 1 &&
+        strcmp(bt->u.object.fields[0].wire_name, "data") == 0 && bt->u.object.fields[0].required) {
+        s->unwrap = "data";
+        s->result = bt->u.object.fields[0].type;
+    }
+}
+
 /* A declared success that is not the operation's main one (another 2xx, or 2XX besides an exact
  * 2xx): its own encoding and type, decoded as the main one would be (`data` unwrapped). */
 static void build_more_success(cctx *c, const raw_op *r, int st, const char *key,
@@ -1062,13 +1077,8 @@ static void build_more_success(cctx *c, const raw_op *r, int st, const char *key
     out->result = out->type;
     if (out->encoding == SDKC_ENC_BYTES && strchr(pc->key->str, '*') && structured(out->type))
         out->encoding = SDKC_ENC_JSON;
-    const sdkc_type *bt = out->type;
-    if (out->encoding == SDKC_ENC_JSON && bt && bt->kind == SDKC_TYPE_OBJECT &&
-        bt->u.object.nfields == 1 && strcmp(bt->u.object.fields[0].wire_name, "data") == 0 &&
-        bt->u.object.fields[0].required) {
-        out->unwrap = "data";
-        out->result = bt->u.object.fields[0].type;
-    }
+    if (out->encoding == SDKC_ENC_JSON)
+        unwrap_data(out);
 }
 
 /* The same response also offered as text/event-stream (besides the JSON chosen as the main
@@ -1251,12 +1261,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     cc_paginate(c, r->node, best_resp, op);
     if (op->pagination)
         return;
-    const sdkc_type *bt = op->success.type;
-    if (bt && bt->kind == SDKC_TYPE_OBJECT && bt->u.object.nfields == 1 &&
-        strcmp(bt->u.object.fields[0].wire_name, "data") == 0 && bt->u.object.fields[0].required) {
-        op->success.unwrap = "data";
-        op->success.result = bt->u.object.fields[0].type;
-    }
+    unwrap_data(&op->success);
 }
 
 /* ---- security ---- */
@@ -1382,9 +1387,8 @@ static void auth_unspecified(cctx *c, sdkc_ir *ir, size_t ndeclared)
     if (wants)
         cc_warn(c, c->root,
                 "the contract declares no security schemes although %zu of its operations answer "
-                "401 or "
-                "403: clients send their configured credentials (basic, bearer or API key header) "
-                "on every operation",
+                "401 or 403: clients send their configured credentials (basic, bearer or API key "
+                "header) on every operation",
                 wants);
 }
 

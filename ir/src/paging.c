@@ -124,19 +124,11 @@ static bool field_kind(const sdkc_type *t, const char *path, sdkc_type_kind k)
     return f && kind_is(f->type, k);
 }
 
-static const sdkc_param *query_param(const sdkc_operation *op, const char *name)
-{
-    for (size_t i = 0; name && i < op->nparams; i++)
-        if (op->params[i].in == SDKC_PARAM_QUERY && strcmp(op->params[i].wire_name, name) == 0)
-            return &op->params[i];
-    return NULL;
-}
-
 /* The first of names that is a query parameter of op (of kind k unless k is -1). */
 static const char *first_param(const sdkc_operation *op, const char *const *names, int k)
 {
     for (size_t i = 0; names[i]; i++) {
-        const sdkc_param *p = query_param(op, names[i]);
+        const sdkc_param *p = cc_query_param(op, names[i]);
         if (p && (k < 0 || kind_is(p->type, (sdkc_type_kind)k)))
             return names[i];
     }
@@ -293,7 +285,7 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     }
     bool wants_param = s->style != SDKC_PAGE_NEXT_URL && s->style != SDKC_PAGE_LINK_HEADER;
     if (wants_param) {
-        pg.cursor_param = query_param(op, param);
+        pg.cursor_param = cc_query_param(op, param);
         if (!pg.cursor_param) {
             complain(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
                      param ? param : "(param not given)");
@@ -308,7 +300,7 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
         }
     }
     if (s->size_param) {
-        pg.size_param = query_param(op, s->size_param);
+        pg.size_param = cc_query_param(op, s->size_param);
         if (!pg.size_param) {
             complain(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
                      s->size_param);
@@ -442,7 +434,7 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     /* OpenCode's shape: {data, cursor: {next, previous}} and a cursor parameter */
     const sdkc_field *cur = cc_field_of(body, "cursor");
     if (items && strcmp(items, "data") == 0 && cur && kind_is(cur->type, SDKC_TYPE_OBJECT) &&
-        query_param(op, "cursor")) {
+        cc_query_param(op, "cursor")) {
         s.style = SDKC_PAGE_CURSOR_OBJECT;
         s.items = "data";
         s.reason = "heuristic: cursor + cursor.next";
@@ -479,7 +471,7 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
         return;
     }
     const char *after = first_param(op, ITEM_PARAMS, SDKC_TYPE_STRING);
-    if (after && strcmp(after, "after") == 0 && !says_id(query_param(op, after)->docs))
+    if (after && strcmp(after, "after") == 0 && !says_id(cc_query_param(op, after)->docs))
         after =
             NULL; /* `after` may be a sequence number or a time: only an id is the last item's */
     const char *page = first_param(op, PAGE_PARAMS, SDKC_TYPE_INTEGER);
