@@ -17,6 +17,9 @@ has types.h 'bool has_has_valid_until_date_2;'
 has types.h 'bool price_null;'
 has types.h 'double price;'
 has types.h 'char \*price_null_2;'
+# a stream variant's functions never take another operation's name
+has ops.h 'nm_status nm_feed_stream_open\(nm_client \*client'
+has ops.h 'nm_status nm_feed_op_stream_open\(nm_feed_op_stream \*\*out'
 # a type named like the runtime's retry policy yields to it: _value
 has types.h 'struct nm_retry_policy_value \{'
 has types.h 'typedef sdkrt_retry_policy nm_retry_policy;'

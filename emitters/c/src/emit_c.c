@@ -160,7 +160,7 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     sorted = malloc((cx.nall ? cx.nall : 1) * sizeof *sorted);
     tags = emit_collect_tags(&cx, ops, ir->nops, &ntags);
     if (!sorted || !tags)
-        goto done;
+        goto nomem;
     if (cx.nall) /* no named types: cx.all is NULL */
         memcpy(sorted, cx.all, cx.nall * sizeof *sorted);
     qsort(sorted, cx.nall, sizeof *sorted, emit_cmp_desc);
@@ -179,7 +179,9 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
         sdkc_buf_reset(&b);                                                                        \
         call;                                                                                      \
         rel = (relpath);                                                                           \
-        if (!rel || (st = sdkc_kit_write_out(opts->out_dir, rel, &b, diag)) != SDKC_OK)            \
+        if (!rel)                                                                                  \
+            goto nomem;                                                                            \
+        if ((st = sdkc_kit_write_out(opts->out_dir, rel, &b, diag)) != SDKC_OK)                    \
             goto done;                                                                             \
     } while (0)
     WRITE(sdkc_arena_printf(cx.arena, "include/%s/%s.h", cx.prefix, cx.prefix),
@@ -207,6 +209,10 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
     }
 #undef WRITE
     st = SDKC_OK;
+    goto done;
+nomem:
+    sdkc_diag_add(diag, SDKC_SEV_ERROR, loc, "emit c: out of memory");
+    st = SDKC_ERR_NOMEM;
 done:
     sdkc_buf_cleanup(&b);
     free(tags);

@@ -31,6 +31,7 @@ int sdkc_emit_c_main(int argc, char **argv)
         "Prints the compiler's warnings like 'sdkc compile'; --quiet prints errors only.\n",
         true,
         emit,
+        ".c",
     };
     return sdkc_kit_generate_main(&g, argc, argv);
 }

@@ -241,8 +241,10 @@ static void emit_mock_op(emit_ctx *cx, sdkc_buf *b, const cop *o)
     }
     size_t nm = op->nparams + 1;
     member_set *ms = calloc(nm, sizeof *ms);
-    if (!ms)
+    if (!ms) {
+        b->oom = true; /* the whole file fails rather than lose this operation's function */
         return;
+    }
     const char *skip = NULL;
     for (size_t i = 0; i < op->nparams; i++) {
         const sdkc_param *p = &op->params[i];

@@ -411,21 +411,22 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                 cx, sdkc_arena_printf(cx->arena, "#%s_AUTH_%s", cx->upper, emit_runtime_auths[i])))
             return false;
     }
+    /* the names each operation derives from its own; several successes add its _response, a
+       stream variant the names of "<op>_stream" (reserved here, so that it can take them) */
     static const char *const op_suffixes[] = {
         "_request",    "_page",         "_cursor",      "_iter",       "_stream",
         "_continue",   "_open",         "_next",        "_close",      "_failure",
         "_page_free",  "_cursor_free",  "_cursor_dup",  "_iter_new",   "_iter_next",
         "_iter_free",  "_cursor_value", "_cursor_new",  "_follower",   "_follow_event",
-        "_follow_new", "_follow_next",  "_follow_free", "_next_event", "_stream_event",
-        NULL};
-    /* an operation with several successes may need PREFIX_<op>_response */
-    static const char *const several_suffixes[] = {
-        "_request",    "_page",         "_cursor",     "_iter",        "_stream",
-        "_continue",   "_open",         "_next",       "_close",       "_failure",
-        "_page_free",  "_cursor_free",  "_cursor_dup", "_iter_new",    "_iter_next",
-        "_iter_free",  "_cursor_value", "_cursor_new", "_response",    "_response_free",
-        "_follower",   "_follow_event", "_follow_new", "_follow_next", "_follow_free",
-        "_next_event", "_stream_event", NULL};
+        "_follow_new", "_follow_next",  "_follow_free", "_next_event", "_stream_event"};
+    static const char *const several_suffixes[] = {"_response", "_response_free"};
+    static const char *const variant_suffixes[] = {
+        "_stream_open",       "_stream_next",        "_stream_next_event", "_stream_close",
+        "_stream_failure",    "_stream_request",     "_stream_follower",   "_stream_follow_event",
+        "_stream_follow_new", "_stream_follow_next", "_stream_follow_free"};
+    enum { NSUFFIXES = sizeof op_suffixes / sizeof *op_suffixes };
+    enum { NSEVERAL = sizeof several_suffixes / sizeof *several_suffixes };
+    enum { NVARIANT = sizeof variant_suffixes / sizeof *variant_suffixes };
     for (size_t i = 0; i < ir->nops; i++) {
         ops[i].op = &ir->ops[i];
         /* a stream variant (sdkc_kit_expand_ops puts it after its operation) takes the name its
@@ -433,17 +434,17 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
         if (i > 0 && ir->ops[i].stream && ir->ops[i].stream == ir->ops[i - 1].stream_variant) {
             ops[i].variant = true;
             ops[i].name = sdkc_arena_printf(cx->arena, "%s_stream", ops[i - 1].name);
-            /* its event struct, <name>_event, is its operation's "_stream_event" */
-            static const char *const variant_suffixes[] = {
-                "_open", "_next", "_next_event", "_close", "_failure", "_request", NULL};
-            for (size_t k = 0; ops[i].name && variant_suffixes[k]; k++)
-                if (!emit_reserve(
-                        cx, sdkc_arena_printf(cx->arena, "%s%s", ops[i].name, variant_suffixes[k])))
-                    return false;
         } else {
-            ops[i].name =
-                emit_unique_with(cx, ir->ops[i].safe_name, "_op",
-                                 ir->ops[i].nmore_successes ? several_suffixes : op_suffixes, NULL);
+            const char *derived[NSUFFIXES + NSEVERAL + NVARIANT + 1];
+            size_t n = 0;
+            for (size_t k = 0; k < NSUFFIXES; k++)
+                derived[n++] = op_suffixes[k];
+            for (size_t k = 0; ir->ops[i].nmore_successes && k < NSEVERAL; k++)
+                derived[n++] = several_suffixes[k];
+            for (size_t k = 0; ir->ops[i].stream_variant && k < NVARIANT; k++)
+                derived[n++] = variant_suffixes[k];
+            derived[n] = NULL;
+            ops[i].name = emit_unique_with(cx, ir->ops[i].safe_name, "_op", derived, NULL);
         }
         if (!ops[i].name)
             return false;
@@ -476,6 +477,8 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
         }
         o->params =
             op->nparams ? sdkc_arena_alloc(cx->arena, op->nparams * sizeof *o->params) : NULL;
+        if (op->nparams && !o->params)
+            return false;
         for (size_t k = 0; k < op->nparams; k++) {
             o->params[k] = emit_map_type(
                 cx, op->params[k].type,

@@ -32,8 +32,8 @@ const char *emit_follow_seq_text(emit_ctx *cx, const cop *o)
     const sdkc_follow *f = o->op->stream->follow;
     const char *s = "";
     for (size_t i = 0; i < f->depth; i++)
-        s = sdkc_arena_printf(cx->arena, "%s%s%s", s, i ? "." : "", f->sequence[i]);
-    return s;
+        s = s ? sdkc_arena_printf(cx->arena, "%s%s%s", s, i ? "." : "", f->sequence[i]) : NULL;
+    return s ? sdkc_kit_comment_safe(cx->arena, s) : NULL; /* contract text in comments */
 }
 
 void emit_follow_h(emit_ctx *cx, sdkc_buf *b, const cop *o)
@@ -41,7 +41,11 @@ void emit_follow_h(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const char *P = cx->prefix, *N = o->name, *U = cx->upper;
     const sdkc_follow *f = o->op->stream->follow;
     const char *seq = emit_follow_seq_text(cx, o);
-    const char *after = f->after_param->wire_name;
+    const char *after = sdkc_kit_comment_safe(cx->arena, f->after_param->wire_name);
+    if (!seq || !after) {
+        b->oom = true;
+        return;
+    }
     sdkc_buf_printf(b,
                     "/* A follower of the durable stream %s: it reopens the stream after the "
                     "last %s delivered\n * (query parameter \"%s\") when it is lost. See "

@@ -128,11 +128,14 @@ static void emit_next_event_h(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    %s_stream_kind kind; /* %s_STREAM_ITEM or %s_STREAM_POISON */\n"
                     "    %sitem; /* ITEM: the decoded item */\n",
                     P, N, H, P, U, U, emit_const_ptr(cx, o->item->cdecl));
-    if (emit_follow_ok(o))
+    const char *seq = emit_follow_ok(o) ? emit_follow_seq_text(cx, o) : NULL;
+    if (emit_follow_ok(o) && !seq)
+        b->oom = true;
+    else if (seq)
         sdkc_buf_printf(b,
                         "    bool has_seq; /* ITEM, POISON: the item's %s was found */\n"
                         "    int64_t seq;\n",
-                        emit_follow_seq_text(cx, o));
+                        seq);
     sdkc_buf_printf(
         b,
         "    const char *data; /* POISON: the event's data as received (NUL-terminated) */\n"
@@ -418,10 +421,12 @@ void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
         P, P, P, P, P, P);
     for (size_t i = 0; i < ntags; i++) {
+        sdkc_buf_puts(b, "/* The ");
+        sdkc_kit_put_comment_text(b, tags[i].tag, strlen(tags[i].tag)); /* contract text */
         sdkc_buf_printf(b,
-                        "/* The %s payload of err (borrowed), or NULL when err is not that "
-                        "error. */\nconst %s%s(const %s_error *err);\n",
-                        tags[i].tag, emit_ptr_decl(cx, tags[i].type->cdecl), tags[i].accessor, P);
+                        " payload of err (borrowed), or NULL when err is not that error. */\n"
+                        "const %s%s(const %s_error *err);\n",
+                        emit_ptr_decl(cx, tags[i].type->cdecl), tags[i].accessor, P);
     }
     sdkc_buf_putc(b, '\n');
     for (size_t i = 0; i < nops; i++)

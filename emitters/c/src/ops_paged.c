@@ -124,16 +124,13 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_puts(
             b,
             "    if (!request)\n        return SDKRT_OK; /* build_ refused or defaulted it */\n");
+    /* the cursor keeps the path parameters, in template order */
     size_t k = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < op->nparams; i++) {
-            const sdkc_param *p = &op->params[i];
-            if ((pass == 0) != (p->in == SDKC_PARAM_PATH) || !emit_is_ctx_param(op, p))
-                continue;
-            if (!o->params[i]->stores && !o->params[i]->literal) {
-                k++;
-                continue;
-            }
+    for (size_t i = 0; i < op->nparams; i++) {
+        const sdkc_param *p = &op->params[i];
+        if (!emit_is_ctx_param(op, p))
+            continue;
+        if (o->params[i]->stores || o->params[i]->literal)
             sdkc_buf_printf(
                 b,
                 "    if (%ssdkrt_json_param_text(&%s, &request->%s, &path[%zu], err) != "
@@ -141,8 +138,7 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                 p->required ? ""
                             : sdkc_arena_printf(cx->arena, "request->has_%s && ", o->pnames[i]),
                 emit_desc_name(cx, o->params[i]), o->pnames[i], k);
-            k++;
-        }
+        k++;
     }
     sdkc_buf_puts(b, "    return SDKRT_OK;\n}\n\n");
 
@@ -201,20 +197,13 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_puts(b, ") != SDKRT_OK)\n        return sdkrt_error_set(err, "
                      "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n");
     k = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < op->nparams; i++) {
-            const sdkc_param *p = &op->params[i];
-            if ((pass == 0) != (p->in == SDKC_PARAM_PATH) || !emit_is_ctx_param(op, p))
-                continue;
-            if (pass == 0) {
-                sdkc_buf_puts(b, "    sdkrt_request_set_path_param(req, ");
-            } else {
-                sdkc_buf_printf(
-                    b, "    if (cursor->path[%zu])\n        sdkrt_request_add_query(req, ", k);
-            }
-            sdkc_kit_put_c_string(b, p->wire_name);
-            sdkc_buf_printf(b, ", cursor->path[%zu]);\n", k++);
-        }
+    for (size_t i = 0; i < op->nparams; i++) {
+        const sdkc_param *p = &op->params[i];
+        if (!emit_is_ctx_param(op, p))
+            continue;
+        sdkc_buf_puts(b, "    sdkrt_request_set_path_param(req, ");
+        sdkc_kit_put_c_string(b, p->wire_name);
+        sdkc_buf_printf(b, ", cursor->path[%zu]);\n", k++);
     }
     sdkc_buf_puts(b, "    sdkrt_request_add_query(req, ");
     sdkc_kit_put_c_string(b, pg->cursor_param->wire_name);

@@ -88,6 +88,10 @@ void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *o
         const char *accept = op->success.content_type;
         if (op->success.encoding == SDKC_ENC_JSON && strchr(accept, '*'))
             accept = sdkc_arena_printf(cx->arena, "application/json, %s;q=0.8", accept);
+        if (!accept) {
+            b->oom = true;
+            return;
+        }
         sdkc_buf_puts(b, "    if (sdkrt_request_set_header(req, \"Accept\", ");
         sdkc_kit_put_c_string(b, accept);
         sdkc_buf_puts(b, ") != SDKRT_OK) {\n        sdkrt_request_free(req);\n"

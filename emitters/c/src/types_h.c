@@ -234,12 +234,14 @@ static void emit_union_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                     c->unknown_const, n, n);
     for (size_t i = 0; i < c->ncommon; i++) {
         const cfield *f = c->common[i].in[0];
+        sdkc_buf_puts(b, "/* \"");
+        sdkc_kit_put_comment_text(b, f->f->wire_name, strlen(f->f->wire_name));
         sdkc_buf_printf(b,
-                        "/* \"%s\", which every variant has (borrowed from value): NULL when "
+                        "\", which every variant has (borrowed from value): NULL when "
                         "absent%s or the kind is unknown. */\n"
                         "%s%s_%s(const %s *value);\n",
-                        f->f->wire_name, f->nullable ? ", null" : "", emit_common_ret(cx, f),
-                        cx->prefix, c->common[i].accessor, n);
+                        f->nullable ? ", null" : "", emit_common_ret(cx, f), cx->prefix,
+                        c->common[i].accessor, n);
     }
 }
 

@@ -217,7 +217,7 @@ int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
     }
     st = g->emit(sdkc_compiled_ir(compiled), &a, diag);
     if (st == SDKC_OK && a.examples)
-        st = copy_examples(a.examples, strcmp(g->lang, "ts") == 0 ? ".ts" : ".c", a.out, diag);
+        st = copy_examples(a.examples, g->example_ext, a.out, diag);
     /* the compiler's warnings too, as compile prints them */
     sdkc_diag_print(diag, stderr, a.quiet);
     rc = st == SDKC_OK ? 0 : 1;

@@ -90,6 +90,15 @@ void sdkc_kit_put_comment_text(sdkc_buf *b, const char *s, size_t n)
     sdkc_buf_append(b, s + run, n - run);
 }
 
+const char *sdkc_kit_comment_safe(sdkc_arena *a, const char *s)
+{
+    sdkc_buf b = SDKC_BUF_INIT;
+    sdkc_kit_put_comment_text(&b, s, strlen(s));
+    char *text = sdkc_buf_finish(&b) == SDKC_OK ? sdkc_arena_strdup(a, b.data ? b.data : "") : NULL;
+    sdkc_buf_cleanup(&b);
+    return text;
+}
+
 /* The lines of a comment part: a line starts at the beginning and after each newline but a last
  * one. */
 static size_t doc_lines(const char *s)

@@ -25,6 +25,7 @@ int sdkc_emit_ts_main(int argc, char **argv)
         "Prints the compiler's warnings\nlike 'sdkc compile'; --quiet prints errors only.\n",
         false,
         emit,
+        ".ts",
     };
     return sdkc_kit_generate_main(&g, argc, argv);
 }

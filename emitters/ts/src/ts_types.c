@@ -291,9 +291,10 @@ sdkc_status ts_emit_types(ts_ctx *cx, sdkc_buf *b)
                      "export type BinaryValue = rt.Binary;\n\n");
     for (size_t i = 0; i < ir->nbrands; i++) {
         const sdkc_brand *br = &ir->brands[i];
-        sdkc_buf_printf(
-            b, "/** An identifier (pattern `%s`): a string of its own at compile time. */\n",
-            br->pattern ? br->pattern : "");
+        sdkc_buf_puts(b, "/** An identifier (pattern `");
+        if (br->pattern) /* a regex may hold a comment's end */
+            sdkc_kit_put_comment_text(b, br->pattern, strlen(br->pattern));
+        sdkc_buf_puts(b, "`): a string of its own at compile time. */\n");
         sdkc_buf_printf(b, "export type %s = string & { readonly __brand: ", cx->brand_names[i]);
         ts_put_string(b, br->name);
         sdkc_buf_puts(b, " };\n\n");

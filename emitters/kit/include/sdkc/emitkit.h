@@ -41,6 +41,8 @@ typedef enum sdkc_kit_doc_style { SDKC_KIT_DOC_C, SDKC_KIT_DOC_JSDOC } sdkc_kit_
  * terminator or opener is broken up, `??` (a trigraph start) and a trailing backslash (a line
  * splice) are spaced out, tabs and carriage returns become spaces. Safe in C and JS comments. */
 void sdkc_kit_put_comment_text(sdkc_buf *b, const char *s, size_t n);
+/* s made safe the same way, as a string in a (for a printf into a comment); NULL on OOM. */
+const char *sdkc_kit_comment_safe(sdkc_arena *a, const char *s);
 /* A block comment at indent (borrowed; "" at the margin) holding docs and then extra (both
  * borrowed, either NULL or empty), line by line with trailing spaces removed, in the given
  * style. Nothing at all when both are empty. */
@@ -141,6 +143,7 @@ typedef struct sdkc_kit_generate {
     bool prefix_required;
     /* Emit ir (borrowed) as args say; errors and warnings to diag. */
     sdkc_status (*emit)(const sdkc_ir *ir, const sdkc_kit_generate_args *args, sdkc_diag *diag);
+    const char *example_ext; /* what --examples copies: ".c", ".ts" */
 } sdkc_kit_generate;
 
 /* `sdkc generate CONTRACT|IR --out DIR [--lang L] [--prefix P] [--include GLOB]...
