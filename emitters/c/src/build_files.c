@@ -45,31 +45,17 @@ static void put_template(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
     const char *P = cx->prefix;
-    const char *keys[][2] = {
+    const char *const keys[][2] = {
         {"P", cx->prefix},
         {"V", SDKC_VERSION},
         {"RTV", sdkc_arena_printf(cx->arena, "%d.%d", SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT)},
-        {"SRC", cx->ir->source_name ? sdkc_kit_base_name(cx->ir->source_name) : "(unknown)"},
+        {"SRC", sdkc_kit_source_name(cx->ir, "(unknown)")},
         {"TITLE", one_line ? one_line : title},
         {"MOCK_SDKRT", cx->tests ? sdkc_arena_printf(cx->arena, mock_cmake_sdkrt, P, P, P, P) : ""},
         {"MOCK_STANDALONE",
          cx->tests ? sdkc_arena_printf(cx->arena, mock_cmake_standalone, P, P, P, P) : ""},
     };
-    for (; *lines; lines++) {
-        for (const char *t = *lines; *t;) {
-            const char *end = t[0] == '{' && t[1] == '{' ? strstr(t, "}}") : NULL;
-            size_t i = 0, n = end ? (size_t)(end - t - 2) : 0;
-            while (end && i < sizeof keys / sizeof *keys &&
-                   !(strlen(keys[i][0]) == n && !strncmp(t + 2, keys[i][0], n)))
-                i++;
-            if (end && i < sizeof keys / sizeof *keys && keys[i][1]) {
-                sdkc_buf_puts(b, keys[i][1]);
-                t = end + 2;
-            } else {
-                sdkc_buf_putc(b, *t++);
-            }
-        }
-    }
+    sdkc_kit_put_template(b, lines, keys, sizeof keys / sizeof *keys);
 }
 
 static const char *const cmake_template[] = {

@@ -554,18 +554,8 @@ static const char *const mock_harness[] = {
 
 static void put_code(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
 {
-    for (; *lines; lines++)
-        for (const char *t = *lines; *t;) {
-            if (!strncmp(t, "{{P}}", 5)) {
-                sdkc_buf_puts(b, cx->prefix);
-                t += 5;
-            } else if (!strncmp(t, "{{U}}", 5)) {
-                sdkc_buf_puts(b, cx->upper);
-                t += 5;
-            } else {
-                sdkc_buf_putc(b, *t++);
-            }
-        }
+    const char *const keys[][2] = {{"P", cx->prefix}, {"U", cx->upper}};
+    sdkc_kit_put_template(b, lines, keys, 2);
 }
 
 void emit_mock_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)

@@ -31,12 +31,6 @@ static ctype *ctype_new(emit_ctx *cx, const sdkc_type *t, const char *key)
     return c;
 }
 
-static const char *pointer_to(emit_ctx *cx, const char *cdecl)
-{
-    size_t n = strlen(cdecl);
-    return sdkc_arena_printf(cx->arena, "%s%s*", cdecl, n && cdecl[n - 1] == '*' ? "" : " ");
-}
-
 static ctype *primitive(emit_ctx *cx, const sdkc_type *t, const char *key, const char *base,
                         const char *cdecl, const char *jk, bool stores)
 {
@@ -365,7 +359,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         c->inner = inner;
         c->jk = "SDKRT_JK_NULLABLE";
         c->base = sdkc_arena_printf(cx->arena, "%s_or_null", inner->base);
-        c->cdecl = pointer_to(cx, inner->cdecl);
+        c->cdecl = emit_ptr_decl(cx, inner->cdecl);
         return c;
     }
     case SDKC_TYPE_JSON_STRING: {
@@ -477,15 +471,6 @@ static const ctype *variant_object(const cvariant *v)
     return t && t->t->kind == SDKC_TYPE_OBJECT && !strcmp(t->jk, "SDKRT_JK_OBJECT") ? t : NULL;
 }
 
-static const cfield *field_by_wire(const ctype *obj, const char *wire)
-{
-    for (size_t i = 0; i < obj->nfields; i++) {
-        if (!strcmp(obj->fields[i].f->wire_name, wire))
-            return &obj->fields[i];
-    }
-    return NULL;
-}
-
 bool emit_union_commons(emit_ctx *cx)
 {
     for (size_t i = 0; i < cx->norder; i++) {
@@ -511,7 +496,7 @@ bool emit_union_commons(emit_ctx *cx)
             bool all = true;
             for (size_t k = 0; k < u->nvariants && all; k++) {
                 const cfield *g =
-                    field_by_wire(variant_object(&u->variants[k]), want->f->wire_name);
+                    emit_find_field(variant_object(&u->variants[k]), want->f->wire_name);
                 all = g && g->type == want->type && g->nullable == want->nullable;
                 in[k] = g;
             }

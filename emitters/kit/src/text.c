@@ -90,6 +90,25 @@ void sdkc_kit_put_comment_text(sdkc_buf *b, const char *s, size_t n)
     sdkc_buf_append(b, s + run, n - run);
 }
 
+void sdkc_kit_put_template(sdkc_buf *b, const char *const *lines, const char *const (*keys)[2],
+                           size_t nkeys)
+{
+    for (; *lines; lines++) {
+        for (const char *t = *lines; *t;) {
+            const char *end = t[0] == '{' && t[1] == '{' ? strstr(t, "}}") : NULL;
+            size_t i = 0, n = end ? (size_t)(end - t - 2) : 0;
+            while (end && i < nkeys && !(strlen(keys[i][0]) == n && !strncmp(t + 2, keys[i][0], n)))
+                i++;
+            if (end && i < nkeys && keys[i][1]) {
+                sdkc_buf_puts(b, keys[i][1]);
+                t = end + 2;
+            } else {
+                sdkc_buf_putc(b, *t++);
+            }
+        }
+    }
+}
+
 const char *sdkc_kit_comment_safe(sdkc_arena *a, const char *s)
 {
     sdkc_buf b = SDKC_BUF_INIT;

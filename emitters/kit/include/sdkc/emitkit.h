@@ -41,6 +41,10 @@ typedef enum sdkc_kit_doc_style { SDKC_KIT_DOC_C, SDKC_KIT_DOC_JSDOC } sdkc_kit_
  * terminator or opener is broken up, `??` (a trigraph start) and a trailing backslash (a line
  * splice) are spaced out, tabs and carriage returns become spaces. Safe in C and JS comments. */
 void sdkc_kit_put_comment_text(sdkc_buf *b, const char *s, size_t n);
+/* lines (NULL-terminated) with every {{KEY}} of keys (nkeys pairs {KEY, value}) replaced by its
+ * value; a key not listed, or listed with a NULL value, is kept as written. */
+void sdkc_kit_put_template(sdkc_buf *b, const char *const *lines, const char *const (*keys)[2],
+                           size_t nkeys);
 /* s made safe the same way, as a string in a (for a printf into a comment); NULL on OOM. */
 const char *sdkc_kit_comment_safe(sdkc_arena *a, const char *s);
 /* A block comment at indent (borrowed; "" at the margin) holding docs and then extra (both
