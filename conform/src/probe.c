@@ -678,19 +678,20 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     const sdkc_node *resp_node = NULL;
     pc->status = status;
 
-    if (status >= 500)
-        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_DEVIATION, NULL, NULL, "HTTP %d; %s", status,
-            evidence);
-    else
-        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_PASS, NULL, NULL, "%d", status);
     if (pc->mode != MODE_NO_CREDENTIALS && (status == 401 || status == 403)) {
-        /* Refused: the server could not be exercised; say so, never pass. */
+        /* Refused: the server could not be exercised; say so, never pass (not even
+         * not_a_server_error: a server refusing everything must not count passes). */
         ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "refused (%s); %s",
             rn->have_credentials ? "with the credentials given"
                                  : "the server wants credentials and none are configured (--auth)",
             evidence);
         goto out;
     }
+    if (status >= 500)
+        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_DEVIATION, NULL, NULL, "HTTP %d; %s", status,
+            evidence);
+    else
+        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_PASS, NULL, NULL, "%d", status);
     if (is_valid(pc->mode) || pc->mode == MODE_AFTER_DELETE || pc->mode == MODE_UNKNOWN_ID)
         pc->answered = is_valid(pc->mode);
 
