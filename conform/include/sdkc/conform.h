@@ -181,15 +181,16 @@ json_t *sdkc_conform_report_json(const sdkc_conform_report *r);
  * unless verbose. */
 void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbose);
 
-/* Compare deviations with a reviewed list (JSON: {"deviations": [{"operation", "check", "path",
- * "rule", "evidence"}...]}; path and rule may be null). Matching is on operation, check, path and
- * rule. Writes one line per new or vanished deviation to f (may be NULL) and returns how many
- * there are; -1 when the list cannot be read (message to f). */
 /* Does the media type got (a Content-Type) match declared (a contract's media type)? type and
  * subtype without case, `*` wildcards in declared, and every parameter declared names equal
  * (without case, quotes removed) when got names it too; other parameters are free. */
 bool sdkc_conform_media_match(const char *declared, const char *got);
 
+/* Compare deviations with a reviewed list (JSON: {"deviations": [{"operation", "check", "path",
+ * "probe", "rule", "evidence"}...]}; path, probe and rule may be null). Matching is on operation,
+ * check and path, the key deviations are merged on; probe and rule are ignored (a deviation keeps
+ * whichever probe and rule saw it first). Writes one line per new or vanished deviation to f (may
+ * be NULL) and returns how many there are; -1 when the list cannot be read (message to f). */
 long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f);
 
 #ifdef __cplusplus
