@@ -3,13 +3,15 @@
 #define SDKC_CONFORM_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 
 #include "sdkc/conform.h"
 
 struct sdkc_conform_report {
     sdkc_conform_result *items;
     size_t n, cap;
-    bool oom;
+    /* Set by conform_add (under the runner's mutex) and by workers outside it (-j N): atomic. */
+    atomic_bool oom;
     size_t unchecked;
     char **unchecked_patterns;
     size_t nunchecked_patterns;
@@ -21,8 +23,9 @@ struct sdkc_conform_report {
 };
 
 /* Record a result; strings are copied; path indices are normalised to [*]. A deviation equal to
- * an earlier one (operation, probe, check, path, rule) only increments its count; so does a
- * repeated pass. */
+ * an earlier one in (operation, check, path), whichever probe or rule saw it, only increments its
+ * count (keeping the first probe and rule); so does a pass equal in (operation, probe, check,
+ * path, rule). */
 void conform_add(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));

@@ -678,19 +678,20 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     const sdkc_node *resp_node = NULL;
     pc->status = status;
 
-    if (status >= 500)
-        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_DEVIATION, NULL, NULL, "HTTP %d; %s", status,
-            evidence);
-    else
-        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_PASS, NULL, NULL, "%d", status);
     if (pc->mode != MODE_NO_CREDENTIALS && (status == 401 || status == 403)) {
-        /* Refused: the server could not be exercised; say so, never pass. */
+        /* Refused: the server could not be exercised; say so, never pass (not even
+         * not_a_server_error: a server refusing everything must not count passes). */
         ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "refused (%s); %s",
             rn->have_credentials ? "with the credentials given"
                                  : "the server wants credentials and none are configured (--auth)",
             evidence);
         goto out;
     }
+    if (status >= 500)
+        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_DEVIATION, NULL, NULL, "HTTP %d; %s", status,
+            evidence);
+    else
+        ADD(pc, CHECK_SERVER_ERROR, SDKC_VERDICT_PASS, NULL, NULL, "%d", status);
     if (is_valid(pc->mode) || pc->mode == MODE_AFTER_DELETE || pc->mode == MODE_UNKNOWN_ID)
         pc->answered = is_valid(pc->mode);
 
@@ -1172,32 +1173,44 @@ static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan
     sdkrt_error_free(err);
     return req;
 }
-/* ---- streams: a watchdog cancels the stream after stream_ms ---- */
+/* ---- streams: a watchdog cancels the stream if it does not open within the request timeout,
+ * and stream_ms after it opened ---- */
 
 typedef struct watchdog {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool done, started;
-    long ms;
+    struct timespec until; /* CLOCK_REALTIME; moved by watchdog_rearm */
     sdkrt_cancel *cancel;
 } watchdog;
+
+static struct timespec realtime_in(long ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
 
 static void *watchdog_main(void *arg)
 {
     watchdog *w = arg;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += w->ms / 1000;
-    until.tv_nsec += (w->ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
     pthread_mutex_lock(&w->mu);
-    int rc = 0;
-    while (!w->done && rc != ETIMEDOUT)
-        rc = pthread_cond_timedwait(&w->cv, &w->mu, &until);
+    for (;;) {
+        if (w->done)
+            break;
+        struct timespec until = w->until;
+        int rc = pthread_cond_timedwait(&w->cv, &w->mu, &until);
+        /* a rearm moved the deadline: wait again for the new one */
+        if (rc == ETIMEDOUT && w->until.tv_sec == until.tv_sec && w->until.tv_nsec == until.tv_nsec)
+            break;
+    }
     bool fire = !w->done;
     pthread_mutex_unlock(&w->mu);
     if (fire)
@@ -1205,11 +1218,22 @@ static void *watchdog_main(void *arg)
     return NULL;
 }
 
+/* Fire ms from now instead (the stream opened: watch it for stream_ms). */
+static void watchdog_rearm(watchdog *w, long ms)
+{
+    if (!w->started)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->until = realtime_in(ms);
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
 static bool watchdog_start(watchdog *w, sdkrt_cancel *c, long ms)
 {
     memset(w, 0, sizeof *w);
     w->cancel = c;
-    w->ms = ms;
+    w->until = realtime_in(ms);
     if (pthread_mutex_init(&w->mu, NULL) != 0)
         return false;
     if (pthread_cond_init(&w->cv, NULL) != 0) {
@@ -1311,6 +1335,27 @@ static void probe_out_cleanup(probe_out *o)
     memset(o, 0, sizeof *o);
 }
 
+/* A stream opening: once a 2xx status and headers arrive, it is watched for stream_ms (cut to
+ * what is left of --max-time). */
+typedef struct stream_watch {
+    runner *rn;
+    watchdog *wd;
+    bool opened;
+    long watch_ms; /* what the watch was rearmed to */
+} stream_watch;
+
+static void stream_opened(void *userdata, int status, const sdkrt_header *headers, size_t count)
+{
+    (void)headers;
+    (void)count;
+    stream_watch *sw = userdata;
+    if (status / 100 != 2 || sw->opened)
+        return;
+    sw->opened = true;
+    sw->watch_ms = request_timeout(sw->rn, sw->rn->stream_ms);
+    watchdog_rearm(sw->wd, sw->watch_ms);
+}
+
 static void run_stream(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
                        const expectation *ex)
 {
@@ -1321,19 +1366,26 @@ static void run_stream(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
     sdkrt_error *err = NULL;
     watchdog wd;
     bool wd_ok = false;
+    memset(&wd, 0, sizeof wd);
+    stream_watch sw = {rn, &wd, false, rn->stream_ms};
     if (sdkrt_cancel_new(&cancel) != SDKRT_OK) {
         rn->r->oom = true;
         goto done;
     }
+    /* Opened within the request timeout (--timeout-ms, as a unary call: headers may come late),
+     * then watched for stream_ms; the idle timeout between bytes is the request timeout too. */
     sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
     co.cancel = cancel;
-    co.timeout_ms = request_timeout(rn, rn->stream_ms);
+    co.timeout_ms = request_timeout(rn, rn->timeout_ms);
+    co.on_response = stream_opened;
+    co.userdata = &sw;
+    long open_ms = co.timeout_ms;
     if (sdkrt_client_stream(client, req, &co, &stream, &err) != SDKRT_OK) {
         ADD(pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "could not open the stream: %s",
             sdkrt_error_message(err));
         goto done;
     }
-    wd_ok = watchdog_start(&wd, cancel, co.timeout_ms);
+    wd_ok = watchdog_start(&wd, cancel, sw.opened ? sw.watch_ms : open_ms);
     size_t frames = 0;
     for (;;) {
         sdkrt_stream_event e;
@@ -1385,12 +1437,25 @@ static void run_stream(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
                 sdkrt_error_status(serr), pc->desc, ev.data ? ev.data : "");
             sdkc_buf_cleanup(&ev);
         } else if (why == SDKRT_REASON_TIMEOUT || why == SDKRT_REASON_CANCELLED) {
-            if (frames == 0 && sdkrt_stream_status(stream) == 0)
+            bool opened = sw.opened || sdkrt_stream_status(stream) != 0;
+            /* As send_probe: only a wait of the whole --timeout-ms is a timeout deviation; a
+             * wait cut by --max-time (or an interrupt) is a skip. */
+            bool cut = open_ms < rn->timeout_ms || past_deadline(rn);
+            if (frames == 0 && !opened && cut)
+                ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
+                    "cut short by %s after %ld ms, the stream not open; %s",
+                    rn->opts->stop && *rn->opts->stop ? "an interrupt" : "--max-time", open_ms,
+                    pc->desc);
+            else if (frames == 0 && !opened && check_on(rn, CHECK_TIMEOUT))
                 ADD(pc, CHECK_TIMEOUT, SDKC_VERDICT_DEVIATION, NULL, NULL,
-                    "the stream did not open within %ld ms; %s", co.timeout_ms, pc->desc);
+                    "the stream did not open within %ld ms; %s", open_ms, pc->desc);
+            else if (frames == 0 && !opened)
+                ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
+                    "the stream did not open within %ld ms (the timeout check is off); %s", open_ms,
+                    pc->desc);
             else if (frames == 0)
                 ADD(pc, CHECK_SCHEMA, SDKC_VERDICT_SKIP, NULL, NULL, "no frame within %ld ms; %s",
-                    co.timeout_ms, pc->desc);
+                    sw.watch_ms, pc->desc);
         } else if (why == SDKRT_REASON_TRANSPORT && frames == 0 &&
                    sdkrt_stream_status(stream) == 0) {
             ADD(pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "not probed: %s",

@@ -401,13 +401,14 @@ long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_
         const sdkc_conform_result *x = &r->items[i];
         if (x->verdict != SDKC_VERDICT_DEVIATION)
             continue;
+        /* On the merge key of conform_vadd, (operation, check, path): a deviation keeps the
+         * probe and rule that saw it first, which may differ from run to run (-j N). Every
+         * entry with that key is seen (a list may name it once per probe or rule). */
         bool found = false;
-        for (size_t k = 0; k < nk && !found; k++) {
+        for (size_t k = 0; k < nk; k++) {
             json_t *e = json_array_get(list, k);
-            const char *probe = jstr(e, "probe");
             if (same(jstr(e, "operation"), x->operation) && same(jstr(e, "check"), x->check) &&
-                (!probe || strcmp(probe, x->probe) == 0) && same(jstr(e, "path"), x->path) &&
-                same(jstr(e, "rule"), x->rule)) {
+                same(jstr(e, "path"), x->path)) {
                 found = true;
                 seen[k] = true;
             }

@@ -68,7 +68,7 @@ if(TARGET sdkc-cli AND SDKC_PYTHON3)
                         content_type_conformance response_headers_conformance
                         response_schema_conformance negative_data_rejection ignored_auth
                         use_after_free ensure_resource_availability missing_resource timeout
-                        second_success_schema max-time sigint)
+                        second_success_schema max-time sigint refused)
   sdkc_conform_py_tests(pages.py page cursor-object cursor-token cursor-item next-url link-header
                         page-number offset)
 endif()

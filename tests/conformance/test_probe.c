@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sdkc/conform.h"
@@ -20,7 +21,8 @@
 
 typedef struct server {
     bool broken;
-    bool down; /* refuse every connection */
+    bool down;          /* refuse every connection */
+    int event_delay_ms; /* the stream's status and headers come this late (over_tcp) */
     int nthings;
     char ids[MAX_THINGS][32];
     char names[MAX_THINGS][32];
@@ -232,6 +234,10 @@ static int handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_respo
             sdkrt_memory_response_set_status(resp, 204);
     } else if (get && strcmp(sub, "/event") == 0) {
         char frame[200];
+        if (s->event_delay_ms > 0) {
+            struct timespec d = {s->event_delay_ms / 1000, (s->event_delay_ms % 1000) * 1000000L};
+            nanosleep(&d, NULL);
+        }
         sdkrt_memory_response_set_status(resp, 200);
         sdkrt_memory_response_add_header(resp, "Content-Type", "text/event-stream");
         add_chunk(resp, ": heartbeat\n\n");
@@ -282,6 +288,8 @@ static void teardown(void)
 
 /* true: the same server over real sockets on 127.0.0.1 (tcp_bridge), probed through libcurl. */
 static bool over_tcp;
+/* options of run_against beyond the defaults */
+static long run_stream_ms = 500, run_max_time_ms;
 
 static sdkc_conform_report *run_against(server *s, const sdkc_conform_skip *skips, size_t nskips,
                                         const char *password)
@@ -300,7 +308,8 @@ static sdkc_conform_report *run_against(server *s, const sdkc_conform_skip *skip
     o.transport = t;
     o.skips = skips;
     o.nskips = nskips;
-    o.stream_ms = 500;
+    o.stream_ms = run_stream_ms;
+    o.max_time_ms = run_max_time_ms;
     sdkc_conform_report *r = NULL;
     char *msg = NULL;
     ck_assert_int_eq(sdkc_conform_run(&r, sdkc_compiled_ir(compiled), &o, &msg), SDKC_OK);
@@ -378,8 +387,8 @@ static void faithful(void)
     ck_assert_uint_gt(sdkc_conform_report_passes(r), 30);
     ck_assert_int_eq(s.nthings, 3); /* the creator ran three times */
     /* every probe kind ran */
-    const char *kinds[] = {"valid",          "positive",       "unknown-id",   "bad-cursor",
-                           "malformed-body", "no-credentials", "page-walk",    "after-create"};
+    const char *kinds[] = {"valid",          "positive",       "unknown-id", "bad-cursor",
+                           "malformed-body", "no-credentials", "page-walk",  "after-create"};
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         bool seen = false;
         for (size_t i = 0; i < sdkc_conform_report_count(r) && !seen; i++)
@@ -505,6 +514,24 @@ START_TEST(report_json_and_known_list)
     free(text);
     unlink(path);
     free(path);
+    /* deviations merge on (operation, check, path) whichever probe or rule saw one first: a list
+     * naming another probe and rule for each still matches */
+    json_t *other = json_deep_copy(known);
+    ck_assert_ptr_nonnull(other);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(other, "deviations"), i, e)
+    {
+        ck_assert_int_eq(json_object_set_new(e, "probe", json_string("another-probe")), 0);
+        ck_assert_int_eq(json_object_set_new(e, "rule", json_string("another/rule")), 0);
+    }
+    text = json_dumps(other, JSON_INDENT(2));
+    path = write_temp(text);
+    ck_assert_int_eq(sdkc_conform_compare_known(r, path, NULL), 0);
+    free(text);
+    unlink(path);
+    free(path);
+    json_decref(other);
     /* one entry fewer: a NEW deviation; one invented: a VANISHED one */
     json_array_remove(devs, 0);
     json_array_append_new(devs, json_pack("{s:s,s:s,s:s,s:n,s:n,s:s}", "operation", "v2.thing.get",
@@ -558,6 +585,57 @@ START_TEST(skips_are_reported_never_passed)
     if (sdkc_conform_report_deviations(r))
         dump(r);
     ck_assert_uint_eq(sdkc_conform_report_deviations(r), 0);
+    sdkc_conform_report_free(r);
+}
+END_TEST
+
+/* A stream whose status and headers come later than stream_ms (500) but well within the request
+ * timeout (5000): it opened in time, its frames are judged, no timeout deviation. */
+START_TEST(stream_opening_late_is_within_the_request_timeout)
+{
+    over_tcp = true;
+    server s = {.event_delay_ms = 900};
+    sdkc_conform_report *r = run_against(&s, NULL, 0, "secret");
+    over_tcp = false;
+    if (sdkc_conform_report_deviations(r))
+        dump(r);
+    ck_assert_uint_eq(sdkc_conform_report_deviations(r), 0);
+    bool frames = false;
+    for (size_t i = 0; i < sdkc_conform_report_count(r); i++) {
+        const sdkc_conform_result *x = sdkc_conform_report_get(r, i);
+        if (strcmp(x->operation, "v2.thing.events") == 0 && x->verdict == SDKC_VERDICT_PASS &&
+            strstr(x->evidence, "frames match"))
+            frames = true;
+    }
+    ck_assert(frames);
+    sdkc_conform_report_free(r);
+}
+END_TEST
+
+/* A stream still opening when --max-time ends the run is cut short: a skip, as for a unary
+ * call, never a timeout deviation. */
+START_TEST(stream_cut_by_max_time_is_a_skip)
+{
+    over_tcp = true;
+    run_stream_ms = 5000;
+    run_max_time_ms = 1000;
+    server s = {.event_delay_ms = 2500};
+    sdkc_conform_report *r = run_against(&s, NULL, 0, "secret");
+    over_tcp = false;
+    run_stream_ms = 500;
+    run_max_time_ms = 0;
+    if (sdkc_conform_report_deviations(r))
+        dump(r);
+    ck_assert_uint_eq(sdkc_conform_report_deviations(r), 0);
+    bool cut = false;
+    for (size_t i = 0; i < sdkc_conform_report_count(r); i++) {
+        const sdkc_conform_result *x = sdkc_conform_report_get(r, i);
+        if (strcmp(x->operation, "v2.thing.events") == 0 && x->verdict == SDKC_VERDICT_SKIP &&
+            strstr(x->evidence, "cut short by --max-time"))
+            cut = true;
+    }
+    ck_assert(cut);
+    ck_assert(sdkc_conform_report_stopped(r));
     sdkc_conform_report_free(r);
 }
 END_TEST
@@ -642,6 +720,8 @@ static Suite *probe_suite(void)
     tcase_add_test(tc, broken_server_over_tcp);
     tcase_add_test(tc, report_json_and_known_list);
     tcase_add_test(tc, skips_are_reported_never_passed);
+    tcase_add_test(tc, stream_opening_late_is_within_the_request_timeout);
+    tcase_add_test(tc, stream_cut_by_max_time_is_a_skip);
     tcase_add_test(tc, unreachable_server_is_not_conformant);
     tcase_add_test(tc, refused_connection_evidence_names_its_reason_once);
     tcase_add_test(tc, bad_options);

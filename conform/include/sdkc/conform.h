@@ -14,10 +14,10 @@
  *   no-credentials  no credentials, where security is required and the valid probe sent some
  *   page-walk       pages of any style followed to the end as the runtime's engine does, and
  *                   compared with one big page: no item lost, repeated or made up
- * Streams (SSE) are read for stream_ms within their probe: every frame and item against its
- * schema. Every answer is judged by the checks below, each result a pass, a deviation, or a skip
- * with its reason (a 401/403 to any probe but no-credentials is a skip); skips never count as
- * passes. */
+ * Streams (SSE) open within timeout_ms, as a unary call, then are read for stream_ms: every frame
+ * and item against its schema. Every answer is judged by the checks below, each result a pass, a
+ * deviation, or a skip with its reason (a 401/403 to any probe but no-credentials is a skip); skips
+ * never count as passes. */
 #ifndef SDKC_CONFORM_H
 #define SDKC_CONFORM_H
 
@@ -120,7 +120,7 @@ typedef struct sdkc_conform_options {
     const sdkc_conform_skip *skips;
     size_t nskips;
     long timeout_ms;                  /* per unary call; 0 = 5000 */
-    long stream_ms;                   /* how long each stream is watched; 0 = 1500 */
+    long stream_ms;                   /* how long each stream is watched once open; 0 = 1500 */
     const sdkrt_transport *transport; /* NULL = libcurl (borrowed) */
     FILE *log;                        /* progress lines, or NULL */
     /* The contract document the IR came from (borrowed), or NULL: with it every declared
@@ -181,15 +181,16 @@ json_t *sdkc_conform_report_json(const sdkc_conform_report *r);
  * unless verbose. */
 void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbose);
 
-/* Compare deviations with a reviewed list (JSON: {"deviations": [{"operation", "check", "path",
- * "rule", "evidence"}...]}; path and rule may be null). Matching is on operation, check, path and
- * rule. Writes one line per new or vanished deviation to f (may be NULL) and returns how many
- * there are; -1 when the list cannot be read (message to f). */
 /* Does the media type got (a Content-Type) match declared (a contract's media type)? type and
  * subtype without case, `*` wildcards in declared, and every parameter declared names equal
  * (without case, quotes removed) when got names it too; other parameters are free. */
 bool sdkc_conform_media_match(const char *declared, const char *got);
 
+/* Compare deviations with a reviewed list (JSON: {"deviations": [{"operation", "check", "path",
+ * "probe", "rule", "evidence"}...]}; path, probe and rule may be null). Matching is on operation,
+ * check and path, the key deviations are merged on; probe and rule are ignored (a deviation keeps
+ * whichever probe and rule saw it first). Writes one line per new or vanished deviation to f (may
+ * be NULL) and returns how many there are; -1 when the list cannot be read (message to f). */
 long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f);
 
 #ifdef __cplusplus

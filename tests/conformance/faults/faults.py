@@ -9,6 +9,8 @@ usage: faults.py SDKC FAULT [WORK_DIR]
   201 has another), to be reported by response_schema_conformance.
   `max-time` and `sigint`: a server that answers every request after 3 s; the run is stopped by
   --max-time 1 or by SIGINT after 1 s, and the report must still be written, saying so.
+  `refused`: a server that answers 401 to every request, the key given or not: nothing was
+  checked (exit 3), no deviation, and no probe but no-credentials counts a pass.
 The API key is given through the environment (--auth key=SHOP_KEY) and must never show in the
 output or the report.
 """
@@ -70,7 +72,8 @@ def make_handler(shop):
             raw = self.body()
             if parts[:1] != ["items"] or len(parts) > 3:
                 return self.error(404, "no route")
-            if not authed and not (f == "ignored_auth" and method == "GET" and len(parts) == 1):
+            if f == "refused" or (not authed and not (f == "ignored_auth" and method == "GET"
+                                                       and len(parts) == 1)):
                 return self.error(401, "an API key is needed")
             with shop.lock:
                 if len(parts) == 1 and method == "GET":
@@ -185,6 +188,33 @@ def stopped(cmd, env, report, fault, srv):
     return 0
 
 
+def refused(cmd, env, report, srv):
+    """Every request refused with 401: a skip each, never a pass (only the no-credentials probe,
+    which wants the refusal, may pass); nothing was checked, so exit 3."""
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    srv.shutdown()
+    out = p.stdout + p.stderr
+    fail = []
+    rep = json.load(open(report))
+    if rep["deviations"]:
+        fail.append("deviations: %s" % sorted({d["check"] for d in rep["deviations"]}))
+    passes = [r for r in rep["results"] if r["verdict"] == "pass" and r["probe"] != "no-credentials"]
+    if passes:
+        fail.append("a refused probe counts passes: %s" % sorted(
+            {"%s %s" % (r["probe"], r["check"]) for r in passes}))
+    if rep["summary"]["probed"] != 0:
+        fail.append("%d operations probed" % rep["summary"]["probed"])
+    if p.returncode != 3:
+        fail.append("exit status %d" % p.returncode)
+    if fail:
+        sys.stdout.write(out)
+        for m in fail:
+            print("FAIL (refused): %s" % m)
+        return 1
+    print("PASS (refused): %s" % rep["summary"])
+    return 0
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -202,6 +232,8 @@ def main():
            "--auth", "key=SHOP_KEY", "--timeout-ms", "1000", "-j", "2", "--report", report]
     if fault in ("max-time", "sigint"):
         return stopped(cmd, env, report, fault, srv)
+    if fault == "refused":
+        return refused(cmd, env, report, srv)
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     srv.shutdown()
     out = p.stdout + p.stderr
