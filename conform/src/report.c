@@ -283,8 +283,10 @@ json_t *sdkc_conform_report_json(const sdkc_conform_report *r)
                                   json_integer((json_int_t)sdkc_conform_report_skips(r)));
         rc |= json_object_set_new(summary, "unchecked_pattern_checks",
                                   json_integer((json_int_t)r->unchecked));
+        /* conformant only when something was checked: the same rule as exit status 0 */
         rc |= json_object_set_new(summary, "conformant",
-                                  json_boolean(sdkc_conform_report_deviations(r) == 0));
+                                  json_boolean(sdkc_conform_report_deviations(r) == 0 &&
+                                               r->probed > 0 && !sdkc_conform_report_stopped(r)));
         rc |= json_object_set_new(root, "format", json_string("sdkc-conform/1"));
         rc |= json_object_set_new(root, "contract", str_or_null(r->contract));
         rc |= json_object_set_new(root, "base_url", str_or_null(r->base_url));
