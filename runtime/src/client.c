@@ -633,6 +633,29 @@ static void plan_auth(auth_plan *a, const sdkrt_client *c, const sdkrt_request *
     }
 }
 
+/* How much of the base URL goes before req's target: all of it, or for a followed next-page URL
+ * (relative to the origin, not to the base path) the origin only. */
+static int url_prefix_len(const sdkrt_client *c, const sdkrt_request *req)
+{
+    return (int)(strlen(c->base_url) - (req->origin_target ? strlen(c->base_path) : 0));
+}
+
+char *sdkrt_client_url_(const sdkrt_client *client, const sdkrt_request *req, sdkrt_error **err)
+{
+    char *target = NULL;
+    if (sdkrt_request_target(&target, req, err) != SDKRT_OK)
+        return NULL;
+    sdkrt_buf_ b = {0};
+    sdkrt_buf_printf_(&b, "%.*s%s", url_prefix_len(client, req), client->base_url, target);
+    free(target);
+    if (b.oom) {
+        sdkrt_buf_cleanup_(&b);
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    return b.data;
+}
+
 static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_request *req,
                             const sdkrt_call_options *call, bool stream, sdkrt_error **err)
 {
@@ -646,9 +669,8 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     }
     sdkrt_buf_ t = {0}, u = {0}, shown = {0};
     const char *qsep = strchr(rel, '?') ? "&" : "?";
-    /* a followed next-page URL is relative to the origin, not to the base path */
     const char *prefix = req->origin_target ? "" : c->base_path;
-    int origin = (int)(strlen(c->base_url) - (req->origin_target ? strlen(c->base_path) : 0));
+    int origin = url_prefix_len(c, req);
     sdkrt_buf_printf_(&t, "%s%s", prefix, rel);
     sdkrt_buf_printf_(&u, "%.*s%s", origin, c->base_url, rel);
     sdkrt_buf_printf_(&shown, "%.*s%s", origin, c->base_url, rel);

@@ -22,9 +22,9 @@ void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
 sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err);
 
 /* The server's own message in an error body of a JSON media type (`message`, `error.message`,
- * `error_description`, `detail`, `error`, `title`, `data.message`: the first that is a non-empty string),
- * control characters made single spaces, cut on a UTF-8 boundary with "..." to fit cap bytes
- * (with its NUL; SDKRT_SERVER_MESSAGE_MAX), into out. Its length; 0 when there is none. */
+ * `error_description`, `detail`, `error`, `title`, `data.message`: the first that is a non-empty
+ * string), control characters made single spaces, cut on a UTF-8 boundary with "..." to fit cap
+ * bytes (with its NUL; SDKRT_SERVER_MESSAGE_MAX), into out. Its length; 0 when there is none. */
 #define SDKRT_SERVER_MESSAGE_MAX 256
 size_t sdkrt_server_message_(const char *content_type, const char *body, size_t len, char *out,
                              size_t cap);
@@ -74,6 +74,9 @@ sdkrt_status sdkrt_client_send_once_(sdkrt_client *client, const sdkrt_request *
 /* The client's retry policy and idempotency header name (borrowed). */
 const sdkrt_retry_policy *sdkrt_client_retry_policy_(const sdkrt_client *client);
 const char *sdkrt_client_idempotency_header_(const sdkrt_client *client);
+/* The absolute URL req goes to from client, without credentials (new; free()), or NULL with
+ * *err set: req's recorded problem, or OUT_OF_MEMORY. */
+char *sdkrt_client_url_(const sdkrt_client *client, const sdkrt_request *req, sdkrt_error **err);
 /* INVALID_ARGUMENT for a negative setting. */
 sdkrt_status sdkrt_retry_policy_check_(const sdkrt_retry_policy *p, sdkrt_error **err);
 

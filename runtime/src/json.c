@@ -1119,8 +1119,6 @@ static int declared_key(const sdkrt_jop *op, int status)
     return key;
 }
 
-/* Is status the success? An exact status, or any 2xx for a 2XX range (2) or when no success
- * status is declared (0). */
 /* The declared success a status matches: the main one or one of op->more, as a view with that
  * success's status, encoding, result and unwrap (*view); false when none matches. Exact statuses
  * match before ranges. */

@@ -1,6 +1,7 @@
 /* The pagination engine (sdkrt/page.h): next requests per style, RFC 8288 Link headers, and the
  * pager behind generated iterators. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,32 +188,6 @@ static long long query_number(const sdkrt_request *req, const char *name, long l
 
 /* ---- following a URL ---- */
 
-/* The absolute URL prev was sent to (new), or NULL when out of memory. */
-static char *request_url(const sdkrt_client *client, const sdkrt_request *prev, sdkrt_error **err)
-{
-    char *target = NULL;
-    if (sdkrt_request_target(&target, prev, err) != SDKRT_OK)
-        return NULL;
-    const char *base = sdkrt_client_base_url(client);
-    sdkrt_buf_ b = {0};
-    if (prev->origin_target) {
-        /* the target is relative to the origin: scheme://host[:port] of the base */
-        const char *host = strstr(base, "://");
-        const char *slash = host ? strchr(host + 3, '/') : NULL;
-        int n = slash ? (int)(slash - base) : (int)strlen(base);
-        sdkrt_buf_printf_(&b, "%.*s%s", n, base, target);
-    } else {
-        sdkrt_buf_printf_(&b, "%s%s", base, target);
-    }
-    free(target);
-    if (b.oom) {
-        sdkrt_buf_cleanup_(&b);
-        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-        return NULL;
-    }
-    return b.data;
-}
-
 typedef struct origin {
     char *scheme, *host, *port;
 } origin;
@@ -257,7 +232,7 @@ static sdkrt_status follow(sdkrt_request **next, const sdkrt_client *client,
                            const sdkrt_request *prev, const char *url, sdkrt_error **err)
 {
     sdkrt_status st = SDKRT_ERR;
-    char *from = request_url(client, prev, err);
+    char *from = sdkrt_client_url_(client, prev, err);
     CURLU *base = curl_url(), *u = curl_url();
     origin bo, uo;
     memset(&bo, 0, sizeof bo);
@@ -450,8 +425,16 @@ sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
         bool pages = d->style == SDKRT_PAGE_PAGE_NUMBER;
         long long cur =
             query_number(prev, d->param, pages ? (d->first_page ? d->first_page : 1) : 0, &oom);
+        long long step = pages ? 1 : (long long)count;
+        if (cur > LLONG_MAX - step) {
+            st = sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                 "%s %s: the %s parameter %s=%lld cannot advance by %lld",
+                                 prev->method, prev->path_template, pages ? "page" : "offset",
+                                 d->param, cur, step);
+            break;
+        }
         char buf[32];
-        snprintf(buf, sizeof buf, "%lld", pages ? cur + 1 : cur + (long long)count);
+        snprintf(buf, sizeof buf, "%lld", cur + step);
         st = with_param(next, prev, d->param, buf, false, err);
         break;
     }

@@ -536,12 +536,15 @@ sdkrt_status sdkrt_request_copy(sdkrt_request **out, const sdkrt_request *req)
         ok = sdkrt_request_set_security(c, req->security, req->security_count) == SDKRT_OK;
     if (ok && req->origin_target)
         ok = (c->origin_target = sdkrt_strdup_(req->origin_target)) != NULL;
-    if (ok && req->error)
+    /* the copy's own sdkrt_request_new recorded any method or template problem, which is the
+       source's first one too; keep it, or take the source's later one */
+    if (ok && req->error && !c->error)
         ok = (c->error = sdkrt_strdup_(req->error)) != NULL;
     if (!ok || c->oom) {
         sdkrt_request_free(c);
         return SDKRT_ERR;
     }
+    c->oom = req->oom; /* a piece the source lost to OOM is missing from the copy too */
     *out = c;
     return SDKRT_OK;
 }

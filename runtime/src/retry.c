@@ -271,8 +271,9 @@ static bool should_retry(const sdkrt_retry_policy *p, int attempt, sdkrt_status 
     info->status = sdkrt_response_status(r);
     const char *hint = sdkrt_response_header(r, "x-should-retry");
     bool yes = retryable_status(info->status);
-    if (hint && sdkrt_strcasecmp_(hint, "true") == 0)
-        yes = true;
+    bool success = info->status >= 200 && info->status <= 299;
+    if (hint && sdkrt_strcasecmp_(hint, "true") == 0 && !success)
+        yes = true; /* never a success: it is the result */
     else if (hint && sdkrt_strcasecmp_(hint, "false") == 0)
         yes = false;
     if (!yes)
@@ -285,21 +286,6 @@ static bool should_retry(const sdkrt_retry_policy *p, int attempt, sdkrt_status 
         info->delay_ms = backoff_ms(p, attempt);
     }
     return true;
-}
-
-/* Sleep ms, waking every 10 ms to look at the token. */
-static void default_sleep(long ms, const sdkrt_cancel *cancel)
-{
-    long long end = sdkrt_now_ms_() + ms;
-    for (;;) {
-        long long left = end - sdkrt_now_ms_();
-        if (left <= 0 || sdkrt_cancel_is_triggered(cancel))
-            return;
-        if (left > 10)
-            left = 10;
-        struct timespec ts = {0, (long)left * 1000000L};
-        nanosleep(&ts, NULL);
-    }
 }
 
 /* ---- idempotency keys ---- */
@@ -362,9 +348,8 @@ void sdkrt_keyed_call_cleanup_(sdkrt_keyed_call_ *k)
 static void cancelled_waiting(const sdkrt_client *client, const sdkrt_request *req,
                               const sdkrt_retry_info *info, sdkrt_error **err)
 {
-    char *target = NULL;
     sdkrt_error *ignored = NULL;
-    sdkrt_request_target(&target, req, &ignored);
+    char *url = sdkrt_client_url_(client, req, &ignored);
     sdkrt_error_free(ignored);
     char after[48];
     if (info->status)
@@ -372,10 +357,10 @@ static void cancelled_waiting(const sdkrt_client *client, const sdkrt_request *r
     else
         snprintf(after, sizeof after, "%s", sdkrt_reason_name(info->reason));
     sdkrt_error_set(err, SDKRT_REASON_CANCELLED,
-                    "%s %s%s: cancelled while waiting to retry after %s (attempt %d of %d)",
-                    req->method, sdkrt_client_base_url(client), target ? target : "", after,
-                    info->attempt, info->max_attempts);
-    free(target);
+                    "%s %s: cancelled while waiting to retry after %s (attempt %d of %d)",
+                    req->method, url ? url : sdkrt_client_base_url(client), after, info->attempt,
+                    info->max_attempts);
+    free(url);
 }
 
 sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
@@ -413,7 +398,7 @@ sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
         if (p.sleep)
             p.sleep(p.userdata, info.delay_ms, k.call.cancel);
         else
-            default_sleep(info.delay_ms, k.call.cancel);
+            sdkrt_cancel_wait(k.call.cancel, info.delay_ms); /* a plain sleep without a token */
         if (sdkrt_cancel_is_triggered(k.call.cancel)) {
             cancelled_waiting(client, req, &info, err);
             st = SDKRT_ERR;

@@ -246,22 +246,14 @@ static sdkrt_status add_json_part(sdkrt_multipart *mp, const char *name, const j
     return st;
 }
 
-static int hex_value(char c)
-{
-    return c >= '0' && c <= '9'   ? c - '0'
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                                  : -1;
-}
-
 /* Percent-decode n bytes of s into a new string (NULL when out of memory). */
 static char *pct_decode(const char *s, size_t n)
 {
     char *out = malloc(n + 1);
     size_t w = 0;
     for (size_t i = 0; out && i < n; i++) {
-        int hi = s[i] == '%' && i + 2 < n ? hex_value(s[i + 1]) : -1;
-        int lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
+        int hi = s[i] == '%' && i + 2 < n ? sdkrt_hex_digit_((unsigned char)s[i + 1]) : -1;
+        int lo = hi >= 0 ? sdkrt_hex_digit_((unsigned char)s[i + 2]) : -1;
         if (hi >= 0 && lo >= 0) {
             out[w++] = (char)(hi * 16 + lo);
             i += 2;

@@ -556,6 +556,94 @@ START_TEST(query_edits)
 }
 END_TEST
 
+/* A page whose number or offset cannot advance without overflow is refused, not wrapped. */
+static int number_next(const sdkrt_page_desc *d, const char *value, char *target, size_t size,
+                       sdkrt_error **err)
+{
+    sdkrt_response *resp = NULL;
+    ck_assert_int_eq(sdkrt_response_new(&resp, 200, 0, NULL), SDKRT_OK);
+    const char *text = "[1,2,3]";
+    sdkrt_response_add_header(resp, "Content-Type", "application/json", NULL);
+    sdkrt_response_append_body(resp, text, strlen(text), NULL);
+    sdkrt_request *prev = get("/n"), *next = NULL;
+    sdkrt_request_add_query(prev, d->param, value);
+    int st = sdkrt_page_next(&next, client, d, prev, resp, err);
+    target[0] = '\0';
+    if (next) {
+        char *t = NULL;
+        ck_assert_int_eq(sdkrt_request_target(&t, next, NULL), SDKRT_OK);
+        snprintf(target, size, "%s", t);
+        free(t);
+    }
+    sdkrt_request_free(next);
+    sdkrt_request_free(prev);
+    sdkrt_response_free(resp);
+    return st;
+}
+
+START_TEST(number_overflow)
+{
+    const sdkrt_page_desc pages = {.style = SDKRT_PAGE_PAGE_NUMBER, .param = "page"};
+    const sdkrt_page_desc offsets = {.style = SDKRT_PAGE_OFFSET, .param = "offset"};
+    char t[128];
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(number_next(&pages, "9223372036854775806", t, sizeof t, NULL), SDKRT_OK);
+    ck_assert_str_eq(t, "/n?page=9223372036854775807");
+    ck_assert_int_eq(number_next(&pages, "9223372036854775807", t, sizeof t, &err), SDKRT_ERR);
+    ck_assert_str_eq(t, "");
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "page=9223372036854775807"));
+    sdkrt_error_free(err);
+    err = NULL;
+    ck_assert_int_eq(number_next(&offsets, "9223372036854775804", t, sizeof t, NULL), SDKRT_OK);
+    ck_assert_str_eq(t, "/n?offset=9223372036854775807");
+    ck_assert_int_eq(number_next(&offsets, "9223372036854775805", t, sizeof t, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    sdkrt_error_free(err);
+}
+END_TEST
+
+/* A copy keeps the problem recorded on its source: the first invalid argument (without leaking
+ * the one its own construction recorded) and a piece lost to out of memory. */
+START_TEST(copy_keeps_problems)
+{
+    sdkrt_request *r = NULL, *c = NULL;
+    /* a bad template: recorded by the copy's own construction too */
+    ck_assert_int_eq(sdkrt_request_new(&r, "GET", "no-slash"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_copy(&c, r), SDKRT_OK);
+    ck_assert_str_eq(sdkrt_request_error(c), sdkrt_request_error(r));
+    sdkrt_request_free(c);
+    sdkrt_request_free(r);
+    /* a later problem */
+    r = get("/x");
+    ck_assert_int_eq(sdkrt_request_set_header(r, "Bad Name", "v"), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_request_copy(&c, r), SDKRT_OK);
+    ck_assert_str_eq(sdkrt_request_error(c), sdkrt_request_error(r));
+    sdkrt_request_free(c);
+    sdkrt_request_free(r);
+    /* json_dumps refuses a cycle, which the request takes for an allocation failure */
+    json_t *a = json_array(), *b = json_array();
+    json_array_append(a, b);
+    json_array_append(b, a);
+    r = get("/x");
+    ck_assert_int_eq(sdkrt_request_set_json_body(r, json_incref(a)), SDKRT_ERR);
+    json_array_clear(b);
+    json_decref(a);
+    json_decref(b);
+    ck_assert_ptr_nonnull(sdkrt_request_error(r));
+    ck_assert_int_eq(sdkrt_request_copy(&c, r), SDKRT_OK);
+    ck_assert_ptr_nonnull(sdkrt_request_error(c));
+    char *t = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_request_target(&t, c, &err), SDKRT_ERR);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_OUT_OF_MEMORY);
+    sdkrt_error_free(err);
+    sdkrt_request_free(c);
+    sdkrt_request_free(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("page");
@@ -573,10 +661,12 @@ int main(void)
     tcase_add_test(tc, repeated_cursor_ends);
     tcase_add_test(tc, page_errors);
     tcase_add_test(tc, dotted_member);
+    tcase_add_test(tc, number_overflow);
     suite_add_tcase(s, tc);
     TCase *tu = tcase_create("units");
     tcase_add_test(tu, link_parse);
     tcase_add_test(tu, query_edits);
+    tcase_add_test(tu, copy_keeps_problems);
     suite_add_tcase(s, tu);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

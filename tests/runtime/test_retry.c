@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sdkrt/page.h"
 #include "sdkrt/sdkrt.h"
 #include "sdkrt/wire.h"
 
@@ -111,7 +112,8 @@ typedef struct fixture {
 static void fx_open_with(fixture *f, sdkrt_client_options *o)
 {
     ck_assert_int_eq(sdkrt_memory_transport_new(&f->t, handler, &f->s), SDKRT_OK);
-    o->base_url = "http://api.test";
+    if (!o->base_url)
+        o->base_url = "http://api.test";
     o->transport = f->t;
     sdkrt_error *err = NULL;
     ck_assert_int_eq(sdkrt_client_new(&f->c, o, &err), SDKRT_OK);
@@ -346,6 +348,20 @@ START_TEST(which_statuses)
     script(&f, s2, 1);
     ck_assert_int_eq(call(&f, "GET", NULL, NULL), 503);
     ck_assert_int_eq(f.s.attempts, 1);
+    /* ... but never makes a success a failure to repeat */
+    static const int ok[] = {200, 201, 204, 299};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        f.s.attempts = 0;
+        step s3[] = {{ok[i], {"x-should-retry"}, {"true"}, SDKRT_REASON_NONE}};
+        script(&f, s3, 1);
+        ck_assert_int_eq(call(&f, "GET", NULL, NULL), ok[i]);
+        ck_assert_msg(f.s.attempts == 1, "HTTP %d: %d attempts", ok[i], f.s.attempts);
+    }
+    f.s.attempts = 0;
+    step s4[] = {{304, {"x-should-retry"}, {"true"}, SDKRT_REASON_NONE}};
+    script(&f, s4, 1);
+    ck_assert_int_eq(call(&f, "GET", NULL, NULL), 304);
+    ck_assert_int_eq(f.s.attempts, 3);
     fx_close(&f);
 }
 END_TEST
@@ -644,6 +660,73 @@ START_TEST(cancel_interrupts_real_wait)
 }
 END_TEST
 
+/* The real wait without a cancel token is a plain sleep. */
+START_TEST(real_wait_without_token)
+{
+    fixture f;
+    memset(&f, 0, sizeof f);
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 2;
+    fx_open_with(&f, &o);
+    step s[] = {{429, {"retry-after-ms"}, {"50"}, SDKRT_REASON_NONE},
+                {200, {NULL}, {NULL}, SDKRT_REASON_NONE}};
+    script(&f, s, 2);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    ck_assert_int_eq(call(&f, "GET", NULL, NULL), 200);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    long ms = (long)(b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+    ck_assert_msg(ms >= 45, "waited %ld ms", ms);
+    ck_assert_int_eq(f.s.attempts, 2);
+    fx_close(&f);
+}
+END_TEST
+
+/* A followed next-page URL is relative to the origin: the cancellation message names the URL the
+ * attempts went to, the base path not doubled. */
+START_TEST(cancel_message_of_followed_page)
+{
+    fixture f;
+    memset(&f, 0, sizeof f);
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://api.test/v1";
+    o.retry.max_attempts = 3;
+    o.retry.sleep = record_sleep;
+    o.retry.userdata = &f.w;
+    fx_open_with(&f, &o);
+    step s[] = {{503, {NULL}, {NULL}, SDKRT_REASON_NONE}};
+    script(&f, s, 1);
+    sdkrt_response *page = NULL;
+    ck_assert_int_eq(sdkrt_response_new(&page, 200, 0, NULL), SDKRT_OK);
+    const char *text = "{\"next\":\"/v1/x?page=2\"}";
+    sdkrt_response_add_header(page, "Content-Type", "application/json", NULL);
+    sdkrt_response_append_body(page, text, strlen(text), NULL);
+    const sdkrt_page_desc d = {.style = SDKRT_PAGE_NEXT_URL, .next = "next"};
+    sdkrt_request *first = NULL, *next = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&first, "GET", "/x"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_page_next(&next, f.c, &d, first, page, NULL), SDKRT_OK);
+    ck_assert_ptr_nonnull(next);
+    sdkrt_cancel *cancel = NULL;
+    ck_assert_int_eq(sdkrt_cancel_new(&cancel), SDKRT_OK);
+    f.w.cancel_at_wait = cancel;
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.cancel = cancel;
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_send(f.c, next, &co, &resp, &err), SDKRT_ERR);
+    ck_assert_ptr_null(resp);
+    ck_assert_str_eq(sdkrt_error_message(err),
+                     "GET http://api.test/v1/x?page=2: cancelled while waiting to retry after "
+                     "HTTP 503 (attempt 1 of 3) (CANCELLED)");
+    sdkrt_error_free(err);
+    sdkrt_cancel_free(cancel);
+    sdkrt_request_free(next);
+    sdkrt_request_free(first);
+    sdkrt_response_free(page);
+    fx_close(&f);
+}
+END_TEST
+
 START_TEST(bodies_resent_and_reread)
 {
     fixture f;
@@ -737,6 +820,8 @@ static Suite *retry_suite(void)
     tcase_add_test(tc, invalid_options);
     tcase_add_test(tc, cancel_during_wait);
     tcase_add_test(tc, cancel_interrupts_real_wait);
+    tcase_add_test(tc, real_wait_without_token);
+    tcase_add_test(tc, cancel_message_of_followed_page);
     tcase_add_test(tc, bodies_resent_and_reread);
     tcase_add_test(tc, on_response_sees_every_attempt);
     suite_add_tcase(s, tc);

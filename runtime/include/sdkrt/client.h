@@ -53,12 +53,12 @@ typedef struct sdkrt_credential {
  * its policy allows more than one attempt, the request may be repeated safely (method GET,
  * HEAD, PUT, DELETE, OPTIONS or TRACE, or a request carrying an idempotency key) and the
  * attempt ended in a TRANSPORT or TIMEOUT error or in HTTP 408, 425, 429, 500, 502, 503 or 504.
- * A response header `x-should-retry: true` makes any status retryable, `false` none. The wait
- * before attempt n+1 is `retry-after-ms` or `Retry-After` (delay-seconds or an HTTP-date) when
- * the response has one, capped by max_retry_after_ms; else min(initial_delay_ms * 2^(n-1),
- * max_delay_ms) less a random jitter of up to 25%. The call's cancel token ends the wait
- * (CANCELLED). Every attempt re-sends the whole request; timeout_ms applies to each attempt.
- * Streams are never retried. */
+ * A response header `x-should-retry: true` makes any status but a 2xx (a success is the result)
+ * retryable, `false` none. The wait before attempt n+1 is `retry-after-ms` or `Retry-After`
+ * (delay-seconds or an HTTP-date) when the response has one, capped by max_retry_after_ms; else
+ * min(initial_delay_ms * 2^(n-1), max_delay_ms) less a random jitter of up to 25%. The call's
+ * cancel token ends the wait (CANCELLED). Every attempt re-sends the whole request; timeout_ms
+ * applies to each attempt. Streams are never retried. */
 typedef struct sdkrt_retry_info {
     int attempt;         /* the attempt that just failed, from 1 */
     int max_attempts;    /* the policy's */
@@ -80,8 +80,9 @@ typedef struct sdkrt_retry_policy {
                               */
     /* Called before each wait (info borrowed for the call): logging, metrics. NULL = none. */
     void (*on_retry)(void *userdata, const sdkrt_retry_info *info);
-    /* Waits ms milliseconds. NULL = sleep, polling cancel (may be NULL) every 10 ms. A custom one
-     * (tests, an event loop) may return early; the call checks the token after it. */
+    /* Waits ms milliseconds. NULL = sdkrt_cancel_wait(cancel, ms): sleeps, woken at once when
+     * cancel (may be NULL: a plain sleep) is triggered. A custom one (tests, an event loop) may
+     * return early; the call checks the token after it. */
     void (*sleep)(void *userdata, long ms, const sdkrt_cancel *cancel);
     void *userdata; /* passed to on_retry and sleep */
 } sdkrt_retry_policy;
@@ -200,7 +201,8 @@ typedef enum sdkrt_stream_result {
     SDKRT_STREAM_ERROR = -1, /* *err set; the stream is finished (only close remains) */
     SDKRT_STREAM_END = 0,    /* the server closed cleanly at an event boundary */
     SDKRT_STREAM_EVENT = 1,  /* *event filled */
-    SDKRT_STREAM_POISON = 2  /* typed streams only (sdkrt_jstream_next_poison): an undecodable item */
+    SDKRT_STREAM_POISON =
+        2 /* typed streams only (sdkrt_jstream_next_poison): an undecodable item */
 } sdkrt_stream_result;
 
 /* Prepare a cold stream (no I/O) in *out (owned by the caller; sdkrt_stream_close). The request

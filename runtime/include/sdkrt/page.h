@@ -65,7 +65,8 @@ typedef struct sdkrt_page_desc {
  * continuation identical to prev (a server repeating itself would loop). prev is the request
  * that fetched resp; client, desc, prev and resp are borrowed. Errors: MALFORMED_RESPONSE when
  * the body is not JSON where the style reads it, or a next URL that does not parse or leaves the
- * client's origin; OUT_OF_MEMORY. */
+ * client's origin; INVALID_ARGUMENT when prev's page number or offset is too large to advance
+ * (past LLONG_MAX); OUT_OF_MEMORY. */
 sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
                              const sdkrt_page_desc *desc, const sdkrt_request *prev,
                              const sdkrt_response *resp, sdkrt_error **err);

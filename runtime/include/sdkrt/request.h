@@ -65,7 +65,9 @@ sdkrt_status sdkrt_request_set_body(sdkrt_request *req, const char *content_type
 sdkrt_status sdkrt_request_set_json_body(sdkrt_request *req, json_t *json);
 
 /* A deep copy of req in *out (new; sdkrt_request_free): method, template, parameters, query,
- * headers, cookies, body and security. SDKRT_ERR only when out of memory (*out NULL). */
+ * headers, cookies, body and security, and the problem recorded on req (an invalid argument, or
+ * a piece lost to out of memory), which the copy reports when sent as req would. SDKRT_ERR only
+ * when out of memory (*out NULL). */
 sdkrt_status sdkrt_request_copy(sdkrt_request **out, const sdkrt_request *req);
 /* Replace every name=... of the query with one name=value (copied), in the place of the first
  * (at the end when absent); value NULL removes them all. */
