@@ -2205,8 +2205,12 @@ static void probe_mode_op(worker *wk, const sdkc_operation *op, const char *prob
 }
 
 /* Does a request of op carry a credential (one given for one of its schemes)? */
+/* Do the run's credentials authenticate op, which requires them? An operation whose security
+ * also allows none (`{}`) has nothing for ignored_auth to find. */
 static bool sends_credentials(const runner *rn, const sdkc_operation *op)
 {
+    if (op->security_optional)
+        return false;
     for (size_t i = 0; i < op->nsecurity; i++) {
         const sdkc_security_scheme *s = op->security[i];
         if (rn->opts->password && s->type && strcmp(s->type, "http") == 0 && s->scheme &&

@@ -742,6 +742,7 @@ static void operation_json(writer *w, const sdkc_operation *op)
         key(w, "stream_variant");
         stream_json(w, op->stream_variant);
     }
+    put_true_if(w, "security_optional", op->security_optional);
     /* a requirement of one scheme is its name; of several, the list of their names */
     key(w, "security");
     open_c(w, '[');
@@ -1678,6 +1679,7 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     op->stream_variant =
         read_stream(r, json_object_get(o, "stream_variant"), "stream_variant", where);
 
+    op->security_optional = get_bool(r, o, "security_optional", where);
     const json_t *sec = get_array(r, o, "security", true, where);
     size_t ns = 0;
     for (size_t i = 0; i < json_array_size(sec); i++) {

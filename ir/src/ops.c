@@ -1330,6 +1330,8 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
             list[n++] = &ir->schemes[k];
         }
         if (!complete || n - start == 0) {
+            /* an empty requirement ({}) makes credentials optional */
+            op->security_optional = op->security_optional || (complete && n == start);
             n = start;
             continue;
         }

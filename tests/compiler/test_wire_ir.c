@@ -357,6 +357,30 @@ START_TEST(test_auth_unspecified)
 }
 END_TEST
 
+/* An empty requirement ({}) among others: credentials optional, the others still listed. */
+START_TEST(test_security_optional)
+{
+    static const char yaml[] =
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /a:\n    get:\n      operationId: a\n      security: [{}, {k: []}]\n"
+        "      responses: {'204': {description: ok}}\n"
+        "  /b:\n    get:\n      operationId: b\n      responses: {'204': {description: ok}}\n"
+        "security: [{k: []}]\n"
+        "components:\n  securitySchemes:\n    k: {type: apiKey, in: header, name: X-Key}\n";
+    size_t warnings = 0;
+    sdkc_compiled *c = compile_text(yaml, &warnings);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_operation *a = sdkc_ir_operation(ir, "a"), *b = sdkc_ir_operation(ir, "b");
+    ck_assert(a->security_optional);
+    ck_assert_uint_eq(a->nsecurity, 1);
+    ck_assert_str_eq(a->security[0]->name, "k");
+    ck_assert(!b->security_optional);
+    ck_assert_uint_eq(b->nsecurity, 1);
+    round_trips(c);
+    sdkc_compiled_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("wire_ir");
@@ -367,6 +391,7 @@ int main(void)
     tcase_add_test(tc, test_several_successes);
     tcase_add_test(tc, test_stream_variant);
     tcase_add_test(tc, test_auth_unspecified);
+    tcase_add_test(tc, test_security_optional);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

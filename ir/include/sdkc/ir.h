@@ -379,6 +379,8 @@ typedef struct sdkc_operation {
        entries after the first have security_with_previous set. */
     const sdkc_security_scheme *const *security;
     const bool *security_with_previous; /* NULL when every requirement names one scheme */
+    /* One of the requirements is empty (`{}`): the operation also answers without credentials. */
+    bool security_optional;
     size_t nsecurity;
     sdkc_loc loc;
 } sdkc_operation;

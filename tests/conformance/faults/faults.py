@@ -70,6 +70,11 @@ def make_handler(shop):
             parts = [p for p in path.split("/") if p]
             authed = self.headers.get("X-API-Key") == KEY
             raw = self.body()
+            if f == "refused":
+                return self.error(401, "an API key is needed")
+            if parts == ["stats"] and method == "GET":
+                with shop.lock:
+                    return self.send(200, {"count": len(shop.items)})
             if parts[:1] != ["items"] or len(parts) > 3:
                 return self.error(404, "no route")
             if f == "refused" or (not authed and not (f == "ignored_auth" and method == "GET"
