@@ -26,17 +26,6 @@ typedef struct raw_op {
     const char *item_ptr; /* and of its path item */
 } raw_op;
 
-static const sdkc_node *deref(cctx *c, const sdkc_node *n)
-{
-    for (int i = 0; n && i < 32; i++) {
-        const sdkc_node *r = sdkc_node_get(n, "$ref");
-        if (!r)
-            return n;
-        n = cc_resolve_ref(c, r);
-    }
-    return n;
-}
-
 /* A specification extension (`x-...`): allowed in most OpenAPI objects, never an error. */
 static bool is_extension(const char *k)
 {
@@ -53,21 +42,21 @@ static bool is_method(const char *k)
 
 static char *upper(cctx *c, const char *s)
 {
-    char *u = cc_strdup(c, s);
+    char *u = sdkc_cc_strdup(c, s);
     for (char *p = u; p && *p; p++)
         if (*p >= 'a' && *p <= 'z')
             *p = (char)(*p - 'a' + 'A');
     return u;
 }
 
-static const char *op_context(cctx *c, const raw_op *r, const char *suffix)
+static const char *op_type_name(cctx *c, const raw_op *r, const char *suffix)
 {
     char *p = sdkc_pascal_case(c->a, r->safe);
     if (!p) {
         c->nomem = true;
         return NULL;
     }
-    return cc_concat(c, p, suffix);
+    return sdkc_cc_concat(c, p, suffix);
 }
 
 /* ---- parameters ---- */
@@ -87,7 +76,7 @@ static const char *component_name(cctx *c, const sdkc_node *n, const char *secti
     const sdkc_node *refnode = sdkc_node_get(n, "$ref");
     if (!refnode)
         return NULL;
-    const sdkc_node *target = cc_resolve_ref(c, refnode);
+    const sdkc_node *target = sdkc_cc_resolve_ref(c, refnode);
     const sdkc_node *comps = sdkc_node_get(sdkc_node_get(c->root, "components"), section);
     for (size_t i = 0; target && comps && comps->kind == SDKC_NODE_MAP && i < comps->npairs; i++) {
         if (comps->pairs[i].value != target)
@@ -107,10 +96,10 @@ static const char *shared_context(cctx *c, const char *key, const char *suffix, 
 {
     if (!key)
         return op_ctx;
-    if (cc_name_free(c, key))
+    if (sdkc_schema_name_free(c, key))
         return key;
-    const char *alt = cc_concat(c, key, suffix);
-    return alt && cc_name_free(c, alt) ? alt : op_ctx;
+    const char *alt = sdkc_cc_concat(c, key, suffix);
+    return alt && sdkc_schema_name_free(c, alt) ? alt : op_ctx;
 }
 
 static sdkc_param_in param_in(const char *in)
@@ -129,12 +118,8 @@ static sdkc_param_style param_style(const char *s, sdkc_param_in in)
     if (!s)
         return in == SDKC_PARAM_QUERY || in == SDKC_PARAM_COOKIE ? SDKC_STYLE_FORM
                                                                  : SDKC_STYLE_SIMPLE;
-    static const char *const names[] = {"simple", "form",           "deepObject",   "label",
-                                        "matrix", "spaceDelimited", "pipeDelimited"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i]) == 0)
-            return (sdkc_param_style)i;
-    return SDKC_STYLE_SIMPLE;
+    int i = SDKC_SPELLING_INDEX(sdkc_param_style_names, s);
+    return i < 0 ? SDKC_STYLE_SIMPLE : (sdkc_param_style)i;
 }
 
 /* Does the contract declare security schemes? Without any, an `Authorization` header parameter
@@ -152,30 +137,30 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
     size_t n = 0;
     const sdkc_node *lists[2] = {sdkc_node_get(r->path_item, "parameters"),
                                  sdkc_node_get(r->node, "parameters")};
-    const char *bases[2] = {cc_printf(c, "%s/parameters", nz(r->item_ptr)),
-                            cc_printf(c, "%s/parameters", nz(r->ptr))};
+    const char *bases[2] = {sdkc_cc_printf(c, "%s/parameters", nz(r->item_ptr)),
+                            sdkc_cc_printf(c, "%s/parameters", nz(r->ptr))};
     for (int l = 0; l < 2; l++) {
         const sdkc_node *list = lists[l];
         if (!list)
             continue;
         if (list->kind != SDKC_NODE_SEQ) {
-            cc_error(c, list, "'parameters' must be a list");
+            sdkc_cc_error(c, list, "'parameters' must be a list");
             continue;
         }
         for (size_t i = 0; i < list->nitems && n < max; i++) {
-            const sdkc_node *p = deref(c, list->items[i]);
+            const sdkc_node *p = sdkc_cc_deref(c, list->items[i]);
             if (!p)
                 continue;
-            const char *name = cc_text(sdkc_node_get(p, "name"));
-            const char *in = cc_text(sdkc_node_get(p, "in"));
+            const char *name = sdkc_cc_text(sdkc_node_get(p, "name"));
+            const char *in = sdkc_cc_text(sdkc_node_get(p, "in"));
             if (!name || !in) {
-                cc_error(c, list->items[i], "parameter needs 'name' and 'in'");
+                sdkc_cc_error(c, list->items[i], "parameter needs 'name' and 'in'");
                 continue;
             }
             if (strcmp(in, "path") != 0 && strcmp(in, "query") != 0 && strcmp(in, "header") != 0 &&
                 strcmp(in, "cookie") != 0) {
-                cc_error(c, sdkc_node_get(p, "in"), "parameter '%s': unknown location '%s'", name,
-                         in);
+                sdkc_cc_error(c, sdkc_node_get(p, "in"), "parameter '%s': unknown location '%s'",
+                              name, in);
                 continue;
             }
             bool auth = strcasecmp(name, "Authorization") == 0;
@@ -183,10 +168,11 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
                 (strcasecmp(name, "Accept") == 0 || strcasecmp(name, "Content-Type") == 0 ||
                  (auth && declares_schemes(c)))) {
                 /* the media types and security schemes say what goes there */
-                cc_warn(c, list->items[i],
-                        "header parameter '%s' is ignored, as OpenAPI requires; the SDK sets it "
-                        "from the operation's %s",
-                        name, auth ? "security requirements" : "media types");
+                sdkc_cc_warn(
+                    c, list->items[i],
+                    "header parameter '%s' is ignored, as OpenAPI requires; the SDK sets it "
+                    "from the operation's %s",
+                    name, auth ? "security requirements" : "media types");
                 continue;
             }
             size_t j = 0;
@@ -194,7 +180,7 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
                 if (strcmp(out[j].name, name) == 0 && strcmp(out[j].in, in) == 0)
                     break;
             if (j < n && l == 0) {
-                cc_error(c, list->items[i], "duplicate parameter '%s' in %s", name, in);
+                sdkc_cc_error(c, list->items[i], "duplicate parameter '%s' in %s", name, in);
                 continue;
             }
             if (j < n && l == 1) {
@@ -202,13 +188,13 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
                 bool from_op = false;
                 const sdkc_node *ol = lists[1];
                 for (size_t q = 0; q < i && !from_op; q++)
-                    from_op = deref(c, ol->items[q]) == out[j].node;
+                    from_op = sdkc_cc_deref(c, ol->items[q]) == out[j].node;
                 if (from_op) {
-                    cc_error(c, list->items[i], "duplicate parameter '%s' in %s", name, in);
+                    sdkc_cc_error(c, list->items[i], "duplicate parameter '%s' in %s", name, in);
                     continue;
                 }
                 out[j].node = p;
-                out[j].origin = cc_ptr_child(c, cc_ptr_index(c, bases[l], i), "schema");
+                out[j].origin = sdkc_cc_ptr_child(c, sdkc_cc_ptr_index(c, bases[l], i), "schema");
                 out[j].component = component_name(c, list->items[i], "parameters");
                 continue;
             }
@@ -216,38 +202,24 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
             out[n].component = component_name(c, list->items[i], "parameters");
             out[n].name = name;
             out[n].in = in;
-            out[n].origin = cc_ptr_child(c, cc_ptr_index(c, bases[l], i), "schema");
+            out[n].origin = sdkc_cc_ptr_child(c, sdkc_cc_ptr_index(c, bases[l], i), "schema");
             n++;
         }
     }
     return n;
 }
 
-/* A C name for a parameter, unique among the operation's parameters and body. */
-static const char *unique_safe_name(cctx *c, sdkc_map *safe, const char *wire, sdkc_param *p)
-{
-    char *s = sdkc_snake_case(c->a, wire);
-    if (s && sdkc_is_c_keyword(s))
-        s = cc_printf(c, "%s_", s);
-    const char *u = s;
-    for (unsigned k = 2; u && sdkc_map_get(safe, u); k++)
-        u = cc_printf(c, "%s_%u", s, k);
-    if (!u || !sdkc_map_put(safe, u, p))
-        c->nomem = true;
-    return u;
-}
-
 static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p, sdkc_map *safe)
 {
     const sdkc_node *node = pr->node;
-    p->wire_name = cc_strdup(c, pr->name);
+    p->wire_name = sdkc_cc_strdup(c, pr->name);
     p->in = param_in(pr->in);
     const sdkc_node *style = sdkc_node_get(node, "style");
-    p->style = param_style(cc_text(style), p->in);
+    p->style = param_style(sdkc_cc_text(style), p->in);
     if (style && p->style == SDKC_STYLE_SIMPLE &&
-        strcmp(cc_text(style) ? cc_text(style) : "", "simple") != 0)
-        cc_warn(c, style, "parameter '%s': unknown style '%s', using simple", pr->name,
-                cc_text(style) ? cc_text(style) : "");
+        strcmp(sdkc_cc_text(style) ? sdkc_cc_text(style) : "", "simple") != 0)
+        sdkc_cc_warn(c, style, "parameter '%s': unknown style '%s', using simple", pr->name,
+                     sdkc_cc_text(style) ? sdkc_cc_text(style) : "");
     bool b = false;
     if (sdkc_node_bool(sdkc_node_get(node, "explode"), &b))
         p->explode = b;
@@ -258,20 +230,20 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
     p->required = p->in == SDKC_PARAM_PATH;
     if (sdkc_node_bool(sdkc_node_get(node, "required"), &b))
         p->required = b || p->in == SDKC_PARAM_PATH;
-    p->docs = cc_docs(c, node);
-    p->loc = cc_loc(c, node);
+    p->docs = sdkc_cc_docs(c, node);
+    p->loc = sdkc_cc_loc(c, node);
     const sdkc_node *schema = sdkc_node_get(node, "schema");
     const sdkc_node *content = sdkc_node_get(node, "content");
     if (!schema && content && content->kind == SDKC_NODE_MAP && content->npairs > 0)
         schema = sdkc_node_get(content->pairs[0].value, "schema");
-    const char *ctx = cc_concat(c, op_context(c, r, ""), sdkc_pascal_case(c->a, pr->name));
+    const char *ctx = sdkc_cc_concat(c, op_type_name(c, r, ""), sdkc_pascal_case(c->a, pr->name));
     ctx = shared_context(c, pr->component, "Param", ctx);
     if (schema)
-        p->type = cc_schema(c, schema, ctx, pr->origin);
+        p->type = sdkc_schema_type(c, schema, ctx, pr->origin);
     else
-        p->type = cc_any(c, node, NULL, NULL);
-    cc_brand_vote(c, p->type, pr->name);
-    p->safe_name = unique_safe_name(c, safe, pr->name, p);
+        p->type = sdkc_schema_any(c, node, NULL, NULL);
+    sdkc_schema_brand_vote(c, p->type, pr->name);
+    p->safe_name = sdkc_cc_unique_c_name(c, safe, pr->name, p);
 }
 
 /* Path template variables, in order. Returns the count (up to max). */
@@ -309,7 +281,7 @@ static int hex_digit(char ch)
 /* Percent-decoded copy of s[0..n) (a malformed escape is kept as written). */
 static char *pct_decode(cctx *c, const char *s, size_t n)
 {
-    char *out = cc_alloc(c, n + 1);
+    char *out = sdkc_cc_alloc(c, n + 1);
     size_t o = 0;
     for (size_t i = 0; out && i < n; i++) {
         int hi = i + 2 < n && s[i] == '%' ? hex_digit(s[i + 1]) : -1;
@@ -363,14 +335,16 @@ static void build_query_string(cctx *c, const raw_op *r, const sdkc_node *pathke
         bool one_var = braces && vlen > 2 && val[0] == '{' && val[vlen - 1] == '}' &&
                        !memchr(val + 1, '{', vlen - 2) && !memchr(val + 1, '}', vlen - 2);
         if (!val || (braces && !one_var)) {
-            cc_warn(c, pathkey,
-                    "query string pair '%.*s' in path '%s' cannot be represented (%s); it is "
-                    "not sent",
-                    (int)(end - q), q, r->path,
-                    val ? "a value mixing text and template variables" : "a key without a value");
+            sdkc_cc_warn(c, pathkey,
+                         "query string pair '%.*s' in path '%s' cannot be represented (%s); it is "
+                         "not sent",
+                         (int)(end - q), q, r->path,
+                         val ? "a value mixing text and template variables"
+                             : "a key without a value");
             /* its variables are accounted for: the warning says they are dropped */
             const char *vars[16];
-            size_t nv = val ? template_vars(c, cc_printf(c, "%.*s", (int)vlen, val), vars, 16) : 0;
+            size_t nv =
+                val ? template_vars(c, sdkc_cc_printf(c, "%.*s", (int)vlen, val), vars, 16) : 0;
             for (size_t v = 0; v < nv; v++) {
                 size_t j = find_param(raw, n, used, vars[v], "path");
                 if (j < n)
@@ -390,18 +364,19 @@ static void build_query_string(cctx *c, const raw_op *r, const sdkc_node *pathke
             if (j == n)
                 j = find_param(raw, n, used, var, "query");
             if (j == n) {
-                cc_warn(c, pathkey,
-                        "query template variable '{%s}' in path '%s' has no parameter; sent as "
-                        "a required string query parameter '%s'",
-                        var, r->path, key);
+                sdkc_cc_warn(
+                    c, pathkey,
+                    "query template variable '{%s}' in path '%s' has no parameter; sent as "
+                    "a required string query parameter '%s'",
+                    var, r->path, key);
                 p->wire_name = key;
                 p->in = SDKC_PARAM_QUERY;
                 p->style = SDKC_STYLE_FORM;
                 p->explode = true;
                 p->required = true;
-                p->type = cc_plain_string(c, pathkey);
-                p->loc = cc_loc(c, pathkey);
-                p->safe_name = unique_safe_name(c, safe, key, p);
+                p->type = sdkc_schema_plain_string(c, pathkey);
+                p->loc = sdkc_cc_loc(c, pathkey);
+                p->safe_name = sdkc_cc_unique_c_name(c, safe, key, p);
                 (*k)++;
                 q = next;
                 continue;
@@ -431,10 +406,11 @@ static void build_query_string(cctx *c, const raw_op *r, const sdkc_node *pathke
             const sdkc_type *t = p->type;
             if (!t || t->kind != SDKC_TYPE_LITERAL || t->u.literal.kind != SDKC_LIT_STRING ||
                 strcmp(t->u.literal.text, value) != 0)
-                cc_warn(c, sdkc_node_get(raw[j].node, "name"),
-                        "path '%s' fixes query parameter '%s' to '%s', but it is declared with a "
-                        "schema of its own; the caller must pass '%s'",
-                        r->path, key, value, value);
+                sdkc_cc_warn(
+                    c, sdkc_node_get(raw[j].node, "name"),
+                    "path '%s' fixes query parameter '%s' to '%s', but it is declared with a "
+                    "schema of its own; the caller must pass '%s'",
+                    r->path, key, value, value);
             (*k)++;
             q = next;
             continue;
@@ -444,9 +420,9 @@ static void build_query_string(cctx *c, const raw_op *r, const sdkc_node *pathke
         p->style = SDKC_STYLE_FORM;
         p->explode = true;
         p->required = true;
-        p->type = cc_string_literal(c, pathkey, value);
-        p->loc = cc_loc(c, pathkey);
-        p->safe_name = unique_safe_name(c, safe, key, p);
+        p->type = sdkc_schema_string_literal(c, pathkey, value);
+        p->loc = sdkc_cc_loc(c, pathkey);
+        p->safe_name = sdkc_cc_unique_c_name(c, safe, key, p);
         (*k)++;
         q = next;
     }
@@ -470,7 +446,7 @@ static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
     size_t n = collect_params(c, r, raw, MAXP);
     size_t nv = template_vars(c, r->route, vars, MAXP);
     size_t nq = query_pairs(r->query);
-    sdkc_param *ps = cc_alloc(c, (n + nq ? n + nq : 1) * sizeof *ps);
+    sdkc_param *ps = sdkc_cc_alloc(c, (n + nq ? n + nq : 1) * sizeof *ps);
     if (!ps)
         return;
     sdkc_map safe;
@@ -478,7 +454,7 @@ static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
     if (has_body && !sdkc_map_put(&safe, "body", (void *)1))
         c->nomem = true;
     size_t k = 0;
-    bool *used = cc_alloc(c, (n ? n : 1) * sizeof *used);
+    bool *used = sdkc_cc_alloc(c, (n ? n : 1) * sizeof *used);
     if (!used)
         goto done;
     for (size_t v = 0; v < nv; v++) {
@@ -487,8 +463,9 @@ static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
             if (!used[j] && strcmp(raw[j].in, "path") == 0 && strcmp(raw[j].name, vars[v]) == 0)
                 break;
         if (j == n) {
-            cc_error(c, pathkey, "path template variable '{%s}' of %s %s has no path parameter",
-                     vars[v], op->method, r->path);
+            sdkc_cc_error(c, pathkey,
+                          "path template variable '{%s}' of %s %s has no path parameter", vars[v],
+                          op->method, r->path);
             continue;
         }
         used[j] = true;
@@ -502,9 +479,9 @@ static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
             if (used[j] || strcmp(raw[j].in, order[o]) != 0)
                 continue;
             if (o == 0) {
-                cc_error(c, sdkc_node_get(raw[j].node, "name"),
-                         "path parameter '%s' does not appear in the path template '%s'",
-                         raw[j].name, r->path);
+                sdkc_cc_error(c, sdkc_node_get(raw[j].node, "name"),
+                              "path parameter '%s' does not appear in the path template '%s'",
+                              raw[j].name, r->path);
                 continue;
             }
             used[j] = true;
@@ -568,20 +545,20 @@ static void build_encodings(cctx *c, const sdkc_node *media, sdkc_body *b)
     const sdkc_node *enc = sdkc_node_get(media, "encoding");
     if (!enc || enc->kind != SDKC_NODE_MAP || enc->npairs == 0)
         return;
-    sdkc_body_encoding *v = cc_alloc(c, enc->npairs * sizeof *v);
+    sdkc_body_encoding *v = sdkc_cc_alloc(c, enc->npairs * sizeof *v);
     if (!v)
         return;
     size_t n = 0;
     for (size_t i = 0; i < enc->npairs; i++) {
-        const sdkc_node *e = deref(c, enc->pairs[i].value);
+        const sdkc_node *e = sdkc_cc_deref(c, enc->pairs[i].value);
         if (!e || e->kind != SDKC_NODE_MAP)
             continue;
         sdkc_body_encoding *d = &v[n++];
-        d->property = cc_strdup(c, enc->pairs[i].key->str);
-        const char *ct = cc_text(sdkc_node_get(e, "contentType"));
-        d->content_type = ct ? cc_strdup(c, ct) : NULL;
+        d->property = sdkc_cc_strdup(c, enc->pairs[i].key->str);
+        const char *ct = sdkc_cc_text(sdkc_node_get(e, "contentType"));
+        d->content_type = ct ? sdkc_cc_strdup(c, ct) : NULL;
         const sdkc_node *style = sdkc_node_get(e, "style");
-        d->style = style ? param_style(cc_text(style), SDKC_PARAM_QUERY) : SDKC_STYLE_FORM;
+        d->style = style ? param_style(sdkc_cc_text(style), SDKC_PARAM_QUERY) : SDKC_STYLE_FORM;
         bool x = false;
         bool has_explode = sdkc_node_bool(sdkc_node_get(e, "explode"), &x);
         d->explode = has_explode ? x : d->style == SDKC_STYLE_FORM;
@@ -598,47 +575,48 @@ static void build_body(cctx *c, const raw_op *r, sdkc_operation *op)
     const sdkc_node *rb = sdkc_node_get(r->node, "requestBody");
     if (!rb)
         return;
-    rb = deref(c, rb);
+    rb = sdkc_cc_deref(c, rb);
     if (!rb)
         return;
     const sdkc_node *content = sdkc_node_get(rb, "content");
     const sdkc_pair *pc = pick_content(content);
     if (!pc) {
-        cc_warn(c, rb, "request body without content; ignored");
+        sdkc_cc_warn(c, rb, "request body without content; ignored");
         return;
     }
-    sdkc_body *b = cc_alloc(c, sizeof *b);
+    sdkc_body *b = sdkc_cc_alloc(c, sizeof *b);
     if (!b)
         return;
-    b->content_type = cc_strdup(c, pc->key->str);
+    b->content_type = sdkc_cc_strdup(c, pc->key->str);
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
     const char *o =
-        cc_ptr_child(c, cc_printf(c, "%s/requestBody/content", nz(r->ptr)), pc->key->str);
-    b->type = schema ? cc_schema(c, schema, op_context(c, r, "Body"), cc_ptr_child(c, o, "schema"))
-                     : cc_any(c, pc->value, NULL, NULL);
+        sdkc_cc_ptr_child(c, sdkc_cc_printf(c, "%s/requestBody/content", nz(r->ptr)), pc->key->str);
+    b->type = schema ? sdkc_schema_type(c, schema, op_type_name(c, r, "Body"),
+                                        sdkc_cc_ptr_child(c, o, "schema"))
+                     : sdkc_schema_any(c, pc->value, NULL, NULL);
     bool req = false;
     sdkc_node_bool(sdkc_node_get(rb, "required"), &req);
     b->required = req;
-    b->docs = cc_docs(c, rb);
+    b->docs = sdkc_cc_docs(c, rb);
     build_encodings(c, pc->value, b);
     /* Other media types with the same schema (the same node or the same $ref) can be chosen by
        the caller; one with a schema of its own cannot be represented beside the default. */
-    const char **alts = cc_alloc(c, (content->npairs + 1) * sizeof *alts);
+    const char **alts = sdkc_cc_alloc(c, (content->npairs + 1) * sizeof *alts);
     size_t nalt = 0;
-    const char *ref = cc_text(sdkc_node_get(schema, "$ref"));
+    const char *ref = sdkc_cc_text(sdkc_node_get(schema, "$ref"));
     for (size_t i = 0; alts && i < content->npairs; i++) {
         const sdkc_pair *q = &content->pairs[i];
         if (q == pc || strchr(q->key->str, '*'))
             continue; /* a media range is not a type to send */
         const sdkc_node *qs = sdkc_node_get(q->value, "schema");
-        const char *qref = cc_text(sdkc_node_get(qs, "$ref"));
+        const char *qref = sdkc_cc_text(sdkc_node_get(qs, "$ref"));
         if (qs == schema || (ref && qref && strcmp(ref, qref) == 0))
-            alts[nalt++] = cc_strdup(c, q->key->str);
+            alts[nalt++] = sdkc_cc_strdup(c, q->key->str);
         else
-            cc_warn(c, q->key,
-                    "request body media type '%s' has a schema of its own; only '%s' is "
-                    "generated",
-                    q->key->str, pc->key->str);
+            sdkc_cc_warn(c, q->key,
+                         "request body media type '%s' has a schema of its own; only '%s' is "
+                         "generated",
+                         q->key->str, pc->key->str);
     }
     b->alternatives = alts;
     b->nalternatives = nalt;
@@ -664,20 +642,9 @@ static int status_of(const char *key)
     return v >= 100 && v <= 599 ? v : -1;
 }
 
-const sdkc_field *cc_field_of(const sdkc_type *t, const char *wire)
-{
-    t = cc_strip_nullable(t);
-    if (!t || t->kind != SDKC_TYPE_OBJECT)
-        return NULL;
-    for (size_t i = 0; i < t->u.object.nfields; i++)
-        if (strcmp(t->u.object.fields[i].wire_name, wire) == 0)
-            return &t->u.object.fields[i];
-    return NULL;
-}
-
 static const char *error_tag(const sdkc_type *t)
 {
-    const sdkc_field *f = cc_field_of(t, "_tag");
+    const sdkc_field *f = sdkc_type_field(t, "_tag");
     if (!f || !f->type)
         return NULL;
     if (f->type->kind == SDKC_TYPE_LITERAL && f->type->u.literal.kind == SDKC_LIT_STRING)
@@ -707,8 +674,8 @@ static void collect_errors(cctx *c, sdkc_vec *out, const sdkc_type *t, int depth
 
 static const char *media_ptr(cctx *c, const raw_op *r, const char *key, const char *ct)
 {
-    const char *resp = cc_ptr_child(c, cc_printf(c, "%s/responses", nz(r->ptr)), key);
-    return cc_ptr_child(c, cc_printf(c, "%s/content", nz(resp)), ct);
+    const char *resp = sdkc_cc_ptr_child(c, sdkc_cc_printf(c, "%s/responses", nz(r->ptr)), key);
+    return sdkc_cc_ptr_child(c, sdkc_cc_printf(c, "%s/content", nz(resp)), ct);
 }
 
 static void build_error(cctx *c, const raw_op *r, int status, const char *key,
@@ -718,18 +685,18 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
     const sdkc_pair *pc = pick_content(sdkc_node_get(resp, "content"));
     if (!pc)
         return;
-    e->content_type = cc_strdup(c, pc->key->str);
+    e->content_type = sdkc_cc_strdup(c, pc->key->str);
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
     if (!schema)
         return;
-    const char *ctx = op_context(c, r, "");
+    const char *ctx = op_type_name(c, r, "");
     if (status == SDKC_STATUS_DEFAULT)
-        ctx = cc_printf(c, "%sErrorDefault", ctx ? ctx : "");
+        ctx = sdkc_cc_printf(c, "%sErrorDefault", ctx ? ctx : "");
     else
-        ctx = cc_printf(c, "%sError%s", ctx ? ctx : "", key);
+        ctx = sdkc_cc_printf(c, "%sError%s", ctx ? ctx : "", key);
     const sdkc_node *declared = sdkc_node_get(sdkc_node_get(r->node, "responses"), key);
     ctx = shared_context(c, component_name(c, declared, "responses"), "Response", ctx);
-    const char *o = cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str)));
+    const char *o = sdkc_cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str)));
     /* a list of alternatives is taken apart here rather than made a union type */
     const sdkc_node *list = sdkc_node_get(schema, "anyOf");
     const char *kw = "anyOf";
@@ -739,13 +706,14 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
     if (list && list->kind == SDKC_NODE_SEQ) {
         for (size_t i = 0; i < list->nitems; i++)
             collect_errors(c, &found,
-                           cc_schema(c, list->items[i], cc_printf(c, "%s_%zu", nz(ctx), i + 1),
-                                     cc_printf(c, "%s/%s/%zu", nz(o), kw, i)),
+                           sdkc_schema_type(c, list->items[i],
+                                            sdkc_cc_printf(c, "%s_%zu", nz(ctx), i + 1),
+                                            sdkc_cc_printf(c, "%s/%s/%zu", nz(o), kw, i)),
                            0);
     } else {
-        collect_errors(c, &found, cc_schema(c, schema, ctx, o), 0);
+        collect_errors(c, &found, sdkc_schema_type(c, schema, ctx, o), 0);
     }
-    sdkc_error_tag *tags = cc_alloc(c, (found.len ? found.len : 1) * sizeof *tags);
+    sdkc_error_tag *tags = sdkc_cc_alloc(c, (found.len ? found.len : 1) * sizeof *tags);
     for (size_t i = 0; tags && i < found.len; i++) {
         const sdkc_type *t = found.items[i];
         const char *tag = error_tag(t);
@@ -775,16 +743,16 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
  * the server does send one. Such an `error` is raw JSON instead, so that clients can read it. */
 static void loosen_fail_errors(cctx *c, const sdkc_node *cs, const sdkc_type *cause)
 {
-    const sdkc_type *t = cc_strip_nullable(cause);
+    const sdkc_type *t = sdkc_type_strip_nullable(cause);
     if (t && t->kind == SDKC_TYPE_ARRAY)
-        t = cc_strip_nullable(t->u.array.items);
+        t = sdkc_type_strip_nullable(t->u.array.items);
     size_t n = t && t->kind == SDKC_TYPE_UNION ? t->u.union_.nvariants : 1;
     for (size_t i = 0; t && i < n; i++) {
         const sdkc_type *v =
-            t->kind == SDKC_TYPE_UNION ? cc_strip_nullable(t->u.union_.variants[i].type) : t;
-        sdkc_field *f = (sdkc_field *)cc_field_of(v, "error");
+            t->kind == SDKC_TYPE_UNION ? sdkc_type_strip_nullable(t->u.union_.variants[i].type) : t;
+        sdkc_field *f = (sdkc_field *)sdkc_type_field(v, "error");
         if (f && f->type && f->type->kind == SDKC_TYPE_NEVER) {
-            sdkc_type *any = cc_any(c, cs, f->type->origin, NULL);
+            sdkc_type *any = sdkc_schema_any(c, cs, f->type->origin, NULL);
             if (any)
                 f->type = any;
         }
@@ -796,47 +764,49 @@ static void loosen_fail_errors(cctx *c, const sdkc_node *cs, const sdkc_type *ca
 static sdkc_stream *build_stream(cctx *c, const raw_op *r, const sdkc_node *media, const char *mp,
                                  const sdkc_type **type)
 {
-    sdkc_stream *s = cc_alloc(c, sizeof *s);
+    sdkc_stream *s = sdkc_cc_alloc(c, sizeof *s);
     if (!s)
         return NULL;
     s->encoding = SDKC_ENC_SSE;
     const sdkc_node *schema = sdkc_node_get(media, "schema");
     const sdkc_node *xs = sdkc_node_get(media, "x-effect-stream");
     if (xs) {
-        const char *enc = cc_text(sdkc_node_get(xs, "encoding"));
+        const char *enc = sdkc_cc_text(sdkc_node_get(xs, "encoding"));
         if (enc && strcmp(enc, "sse") != 0)
-            cc_warn(c, xs, "x-effect-stream encoding '%s' treated as sse", enc);
-        s->frame = schema ? cc_schema(c, schema, op_context(c, r, "Frame"),
-                                      cc_printf(c, "%s/schema", nz(mp)))
-                          : cc_any(c, media, NULL, NULL);
-        const sdkc_field *data = cc_field_of(s->frame, "data");
+            sdkc_cc_warn(c, xs, "x-effect-stream encoding '%s' treated as sse", enc);
+        s->frame = schema ? sdkc_schema_type(c, schema, op_type_name(c, r, "Frame"),
+                                             sdkc_cc_printf(c, "%s/schema", nz(mp)))
+                          : sdkc_schema_any(c, media, NULL, NULL);
+        const sdkc_field *data = sdkc_type_field(s->frame, "data");
         if (data && data->type && data->type->kind == SDKC_TYPE_JSON_STRING) {
             s->item = data->type->u.json_string.content;
             s->item_encoded = true;
         } else if (data) {
             s->item = data->type;
         } else {
-            cc_warn(c, schema ? schema : media,
-                    "stream frame schema has no 'data' field; the frame is the item");
+            sdkc_cc_warn(c, schema ? schema : media,
+                         "stream frame schema has no 'data' field; the frame is the item");
             s->item = s->frame;
         }
-        const char *fe = cc_text(sdkc_node_get(xs, "failureEvent"));
-        s->failure_event = fe ? cc_strdup(c, fe) : NULL;
+        const char *fe = sdkc_cc_text(sdkc_node_get(xs, "failureEvent"));
+        s->failure_event = fe ? sdkc_cc_strdup(c, fe) : NULL;
         const sdkc_node *cs = sdkc_node_get(xs, "causeSchema");
         if (cs) {
-            s->cause = cc_schema(c, cs, op_context(c, r, "Cause"),
-                                 cc_printf(c, "%s/x-effect-stream/causeSchema", nz(mp)));
+            s->cause =
+                sdkc_schema_type(c, cs, op_type_name(c, r, "Cause"),
+                                 sdkc_cc_printf(c, "%s/x-effect-stream/causeSchema", nz(mp)));
             loosen_fail_errors(c, cs, s->cause);
         }
         const sdkc_node *es = sdkc_node_get(xs, "errorSchema");
         if (es)
-            s->error = cc_schema(c, es, op_context(c, r, "StreamError"),
-                                 cc_printf(c, "%s/x-effect-stream/errorSchema", nz(mp)));
+            s->error =
+                sdkc_schema_type(c, es, op_type_name(c, r, "StreamError"),
+                                 sdkc_cc_printf(c, "%s/x-effect-stream/errorSchema", nz(mp)));
         *type = s->frame;
     } else {
-        s->item = schema ? cc_schema(c, schema, op_context(c, r, "Event"),
-                                     cc_printf(c, "%s/schema", nz(mp)))
-                         : cc_any(c, media, NULL, NULL);
+        s->item = schema ? sdkc_schema_type(c, schema, op_type_name(c, r, "Event"),
+                                            sdkc_cc_printf(c, "%s/schema", nz(mp)))
+                         : sdkc_schema_any(c, media, NULL, NULL);
         *type = s->item;
     }
     return s;
@@ -846,7 +816,7 @@ static sdkc_stream *build_stream(cctx *c, const raw_op *r, const sdkc_node *medi
 
 static bool integer_type(const sdkc_type *t)
 {
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     return t && t->kind == SDKC_TYPE_INTEGER;
 }
 
@@ -854,7 +824,7 @@ static bool integer_type(const sdkc_type *t)
 static bool int_at(const sdkc_type *t, const char *const *path, size_t depth)
 {
     for (size_t i = 0; i < depth; i++) {
-        const sdkc_field *f = cc_field_of(t, path[i]);
+        const sdkc_field *f = sdkc_type_field(t, path[i]);
         if (!f)
             return false;
         t = f->type;
@@ -867,7 +837,7 @@ static bool int_at(const sdkc_type *t, const char *const *path, size_t depth)
 static size_t find_sequence(const sdkc_type *t, const char **path)
 {
     static const char *const names[] = {"seq", "sequence"};
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     if (!t || t->kind != SDKC_TYPE_OBJECT)
         return 0;
     for (size_t n = 0; n < 2; n++)
@@ -893,7 +863,7 @@ static size_t find_sequence(const sdkc_type *t, const char **path)
  * path. */
 static bool item_has(const sdkc_type *item, const char *const *path, size_t depth)
 {
-    item = cc_strip_nullable(item);
+    item = sdkc_type_strip_nullable(item);
     if (!item)
         return false;
     if (item->kind != SDKC_TYPE_UNION)
@@ -906,19 +876,11 @@ static bool item_has(const sdkc_type *item, const char *const *path, size_t dept
     return true;
 }
 
-const sdkc_param *cc_query_param(const sdkc_operation *op, const char *name)
-{
-    for (size_t i = 0; name && i < op->nparams; i++)
-        if (op->params[i].in == SDKC_PARAM_QUERY && strcmp(op->params[i].wire_name, name) == 0)
-            return &op->params[i];
-    return NULL;
-}
-
 /* The query parameter name when it can carry a sequence: an integer or a plain string. */
 static const sdkc_param *after_param(const sdkc_operation *op, const char *name)
 {
-    const sdkc_param *p = cc_query_param(op, name);
-    const sdkc_type *t = p ? cc_strip_nullable(p->type) : NULL;
+    const sdkc_param *p = sdkc_op_query_param(op, name);
+    const sdkc_type *t = p ? sdkc_type_strip_nullable(p->type) : NULL;
     if (t && (t->kind == SDKC_TYPE_INTEGER || (t->kind == SDKC_TYPE_STRING && !t->u.str.brand)))
         return p;
     return NULL;
@@ -927,12 +889,12 @@ static const sdkc_param *after_param(const sdkc_operation *op, const char *name)
 static void set_follow(cctx *c, sdkc_operation *op, const char **path, size_t depth,
                        const sdkc_param *after, bool from_option)
 {
-    sdkc_follow *f = cc_alloc(c, sizeof *f);
-    const char **names = cc_alloc(c, depth * sizeof *names);
+    sdkc_follow *f = sdkc_cc_alloc(c, sizeof *f);
+    const char **names = sdkc_cc_alloc(c, depth * sizeof *names);
     if (!f || !names)
         return;
     for (size_t i = 0; i < depth; i++)
-        names[i] = cc_strdup(c, path[i]);
+        names[i] = sdkc_cc_strdup(c, path[i]);
     f->sequence = names;
     f->depth = depth;
     f->after_param = after;
@@ -980,22 +942,23 @@ static void detect_follow(cctx *c, const raw_op *r, sdkc_operation *op)
             }
         }
         if (!ok) {
-            cc_error(c, r->node, "--follow %s=%s: expected PATH:PARAM (PATH: dotted field names)",
-                     op->id, opt);
+            sdkc_cc_error(c, r->node,
+                          "--follow %s=%s: expected PATH:PARAM (PATH: dotted field names)", op->id,
+                          opt);
             return;
         }
         const sdkc_param *after = after_param(op, colon + 1);
         if (!after) {
-            cc_error(c, r->node,
-                     "--follow %s: '%s' is not an integer or string query parameter of the "
-                     "operation",
-                     op->id, colon + 1);
+            sdkc_cc_error(c, r->node,
+                          "--follow %s: '%s' is not an integer or string query parameter of the "
+                          "operation",
+                          op->id, colon + 1);
             return;
         }
         if (!item_has(item, path, depth)) {
-            cc_error(c, r->node,
-                     "--follow %s: the stream item (every variant) has no integer at '%.*s'",
-                     op->id, (int)(colon - opt), opt);
+            sdkc_cc_error(c, r->node,
+                          "--follow %s: the stream item (every variant) has no integer at '%.*s'",
+                          op->id, (int)(colon - opt), opt);
             return;
         }
         set_follow(c, op, path, depth, after, true);
@@ -1004,7 +967,7 @@ static void detect_follow(cctx *c, const raw_op *r, sdkc_operation *op)
     const sdkc_param *after = after_param(op, "after");
     if (!after)
         return;
-    const sdkc_type *first = cc_strip_nullable(item);
+    const sdkc_type *first = sdkc_type_strip_nullable(item);
     if (first && first->kind == SDKC_TYPE_UNION && first->u.union_.nvariants)
         first = first->u.union_.variants[0].type;
     const char *path[2];
@@ -1054,14 +1017,14 @@ static void build_more_success(cctx *c, const raw_op *r, int st, const char *key
         out->encoding = SDKC_ENC_NONE;
         return;
     }
-    out->content_type = cc_strdup(c, pc->key->str);
+    out->content_type = sdkc_cc_strdup(c, pc->key->str);
     out->encoding = encoding_of(pc->key->str);
     if (out->encoding == SDKC_ENC_SSE) {
         /* a stream answered at one status and a value at another cannot be one call */
-        cc_warn(c, pc->key,
-                "operation '%s': response '%s' is a stream besides the main success; it is "
-                "returned as raw text",
-                r->id, key);
+        sdkc_cc_warn(c, pc->key,
+                     "operation '%s': response '%s' is a stream besides the main success; it is "
+                     "returned as raw text",
+                     r->id, key);
         out->encoding = SDKC_ENC_TEXT;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
@@ -1069,11 +1032,11 @@ static void build_more_success(cctx *c, const raw_op *r, int st, const char *key
     snprintf(suffix, sizeof suffix, "Response%d", st);
     const sdkc_node *declared = sdkc_node_get(sdkc_node_get(r->node, "responses"), key);
     const char *ctx = shared_context(c, component_name(c, declared, "responses"), "Response",
-                                     op_context(c, r, suffix));
-    out->type = schema
-                    ? cc_schema(c, schema, ctx,
-                                cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str))))
-                    : cc_any(c, pc->value, NULL, NULL);
+                                     op_type_name(c, r, suffix));
+    out->type = schema ? sdkc_schema_type(
+                             c, schema, ctx,
+                             sdkc_cc_printf(c, "%s/schema", nz(media_ptr(c, r, key, pc->key->str))))
+                       : sdkc_schema_any(c, pc->value, NULL, NULL);
     out->result = out->type;
     if (out->encoding == SDKC_ENC_BYTES && strchr(pc->key->str, '*') && structured(out->type))
         out->encoding = SDKC_ENC_JSON;
@@ -1093,10 +1056,10 @@ static void build_stream_variant(cctx *c, const raw_op *r, sdkc_operation *op, c
         const sdkc_type *type = NULL;
         const sdkc_node *media = content->pairs[i].value;
         if (!sdkc_node_get(media, "schema"))
-            cc_warn(c, content->pairs[i].key,
-                    "operation '%s': response '%s' %s declares no event schema; stream items "
-                    "are raw JSON",
-                    r->id, key, ct);
+            sdkc_cc_warn(c, content->pairs[i].key,
+                         "operation '%s': response '%s' %s declares no event schema; stream items "
+                         "are raw JSON",
+                         r->id, key, ct);
         op->stream_variant = build_stream(c, r, media, media_ptr(c, r, key, ct), &type);
         return;
     }
@@ -1109,19 +1072,19 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         /* optional in 3.1, required in 3.0: either way no declared success type, no content,
            any status (success.status 0) */
         if (!c->oas31)
-            cc_warn(c, r->node,
-                    "operation '%s' has no 'responses' (required in OpenAPI 3.0); treated as "
-                    "no content with any status",
-                    r->id);
+            sdkc_cc_warn(c, r->node,
+                         "operation '%s' has no 'responses' (required in OpenAPI 3.0); treated as "
+                         "no content with any status",
+                         r->id);
         return;
     }
     if (resps->kind != SDKC_NODE_MAP) {
-        cc_error(c, resps, "operation '%s': 'responses' must be a mapping", r->id);
+        sdkc_cc_error(c, resps, "operation '%s': 'responses' must be a mapping", r->id);
         return;
     }
-    sdkc_error_status *errs = cc_alloc(c, (resps->npairs + 1) * sizeof *errs);
+    sdkc_error_status *errs = sdkc_cc_alloc(c, (resps->npairs + 1) * sizeof *errs);
     /* every declared 2xx (and 2XX), in contract order */
-    size_t *succ = cc_alloc(c, (resps->npairs + 1) * sizeof *succ);
+    size_t *succ = sdkc_cc_alloc(c, (resps->npairs + 1) * sizeof *succ);
     if (!errs || !succ)
         return;
     size_t ne = 0, ns = 0;
@@ -1133,10 +1096,11 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         int st = status_of(key);
         if (st < 0) {
             if (!is_extension(key))
-                cc_warn(c, resps->pairs[i].key, "response '%s' ignored (not a status code)", key);
+                sdkc_cc_warn(c, resps->pairs[i].key, "response '%s' ignored (not a status code)",
+                             key);
             continue;
         }
-        const sdkc_node *resp = deref(c, resps->pairs[i].value);
+        const sdkc_node *resp = sdkc_cc_deref(c, resps->pairs[i].value);
         if (!resp)
             continue;
         if (st >= 200 && st < 300) {
@@ -1170,7 +1134,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         best_key = range_key;
     }
     if (ns > 1) {
-        sdkc_success *more = cc_alloc(c, (ns - 1) * sizeof *more);
+        sdkc_success *more = sdkc_cc_alloc(c, (ns - 1) * sizeof *more);
         if (!more)
             return;
         /* exact statuses ascending, then the range: the order a status is matched in */
@@ -1188,7 +1152,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
             const char *key = resps->pairs[succ[j]].key->str;
             int st = status_of(key);
             if (st != best)
-                build_more_success(c, r, st, key, deref(c, resps->pairs[succ[j]].value),
+                build_more_success(c, r, st, key, sdkc_cc_deref(c, resps->pairs[succ[j]].value),
                                    &more[nm++]);
         }
         op->more_successes = more;
@@ -1212,19 +1176,19 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         if (low < ne) {
             best = errs[low].status;
             char key[8];
-            best_key = cc_strdup(c, sdkc_status_text(best, key, sizeof key));
-            best_resp = deref(c, sdkc_node_get(resps, best_key));
+            best_key = sdkc_cc_strdup(c, sdkc_status_text(best, key, sizeof key));
+            best_resp = sdkc_cc_deref(c, sdkc_node_get(resps, best_key));
             memmove(&errs[low], &errs[low + 1], (ne - low - 1) * sizeof *errs);
             ne--;
-            cc_warn(c, resps, "operation '%s' declares no 2xx response; its %d is the success",
-                    r->id, best);
+            sdkc_cc_warn(c, resps, "operation '%s' declares no 2xx response; its %d is the success",
+                         r->id, best);
         }
     }
     qsort(errs, ne, sizeof *errs, cmp_err);
     op->errors = errs;
     op->nerrors = ne;
     if (!best_resp) {
-        cc_warn(c, resps, "operation '%s' declares no 2xx response", r->id);
+        sdkc_cc_warn(c, resps, "operation '%s' declares no 2xx response", r->id);
         return;
     }
     op->success.status = best;
@@ -1234,7 +1198,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         op->success.encoding = SDKC_ENC_NONE;
         return;
     }
-    op->success.content_type = cc_strdup(c, pc->key->str);
+    op->success.content_type = sdkc_cc_strdup(c, pc->key->str);
     op->success.encoding = encoding_of(pc->key->str);
     if (op->success.encoding == SDKC_ENC_SSE) {
         op->stream = build_stream(c, r, pc->value, media_ptr(c, r, best_key, pc->key->str),
@@ -1246,11 +1210,12 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
     const char *ctx =
         shared_context(c, component_name(c, sdkc_node_get(resps, best_key), "responses"),
-                       "Response", op_context(c, r, "Response"));
+                       "Response", op_type_name(c, r, "Response"));
     op->success.type =
-        schema ? cc_schema(c, schema, ctx,
-                           cc_printf(c, "%s/schema", nz(media_ptr(c, r, best_key, pc->key->str))))
-               : cc_any(c, pc->value, NULL, NULL);
+        schema ? sdkc_schema_type(
+                     c, schema, ctx,
+                     sdkc_cc_printf(c, "%s/schema", nz(media_ptr(c, r, best_key, pc->key->str))))
+               : sdkc_schema_any(c, pc->value, NULL, NULL);
     op->success.result = op->success.type;
     if (op->success.encoding == SDKC_ENC_BYTES && strchr(pc->key->str, '*') &&
         structured(op->success.type))
@@ -1258,7 +1223,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     if (op->success.encoding != SDKC_ENC_JSON)
         return;
     build_stream_variant(c, r, op, best_key, content);
-    cc_paginate(c, r->node, best_resp, op);
+    sdkc_paging_decide(c, r->node, best_resp, op);
     if (op->pagination)
         return;
     unwrap_data(&op->success);
@@ -1270,20 +1235,20 @@ static void build_schemes(cctx *c, sdkc_ir *ir, size_t *ndeclared)
 {
     const sdkc_node *ss = sdkc_node_get(sdkc_node_get(c->root, "components"), "securitySchemes");
     size_t n = ss && ss->kind == SDKC_NODE_MAP ? ss->npairs : 0;
-    sdkc_security_scheme *s = cc_alloc(c, (n + 1) * sizeof *s);
+    sdkc_security_scheme *s = sdkc_cc_alloc(c, (n + 1) * sizeof *s);
     if (!s)
         return;
     for (size_t i = 0; i < n; i++) {
-        const sdkc_node *v = deref(c, ss->pairs[i].value);
-        s[i].name = cc_strdup(c, ss->pairs[i].key->str);
-        const char *t = cc_text(sdkc_node_get(v, "type"));
-        const char *sch = cc_text(sdkc_node_get(v, "scheme"));
-        const char *in = cc_text(sdkc_node_get(v, "in"));
-        const char *pn = cc_text(sdkc_node_get(v, "name"));
-        s[i].type = t ? cc_strdup(c, t) : NULL;
-        s[i].scheme = sch ? cc_strdup(c, sch) : NULL;
-        s[i].in = in ? cc_strdup(c, in) : NULL;
-        s[i].param = pn ? cc_strdup(c, pn) : NULL;
+        const sdkc_node *v = sdkc_cc_deref(c, ss->pairs[i].value);
+        s[i].name = sdkc_cc_strdup(c, ss->pairs[i].key->str);
+        const char *t = sdkc_cc_text(sdkc_node_get(v, "type"));
+        const char *sch = sdkc_cc_text(sdkc_node_get(v, "scheme"));
+        const char *in = sdkc_cc_text(sdkc_node_get(v, "in"));
+        const char *pn = sdkc_cc_text(sdkc_node_get(v, "name"));
+        s[i].type = t ? sdkc_cc_strdup(c, t) : NULL;
+        s[i].scheme = sch ? sdkc_cc_strdup(c, sch) : NULL;
+        s[i].in = in ? sdkc_cc_strdup(c, in) : NULL;
+        s[i].param = pn ? sdkc_cc_strdup(c, pn) : NULL;
     }
     ir->schemes = s;
     ir->nschemes = n;
@@ -1304,8 +1269,8 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
     size_t cap = 1;
     for (size_t i = 0; sec && sec->kind == SDKC_NODE_SEQ && i < sec->nitems; i++)
         cap += sec->items[i]->kind == SDKC_NODE_MAP ? sec->items[i]->npairs : 0;
-    const sdkc_security_scheme **list = cc_alloc(c, cap * sizeof *list);
-    bool *with_prev = cc_alloc(c, cap * sizeof *with_prev);
+    const sdkc_security_scheme **list = sdkc_cc_alloc(c, cap * sizeof *list);
+    bool *with_prev = sdkc_cc_alloc(c, cap * sizeof *with_prev);
     if (!list || !with_prev || !ir->schemes)
         return;
     size_t n = 0;
@@ -1321,8 +1286,8 @@ static void build_security(cctx *c, sdkc_ir *ir, const raw_op *r, sdkc_operation
                 if (strcmp(ir->schemes[k].name, name) == 0)
                     break;
             if (k == ndeclared) {
-                cc_error(c, req->pairs[j].key, "security requirement names undeclared scheme '%s'",
-                         name);
+                sdkc_cc_error(c, req->pairs[j].key,
+                              "security requirement names undeclared scheme '%s'", name);
                 complete = false;
                 continue;
             }
@@ -1387,11 +1352,12 @@ static void auth_unspecified(cctx *c, sdkc_ir *ir, size_t ndeclared)
         }
     }
     if (wants)
-        cc_warn(c, c->root,
-                "the contract declares no security schemes although %zu of its operations answer "
-                "401 or 403: clients send their configured credentials (basic, bearer or API key "
-                "header) on every operation",
-                wants);
+        sdkc_cc_warn(
+            c, c->root,
+            "the contract declares no security schemes although %zu of its operations answer "
+            "401 or 403: clients send their configured credentials (basic, bearer or API key "
+            "header) on every operation",
+            wants);
 }
 
 /* ---- driver ---- */
@@ -1415,7 +1381,7 @@ static void split_id(cctx *c, raw_op *r)
     for (size_t i = 0; i < npre; i++) {
         size_t l = strlen(pre[i]);
         if (l > 0 && strncmp(r->id, pre[i], l) == 0 && r->id[l] == '.' && r->id[l + 1]) {
-            r->prefix = cc_strdup(c, pre[i]);
+            r->prefix = sdkc_cc_strdup(c, pre[i]);
             r->rest = r->id + l + 1;
             break;
         }
@@ -1432,19 +1398,11 @@ static void assign_safe_names(cctx *c, raw_op *ops, size_t n)
             raw_op *r = &ops[i];
             if ((r->prefix != NULL) != (pass == 1))
                 continue;
-            char *s = sdkc_snake_case(c->a, r->rest);
-            if (s && sdkc_map_get(&taken, s) && r->prefix)
-                s = sdkc_snake_case(c->a, r->id);
-            if (s && sdkc_is_c_keyword(s))
-                s = cc_printf(c, "%s_", s);
-            const char *u = s;
-            for (unsigned k = 2; u && sdkc_map_get(&taken, u); k++)
-                u = cc_printf(c, "%s_%u", s, k);
-            if (!u || !sdkc_map_put(&taken, u, r)) {
-                c->nomem = true;
+            const char *s = sdkc_snake_case(c->a, r->rest);
+            r->safe = sdkc_cc_unique_c_name(
+                c, &taken, s && sdkc_map_get(&taken, s) && r->prefix ? r->id : r->rest, r);
+            if (!r->safe)
                 break;
-            }
-            r->safe = u;
         }
     }
     sdkc_map_cleanup(&taken);
@@ -1457,11 +1415,12 @@ static void hook_item(cctx *c, sdkc_vec *out, const char *name, const char *opid
                       const sdkc_node *item, const char *ptr)
 {
     const sdkc_node *at = item;
-    item = deref(c, item);
+    item = sdkc_cc_deref(c, item);
     if (!item)
         return;
     if (item->kind != SDKC_NODE_MAP) {
-        cc_warn(c, at, "%s '%s' ignored: not a path item", opid ? "callback" : "webhook", name);
+        sdkc_cc_warn(c, at, "%s '%s' ignored: not a path item", opid ? "callback" : "webhook",
+                     name);
         return;
     }
     for (size_t j = 0; j < item->npairs; j++) {
@@ -1469,40 +1428,40 @@ static void hook_item(cctx *c, sdkc_vec *out, const char *name, const char *opid
         const sdkc_node *on = item->pairs[j].value;
         if (!is_method(m) || on->kind != SDKC_NODE_MAP)
             continue;
-        sdkc_webhook *w = cc_alloc(c, sizeof *w);
+        sdkc_webhook *w = sdkc_cc_alloc(c, sizeof *w);
         if (!w)
             return;
-        const char *id = cc_text(sdkc_node_get(on, "operationId"));
-        w->name = cc_strdup(c, name);
+        const char *id = sdkc_cc_text(sdkc_node_get(on, "operationId"));
+        w->name = sdkc_cc_strdup(c, name);
         w->operation = opid;
-        w->expression = expr ? cc_strdup(c, expr) : NULL;
+        w->expression = expr ? sdkc_cc_strdup(c, expr) : NULL;
         w->method = upper(c, m);
-        w->id = id ? cc_strdup(c, id) : NULL;
-        w->loc = cc_loc(c, on);
-        const char *optr = cc_ptr_child(c, ptr, m);
+        w->id = id ? sdkc_cc_strdup(c, id) : NULL;
+        w->loc = sdkc_cc_loc(c, on);
+        const char *optr = sdkc_cc_ptr_child(c, ptr, m);
         /* context names: the operationId, else the hook's name and method */
-        char *base = sdkc_pascal_case(c->a, id ? id : cc_printf(c, "%s-%s", name, m));
+        char *base = sdkc_pascal_case(c->a, id ? id : sdkc_cc_printf(c, "%s-%s", name, m));
         if (!w->name || !w->method || !optr || !base) {
             c->nomem = true;
             return;
         }
-        const sdkc_node *rb = deref(c, sdkc_node_get(on, "requestBody"));
+        const sdkc_node *rb = sdkc_cc_deref(c, sdkc_node_get(on, "requestBody"));
         const sdkc_pair *pc = pick_content(sdkc_node_get(rb, "content"));
         if (pc) {
-            sdkc_body *b = cc_alloc(c, sizeof *b);
+            sdkc_body *b = sdkc_cc_alloc(c, sizeof *b);
             if (!b)
                 return;
             const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
-            const char *o =
-                cc_ptr_child(c, cc_printf(c, "%s/requestBody/content", optr), pc->key->str);
-            b->content_type = cc_strdup(c, pc->key->str);
-            b->type = schema ? cc_schema(c, schema, cc_concat(c, base, "Body"),
-                                         cc_ptr_child(c, o, "schema"))
-                             : cc_any(c, pc->value, NULL, NULL);
+            const char *o = sdkc_cc_ptr_child(c, sdkc_cc_printf(c, "%s/requestBody/content", optr),
+                                              pc->key->str);
+            b->content_type = sdkc_cc_strdup(c, pc->key->str);
+            b->type = schema ? sdkc_schema_type(c, schema, sdkc_cc_concat(c, base, "Body"),
+                                                sdkc_cc_ptr_child(c, o, "schema"))
+                             : sdkc_schema_any(c, pc->value, NULL, NULL);
             bool req = false;
             sdkc_node_bool(sdkc_node_get(rb, "required"), &req);
             b->required = req;
-            b->docs = cc_docs(c, rb);
+            b->docs = sdkc_cc_docs(c, rb);
             w->body = b;
         }
         const sdkc_node *resps = sdkc_node_get(on, "responses");
@@ -1515,14 +1474,14 @@ static void hook_item(cctx *c, sdkc_vec *out, const char *name, const char *opid
                 bestp = &resps->pairs[i];
             }
         }
-        const sdkc_node *resp = bestp ? deref(c, bestp->value) : NULL;
+        const sdkc_node *resp = bestp ? sdkc_cc_deref(c, bestp->value) : NULL;
         const sdkc_pair *rc = pick_content(sdkc_node_get(resp, "content"));
         const sdkc_node *rs = rc ? sdkc_node_get(rc->value, "schema") : NULL;
         if (rs) {
-            const char *o =
-                cc_ptr_child(c, cc_printf(c, "%s/responses/%d/content", optr, best), rc->key->str);
-            w->response =
-                cc_schema(c, rs, cc_concat(c, base, "Response"), cc_ptr_child(c, o, "schema"));
+            const char *o = sdkc_cc_ptr_child(
+                c, sdkc_cc_printf(c, "%s/responses/%d/content", optr, best), rc->key->str);
+            w->response = sdkc_schema_type(c, rs, sdkc_cc_concat(c, base, "Response"),
+                                           sdkc_cc_ptr_child(c, o, "schema"));
         }
         if (!sdkc_vec_push(out, w)) {
             c->nomem = true;
@@ -1538,26 +1497,26 @@ static void op_callbacks(cctx *c, sdkc_vec *out, const raw_op *r, const sdkc_ope
     if (!cbs)
         return;
     if (cbs->kind != SDKC_NODE_MAP) {
-        cc_warn(c, cbs, "operation '%s': 'callbacks' must be a mapping; ignored", op->id);
+        sdkc_cc_warn(c, cbs, "operation '%s': 'callbacks' must be a mapping; ignored", op->id);
         return;
     }
-    const char *base = cc_printf(c, "%s/callbacks", nz(r->ptr));
+    const char *base = sdkc_cc_printf(c, "%s/callbacks", nz(r->ptr));
     for (size_t i = 0; i < cbs->npairs; i++) {
         const char *name = cbs->pairs[i].key->str;
         if (is_extension(name))
             continue;
-        const sdkc_node *cb = deref(c, cbs->pairs[i].value);
+        const sdkc_node *cb = sdkc_cc_deref(c, cbs->pairs[i].value);
         if (!cb || cb->kind != SDKC_NODE_MAP) {
             if (cb)
-                cc_warn(c, cbs->pairs[i].key, "callback '%s' ignored: not a mapping", name);
+                sdkc_cc_warn(c, cbs->pairs[i].key, "callback '%s' ignored: not a mapping", name);
             continue;
         }
-        const char *cptr = cc_ptr_child(c, base, name);
+        const char *cptr = sdkc_cc_ptr_child(c, base, name);
         for (size_t j = 0; j < cb->npairs; j++) {
             const char *expr = cb->pairs[j].key->str;
             if (!is_extension(expr))
                 hook_item(c, out, name, op->id, expr, cb->pairs[j].value,
-                          cc_ptr_child(c, cptr, expr));
+                          sdkc_cc_ptr_child(c, cptr, expr));
         }
     }
 }
@@ -1569,20 +1528,20 @@ static void webhooks(cctx *c, sdkc_vec *out)
     if (!wh)
         return;
     if (wh->kind != SDKC_NODE_MAP) {
-        cc_error(c, wh, "'webhooks' must be a mapping");
+        sdkc_cc_error(c, wh, "'webhooks' must be a mapping");
         return;
     }
     for (size_t i = 0; i < wh->npairs; i++) {
         const char *name = wh->pairs[i].key->str;
         if (!is_extension(name))
             hook_item(c, out, name, NULL, NULL, wh->pairs[i].value,
-                      cc_ptr_child(c, "/webhooks", name));
+                      sdkc_cc_ptr_child(c, "/webhooks", name));
     }
 }
 
 static void finish_hooks(cctx *c, sdkc_ir *ir, sdkc_vec *hooks)
 {
-    sdkc_webhook *ws = hooks->len ? cc_alloc(c, hooks->len * sizeof *ws) : NULL;
+    sdkc_webhook *ws = hooks->len ? sdkc_cc_alloc(c, hooks->len * sizeof *ws) : NULL;
     for (size_t i = 0; ws && i < hooks->len; i++)
         ws[i] = *(const sdkc_webhook *)hooks->items[i];
     ir->webhooks = ws;
@@ -1590,30 +1549,31 @@ static void finish_hooks(cctx *c, sdkc_ir *ir, sdkc_vec *hooks)
     sdkc_vec_cleanup(hooks);
 }
 
-void cc_operations(cctx *c, sdkc_ir *ir)
+void sdkc_ops_build(cctx *c, sdkc_ir *ir)
 {
     sdkc_vec hooks = {0};
     webhooks(c, &hooks);
     const sdkc_node *paths = sdkc_node_get(c->root, "paths");
     if (!paths) {
         if (!hooks.len) /* 3.1: a contract may hold only webhooks */
-            cc_warn(c, c->root, "contract has no 'paths'");
+            sdkc_cc_warn(c, c->root, "contract has no 'paths'");
         finish_hooks(c, ir, &hooks);
         return;
     }
     if (paths->kind != SDKC_NODE_MAP) {
-        cc_error(c, paths, "'paths' must be a mapping");
+        sdkc_cc_error(c, paths, "'paths' must be a mapping");
         sdkc_vec_cleanup(&hooks);
         return;
     }
     size_t cap = 0;
     for (size_t i = 0; i < paths->npairs; i++) {
-        const sdkc_node *item = deref(c, paths->pairs[i].value); /* a $ref: its target's count */
+        const sdkc_node *item =
+            sdkc_cc_deref(c, paths->pairs[i].value); /* a $ref: its target's count */
         if (item && item->kind == SDKC_NODE_MAP)
             cap += item->npairs;
     }
     raw_op *raw = calloc(cap ? cap : 1, sizeof *raw);
-    sdkc_operation *ops = cc_alloc(c, (cap ? cap : 1) * sizeof *ops);
+    sdkc_operation *ops = sdkc_cc_alloc(c, (cap ? cap : 1) * sizeof *ops);
     const sdkc_node **keys = calloc(cap ? cap : 1, sizeof *keys);
     sdkc_map ids;
     sdkc_map_init(&ids, SDKC_MAP_STRINGS);
@@ -1626,31 +1586,32 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         const sdkc_node *pk = paths->pairs[i].key;
         if (is_extension(pk->str))
             continue; /* the Paths object may be extended */
-        const sdkc_node *item = deref(c, paths->pairs[i].value);
+        const sdkc_node *item = sdkc_cc_deref(c, paths->pairs[i].value);
         bool item_ref = item != paths->pairs[i].value;
         if (item_ref && paths->pairs[i].value->npairs > 1)
-            cc_warn(c, pk,
-                    "path item '%s' has a $ref and other fields: only the referenced path item "
-                    "is used",
-                    pk->str);
+            sdkc_cc_warn(
+                c, pk,
+                "path item '%s' has a $ref and other fields: only the referenced path item "
+                "is used",
+                pk->str);
         if (!item || item->kind != SDKC_NODE_MAP) {
             if (item)
-                cc_error(c, pk, "path item '%s' must be a mapping", pk->str);
+                sdkc_cc_error(c, pk, "path item '%s' must be a mapping", pk->str);
             continue;
         }
         if (pk->str[0] != '/')
-            cc_error(c, pk, "path '%s' must start with '/'", pk->str);
+            sdkc_cc_error(c, pk, "path '%s' must start with '/'", pk->str);
         for (size_t j = 0; j < item->npairs; j++) {
             const char *m = item->pairs[j].key->str;
             if (!is_method(m))
                 continue;
             /* An operation is no $ref target by the specification, but contracts write one: it is
              * followed (the operation is the referenced one's, at this path and method). */
-            const sdkc_node *on = deref(c, item->pairs[j].value);
+            const sdkc_node *on = sdkc_cc_deref(c, item->pairs[j].value);
             if (!on)
                 continue; /* a dangling $ref, reported */
             if (on->kind != SDKC_NODE_MAP) {
-                cc_error(c, on, "operation %s %s must be a mapping", m, pk->str);
+                sdkc_cc_error(c, on, "operation %s %s must be a mapping", m, pk->str);
                 continue;
             }
             raw_op *r = &raw[n];
@@ -1671,15 +1632,15 @@ void cc_operations(cctx *c, sdkc_ir *ir)
                 goto done;
             }
             r->method = m;
-            r->item_ptr = cc_ptr_child(c, "/paths", pk->str);
-            r->ptr = cc_ptr_child(c, r->item_ptr, m);
+            r->item_ptr = sdkc_cc_ptr_child(c, "/paths", pk->str);
+            r->ptr = sdkc_cc_ptr_child(c, r->item_ptr, m);
             const sdkc_node *idn = sdkc_node_get(on, "operationId");
-            const char *id = cc_text(idn);
+            const char *id = sdkc_cc_text(idn);
             if (!id) {
-                char *gen = cc_printf(c, "%s%s", m, pk->str);
+                char *gen = sdkc_cc_printf(c, "%s%s", m, pk->str);
                 id = gen;
-                cc_warn(c, on, "operation %s %s has no operationId; using '%s'", m, pk->str,
-                        gen ? gen : "");
+                sdkc_cc_warn(c, on, "operation %s %s has no operationId; using '%s'", m, pk->str,
+                             gen ? gen : "");
             }
             if (!id)
                 goto done;
@@ -1687,21 +1648,22 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             if (prev && prev->node == on) {
                 /* one operation reached twice through $ref (two paths referring to one path item,
                    an operation referring to another): the second gets an id of its own */
-                char *gen = cc_printf(c, "%s%s", m, pk->str);
+                char *gen = sdkc_cc_printf(c, "%s%s", m, pk->str);
                 if (!gen)
                     goto done;
-                cc_warn(c, item_ref ? pk : item->pairs[j].value,
-                        "operation %s %s is, through $ref, the operation of %s %s: its operationId "
-                        "'%s' stays there; using '%s' here",
-                        m, pk->str, prev->method, prev->path, id, gen);
+                sdkc_cc_warn(
+                    c, item_ref ? pk : item->pairs[j].value,
+                    "operation %s %s is, through $ref, the operation of %s %s: its operationId "
+                    "'%s' stays there; using '%s' here",
+                    m, pk->str, prev->method, prev->path, id, gen);
                 id = gen;
                 prev = sdkc_map_get(&ids, id);
             }
             if (prev) {
                 const sdkc_node *pn = sdkc_node_get(prev->node, "operationId");
-                cc_error(c, idn ? idn : on,
-                         "duplicate operationId '%s' (first used at line %u, column %u)", id,
-                         pn ? (unsigned)pn->loc.line : 0, pn ? (unsigned)pn->loc.col : 0);
+                sdkc_cc_error(c, idn ? idn : on,
+                              "duplicate operationId '%s' (first used at line %u, column %u)", id,
+                              pn ? (unsigned)pn->loc.line : 0, pn ? (unsigned)pn->loc.col : 0);
                 continue;
             }
             if (!sdkc_map_put(&ids, id, r)) {
@@ -1710,7 +1672,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             }
             if (!included(c->opts, id))
                 continue;
-            r->id = cc_strdup(c, id);
+            r->id = sdkc_cc_strdup(c, id);
             if (!r->id)
                 goto done;
             split_id(c, r);
@@ -1728,27 +1690,27 @@ void cc_operations(cctx *c, sdkc_ir *ir)
         const char *dot = strchr(r->rest, '.');
         if (dot) {
             op->group = sdkc_arena_strndup(c->a, r->rest, (size_t)(dot - r->rest));
-            op->name = cc_strdup(c, dot + 1);
+            op->name = sdkc_cc_strdup(c, dot + 1);
         } else {
             op->group = NULL;
-            op->name = cc_strdup(c, r->rest);
+            op->name = sdkc_cc_strdup(c, r->rest);
         }
         op->safe_name = r->safe;
         op->method = upper(c, r->method);
-        op->path = cc_strdup(c, r->route);
-        op->fragment = r->fragment ? cc_strdup(c, r->fragment) : NULL;
-        const char *s = cc_text(sdkc_node_get(r->node, "summary"));
-        op->summary = s ? cc_strdup(c, s) : NULL;
-        op->description = cc_docs(c, r->node);
+        op->path = sdkc_cc_strdup(c, r->route);
+        op->fragment = r->fragment ? sdkc_cc_strdup(c, r->fragment) : NULL;
+        const char *s = sdkc_cc_text(sdkc_node_get(r->node, "summary"));
+        op->summary = s ? sdkc_cc_strdup(c, s) : NULL;
+        op->description = sdkc_cc_docs(c, r->node);
         bool dep = false;
         sdkc_node_bool(sdkc_node_get(r->node, "deprecated"), &dep);
         op->deprecated = dep;
-        op->loc = cc_loc(c, r->node);
-        c->op_context = op_context(c, r, "");
+        op->loc = sdkc_cc_loc(c, r->node);
+        c->op_name = op_type_name(c, r, "");
         build_body(c, r, op);
         build_params(c, r, op, keys[i], op->body != NULL);
         build_responses(c, r, op);
-        c->op_context = NULL;
+        c->op_name = NULL;
         build_security(c, ir, r, op, ndeclared);
         op_callbacks(c, &hooks, r, op);
     }
@@ -1760,7 +1722,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             found = ops[i].stream && strlen(ops[i].id) == (size_t)(eq - o) &&
                     strncmp(ops[i].id, o, (size_t)(eq - o)) == 0;
         if (!found)
-            cc_warn(c, NULL, "--follow %s: no stream operation has that id", o ? o : "(null)");
+            sdkc_cc_warn(c, NULL, "--follow %s: no stream operation has that id", o ? o : "(null)");
     }
     ir->ops = ops;
     ir->nops = n;

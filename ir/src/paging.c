@@ -14,43 +14,6 @@
 
 #include "compile_internal.h"
 
-static const char *const STYLE_NAMES[] = {"cursor-object", "cursor-token", "cursor-item",
-                                          "next-url",      "link-header",  "page-number",
-                                          "offset"};
-static const char *const SOURCE_NAMES[] = {"heuristic", "extension", "config"};
-
-const char *sdkc_page_style_name(sdkc_page_style s)
-{
-    return (size_t)s < sizeof STYLE_NAMES / sizeof STYLE_NAMES[0] ? STYLE_NAMES[s] : "offset";
-}
-
-bool sdkc_page_style_parse(const char *name, sdkc_page_style *out)
-{
-    for (size_t i = 0; name && i < sizeof STYLE_NAMES / sizeof STYLE_NAMES[0]; i++) {
-        if (strcmp(name, STYLE_NAMES[i]) == 0) {
-            *out = (sdkc_page_style)i;
-            return true;
-        }
-    }
-    return false;
-}
-
-const char *sdkc_page_source_name(sdkc_page_source s)
-{
-    return (size_t)s < sizeof SOURCE_NAMES / sizeof SOURCE_NAMES[0] ? SOURCE_NAMES[s] : "heuristic";
-}
-
-bool sdkc_page_source_parse(const char *name, sdkc_page_source *out)
-{
-    for (size_t i = 0; name && i < sizeof SOURCE_NAMES / sizeof SOURCE_NAMES[0]; i++) {
-        if (strcmp(name, SOURCE_NAMES[i]) == 0) {
-            *out = (sdkc_page_source)i;
-            return true;
-        }
-    }
-    return false;
-}
-
 /* ---- what a recognition says, before it is checked against the operation ---- */
 
 typedef struct pgspec {
@@ -72,19 +35,17 @@ typedef struct pgreport {
     bool error;
 } pgreport;
 
-static void complain(const pgreport *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pg_report(const pgreport *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
-static void complain(const pgreport *r, const char *fmt, ...)
+static void pg_report(const pgreport *r, const char *fmt, ...)
 {
     if (!r->at)
         return;
     va_list ap;
     va_start(ap, fmt);
-    if (r->error)
-        r->c->nerrors++;
-    if (r->c->diag)
-        sdkc_diag_vadd(r->c->diag, r->error ? SDKC_SEV_ERROR : SDKC_SEV_WARNING, r->at->loc, fmt,
-                       ap);
+    /* the node's own position: config entries are in the config file */
+    sdkc_cc_vreport(r->c, r->error ? SDKC_SEV_ERROR : SDKC_SEV_WARNING, r->at->loc, fmt, ap);
     va_end(ap);
 }
 
@@ -93,7 +54,7 @@ static void complain(const pgreport *r, const char *fmt, ...)
 static const sdkc_field *field_at(const sdkc_type *t, const char *path)
 {
     char seg[256];
-    const sdkc_field *f = path ? cc_field_of(t, path) : NULL;
+    const sdkc_field *f = path ? sdkc_type_field(t, path) : NULL;
     if (f)
         return f;
     while (path && *path) {
@@ -103,7 +64,7 @@ static const sdkc_field *field_at(const sdkc_type *t, const char *path)
             return NULL;
         memcpy(seg, path, n);
         seg[n] = '\0';
-        f = cc_field_of(t, seg);
+        f = sdkc_type_field(t, seg);
         if (!f)
             return NULL;
         t = f->type;
@@ -114,7 +75,7 @@ static const sdkc_field *field_at(const sdkc_type *t, const char *path)
 
 static bool kind_is(const sdkc_type *t, sdkc_type_kind k)
 {
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     return t && t->kind == k;
 }
 
@@ -128,7 +89,7 @@ static bool field_kind(const sdkc_type *t, const char *path, sdkc_type_kind k)
 static const char *first_param(const sdkc_operation *op, const char *const *names, int k)
 {
     for (size_t i = 0; names[i]; i++) {
-        const sdkc_param *p = cc_query_param(op, names[i]);
+        const sdkc_param *p = sdkc_op_query_param(op, names[i]);
         if (p && (k < 0 || kind_is(p->type, (sdkc_type_kind)k)))
             return names[i];
     }
@@ -146,7 +107,7 @@ static const char *first_field(const sdkc_type *t, const char *const *paths, sdk
 
 static const sdkc_type *array_items(const sdkc_type *t)
 {
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     return t && t->kind == SDKC_TYPE_ARRAY ? t->u.array.items : NULL;
 }
 
@@ -164,11 +125,11 @@ static const sdkc_type *find_items(const sdkc_type *body, const char **field, bo
         *is_body = true;
         return it;
     }
-    body = cc_strip_nullable(body);
+    body = sdkc_type_strip_nullable(body);
     if (!body || body->kind != SDKC_TYPE_OBJECT)
         return NULL;
     for (size_t i = 0; ITEM_NAMES[i]; i++) {
-        const sdkc_field *f = cc_field_of(body, ITEM_NAMES[i]);
+        const sdkc_field *f = sdkc_type_field(body, ITEM_NAMES[i]);
         if (f && array_items(f->type)) {
             *field = f->wire_name;
             return array_items(f->type);
@@ -192,7 +153,7 @@ static const sdkc_type *find_items(const sdkc_type *body, const char **field, bo
 /* Does every item (each variant of a union of objects) carry a string or integer id field? */
 static bool has_id(const sdkc_type *t, const char *id, int depth)
 {
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     if (!t || depth > 4)
         return false;
     if (t->kind == SDKC_TYPE_UNION) {
@@ -201,12 +162,12 @@ static bool has_id(const sdkc_type *t, const char *id, int depth)
                 return false;
         return t->u.union_.nvariants > 0;
     }
-    const sdkc_field *f = cc_field_of(t, id);
+    const sdkc_field *f = sdkc_type_field(t, id);
     return f && (kind_is(f->type, SDKC_TYPE_STRING) || kind_is(f->type, SDKC_TYPE_INTEGER));
 }
 
-/* Check spec against op and, when it holds, make it op->pagination. */
-static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport *rep)
+/* Check spec against op and, when it holds, adopt it as op->pagination. */
+static bool adopt_spec(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport *rep)
 {
     const sdkc_type *body = op->success.type;
     const char *items_field = NULL;
@@ -214,7 +175,7 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     if (s->items_body) {
         item = array_items(body);
         if (!item) {
-            complain(rep, "operation '%s': pagination: the success body is not an array", op->id);
+            pg_report(rep, "operation '%s': pagination: the success body is not an array", op->id);
             return false;
         }
     } else if (s->items) {
@@ -222,18 +183,18 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
         item = f ? array_items(f->type) : NULL;
         items_field = s->items;
         if (!item) {
-            complain(rep, "operation '%s': pagination: the success body has no array '%s'", op->id,
-                     s->items);
+            pg_report(rep, "operation '%s': pagination: the success body has no array '%s'", op->id,
+                      s->items);
             return false;
         }
     } else {
         bool is_body = false;
         item = find_items(body, &items_field, &is_body);
         if (!item) {
-            complain(rep,
-                     "operation '%s': pagination: no items array found in the success body "
-                     "(name it with 'items')",
-                     op->id);
+            pg_report(rep,
+                      "operation '%s': pagination: no items array found in the success body "
+                      "(name it with 'items')",
+                      op->id);
             return false;
         }
     }
@@ -251,8 +212,8 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
         pg.next_field = next ? next : "next";
         if (!cur || !kind_is(cur->type, SDKC_TYPE_OBJECT) ||
             !field_kind(cur->type, pg.next_field, SDKC_TYPE_STRING)) {
-            complain(rep, "operation '%s': pagination: no string '%s.%s' in the success body",
-                     op->id, pg.cursor_field, pg.next_field);
+            pg_report(rep, "operation '%s': pagination: no string '%s.%s' in the success body",
+                      op->id, pg.cursor_field, pg.next_field);
             return false;
         }
         const char *prev = s->previous ? s->previous : "previous";
@@ -265,8 +226,8 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     case SDKC_PAGE_CURSOR_TOKEN:
     case SDKC_PAGE_NEXT_URL:
         if (!next || !field_kind(body, next, SDKC_TYPE_STRING)) {
-            complain(rep, "operation '%s': pagination: %s needs a string field 'next' (%s)", op->id,
-                     sdkc_page_style_name(s->style), next ? next : "not given");
+            pg_report(rep, "operation '%s': pagination: %s needs a string field 'next' (%s)",
+                      op->id, sdkc_page_style_name(s->style), next ? next : "not given");
             return false;
         }
         pg.next_field = next;
@@ -274,8 +235,8 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     case SDKC_PAGE_CURSOR_ITEM: {
         pg.item_id_field = s->id ? s->id : "id";
         if (!has_id(item, pg.item_id_field, 0)) {
-            complain(rep, "operation '%s': pagination: the items have no string field '%s'", op->id,
-                     pg.item_id_field);
+            pg_report(rep, "operation '%s': pagination: the items have no string field '%s'",
+                      op->id, pg.item_id_field);
             return false;
         }
         break;
@@ -285,56 +246,56 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     }
     bool wants_param = s->style != SDKC_PAGE_NEXT_URL && s->style != SDKC_PAGE_LINK_HEADER;
     if (wants_param) {
-        pg.cursor_param = cc_query_param(op, param);
+        pg.cursor_param = sdkc_op_query_param(op, param);
         if (!pg.cursor_param) {
-            complain(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
-                     param ? param : "(param not given)");
+            pg_report(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
+                      param ? param : "(param not given)");
             return false;
         }
         bool counts = s->style == SDKC_PAGE_PAGE_NUMBER || s->style == SDKC_PAGE_OFFSET;
         if (counts && !kind_is(pg.cursor_param->type, SDKC_TYPE_INTEGER) &&
             !kind_is(pg.cursor_param->type, SDKC_TYPE_NUMBER)) {
-            complain(rep, "operation '%s': pagination: parameter '%s' is not a number", op->id,
-                     param);
+            pg_report(rep, "operation '%s': pagination: parameter '%s' is not a number", op->id,
+                      param);
             return false;
         }
     }
     if (s->size_param) {
-        pg.size_param = cc_query_param(op, s->size_param);
+        pg.size_param = sdkc_op_query_param(op, s->size_param);
         if (!pg.size_param) {
-            complain(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
-                     s->size_param);
+            pg_report(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
+                      s->size_param);
             return false;
         }
     }
     if (has_more) {
         if (!field_kind(body, has_more, SDKC_TYPE_BOOLEAN)) {
-            complain(rep, "operation '%s': pagination: no boolean field '%s' in the success body",
-                     op->id, has_more);
+            pg_report(rep, "operation '%s': pagination: no boolean field '%s' in the success body",
+                      op->id, has_more);
             return false;
         }
         pg.has_more_field = has_more;
     }
-    sdkc_pagination *p = cc_alloc(c, sizeof *p);
+    sdkc_pagination *p = sdkc_cc_alloc(c, sizeof *p);
     if (!p)
         return false;
     *p = pg;
     /* names are arena copies: config and extension texts belong to documents freed later */
-    p->reason = cc_strdup(c, s->reason);
-    p->items_field = pg.items_field ? cc_strdup(c, pg.items_field) : NULL;
-    p->cursor_field = pg.cursor_field ? cc_strdup(c, pg.cursor_field) : NULL;
-    p->next_field = pg.next_field ? cc_strdup(c, pg.next_field) : NULL;
-    p->previous_field = pg.previous_field ? cc_strdup(c, pg.previous_field) : NULL;
-    p->has_more_field = pg.has_more_field ? cc_strdup(c, pg.has_more_field) : NULL;
-    p->item_id_field = pg.item_id_field ? cc_strdup(c, pg.item_id_field) : NULL;
+    p->reason = sdkc_cc_strdup(c, s->reason);
+    p->items_field = pg.items_field ? sdkc_cc_strdup(c, pg.items_field) : NULL;
+    p->cursor_field = pg.cursor_field ? sdkc_cc_strdup(c, pg.cursor_field) : NULL;
+    p->next_field = pg.next_field ? sdkc_cc_strdup(c, pg.next_field) : NULL;
+    p->previous_field = pg.previous_field ? sdkc_cc_strdup(c, pg.previous_field) : NULL;
+    p->has_more_field = pg.has_more_field ? sdkc_cc_strdup(c, pg.has_more_field) : NULL;
+    p->item_id_field = pg.item_id_field ? sdkc_cc_strdup(c, pg.item_id_field) : NULL;
     if (s->style == SDKC_PAGE_CURSOR_OBJECT) {
         /* the live OpenCode server sends null for an absent cursor: say so in the IR */
         const sdkc_field *cur = field_at(body, p->cursor_field);
-        sdkc_field *mnext = (sdkc_field *)cc_field_of(cur->type, p->next_field);
-        mnext->type = cc_nullable(c, mnext->type, NULL);
+        sdkc_field *mnext = (sdkc_field *)sdkc_type_field(cur->type, p->next_field);
+        mnext->type = sdkc_schema_nullable(c, mnext->type, NULL);
         if (p->previous_field) {
-            sdkc_field *mprev = (sdkc_field *)cc_field_of(cur->type, p->previous_field);
-            mprev->type = cc_nullable(c, mprev->type, NULL);
+            sdkc_field *mprev = (sdkc_field *)sdkc_type_field(cur->type, p->previous_field);
+            mprev->type = sdkc_schema_nullable(c, mprev->type, NULL);
         }
     }
     op->pagination = p;
@@ -399,7 +360,7 @@ static bool url_field(const sdkc_type *body, const char *path)
     const sdkc_field *f = field_at(body, path);
     if (!f || !kind_is(f->type, SDKC_TYPE_STRING))
         return false;
-    const char *fmt = cc_strip_nullable(f->type)->u.str.format;
+    const char *fmt = sdkc_type_strip_nullable(f->type)->u.str.format;
     if (strchr(path, '.'))
         return true;
     return strcmp(path, "next") != 0 ||
@@ -432,13 +393,13 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     s.source = SDKC_PAGE_FROM_HEURISTIC;
     pgreport quiet = {c, NULL, false};
     /* OpenCode's shape: {data, cursor: {next, previous}} and a cursor parameter */
-    const sdkc_field *cur = cc_field_of(body, "cursor");
+    const sdkc_field *cur = sdkc_type_field(body, "cursor");
     if (items && strcmp(items, "data") == 0 && cur && kind_is(cur->type, SDKC_TYPE_OBJECT) &&
-        cc_query_param(op, "cursor")) {
+        sdkc_op_query_param(op, "cursor")) {
         s.style = SDKC_PAGE_CURSOR_OBJECT;
         s.items = "data";
         s.reason = "heuristic: cursor + cursor.next";
-        if (install(c, op, &s, &quiet))
+        if (adopt_spec(c, op, &s, &quiet))
             return;
     }
     s.items = items;
@@ -446,7 +407,7 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     if (declares_link_header(resp)) {
         s.style = SDKC_PAGE_LINK_HEADER;
         s.reason = "heuristic: Link header";
-        install(c, op, &s, &quiet);
+        adopt_spec(c, op, &s, &quiet);
         return;
     }
     for (size_t i = 0; !is_body && URL_FIELDS[i]; i++) {
@@ -454,8 +415,8 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
             continue;
         s.style = SDKC_PAGE_NEXT_URL;
         s.next = URL_FIELDS[i];
-        s.reason = cc_printf(c, "heuristic: %s", URL_FIELDS[i]);
-        install(c, op, &s, &quiet);
+        s.reason = sdkc_cc_printf(c, "heuristic: %s", URL_FIELDS[i]);
+        adopt_spec(c, op, &s, &quiet);
         return;
     }
     const char *more = is_body ? NULL : first_field(body, MORE_FIELDS, SDKC_TYPE_BOOLEAN);
@@ -466,12 +427,12 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
         s.next = tok;
         s.param = tokp;
         s.has_more = more;
-        s.reason = cc_printf(c, "heuristic: %s + %s", tokp, tok);
-        install(c, op, &s, &quiet);
+        s.reason = sdkc_cc_printf(c, "heuristic: %s + %s", tokp, tok);
+        adopt_spec(c, op, &s, &quiet);
         return;
     }
     const char *after = first_param(op, ITEM_PARAMS, SDKC_TYPE_STRING);
-    if (after && strcmp(after, "after") == 0 && !says_id(cc_query_param(op, after)->docs))
+    if (after && strcmp(after, "after") == 0 && !says_id(sdkc_op_query_param(op, after)->docs))
         after =
             NULL; /* `after` may be a sequence number or a time: only an id is the last item's */
     const char *page = first_param(op, PAGE_PARAMS, SDKC_TYPE_INTEGER);
@@ -495,8 +456,8 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
         s.param = pairs[i].param;
         s.size_param = pairs[i].other_is_size ? pairs[i].other : NULL;
         s.has_more = more;
-        s.reason = cc_printf(c, "heuristic: %s + %s", pairs[i].param, pairs[i].other);
-        install(c, op, &s, &quiet);
+        s.reason = sdkc_cc_printf(c, "heuristic: %s + %s", pairs[i].param, pairs[i].other);
+        adopt_spec(c, op, &s, &quiet);
         return;
     }
 }
@@ -520,7 +481,7 @@ static const char *json_path(cctx *c, const char *p, const char *root)
     for (const char *q = p; *q; q++)
         if (*q == '[' || *q == '*' || *q == '#' || *q == '/' || *q == ' ')
             return NULL;
-    return cc_strdup(c, p);
+    return sdkc_cc_strdup(c, p);
 }
 
 /* "$.data[-1].id" (the last item's id): items path and id field. */
@@ -529,8 +490,8 @@ static bool last_item_path(cctx *c, const char *p, const char **items, const cha
     const char *m = p ? strstr(p, "[-1].") : NULL;
     if (!m || strncmp(p, "$.", 2) != 0 || m == p + 2)
         return false;
-    *items = cc_printf(c, "%.*s", (int)(m - p - 2), p + 2);
-    *id = cc_strdup(c, m + 5);
+    *items = sdkc_cc_printf(c, "%.*s", (int)(m - p - 2), p + 2);
+    *id = sdkc_cc_strdup(c, m + 5);
     return *items && *id && !strchr(*id, '.') && !strchr(*id, '[');
 }
 
@@ -550,17 +511,17 @@ static bool speakeasy(cctx *c, const sdkc_node *x, sdkc_operation *op)
     pgspec s = {0};
     s.source = SDKC_PAGE_FROM_EXTENSION;
     s.reason = "x-speakeasy-pagination";
-    const char *type = cc_text(sdkc_node_get(x, "type"));
+    const char *type = sdkc_cc_text(sdkc_node_get(x, "type"));
     const sdkc_node *inputs = sdkc_node_get(x, "inputs");
     const sdkc_node *outputs = sdkc_node_get(x, "outputs");
-    const char *results = cc_text(sdkc_node_get(outputs, "results"));
+    const char *results = sdkc_cc_text(sdkc_node_get(outputs, "results"));
     if (results) {
         const char *p = json_path(c, results, "$");
         if (!p) {
-            complain(&rep,
-                     "operation '%s': x-speakeasy-pagination: results '%s' is not a plain "
-                     "member path; operation not paginated",
-                     op->id, results);
+            pg_report(&rep,
+                      "operation '%s': x-speakeasy-pagination: results '%s' is not a plain "
+                      "member path; operation not paginated",
+                      op->id, results);
             return false;
         }
         items_from_path(&s, p);
@@ -568,16 +529,16 @@ static bool speakeasy(cctx *c, const sdkc_node *x, sdkc_operation *op)
     const char *in_page = NULL, *in_offset = NULL, *in_limit = NULL, *in_cursor = NULL;
     for (size_t i = 0; inputs && inputs->kind == SDKC_NODE_SEQ && i < inputs->nitems; i++) {
         const sdkc_node *in = inputs->items[i];
-        const char *name = cc_text(sdkc_node_get(in, "name"));
-        const char *where = cc_text(sdkc_node_get(in, "in"));
-        const char *t = cc_text(sdkc_node_get(in, "type"));
+        const char *name = sdkc_cc_text(sdkc_node_get(in, "name"));
+        const char *where = sdkc_cc_text(sdkc_node_get(in, "in"));
+        const char *t = sdkc_cc_text(sdkc_node_get(in, "type"));
         if (!name || !t)
             continue;
         if (where && strcmp(where, "parameters") != 0) {
-            complain(&rep,
-                     "operation '%s': x-speakeasy-pagination: input '%s' in %s is not "
-                     "supported (only parameters); operation not paginated",
-                     op->id, name, where);
+            pg_report(&rep,
+                      "operation '%s': x-speakeasy-pagination: input '%s' in %s is not "
+                      "supported (only parameters); operation not paginated",
+                      op->id, name, where);
             return false;
         }
         if (strcmp(t, "page") == 0)
@@ -593,10 +554,10 @@ static bool speakeasy(cctx *c, const sdkc_node *x, sdkc_operation *op)
         s.style = in_page ? SDKC_PAGE_PAGE_NUMBER : SDKC_PAGE_OFFSET;
         s.param = in_page ? in_page : in_offset;
         s.size_param = in_limit;
-        return install(c, op, &s, &rep);
+        return adopt_spec(c, op, &s, &rep);
     }
     if (type && strcmp(type, "cursor") == 0 && in_cursor) {
-        const char *nc = cc_text(sdkc_node_get(outputs, "nextCursor"));
+        const char *nc = sdkc_cc_text(sdkc_node_get(outputs, "nextCursor"));
         const char *items = NULL, *id = NULL;
         s.param = in_cursor;
         s.size_param = in_limit;
@@ -606,21 +567,21 @@ static bool speakeasy(cctx *c, const sdkc_node *x, sdkc_operation *op)
             s.items_body = false;
             s.id = id;
             s.has_more = first_field(op->success.type, MORE_FIELDS, SDKC_TYPE_BOOLEAN);
-            return install(c, op, &s, &rep);
+            return adopt_spec(c, op, &s, &rep);
         }
         s.style = SDKC_PAGE_CURSOR_TOKEN;
         s.next = json_path(c, nc, "$");
-        return install(c, op, &s, &rep);
+        return adopt_spec(c, op, &s, &rep);
     }
     if (type && strcmp(type, "url") == 0) {
         s.style = SDKC_PAGE_NEXT_URL;
-        s.next = json_path(c, cc_text(sdkc_node_get(outputs, "nextUrl")), "$");
-        return install(c, op, &s, &rep);
+        s.next = json_path(c, sdkc_cc_text(sdkc_node_get(outputs, "nextUrl")), "$");
+        return adopt_spec(c, op, &s, &rep);
     }
-    complain(&rep,
-             "operation '%s': x-speakeasy-pagination: type '%s' with these inputs is not "
-             "understood; operation not paginated",
-             op->id, type ? type : "(none)");
+    pg_report(&rep,
+              "operation '%s': x-speakeasy-pagination: type '%s' with these inputs is not "
+              "understood; operation not paginated",
+              op->id, type ? type : "(none)");
     return false;
 }
 
@@ -636,37 +597,37 @@ static bool fern(cctx *c, const sdkc_node *x, sdkc_operation *op)
     pgspec s = {0};
     s.source = SDKC_PAGE_FROM_EXTENSION;
     s.reason = "x-fern-pagination";
-    const char *results = cc_text(sdkc_node_get(x, "results"));
+    const char *results = sdkc_cc_text(sdkc_node_get(x, "results"));
     if (results)
         items_from_path(&s, json_path(c, results, "$response"));
-    const char *more = cc_text(sdkc_node_get(x, "has-next-page"));
+    const char *more = sdkc_cc_text(sdkc_node_get(x, "has-next-page"));
     s.has_more = more ? json_path(c, more, "$response") : NULL;
-    const char *cursor = request_name(cc_text(sdkc_node_get(x, "cursor")));
-    const char *offset = request_name(cc_text(sdkc_node_get(x, "offset")));
-    const char *next_uri = cc_text(sdkc_node_get(x, "next_uri"));
+    const char *cursor = request_name(sdkc_cc_text(sdkc_node_get(x, "cursor")));
+    const char *offset = request_name(sdkc_cc_text(sdkc_node_get(x, "offset")));
+    const char *next_uri = sdkc_cc_text(sdkc_node_get(x, "next_uri"));
     if (cursor) {
         s.style = SDKC_PAGE_CURSOR_TOKEN;
         s.param = cursor;
-        s.next = json_path(c, cc_text(sdkc_node_get(x, "next_cursor")), "$response");
-        return install(c, op, &s, &rep);
+        s.next = json_path(c, sdkc_cc_text(sdkc_node_get(x, "next_cursor")), "$response");
+        return adopt_spec(c, op, &s, &rep);
     }
     if (offset) {
         /* with a step the offset advances by items; without, it counts pages */
-        const char *step = request_name(cc_text(sdkc_node_get(x, "step")));
+        const char *step = request_name(sdkc_cc_text(sdkc_node_get(x, "step")));
         s.style = step ? SDKC_PAGE_OFFSET : SDKC_PAGE_PAGE_NUMBER;
         s.param = offset;
         s.size_param = step;
-        return install(c, op, &s, &rep);
+        return adopt_spec(c, op, &s, &rep);
     }
     if (next_uri) {
         s.style = SDKC_PAGE_NEXT_URL;
         s.next = json_path(c, next_uri, "$response");
-        return install(c, op, &s, &rep);
+        return adopt_spec(c, op, &s, &rep);
     }
-    complain(&rep,
-             "operation '%s': x-fern-pagination: neither cursor, offset nor next_uri is a "
-             "$request/$response reference; operation not paginated",
-             op->id);
+    pg_report(&rep,
+              "operation '%s': x-fern-pagination: neither cursor, offset nor next_uri is a "
+              "$request/$response reference; operation not paginated",
+              op->id);
     return false;
 }
 
@@ -679,13 +640,13 @@ static bool stainless(cctx *c, const sdkc_node *x, sdkc_operation *op)
     s.source = SDKC_PAGE_FROM_EXTENSION;
     s.reason = "x-stainless-pagination";
     const sdkc_node *obj = x->kind == SDKC_NODE_MAP ? x : NULL;
-    const char *type = obj ? cc_text(sdkc_node_get(obj, "type")) : cc_text(x);
+    const char *type = obj ? sdkc_cc_text(sdkc_node_get(obj, "type")) : sdkc_cc_text(x);
     const sdkc_type *body = op->success.type;
-    s.items = obj ? cc_text(sdkc_node_get(obj, "items")) : NULL;
-    s.param = obj ? cc_text(sdkc_node_get(obj, "param")) : NULL;
-    s.next = obj ? cc_text(sdkc_node_get(obj, "next")) : NULL;
-    s.has_more = obj ? cc_text(sdkc_node_get(obj, "has_more")) : NULL;
-    s.id = obj ? cc_text(sdkc_node_get(obj, "id")) : NULL;
+    s.items = obj ? sdkc_cc_text(sdkc_node_get(obj, "items")) : NULL;
+    s.param = obj ? sdkc_cc_text(sdkc_node_get(obj, "param")) : NULL;
+    s.next = obj ? sdkc_cc_text(sdkc_node_get(obj, "next")) : NULL;
+    s.has_more = obj ? sdkc_cc_text(sdkc_node_get(obj, "has_more")) : NULL;
+    s.id = obj ? sdkc_cc_text(sdkc_node_get(obj, "id")) : NULL;
     if (!s.has_more)
         s.has_more = first_field(body, MORE_FIELDS, SDKC_TYPE_BOOLEAN);
     if (type && strcmp(type, "cursor_id") == 0) {
@@ -714,14 +675,14 @@ static bool stainless(cctx *c, const sdkc_node *x, sdkc_operation *op)
             s.param = first_param(op, OFFSET_PARAMS, -1);
         s.size_param = first_param(op, LIMIT_PARAMS, -1);
     } else {
-        complain(&rep,
-                 "operation '%s': x-stainless-pagination: page type '%s' is not one of "
-                 "cursor, cursor_id, cursor_url, page_number, offset; operation not "
-                 "paginated",
-                 op->id, type ? type : "(none)");
+        pg_report(&rep,
+                  "operation '%s': x-stainless-pagination: page type '%s' is not one of "
+                  "cursor, cursor_id, cursor_url, page_number, offset; operation not "
+                  "paginated",
+                  op->id, type ? type : "(none)");
         return false;
     }
-    return install(c, op, &s, &rep);
+    return adopt_spec(c, op, &s, &rep);
 }
 
 /* Azure's x-ms-pageable: {nextLinkName, itemName (default "value")}; a null nextLinkName means
@@ -736,15 +697,15 @@ static bool ms_pageable(cctx *c, const sdkc_node *x, sdkc_operation *op)
     s.source = SDKC_PAGE_FROM_EXTENSION;
     s.reason = "x-ms-pageable";
     s.style = SDKC_PAGE_NEXT_URL;
-    s.next = cc_text(nl);
-    const char *item = cc_text(sdkc_node_get(x, "itemName"));
+    s.next = sdkc_cc_text(nl);
+    const char *item = sdkc_cc_text(sdkc_node_get(x, "itemName"));
     s.items = item ? item : "value";
-    return install(c, op, &s, &rep);
+    return adopt_spec(c, op, &s, &rep);
 }
 
 /* ---- config file ---- */
 
-bool cc_pages_config_load(cctx *c)
+bool sdkc_paging_load_config(cctx *c)
 {
     const char *path = c->opts->pagination_file;
     if (!path)
@@ -760,13 +721,13 @@ bool cc_pages_config_load(cctx *c)
     pgreport rep = {c, root, true};
     const sdkc_node *ops = sdkc_node_get(root, "operations");
     if (!root || root->kind != SDKC_NODE_MAP || !ops || ops->kind != SDKC_NODE_MAP) {
-        complain(&rep, "pagination config: expected a mapping with an 'operations' mapping");
+        pg_report(&rep, "pagination config: expected a mapping with an 'operations' mapping");
         return true;
     }
     for (size_t i = 0; i < root->npairs; i++) {
         if (strcmp(root->pairs[i].key->str, "operations") != 0) {
             rep.at = root->pairs[i].key;
-            complain(&rep, "pagination config: unknown key '%s'", root->pairs[i].key->str);
+            pg_report(&rep, "pagination config: unknown key '%s'", root->pairs[i].key->str);
         }
     }
     c->pages_ops = ops;
@@ -782,10 +743,10 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
     if (entry->kind == SDKC_NODE_SCALAR && strcmp(entry->str, "none") == 0)
         return; /* turned off */
     if (entry->kind != SDKC_NODE_MAP) {
-        complain(&rep,
-                 "pagination config: operation '%s': expected \"none\" or a mapping with "
-                 "'style'",
-                 op->id);
+        pg_report(&rep,
+                  "pagination config: operation '%s': expected \"none\" or a mapping with "
+                  "'style'",
+                  op->id);
         return;
     }
     pgspec s = {0};
@@ -798,15 +759,15 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
         while (CONFIG_KEYS[j] && strcmp(CONFIG_KEYS[j], k) != 0)
             j++;
         if (!CONFIG_KEYS[j]) {
-            complain(&at,
-                     "pagination config: unknown key '%s' (expected one of style, items, "
-                     "cursor, next, previous, has_more, id, param, size_param)",
-                     k);
+            pg_report(&at,
+                      "pagination config: unknown key '%s' (expected one of style, items, "
+                      "cursor, next, previous, has_more, id, param, size_param)",
+                      k);
             return;
         }
         if (v->kind != SDKC_NODE_SCALAR || v->scalar != SDKC_SCALAR_STRING) {
             at.at = v;
-            complain(&at, "pagination config: '%s' must be a string", k);
+            pg_report(&at, "pagination config: '%s' must be a string", k);
             return;
         }
         const char *t = v->str;
@@ -814,11 +775,11 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
         case 0:
             if (!sdkc_page_style_parse(t, &s.style)) {
                 at.at = v;
-                complain(&at,
-                         "pagination config: unknown style '%s' (expected cursor-object, "
-                         "cursor-token, cursor-item, next-url, link-header, page-number, "
-                         "offset)",
-                         t);
+                pg_report(&at,
+                          "pagination config: unknown style '%s' (expected cursor-object, "
+                          "cursor-token, cursor-item, next-url, link-header, page-number, "
+                          "offset)",
+                          t);
                 return;
             }
             break;
@@ -849,15 +810,15 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
         }
     }
     if (!sdkc_node_get(entry, "style")) {
-        complain(&rep, "pagination config: operation '%s': 'style' is required", op->id);
+        pg_report(&rep, "pagination config: operation '%s': 'style' is required", op->id);
         return;
     }
-    s.reason = cc_printf(c, "config %s:%u:%u", nz(entry->loc.file), (unsigned)entry->loc.line,
-                         (unsigned)entry->loc.col);
-    install(c, op, &s, &rep);
+    s.reason = sdkc_cc_printf(c, "config %s:%u:%u", nz(entry->loc.file), (unsigned)entry->loc.line,
+                              (unsigned)entry->loc.col);
+    adopt_spec(c, op, &s, &rep);
 }
 
-void cc_pages_config_finish(cctx *c, const sdkc_ir *ir)
+void sdkc_paging_check_config(cctx *c, const sdkc_ir *ir)
 {
     if (!c->pages_ops)
         return;
@@ -867,18 +828,19 @@ void cc_pages_config_finish(cctx *c, const sdkc_ir *ir)
             continue;
         pgreport rep = {c, p->key, false};
         if (sdkc_ir_operation(ir, p->key->str))
-            complain(&rep,
-                     "pagination config: operation '%s' has no JSON success to page; entry "
-                     "ignored",
-                     p->key->str);
+            pg_report(&rep,
+                      "pagination config: operation '%s' has no JSON success to page; entry "
+                      "ignored",
+                      p->key->str);
         else
-            complain(&rep, "pagination config: no compiled operation has the id '%s'", p->key->str);
+            pg_report(&rep, "pagination config: no compiled operation has the id '%s'",
+                      p->key->str);
     }
 }
 
 /* ---- entry ---- */
 
-void cc_paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op)
+void sdkc_paging_decide(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op)
 {
     const sdkc_node *entry = c->pages_ops ? sdkc_node_get(c->pages_ops, op->id) : NULL;
     if (entry) {

@@ -13,8 +13,8 @@
 #define MAX_DEPTH      512 /* nested schema conversion frames */
 #define MAX_LAZY_DEPTH 128 /* past this, a component reference is filled later, not now */
 
-static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
-                       sdkc_type *dest);
+static sdkc_type *schema_type(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+                              sdkc_type *dest);
 static const char *infer_type(const sdkc_node *n);
 #define MAX_ALLOF_PARTS 64
 static bool annotation_only(const sdkc_node *n);
@@ -53,7 +53,7 @@ static bool register_name(cctx *c, sdkc_type *t)
     return true;
 }
 
-bool cc_name_free(cctx *c, const char *name)
+bool sdkc_schema_name_free(cctx *c, const char *name)
 {
     char *snake = sdkc_snake_case(c->a, name);
     if (!snake) {
@@ -104,7 +104,7 @@ static const char *title_name(cctx *c, const sdkc_node *n)
         c->nomem = true;
     /* "CreateAccountRequest" under CreateAccount: the operation's context names it already, and
        emitters derive names of their own from the operation's */
-    if (p && c->op_context && strncmp(p, c->op_context, strlen(c->op_context)) == 0)
+    if (p && c->op_name && strncmp(p, c->op_name, strlen(c->op_name)) == 0)
         return NULL;
     return p && strcmp(p, "X") != 0 ? p : NULL;
 }
@@ -114,13 +114,10 @@ static void name_inline(cctx *c, sdkc_type *t, const char *ctxname)
 {
     if (!ctxname)
         return;
-    const char *name = ctxname;
-    for (unsigned i = 2; sdkc_map_get(&c->names, name) != NULL; i++) {
-        name = cc_printf(c, "%s%u", ctxname, i);
-        if (!name)
-            return;
-    }
-    t->name = name == ctxname ? cc_strdup(c, ctxname) : name;
+    const char *name = sdkc_cc_unique_in(c, &c->names, ctxname, "");
+    if (!name)
+        return;
+    t->name = name == ctxname ? sdkc_cc_strdup(c, ctxname) : name;
     if (t->name)
         register_name(c, t);
 }
@@ -132,7 +129,7 @@ static const char *ctx_child(cctx *c, const char *ctxname, const char *suffix)
         c->nomem = true;
         return NULL;
     }
-    return cc_concat(c, ctxname, p);
+    return sdkc_cc_concat(c, ctxname, p);
 }
 
 /* ---- type construction ---- */
@@ -145,12 +142,12 @@ static sdkc_type *new_type(cctx *c, sdkc_type_kind k, const sdkc_node *n, const 
         t = *dest;
         *dest = NULL;
     } else {
-        t = cc_alloc(c, sizeof *t);
+        t = sdkc_cc_alloc(c, sizeof *t);
         if (!t)
             return NULL;
         t->origin = origin;
-        t->loc = cc_loc(c, n);
-        t->docs = n && n->kind == SDKC_NODE_MAP ? cc_docs(c, n) : NULL;
+        t->loc = sdkc_cc_loc(c, n);
+        t->docs = n && n->kind == SDKC_NODE_MAP ? sdkc_cc_docs(c, n) : NULL;
         if (!sdkc_vec_push(&c->all, t))
             c->nomem = true;
     }
@@ -166,28 +163,28 @@ static void maybe_name(cctx *c, sdkc_type *t, const char *ctxname)
         name_inline(c, t, ctxname);
 }
 
-sdkc_type *cc_any(cctx *c, const sdkc_node *n, const char *origin, const char *reason)
+sdkc_type *sdkc_schema_any(cctx *c, const sdkc_node *n, const char *origin, const char *reason)
 {
     sdkc_type *t = new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
     if (t && reason) {
-        t->u.any.fallback_reason = cc_strdup(c, reason);
-        cc_warn(c, n, "%s; using raw JSON", reason);
+        t->u.any.fallback_reason = sdkc_cc_strdup(c, reason);
+        sdkc_cc_warn(c, n, "%s; using raw JSON", reason);
     }
     return t;
 }
 
-sdkc_type *cc_string_literal(cctx *c, const sdkc_node *n, const char *text)
+sdkc_type *sdkc_schema_string_literal(cctx *c, const sdkc_node *n, const char *text)
 {
     sdkc_type *t = new_type(c, SDKC_TYPE_LITERAL, n, NULL, NULL);
     if (t) {
         t->docs = NULL;
         t->u.literal.kind = SDKC_LIT_STRING;
-        t->u.literal.text = cc_strdup(c, text);
+        t->u.literal.text = sdkc_cc_strdup(c, text);
     }
     return t;
 }
 
-sdkc_type *cc_plain_string(cctx *c, const sdkc_node *n)
+sdkc_type *sdkc_schema_plain_string(cctx *c, const sdkc_node *n)
 {
     sdkc_type *t = new_type(c, SDKC_TYPE_STRING, n, NULL, NULL);
     if (t)
@@ -199,16 +196,16 @@ static sdkc_type *any_into(cctx *c, const sdkc_node *n, const char *origin, cons
                            sdkc_type *dest)
 {
     if (!dest)
-        return cc_any(c, n, origin, reason);
+        return sdkc_schema_any(c, n, origin, reason);
     sdkc_type *t = new_type(c, SDKC_TYPE_ANY, n, origin, &dest);
     if (t && reason) {
-        t->u.any.fallback_reason = cc_strdup(c, reason);
-        cc_warn(c, n, "%s; using raw JSON", reason);
+        t->u.any.fallback_reason = sdkc_cc_strdup(c, reason);
+        sdkc_cc_warn(c, n, "%s; using raw JSON", reason);
     }
     return t;
 }
 
-sdkc_type *cc_nullable(cctx *c, const sdkc_type *inner, const sdkc_node *n)
+sdkc_type *sdkc_schema_nullable(cctx *c, const sdkc_type *inner, const sdkc_node *n)
 {
     if (inner && (inner->kind == SDKC_TYPE_NULLABLE || inner->kind == SDKC_TYPE_NULL ||
                   inner->kind == SDKC_TYPE_ANY))
@@ -219,14 +216,6 @@ sdkc_type *cc_nullable(cctx *c, const sdkc_type *inner, const sdkc_node *n)
         t->docs = NULL;
     }
     return t;
-}
-
-const sdkc_type *cc_strip_nullable(const sdkc_type *t)
-{
-    /* bounded: `A: anyOf [$ref A, null]` makes a nullable of itself */
-    for (int i = 0; i < 64 && t && t->kind == SDKC_TYPE_NULLABLE; i++)
-        t = t->u.nullable.inner;
-    return t && t->kind == SDKC_TYPE_NULLABLE ? NULL : t;
 }
 
 /* dest (a named shell) takes the contents of src, which already exists. */
@@ -252,7 +241,7 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
     }
     /* src is still being built: name it through a one-variant union */
     sdkc_type *t = new_type(c, SDKC_TYPE_UNION, n, NULL, &dest);
-    sdkc_variant *v = cc_alloc(c, sizeof *v);
+    sdkc_variant *v = sdkc_cc_alloc(c, sizeof *v);
     if (!t || !v)
         return t;
     v->type = src;
@@ -278,29 +267,6 @@ static bool is_pure_ref(const sdkc_node *n)
     return true;
 }
 
-const sdkc_node *cc_resolve_ref(cctx *c, const sdkc_node *refnode)
-{
-    const char *ref = cc_text(refnode);
-    const sdkc_node *t = NULL;
-    if (ref && sdkc_node_is_string(refnode) && ref[0] == '#')
-        t = ref[1] == '\0' ? c->root : sdkc_doc_pointer(c->doc, ref + 1);
-    if (t)
-        return t;
-    /* one report per broken reference, however often it is followed */
-    if (sdkc_map_get(&c->reported, refnode))
-        return NULL;
-    if (!sdkc_map_put(&c->reported, refnode, (void *)1))
-        c->nomem = true;
-    if (!ref || !sdkc_node_is_string(refnode))
-        cc_error(c, refnode, "$ref must be a string");
-    else if (ref[0] != '#')
-        cc_error(c, refnode, "external $ref '%s' is not supported (only local '#/...' references)",
-                 ref);
-    else
-        cc_error(c, refnode, "dangling $ref '%s': no such location in the document", ref);
-    return NULL;
-}
-
 /* Follow a chain of pure $refs to the schema that has content. NULL on a dangling reference or
  * a cycle (reported). */
 static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
@@ -312,7 +278,7 @@ static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
         if (steps < SEEN)
             seen[steps] = n;
         const sdkc_node *refnode = kget(n, "$ref");
-        n = cc_resolve_ref(c, refnode);
+        n = sdkc_cc_resolve_ref(c, refnode);
         if (!n)
             return NULL;
         bool again = false;
@@ -325,10 +291,10 @@ static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
             for (size_t i = 0; i < steps && i < SEEN; i++)
                 if (!sdkc_map_put(&c->reported, kget(seen[i], "$ref"), (void *)1))
                     c->nomem = true;
-            cc_error(c, refnode,
-                     "$ref cycle with no structure: '%s' refers back to itself through "
-                     "references only",
-                     cc_text(refnode));
+            sdkc_cc_error(c, refnode,
+                          "$ref cycle with no structure: '%s' refers back to itself through "
+                          "references only",
+                          sdkc_cc_text(refnode));
             return NULL;
         }
     }
@@ -344,18 +310,18 @@ static const sdkc_node *deref_schema(cctx *c, const sdkc_node *n)
         return n;
     if (is_pure_ref(n))
         return final_target(c, n);
-    const sdkc_node *t = cc_resolve_ref(c, refnode);
+    const sdkc_node *t = sdkc_cc_resolve_ref(c, refnode);
     return t ? final_target(c, t) : NULL;
 }
 
 static void fill_component(cctx *c, comp *k);
 
-static sdkc_type *conv_ref(cctx *c, const sdkc_node *n, const char *origin)
+static sdkc_type *ref_type(cctx *c, const sdkc_node *n, const char *origin)
 {
     const sdkc_node *refnode = kget(n, "$ref");
     const sdkc_node *target = deref_schema(c, n);
     if (!target)
-        return cc_any(c, refnode, origin, NULL);
+        return sdkc_schema_any(c, refnode, origin, NULL);
     comp *k = sdkc_map_get(&c->comp_by_node, target);
     if (k) {
         if (k->state == COMP_TODO && c->depth < MAX_LAZY_DEPTH)
@@ -367,17 +333,17 @@ static sdkc_type *conv_ref(cctx *c, const sdkc_node *n, const char *origin)
         return t;
     /* a reference into some other part of the document: convert it once, under a name taken
        from the pointer's last segment */
-    const char *ref = cc_text(refnode);
+    const char *ref = sdkc_cc_text(refnode);
     const char *last = strrchr(ref, '/');
     const char *ctxname = sdkc_pascal_case(c->a, last ? last + 1 : ref);
-    t = new_type(c, SDKC_TYPE_ANY, target, cc_strdup(c, ref + 1), NULL);
+    t = new_type(c, SDKC_TYPE_ANY, target, sdkc_cc_strdup(c, ref + 1), NULL);
     if (!t || !ctxname)
         return t;
     if (!sdkc_map_put(&c->ref_cache, target, t) || !sdkc_map_put(&c->busy, t, t)) {
         c->nomem = true;
         return t;
     }
-    conv(c, target, ctxname, t->origin, t);
+    schema_type(c, target, ctxname, t->origin, t);
     maybe_name(c, t, ctxname); /* a union made by copy_into has no name yet */
     sdkc_map_del(&c->busy, t);
     return t;
@@ -410,14 +376,14 @@ static const sdkc_brand *brand_for(cctx *c, const char *pattern)
     brand_acc *b = sdkc_map_get(&c->brands, prefix);
     if (!b) {
         b = calloc(1, sizeof *b);
-        sdkc_brand *br = cc_alloc(c, sizeof *br);
+        sdkc_brand *br = sdkc_cc_alloc(c, sizeof *br);
         if (!b || !br || !sdkc_vec_push(&c->brand_list, b)) {
             free(b);
             c->nomem = true;
             return NULL;
         }
-        br->prefix = cc_strdup(c, prefix);
-        br->pattern = cc_strdup(c, pattern);
+        br->prefix = sdkc_cc_strdup(c, prefix);
+        br->pattern = sdkc_cc_strdup(c, pattern);
         b->brand = br;
         if (!br->prefix || !sdkc_map_put(&c->brands, br->prefix, b)) {
             c->nomem = true;
@@ -428,9 +394,9 @@ static const sdkc_brand *brand_for(cctx *c, const char *pattern)
     return b->brand;
 }
 
-void cc_brand_vote(cctx *c, const sdkc_type *t, const char *field)
+void sdkc_schema_brand_vote(cctx *c, const sdkc_type *t, const char *field)
 {
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     if (!t || t->kind != SDKC_TYPE_STRING || !t->u.str.brand || !field)
         return;
     /* "id" says nothing about which kind of id */
@@ -461,7 +427,7 @@ void cc_brand_vote(cctx *c, const sdkc_type *t, const char *field)
         b->counts = nc;
         b->cap = ncap;
     }
-    b->names[b->n] = cc_strdup(c, field);
+    b->names[b->n] = sdkc_cc_strdup(c, field);
     b->counts[b->n] = 1;
     if (b->names[b->n])
         b->n++;
@@ -576,12 +542,12 @@ static bool literal_of(cctx *c, const sdkc_node *v, sdkc_literal *lit)
     } else if (lit->kind == SDKC_LIT_NULL) {
         lit->text = "null";
     } else {
-        lit->text = cc_strdup(c, v->str);
+        lit->text = sdkc_cc_strdup(c, v->str);
     }
     return true;
 }
 
-static sdkc_type *conv_const(cctx *c, const sdkc_node *n, const sdkc_node *v, const char *origin,
+static sdkc_type *const_type(cctx *c, const sdkc_node *n, const sdkc_node *v, const char *origin,
                              sdkc_type *dest)
 {
     sdkc_literal lit;
@@ -595,7 +561,7 @@ static sdkc_type *conv_const(cctx *c, const sdkc_node *n, const sdkc_node *v, co
     return t;
 }
 
-static sdkc_type *conv_enum(cctx *c, const sdkc_node *n, const sdkc_node *e, const char *ctxname,
+static sdkc_type *enum_type(cctx *c, const sdkc_node *n, const sdkc_node *e, const char *ctxname,
                             const char *origin, sdkc_type *dest)
 {
     if (e->kind != SDKC_NODE_SEQ || e->nitems == 0)
@@ -624,11 +590,11 @@ static sdkc_type *conv_enum(cctx *c, const sdkc_node *n, const sdkc_node *e, con
     if (nvals == 1) {
         for (size_t i = 0; i < e->nitems; i++)
             if (e->items[i]->scalar != SDKC_SCALAR_NULL)
-                t = conv_const(c, n, e->items[i], origin, dest);
+                t = const_type(c, n, e->items[i], origin, dest);
     } else if (all_strings) {
         t = new_type(c, SDKC_TYPE_ENUM, n, origin, &dest);
-        const char **vals = cc_alloc(c, nvals * sizeof *vals);
-        const char **safe = cc_alloc(c, nvals * sizeof *safe);
+        const char **vals = sdkc_cc_alloc(c, nvals * sizeof *vals);
+        const char **safe = sdkc_cc_alloc(c, nvals * sizeof *safe);
         if (!t || !vals || !safe)
             return t;
         sdkc_map seen;
@@ -638,17 +604,15 @@ static sdkc_type *conv_enum(cctx *c, const sdkc_node *n, const sdkc_node *e, con
             const sdkc_node *v = e->items[i];
             if (v->scalar == SDKC_SCALAR_NULL || sdkc_map_get(&seen, v->str))
                 continue;
-            vals[k] = cc_strdup(c, v->str);
+            vals[k] = sdkc_cc_strdup(c, v->str);
             char *s = sdkc_upper_snake(c->a, v->str);
             if (!vals[k] || !s) {
                 c->nomem = true;
                 break;
             }
             if (strcmp(s, "_") == 0)
-                s = cc_strdup(c, "EMPTY");
-            const char *u = s;
-            for (unsigned j = 2; u && sdkc_map_get(&seen, u); j++)
-                u = cc_printf(c, "%s_%u", s, j);
+                s = sdkc_cc_strdup(c, "EMPTY");
+            const char *u = sdkc_cc_unique_in(c, &seen, s, "_");
             if (!u)
                 break;
             safe[k] = u;
@@ -667,14 +631,14 @@ static sdkc_type *conv_enum(cctx *c, const sdkc_node *n, const sdkc_node *e, con
             maybe_name(c, t, ctxname);
     } else {
         t = new_type(c, SDKC_TYPE_UNION, n, origin, &dest);
-        sdkc_variant *vs = cc_alloc(c, nvals * sizeof *vs);
+        sdkc_variant *vs = sdkc_cc_alloc(c, nvals * sizeof *vs);
         if (!t || !vs)
             return t;
         size_t k = 0;
         for (size_t i = 0; i < e->nitems; i++) {
             if (e->items[i]->scalar == SDKC_SCALAR_NULL)
                 continue;
-            vs[k++].type = conv_const(c, n, e->items[i], origin, NULL);
+            vs[k++].type = const_type(c, n, e->items[i], origin, NULL);
         }
         t->u.union_.variants = vs;
         t->u.union_.nvariants = k;
@@ -695,7 +659,7 @@ static bool is_null_schema(const sdkc_node *v)
 {
     if (!v || v->kind != SDKC_NODE_MAP)
         return false;
-    const char *t = cc_text(kget(v, "type"));
+    const char *t = sdkc_cc_text(kget(v, "type"));
     if (t && strcmp(t, "null") == 0)
         return true;
     const sdkc_node *e = kget(v, "enum");
@@ -720,14 +684,14 @@ static const char *peek_tag(const sdkc_node *v)
     return NULL;
 }
 
-static sdkc_type *conv_union(cctx *c, const sdkc_node *n, const sdkc_node *list, const char *kw,
+static sdkc_type *union_type(cctx *c, const sdkc_node *n, const sdkc_node *list, const char *kw,
                              const char *ctxname, const char *origin, sdkc_type *dest)
 {
     if (list->kind != SDKC_NODE_SEQ || list->nitems == 0)
         return any_into(c, list, origin, "'anyOf'/'oneOf' must be a non-empty list", dest);
-    const char *lorigin = cc_ptr_child(c, origin, kw);
+    const char *lorigin = sdkc_cc_ptr_child(c, origin, kw);
     bool has_null = false;
-    sdkc_type **vs = cc_alloc(c, list->nitems * sizeof *vs);
+    sdkc_type **vs = sdkc_cc_alloc(c, list->nitems * sizeof *vs);
     if (!vs)
         return NULL;
     size_t nv = 0;
@@ -738,9 +702,9 @@ static sdkc_type *conv_union(cctx *c, const sdkc_node *n, const sdkc_node *list,
             continue;
         }
         const char *tag = peek_tag(v);
-        const char *vctx =
-            tag ? ctx_child(c, ctxname, tag) : cc_printf(c, "%sVariant%zu", nz(ctxname), i + 1);
-        sdkc_type *t = conv(c, v, vctx, cc_ptr_index(c, lorigin, i), NULL);
+        const char *vctx = tag ? ctx_child(c, ctxname, tag)
+                               : sdkc_cc_printf(c, "%sVariant%zu", nz(ctxname), i + 1);
+        sdkc_type *t = schema_type(c, v, vctx, sdkc_cc_ptr_index(c, lorigin, i), NULL);
         if (!t)
             return NULL;
         if (t->kind == SDKC_TYPE_NULLABLE) {
@@ -767,7 +731,7 @@ static sdkc_type *conv_union(cctx *c, const sdkc_node *n, const sdkc_node *list,
         inner = dest ? copy_into(c, dest, vs[0], n) : vs[0];
     } else {
         inner = new_type(c, SDKC_TYPE_UNION, n, origin, &dest);
-        sdkc_variant *vv = cc_alloc(c, nv * sizeof *vv);
+        sdkc_variant *vv = sdkc_cc_alloc(c, nv * sizeof *vv);
         if (!inner || !vv)
             return inner;
         for (size_t i = 0; i < nv; i++)
@@ -797,7 +761,7 @@ static bool in_required(const sdkc_node *const *reqs, size_t nreqs, const char *
         if (!req || req->kind != SDKC_NODE_SEQ)
             continue;
         for (size_t i = 0; i < req->nitems; i++) {
-            const char *s = cc_text(req->items[i]);
+            const char *s = sdkc_cc_text(req->items[i]);
             if (s && strcmp(s, name) == 0)
                 return true;
         }
@@ -839,6 +803,18 @@ static long field_index(const sdkc_field *fields, size_t n, const char *name, bo
     return -1;
 }
 
+/* The fields an object has so far, for a scan of their safe names. */
+typedef struct field_scan {
+    const sdkc_field *fields;
+    size_t n;
+} field_scan;
+
+static bool safe_name_taken(const void *arg, const char *name)
+{
+    const field_scan *s = arg;
+    return field_index(s->fields, s->n, name, true) >= 0;
+}
+
 /* The schema of property `wire` of an object merged from allOf parts, first seen in parts[i]:
  * that schema, or an allOf over its differing declarations in the later parts. NULL (with a
  * warning at the conflicting declaration) when two of them have different types. */
@@ -874,10 +850,11 @@ static const sdkc_node *merged_property(cctx *c, const sdkc_node *const *parts, 
         if (pc && scalar && strcmp(pc, "union") == 0 && union_admits(c, ds[j], scalar))
             continue;
         if (pc && cls && !same_class(cls, pc)) {
-            cc_warn(c, pvs[j],
-                    "property '%s' has conflicting types in 'allOf' members (%s and %s); using "
-                    "raw JSON for it",
-                    wire, cls, pc);
+            sdkc_cc_warn(
+                c, pvs[j],
+                "property '%s' has conflicting types in 'allOf' members (%s and %s); using "
+                "raw JSON for it",
+                wire, cls, pc);
             return NULL;
         }
         cls = cls ? cls : pc;
@@ -897,10 +874,10 @@ static bool property_flag(cctx *c, const sdkc_node *pv, const char *key)
     if (sdkc_node_bool(kget(pv, key), &b))
         return b;
     const sdkc_node *ref = kget(pv, "$ref");
-    const sdkc_node *target = ref ? cc_resolve_ref(c, ref) : NULL;
+    const sdkc_node *target = ref ? sdkc_cc_resolve_ref(c, ref) : NULL;
     return target && sdkc_node_bool(kget(target, key), &b) && b;
 }
-static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char *const *origins,
+static sdkc_type *object_type(cctx *c, const sdkc_node *const *parts, const char *const *origins,
                               size_t nparts, const char *ctxname, sdkc_type *dest)
 {
     const sdkc_node *n = parts[0];
@@ -923,7 +900,7 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
             a = kget(parts[i], akey = "unevaluatedProperties");
         if (a) {
             addl = a;
-            addl_origin = cc_ptr_child(c, origins[i], akey);
+            addl_origin = sdkc_cc_ptr_child(c, origins[i], akey);
         }
         const sdkc_node *pp = kget(parts[i], "patternProperties");
         if (pp) {
@@ -932,7 +909,7 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
                                 "'patternProperties' with other than one pattern is not supported",
                                 dest);
             pattern = pp;
-            pattern_origin = cc_ptr_child(c, origins[i], "patternProperties");
+            pattern_origin = sdkc_cc_ptr_child(c, origins[i], "patternProperties");
         }
     }
     bool addl_false = addl && addl->scalar == SDKC_SCALAR_BOOL && addl->kind == SDKC_NODE_SCALAR &&
@@ -944,18 +921,19 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
             return NULL;
         if (pattern) {
             const sdkc_pair *pp = &pattern->pairs[0];
-            t->u.map.key_pattern = cc_strdup(c, pp->key->str);
-            t->u.map.value = conv(c, pp->value, ctx_child(c, ctxname, "Value"),
-                                  cc_ptr_child(c, pattern_origin, pp->key->str), NULL);
+            t->u.map.key_pattern = sdkc_cc_strdup(c, pp->key->str);
+            t->u.map.value = schema_type(c, pp->value, ctx_child(c, ctxname, "Value"),
+                                         sdkc_cc_ptr_child(c, pattern_origin, pp->key->str), NULL);
         } else if (addl && addl->kind == SDKC_NODE_MAP) {
-            t->u.map.value = conv(c, addl, ctx_child(c, ctxname, "Value"), addl_origin, NULL);
+            t->u.map.value =
+                schema_type(c, addl, ctx_child(c, ctxname, "Value"), addl_origin, NULL);
         } else {
             t->u.map.value = new_type(c, SDKC_TYPE_ANY, addl ? addl : n, addl_origin, NULL);
         }
         return t;
     }
     sdkc_type *t = new_type(c, SDKC_TYPE_OBJECT, n, origin, &dest);
-    sdkc_field *fields = cc_alloc(c, (nprops ? nprops : 1) * sizeof *fields);
+    sdkc_field *fields = sdkc_cc_alloc(c, (nprops ? nprops : 1) * sizeof *fields);
     if (!t || !fields)
         return t;
     /* name before the fields so inline children sort after their parent's name is taken */
@@ -969,19 +947,19 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
     size_t nf = 0;
     for (size_t i = 0; i < nparts; i++) {
         const sdkc_node *props = kget(parts[i], "properties");
-        const char *porigin = props ? cc_ptr_child(c, origins[i], "properties") : NULL;
+        const char *porigin = props ? sdkc_cc_ptr_child(c, origins[i], "properties") : NULL;
         for (size_t j = 0; props && j < props->npairs; j++) {
             const char *wire = props->pairs[j].key->str;
             const sdkc_node *pv = props->pairs[j].value;
             if (big ? sdkc_map_get(&seen, wire) != NULL : field_index(fields, nf, wire, false) >= 0)
                 continue;
             sdkc_field *f = &fields[nf];
-            f->wire_name = cc_strdup(c, wire);
-            const char *forigin = cc_ptr_child(c, porigin, wire);
+            f->wire_name = sdkc_cc_strdup(c, wire);
+            const char *forigin = sdkc_cc_ptr_child(c, porigin, wire);
             const sdkc_node *use = nparts > 1 ? merged_property(c, parts, nparts, i, wire) : pv;
             if (use) {
-                f->type = conv(c, use, trivial_schema(use) ? NULL : ctx_child(c, base, wire),
-                               forigin, NULL);
+                f->type = schema_type(c, use, trivial_schema(use) ? NULL : ctx_child(c, base, wire),
+                                      forigin, NULL);
             } else { /* the members disagree on its type (reported) */
                 sdkc_type *a = new_type(c, SDKC_TYPE_ANY, pv, forigin, NULL);
                 if (a)
@@ -991,20 +969,16 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
             f->required = in_required(reqs, nreqs, wire);
             f->read_only = property_flag(c, pv, "readOnly");
             f->write_only = property_flag(c, pv, "writeOnly");
-            f->docs = pv->kind == SDKC_NODE_MAP ? cc_docs(c, pv) : NULL;
-            f->loc = cc_loc(c, props->pairs[j].key);
-            char *s = sdkc_snake_case(c->a, wire);
+            f->docs = pv->kind == SDKC_NODE_MAP ? sdkc_cc_docs(c, pv) : NULL;
+            f->loc = sdkc_cc_loc(c, props->pairs[j].key);
+            char *s = sdkc_cc_c_name(c, wire);
             if (!s || !f->wire_name) {
                 c->nomem = true;
                 break;
             }
-            if (sdkc_is_c_keyword(s))
-                s = cc_printf(c, "%s_", s);
-            const char *u = s;
-            for (unsigned k = 2; u && (big ? sdkc_map_get(&safe, u) != NULL
-                                           : field_index(fields, nf, u, true) >= 0);
-                 k++)
-                u = cc_printf(c, "%s_%u", s, k);
+            field_scan done = {fields, nf};
+            const char *u = big ? sdkc_cc_unique_in(c, &safe, s, "_")
+                                : sdkc_cc_unique(c, s, "_", safe_name_taken, &done);
             if (!u)
                 break;
             f->safe_name = u;
@@ -1012,7 +986,7 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
                 c->nomem = true;
                 break;
             }
-            cc_brand_vote(c, f->type, wire);
+            sdkc_schema_brand_vote(c, f->type, wire);
             nf++;
         }
     }
@@ -1023,10 +997,11 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
     if (addl_false)
         t->u.object.additional = NULL;
     else if (addl && addl->kind == SDKC_NODE_MAP)
-        t->u.object.additional = conv(c, addl, ctx_child(c, base, "Extra"), addl_origin, NULL);
-    else if (pattern)
         t->u.object.additional =
-            conv(c, pattern->pairs[0].value, ctx_child(c, base, "Extra"), pattern_origin, NULL);
+            schema_type(c, addl, ctx_child(c, base, "Extra"), addl_origin, NULL);
+    else if (pattern)
+        t->u.object.additional = schema_type(c, pattern->pairs[0].value,
+                                             ctx_child(c, base, "Extra"), pattern_origin, NULL);
     else
         t->u.object.additional = new_type(c, SDKC_TYPE_ANY, addl ? addl : n, addl_origin, NULL);
     return t;
@@ -1043,42 +1018,43 @@ static bool get_u64(const sdkc_node *n, const char *key, uint64_t *out)
     return true;
 }
 
-static sdkc_type *conv_string(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+static sdkc_type *string_type(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                               sdkc_type *dest)
 {
     const sdkc_node *cs = kget(n, "contentSchema");
-    const char *cmt = cc_text(kget(n, "contentMediaType"));
+    const char *cmt = sdkc_cc_text(kget(n, "contentMediaType"));
     if (cs || (cmt && strstr(cmt, "json"))) {
         sdkc_type *t = new_type(c, SDKC_TYPE_JSON_STRING, n, origin, &dest);
         if (!t)
             return NULL;
-        t->u.json_string.media_type = cc_strdup(c, cmt ? cmt : "application/json");
-        t->u.json_string.content = cs ? conv(c, cs, ctx_child(c, ctxname, "Content"),
-                                             cc_ptr_child(c, origin, "contentSchema"), NULL)
-                                      : new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
+        t->u.json_string.media_type = sdkc_cc_strdup(c, cmt ? cmt : "application/json");
+        t->u.json_string.content =
+            cs ? schema_type(c, cs, ctx_child(c, ctxname, "Content"),
+                             sdkc_cc_ptr_child(c, origin, "contentSchema"), NULL)
+               : new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
         return t;
     }
     sdkc_type *t = new_type(c, SDKC_TYPE_STRING, n, origin, &dest);
     if (!t)
         return NULL;
-    const char *fmt = cc_text(kget(n, "format"));
-    const char *pat = cc_text(kget(n, "pattern"));
-    t->u.str.format = fmt ? cc_strdup(c, fmt) : NULL;
-    t->u.str.pattern = pat ? cc_strdup(c, pat) : NULL;
+    const char *fmt = sdkc_cc_text(kget(n, "format"));
+    const char *pat = sdkc_cc_text(kget(n, "pattern"));
+    t->u.str.format = fmt ? sdkc_cc_strdup(c, fmt) : NULL;
+    t->u.str.pattern = pat ? sdkc_cc_strdup(c, pat) : NULL;
     t->u.str.brand = pat ? brand_for(c, pat) : NULL;
     t->u.str.has_min_length = get_u64(n, "minLength", &t->u.str.min_length);
     t->u.str.has_max_length = get_u64(n, "maxLength", &t->u.str.max_length);
     return t;
 }
 
-static sdkc_type *conv_number(cctx *c, const sdkc_node *n, sdkc_type_kind k, const char *origin,
+static sdkc_type *number_type(cctx *c, const sdkc_node *n, sdkc_type_kind k, const char *origin,
                               sdkc_type *dest)
 {
     sdkc_type *t = new_type(c, k, n, origin, &dest);
     if (!t)
         return NULL;
-    const char *fmt = cc_text(kget(n, "format"));
-    t->u.num.format = fmt ? cc_strdup(c, fmt) : NULL;
+    const char *fmt = sdkc_cc_text(kget(n, "format"));
+    t->u.num.format = fmt ? sdkc_cc_strdup(c, fmt) : NULL;
     t->u.num.has_minimum = sdkc_node_double(kget(n, "minimum"), &t->u.num.minimum);
     t->u.num.has_maximum = sdkc_node_double(kget(n, "maximum"), &t->u.num.maximum);
     const sdkc_node *emin = kget(n, "exclusiveMinimum");
@@ -1102,7 +1078,7 @@ static sdkc_type *conv_number(cctx *c, const sdkc_node *n, sdkc_type_kind k, con
     return t;
 }
 
-static sdkc_type *conv_array(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+static sdkc_type *array_type(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                              sdkc_type *dest)
 {
     const sdkc_node *items = kget(n, "items");
@@ -1113,13 +1089,14 @@ static sdkc_type *conv_array(cctx *c, const sdkc_node *n, const char *ctxname, c
         if (prefix->kind != SDKC_NODE_SEQ)
             return any_into(c, prefix, origin, "'prefixItems' must be a list", dest);
         sdkc_type *t = new_type(c, SDKC_TYPE_TUPLE, n, origin, &dest);
-        const sdkc_type **its = cc_alloc(c, (prefix->nitems + 1) * sizeof *its);
+        const sdkc_type **its = sdkc_cc_alloc(c, (prefix->nitems + 1) * sizeof *its);
         if (!t || !its)
             return t;
-        const char *porigin = cc_ptr_child(c, origin, "prefixItems");
+        const char *porigin = sdkc_cc_ptr_child(c, origin, "prefixItems");
         for (size_t i = 0; i < prefix->nitems; i++)
-            its[i] = conv(c, prefix->items[i], cc_printf(c, "%sItem%zu", nz(ctxname), i + 1),
-                          cc_ptr_index(c, porigin, i), NULL);
+            its[i] =
+                schema_type(c, prefix->items[i], sdkc_cc_printf(c, "%sItem%zu", nz(ctxname), i + 1),
+                            sdkc_cc_ptr_index(c, porigin, i), NULL);
         t->u.tuple.items = its;
         t->u.tuple.nitems = prefix->nitems;
         bool items_false = items && items->kind == SDKC_NODE_SCALAR &&
@@ -1127,8 +1104,8 @@ static sdkc_type *conv_array(cctx *c, const sdkc_node *n, const char *ctxname, c
         if (items_false || (has_max && maxi <= prefix->nitems))
             t->u.tuple.rest = NULL;
         else if (items && items->kind == SDKC_NODE_MAP)
-            t->u.tuple.rest = conv(c, items, ctx_child(c, ctxname, "Item"),
-                                   cc_ptr_child(c, origin, "items"), NULL);
+            t->u.tuple.rest = schema_type(c, items, ctx_child(c, ctxname, "Item"),
+                                          sdkc_cc_ptr_child(c, origin, "items"), NULL);
         else
             t->u.tuple.rest = new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
         return t;
@@ -1137,10 +1114,10 @@ static sdkc_type *conv_array(cctx *c, const sdkc_node *n, const char *ctxname, c
     if (!t)
         return NULL;
     if (items && items->kind == SDKC_NODE_MAP)
-        t->u.array.items =
-            conv(c, items, ctx_child(c, ctxname, "Item"), cc_ptr_child(c, origin, "items"), NULL);
+        t->u.array.items = schema_type(c, items, ctx_child(c, ctxname, "Item"),
+                                       sdkc_cc_ptr_child(c, origin, "items"), NULL);
     else if (items && items->kind == SDKC_NODE_SEQ)
-        t->u.array.items = cc_any(c, items, origin, "'items' as a list (draft 4 tuple)");
+        t->u.array.items = sdkc_schema_any(c, items, origin, "'items' as a list (draft 4 tuple)");
     else
         t->u.array.items = new_type(c, SDKC_TYPE_ANY, n, origin, NULL);
     t->u.array.has_min_items = get_u64(n, "minItems", &t->u.array.min_items);
@@ -1150,29 +1127,30 @@ static sdkc_type *conv_array(cctx *c, const sdkc_node *n, const char *ctxname, c
 }
 
 /* One `type` name applied to the schema's keywords. */
-static sdkc_type *conv_typed(cctx *c, const sdkc_node *n, const sdkc_node *tynode, const char *ty,
-                             const char *ctxname, const char *origin, sdkc_type *dest)
+static sdkc_type *declared_type(cctx *c, const sdkc_node *n, const sdkc_node *tynode,
+                                const char *ty, const char *ctxname, const char *origin,
+                                sdkc_type *dest)
 {
     if (strcmp(ty, "string") == 0)
-        return conv_string(c, n, ctxname, origin, dest);
+        return string_type(c, n, ctxname, origin, dest);
     if (strcmp(ty, "integer") == 0)
-        return conv_number(c, n, SDKC_TYPE_INTEGER, origin, dest);
+        return number_type(c, n, SDKC_TYPE_INTEGER, origin, dest);
     if (strcmp(ty, "number") == 0) {
         /* multipleOf a whole number: only integers are valid (JSON Schema 6.2.1) */
         double m = 0;
         bool integral = sdkc_node_double(kget(n, "multipleOf"), &m) && m >= 1 && m < 9e15 &&
                         m == (double)(long long)m;
-        return conv_number(c, n, integral ? SDKC_TYPE_INTEGER : SDKC_TYPE_NUMBER, origin, dest);
+        return number_type(c, n, integral ? SDKC_TYPE_INTEGER : SDKC_TYPE_NUMBER, origin, dest);
     }
     if (strcmp(ty, "boolean") == 0)
         return new_type(c, SDKC_TYPE_BOOLEAN, n, origin, &dest);
     if (strcmp(ty, "null") == 0)
         return new_type(c, SDKC_TYPE_NULL, n, origin, &dest);
     if (strcmp(ty, "array") == 0)
-        return conv_array(c, n, ctxname, origin, dest);
+        return array_type(c, n, ctxname, origin, dest);
     if (strcmp(ty, "object") == 0)
-        return conv_object(c, &n, &origin, 1, ctxname, dest);
-    const char *why = cc_printf(c, "unknown schema type '%s'", ty);
+        return object_type(c, &n, &origin, 1, ctxname, dest);
+    const char *why = sdkc_cc_printf(c, "unknown schema type '%s'", ty);
     return any_into(c, tynode, origin, why, dest);
 }
 
@@ -1286,7 +1264,7 @@ static const char *part_class(const sdkc_node *p)
     if (ty && ty->kind == SDKC_NODE_SEQ) {
         const char *only = NULL;
         for (size_t i = 0; i < ty->nitems; i++) {
-            const char *s = cc_text(ty->items[i]);
+            const char *s = sdkc_cc_text(ty->items[i]);
             if (!s || (strcmp(s, "null") != 0 && only))
                 return "union";
             if (strcmp(s, "null") != 0)
@@ -1295,7 +1273,7 @@ static const char *part_class(const sdkc_node *p)
         return only ? only : "null";
     }
     if (ty)
-        return cc_text(ty) ? cc_text(ty) : "union";
+        return sdkc_cc_text(ty) ? sdkc_cc_text(ty) : "union";
     for (int u = 0; u < 2; u++) {
         const sdkc_node *list = kget(p, u ? "oneOf" : "anyOf");
         if (!list)
@@ -1348,7 +1326,7 @@ static bool union_admits(cctx *c, const sdkc_node *u, const char *cls)
     const sdkc_node *ty = kget(u, "type");
     if (ty && ty->kind == SDKC_NODE_SEQ) {
         for (size_t i = 0; i < ty->nitems; i++) {
-            const char *s = cc_text(ty->items[i]);
+            const char *s = sdkc_cc_text(ty->items[i]);
             if (s && same_class(s, cls))
                 return true;
         }
@@ -1413,8 +1391,8 @@ static void flatten_all_of(cctx *c, allof_parts *ps, const sdkc_node *n, const c
             ps->trouble_at = refnode;
             return;
         }
-        const char *ref = cc_text(refnode);
-        flatten_all_of(c, ps, t, ref && ref[0] == '#' ? cc_strdup(c, ref + 1) : origin, n,
+        const char *ref = sdkc_cc_text(refnode);
+        flatten_all_of(c, ps, t, ref && ref[0] == '#' ? sdkc_cc_strdup(c, ref + 1) : origin, n,
                        depth + 1);
     }
     if (list) {
@@ -1423,15 +1401,16 @@ static void flatten_all_of(cctx *c, allof_parts *ps, const sdkc_node *n, const c
             ps->trouble_at = list;
             return;
         }
-        const char *lorigin = cc_ptr_child(c, origin, "allOf");
+        const char *lorigin = sdkc_cc_ptr_child(c, origin, "allOf");
         for (size_t i = 0; i < list->nitems; i++)
-            flatten_all_of(c, ps, list->items[i], cc_ptr_index(c, lorigin, i), NULL, depth + 1);
+            flatten_all_of(c, ps, list->items[i], sdkc_cc_ptr_index(c, lorigin, i), NULL,
+                           depth + 1);
     }
 }
 
 static sdkc_node *synth_node(cctx *c, sdkc_node_kind kind, const sdkc_node *at)
 {
-    sdkc_node *s = cc_alloc(c, sizeof *s);
+    sdkc_node *s = sdkc_cc_alloc(c, sizeof *s);
     if (s) {
         s->kind = kind;
         s->loc = at ? at->loc : (sdkc_loc){0};
@@ -1448,7 +1427,7 @@ static const sdkc_node *merge_parts(cctx *c, const sdkc_node *const *parts, size
     for (size_t i = 0; i < np; i++)
         cap += parts[i]->kind == SDKC_NODE_MAP ? parts[i]->npairs : 0;
     sdkc_node *m = synth_node(c, SDKC_NODE_MAP, at);
-    sdkc_pair *pairs = cc_alloc(c, (cap ? cap : 1) * sizeof *pairs);
+    sdkc_pair *pairs = sdkc_cc_alloc(c, (cap ? cap : 1) * sizeof *pairs);
     if (!m || !pairs)
         return NULL;
     size_t k = 0;
@@ -1475,8 +1454,8 @@ static const sdkc_node *all_of_node(cctx *c, const sdkc_node *const *items, size
     sdkc_node *key = synth_node(c, SDKC_NODE_SCALAR, at);
     sdkc_node *seq = synth_node(c, SDKC_NODE_SEQ, at);
     sdkc_node *m = synth_node(c, SDKC_NODE_MAP, at);
-    sdkc_pair *pair = cc_alloc(c, sizeof *pair);
-    const sdkc_node **its = cc_alloc(c, n * sizeof *its);
+    sdkc_pair *pair = sdkc_cc_alloc(c, sizeof *pair);
+    const sdkc_node **its = sdkc_cc_alloc(c, n * sizeof *its);
     if (!key || !seq || !m || !pair || !its)
         return NULL;
     key->scalar = SDKC_SCALAR_STRING;
@@ -1492,7 +1471,7 @@ static const sdkc_node *all_of_node(cctx *c, const sdkc_node *const *items, size
     return m;
 }
 
-static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list,
+static sdkc_type *all_of_type(cctx *c, const sdkc_node *n, const sdkc_node *list,
                               const char *ctxname, const char *origin, sdkc_type *dest)
 {
     if (list->kind != SDKC_NODE_SEQ || list->nitems == 0)
@@ -1536,7 +1515,7 @@ static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list
         }
         if (cls && !same_class(cls, pc)) {
             const char *why =
-                cc_printf(c, "'allOf' members have incompatible types (%s and %s)", cls, pc);
+                sdkc_cc_printf(c, "'allOf' members have incompatible types (%s and %s)", cls, pc);
             t = any_into(c, ps->node[i], origin, why, dest);
             goto done;
         }
@@ -1552,28 +1531,28 @@ static sdkc_type *conv_all_of(cctx *c, const sdkc_node *n, const sdkc_node *list
     } else if (shaped == 1 && !refining && ps->node[first] != n) {
         /* one schema plus annotations: that schema (a reference keeps its named type) */
         const sdkc_node *one = ps->via[first] ? ps->via[first] : ps->node[first];
-        t = conv(c, one, ctxname, ps->origin[first], dest);
+        t = schema_type(c, one, ctxname, ps->origin[first], dest);
     } else if (cls && strcmp(cls, "object") == 0) {
-        t = conv_object(c, ps->node, ps->origin, ps->n, ctxname, dest);
+        t = object_type(c, ps->node, ps->origin, ps->n, ctxname, dest);
     } else {
         /* scalars, arrays, constraint-only members: one schema with every member's keywords */
         const sdkc_node *m = merge_parts(c, ps->node, ps->n, n);
         if (m)
-            t = conv(c, m, ctxname, origin, dest);
+            t = schema_type(c, m, ctxname, origin, dest);
     }
     if (t && ps->nullable && !dest)
-        t = cc_nullable(c, t, n);
+        t = sdkc_schema_nullable(c, t, n);
 done:
     free(ps);
     return t;
 }
 
-static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
-                            sdkc_type *dest, bool *wrap_null)
+static sdkc_type *keywords_type(cctx *c, const sdkc_node *n, const char *ctxname,
+                                const char *origin, sdkc_type *dest, bool *wrap_null)
 {
     const sdkc_node *bad = unknown_key(n);
     if (bad) {
-        const char *why = cc_printf(c, "unsupported schema keyword '%s'", bad->str);
+        const char *why = sdkc_cc_printf(c, "unsupported schema keyword '%s'", bad->str);
         return any_into(c, bad, origin, why, dest);
     }
     const sdkc_node *x;
@@ -1583,9 +1562,9 @@ static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, co
         return any_into(c, x, origin, "'not' other than 'not: {}' is not supported", dest);
     }
     if ((x = kget(n, "const")) != NULL)
-        return conv_const(c, n, x, origin, dest);
+        return const_type(c, n, x, origin, dest);
     if ((x = kget(n, "enum")) != NULL)
-        return conv_enum(c, n, x, ctxname, origin, dest);
+        return enum_type(c, n, x, ctxname, origin, dest);
     const sdkc_node *any_of = kget(n, "anyOf");
     const sdkc_node *one_of = kget(n, "oneOf");
     if ((any_of || one_of) && !(any_of && one_of) && !constraint_only(n, false, 0)) {
@@ -1601,16 +1580,16 @@ static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, co
     if (any_of && one_of)
         return any_into(c, n, origin, "both 'anyOf' and 'oneOf' in one schema", dest);
     if (any_of || one_of)
-        return conv_union(c, n, any_of ? any_of : one_of, any_of ? "anyOf" : "oneOf", ctxname,
+        return union_type(c, n, any_of ? any_of : one_of, any_of ? "anyOf" : "oneOf", ctxname,
                           origin, dest);
     if ((x = kget(n, "allOf")) != NULL)
-        return conv_all_of(c, n, x, ctxname, origin, dest);
+        return all_of_type(c, n, x, ctxname, origin, dest);
     const sdkc_node *tynode = kget(n, "type");
     if (tynode && tynode->kind == SDKC_NODE_SEQ) {
         const sdkc_node *only = NULL;
         size_t nn = 0;
         for (size_t i = 0; i < tynode->nitems; i++) {
-            const char *s = cc_text(tynode->items[i]);
+            const char *s = sdkc_cc_text(tynode->items[i]);
             if (!s)
                 return any_into(c, tynode, origin, "'type' list of non-strings", dest);
             if (strcmp(s, "null") == 0)
@@ -1623,16 +1602,17 @@ static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, co
         if (nn == 0)
             return new_type(c, SDKC_TYPE_NULL, n, origin, &dest);
         if (nn == 1)
-            return conv_typed(c, n, tynode, only->str, ctxname, origin, dest);
+            return declared_type(c, n, tynode, only->str, ctxname, origin, dest);
         sdkc_type *t = new_type(c, SDKC_TYPE_UNION, n, origin, &dest);
-        sdkc_variant *vs = cc_alloc(c, nn * sizeof *vs);
+        sdkc_variant *vs = sdkc_cc_alloc(c, nn * sizeof *vs);
         if (!t || !vs)
             return t;
         size_t k = 0;
         for (size_t i = 0; i < tynode->nitems; i++) {
             const char *s = tynode->items[i]->str;
             if (strcmp(s, "null") != 0)
-                vs[k++].type = conv_typed(c, n, tynode, s, ctx_child(c, ctxname, s), origin, NULL);
+                vs[k++].type =
+                    declared_type(c, n, tynode, s, ctx_child(c, ctxname, s), origin, NULL);
         }
         t->u.union_.variants = vs;
         t->u.union_.nvariants = k;
@@ -1641,17 +1621,17 @@ static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, co
         maybe_name(c, t, ctxname);
         return t;
     }
-    const char *ty = tynode ? cc_text(tynode) : infer_type(n);
+    const char *ty = tynode ? sdkc_cc_text(tynode) : infer_type(n);
     if (!ty) {
         if (tynode)
             return any_into(c, tynode, origin, "'type' must be a string or a list", dest);
         return new_type(c, SDKC_TYPE_ANY, n, origin, &dest); /* `{}`: any value, as declared */
     }
-    return conv_typed(c, n, tynode, ty, ctxname, origin, dest);
+    return declared_type(c, n, tynode, ty, ctxname, origin, dest);
 }
 
-static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
-                       sdkc_type *dest)
+static sdkc_type *schema_type(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
+                              sdkc_type *dest)
 {
     if (c->nomem)
         return NULL;
@@ -1665,7 +1645,7 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
     if (n->kind != SDKC_NODE_MAP)
         return any_into(c, n, origin, "a schema must be a mapping or a boolean", dest);
     if (c->depth >= MAX_DEPTH) {
-        cc_error(c, n, "schemas nest too deeply (over %d levels)", MAX_DEPTH);
+        sdkc_cc_error(c, n, "schemas nest too deeply (over %d levels)", MAX_DEPTH);
         return any_into(c, n, origin, NULL, dest);
     }
     /* a schema already converted (reached again through a $ref into it, or a YAML alias) is the
@@ -1688,18 +1668,18 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
                 c->nomem = true;
             return same;
         }
-        if (tn && !first && cc_name_free(c, tn))
+        if (tn && !first && sdkc_schema_name_free(c, tn))
             ctxname = titled = tn;
     }
     c->depth++;
     sdkc_type *t;
     if (kget(n, "$ref")) {
-        sdkc_type *r = conv_ref(c, n, origin);
+        sdkc_type *r = ref_type(c, n, origin);
         bool b = false;
         /* `$ref` beside `nullable: true` (3.0 ignores siblings of $ref, but this is what
            contracts mean by it) */
         if (r && sdkc_node_bool(kget(n, "nullable"), &b) && b)
-            r = cc_nullable(c, r, n);
+            r = sdkc_schema_nullable(c, r, n);
         t = dest ? copy_into(c, dest, r, n) : r;
     } else {
         bool wrap_null = false, b = false;
@@ -1712,7 +1692,7 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
             outer = dest;
             dest = NULL;
         }
-        sdkc_type *made = conv_body(c, n, ctxname, origin, dest, &wrap_null);
+        sdkc_type *made = keywords_type(c, n, ctxname, origin, dest, &wrap_null);
         t = made;
         bool nullish = made && (made->kind == SDKC_TYPE_NULLABLE || made->kind == SDKC_TYPE_NULL ||
                                 made->kind == SDKC_TYPE_ANY);
@@ -1746,7 +1726,7 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
                     made->u.nullable.inner = inner;
                 }
             } else {
-                t = cc_nullable(c, made, n);
+                t = sdkc_schema_nullable(c, made, n);
             }
         }
     }
@@ -1760,37 +1740,37 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
     return t;
 }
 
-sdkc_type *cc_schema(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin)
+sdkc_type *sdkc_schema_type(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin)
 {
-    return conv(c, n, ctxname, origin, NULL);
+    return schema_type(c, n, ctxname, origin, NULL);
 }
 
 /* ---- components ---- */
 
-bool cc_schemas_init(cctx *c)
+bool sdkc_schema_declare_components(cctx *c)
 {
     const sdkc_node *comps = kget(kget(c->root, "components"), "schemas");
     if (!comps)
         return true;
     if (comps->kind != SDKC_NODE_MAP) {
-        cc_error(c, comps, "components.schemas must be a mapping");
+        sdkc_cc_error(c, comps, "components.schemas must be a mapping");
         return true;
     }
     c->ncomps = comps->npairs;
-    c->comps = cc_alloc(c, (c->ncomps ? c->ncomps : 1) * sizeof *c->comps);
+    c->comps = sdkc_cc_alloc(c, (c->ncomps ? c->ncomps : 1) * sizeof *c->comps);
     if (!c->comps)
         return false;
     for (size_t i = 0; i < c->ncomps; i++) {
         comp *k = &c->comps[i];
-        k->name = cc_strdup(c, comps->pairs[i].key->str);
+        k->name = sdkc_cc_strdup(c, comps->pairs[i].key->str);
         k->node = comps->pairs[i].value;
-        k->shell = cc_alloc(c, sizeof *k->shell);
+        k->shell = sdkc_cc_alloc(c, sizeof *k->shell);
         if (!k->name || !k->shell)
             return false;
         k->shell->name = k->name;
         k->shell->kind = SDKC_TYPE_ANY;
-        k->shell->origin = cc_ptr_child(c, "/components/schemas", k->name);
-        k->shell->loc = cc_loc(c, comps->pairs[i].key);
+        k->shell->origin = sdkc_cc_ptr_child(c, "/components/schemas", k->name);
+        k->shell->loc = sdkc_cc_loc(c, comps->pairs[i].key);
         /* busy until filled: copy_into must not copy an empty shell */
         if (!sdkc_vec_push(&c->all, k->shell) || !register_name(c, k->shell) ||
             !sdkc_map_put(&c->comp_by_node, k->node, k) ||
@@ -1806,7 +1786,7 @@ static void fill_component(cctx *c, comp *k)
         return;
     if (is_pure_ref(k->node)) {
         k->state = COMP_ALIAS;
-        k->shell->docs = cc_docs(c, k->node);
+        k->shell->docs = sdkc_cc_docs(c, k->node);
         k->target = final_target(c, k->node);
         if (!k->target) {
             k->shell->kind = SDKC_TYPE_ANY;
@@ -1819,7 +1799,7 @@ static void fill_component(cctx *c, comp *k)
             /* alias of a non-component schema: convert that into this shell */
             k->state = COMP_BUSY;
             sdkc_map_put(&c->busy, k->shell, k->shell);
-            conv(c, k->target, k->name, k->shell->origin, k->shell);
+            schema_type(c, k->target, k->name, k->shell->origin, k->shell);
             sdkc_map_del(&c->busy, k->shell);
             k->state = COMP_DONE;
             k->target = NULL;
@@ -1831,15 +1811,15 @@ static void fill_component(cctx *c, comp *k)
         c->nomem = true;
         return;
     }
-    const char *docs = k->node->kind == SDKC_NODE_MAP ? cc_docs(c, k->node) : NULL;
-    conv(c, k->node, k->name, k->shell->origin, k->shell);
+    const char *docs = k->node->kind == SDKC_NODE_MAP ? sdkc_cc_docs(c, k->node) : NULL;
+    schema_type(c, k->node, k->name, k->shell->origin, k->shell);
     if (docs)
         k->shell->docs = docs;
     sdkc_map_del(&c->busy, k->shell);
     k->state = COMP_DONE;
 }
 
-void cc_schemas_fill(cctx *c)
+void sdkc_schema_fill_components(cctx *c)
 {
     for (size_t i = 0; i < c->ncomps && !c->nomem; i++)
         fill_component(c, &c->comps[i]);
@@ -1847,19 +1827,9 @@ void cc_schemas_fill(cctx *c)
 
 /* ---- finishing passes ---- */
 
-static const sdkc_field *find_field(const sdkc_type *t, const char *wire)
-{
-    if (!t || t->kind != SDKC_TYPE_OBJECT)
-        return NULL;
-    for (size_t i = 0; i < t->u.object.nfields; i++)
-        if (strcmp(t->u.object.fields[i].wire_name, wire) == 0)
-            return &t->u.object.fields[i];
-    return NULL;
-}
-
 static const char *literal_tag(const sdkc_type *vt, const char *field)
 {
-    const sdkc_field *f = find_field(vt, field);
+    const sdkc_field *f = sdkc_object_field(vt, field);
     if (!f || !f->required || !f->type)
         return NULL;
     const sdkc_type *ft = f->type;
@@ -1897,12 +1867,12 @@ static bool try_discriminator(cctx *c, const sdkc_type *u, const char *field)
 /* The type an OpenAPI discriminator mapping value names ("#/components/schemas/X" or "X"). */
 static const sdkc_type *mapped_type(cctx *c, const sdkc_node *v)
 {
-    const char *s = cc_text(v);
+    const char *s = sdkc_cc_text(v);
     if (!s)
         return NULL;
     if (s[0] != '#')
         return sdkc_map_get(&c->names, s);
-    const sdkc_node *t = cc_resolve_ref(c, v);
+    const sdkc_node *t = sdkc_cc_resolve_ref(c, v);
     t = t ? final_target(c, t) : NULL;
     comp *k = t ? sdkc_map_get(&c->comp_by_node, t) : NULL;
     return k ? k->shell : (t ? sdkc_map_get(&c->ref_cache, t) : NULL);
@@ -1914,13 +1884,13 @@ static bool explicit_discriminator(cctx *c, sdkc_type *u, const sdkc_node *hint)
 {
     sdkc_variant *vs = (sdkc_variant *)u->u.union_.variants;
     size_t n = u->u.union_.nvariants;
-    const char *prop = cc_text(kget(hint, "propertyName"));
+    const char *prop = sdkc_cc_text(kget(hint, "propertyName"));
     if (!prop) {
-        cc_warn(c, hint, "discriminator without 'propertyName' ignored");
+        sdkc_cc_warn(c, hint, "discriminator without 'propertyName' ignored");
         return false;
     }
     const sdkc_node *mapping = kget(hint, "mapping");
-    const char **tags = cc_alloc(c, (n ? n : 1) * sizeof *tags);
+    const char **tags = sdkc_cc_alloc(c, (n ? n : 1) * sizeof *tags);
     if (!tags)
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -1928,7 +1898,7 @@ static bool explicit_discriminator(cctx *c, sdkc_type *u, const sdkc_node *hint)
         for (size_t j = 0;
              !tags[i] && mapping && mapping->kind == SDKC_NODE_MAP && j < mapping->npairs; j++)
             if (mapped_type(c, mapping->pairs[j].value) == vs[i].type)
-                tags[i] = cc_strdup(c, mapping->pairs[j].key->str);
+                tags[i] = sdkc_cc_strdup(c, mapping->pairs[j].key->str);
         if (!tags[i] && vs[i].type && vs[i].type->name && vs[i].type->origin &&
             strncmp(vs[i].type->origin, "/components/schemas/", 20) == 0)
             tags[i] = vs[i].type->name;
@@ -1936,13 +1906,13 @@ static bool explicit_discriminator(cctx *c, sdkc_type *u, const sdkc_node *hint)
         for (size_t j = 0; j < i && tags[i] && !dup; j++)
             dup = strcmp(tags[j], tags[i]) == 0;
         if (!tags[i] || dup) {
-            cc_warn(c, hint,
-                    "discriminator '%s' does not tell every variant apart; union left untagged",
-                    prop);
+            sdkc_cc_warn(
+                c, hint,
+                "discriminator '%s' does not tell every variant apart; union left untagged", prop);
             return false;
         }
     }
-    u->u.union_.discriminator = cc_strdup(c, prop);
+    u->u.union_.discriminator = sdkc_cc_strdup(c, prop);
     for (size_t i = 0; i < n; i++)
         vs[i].tag = tags[i];
     return true;
@@ -1980,17 +1950,9 @@ static void finish_union(cctx *c, sdkc_type *u)
             basis = vs[i].type && vs[i].type->name
                         ? vs[i].type->name
                         : sdkc_type_kind_name(vs[i].type ? vs[i].type->kind : SDKC_TYPE_ANY);
-        char *s = sdkc_snake_case(c->a, basis);
-        if (s && sdkc_is_c_keyword(s))
-            s = cc_printf(c, "%s_", s);
-        const char *uq = s;
-        for (unsigned k = 2; uq && sdkc_map_get(&seen, uq); k++)
-            uq = cc_printf(c, "%s_%u", s, k);
-        if (!uq || !sdkc_map_put(&seen, uq, (void *)1)) {
-            c->nomem = true;
+        vs[i].safe_name = sdkc_cc_unique_c_name(c, &seen, basis, (void *)1);
+        if (!vs[i].safe_name)
             break;
-        }
-        vs[i].safe_name = uq;
     }
     sdkc_map_cleanup(&seen);
 }
@@ -2026,6 +1988,17 @@ static int cmp_brand(const void *a, const void *b)
     return strcmp(((const sdkc_brand *)a)->name, ((const sdkc_brand *)b)->name);
 }
 
+/* Names brands cannot take: another brand's, or a type's. */
+typedef struct brand_names {
+    const sdkc_map *brands, *types;
+} brand_names;
+
+static bool brand_name_taken(const void *arg, const char *name)
+{
+    const brand_names *u = arg;
+    return sdkc_map_get(u->brands, name) || sdkc_map_get(u->types, name);
+}
+
 /* Name brands after the field that uses them most; brands that want a taken name, most used
  * first, fall back to the name plus their prefix, then numbers. */
 static void finish_brands(cctx *c, sdkc_ir *ir)
@@ -2034,7 +2007,7 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
     if (n == 0)
         return;
     brand_acc **order = malloc(n * sizeof *order);
-    sdkc_brand *out = cc_alloc(c, n * sizeof *out);
+    sdkc_brand *out = sdkc_cc_alloc(c, n * sizeof *out);
     sdkc_map taken;
     sdkc_map_init(&taken, SDKC_MAP_STRINGS);
     if (!order || !out) {
@@ -2060,18 +2033,16 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
             }
         }
         char *base = best ? sdkc_pascal_case(c->a, best)
-                          : cc_printf(c, "%sID", nz(sdkc_pascal_case(c->a, b->brand->prefix)));
+                          : sdkc_cc_printf(c, "%sID", nz(sdkc_pascal_case(c->a, b->brand->prefix)));
         if (!base) {
             c->nomem = true;
             goto done;
         }
+        brand_names used = {&taken, &c->names};
         const char *name = base;
-        if (sdkc_map_get(&taken, name) || sdkc_map_get(&c->names, name))
-            name = cc_printf(c, "%s%s", base, nz(sdkc_pascal_case(c->a, b->brand->prefix)));
-        const char *cand = name;
-        for (unsigned k = 2; cand && (sdkc_map_get(&taken, cand) || sdkc_map_get(&c->names, cand));
-             k++)
-            cand = cc_printf(c, "%s%u", name, k);
+        if (brand_name_taken(&used, name))
+            name = sdkc_cc_printf(c, "%s%s", base, nz(sdkc_pascal_case(c->a, b->brand->prefix)));
+        const char *cand = sdkc_cc_unique(c, name, "", brand_name_taken, &used);
         if (!cand || !sdkc_map_put(&taken, cand, (void *)1)) {
             c->nomem = true;
             goto done;
@@ -2208,7 +2179,7 @@ static void mark_recursive(cctx *c)
                 stack[sp++] = f->v;
                 const sdkc_type *t = c->all.items[f->v];
                 size_t cap = nchildren(t);
-                f->kids = cap ? cc_alloc(c, cap * sizeof *f->kids) : NULL;
+                f->kids = cap ? sdkc_cc_alloc(c, cap * sizeof *f->kids) : NULL;
                 f->nkids = f->kids ? children(t, f->kids, cap) : 0;
                 f->next = 0;
                 enter = false;
@@ -2288,18 +2259,16 @@ static void check_empty_cycles(cctx *c)
             else
                 break;
             if (t == start) {
-                c->nerrors++;
-                if (c->diag)
-                    sdkc_diag_add(c->diag, SDKC_SEV_ERROR, start->loc,
-                                  "schema '%s' is only itself (or null): a cycle with no structure",
-                                  start->name ? start->name : nz(start->origin));
+                sdkc_cc_report(c, SDKC_SEV_ERROR, start->loc,
+                               "schema '%s' is only itself (or null): a cycle with no structure",
+                               start->name ? start->name : nz(start->origin));
                 break;
             }
         }
     }
 }
 
-void cc_schemas_finish(cctx *c, sdkc_ir *ir)
+void sdkc_schema_finish(cctx *c, sdkc_ir *ir)
 {
     check_empty_cycles(c);
     for (size_t i = 0; i < c->unions.len && !c->nomem; i++)
@@ -2326,7 +2295,7 @@ void cc_schemas_finish(cctx *c, sdkc_ir *ir)
         k->shell->docs = keep.docs ? keep.docs : t->shell->docs;
     }
     size_t n = c->named.len;
-    const sdkc_type **types = cc_alloc(c, (n ? n : 1) * sizeof *types);
+    const sdkc_type **types = sdkc_cc_alloc(c, (n ? n : 1) * sizeof *types);
     if (!types)
         return;
     if (n > 0) {
@@ -2341,17 +2310,9 @@ void cc_schemas_finish(cctx *c, sdkc_ir *ir)
             sdkc_type *t = (sdkc_type *)types[i];
             if (plain_name(t->name) != (pass == 0))
                 continue;
-            char *s = sdkc_snake_case(c->a, t->name);
-            if (s && sdkc_is_c_keyword(s))
-                s = cc_printf(c, "%s_", s);
-            const char *u = s;
-            for (unsigned k = 2; u && sdkc_map_get(&safe, u); k++)
-                u = cc_printf(c, "%s_%u", s, k);
-            if (!u || !sdkc_map_put(&safe, u, t)) {
-                c->nomem = true;
+            t->safe_name = sdkc_cc_unique_c_name(c, &safe, t->name, t);
+            if (!t->safe_name)
                 break;
-            }
-            t->safe_name = u;
         }
     }
     sdkc_map_cleanup(&safe);
