@@ -17,25 +17,19 @@
 
 /* ---- the context ---- */
 
-typedef enum comp_state { COMP_TODO, COMP_BUSY, COMP_DONE, COMP_ALIAS } comp_state;
+/* A pass of the compiler (the driver, compile.c, lists them in order): false stops the compile
+ * (out of memory, or a contract nothing more can be read from). */
+typedef struct cctx cctx;
+typedef bool sdkc_pass_fn(cctx *c, sdkc_ir *ir);
 
-typedef struct comp {
-    const char *name;      /* component name as written (arena copy) */
-    const sdkc_node *node; /* its schema */
-    sdkc_type *shell;      /* the named type, filled in place */
-    comp_state state;
-    const sdkc_node *target; /* COMP_ALIAS: the final schema of its $ref chain */
-} comp;
+/* An operation of the IR and where it came from. */
+typedef struct sdkc_op_source {
+    sdkc_operation *op;       /* ir->ops[i], writable by the passes after the operations */
+    const sdkc_node *node;    /* its operation object */
+    const sdkc_node *success; /* its main success response, or NULL */
+} sdkc_op_source;
 
-/* A brand's vote count per field name that uses it. */
-typedef struct brand_acc {
-    sdkc_brand *brand;
-    const char **names;
-    size_t *counts;
-    size_t n, cap;
-} brand_acc;
-
-typedef struct cctx {
+struct cctx {
     sdkc_arena *a; /* the IR's arena */
     const sdkc_doc *doc;
     sdkc_diag *diag;
@@ -48,25 +42,14 @@ typedef struct cctx {
     sdkc_map reported;   /* $ref nodes already reported as broken */
     const char *op_name; /* the Pascal name of the operation being built, or NULL */
 
-    int depth;
-    comp *comps;
-    size_t ncomps;
-    sdkc_map comp_by_node;      /* schema node -> comp* */
-    sdkc_map ref_cache;         /* non-component $ref target node -> sdkc_type* */
-    sdkc_map busy;              /* sdkc_type* being filled -> non-NULL */
-    sdkc_map disc_hints;        /* union sdkc_type* -> its OpenAPI `discriminator` node */
-    sdkc_map names;             /* type name -> sdkc_type* (every named type) */
-    sdkc_map snakes;            /* snake_case of every type name -> sdkc_type* (the first) */
-    sdkc_map titles;            /* name from an inline schema's `title` -> that schema's node */
-    sdkc_vec named;             /* named types, creation order */
-    sdkc_vec all;               /* every type, creation order */
-    sdkc_vec unions;            /* unions awaiting discriminator detection */
-    sdkc_map brands;            /* prefix -> brand_acc* */
-    sdkc_vec brand_list;        /* brand_acc*, creation order */
-    sdkc_doc *pages_doc;        /* the pagination config file, or NULL */
-    const sdkc_node *pages_ops; /* its "operations" mapping, or NULL */
-    sdkc_map pages_used;        /* config entries (value nodes) an operation took */
-} cctx;
+    /* each stage's own state, defined and used by that stage alone */
+    struct sdkc_schemas *schemas; /* schema.h */
+    struct sdkc_pages *pages;     /* paging.h */
+
+    /* the operations built, for the passes after them (ir->ops, in its order) */
+    sdkc_op_source *op_sources;
+    size_t nop_sources;
+};
 
 /* ---- diagnostics: every report goes through sdkc_cc_report ---- */
 

@@ -4,7 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "compile_internal.h"
+#include "ops.h"
+#include "schema.h"
 
 static const char *const METHODS[] = {"get",     "put",  "post",  "delete",
                                       "options", "head", "patch", "trace"};
@@ -242,7 +243,6 @@ static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p,
         p->type = sdkc_schema_type(c, schema, ctx, pr->origin);
     else
         p->type = sdkc_schema_any(c, node, NULL, NULL);
-    sdkc_schema_brand_vote(c, p->type, pr->name);
     p->safe_name = sdkc_cc_unique_c_name(c, safe, pr->name, p);
 }
 
@@ -750,11 +750,11 @@ static void loosen_fail_errors(cctx *c, const sdkc_node *cs, const sdkc_type *ca
     for (size_t i = 0; t && i < n; i++) {
         const sdkc_type *v =
             t->kind == SDKC_TYPE_UNION ? sdkc_type_strip_nullable(t->u.union_.variants[i].type) : t;
-        sdkc_field *f = (sdkc_field *)sdkc_type_field(v, "error");
+        const sdkc_field *f = sdkc_type_field(v, "error");
         if (f && f->type && f->type->kind == SDKC_TYPE_NEVER) {
             sdkc_type *any = sdkc_schema_any(c, cs, f->type->origin, NULL);
             if (any)
-                f->type = any;
+                sdkc_schema_retype_field(c, v, "error", any);
         }
     }
 }
@@ -914,7 +914,9 @@ static const char *follow_option(const cctx *c, const char *id)
     return NULL;
 }
 
-static void detect_follow(cctx *c, const raw_op *r, sdkc_operation *op)
+/* op->stream->follow: from the --follow option for op, else when the stream has an `after`
+ * parameter and its items a sequence number. opnode is the operation object. */
+static void detect_follow(cctx *c, const sdkc_node *opnode, sdkc_operation *op)
 {
     if (!op->stream)
         return;
@@ -942,21 +944,21 @@ static void detect_follow(cctx *c, const raw_op *r, sdkc_operation *op)
             }
         }
         if (!ok) {
-            sdkc_cc_error(c, r->node,
+            sdkc_cc_error(c, opnode,
                           "--follow %s=%s: expected PATH:PARAM (PATH: dotted field names)", op->id,
                           opt);
             return;
         }
         const sdkc_param *after = after_param(op, colon + 1);
         if (!after) {
-            sdkc_cc_error(c, r->node,
+            sdkc_cc_error(c, opnode,
                           "--follow %s: '%s' is not an integer or string query parameter of the "
                           "operation",
                           op->id, colon + 1);
             return;
         }
         if (!item_has(item, path, depth)) {
-            sdkc_cc_error(c, r->node,
+            sdkc_cc_error(c, opnode,
                           "--follow %s: the stream item (every variant) has no integer at '%.*s'",
                           op->id, (int)(colon - opt), opt);
             return;
@@ -974,6 +976,23 @@ static void detect_follow(cctx *c, const raw_op *r, sdkc_operation *op)
     size_t depth = find_sequence(first, path);
     if (depth && item_has(item, path, depth))
         set_follow(c, op, path, depth, after, false);
+}
+
+bool sdkc_ops_detect_follow(cctx *c, sdkc_ir *ir)
+{
+    for (size_t i = 0; i < c->nop_sources && !c->nomem; i++)
+        detect_follow(c, c->op_sources[i].node, c->op_sources[i].op);
+    for (size_t k = 0; c->opts && k < c->opts->nfollow; k++) {
+        const char *o = c->opts->follow[k];
+        const char *eq = o ? strchr(o, '=') : NULL;
+        bool found = false;
+        for (size_t i = 0; eq && i < ir->nops && !found; i++)
+            found = ir->ops[i].stream && strlen(ir->ops[i].id) == (size_t)(eq - o) &&
+                    strncmp(ir->ops[i].id, o, (size_t)(eq - o)) == 0;
+        if (!found)
+            sdkc_cc_warn(c, NULL, "--follow %s: no stream operation has that id", o ? o : "(null)");
+    }
+    return !c->nomem;
 }
 
 /* Exact statuses, then ranges, then default: the order a response status is matched in. */
@@ -995,7 +1014,8 @@ static int cmp_err(const void *a, const void *b)
                           ((const sdkc_error_status *)b)->status);
 }
 
-/* A body that is an object whose only field is a required `data`: the client returns that. */
+/* A body that is an object whose only field is a required `data`: the client returns that (the
+ * main success's once pagination is decided: a page is returned whole). */
 static void unwrap_data(sdkc_success *s)
 {
     const sdkc_type *bt = s->type;
@@ -1065,7 +1085,9 @@ static void build_stream_variant(cctx *c, const raw_op *r, sdkc_operation *op, c
     }
 }
 
-static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
+/* op->success, op->more_successes and op->errors; the main success response object (NULL when
+ * none). */
+static const sdkc_node *build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
 {
     const sdkc_node *resps = sdkc_node_get(r->node, "responses");
     if (!resps) {
@@ -1076,17 +1098,17 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
                          "operation '%s' has no 'responses' (required in OpenAPI 3.0); treated as "
                          "no content with any status",
                          r->id);
-        return;
+        return NULL;
     }
     if (resps->kind != SDKC_NODE_MAP) {
         sdkc_cc_error(c, resps, "operation '%s': 'responses' must be a mapping", r->id);
-        return;
+        return NULL;
     }
     sdkc_error_status *errs = sdkc_cc_alloc(c, (resps->npairs + 1) * sizeof *errs);
     /* every declared 2xx (and 2XX), in contract order */
     size_t *succ = sdkc_cc_alloc(c, (resps->npairs + 1) * sizeof *succ);
     if (!errs || !succ)
-        return;
+        return NULL;
     size_t ne = 0, ns = 0;
     int best = -1;
     const sdkc_node *best_resp = NULL, *range_resp = NULL, *dflt_resp = NULL;
@@ -1136,7 +1158,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     if (ns > 1) {
         sdkc_success *more = sdkc_cc_alloc(c, (ns - 1) * sizeof *more);
         if (!more)
-            return;
+            return NULL;
         /* exact statuses ascending, then the range: the order a status is matched in */
         for (size_t j = 1; j < ns; j++)
             for (size_t k = j;
@@ -1189,14 +1211,14 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     op->nerrors = ne;
     if (!best_resp) {
         sdkc_cc_warn(c, resps, "operation '%s' declares no 2xx response", r->id);
-        return;
+        return NULL;
     }
     op->success.status = best;
     const sdkc_node *content = sdkc_node_get(best_resp, "content");
     const sdkc_pair *pc = pick_content(content);
     if (!pc || best == 204) {
         op->success.encoding = SDKC_ENC_NONE;
-        return;
+        return best_resp;
     }
     op->success.content_type = sdkc_cc_strdup(c, pc->key->str);
     op->success.encoding = encoding_of(pc->key->str);
@@ -1204,8 +1226,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         op->stream = build_stream(c, r, pc->value, media_ptr(c, r, best_key, pc->key->str),
                                   &op->success.type);
         op->success.result = op->success.type;
-        detect_follow(c, r, op);
-        return;
+        return best_resp;
     }
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
     const char *ctx =
@@ -1220,13 +1241,9 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
     if (op->success.encoding == SDKC_ENC_BYTES && strchr(pc->key->str, '*') &&
         structured(op->success.type))
         op->success.encoding = SDKC_ENC_JSON; /* asked for as application/json */
-    if (op->success.encoding != SDKC_ENC_JSON)
-        return;
-    build_stream_variant(c, r, op, best_key, content);
-    sdkc_paging_decide(c, r->node, best_resp, op);
-    if (op->pagination)
-        return;
-    unwrap_data(&op->success);
+    if (op->success.encoding == SDKC_ENC_JSON)
+        build_stream_variant(c, r, op, best_key, content);
+    return best_resp;
 }
 
 /* ---- security ---- */
@@ -1549,7 +1566,7 @@ static void finish_hooks(cctx *c, sdkc_ir *ir, sdkc_vec *hooks)
     sdkc_vec_cleanup(hooks);
 }
 
-void sdkc_ops_build(cctx *c, sdkc_ir *ir)
+bool sdkc_ops_build(cctx *c, sdkc_ir *ir)
 {
     sdkc_vec hooks = {0};
     webhooks(c, &hooks);
@@ -1558,12 +1575,12 @@ void sdkc_ops_build(cctx *c, sdkc_ir *ir)
         if (!hooks.len) /* 3.1: a contract may hold only webhooks */
             sdkc_cc_warn(c, c->root, "contract has no 'paths'");
         finish_hooks(c, ir, &hooks);
-        return;
+        return !c->nomem;
     }
     if (paths->kind != SDKC_NODE_MAP) {
         sdkc_cc_error(c, paths, "'paths' must be a mapping");
         sdkc_vec_cleanup(&hooks);
-        return;
+        return !c->nomem;
     }
     size_t cap = 0;
     for (size_t i = 0; i < paths->npairs; i++) {
@@ -1574,11 +1591,12 @@ void sdkc_ops_build(cctx *c, sdkc_ir *ir)
     }
     raw_op *raw = calloc(cap ? cap : 1, sizeof *raw);
     sdkc_operation *ops = sdkc_cc_alloc(c, (cap ? cap : 1) * sizeof *ops);
+    sdkc_op_source *srcs = sdkc_cc_alloc(c, (cap ? cap : 1) * sizeof *srcs);
     const sdkc_node **keys = calloc(cap ? cap : 1, sizeof *keys);
     sdkc_map ids;
     sdkc_map_init(&ids, SDKC_MAP_STRINGS);
     size_t n = 0, ndeclared = 0;
-    if (!raw || !ops || !keys) {
+    if (!raw || !ops || !srcs || !keys) {
         c->nomem = true;
         goto done;
     }
@@ -1709,27 +1727,33 @@ void sdkc_ops_build(cctx *c, sdkc_ir *ir)
         c->op_name = op_type_name(c, r, "");
         build_body(c, r, op);
         build_params(c, r, op, keys[i], op->body != NULL);
-        build_responses(c, r, op);
+        srcs[i].op = op;
+        srcs[i].node = r->node;
+        srcs[i].success = build_responses(c, r, op);
         c->op_name = NULL;
         build_security(c, ir, r, op, ndeclared);
         op_callbacks(c, &hooks, r, op);
     }
-    for (size_t k = 0; c->opts && k < c->opts->nfollow; k++) {
-        const char *o = c->opts->follow[k];
-        const char *eq = o ? strchr(o, '=') : NULL;
-        bool found = false;
-        for (size_t i = 0; eq && i < n && !found; i++)
-            found = ops[i].stream && strlen(ops[i].id) == (size_t)(eq - o) &&
-                    strncmp(ops[i].id, o, (size_t)(eq - o)) == 0;
-        if (!found)
-            sdkc_cc_warn(c, NULL, "--follow %s: no stream operation has that id", o ? o : "(null)");
-    }
     ir->ops = ops;
     ir->nops = n;
+    c->op_sources = srcs;
+    c->nop_sources = n;
     auth_unspecified(c, ir, ndeclared);
 done:
     finish_hooks(c, ir, &hooks);
     sdkc_map_cleanup(&ids);
     free(raw);
     free(keys);
+    return !c->nomem;
+}
+
+bool sdkc_ops_unwrap_data(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    for (size_t i = 0; i < c->nop_sources; i++) {
+        sdkc_operation *op = c->op_sources[i].op;
+        if (op->success.encoding == SDKC_ENC_JSON && !op->pagination)
+            unwrap_data(&op->success);
+    }
+    return true;
 }

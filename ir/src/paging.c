@@ -12,7 +12,15 @@
 #include <string.h>
 #include <strings.h>
 
-#include "compile_internal.h"
+#include "paging.h"
+#include "schema.h"
+
+/* The paging stage's state (c->pages). */
+struct sdkc_pages {
+    sdkc_doc *doc;        /* the pagination config file, or NULL */
+    const sdkc_node *ops; /* its "operations" mapping, or NULL */
+    sdkc_map used;        /* config entries (value nodes) an operation took */
+};
 
 /* ---- what a recognition says, before it is checked against the operation ---- */
 
@@ -290,12 +298,13 @@ static bool adopt_spec(cctx *c, sdkc_operation *op, const pgspec *s, const pgrep
     p->item_id_field = pg.item_id_field ? sdkc_cc_strdup(c, pg.item_id_field) : NULL;
     if (s->style == SDKC_PAGE_CURSOR_OBJECT) {
         /* the live OpenCode server sends null for an absent cursor: say so in the IR */
-        const sdkc_field *cur = field_at(body, p->cursor_field);
-        sdkc_field *mnext = (sdkc_field *)sdkc_type_field(cur->type, p->next_field);
-        mnext->type = sdkc_schema_nullable(c, mnext->type, NULL);
+        const sdkc_type *cursor = field_at(body, p->cursor_field)->type;
+        const sdkc_field *nf = sdkc_type_field(cursor, p->next_field);
+        sdkc_schema_retype_field(c, cursor, p->next_field, sdkc_schema_nullable(c, nf->type, NULL));
         if (p->previous_field) {
-            sdkc_field *mprev = (sdkc_field *)sdkc_type_field(cur->type, p->previous_field);
-            mprev->type = sdkc_schema_nullable(c, mprev->type, NULL);
+            const sdkc_field *pf = sdkc_type_field(cursor, p->previous_field);
+            sdkc_schema_retype_field(c, cursor, p->previous_field,
+                                     sdkc_schema_nullable(c, pf->type, NULL));
         }
     }
     op->pagination = p;
@@ -705,19 +714,38 @@ static bool ms_pageable(cctx *c, const sdkc_node *x, sdkc_operation *op)
 
 /* ---- config file ---- */
 
-bool sdkc_paging_load_config(cctx *c)
+void sdkc_paging_cleanup(cctx *c)
 {
+    if (!c->pages)
+        return;
+    sdkc_map_cleanup(&c->pages->used);
+    sdkc_doc_free(c->pages->doc);
+    free(c->pages);
+    c->pages = NULL;
+}
+
+bool sdkc_paging_load_config(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    c->pages = calloc(1, sizeof *c->pages);
+    if (!c->pages) {
+        c->nomem = true;
+        return false;
+    }
+    sdkc_map_init(&c->pages->used, SDKC_MAP_POINTERS);
     const char *path = c->opts->pagination_file;
     if (!path)
         return true;
-    sdkc_status st = sdkc_doc_load_file(&c->pages_doc, path, c->diag);
-    if (st == SDKC_ERR_NOMEM)
+    sdkc_status st = sdkc_doc_load_file(&c->pages->doc, path, c->diag);
+    if (st == SDKC_ERR_NOMEM) {
+        c->nomem = true;
         return false;
+    }
     if (st != SDKC_OK) {
         c->nerrors++; /* the loader said why */
         return true;
     }
-    const sdkc_node *root = sdkc_doc_root(c->pages_doc);
+    const sdkc_node *root = sdkc_doc_root(c->pages->doc);
     pgreport rep = {c, root, true};
     const sdkc_node *ops = sdkc_node_get(root, "operations");
     if (!root || root->kind != SDKC_NODE_MAP || !ops || ops->kind != SDKC_NODE_MAP) {
@@ -730,7 +758,7 @@ bool sdkc_paging_load_config(cctx *c)
             pg_report(&rep, "pagination config: unknown key '%s'", root->pairs[i].key->str);
         }
     }
-    c->pages_ops = ops;
+    c->pages->ops = ops;
     return true;
 }
 
@@ -818,13 +846,13 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
     adopt_spec(c, op, &s, &rep);
 }
 
-void sdkc_paging_check_config(cctx *c, const sdkc_ir *ir)
+bool sdkc_paging_check_config(cctx *c, sdkc_ir *ir)
 {
-    if (!c->pages_ops)
-        return;
-    for (size_t i = 0; i < c->pages_ops->npairs; i++) {
-        const sdkc_pair *p = &c->pages_ops->pairs[i];
-        if (sdkc_map_get(&c->pages_used, p->value))
+    if (!c->pages->ops)
+        return true;
+    for (size_t i = 0; i < c->pages->ops->npairs; i++) {
+        const sdkc_pair *p = &c->pages->ops->pairs[i];
+        if (sdkc_map_get(&c->pages->used, p->value))
             continue;
         pgreport rep = {c, p->key, false};
         if (sdkc_ir_operation(ir, p->key->str))
@@ -836,15 +864,18 @@ void sdkc_paging_check_config(cctx *c, const sdkc_ir *ir)
             pg_report(&rep, "pagination config: no compiled operation has the id '%s'",
                       p->key->str);
     }
+    return !c->nomem;
 }
 
-/* ---- entry ---- */
+/* ---- the pass ---- */
 
-void sdkc_paging_decide(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op)
+/* Decide op->pagination for a JSON success: the config entry for op->id, else an extension of
+ * the operation object, else the heuristics. resp is the success response object. */
+static void paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op)
 {
-    const sdkc_node *entry = c->pages_ops ? sdkc_node_get(c->pages_ops, op->id) : NULL;
+    const sdkc_node *entry = c->pages->ops ? sdkc_node_get(c->pages->ops, op->id) : NULL;
     if (entry) {
-        if (!sdkc_map_put(&c->pages_used, entry, (void *)entry))
+        if (!sdkc_map_put(&c->pages->used, entry, (void *)entry))
             c->nomem = true;
         from_config(c, entry, op);
         return;
@@ -862,4 +893,15 @@ void sdkc_paging_decide(cctx *c, const sdkc_node *opnode, const sdkc_node *resp,
         ms_pageable(c, x, op);
     else
         heuristics(c, resp, op);
+}
+
+bool sdkc_paging_decide(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    for (size_t i = 0; i < c->nop_sources && !c->nomem; i++) {
+        const sdkc_op_source *src = &c->op_sources[i];
+        if (src->op->success.encoding == SDKC_ENC_JSON)
+            paginate(c, src->node, src->success, src->op);
+    }
+    return !c->nomem;
 }

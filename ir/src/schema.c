@@ -8,7 +8,53 @@
  */
 #include <string.h>
 
-#include "compile_internal.h"
+#include "schema.h"
+
+typedef enum comp_state { COMP_TODO, COMP_BUSY, COMP_DONE, COMP_ALIAS } comp_state;
+
+/* A component schema: its named type is made up front (a shell), filled when first needed. */
+typedef struct comp {
+    const char *name;      /* component name as written (arena copy) */
+    const sdkc_node *node; /* its schema */
+    sdkc_type *shell;      /* the named type, filled in place */
+    comp_state state;
+    const sdkc_node *target; /* COMP_ALIAS: the final schema of its $ref chain */
+} comp;
+
+/* A brand's vote count per field name that uses it. */
+typedef struct brand_acc {
+    sdkc_brand *brand;
+    const char **names;
+    size_t *counts;
+    size_t n, cap;
+} brand_acc;
+
+/* The schema stage's state (c->schemas). */
+struct sdkc_schemas {
+    int depth; /* nested schema_type frames */
+    comp *comps;
+    size_t ncomps;
+    sdkc_map comp_by_node;    /* schema node -> comp* */
+    sdkc_map ref_cache;       /* non-component $ref target node -> sdkc_type* */
+    sdkc_map busy;            /* sdkc_type* being filled -> non-NULL */
+    sdkc_map disc_hints;      /* union sdkc_type* -> its OpenAPI `discriminator` node */
+    sdkc_map names;           /* type name -> sdkc_type* (every named type) */
+    sdkc_map snakes;          /* snake_case of every type name -> sdkc_type* (the first) */
+    sdkc_map titles;          /* name from an inline schema's `title` -> that schema's node */
+    sdkc_vec named;           /* named types, creation order */
+    sdkc_vec all;             /* every type, creation order */
+    sdkc_vec unions;          /* unions awaiting discriminator detection */
+    sdkc_vec field_lists;     /* field_list*: the fields of each object built (brand votes) */
+    sdkc_map fields_by_array; /* an object's fields array -> its field_list* (amendments) */
+    sdkc_map brands;          /* prefix -> brand_acc* */
+    sdkc_vec brand_list;      /* brand_acc*, creation order */
+};
+
+/* The fields of an object as it was built. */
+typedef struct field_list {
+    sdkc_field *fields;
+    size_t n;
+} field_list;
 
 #define MAX_DEPTH      512 /* nested schema conversion frames */
 #define MAX_LAZY_DEPTH 128 /* past this, a component reference is filled later, not now */
@@ -45,8 +91,10 @@ static const sdkc_node *kget(const sdkc_node *n, const char *key)
 static bool register_name(cctx *c, sdkc_type *t)
 {
     char *snake = sdkc_snake_case(c->a, t->name);
-    if (!snake || !sdkc_map_put(&c->names, t->name, t) || !sdkc_vec_push(&c->named, t) ||
-        (!sdkc_map_get(&c->snakes, snake) && !sdkc_map_put(&c->snakes, snake, t))) {
+    if (!snake || !sdkc_map_put(&c->schemas->names, t->name, t) ||
+        !sdkc_vec_push(&c->schemas->named, t) ||
+        (!sdkc_map_get(&c->schemas->snakes, snake) &&
+         !sdkc_map_put(&c->schemas->snakes, snake, t))) {
         c->nomem = true;
         return false;
     }
@@ -60,7 +108,7 @@ bool sdkc_schema_name_free(cctx *c, const char *name)
         c->nomem = true;
         return false;
     }
-    return !sdkc_map_get(&c->names, name) && !sdkc_map_get(&c->snakes, snake);
+    return !sdkc_map_get(&c->schemas->names, name) && !sdkc_map_get(&c->schemas->snakes, snake);
 }
 
 /* Do two schemas say the same thing? Mappings compare key by key in any order, lists in order. */
@@ -114,7 +162,7 @@ static void name_inline(cctx *c, sdkc_type *t, const char *ctxname)
 {
     if (!ctxname)
         return;
-    const char *name = sdkc_cc_unique_in(c, &c->names, ctxname, "");
+    const char *name = sdkc_cc_unique_in(c, &c->schemas->names, ctxname, "");
     if (!name)
         return;
     t->name = name == ctxname ? sdkc_cc_strdup(c, ctxname) : name;
@@ -148,7 +196,7 @@ static sdkc_type *new_type(cctx *c, sdkc_type_kind k, const sdkc_node *n, const 
         t->origin = origin;
         t->loc = sdkc_cc_loc(c, n);
         t->docs = n && n->kind == SDKC_NODE_MAP ? sdkc_cc_docs(c, n) : NULL;
-        if (!sdkc_vec_push(&c->all, t))
+        if (!sdkc_vec_push(&c->schemas->all, t))
             c->nomem = true;
     }
     t->kind = k;
@@ -223,7 +271,7 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
 {
     if (!dest || !src)
         return src;
-    if (sdkc_map_get(&c->busy, src) == NULL && src != dest) {
+    if (sdkc_map_get(&c->schemas->busy, src) == NULL && src != dest) {
         sdkc_type keep = *dest;
         *dest = *src;
         dest->name = keep.name;
@@ -231,11 +279,11 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
         dest->origin = keep.origin;
         dest->loc = keep.loc;
         dest->docs = keep.docs ? keep.docs : src->docs;
-        if (dest->kind == SDKC_TYPE_UNION && !sdkc_vec_push(&c->unions, dest))
+        if (dest->kind == SDKC_TYPE_UNION && !sdkc_vec_push(&c->schemas->unions, dest))
             c->nomem = true;
         /* the copy shares the variants: it must reach the same tags */
-        const sdkc_node *hint = sdkc_map_get(&c->disc_hints, src);
-        if (hint && !sdkc_map_put(&c->disc_hints, dest, (void *)hint))
+        const sdkc_node *hint = sdkc_map_get(&c->schemas->disc_hints, src);
+        if (hint && !sdkc_map_put(&c->schemas->disc_hints, dest, (void *)hint))
             c->nomem = true;
         return dest;
     }
@@ -247,7 +295,7 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
     v->type = src;
     t->u.union_.variants = v;
     t->u.union_.nvariants = 1;
-    if (!sdkc_vec_push(&c->unions, t))
+    if (!sdkc_vec_push(&c->schemas->unions, t))
         c->nomem = true;
     return t;
 }
@@ -284,7 +332,7 @@ static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
         bool again = false;
         for (size_t i = 0; i <= steps && i < SEEN && !again; i++)
             again = seen[i] == n;
-        if (++steps > c->ncomps + SEEN || again) {
+        if (++steps > c->schemas->ncomps + SEEN || again) {
             if (sdkc_map_get(&c->reported, refnode))
                 return NULL;
             /* one report per cycle: every reference on it counts as reported */
@@ -322,13 +370,13 @@ static sdkc_type *ref_type(cctx *c, const sdkc_node *n, const char *origin)
     const sdkc_node *target = deref_schema(c, n);
     if (!target)
         return sdkc_schema_any(c, refnode, origin, NULL);
-    comp *k = sdkc_map_get(&c->comp_by_node, target);
+    comp *k = sdkc_map_get(&c->schemas->comp_by_node, target);
     if (k) {
-        if (k->state == COMP_TODO && c->depth < MAX_LAZY_DEPTH)
+        if (k->state == COMP_TODO && c->schemas->depth < MAX_LAZY_DEPTH)
             fill_component(c, k);
         return k->shell;
     }
-    sdkc_type *t = sdkc_map_get(&c->ref_cache, target);
+    sdkc_type *t = sdkc_map_get(&c->schemas->ref_cache, target);
     if (t)
         return t;
     /* a reference into some other part of the document: convert it once, under a name taken
@@ -339,13 +387,14 @@ static sdkc_type *ref_type(cctx *c, const sdkc_node *n, const char *origin)
     t = new_type(c, SDKC_TYPE_ANY, target, sdkc_cc_strdup(c, ref + 1), NULL);
     if (!t || !ctxname)
         return t;
-    if (!sdkc_map_put(&c->ref_cache, target, t) || !sdkc_map_put(&c->busy, t, t)) {
+    if (!sdkc_map_put(&c->schemas->ref_cache, target, t) ||
+        !sdkc_map_put(&c->schemas->busy, t, t)) {
         c->nomem = true;
         return t;
     }
     schema_type(c, target, ctxname, t->origin, t);
     maybe_name(c, t, ctxname); /* a union made by copy_into has no name yet */
-    sdkc_map_del(&c->busy, t);
+    sdkc_map_del(&c->schemas->busy, t);
     return t;
 }
 
@@ -373,11 +422,11 @@ static const sdkc_brand *brand_for(cctx *c, const char *pattern)
     if (!brand_prefix(pattern, &len))
         return NULL;
     const char *prefix = pattern + 1;
-    brand_acc *b = sdkc_map_get(&c->brands, prefix);
+    brand_acc *b = sdkc_map_get(&c->schemas->brands, prefix);
     if (!b) {
         b = calloc(1, sizeof *b);
         sdkc_brand *br = sdkc_cc_alloc(c, sizeof *br);
-        if (!b || !br || !sdkc_vec_push(&c->brand_list, b)) {
+        if (!b || !br || !sdkc_vec_push(&c->schemas->brand_list, b)) {
             free(b);
             c->nomem = true;
             return NULL;
@@ -385,7 +434,7 @@ static const sdkc_brand *brand_for(cctx *c, const char *pattern)
         br->prefix = sdkc_cc_strdup(c, prefix);
         br->pattern = sdkc_cc_strdup(c, pattern);
         b->brand = br;
-        if (!br->prefix || !sdkc_map_put(&c->brands, br->prefix, b)) {
+        if (!br->prefix || !sdkc_map_put(&c->schemas->brands, br->prefix, b)) {
             c->nomem = true;
             return NULL;
         }
@@ -394,7 +443,8 @@ static const sdkc_brand *brand_for(cctx *c, const char *pattern)
     return b->brand;
 }
 
-void sdkc_schema_brand_vote(cctx *c, const sdkc_type *t, const char *field)
+/* Count a field or parameter name that uses a brand. */
+static void brand_vote(cctx *c, const sdkc_type *t, const char *field)
 {
     t = sdkc_type_strip_nullable(t);
     if (!t || t->kind != SDKC_TYPE_STRING || !t->u.str.brand || !field)
@@ -402,7 +452,7 @@ void sdkc_schema_brand_vote(cctx *c, const sdkc_type *t, const char *field)
     /* "id" says nothing about which kind of id */
     if (strcmp(field, "id") == 0)
         return;
-    brand_acc *b = sdkc_map_get(&c->brands, t->u.str.brand->prefix);
+    brand_acc *b = sdkc_map_get(&c->schemas->brands, t->u.str.brand->prefix);
     if (!b)
         return;
     for (size_t i = 0; i < b->n; i++) {
@@ -642,7 +692,7 @@ static sdkc_type *enum_type(cctx *c, const sdkc_node *n, const sdkc_node *e, con
         }
         t->u.union_.variants = vs;
         t->u.union_.nvariants = k;
-        if (!sdkc_vec_push(&c->unions, t))
+        if (!sdkc_vec_push(&c->schemas->unions, t))
             c->nomem = true;
         maybe_name(c, t, ctxname);
     }
@@ -738,10 +788,10 @@ static sdkc_type *union_type(cctx *c, const sdkc_node *n, const sdkc_node *list,
             vv[i].type = vs[i];
         inner->u.union_.variants = vv;
         inner->u.union_.nvariants = nv;
-        if (!sdkc_vec_push(&c->unions, inner))
+        if (!sdkc_vec_push(&c->schemas->unions, inner))
             c->nomem = true;
         const sdkc_node *disc = kget(n, "discriminator");
-        if (disc && !sdkc_map_put(&c->disc_hints, inner, (void *)disc))
+        if (disc && !sdkc_map_put(&c->schemas->disc_hints, inner, (void *)disc))
             c->nomem = true;
         maybe_name(c, inner, ctxname);
     }
@@ -986,7 +1036,6 @@ static sdkc_type *object_type(cctx *c, const sdkc_node *const *parts, const char
                 c->nomem = true;
                 break;
             }
-            sdkc_schema_brand_vote(c, f->type, wire);
             nf++;
         }
     }
@@ -994,6 +1043,14 @@ static sdkc_type *object_type(cctx *c, const sdkc_node *const *parts, const char
     sdkc_map_cleanup(&safe);
     t->u.object.fields = fields;
     t->u.object.nfields = nf;
+    field_list *votes = sdkc_cc_alloc(c, sizeof *votes);
+    if (votes) {
+        votes->fields = fields;
+        votes->n = nf;
+        if (!sdkc_vec_push(&c->schemas->field_lists, votes) ||
+            !sdkc_map_put(&c->schemas->fields_by_array, fields, votes))
+            c->nomem = true;
+    }
     if (addl_false)
         t->u.object.additional = NULL;
     else if (addl && addl->kind == SDKC_NODE_MAP)
@@ -1616,7 +1673,7 @@ static sdkc_type *keywords_type(cctx *c, const sdkc_node *n, const char *ctxname
         }
         t->u.union_.variants = vs;
         t->u.union_.nvariants = k;
-        if (!sdkc_vec_push(&c->unions, t))
+        if (!sdkc_vec_push(&c->schemas->unions, t))
             c->nomem = true;
         maybe_name(c, t, ctxname);
         return t;
@@ -1644,7 +1701,7 @@ static sdkc_type *schema_type(cctx *c, const sdkc_node *n, const char *ctxname, 
     }
     if (n->kind != SDKC_NODE_MAP)
         return any_into(c, n, origin, "a schema must be a mapping or a boolean", dest);
-    if (c->depth >= MAX_DEPTH) {
+    if (c->schemas->depth >= MAX_DEPTH) {
         sdkc_cc_error(c, n, "schemas nest too deeply (over %d levels)", MAX_DEPTH);
         return any_into(c, n, origin, NULL, dest);
     }
@@ -1652,7 +1709,7 @@ static sdkc_type *schema_type(cctx *c, const sdkc_node *n, const char *ctxname, 
        same type */
     bool had_dest = dest != NULL;
     if (!had_dest) {
-        sdkc_type *seen = sdkc_map_get(&c->ref_cache, n);
+        sdkc_type *seen = sdkc_map_get(&c->schemas->ref_cache, n);
         if (seen)
             return seen;
     }
@@ -1661,17 +1718,17 @@ static sdkc_type *schema_type(cctx *c, const sdkc_node *n, const char *ctxname, 
     const char *titled = NULL;
     if (!had_dest && !kget(n, "$ref")) {
         const char *tn = title_name(c, n);
-        const sdkc_node *first = tn ? sdkc_map_get(&c->titles, tn) : NULL;
-        sdkc_type *same = first ? sdkc_map_get(&c->ref_cache, first) : NULL;
+        const sdkc_node *first = tn ? sdkc_map_get(&c->schemas->titles, tn) : NULL;
+        sdkc_type *same = first ? sdkc_map_get(&c->schemas->ref_cache, first) : NULL;
         if (same && same_schema(first, n, 0)) {
-            if (!sdkc_map_put(&c->ref_cache, n, same))
+            if (!sdkc_map_put(&c->schemas->ref_cache, n, same))
                 c->nomem = true;
             return same;
         }
         if (tn && !first && sdkc_schema_name_free(c, tn))
             ctxname = titled = tn;
     }
-    c->depth++;
+    c->schemas->depth++;
     sdkc_type *t;
     if (kget(n, "$ref")) {
         sdkc_type *r = ref_type(c, n, origin);
@@ -1715,10 +1772,11 @@ static sdkc_type *schema_type(cctx *c, const sdkc_node *n, const char *ctxname, 
                     inner->safe_name = NULL;
                     inner->recursive = false;
                     inner->loc = loc;
-                    if (inner->kind == SDKC_TYPE_UNION && !sdkc_vec_push(&c->unions, inner))
+                    if (inner->kind == SDKC_TYPE_UNION &&
+                        !sdkc_vec_push(&c->schemas->unions, inner))
                         c->nomem = true;
-                    const sdkc_node *hint = sdkc_map_get(&c->disc_hints, made);
-                    if (hint && !sdkc_map_put(&c->disc_hints, inner, (void *)hint))
+                    const sdkc_node *hint = sdkc_map_get(&c->schemas->disc_hints, made);
+                    if (hint && !sdkc_map_put(&c->schemas->disc_hints, inner, (void *)hint))
                         c->nomem = true;
                     maybe_name(c, inner, ctxname);
                     made->kind = SDKC_TYPE_NULLABLE;
@@ -1730,12 +1788,12 @@ static sdkc_type *schema_type(cctx *c, const sdkc_node *n, const char *ctxname, 
             }
         }
     }
-    c->depth--;
-    if (t && t->name && !had_dest && !kget(n, "$ref") && !sdkc_map_get(&c->ref_cache, n) &&
-        !sdkc_map_put(&c->ref_cache, n, t))
+    c->schemas->depth--;
+    if (t && t->name && !had_dest && !kget(n, "$ref") && !sdkc_map_get(&c->schemas->ref_cache, n) &&
+        !sdkc_map_put(&c->schemas->ref_cache, n, t))
         c->nomem = true;
     if (titled && t && t->name && strcmp(t->name, titled) == 0 &&
-        !sdkc_map_put(&c->titles, titled, (void *)n))
+        !sdkc_map_put(&c->schemas->titles, titled, (void *)n))
         c->nomem = true;
     return t;
 }
@@ -1747,8 +1805,60 @@ sdkc_type *sdkc_schema_type(cctx *c, const sdkc_node *n, const char *ctxname, co
 
 /* ---- components ---- */
 
-bool sdkc_schema_declare_components(cctx *c)
+static bool new_state(cctx *c)
 {
+    struct sdkc_schemas *s = calloc(1, sizeof *s);
+    if (!s)
+        return false;
+    sdkc_map_init(&s->comp_by_node, SDKC_MAP_POINTERS);
+    sdkc_map_init(&s->ref_cache, SDKC_MAP_POINTERS);
+    sdkc_map_init(&s->busy, SDKC_MAP_POINTERS);
+    sdkc_map_init(&s->disc_hints, SDKC_MAP_POINTERS);
+    sdkc_map_init(&s->fields_by_array, SDKC_MAP_POINTERS);
+    sdkc_map_init(&s->names, SDKC_MAP_STRINGS);
+    sdkc_map_init(&s->snakes, SDKC_MAP_STRINGS);
+    sdkc_map_init(&s->titles, SDKC_MAP_STRINGS);
+    sdkc_map_init(&s->brands, SDKC_MAP_STRINGS);
+    c->schemas = s;
+    return true;
+}
+
+void sdkc_schema_cleanup(cctx *c)
+{
+    struct sdkc_schemas *s = c->schemas;
+    if (!s)
+        return;
+    sdkc_map_cleanup(&s->comp_by_node);
+    sdkc_map_cleanup(&s->ref_cache);
+    sdkc_map_cleanup(&s->busy);
+    sdkc_map_cleanup(&s->disc_hints);
+    sdkc_map_cleanup(&s->fields_by_array);
+    sdkc_map_cleanup(&s->names);
+    sdkc_map_cleanup(&s->snakes);
+    sdkc_map_cleanup(&s->titles);
+    sdkc_map_cleanup(&s->brands);
+    sdkc_vec_cleanup(&s->named);
+    sdkc_vec_cleanup(&s->all);
+    sdkc_vec_cleanup(&s->unions);
+    sdkc_vec_cleanup(&s->field_lists);
+    for (size_t i = 0; i < s->brand_list.len; i++) {
+        brand_acc *b = s->brand_list.items[i];
+        free(b->names);
+        free(b->counts);
+        free(b);
+    }
+    sdkc_vec_cleanup(&s->brand_list);
+    free(s);
+    c->schemas = NULL;
+}
+
+bool sdkc_schema_declare_components(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    if (!new_state(c)) {
+        c->nomem = true;
+        return false;
+    }
     const sdkc_node *comps = kget(kget(c->root, "components"), "schemas");
     if (!comps)
         return true;
@@ -1756,28 +1866,32 @@ bool sdkc_schema_declare_components(cctx *c)
         sdkc_cc_error(c, comps, "components.schemas must be a mapping");
         return true;
     }
-    c->ncomps = comps->npairs;
-    c->comps = sdkc_cc_alloc(c, (c->ncomps ? c->ncomps : 1) * sizeof *c->comps);
-    if (!c->comps)
-        return false;
-    for (size_t i = 0; i < c->ncomps; i++) {
-        comp *k = &c->comps[i];
+    c->schemas->ncomps = comps->npairs;
+    c->schemas->comps =
+        sdkc_cc_alloc(c, (c->schemas->ncomps ? c->schemas->ncomps : 1) * sizeof *c->schemas->comps);
+    if (!c->schemas->comps)
+        goto nomem;
+    for (size_t i = 0; i < c->schemas->ncomps; i++) {
+        comp *k = &c->schemas->comps[i];
         k->name = sdkc_cc_strdup(c, comps->pairs[i].key->str);
         k->node = comps->pairs[i].value;
         k->shell = sdkc_cc_alloc(c, sizeof *k->shell);
         if (!k->name || !k->shell)
-            return false;
+            goto nomem;
         k->shell->name = k->name;
         k->shell->kind = SDKC_TYPE_ANY;
         k->shell->origin = sdkc_cc_ptr_child(c, "/components/schemas", k->name);
         k->shell->loc = sdkc_cc_loc(c, comps->pairs[i].key);
         /* busy until filled: copy_into must not copy an empty shell */
-        if (!sdkc_vec_push(&c->all, k->shell) || !register_name(c, k->shell) ||
-            !sdkc_map_put(&c->comp_by_node, k->node, k) ||
-            !sdkc_map_put(&c->busy, k->shell, k->shell))
-            return false;
+        if (!sdkc_vec_push(&c->schemas->all, k->shell) || !register_name(c, k->shell) ||
+            !sdkc_map_put(&c->schemas->comp_by_node, k->node, k) ||
+            !sdkc_map_put(&c->schemas->busy, k->shell, k->shell))
+            goto nomem;
     }
     return !c->nomem;
+nomem:
+    c->nomem = true;
+    return false;
 }
 
 static void fill_component(cctx *c, comp *k)
@@ -1792,22 +1906,22 @@ static void fill_component(cctx *c, comp *k)
             k->shell->kind = SDKC_TYPE_ANY;
             return;
         }
-        comp *t = sdkc_map_get(&c->comp_by_node, k->target);
+        comp *t = sdkc_map_get(&c->schemas->comp_by_node, k->target);
         if (t)
             fill_component(c, t);
         else {
             /* alias of a non-component schema: convert that into this shell */
             k->state = COMP_BUSY;
-            sdkc_map_put(&c->busy, k->shell, k->shell);
+            sdkc_map_put(&c->schemas->busy, k->shell, k->shell);
             schema_type(c, k->target, k->name, k->shell->origin, k->shell);
-            sdkc_map_del(&c->busy, k->shell);
+            sdkc_map_del(&c->schemas->busy, k->shell);
             k->state = COMP_DONE;
             k->target = NULL;
         }
         return;
     }
     k->state = COMP_BUSY;
-    if (!sdkc_map_put(&c->busy, k->shell, k->shell)) {
+    if (!sdkc_map_put(&c->schemas->busy, k->shell, k->shell)) {
         c->nomem = true;
         return;
     }
@@ -1815,14 +1929,34 @@ static void fill_component(cctx *c, comp *k)
     schema_type(c, k->node, k->name, k->shell->origin, k->shell);
     if (docs)
         k->shell->docs = docs;
-    sdkc_map_del(&c->busy, k->shell);
+    sdkc_map_del(&c->schemas->busy, k->shell);
     k->state = COMP_DONE;
 }
 
-void sdkc_schema_fill_components(cctx *c)
+bool sdkc_schema_fill_components(cctx *c, sdkc_ir *ir)
 {
-    for (size_t i = 0; i < c->ncomps && !c->nomem; i++)
-        fill_component(c, &c->comps[i]);
+    (void)ir;
+    for (size_t i = 0; i < c->schemas->ncomps && !c->nomem; i++)
+        fill_component(c, &c->schemas->comps[i]);
+    return !c->nomem;
+}
+
+/* ---- amendments by later stages ---- */
+
+bool sdkc_schema_retype_field(cctx *c, const sdkc_type *object, const char *wire,
+                              const sdkc_type *type)
+{
+    object = sdkc_type_strip_nullable(object);
+    if (!object || object->kind != SDKC_TYPE_OBJECT)
+        return false;
+    field_list *l = sdkc_map_get(&c->schemas->fields_by_array, object->u.object.fields);
+    for (size_t i = 0; l && i < l->n; i++) {
+        if (strcmp(l->fields[i].wire_name, wire) == 0) {
+            l->fields[i].type = type; /* copies of the object share the array */
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- finishing passes ---- */
@@ -1871,11 +2005,11 @@ static const sdkc_type *mapped_type(cctx *c, const sdkc_node *v)
     if (!s)
         return NULL;
     if (s[0] != '#')
-        return sdkc_map_get(&c->names, s);
+        return sdkc_map_get(&c->schemas->names, s);
     const sdkc_node *t = sdkc_cc_resolve_ref(c, v);
     t = t ? final_target(c, t) : NULL;
-    comp *k = t ? sdkc_map_get(&c->comp_by_node, t) : NULL;
-    return k ? k->shell : (t ? sdkc_map_get(&c->ref_cache, t) : NULL);
+    comp *k = t ? sdkc_map_get(&c->schemas->comp_by_node, t) : NULL;
+    return k ? k->shell : (t ? sdkc_map_get(&c->schemas->ref_cache, t) : NULL);
 }
 
 /* An explicit OpenAPI discriminator: tags from the property's literal, else the mapping, else the
@@ -1925,7 +2059,7 @@ static void finish_union(cctx *c, sdkc_type *u)
     sdkc_variant *vs = (sdkc_variant *)u->u.union_.variants;
     size_t n = u->u.union_.nvariants;
     const char *disc = NULL;
-    const sdkc_node *hint = sdkc_map_get(&c->disc_hints, u);
+    const sdkc_node *hint = sdkc_map_get(&c->schemas->disc_hints, u);
     bool expl = hint && explicit_discriminator(c, u, hint);
     if (expl)
         disc = u->u.union_.discriminator;
@@ -2003,7 +2137,7 @@ static bool brand_name_taken(const void *arg, const char *name)
  * first, fall back to the name plus their prefix, then numbers. */
 static void finish_brands(cctx *c, sdkc_ir *ir)
 {
-    size_t n = c->brand_list.len;
+    size_t n = c->schemas->brand_list.len;
     if (n == 0)
         return;
     brand_acc **order = malloc(n * sizeof *order);
@@ -2014,7 +2148,7 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
         c->nomem = true;
         goto done;
     }
-    memcpy(order, c->brand_list.items, n * sizeof *order);
+    memcpy(order, c->schemas->brand_list.items, n * sizeof *order);
     qsort(order, n, sizeof *order, cmp_brand_acc);
     for (size_t i = 0; i < n; i++) {
         brand_acc *b = order[i];
@@ -2038,7 +2172,7 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
             c->nomem = true;
             goto done;
         }
-        brand_names used = {&taken, &c->names};
+        brand_names used = {&taken, &c->schemas->names};
         const char *name = base;
         if (brand_name_taken(&used, name))
             name = sdkc_cc_printf(c, "%s%s", base, nz(sdkc_pascal_case(c->a, b->brand->prefix)));
@@ -2052,15 +2186,15 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
     }
     /* the IR holds brands by value, sorted by name; string types point at these copies */
     for (size_t i = 0; i < n; i++)
-        out[i] = *((brand_acc *)c->brand_list.items[i])->brand;
+        out[i] = *((brand_acc *)c->schemas->brand_list.items[i])->brand;
     qsort(out, n, sizeof *out, cmp_brand);
     sdkc_map byprefix;
     sdkc_map_init(&byprefix, SDKC_MAP_STRINGS);
     for (size_t i = 0; i < n; i++)
         if (!sdkc_map_put(&byprefix, out[i].prefix, &out[i]))
             c->nomem = true;
-    for (size_t i = 0; i < c->all.len; i++) {
-        sdkc_type *t = c->all.items[i];
+    for (size_t i = 0; i < c->schemas->all.len; i++) {
+        sdkc_type *t = c->schemas->all.items[i];
         if (t->kind == SDKC_TYPE_STRING && t->u.str.brand)
             t->u.str.brand = sdkc_map_get(&byprefix, t->u.str.brand->prefix);
     }
@@ -2143,7 +2277,7 @@ typedef struct frame {
 
 static void mark_recursive(cctx *c)
 {
-    size_t n = c->all.len;
+    size_t n = c->schemas->all.len;
     sdkc_map idx;
     sdkc_map_init(&idx, SDKC_MAP_POINTERS);
     tnode *tn = calloc(n ? n : 1, sizeof *tn);
@@ -2156,7 +2290,7 @@ static void mark_recursive(cctx *c)
     if (!sdkc_map_reserve(&idx, n))
         c->nomem = true;
     for (size_t i = 0; i < n && !c->nomem; i++)
-        if (!sdkc_map_put(&idx, c->all.items[i], (void *)(uintptr_t)(i + 1))) {
+        if (!sdkc_map_put(&idx, c->schemas->all.items[i], (void *)(uintptr_t)(i + 1))) {
             c->nomem = true;
             goto done;
         }
@@ -2177,7 +2311,7 @@ static void mark_recursive(cctx *c)
                 tn[f->v].index = tn[f->v].low = counter++;
                 tn[f->v].on_stack = true;
                 stack[sp++] = f->v;
-                const sdkc_type *t = c->all.items[f->v];
+                const sdkc_type *t = c->schemas->all.items[f->v];
                 size_t cap = nchildren(t);
                 f->kids = cap ? sdkc_cc_alloc(c, cap * sizeof *f->kids) : NULL;
                 f->nkids = f->kids ? children(t, f->kids, cap) : 0;
@@ -2191,7 +2325,7 @@ static void mark_recursive(cctx *c)
                     continue;
                 w--;
                 if (w == f->v) {
-                    ((sdkc_type *)c->all.items[w])->recursive = true;
+                    ((sdkc_type *)c->schemas->all.items[w])->recursive = true;
                     continue;
                 }
                 if (!tn[w].visited) {
@@ -2214,7 +2348,7 @@ static void mark_recursive(cctx *c)
                 for (size_t i = base; i < sp; i++) {
                     tn[stack[i]].on_stack = false;
                     if (count > 1)
-                        ((sdkc_type *)c->all.items[stack[i]])->recursive = true;
+                        ((sdkc_type *)c->schemas->all.items[stack[i]])->recursive = true;
                 }
                 sp = base;
             }
@@ -2249,8 +2383,8 @@ static bool plain_name(const char *s)
  * null]`), describes no value: report it like a cycle of pure references. */
 static void check_empty_cycles(cctx *c)
 {
-    for (size_t i = 0; i < c->all.len; i++) {
-        const sdkc_type *start = c->all.items[i], *t = start;
+    for (size_t i = 0; i < c->schemas->all.len; i++) {
+        const sdkc_type *start = c->schemas->all.items[i], *t = start;
         for (int step = 0; step < 64 && t; step++) {
             if (t->kind == SDKC_TYPE_NULLABLE)
                 t = t->u.nullable.inner;
@@ -2268,23 +2402,57 @@ static void check_empty_cycles(cctx *c)
     }
 }
 
-void sdkc_schema_finish(cctx *c, sdkc_ir *ir)
+bool sdkc_schema_check_empty_cycles(cctx *c, sdkc_ir *ir)
 {
+    (void)ir;
     check_empty_cycles(c);
-    for (size_t i = 0; i < c->unions.len && !c->nomem; i++)
-        finish_union(c, c->unions.items[i]);
-    if (!c->nomem)
-        finish_brands(c, ir);
-    if (!c->nomem)
-        mark_recursive(c);
-    if (c->nomem)
-        return;
-    /* aliases: a copy of their target under their own name */
-    for (size_t i = 0; i < c->ncomps; i++) {
-        comp *k = &c->comps[i];
+    return !c->nomem;
+}
+
+bool sdkc_schema_count_brand_votes(cctx *c, sdkc_ir *ir)
+{
+    struct sdkc_schemas *s = c->schemas;
+    for (size_t i = 0; i < s->field_lists.len; i++) {
+        const field_list *l = s->field_lists.items[i];
+        for (size_t j = 0; j < l->n; j++)
+            brand_vote(c, l->fields[j].type, l->fields[j].wire_name);
+    }
+    for (size_t i = 0; i < ir->nops; i++)
+        for (size_t j = 0; j < ir->ops[i].nparams; j++)
+            brand_vote(c, ir->ops[i].params[j].type, ir->ops[i].params[j].wire_name);
+    return !c->nomem;
+}
+
+bool sdkc_schema_find_discriminators(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    for (size_t i = 0; i < c->schemas->unions.len && !c->nomem; i++)
+        finish_union(c, c->schemas->unions.items[i]);
+    return !c->nomem;
+}
+
+bool sdkc_schema_name_brands(cctx *c, sdkc_ir *ir)
+{
+    finish_brands(c, ir);
+    return !c->nomem;
+}
+
+bool sdkc_schema_mark_recursive(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    mark_recursive(c);
+    return !c->nomem;
+}
+
+/* An alias component becomes a copy of its target under its own name. */
+bool sdkc_schema_copy_aliases(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    for (size_t i = 0; i < c->schemas->ncomps; i++) {
+        comp *k = &c->schemas->comps[i];
         if (k->state != COMP_ALIAS || !k->target)
             continue;
-        comp *t = sdkc_map_get(&c->comp_by_node, k->target);
+        comp *t = sdkc_map_get(&c->schemas->comp_by_node, k->target);
         if (!t)
             continue;
         sdkc_type keep = *k->shell;
@@ -2294,12 +2462,18 @@ void sdkc_schema_finish(cctx *c, sdkc_ir *ir)
         k->shell->loc = keep.loc;
         k->shell->docs = keep.docs ? keep.docs : t->shell->docs;
     }
-    size_t n = c->named.len;
+    return true;
+}
+
+/* ir->types: the named types sorted by name, each with its C-safe name. */
+bool sdkc_schema_list_types(cctx *c, sdkc_ir *ir)
+{
+    size_t n = c->schemas->named.len;
     const sdkc_type **types = sdkc_cc_alloc(c, (n ? n : 1) * sizeof *types);
     if (!types)
-        return;
+        return false;
     if (n > 0) {
-        memcpy(types, c->named.items, n * sizeof *types);
+        memcpy(types, c->schemas->named.items, n * sizeof *types);
         qsort(types, n, sizeof *types, cmp_type_name);
     }
     /* safe names: identifier-like names first so they keep the plain spelling */
@@ -2318,4 +2492,5 @@ void sdkc_schema_finish(cctx *c, sdkc_ir *ir)
     sdkc_map_cleanup(&safe);
     ir->types = types;
     ir->ntypes = n;
+    return !c->nomem;
 }
