@@ -149,6 +149,10 @@ static const char *strip_group(cctx *c, const char *rest, const char *group)
     if (strncmp(whole, g, gl) != 0 || whole[gl] != '_')
         return NULL;
     for (size_t k = 1; rest[k]; k++) {
+        /* words never end inside a lower-case run, a digit run or before digits */
+        char a = rest[k - 1], z = rest[k];
+        if ((a >= 'a' && a <= 'z' && z >= 'a' && z <= 'z') || (is_alnum(a) && z >= '0' && z <= '9'))
+            continue;
         const char *head = sdkc_arena_strndup(c->a, rest, k);
         const char *hs = head ? snake(c, head) : NULL;
         if (!hs) {
