@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "compile_internal.h"
+#include "op_groups.h"
 
 static const char *const METHODS[] = {"get",     "put",  "post",  "delete",
                                       "options", "head", "patch", "trace"};
@@ -1422,34 +1423,6 @@ static void split_id(cctx *c, raw_op *r)
     }
 }
 
-static void assign_safe_names(cctx *c, raw_op *ops, size_t n)
-{
-    cmap taken;
-    cmap_init(&taken, true);
-    /* unprefixed ids first: a stripped id that collides with one keeps its prefix */
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < n; i++) {
-            raw_op *r = &ops[i];
-            if ((r->prefix != NULL) != (pass == 1))
-                continue;
-            char *s = sdkc_snake_case(c->a, r->rest);
-            if (s && cmap_get(&taken, s) && r->prefix)
-                s = sdkc_snake_case(c->a, r->id);
-            if (s && sdkc_is_c_keyword(s))
-                s = cc_printf(c, "%s_", s);
-            const char *u = s;
-            for (unsigned k = 2; u && cmap_get(&taken, u); k++)
-                u = cc_printf(c, "%s_%u", s, k);
-            if (!u || !cmap_put(&taken, u, r)) {
-                c->nomem = true;
-                break;
-            }
-            r->safe = u;
-        }
-    }
-    cmap_cleanup(&taken);
-}
-
 /* ---- webhooks and callbacks ---- */
 
 /* One webhook or callback per operation of a path item the API sends. */
@@ -1718,22 +1691,15 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             n++;
         }
     }
-    assign_safe_names(c, raw, n);
+    for (size_t i = 0; i < n; i++)
+        cc_op_seed(c, &ops[i], raw[i].node, raw[i].id, raw[i].prefix, raw[i].route);
+    cc_name_ops(c, ops, n);
+    for (size_t i = 0; i < n; i++)
+        raw[i].safe = ops[i].safe_name;
     build_schemes(c, ir, &ndeclared);
     for (size_t i = 0; i < n && !c->nomem; i++) {
         raw_op *r = &raw[i];
         sdkc_operation *op = &ops[i];
-        op->id = r->id;
-        op->prefix = r->prefix;
-        const char *dot = strchr(r->rest, '.');
-        if (dot) {
-            op->group = sdkc_arena_strndup(c->a, r->rest, (size_t)(dot - r->rest));
-            op->name = cc_strdup(c, dot + 1);
-        } else {
-            op->group = NULL;
-            op->name = cc_strdup(c, r->rest);
-        }
-        op->safe_name = r->safe;
         op->method = upper(c, r->method);
         op->path = cc_strdup(c, r->route);
         op->fragment = r->fragment ? cc_strdup(c, r->fragment) : NULL;

@@ -115,3 +115,13 @@ if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
   set_tests_properties(emitter/ts_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 600
                        SKIP_RETURN_CODE 77)
 endif()
+
+# Clients grouped as the API is: GitHub by tag, Stripe by path, OpenCode's whole contract with v2
+# under client.v2 (and oc_v2_* in C); the calls run under node when it is there (77: skipped).
+if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
+  add_test(NAME emitter/ts_groups
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts-groups.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_groups)
+  set_tests_properties(emitter/ts_groups PROPERTIES LABELS "emitter;script" TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
+endif()
