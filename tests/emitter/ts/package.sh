@@ -3,7 +3,8 @@
 # the OpenCode v2 package (with --package-version), `npm pack` it (its prepack script runs tsc into
 # dist/), check what the tarball holds, install the tarball into a scratch project, type-check
 # package/consumer.ts (which imports the package by name) under strict, exactOptionalPropertyTypes
-# and noUncheckedIndexedAccess with the oldest and the newest pinned TypeScript, and run it with
+# and noUncheckedIndexedAccess with the oldest and the newest pinned TypeScript (and under strict
+# alone, with moduleResolution Bundler and node), and run it with
 # node against the in-memory transport. Offline once scripts/ts-tools.sh has installed TypeScript
 # (the only thing it installs, into the SDKC cache); npm gets a scratch cache and --offline.
 # Exit 77 (skipped) when node or npm is absent.
@@ -76,8 +77,11 @@ cat >tsconfig.json <<'JSON'
 }
 JSON
 "$tsc" -p . || fail "tsc $pinned: the consumer does not type-check against the package"
-# the newest TypeScript, and without the two extra checks (the package's .d.ts under both)
+# the newest TypeScript; strict alone (the package's .d.ts under both settings), with the
+# resolutions of bundlers (exports) and of older projects (the top-level types)
 "$tsc_newest" -p . --noEmit || fail "tsc newest: the consumer does not type-check"
-"$tsc_newest" -p . --noEmit --exactOptionalPropertyTypes false --noUncheckedIndexedAccess false ||
-  fail "tsc newest (strict only): the consumer does not type-check"
+"$tsc_newest" -p . --noEmit --exactOptionalPropertyTypes false --noUncheckedIndexedAccess false \
+  --module ESNext --moduleResolution Bundler || fail "tsc newest (strict, Bundler): the consumer does not type-check"
+"$tsc" -p . --noEmit --exactOptionalPropertyTypes false --noUncheckedIndexedAccess false \
+  --module ES2022 --moduleResolution node || fail "tsc $pinned (strict, node): the consumer does not type-check"
 node dist/consumer.js || fail "the consumer script"
