@@ -120,6 +120,6 @@ if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
   add_test(NAME emitter/ts_package
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts/package.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_package)
-  set_tests_properties(emitter/ts_package PROPERTIES LABELS "emitter;script" TIMEOUT 300
+  set_tests_properties(emitter/ts_package PROPERTIES LABELS "emitter;script" TIMEOUT 600
                        SKIP_RETURN_CODE 77)
 endif()
