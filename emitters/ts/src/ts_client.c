@@ -736,6 +736,26 @@ sdkc_status ts_emit_readme(ts_ctx *cx, sdkc_buf *b)
         SDKC_VERSION, sdkc_kit_source_name(ir, "(unknown)"),
         ir->source_sha256 ? ir->source_sha256 : "(unknown)", pkg, ir->title ? ir->title : "the API",
         ir->version ? ir->version : "");
+    /* npm names the tarball after the name, without '@' and with '/' as '-', and the version */
+    char *tarball =
+        sdkc_arena_printf(cx->arena, "%s-%s.tgz", pkg[0] == '@' ? pkg + 1 : pkg, cx->version);
+    if (!tarball)
+        return SDKC_ERR_NOMEM;
+    char *slash = strchr(tarball, '/');
+    if (slash)
+        *slash = '-';
+    sdkc_buf_printf(
+        b,
+        "## Depending on it\n\nThis folder is the npm package `%s` %s, built into `dist/` by "
+        "TypeScript %s (a devDependency) when it is packed:\n\n"
+        "```sh\nnpm install   # once: TypeScript\nnpm pack      # runs tsc (prepack), writes "
+        "%s\n```\n\n"
+        "In the project that uses it, install the tarball (its `package.json` then records the "
+        "path, `file:...`):\n\n```sh\nnpm install /path/to/%s\n```\n\n"
+        "Or link this folder once it is built (`npm run build`): `npm install "
+        "/path/to/this/folder`; or publish it (`npm publish`). Then import it (ESM, with its "
+        "declarations):\n\n",
+        pkg, cx->version, TS_TYPESCRIPT_VERSION, tarball, tarball);
     sdkc_buf_printf(b,
                     "```ts\nimport { Client, isClientError } from '%s';\n\n"
                     "const client = new Client({ baseUrl: 'http://127.0.0.1:4096' });\n```\n\n",

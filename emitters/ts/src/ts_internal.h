@@ -63,9 +63,14 @@ typedef struct ts_ctx {
     ts_op *ops;
     ts_group *groups;
     size_t ngroups;
-    ts_names exports; /* every name index.ts exports explicitly */
+    ts_names exports;    /* every name index.ts exports explicitly */
+    const char *version; /* the package version (semver) */
     bool oom;
 } ts_ctx;
+
+/* The TypeScript the generated package builds with (its devDependency; scripts/ts-tools.sh
+   pins the same version). */
+#define TS_TYPESCRIPT_VERSION "5.6.3"
 
 /* names */
 bool ts_names_add(ts_names *s, const char *name); /* false if present (or on OOM: s->oom) */

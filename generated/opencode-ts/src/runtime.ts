@@ -89,7 +89,7 @@ export class ClientError extends Error {
     reason: ClientErrorReason,
     operation: string,
     message: string,
-    extra: { status?: number; body?: string; cause?: unknown } = {},
+    extra: { status?: number | undefined; body?: string | undefined; cause?: unknown } = {},
   ) {
     super(`${operation}: ${message}`, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'ClientError';
@@ -227,7 +227,7 @@ export interface OperationSpec {
   readonly encoding: SuccessEncoding;
   readonly accept?: string;
   /** The field the result is unwrapped from (`{data: X}`). */
-  readonly unwrap?: string;
+  readonly unwrap?: string | undefined;
   /** The other declared successes (exact statuses ascending, then 2XX): each decodes as its own. */
   readonly successes?: readonly SuccessSpec[];
   /** The successes differ in type: a call resolves to `{ status, value }`. */
@@ -451,7 +451,7 @@ function formBody(value: Record<string, unknown>, enc: Readonly<Record<string, E
 interface Part {
   name: string;
   filename?: string;
-  contentType?: string;
+  contentType?: string | undefined;
   bytes: Uint8Array;
 }
 
@@ -906,7 +906,9 @@ export class BaseClient {
     };
     let request: Request;
     try {
-      request = new Request(url, { method: wire.method, headers, body: wire.body, signal: controller.signal });
+      // bytes are never on a SharedArrayBuffer (TypeScript 5.7+ types Uint8Array by its buffer)
+      const body = (wire.body ?? null) as BodyInit | null;
+      request = new Request(url, { method: wire.method, headers, body, signal: controller.signal });
     } catch (e) {
       cleanup();
       throw new ClientError('transport', op.id, `cannot build the request: ${String(e)}`, { cause: e });
