@@ -135,6 +135,15 @@ def goals(s):
         g.append(dict(goal=f"C SDK {kind} peak RSS flat ({n_small} -> {n_large})",
                       value=None if a is None or b is None else f"{a} -> {b} MiB",
                       met=None if a is None or b is None else b <= a * 1.1 + 2))
+    # The TypeScript SDK's stream by the same rule, the official client's figures beside (issue 28).
+    a, b = get("sse-small", "ts", "median_rss_mib"), get("sse-large", "ts", "median_rss_mib")
+    ja, jb = get("sse-small", "js", "median_rss_mib"), get("sse-large", "js", "median_rss_mib")
+    n_small = s.get("sse-small", {}).get("ts", {}).get("count", "?")
+    n_large = s.get("sse-large", {}).get("ts", {}).get("count", "?")
+    g.append(dict(goal=f"TS SDK sse peak RSS flat ({n_small} -> {n_large})",
+                  value=None if a is None or b is None else
+                  f"{a} -> {b} MiB" + ("" if ja is None or jb is None else f" (JS {ja} -> {jb})"),
+                  met=None if a is None or b is None else b <= a * 1.1 + 2))
     return g
 
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# bench/ts-corpus.sh - the TypeScript SDKs of public contracts under `tsc --strict`: for each
-# contract, `sdkc generate --lang ts` into its own folder, then one tsc run over them all (each SDK
-# is its own set of modules). Prints the contracts generated, those that failed to generate, and
-# the contracts with tsc errors (with their first errors).
+# bench/ts-corpus.sh - the TypeScript SDKs of public contracts under `strict`,
+# `exactOptionalPropertyTypes` and `noUncheckedIndexedAccess`, with the oldest and the newest pinned
+# TypeScript (scripts/ts-tools.sh): for each contract, `sdkc generate --lang ts --tests` into its
+# own folder, then one tsc run per compiler over them all, sources and mock tests (each SDK is its
+# own set of modules). Prints the contracts generated, those that failed to generate, and the
+# contracts with tsc errors (with their first errors), per compiler.
 #
 # usage: bench/ts-corpus.sh [--list FILE] [--sdkc PATH] [--out DIR] [--check]
 #   --list FILE  contracts named in FILE (paths under the corpus's api/; default tests/mock/corpus.txt)
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -d "$API" ] || "$ROOT/bench/corpus.sh" --install || exit 2
-TSC=$("$ROOT/scripts/ts-tools.sh" tsc)
+TSCS=("$("$ROOT/scripts/ts-tools.sh" tsc oldest)" "$("$ROOT/scripts/ts-tools.sh" tsc newest)")
 [ -n "$OUT" ] || OUT=$(mktemp -d /tmp/sdkc-ts-corpus.XXXXXX)
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -35,31 +37,39 @@ while read -r rel; do
   case $rel in '#'* | '') continue ;; esac
   n=$((n + 1))
   d=$(printf '%s' "$rel" | tr '/' '_')
-  if ! "$SDKC" generate "$API/$rel" --lang ts --quiet --out "$OUT/$d" 2>"$OUT/$d.err"; then
+  if ! "$SDKC" generate "$API/$rel" --lang ts --tests --quiet --out "$OUT/$d" 2>"$OUT/$d.err"; then
     echo "generate failed: $rel: $(head -1 "$OUT/$d.err")"
     genfail=$((genfail + 1))
     continue
   fi
-  includes="$includes\"$d/src\","
+  includes="$includes\"$d/src\",\"$d/tests\","
 done <"$LIST"
 cat >"$OUT/tsconfig.json" <<JSON
 {
   "compilerOptions": {
     "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
-    "lib": ["ES2022", "DOM", "DOM.Iterable"], "strict": true, "noEmit": true
+    "lib": ["ES2022", "DOM", "DOM.Iterable"], "strict": true,
+    "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true, "noEmit": true
   },
   "include": [${includes%,}]
 }
 JSON
 printf '{"type":"module","private":true}\n' >"$OUT/package.json"
 tscfail=0
-if ! (cd "$OUT" && "$TSC" -p . >"$OUT/tsc.txt" 2>&1); then
-  tscfail=$(grep -oE '^[^(/]+/src/' "$OUT/tsc.txt" | sort -u | wc -l)
-  grep -oE '^[^(/]+/src/' "$OUT/tsc.txt" | sort -u | while read -r dir; do
-    echo "tsc errors: ${dir%/src/}: $(grep -c "^$dir" "$OUT/tsc.txt") (first: $(grep -m1 "^$dir" "$OUT/tsc.txt"))"
-  done
-  [ "$tscfail" -gt 0 ] || { echo "tsc failed:"; head -20 "$OUT/tsc.txt"; tscfail=1; }
-fi
-echo "ts-corpus: $n contracts, $genfail failed to generate, $tscfail with tsc errors (SDKs in $OUT)"
+for TSC in "${TSCS[@]}"; do
+  v=$("$TSC" --version | cut -d' ' -f2)
+  if ! (cd "$OUT" && "$TSC" -p . >"$OUT/tsc-$v.txt" 2>&1); then
+    bad=$(grep -oE '^[^(/]+/(src|tests)/' "$OUT/tsc-$v.txt" | sed -E 's#/(src|tests)/$##' | sort -u)
+    for dir in $bad; do
+      echo "tsc $v errors: $dir: $(grep -c "^$dir/" "$OUT/tsc-$v.txt") (first: $(grep -m1 "^$dir/" "$OUT/tsc-$v.txt"))"
+    done
+    n_bad=$(printf '%s\n' "$bad" | grep -c . || true)
+    [ "$n_bad" -gt 0 ] || { echo "tsc $v failed:"; head -20 "$OUT/tsc-$v.txt"; n_bad=1; }
+    tscfail=$((tscfail + n_bad))
+  else
+    echo "tsc $v: ok"
+  fi
+done
+echo "ts-corpus: $n contracts, $genfail failed to generate, $tscfail with tsc errors (per compiler; SDKs in $OUT)"
 if [ "$CHECK" = 1 ] && [ $((genfail + tscfail)) -gt 0 ]; then exit 1; fi
 exit 0

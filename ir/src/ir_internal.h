@@ -27,6 +27,7 @@ extern const char *const sdkc_param_style_names[7];
 extern const char *const sdkc_encoding_names[5];
 extern const char *const sdkc_page_style_names[7];
 extern const char *const sdkc_page_source_names[3];
+extern const char *const sdkc_group_source_names[5];
 /* The index of s (NULL allowed) in names (of n), or -1. */
 int sdkc_spelling_index(const char *const *names, size_t n, const char *s);
 #define SDKC_SPELLING_INDEX(names, s)                                                              \

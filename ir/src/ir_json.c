@@ -699,6 +699,20 @@ static void webhook_json(writer *w, const sdkc_webhook *h)
     close_c(w, '}');
 }
 
+/* A list of strings, left out when empty. */
+static void put_strs(writer *w, const char *k, const char *const *v, size_t n)
+{
+    if (!n)
+        return;
+    key(w, k);
+    open_c(w, '[');
+    for (size_t i = 0; i < n; i++) {
+        item(w);
+        v_str(w, v[i]);
+    }
+    close_c(w, ']');
+}
+
 static void operation_json(writer *w, const sdkc_operation *op)
 {
     open_c(w, '{');
@@ -707,6 +721,10 @@ static void operation_json(writer *w, const sdkc_operation *op)
     put_str(w, "group", op->group);
     put_str(w, "name", op->name);
     put_str(w, "safe_name", op->safe_name);
+    put_str(w, "kept_prefix", op->kept_prefix);
+    if (op->group_source != SDKC_GROUP_NONE)
+        put_str(w, "group_source", sdkc_group_source_name(op->group_source));
+    put_strs(w, "tags", op->tags, op->ntags);
     put_str(w, "method", op->method);
     put_str(w, "path", op->path);
     put_str(w, "fragment", op->fragment);
@@ -1599,6 +1617,23 @@ static const sdkc_stream *read_stream(reader *r, const json_t *sm, const char *n
     return s;
 }
 
+/* An optional list of strings ("tags"). */
+static const char *const *read_strs(reader *r, const json_t *o, const char *k, size_t *n,
+                                    const char *where)
+{
+    const json_t *arr = get_array(r, o, k, false, where);
+    size_t len = json_array_size(arr);
+    const char **v = len ? ralloc(r, len * sizeof *v) : NULL;
+    for (size_t i = 0; v && i < len; i++) {
+        const json_t *s = json_array_get(arr, i);
+        v[i] = json_is_string(s) ? rdup(r, json_string_value(s)) : NULL;
+        if (!v[i])
+            rerr(r, "%s: \"%s\" must hold strings", where, k);
+    }
+    *n = v ? len : 0;
+    return v;
+}
+
 static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
 {
     char where[600];
@@ -1610,6 +1645,11 @@ static void read_operation(reader *r, sdkc_operation *op, const json_t *o)
     op->group = get_str(r, o, "group", where);
     op->name = get_str(r, o, "name", where);
     op->safe_name = get_str(r, o, "safe_name", where);
+    op->kept_prefix = get_str(r, o, "kept_prefix", where);
+    const char *gs = get_str(r, o, "group_source", where);
+    if (gs && !sdkc_group_source_parse(gs, &op->group_source))
+        rerr(r, "%s: unknown group_source \"%s\"", where, gs);
+    op->tags = read_strs(r, o, "tags", &op->ntags, where);
     op->method = need_str(r, o, "method", where);
     op->path = need_str(r, o, "path", where);
     op->fragment = get_str(r, o, "fragment", where);

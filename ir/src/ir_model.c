@@ -20,6 +20,7 @@ const char *const sdkc_page_style_names[7] = {"cursor-object", "cursor-token", "
                                               "next-url",      "link-header",  "page-number",
                                               "offset"};
 const char *const sdkc_page_source_names[3] = {"heuristic", "extension", "config"};
+const char *const sdkc_group_source_names[5] = {"none", "extension", "operation-id", "tag", "path"};
 
 int sdkc_spelling_index(const char *const *names, size_t n, const char *s)
 {
@@ -81,6 +82,19 @@ bool sdkc_page_source_parse(const char *name, sdkc_page_source *out)
     int i = SDKC_SPELLING_INDEX(sdkc_page_source_names, name);
     if (i >= 0)
         *out = (sdkc_page_source)i;
+    return i >= 0;
+}
+
+const char *sdkc_group_source_name(sdkc_group_source s)
+{
+    return SPELLING(sdkc_group_source_names, s, "none");
+}
+
+bool sdkc_group_source_parse(const char *name, sdkc_group_source *out)
+{
+    int i = SDKC_SPELLING_INDEX(sdkc_group_source_names, name);
+    if (i >= 0)
+        *out = (sdkc_group_source)i;
     return i >= 0;
 }
 

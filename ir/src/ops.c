@@ -71,26 +71,6 @@ static void split_id(cctx *c, raw_op *r)
     }
 }
 
-static void assign_safe_names(cctx *c, raw_op *ops, size_t n)
-{
-    sdkc_map taken;
-    sdkc_map_init(&taken, SDKC_MAP_STRINGS);
-    /* unprefixed ids first: a stripped id that collides with one keeps its prefix */
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t i = 0; i < n; i++) {
-            raw_op *r = &ops[i];
-            if ((r->prefix != NULL) != (pass == 1))
-                continue;
-            const char *s = sdkc_snake_case(c->a, r->rest);
-            r->safe = sdkc_cc_unique_c_name(
-                c, &taken, s && sdkc_map_get(&taken, s) && r->prefix ? r->id : r->rest, r);
-            if (!r->safe)
-                break;
-        }
-    }
-    sdkc_map_cleanup(&taken);
-}
-
 /* ---- discovery ---- */
 
 /* The operations a contract declares, in path order, before conversion. */
@@ -247,20 +227,10 @@ static bool find_operations(cctx *c, const sdkc_node *paths, found_ops *f)
 
 /* ---- conversion ---- */
 
-/* The IR operation of r, but for its security and callbacks; its main success response. */
+/* The IR operation of r (named already), but for its security and callbacks; its main success
+ * response. */
 static const sdkc_node *build_operation(cctx *c, const raw_op *r, sdkc_operation *op)
 {
-    op->id = r->id;
-    op->prefix = r->prefix;
-    const char *dot = strchr(r->rest, '.');
-    if (dot) {
-        op->group = sdkc_arena_strndup(c->a, r->rest, (size_t)(dot - r->rest));
-        op->name = sdkc_cc_strdup(c, dot + 1);
-    } else {
-        op->group = NULL;
-        op->name = sdkc_cc_strdup(c, r->rest);
-    }
-    op->safe_name = r->safe;
     op->method = sdkc_ops_upper(c, r->method);
     op->path = sdkc_cc_strdup(c, r->route);
     op->fragment = r->fragment ? sdkc_cc_strdup(c, r->fragment) : NULL;
@@ -280,14 +250,27 @@ static const sdkc_node *build_operation(cctx *c, const raw_op *r, sdkc_operation
     return success;
 }
 
-/* ir->ops and c->op_sources from the operations found; callbacks into hooks. */
-static void build_operations(cctx *c, sdkc_ir *ir, const found_ops *f, size_t ndeclared,
-                             sdkc_vec *hooks)
+/* The IR operations of those found, grouped and named (docs/naming.md#groups); NULL when out of
+ * memory. */
+static sdkc_operation *name_operations(cctx *c, found_ops *f)
 {
-    size_t cap = f->cap ? f->cap : 1;
-    sdkc_operation *ops = sdkc_cc_alloc(c, cap * sizeof *ops);
-    sdkc_op_source *srcs = sdkc_cc_alloc(c, cap * sizeof *srcs);
-    if (!ops || !srcs)
+    sdkc_operation *ops = sdkc_cc_alloc(c, (f->cap ? f->cap : 1) * sizeof *ops);
+    if (!ops)
+        return NULL;
+    for (size_t i = 0; i < f->n; i++)
+        sdkc_ops_seed(c, &ops[i], f->raw[i].node, f->raw[i].id, f->raw[i].prefix, f->raw[i].route);
+    sdkc_ops_name(c, ops, f->n);
+    for (size_t i = 0; i < f->n; i++)
+        f->raw[i].safe = ops[i].safe_name;
+    return ops;
+}
+
+/* ir->ops and c->op_sources: the operations found, converted; callbacks into hooks. */
+static void build_operations(cctx *c, sdkc_ir *ir, const found_ops *f, sdkc_operation *ops,
+                             size_t ndeclared, sdkc_vec *hooks)
+{
+    sdkc_op_source *srcs = sdkc_cc_alloc(c, (f->cap ? f->cap : 1) * sizeof *srcs);
+    if (!srcs)
         return;
     for (size_t i = 0; i < f->n && !c->nomem; i++) {
         const raw_op *r = &f->raw[i];
@@ -323,9 +306,10 @@ bool sdkc_ops_build(cctx *c, sdkc_ir *ir)
     sdkc_map_init(&f.ids, SDKC_MAP_STRINGS);
     if (find_operations(c, paths, &f)) {
         size_t ndeclared = 0;
-        assign_safe_names(c, f.raw, f.n);
+        sdkc_operation *ops = name_operations(c, &f);
         sdkc_ops_build_schemes(c, ir, &ndeclared);
-        build_operations(c, ir, &f, ndeclared, &hooks);
+        if (ops)
+            build_operations(c, ir, &f, ops, ndeclared, &hooks);
         if (!c->nomem)
             sdkc_ops_auth_unspecified(c, ir, ndeclared);
     }

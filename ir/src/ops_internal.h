@@ -2,8 +2,9 @@
  * contract (raw_op) and the functions one file gives the others (sdkc_ops_*). Only ops*.c
  * include it. Not installed.
  *
- *   ops.c            discovery (paths, methods, operationIds, safe names) and conversion of each
- *                    operation; the stage's entry point
+ *   ops.c            discovery (paths, methods, operationIds) and conversion of each operation;
+ *                    the stage's entry point
+ *   ops_groups.c     groups, names and safe names of the operations
  *   ops_params.c     parameters: path, query (also a query string in the path), header, cookie
  *   ops_responses.c  request bodies, the main success, other successes, errors by status
  *   ops_streams.c    SSE streams (x-effect-stream), stream variants, durable streams (follow)
@@ -41,6 +42,16 @@ bool sdkc_ops_is_extension(const char *k);
 bool sdkc_ops_is_method(const char *k);
 char *sdkc_ops_upper(cctx *c, const char *s);
 const char *sdkc_ops_op_type_name(cctx *c, const raw_op *r, const char *suffix);
+
+/* ---- ops_groups.c: groups and names (docs/naming.md#groups) ---- */
+
+/* Before sdkc_ops_name: sets op's id, prefix and path (borrowed, they outlive the IR: arena
+ * copies) and reads its tags and group extension from its operation object `node`. */
+void sdkc_ops_seed(cctx *c, sdkc_operation *op, const sdkc_node *node, const char *id,
+                   const char *prefix, const char *path);
+/* Groups and names the n seeded operations together (their names depend on each other): group,
+ * group_source, name, kept_prefix and safe_name. Out of memory sets c->nomem. */
+void sdkc_ops_name(cctx *c, sdkc_operation *ops, size_t n);
 
 /* ---- ops_params.c ---- */
 

@@ -268,6 +268,58 @@ START_TEST(generate_exits_2_on_contract_errors)
 }
 END_TEST
 
+/* The TypeScript package's version: the contract's info.version when it is semver (else 0.0.0), or
+ * --package-version; a --package-version that is not semver, or one for --lang c, is exit 2 with
+ * the reason, before anything is written. */
+START_TEST(generate_ts_package_version)
+{
+    static const struct {
+        const char *contract, *option, *want;
+    } cases[] = {
+        {"tests/compiler/data/cli/good.yaml", "", "\"version\": \"0.0.0\","}, /* info.version 2 */
+        {"tests/compiler/data/cli/good.yaml", "--package-version 2.1.0-rc.1+b5",
+         "\"version\": \"2.1.0-rc.1+b5\","},
+        {"spec/opencode/openapi.json", "--include 'v2.health.*'", "\"version\": \"1.0.0\","},
+        {"spec/opencode/openapi.json", "--include 'v2.health.*' --package-version 3.0.0",
+         "\"version\": \"3.0.0\","},
+    };
+    char args[2048], path[700];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(args, sizeof args, "generate " SDKC_SOURCE_DIR "/%s --lang ts %s --out %s/ts%zu",
+                 cases[i].contract, cases[i].option, tmpdir, i);
+        result r = run(args);
+        ck_assert_msg(r.status == 0, "%s: exit %d: %s", args, r.status, r.err);
+        result_free(&r);
+        snprintf(path, sizeof path, "%s/ts%zu/package.json", tmpdir, i);
+        char *pkg = slurp(path);
+        ck_assert_msg(strstr(pkg, cases[i].want), "%s: package.json %s", args, pkg);
+        free(pkg);
+    }
+    static const char *const bad[] = {"1.2", "v1.2.3", "1.2.3-", "01.2.3", "''"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(args, sizeof args,
+                 "generate " SDKC_SOURCE_DIR "/tests/compiler/data/cli/good.yaml --lang ts "
+                 "--package-version %s --out %s/bad-ts",
+                 bad[i], tmpdir);
+        result r = run(args);
+        ck_assert_msg(r.status == 2, "%s: exit %d", bad[i], r.status);
+        ck_assert_msg(matches(r.err, "--package-version .* is not a semantic version"), "%s: %s",
+                      bad[i], r.err);
+        result_free(&r);
+    }
+    snprintf(args, sizeof args,
+             "generate " SDKC_SOURCE_DIR "/tests/compiler/data/cli/good.yaml --lang c --prefix t "
+             "--package-version 1.0.0 --out %s/bad-ts",
+             tmpdir);
+    result r = run(args);
+    ck_assert_msg(r.status == 2, "--lang c: exit %d", r.status);
+    ck_assert_msg(matches(r.err, "--package-version is not taken by --lang c"), "%s", r.err);
+    result_free(&r);
+    snprintf(path, sizeof path, "%s/bad-ts", tmpdir);
+    ck_assert_int_ne(access(path, F_OK), 0);
+}
+END_TEST
+
 /* -o naming a FIFO (as /dev/null would be: not a regular file) writes into it; it is not
  * replaced by a regular file through FILE.tmp and rename. A child reads the FIFO. */
 START_TEST(output_to_fifo_written_in_place)
@@ -687,6 +739,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, generate_prints_warnings);
     tcase_add_test(tc, generate_exits_2_on_contract_errors);
     tcase_add_test(tc, generate_copies_examples);
+    tcase_add_test(tc, generate_ts_package_version);
     suite_add_tcase(s, tc);
     tc = tcase_create("ok");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -279,10 +279,17 @@ START_TEST(small_page_and_params)
     ck_assert(l->params[1].type->u.num.has_minimum);
     ck_assert_int_eq(l->params[0].style, SDKC_STYLE_FORM);
     ck_assert(l->params[0].explode);
-    /* with no stripped collision the v2 prefix goes away */
-    ck_assert_str_eq(op("v2.thing.stop")->safe_name, "thing_stop");
+    /* v2.thing.list stripped meets thing.list: the v2 prefix comes back for every v2 operation
+       (a namespace, never half of it: client.v2.thing.stop beside client.thing.list) */
+    ck_assert_str_eq(op("v2.thing.stop")->safe_name, "v2_thing_stop");
+    ck_assert_str_eq(op("v2.thing.stop")->kept_prefix, "v2");
+    ck_assert_str_eq(op("v2.thing.stop")->group, "thing");
+    ck_assert_str_eq(op("v2.thing.stop")->name, "stop");
+    ck_assert_int_eq(op("v2.thing.stop")->group_source, SDKC_GROUP_OPERATION_ID);
     ck_assert_str_eq(l->safe_name, "v2_thing_list");
+    ck_assert_str_eq(l->name, "list");
     ck_assert_str_eq(op("thing.list")->safe_name, "thing_list");
+    ck_assert_ptr_null(op("thing.list")->kept_prefix);
     /* path-item parameters apply to the operation */
     const sdkc_operation *s = op("v2.thing.stop");
     ck_assert_uint_eq(s->nparams, 1);
@@ -306,17 +313,17 @@ START_TEST(small_body_unwrap_stream)
     ck_assert_ptr_nonnull(c->body);
     ck_assert(c->body->required);
     ck_assert_str_eq(c->body->content_type, "application/json");
-    ck_assert_str_eq(c->body->type->name, "ThingCreateBody");
+    ck_assert_str_eq(c->body->type->name, "V2ThingCreateBody");
     ck_assert_str_eq(c->success.unwrap, "data");
     ck_assert_ptr_eq(c->success.result, type("Thing"));
-    ck_assert_str_eq(c->success.type->name, "ThingCreateResponse");
+    ck_assert_str_eq(c->success.type->name, "V2ThingCreateResponse");
 
     const sdkc_operation *ev = op("v2.thing.events");
     ck_assert_ptr_nonnull(ev->stream);
     ck_assert_ptr_eq(ev->stream->item, type("ThingEvent"));
     ck_assert(ev->stream->item_encoded);
     ck_assert_str_eq(ev->stream->failure_event, "effect/httpapi/stream/failure");
-    ck_assert_str_eq(ev->stream->cause->u.array.items->name, "ThingEventsCauseItem");
+    ck_assert_str_eq(ev->stream->cause->u.array.items->name, "V2ThingEventsCauseItem");
     ck_assert_str_eq(ev->stream->cause->u.array.items->u.union_.discriminator, "_tag");
     ck_assert_ptr_eq(op("v2.event.subscribe")->stream->item, type("ThingEvent"));
 }
@@ -387,9 +394,10 @@ END_TEST
 START_TEST(small_names_and_options)
 {
     ck_assert_uint_eq(ir->nops, 7);
-    /* an id without a dot: no group */
+    /* an id without a dot and without tags: the path's first segment */
     const sdkc_operation *h = op("health");
-    ck_assert_ptr_null(h->group);
+    ck_assert_str_eq(h->group, "health");
+    ck_assert_int_eq(h->group_source, SDKC_GROUP_PATH);
     ck_assert_str_eq(h->name, "health");
     ck_assert_str_eq(h->safe_name, "health");
     ck_assert_int_eq(h->success.encoding, SDKC_ENC_TEXT);

@@ -107,11 +107,29 @@ if(TARGET sdkrt_shared AND NOT SDKC_SANITIZE)
 endif()
 
 # The TypeScript SDK (--lang ts): the OpenCode and inputs.yaml SDKs and the tests in ts/ compiled
-# with tsc --strict, then run with node over the in-memory transport (skipped without node).
+# with the oldest and the newest pinned tsc (strict, exactOptionalPropertyTypes,
+# noUncheckedIndexedAccess), then run with node over the in-memory transport (skipped without node).
 if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
   add_test(NAME emitter/ts_sdk
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts/run.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk)
   set_tests_properties(emitter/ts_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 600
+                       SKIP_RETURN_CODE 77)
+  # The OpenCode package packed with npm (prepack builds dist/), installed from its tarball into a
+  # scratch project, and imported by name from a script run against the in-memory transport.
+  add_test(NAME emitter/ts_package
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts/package.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_package)
+  set_tests_properties(emitter/ts_package PROPERTIES LABELS "emitter;script" TIMEOUT 600
+                       SKIP_RETURN_CODE 77)
+endif()
+
+# Clients grouped as the API is: GitHub by tag, Stripe by path, OpenCode's whole contract with v2
+# under client.v2 (and oc_v2_* in C); the calls run under node when it is there (77: skipped).
+if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
+  add_test(NAME emitter/ts_groups
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts-groups.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_groups)
+  set_tests_properties(emitter/ts_groups PROPERTIES LABELS "emitter;script" TIMEOUT 300
                        SKIP_RETURN_CODE 77)
 endif()

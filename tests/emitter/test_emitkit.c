@@ -132,6 +132,33 @@ START_TEST(media)
 }
 END_TEST
 
+/* semver.org 2.0.0, as npm takes it: the package version of `sdkc generate --package-version` */
+START_TEST(semver)
+{
+    static const char *const good[] = {"0.0.0",
+                                       "1.2.3",
+                                       "10.20.30",
+                                       "1.0.0-alpha",
+                                       "1.0.0-alpha.1",
+                                       "1.0.0-0.3.7",
+                                       "1.0.0-x.7.z.92",
+                                       "1.0.0-x-y-z.--",
+                                       "1.0.0+20130313144700",
+                                       "1.0.0-beta+exp.sha.5114f85",
+                                       "1.0.0+001",
+                                       "2.0.0-rc.1+build.1-a"};
+    static const char *const bad[] = {
+        "",         "1",         "1.2",     "1.2.3.4", "01.2.3", "1.02.3",    "1.2.03",
+        "v1.2.3",   " 1.2.3",    "1.2.3 ",  "1.2.3-",  "1.2.3+", "1.2.3-01",  "1.2.3-a..b",
+        "1.2.3-a.", "1.2.3+a_b", "1.2.3-é", "1.2.x",   "1..2.3", "2023-10-16"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        ck_assert_msg(sdkc_kit_semver(good[i]), "'%s' is semver", good[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        ck_assert_msg(!sdkc_kit_semver(bad[i]), "'%s' is not semver", bad[i]);
+    ck_assert(!sdkc_kit_semver(NULL));
+}
+END_TEST
+
 START_TEST(output_tree)
 {
     char dir[512], sub[600], top[600], file[700];
@@ -176,6 +203,7 @@ static Suite *emitkit_suite(void)
     tcase_add_test(tc, banner);
     tcase_add_test(tc, media);
     tcase_add_test(tc, output_tree);
+    tcase_add_test(tc, semver);
     suite_add_tcase(s, tc);
     return s;
 }

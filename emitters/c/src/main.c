@@ -32,6 +32,7 @@ int sdkc_emit_c_main(int argc, char **argv)
         true,
         emit,
         ".c",
+        false, /* no --package-version: the C SDK's version is the contract's */
     };
     return sdkc_kit_generate_main(&g, argc, argv);
 }

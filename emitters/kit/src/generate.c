@@ -20,6 +20,55 @@ static bool looks_like_ir(const char *text, size_t len)
     return false;
 }
 
+/* A dot-separated list of non-empty [0-9A-Za-z-] identifiers from s up to end; numeric ones
+ * without leading zeros when numeric_rule (semver's pre-release rule). */
+static bool semver_idents(const char *s, const char *end, bool numeric_rule)
+{
+    if (s == end)
+        return false;
+    while (s <= end) {
+        const char *dot = memchr(s, '.', (size_t)(end - s));
+        const char *e = dot ? dot : end;
+        bool numeric = true;
+        if (e == s)
+            return false;
+        for (const char *p = s; p < e; p++) {
+            char c = *p;
+            bool digit = c >= '0' && c <= '9';
+            if (!digit && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && c != '-')
+                return false;
+            numeric = numeric && digit;
+        }
+        if (numeric_rule && numeric && e - s > 1 && *s == '0')
+            return false;
+        s = e + 1;
+    }
+    return true;
+}
+
+bool sdkc_kit_semver(const char *v)
+{
+    if (!v)
+        return false;
+    const char *p = v;
+    for (int part = 0; part < 3; part++) {
+        const char *start = p;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p == start || (p - start > 1 && *start == '0'))
+            return false;
+        if (part < 2 && *p++ != '.')
+            return false;
+    }
+    const char *plus = strchr(p, '+');
+    const char *end = p + strlen(p);
+    if (*p == '-' && !semver_idents(p + 1, plus ? plus : end, true))
+        return false;
+    if (*p != '-' && *p != '+' && *p != '\0')
+        return false;
+    return !plus || semver_idents(plus + 1, end, false);
+}
+
 static int usage(const sdkc_kit_generate *g)
 {
     fputs(g->usage, stderr);
@@ -60,6 +109,8 @@ static int parse(sdkc_kit_generate_args *a, const sdkc_kit_generate *g, int argc
             slot = &a->pagination;
         else if (!strcmp(arg, "--examples"))
             slot = &a->examples;
+        else if (!strcmp(arg, "--package-version"))
+            slot = &a->package_version;
         if (slot) {
             if (i + 1 >= argc)
                 return usage(g);
@@ -80,6 +131,17 @@ static int parse(sdkc_kit_generate_args *a, const sdkc_kit_generate *g, int argc
     }
     if (!a->input || !a->out || (g->prefix_required && !a->prefix))
         return usage(g);
+    if (a->package_version && !g->package_version) {
+        fprintf(stderr, "sdkc generate: --package-version is not taken by --lang %s\n", g->lang);
+        return usage(g);
+    }
+    if (a->package_version && !sdkc_kit_semver(a->package_version)) {
+        fprintf(stderr,
+                "sdkc generate: --package-version '%s' is not a semantic version "
+                "(MAJOR.MINOR.PATCH[-PRERELEASE][+BUILD], e.g. 1.2.0 or 2.0.0-rc.1)\n",
+                a->package_version);
+        return usage(g);
+    }
     return 0;
 }
 

@@ -88,14 +88,41 @@ static bool several_types(ts_ctx *cx, const sdkc_operation *op)
     return differ;
 }
 
+/* The entry of the group (or namespace, `ns`) named `name` in `parent`, added when new: the
+ * property is camelCase, with `Api` when the scope has the name already (a member of
+ * rt.BaseClient, a namespace); the class `<Namespace><Name>Api`. TS_ROOT when out of memory. */
+static size_t plan_group(ts_ctx *cx, ts_names *scope, size_t parent, const char *name, bool ns)
+{
+    const char *key = ts_camel(cx, name);
+    for (size_t g = 0; g < cx->ngroups; g++)
+        if (cx->groups[g].parent == parent && cx->groups[g].ns == ns &&
+            same(cx->groups[g].key, key))
+            return g;
+    if (!key)
+        return TS_ROOT;
+    ts_group *e = &cx->groups[cx->ngroups];
+    const char *prop = ts_names_has(scope, key) ? sdkc_arena_printf(cx->arena, "%sApi", key) : key;
+    const char *outer = parent == TS_ROOT ? "" : cx->groups[parent].key;
+    const char *pascal = ts_pascal(cx, sdkc_arena_printf(cx->arena, "%s %s", outer, name));
+    e->key = key;
+    e->parent = parent;
+    e->ns = ns;
+    e->prop = prop ? ts_unique(cx, scope, prop) : NULL;
+    e->cls =
+        pascal ? ts_unique(cx, &cx->exports, sdkc_arena_printf(cx->arena, "%sApi", pascal)) : NULL;
+    if (!e->prop || !e->cls)
+        return TS_ROOT;
+    return cx->ngroups++;
+}
+
 sdkc_status ts_plan_ops(ts_ctx *cx)
 {
     const sdkc_ir *ir = cx->ir;
     ts_names *module = &cx->exports, groups = {0};
     sdkc_status st = SDKC_ERR_NOMEM;
-    ts_names *methods = calloc(ir->nops ? ir->nops : 1, sizeof *methods);
+    ts_names *methods = calloc(ir->nops ? 2 * ir->nops : 1, sizeof *methods);
     cx->ops = sdkc_arena_alloc(cx->arena, (ir->nops ? ir->nops : 1) * sizeof *cx->ops);
-    cx->groups = sdkc_arena_alloc(cx->arena, (ir->nops ? ir->nops : 1) * sizeof *cx->groups);
+    cx->groups = sdkc_arena_alloc(cx->arena, (ir->nops ? 2 * ir->nops : 1) * sizeof *cx->groups);
     if (!methods || !cx->ops || !cx->groups)
         goto done;
     for (size_t i = 0; client_members[i]; i++)
@@ -106,21 +133,19 @@ sdkc_status ts_plan_ops(ts_ctx *cx)
         o->op = op;
         o->spec = sdkc_arena_printf(cx->arena, "OP_%s", op->safe_name);
         const char *gname = op->group && *op->group ? op->group : "default";
-        size_t g = 0;
-        const char *prop = ts_camel(cx, gname);
-        while (g < cx->ngroups && !same(cx->groups[g].prop, prop) &&
-               !same(cx->groups[g].prop, sdkc_arena_printf(cx->arena, "%sApi", prop)))
-            g++;
-        if (g == cx->ngroups) {
-            if (ts_names_has(&groups, prop))
-                prop = sdkc_arena_printf(cx->arena, "%sApi", prop);
-            cx->groups[g].prop = ts_unique(cx, &groups, prop ? prop : "api");
-            cx->groups[g].cls =
-                ts_unique(cx, module, sdkc_arena_printf(cx->arena, "%sApi", ts_pascal(cx, gname)));
-            cx->ngroups++;
-        }
+        size_t parent = TS_ROOT;
+        if (op->kept_prefix &&
+            (parent = plan_group(cx, &groups, TS_ROOT, op->kept_prefix, true)) == TS_ROOT)
+            goto done;
+        size_t g =
+            plan_group(cx, parent == TS_ROOT ? &groups : &methods[parent], parent, gname, false);
+        if (g == TS_ROOT)
+            goto done;
         o->group_index = g;
-        o->group = cx->groups[g].prop;
+        o->group = parent == TS_ROOT
+                       ? cx->groups[g].prop
+                       : sdkc_arena_printf(cx->arena, "%s.%s", cx->groups[parent].prop,
+                                           cx->groups[g].prop);
         /* sdkc_kit_expand_ops puts a stream variant right after its operation */
         if (i > 0 && op->stream && op->stream == ir->ops[i - 1].stream_variant)
             o->variant_of = cx->ops[i - 1].method;
@@ -165,7 +190,7 @@ sdkc_status ts_plan_ops(ts_ctx *cx)
     }
     st = cx->oom || module->oom || groups.oom ? SDKC_ERR_NOMEM : SDKC_OK;
 done:
-    for (size_t i = 0; methods && i < ir->nops; i++)
+    for (size_t i = 0; methods && i < 2 * ir->nops; i++)
         ts_names_free(&methods[i]);
     free(methods);
     ts_names_free(&groups);
@@ -573,6 +598,24 @@ static void emit_method(const ts_ctx *cx, sdkc_buf *b, const ts_op *o)
     sdkc_buf_puts(b, ";\n  }\n\n");
 }
 
+/* The properties of a namespace (or of the client: TS_ROOT) and the constructor that fills them
+ * with `new <Class>(<client>)`; `first` is the constructor's first statement, or NULL. */
+static void put_members(const ts_ctx *cx, sdkc_buf *b, size_t parent, const char *params,
+                        const char *first, const char *client)
+{
+    for (size_t g = 0; g < cx->ngroups; g++)
+        if (cx->groups[g].parent == parent)
+            sdkc_buf_printf(b, "  readonly %s: %s;\n", cx->groups[g].prop, cx->groups[g].cls);
+    sdkc_buf_printf(b, "\n  constructor(%s) {\n", params);
+    if (first)
+        sdkc_buf_printf(b, "    %s;\n", first);
+    for (size_t g = 0; g < cx->ngroups; g++)
+        if (cx->groups[g].parent == parent)
+            sdkc_buf_printf(b, "    this.%s = new %s(%s);\n", cx->groups[g].prop, cx->groups[g].cls,
+                            client);
+    sdkc_buf_puts(b, "  }\n}\n");
+}
+
 sdkc_status ts_emit_client(ts_ctx *cx, sdkc_buf *b)
 {
     const sdkc_ir *ir = cx->ir;
@@ -612,26 +655,36 @@ sdkc_status ts_emit_client(ts_ctx *cx, sdkc_buf *b)
         emit_spec(cx, b, o);
     }
     for (size_t g = 0; g < cx->ngroups; g++) {
-        sdkc_buf_printf(b,
-                        "/** The operations of group %s. */\nexport class %s {\n"
-                        "  constructor(private readonly client: rt.BaseClient) {}\n\n",
-                        cx->groups[g].prop, cx->groups[g].cls);
+        if (cx->groups[g].ns)
+            continue;
+        sdkc_buf_printf(
+            b,
+            "/** The operations of group %s%s%s. */\nexport class %s {\n"
+            "  constructor(private readonly client: rt.BaseClient) {}\n\n",
+            cx->groups[g].parent == TS_ROOT ? "" : cx->groups[cx->groups[g].parent].prop,
+            cx->groups[g].parent == TS_ROOT ? "" : ".", cx->groups[g].prop, cx->groups[g].cls);
         for (size_t i = 0; i < ir->nops; i++)
             if (cx->ops[i].group_index == g)
                 emit_method(cx, b, &cx->ops[i]);
         b->len -= 1; /* no blank line before the brace */
         sdkc_buf_puts(b, "}\n\n");
     }
+    for (size_t g = 0; g < cx->ngroups; g++) {
+        if (!cx->groups[g].ns)
+            continue;
+        sdkc_buf_printf(b,
+                        "/** The groups under %s: operations whose operationIds keep the prefix "
+                        "`%s.`, beside others\n * of the same names without it. */\nexport class "
+                        "%s {\n",
+                        cx->groups[g].prop, cx->groups[g].key, cx->groups[g].cls);
+        put_members(cx, b, g, "client: rt.BaseClient", NULL, "client");
+        sdkc_buf_puts(b, "\n");
+    }
     sdkc_buf_puts(
         b, "/** The client: `new Client({ baseUrl })`, then `client.<group>.<operation>(input, "
            "options)`. */\nexport class Client extends rt.BaseClient {\n");
-    for (size_t g = 0; g < cx->ngroups; g++)
-        sdkc_buf_printf(b, "  readonly %s: %s;\n", cx->groups[g].prop, cx->groups[g].cls);
-    sdkc_buf_puts(b, "\n  constructor(options: rt.ClientOptions) {\n"
-                     "    super(options, SCHEMES, ERRORS);\n");
-    for (size_t g = 0; g < cx->ngroups; g++)
-        sdkc_buf_printf(b, "    this.%s = new %s(this);\n", cx->groups[g].prop, cx->groups[g].cls);
-    sdkc_buf_puts(b, "  }\n}\n");
+    put_members(cx, b, TS_ROOT, "options: rt.ClientOptions", "super(options, SCHEMES, ERRORS)",
+                "this");
     return cx->oom ? SDKC_ERR_NOMEM : sdkc_buf_finish(b);
 }
 
@@ -683,6 +736,26 @@ sdkc_status ts_emit_readme(ts_ctx *cx, sdkc_buf *b)
         SDKC_VERSION, sdkc_kit_source_name(ir, "(unknown)"),
         ir->source_sha256 ? ir->source_sha256 : "(unknown)", pkg, ir->title ? ir->title : "the API",
         ir->version ? ir->version : "");
+    /* npm names the tarball after the name, without '@' and with '/' as '-', and the version */
+    char *tarball =
+        sdkc_arena_printf(cx->arena, "%s-%s.tgz", pkg[0] == '@' ? pkg + 1 : pkg, cx->version);
+    if (!tarball)
+        return SDKC_ERR_NOMEM;
+    char *slash = strchr(tarball, '/');
+    if (slash)
+        *slash = '-';
+    sdkc_buf_printf(
+        b,
+        "## Depending on it\n\nThis folder is the npm package `%s` %s, built into `dist/` by "
+        "TypeScript %s (a devDependency) when it is packed:\n\n"
+        "```sh\nnpm install   # once: TypeScript\nnpm pack      # runs tsc (prepack), writes "
+        "%s\n```\n\n"
+        "In the project that uses it, install the tarball (its `package.json` then records the "
+        "path, `file:...`):\n\n```sh\nnpm install /path/to/%s\n```\n\n"
+        "Or link this folder once it is built (`npm run build`): `npm install "
+        "/path/to/this/folder`; or publish it (`npm publish`). Then import it (ESM, with its "
+        "declarations):\n\n",
+        pkg, cx->version, TS_TYPESCRIPT_VERSION, tarball, tarball);
     sdkc_buf_printf(b,
                     "```ts\nimport { Client, isClientError } from '%s';\n\n"
                     "const client = new Client({ baseUrl: 'http://127.0.0.1:4096' });\n```\n\n",

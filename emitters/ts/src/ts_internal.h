@@ -24,7 +24,7 @@ typedef struct ts_op {
     const sdkc_operation *op;
     const char *spec;   /* "OP_session_list" */
     const char *method; /* "list" (unique in its group) */
-    const char *group;  /* index into groups */
+    const char *group;  /* its path on the client: "session", "v2.session" */
     size_t group_index;
     const char *input;    /* "SessionListInput", or NULL when the operation takes no input */
     const char *cursor;   /* "SessionListCursor" for paginated operations */
@@ -39,9 +39,16 @@ typedef struct ts_op {
     const char *variant_of;
 } ts_op;
 
+#define TS_ROOT ((size_t)-1)
+
+/* A property of the client: a group of operations, or a namespace of groups (an operationId
+ * prefix kept because stripping it made operations meet: `client.v2.session`). */
 typedef struct ts_group {
     const char *prop; /* "session" */
-    const char *cls;  /* "SessionApi" */
+    const char *cls;  /* "SessionApi", "V2SessionApi", "V2Api" */
+    const char *key;  /* camelCase of the IR's group or prefix, before clashes */
+    size_t parent;    /* the namespace it is in, or TS_ROOT */
+    bool ns;          /* a namespace: its members are groups, not methods */
 } ts_group;
 
 typedef struct ts_ctx {
@@ -56,9 +63,14 @@ typedef struct ts_ctx {
     ts_op *ops;
     ts_group *groups;
     size_t ngroups;
-    ts_names exports; /* every name index.ts exports explicitly */
+    ts_names exports;    /* every name index.ts exports explicitly */
+    const char *version; /* the package version (semver) */
     bool oom;
 } ts_ctx;
+
+/* The TypeScript the generated package builds with (its devDependency; scripts/ts-tools.sh
+   pins the same version). */
+#define TS_TYPESCRIPT_VERSION "5.6.3"
 
 /* names */
 bool ts_names_add(ts_names *s, const char *name); /* false if present (or on OOM: s->oom) */

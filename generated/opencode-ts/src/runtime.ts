@@ -89,7 +89,7 @@ export class ClientError extends Error {
     reason: ClientErrorReason,
     operation: string,
     message: string,
-    extra: { status?: number; body?: string; cause?: unknown } = {},
+    extra: { status?: number | undefined; body?: string | undefined; cause?: unknown } = {},
   ) {
     super(`${operation}: ${message}`, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'ClientError';
@@ -227,7 +227,7 @@ export interface OperationSpec {
   readonly encoding: SuccessEncoding;
   readonly accept?: string;
   /** The field the result is unwrapped from (`{data: X}`). */
-  readonly unwrap?: string;
+  readonly unwrap?: string | undefined;
   /** The other declared successes (exact statuses ascending, then 2XX): each decodes as its own. */
   readonly successes?: readonly SuccessSpec[];
   /** The successes differ in type: a call resolves to `{ status, value }`. */
@@ -451,7 +451,7 @@ function formBody(value: Record<string, unknown>, enc: Readonly<Record<string, E
 interface Part {
   name: string;
   filename?: string;
-  contentType?: string;
+  contentType?: string | undefined;
   bytes: Uint8Array;
 }
 
@@ -555,9 +555,16 @@ export interface SseEvent {
 }
 
 /** An incremental text/event-stream parser (the WHATWG rules): comments (`: heartbeat`) are
- * skipped, `data` lines joined by LF, an event dispatched at a blank line. */
+ * skipped, `data` lines joined by LF, an event dispatched at a blank line. Pull mode (`push`,
+ * then `next` until undefined) parses one event at a time, so a stream holds at most the text
+ * of one chunk and the event being read; `feed` parses a whole text at once. */
 export class SseParser {
   private buf = '';
+  /** Where the unparsed text of buf starts. */
+  private pos = 0;
+  // The next LF and CR at or after pos: -1 none in buf, -2 not searched since the last push.
+  private lf = -2;
+  private cr = -2;
   private started = false;
   private data: string[] = [];
   private event: string | undefined;
@@ -566,41 +573,55 @@ export class SseParser {
   /** Comment lines seen (heartbeats). */
   comments = 0;
 
+  /** Add decoded text; take the events it completes with next(). The text parsed so far is
+   * dropped here, so the buffer holds one chunk and an unfinished line, never the stream. */
+  push(text: string): void {
+    if (text === '') return;
+    this.buf = this.pos < this.buf.length ? this.buf.slice(this.pos) + text : text;
+    this.pos = 0;
+    this.lf = this.cr = -2;
+    if (!this.started) {
+      this.started = true;
+      if (this.buf.charCodeAt(0) === 0xfeff) this.pos = 1;
+    }
+  }
+
+  /** The next event completed by the text pushed so far, or undefined (push more). */
+  next(): SseEvent | undefined {
+    const buf = this.buf;
+    for (;;) {
+      if (this.lf !== -1 && this.lf < this.pos) this.lf = buf.indexOf('\n', this.pos);
+      if (this.cr !== -1 && this.cr < this.pos) this.cr = buf.indexOf('\r', this.pos);
+      const lf = this.lf;
+      const cr = this.cr;
+      const i = cr < 0 ? lf : lf < 0 ? cr : Math.min(lf, cr);
+      if (i < 0) return undefined;
+      // A CR at the end of the text may be the first half of CRLF: wait for more.
+      if (i === cr && i + 1 >= buf.length) return undefined;
+      const line = buf.slice(this.pos, i);
+      this.pos = i === cr && lf === i + 1 ? i + 2 : i + 1;
+      const ev = this.line(line);
+      if (ev) return ev;
+    }
+  }
+
   /** Feed decoded text; returns the events completed by it. */
   feed(text: string): SseEvent[] {
-    this.buf += text;
-    if (!this.started && this.buf.length > 0) {
-      this.started = true;
-      if (this.buf.charCodeAt(0) === 0xfeff) this.buf = this.buf.slice(1);
-    }
+    this.push(text);
     const out: SseEvent[] = [];
-    let start = 0;
-    let lf = this.buf.indexOf('\n', start);
-    let cr = this.buf.indexOf('\r', start);
-    for (;;) {
-      if (lf >= 0 && lf < start) lf = this.buf.indexOf('\n', start);
-      if (cr >= 0 && cr < start) cr = this.buf.indexOf('\r', start);
-      const i = cr < 0 ? lf : lf < 0 ? cr : Math.min(lf, cr);
-      if (i < 0) break;
-      // A CR at the end of the text may be the first half of CRLF: wait for more.
-      if (this.buf[i] === '\r' && i + 1 >= this.buf.length) break;
-      const line = this.buf.slice(start, i);
-      start = this.buf[i] === '\r' && this.buf[i + 1] === '\n' ? i + 2 : i + 1;
-      const ev = this.line(line);
-      if (ev) out.push(ev);
-    }
-    this.buf = this.buf.slice(start);
+    for (let ev = this.next(); ev; ev = this.next()) out.push(ev);
     return out;
   }
 
   /** The end of the stream: a last line without a terminator counts; an unfinished event is
    * dropped (as the standard says). */
   end(): SseEvent[] {
-    if (this.buf.length > 0) {
-      const rest = this.buf.endsWith('\r') ? this.buf.slice(0, -1) : this.buf;
-      this.buf = '';
-      this.line(rest);
+    if (this.pos < this.buf.length) {
+      const rest = this.buf.slice(this.pos);
+      this.line(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
     }
+    this.buf = '';
+    this.pos = 0;
     return [];
   }
 
@@ -641,6 +662,30 @@ function abortOf(signal: AbortSignal): Promise<never> {
   });
   p.catch(() => undefined);
   return p;
+}
+
+/** promise, rejected instead when signal aborts first. Unlike Promise.race with one long-lived
+ * abort promise, nothing stays attached once promise settles: a race per chunk of a stream
+ * against the same promise kept every chunk it ever read alive. */
+function untilAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(new Error('aborted'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 function b64(s: string): string {
@@ -861,7 +906,9 @@ export class BaseClient {
     };
     let request: Request;
     try {
-      request = new Request(url, { method: wire.method, headers, body: wire.body, signal: controller.signal });
+      // bytes are never on a SharedArrayBuffer (TypeScript 5.7+ types Uint8Array by its buffer)
+      const body = (wire.body ?? null) as BodyInit | null;
+      request = new Request(url, { method: wire.method, headers, body, signal: controller.signal });
     } catch (e) {
       cleanup();
       throw new ClientError('transport', op.id, `cannot build the request: ${String(e)}`, { cause: e });
@@ -1428,13 +1475,19 @@ interface Open {
 
 /** A cold stream of items: the first next() connects, return() (a `break` out of `for await`)
  * or close() aborts the connection, a failure frame rejects with a typed error, and the end of
- * the response ends it. No hidden reconnect: resuming is the caller's (`after`). */
+ * the response ends it. No hidden reconnect: resuming is the caller's (`after`).
+ *
+ * Memory stays flat however long the stream: the body is read one chunk at a time and only when
+ * the consumer asks for an event the chunks read so far do not complete (the transport's own
+ * backpressure holds the server back meanwhile), events are parsed one per next(), and nothing
+ * keeps a chunk once its events are taken. */
 export class Stream<T> implements AsyncIterableIterator<T> {
   private opened: Open | undefined;
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private readonly decoder = new TextDecoder();
-  private readonly parser = new SseParser();
-  private queue: SseEvent[] = [];
+  private parser = new SseParser();
+  /** The body has ended: what the parser holds is all there is. */
+  private eof = false;
   private done = false;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -1470,6 +1523,8 @@ export class Stream<T> implements AsyncIterableIterator<T> {
       this.opened.p.cleanup();
     }
     this.reader?.cancel().catch(() => undefined);
+    this.reader = undefined;
+    this.parser = new SseParser(); // drop the text read ahead of the consumer
   }
 
   private finish(): IteratorResult<T, undefined> {
@@ -1492,7 +1547,7 @@ export class Stream<T> implements AsyncIterableIterator<T> {
     }
     const { op, p, res, client } = this.opened;
     for (;;) {
-      const ev = this.queue.shift();
+      const ev = this.parser.next();
       if (ev) {
         if (op.stream?.[0] !== undefined && ev.event === op.stream[0]) {
           const e = client.streamFailure(op, res.status, ev.data);
@@ -1520,11 +1575,15 @@ export class Stream<T> implements AsyncIterableIterator<T> {
         }
         return { done: false, value: v as T };
       }
+      if (this.eof) {
+        this.parser.end();
+        return this.finish();
+      }
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         p.arm(); // the time limit of a stream is its idle time
         // A transport that ignores the signal (an in-memory handler) still stops on abort.
-        chunk = await Promise.race([this.reader!.read(), p.aborted]);
+        chunk = await untilAbort(this.reader!.read(), p.controller.signal);
         p.disarm();
       } catch (e) {
         if (this.done) return { done: true, value: undefined };
@@ -1534,11 +1593,11 @@ export class Stream<T> implements AsyncIterableIterator<T> {
       }
       if (this.done) return { done: true, value: undefined };
       if (chunk.done) {
-        this.queue.push(...this.parser.feed(this.decoder.decode()), ...this.parser.end());
-        if (this.queue.length === 0) return this.finish();
-        continue;
+        this.eof = true;
+        this.parser.push(this.decoder.decode());
+      } else {
+        this.parser.push(this.decoder.decode(chunk.value, { stream: true }));
       }
-      this.queue.push(...this.parser.feed(this.decoder.decode(chunk.value, { stream: true })));
     }
   }
 }

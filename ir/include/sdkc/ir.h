@@ -342,14 +342,37 @@ typedef struct sdkc_security_scheme {
     bool implied;       /* not declared; implied by the HttpApi 401 UnauthorizedError convention */
 } sdkc_security_scheme;
 
+/* Where an operation's group came from (docs/naming.md#groups), in the order tried. */
+typedef enum sdkc_group_source {
+    SDKC_GROUP_NONE,         /* no group: the path has no resource segment (`/`) */
+    SDKC_GROUP_EXTENSION,    /* x-speakeasy-group, x-fern-sdk-group-name, x-group, ... */
+    SDKC_GROUP_OPERATION_ID, /* the operationId's namespace: "session" of "v2.session.list" */
+    SDKC_GROUP_TAG,          /* the first tag: "issues" */
+    SDKC_GROUP_PATH          /* the path's first resource segment: "customers" of /v1/customers */
+} sdkc_group_source;
+
+/* "none", "extension", "operation-id", "tag", "path" (the IR JSON spelling); parse is the
+ * inverse (false for an unknown name). */
+const char *sdkc_group_source_name(sdkc_group_source s);
+bool sdkc_group_source_parse(const char *name, sdkc_group_source *out);
+
 typedef struct sdkc_operation {
     const char *id;        /* operationId as written: "v2.session.list" */
-    const char *prefix;    /* the removed prefix ("v2"), or NULL */
-    const char *group;     /* "session" */
-    const char *name;      /* "list"; "revert.stage" keeps inner dots */
+    const char *prefix;    /* the strippable prefix ("v2"), or NULL */
+    const char *group;     /* "session", "issues", "customers"; NULL when none */
+    const char *name;      /* in its group: "list"; "revert.stage" keeps inner dots;
+                              "list-for-repo" of "issues/list-for-repo"; unique (snake_case) in
+                              kept_prefix + group */
     const char *safe_name; /* "session_list", unique among operations */
-    const char *method;    /* upper case: "GET" */
-    const char *path;      /* template as written: "/api/session/{sessionID}" */
+    /* The prefix when it came back because stripping it made operations meet (one without the
+       prefix has the same name or group): the namespace of the group ("v2":
+       client.v2.session.list, oc_v2_session_list). NULL when stripped or absent. */
+    const char *kept_prefix;
+    sdkc_group_source group_source;
+    const char *const *tags; /* the operation's tags, in contract order */
+    size_t ntags;
+    const char *method; /* upper case: "GET" */
+    const char *path;   /* template as written: "/api/session/{sessionID}" */
     /* The path key's fragment ("X-Amz-Target=X" of "/#X-Amz-Target=X"), or NULL: never sent
        (RFC 3986); converted AWS contracts tell operations on one path apart with it. */
     const char *fragment;

@@ -117,31 +117,31 @@ async function walk(name: string, first: (c: Client) => Promise<Walkable>, want:
 }
 
 test('cursor-token: the query kept, the token in its parameter', async () => {
-  await walk('token', (c) => c.default.cursorToken({ pageSize: 3 }), [
+  await walk('token', (c) => c.cursorToken.cursorToken({ pageSize: 3 }), [
     '/v1/cursor-token?pageSize=3',
     '/v1/cursor-token?pageSize=3&pageToken=p3',
     '/v1/cursor-token?pageSize=3&pageToken=p6',
   ]);
   const { c, targets } = client();
-  const p = await c.default.cursorToken({ pageSize: 2 });
+  const p = await c.cursorToken.cursorToken({ pageSize: 2 });
   await p.next();
   eq(targets()[1], '/v1/cursor-token?pageSize=2&pageToken=x%2Fy%20z', 'a token is percent-encoded');
 });
 
 test('cursor-item: the last id while has_more (Stripe starting_after, OpenAI after)', async () => {
-  await walk('item', (c) => c.default.cursorItem(), [
+  await walk('item', (c) => c.cursorItem.cursorItem(), [
     '/v1/cursor-item',
     '/v1/cursor-item?starting_after=t3',
     '/v1/cursor-item?starting_after=t6',
   ]);
-  await walk('after', (c) => c.default.afterId({ limit: 3 }), [
+  await walk('after', (c) => c.afterId.afterId({ limit: 3 }), [
     '/v1/after-id?limit=3',
     '/v1/after-id?limit=3&after=t3',
     '/v1/after-id?limit=3&after=t6',
   ]);
   // the last item has no id: the page's items, then the error
   const { c, seen } = client();
-  const p = await c.default.cursorItem({ limit: 9 });
+  const p = await c.cursorItem.cursorItem({ limit: 9 });
   eq(p.items.length, 4, 'items of the page');
   ok(p.hasNext, 'a continuation is due');
   const e = await rejects(p.next(), 'no id');
@@ -150,7 +150,7 @@ test('cursor-item: the last id while has_more (Stripe starting_after, OpenAI aft
 });
 
 test('next-url: relative to the host, then absolute on the same origin, then none', async () => {
-  await walk('url', (c) => c.default.nextUrl({ PageSize: 3 }), [
+  await walk('url', (c) => c.nextUrl.nextUrl({ PageSize: 3 }), [
     '/v1/next-url?PageSize=3',
     '/elsewhere?Page=1&PageToken=a%2Fb',
     '/v1/next-url?Page=2',
@@ -169,7 +169,7 @@ test('next-url: a link off the origin is never followed', async () => {
   for (const url of evil) {
     const { c, seen } = client(url);
     const out: string[] = [];
-    const p = await c.default.nextUrl({ PageSize: 99 });
+    const p = await c.nextUrl.nextUrl({ PageSize: 99 });
     const e = await rejects(
       (async () => {
         for await (const t of p.iterAll()) out.push(t.id);
@@ -186,7 +186,7 @@ test('next-url: a link off the origin is never followed', async () => {
 });
 
 test('link-header: rel="next" among several links and quoted commas, relative to the page', async () => {
-  await walk('link', (c) => c.default.linkHeader({ per_page: 3 }), [
+  await walk('link', (c) => c.linkHeader.linkHeader({ per_page: 3 }), [
     '/v1/link-header?per_page=3',
     '/v1/link-header?page=2&per_page=3',
     '/v1/link-header?page=3&per_page=3',
@@ -194,20 +194,20 @@ test('link-header: rel="next" among several links and quoted commas, relative to
 });
 
 test('page-number: +1 until a short page; without a size until an empty page', async () => {
-  await walk('page', (c) => c.default.pageNumber({ per_page: 3 }), [
+  await walk('page', (c) => c.pageNumber.pageNumber({ per_page: 3 }), [
     '/v1/page-number?per_page=3',
     '/v1/page-number?per_page=3&page=2',
     '/v1/page-number?per_page=3&page=3',
   ]);
   const { c, targets } = client();
   const out: string[] = [];
-  for await (const t of (await c.default.pageNumber({ page: 2 })).iterAll()) out.push(t.id);
+  for await (const t of (await c.pageNumber.pageNumber({ page: 2 })).iterAll()) out.push(t.id);
   eq(out, ['t4', 't5', 't6', 't7'], 'from page 2');
   eq(targets(), ['/v1/page-number?page=2', '/v1/page-number?page=3', '/v1/page-number?page=4'], 'unsized');
 });
 
 test('offset: + the items seen until a short page', async () => {
-  await walk('offset', (c) => c.default.offsetLimit({ limit: 3 }), [
+  await walk('offset', (c) => c.offset.limit({ limit: 3 }), [
     '/v1/offset?limit=3',
     '/v1/offset?limit=3&offset=3',
     '/v1/offset?limit=3&offset=6',
@@ -216,19 +216,19 @@ test('offset: + the items seen until a short page', async () => {
 
 test('cursor-object: the cursor only; previous(); a repeated cursor ends', async () => {
   const { c, targets } = client();
-  const p1 = await c.default.cursorObject();
+  const p1 = await c.cursorObject.cursorObject();
   const p2 = (await p1.next())!;
   eq(p2.previousCursor as string | undefined, 'c0', 'previous cursor');
   await p2.previous();
   eq(targets(), ['/v1/cursor-object', '/v1/cursor-object?cursor=c3', '/v1/cursor-object?cursor=c0'], 'requests');
-  const stuck = await c.default.cursorObject({ cursor: 'same' as CursorObjectCursor });
+  const stuck = await c.cursorObject.cursorObject({ cursor: 'same' as CursorObjectCursor });
   ok(!stuck.hasNext && (await stuck.next()) === undefined, 'a next cursor equal to the one sent ends the pages');
 });
 
 test('a repeated token ends the walk', async () => {
   const { c, seen } = client();
   const out: string[] = [];
-  for await (const t of (await c.default.cursorToken({ pageSize: 1 })).iterAll()) {
+  for await (const t of (await c.cursorToken.cursorToken({ pageSize: 1 })).iterAll()) {
     out.push(t.id);
     if (out.length > 4) break; // a loop fails the test instead of hanging it
   }
@@ -238,7 +238,7 @@ test('a repeated token ends the walk', async () => {
 
 test('an error status on the first page; another on a later one', async () => {
   const c = new Client({ baseUrl: `${BASE}/nowhere`, handler: async (req) => serve(req, '') });
-  const e = await rejects(c.default.cursorItem(), '404');
+  const e = await rejects(c.cursorItem.cursorItem(), '404');
   ok(isClientError(e) && e.reason === 'unexpected_status' && e.status === 404, `404: ${e}`);
   let n = 0;
   const d = new Client({
@@ -248,7 +248,7 @@ test('an error status on the first page; another on a later one', async () => {
   const out: string[] = [];
   const e2 = await rejects(
     (async () => {
-      for await (const t of (await d.default.offsetLimit({ limit: 3 })).iterAll()) out.push(t.id);
+      for await (const t of (await d.offset.limit({ limit: 3 })).iterAll()) out.push(t.id);
     })(),
     '500',
   );

@@ -114,8 +114,9 @@ typedef struct sdkc_kit_generate_args {
     size_t ninclude;
     const char **follow; /* --follow OPID=PATH:PARAM or OPID=off, as for `sdkc compile` */
     size_t nfollow;
-    const char *pagination; /* --pagination FILE, as for `sdkc compile` (docs/pagination.md) */
-    const char *examples;   /* --examples DIR: its *.c (*.ts) copied to OUT/examples/ */
+    const char *pagination;      /* --pagination FILE, as for `sdkc compile` (docs/pagination.md) */
+    const char *examples;        /* --examples DIR: its *.c (*.ts) copied to OUT/examples/ */
+    const char *package_version; /* --package-version V (a semantic version), or NULL */
     bool quiet, tests;
 } sdkc_kit_generate_args;
 
@@ -128,12 +129,18 @@ typedef struct sdkc_kit_generate {
     /* Emit ir (borrowed) as args say; errors and warnings to diag. */
     sdkc_status (*emit)(const sdkc_ir *ir, const sdkc_kit_generate_args *args, sdkc_diag *diag);
     const char *example_ext; /* what --examples copies: ".c", ".ts" */
+    bool package_version;    /* --package-version is taken (else a usage error) */
 } sdkc_kit_generate;
 
+/* Is v a semantic version (semver.org 2.0.0: MAJOR.MINOR.PATCH without leading zeros, then
+ * optional -PRERELEASE and +BUILD dot-separated identifiers of [0-9A-Za-z-])? */
+bool sdkc_kit_semver(const char *v);
+
 /* `sdkc generate CONTRACT|IR --out DIR [--lang L] [--prefix P] [--include GLOB]...
- * [--follow OPID=PATH:PARAM]... [--pagination FILE] [--examples DIR] [--tests] [--quiet]` (argv[0]
- * is "generate"): parse, load and compile the input (or read the IR), call g->emit, print the
- * diagnostics (errors only with
+ * [--follow OPID=PATH:PARAM]... [--pagination FILE] [--examples DIR] [--package-version V]
+ * [--tests] [--quiet]` (argv[0] is "generate"; a --package-version that is not semver, or one the
+ * emitter does not take, is a usage error): parse, load and compile the input (or read the IR),
+ * call g->emit, print the diagnostics (errors only with
  * --quiet). Returns the exit status as `sdkc compile`: 2 for a usage error, an input it cannot
  * read or a contract or IR that does not compile, 1 when out of memory or the output cannot be
  * written, 0 otherwise. */

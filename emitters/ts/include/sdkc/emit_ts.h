@@ -22,16 +22,20 @@ typedef struct sdkc_emit_ts_options {
     /* Also write tests/mock.ts, one call per operation against a mock server (docs/mock.md),
        its fixed tests/mock-harness.ts and tests/tsconfig.json, and the `mock` npm script. */
     bool tests;
+    /* The package version (a semantic version); NULL: the contract's info.version when that is
+       one, else 0.0.0. */
+    const char *version;
 } sdkc_emit_ts_options;
 #define SDKC_EMIT_TS_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        NULL, NULL, false                                                                          \
+        NULL, NULL, false, NULL                                                                    \
     }
 
-/* Emit the package for ir (borrowed). Errors (bad package name, I/O) go to diag. */
+/* Emit the package for ir (borrowed). Errors (bad package name or version, I/O) go to diag. */
 sdkc_status sdkc_emit_ts(const sdkc_ir *ir, const sdkc_emit_ts_options *opts, sdkc_diag *diag);
 
-/* `sdkc generate CONTRACT|IR --lang ts --out DIR [--prefix NAME] [--include GLOB]... [--quiet]`:
+/* `sdkc generate CONTRACT|IR --lang ts --out DIR [--prefix NAME] [--package-version V]
+ * [--include GLOB]... [--quiet]`:
  * argv[0] is "generate". Returns the process exit status (0 ok, 1 errors, 2 usage). */
 int sdkc_emit_ts_main(int argc, char **argv);
 
