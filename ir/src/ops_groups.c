@@ -256,6 +256,27 @@ static void decide_prefixes(cctx *c, sdkc_operation *ops, op_naming *m, size_t n
     sdkc_map_cleanup(&taken);
 }
 
+/* A name tried for an operation, and the key ("scope/snake") it has in its group. */
+typedef struct group_key {
+    cctx *c;
+    const sdkc_map *seen; /* keys taken */
+    const op_naming *m;
+    const char *first; /* the operation's own name, whose key m->key is */
+    const char **key;  /* out: the key of the last name tried; NULL when out of memory */
+} group_key;
+
+static bool group_key_taken(const void *arg, const char *name)
+{
+    const group_key *g = arg;
+    if (name == g->first) {
+        *g->key = g->m->key;
+    } else {
+        const char *ns = snake(g->c, name);
+        *g->key = ns ? sdkc_cc_printf(g->c, "%s/%s", g->m->scope, ns) : NULL;
+    }
+    return *g->key && sdkc_map_get(g->seen, *g->key);
+}
+
 /* Names in one group meet: each whose group words were removed gets them back; what still
  * meets (operationIds that differ in punctuation or case alone) gets `_2`, `_3`. */
 static void unique_names(cctx *c, sdkc_operation *ops, op_naming *m, size_t n)
@@ -281,12 +302,11 @@ static void unique_names(cctx *c, sdkc_operation *ops, op_naming *m, size_t n)
             ops[i].name = m[i].full;
             set_keys(c, &ops[i], &m[i]);
         }
-        const char *key = m[i].key, *name = ops[i].name;
-        for (unsigned k = 2; key && sdkc_map_get(&seen, key); k++) {
-            name = sdkc_cc_printf(c, "%s_%u", ops[i].name, k);
-            const char *ns = name ? snake(c, name) : NULL;
-            key = ns ? sdkc_cc_printf(c, "%s/%s", m[i].scope, ns) : NULL;
-        }
+        const char *key = NULL;
+        group_key gk = {c, &seen, &m[i], ops[i].name, &key};
+        const char *name = sdkc_cc_unique(c, ops[i].name, "_", group_key_taken, &gk);
+        if (!name)
+            key = NULL;
         if (!key || !sdkc_map_put(&seen, key, &ops[i])) {
             c->nomem = true;
             break;
