@@ -21,3 +21,11 @@ add_test(NAME compiler/symbols_check_fails
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_symbols_test.sh ${PROJECT_SOURCE_DIR}
                  ${CMAKE_C_COMPILER})
 set_tests_properties(compiler/symbols_check_fails PROPERTIES LABELS "compiler;script" TIMEOUT 60)
+# The include rule of libsdkc (scripts/check-layers.sh): each file includes its layer and below;
+# and the check fails on planted violations.
+add_test(NAME compiler/layers COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/check-layers.sh
+                                       ${PROJECT_SOURCE_DIR}/ir/src)
+set_tests_properties(compiler/layers PROPERTIES LABELS "compiler;script" TIMEOUT 60)
+add_test(NAME compiler/layers_check_fails
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/check_layers_test.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(compiler/layers_check_fails PROPERTIES LABELS "compiler;script" TIMEOUT 60)
