@@ -267,6 +267,16 @@ START_TEST(test_params_on_request)
     ck_assert_int_eq(sdkrt_request_add_param(req, &sp, v, &err), SDKRT_ERR);
     ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
     ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "dot segment"));
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "GET /x/{p}: "));
+    sdkrt_error_free(err);
+    err = NULL;
+    json_decref(v);
+    /* a style its location does not have names the call and the parameter, once */
+    v = J("1");
+    sdkrt_param_spec sq = {"q", SDKRT_IN_QUERY, SDKRT_STYLE_LABEL, true, false};
+    ck_assert_int_eq(sdkrt_request_add_param(req, &sq, v, &err), SDKRT_ERR);
+    ck_assert_msg(strstr(sdkrt_error_message(err), "GET /x/{p}: parameter q: style"), "%s",
+                  sdkrt_error_message(err));
     sdkrt_error_free(err);
     json_decref(v);
     sdkrt_request_free(req);
