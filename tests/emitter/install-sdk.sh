@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The generated SDK installed like any C library, next to an installed libsdkrt.
 #   install-sdk.sh BINARY_DIR SOURCE_DIR [CC]
-# Installs the runtime (cmake --install --component sdkrt) into one prefix, builds the checked-in
+# Installs the runtime (cmake --install, components sdkrt and sdkrt_dev) into one prefix, builds the checked-in
 # generated/opencode standalone against it (find_package(sdkrt)) and installs it into a second
 # prefix, then checks the layout (headers, liboc.so.0 with its SONAME and NEEDED libsdkrt.so.0,
 # liboc.a, oc.pc, the CMake package) and builds out-of-tree consumers three ways: pkg-config
@@ -19,7 +19,9 @@ fail() {
   exit 1
 }
 rt=$tmp/runtime sdk=$tmp/sdk
-cmake --install "$bin" --prefix "$rt" --component sdkrt >"$tmp/log" 2>&1 || fail "runtime install: $(cat "$tmp/log")"
+for c in sdkrt sdkrt_dev; do
+  cmake --install "$bin" --prefix "$rt" --component $c >"$tmp/log" 2>&1 || fail "runtime install: $(cat "$tmp/log")"
+done
 CC=$cc cmake -S "$src/generated/opencode" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$rt" \
   -DCMAKE_INSTALL_PREFIX="$sdk" -DCMAKE_BUILD_TYPE=Release \
   >"$tmp/log" 2>&1 || fail "configure: $(cat "$tmp/log")"
