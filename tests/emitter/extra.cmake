@@ -106,6 +106,17 @@ if(TARGET sdkrt_shared AND NOT SDKC_SANITIZE)
   set_tests_properties(emitter/install_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 300)
 endif()
 
+# The Debian packages (cpack -G DEB) of libsdkrt and of generated/opencode, unpacked into a scratch
+# root: metadata, layout, and consumers with pkg-config and find_package. Needs dpkg (Debian).
+find_program(SDKC_DPKG_DEB dpkg-deb)
+mark_as_advanced(SDKC_DPKG_DEB)
+if(TARGET sdkrt_shared AND SDKC_DPKG_DEB)
+  add_test(NAME emitter/install_deb
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install-deb.sh ${PROJECT_SOURCE_DIR}
+                   ${CMAKE_C_COMPILER})
+  set_tests_properties(emitter/install_deb PROPERTIES LABELS "emitter;script" TIMEOUT 300)
+endif()
+
 # The TypeScript SDK (--lang ts): the OpenCode and inputs.yaml SDKs and the tests in ts/ compiled
 # with tsc --strict, then run with node over the in-memory transport (skipped without node).
 if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
