@@ -178,15 +178,7 @@ if readelf -d "$tmp/app/pc_static" | grep -qE 'liboc|libsdkrt'; then fail "pc_st
 check_run pc_static "$tmp/app/pc_static"
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
 
-cat >"$tmp/app/CMakeLists.txt" <<'CM'
-cmake_minimum_required(VERSION 3.16)
-project(oc_consumer LANGUAGES C)
-find_package(oc 0.3 CONFIG REQUIRED)
-add_executable(app_shared app.c)
-target_link_libraries(app_shared PRIVATE oc::oc)
-add_executable(app_static app.c)
-target_link_libraries(app_static PRIVATE oc::oc_static)
-CM
+cp "$src/tests/emitter/installed_app.cmake" "$tmp/app/CMakeLists.txt"
 CC=$cc cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_PREFIX_PATH="$root/usr" \
   -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" >"$tmp/log" 2>&1 || fail "find_package(oc): $(cat "$tmp/log")"
 grep -qx "oc_DIR:PATH=$root/$lib/cmake/oc" "$tmp/app/build/CMakeCache.txt" ||

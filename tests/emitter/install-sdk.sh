@@ -91,15 +91,7 @@ if readelf -d "$tmp/app/pc_static" | grep -qE 'liboc|libsdkrt'; then fail "pc_st
 check_run pc_static "$tmp/app/pc_static"
 
 # CMake package: oc::oc (shared) and oc::oc_static.
-cat >"$tmp/app/CMakeLists.txt" <<'CM'
-cmake_minimum_required(VERSION 3.16)
-project(oc_consumer LANGUAGES C)
-find_package(oc 0.3 CONFIG REQUIRED)
-add_executable(app_shared app.c)
-target_link_libraries(app_shared PRIVATE oc::oc)
-add_executable(app_static app.c)
-target_link_libraries(app_static PRIVATE oc::oc_static)
-CM
+cp "$src/tests/emitter/installed_app.cmake" "$tmp/app/CMakeLists.txt"
 CC=$cc cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_PREFIX_PATH="$sdk;$rt" \
   -DCMAKE_C_FLAGS="-Wall -Wextra -Wcast-qual -Wwrite-strings -Werror" >"$tmp/log" 2>&1 ||
   fail "find_package(oc): $(cat "$tmp/log")"
@@ -107,6 +99,15 @@ cmake --build "$tmp/app/build" >"$tmp/log" 2>&1 || fail "find_package build: $(c
 check_run cmake_shared env LD_LIBRARY_PATH="$sdk/lib:$rt/lib" "$tmp/app/build/app_shared"
 check_run cmake_static "$tmp/app/build/app_static"
 if readelf -d "$tmp/app/build/app_static" | grep -qE 'liboc|libsdkrt'; then fail "app_static needs a shared liboc or libsdkrt"; fi
+# Installed, a CMake program keeps no build RPATH: outside the system directories it finds
+# liboc.so through CMAKE_INSTALL_RPATH_USE_LINK_PATH (docs/c-sdk.md), without LD_LIBRARY_PATH.
+if ! { CC=$cc cmake -S "$tmp/app" -B "$tmp/app/build-rpath" -DCMAKE_PREFIX_PATH="$sdk;$rt" \
+  -DCMAKE_INSTALL_PREFIX="$tmp/app/inst" -DCMAKE_INSTALL_RPATH_USE_LINK_PATH=ON &&
+  cmake --build "$tmp/app/build-rpath" && cmake --install "$tmp/app/build-rpath"; } >"$tmp/log" 2>&1; then
+  fail "installed CMake consumer: $(cat "$tmp/log")"
+fi
+readelf -d "$tmp/app/inst/bin/app_shared" | grep -qE "RUNPATH.*$sdk/lib" || fail "installed app_shared has no run path to $sdk/lib"
+check_run cmake_installed env -u LD_LIBRARY_PATH "$tmp/app/inst/bin/app_shared"
 
 # The examples the checked-in SDK carries (generate --examples), installed with it by default
 # (share/doc/oc/examples) and built from there.
