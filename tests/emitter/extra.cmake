@@ -116,6 +116,14 @@ if(TARGET sdkrt_shared AND SDKC_DPKG_DEB)
                    ${CMAKE_C_COMPILER})
   set_tests_properties(emitter/install_deb PROPERTIES LABELS "emitter;script" TIMEOUT 300)
 endif()
+# The package names and descriptions a generated SDK gives CPack (a prefix with '_' ending in a
+# digit, a title with CMake's special characters); configured only, in seconds.
+if(TARGET sdkrt_shared AND TARGET sdkc-cli)
+  add_test(NAME emitter/deb_names
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/deb-names.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+  set_tests_properties(emitter/deb_names PROPERTIES LABELS "emitter;script" TIMEOUT 120)
+endif()
 
 # The TypeScript SDK (--lang ts): the OpenCode and inputs.yaml SDKs and the tests in ts/ compiled
 # with tsc --strict, then run with node over the in-memory transport (skipped without node).

@@ -36,8 +36,11 @@ rtwant=$(sed -n 's/^find_package(sdkrt \([0-9.]*\) CONFIG QUIET)$/\1/p' "$src/ge
 [[ -n $rtwant ]] || fail "generated/opencode/CMakeLists.txt: no find_package(sdkrt VERSION)"
 lib=usr/lib/$ma
 
+# Packaging is under test, not the code: -O0 keeps the two builds short.
+opt=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE=-O0)
+
 # ---- 1. libsdkrt packages ----
-CC=$cc cmake -S "$src" -B "$tmp/rt" -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=Release \
+CC=$cc cmake -S "$src" -B "$tmp/rt" -DCMAKE_INSTALL_PREFIX=/usr "${opt[@]}" \
   -DSDKC_BUILD_TESTS=OFF -DSDKC_BUILD_GENERATED=OFF -DSDKC_BUILD_BENCH=OFF \
   -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON >"$tmp/log" 2>&1 || fail "sdkc configure: $(cat "$tmp/log")"
 cmake --build "$tmp/rt" -j2 --target sdkrt_shared sdkrt_static >"$tmp/log" 2>&1 ||
@@ -54,7 +57,7 @@ for d in "$rt0" "$rtdev"; do dpkg-deb -x "$d" "$root"; done
 
 # ---- 2. liboc packages, built against the scratch root's libsdkrt ----
 CC=$cc cmake -S "$src/generated/opencode" -B "$tmp/oc" -DCMAKE_INSTALL_PREFIX=/usr \
-  -DCMAKE_PREFIX_PATH="$root/usr" -DCMAKE_BUILD_TYPE=Release >"$tmp/log" 2>&1 ||
+  -DCMAKE_PREFIX_PATH="$root/usr" "${opt[@]}" >"$tmp/log" 2>&1 ||
   fail "oc configure: $(cat "$tmp/log")"
 grep -qx "sdkrt_DIR:PATH=$root/$lib/cmake/sdkrt" "$tmp/oc/CMakeCache.txt" ||
   fail "oc did not find the scratch root's libsdkrt: $(grep '^sdkrt_DIR' "$tmp/oc/CMakeCache.txt")"

@@ -34,12 +34,13 @@ static const char mock_cmake_standalone[] =
     "  target_link_libraries(%s_mock PRIVATE %s_static)\n"
     "endif()\n";
 
-/* The title inside a quoted CMake argument: \\, " and $ escaped, ; kept from splitting a list. */
+/* The title inside a quoted CMake argument: \\, " and $ escaped (CPACK_VERBATIM_VARIABLES keeps
+ * them escaped in CPackConfig.cmake). */
 static const char *cmake_quoted(emit_ctx *cx, const char *s)
 {
     sdkc_buf b = SDKC_BUF_INIT;
     for (; *s; s++) {
-        if (*s == '\\' || *s == '"' || *s == '$' || *s == ';')
+        if (*s == '\\' || *s == '"' || *s == '$')
             sdkc_buf_putc(&b, '\\');
         sdkc_buf_putc(&b, *s);
     }
@@ -49,8 +50,9 @@ static const char *cmake_quoted(emit_ctx *cx, const char *s)
     return out;
 }
 
-/* The prefix as part of a Debian package name: lower case, '-' for '_'; DEB_SO adds a '-' before
- * the SONAME major when the name ends in a digit (libfoo2-0), as Debian names libraries. */
+/* The prefix (a lower-case C identifier) as part of a Debian package name: '-' for '_'; with so,
+ * a '-' before the SONAME major when the name ends in a digit (libfoo2-0), as Debian names
+ * libraries. */
 static const char *deb_name(emit_ctx *cx, bool so)
 {
     size_t n = strlen(cx->prefix);
@@ -58,7 +60,8 @@ static const char *deb_name(emit_ctx *cx, bool so)
     if (!d)
         return NULL;
     for (size_t i = 0; i < n; i++)
-        d[i] = d[i] == '_' ? '-' : (d[i] >= 'A' && d[i] <= 'Z' ? (char)(d[i] - 'A' + 'a') : d[i]);
+        if (d[i] == '_')
+            d[i] = '-';
     if (!so || !(n && d[n - 1] >= '0' && d[n - 1] <= '9'))
         d[n] = '\0';
     return d;
@@ -262,6 +265,7 @@ static const char *const cmake_template[] = {
     "if(NOT CPACK_GENERATOR)\n",
     "  set(CPACK_GENERATOR DEB)\n",
     "endif()\n",
+    "set(CPACK_VERBATIM_VARIABLES ON)\n",
     "set(CPACK_COMPONENTS_ALL {{P}} {{P}}_dev)\n",
     "set(CPACK_DEB_COMPONENT_INSTALL ON)\n",
     "set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)\n",
