@@ -39,21 +39,26 @@ lib=usr/lib/$ma
 # Packaging is under test, not the code: -O0 keeps the two builds short.
 opt=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE=-O0)
 
+# pack DIR VAR: `cpack -G DEB` in the build DIR, its packages unpacked into the scratch root; and
+# cpack refuses the same build when its configured prefix (the CPack variable VAR) is not /usr.
+pack() {
+  (cd "$1" && cpack -G DEB) >"$tmp/log" 2>&1 || fail "cpack in $1: $(cat "$tmp/log")"
+  for d in "$1"/*.deb; do dpkg-deb -x "$d" "$root"; done
+  if (cd "$1" && cpack -G DEB -D "$2=/usr/local" -B "$tmp/refused") >"$tmp/log" 2>&1; then
+    fail "cpack -G DEB in $1 packaged a build configured for /usr/local"
+  fi
+  tr -s ' \n' ' ' <"$tmp/log" | grep -q 'configure with -DCMAKE_INSTALL_PREFIX=/usr and build again' ||
+    fail "cpack refusal unclear: $(cat "$tmp/log")"
+}
+
 # ---- 1. libsdkrt packages ----
 CC=$cc cmake -S "$src" -B "$tmp/rt" -DCMAKE_INSTALL_PREFIX=/usr "${opt[@]}" \
   -DSDKC_BUILD_TESTS=OFF -DSDKC_BUILD_GENERATED=OFF -DSDKC_BUILD_BENCH=OFF \
   -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON >"$tmp/log" 2>&1 || fail "sdkc configure: $(cat "$tmp/log")"
 cmake --build "$tmp/rt" -j2 --target sdkrt_shared sdkrt_static >"$tmp/log" 2>&1 ||
   fail "libsdkrt build: $(tail -30 "$tmp/log")"
-(cd "$tmp/rt" && cpack -G DEB) >"$tmp/log" 2>&1 || fail "cpack (libsdkrt): $(cat "$tmp/log")"
+pack "$tmp/rt" CPACK_SDKC_INSTALL_PREFIX
 rt0=$tmp/rt/libsdkrt${major}_${version}_$arch.deb rtdev=$tmp/rt/libsdkrt-dev_${version}_$arch.deb
-[[ -f $rt0 && -f $rtdev ]] || fail "cpack made $(cd "$tmp/rt" && echo ./*.deb), want $(basename "$rt0") $(basename "$rtdev")"
-# A build for another prefix is refused (its lib dir would not be the multiarch one).
-if (cd "$tmp/rt" && cpack -G DEB -D CPACK_SDKC_INSTALL_PREFIX=/usr/local) >"$tmp/log" 2>&1; then
-  fail "cpack -G DEB packaged a build configured for /usr/local"
-fi
-tr -s ' \n' ' ' <"$tmp/log" | grep -q 'configure with -DCMAKE_INSTALL_PREFIX=/usr and build again' || fail "cpack refusal unclear: $(cat "$tmp/log")"
-for d in "$rt0" "$rtdev"; do dpkg-deb -x "$d" "$root"; done
 
 # ---- 2. liboc packages, built against the scratch root's libsdkrt ----
 CC=$cc cmake -S "$src/generated/opencode" -B "$tmp/oc" -DCMAKE_INSTALL_PREFIX=/usr \
@@ -62,16 +67,14 @@ CC=$cc cmake -S "$src/generated/opencode" -B "$tmp/oc" -DCMAKE_INSTALL_PREFIX=/u
 grep -qx "sdkrt_DIR:PATH=$root/$lib/cmake/sdkrt" "$tmp/oc/CMakeCache.txt" ||
   fail "oc did not find the scratch root's libsdkrt: $(grep '^sdkrt_DIR' "$tmp/oc/CMakeCache.txt")"
 cmake --build "$tmp/oc" -j2 >"$tmp/log" 2>&1 || fail "oc build: $(tail -30 "$tmp/log")"
-(cd "$tmp/oc" && cpack -G DEB) >"$tmp/log" 2>&1 || fail "cpack (oc): $(cat "$tmp/log")"
+pack "$tmp/oc" CPACK_SDK_INSTALL_PREFIX
 oc0=$tmp/oc/liboc${major}_${version}_$arch.deb ocdev=$tmp/oc/liboc-dev_${version}_$arch.deb
-[[ -f $oc0 && -f $ocdev ]] || fail "cpack made $(cd "$tmp/oc" && echo ./*.deb), want $(basename "$oc0") $(basename "$ocdev")"
-if (cd "$tmp/oc" && cpack -G DEB -D CPACK_SDK_INSTALL_PREFIX=/usr/local) >"$tmp/log" 2>&1; then
-  fail "cpack -G DEB packaged the SDK configured for /usr/local"
-fi
-tr -s ' \n' ' ' <"$tmp/log" | grep -q 'configure with -DCMAKE_INSTALL_PREFIX=/usr and build again' || fail "oc cpack refusal unclear: $(cat "$tmp/log")"
-for d in "$oc0" "$ocdev"; do dpkg-deb -x "$d" "$root"; done
 
 # ---- 3. metadata ----
+for d in "$rt0" "$rtdev" "$oc0" "$ocdev"; do
+  [[ -f $d ]] || fail "no $(basename "$d"); cpack made: $(cd "$tmp" && echo rt/*.deb oc/*.deb)"
+done
+[[ $(cd "$tmp" && echo rt/*.deb oc/*.deb | wc -w) == 4 ]] || fail "cpack made: $(cd "$tmp" && echo rt/*.deb oc/*.deb)"
 # field DEB NAME: the control field.
 field() { dpkg-deb --field "$1" "$2"; }
 # depends_has DEB TEXT: one of DEB's comma-separated Depends entries is exactly TEXT.
