@@ -5,6 +5,7 @@
 #define SDKC_DOC_INTERNAL_H
 
 #include "sdkc/doc.h"
+#include "sdkc/map.h"
 #include "sdkc/util.h"
 
 #include <stdbool.h>
@@ -29,14 +30,12 @@ typedef struct sdkc_doc_map_index {
     uint32_t slots[];
 } sdkc_doc_map_index;
 
-/* FNV-1a of n bytes, its high bits folded into the low ones that pick a slot. */
+/* The hash of a key of n bytes, its high bits folded into the low ones that pick a slot. (Not an
+ * sdkc_map: keys may hold NUL bytes, lookups come with a length, and the index lives in the
+ * document's arena, read through const nodes.) */
 static inline uint64_t sdkc_doc_key_hash(const char *s, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3u;
-    }
+    uint64_t h = sdkc_hash_bytes(s, n);
     return h ^ (h >> 29);
 }
 

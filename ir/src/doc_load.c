@@ -44,10 +44,9 @@ static sdkc_loc loc_of_offset(const char *file, const char *data, size_t len, si
 /* ---- the loader ----------------------------------------------------------------------------- */
 
 typedef struct anchor {
-    char *name;            /* malloc */
+    char *name;            /* malloc; its key in loader.anchor_ix */
     const sdkc_node *node; /* NULL while its collection is still open */
     size_t count;          /* nodes in the anchored subtree, alias expansions included */
-    uint64_t hash;
 } anchor;
 
 typedef struct frame {
@@ -75,8 +74,7 @@ typedef struct loader {
     size_t nanchors, capanchors;
     sdkc_node *pool; /* unused nodes of the last batch */
     size_t npool;
-    uint32_t *atab; /* anchor index: slot = anchor index + 1 */
-    size_t atab_mask;
+    sdkc_map anchor_ix; /* anchor name -> its index in anchors + 1, as a uintptr_t */
     size_t ndocs;
 } loader;
 
@@ -131,34 +129,8 @@ static bool count_nodes(loader *L, size_t n, yaml_mark_t m)
 
 static anchor *anchor_find(loader *L, const char *name)
 {
-    if (!L->atab)
-        return NULL;
-    uint64_t h = sdkc_doc_key_hash(name, strlen(name));
-    for (size_t i = (size_t)h & L->atab_mask;; i = (i + 1) & L->atab_mask) {
-        uint32_t s = L->atab[i];
-        if (s == 0)
-            return NULL;
-        anchor *a = &L->anchors[s - 1];
-        if (a->hash == h && strcmp(a->name, name) == 0)
-            return a;
-    }
-}
-
-static bool anchor_rehash(loader *L, size_t size)
-{
-    uint32_t *tab = calloc(size, sizeof *tab);
-    if (!tab)
-        return false;
-    for (size_t k = 0; k < L->nanchors; k++) {
-        size_t i = (size_t)L->anchors[k].hash & (size - 1);
-        while (tab[i])
-            i = (i + 1) & (size - 1);
-        tab[i] = (uint32_t)(k + 1);
-    }
-    free(L->atab);
-    L->atab = tab;
-    L->atab_mask = size - 1;
-    return true;
+    uintptr_t ix = (uintptr_t)sdkc_map_get(&L->anchor_ix, name);
+    return ix ? &L->anchors[ix - 1] : NULL;
 }
 
 /* Define (or redefine: the latest definition wins) an anchor; returns its index or SIZE_MAX
@@ -171,8 +143,6 @@ static size_t anchor_define(loader *L, const char *name)
         a->count = 0;
         return (size_t)(a - L->anchors);
     }
-    if (L->nanchors >= UINT32_MAX - 1)
-        return SIZE_MAX;
     if (L->nanchors == L->capanchors) {
         size_t cap = L->capanchors ? L->capanchors * 2 : 16;
         anchor *p = realloc(L->anchors, cap * sizeof *p);
@@ -186,25 +156,12 @@ static size_t anchor_define(loader *L, const char *name)
     if (!copy)
         return SIZE_MAX;
     memcpy(copy, name, len + 1);
-    anchor *na = &L->anchors[L->nanchors++];
-    na->name = copy;
-    na->node = NULL;
-    na->count = 0;
-    na->hash = sdkc_doc_key_hash(name, len);
-    size_t size = L->atab ? L->atab_mask + 1 : 0;
-    if (L->nanchors * 2 > size) {
-        if (!anchor_rehash(L, size ? size * 2 : 64)) {
-            free(copy);
-            L->nanchors--;
-            return SIZE_MAX;
-        }
-    } else {
-        size_t i = (size_t)na->hash & L->atab_mask;
-        while (L->atab[i])
-            i = (i + 1) & L->atab_mask;
-        L->atab[i] = (uint32_t)L->nanchors;
+    if (!sdkc_map_put(&L->anchor_ix, copy, (void *)(uintptr_t)(L->nanchors + 1))) {
+        free(copy);
+        return SIZE_MAX;
     }
-    return L->nanchors - 1;
+    L->anchors[L->nanchors] = (anchor){copy, NULL, 0};
+    return L->nanchors++;
 }
 
 /* ---- scalars ------------------------------------------------------------------------------- */
@@ -522,7 +479,7 @@ static void loader_cleanup(loader *L)
     for (size_t i = 0; i < L->nanchors; i++)
         free(L->anchors[i].name);
     free(L->anchors);
-    free(L->atab);
+    sdkc_map_cleanup(&L->anchor_ix);
     free(L->kids);
 }
 
