@@ -80,6 +80,58 @@ const char *sdkc_node_text(const sdkc_node *n)
 
 /* ---- JSON pointers -------------------------------------------------------------------------- */
 
+/* Percent-decode the NUL-terminated s into out (room for strlen(s) bytes); the decoded length, or
+ * SIZE_MAX for a malformed escape. */
+static size_t percent_decode(const char *s, char *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (s[i] != '%') {
+            out[n++] = s[i];
+            continue;
+        }
+        /* the string is NUL-terminated, so a short escape stops at a non-hex digit */
+        int h = sdkc_hex_digit(s[i + 1]);
+        int l = h >= 0 ? sdkc_hex_digit(s[i + 2]) : -1;
+        if (h < 0 || l < 0)
+            return SIZE_MAX;
+        out[n++] = (char)(h * 16 + l);
+        i += 2;
+    }
+    return n;
+}
+
+/* Unescape ~0 and ~1 in tok[0..n) in place; the new length, or SIZE_MAX for another ~. */
+static size_t unescape_token(char *tok, size_t n)
+{
+    size_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (tok[i] != '~') {
+            tok[t++] = tok[i];
+            continue;
+        }
+        if (i + 1 >= n || (tok[i + 1] != '0' && tok[i + 1] != '1'))
+            return SIZE_MAX;
+        tok[t++] = tok[i + 1] == '0' ? '~' : '/';
+        i++;
+    }
+    return t;
+}
+
+/* The item of seq that the token tok[0..n) names: a decimal index without leading zeros. */
+static const sdkc_node *seq_item(const sdkc_node *seq, const char *tok, size_t n)
+{
+    if (n == 0 || (n > 1 && tok[0] == '0'))
+        return NULL;
+    size_t idx = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (tok[i] < '0' || tok[i] > '9' || idx > (SIZE_MAX - 9) / 10)
+            return NULL;
+        idx = idx * 10 + (size_t)(tok[i] - '0');
+    }
+    return idx < seq->nitems ? seq->items[idx] : NULL;
+}
+
 const sdkc_node *sdkc_doc_pointer(const sdkc_doc *doc, const char *pointer)
 {
     if (!doc || !pointer)
@@ -98,67 +150,26 @@ const sdkc_node *sdkc_doc_pointer(const sdkc_doc *doc, const char *pointer)
     char *buf = plen < sizeof small ? small : malloc(plen + 1);
     if (!buf)
         return NULL;
-    size_t n = 0;
-    for (size_t i = 0; i < plen; i++) {
-        if (pointer[i] == '%') {
-            /* the string is NUL-terminated, so a short escape stops at a non-hex digit */
-            int h = sdkc_hex_digit(pointer[i + 1]);
-            int l = h >= 0 ? sdkc_hex_digit(pointer[i + 2]) : -1;
-            if (h < 0 || l < 0) {
-                cur = NULL;
-                goto done;
-            }
-            buf[n++] = (char)(h * 16 + l);
-            i += 2;
-        } else {
-            buf[n++] = pointer[i];
-        }
-    }
-    size_t pos = 1; /* after the leading '/' */
-    while (cur) {
+    size_t n = percent_decode(pointer, buf);
+    if (n == SIZE_MAX)
+        cur = NULL;
+    for (size_t pos = 1; cur; pos++) { /* pos: the token after a '/' */
         size_t end = pos;
         while (end < n && buf[end] != '/')
             end++;
-        /* unescape the token in place */
-        size_t t = pos;
-        for (size_t i = pos; i < end; i++) {
-            if (buf[i] == '~') {
-                if (i + 1 >= end || (buf[i + 1] != '0' && buf[i + 1] != '1')) {
-                    cur = NULL;
-                    goto done;
-                }
-                buf[t++] = buf[i + 1] == '0' ? '~' : '/';
-                i++;
-            } else {
-                buf[t++] = buf[i];
-            }
-        }
-        const char *tok = buf + pos;
-        size_t tlen = t - pos;
-        if (cur->kind == SDKC_NODE_MAP) {
-            cur = map_lookup(cur, tok, tlen);
-        } else if (cur->kind == SDKC_NODE_SEQ) {
-            size_t idx = 0;
-            if (tlen == 0 || (tlen > 1 && tok[0] == '0')) {
-                cur = NULL;
-                goto done;
-            }
-            for (size_t i = 0; i < tlen; i++) {
-                if (tok[i] < '0' || tok[i] > '9' || idx > (SIZE_MAX - 9) / 10) {
-                    cur = NULL;
-                    goto done;
-                }
-                idx = idx * 10 + (size_t)(tok[i] - '0');
-            }
-            cur = idx < cur->nitems ? cur->items[idx] : NULL;
-        } else {
+        size_t tlen = unescape_token(buf + pos, end - pos);
+        if (tlen == SIZE_MAX)
             cur = NULL;
-        }
+        else if (cur->kind == SDKC_NODE_MAP)
+            cur = map_lookup(cur, buf + pos, tlen);
+        else if (cur->kind == SDKC_NODE_SEQ)
+            cur = seq_item(cur, buf + pos, tlen);
+        else
+            cur = NULL;
         if (end >= n)
             break;
-        pos = end + 1;
+        pos = end;
     }
-done:
     if (buf != small)
         free(buf);
     return cur;

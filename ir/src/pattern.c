@@ -55,70 +55,62 @@ static bool fail_bounds(pctx *c, size_t min_len, size_t max_len)
                           min_len, max_len);
 }
 
-static const char *example(pctx *c, size_t min_len, size_t max_len)
+/* The length of the whole string: the one closest to the root's natural length within the bounds
+ * that a match alone (may_start and may_end) has, or that a match padded on a side it does not
+ * anchor reaches (any length at least the shortest such match). */
+static bool choose_total(pctx *c, const pnode *root, size_t min_len, size_t max_len,
+                         uint64_t *total)
 {
-    pnode *root = sdkc_pat_parse(c);
-    if (!root)
-        return NULL;
-    if (min_len > max_len)
-        return fail_bounds(c, min_len, max_len), NULL;
-    if (min_len > SDKC_PATTERN_MAX_CHARS)
-        return fail(c, "the minimum length is over the 4096-character limit"), NULL;
-
-    lset zero;
-    if (!sdkc_pat_analyze(c, root, &zero))
-        return NULL;
     const fset *L = &root->len;
-    if (fs_empty(L)) {
-        if (root->tmin > SDKC_PATTERN_MAX_CHARS)
-            return fail(c, "the shortest match is longer than the 4096-character limit"), NULL;
-        if (c->cap < SDKC_PATTERN_MAX_CHARS)
-            return fail_bounds(c, min_len, max_len), NULL;
-        return fail(c, "the pattern cannot match any string"), NULL;
-    }
-
-    /* Totals: a match alone (may_start and may_end), or a match padded on a side it does not
-     * anchor, any length at least the shortest such match. */
     uint64_t padmin = UINT64_MAX;
     for (int f = 0; f < 3; f++)
         if (L->f[f].nw && ls_min(&L->f[f]) < padmin)
             padmin = ls_min(&L->f[f]);
     uint64_t lo = min_len, hi = max_len < c->cap ? max_len : c->cap;
-    uint64_t t0 = root->nat < lo ? lo : root->nat > hi ? hi : root->nat, total = UINT64_MAX;
-    for (uint64_t d = 0; total == UINT64_MAX && (t0 >= d + lo || t0 + d <= hi); d++) {
+    uint64_t t0 = root->nat < lo ? lo : root->nat > hi ? hi : root->nat;
+    *total = UINT64_MAX;
+    for (uint64_t d = 0; *total == UINT64_MAX && (t0 >= d + lo || t0 + d <= hi); d++) {
         if (!spend(c, 1))
-            return NULL;
+            return false;
         if (t0 >= d + lo && (fs_has(L, t0 - d, true, true) || t0 - d > padmin))
-            total = t0 - d;
+            *total = t0 - d;
         else if (d && t0 + d <= hi && (fs_has(L, t0 + d, true, true) || t0 + d > padmin))
-            total = t0 + d;
+            *total = t0 + d;
     }
-    if (total == UINT64_MAX)
-        return fail_bounds(c, min_len, max_len), NULL;
-    /* The match: the whole string if it can be, else the longest one with padding after it
-     * (side 1) or before it (side 2). */
-    uint64_t len = total;
-    int side = 0;
-    if (!fs_has(L, total, true, true)) {
-        for (len = total; len-- > 0;) {
-            if (fs_has(L, len, true, false)) {
-                side = 1;
-                break;
-            }
-            if (fs_has(L, len, false, true)) {
-                side = 2;
-                break;
-            }
-        }
-        if (!side)
-            return fail(c, "internal error: no padding plan"), NULL;
-    }
+    return *total != UINT64_MAX || fail_bounds(c, min_len, max_len);
+}
 
+/* The match in a string of total characters: the whole string if it can be (side 0), else the
+ * longest one with padding after it (side 1) or before it (side 2). */
+static bool choose_match(pctx *c, const fset *L, uint64_t total, uint64_t *len, int *side)
+{
+    *len = total;
+    *side = 0;
+    if (fs_has(L, total, true, true))
+        return true;
+    for (*len = total; (*len)-- > 0;) {
+        if (fs_has(L, *len, true, false)) {
+            *side = 1;
+            return true;
+        }
+        if (fs_has(L, *len, false, true)) {
+            *side = 2;
+            return true;
+        }
+    }
+    return fail(c, "internal error: no padding plan");
+}
+
+/* Generate and verify, with each padding character in turn when there is padding; the string
+ * (in the caller's arena) or NULL with c->why set. */
+static const char *generate_verified(pctx *c, const pnode *root, const lset *zero, uint64_t total,
+                                     uint64_t len, int side)
+{
     sdkc_buf b = SDKC_BUF_INIT;
     static const char pads[] = {'a', ' '};
     const char *res = NULL;
     for (size_t p = 0; p < (side ? sizeof pads : 1); p++) {
-        if (!sdkc_pat_generate(c, root, &zero, total, len, side, pads[p], &b))
+        if (!sdkc_pat_generate(c, root, zero, total, len, side, pads[p], &b))
             break;
         int v = sdkc_pat_verify(c, root, b.data, total, side == 2 ? total - len : 0);
         if (v < 0)
@@ -136,6 +128,34 @@ static const char *example(pctx *c, size_t min_len, size_t max_len)
                              : "the generated value failed verification");
     sdkc_buf_cleanup(&b);
     return res;
+}
+
+static const char *example(pctx *c, size_t min_len, size_t max_len)
+{
+    pnode *root = sdkc_pat_parse(c);
+    if (!root)
+        return NULL;
+    if (min_len > max_len)
+        return fail_bounds(c, min_len, max_len), NULL;
+    if (min_len > SDKC_PATTERN_MAX_CHARS)
+        return fail(c, "the minimum length is over the 4096-character limit"), NULL;
+
+    lset zero;
+    if (!sdkc_pat_analyze(c, root, &zero))
+        return NULL;
+    if (fs_empty(&root->len)) {
+        if (root->tmin > SDKC_PATTERN_MAX_CHARS)
+            return fail(c, "the shortest match is longer than the 4096-character limit"), NULL;
+        if (c->cap < SDKC_PATTERN_MAX_CHARS)
+            return fail_bounds(c, min_len, max_len), NULL;
+        return fail(c, "the pattern cannot match any string"), NULL;
+    }
+    uint64_t total, len;
+    int side;
+    if (!choose_total(c, root, min_len, max_len, &total) ||
+        !choose_match(c, &root->len, total, &len, &side))
+        return NULL;
+    return generate_verified(c, root, &zero, total, len, side);
 }
 
 const char *sdkc_pattern_example(sdkc_arena *a, const char *pattern, size_t min_len, size_t max_len,

@@ -284,11 +284,115 @@ static bool rep_general(actx *x, pnode *n, const fset *kid)
     return true;
 }
 
+static bool analyze(actx *x, pnode *n);
+
+static bool analyze_cat(actx *x, pnode *n)
+{
+    pctx *c = x->c;
+    n->pre = palloc(c, n->nkids * sizeof *n->pre);
+    if (!n->pre)
+        return false;
+    for (size_t k = 0; k < n->nkids; k++) {
+        if (!analyze(x, n->kids[k]))
+            return false;
+        if (k == 0)
+            n->pre[0] = n->kids[0]->len;
+        else if (!sdkc_pat_fs_cat(c, &x->zero, &n->pre[k - 1], &n->kids[k]->len, &n->pre[k]))
+            return false;
+        n->nat = sat_add(n->nat, n->kids[k]->nat);
+        n->tmin = sat_add(n->tmin, n->kids[k]->tmin);
+    }
+    n->len = n->pre[n->nkids - 1];
+    return true;
+}
+
+static bool analyze_alt(actx *x, pnode *n)
+{
+    bool have_nat = false;
+    n->tmin = PAT_BIG;
+    for (size_t k = 0; k < n->nkids; k++) {
+        pnode *kid = n->kids[k];
+        if (!analyze(x, kid) || !fs_union(x->c, &n->len, &kid->len, &n->len))
+            return false;
+        if (!have_nat && !fs_empty(&kid->len)) {
+            n->nat = kid->nat;
+            have_nat = true;
+        }
+        if (kid->tmin < n->tmin)
+            n->tmin = kid->tmin;
+    }
+    return true;
+}
+
+/* A repetition of a plain kid (lengths [lo, hi]): the union of [k*lo, k*hi] for k in [min, max]. */
+static bool rep_plain(actx *x, pnode *n, const pnode *kid)
+{
+    pctx *c = x->c;
+    uint64_t lo = kid->plo, hi = kid->phi, mx = n->max == PAT_INF ? PAT_BIG : n->max;
+    lset r = {0}, part;
+    if (lo == 0) {
+        if (!ls_range(c, &r, 0, sat_mul(hi, mx)))
+            return false;
+    } else {
+        for (uint64_t k = n->min; k <= mx && k * lo <= c->cap; k++) {
+            /* once consecutive runs touch ((k+1)*lo <= k*hi + 1, which stays true for larger k)
+             * or reach the cap, one range covers the rest */
+            bool rest = k * hi >= c->cap || (k + 1) * lo <= k * hi + 1;
+            if (!ls_range(c, &part, k * lo, rest ? sat_mul(mx, hi) : k * hi) ||
+                !ls_union(c, &r, &part, &r))
+                return false;
+            if (rest)
+                break;
+        }
+    }
+    n->len.f[0] = r;
+    return true;
+}
+
+static bool analyze_rep(actx *x, pnode *n)
+{
+    pnode *kid = n->kids[0];
+    if (!analyze(x, kid))
+        return false;
+    n->nat = sat_mul(kid->nat, n->min);
+    n->tmin = sat_mul(kid->tmin, n->min);
+    if (fs_empty(&kid->len)) {
+        if (n->min == 0)
+            n->len.f[0] = x->zero;
+        return true;
+    }
+    return kid->plain ? rep_plain(x, n, kid) : rep_general(x, n, &kid->len);
+}
+
+/* Does n match the empty string without any condition (^ $ \b \B)? Its kids know already. */
+static bool empty_without_condition(const pnode *n)
+{
+    bool eps = false;
+    switch (n->kind) {
+    case P_EMPTY:
+        return true;
+    case P_CAT:
+        eps = true;
+        for (size_t k = 0; k < n->nkids; k++)
+            eps = eps && n->kids[k]->eps;
+        return eps;
+    case P_ALT:
+        for (size_t k = 0; k < n->nkids; k++)
+            eps = eps || n->kids[k]->eps;
+        return eps;
+    case P_REP:
+        return n->min == 0 || n->kids[0]->eps;
+    default:
+        return false;
+    }
+}
+
 static bool analyze(actx *x, pnode *n)
 {
     pctx *c = x->c;
     if (!spend(c, 1))
         return false;
+    bool ok = true;
     switch (n->kind) {
     case P_EMPTY:
     case P_WORDB:
@@ -314,93 +418,20 @@ static bool analyze(actx *x, pnode *n)
         n->nat = n->tmin = 1;
         break;
     case P_CAT:
-        n->pre = palloc(c, n->nkids * sizeof *n->pre);
-        if (!n->pre)
-            return false;
-        for (size_t k = 0; k < n->nkids; k++) {
-            if (!analyze(x, n->kids[k]))
-                return false;
-            if (k == 0)
-                n->pre[0] = n->kids[0]->len;
-            else if (!sdkc_pat_fs_cat(c, &x->zero, &n->pre[k - 1], &n->kids[k]->len, &n->pre[k]))
-                return false;
-            n->nat = sat_add(n->nat, n->kids[k]->nat);
-            n->tmin = sat_add(n->tmin, n->kids[k]->tmin);
-        }
-        n->len = n->pre[n->nkids - 1];
-        break;
-    case P_ALT: {
-        bool have_nat = false;
-        n->tmin = PAT_BIG;
-        for (size_t k = 0; k < n->nkids; k++) {
-            pnode *kid = n->kids[k];
-            if (!analyze(x, kid) || !fs_union(c, &n->len, &kid->len, &n->len))
-                return false;
-            if (!have_nat && !fs_empty(&kid->len)) {
-                n->nat = kid->nat;
-                have_nat = true;
-            }
-            if (kid->tmin < n->tmin)
-                n->tmin = kid->tmin;
-        }
-        break;
-    }
-    case P_REP: {
-        pnode *kid = n->kids[0];
-        if (!analyze(x, kid))
-            return false;
-        n->nat = sat_mul(kid->nat, n->min);
-        n->tmin = sat_mul(kid->tmin, n->min);
-        if (fs_empty(&kid->len)) {
-            if (n->min == 0)
-                n->len.f[0] = x->zero;
-        } else if (kid->plain) {
-            /* the union of [k*lo, k*hi] for k in [min, max] */
-            uint64_t lo = kid->plo, hi = kid->phi, mx = n->max == PAT_INF ? PAT_BIG : n->max;
-            lset r = {0}, part;
-            if (lo == 0) {
-                if (!ls_range(c, &r, 0, sat_mul(hi, mx)))
-                    return false;
-            } else {
-                for (uint64_t k = n->min; k <= mx && k * lo <= c->cap; k++) {
-                    /* once consecutive runs touch ((k+1)*lo <= k*hi + 1, which stays true for
-                     * larger k) or reach the cap, one range covers the rest */
-                    bool rest = k * hi >= c->cap || (k + 1) * lo <= k * hi + 1;
-                    if (!ls_range(c, &part, k * lo, rest ? sat_mul(mx, hi) : k * hi) ||
-                        !ls_union(c, &r, &part, &r))
-                        return false;
-                    if (rest)
-                        break;
-                }
-            }
-            n->len.f[0] = r;
-        } else if (!rep_general(x, n, &kid->len)) {
-            return false;
-        }
-        break;
-    }
-    }
-    if (n->nat > c->cap + 1)
-        n->nat = c->cap + 1;
-    switch (n->kind) {
-    case P_EMPTY:
-        n->eps = true;
-        break;
-    case P_CAT:
-        n->eps = true;
-        for (size_t k = 0; k < n->nkids; k++)
-            n->eps = n->eps && n->kids[k]->eps;
+        ok = analyze_cat(x, n);
         break;
     case P_ALT:
-        for (size_t k = 0; k < n->nkids; k++)
-            n->eps = n->eps || n->kids[k]->eps;
+        ok = analyze_alt(x, n);
         break;
     case P_REP:
-        n->eps = n->min == 0 || n->kids[0]->eps;
-        break;
-    default:
+        ok = analyze_rep(x, n);
         break;
     }
+    if (!ok)
+        return false;
+    if (n->nat > c->cap + 1)
+        n->nat = c->cap + 1;
+    n->eps = empty_without_condition(n);
     n->plain = !n->len.f[1].nw && !n->len.f[2].nw && !n->len.f[3].nw &&
                ls_interval(&n->len.f[0], &n->plo, &n->phi);
     return true;

@@ -81,63 +81,41 @@ static bool ends_from(mctx *m, const pnode *n, const uint64_t *from, uint64_t *o
     return true;
 }
 
-/* out |= the positions where a match of n that starts at p can end (n is at depth d). */
-static bool ends(mctx *m, const pnode *n, size_t p, uint64_t *out, unsigned d)
+/* Does the assertion n (^ $ \b \B) hold at p? */
+static bool assertion_holds(const mctx *m, const pnode *n, size_t p)
 {
-    if (!spend(m->c, 1))
-        return false;
     bool boundary = (p > 0 && is_word(m, p - 1)) != is_word(m, p);
-    switch (n->kind) {
-    case P_EMPTY:
-        pset_add(out, p);
-        return true;
-    case P_CHAR:
-        if (p < m->n && m->s[p] == n->cp)
-            pset_add(out, p + 1);
-        return true;
-    case P_SET:
-        if (p < m->n && sdkc_pat_in_set(n, m->s[p]))
-            pset_add(out, p + 1);
-        return true;
-    case P_BOL:
-    case P_EOL:
-    case P_WORDB:
-    case P_NWORDB:
-        if (n->kind == P_BOL     ? p == 0
-            : n->kind == P_EOL   ? p == m->n
-            : n->kind == P_WORDB ? boundary
-                                 : !boundary)
-            pset_add(out, p);
-        return true;
-    case P_ALT:
-        for (size_t k = 0; k < n->nkids; k++)
-            if (!ends(m, n->kids[k], p, out, d + 1))
-                return false;
-        return true;
-    case P_CAT: {
-        uint64_t *cur = scratch(m, d, 0), *next = scratch(m, d, 1);
-        if (!cur || !next)
+    return n->kind == P_BOL     ? p == 0
+           : n->kind == P_EOL   ? p == m->n
+           : n->kind == P_WORDB ? boundary
+                                : !boundary;
+}
+
+static bool ends_cat(mctx *m, const pnode *n, size_t p, uint64_t *out, unsigned d)
+{
+    uint64_t *cur = scratch(m, d, 0), *next = scratch(m, d, 1);
+    if (!cur || !next)
+        return false;
+    pset_add(cur, p);
+    for (size_t k = 0; k < n->nkids; k++) {
+        pset_zero(m, next);
+        if (!ends_from(m, n->kids[k], cur, next, d + 1))
             return false;
-        pset_add(cur, p);
-        for (size_t k = 0; k < n->nkids; k++) {
-            pset_zero(m, next);
-            if (!ends_from(m, n->kids[k], cur, next, d + 1))
-                return false;
-            uint64_t *t = cur;
-            cur = next;
-            next = t;
-            if (!pset_any(m, cur))
-                return true;
-        }
-        for (size_t k = 0; k < m->nw; k++)
-            out[k] |= cur[k];
-        return true;
+        uint64_t *t = cur;
+        cur = next;
+        next = t;
+        if (!pset_any(m, cur))
+            return true;
     }
-    case P_REP:
-        break;
-    }
-    /* the union of S_k for k in [min, max]: S_0 = {p}, S_k = the kid's ends from S_(k-1); as in
-     * rep_general, stop when S_k adds nothing (or, before min, stays the same) */
+    for (size_t k = 0; k < m->nw; k++)
+        out[k] |= cur[k];
+    return true;
+}
+
+/* The union of S_k for k in [min, max]: S_0 = {p}, S_k = the kid's ends from S_(k-1); as in
+ * rep_general, stop when S_k adds nothing (or, before min, stays the same). */
+static bool ends_rep(mctx *m, const pnode *n, size_t p, uint64_t *out, unsigned d)
+{
     uint64_t *cur = scratch(m, d, 0), *next = scratch(m, d, 1), *acc = scratch(m, d, 2);
     if (!cur || !next || !acc)
         return false;
@@ -168,6 +146,43 @@ static bool ends(mctx *m, const pnode *n, size_t p, uint64_t *out, unsigned d)
     for (size_t k = 0; k < m->nw; k++)
         out[k] |= acc[k];
     return true;
+}
+
+/* out |= the positions where a match of n that starts at p can end (n is at depth d). */
+static bool ends(mctx *m, const pnode *n, size_t p, uint64_t *out, unsigned d)
+{
+    if (!spend(m->c, 1))
+        return false;
+    switch (n->kind) {
+    case P_EMPTY:
+        pset_add(out, p);
+        return true;
+    case P_CHAR:
+        if (p < m->n && m->s[p] == n->cp)
+            pset_add(out, p + 1);
+        return true;
+    case P_SET:
+        if (p < m->n && sdkc_pat_in_set(n, m->s[p]))
+            pset_add(out, p + 1);
+        return true;
+    case P_BOL:
+    case P_EOL:
+    case P_WORDB:
+    case P_NWORDB:
+        if (assertion_holds(m, n, p))
+            pset_add(out, p);
+        return true;
+    case P_ALT:
+        for (size_t k = 0; k < n->nkids; k++)
+            if (!ends(m, n->kids[k], p, out, d + 1))
+                return false;
+        return true;
+    case P_CAT:
+        return ends_cat(m, n, p, out, d);
+    case P_REP:
+        break;
+    }
+    return ends_rep(m, n, p, out, d);
 }
 
 /* 1: root matches the text from character `start` on; 0: it does not; -1: out of budget (at most

@@ -329,6 +329,39 @@ static bool brace_quant(pctx *c, uint32_t *mn, uint32_t *mx, bool advance)
 
 enum { E_FAIL, E_CHAR, E_CLASS, E_WORDB, E_NWORDB };
 
+/* \uXXXX (a surrogate pair of two as one character) or \u{X...}; c->i is after the 'u'. */
+static int parse_u_escape(pctx *c, uint32_t *cp)
+{
+    if (peek(c) == '{') { /* \u{...}: Unicode mode */
+        c->unicode = true;
+        size_t k = 1;
+        uint64_t v = 0;
+        int h;
+        while ((h = sdkc_hex_digit(peek_at(c, k))) >= 0 && v <= 0x10FFFF) {
+            v = v * 16 + (uint64_t)h;
+            k++;
+        }
+        if (k == 1 || peek_at(c, k) != '}' || v > 0x10FFFF)
+            return fail(c, "malformed \\u{...} escape"), E_FAIL;
+        c->i += k + 1;
+        *cp = (uint32_t)v;
+        return E_CHAR;
+    }
+    long v = hex_at(c, 0, 4);
+    if (v < 0)
+        return fail(c, "malformed \\u escape (four hex digits expected)"), E_FAIL;
+    c->i += 4;
+    if (v >= 0xD800 && v <= 0xDBFF && peek(c) == '\\' && peek_at(c, 1) == 'u') {
+        long lo = hex_at(c, 2, 4);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) { /* a surrogate pair is one character */
+            c->i += 6;
+            v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+        }
+    }
+    *cp = (uint32_t)v;
+    return E_CHAR;
+}
+
 /* An escape at c->i (a backslash): a character (*cp), a class escape (*cls is its letter), or an
  * assertion (outside classes). */
 static int parse_escape(pctx *c, bool in_class, uint32_t *cp, int *cls)
@@ -400,36 +433,8 @@ static int parse_escape(pctx *c, bool in_class, uint32_t *cp, int *cls)
         *cp = (uint32_t)v;
         return E_CHAR;
     }
-    case 'u': {
-        if (peek(c) == '{') { /* \u{...}: Unicode mode */
-            c->unicode = true;
-            size_t k = 1;
-            uint64_t v = 0;
-            int h;
-            while ((h = sdkc_hex_digit(peek_at(c, k))) >= 0 && v <= 0x10FFFF) {
-                v = v * 16 + (uint64_t)h;
-                k++;
-            }
-            if (k == 1 || peek_at(c, k) != '}' || v > 0x10FFFF)
-                return fail(c, "malformed \\u{...} escape"), E_FAIL;
-            c->i += k + 1;
-            *cp = (uint32_t)v;
-            return E_CHAR;
-        }
-        long v = hex_at(c, 0, 4);
-        if (v < 0)
-            return fail(c, "malformed \\u escape (four hex digits expected)"), E_FAIL;
-        c->i += 4;
-        if (v >= 0xD800 && v <= 0xDBFF && peek(c) == '\\' && peek_at(c, 1) == 'u') {
-            long lo = hex_at(c, 2, 4);
-            if (lo >= 0xDC00 && lo <= 0xDFFF) { /* a surrogate pair is one character */
-                c->i += 6;
-                v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
-            }
-        }
-        *cp = (uint32_t)v;
-        return E_CHAR;
-    }
+    case 'u':
+        return parse_u_escape(c, cp);
     case 'k':
         return fail(c, "backreferences are not supported"), E_FAIL;
     case 'p':

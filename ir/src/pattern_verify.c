@@ -143,116 +143,96 @@ static bool zero_width(const pnode *n)
     return true;
 }
 
-/* The translation of n appended to t->b; *est is about the size regcomp expands it to. What only
- * matches the empty string without condition translates to nothing at all, and a repetition of
- * what only matches empty strings to no repetition: glibc's regcomp can take exponential time on
- * nested nullable repetitions around \b and empty groups, such as (\B()?\b()?)*. */
-static bool tr(tctx *t, const pnode *n, uint64_t *est)
+static bool translate(tctx *t, const pnode *n, uint64_t *est);
+
+/* ^ $ \b \B; \b and \B are left out when t->erase_wordb. */
+static void translate_assertion(tctx *t, const pnode *n, uint64_t *est)
+{
+    if ((n->kind == P_WORDB || n->kind == P_NWORDB) && t->erase_wordb) {
+        *est = 0;
+        return;
+    }
+    sdkc_buf_puts(t->b, n->kind == P_BOL     ? "^"
+                        : n->kind == P_EOL   ? "$"
+                        : n->kind == P_WORDB ? "\\b"
+                                             : "\\B");
+    t->risky += t->nullable_reps > 0;
+}
+
+/* (x|y), without empty alternatives: (x|y)? when there were some. An alternative that only
+ * matches empty strings (under a condition such as \b) adds nothing when another one matches the
+ * empty string unconditionally, or when the caller says so (drop_zw: a repetition of this that
+ * may have no iteration). */
+static bool translate_alt(tctx *t, const pnode *n, uint64_t *est)
 {
     sdkc_buf *b = t->b;
-    if (!spend(t->c, 1))
-        return false;
-    *est = 1;
-    switch (n->kind) {
-    case P_EMPTY:
-        *est = 0;
+    size_t start = b->len;
+    bool any = false, empty = false, drop_zw = t->drop_zw;
+    t->drop_zw = false;
+    for (size_t k = 0; k < n->nkids && !drop_zw; k++)
+        drop_zw = n->kids[k]->eps;
+    *est = 0;
+    sdkc_buf_putc(b, '(');
+    for (size_t k = 0; k < n->nkids; k++) {
+        size_t mark = b->len;
+        uint64_t e;
+        if (drop_zw && zero_width(n->kids[k])) {
+            empty = true;
+            continue;
+        }
+        if (any) {
+            sdkc_buf_putc(b, '|');
+            t->alternatives++;
+        }
+        size_t body = b->len;
+        if (!translate(t, n->kids[k], &e))
+            return false;
+        if (b->len == body) {
+            buf_cut(b, mark);
+            empty = true;
+        } else {
+            any = true;
+        }
+        *est = sat_add(*est, e);
+    }
+    if (!any) {
+        buf_cut(b, start);
         return true;
-    case P_CHAR:
-        if (n->cp == 0 || (n->cp >= 0xD800 && n->cp <= 0xDFFF))
-            sdkc_buf_puts(b, NEVER);
-        else if (n->cp < 0x80)
-            ere_byte_char(b, n->cp);
+    }
+    sdkc_buf_putc(b, ')');
+    if (empty)
+        sdkc_buf_putc(b, '?');
+    return true;
+}
+
+/* {mn,mx} in its shortest ERE spelling; mx PAT_BIG is unbounded. */
+static void put_quantifier(sdkc_buf *b, uint64_t mn, uint64_t mx)
+{
+    if (mx == PAT_BIG) {
+        if (mn == 0)
+            sdkc_buf_putc(b, '*');
+        else if (mn == 1)
+            sdkc_buf_putc(b, '+');
         else
-            sdkc_pat_put_utf8(b, n->cp);
-        return true;
-    case P_SET:
-        ere_set(t, n);
-        return true;
-    case P_BOL:
-        sdkc_buf_putc(b, '^');
-        t->risky += t->nullable_reps > 0;
-        return true;
-    case P_EOL:
-        sdkc_buf_putc(b, '$');
-        t->risky += t->nullable_reps > 0;
-        return true;
-    case P_WORDB:
-        if (t->erase_wordb) {
-            *est = 0;
-            return true;
-        }
-        sdkc_buf_puts(b, "\\b");
-        t->risky += t->nullable_reps > 0;
-        return true;
-    case P_NWORDB:
-        if (t->erase_wordb) {
-            *est = 0;
-            return true;
-        }
-        sdkc_buf_puts(b, "\\B");
-        t->risky += t->nullable_reps > 0;
-        return true;
-    case P_CAT:
-        *est = 0;
-        for (size_t k = 0; k < n->nkids; k++) {
-            uint64_t e;
-            if (!tr(t, n->kids[k], &e))
-                return false;
-            *est = sat_add(*est, e);
-        }
-        return true;
-    case P_ALT: {
-        /* (x|y), without empty alternatives: (x|y)? when there were some. An alternative that
-         * only matches empty strings (under a condition such as \b) adds nothing when another
-         * one matches the empty string unconditionally, or when the caller says so (drop_zw: a
-         * repetition of this that may have no iteration). */
-        size_t start = b->len;
-        bool any = false, empty = false, drop_zw = t->drop_zw;
-        t->drop_zw = false;
-        for (size_t k = 0; k < n->nkids && !drop_zw; k++)
-            drop_zw = n->kids[k]->eps;
-        *est = 0;
-        sdkc_buf_putc(b, '(');
-        for (size_t k = 0; k < n->nkids; k++) {
-            size_t mark = b->len;
-            uint64_t e;
-            if (drop_zw && zero_width(n->kids[k])) {
-                empty = true;
-                continue;
-            }
-            if (any) {
-                sdkc_buf_putc(b, '|');
-                t->alternatives++;
-            }
-            size_t body = b->len;
-            if (!tr(t, n->kids[k], &e))
-                return false;
-            if (b->len == body) {
-                buf_cut(b, mark);
-                empty = true;
-            } else {
-                any = true;
-            }
-            *est = sat_add(*est, e);
-        }
-        if (!any) {
-            buf_cut(b, start);
-            return true;
-        }
-        sdkc_buf_putc(b, ')');
-        if (empty)
-            sdkc_buf_putc(b, '?');
-        return true;
+            sdkc_buf_printf(b, "{%llu,}", (unsigned long long)mn);
+    } else if (mn == 0 && mx == 1) {
+        sdkc_buf_putc(b, '?');
+    } else if (mn == mx) {
+        sdkc_buf_printf(b, "{%llu}", (unsigned long long)mn);
+    } else {
+        sdkc_buf_printf(b, "{%llu,%llu}", (unsigned long long)mn, (unsigned long long)mx);
     }
-    case P_REP:
-        break;
-    }
-    /* x{n,m} on a string of len characters: an iteration that consumes something consumes a
-     * character, so at most len of them do, and an empty one can be dropped: m >= len is as good
-     * as unbounded. When x can match the empty string unconditionally, any count of iterations can
-     * be padded with empty ones: x{n,m} is x{0,m}. When x cannot match the empty string at all, n >
-     * len cannot match. When x only matches empty strings, x{0,m} is nothing and x{n,m} with n > 0
-     * is x. (Each also keeps regcomp's expansion and regexec's work small.) */
+}
+
+/* x{n,m} on a string of len characters: an iteration that consumes something consumes a
+ * character, so at most len of them do, and an empty one can be dropped: m >= len is as good as
+ * unbounded. When x can match the empty string unconditionally, any count of iterations can be
+ * padded with empty ones: x{n,m} is x{0,m}. When x cannot match the empty string at all, n > len
+ * cannot match. When x only matches empty strings, x{0,m} is nothing and x{n,m} with n > 0 is x.
+ * (Each also keeps regcomp's expansion and regexec's work small.) */
+static bool translate_rep(tctx *t, const pnode *n, uint64_t *est)
+{
+    sdkc_buf *b = t->b;
     const pnode *kid = n->kids[0];
     uint64_t mn = n->min, mx = n->max == PAT_INF ? PAT_BIG : n->max;
     bool empty_free = kid->eps;
@@ -280,7 +260,7 @@ static bool tr(tctx *t, const pnode *n, uint64_t *est)
     if (t->nullable_reps > t->max_nullable)
         t->max_nullable = t->nullable_reps;
     t->drop_zw = mn == 0 && kid->kind == P_ALT; /* a zero-width iteration can be left out */
-    bool ok = tr(t, kid, &e);
+    bool ok = translate(t, kid, &e);
     t->nullable_reps -= empty_any;
     t->drop_zw = false;
     if (!ok)
@@ -294,24 +274,58 @@ static bool tr(tctx *t, const pnode *n, uint64_t *est)
         *est = e;
         return true;
     }
-    if (mx == PAT_BIG) {
-        if (mn == 0)
-            sdkc_buf_putc(b, '*');
-        else if (mn == 1)
-            sdkc_buf_putc(b, '+');
-        else
-            sdkc_buf_printf(b, "{%llu,}", (unsigned long long)mn);
-    } else if (mn == 0 && mx == 1) {
-        sdkc_buf_putc(b, '?');
-    } else if (mn == mx) {
-        sdkc_buf_printf(b, "{%llu}", (unsigned long long)mn);
-    } else {
-        sdkc_buf_printf(b, "{%llu,%llu}", (unsigned long long)mn, (unsigned long long)mx);
-    }
+    put_quantifier(b, mn, mx);
     *est = sat_add(1, sat_mul(e, mx == PAT_BIG ? (mn ? mn : 1) : mx));
     if (empty_any && *est > t->nullable_est)
         t->nullable_est = *est;
     return true;
+}
+
+/* The translation of n appended to t->b; *est is about the size regcomp expands it to. What only
+ * matches the empty string without condition translates to nothing at all, and a repetition of
+ * what only matches empty strings to no repetition: glibc's regcomp can take exponential time on
+ * nested nullable repetitions around \b and empty groups, such as (\B()?\b()?)*. */
+static bool translate(tctx *t, const pnode *n, uint64_t *est)
+{
+    if (!spend(t->c, 1))
+        return false;
+    *est = 1;
+    switch (n->kind) {
+    case P_EMPTY:
+        *est = 0;
+        return true;
+    case P_CHAR:
+        if (n->cp == 0 || (n->cp >= 0xD800 && n->cp <= 0xDFFF))
+            sdkc_buf_puts(t->b, NEVER);
+        else if (n->cp < 0x80)
+            ere_byte_char(t->b, n->cp);
+        else
+            sdkc_pat_put_utf8(t->b, n->cp);
+        return true;
+    case P_SET:
+        ere_set(t, n);
+        return true;
+    case P_BOL:
+    case P_EOL:
+    case P_WORDB:
+    case P_NWORDB:
+        translate_assertion(t, n, est);
+        return true;
+    case P_CAT:
+        *est = 0;
+        for (size_t k = 0; k < n->nkids; k++) {
+            uint64_t e;
+            if (!translate(t, n->kids[k], &e))
+                return false;
+            *est = sat_add(*est, e);
+        }
+        return true;
+    case P_ALT:
+        return translate_alt(t, n, est);
+    case P_REP:
+        break;
+    }
+    return translate_rep(t, n, est);
 }
 
 static int cp_cmp(const void *x, const void *y)
@@ -374,7 +388,7 @@ int sdkc_pat_verify(pctx *c, const pnode *root, const char *s, uint64_t chars, u
         sdkc_buf_printf(&b, "^[\x01-\x7f\x80-\xff]{%llu}(", (unsigned long long)lead);
     else
         sdkc_buf_puts(&b, "^(");
-    if (!tr(&t, root, &est)) {
+    if (!translate(&t, root, &est)) {
         sdkc_buf_cleanup(&b);
         return -1;
     }
