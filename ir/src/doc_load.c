@@ -267,6 +267,40 @@ static void report_duplicate(loader *L, const sdkc_node *first, const sdkc_node 
          again->len > 60 ? 60 : (int)again->len, again->str, (unsigned)first->loc.line);
 }
 
+/* An empty key index for n pairs in the arena (n > SDKC_DOC_MAP_INDEX_MIN), or NULL. */
+static sdkc_doc_map_index *new_key_index(loader *L, size_t n)
+{
+    size_t size = 1;
+    while (size < 2 * n)
+        size *= 2;
+    sdkc_doc_map_index *ix =
+        sdkc_arena_alloc(L->doc->arena, sizeof *ix + size * sizeof ix->slots[0]);
+    if (!ix || n >= UINT32_MAX)
+        return NULL;
+    ix->mask = size - 1;
+    return ix;
+}
+
+/* The key among pairs[0..kept) equal to key, or NULL; with an index, *slot is where key goes. */
+static const sdkc_node *find_key(const sdkc_pair *pairs, size_t kept, const sdkc_doc_map_index *ix,
+                                 const sdkc_node *key, size_t *slot)
+{
+    if (!ix) {
+        for (size_t j = 0; j < kept; j++)
+            if (keys_equal(pairs[j].key, key))
+                return pairs[j].key;
+        return NULL;
+    }
+    size_t i = (size_t)sdkc_doc_key_hash(key->str, key->len) & ix->mask;
+    for (; ix->slots[i]; i = (i + 1) & ix->mask) {
+        const sdkc_node *other = pairs[ix->slots[i] - 1].key;
+        if (keys_equal(other, key))
+            return other;
+    }
+    *slot = i;
+    return NULL;
+}
+
 /* Pairs from the scratch stack into the arena; duplicates are reported and dropped, and large
  * maps get their key index here. */
 static void finish_map(loader *L, sdkc_node *map, size_t base)
@@ -275,44 +309,18 @@ static void finish_map(loader *L, sdkc_node *map, size_t base)
     if (n == 0)
         return;
     sdkc_pair *pairs = sdkc_arena_alloc_uninit(L->doc->arena, n * sizeof *pairs);
+    sdkc_doc_map_index *ix = NULL;
+    if (pairs && n > SDKC_DOC_MAP_INDEX_MIN && !(ix = new_key_index(L, n)))
+        pairs = NULL;
     if (!pairs) {
         nomem(L);
         return;
     }
-    sdkc_doc_map_index *ix = NULL;
-    if (n > SDKC_DOC_MAP_INDEX_MIN) {
-        size_t size = 1;
-        while (size < 2 * n)
-            size *= 2;
-        ix = sdkc_arena_alloc(L->doc->arena, sizeof *ix + size * sizeof ix->slots[0]);
-        if (!ix || n >= UINT32_MAX) {
-            nomem(L);
-            return;
-        }
-        ix->mask = size - 1;
-    }
     size_t kept = 0;
     for (size_t k = 0; k < n; k++) {
         const sdkc_node *key = L->kids[base + 2 * k];
-        const sdkc_node *dup = NULL;
         size_t slot = 0;
-        if (ix) {
-            size_t i = (size_t)sdkc_doc_key_hash(key->str, key->len) & ix->mask;
-            for (; ix->slots[i]; i = (i + 1) & ix->mask) {
-                const sdkc_node *other = pairs[ix->slots[i] - 1].key;
-                if (keys_equal(other, key)) {
-                    dup = other;
-                    break;
-                }
-            }
-            slot = i;
-        } else {
-            for (size_t j = 0; j < kept; j++)
-                if (keys_equal(pairs[j].key, key)) {
-                    dup = pairs[j].key;
-                    break;
-                }
-        }
+        const sdkc_node *dup = find_key(pairs, kept, ix, key, &slot);
         if (dup) {
             report_duplicate(L, dup, key);
             continue;
@@ -534,6 +542,26 @@ static void parse(loader *L)
     yaml_parser_delete(&parser);
 }
 
+/* Within the size limit and without NUL bytes (but UTF-16 input, with a BOM, which libyaml
+ * requires for it, legitimately holds NUL bytes); false with the error reported. */
+static bool input_acceptable(loader *L, const char *data, size_t len)
+{
+    if (len > SDKC_DOC_MAX_BYTES) {
+        fail(L, SDKC_ERR_LIMIT, (sdkc_loc){L->doc->name, 0, 0}, "input larger than %u bytes",
+             (unsigned)SDKC_DOC_MAX_BYTES);
+        return false;
+    }
+    bool utf16 = len >= 2 && (((unsigned char)data[0] == 0xFF && (unsigned char)data[1] == 0xFE) ||
+                              ((unsigned char)data[0] == 0xFE && (unsigned char)data[1] == 0xFF));
+    const char *nul = utf16 ? NULL : memchr(data, 0, len);
+    if (nul) {
+        fail(L, SDKC_ERR_INVALID, loc_of_offset(L->doc->name, data, len, (size_t)(nul - data)),
+             "NUL byte in input");
+        return false;
+    }
+    return true;
+}
+
 /* ---- public API ----------------------------------------------------------------------------- */
 
 sdkc_status sdkc_doc_load_buffer(sdkc_doc **out, const char *name, const char *data, size_t len,
@@ -556,19 +584,7 @@ sdkc_status sdkc_doc_load_buffer(sdkc_doc **out, const char *name, const char *d
     L.doc = doc;
     L.data = data;
     L.len = len;
-    sdkc_loc whole = {doc->name, 0, 0};
-    if (len > SDKC_DOC_MAX_BYTES) {
-        fail(&L, SDKC_ERR_LIMIT, whole, "input larger than %u bytes", (unsigned)SDKC_DOC_MAX_BYTES);
-        st = L.st;
-        goto done;
-    }
-    /* UTF-16 input (with a BOM, which libyaml requires for it) legitimately holds NUL bytes. */
-    bool utf16 = len >= 2 && (((unsigned char)data[0] == 0xFF && (unsigned char)data[1] == 0xFE) ||
-                              ((unsigned char)data[0] == 0xFE && (unsigned char)data[1] == 0xFF));
-    const char *nul = utf16 ? NULL : memchr(data, 0, len);
-    if (nul) {
-        fail(&L, SDKC_ERR_INVALID, loc_of_offset(doc->name, data, len, (size_t)(nul - data)),
-             "NUL byte in input");
+    if (!input_acceptable(&L, data, len)) {
         st = L.st;
         goto done;
     }
