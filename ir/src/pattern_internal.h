@@ -53,6 +53,7 @@ static inline bool fail(pctx *c, const char *why)
         c->why = why;
     return false;
 }
+
 /* The first failure wins; a reason formatted into the caller's arena, or fallback without
  * memory. Returns false. */
 bool sdkc_pat_failf(pctx *c, const char *fallback, const char *fmt, ...)
