@@ -222,23 +222,25 @@ static void group_and_name(cctx *c, sdkc_operation *op, op_naming *m)
 
 /* Does one of the ops of prefix `pre`, stripped, meet a name or group taken already? */
 static bool prefix_meets(const sdkc_operation *ops, const op_naming *m, size_t n, const char *pre,
-                         const cmap *taken)
+                         const sdkc_map *taken)
 {
     for (size_t i = 0; i < n; i++) {
         if (!ops[i].prefix || strcmp(ops[i].prefix, pre) != 0)
             continue;
-        if ((m[i].safe && cmap_get(taken, m[i].safe)) ||
-            (m[i].scope && cmap_get(taken, m[i].scope)) || (m[i].key && cmap_get(taken, m[i].key)))
+        if ((m[i].safe && sdkc_map_get(taken, m[i].safe)) ||
+            (m[i].scope && sdkc_map_get(taken, m[i].scope)) ||
+            (m[i].key && sdkc_map_get(taken, m[i].key)))
             return true;
     }
     return false;
 }
 
-static void take(cctx *c, cmap *taken, const op_naming *m, void *val)
+static void take(cctx *c, sdkc_map *taken, const op_naming *m, void *val)
 {
     /* safe names are snake_case identifiers, scopes and keys hold '/': they never meet */
-    if ((m->safe && !cmap_put(taken, m->safe, val)) ||
-        (m->scope && !cmap_put(taken, m->scope, val)) || (m->key && !cmap_put(taken, m->key, val)))
+    if ((m->safe && !sdkc_map_put(taken, m->safe, val)) ||
+        (m->scope && !sdkc_map_put(taken, m->scope, val)) ||
+        (m->key && !sdkc_map_put(taken, m->key, val)))
         c->nomem = true;
 }
 
@@ -246,8 +248,8 @@ static void take(cctx *c, cmap *taken, const op_naming *m, void *val)
  * that has it when one of them meets an operation without it (or with a prefix before it). */
 static void decide_prefixes(cctx *c, sdkc_operation *ops, op_naming *m, size_t n)
 {
-    cmap taken;
-    cmap_init(&taken, true);
+    sdkc_map taken;
+    sdkc_map_init(&taken, SDKC_MAP_STRINGS);
     for (size_t i = 0; i < n; i++)
         if (!ops[i].prefix)
             take(c, &taken, &m[i], &ops[i]);
@@ -269,47 +271,47 @@ static void decide_prefixes(cctx *c, sdkc_operation *ops, op_naming *m, size_t n
             take(c, &taken, &m[j], &ops[j]);
         }
     }
-    cmap_cleanup(&taken);
+    sdkc_map_cleanup(&taken);
 }
 
 /* Names in one group meet: each whose group words were removed gets them back; what still
  * meets (operationIds that differ in punctuation or case alone) gets `_2`, `_3`. */
 static void unique_names(cctx *c, sdkc_operation *ops, op_naming *m, size_t n)
 {
-    cmap seen;
-    cmap_init(&seen, true);
+    sdkc_map seen;
+    sdkc_map_init(&seen, SDKC_MAP_STRINGS);
     bool *met = calloc(n ? n : 1, sizeof *met);
     if (!met)
         c->nomem = true;
     for (size_t i = 0; i < n && met && !c->nomem; i++) {
-        sdkc_operation *prev = cmap_get(&seen, m[i].key);
+        sdkc_operation *prev = sdkc_map_get(&seen, m[i].key);
         if (prev) {
             met[i] = true;
             met[prev - ops] = true;
-        } else if (!cmap_put(&seen, m[i].key, &ops[i])) {
+        } else if (!sdkc_map_put(&seen, m[i].key, &ops[i])) {
             c->nomem = true;
         }
     }
-    cmap_cleanup(&seen);
-    cmap_init(&seen, true);
+    sdkc_map_cleanup(&seen);
+    sdkc_map_init(&seen, SDKC_MAP_STRINGS);
     for (size_t i = 0; i < n && met && !c->nomem; i++) {
         if (met[i] && m[i].stripped) {
             ops[i].name = m[i].full;
             set_keys(c, &ops[i], &m[i]);
         }
         const char *key = m[i].key, *name = ops[i].name;
-        for (unsigned k = 2; key && cmap_get(&seen, key); k++) {
+        for (unsigned k = 2; key && sdkc_map_get(&seen, key); k++) {
             name = cc_printf(c, "%s_%u", ops[i].name, k);
             const char *ns = name ? snake(c, name) : NULL;
             key = ns ? cc_printf(c, "%s/%s", m[i].scope, ns) : NULL;
         }
-        if (!key || !cmap_put(&seen, key, &ops[i])) {
+        if (!key || !sdkc_map_put(&seen, key, &ops[i])) {
             c->nomem = true;
             break;
         }
         ops[i].name = name;
     }
-    cmap_cleanup(&seen);
+    sdkc_map_cleanup(&seen);
     free(met);
 }
 
@@ -317,8 +319,8 @@ static void unique_names(cctx *c, sdkc_operation *ops, op_naming *m, size_t n)
  * never renames one of them), then in contract order; a C keyword gets `_`. */
 static void safe_names(cctx *c, sdkc_operation *ops, const op_naming *m, size_t n)
 {
-    cmap taken;
-    cmap_init(&taken, true);
+    sdkc_map taken;
+    sdkc_map_init(&taken, SDKC_MAP_STRINGS);
     for (int pass = 0; pass < 2 && !c->nomem; pass++) {
         for (size_t i = 0; i < n; i++) {
             if ((ops[i].prefix != NULL) != (pass == 1))
@@ -327,16 +329,16 @@ static void safe_names(cctx *c, sdkc_operation *ops, const op_naming *m, size_t 
             if (s && sdkc_is_c_keyword(s))
                 s = cc_printf(c, "%s_", s);
             const char *u = s;
-            for (unsigned k = 2; u && cmap_get(&taken, u); k++)
+            for (unsigned k = 2; u && sdkc_map_get(&taken, u); k++)
                 u = cc_printf(c, "%s_%u", s, k);
-            if (!u || !cmap_put(&taken, u, &ops[i])) {
+            if (!u || !sdkc_map_put(&taken, u, &ops[i])) {
                 c->nomem = true;
                 break;
             }
             ops[i].safe_name = u;
         }
     }
-    cmap_cleanup(&taken);
+    sdkc_map_cleanup(&taken);
 }
 
 void cc_name_ops(cctx *c, sdkc_operation *ops, size_t n)
