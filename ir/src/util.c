@@ -636,3 +636,14 @@ done:
     sdkc_buf_cleanup(&tmp);
     return st;
 }
+
+int sdkc_hex_digit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}

@@ -150,14 +150,18 @@ static sdkrt_status set_auth(sdkrt_client *c, const sdkrt_client_options *o, sdk
         sdkrt_buf_printf_(&b, "Bearer %s", o->token);
         break;
     case SDKRT_AUTH_API_KEY:
-        if (!o->token || !*o->token || !sdkrt_header_value_ok_(o->token) || !o->api_key_header ||
-            !sdkrt_header_name_ok_(o->api_key_header))
+        /* api_key_header is needed only by requests that name no scheme; a declared apiKey
+           scheme says itself where the key goes. */
+        if (!o->token || !*o->token || !sdkrt_header_value_ok_(o->token) ||
+            (o->api_key_header && !sdkrt_header_name_ok_(o->api_key_header)))
             return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
-                                   "API key auth needs a token without CR or LF and a valid "
-                                   "api_key_header");
-        c->api_key_header = sdkrt_strdup_(o->api_key_header);
+                                   "API key auth needs a token without CR or LF (and "
+                                   "api_key_header, when set, a valid header name)");
+        if (o->api_key_header) {
+            c->api_key_header = sdkrt_strdup_(o->api_key_header);
+            b.oom = !c->api_key_header;
+        }
         sdkrt_buf_puts_(&b, o->token);
-        b.oom = b.oom || !c->api_key_header;
         break;
     default:
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "unknown auth kind %d",
@@ -485,6 +489,7 @@ typedef struct auth_plan {
     auth_part parts[SDKRT_SECURITY_MAX_TOGETHER];
     size_t n;
     bool oom;
+    bool key_nowhere; /* an API key for a request that names no scheme, and no api_key_header */
 } auth_plan;
 
 static void auth_plan_cleanup(auth_plan *a)
@@ -604,7 +609,9 @@ static void plan_auth(auth_plan *a, const sdkrt_client *c, const sdkrt_request *
 {
     memset(a, 0, sizeof *a);
     if (!req->has_security) {
-        if (c->auth_value) {
+        if (c->auth_value && c->auth_kind == SDKRT_AUTH_API_KEY && !c->api_key_header) {
+            a->key_nowhere = true;
+        } else if (c->auth_value) {
             a->parts[0].header_name = dup_or_oom(
                 a, c->auth_kind == SDKRT_AUTH_API_KEY ? c->api_key_header : "Authorization");
             a->parts[0].header_value = dup_or_oom(a, c->auth_value);
@@ -656,6 +663,20 @@ char *sdkrt_client_url_(const sdkrt_client *client, const sdkrt_request *req, sd
     return b.data;
 }
 
+/* Messages quote the URL; a huge one (a long parameter) is cut so that errors stay readable. */
+static void shorten_shown(sdkrt_buf_ *shown)
+{
+    enum { KEEP = 200 };
+    if (shown->oom || shown->len <= KEEP + 40)
+        return;
+    size_t total = shown->len;
+    shown->len = KEEP;
+    while (shown->len && (shown->data[shown->len] & 0xC0) == 0x80)
+        shown->len--; /* not inside a UTF-8 sequence (percent-encoding makes this rare) */
+    shown->data[shown->len] = '\0';
+    sdkrt_buf_printf_(shown, "... (%zu bytes)", total);
+}
+
 static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_request *req,
                             const sdkrt_call_options *call, bool stream, sdkrt_error **err)
 {
@@ -663,6 +684,12 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     char *rel = NULL;
     auth_plan auth;
     plan_auth(&auth, c, req);
+    if (auth.key_nowhere)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "%s %s declares no security scheme, so an API key goes in the "
+                               "client's api_key_header, which is not set",
+                               req->method ? req->method : "?",
+                               req->path_template ? req->path_template : "?");
     if (sdkrt_request_target(&rel, req, err) != SDKRT_OK) {
         auth_plan_cleanup(&auth);
         return SDKRT_ERR;
@@ -684,12 +711,21 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
         qsep = "&";
     }
     free(rel);
+    shorten_shown(&shown);
     p->target = t.data;
     p->url = u.data;
     p->shown_url = shown.data;
     p->method = sdkrt_strdup_(req->method);
     if (t.oom || u.oom || shown.oom || !p->method || auth.oom)
         goto oom;
+    if (u.len > SDKRT_MAX_URL_BYTES) {
+        /* libcurl refuses it as a malformed URL: say what is wrong instead */
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "%s %s: the request URL is %zu bytes, more than the %zu that can be sent",
+                        p->method, req->path_template ? req->path_template : "?", u.len,
+                        (size_t)SDKRT_MAX_URL_BYTES);
+        goto fail;
+    }
     if (call && call->header_count && !call->headers)
         goto bad_call;
     for (size_t i = 0; call && i < call->header_count; i++) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sdkrt/wire.h"
 
 struct sdkrt_error {
     sdkrt_kind kind;
@@ -365,30 +366,82 @@ void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
     err->message = b.data;
 }
 
-/* A JSON value's string at a path of up to two keys, or NULL. */
+/* A JSON value's string at a path of up to two keys, or NULL; "" counts as none. */
 static const char *string_at(const json_t *j, const char *k1, const char *k2)
 {
     const json_t *v = json_object_get(j, k1);
     if (k2)
         v = json_object_get(v, k2);
-    return json_string_value(v);
+    const char *s = json_string_value(v);
+    return s && *s ? s : NULL;
 }
 
-size_t sdkrt_server_message_(const char *content_type, const char *body, size_t len, char *out,
-                             size_t cap)
+/* out[w..] += text (whole UTF-8 sequences; control characters either one space between words or
+ * escaped as \n, \r, \t, \xNN), stopping with "..." where cap would be passed. Returns w. */
+static size_t put_text(char *out, size_t cap, size_t w, const unsigned char *p, size_t n,
+                       bool escape)
 {
-    if (cap)
-        out[0] = '\0';
-    if (!content_type || !body || !len)
-        return 0;
-    size_t n = strlen(content_type);
-    if (strcmp(content_type, "application/json") != 0 &&
-        !(n > 5 && strcmp(content_type + n - 5, "+json") == 0))
-        return 0;
-    json_t *j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, NULL);
-    size_t w = sdkrt_server_message_json_(j, out, cap);
-    json_decref(j);
+    bool space = false;
+    const unsigned char *end = p + n;
+    while (p < end) {
+        char tmp[8];
+        size_t tn = 0, adv = 1;
+        if (*p < 0x20 || *p == 0x7F) {
+            if (!escape) {
+                space = w > 0;
+                p++;
+                continue;
+            }
+            const char *e = *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : *p == '\t' ? "\\t" : NULL;
+            tn = e ? (size_t)snprintf(tmp, sizeof tmp, "%s", e)
+                   : (size_t)snprintf(tmp, sizeof tmp, "\\x%02X", *p);
+        } else {
+            size_t seq = *p < 0x80                 ? 1
+                         : *p >= 0xC2 && *p < 0xE0 ? 2
+                         : *p >= 0xE0 && *p < 0xF0 ? 3
+                         : *p >= 0xF0 && *p < 0xF5 ? 4
+                                                   : 0;
+            bool ok = seq && (size_t)(end - p) >= seq;
+            for (size_t k = 1; ok && k < seq; k++)
+                ok = (p[k] & 0xC0) == 0x80;
+            if (ok) {
+                memcpy(tmp, p, seq);
+                tn = adv = seq;
+            } else {
+                tn = (size_t)snprintf(tmp, sizeof tmp, "\\x%02X", *p); /* not UTF-8 */
+            }
+        }
+        if (w + (space ? 1 : 0) + tn + 3 + 1 > cap) {
+            memcpy(out + w, "...", 3);
+            w += 3;
+            break;
+        }
+        if (space)
+            out[w++] = ' ';
+        space = false;
+        memcpy(out + w, tmp, tn);
+        w += tn;
+        p += adv;
+    }
+    out[w] = '\0';
     return w;
+}
+
+/* The first non-empty `message` of an `errors` array, with how many others there are. */
+static const char *first_of_errors(const json_t *j, size_t *others)
+{
+    const json_t *a = json_object_get(j, "errors");
+    const char *first = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        const char *m = string_at(json_array_get(a, i), "message", NULL);
+        if (m && !first)
+            first = m;
+        else if (m)
+            n++;
+    }
+    *others = n;
+    return first;
 }
 
 size_t sdkrt_server_message_json_(const json_t *j, char *out, size_t cap)
@@ -397,48 +450,77 @@ size_t sdkrt_server_message_json_(const json_t *j, char *out, size_t cap)
         out[0] = '\0';
     if (!json_is_object(j) || cap < 8)
         return 0;
-    /* Where APIs put their message: GitHub and most {"message"}, Stripe and OpenAI {"error":
-     * {"message"}}, OAuth 2 {"error_description"} (before its code in "error"), RFC 9457 problem
-     * details and FastAPI {"detail"}, Slack-like {"error": "..."}, then a problem's {"title"},
-     * and OpenCode's {"name", "data": {"message"}}. */
-    static const char *const where[][2] = {
-        {"message", NULL}, {"error", "message"}, {"error_description", NULL},
-        {"detail", NULL},  {"error", NULL},      {"title", NULL},
-        {"data", "message"}};
-    const char *msg = NULL;
-    for (size_t i = 0; !msg && i < sizeof where / sizeof where[0]; i++) {
-        msg = string_at(j, where[i][0], where[i][1]);
-        if (msg && !*msg)
-            msg = NULL;
-    }
-    /* Control characters (newlines, escapes, NUL) become one space; jansson checked the UTF-8,
-     * so whole sequences are copied, and a text too long is cut before a sequence, with "...". */
+    /* Where APIs put their message (docs/runtime.md, in this order): an RFC 9457 problem's title
+     * and detail together; Stripe and OpenAI {"error": {"message"}}; Asana and GraphQL-style
+     * {"errors": [{"message"}]}; GitHub and most {"message"}; FastAPI {"detail"}; OAuth 2
+     * {"error_description"} (before its code in "error"); Slack-like {"error": "..."}; a lone
+     * {"title"}; OpenCode's {"name", "data": {"message"}}. */
+    const char *title = string_at(j, "title", NULL), *detail = string_at(j, "detail", NULL);
     size_t w = 0;
-    bool space = false;
-    for (const unsigned char *p = (const unsigned char *)msg; p && *p;) {
-        if (*p < 0x20 || *p == 0x7F) {
-            space = w > 0;
-            p++;
-            continue;
+    if (title && detail) {
+        w = put_text(out, cap, 0, (const unsigned char *)title, strlen(title), false);
+        if (w + 2 + 4 < cap) {
+            memcpy(out + w, ": ", 3);
+            w = put_text(out, cap, w + 2, (const unsigned char *)detail, strlen(detail), false);
         }
-        size_t seq = *p < 0x80 ? 1 : *p < 0xE0 ? 2 : *p < 0xF0 ? 3 : 4;
-        if (w + (space ? 1 : 0) + seq + 1 > cap) {
-            if (w + 3 + 1 > cap) {
-                w = cap - 3 - 1; /* inside what was written: back to a sequence's start */
-                while (w > 0 && ((unsigned char)out[w] & 0xC0) == 0x80)
-                    w--;
-            }
-            memcpy(out + w, "...", 3);
-            w += 3;
-            break;
-        }
-        if (space)
-            out[w++] = ' ';
-        space = false;
-        for (size_t k = 0; k < seq && p[k]; k++)
-            out[w++] = (char)p[k];
-        p += seq;
+        return w;
     }
-    out[w] = '\0';
+    const char *msg = string_at(j, "error", "message");
+    size_t others = 0;
+    if (!msg && (msg = first_of_errors(j, &others)) != NULL) {
+        w = put_text(out, cap, 0, (const unsigned char *)msg, strlen(msg), false);
+        if (others && w + 32 < cap)
+            w += (size_t)snprintf(out + w, cap - w, " (and %zu more)", others);
+        return w;
+    }
+    static const char *const where[][2] = {
+        {"message", NULL}, {"detail", NULL}, {"error_description", NULL},
+        {"error", NULL},   {"title", NULL},  {"data", "message"}};
+    for (size_t i = 0; !msg && i < sizeof where / sizeof where[0]; i++)
+        msg = string_at(j, where[i][0], where[i][1]);
+    return msg ? put_text(out, cap, 0, (const unsigned char *)msg, strlen(msg), false) : 0;
+}
+
+/* A body worth quoting as text: a textual media type, or none and no NUL byte. */
+static bool textual(const char *ct, const char *body, size_t len)
+{
+    if (!ct)
+        return !memchr(body, '\0', len);
+    return strncmp(ct, "text/", 5) == 0 || strstr(ct, "xml") || strstr(ct, "json") ||
+           strstr(ct, "javascript") || strcmp(ct, "application/x-www-form-urlencoded") == 0;
+}
+
+size_t sdkrt_server_message_(const char *content_type, const char *body, size_t len, char *out,
+                             size_t cap)
+{
+    if (cap)
+        out[0] = '\0';
+    if (!body || !len || cap < 8)
+        return 0;
+    /* JSON by its media type, or by its look when the server sent none */
+    size_t i = 0;
+    while (i < len && (body[i] == ' ' || body[i] == '\t' || body[i] == '\r' || body[i] == '\n'))
+        i++;
+    bool json = content_type ? sdkrt_media_is_json(content_type) : i < len && body[i] == '{';
+    if (json) {
+        json_t *j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, NULL);
+        size_t w = sdkrt_server_message_json_(j, out, cap);
+        json_decref(j);
+        if (w)
+            return w;
+    }
+    if (!textual(content_type, body, len))
+        return 0;
+    /* any other text (HTML, plain text, JSON without a known field): its first bytes */
+    size_t n = len - i;
+    while (n && (body[i + n - 1] == ' ' || body[i + n - 1] == '\t' || body[i + n - 1] == '\r' ||
+                 body[i + n - 1] == '\n'))
+        n--;
+    size_t keep = n > SDKRT_SERVER_TEXT_MAX ? SDKRT_SERVER_TEXT_MAX : n;
+    size_t w = put_text(out, cap, 0, (const unsigned char *)body + i, keep, true);
+    if (keep < n && w + 3 < cap && (w < 3 || strcmp(out + w - 3, "...") != 0)) {
+        memcpy(out + w, "...", 4);
+        w += 3;
+    }
     return w;
 }

@@ -21,11 +21,14 @@ void sdkrt_error_prefix_(sdkrt_error *err, const char *fmt, ...)
  * payload is not copied), or the static OUT_OF_MEMORY error. */
 sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err);
 
-/* The server's own message in an error body of a JSON media type (`message`, `error.message`,
- * `error_description`, `detail`, `error`, `title`, `data.message`: the first that is a non-empty
- * string), control characters made single spaces, cut on a UTF-8 boundary with "..." to fit cap
- * bytes (with its NUL; SDKRT_SERVER_MESSAGE_MAX), into out. Its length; 0 when there is none. */
+/* The server's own message in an error body, into out (cap bytes with its NUL;
+ * SDKRT_SERVER_MESSAGE_MAX), cut on a UTF-8 boundary with "...". A JSON body (by its media type,
+ * or an object without one) gives the first envelope field docs/runtime.md lists, control
+ * characters made single spaces; any other text (HTML, plain, JSON without such a field) its
+ * first SDKRT_SERVER_TEXT_MAX bytes, control characters and invalid UTF-8 escaped (\n, \xNN).
+ * Its length; 0 when there is none (no body, or a binary one). */
 #define SDKRT_SERVER_MESSAGE_MAX 256
+#define SDKRT_SERVER_TEXT_MAX    200
 size_t sdkrt_server_message_(const char *content_type, const char *body, size_t len, char *out,
                              size_t cap);
 /* The same from a parsed body (borrowed; not an object: 0). */

@@ -3,6 +3,7 @@
 
 #include "internal.h"
 #include "jdecode.h"
+#include "sdkrt/wire.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -1158,10 +1159,9 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     void *payload = NULL;
     int key = declared_key(op, status);
     bool declared = key >= 0;
-    if (declared && body && content_type &&
-        (strcmp(content_type, "application/json") == 0 ||
-         (strlen(content_type) > 5 &&
-          strcmp(content_type + strlen(content_type) - 5, "+json") == 0)))
+    /* JSON by its media type; without one, a body that parses as JSON is taken as such */
+    if (declared && body && len &&
+        (content_type ? sdkrt_media_is_json(content_type) : !memchr(body, '\0', len)))
         j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, NULL);
     const char *tag = json_string_value(json_object_get(j, "_tag"));
     const sdkrt_jerror *match = NULL;
@@ -1189,9 +1189,13 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         else if (has_said)
             sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d: %s", op->id, status,
                             said);
+        else if (len)
+            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS,
+                            "%s: HTTP %d with %s body (%zu bytes)", op->id, status,
+                            content_type ? content_type : "untyped", len);
         else
-            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d with %s body", op->id,
-                            status, content_type ? content_type : "no");
+            sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%s: HTTP %d with empty body",
+                            op->id, status);
         keep_response(e, status, content_type, body, len);
         goto done;
     }

@@ -218,8 +218,9 @@ sdkrt_status sdkrt_error_unexpected_status(sdkrt_error **err, const sdkrt_respon
         sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d: %s", origin(resp),
                         resp->status, said);
     else if (resp->body.len)
-        sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with %s body", origin(resp),
-                        resp->status, resp->content_type ? resp->content_type : "untyped");
+        sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with %s body (%zu bytes)",
+                        origin(resp), resp->status,
+                        resp->content_type ? resp->content_type : "untyped", resp->body.len);
     else
         sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS, "%sHTTP %d with empty body",
                         origin(resp), resp->status);

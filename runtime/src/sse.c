@@ -18,6 +18,11 @@
 
 #define SSE_MIN_IN_CAP  4096
 #define SSE_MIN_STR_CAP 64
+/* Buffers larger than this are released once empty, so that one large event does not pin its
+ * memory for the rest of the stream. */
+#define SSE_KEEP_CAP (64 * 1024)
+/* Room for a data line's field name and terminators beyond its value. */
+#define SSE_LINE_HEAD 64
 
 static const unsigned char sse_bom[3] = {0xEF, 0xBB, 0xBF};
 
@@ -160,6 +165,18 @@ static sdkrt_sse_errcode line_violation(const sdkrt_sse_parser *p, const char *h
     return k == k_event ? SDKRT_SSE_ERR_EVENT_TOO_LARGE : SDKRT_SSE_ERR_LINE_TOO_LARGE;
 }
 
+/* Release large buffers that hold nothing (the last event's data, drained input). */
+static void release_idle(sdkrt_sse_parser *p, int input)
+{
+    if (p->data_lines == 0 && p->data.cap > SSE_KEEP_CAP)
+        str_free(&p->data);
+    if (input && p->in_start == p->in_end && p->in_cap > SSE_KEEP_CAP) {
+        free(p->in);
+        p->in = NULL;
+        p->in_cap = p->in_start = p->in_end = p->tail = p->cr_next = 0;
+    }
+}
+
 sdkrt_sse_status sdkrt_sse_parser_new(sdkrt_sse_parser **out, const sdkrt_sse_options *opts)
 {
     if (!out)
@@ -236,8 +253,15 @@ static int in_reserve(sdkrt_sse_parser *p, size_t n)
     size_t need = used + n;
     size_t cap = p->in_cap ? p->in_cap * 2 : SSE_MIN_IN_CAP;
     /* Do not double far past what a capped line plus this chunk can need; beyond that (a
-     * caller feeding without taking events) keep doubling, so growth stays amortised O(n). */
-    size_t soft = p->max_line + n + 2;
+     * caller feeding without taking events) keep doubling, so growth stays amortised O(n). A
+     * data line can only be as long as the event's remaining room, so with the pending data the
+     * parser stays near max_event bytes rather than twice that. */
+    size_t line = p->max_line;
+    size_t base = p->data_len + (p->data_lines ? 1 : 0);
+    size_t room = base < p->max_event ? p->max_event - base : 0;
+    if (room + SSE_LINE_HEAD < line)
+        line = room + SSE_LINE_HEAD;
+    size_t soft = line + n + 2;
     if (cap > soft && need <= soft)
         cap = soft;
     if (cap < need)
@@ -363,6 +387,7 @@ sdkrt_sse_status sdkrt_sse_feed(sdkrt_sse_parser *p, const void *bytes, size_t l
         set_error(p, SDKRT_SSE_ERR_INVALID_ARGUMENT, "sdkrt_sse_feed: bytes is NULL");
         return SDKRT_SSE_ERROR;
     }
+    release_idle(p, 1);
     return feed(p, bytes, len, 0);
 }
 
@@ -376,6 +401,7 @@ sdkrt_sse_status sdkrt_sse_feed_buffer(sdkrt_sse_parser *p, size_t want, void **
         set_error(p, SDKRT_SSE_ERR_INVALID_ARGUMENT, "sdkrt_sse_feed_buffer: buf or room is NULL");
         return SDKRT_SSE_ERROR;
     }
+    release_idle(p, 1);
     if (in_reserve(p, want ? want : 1) != 0)
         return fail_oom(p);
     *buf = p->in + p->in_end;
@@ -411,11 +437,35 @@ static size_t find_cr(sdkrt_sse_parser *p, size_t from, size_t end)
     return p->cr_next;
 }
 
-/* The pending data must not point into `in` once feed may move it. */
-static int materialize(sdkrt_sse_parser *p)
+/* The pending data must not point into `in` once feed may move it. When the data is most of
+ * the input buffer, the buffer becomes the data string and the few unparsed bytes move to a new
+ * input buffer: copying the data instead would hold it twice. */
+static int materialize(sdkrt_sse_parser *p, int may_steal)
 {
     if (!p->data_is_ref)
         return 0;
+    size_t rest = p->in_end - p->in_start;
+    if (may_steal && p->data_len > SSE_KEEP_CAP && p->data_len > rest) {
+        size_t cap = rest > SSE_MIN_IN_CAP ? rest : SSE_MIN_IN_CAP;
+        char *nb = malloc(cap);
+        if (!nb)
+            return -1;
+        if (rest)
+            memcpy(nb, p->in + p->in_start, rest);
+        memmove(p->in, p->in + p->ref_off, p->data_len);
+        p->in[p->data_len] = '\0'; /* its terminator followed it: data_len < in_cap */
+        str_free(&p->data);
+        p->data.ptr = p->in;
+        p->data.cap = p->in_cap;
+        p->data.len = p->data_len;
+        p->cr_next = p->cr_next > p->in_start ? p->cr_next - p->in_start : 0;
+        p->in = nb;
+        p->in_cap = cap;
+        p->in_start = 0;
+        p->in_end = rest;
+        p->data_is_ref = 0;
+        return 0;
+    }
     if (str_set(&p->data, p->in + p->ref_off, p->data_len, p->max_event) != 0)
         return -1;
     p->data_is_ref = 0;
@@ -431,7 +481,7 @@ static int append_data(sdkrt_sse_parser *p, size_t off, size_t n)
         p->data_len = n;
         return 0;
     }
-    if (materialize(p) != 0)
+    if (materialize(p, 0) != 0) /* off points into `in`: keep it */
         return -1;
     size_t need = p->data_len + 1 + n;
     if (need > p->max_event) /* only a bare "data" line gets here: longer ones fail earlier */
@@ -558,6 +608,7 @@ sdkrt_sse_status sdkrt_sse_next(sdkrt_sse_parser *p, sdkrt_sse_event *ev)
     }
     if (p->err != SDKRT_SSE_ERR_NONE)
         return SDKRT_SSE_ERROR;
+    release_idle(p, 0); /* the previous event's pointers end here */
     for (;;) {
         if (p->skip_lf && p->in_start < p->in_end) {
             if (p->in[p->in_start] == '\n')
@@ -632,7 +683,7 @@ sdkrt_sse_status sdkrt_sse_next(sdkrt_sse_parser *p, sdkrt_sse_event *ev)
             return SDKRT_SSE_ERROR;
         }
     }
-    if (materialize(p) != 0)
+    if (materialize(p, 1) != 0)
         return fail_oom(p);
     return SDKRT_SSE_NEED_MORE;
 }
@@ -683,6 +734,13 @@ uint64_t sdkrt_sse_comment_count(const sdkrt_sse_parser *p)
 int64_t sdkrt_sse_retry_ms(const sdkrt_sse_parser *p)
 {
     return p ? p->retry_ms : -1;
+}
+
+size_t sdkrt_sse_held_bytes(const sdkrt_sse_parser *p)
+{
+    if (!p)
+        return 0;
+    return p->in_cap + p->data.cap + p->type.cap + p->id.cap;
 }
 
 size_t sdkrt_sse_buffered_bytes(const sdkrt_sse_parser *p)

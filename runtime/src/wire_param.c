@@ -355,12 +355,27 @@ static sdkrt_status request_failed(const sdkrt_request *req, sdkrt_error **err)
     return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s", m ? m : "invalid request");
 }
 
+/* Errors name the operation's method and template and, where the message does not, the
+ * parameter: a generated call's message then says which call and which argument. */
+static sdkrt_status param_failed(const sdkrt_request *req, const sdkrt_param_spec *spec, bool named,
+                                 sdkrt_error **err)
+{
+    if (err && *err) {
+        if (named)
+            sdkrt_error_prefix_(*err, "%s %s: ", req->method, req->path_template);
+        else
+            sdkrt_error_prefix_(*err, "%s %s: parameter %s: ", req->method, req->path_template,
+                                spec->name ? spec->name : "?");
+    }
+    return SDKRT_ERR;
+}
+
 sdkrt_status sdkrt_request_add_param(sdkrt_request *req, const sdkrt_param_spec *spec,
                                      const json_t *value, sdkrt_error **err)
 {
     char *text = NULL;
     if (sdkrt_param_serialize(&text, spec, value, err) != SDKRT_OK)
-        return SDKRT_ERR;
+        return param_failed(req, spec, true, err);
     sdkrt_status st = SDKRT_OK;
     if (json_is_null(value)) {
         free(text);
@@ -383,7 +398,10 @@ sdkrt_status sdkrt_request_add_param(sdkrt_request *req, const sdkrt_param_spec 
         break;
     }
     free(text);
-    return st == SDKRT_OK ? SDKRT_OK : request_failed(req, err);
+    if (st == SDKRT_OK)
+        return SDKRT_OK;
+    request_failed(req, err);
+    return param_failed(req, spec, true, err);
 }
 
 sdkrt_status sdkrt_request_add_typed_param(sdkrt_request *req, const sdkrt_param_spec *spec,
@@ -392,7 +410,7 @@ sdkrt_status sdkrt_request_add_typed_param(sdkrt_request *req, const sdkrt_param
 {
     json_t *j = NULL;
     if (sdkrt_json_encode_request_(t, value, &j, err) != SDKRT_OK)
-        return SDKRT_ERR;
+        return param_failed(req, spec, false, err);
     sdkrt_status st = sdkrt_request_add_param(req, spec, j, err);
     json_decref(j);
     return st;

@@ -320,6 +320,36 @@ START_TEST(generate_ts_package_version)
 }
 END_TEST
 
+/* A prefix another library owns (the runtime's, libcurl's, a system header folder) is refused
+ * with the reason before anything is written. */
+START_TEST(generate_refuses_taken_prefixes)
+{
+    static const char *const taken[] = {"sdkrt", "curl", "json", "sys"};
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        char args[1024], path[700];
+        snprintf(args, sizeof args,
+                 "generate " SDKC_SOURCE_DIR "/tests/compiler/data/cli/good.yaml --lang c "
+                 "--prefix %s --out %s/taken-%s",
+                 taken[i], tmpdir, taken[i]);
+        result g = run(args);
+        ck_assert_msg(g.status == 2, "--prefix %s: exit %d", taken[i], g.status);
+        ck_assert_msg(matches(g.err, "belongs to") && matches(g.err, taken[i]),
+                      "--prefix %s says: %s", taken[i], g.err);
+        snprintf(path, sizeof path, "%s/taken-%s/CMakeLists.txt", tmpdir, taken[i]);
+        ck_assert_int_ne(access(path, F_OK), 0);
+        result_free(&g);
+    }
+    char args[1024];
+    snprintf(args, sizeof args,
+             "generate " SDKC_SOURCE_DIR "/tests/compiler/data/cli/good.yaml --lang c "
+             "--prefix curly --out %s/curly --quiet",
+             tmpdir);
+    result g = run(args);
+    ck_assert_msg(g.status == 0, "--prefix curly: exit %d: %s", g.status, g.err);
+    result_free(&g);
+}
+END_TEST
+
 /* -o naming a FIFO (as /dev/null would be: not a regular file) writes into it; it is not
  * replaced by a regular file through FILE.tmp and rename. A child reads the FIFO. */
 START_TEST(output_to_fifo_written_in_place)
@@ -740,6 +770,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, generate_exits_2_on_contract_errors);
     tcase_add_test(tc, generate_copies_examples);
     tcase_add_test(tc, generate_ts_package_version);
+    tcase_add_test(tc, generate_refuses_taken_prefixes);
     suite_add_tcase(s, tc);
     tc = tcase_create("ok");
     tcase_add_checked_fixture(tc, setup, teardown);

@@ -285,6 +285,42 @@ START_TEST(big_map_lookup)
 }
 END_TEST
 
+/* Enough anchors that their table grows several times; a redefined anchor means its latest
+ * definition from there on, and an alias before the redefinition keeps the first one. */
+START_TEST(many_anchors)
+{
+    sdkc_buf b = SDKC_BUF_INIT;
+    for (int i = 0; i < 500; i++)
+        sdkc_buf_printf(&b, "d%d: &a%d {n: %d}\n", i, i, i);
+    sdkc_buf_puts(&b, "before: *a7\nagain: &a7 {n: redefined}\nafter: *a7\n");
+    for (int i = 0; i < 500; i += 7)
+        sdkc_buf_printf(&b, "u%d: *a%d\n", i, i);
+    ck_assert_int_eq(sdkc_buf_finish(&b), SDKC_OK);
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = load_ok("anchors.yaml", b.data, &d);
+    const sdkc_node *root = sdkc_doc_root(doc);
+    for (int i = 0; i < 500; i += 7) {
+        char key[32];
+        snprintf(key, sizeof key, "u%d", i);
+        int64_t v = -1;
+        const sdkc_node *use = sdkc_node_get(root, key);
+        if (i == 7) {
+            ck_assert_str_eq(sdkc_node_text(sdkc_node_get(use, "n")), "redefined");
+            continue;
+        }
+        ck_assert(sdkc_node_int64(sdkc_node_get(use, "n"), &v));
+        ck_assert_int_eq(v, i);
+    }
+    int64_t v = -1;
+    ck_assert(sdkc_node_int64(sdkc_node_get(sdkc_node_get(root, "before"), "n"), &v));
+    ck_assert_int_eq(v, 7);
+    ck_assert_str_eq(sdkc_node_text(sdkc_node_get(sdkc_node_get(root, "after"), "n")), "redefined");
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+    sdkc_buf_cleanup(&b);
+}
+END_TEST
+
 /* ---- limits ---- */
 
 static sdkc_status load_nested(const char *open, const char *close, size_t depth, sdkc_diag *d,
@@ -399,6 +435,7 @@ static Suite *loader_suite(void)
     tcase_add_test(tc, sha256_of_input);
     tcase_add_test(tc, yaml_and_json_agree);
     tcase_add_test(tc, big_map_lookup);
+    tcase_add_test(tc, many_anchors);
     tcase_add_test(tc, opencode_contract);
     tcase_add_test(tc, example_contract);
     suite_add_tcase(s, tc);

@@ -50,4 +50,33 @@ echo "$out"
 expect "$out" '^reconnect 1 after 2 '
 seqs=$(grep -oE '^seq [0-9]+' <<<"$out" | awk '{print $2}' | tr '\n' ' ')
 [[ $seqs == "1 2 3 4 5 6 " ]] || fail "events seen: '$seqs' (want 1 2 3 4 5 6, each once)"
+
+# Ctrl-C stops every command, and no password means no auth: against a server that accepts and
+# never answers, ls, say and log wait (they neither refuse to start nor time out in a second) and
+# end within seconds of SIGINT with a cancelled call.
+unset OPENCODE_SERVER_PASSWORD
+silent_port=$("$server" port) || fail "no free port for the silent server"
+python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(16); held = []
+while True:
+    c, _ = s.accept(); held.append(c)
+' "$silent_port" &
+silent=$!
+trap '[[ -n $bg ]] && kill "$bg" 2>/dev/null; kill "$silent" 2>/dev/null; "$server" stop "$pid" "$dir"; rm -f "$log"' EXIT
+for _ in $(seq 1 100); do (: >/dev/tcp/127.0.0.1/"$silent_port") 2>/dev/null && break; sleep 0.1; done
+for cmd in "ls" "say ses_x hello" "log ses_x"; do
+  # shellcheck disable=SC2086
+  "$octail" "http://127.0.0.1:$silent_port" $cmd >"$log" 2>&1 &
+  bg=$!
+  sleep 1.5
+  kill -0 "$bg" 2>/dev/null || { cat "$log"; fail "octail $cmd ended before Ctrl-C"; }
+  kill -INT "$bg"
+  for _ in $(seq 1 50); do kill -0 "$bg" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$bg" 2>/dev/null && { cat "$log"; fail "octail $cmd still runs 5 s after Ctrl-C"; }
+  wait "$bg"
+  bg=
+  grep -q CANCELLED "$log" || { cat "$log"; fail "octail $cmd: no cancelled call after Ctrl-C"; }
+done
 echo "PASS"

@@ -106,6 +106,25 @@ if(TARGET sdkrt_shared AND NOT SDKC_SANITIZE)
   set_tests_properties(emitter/install_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 300)
 endif()
 
+# The Debian packages (cpack -G DEB) of libsdkrt and of generated/opencode, unpacked into a scratch
+# root: metadata, layout, and consumers with pkg-config and find_package. Needs dpkg (Debian).
+find_program(SDKC_DPKG_DEB dpkg-deb)
+mark_as_advanced(SDKC_DPKG_DEB)
+if(TARGET sdkrt_shared AND SDKC_DPKG_DEB)
+  add_test(NAME emitter/install_deb
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install-deb.sh ${PROJECT_SOURCE_DIR}
+                   ${CMAKE_C_COMPILER})
+  set_tests_properties(emitter/install_deb PROPERTIES LABELS "emitter;script" TIMEOUT 300)
+endif()
+# The package names and descriptions a generated SDK gives CPack (a prefix with '_' ending in a
+# digit, a title with CMake's special characters); configured only, in seconds.
+if(TARGET sdkrt_shared AND TARGET sdkc-cli)
+  add_test(NAME emitter/deb_names
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/deb-names.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR})
+  set_tests_properties(emitter/deb_names PROPERTIES LABELS "emitter;script" TIMEOUT 120)
+endif()
+
 # The TypeScript SDK (--lang ts): the OpenCode and inputs.yaml SDKs and the tests in ts/ compiled
 # with the oldest and the newest pinned tsc (strict, exactOptionalPropertyTypes,
 # noUncheckedIndexedAccess), then run with node over the in-memory transport (skipped without node).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The generated SDK installed like any C library, next to an installed libsdkrt.
 #   install-sdk.sh BINARY_DIR SOURCE_DIR [CC]
-# Installs the runtime (cmake --install --component sdkrt) into one prefix, builds the checked-in
+# Installs the runtime (cmake --install, components sdkrt and sdkrt_dev) into one prefix, builds the checked-in
 # generated/opencode standalone against it (find_package(sdkrt)) and installs it into a second
 # prefix, then checks the layout (headers, liboc.so.0 with its SONAME and NEEDED libsdkrt.so.0,
 # liboc.a, oc.pc, the CMake package) and builds out-of-tree consumers three ways: pkg-config
@@ -19,7 +19,9 @@ fail() {
   exit 1
 }
 rt=$tmp/runtime sdk=$tmp/sdk
-cmake --install "$bin" --prefix "$rt" --component sdkrt >"$tmp/log" 2>&1 || fail "runtime install: $(cat "$tmp/log")"
+for c in sdkrt sdkrt_dev; do
+  cmake --install "$bin" --prefix "$rt" --component $c >"$tmp/log" 2>&1 || fail "runtime install: $(cat "$tmp/log")"
+done
 CC=$cc cmake -S "$src/generated/opencode" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$rt" \
   -DCMAKE_INSTALL_PREFIX="$sdk" -DCMAKE_BUILD_TYPE=Release \
   >"$tmp/log" 2>&1 || fail "configure: $(cat "$tmp/log")"
@@ -40,59 +42,7 @@ if grep -q '^oc__' <<<"$exported"; then fail "liboc.so exports internal symbols:
 grep -q '^Requires.private: sdkrt' "$sdk/lib/pkgconfig/oc.pc" || fail "oc.pc: no Requires.private: sdkrt"
 
 mkdir -p "$tmp/app"
-cat >"$tmp/app/app.c" <<'C'
-#include <oc/oc.h>
-#include <stdio.h>
-#include <string.h>
-
-static int handler(void *userdata, const oc_memory_request *req, oc_memory_response *resp)
-{
-    static const char body[] = "{\"data\":{\"id\":\"ses_1\",\"projectID\":\"p\",\"cost\":0,"
-                               "\"tokens\":{\"input\":0,\"output\":0,\"reasoning\":0,\"cache\":"
-                               "{\"read\":0,\"write\":0}},\"time\":{\"created\":1,\"updated\":1},"
-                               "\"title\":\"installed\",\"location\":{\"directory\":\"/w\"}}}";
-    (void)userdata;
-    if (strcmp(req->target, "/api/session/ses_1") != 0) {
-        oc_memory_response_set_status(resp, 404);
-        return 0;
-    }
-    oc_memory_response_add_header(resp, "Content-Type", "application/json");
-    oc_memory_response_add_chunk(resp, body, sizeof body - 1);
-    return 0;
-}
-
-int main(void)
-{
-    int rc = 1;
-    char id[] = "ses_1";
-    oc_transport *t = NULL;
-    oc_client *client = NULL;
-    oc_session_v2_info *info = NULL;
-    oc_error *err = NULL;
-    if (oc_global_init() != OC_OK || oc_memory_transport_new(&t, handler, NULL, &err) != OC_OK)
-        goto done;
-    oc_client_options o = OC_CLIENT_OPTIONS_INIT;
-    o.base_url = "http://127.0.0.1:1";
-    o.transport = t;
-    if (oc_client_new(&client, &o, &err) != OC_OK)
-        goto done;
-    oc_session_get_request req = {0};
-    req.session_id.value = id;
-    if (oc_session_get(client, &req, NULL, &info, &err) != OC_OK)
-        goto done;
-    printf("%s %s\n", info->id.value, info->title);
-    rc = 0;
-done:
-    if (err)
-        printf("error: %s\n", oc_error_message(err));
-    oc_error_clear(&err);
-    oc_session_v2_info_free(info);
-    oc_client_free(client);
-    oc_transport_free(t);
-    oc_global_cleanup();
-    return rc;
-}
-C
+cp "$src/tests/emitter/installed_app.c" "$tmp/app/app.c"
 want="ses_1 installed"
 check_run() { # name, command...
   local name=$1 out
@@ -141,15 +91,7 @@ if readelf -d "$tmp/app/pc_static" | grep -qE 'liboc|libsdkrt'; then fail "pc_st
 check_run pc_static "$tmp/app/pc_static"
 
 # CMake package: oc::oc (shared) and oc::oc_static.
-cat >"$tmp/app/CMakeLists.txt" <<'CM'
-cmake_minimum_required(VERSION 3.16)
-project(oc_consumer LANGUAGES C)
-find_package(oc 0.3 CONFIG REQUIRED)
-add_executable(app_shared app.c)
-target_link_libraries(app_shared PRIVATE oc::oc)
-add_executable(app_static app.c)
-target_link_libraries(app_static PRIVATE oc::oc_static)
-CM
+cp "$src/tests/emitter/installed_app.cmake" "$tmp/app/CMakeLists.txt"
 CC=$cc cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_PREFIX_PATH="$sdk;$rt" \
   -DCMAKE_C_FLAGS="-Wall -Wextra -Wcast-qual -Wwrite-strings -Werror" >"$tmp/log" 2>&1 ||
   fail "find_package(oc): $(cat "$tmp/log")"
@@ -157,6 +99,15 @@ cmake --build "$tmp/app/build" >"$tmp/log" 2>&1 || fail "find_package build: $(c
 check_run cmake_shared env LD_LIBRARY_PATH="$sdk/lib:$rt/lib" "$tmp/app/build/app_shared"
 check_run cmake_static "$tmp/app/build/app_static"
 if readelf -d "$tmp/app/build/app_static" | grep -qE 'liboc|libsdkrt'; then fail "app_static needs a shared liboc or libsdkrt"; fi
+# Installed, a CMake program keeps no build RPATH: outside the system directories it finds
+# liboc.so through CMAKE_INSTALL_RPATH_USE_LINK_PATH (docs/c-sdk.md), without LD_LIBRARY_PATH.
+if ! { CC=$cc cmake -S "$tmp/app" -B "$tmp/app/build-rpath" -DCMAKE_PREFIX_PATH="$sdk;$rt" \
+  -DCMAKE_INSTALL_PREFIX="$tmp/app/inst" -DCMAKE_INSTALL_RPATH_USE_LINK_PATH=ON &&
+  cmake --build "$tmp/app/build-rpath" && cmake --install "$tmp/app/build-rpath"; } >"$tmp/log" 2>&1; then
+  fail "installed CMake consumer: $(cat "$tmp/log")"
+fi
+readelf -d "$tmp/app/inst/bin/app_shared" | grep -qE "RUNPATH.*$sdk/lib" || fail "installed app_shared has no run path to $sdk/lib"
+check_run cmake_installed env -u LD_LIBRARY_PATH "$tmp/app/inst/bin/app_shared"
 
 # The examples the checked-in SDK carries (generate --examples), installed with it by default
 # (share/doc/oc/examples) and built from there.

@@ -417,9 +417,10 @@ START_TEST(invalid_arguments)
     oc_session_get_request req = {0};
     oc_session_v2_info *info = NULL;
     oc_error *err = NULL;
-    /* A NULL required string is refused before any I/O. */
+    /* A NULL required string is refused before any I/O, naming the call and the argument. */
     ck_assert_int_eq(oc_session_get(client, &req, NULL, &info, &err), OC_ERR);
-    expect_reason(&err, OC_REASON_INVALID_ARGUMENT, NULL);
+    expect_reason(&err, OC_REASON_INVALID_ARGUMENT,
+                  "GET /api/session/{sessionID}: parameter sessionID: ");
     ck_assert_int_eq(oc_session_get(client, NULL, NULL, &info, &err), OC_ERR);
     expect_reason(&err, OC_REASON_INVALID_ARGUMENT, NULL);
     ck_assert_int_eq(srv.calls, 0);

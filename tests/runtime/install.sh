@@ -2,7 +2,8 @@
 # libsdkrt installed like any C library. Installs the already-built tree into a temporary prefix
 # (cmake --install --prefix), then checks: the layout (headers, libsdkrt.a, libsdkrt.so with
 # SONAME libsdkrt.so.MAJOR and only the public API exported, sdkrt.pc, the CMake package, bin/sdkc
-# and bin/sdkc-conform), that `--component sdkrt` installs the runtime alone, and that a tiny
+# and bin/sdkc-conform), that the components `sdkrt` (the shared library alone, as the Debian
+# runtime package has it) and `sdkrt_dev` (the rest) install the runtime alone, and that a tiny
 # out-of-tree consumer builds and runs with `pkg-config --cflags --libs sdkrt` (shared),
 # `pkg-config --static` against libsdkrt.a, and CMake find_package(sdkrt CONFIG REQUIRED) with
 # sdkrt::sdkrt and sdkrt::sdkrt_static.
@@ -36,12 +37,16 @@ extra=$(nm -D --defined-only "$p/lib/libsdkrt.so" | awk '{print $3}' | grep -v '
 [[ -z $extra ]] || fail "libsdkrt.so exports more than the API: $extra"
 "$p/bin/sdkc" --version | grep -q '^sdkc ' || fail "installed sdkc does not run"
 
-# The runtime alone.
+# The runtime alone: component sdkrt is libsdkrt.so.MAJOR*, sdkrt_dev the rest.
 q=$tmp/runtime-only
 cmake --install "$bin" --prefix "$q" --component sdkrt >/dev/null
-[[ -e $q/lib/libsdkrt.so.0 && -e $q/lib/pkgconfig/sdkrt.pc && -e $q/include/sdkrt/sdkrt.h ]] ||
-  fail "--component sdkrt misses files"
-[[ ! -e $q/bin ]] || fail "--component sdkrt installs more than the runtime: $(ls "$q/bin")"
+got=$(cd "$q" && find . ! -type d | sort | tr '\n' ' ')
+[[ $got =~ ^\./lib/libsdkrt\.so\.0\ \./lib/libsdkrt\.so\.0\.[0-9]+\.[0-9]+\ $ ]] || fail "--component sdkrt installs: $got"
+cmake --install "$bin" --prefix "$q" --component sdkrt_dev >/dev/null
+[[ -L $q/lib/libsdkrt.so && -e $q/lib/libsdkrt.a && -e $q/lib/pkgconfig/sdkrt.pc &&
+  -e $q/include/sdkrt/sdkrt.h && -e $q/lib/cmake/sdkrt/sdkrtConfig.cmake ]] ||
+  fail "--component sdkrt_dev misses files"
+[[ ! -e $q/bin ]] || fail "the sdkrt components install more than the runtime: $(ls "$q/bin")"
 
 # A consumer: version, a client with a bad URL, the error's reason, sdkrt_error_clear.
 mkdir -p "$tmp/app"

@@ -387,22 +387,47 @@ START_TEST(server_message_in_errors)
     /* OAuth 2: the description, not the code */
     expect_unexpected(json, "{\"error\":\"invalid_grant\",\"error_description\":\"code expired\"}",
                       ": code expired");
-    /* a plain error string; problem details: detail before title */
+    /* a plain error string; problem details: title and detail together */
     expect_unexpected(json, "{\"error\":\"channel_not_found\"}", ": channel_not_found");
     expect_unexpected("application/problem+json",
                       "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"detail\":\"no pet 7\"}",
-                      ": no pet 7");
+                      ": Not Found: no pet 7");
     expect_unexpected("application/problem+json", "{\"title\":\"Not Found\"}", ": Not Found");
+    expect_unexpected("application/problem+json", "{\"detail\":\"no pet 7\"}", ": no pet 7");
+    /* Asana: the first of `errors`, and how many more */
+    expect_unexpected(json, "{\"errors\":[{\"message\":\"project: Missing input\"}]}",
+                      ": project: Missing input");
+    expect_unexpected(json, "{\"errors\":[{\"code\":1},{\"message\":\"a\"},{\"message\":\"b\"}]}",
+                      ": a (and 1 more)");
+    /* the documented order: error.message before errors[], errors[] before message */
+    expect_unexpected(json, "{\"message\":\"m\",\"errors\":[{\"message\":\"e\"}]}", ": e");
+    expect_unexpected(json, "{\"errors\":[{\"message\":\"e\"}],\"error\":{\"message\":\"em\"}}",
+                      ": em");
     /* control characters become one space, at the ends nothing */
     expect_unexpected(json, "{\"message\":\"\\n\\tline one\\r\\n\\u001b[31mline two\\u0000\\n\"}",
                       ": line one [31mline two");
-    /* empty or non-string fields are passed over; none: the old wording */
+    /* empty or non-string fields are passed over; none: the body's text itself */
     expect_unexpected(json, "{\"message\":\"\",\"detail\":[{\"loc\":1}],\"title\":\"T\"}", ": T");
     expect_unexpected(json, "{\"message\":7,\"error\":{\"code\":1}}",
-                      " with application/json body");
-    expect_unexpected(json, "[\"message\"]", " with application/json body");
-    expect_unexpected(json, "{not json", " with application/json body");
-    expect_unexpected("text/plain", "{\"message\":\"ignored\"}", " with text/plain body");
+                      ": {\"message\":7,\"error\":{\"code\":1}}");
+    expect_unexpected(json, "[\"message\"]", ": [\"message\"]");
+    expect_unexpected(json, "{not json", ": {not json");
+    expect_unexpected("text/plain", "{\"message\":\"ignored\"}", ": {\"message\":\"ignored\"}");
+    /* other text: its first 200 bytes, control characters and bad UTF-8 escaped */
+    expect_unexpected("text/plain", "  Service Unavailable\r\n", ": Service Unavailable");
+    expect_unexpected("text/html", "<h1>502</h1>\n<p>\tBad\x01 gateway\xff</p>\n",
+                      ": <h1>502</h1>\\n<p>\\tBad\\x01 gateway\\xFF</p>");
+    /* JSON without a Content-Type is still read as JSON; a binary body is only counted */
+    expect_unexpected(NULL, "{\"message\":\"no type\"}", ": no type");
+    expect_unexpected("application/octet-stream", "\x01\x02",
+                      " with application/octet-stream body (2 bytes)");
+    char html[400];
+    memset(html, 'h', sizeof html - 1);
+    html[sizeof html - 1] = '\0';
+    char *cut = unexpected_message("text/html", html);
+    ck_assert_msg(strstr(cut, ": hhhh") && strstr(cut, "h... (UNEXPECTED_STATUS)"), "%s", cut);
+    ck_assert_uint_eq(strlen(strstr(cut, "404: ") + 5), 200 + 3 + strlen(" (UNEXPECTED_STATUS)"));
+    free(cut);
     /* long: cut with "..." on a UTF-8 boundary, 255 bytes at most */
     char body[2048], said[1024];
     size_t n = (size_t)snprintf(body, sizeof body, "{\"message\":\"");

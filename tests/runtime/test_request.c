@@ -665,8 +665,8 @@ START_TEST(error_messages_from_responses)
     sdkrt_error *err = NULL;
     ck_assert_int_eq(sdkrt_client_send(f.c, req, NULL, &resp, &err), SDKRT_OK);
     ck_assert_int_eq(sdkrt_error_unexpected_status(&err, resp), SDKRT_ERR);
-    ck_assert_str_eq(sdkrt_error_message(err), "GET http://127.0.0.1:4096/api/session: HTTP 200 "
-                                               "with application/json body (UNEXPECTED_STATUS)");
+    ck_assert_str_eq(sdkrt_error_message(err),
+                     "GET http://127.0.0.1:4096/api/session: HTTP 200: {} (UNEXPECTED_STATUS)");
     ck_assert_int_eq(sdkrt_error_status(err), 200);
     ck_assert_str_eq(sdkrt_error_content_type(err), "application/json");
     size_t len = 0;

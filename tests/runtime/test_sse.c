@@ -713,6 +713,67 @@ static void endless(const char *prefix, size_t cap, size_t chunk, int drain_each
     sdkrt_sse_parser_free(p);
 }
 
+/* Memory held for one event near the cap: about max_event_bytes plus a feed, not twice that;
+ * a large past event's buffers are released once the stream goes back to small events. */
+static size_t feed_event_peak(sdkrt_sse_parser *p, const char *head, size_t value_len, size_t lines,
+                              size_t chunk, int *events)
+{
+    size_t total = strlen(head) * lines + (value_len + 1) * lines + 1, off = 0, peak = 0;
+    char *text = malloc(total + 1);
+    ck_assert_ptr_nonnull(text);
+    for (size_t l = 0; l < lines; l++) {
+        memcpy(text + off, head, strlen(head));
+        off += strlen(head);
+        memset(text + off, 'x', value_len);
+        off += value_len;
+        text[off++] = '\n';
+    }
+    text[off++] = '\n';
+    ck_assert_uint_eq(off, total);
+    for (size_t at = 0; at < total; at += chunk) {
+        size_t n = total - at < chunk ? total - at : chunk;
+        ck_assert_int_eq(sdkrt_sse_feed(p, text + at, n), SDKRT_SSE_OK);
+        sdkrt_sse_event ev;
+        sdkrt_sse_status st;
+        while ((st = sdkrt_sse_next(p, &ev)) == SDKRT_SSE_EVENT) {
+            ck_assert_uint_eq(ev.data_len, value_len * lines + lines - 1);
+            ck_assert_int_eq(ev.data[0], 'x');
+            ck_assert_int_eq(ev.data[ev.data_len - 1], 'x');
+            (*events)++;
+        }
+        ck_assert_int_eq(st, SDKRT_SSE_NEED_MORE);
+        if (sdkrt_sse_held_bytes(p) > peak)
+            peak = sdkrt_sse_held_bytes(p);
+    }
+    free(text);
+    return peak;
+}
+
+START_TEST(held_bytes_near_one_event)
+{
+    const size_t cap = 1u << 20, chunk = 16384;
+    sdkrt_sse_options o = SDKRT_SSE_OPTIONS_INIT;
+    o.max_event_bytes = cap;
+    sdkrt_sse_parser *p = NULL;
+    ck_assert_int_eq(sdkrt_sse_parser_new(&p, &o), SDKRT_SSE_OK);
+    int events = 0;
+    /* one data line just under the cap (the common JSON event), its end at the end of a feed
+     * so that the parser waits for the blank line holding the data */
+    size_t peak = feed_event_peak(p, "data: ", 64 * chunk - 7, 1, chunk, &events);
+    ck_assert_msg(peak <= cap + chunk + 8192, "one line: held %zu for a %zu cap", peak, cap);
+    /* ten lines that fill the event */
+    peak = feed_event_peak(p, "data:", cap / 10 - 10, 10, chunk, &events);
+    ck_assert_msg(peak <= cap + cap / 4 + chunk, "ten lines: held %zu for a %zu cap", peak, cap);
+    ck_assert_int_eq(events, 2);
+    /* back to small events: the large buffers go */
+    size_t small = feed_event_peak(p, "data: ", 100, 1, chunk, &events);
+    small = feed_event_peak(p, "data: ", 100, 1, chunk, &events);
+    ck_assert_msg(small <= 80 * 1024, "small events after a large one: held %zu", small);
+    ck_assert_int_eq(events, 4);
+    sdkrt_sse_parser_free(p);
+}
+END_TEST
+
 START_TEST(endless_data_line)
 {
     endless("data: ", 1024, 100, 1, SDKRT_SSE_ERR_EVENT_TOO_LARGE);
@@ -1245,6 +1306,7 @@ static Suite *sse_suite(void)
     tcase_add_test(t, api_arguments);
     tcase_add_test(t, reset_forgets_stream);
     tcase_add_test(t, event_memory_is_stable);
+    tcase_add_test(t, held_bytes_near_one_event);
     suite_add_tcase(s, t);
     t = tcase_create("random");
     tcase_set_timeout(t, 120);

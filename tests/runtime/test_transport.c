@@ -139,7 +139,7 @@ static const unary_case unary_cases[] = {
      CK_UNEXPECTED,
      "<html>oops</html>",
      SDKRT_REASON_UNEXPECTED_STATUS,
-     "HTTP 500 with text/html body (UNEXPECTED_STATUS)"},
+     "HTTP 500: <html>oops</html> (UNEXPECTED_STATUS)"},
     {"wrong content type",
      {200, "text/html", {"<p>hi</p>", NULL}, false},
      CK_JSON_FAILS,

@@ -267,6 +267,16 @@ START_TEST(test_params_on_request)
     ck_assert_int_eq(sdkrt_request_add_param(req, &sp, v, &err), SDKRT_ERR);
     ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
     ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "dot segment"));
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "GET /x/{p}: "));
+    sdkrt_error_free(err);
+    err = NULL;
+    json_decref(v);
+    /* a style its location does not have names the call and the parameter, once */
+    v = J("1");
+    sdkrt_param_spec sq = {"q", SDKRT_IN_QUERY, SDKRT_STYLE_LABEL, true, false};
+    ck_assert_int_eq(sdkrt_request_add_param(req, &sq, v, &err), SDKRT_ERR);
+    ck_assert_msg(strstr(sdkrt_error_message(err), "GET /x/{p}: parameter q: style"), "%s",
+                  sdkrt_error_message(err));
     sdkrt_error_free(err);
     json_decref(v);
     sdkrt_request_free(req);
@@ -679,12 +689,80 @@ START_TEST(test_security_schemes)
     send_sec(&f, schemes, 0);
     ck_assert_ptr_null(strstr(f.s.headers, "k-5"));
     fx_close(&f);
-    o5.api_key_header = NULL; /* a key needs its header */
+    /* without api_key_header the key still fits a declared apiKey scheme; a request that names
+     * no scheme fails with a message that says what is missing, never sending it unauthenticated */
+    o5.api_key_header = NULL;
+    fx_open(&f, &o5);
+    send_sec(&f, &schemes[0], 1);
+    ck_assert_ptr_nonnull(strstr(f.s.headers, "X-API-Key: k-5\n"));
+    send_sec(&f, &schemes[1], 1);
+    ck_assert_str_eq(f.s.target, "/base/s?x=1&api_key=k-5");
+    sdkrt_request *r = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&r, "GET", "/s"), SDKRT_OK);
+    sdkrt_response *resp = NULL;
+    ck_assert_int_eq(sdkrt_client_send(f.c, r, NULL, &resp, &err), SDKRT_ERR);
+    ck_assert_ptr_null(resp);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "GET /s"));
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "api_key_header"));
+    ck_assert_ptr_null(strstr(sdkrt_error_message(err), "k-5"));
+    sdkrt_error_free(err);
+    err = NULL;
+    sdkrt_request_free(r);
+    fx_close(&f);
+    o5.api_key_header = "Bad Header"; /* a header name with a space is refused */
     o5.base_url = "http://h.test";
     ck_assert_int_eq(sdkrt_client_new(&c, &o5, &err), SDKRT_ERR);
     ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
     ck_assert_ptr_null(strstr(sdkrt_error_message(err), "k-5"));
     sdkrt_error_free(err);
+}
+END_TEST
+
+/* A huge path parameter: an over-long URL is refused as INVALID_ARGUMENT naming the operation,
+ * and messages quote a long URL shortened, never the whole of it. */
+START_TEST(test_huge_url)
+{
+    fixture f;
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    fx_open(&f, &o);
+    size_t n = (size_t)SDKRT_MAX_URL_BYTES + 1;
+    char *v = malloc(n + 1);
+    ck_assert_ptr_nonnull(v);
+    memset(v, 'a', n);
+    v[n] = '\0';
+    sdkrt_request *r = NULL;
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&r, "GET", "/x/{id}"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_set_path_param(r, "id", v), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_client_send(f.c, r, NULL, &resp, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "GET /x/{id}"));
+    ck_assert_uint_lt(strlen(sdkrt_error_message(err)), 400);
+    ck_assert_int_eq(f.s.calls, 0);
+    sdkrt_error_free(err);
+    err = NULL;
+    sdkrt_request_free(r);
+
+    /* 100 kB fits, but a message about it shows 200 bytes of the URL and its size */
+    v[100000] = '\0';
+    ck_assert_int_eq(sdkrt_request_new(&r, "GET", "/x/{id}"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_set_path_param(r, "id", v), SDKRT_OK);
+    sdkrt_header bad = {"Bad Name", "v"};
+    sdkrt_call_options call = SDKRT_CALL_OPTIONS_INIT;
+    call.headers = &bad;
+    call.header_count = 1;
+    ck_assert_int_eq(sdkrt_client_send(f.c, r, &call, &resp, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "GET http://h.test/base/x/aaa"));
+    ck_assert_msg(strstr(sdkrt_error_message(err), "... (100021 bytes)"), "%s",
+                  sdkrt_error_message(err));
+    ck_assert_uint_lt(strlen(sdkrt_error_message(err)), 400);
+    sdkrt_error_free(err);
+    sdkrt_request_free(r);
+    free(v);
+    fx_close(&f);
 }
 END_TEST
 
@@ -859,6 +937,7 @@ int main(void)
     tcase_add_test(tc, test_security_requirements_together);
     tcase_add_test(tc, test_security_not_in_messages);
     tcase_add_test(tc, test_multipart_curl);
+    tcase_add_test(tc, test_huge_url);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

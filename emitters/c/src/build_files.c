@@ -34,9 +34,44 @@ static const char mock_cmake_standalone[] =
     "  target_link_libraries(%s_mock PRIVATE %s_static)\n"
     "endif()\n";
 
-/* Copy template lines, replacing {{P}} (prefix), {{V}} (sdkc version), {{RTV}} (libsdkrt version
- * wanted), {{SRC}} (contract file name), {{TITLE}} (API title, on one line as a .pc field
- * needs) and {{MOCK_SDKRT}} / {{MOCK_STANDALONE}} (the mock executable, with --tests). */
+/* The title inside a quoted CMake argument: \\, " and $ escaped (CPACK_VERBATIM_VARIABLES keeps
+ * them escaped in CPackConfig.cmake). */
+static const char *cmake_quoted(emit_ctx *cx, const char *s)
+{
+    sdkc_buf b = SDKC_BUF_INIT;
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"' || *s == '$')
+            sdkc_buf_putc(&b, '\\');
+        sdkc_buf_putc(&b, *s);
+    }
+    const char *out =
+        sdkc_buf_finish(&b) == SDKC_OK ? sdkc_arena_strdup(cx->arena, b.data ? b.data : "") : NULL;
+    sdkc_buf_cleanup(&b);
+    return out;
+}
+
+/* The prefix (a lower-case C identifier) as part of a Debian package name: '-' for '_'; with so,
+ * a '-' before the SONAME major when the name ends in a digit (libfoo2-0), as Debian names
+ * libraries. */
+static const char *deb_name(emit_ctx *cx, bool so)
+{
+    size_t n = strlen(cx->prefix);
+    char *d = sdkc_arena_printf(cx->arena, "%s-", cx->prefix);
+    if (!d)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (d[i] == '_')
+            d[i] = '-';
+    if (!so || !(n && d[n - 1] >= '0' && d[n - 1] <= '9'))
+        d[n] = '\0';
+    return d;
+}
+
+/* Copy template lines, replacing {{P}} (prefix), {{U}} (prefix in upper case), {{V}} (sdkc
+ * version), {{RTV}} / {{RTMAJOR}} (libsdkrt version wanted, its major), {{SRC}} (contract file
+ * name), {{TITLE}} (API title, on one line as a .pc field needs; {{TITLE_CMAKE}} the same inside
+ * a quoted CMake argument), {{DEB}} / {{DEB_SO}} (Debian package name parts, see deb_name) and
+ * {{MOCK_SDKRT}} / {{MOCK_STANDALONE}} (the mock executable, with --tests). */
 static void put_template(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
 {
     const char *title = cx->ir->title ? cx->ir->title : "an HTTP API";
@@ -47,10 +82,15 @@ static void put_template(emit_ctx *cx, sdkc_buf *b, const char *const *lines)
     const char *P = cx->prefix;
     const char *const keys[][2] = {
         {"P", cx->prefix},
+        {"U", cx->upper},
         {"V", SDKC_VERSION},
         {"RTV", sdkc_arena_printf(cx->arena, "%d.%d", SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT)},
+        {"RTMAJOR", sdkc_arena_printf(cx->arena, "%d", SDKRT_MAJOR_WANT)},
         {"SRC", sdkc_kit_source_name(cx->ir, "(unknown)")},
         {"TITLE", one_line ? one_line : title},
+        {"TITLE_CMAKE", cmake_quoted(cx, one_line ? one_line : title)},
+        {"DEB", deb_name(cx, false)},
+        {"DEB_SO", deb_name(cx, true)},
         {"MOCK_SDKRT", cx->tests ? sdkc_arena_printf(cx->arena, mock_cmake_sdkrt, P, P, P, P) : ""},
         {"MOCK_STANDALONE",
          cx->tests ? sdkc_arena_printf(cx->arena, mock_cmake_standalone, P, P, P, P) : ""},
@@ -65,7 +105,9 @@ static const char *const cmake_template[] = {
     "shared\n",
     "#     lib{{P}}.so.MAJOR ({{P}}::{{P}}) and the static lib{{P}}.a ({{P}}::{{P}}_static), "
     "installed with the\n",
-    "#     headers, {{P}}.pc and the CMake package ({{P}}Config.cmake, SameMajorVersion);\n",
+    "#     headers, {{P}}.pc and the CMake package ({{P}}Config.cmake, SameMajorVersion), and "
+    "packaged\n",
+    "#     for Debian by `cpack -G DEB` (see the end of this file);\n",
     "#   -DSDKRT_SOURCE_DIR=<sdkc>/runtime: libsdkrt built from its sources alongside, a static "
     "`{{P}}`;\n",
     "#   inside a project that already has a `sdkrt` target: a static `{{P}}` target, nothing "
@@ -121,12 +163,17 @@ static const char *const cmake_template[] = {
     "target_include_directories({{P}}_objects PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include\n",
     "                                                ${CMAKE_CURRENT_SOURCE_DIR}/src)\n",
     "target_link_libraries({{P}}_objects PRIVATE ${_sdk_rt_shared})\n",
+    "# CMAKE_INSTALL_RPATH_USE_LINK_PATH: a libsdkrt outside the system directories is found at "
+    "run\n",
+    "# time (and by the linker of a consumer) without LD_LIBRARY_PATH. Not for /usr (the Debian\n",
+    "# packages), whose libraries carry no RPATH.\n",
+    "if(NOT DEFINED CMAKE_INSTALL_RPATH_USE_LINK_PATH AND NOT CMAKE_INSTALL_PREFIX STREQUAL "
+    "\"/usr\")\n",
+    "  set(CMAKE_INSTALL_RPATH_USE_LINK_PATH TRUE)\n",
+    "endif()\n",
     "add_library({{P}} SHARED $<TARGET_OBJECTS:{{P}}_objects>)\n",
-    "# INSTALL_RPATH_USE_LINK_PATH: a libsdkrt outside the system directories is found at run "
-    "time\n",
-    "# (and by the linker of a consumer) without LD_LIBRARY_PATH.\n",
     "set_target_properties({{P}} PROPERTIES VERSION ${PROJECT_VERSION}\n",
-    "                      SOVERSION ${PROJECT_VERSION_MAJOR} INSTALL_RPATH_USE_LINK_PATH TRUE)\n",
+    "                      SOVERSION ${PROJECT_VERSION_MAJOR})\n",
     "target_link_libraries({{P}} PUBLIC ${_sdk_rt_shared})\n",
     "add_library({{P}}_static STATIC $<TARGET_OBJECTS:{{P}}_objects>)\n",
     "set_target_properties({{P}}_static PROPERTIES OUTPUT_NAME {{P}})\n",
@@ -138,30 +185,46 @@ static const char *const cmake_template[] = {
     "endforeach()\n",
     "{{MOCK_STANDALONE}}",
     "\n",
+    "# Installed in two components, as the Debian packages split them: {{P}} (lib{{P}}.so.MAJOR*) "
+    "and\n",
+    "# {{P}}_dev (the rest).\n",
     "install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/include/{{P}} DESTINATION "
-    "${CMAKE_INSTALL_INCLUDEDIR})\n",
+    "${CMAKE_INSTALL_INCLUDEDIR}\n",
+    "        COMPONENT {{P}}_dev)\n",
     "install(TARGETS {{P}} {{P}}_static EXPORT {{P}}Targets\n",
-    "        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}\n",
-    "        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}\n",
-    "        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})\n",
+    "        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT {{P}}_dev\n",
+    "        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT {{P}} NAMELINK_COMPONENT "
+    "{{P}}_dev\n",
+    "        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT {{P}})\n",
     "set(_sdk_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/{{P}})\n",
-    "install(EXPORT {{P}}Targets NAMESPACE {{P}}:: DESTINATION ${_sdk_cmakedir})\n",
+    "install(EXPORT {{P}}Targets NAMESPACE {{P}}:: DESTINATION ${_sdk_cmakedir} COMPONENT "
+    "{{P}}_dev)\n",
     "configure_file(${CMAKE_CURRENT_SOURCE_DIR}/{{P}}Config.cmake.in\n",
     "               ${CMAKE_CURRENT_BINARY_DIR}/{{P}}Config.cmake @ONLY)\n",
     "write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/{{P}}ConfigVersion.cmake\n",
     "                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)\n",
     "install(FILES ${CMAKE_CURRENT_BINARY_DIR}/{{P}}Config.cmake\n",
     "              ${CMAKE_CURRENT_BINARY_DIR}/{{P}}ConfigVersion.cmake DESTINATION "
-    "${_sdk_cmakedir})\n",
-    "# {{P}}.pc finds its prefix from its own place, so a moved tree keeps working.\n",
+    "${_sdk_cmakedir}\n",
+    "        COMPONENT {{P}}_dev)\n",
+    "# {{P}}.pc finds its prefix from its own place, so a moved tree keeps working; installed to "
+    "/usr\n",
+    "# (the Debian packages) it says prefix=/usr as the system's .pc files do.\n",
     "set(_sdk_pcdir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)\n",
-    "if(IS_ABSOLUTE \"${CMAKE_INSTALL_LIBDIR}\" OR IS_ABSOLUTE \"${CMAKE_INSTALL_INCLUDEDIR}\")\n",
+    "if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\" OR IS_ABSOLUTE \"${CMAKE_INSTALL_LIBDIR}\")\n",
     "  set(SDK_PC_PREFIX ${CMAKE_INSTALL_PREFIX})\n",
     "else()\n",
     "  file(RELATIVE_PATH _sdk_up /p/${_sdk_pcdir} /p)\n",
     "  string(REGEX REPLACE \"/$\" \"\" _sdk_up \"${_sdk_up}\")\n",
     "  set(SDK_PC_PREFIX \"\\${pcfiledir}/${_sdk_up}\")\n",
     "endif()\n",
+    "foreach(_d LIBDIR INCLUDEDIR)\n",
+    "  if(IS_ABSOLUTE \"${CMAKE_INSTALL_${_d}}\")\n",
+    "    set(SDK_PC_${_d} \"${CMAKE_INSTALL_${_d}}\")\n",
+    "  else()\n",
+    "    set(SDK_PC_${_d} \"\\${prefix}/${CMAKE_INSTALL_${_d}}\")\n",
+    "  endif()\n",
+    "endforeach()\n",
     "# Outside the linker's own directories, `pkg-config --libs {{P}}` also gives an rpath, so a\n",
     "# program built with it finds lib{{P}}.so without LD_LIBRARY_PATH.\n",
     "set(SDK_PC_RPATH \"\")\n",
@@ -173,7 +236,8 @@ static const char *const cmake_template[] = {
     "endif()\n",
     "configure_file(${CMAKE_CURRENT_SOURCE_DIR}/{{P}}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/{{P}}.pc "
     "@ONLY)\n",
-    "install(FILES ${CMAKE_CURRENT_BINARY_DIR}/{{P}}.pc DESTINATION ${_sdk_pcdir})\n",
+    "install(FILES ${CMAKE_CURRENT_BINARY_DIR}/{{P}}.pc DESTINATION ${_sdk_pcdir} COMPONENT "
+    "{{P}}_dev)\n",
     "# Example programs installed with the SDK under share/doc/{{P}}/examples: the *.c files of\n",
     "# {{P}}_EXAMPLES_DIR (default: an examples/ directory beside this file, if any).\n",
     "set({{P}}_EXAMPLES_DIR \"${CMAKE_CURRENT_SOURCE_DIR}/examples\" CACHE PATH\n",
@@ -181,14 +245,88 @@ static const char *const cmake_template[] = {
     "file(GLOB _sdk_examples \"${{{P}}_EXAMPLES_DIR}/*.c\")\n",
     "if(_sdk_examples)\n",
     "  install(FILES ${_sdk_examples} DESTINATION "
-    "${CMAKE_INSTALL_DATAROOTDIR}/doc/{{P}}/examples)\n",
+    "${CMAKE_INSTALL_DATAROOTDIR}/doc/{{P}}/examples\n",
+    "          COMPONENT {{P}}_dev)\n",
     "endif()\n",
+    "\n",
+    "# Debian packages: `cpack -G DEB` in a build configured with -DCMAKE_INSTALL_PREFIX=/usr "
+    "(the\n",
+    "# multiarch lib dir) makes lib{{DEB_SO}}<MAJOR> (component {{P}}) and lib{{DEB}}-dev "
+    "(component "
+    "{{P}}_dev),\n",
+    "# on the libsdkrt packages libsdkrt{{RTMAJOR}} and libsdkrt-dev (>= {{RTV}}). Version: "
+    "PROJECT_VERSION;\n",
+    "# architecture: dpkg's; Maintainer: -DCPACK_PACKAGE_CONTACT=\"Name <address>\".\n",
+    "set(CPACK_PACKAGE_NAME lib{{DEB}})\n",
+    "set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})\n",
+    "if(NOT CPACK_PACKAGE_CONTACT)\n",
+    "  set(CPACK_PACKAGE_CONTACT \"{{P}} SDK <lib{{DEB}}@invalid>\")\n",
+    "endif()\n",
+    "if(NOT CPACK_GENERATOR)\n",
+    "  set(CPACK_GENERATOR DEB)\n",
+    "endif()\n",
+    "set(CPACK_VERBATIM_VARIABLES ON)\n",
+    "set(CPACK_COMPONENTS_ALL {{P}} {{P}}_dev)\n",
+    "set(CPACK_DEB_COMPONENT_INSTALL ON)\n",
+    "set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)\n",
+    "set(CPACK_STRIP_FILES ON)\n",
+    "set(_sdk_deb_lib lib{{DEB_SO}}${PROJECT_VERSION_MAJOR})\n",
+    "set(CPACK_DEBIAN_{{U}}_PACKAGE_NAME ${_sdk_deb_lib})\n",
+    "set(CPACK_DEBIAN_{{U}}_PACKAGE_SECTION libs)\n",
+    "set(CPACK_DEBIAN_{{U}}_DESCRIPTION \"C SDK for {{TITLE_CMAKE}}\n",
+    "The shared library of the {{P}} C SDK, generated by sdkc; it runs on libsdkrt.\")\n",
+    "set(CPACK_DEBIAN_{{U}}_PACKAGE_DEPENDS \"libsdkrt{{RTMAJOR}} (>= {{RTV}})\")\n",
+    "set(CPACK_DEBIAN_{{U}}_DEV_PACKAGE_NAME lib{{DEB}}-dev)\n",
+    "set(CPACK_DEBIAN_{{U}}_DEV_PACKAGE_SECTION libdevel)\n",
+    "set(CPACK_DEBIAN_{{U}}_DEV_DESCRIPTION \"C SDK for {{TITLE_CMAKE}} (development files)\n",
+    "Headers, the static library, {{P}}.pc for pkg-config and the CMake package\n",
+    "(find_package({{P}} CONFIG): {{P}}::{{P}}, {{P}}::{{P}}_static) of the {{P}} C SDK.\")\n",
+    "# {{P}}.pc and {{P}}Config.cmake look up jansson and libsdkrt.\n",
+    "set(CPACK_DEBIAN_{{U}}_DEV_PACKAGE_DEPENDS\n",
+    "    \"${_sdk_deb_lib} (= ${PROJECT_VERSION}), libsdkrt-dev (>= {{RTV}}), libjansson-dev\")\n",
+    "# A shlibs file (dpkg-shlibdeps then knows lib{{P}}.so.MAJOR), and the ldconfig scripts.\n",
+    "set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)\n",
+    "set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY \">=\")\n",
+    "find_program({{P}}_DPKG_SHLIBDEPS dpkg-shlibdeps)\n",
+    "mark_as_advanced({{P}}_DPKG_SHLIBDEPS)\n",
+    "if({{P}}_DPKG_SHLIBDEPS)\n",
+    "  set(CPACK_DEBIAN_{{U}}_PACKAGE_SHLIBDEPS ON)\n",
+    "  # Where libsdkrt.so is, so that dpkg-shlibdeps finds it outside /usr too (Depends names "
+    "it).\n",
+    "  if(SDK_RT_MODE STREQUAL \"cmake\")\n",
+    "    get_target_property(_sdk_rt_lib sdkrt::sdkrt LOCATION)\n",
+    "    get_filename_component(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS \"${_sdk_rt_lib}\" "
+    "DIRECTORY)\n",
+    "  else()\n",
+    "    set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${SDKRT_LIBRARY_DIRS})\n",
+    "  endif()\n",
+    "else()\n",
+    "  string(APPEND CPACK_DEBIAN_{{U}}_PACKAGE_DEPENDS \", libjansson4, libc6\")\n",
+    "endif()\n",
+    "# Read by cpack: a Debian package installs to /usr, so the build must be configured for it; "
+    "each\n",
+    "# package has its own summary (CPack would put the project's in front of it).\n",
+    "set(CPACK_SDK_INSTALL_PREFIX \"${CMAKE_INSTALL_PREFIX}\")\n",
+    "set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_CURRENT_BINARY_DIR}/{{P}}CPackDeb.cmake)\n",
+    "file(WRITE ${CPACK_PROJECT_CONFIG_FILE} [=[\n",
+    "if(CPACK_GENERATOR STREQUAL \"DEB\")\n",
+    "  if(NOT CPACK_SDK_INSTALL_PREFIX STREQUAL \"/usr\")\n",
+    "    message(FATAL_ERROR \"cpack -G DEB: this build is configured with \"\n",
+    "                        \"CMAKE_INSTALL_PREFIX=${CPACK_SDK_INSTALL_PREFIX}; Debian packages "
+    "install \"\n",
+    "                        \"to /usr: configure with -DCMAKE_INSTALL_PREFIX=/usr and build "
+    "again\")\n",
+    "  endif()\n",
+    "  unset(CPACK_PACKAGE_DESCRIPTION_SUMMARY)\n",
+    "endif()\n",
+    "]=])\n",
+    "include(CPack)\n",
     NULL};
 
 static const char *const pc_template[] = {"# Generated by sdkc {{V}}. DO NOT EDIT.\n",
                                           "prefix=@SDK_PC_PREFIX@\n",
-                                          "libdir=${prefix}/@CMAKE_INSTALL_LIBDIR@\n",
-                                          "includedir=${prefix}/@CMAKE_INSTALL_INCLUDEDIR@\n",
+                                          "libdir=@SDK_PC_LIBDIR@\n",
+                                          "includedir=@SDK_PC_INCLUDEDIR@\n",
                                           "\n",
                                           "Name: {{P}}\n",
                                           "Description: C SDK for {{TITLE}} (generated by sdkc)\n",

@@ -108,6 +108,33 @@ static bool valid_prefix(const char *p)
     return true;
 }
 
+/* Prefixes another library already owns, with its name: the SDK's symbols (PREFIX_...) and its
+ * headers (include/PREFIX/...) would clash with that library's or shadow the system's. */
+static const char *prefix_owner(const char *p)
+{
+    static const char *const taken[][2] = {
+        {"sdkrt", "libsdkrt, the runtime the SDK links"},
+        {"sdkc", "sdkc itself"},
+        {"curl", "libcurl (curl/ headers, curl_ symbols)"},
+        {"json", "jansson (json_ symbols)"},
+        {"jansson", "jansson"},
+        {"pthread", "POSIX threads"},
+        {"sys", "the system headers (include/sys/)"},
+        {"bits", "the C library's headers (include/bits/)"},
+        {"linux", "the kernel headers (include/linux/)"},
+        {"asm", "the kernel headers (include/asm/)"},
+        {"arpa", "the system headers (include/arpa/)"},
+        {"net", "the system headers (include/net/)"},
+        {"netinet", "the system headers (include/netinet/)"},
+        {"gnu", "the C library's headers (include/gnu/)"},
+    };
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        if (strcmp(p, taken[i][0]) == 0)
+            return taken[i][1];
+    }
+    return NULL;
+}
+
 sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc_diag *diag)
 {
     sdkc_loc loc = {NULL, 0, 0};
@@ -115,6 +142,14 @@ sdkc_status sdkc_emit_c(const sdkc_ir *ir, const sdkc_emit_c_options *opts, sdkc
         sdkc_diag_add(diag, SDKC_SEV_ERROR, loc,
                       "emit c: a prefix (lower-case C identifier, at most 32 characters) and an "
                       "output directory are required");
+        return SDKC_ERR_INVALID;
+    }
+    const char *owner = prefix_owner(opts->prefix);
+    if (owner) {
+        sdkc_diag_add(diag, SDKC_SEV_ERROR, loc,
+                      "emit c: the prefix '%s' belongs to %s; the SDK's names and headers would "
+                      "clash with it: choose another",
+                      opts->prefix, owner);
         return SDKC_ERR_INVALID;
     }
     sdkc_status st = SDKC_ERR_NOMEM;

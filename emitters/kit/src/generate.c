@@ -282,7 +282,8 @@ int sdkc_kit_generate_main(const sdkc_kit_generate *g, int argc, char **argv)
         st = copy_examples(a.examples, g->example_ext, a.out, diag);
     /* the compiler's warnings too, as compile prints them */
     sdkc_diag_print(diag, stderr, a.quiet);
-    rc = st == SDKC_OK ? 0 : 1;
+    /* an emitter refuses its options (a prefix) as a usage error; writing and memory fail as 1 */
+    rc = st == SDKC_OK ? 0 : st == SDKC_ERR_INVALID ? 2 : 1;
 cleanup:
     sdkc_compiled_free(compiled);
     sdkc_diag_free(diag);

@@ -9,7 +9,8 @@
  *                                        last sequence on its own when the connection breaks or
  *                                        the server restarts; Ctrl-C stops it
  *
- * OPENCODE_SERVER_PASSWORD is the server's password (HTTP Basic, user "opencode"). */
+ * OPENCODE_SERVER_PASSWORD is the server's password (HTTP Basic, user "opencode"); unset: no
+ * auth. Ctrl-C stops any command. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,25 +33,25 @@ static int fail(const char *what, oc_error **err)
     return 1;
 }
 
-static int cmd_new(oc_client *client)
+static int cmd_new(oc_client *client, const oc_call_options *call)
 {
     oc_session_v2_info *s = NULL;
     oc_error *err = NULL;
     oc_session_create_request req = {0};
-    if (oc_session_create(client, &req, NULL, &s, &err) != OC_OK)
+    if (oc_session_create(client, &req, call, &s, &err) != OC_OK)
         return fail("new", &err);
     printf("%s\n", s->id.value);
     oc_session_v2_info_free(s);
     return 0;
 }
 
-static int cmd_ls(oc_client *client)
+static int cmd_ls(oc_client *client, const oc_call_options *call)
 {
     oc_session_list_iter *it = NULL;
     const oc_session_v2_info *s = NULL;
     oc_error *err = NULL;
     oc_next r;
-    if (oc_session_list_iter_new(&it, client, NULL, NULL, &err) != OC_OK)
+    if (oc_session_list_iter_new(&it, client, NULL, call, &err) != OC_OK)
         return fail("ls", &err);
     while ((r = oc_session_list_iter_next(it, &s, &err)) == OC_NEXT_ITEM)
         printf("%s %s\n", s->id.value, s->title);
@@ -58,7 +59,8 @@ static int cmd_ls(oc_client *client)
     return r == OC_NEXT_ERROR ? fail("ls", &err) : 0;
 }
 
-static int cmd_say(oc_client *client, const char *session, const char *text)
+static int cmd_say(oc_client *client, const oc_call_options *call, const char *session,
+                   const char *text)
 {
     oc_session_prompt_request req = {0};
     oc_session_input_admitted *a = NULL;
@@ -67,14 +69,14 @@ static int cmd_say(oc_client *client, const char *session, const char *text)
     req.body.prompt.text = text;
     req.body.has_resume = true;
     req.body.resume = false; /* admit only: no agent run */
-    if (oc_session_prompt(client, &req, NULL, &a, &err) != OC_OK)
+    if (oc_session_prompt(client, &req, call, &a, &err) != OC_OK)
         return fail("say", &err);
     printf("admitted %s at seq %lld\n", a->id.value, (long long)a->admitted_seq);
     oc_session_input_admitted_free(a);
     return 0;
 }
 
-static int cmd_log(oc_client *client, const char *session)
+static int cmd_log(oc_client *client, const oc_call_options *call, const char *session)
 {
     oc_session_messages_request req = {0};
     oc_session_messages_iter *it = NULL;
@@ -82,7 +84,7 @@ static int cmd_log(oc_client *client, const char *session)
     oc_error *err = NULL;
     oc_next r;
     req.session_id.value = session;
-    if (oc_session_messages_iter_new(&it, client, &req, NULL, &err) != OC_OK)
+    if (oc_session_messages_iter_new(&it, client, &req, call, &err) != OC_OK)
         return fail("log", &err);
     while ((r = oc_session_messages_iter_next(it, &m, &err)) == OC_NEXT_ITEM) {
         const oc_message_id *id = oc_session_message_value_id(m);
@@ -144,28 +146,34 @@ int main(int argc, char **argv)
     oc_global_init();
     oc_client_options opts = OC_CLIENT_OPTIONS_INIT;
     oc_client *client = NULL;
+    oc_call_options call = OC_CALL_OPTIONS_INIT; /* every call: Ctrl-C cancels it */
     oc_error *err = NULL;
     int rc = 2;
     opts.base_url = argv[1];
-    opts.auth = OC_AUTH_BASIC;
-    opts.username = "opencode";
     opts.password = getenv("OPENCODE_SERVER_PASSWORD");
-    opts.timeout_ms = 30000;      /* a unary call that gets no answer fails after 30 s */
-    opts.idle_timeout_ms = 60000; /* a stream with no byte (no heartbeat) for 60 s is lost */
+    if (opts.password) {
+        opts.auth = OC_AUTH_BASIC;
+        opts.username = "opencode";
+    }
+    opts.timeout_ms = 30000; /* a unary call that gets no answer fails after 30 s */
+    /* A stream silent for 60 s reconnects (resuming after the last sequence): a quiet session
+       may send nothing that long, which costs one reconnect; a dead peer is noticed. */
+    opts.idle_timeout_ms = 60000;
     if (oc_cancel_new(&stop, &err) != OC_OK || oc_client_new(&client, &opts, &err) != OC_OK) {
         rc = fail("client", &err);
         goto done;
     }
+    call.cancel = stop;
     signal(SIGINT, on_sigint);
     const char *cmd = argv[2], *session = argc > 3 ? argv[3] : NULL;
     if (!strcmp(cmd, "new")) {
-        rc = cmd_new(client);
+        rc = cmd_new(client, &call);
     } else if (!strcmp(cmd, "ls")) {
-        rc = cmd_ls(client);
+        rc = cmd_ls(client, &call);
     } else if (!strcmp(cmd, "say") && argc == 5) {
-        rc = cmd_say(client, session, argv[4]);
+        rc = cmd_say(client, &call, session, argv[4]);
     } else if (!strcmp(cmd, "log") && session) {
-        rc = cmd_log(client, session);
+        rc = cmd_log(client, &call, session);
     } else if (!strcmp(cmd, "tail") && session) {
         long long after = -1;
         long count = -1;

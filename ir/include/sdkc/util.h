@@ -112,6 +112,10 @@ sdkc_status sdkc_read_file(const char *path, char **out, size_t *len_out);
  * replaced; a directory is an error (EISDIR). */
 sdkc_status sdkc_write_file(const char *path, const void *data, size_t len);
 
+/* The value 0..15 of a hexadecimal digit (either case), or -1 for any other character (EOF
+ * included). */
+int sdkc_hex_digit(int c);
+
 /* SHA-256 (FIPS 180-4) of len bytes of data (borrowed): the 32-byte digest, or 64 lowercase hex
  * digits and a NUL. */
 void sdkc_sha256(uint8_t out[32], const void *data, size_t len);

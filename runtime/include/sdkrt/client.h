@@ -36,6 +36,8 @@ typedef enum sdkrt_auth_kind {
 
 #define SDKRT_DEFAULT_MAX_RESPONSE_BYTES ((size_t)64 * 1024 * 1024)
 #define SDKRT_DEFAULT_MAX_EVENT_BYTES    ((size_t)16 * 1024 * 1024)
+/* The longest request URL sent (libcurl's own input limit): longer is INVALID_ARGUMENT. */
+#define SDKRT_MAX_URL_BYTES              8000000
 #define SDKRT_DEFAULT_CONNECT_TIMEOUT_MS 10000L
 
 /* A credential for the security schemes of a contract (all copied by sdkrt_client_new; secrets
@@ -126,7 +128,9 @@ typedef struct sdkrt_client_options {
     sdkrt_retry_policy retry;       /* unary calls; default: one attempt */
     const char *idempotency_header; /* NULL = SDKRT_IDEMPOTENCY_HEADER */
     /* API_KEY: the header that carries the key on requests whose contract declares no security
-       scheme ("X-API-Key"); operations with an apiKey scheme send it where the scheme says. */
+       scheme ("X-API-Key"); operations with an apiKey scheme send it where the scheme says. NULL
+       is fine when every operation names its scheme; a request that names none then fails with
+       INVALID_ARGUMENT. */
     const char *api_key_header;
 } sdkrt_client_options;
 

@@ -162,6 +162,11 @@ int64_t sdkrt_sse_retry_ms(const sdkrt_sse_parser *p);
  * max_line_bytes + max_event_bytes. */
 size_t sdkrt_sse_buffered_bytes(const sdkrt_sse_parser *p);
 
+/* Bytes the parser has allocated for its buffers (their capacities). With the caller taking
+ * events until NEED_MORE between feeds of at most F bytes, this stays near max_event_bytes + F
+ * (plus a few KiB), not twice max_event_bytes; buffers over 64 KiB are released once idle. */
+size_t sdkrt_sse_held_bytes(const sdkrt_sse_parser *p);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif
