@@ -214,25 +214,14 @@ static size_t template_vars(cctx *c, const char *path, const char **out, size_t 
     return n;
 }
 
-static int hex_digit(char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
 /* Percent-decoded copy of s[0..n) (a malformed escape is kept as written). */
 static char *pct_decode(cctx *c, const char *s, size_t n)
 {
     char *out = sdkc_cc_alloc(c, n + 1);
     size_t o = 0;
     for (size_t i = 0; out && i < n; i++) {
-        int hi = i + 2 < n && s[i] == '%' ? hex_digit(s[i + 1]) : -1;
-        int lo = hi >= 0 ? hex_digit(s[i + 2]) : -1;
+        int hi = i + 2 < n && s[i] == '%' ? sdkc_hex_digit(s[i + 1]) : -1;
+        int lo = hi >= 0 ? sdkc_hex_digit(s[i + 2]) : -1;
         if (lo >= 0 && (hi || lo)) {
             out[o++] = (char)(hi * 16 + lo);
             i += 2;

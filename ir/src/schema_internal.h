@@ -84,48 +84,69 @@ static inline const sdkc_node *kget(const sdkc_node *n, const char *key)
 
 /* ---- schema.c: construction and references ---- */
 
-/* The type of schema n, named from ctxname, built into dest (a component shell) when given. */
+/* A type of kind k for schema n: *dest (a shell, taken: *dest becomes NULL) when given, else a
+ * new one with origin, location and docs. */
 sdkc_type *sdkc_sch_new_type(cctx *c, sdkc_type_kind k, const sdkc_node *n, const char *origin,
                              sdkc_type **dest);
+/* An inline object, union or enum without a name gets ctxname (made unique). */
 void sdkc_sch_maybe_name(cctx *c, sdkc_type *t, const char *ctxname);
+/* ANY (into dest when given); with a reason, a warning at n. */
 sdkc_type *sdkc_sch_any_into(cctx *c, const sdkc_node *n, const char *origin, const char *reason,
                              sdkc_type *dest);
+/* dest (a named shell) takes the contents of src. */
 sdkc_type *sdkc_sch_copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc_node *n);
+/* The schema at the end of a chain of pure $refs; NULL (reported) when it dangles or cycles. */
 const sdkc_node *sdkc_sch_final_target(cctx *c, const sdkc_node *n);
+/* What a schema with a $ref stands for (siblings beside the $ref ignored). */
 const sdkc_node *sdkc_sch_deref_schema(cctx *c, const sdkc_node *n);
+/* The type of schema n, named from ctxname, built into dest (a component shell) when given. */
 sdkc_type *sdkc_sch_type(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                          sdkc_type *dest);
 
 /* ---- schema_names.c ---- */
 
+/* Record t's name (and its snake_case spelling) as taken. */
 bool sdkc_sch_register_name(cctx *c, sdkc_type *t);
+/* Do two schemas say the same thing? */
 bool sdkc_sch_same_schema(const sdkc_node *a, const sdkc_node *b, int depth);
+/* The name an inline schema's `title` gives, or NULL. */
 const char *sdkc_sch_title_name(cctx *c, const sdkc_node *n);
+/* Name t ctxname, ctxname2, ... (the first free). */
 void sdkc_sch_name_inline(cctx *c, sdkc_type *t, const char *ctxname);
+/* ctxname followed by suffix in Pascal case. */
 const char *sdkc_sch_ctx_child(cctx *c, const char *ctxname, const char *suffix);
+/* The brand of a string pattern with a fixed prefix (`^ses_`), or NULL. */
 const sdkc_brand *sdkc_sch_brand_for(cctx *c, const char *pattern);
 
 /* ---- schema_kinds.c ---- */
 
+/* The JSON type a schema without `type` implies by its keywords, or NULL. */
 const char *sdkc_sch_infer_type(const sdkc_node *n);
+/* The type a schema mapping's keywords describe (no $ref); *wrap_null when `type` lists null. */
 sdkc_type *sdkc_sch_keywords_type(cctx *c, const sdkc_node *n, const char *ctxname,
                                   const char *origin, sdkc_type *dest, bool *wrap_null);
 
 /* ---- schema_object.c ---- */
 
+/* An object (or a map) from one schema, or from the nparts parts of an allOf. */
 sdkc_type *sdkc_sch_object_type(cctx *c, const sdkc_node *const *parts, const char *const *origins,
                                 size_t nparts, const char *ctxname, sdkc_type *dest);
 
 /* ---- schema_allof.c ---- */
 
+/* Does a schema only constrain or annotate (no type of its own)? */
 bool sdkc_sch_constraint_only(const sdkc_node *n, bool skip_merged, int depth);
 bool sdkc_sch_annotation_only(const sdkc_node *n);
+/* The JSON type an allOf part stands for ("object", "string", ..., "union", "not"), or NULL. */
 const char *sdkc_sch_part_class(const sdkc_node *p);
 bool sdkc_sch_same_class(const char *a, const char *b);
 bool sdkc_sch_scalar_class(const char *k);
+/* Does a union admit values of the scalar class cls? */
 bool sdkc_sch_union_admits(cctx *c, const sdkc_node *u, const char *cls);
+/* `{allOf: [items...]}` as a synthetic node located at at. */
 const sdkc_node *sdkc_sch_all_of_node(cctx *c, const sdkc_node *const *items, size_t n,
                                       const sdkc_node *at);
+/* The type of a schema with `allOf` (list). */
 sdkc_type *sdkc_sch_all_of_type(cctx *c, const sdkc_node *n, const sdkc_node *list,
                                 const char *ctxname, const char *origin, sdkc_type *dest);
 
