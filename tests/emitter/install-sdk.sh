@@ -89,6 +89,16 @@ done
   fail "pkg-config static build"
 if readelf -d "$tmp/app/pc_static" | grep -qE 'liboc|libsdkrt'; then fail "pc_static needs a shared liboc or libsdkrt"; fi
 check_run pc_static "$tmp/app/pc_static"
+# The two link lines of docs/c-sdk.md, as written there (runtime and SDK in different prefixes).
+doc_lines=0
+while read -r line; do
+  line=${line%%#*}
+  [[ $line == "cc app.c "* ]] || fail "docs/c-sdk.md: unexpected link line: $line"
+  out=$tmp/app/doc_$((++doc_lines))
+  (cd "$tmp/app" && eval "\"$cc\" ${line#cc } -o \"$out\"") || fail "docs/c-sdk.md line failed: $line"
+  check_run "doc line $doc_lines" env -u LD_LIBRARY_PATH "$out"
+done < <(grep -E '^cc app\.c .*pkg-config' "$src/docs/c-sdk.md" | grep -v '&&')
+[[ $doc_lines -eq 2 ]] || fail "docs/c-sdk.md: expected 2 link lines, found $doc_lines"
 
 # CMake package: oc::oc (shared) and oc::oc_static.
 cp "$src/tests/emitter/installed_app.cmake" "$tmp/app/CMakeLists.txt"
