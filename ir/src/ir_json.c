@@ -305,6 +305,17 @@ static void put_uint(writer *w, const char *k, uint64_t v)
     v_int(w, v > (uint64_t)INT64_MAX ? INT64_MAX : (long long)v);
 }
 
+static void put_strs(writer *w, const char *k, const char *const *v, size_t n)
+{
+    key(w, k);
+    open_c(w, '[');
+    for (size_t i = 0; i < n; i++) {
+        item(w);
+        v_str(w, v[i]);
+    }
+    close_c(w, ']');
+}
+
 static void put_loc(writer *w, sdkc_loc loc)
 {
     if (loc.line > 0) {
@@ -388,6 +399,9 @@ static void type_def(writer *w, const sdkc_type *t, bool named)
     put_str(w, "docs", t->docs);
     put_str(w, "origin", t->origin);
     put_true_if(w, "recursive", t->recursive);
+    if (t->name)
+        put_bool(w, "declared", t->declared);
+    put_true_if(w, "inferred", t->inferred);
     if (named)
         put_loc(w, t->loc);
     switch (t->kind) {
@@ -461,6 +475,8 @@ static void type_def(writer *w, const sdkc_type *t, bool named)
     case SDKC_TYPE_OBJECT:
         key(w, "fields");
         fields_json(w, t);
+        if (t->u.object.nrequired_only)
+            put_strs(w, "required_only", t->u.object.required_only, t->u.object.nrequired_only);
         put_type(w, "additional", t->u.object.additional);
         break;
     case SDKC_TYPE_UNION:
@@ -480,6 +496,7 @@ static void type_def(writer *w, const sdkc_type *t, bool named)
         break;
     case SDKC_TYPE_NULLABLE:
         put_type(w, "inner", t->u.nullable.inner);
+        put_true_if(w, "lenient", t->u.nullable.lenient);
         break;
     case SDKC_TYPE_JSON_STRING:
         put_str(w, "media_type", t->u.json_string.media_type);
@@ -548,6 +565,52 @@ static void v_status(writer *w, int status, bool success)
         v_str(w, sdkc_status_text(status, buf, sizeof buf));
 }
 
+/* Media types are written unless they are just content_type (the reader's default). */
+static void response_info_json(writer *w, const sdkc_response_info *ri, const char *content_type)
+{
+    bool just_ct = content_type
+                       ? ri->nmedia_types == 1 && strcmp(ri->media_types[0], content_type) == 0
+                       : ri->nmedia_types == 0;
+    if (!just_ct)
+        put_strs(w, "media_types", ri->media_types, ri->nmedia_types);
+    if (ri->nheaders) {
+        key(w, "headers");
+        open_c(w, '[');
+        for (size_t i = 0; i < ri->nheaders; i++) {
+            item(w);
+            open_c(w, '{');
+            put_str(w, "name", ri->headers[i].name);
+            put_bool(w, "required", ri->headers[i].required);
+            put_str(w, "docs", ri->headers[i].docs);
+            close_c(w, '}');
+        }
+        close_c(w, ']');
+    }
+    if (ri->nlinks) {
+        key(w, "links");
+        open_c(w, '[');
+        for (size_t i = 0; i < ri->nlinks; i++) {
+            const sdkc_link *l = &ri->links[i];
+            item(w);
+            open_c(w, '{');
+            put_str(w, "name", l->name);
+            put_str(w, "operation_id", l->operation_id);
+            key(w, "parameters");
+            open_c(w, '[');
+            for (size_t j = 0; j < l->nparams; j++) {
+                item(w);
+                open_c(w, '{');
+                put_str(w, "name", l->params[j].name);
+                put_str(w, "value", l->params[j].value);
+                close_c(w, '}');
+            }
+            close_c(w, ']');
+            close_c(w, '}');
+        }
+        close_c(w, ']');
+    }
+}
+
 static void success_json(writer *w, const sdkc_success *s)
 {
     open_c(w, '{');
@@ -561,6 +624,7 @@ static void success_json(writer *w, const sdkc_success *s)
     /* result defaults to type; written only when it differs */
     if (s->result != s->type)
         put_type(w, "result", s->result);
+    response_info_json(w, &s->response, s->content_type);
     close_c(w, '}');
 }
 
@@ -590,6 +654,7 @@ static void errors_json(writer *w, const sdkc_operation *op)
         if (e->untagged)
             put_type(w, "untagged", e->untagged);
         put_str(w, "content_type", e->content_type);
+        response_info_json(w, &e->response, e->content_type);
         close_c(w, '}');
     }
     close_c(w, ']');
@@ -1110,6 +1175,94 @@ static const sdkc_brand *find_brand(reader *r, const char *name, const char *whe
     return NULL;
 }
 
+/* Optional array of strings (NULL and *n 0 when absent). */
+static const char *const *get_strs(reader *r, const json_t *obj, const char *key, size_t *n,
+                                   const char *where)
+{
+    const json_t *arr = get_array(r, obj, key, false, where);
+    size_t len = json_array_size(arr);
+    const char **v = len ? ralloc(r, len * sizeof *v) : NULL;
+    *n = 0;
+    for (size_t i = 0; v && i < len; i++) {
+        const char *s = json_string_value(json_array_get(arr, i));
+        if (!s) {
+            rerr(r, "%s: \"%s\" must hold strings", where, key);
+            return NULL;
+        }
+        v[i] = rdup(r, s);
+    }
+    *n = v ? len : 0;
+    return v;
+}
+
+/* A named type built from a component schema's own node: how IR written before `declared`
+ * existed tells it (the compiler's rule). */
+static bool component_root(const char *origin)
+{
+    static const char comp[] = "/components/schemas/";
+    return origin && strncmp(origin, comp, sizeof comp - 1) == 0 &&
+           !strchr(origin + sizeof comp - 1, '/');
+}
+
+/* Media types (default: content_type alone), headers and links of a response. */
+static void read_response_info(reader *r, sdkc_response_info *ri, const json_t *o,
+                               const char *content_type, const char *where)
+{
+    if (json_object_get(o, "media_types")) {
+        ri->media_types = get_strs(r, o, "media_types", &ri->nmedia_types, where);
+    } else if (content_type) {
+        const char **mt = ralloc(r, sizeof *mt);
+        if (mt) {
+            mt[0] = content_type;
+            ri->media_types = mt;
+            ri->nmedia_types = 1;
+        }
+    }
+    const json_t *hs = get_array(r, o, "headers", false, where);
+    size_t nh = json_array_size(hs);
+    sdkc_header *h = nh ? ralloc(r, nh * sizeof *h) : NULL;
+    for (size_t i = 0; h && i < nh; i++) {
+        const json_t *ho = json_array_get(hs, i);
+        if (!json_is_object(ho)) {
+            rerr(r, "%s: headers must be objects", where);
+            return;
+        }
+        h[i].name = need_str(r, ho, "name", where);
+        h[i].required = get_bool(r, ho, "required", where);
+        h[i].docs = get_str(r, ho, "docs", where);
+    }
+    ri->headers = h;
+    ri->nheaders = h ? nh : 0;
+    const json_t *ls = get_array(r, o, "links", false, where);
+    size_t nl = json_array_size(ls);
+    sdkc_link *l = nl ? ralloc(r, nl * sizeof *l) : NULL;
+    for (size_t i = 0; l && i < nl; i++) {
+        const json_t *lo = json_array_get(ls, i);
+        const json_t *ps = json_is_object(lo) ? get_array(r, lo, "parameters", true, where) : NULL;
+        if (!ps) {
+            rerr(r, "%s: links must be objects with \"parameters\"", where);
+            return;
+        }
+        l[i].name = need_str(r, lo, "name", where);
+        l[i].operation_id = need_str(r, lo, "operation_id", where);
+        size_t np = json_array_size(ps);
+        sdkc_link_param *p = np ? ralloc(r, np * sizeof *p) : NULL;
+        for (size_t j = 0; p && j < np; j++) {
+            const json_t *po = json_array_get(ps, j);
+            if (!json_is_object(po)) {
+                rerr(r, "%s: link parameters must be objects", where);
+                return;
+            }
+            p[j].name = need_str(r, po, "name", where);
+            p[j].value = need_str(r, po, "value", where);
+        }
+        l[i].params = p;
+        l[i].nparams = p ? np : 0;
+    }
+    ri->links = l;
+    ri->nlinks = l ? nl : 0;
+}
+
 static void read_fields(reader *r, sdkc_type *t, const json_t *arr, const char *where, int depth)
 {
     size_t n = json_array_size(arr);
@@ -1151,6 +1304,10 @@ static void fill_type(reader *r, sdkc_type *t, const json_t *o, const char *wher
     t->docs = get_str(r, o, "docs", where);
     t->origin = get_str(r, o, "origin", where);
     t->recursive = get_bool(r, o, "recursive", where);
+    /* IR written before `declared` existed: a named type whose origin is a component schema */
+    t->declared = json_object_get(o, "declared") ? get_bool(r, o, "declared", where)
+                                                 : t->name && component_root(t->origin);
+    t->inferred = get_bool(r, o, "inferred", where);
     t->loc = get_loc(r, o, where);
     bool has = false;
     switch (t->kind) {
@@ -1234,6 +1391,8 @@ static void fill_type(reader *r, sdkc_type *t, const json_t *o, const char *wher
         const json_t *fields = get_array(r, o, "fields", true, where);
         if (fields)
             read_fields(r, t, fields, where, depth);
+        t->u.object.required_only =
+            get_strs(r, o, "required_only", &t->u.object.nrequired_only, where);
         t->u.object.additional = read_ref(r, json_object_get(o, "additional"), false, where, depth);
         break;
     }
@@ -1258,6 +1417,7 @@ static void fill_type(reader *r, sdkc_type *t, const json_t *o, const char *wher
     }
     case SDKC_TYPE_NULLABLE:
         t->u.nullable.inner = read_ref(r, json_object_get(o, "inner"), false, where, depth);
+        t->u.nullable.lenient = get_bool(r, o, "lenient", where);
         break;
     case SDKC_TYPE_JSON_STRING:
         t->u.json_string.media_type = get_str(r, o, "media_type", where);
@@ -1465,6 +1625,7 @@ static void read_errors(reader *r, sdkc_operation *op, const json_t *arr, const 
         es[i].ntags = ts ? nt : 0;
         es[i].untagged = read_ref(r, json_object_get(o, "untagged"), false, where, 0);
         es[i].content_type = get_str(r, o, "content_type", where);
+        read_response_info(r, &es[i].response, o, es[i].content_type, where);
     }
     op->errors = es;
     op->nerrors = es ? n : 0;
@@ -1575,6 +1736,7 @@ static void read_success(reader *r, sdkc_success *s, const json_t *succ, const c
     s->unwrap = get_str(r, succ, "unwrap", where);
     const json_t *res = json_object_get(succ, "result");
     s->result = res ? read_ref(r, res, false, where, 0) : s->type;
+    read_response_info(r, &s->response, succ, s->content_type, where);
 }
 
 /* A stream object (name: its key, for messages); NULL when absent. */
