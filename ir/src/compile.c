@@ -1,161 +1,10 @@
 /* compile.c - the compiler driver: a loaded contract document in, an IR out. Also the shared
- * context helpers, the small hash map and vector, and IR lookups. */
+ * context helpers and IR lookups. */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "compile_internal.h"
-
-/* ---- containers ---- */
-
-static uint64_t hash_bytes(const void *key, bool by_string)
-{
-    uint64_t h = 1469598103934665603ull;
-    if (by_string) {
-        for (const unsigned char *p = key; *p; p++) {
-            h ^= *p;
-            h *= 1099511628211ull;
-        }
-    } else {
-        uintptr_t v = (uintptr_t)key;
-        h ^= (uint64_t)v;
-        h *= 0x9E3779B97F4A7C15ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
-void cmap_init(cmap *m, bool by_string)
-{
-    memset(m, 0, sizeof *m);
-    m->by_string = by_string;
-}
-
-void cmap_cleanup(cmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-    m->keys = NULL;
-    m->vals = NULL;
-    m->cap = m->len = 0;
-}
-
-static bool key_eq(const cmap *m, const void *a, const void *b)
-{
-    return m->by_string ? strcmp(a, b) == 0 : a == b;
-}
-
-static size_t slot_of(const cmap *m, const void *key)
-{
-    size_t mask = m->cap - 1;
-    size_t i = (size_t)hash_bytes(key, m->by_string) & mask;
-    while (m->keys[i] != NULL && !key_eq(m, m->keys[i], key))
-        i = (i + 1) & mask;
-    return i;
-}
-
-void *cmap_get(const cmap *m, const void *key)
-{
-    if (m->cap == 0 || key == NULL)
-        return NULL;
-    size_t i = slot_of(m, key);
-    return m->keys[i] ? m->vals[i] : NULL;
-}
-
-static bool cmap_grow(cmap *m)
-{
-    size_t ncap = m->cap ? m->cap * 2 : 64;
-    cmap n = *m;
-    n.cap = ncap;
-    n.len = 0;
-    n.keys = calloc(ncap, sizeof *n.keys);
-    n.vals = calloc(ncap, sizeof *n.vals);
-    if (!n.keys || !n.vals) {
-        free(n.keys);
-        free(n.vals);
-        return false;
-    }
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->keys[i]) {
-            size_t j = slot_of(&n, m->keys[i]);
-            n.keys[j] = m->keys[i];
-            n.vals[j] = m->vals[i];
-            n.len++;
-        }
-    }
-    free(m->keys);
-    free(m->vals);
-    *m = n;
-    return true;
-}
-
-bool cmap_reserve(cmap *m, size_t n)
-{
-    while ((n + 1) * 2 > m->cap)
-        if (!cmap_grow(m))
-            return false;
-    return true;
-}
-
-bool cmap_put(cmap *m, const void *key, void *val)
-{
-    if (key == NULL)
-        return false;
-    if ((m->len + 1) * 2 > m->cap && !cmap_grow(m))
-        return false;
-    size_t i = slot_of(m, key);
-    if (!m->keys[i]) {
-        m->keys[i] = key;
-        m->len++;
-    }
-    m->vals[i] = val;
-    return true;
-}
-
-bool cmap_del(cmap *m, const void *key)
-{
-    if (m->cap == 0 || key == NULL)
-        return false;
-    size_t mask = m->cap - 1;
-    size_t i = slot_of(m, key);
-    if (!m->keys[i])
-        return false;
-    m->keys[i] = NULL;
-    m->vals[i] = NULL;
-    m->len--;
-    /* re-insert the rest of the probe run so lookups past the hole still work */
-    for (size_t j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
-        const void *k = m->keys[j];
-        void *v = m->vals[j];
-        m->keys[j] = NULL;
-        m->vals[j] = NULL;
-        size_t s = slot_of(m, k);
-        m->keys[s] = k;
-        m->vals[s] = v;
-    }
-    return true;
-}
-
-bool pvec_push(pvec *v, void *p)
-{
-    if (v->len == v->cap) {
-        size_t ncap = v->cap ? v->cap * 2 : 32;
-        void **n = realloc(v->items, ncap * sizeof *n);
-        if (!n)
-            return false;
-        v->items = n;
-        v->cap = ncap;
-    }
-    v->items[v->len++] = p;
-    return true;
-}
-
-void pvec_cleanup(pvec *v)
-{
-    free(v->items);
-    v->items = NULL;
-    v->len = v->cap = 0;
-}
 
 /* ---- context helpers ---- */
 
@@ -390,26 +239,26 @@ const sdkc_type *sdkc_ir_type(const sdkc_ir *ir, const char *name)
 
 static void ctx_cleanup(cctx *c)
 {
-    cmap_cleanup(&c->comp_by_node);
-    cmap_cleanup(&c->ref_cache);
-    cmap_cleanup(&c->busy);
-    cmap_cleanup(&c->reported);
-    cmap_cleanup(&c->disc_hints);
-    cmap_cleanup(&c->names);
-    cmap_cleanup(&c->snakes);
-    cmap_cleanup(&c->titles);
-    cmap_cleanup(&c->brands);
-    pvec_cleanup(&c->named);
-    pvec_cleanup(&c->all);
-    pvec_cleanup(&c->unions);
+    sdkc_map_cleanup(&c->comp_by_node);
+    sdkc_map_cleanup(&c->ref_cache);
+    sdkc_map_cleanup(&c->busy);
+    sdkc_map_cleanup(&c->reported);
+    sdkc_map_cleanup(&c->disc_hints);
+    sdkc_map_cleanup(&c->names);
+    sdkc_map_cleanup(&c->snakes);
+    sdkc_map_cleanup(&c->titles);
+    sdkc_map_cleanup(&c->brands);
+    sdkc_vec_cleanup(&c->named);
+    sdkc_vec_cleanup(&c->all);
+    sdkc_vec_cleanup(&c->unions);
     for (size_t i = 0; i < c->brand_list.len; i++) {
         brand_acc *b = c->brand_list.items[i];
         free(b->names);
         free(b->counts);
         free(b);
     }
-    pvec_cleanup(&c->brand_list);
-    cmap_cleanup(&c->pages_used);
+    sdkc_vec_cleanup(&c->brand_list);
+    sdkc_map_cleanup(&c->pages_used);
     sdkc_doc_free(c->pages_doc);
 }
 
@@ -529,16 +378,16 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     sdkc_compiled *res = NULL;
     cctx c;
     memset(&c, 0, sizeof c);
-    cmap_init(&c.comp_by_node, false);
-    cmap_init(&c.ref_cache, false);
-    cmap_init(&c.busy, false);
-    cmap_init(&c.reported, false);
-    cmap_init(&c.disc_hints, false);
-    cmap_init(&c.names, true);
-    cmap_init(&c.snakes, true);
-    cmap_init(&c.titles, true);
-    cmap_init(&c.brands, true);
-    cmap_init(&c.pages_used, false);
+    sdkc_map_init(&c.comp_by_node, SDKC_MAP_POINTERS);
+    sdkc_map_init(&c.ref_cache, SDKC_MAP_POINTERS);
+    sdkc_map_init(&c.busy, SDKC_MAP_POINTERS);
+    sdkc_map_init(&c.reported, SDKC_MAP_POINTERS);
+    sdkc_map_init(&c.disc_hints, SDKC_MAP_POINTERS);
+    sdkc_map_init(&c.names, SDKC_MAP_STRINGS);
+    sdkc_map_init(&c.snakes, SDKC_MAP_STRINGS);
+    sdkc_map_init(&c.titles, SDKC_MAP_STRINGS);
+    sdkc_map_init(&c.brands, SDKC_MAP_STRINGS);
+    sdkc_map_init(&c.pages_used, SDKC_MAP_POINTERS);
     if (out)
         *out = NULL;
     if (!out || !doc) {

@@ -6,34 +6,9 @@
 #include <stdlib.h>
 
 #include "ir_internal.h"
+#include "sdkc/map.h"
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
-
-/* ---- small containers (malloc-backed, released with the compile context) ---- */
-
-/* Open-addressing hash map; keys are strings (compared by content) or pointers (by address). */
-typedef struct cmap {
-    const void **keys;
-    void **vals;
-    size_t cap, len;
-    bool by_string;
-} cmap;
-
-void cmap_init(cmap *m, bool by_string);
-void cmap_cleanup(cmap *m);
-void *cmap_get(const cmap *m, const void *key);
-/* false when out of memory; replaces an existing value */
-bool cmap_put(cmap *m, const void *key, void *val);
-bool cmap_del(cmap *m, const void *key);
-bool cmap_reserve(cmap *m, size_t n); /* room for n keys without growing */
-
-typedef struct pvec {
-    void **items;
-    size_t len, cap;
-} pvec;
-
-bool pvec_push(pvec *v, void *p);
-void pvec_cleanup(pvec *v);
 
 /* ---- compile context ---- */
 
@@ -70,22 +45,22 @@ typedef struct cctx {
 
     comp *comps;
     size_t ncomps;
-    cmap comp_by_node;          /* schema node -> comp* */
-    cmap ref_cache;             /* non-component $ref target node -> sdkc_type* */
-    cmap busy;                  /* sdkc_type* being filled -> non-NULL */
-    cmap reported;              /* $ref nodes already reported as broken */
-    cmap disc_hints;            /* union sdkc_type* -> its OpenAPI `discriminator` node */
-    cmap names;                 /* type name -> sdkc_type* (every named type) */
-    cmap snakes;                /* snake_case of every type name -> sdkc_type* (the first) */
-    cmap titles;                /* name from an inline schema's `title` -> that schema's node */
-    pvec named;                 /* named types, creation order */
-    pvec all;                   /* every type, creation order */
-    pvec unions;                /* unions awaiting discriminator detection */
-    cmap brands;                /* prefix -> brand_acc* */
-    pvec brand_list;            /* brand_acc*, creation order */
+    sdkc_map comp_by_node;      /* schema node -> comp* */
+    sdkc_map ref_cache;         /* non-component $ref target node -> sdkc_type* */
+    sdkc_map busy;              /* sdkc_type* being filled -> non-NULL */
+    sdkc_map reported;          /* $ref nodes already reported as broken */
+    sdkc_map disc_hints;        /* union sdkc_type* -> its OpenAPI `discriminator` node */
+    sdkc_map names;             /* type name -> sdkc_type* (every named type) */
+    sdkc_map snakes;            /* snake_case of every type name -> sdkc_type* (the first) */
+    sdkc_map titles;            /* name from an inline schema's `title` -> that schema's node */
+    sdkc_vec named;             /* named types, creation order */
+    sdkc_vec all;               /* every type, creation order */
+    sdkc_vec unions;            /* unions awaiting discriminator detection */
+    sdkc_map brands;            /* prefix -> brand_acc* */
+    sdkc_vec brand_list;        /* brand_acc*, creation order */
     sdkc_doc *pages_doc;        /* the pagination config file, or NULL */
     const sdkc_node *pages_ops; /* its "operations" mapping, or NULL */
-    cmap pages_used;            /* config entries (value nodes) an operation took */
+    sdkc_map pages_used;        /* config entries (value nodes) an operation took */
 } cctx;
 
 sdkc_loc cc_loc(const cctx *c, const sdkc_node *n);

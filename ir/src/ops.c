@@ -224,20 +224,20 @@ static size_t collect_params(cctx *c, const raw_op *r, praw *out, size_t max)
 }
 
 /* A C name for a parameter, unique among the operation's parameters and body. */
-static const char *unique_safe_name(cctx *c, cmap *safe, const char *wire, sdkc_param *p)
+static const char *unique_safe_name(cctx *c, sdkc_map *safe, const char *wire, sdkc_param *p)
 {
     char *s = sdkc_snake_case(c->a, wire);
     if (s && sdkc_is_c_keyword(s))
         s = cc_printf(c, "%s_", s);
     const char *u = s;
-    for (unsigned k = 2; u && cmap_get(safe, u); k++)
+    for (unsigned k = 2; u && sdkc_map_get(safe, u); k++)
         u = cc_printf(c, "%s_%u", s, k);
-    if (!u || !cmap_put(safe, u, p))
+    if (!u || !sdkc_map_put(safe, u, p))
         c->nomem = true;
     return u;
 }
 
-static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p, cmap *safe)
+static void build_param(cctx *c, const raw_op *r, const praw *pr, sdkc_param *p, sdkc_map *safe)
 {
     const sdkc_node *node = pr->node;
     p->wire_name = cc_strdup(c, pr->name);
@@ -342,7 +342,7 @@ static size_t find_param(const praw *raw, size_t n, const bool *used, const char
  * value, unless the operation declares a query parameter of that name itself. Pairs that cannot
  * be represented (no '=', a value mixing text and variables) are dropped with a warning. */
 static void build_query_string(cctx *c, const raw_op *r, const sdkc_node *pathkey, praw *raw,
-                               size_t n, bool *used, sdkc_param *ps, size_t *k, cmap *safe)
+                               size_t n, bool *used, sdkc_param *ps, size_t *k, sdkc_map *safe)
 {
     for (const char *q = r->query; *q;) {
         const char *end = strchr(q, '&');
@@ -473,9 +473,9 @@ static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
     sdkc_param *ps = cc_alloc(c, (n + nq ? n + nq : 1) * sizeof *ps);
     if (!ps)
         return;
-    cmap safe;
-    cmap_init(&safe, true);
-    if (has_body && !cmap_put(&safe, "body", (void *)1))
+    sdkc_map safe;
+    sdkc_map_init(&safe, SDKC_MAP_STRINGS);
+    if (has_body && !sdkc_map_put(&safe, "body", (void *)1))
         c->nomem = true;
     size_t k = 0;
     bool *used = cc_alloc(c, (n ? n : 1) * sizeof *used);
@@ -514,7 +514,7 @@ static void build_params(cctx *c, const raw_op *r, sdkc_operation *op, const sdk
     op->params = ps;
     op->nparams = k;
 done:
-    cmap_cleanup(&safe);
+    sdkc_map_cleanup(&safe);
 }
 
 /* ---- bodies and responses ---- */
@@ -692,7 +692,7 @@ static int cmp_tag(const void *a, const void *b)
 
 /* Unions of error bodies are taken apart, nested ones too, down to a small depth: a union that
  * contains itself (through references) ends there, as one body. */
-static void collect_errors(cctx *c, pvec *out, const sdkc_type *t, int depth)
+static void collect_errors(cctx *c, sdkc_vec *out, const sdkc_type *t, int depth)
 {
     if (!t)
         return;
@@ -701,7 +701,7 @@ static void collect_errors(cctx *c, pvec *out, const sdkc_type *t, int depth)
             collect_errors(c, out, t->u.union_.variants[i].type, depth + 1);
         return;
     }
-    if (!pvec_push(out, (void *)t))
+    if (!sdkc_vec_push(out, (void *)t))
         c->nomem = true;
 }
 
@@ -736,7 +736,7 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
     const char *kw = "anyOf";
     if (!list)
         list = sdkc_node_get(schema, kw = "oneOf");
-    pvec found = {0};
+    sdkc_vec found = {0};
     if (list && list->kind == SDKC_NODE_SEQ) {
         for (size_t i = 0; i < list->nitems; i++)
             collect_errors(c, &found,
@@ -764,7 +764,7 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
             e->ntags++;
         }
     }
-    pvec_cleanup(&found);
+    sdkc_vec_cleanup(&found);
     if (!tags)
         return;
     qsort(tags, e->ntags, sizeof *tags, cmp_tag);
@@ -1427,8 +1427,8 @@ static void split_id(cctx *c, raw_op *r)
 
 static void assign_safe_names(cctx *c, raw_op *ops, size_t n)
 {
-    cmap taken;
-    cmap_init(&taken, true);
+    sdkc_map taken;
+    sdkc_map_init(&taken, SDKC_MAP_STRINGS);
     /* unprefixed ids first: a stripped id that collides with one keeps its prefix */
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < n; i++) {
@@ -1436,27 +1436,27 @@ static void assign_safe_names(cctx *c, raw_op *ops, size_t n)
             if ((r->prefix != NULL) != (pass == 1))
                 continue;
             char *s = sdkc_snake_case(c->a, r->rest);
-            if (s && cmap_get(&taken, s) && r->prefix)
+            if (s && sdkc_map_get(&taken, s) && r->prefix)
                 s = sdkc_snake_case(c->a, r->id);
             if (s && sdkc_is_c_keyword(s))
                 s = cc_printf(c, "%s_", s);
             const char *u = s;
-            for (unsigned k = 2; u && cmap_get(&taken, u); k++)
+            for (unsigned k = 2; u && sdkc_map_get(&taken, u); k++)
                 u = cc_printf(c, "%s_%u", s, k);
-            if (!u || !cmap_put(&taken, u, r)) {
+            if (!u || !sdkc_map_put(&taken, u, r)) {
                 c->nomem = true;
                 break;
             }
             r->safe = u;
         }
     }
-    cmap_cleanup(&taken);
+    sdkc_map_cleanup(&taken);
 }
 
 /* ---- webhooks and callbacks ---- */
 
 /* One webhook or callback per operation of a path item the API sends. */
-static void hook_item(cctx *c, pvec *out, const char *name, const char *opid, const char *expr,
+static void hook_item(cctx *c, sdkc_vec *out, const char *name, const char *opid, const char *expr,
                       const sdkc_node *item, const char *ptr)
 {
     const sdkc_node *at = item;
@@ -1527,7 +1527,7 @@ static void hook_item(cctx *c, pvec *out, const char *name, const char *opid, co
             w->response =
                 cc_schema(c, rs, cc_concat(c, base, "Response"), cc_ptr_child(c, o, "schema"));
         }
-        if (!pvec_push(out, w)) {
+        if (!sdkc_vec_push(out, w)) {
             c->nomem = true;
             return;
         }
@@ -1535,7 +1535,7 @@ static void hook_item(cctx *c, pvec *out, const char *name, const char *opid, co
 }
 
 /* The callbacks of one operation: {name: {expression: path item}}, each possibly a $ref. */
-static void op_callbacks(cctx *c, pvec *out, const raw_op *r, const sdkc_operation *op)
+static void op_callbacks(cctx *c, sdkc_vec *out, const raw_op *r, const sdkc_operation *op)
 {
     const sdkc_node *cbs = sdkc_node_get(r->node, "callbacks");
     if (!cbs)
@@ -1566,7 +1566,7 @@ static void op_callbacks(cctx *c, pvec *out, const raw_op *r, const sdkc_operati
 }
 
 /* Top-level `webhooks` (OpenAPI 3.1): {name: path item}. */
-static void webhooks(cctx *c, pvec *out)
+static void webhooks(cctx *c, sdkc_vec *out)
 {
     const sdkc_node *wh = sdkc_node_get(c->root, "webhooks");
     if (!wh)
@@ -1583,19 +1583,19 @@ static void webhooks(cctx *c, pvec *out)
     }
 }
 
-static void finish_hooks(cctx *c, sdkc_ir *ir, pvec *hooks)
+static void finish_hooks(cctx *c, sdkc_ir *ir, sdkc_vec *hooks)
 {
     sdkc_webhook *ws = hooks->len ? cc_alloc(c, hooks->len * sizeof *ws) : NULL;
     for (size_t i = 0; ws && i < hooks->len; i++)
         ws[i] = *(const sdkc_webhook *)hooks->items[i];
     ir->webhooks = ws;
     ir->nwebhooks = ws ? hooks->len : 0;
-    pvec_cleanup(hooks);
+    sdkc_vec_cleanup(hooks);
 }
 
 void cc_operations(cctx *c, sdkc_ir *ir)
 {
-    pvec hooks = {0};
+    sdkc_vec hooks = {0};
     webhooks(c, &hooks);
     const sdkc_node *paths = sdkc_node_get(c->root, "paths");
     if (!paths) {
@@ -1606,7 +1606,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
     }
     if (paths->kind != SDKC_NODE_MAP) {
         cc_error(c, paths, "'paths' must be a mapping");
-        pvec_cleanup(&hooks);
+        sdkc_vec_cleanup(&hooks);
         return;
     }
     size_t cap = 0;
@@ -1618,8 +1618,8 @@ void cc_operations(cctx *c, sdkc_ir *ir)
     raw_op *raw = calloc(cap ? cap : 1, sizeof *raw);
     sdkc_operation *ops = cc_alloc(c, (cap ? cap : 1) * sizeof *ops);
     const sdkc_node **keys = calloc(cap ? cap : 1, sizeof *keys);
-    cmap ids;
-    cmap_init(&ids, true);
+    sdkc_map ids;
+    sdkc_map_init(&ids, SDKC_MAP_STRINGS);
     size_t n = 0, ndeclared = 0;
     if (!raw || !ops || !keys) {
         c->nomem = true;
@@ -1686,7 +1686,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
             }
             if (!id)
                 goto done;
-            raw_op *prev = cmap_get(&ids, id);
+            raw_op *prev = sdkc_map_get(&ids, id);
             if (prev && prev->node == on) {
                 /* one operation reached twice through $ref (two paths referring to one path item,
                    an operation referring to another): the second gets an id of its own */
@@ -1698,7 +1698,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
                         "'%s' stays there; using '%s' here",
                         m, pk->str, prev->method, prev->path, id, gen);
                 id = gen;
-                prev = cmap_get(&ids, id);
+                prev = sdkc_map_get(&ids, id);
             }
             if (prev) {
                 const sdkc_node *pn = sdkc_node_get(prev->node, "operationId");
@@ -1707,7 +1707,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
                          pn ? (unsigned)pn->loc.line : 0, pn ? (unsigned)pn->loc.col : 0);
                 continue;
             }
-            if (!cmap_put(&ids, id, r)) {
+            if (!sdkc_map_put(&ids, id, r)) {
                 c->nomem = true;
                 goto done;
             }
@@ -1770,7 +1770,7 @@ void cc_operations(cctx *c, sdkc_ir *ir)
     auth_unspecified(c, ir, ndeclared);
 done:
     finish_hooks(c, ir, &hooks);
-    cmap_cleanup(&ids);
+    sdkc_map_cleanup(&ids);
     free(raw);
     free(keys);
 }

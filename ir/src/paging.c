@@ -873,7 +873,7 @@ void cc_pages_config_finish(cctx *c, const sdkc_ir *ir)
         return;
     for (size_t i = 0; i < c->pages_ops->npairs; i++) {
         const sdkc_pair *p = &c->pages_ops->pairs[i];
-        if (cmap_get(&c->pages_used, p->value))
+        if (sdkc_map_get(&c->pages_used, p->value))
             continue;
         pgreport rep = {c, p->key, false};
         if (sdkc_ir_operation(ir, p->key->str))
@@ -892,7 +892,7 @@ void cc_paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_o
 {
     const sdkc_node *entry = c->pages_ops ? sdkc_node_get(c->pages_ops, op->id) : NULL;
     if (entry) {
-        if (!cmap_put(&c->pages_used, entry, (void *)entry))
+        if (!sdkc_map_put(&c->pages_used, entry, (void *)entry))
             c->nomem = true;
         from_config(c, entry, op);
         return;

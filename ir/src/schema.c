@@ -45,8 +45,8 @@ static const sdkc_node *kget(const sdkc_node *n, const char *key)
 static bool register_name(cctx *c, sdkc_type *t)
 {
     char *snake = sdkc_snake_case(c->a, t->name);
-    if (!snake || !cmap_put(&c->names, t->name, t) || !pvec_push(&c->named, t) ||
-        (!cmap_get(&c->snakes, snake) && !cmap_put(&c->snakes, snake, t))) {
+    if (!snake || !sdkc_map_put(&c->names, t->name, t) || !sdkc_vec_push(&c->named, t) ||
+        (!sdkc_map_get(&c->snakes, snake) && !sdkc_map_put(&c->snakes, snake, t))) {
         c->nomem = true;
         return false;
     }
@@ -60,7 +60,7 @@ bool cc_name_free(cctx *c, const char *name)
         c->nomem = true;
         return false;
     }
-    return !cmap_get(&c->names, name) && !cmap_get(&c->snakes, snake);
+    return !sdkc_map_get(&c->names, name) && !sdkc_map_get(&c->snakes, snake);
 }
 
 /* Do two schemas say the same thing? Mappings compare key by key in any order, lists in order. */
@@ -115,7 +115,7 @@ static void name_inline(cctx *c, sdkc_type *t, const char *ctxname)
     if (!ctxname)
         return;
     const char *name = ctxname;
-    for (unsigned i = 2; cmap_get(&c->names, name) != NULL; i++) {
+    for (unsigned i = 2; sdkc_map_get(&c->names, name) != NULL; i++) {
         name = cc_printf(c, "%s%u", ctxname, i);
         if (!name)
             return;
@@ -151,7 +151,7 @@ static sdkc_type *new_type(cctx *c, sdkc_type_kind k, const sdkc_node *n, const 
         t->origin = origin;
         t->loc = cc_loc(c, n);
         t->docs = n && n->kind == SDKC_NODE_MAP ? cc_docs(c, n) : NULL;
-        if (!pvec_push(&c->all, t))
+        if (!sdkc_vec_push(&c->all, t))
             c->nomem = true;
     }
     t->kind = k;
@@ -234,7 +234,7 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
 {
     if (!dest || !src)
         return src;
-    if (cmap_get(&c->busy, src) == NULL && src != dest) {
+    if (sdkc_map_get(&c->busy, src) == NULL && src != dest) {
         sdkc_type keep = *dest;
         *dest = *src;
         dest->name = keep.name;
@@ -242,11 +242,11 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
         dest->origin = keep.origin;
         dest->loc = keep.loc;
         dest->docs = keep.docs ? keep.docs : src->docs;
-        if (dest->kind == SDKC_TYPE_UNION && !pvec_push(&c->unions, dest))
+        if (dest->kind == SDKC_TYPE_UNION && !sdkc_vec_push(&c->unions, dest))
             c->nomem = true;
         /* the copy shares the variants: it must reach the same tags */
-        const sdkc_node *hint = cmap_get(&c->disc_hints, src);
-        if (hint && !cmap_put(&c->disc_hints, dest, (void *)hint))
+        const sdkc_node *hint = sdkc_map_get(&c->disc_hints, src);
+        if (hint && !sdkc_map_put(&c->disc_hints, dest, (void *)hint))
             c->nomem = true;
         return dest;
     }
@@ -258,7 +258,7 @@ static sdkc_type *copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc
     v->type = src;
     t->u.union_.variants = v;
     t->u.union_.nvariants = 1;
-    if (!pvec_push(&c->unions, t))
+    if (!sdkc_vec_push(&c->unions, t))
         c->nomem = true;
     return t;
 }
@@ -287,9 +287,9 @@ const sdkc_node *cc_resolve_ref(cctx *c, const sdkc_node *refnode)
     if (t)
         return t;
     /* one report per broken reference, however often it is followed */
-    if (cmap_get(&c->reported, refnode))
+    if (sdkc_map_get(&c->reported, refnode))
         return NULL;
-    if (!cmap_put(&c->reported, refnode, (void *)1))
+    if (!sdkc_map_put(&c->reported, refnode, (void *)1))
         c->nomem = true;
     if (!ref || !sdkc_node_is_string(refnode))
         cc_error(c, refnode, "$ref must be a string");
@@ -319,11 +319,11 @@ static const sdkc_node *final_target(cctx *c, const sdkc_node *n)
         for (size_t i = 0; i <= steps && i < SEEN && !again; i++)
             again = seen[i] == n;
         if (++steps > c->ncomps + SEEN || again) {
-            if (cmap_get(&c->reported, refnode))
+            if (sdkc_map_get(&c->reported, refnode))
                 return NULL;
             /* one report per cycle: every reference on it counts as reported */
             for (size_t i = 0; i < steps && i < SEEN; i++)
-                if (!cmap_put(&c->reported, kget(seen[i], "$ref"), (void *)1))
+                if (!sdkc_map_put(&c->reported, kget(seen[i], "$ref"), (void *)1))
                     c->nomem = true;
             cc_error(c, refnode,
                      "$ref cycle with no structure: '%s' refers back to itself through "
@@ -356,13 +356,13 @@ static sdkc_type *conv_ref(cctx *c, const sdkc_node *n, const char *origin)
     const sdkc_node *target = deref_schema(c, n);
     if (!target)
         return cc_any(c, refnode, origin, NULL);
-    comp *k = cmap_get(&c->comp_by_node, target);
+    comp *k = sdkc_map_get(&c->comp_by_node, target);
     if (k) {
         if (k->state == COMP_TODO && c->depth < MAX_LAZY_DEPTH)
             fill_component(c, k);
         return k->shell;
     }
-    sdkc_type *t = cmap_get(&c->ref_cache, target);
+    sdkc_type *t = sdkc_map_get(&c->ref_cache, target);
     if (t)
         return t;
     /* a reference into some other part of the document: convert it once, under a name taken
@@ -373,13 +373,13 @@ static sdkc_type *conv_ref(cctx *c, const sdkc_node *n, const char *origin)
     t = new_type(c, SDKC_TYPE_ANY, target, cc_strdup(c, ref + 1), NULL);
     if (!t || !ctxname)
         return t;
-    if (!cmap_put(&c->ref_cache, target, t) || !cmap_put(&c->busy, t, t)) {
+    if (!sdkc_map_put(&c->ref_cache, target, t) || !sdkc_map_put(&c->busy, t, t)) {
         c->nomem = true;
         return t;
     }
     conv(c, target, ctxname, t->origin, t);
     maybe_name(c, t, ctxname); /* a union made by copy_into has no name yet */
-    cmap_del(&c->busy, t);
+    sdkc_map_del(&c->busy, t);
     return t;
 }
 
@@ -407,11 +407,11 @@ static const sdkc_brand *brand_for(cctx *c, const char *pattern)
     if (!brand_prefix(pattern, &len))
         return NULL;
     const char *prefix = pattern + 1;
-    brand_acc *b = cmap_get(&c->brands, prefix);
+    brand_acc *b = sdkc_map_get(&c->brands, prefix);
     if (!b) {
         b = calloc(1, sizeof *b);
         sdkc_brand *br = cc_alloc(c, sizeof *br);
-        if (!b || !br || !pvec_push(&c->brand_list, b)) {
+        if (!b || !br || !sdkc_vec_push(&c->brand_list, b)) {
             free(b);
             c->nomem = true;
             return NULL;
@@ -419,7 +419,7 @@ static const sdkc_brand *brand_for(cctx *c, const char *pattern)
         br->prefix = cc_strdup(c, prefix);
         br->pattern = cc_strdup(c, pattern);
         b->brand = br;
-        if (!br->prefix || !cmap_put(&c->brands, br->prefix, b)) {
+        if (!br->prefix || !sdkc_map_put(&c->brands, br->prefix, b)) {
             c->nomem = true;
             return NULL;
         }
@@ -436,7 +436,7 @@ void cc_brand_vote(cctx *c, const sdkc_type *t, const char *field)
     /* "id" says nothing about which kind of id */
     if (strcmp(field, "id") == 0)
         return;
-    brand_acc *b = cmap_get(&c->brands, t->u.str.brand->prefix);
+    brand_acc *b = sdkc_map_get(&c->brands, t->u.str.brand->prefix);
     if (!b)
         return;
     for (size_t i = 0; i < b->n; i++) {
@@ -631,12 +631,12 @@ static sdkc_type *conv_enum(cctx *c, const sdkc_node *n, const sdkc_node *e, con
         const char **safe = cc_alloc(c, nvals * sizeof *safe);
         if (!t || !vals || !safe)
             return t;
-        cmap seen;
-        cmap_init(&seen, true);
+        sdkc_map seen;
+        sdkc_map_init(&seen, SDKC_MAP_STRINGS);
         size_t k = 0;
         for (size_t i = 0; i < e->nitems; i++) {
             const sdkc_node *v = e->items[i];
-            if (v->scalar == SDKC_SCALAR_NULL || cmap_get(&seen, v->str))
+            if (v->scalar == SDKC_SCALAR_NULL || sdkc_map_get(&seen, v->str))
                 continue;
             vals[k] = cc_strdup(c, v->str);
             char *s = sdkc_upper_snake(c->a, v->str);
@@ -647,19 +647,19 @@ static sdkc_type *conv_enum(cctx *c, const sdkc_node *n, const sdkc_node *e, con
             if (strcmp(s, "_") == 0)
                 s = cc_strdup(c, "EMPTY");
             const char *u = s;
-            for (unsigned j = 2; u && cmap_get(&seen, u); j++)
+            for (unsigned j = 2; u && sdkc_map_get(&seen, u); j++)
                 u = cc_printf(c, "%s_%u", s, j);
             if (!u)
                 break;
             safe[k] = u;
             /* values and member names share one set: both must be unique */
-            if (!cmap_put(&seen, vals[k], (void *)1) || !cmap_put(&seen, u, (void *)1)) {
+            if (!sdkc_map_put(&seen, vals[k], (void *)1) || !sdkc_map_put(&seen, u, (void *)1)) {
                 c->nomem = true;
                 break;
             }
             k++;
         }
-        cmap_cleanup(&seen);
+        sdkc_map_cleanup(&seen);
         t->u.enumeration.values = vals;
         t->u.enumeration.safe_values = safe;
         t->u.enumeration.nvalues = k;
@@ -678,7 +678,7 @@ static sdkc_type *conv_enum(cctx *c, const sdkc_node *n, const sdkc_node *e, con
         }
         t->u.union_.variants = vs;
         t->u.union_.nvariants = k;
-        if (!pvec_push(&c->unions, t))
+        if (!sdkc_vec_push(&c->unions, t))
             c->nomem = true;
         maybe_name(c, t, ctxname);
     }
@@ -774,10 +774,10 @@ static sdkc_type *conv_union(cctx *c, const sdkc_node *n, const sdkc_node *list,
             vv[i].type = vs[i];
         inner->u.union_.variants = vv;
         inner->u.union_.nvariants = nv;
-        if (!pvec_push(&c->unions, inner))
+        if (!sdkc_vec_push(&c->unions, inner))
             c->nomem = true;
         const sdkc_node *disc = kget(n, "discriminator");
-        if (disc && !cmap_put(&c->disc_hints, inner, (void *)disc))
+        if (disc && !sdkc_map_put(&c->disc_hints, inner, (void *)disc))
             c->nomem = true;
         maybe_name(c, inner, ctxname);
     }
@@ -986,9 +986,9 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
     const char *base = t->name ? t->name : ctxname;
     /* uniqueness of wire and safe names: a scan for the usual handful, hash maps past that */
     bool big = nprops > 32;
-    cmap seen, safe;
-    cmap_init(&seen, true);
-    cmap_init(&safe, true);
+    sdkc_map seen, safe;
+    sdkc_map_init(&seen, SDKC_MAP_STRINGS);
+    sdkc_map_init(&safe, SDKC_MAP_STRINGS);
     size_t nf = 0;
     for (size_t i = 0; i < nparts; i++) {
         const sdkc_node *props = kget(parts[i], "properties");
@@ -996,7 +996,7 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
         for (size_t j = 0; props && j < props->npairs; j++) {
             const char *wire = props->pairs[j].key->str;
             const sdkc_node *pv = props->pairs[j].value;
-            if (big ? cmap_get(&seen, wire) != NULL : field_index(fields, nf, wire, false) >= 0)
+            if (big ? sdkc_map_get(&seen, wire) != NULL : field_index(fields, nf, wire, false) >= 0)
                 continue;
             sdkc_field *f = &fields[nf];
             f->wire_name = cc_strdup(c, wire);
@@ -1024,14 +1024,14 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
             if (sdkc_is_c_keyword(s))
                 s = cc_printf(c, "%s_", s);
             const char *u = s;
-            for (unsigned k = 2;
-                 u && (big ? cmap_get(&safe, u) != NULL : field_index(fields, nf, u, true) >= 0);
+            for (unsigned k = 2; u && (big ? sdkc_map_get(&safe, u) != NULL
+                                           : field_index(fields, nf, u, true) >= 0);
                  k++)
                 u = cc_printf(c, "%s_%u", s, k);
             if (!u)
                 break;
             f->safe_name = u;
-            if (big && (!cmap_put(&seen, f->wire_name, f) || !cmap_put(&safe, u, f))) {
+            if (big && (!sdkc_map_put(&seen, f->wire_name, f) || !sdkc_map_put(&safe, u, f))) {
                 c->nomem = true;
                 break;
             }
@@ -1039,8 +1039,8 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
             nf++;
         }
     }
-    cmap_cleanup(&seen);
-    cmap_cleanup(&safe);
+    sdkc_map_cleanup(&seen);
+    sdkc_map_cleanup(&safe);
     t->u.object.fields = fields;
     t->u.object.nfields = nf;
     required_only(c, t, reqs, nreqs);
@@ -1660,7 +1660,7 @@ static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, co
         }
         t->u.union_.variants = vs;
         t->u.union_.nvariants = k;
-        if (!pvec_push(&c->unions, t))
+        if (!sdkc_vec_push(&c->unions, t))
             c->nomem = true;
         maybe_name(c, t, ctxname);
         return t;
@@ -1699,7 +1699,7 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
        same type */
     bool had_dest = dest != NULL;
     if (!had_dest) {
-        sdkc_type *seen = cmap_get(&c->ref_cache, n);
+        sdkc_type *seen = sdkc_map_get(&c->ref_cache, n);
         if (seen)
             return seen;
     }
@@ -1708,10 +1708,10 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
     const char *titled = NULL;
     if (!had_dest && !kget(n, "$ref")) {
         const char *tn = title_name(c, n);
-        const sdkc_node *first = tn ? cmap_get(&c->titles, tn) : NULL;
-        sdkc_type *same = first ? cmap_get(&c->ref_cache, first) : NULL;
+        const sdkc_node *first = tn ? sdkc_map_get(&c->titles, tn) : NULL;
+        sdkc_type *same = first ? sdkc_map_get(&c->ref_cache, first) : NULL;
         if (same && same_schema(first, n, 0)) {
-            if (!cmap_put(&c->ref_cache, n, same))
+            if (!sdkc_map_put(&c->ref_cache, n, same))
                 c->nomem = true;
             return same;
         }
@@ -1762,10 +1762,10 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
                     inner->safe_name = NULL;
                     inner->recursive = false;
                     inner->loc = loc;
-                    if (inner->kind == SDKC_TYPE_UNION && !pvec_push(&c->unions, inner))
+                    if (inner->kind == SDKC_TYPE_UNION && !sdkc_vec_push(&c->unions, inner))
                         c->nomem = true;
-                    const sdkc_node *hint = cmap_get(&c->disc_hints, made);
-                    if (hint && !cmap_put(&c->disc_hints, inner, (void *)hint))
+                    const sdkc_node *hint = sdkc_map_get(&c->disc_hints, made);
+                    if (hint && !sdkc_map_put(&c->disc_hints, inner, (void *)hint))
                         c->nomem = true;
                     maybe_name(c, inner, ctxname);
                     made->kind = SDKC_TYPE_NULLABLE;
@@ -1778,11 +1778,11 @@ static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const c
         }
     }
     c->depth--;
-    if (t && t->name && !had_dest && !kget(n, "$ref") && !cmap_get(&c->ref_cache, n) &&
-        !cmap_put(&c->ref_cache, n, t))
+    if (t && t->name && !had_dest && !kget(n, "$ref") && !sdkc_map_get(&c->ref_cache, n) &&
+        !sdkc_map_put(&c->ref_cache, n, t))
         c->nomem = true;
     if (titled && t && t->name && strcmp(t->name, titled) == 0 &&
-        !cmap_put(&c->titles, titled, (void *)n))
+        !sdkc_map_put(&c->titles, titled, (void *)n))
         c->nomem = true;
     return t;
 }
@@ -1819,8 +1819,9 @@ bool cc_schemas_init(cctx *c)
         k->shell->origin = cc_ptr_child(c, "/components/schemas", k->name);
         k->shell->loc = cc_loc(c, comps->pairs[i].key);
         /* busy until filled: copy_into must not copy an empty shell */
-        if (!pvec_push(&c->all, k->shell) || !register_name(c, k->shell) ||
-            !cmap_put(&c->comp_by_node, k->node, k) || !cmap_put(&c->busy, k->shell, k->shell))
+        if (!sdkc_vec_push(&c->all, k->shell) || !register_name(c, k->shell) ||
+            !sdkc_map_put(&c->comp_by_node, k->node, k) ||
+            !sdkc_map_put(&c->busy, k->shell, k->shell))
             return false;
     }
     return !c->nomem;
@@ -1838,22 +1839,22 @@ static void fill_component(cctx *c, comp *k)
             k->shell->kind = SDKC_TYPE_ANY;
             return;
         }
-        comp *t = cmap_get(&c->comp_by_node, k->target);
+        comp *t = sdkc_map_get(&c->comp_by_node, k->target);
         if (t)
             fill_component(c, t);
         else {
             /* alias of a non-component schema: convert that into this shell */
             k->state = COMP_BUSY;
-            cmap_put(&c->busy, k->shell, k->shell);
+            sdkc_map_put(&c->busy, k->shell, k->shell);
             conv(c, k->target, k->name, k->shell->origin, k->shell);
-            cmap_del(&c->busy, k->shell);
+            sdkc_map_del(&c->busy, k->shell);
             k->state = COMP_DONE;
             k->target = NULL;
         }
         return;
     }
     k->state = COMP_BUSY;
-    if (!cmap_put(&c->busy, k->shell, k->shell)) {
+    if (!sdkc_map_put(&c->busy, k->shell, k->shell)) {
         c->nomem = true;
         return;
     }
@@ -1861,7 +1862,7 @@ static void fill_component(cctx *c, comp *k)
     conv(c, k->node, k->name, k->shell->origin, k->shell);
     if (docs)
         k->shell->docs = docs;
-    cmap_del(&c->busy, k->shell);
+    sdkc_map_del(&c->busy, k->shell);
     k->state = COMP_DONE;
 }
 
@@ -1927,11 +1928,11 @@ static const sdkc_type *mapped_type(cctx *c, const sdkc_node *v)
     if (!s)
         return NULL;
     if (s[0] != '#')
-        return cmap_get(&c->names, s);
+        return sdkc_map_get(&c->names, s);
     const sdkc_node *t = cc_resolve_ref(c, v);
     t = t ? final_target(c, t) : NULL;
-    comp *k = t ? cmap_get(&c->comp_by_node, t) : NULL;
-    return k ? k->shell : (t ? cmap_get(&c->ref_cache, t) : NULL);
+    comp *k = t ? sdkc_map_get(&c->comp_by_node, t) : NULL;
+    return k ? k->shell : (t ? sdkc_map_get(&c->ref_cache, t) : NULL);
 }
 
 /* An explicit OpenAPI discriminator: tags from the property's literal, else the mapping, else the
@@ -1981,7 +1982,7 @@ static void finish_union(cctx *c, sdkc_type *u)
     sdkc_variant *vs = (sdkc_variant *)u->u.union_.variants;
     size_t n = u->u.union_.nvariants;
     const char *disc = NULL;
-    const sdkc_node *hint = cmap_get(&c->disc_hints, u);
+    const sdkc_node *hint = sdkc_map_get(&c->disc_hints, u);
     bool expl = hint && explicit_discriminator(c, u, hint);
     if (expl)
         disc = u->u.union_.discriminator;
@@ -1996,8 +1997,8 @@ static void finish_union(cctx *c, sdkc_type *u)
                 disc = v0->u.object.fields[i].wire_name;
     }
     u->u.union_.discriminator = disc;
-    cmap seen;
-    cmap_init(&seen, true);
+    sdkc_map seen;
+    sdkc_map_init(&seen, SDKC_MAP_STRINGS);
     for (size_t i = 0; i < n; i++) {
         if (!expl)
             vs[i].tag = disc ? literal_tag(vs[i].type, disc) : NULL;
@@ -2010,15 +2011,15 @@ static void finish_union(cctx *c, sdkc_type *u)
         if (s && sdkc_is_c_keyword(s))
             s = cc_printf(c, "%s_", s);
         const char *uq = s;
-        for (unsigned k = 2; uq && cmap_get(&seen, uq); k++)
+        for (unsigned k = 2; uq && sdkc_map_get(&seen, uq); k++)
             uq = cc_printf(c, "%s_%u", s, k);
-        if (!uq || !cmap_put(&seen, uq, (void *)1)) {
+        if (!uq || !sdkc_map_put(&seen, uq, (void *)1)) {
             c->nomem = true;
             break;
         }
         vs[i].safe_name = uq;
     }
-    cmap_cleanup(&seen);
+    sdkc_map_cleanup(&seen);
 }
 
 static char lower_c(char ch)
@@ -2061,8 +2062,8 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
         return;
     brand_acc **order = malloc(n * sizeof *order);
     sdkc_brand *out = cc_alloc(c, n * sizeof *out);
-    cmap taken;
-    cmap_init(&taken, true);
+    sdkc_map taken;
+    sdkc_map_init(&taken, SDKC_MAP_STRINGS);
     if (!order || !out) {
         c->nomem = true;
         goto done;
@@ -2092,12 +2093,13 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
             goto done;
         }
         const char *name = base;
-        if (cmap_get(&taken, name) || cmap_get(&c->names, name))
+        if (sdkc_map_get(&taken, name) || sdkc_map_get(&c->names, name))
             name = cc_printf(c, "%s%s", base, nz(sdkc_pascal_case(c->a, b->brand->prefix)));
         const char *cand = name;
-        for (unsigned k = 2; cand && (cmap_get(&taken, cand) || cmap_get(&c->names, cand)); k++)
+        for (unsigned k = 2; cand && (sdkc_map_get(&taken, cand) || sdkc_map_get(&c->names, cand));
+             k++)
             cand = cc_printf(c, "%s%u", name, k);
-        if (!cand || !cmap_put(&taken, cand, (void *)1)) {
+        if (!cand || !sdkc_map_put(&taken, cand, (void *)1)) {
             c->nomem = true;
             goto done;
         }
@@ -2108,21 +2110,21 @@ static void finish_brands(cctx *c, sdkc_ir *ir)
     for (size_t i = 0; i < n; i++)
         out[i] = *((brand_acc *)c->brand_list.items[i])->brand;
     qsort(out, n, sizeof *out, cmp_brand);
-    cmap byprefix;
-    cmap_init(&byprefix, true);
+    sdkc_map byprefix;
+    sdkc_map_init(&byprefix, SDKC_MAP_STRINGS);
     for (size_t i = 0; i < n; i++)
-        if (!cmap_put(&byprefix, out[i].prefix, &out[i]))
+        if (!sdkc_map_put(&byprefix, out[i].prefix, &out[i]))
             c->nomem = true;
     for (size_t i = 0; i < c->all.len; i++) {
         sdkc_type *t = c->all.items[i];
         if (t->kind == SDKC_TYPE_STRING && t->u.str.brand)
-            t->u.str.brand = cmap_get(&byprefix, t->u.str.brand->prefix);
+            t->u.str.brand = sdkc_map_get(&byprefix, t->u.str.brand->prefix);
     }
-    cmap_cleanup(&byprefix);
+    sdkc_map_cleanup(&byprefix);
     ir->brands = out;
     ir->nbrands = n;
 done:
-    cmap_cleanup(&taken);
+    sdkc_map_cleanup(&taken);
     free(order);
 }
 
@@ -2198,8 +2200,8 @@ typedef struct frame {
 static void mark_recursive(cctx *c)
 {
     size_t n = c->all.len;
-    cmap idx;
-    cmap_init(&idx, false);
+    sdkc_map idx;
+    sdkc_map_init(&idx, SDKC_MAP_POINTERS);
     tnode *tn = calloc(n ? n : 1, sizeof *tn);
     size_t *stack = malloc((n ? n : 1) * sizeof *stack);
     frame *fr = malloc((n ? n : 1) * sizeof *fr);
@@ -2207,10 +2209,10 @@ static void mark_recursive(cctx *c)
         c->nomem = true;
         goto done;
     }
-    if (!cmap_reserve(&idx, n))
+    if (!sdkc_map_reserve(&idx, n))
         c->nomem = true;
     for (size_t i = 0; i < n && !c->nomem; i++)
-        if (!cmap_put(&idx, c->all.items[i], (void *)(uintptr_t)(i + 1))) {
+        if (!sdkc_map_put(&idx, c->all.items[i], (void *)(uintptr_t)(i + 1))) {
             c->nomem = true;
             goto done;
         }
@@ -2240,7 +2242,7 @@ static void mark_recursive(cctx *c)
             }
             if (f->next < f->nkids) {
                 const sdkc_type *k = f->kids[f->next++];
-                size_t w = (size_t)(uintptr_t)cmap_get(&idx, k);
+                size_t w = (size_t)(uintptr_t)sdkc_map_get(&idx, k);
                 if (w == 0)
                     continue;
                 w--;
@@ -2280,7 +2282,7 @@ static void mark_recursive(cctx *c)
         }
     }
 done:
-    cmap_cleanup(&idx);
+    sdkc_map_cleanup(&idx);
     free(tn);
     free(stack);
     free(fr);
@@ -2349,7 +2351,7 @@ void cc_schemas_finish(cctx *c, sdkc_ir *ir)
         comp *k = &c->comps[i];
         if (k->state != COMP_ALIAS || !k->target)
             continue;
-        comp *t = cmap_get(&c->comp_by_node, k->target);
+        comp *t = sdkc_map_get(&c->comp_by_node, k->target);
         if (!t)
             continue;
         sdkc_type keep = *k->shell;
@@ -2368,8 +2370,8 @@ void cc_schemas_finish(cctx *c, sdkc_ir *ir)
         qsort(types, n, sizeof *types, cmp_type_name);
     }
     /* safe names: identifier-like names first so they keep the plain spelling */
-    cmap safe;
-    cmap_init(&safe, true);
+    sdkc_map safe;
+    sdkc_map_init(&safe, SDKC_MAP_STRINGS);
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < n; i++) {
             sdkc_type *t = (sdkc_type *)types[i];
@@ -2379,16 +2381,16 @@ void cc_schemas_finish(cctx *c, sdkc_ir *ir)
             if (s && sdkc_is_c_keyword(s))
                 s = cc_printf(c, "%s_", s);
             const char *u = s;
-            for (unsigned k = 2; u && cmap_get(&safe, u); k++)
+            for (unsigned k = 2; u && sdkc_map_get(&safe, u); k++)
                 u = cc_printf(c, "%s_%u", s, k);
-            if (!u || !cmap_put(&safe, u, t)) {
+            if (!u || !sdkc_map_put(&safe, u, t)) {
                 c->nomem = true;
                 break;
             }
             t->safe_name = u;
         }
     }
-    cmap_cleanup(&safe);
+    sdkc_map_cleanup(&safe);
     for (size_t i = 0; i < n; i++)
         ((sdkc_type *)types[i])->declared = component_root(types[i]->origin);
     ir->types = types;

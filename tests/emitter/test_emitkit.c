@@ -89,21 +89,6 @@ START_TEST(names)
     ck_assert_str_eq(sdkc_kit_upper(a, "oc_v2"), "OC_V2");
     ck_assert_str_eq(sdkc_kit_base_name("spec/opencode/openapi.json"), "openapi.json");
     ck_assert_str_eq(sdkc_kit_base_name("openapi.json"), "openapi.json");
-
-    sdkc_kit_map m = SDKC_KIT_MAP_INIT;
-    ck_assert_ptr_null(sdkc_kit_map_get(&m, "x"));
-    static int values[1000];
-    for (int i = 0; i < 1000; i++) /* past several growths */
-        ck_assert(sdkc_kit_map_put(&m, sdkc_arena_printf(a, "k%d", i), &values[i]));
-    ck_assert_uint_eq(m.n, 1000);
-    for (int i = 0; i < 1000; i++)
-        ck_assert_ptr_eq(sdkc_kit_map_get(&m, sdkc_arena_printf(a, "k%d", i)), &values[i]);
-    ck_assert_ptr_null(sdkc_kit_map_get(&m, "k1000"));
-    ck_assert(sdkc_kit_map_put(&m, "k7", &values[0])); /* replaced, not added */
-    ck_assert_uint_eq(m.n, 1000);
-    ck_assert_ptr_eq(sdkc_kit_map_get(&m, "k7"), &values[0]);
-    sdkc_kit_map_cleanup(&m);
-    sdkc_kit_map_cleanup(&m);
     sdkc_arena_free(a);
 }
 END_TEST

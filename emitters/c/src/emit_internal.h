@@ -78,8 +78,8 @@ typedef struct emit_ctx {
     sdkc_arena *arena;
     const char *prefix; /* "oc" */
     const char *upper;  /* "OC" */
-    sdkc_kit_map bykey; /* ctype by key */
-    sdkc_kit_map names; /* reserved global names (without prefix) */
+    sdkc_map bykey;     /* ctype by key */
+    sdkc_map names;     /* reserved global names (without prefix) */
     ctype **all;
     size_t nall, capall;
     ctype **order; /* struct types in definition order */

@@ -17,7 +17,7 @@ static ctype *ctype_new(emit_ctx *cx, const sdkc_type *t, const char *key)
     c->t = t;
     c->id = (int)cx->nall;
     c->key = sdkc_arena_strdup(cx->arena, key);
-    if (!c->key || !sdkc_kit_map_put(&cx->bykey, c->key, c))
+    if (!c->key || !sdkc_map_put(&cx->bykey, c->key, c))
         return NULL;
     if (cx->nall == cx->capall) {
         size_t ncap = cx->capall ? cx->capall * 2 : 256;
@@ -34,7 +34,7 @@ static ctype *ctype_new(emit_ctx *cx, const sdkc_type *t, const char *key)
 static ctype *primitive(emit_ctx *cx, const sdkc_type *t, const char *key, const char *base,
                         const char *cdecl, const char *jk, bool stores)
 {
-    ctype *c = sdkc_kit_map_get(&cx->bykey, key);
+    ctype *c = sdkc_map_get(&cx->bykey, key);
     if (c)
         return c;
     c = ctype_new(cx, t, key);
@@ -139,7 +139,7 @@ static ctype *anonymous_shape(emit_ctx *cx, const sdkc_type *t, const char *ctx_
 {
     char ptrkey[64];
     snprintf(ptrkey, sizeof ptrkey, "A:%p", (const void *)t);
-    ctype *c = sdkc_kit_map_get(&cx->bykey, ptrkey);
+    ctype *c = sdkc_map_get(&cx->bykey, ptrkey);
     if (c)
         return c;
     cfield *fields = NULL;
@@ -163,14 +163,14 @@ static ctype *anonymous_shape(emit_ctx *cx, const sdkc_type *t, const char *ctx_
     const char *pkey = sdkc_arena_strdup(cx->arena, ptrkey);
     if (!skey || !pkey)
         return NULL;
-    c = sdkc_kit_map_get(&cx->bykey, skey);
+    c = sdkc_map_get(&cx->bykey, skey);
     if (c)
-        return sdkc_kit_map_put(&cx->bykey, pkey, c) ? c : NULL;
+        return sdkc_map_put(&cx->bykey, pkey, c) ? c : NULL;
     /* Only shapes seeded as a union's common field (and what they contain) are merged in the
      * final pass: elsewhere a merged type would carry the name of another context. */
     bool mergeable = cx->merge_all || cx->seeding;
     c = ctype_new(cx, t, mergeable ? skey : pkey);
-    if (!c || (mergeable && !sdkc_kit_map_put(&cx->bykey, pkey, c)))
+    if (!c || (mergeable && !sdkc_map_put(&cx->bykey, pkey, c)))
         return NULL;
     c->shape = true;
     c->is_struct = true;
@@ -211,7 +211,7 @@ static ctype *compound(emit_ctx *cx, const sdkc_type *t, const char *ctx_name, c
     }
     if (!key)
         return NULL;
-    ctype *c = sdkc_kit_map_get(&cx->bykey, key);
+    ctype *c = sdkc_map_get(&cx->bykey, key);
     if (c)
         return c;
     c = ctype_new(cx, t, key);
@@ -261,7 +261,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (t->u.str.brand) {
             const sdkc_brand *b = t->u.str.brand;
             const char *key = sdkc_arena_printf(cx->arena, "B:%s", b->safe_name);
-            ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
+            ctype *c = key ? sdkc_map_get(&cx->bykey, key) : NULL;
             if (c || !key)
                 return c;
             c = ctype_new(cx, t, key);
@@ -300,7 +300,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         const char *key = lit ? sdkc_arena_printf(cx->arena, "L:%s", lit) : NULL;
         if (!key)
             return NULL;
-        ctype *c = sdkc_kit_map_get(&cx->bykey, key);
+        ctype *c = sdkc_map_get(&cx->bykey, key);
         if (c)
             return c;
         char base[32];
@@ -324,7 +324,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "%s:%s", arr ? "A" : "M", inner->key);
-        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);
@@ -346,7 +346,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "N?:%s", inner->key);
-        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);
@@ -364,7 +364,7 @@ static ctype *map_type(emit_ctx *cx, const sdkc_type *t, const char *ctx_name)
         if (!inner)
             return NULL;
         const char *key = sdkc_arena_printf(cx->arena, "J:%s", inner->key);
-        ctype *c = key ? sdkc_kit_map_get(&cx->bykey, key) : NULL;
+        ctype *c = key ? sdkc_map_get(&cx->bykey, key) : NULL;
         if (c || !key)
             return c;
         c = ctype_new(cx, t, key);

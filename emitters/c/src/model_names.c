@@ -16,11 +16,11 @@ const char *const emit_union_derived[] = {"_decode", "_encode",    "_cleanup", "
 
 static bool name_free(emit_ctx *cx, const char *name, const char *const *derived)
 {
-    if (sdkc_kit_map_get(&cx->names, name))
+    if (sdkc_map_get(&cx->names, name))
         return false;
     for (size_t i = 0; derived && derived[i]; i++) {
         char *d = sdkc_arena_printf(cx->arena, "%s%s", name, derived[i]);
-        if (!d || sdkc_kit_map_get(&cx->names, d))
+        if (!d || sdkc_map_get(&cx->names, d))
             return false;
     }
     return true;
@@ -40,7 +40,7 @@ const char *emit_unique_with(emit_ctx *cx, const char *want, const char *suffix,
             return NULL;
     }
     char *copy = sdkc_arena_strdup(cx->arena, name);
-    if (!copy || !sdkc_kit_map_put(&cx->names, copy, owner ? owner : (void *)copy))
+    if (!copy || !sdkc_map_put(&cx->names, copy, owner ? owner : (void *)copy))
         return NULL;
     for (size_t i = 0; derived && derived[i]; i++) {
         if (!emit_reserve(cx, sdkc_arena_printf(cx->arena, "%s%s", copy, derived[i])))
@@ -57,7 +57,7 @@ const char *emit_unique(emit_ctx *cx, const char *want, void *owner)
 bool emit_reserve(emit_ctx *cx, const char *name)
 {
     char *copy = name ? sdkc_arena_strdup(cx->arena, name) : NULL;
-    return copy && sdkc_kit_map_put(&cx->names, copy, copy);
+    return copy && sdkc_map_put(&cx->names, copy, copy);
 }
 
 static bool member_taken(const char *const *names, size_t n, const char *const *taken,
@@ -145,7 +145,7 @@ static const char *unique_const(emit_ctx *cx, const char *want)
         const char *key = sdkc_arena_printf(cx->arena, "#%s", name);
         if (!key)
             return NULL;
-        if (!sdkc_kit_map_get(&cx->names, key))
+        if (!sdkc_map_get(&cx->names, key))
             return emit_reserve(cx, key) ? name : NULL;
         name = sdkc_arena_printf(cx->arena, "%s_%d", want, i);
         if (!name)
@@ -184,7 +184,7 @@ bool emit_name_constants(emit_ctx *cx)
         const char *key = unk ? sdkc_arena_printf(cx->arena, "#%s", unk) : NULL;
         if (!key)
             return false;
-        if (sdkc_kit_map_get(&cx->names, key))
+        if (sdkc_map_get(&cx->names, key))
             unk = sdkc_arena_printf(cx->arena, "%s_%s", unk, is_enum ? "VALUE" : "VARIANT");
         c->unknown_const = unk ? unique_const(cx, unk) : NULL;
         if (!c->unknown_const)

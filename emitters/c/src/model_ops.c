@@ -587,8 +587,8 @@ void emit_model_cleanup(emit_ctx *cx)
 {
     free(cx->all);
     free(cx->order);
-    sdkc_kit_map_cleanup(&cx->bykey);
-    sdkc_kit_map_cleanup(&cx->names);
+    sdkc_map_cleanup(&cx->bykey);
+    sdkc_map_cleanup(&cx->names);
     sdkc_arena_free(cx->arena);
     memset(cx, 0, sizeof *cx);
 }

@@ -8,7 +8,7 @@
 
 /* A set of names in use in one module (keys borrowed from the arena). */
 typedef struct ts_names {
-    sdkc_kit_map map;
+    sdkc_map map;
     bool oom;
 } ts_names;
 

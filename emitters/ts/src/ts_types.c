@@ -9,14 +9,14 @@
 
 bool ts_names_has(const ts_names *s, const char *name)
 {
-    return sdkc_kit_map_get(&s->map, name) != NULL;
+    return sdkc_map_get(&s->map, name) != NULL;
 }
 
 bool ts_names_add(ts_names *s, const char *name)
 {
     if (ts_names_has(s, name))
         return false;
-    if (!sdkc_kit_map_put(&s->map, name, (void *)name)) {
+    if (!sdkc_map_put(&s->map, name, (void *)name)) {
         s->oom = true;
         return false;
     }
@@ -25,7 +25,7 @@ bool ts_names_add(ts_names *s, const char *name)
 
 void ts_names_free(ts_names *s)
 {
-    sdkc_kit_map_cleanup(&s->map);
+    sdkc_map_cleanup(&s->map);
     s->oom = false;
 }
 

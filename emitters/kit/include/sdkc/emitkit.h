@@ -13,6 +13,7 @@
 
 #include "sdkc/diag.h"
 #include "sdkc/ir.h"
+#include "sdkc/map.h"
 #include "sdkc/util.h"
 
 #ifdef __cplusplus
@@ -71,27 +72,6 @@ void sdkc_kit_banner(sdkc_buf *b, const sdkc_ir *ir, const char *what);
 char *sdkc_kit_upper(sdkc_arena *a, const char *s);
 /* The part of path after its last '/' (borrowed from path). */
 const char *sdkc_kit_base_name(const char *path);
-
-/* A string -> pointer hash map: zero-initialise (SDKC_KIT_MAP_INIT), release with
- * sdkc_kit_map_cleanup. Keys are borrowed and must outlive the map (an arena's strings). Lookups
- * do not depend on insertion order, so a map never makes output nondeterministic. */
-typedef struct sdkc_kit_map_entry {
-    const char *key;
-    void *value;
-} sdkc_kit_map_entry;
-typedef struct sdkc_kit_map {
-    sdkc_kit_map_entry *e;
-    size_t cap, n;
-} sdkc_kit_map;
-#define SDKC_KIT_MAP_INIT                                                                          \
-    {                                                                                              \
-        NULL, 0, 0                                                                                 \
-    }
-/* The value of key, or NULL when absent. */
-void *sdkc_kit_map_get(const sdkc_kit_map *m, const char *key);
-/* Set key to value (replacing an older value). false when out of memory. */
-bool sdkc_kit_map_put(sdkc_kit_map *m, const char *key, void *value);
-void sdkc_kit_map_cleanup(sdkc_kit_map *m);
 
 /* ---- media types ---- */
 
