@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "ir_internal.h"
+#include "sdkc/map.h"
 #include "sdkc/ir.h"
 
 /* ---- spellings shared by writer and reader ---- */
@@ -44,68 +45,6 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* ---- a string-keyed table of named types (open addressing, sized once) ---- */
-
-typedef struct type_table {
-    const char **keys;
-    sdkc_type **vals;
-    size_t cap; /* power of two */
-} type_table;
-
-static uint64_t hash_str(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
-static bool table_init(type_table *t, size_t n)
-{
-    t->cap = 16;
-    while (t->cap < n * 2)
-        t->cap *= 2;
-    t->keys = calloc(t->cap, sizeof *t->keys);
-    t->vals = calloc(t->cap, sizeof *t->vals);
-    return t->keys && t->vals;
-}
-
-static void table_cleanup(type_table *t)
-{
-    free(t->keys);
-    free(t->vals);
-    t->keys = NULL;
-    t->vals = NULL;
-}
-
-/* Slot of key: where it is, or the empty slot where it would go. */
-static size_t table_slot(const type_table *t, const char *key)
-{
-    size_t i = (size_t)hash_str(key) & (t->cap - 1);
-    while (t->keys[i] && strcmp(t->keys[i], key) != 0)
-        i = (i + 1) & (t->cap - 1);
-    return i;
-}
-
-static sdkc_type *table_get(const type_table *t, const char *key)
-{
-    size_t i = table_slot(t, key);
-    return t->keys[i] ? t->vals[i] : NULL;
-}
-
-/* false if the key is already present */
-static bool table_put(type_table *t, const char *key, sdkc_type *val)
-{
-    size_t i = table_slot(t, key);
-    if (t->keys[i])
-        return false;
-    t->keys[i] = key;
-    t->vals[i] = val;
-    return true;
-}
-
 /* =============================== writing =============================== */
 
 /* The writer emits text directly, in the layout jansson's JSON_INDENT(2) gives (so the bytes
@@ -115,7 +54,7 @@ static bool table_put(type_table *t, const char *key, sdkc_type *val)
 #define MAX_JSON_DEPTH 8192
 
 typedef struct writer {
-    type_table named; /* name -> the type listed in ir->types */
+    sdkc_map named; /* name -> the type listed in ir->types */
     sdkc_buf out;
     int depth;       /* open containers */
     int type_depth;  /* nested inline type definitions */
@@ -328,7 +267,7 @@ static void type_def(writer *w, const sdkc_type *t, bool named);
 
 static bool is_listed(const writer *w, const sdkc_type *t)
 {
-    return t->name && table_get(&w->named, t->name) == t;
+    return t->name && sdkc_map_get(&w->named, t->name) == t;
 }
 
 /* A use of a type: a reference when it is a listed named type, else the type inline. */
@@ -923,12 +862,14 @@ sdkc_status sdkc_ir_to_json(const sdkc_ir *ir, char **out, size_t *len_out)
     if (len_out)
         *len_out = 0;
     w.has_items = calloc(MAX_JSON_DEPTH, sizeof *w.has_items);
-    if (!w.has_items || !table_init(&w.named, ir->ntypes))
+    if (!w.has_items || !sdkc_map_reserve(&w.named, ir->ntypes))
         goto done;
     for (size_t i = 0; i < ir->ntypes; i++) {
         const sdkc_type *t = ir->types[i];
-        if (t && t->name)
-            (void)table_put(&w.named, t->name, (sdkc_type *)t); /* first listed wins */
+        /* the first listed wins */
+        if (t && t->name && !sdkc_map_get(&w.named, t->name) &&
+            !sdkc_map_put(&w.named, t->name, (sdkc_type *)t))
+            goto done;
     }
     ir_json(&w, ir);
     if (w.failed) {
@@ -948,7 +889,7 @@ sdkc_status sdkc_ir_to_json(const sdkc_ir *ir, char **out, size_t *len_out)
 done:
     sdkc_buf_cleanup(&w.out);
     free(w.has_items);
-    table_cleanup(&w.named);
+    sdkc_map_cleanup(&w.named);
     return st;
 }
 
@@ -959,7 +900,7 @@ typedef struct reader {
     sdkc_diag *diag;
     const char *name; /* for diagnostics */
     const char *file; /* loc.file of everything read back: the source name */
-    type_table named;
+    sdkc_map named;   /* name -> type of `types` */
     sdkc_ir *ir;
     bool nomem;
     size_t errors;
@@ -1158,7 +1099,7 @@ static const sdkc_type *read_ref(reader *r, const json_t *v, bool names_ok, cons
         name = json_string_value(ref);
     }
     if (name) {
-        sdkc_type *t = table_get(&r->named, name);
+        sdkc_type *t = sdkc_map_get(&r->named, name);
         if (!t)
             rerr(r, "%s: unknown type \"%s\"", where, name);
         return t;
@@ -1517,7 +1458,7 @@ static void read_types(reader *r, const json_t *arr)
     sdkc_type **ts = ralloc(r, n * sizeof *ts);
     if (n && !ts)
         return;
-    if (!table_init(&r->named, n)) {
+    if (!sdkc_map_reserve(&r->named, n)) {
         r->nomem = true;
         return;
     }
@@ -1536,8 +1477,10 @@ static void read_types(reader *r, const json_t *arr)
         }
         ts[i]->name = need_str(r, o, "name", where);
         ts[i]->safe_name = get_str(r, o, "safe_name", where);
-        if (ts[i]->name && !table_put(&r->named, ts[i]->name, ts[i]))
+        if (ts[i]->name && sdkc_map_get(&r->named, ts[i]->name))
             rerr(r, "%s: type \"%s\" is defined twice", where, ts[i]->name);
+        else if (ts[i]->name && !sdkc_map_put(&r->named, ts[i]->name, ts[i]))
+            r->nomem = true;
     }
     for (size_t i = 0; i < n && !r->nomem; i++) {
         const json_t *o = json_array_get(arr, i);
@@ -1977,7 +1920,7 @@ sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char 
     c = NULL;
     st = SDKC_OK;
 done:
-    table_cleanup(&r.named);
+    sdkc_map_cleanup(&r.named);
     json_decref(root);
     sdkc_compiled_free(c);
     return st;
