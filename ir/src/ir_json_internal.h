@@ -25,6 +25,39 @@ const char *sdkc_irj_literal_kind_name(sdkc_literal_kind k);
 /* The value of enumeration e that IR JSON spells s, or -1 when none is. */
 int sdkc_irj_enum_value(sdkc_irj_enum e, const char *s);
 
+/* ---- writing (ir_json_text.c: JSON text; ir_json_write.c: the IR) ---- */
+
+#define MAX_JSON_DEPTH 8192 /* open containers; deeper nesting fails the write */
+
+typedef struct writer {
+    sdkc_map named; /* name -> the type listed in ir->types */
+    sdkc_buf out;
+    int depth;       /* open containers */
+    int type_depth;  /* nested inline type definitions */
+    bool *has_items; /* per open container: something was written in it */
+    bool failed;     /* nesting without end (an unlisted named type containing itself) */
+} writer;
+
+/* Containers: c is '{' or '['; too deep a nesting sets failed. */
+void sdkc_jw_open(writer *w, char c);
+void sdkc_jw_close(writer *w, char c);
+void sdkc_jw_key(writer *w, const char *k); /* a member's key; its value follows */
+void sdkc_jw_item(writer *w);               /* an array item follows */
+void sdkc_jw_str(writer *w, const char *s); /* NULL: null */
+void sdkc_jw_bool(writer *w, bool b);
+void sdkc_jw_int(writer *w, long long v);
+/* Integral values as integers, others with 17 significant digits; not finite: null. */
+void sdkc_jw_number(writer *w, double d);
+/* Members: put_str leaves out NULL, put_str_or_null writes null, put_true_if leaves out false,
+   put_loc leaves out an unknown location. */
+void sdkc_jw_put_str(writer *w, const char *k, const char *s);
+void sdkc_jw_put_str_or_null(writer *w, const char *k, const char *s);
+void sdkc_jw_put_bool(writer *w, const char *k, bool b);
+void sdkc_jw_put_true_if(writer *w, const char *k, bool b);
+void sdkc_jw_put_uint(writer *w, const char *k, uint64_t v);
+void sdkc_jw_put_strs(writer *w, const char *k, const char *const *v, size_t n);
+void sdkc_jw_put_loc(writer *w, sdkc_loc loc);
+
 /* ---- reading (ir_json_read.c) ---- */
 
 typedef struct reader {
