@@ -678,7 +678,7 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     const sdkc_success *sx = success_for(op, status);
     bool success = sx != NULL;
     const sdkc_error_status *es = success ? NULL : error_status(op, status);
-    const sdkc_response_info *ri = response_info(op, status);
+    const sdkc_response_info *ri = sx ? &sx->response : es ? &es->response : NULL;
 
     if (!success && !es) {
         /* An invalid request may be refused with any 4xx: APIs seldom declare them all. */
