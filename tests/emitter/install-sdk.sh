@@ -23,8 +23,11 @@ for c in sdkrt sdkrt_dev; do
   cmake --install "$bin" --prefix "$rt" --component $c >"$tmp/log" 2>&1 || fail "runtime install: $(cat "$tmp/log")"
 done
 CC=$cc cmake -S "$src/generated/opencode" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$rt" \
-  -DCMAKE_INSTALL_PREFIX="$sdk" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_INSTALL_PREFIX="$sdk" \
   >"$tmp/log" 2>&1 || fail "configure: $(cat "$tmp/log")"
+# no build type given: the SDK is still built optimised
+grep -q '^CMAKE_BUILD_TYPE:STRING=RelWithDebInfo$' "$tmp/build/CMakeCache.txt" ||
+  fail "standalone build type: $(grep CMAKE_BUILD_TYPE "$tmp/build/CMakeCache.txt")"
 cmake --build "$tmp/build" -j2 >"$tmp/log" 2>&1 || fail "build: $(tail -30 "$tmp/log")"
 cmake --install "$tmp/build" >"$tmp/log" 2>&1 || fail "install: $(cat "$tmp/log")"
 for f in include/oc/oc.h include/oc/types.h include/oc/ops.h lib/liboc.a lib/liboc.so lib/liboc.so.0 \
