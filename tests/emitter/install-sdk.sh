@@ -33,10 +33,16 @@ done
 [[ ! -e $sdk/include/sdkrt ]] || fail "the SDK installs the runtime's headers too"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'Library soname: \[liboc.so.0\]' || fail "liboc.so has no SONAME liboc.so.0"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'NEEDED.*\[libsdkrt.so.0\]' || fail "liboc.so does not need libsdkrt.so.0"
-# The value descriptors (oc__j*) are internal to the library: only the public API is exported.
+# Only the public API is exported: of the oc__ names, those the per-type macros of types.h use
+# (struct types' descriptors oc__j_*, union kind names oc__k_*, oc__wire, oc__name_at), never the
+# scalar descriptors (oc__jx_*) that only the library's sources share.
 exported=$(nm -D --defined-only "$sdk/lib/liboc.so" | awk '{print $3}')
 grep -q '^oc_session_list$' <<<"$exported" || fail "liboc.so does not export oc_session_list"
-if grep -q '^oc__' <<<"$exported"; then fail "liboc.so exports internal symbols: $(grep -m3 '^oc__' <<<"$exported" | tr '\n' ' ')"; fi
+grep -q '^oc__j_session_v2_info$' <<<"$exported" || fail "liboc.so does not export oc__j_session_v2_info"
+if grep -q '^oc__jx_' <<<"$exported"; then fail "liboc.so exports internal symbols: $(grep -m3 '^oc__jx_' <<<"$exported" | tr '\n' ' ')"; fi
+for s in $(grep '^oc__' <<<"$exported"); do
+  grep -q "\b$s\b" "$sdk/include/oc/types.h" || fail "liboc.so exports $s, which types.h does not declare"
+done
 grep -q '^Requires.private: sdkrt' "$sdk/lib/pkgconfig/oc.pc" || fail "oc.pc: no Requires.private: sdkrt"
 
 mkdir -p "$tmp/app"
