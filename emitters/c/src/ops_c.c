@@ -761,6 +761,12 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
     if (any_table)
         emit_build_request(b);
     for (size_t i = 0; i < nops; i++) {
+        if (emit_page_engine(&ops[i])) {
+            emit_paged_engine_shared(cx, b);
+            break;
+        }
+    }
+    for (size_t i = 0; i < nops; i++) {
         const cop *o = &ops[i];
         sdkc_buf_printf(b, "/* ---- %s ---- */\n\n", o->op->id);
         emit_op_desc(cx, b, o);

@@ -16,6 +16,10 @@ bool emit_request_table_extras(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *
 void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o);
 /* The same API for every other style, over the runtime's pagination engine (ops_paged.c). */
 void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o);
+/* Is o paged by the engine (emit_paged_engine)? What those share, once in ops.c before the
+ * first (ops_paged.c). */
+bool emit_page_engine(const cop *o);
+void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b);
 
 /* Followers of durable streams (ops_follow.c): whether op gets one, its declarations in ops.h
  * and its code in ops.c. */
