@@ -34,14 +34,15 @@ done
 readelf -d "$sdk/lib/liboc.so" | grep -q 'Library soname: \[liboc.so.0\]' || fail "liboc.so has no SONAME liboc.so.0"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'NEEDED.*\[libsdkrt.so.0\]' || fail "liboc.so does not need libsdkrt.so.0"
 # Only the public API is exported: of the oc__ names, those the per-type macros of types.h use
-# (struct types' descriptors oc__j_*, union kind names oc__k_*, oc__wire, oc__name_at), never the
+# (struct types' descriptors oc__j_*, union kind names oc__k_*, oc__decode ... oc__name_at; the page
+# cursor and pager frees of engine-paged operations in ops.h), never the
 # scalar descriptors (oc__jx_*) that only the library's sources share.
 exported=$(nm -D --defined-only "$sdk/lib/liboc.so" | awk '{print $3}')
 grep -q '^oc_session_list$' <<<"$exported" || fail "liboc.so does not export oc_session_list"
 grep -q '^oc__j_session_v2_info$' <<<"$exported" || fail "liboc.so does not export oc__j_session_v2_info"
 if grep -q '^oc__jx_' <<<"$exported"; then fail "liboc.so exports internal symbols: $(grep -m3 '^oc__jx_' <<<"$exported" | tr '\n' ' ')"; fi
 for s in $(grep '^oc__' <<<"$exported"); do
-  grep -q "\b$s\b" "$sdk/include/oc/types.h" || fail "liboc.so exports $s, which types.h does not declare"
+  grep -q "\b$s\b" "$sdk/include/oc/types.h" "$sdk/include/oc/ops.h" || fail "liboc.so exports $s, which no installed header declares"
 done
 grep -q '^Requires.private: sdkrt' "$sdk/lib/pkgconfig/oc.pc" || fail "oc.pc: no Requires.private: sdkrt"
 
