@@ -354,7 +354,7 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
     /* send, decode, and keep the request for the next page (page_fetch) */
     sdkc_buf_printf(
         b,
-        "static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
+        "NOINLINE_ static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
         "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
         "    page_parts p;\n    *out = NULL;\n"
         "    if (page_fetch(&p, client, req, call, &paged_%s, err) != SDKRT_OK)\n"
@@ -434,6 +434,10 @@ void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_puts(
         b,
         "/* ---- what the operations paged by the runtime's engine share ---- */\n\n"
+        "/* Helpers called from several functions stay one function each: not copied into every "
+        "caller,\n * which keeps big SDKs quick to compile (they run once per page). */\n"
+        "#if defined(__GNUC__)\n#define NOINLINE_ __attribute__((noinline))\n#else\n"
+        "#define NOINLINE_\n#endif\n\n"
         "/* A page's continuation: the next page's request, or why there is none (told by "
         "continue). */\n"
         "struct page_cursor {\n    sdkrt_request *req;\n    sdkrt_error *why;\n};\n\n"
@@ -467,7 +471,8 @@ void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b)
         "    return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n}\n\n"
         "/* The pager of an iterator over the request built (built: the builder's status; *req is "
         "freed\n * here). */\n"
-        "static sdkrt_status page_iter_open(sdkrt_pager **pager, sdkrt_status built, sdkrt_request "
+        "NOINLINE_ static sdkrt_status page_iter_open(sdkrt_pager **pager, sdkrt_status built, "
+        "sdkrt_request "
         "**req,\n    sdkrt_client *client, const sdkrt_call_options *call, const paged_desc *d, "
         "sdkrt_error **err)\n{\n"
         "    sdkrt_status st = built;\n    if (st == SDKRT_OK)\n"
