@@ -38,10 +38,17 @@ done
 [[ ! -e $sdk/include/sdkrt ]] || fail "the SDK installs the runtime's headers too"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'Library soname: \[liboc.so.0\]' || fail "liboc.so has no SONAME liboc.so.0"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'NEEDED.*\[libsdkrt.so.0\]' || fail "liboc.so does not need libsdkrt.so.0"
-# The value descriptors (oc__j*) are internal to the library: only the public API is exported.
+# Only the public API is exported: of the oc__ names, those the per-type macros of types.h use
+# (struct types' descriptors oc__j_*, union kind names oc__k_*, oc__decode ... oc__name_at; the page
+# cursor and pager frees of engine-paged operations in ops.h), never the
+# scalar descriptors (oc__jx_*) that only the library's sources share.
 exported=$(nm -D --defined-only "$sdk/lib/liboc.so" | awk '{print $3}')
 grep -q '^oc_session_list$' <<<"$exported" || fail "liboc.so does not export oc_session_list"
-if grep -q '^oc__' <<<"$exported"; then fail "liboc.so exports internal symbols: $(grep -m3 '^oc__' <<<"$exported" | tr '\n' ' ')"; fi
+grep -q '^oc__j_session_v2_info$' <<<"$exported" || fail "liboc.so does not export oc__j_session_v2_info"
+if grep -q '^oc__jx_' <<<"$exported"; then fail "liboc.so exports internal symbols: $(grep -m3 '^oc__jx_' <<<"$exported" | tr '\n' ' ')"; fi
+for s in $(grep '^oc__' <<<"$exported"); do
+  grep -q "\b$s\b" "$sdk/include/oc/types.h" "$sdk/include/oc/ops.h" || fail "liboc.so exports $s, which no installed header declares"
+done
 grep -q '^Requires.private: sdkrt' "$sdk/lib/pkgconfig/oc.pc" || fail "oc.pc: no Requires.private: sdkrt"
 
 mkdir -p "$tmp/app"
@@ -66,6 +73,51 @@ readelf -d "$tmp/app/pc_shared" | grep -q 'NEEDED.*\[liboc.so.0\]' || fail "pc_s
 pkg-config --libs oc | grep -q -- "-Wl,-rpath,$sdk/lib" || fail "oc.pc gives no rpath: $(pkg-config --libs oc)"
 readelf -d "$tmp/app/pc_shared" | grep -qE "(RUNPATH|RPATH).*$sdk/lib" || fail "pc_shared has no run path to $sdk/lib"
 check_run pc_shared env -u LD_LIBRARY_PATH "$tmp/app/pc_shared"
+
+# The per-type functions are macros over descriptors: used as functions (NULL, const for encode
+# and _wire, every kind of type) they build and link against liboc alone; a pointer of another
+# type is refused as a function's argument would be.
+cat >"$tmp/app/macros.c" <<'C'
+#include <oc/oc.h>
+#include <stdio.h>
+
+int main(void)
+{
+    oc_session_v2_info info = {0};
+    const oc_session_v2_info *cinfo = &info;
+    json_t *json = NULL;
+    oc_error *err = NULL;
+    oc_session_v2_info_free(NULL);
+    oc_session_v2_info_cleanup(NULL);
+    if (oc_session_v2_info_encode(cinfo, &json, &err) == OC_OK || err == NULL)
+        return 1; /* a zeroed info lacks its required strings */
+    oc_error_clear(&err);
+    oc_session_v2_info_cleanup(&info);
+    const char *k = oc_v2_event_kind_name(OC_V2_EVENT_UNKNOWN);
+    const char *none = oc_v2_event_kind_name(-1);
+    printf("%s %s\n", k, none ? none : "null");
+    return 0;
+}
+C
+# shellcheck disable=SC2046
+"$cc" "${cflags[@]}" "$tmp/app/macros.c" -o "$tmp/app/macros" $(pkg-config --cflags --libs oc) ||
+  fail "the per-type macros do not build as functions would"
+out=$(env -u LD_LIBRARY_PATH "$tmp/app/macros") || fail "macros: the consumer failed: $out"
+[[ $out == "unknown null" ]] || fail "macros: printed '$out', want 'unknown null'"
+cat >"$tmp/app/mistyped.c" <<'C'
+#include <oc/oc.h>
+
+int main(void)
+{
+    oc_session_id id = {0};
+    oc_session_v2_info_cleanup(&id);
+    return 0;
+}
+C
+# shellcheck disable=SC2046
+if "$cc" "${cflags[@]}" -c "$tmp/app/mistyped.c" -o "$tmp/app/mistyped.o" $(pkg-config --cflags oc) 2>/dev/null; then
+  fail "oc_session_v2_info_cleanup took an oc_session_id * without a diagnostic"
+fi
 
 # pkg-config --static: liboc.a and libsdkrt.a, nothing of ours shared.
 static=$(pkg-config --static --libs oc)
