@@ -7,6 +7,7 @@
  *   ops_groups.c     groups, names and safe names of the operations
  *   ops_params.c     parameters: path, query (also a query string in the path), header, cookie
  *   ops_responses.c  request bodies, the main success, other successes, errors by status
+ *   ops_response_info.c  a response's media types, headers and links
  *   ops_streams.c    SSE streams (x-effect-stream), stream variants, durable streams (follow)
  *   ops_security.c   security schemes and requirements, the implied Basic scheme
  *   ops_hooks.c      webhooks and callbacks
@@ -52,6 +53,11 @@ void sdkc_ops_seed(cctx *c, sdkc_operation *op, const sdkc_node *node, const cha
 /* Groups and names the n seeded operations together (their names depend on each other): group,
  * group_source, name, kept_prefix and safe_name. Out of memory sets c->nomem. */
 void sdkc_ops_name(cctx *c, sdkc_operation *ops, size_t n);
+
+/* ---- ops_response_info.c ---- */
+
+/* The media types, headers and links of a response node into *out. */
+void sdkc_ops_response_info(cctx *c, const sdkc_node *resp, sdkc_response_info *out);
 
 /* ---- ops_params.c ---- */
 

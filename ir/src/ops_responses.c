@@ -195,6 +195,7 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
                         const sdkc_node *resp, sdkc_error_status *e)
 {
     e->status = status;
+    sdkc_ops_response_info(c, resp, &e->response);
     const sdkc_pair *pc = sdkc_ops_pick_content(sdkc_node_get(resp, "content"));
     if (!pc)
         return;
@@ -289,6 +290,7 @@ static void build_more_success(cctx *c, const raw_op *r, int st, const char *key
                                const sdkc_node *resp, sdkc_success *out)
 {
     out->status = st;
+    sdkc_ops_response_info(c, resp, &out->response);
     const sdkc_pair *pc = sdkc_ops_pick_content(sdkc_node_get(resp, "content"));
     if (!pc || st == 204) {
         out->encoding = SDKC_ENC_NONE;
@@ -439,6 +441,7 @@ static void build_main_success(cctx *c, const raw_op *r, sdkc_operation *op, con
                                const sdkc_node *resps)
 {
     op->success.status = best->status;
+    sdkc_ops_response_info(c, best->resp, &op->success.response);
     const sdkc_node *content = sdkc_node_get(best->resp, "content");
     const sdkc_pair *pc = sdkc_ops_pick_content(content);
     if (!pc || best->status == 204) {

@@ -274,14 +274,16 @@ bool sdkc_pg_adopt_spec(cctx *c, sdkc_operation *op, const pgspec *s, const pgre
     p->has_more_field = pg.has_more_field ? sdkc_cc_strdup(c, pg.has_more_field) : NULL;
     p->item_id_field = pg.item_id_field ? sdkc_cc_strdup(c, pg.item_id_field) : NULL;
     if (s->style == SDKC_PAGE_CURSOR_OBJECT) {
-        /* the live OpenCode server sends null for an absent cursor: say so in the IR */
+        /* the live OpenCode server sends null for an absent cursor: say so in the IR (as a
+           leniency, so that conformance still reports it) */
         const sdkc_type *cursor = sdkc_pg_field_at(body, p->cursor_field)->type;
         const sdkc_field *nf = sdkc_type_field(cursor, p->next_field);
-        sdkc_schema_retype_field(c, cursor, p->next_field, sdkc_schema_nullable(c, nf->type, NULL));
+        sdkc_schema_retype_field(c, cursor, p->next_field,
+                                 sdkc_schema_lenient_nullable(c, nf->type));
         if (p->previous_field) {
             const sdkc_field *pf = sdkc_type_field(cursor, p->previous_field);
             sdkc_schema_retype_field(c, cursor, p->previous_field,
-                                     sdkc_schema_nullable(c, pf->type, NULL));
+                                     sdkc_schema_lenient_nullable(c, pf->type));
         }
     }
     op->pagination = p;

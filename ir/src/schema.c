@@ -99,6 +99,14 @@ sdkc_type *sdkc_schema_nullable(cctx *c, const sdkc_type *inner, const sdkc_node
     return t;
 }
 
+sdkc_type *sdkc_schema_lenient_nullable(cctx *c, const sdkc_type *inner)
+{
+    sdkc_type *t = sdkc_schema_nullable(c, inner, NULL);
+    if (t && t != inner)
+        t->u.nullable.lenient = true;
+    return t;
+}
+
 /* dest (a named shell) takes the contents of src, which already exists. */
 sdkc_type *sdkc_sch_copy_into(cctx *c, sdkc_type *dest, sdkc_type *src, const sdkc_node *n)
 {

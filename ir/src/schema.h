@@ -46,6 +46,9 @@ sdkc_type *sdkc_schema_string_literal(cctx *c, const sdkc_node *n, const char *t
 sdkc_type *sdkc_schema_plain_string(cctx *c, const sdkc_node *n);
 /* inner that admits null: inner itself when it already does. */
 sdkc_type *sdkc_schema_nullable(cctx *c, const sdkc_type *inner, const sdkc_node *n);
+/* inner admitting a null the contract does not allow (a new nullable marked lenient, so that
+ * conformance still reports it): what live servers send beside the contract. */
+sdkc_type *sdkc_schema_lenient_nullable(cctx *c, const sdkc_type *inner);
 /* Give field wire of object (through NULLABLE) another type: how a later stage amends a type this
  * stage built. false when object has no such field. */
 bool sdkc_schema_retype_field(cctx *c, const sdkc_type *object, const char *wire,

@@ -376,6 +376,15 @@ bool sdkc_schema_copy_aliases(cctx *c, sdkc_ir *ir)
     return true;
 }
 
+/* Built from a component schema's own node (origin "/components/schemas/X"), not from a
+ * property or member inside one: a type the contract declared. */
+static bool component_root(const char *origin)
+{
+    static const char schemas[] = "/components/schemas/";
+    return origin && strncmp(origin, schemas, sizeof schemas - 1) == 0 &&
+           !strchr(origin + sizeof schemas - 1, '/');
+}
+
 /* ir->types: the named types sorted by name, each with its C-safe name. */
 bool sdkc_schema_list_types(cctx *c, sdkc_ir *ir)
 {
@@ -401,6 +410,8 @@ bool sdkc_schema_list_types(cctx *c, sdkc_ir *ir)
         }
     }
     sdkc_map_cleanup(&safe);
+    for (size_t i = 0; i < n; i++)
+        ((sdkc_type *)types[i])->declared = component_root(types[i]->origin);
     ir->types = types;
     ir->ntypes = n;
     return !c->nomem;

@@ -566,5 +566,8 @@ sdkc_type *sdkc_sch_keywords_type(cctx *c, const sdkc_node *n, const char *ctxna
         return sdkc_sch_new_type(c, SDKC_TYPE_ANY, n, origin,
                                  &dest); /* `{}`: any value, as declared */
     }
-    return declared_type(c, n, tynode, ty, ctxname, origin, dest);
+    sdkc_type *t = declared_type(c, n, tynode, ty, ctxname, origin, dest);
+    if (t && !tynode && !kget(n, "anyOf") && !kget(n, "oneOf"))
+        t->inferred = true;
+    return t;
 }

@@ -55,6 +55,28 @@ static long field_index(const sdkc_field *fields, size_t n, const char *name, bo
     return -1;
 }
 
+/* The names of the required lists that no field declares (each once, in list order): the IR
+ * keeps them so that a value is still checked for them. */
+static void required_only(cctx *c, sdkc_type *t, const sdkc_node *const *reqs, size_t nreqs)
+{
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < nreqs; i++)
+        n += reqs[i] && reqs[i]->kind == SDKC_NODE_SEQ ? reqs[i]->nitems : 0;
+    const char **names = n ? sdkc_cc_alloc(c, n * sizeof *names) : NULL;
+    for (size_t i = 0; names && i < nreqs; i++)
+        for (size_t j = 0; reqs[i] && reqs[i]->kind == SDKC_NODE_SEQ && j < reqs[i]->nitems; j++) {
+            const char *name = sdkc_cc_text(reqs[i]->items[j]);
+            bool seen =
+                !name || field_index(t->u.object.fields, t->u.object.nfields, name, false) >= 0;
+            for (size_t m = 0; !seen && m < k; m++)
+                seen = strcmp(names[m], name) == 0;
+            if (!seen && (names[k] = sdkc_cc_strdup(c, name)) != NULL)
+                k++;
+        }
+    t->u.object.required_only = names;
+    t->u.object.nrequired_only = k;
+}
+
 /* The fields an object has so far, for a scan of their safe names. */
 typedef struct field_scan {
     const sdkc_field *fields;
@@ -248,6 +270,7 @@ sdkc_type *sdkc_sch_object_type(cctx *c, const sdkc_node *const *parts, const ch
     sdkc_map_cleanup(&safe);
     t->u.object.fields = fields;
     t->u.object.nfields = nf;
+    required_only(c, t, reqs, nreqs);
     field_list *votes = sdkc_cc_alloc(c, sizeof *votes);
     if (votes) {
         votes->fields = fields;
