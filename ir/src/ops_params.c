@@ -51,13 +51,8 @@ const char *sdkc_ops_shared_context(cctx *c, const char *key, const char *suffix
 
 static sdkc_param_in param_in(const char *in)
 {
-    if (strcmp(in, "path") == 0)
-        return SDKC_PARAM_PATH;
-    if (strcmp(in, "header") == 0)
-        return SDKC_PARAM_HEADER;
-    if (strcmp(in, "cookie") == 0)
-        return SDKC_PARAM_COOKIE;
-    return SDKC_PARAM_QUERY;
+    int i = SDKC_SPELLING_INDEX(sdkc_param_in_names, in);
+    return i < 0 ? SDKC_PARAM_QUERY : (sdkc_param_in)i;
 }
 
 sdkc_param_style sdkc_ops_param_style(const char *s, sdkc_param_in in)
