@@ -14,9 +14,10 @@ struct sdkrt_client {
     char *base_path;      /* path prefix of base_url, "" or "/p" */
     sdkrt_pair_ *headers; /* user agent, defaults, then authorization */
     size_t header_count;
-    long connect_timeout_ms;
+    long connect_timeout_ms; /* resolved: SDKRT_TIMEOUT_OFF or > 0 */
+    long head_timeout_ms;
     long timeout_ms;
-    long idle_timeout_ms;
+    long idle_timeout_ms; /* 0 = none */
     bool verify_tls;
     char *ca_file;
     char *ca_path;
@@ -237,6 +238,19 @@ static sdkrt_status set_credentials(sdkrt_client *c, const sdkrt_client_options 
     return SDKRT_OK;
 }
 
+static bool timeout_ok(long ms)
+{
+    return ms >= 0 || ms == SDKRT_TIMEOUT_OFF;
+}
+
+/* A call's timeout over the client's: 0 takes the client's; OFF (either) gives 0, which
+ * transports read as none. */
+static long effective_timeout(long call, long client)
+{
+    long v = call ? call : client;
+    return v == SDKRT_TIMEOUT_OFF ? 0 : v;
+}
+
 sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *opts,
                               sdkrt_error **err)
 {
@@ -275,8 +289,10 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
     }
     if (set_auth(c, opts, err) != SDKRT_OK || set_credentials(c, opts, err) != SDKRT_OK)
         goto fail;
-    if (opts->connect_timeout_ms < 0 || opts->timeout_ms < 0 || opts->idle_timeout_ms < 0) {
-        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "timeouts may not be negative");
+    if (!timeout_ok(opts->connect_timeout_ms) || !timeout_ok(opts->head_timeout_ms) ||
+        !timeout_ok(opts->timeout_ms) || !timeout_ok(opts->idle_timeout_ms)) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "timeouts may not be negative (but SDKRT_TIMEOUT_OFF)");
         goto fail;
     }
     if (sdkrt_retry_policy_check_(&opts->retry, err) != SDKRT_OK)
@@ -293,8 +309,10 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
         goto oom;
     c->connect_timeout_ms =
         opts->connect_timeout_ms ? opts->connect_timeout_ms : SDKRT_DEFAULT_CONNECT_TIMEOUT_MS;
-    c->timeout_ms = opts->timeout_ms;
-    c->idle_timeout_ms = opts->idle_timeout_ms;
+    c->head_timeout_ms =
+        opts->head_timeout_ms ? opts->head_timeout_ms : SDKRT_DEFAULT_HEAD_TIMEOUT_MS;
+    c->timeout_ms = opts->timeout_ms ? opts->timeout_ms : SDKRT_DEFAULT_TIMEOUT_MS;
+    c->idle_timeout_ms = opts->idle_timeout_ms > 0 ? opts->idle_timeout_ms : 0;
     c->verify_tls = opts->verify_tls;
     c->ca_file = sdkrt_strdup_(opts->ca_file);
     c->ca_path = sdkrt_strdup_(opts->ca_path);
@@ -748,7 +766,8 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
             goto fail;
         }
     }
-    if (call && call->timeout_ms < 0)
+    if (call && (!timeout_ok(call->timeout_ms) || !timeout_ok(call->connect_timeout_ms) ||
+                 !timeout_ok(call->head_timeout_ms)))
         goto bad_call;
     for (size_t i = 0; i < c->header_count; i++) {
         if (!prepared_header(p, c->headers[i].name, c->headers[i].value))
@@ -832,7 +851,7 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
         p->headers[i].value = p->owned[i].value;
     }
     p->header_count = p->owned_count;
-    long call_timeout = call && call->timeout_ms ? call->timeout_ms : 0;
+    long call_timeout = call ? call->timeout_ms : 0;
     sdkrt_transport_request *tr = &p->treq;
     tr->method = p->method;
     tr->url = p->url;
@@ -841,9 +860,11 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     tr->header_count = p->header_count;
     tr->body = p->has_body ? p->body : NULL;
     tr->body_len = p->body_len;
-    tr->connect_timeout_ms = c->connect_timeout_ms;
-    tr->timeout_ms = stream ? 0 : (call_timeout ? call_timeout : c->timeout_ms);
-    tr->idle_timeout_ms = stream ? (call_timeout ? call_timeout : c->idle_timeout_ms) : 0;
+    tr->connect_timeout_ms =
+        effective_timeout(call ? call->connect_timeout_ms : 0, c->connect_timeout_ms);
+    tr->head_timeout_ms = effective_timeout(call ? call->head_timeout_ms : 0, c->head_timeout_ms);
+    tr->timeout_ms = stream ? 0 : effective_timeout(call_timeout, c->timeout_ms);
+    tr->idle_timeout_ms = stream ? effective_timeout(call_timeout, c->idle_timeout_ms) : 0;
     tr->max_response_bytes = c->max_response_bytes;
     tr->verify_tls = c->verify_tls;
     tr->ca_file = c->ca_file;

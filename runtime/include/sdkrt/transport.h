@@ -52,6 +52,9 @@ typedef struct sdkrt_transport_request {
      * (file parts read while sending); then body is NULL and no Content-Type header is in the
      * list. Other transports always get the serialised bytes in body and this is NULL. */
     const struct sdkrt_multipart *multipart;
+    /* send and open: no response head within this long of the request's last byte sent (of the
+       start while connecting) -> TIMEOUT; 0 = none. */
+    long head_timeout_ms;
 } sdkrt_transport_request;
 
 /* A body pulled on demand. read fills up to cap bytes into buf, blocking until at least one
