@@ -32,6 +32,7 @@ struct sdkrt_client {
     size_t cred_count;
     sdkrt_retry_policy retry; /* as given (defaults filled per call by retry.c) */
     char *idempotency_header; /* owned */
+    sdkrt_cancel *cancel;     /* borrowed */
 };
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -313,6 +314,7 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
         opts->head_timeout_ms ? opts->head_timeout_ms : SDKRT_DEFAULT_HEAD_TIMEOUT_MS;
     c->timeout_ms = opts->timeout_ms ? opts->timeout_ms : SDKRT_DEFAULT_TIMEOUT_MS;
     c->idle_timeout_ms = opts->idle_timeout_ms > 0 ? opts->idle_timeout_ms : 0;
+    c->cancel = opts->cancel;
     c->verify_tls = opts->verify_tls;
     c->ca_file = sdkrt_strdup_(opts->ca_file);
     c->ca_path = sdkrt_strdup_(opts->ca_path);
@@ -361,6 +363,11 @@ void sdkrt_client_free(sdkrt_client *c)
     free(c);
 }
 
+sdkrt_cancel *sdkrt_client_cancel(const sdkrt_client *client)
+{
+    return client ? client->cancel : NULL;
+}
+
 const char *sdkrt_client_base_url(const sdkrt_client *client)
 {
     return client->base_url;
@@ -393,6 +400,7 @@ typedef struct prepared {
     sdkrt_transport_request treq;
     void (*on_response)(void *userdata, int status, const sdkrt_header *headers, size_t count);
     void *userdata;
+    sdkrt_cancel either; /* the call's and the client's token, when both are set */
 } prepared;
 
 /* Show the response's status and headers to the call's on_response, if any. */
@@ -869,7 +877,7 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     tr->verify_tls = c->verify_tls;
     tr->ca_file = c->ca_file;
     tr->ca_path = c->ca_path;
-    tr->cancel = call ? call->cancel : NULL;
+    tr->cancel = sdkrt_cancel_either_(&p->either, call ? call->cancel : NULL, c->cancel);
     tr->multipart = p->multipart;
     p->on_response = call ? call->on_response : NULL;
     p->userdata = call ? call->userdata : NULL;

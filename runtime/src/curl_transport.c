@@ -347,8 +347,10 @@ static void pump(xfer *x, bool wait)
      * wait: polling then only sleeps POLL_MS. */
     if (!x->done && wait && !x->paused && x->buf.len == x->buf_off) {
         /* The token's pipe turns readable when it is triggered: the wait ends at once. */
-        struct curl_waitfd w = {sdkrt_cancel_fd(x->cancel), CURL_WAIT_POLLIN, 0};
-        curl_multi_poll(x->c->multi, &w, w.fd >= 0 ? 1 : 0, POLL_MS, NULL);
+        int fds[2] = {-1, -1};
+        unsigned n = (unsigned)sdkrt_cancel_fds_(x->cancel, fds);
+        struct curl_waitfd w[2] = {{fds[0], CURL_WAIT_POLLIN, 0}, {fds[1], CURL_WAIT_POLLIN, 0}};
+        curl_multi_poll(x->c->multi, w, n, POLL_MS, NULL);
     }
 }
 
@@ -582,9 +584,21 @@ bool sdkrt_transport_is_curl_(const sdkrt_transport *t)
     return t && t->ops == &curl_ops;
 }
 
+/* libcurl's global init, done by the first transport when the program did not call
+ * sdkrt_global_init (curl counts its inits, so both together are harmless). */
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc = CURLE_OK;
+
+static void global_init_once(void)
+{
+    global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
 sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err)
 {
     *out = NULL;
+    if (pthread_once(&global_once, global_init_once) != 0 || global_rc != CURLE_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl's global init failed");
     sdkrt_transport *tr = calloc(1, sizeof *tr);
     curl_transport *t = calloc(1, sizeof *t);
     if (!tr || !t || pthread_mutex_init(&t->mu, NULL) != 0) {

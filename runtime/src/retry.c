@@ -386,6 +386,9 @@ sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
         return SDKRT_ERR;
     }
     bool repeatable = req->method && (idempotent_method(req->method) || k.keyed);
+    sdkrt_cancel both; /* the waits end on the call's token or the client's */
+    const sdkrt_cancel *cancel =
+        sdkrt_cancel_either_(&both, k.call.cancel, sdkrt_client_cancel(client));
     sdkrt_status st = SDKRT_ERR;
     for (int attempt = 1;; attempt++) {
         sdkrt_response *r = NULL;
@@ -403,10 +406,10 @@ sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
         if (p.on_retry)
             p.on_retry(p.userdata, &info);
         if (p.sleep)
-            p.sleep(p.userdata, info.delay_ms, k.call.cancel);
+            p.sleep(p.userdata, info.delay_ms, cancel);
         else
-            sdkrt_cancel_wait(k.call.cancel, info.delay_ms); /* a plain sleep without a token */
-        if (sdkrt_cancel_is_triggered(k.call.cancel)) {
+            sdkrt_cancel_wait(cancel, info.delay_ms); /* a plain sleep without a token */
+        if (sdkrt_cancel_is_triggered(cancel)) {
             cancelled_waiting(client, req, &info, err);
             st = SDKRT_ERR;
             break;

@@ -38,6 +38,15 @@ void oc_bytes_free(oc_bytes *bytes)
     sdkrt_bytes_free(bytes);
 }
 
+oc_status oc_client_new_from_env(oc_client **out, const oc_client_options *opts, oc_error **err)
+{
+    if (out)
+        *out = NULL;
+    if (!sdkrt_version_check(SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR))
+        return oc_client_new(out, opts, err); /* its message */
+    return sdkrt_client_new_from_env(out, opts, "OC", NULL, NULL, 0, err);
+}
+
 void oc_error_free(oc_error *err)
 {
     sdkrt_error_free(err);
@@ -1447,6 +1456,8 @@ oc_status oc_session_events_follow_new(oc_session_events_follower **out, oc_clie
     sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;
     if (options)
         o = *options;
+    if (!o.cancel) /* the client's token ends its waits too */
+        o.cancel = sdkrt_client_cancel(client);
     if (!o.has_after && request->has_after && request->after) {
         char *end = NULL;
         long long v = strtoll(request->after, &end, 10);

@@ -149,12 +149,16 @@ typedef struct sdkrt_client_options {
        start while connecting) -> TIMEOUT; unary calls and stream opens. 0 =
        SDKRT_DEFAULT_HEAD_TIMEOUT_MS. */
     long head_timeout_ms;
+    /* Cancels every call, stream (and follower without a token of its own) of the client, as
+       sdkrt_call_options.cancel does; either token fires. Borrowed: must outlive the client.
+       NULL = none. */
+    sdkrt_cancel *cancel;
 } sdkrt_client_options;
 
 #define SDKRT_CLIENT_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, 0, SDKRT_AUTH_NONE, NULL, NULL, NULL, NULL, 0, 0, 0, true, NULL, NULL, 0, 0,   \
-            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL, 0                                  \
+            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL, 0, NULL                            \
     }
 
 typedef struct sdkrt_client sdkrt_client;
@@ -168,6 +172,28 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
                               sdkrt_error **err);
 /* Release. NULL is a no-op. */
 void sdkrt_client_free(sdkrt_client *client);
+/* A security scheme as the environment names its secret: STEM_TOKEN, or STEM_USERNAME and
+ * STEM_PASSWORD for HTTP Basic (stem "OC_BEARER_AUTH"; generated SDKs fill the table). */
+typedef struct sdkrt_env_scheme {
+    const char *scheme; /* the contract's scheme name */
+    const char *stem;
+    bool basic;
+} sdkrt_env_scheme;
+
+/* sdkrt_client_new with what the environment gives (getenv; unset and empty are the same):
+ * base_url from opts, else PREFIX_BASE_URL, else default_base_url (may be NULL); a credential
+ * for each scheme whose variables are set, after the options' own (which win); for a contract
+ * without schemes (nschemes 0) and auth NONE, PREFIX_USERNAME (else opts->username) with
+ * PREFIX_PASSWORD gives BASIC, PREFIX_TOKEN BEARER. INVALID_ARGUMENT for no base URL, or a
+ * username without a password (the message names the variables, never a value). opts (may be
+ * NULL) and schemes are borrowed. */
+sdkrt_status sdkrt_client_new_from_env(sdkrt_client **out, const sdkrt_client_options *opts,
+                                       const char *prefix, const char *default_base_url,
+                                       const sdkrt_env_scheme *schemes, size_t nschemes,
+                                       sdkrt_error **err);
+
+/* The client's cancel token (sdkrt_client_options.cancel; borrowed), or NULL. */
+sdkrt_cancel *sdkrt_client_cancel(const sdkrt_client *client);
 /* The normalised base URL (borrowed; no trailing slash). */
 const char *sdkrt_client_base_url(const sdkrt_client *client);
 

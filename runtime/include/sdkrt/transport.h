@@ -95,7 +95,8 @@ void sdkrt_transport_free(sdkrt_transport *t);
 
 /* The libcurl transport as a standalone object (clients create their own when
  * options.transport is NULL, so this is only needed to share one among clients). It keeps one
- * idle connection for reuse (keep-alive); concurrent calls get extra connections. Needs
+ * idle connection for reuse (keep-alive); concurrent calls get extra connections. The first one
+ * does libcurl's global init (once, thread-safe) when the program did not call
  * sdkrt_global_init. *out is new (sdkrt_transport_free). */
 sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err);
 

@@ -13,6 +13,7 @@ import {
   type SessionID,
   type SessionListCursor,
 } from '../opencode/src/index.js';
+import type { OperationSpec } from '../opencode/src/runtime.js';
 import { eq, ok, rejects, run, test } from './harness.js';
 
 type Handler = (req: Request) => Promise<Response>;
@@ -278,6 +279,31 @@ test('retries: on by default, Retry-After, POST only with a key, cancel ends the
   });
   await cut.c.session.get({ sessionID: sid });
   eq(cut.seen.length, 2, 'a transport error, then success');
+});
+
+test('a declared idempotency header: a generated key, kept across retries; the caller\'s wins', async () => {
+  let n = 0;
+  const { c, seen } = client(async () => (n++ % 2 === 0 ? json(503, {}, { 'retry-after': '0' }) : new Response(null, { status: 201 })));
+  const op: OperationSpec = {
+    id: 'orders.create',
+    method: 'POST',
+    path: '/orders',
+    params: [['key', 'X-Idempotency-Key', 'header', 'simple', false, false]],
+    status: 201,
+    encoding: 'none',
+    errors: [],
+    idempotencyHeader: 'X-Idempotency-Key',
+  };
+  await c.call(op, {});
+  eq(seen.length, 2, 'a POST retried');
+  const k = seen[0]!.headers.get('x-idempotency-key') ?? '';
+  ok(/^[0-9a-f-]{36}$/.test(k), `generated: ${k}`);
+  eq(seen[1]!.headers.get('x-idempotency-key'), k, 'the same key on the retry');
+  await c.call(op, { key: 'mine' });
+  eq([seen[2]!.headers.get('x-idempotency-key'), seen[3]!.headers.get('x-idempotency-key')], ['mine', 'mine'], 'the parameter');
+  await c.call(op, {}, { idempotencyKey: 'opt' });
+  eq(seen[4]!.headers.get('x-idempotency-key'), 'opt', 'the option, in the declared header');
+  eq(seen[4]!.headers.get('idempotency-key'), null, 'not in the client\'s default header');
 });
 
 /** An SSE response whose body the test feeds; records cancellation. */
