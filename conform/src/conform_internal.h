@@ -23,8 +23,8 @@ struct sdkc_conform_report {
 };
 
 /* Record a result; strings are copied; path indices are normalised to [*]. A deviation equal to
- * an earlier one in (operation, check, path), whichever probe or rule saw it, only increments its
- * count (keeping the first probe and rule); so does a pass equal in (operation, probe, check,
+ * an earlier one in (operation, check, path, rule), whichever probe saw it, only increments its
+ * count (keeping the first probe and evidence); so does a pass equal in (operation, probe, check,
  * path, rule). */
 void conform_add(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, ...)

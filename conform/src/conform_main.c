@@ -30,8 +30,9 @@ static void usage(FILE *f)
         "and reports every deviation from it. --auth takes a security scheme of the contract\n"
         "and an environment variable holding its secret (HTTP basic: user:password). Exit\n"
         "status: 0 conformant, 1 deviations found (with --known: deviations differ from the\n"
-        "reviewed list), 2 usage or contract errors, 3 nothing was really checked (every\n"
-        "operation skipped, refused or unreachable).\n",
+        "reviewed list), 2 usage, contract or file errors (nothing sent), 3 the run stopped\n"
+        "(--max-time, SIGINT; before 1) or nothing was really checked (every operation\n"
+        "skipped, refused or unreachable).\n",
         f);
     fputs("checks:", f);
     for (size_t i = 0; sdkc_conform_check_name(i); i++)
@@ -225,6 +226,25 @@ static bool add_header(cli *c, const char *arg)
     return true;
 }
 
+/* Can path be written? Checked before the first request, so that a run is never lost to a
+ * typo. A file this check creates is removed again. */
+static bool writable(const char *option, const char *path)
+{
+    FILE *probe = fopen(path, "r");
+    bool existed = probe != NULL;
+    if (probe)
+        fclose(probe);
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "sdkc conform: %s %s: cannot be written\n", option, path);
+        return false;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return true;
+}
+
 int sdkc_conform_main(int argc, char **argv)
 {
     const char *contract = NULL, *base_url = NULL, *password_env = NULL, *username = NULL;
@@ -235,6 +255,7 @@ int sdkc_conform_main(int argc, char **argv)
     sdkc_compiled *c = NULL;
     sdkc_conform_report *report = NULL;
     char *errmsg = NULL;
+    json_t *known = NULL;
     bool global = false;
     cli *cl = calloc(1, sizeof *cl);
     if (!cl)
@@ -348,6 +369,14 @@ int sdkc_conform_main(int argc, char **argv)
             goto done;
         }
     }
+    /* Every file argument is read or checked before the first request. */
+    if (known_path && !(known = sdkc_conform_known_load(known_path, stderr))) {
+        fprintf(stderr, "sdkc conform: --known %s: not a list of reviewed deviations\n",
+                known_path);
+        goto done;
+    }
+    if (report_path && !writable("--report", report_path))
+        goto done;
     c = load(contract);
     if (!c)
         goto done;
@@ -417,8 +446,8 @@ int sdkc_conform_main(int argc, char **argv)
     if (!quiet)
         sdkc_conform_report_print(report, stdout, verbose);
     long diffs = 0;
-    if (known_path) {
-        diffs = sdkc_conform_compare_known(report, known_path, stderr);
+    if (known) {
+        diffs = sdkc_conform_compare_known_json(report, known, stderr);
         if (diffs < 0)
             goto done;
         if (!quiet || diffs)
@@ -427,11 +456,15 @@ int sdkc_conform_main(int argc, char **argv)
     } else {
         diffs = (long)sdkc_conform_report_deviations(report);
     }
-    if (diffs) {
-        rc = 1;
-    } else if (sdkc_conform_report_stopped(report)) {
-        fprintf(stderr, "sdkc conform: the run stopped before every probe was sent\n");
+    /* Precedence (docs/conformance.md): 2 before any request; 3 for a stopped run, whatever
+       it found (unsent probes make its deviations, and a --known comparison, incomplete); then
+       1 for deviations; then 3 when nothing was checked; else 0. */
+    if (sdkc_conform_report_stopped(report)) {
+        fprintf(stderr, "sdkc conform: the run stopped before every probe was sent (%s)\n",
+                diffs ? "deviations were found all the same" : "no deviation so far");
         rc = 3;
+    } else if (diffs) {
+        rc = 1;
     } else if (sdkc_conform_report_probed(report) == 0) {
         fprintf(stderr,
                 "sdkc conform: nothing was really checked: no operation got a valid probe "
@@ -446,6 +479,7 @@ done:
         free(cl->owned[i]);
     free(cl);
     free(errmsg);
+    json_decref(known);
     sdkc_conform_report_free(report);
     sdkc_compiled_free(c);
     if (global)

@@ -76,10 +76,11 @@ void conform_vadd(sdkc_conform_report *r, const char *op, const char *probe, con
     }
     for (size_t i = 0; i < r->n; i++) {
         sdkc_conform_result *x = &r->items[i];
-        /* A deviation is one per (operation, check, path), whichever probe or rule saw it. */
+        /* A deviation is one per (operation, check, path, rule), whichever probe saw it: a
+           missing required field and a wrong type at one path are two deviations. */
         bool dev = v == SDKC_VERDICT_DEVIATION;
         if (x->verdict == v && same(x->operation, op) && (dev || same(x->probe, probe)) &&
-            same(x->check, check) && same(x->path, npath) && (dev || same(x->rule, rule))) {
+            same(x->check, check) && same(x->path, npath) && same(x->rule, rule)) {
             x->count++;
             free(npath);
             return;
@@ -381,24 +382,44 @@ static const char *jstr(const json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
-long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f)
+json_t *sdkc_conform_known_load(const char *known_path, FILE *f)
 {
     json_error_t jerr;
     json_t *known = json_load_file(known_path, 0, &jerr);
     json_t *list = known ? json_object_get(known, "deviations") : NULL;
-    if (!json_is_array(list)) {
-        if (f)
-            fprintf(f, "%s: %s\n", known_path, known ? "no \"deviations\" array" : jerr.text);
-        json_decref(known);
-        return -1;
+    const char *bad = known ? (json_is_array(list) ? NULL : "no \"deviations\" array") : jerr.text;
+    for (size_t k = 0; !bad && k < json_array_size(list); k++) {
+        json_t *e = json_array_get(list, k);
+        if (!json_is_object(e) || !jstr(e, "operation") || !jstr(e, "check"))
+            bad = "an entry without \"operation\" and \"check\"";
     }
+    if (bad) {
+        if (f)
+            fprintf(f, "%s: %s\n", known_path, bad);
+        json_decref(known);
+        return NULL;
+    }
+    return known;
+}
+
+long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f)
+{
+    json_t *known = sdkc_conform_known_load(known_path, f);
+    long diffs = known ? sdkc_conform_compare_known_json(r, known, f) : -1;
+    json_decref(known);
+    return diffs;
+}
+
+long sdkc_conform_compare_known_json(const sdkc_conform_report *r, const json_t *known, FILE *f)
+{
+    const json_t *list = json_object_get(known, "deviations");
+    if (!json_is_array(list))
+        return -1;
     long diffs = 0;
     size_t nk = json_array_size(list);
     bool *seen = calloc(nk ? nk : 1, sizeof *seen);
-    if (!seen) {
-        json_decref(known);
+    if (!seen)
         return -1;
-    }
     for (size_t i = 0; i < r->n; i++) {
         const sdkc_conform_result *x = &r->items[i];
         if (x->verdict != SDKC_VERDICT_DEVIATION)
@@ -439,6 +460,5 @@ long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_
                     jstr(e, "rule") ? jstr(e, "rule") : "-");
     }
     free(seen);
-    json_decref(known);
     return diffs;
 }

@@ -35,9 +35,10 @@
 extern "C" {
 #endif
 
-/* `sdkc conform ...` (argv[0] = "conform"): exit status 0 conformant, 1 deviations found (or a
- * difference from --known), 2 usage or contract errors, 3 nothing really checked (no valid probe
- * answered) or stopped early. Output goes to stdout/stderr. */
+/* `sdkc conform ...` (argv[0] = "conform"): exit status, the first that applies: 2 usage,
+ * contract or file errors (before any request), 3 stopped early (--max-time, a signal), 1
+ * deviations found (or a difference from --known), 3 nothing really checked (no valid probe
+ * answered), 0 conformant. Output goes to stdout/stderr. */
 int sdkc_conform_main(int argc, char **argv);
 
 typedef enum sdkc_verdict {
@@ -48,8 +49,8 @@ typedef enum sdkc_verdict {
 
 const char *sdkc_verdict_name(sdkc_verdict v); /* "pass", "deviation", "skip" */
 
-/* One result. Deviations with the same operation, check and path are merged, whichever probe or
- * rule saw them (count says how many times; probe, rule and evidence are the first one's). Paths
+/* One result. Deviations with the same operation, check, path and rule are merged, whichever probe
+ * saw them (count says how many times; probe and evidence are the first one's). Paths
  * have array indices replaced by [*] so that results do not depend on how much data the server
  * holds. */
 typedef struct sdkc_conform_result {
@@ -188,6 +189,11 @@ bool sdkc_conform_media_match(const char *declared, const char *got);
  * whichever probe and rule saw it first). Writes one line per new or vanished deviation to f (may
  * be NULL) and returns how many there are; -1 when the list cannot be read (message to f). */
 long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f);
+/* Read and check a reviewed list before a run (every entry an object with "operation" and
+ * "check"): the document (new reference), or NULL with the reason written to f (may be NULL). */
+json_t *sdkc_conform_known_load(const char *known_path, FILE *f);
+/* As sdkc_conform_compare_known, with a list sdkc_conform_known_load read (borrowed). */
+long sdkc_conform_compare_known_json(const sdkc_conform_report *r, const json_t *known, FILE *f);
 
 #ifdef __cplusplus
 }
