@@ -10,12 +10,17 @@
 
 #define MAX_LIST 64
 
+/* A signal handler reaches the run only through these (the token's trigger is
+ * async-signal-safe: it ends the requests in flight at once). */
 static volatile sig_atomic_t interrupted;
+static sdkrt_cancel *volatile interrupt_token;
 
 static void on_signal(int sig)
 {
     (void)sig;
     interrupted = 1;
+    if (interrupt_token)
+        sdkrt_cancel_trigger(interrupt_token);
 }
 
 static void usage(FILE *f)
@@ -25,7 +30,8 @@ static void usage(FILE *f)
         "                    [--param NAME=VALUE]... [--password-env VAR] [--username USER]\n"
         "                    [--include GLOB]... [--skip GLOB=REASON]... [--checks LIST]\n"
         "                    [--report FILE.json] [--known FILE.json] [--timeout-ms N]\n"
-        "                    [--stream-ms N] [-j N] [--max-time SECONDS] [--verbose] [--quiet]\n"
+        "                    [--stream-ms N] [-j N] [--max-time SECONDS] [--ca-file FILE.pem]\n"
+        "                    [--insecure] [--verbose] [--quiet]\n"
         "Probes a live server with requests built from CONTRACT (OpenAPI, or sdkc-ir/1 JSON)\n"
         "and reports every deviation from it. --auth takes a security scheme of the contract\n"
         "and an environment variable holding its secret (HTTP basic: user:password). Exit\n"
@@ -250,7 +256,9 @@ int sdkc_conform_main(int argc, char **argv)
     const char *contract = NULL, *base_url = NULL, *password_env = NULL, *username = NULL;
     const char *report_path = NULL, *known_path = NULL, *checks_arg = NULL;
     long timeout_ms = 0, stream_ms = 0, jobs = 1, max_time = 0;
-    bool verbose = false, quiet = false;
+    bool verbose = false, quiet = false, insecure = false;
+    const char *ca_file = NULL;
+    sdkrt_cancel *cancel = NULL;
     int rc = 2;
     sdkc_compiled *c = NULL;
     sdkc_conform_report *report = NULL;
@@ -268,7 +276,7 @@ int sdkc_conform_main(int argc, char **argv)
             "--base-url", "--password-env", "--username",   "--include",   "--skip",
             "--report",   "--known",        "--timeout-ms", "--stream-ms", "--auth",
             "--header",   "--param",        "--checks",     "-j",          "--jobs",
-            "--max-time"};
+            "--max-time", "--ca-file"};
         bool takes = false;
         for (size_t k = 0; k < sizeof takes_value / sizeof takes_value[0]; k++)
             takes = takes || strcmp(a, takes_value[k]) == 0;
@@ -292,6 +300,10 @@ int sdkc_conform_main(int argc, char **argv)
             verbose = true;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = true;
+        } else if (strcmp(a, "--insecure") == 0) {
+            insecure = true;
+        } else if (strcmp(a, "--ca-file") == 0) {
+            ca_file = argv[++i];
         } else if (strcmp(a, "--base-url") == 0) {
             base_url = argv[++i];
         } else if (strcmp(a, "--password-env") == 0) {
@@ -377,6 +389,14 @@ int sdkc_conform_main(int argc, char **argv)
     }
     if (report_path && !writable("--report", report_path))
         goto done;
+    if (ca_file) {
+        FILE *f = fopen(ca_file, "r");
+        if (!f) {
+            fprintf(stderr, "sdkc conform: --ca-file %s: cannot be read\n", ca_file);
+            goto done;
+        }
+        fclose(f);
+    }
     c = load(contract);
     if (!c)
         goto done;
@@ -400,6 +420,11 @@ int sdkc_conform_main(int argc, char **argv)
         goto done;
     }
     global = true;
+    if (sdkrt_cancel_new(&cancel) != SDKRT_OK) {
+        fprintf(stderr, "sdkc conform: out of memory or file descriptors\n");
+        goto done;
+    }
+    interrupt_token = cancel;
     /* The first SIGINT or SIGTERM stops sending probes; the report is still written. */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -429,6 +454,9 @@ int sdkc_conform_main(int argc, char **argv)
     o.jobs = (int)jobs;
     o.max_time_ms = max_time * 1000;
     o.stop = &interrupted;
+    o.cancel = cancel;
+    o.ca_file = ca_file;
+    o.insecure = insecure;
     sdkc_status st = sdkc_conform_run(&report, ir, &o, &errmsg);
     if (st != SDKC_OK) {
         fprintf(stderr, "sdkc conform: %s\n", errmsg ? errmsg : sdkc_status_str(st));
@@ -482,6 +510,13 @@ done:
     json_decref(known);
     sdkc_conform_report_free(report);
     sdkc_compiled_free(c);
+    if (cancel) {
+        /* no handler may reach the token once it is freed */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        interrupt_token = NULL;
+        sdkrt_cancel_free(cancel);
+    }
     if (global)
         sdkrt_global_cleanup();
     return rc;

@@ -138,11 +138,16 @@ typedef struct sdkc_conform_options {
     long max_time_ms; /* the whole run; 0 = no limit. Probes not sent by then are skips */
     const volatile sig_atomic_t
         *stop; /* set (e.g. by a signal handler) to stop sending probes, or NULL */
+    /* Triggered with stop (sdkrt_cancel_trigger is async-signal-safe): requests in flight end at
+       once, as skips. Borrowed; NULL = they run to their timeout. */
+    sdkrt_cancel *cancel;
+    const char *ca_file; /* CA certificates (PEM) to verify the server with; NULL = system's */
+    bool insecure;       /* do not verify the server's TLS certificate (--insecure) */
 } sdkc_conform_options;
 #define SDKC_CONFORM_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0,  \
-            NULL                                                                                   \
+            NULL, NULL, NULL, false                                                                \
     }
 
 typedef struct sdkc_conform_report sdkc_conform_report;

@@ -13,12 +13,16 @@ usage: traps.py SDKC CASE [WORK_DIR]
          positive probe, ?verbose=true): two deviations at $.name, rules required and type.
   order  updateNote answers 500 for a note that exists; createNote (same phase) answers after
          0.5 s. Found with -j 1 and with -j 4 alike (updateNote waits for createNote's id).
+  tls    the faithful server over HTTPS with a certificate of its own CA (made with openssl):
+         without --ca-file nothing is checked (exit 3), with --ca-file or --insecure the run is
+         clean (exit 0); a --ca-file that cannot be read is exit 2 before the first request.
   files  --known that is missing, not JSON or not a list, and --report into a directory that does
          not exist: exit 2 before the first request (the server sees none).
 """
 import http.server
 import json
 import os
+import ssl
 import subprocess
 import sys
 import threading
@@ -158,16 +162,20 @@ def make_handler(st):
     return H
 
 
-def serve(case):
+def serve(case, cert=None):
     st = State(case)
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(st))
     srv.daemon_threads = True
+    if cert:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(cert[0], cert[1])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return st, srv
 
 
-def conform(sdkc, srv, report, *extra):
-    cmd = [sdkc, "conform", CONTRACT, "--base-url", "http://127.0.0.1:%d" % srv.server_port,
+def conform(sdkc, srv, report, *extra, scheme="http"):
+    cmd = [sdkc, "conform", CONTRACT, "--base-url", "%s://127.0.0.1:%d" % (scheme, srv.server_port),
            "--timeout-ms", "3000", "--report", report] + list(extra)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
@@ -234,6 +242,25 @@ def main():
             skips = [r["evidence"] for r in results(rep, op="updateNote", verdict="skip")]
             if skips:
                 fail.append("-j %s: updateNote skipped: %s" % (jobs, skips))
+    elif case == "tls":
+        key, cert = os.path.join(work, "traps-key.pem"), os.path.join(work, "traps-cert.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", key, "-out", cert], check=True, capture_output=True)
+        report = os.path.join(work, "traps-tls.json")
+        for extra, want in (([], 3), (["--ca-file", cert], 0), (["--insecure"], 0),
+                            (["--ca-file", os.path.join(work, "no-such-ca.pem")], 2)):
+            st, srv = serve("quiet", (cert, key))
+            p = conform(sdkc, srv, report, "--include", "getTag", *extra, scheme="https")
+            srv.shutdown()
+            out += p.stdout + p.stderr
+            if p.returncode != want:
+                fail.append("%s: exit status %d, want %d" % (" ".join(extra) or "no CA",
+                                                              p.returncode, want))
+            if want == 2 and st.requests:
+                fail.append("%s: %d requests before the exit" % (" ".join(extra), st.requests))
+            if want == 0 and not results(json.load(open(report)), op="getTag", verdict="pass"):
+                fail.append("%s: getTag not checked" % " ".join(extra))
     elif case == "files":
         bad_json = os.path.join(work, "traps-bad-known.json")
         with open(bad_json, "w") as f:
