@@ -29,7 +29,8 @@ static void usage(FILE *f)
         "usage: sdkc conform CONTRACT --base-url URL [--auth SCHEME=ENV]... [--header 'K: V']...\n"
         "                    [--param NAME=VALUE]... [--password-env VAR] [--username USER]\n"
         "                    [--include GLOB]... [--skip GLOB=REASON]... [--checks LIST]\n"
-        "                    [--report FILE.json] [--known FILE.json] [--timeout-ms N]\n"
+        "                    [--report FILE.json] [--junit FILE.xml] [--known FILE.json]\n"
+        "                    [--timeout-ms N]\n"
         "                    [--stream-ms N] [-j N] [--max-time SECONDS] [--ca-file FILE.pem]\n"
         "                    [--insecure] [--verbose] [--quiet]\n"
         "Probes a live server with requests built from CONTRACT (OpenAPI, or sdkc-ir/1 JSON)\n"
@@ -144,6 +145,7 @@ typedef struct cli {
     const char *auth[MAX_LIST]; /* SCHEME=ENV as given */
     size_t nauth;
     sdkrt_credential creds[MAX_LIST];
+    const char *cred_envs[MAX_LIST]; /* the variable each came from, for curl lines */
     size_t ncreds;
     char *owned[4 * MAX_LIST]; /* copies to free */
     size_t nowned;
@@ -192,6 +194,7 @@ static bool add_auth(cli *c, const sdkc_ir *ir, const char *arg)
     }
     sdkrt_credential *cr = &c->creds[c->ncreds];
     memset(cr, 0, sizeof *cr);
+    c->cred_envs[c->ncreds] = env;
     cr->scheme = s->name;
     if (s->type && strcmp(s->type, "http") == 0 && s->scheme &&
         strcasecmp(s->scheme, "basic") == 0) {
@@ -254,7 +257,7 @@ static bool writable(const char *option, const char *path)
 int sdkc_conform_main(int argc, char **argv)
 {
     const char *contract = NULL, *base_url = NULL, *password_env = NULL, *username = NULL;
-    const char *report_path = NULL, *known_path = NULL, *checks_arg = NULL;
+    const char *report_path = NULL, *known_path = NULL, *checks_arg = NULL, *junit_path = NULL;
     long timeout_ms = 0, stream_ms = 0, jobs = 1, max_time = 0;
     bool verbose = false, quiet = false, insecure = false;
     const char *ca_file = NULL;
@@ -276,7 +279,7 @@ int sdkc_conform_main(int argc, char **argv)
             "--base-url", "--password-env", "--username",   "--include",   "--skip",
             "--report",   "--known",        "--timeout-ms", "--stream-ms", "--auth",
             "--header",   "--param",        "--checks",     "-j",          "--jobs",
-            "--max-time", "--ca-file"};
+            "--max-time", "--ca-file",      "--junit"};
         bool takes = false;
         for (size_t k = 0; k < sizeof takes_value / sizeof takes_value[0]; k++)
             takes = takes || strcmp(a, takes_value[k]) == 0;
@@ -312,6 +315,8 @@ int sdkc_conform_main(int argc, char **argv)
             username = argv[++i];
         } else if (strcmp(a, "--report") == 0) {
             report_path = argv[++i];
+        } else if (strcmp(a, "--junit") == 0) {
+            junit_path = argv[++i];
         } else if (strcmp(a, "--known") == 0) {
             known_path = argv[++i];
         } else if (strcmp(a, "--checks") == 0) {
@@ -387,7 +392,8 @@ int sdkc_conform_main(int argc, char **argv)
                 known_path);
         goto done;
     }
-    if (report_path && !writable("--report", report_path))
+    if ((report_path && !writable("--report", report_path)) ||
+        (junit_path && !writable("--junit", junit_path)))
         goto done;
     if (ca_file) {
         FILE *f = fopen(ca_file, "r");
@@ -457,6 +463,8 @@ int sdkc_conform_main(int argc, char **argv)
     o.cancel = cancel;
     o.ca_file = ca_file;
     o.insecure = insecure;
+    o.credential_envs = cl->cred_envs;
+    o.password_env = password_env;
     sdkc_status st = sdkc_conform_run(&report, ir, &o, &errmsg);
     if (st != SDKC_OK) {
         fprintf(stderr, "sdkc conform: %s\n", errmsg ? errmsg : sdkc_status_str(st));
@@ -470,6 +478,16 @@ int sdkc_conform_main(int argc, char **argv)
             goto done;
         }
         json_decref(j);
+    }
+    if (junit_path) {
+        FILE *f = fopen(junit_path, "w");
+        bool ok = f && sdkc_conform_report_junit(report, f) == 0;
+        if (f && fclose(f) != 0)
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "sdkc conform: cannot write %s\n", junit_path);
+            goto done;
+        }
     }
     if (!quiet)
         sdkc_conform_report_print(report, stdout, verbose);

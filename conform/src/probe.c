@@ -99,6 +99,10 @@ typedef struct runner {
        for one) never answers such bodies, so the other malformed-body probes are a note each,
        not a timeout each. The probe that saw it, for the note. */
     char *malformed_hang;
+    const sdkrt_transport *inner; /* what the workers' clients send through */
+    sdkrt_transport *own_inner;   /* the libcurl transport made for the run, or NULL */
+    conform_secret *secrets;      /* for curl lines: each secret and its variable's name */
+    size_t nsecrets;
 } runner;
 
 enum { QUEUED, RUNNING, DONE };
@@ -108,6 +112,11 @@ typedef struct worker {
     runner *rn;
     sdkc_validation *val;
     sdkc_arena *arena;
+    /* The worker's clients send through rec, which writes each request's curl line into curl
+       (new, or NULL) and hands it to the run's transport. */
+    sdkrt_transport rec;
+    sdkrt_client *client, *anon;
+    char *curl;
 } worker;
 
 typedef enum probe_mode {
@@ -492,7 +501,8 @@ static void padd(probe_ctx *pc, const char *check, sdkc_verdict v, const char *p
     va_list ap;
     va_start(ap, fmt);
     pthread_mutex_lock(&pc->rn->mu);
-    conform_vadd(pc->rn->r, pc->op->id, pc->probe, check, v, path, rule, fmt, ap);
+    conform_vadd(pc->rn->r, pc->op->id, pc->probe, check, v, path, rule,
+                 v == SDKC_VERDICT_DEVIATION ? pc->wk->curl : NULL, fmt, ap);
     pthread_mutex_unlock(&pc->rn->mu);
     va_end(ap);
 }
@@ -1492,7 +1502,7 @@ static void run_probe(worker *wk, const sdkc_operation *op, const char *probe, r
     sdkc_buf desc = SDKC_BUF_INIT;
     sdkrt_request *req = build(wk, op, plan, &desc);
     probe_ctx pc = {wk, rn, op, probe, desc.data ? desc.data : op->path, plan->mode, 0, false};
-    sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? rn->anon : rn->client;
+    sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? wk->anon : wk->client;
     memset(out, 0, sizeof *out);
     if (!req)
         rn->r->oom = true;
@@ -1516,6 +1526,8 @@ static void send_probe(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
     sdkrt_error *err = NULL;
     if (keep)
         *keep = NULL;
+    free(pc->wk->curl); /* the line of this probe's request, once sent */
+    pc->wk->curl = NULL;
     if (past_deadline(rn)) {
         ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "not sent: the run was stopped (%s)",
             rn->opts->stop && *rn->opts->stop ? "interrupted" : "--max-time reached");
@@ -1722,7 +1734,7 @@ static void reference_fetch(worker *wk, const sdkc_operation *op, reference *ref
     sdkrt_response *resp = NULL;
     memset(&out, 0, sizeof out);
     if (req && !plan.why)
-        send_probe(&pc, wk->rn->client, req, NULL, &out, &resp);
+        send_probe(&pc, wk->client, req, NULL, &out, &resp);
     json_t *items = out.body ? items_of(pg, out.body) : NULL;
     if (json_is_array(items)) {
         ref->have = true;
@@ -1734,7 +1746,7 @@ static void reference_fetch(worker *wk, const sdkc_operation *op, reference *ref
         sdkrt_error *err = NULL;
         if (pg->style == SDKC_PAGE_CURSOR_OBJECT)
             ref->whole = !cursor_of(pg, out.body, pg->next_field);
-        else if (sdkrt_page_next(&next, wk->rn->client, &d, req, resp, &err) == SDKRT_OK)
+        else if (sdkrt_page_next(&next, wk->client, &d, req, resp, &err) == SDKRT_OK)
             ref->whole = !next;
         sdkrt_request_free(next);
         sdkrt_error_free(err);
@@ -1844,7 +1856,7 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
         probe_out out;
         sdkrt_response *resp = NULL;
         memset(&out, 0, sizeof out);
-        send_probe(&pc, rn->client, req, NULL, &out, &resp);
+        send_probe(&pc, wk->client, req, NULL, &out, &resp);
         json_t *its = out.body ? items_of(pg, out.body) : NULL;
         json_t *none = NULL;
         if (!its && out.body && items_optional(op)) {
@@ -1881,7 +1893,7 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
         }
         json_decref(none);
         sdkrt_request *next = NULL;
-        if (sdkrt_page_next(&next, rn->client, &d, req, resp, &err) != SDKRT_OK) {
+        if (sdkrt_page_next(&next, wk->client, &d, req, resp, &err) != SDKRT_OK) {
             const char *msg = sdkrt_error_message(err);
             if (msg && strstr(msg, "leaves the API's origin")) {
                 /* Not following another origin is the client's safety policy (credentials go
@@ -2548,18 +2560,86 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static bool worker_init(worker *wk, runner *rn)
+static sdkrt_status rec_send(void *self, const sdkrt_transport_request *req, sdkrt_response **out,
+                             sdkrt_error **err)
+{
+    worker *wk = self;
+    free(wk->curl);
+    wk->curl = conform_curl(req, wk->rn->secrets, wk->rn->nsecrets);
+    return wk->rn->inner->ops->send(wk->rn->inner->self, req, out, err);
+}
+
+static sdkrt_status rec_open(void *self, const sdkrt_transport_request *req, sdkrt_response **head,
+                             sdkrt_body_reader *reader, sdkrt_error **err)
+{
+    worker *wk = self;
+    free(wk->curl);
+    wk->curl = conform_curl(req, wk->rn->secrets, wk->rn->nsecrets);
+    return wk->rn->inner->ops->open(wk->rn->inner->self, req, head, reader, err);
+}
+
+static const sdkrt_transport_ops rec_ops = {rec_send, rec_open, NULL};
+
+/* co and anon (NULL: no anonymous client) are the run's client options; the worker's clients
+ * take them with its recording transport. */
+static bool worker_init(worker *wk, runner *rn, const sdkrt_client_options *co,
+                        const sdkrt_client_options *anon)
 {
     memset(wk, 0, sizeof *wk);
     wk->rn = rn;
+    wk->rec.ops = &rec_ops;
+    wk->rec.self = wk;
+    sdkrt_client_options o = *co;
+    o.transport = &wk->rec;
+    sdkrt_error *err = NULL;
+    bool ok = sdkrt_client_new(&wk->client, &o, &err) == SDKRT_OK;
+    if (ok && anon) {
+        o = *anon;
+        o.transport = &wk->rec;
+        ok = sdkrt_client_new(&wk->anon, &o, &err) == SDKRT_OK;
+    }
+    sdkrt_error_free(err);
     sdkc_validate_options vo = SDKC_VALIDATE_OPTIONS_INIT;
-    return sdkc_validation_new(&wk->val, &vo) == SDKC_OK && sdkc_arena_new(&wk->arena) == SDKC_OK;
+    return ok && sdkc_validation_new(&wk->val, &vo) == SDKC_OK &&
+           sdkc_arena_new(&wk->arena) == SDKC_OK;
 }
 
 static void worker_cleanup(worker *wk)
 {
     sdkc_validation_free(wk->val);
     sdkc_arena_free(wk->arena);
+    sdkrt_client_free(wk->client);
+    sdkrt_client_free(wk->anon);
+    free(wk->curl);
+}
+
+/* Each secret of the run with the name of the variable it came from (for curl lines). */
+static bool secrets_init(runner *rn, const sdkc_conform_options *o)
+{
+    rn->secrets = calloc(o->ncredentials + 1, sizeof *rn->secrets);
+    if (!rn->secrets)
+        return false;
+    for (size_t i = 0; i < o->ncredentials; i++) {
+        const sdkrt_credential *c = &o->credentials[i];
+        const char *env =
+            o->credential_envs && o->credential_envs[i] ? o->credential_envs[i] : "SECRET";
+        conform_secret *s = &rn->secrets[rn->nsecrets++];
+        s->env = env;
+        if (c->token) {
+            s->value = c->token;
+        } else {
+            s->value = c->password;
+            s->basic_user = c->username;
+            s->whole_pair = true;
+        }
+    }
+    if (o->password) {
+        conform_secret *s = &rn->secrets[rn->nsecrets++];
+        s->value = o->password;
+        s->env = o->password_env ? o->password_env : "PASSWORD";
+        s->basic_user = o->username ? o->username : "opencode";
+    }
+    return true;
 }
 
 /* Client options shared by both clients: base URL, transport, user agent, --header. The
@@ -2650,24 +2730,36 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
         st = SDKC_ERR_INVALID;
         goto done;
     }
+    sdkrt_client_options co_anon = co;
     if (rn.have_credentials) {
         size_t nh = 0;
         for (size_t i = 0; i < opts->nheaders; i++)
             if (!auth_header(&rn, opts->headers[i].name))
                 anon_headers[nh++] = opts->headers[i];
-        co.auth = SDKRT_AUTH_NONE;
-        co.username = co.password = NULL;
-        co.credentials = NULL;
-        co.credential_count = 0;
-        co.headers = anon_headers;
-        co.header_count = nh;
-        if (sdkrt_client_new(&rn.anon, &co, &err) != SDKRT_OK) {
+        co_anon.auth = SDKRT_AUTH_NONE;
+        co_anon.username = co_anon.password = NULL;
+        co_anon.credentials = NULL;
+        co_anon.credential_count = 0;
+        co_anon.headers = anon_headers;
+        co_anon.header_count = nh;
+        if (sdkrt_client_new(&rn.anon, &co_anon, &err) != SDKRT_OK) {
             st = SDKC_ERR_NOMEM;
             goto done;
         }
     }
+    rn.inner = opts->transport;
+    if (!rn.inner && sdkrt_curl_transport_new(&rn.own_inner, &err) != SDKRT_OK) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
+    if (!rn.inner)
+        rn.inner = rn.own_inner;
+    if (!secrets_init(&rn, opts)) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
     for (int i = 0; i < jobs; i++) {
-        if (!worker_init(&workers[i], &rn)) {
+        if (!worker_init(&workers[i], &rn, &co, rn.anon ? &co_anon : NULL)) {
             worker_cleanup(&workers[i]);
             st = SDKC_ERR_NOMEM;
             goto done;
@@ -2715,6 +2807,8 @@ done:
     sdkrt_error_free(err);
     sdkrt_client_free(rn.client);
     sdkrt_client_free(rn.anon);
+    sdkrt_transport_free(rn.own_inner); /* after every client that used it */
+    free(rn.secrets);
     free(anon_headers);
     free(rn.probed);
     free(rn.queue);

@@ -62,6 +62,9 @@ typedef struct sdkc_conform_result {
     const char *rule; /* validator rule of a body deviation, or NULL */
     const char *evidence;
     size_t count;
+    /* A deviation's request as a curl command line (secrets as "$ENV"), or NULL (none sent,
+       or a secret that could not be named). */
+    const char *curl;
 } sdkc_conform_result;
 
 /* A skip rule: operations matching glob (over operation ids) are not probed; reason is reported. */
@@ -143,11 +146,16 @@ typedef struct sdkc_conform_options {
     sdkrt_cancel *cancel;
     const char *ca_file; /* CA certificates (PEM) to verify the server with; NULL = system's */
     bool insecure;       /* do not verify the server's TLS certificate (--insecure) */
+    /* For the curl lines of deviations: the environment variable each credential came from
+       (parallel to credentials; NULL entries or array: the line of a request carrying that
+       secret is withheld), and password's. Secrets never show, only these names. */
+    const char *const *credential_envs;
+    const char *password_env;
 } sdkc_conform_options;
 #define SDKC_CONFORM_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0,  \
-            NULL, NULL, NULL, false                                                                \
+            NULL, NULL, NULL, false, NULL, NULL                                                    \
     }
 
 typedef struct sdkc_conform_report sdkc_conform_report;
@@ -179,6 +187,10 @@ size_t sdkc_conform_report_unchecked(const sdkc_conform_report *r);
 /* The report as JSON (new reference): {"format": "sdkc-conform/1", "summary": {...},
  * "results": [...], "deviations": [...], "unchecked_patterns": [...]}. NULL on OOM. */
 json_t *sdkc_conform_report_json(const sdkc_conform_report *r);
+/* The report as JUnit XML to f: one testsuite per operation, one testcase per check (a failure
+ * when it has a deviation, with evidence and curl lines; skipped when it has only skips).
+ * 0, or -1 on a write error. */
+int sdkc_conform_report_junit(const sdkc_conform_report *r, FILE *f);
 /* The readable table: operation, probe, check, verdict, evidence; passes folded per operation
  * unless verbose. */
 void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbose);

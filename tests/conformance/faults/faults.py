@@ -274,12 +274,28 @@ def main():
     if fault == "refused":
         return refused(cmd, env, report, srv)
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
-    srv.shutdown()
     out = p.stdout + p.stderr
     fail = []
     if KEY in out or KEY in open(report).read():
         fail.append("the API key shows in the output or the report")
     rep = json.load(open(report))
+    # every deviation carries the curl line of its request, the key as "$SHOP_KEY"; a 5xx one,
+    # run by the shell with SHOP_KEY set, gets the same status again
+    for d in rep["deviations"]:
+        line = d.get("curl")
+        if not line or not line.startswith("curl "):
+            fail.append("deviation without a curl line: %s" % d)
+        elif d["probe"] != "no-credentials" and '"$SHOP_KEY"' not in line:
+            fail.append("curl line without the key's variable: %s" % line)
+    for d in rep["deviations"]:
+        if d["check"] == "not_a_server_error" and d.get("curl"):
+            r = subprocess.run(["bash", "-c", d["curl"]], env=env, capture_output=True, text=True,
+                               timeout=30)
+            if not r.stdout.startswith("HTTP/1.1 5"):
+                fail.append("the curl line does not reproduce the 5xx: %s -> %s" % (
+                    d["curl"], r.stdout[:200] + r.stderr[:200]))
+            break
+    srv.shutdown()
     checks = sorted({d["check"] for d in rep["deviations"]})
     want = [] if fault == "conformant" else [CHECK_OF.get(fault, fault)]
     if checks != want:

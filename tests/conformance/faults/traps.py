@@ -28,6 +28,7 @@ import sys
 import threading
 import time
 import urllib.parse
+import xml.etree.ElementTree as ET
 
 CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "traps.yaml")
 
@@ -196,10 +197,32 @@ def main():
     if case in ("quiet", "merge"):
         st, srv = serve(case)
         report = os.path.join(work, "traps-%s.json" % case)
-        p = conform(sdkc, srv, report, "-j", "2")
+        junit = os.path.join(work, "traps-%s.xml" % case)
+        p = conform(sdkc, srv, report, "-j", "2", "--junit", junit)
         srv.shutdown()
         out = p.stdout + p.stderr
         rep = json.load(open(report))
+        # JUnit: well-formed, one case per (operation, check), a failure per check that has
+        # deviations (with each one's path and rule)
+        try:
+            root = ET.parse(junit).getroot()
+            cases = [(c.get("classname"), c.get("name")) for c in root.iter("testcase")]
+            if len(cases) != len(set(cases)):
+                fail.append("JUnit: a testcase twice")
+            want_cases = {(r["operation"], r["check"]) for r in rep["results"]}
+            if set(cases) != want_cases:
+                fail.append("JUnit: cases %s, want %s" % (sorted(cases), sorted(want_cases)))
+            failed = {(c.get("classname"), c.get("name")): c.find("failure").text
+                      for c in root.iter("testcase") if c.find("failure") is not None}
+            want_failed = {(d["operation"], d["check"]) for d in rep["deviations"]}
+            if set(failed) != want_failed or int(root.get("failures")) != len(want_failed):
+                fail.append("JUnit: failures %s, want %s" % (sorted(failed), sorted(want_failed)))
+            if case == "merge":
+                text = failed.get(("getBox", "response_schema_conformance"), "")
+                if "$.name [required]" not in text or "$.name [type]" not in text:
+                    fail.append("JUnit: getBox's failure lacks a rule: %r" % text)
+        except (ET.ParseError, OSError, TypeError, ValueError) as e:
+            fail.append("JUnit: %s" % e)
         devs = sorted((d["operation"], d["check"], d["path"], d["rule"]) for d in rep["deviations"])
         if case == "quiet":
             if devs:
