@@ -524,18 +524,6 @@ static bool sent_has(sdkrt_page_walk *w, uint64_t h, bool add, bool *oom)
     return false;
 }
 
-/* The hash of a request's method and URL, and the URL in *target (new). */
-static sdkrt_status request_hash(uint64_t *h, char **target, const sdkrt_client *client,
-                                 const sdkrt_request *req, sdkrt_error **err)
-{
-    *target = sdkrt_client_url_(client, req, err);
-    if (!*target)
-        return SDKRT_ERR;
-    const char *m = sdkrt_request_method(req);
-    *h = fnv1a(fnv1a(fnv1a(FNV_BASIS, m, strlen(m)), " ", 1), *target, strlen(*target));
-    return SDKRT_OK;
-}
-
 sdkrt_status sdkrt_page_walk_new(sdkrt_page_walk **out, const sdkrt_page_walk *from,
                                  sdkrt_error **err)
 {
@@ -560,30 +548,19 @@ sdkrt_status sdkrt_page_walk_new(sdkrt_page_walk **out, const sdkrt_page_walk *f
     return SDKRT_OK;
 }
 
-sdkrt_status sdkrt_page_walk_step(sdkrt_page_walk *w, const sdkrt_client *client,
-                                  const sdkrt_request *sent, const sdkrt_response *resp,
-                                  size_t count, const sdkrt_request *next, sdkrt_error **err)
+/* The rules over one page: sent and next (NULL: no next page) are texts that identify requests,
+ * bh the hash of the page's body (0: not compared). */
+static sdkrt_status walk_check(sdkrt_page_walk *w, const char *sent, uint64_t bh, size_t count,
+                               const char *next, sdkrt_error **err)
 {
-    if (!w || !client || !sent || !resp)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
-                               "sdkrt_page_walk_step: walk, client, sent and resp are required");
-    uint64_t h = 0;
-    char *target = NULL;
     bool oom = false;
-    sdkrt_status st = request_hash(&h, &target, client, sent, err);
-    free(target);
-    target = NULL;
-    if (st != SDKRT_OK)
-        return SDKRT_ERR;
-    sent_has(w, h, true, &oom);
+    sent_has(w, fnv1a(FNV_BASIS, sent, strlen(sent)), true, &oom);
     if (oom)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     w->pages++;
-    size_t blen = 0;
-    const char *body = sdkrt_response_body(resp, &blen);
-    uint64_t bh = count ? fnv1a(FNV_BASIS, body ? body : "", body ? blen : 0) : 0;
+    bh = count ? bh : 0;
     bool same_page = bh && bh == w->last_body;
-    w->last_body = bh ? bh : 0;
+    w->last_body = bh;
     w->empty = count ? 0 : w->empty + 1;
     if (!next)
         return SDKRT_OK; /* the last page: nothing more is asked */
@@ -596,14 +573,73 @@ sdkrt_status sdkrt_page_walk_step(sdkrt_page_walk *w, const sdkrt_client *client
                                "the pages do not end: %zu empty pages in a row, each with a next "
                                "page",
                                w->empty);
-    if (request_hash(&h, &target, client, next, err) != SDKRT_OK)
+    if (sent_has(w, fnv1a(FNV_BASIS, next, strlen(next)), false, &oom))
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                               "the pages do not end: page %zu leads back to a request already "
+                               "sent (%.200s)",
+                               w->pages, next);
+    return SDKRT_OK;
+}
+
+/* "METHOD URL" of a request, in *out (new). */
+static sdkrt_status request_text(char **out, const sdkrt_client *client, const sdkrt_request *req,
+                                 sdkrt_error **err)
+{
+    *out = NULL;
+    char *url = sdkrt_client_url_(client, req, err);
+    if (!url)
         return SDKRT_ERR;
-    if (sent_has(w, h, false, &oom))
-        st = sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                             "the pages do not end: page %zu leads back to a request already sent "
-                             "(%s %.200s)",
-                             w->pages, sdkrt_request_method(next), target);
-    free(target);
+    sdkrt_buf_ b = {0};
+    sdkrt_buf_printf_(&b, "%s %s", sdkrt_request_method(req), url);
+    free(url);
+    if (b.oom) {
+        sdkrt_buf_cleanup_(&b);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    *out = b.data;
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_page_walk_step(sdkrt_page_walk *w, const sdkrt_client *client,
+                                  const sdkrt_request *sent, const sdkrt_response *resp,
+                                  size_t count, const sdkrt_request *next, sdkrt_error **err)
+{
+    if (!w || !client || !sent || !resp)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_page_walk_step: walk, client, sent and resp are required");
+    char *st_text = NULL, *nx_text = NULL;
+    sdkrt_status st = request_text(&st_text, client, sent, err);
+    if (st == SDKRT_OK && next)
+        st = request_text(&nx_text, client, next, err);
+    if (st == SDKRT_OK) {
+        size_t blen = 0;
+        const char *body = sdkrt_response_body(resp, &blen);
+        st = walk_check(w, st_text, fnv1a(FNV_BASIS, body ? body : "", body ? blen : 0), count,
+                        nx_text, err);
+    }
+    free(st_text);
+    free(nx_text);
+    return st;
+}
+
+sdkrt_status sdkrt_page_walk_cursor(sdkrt_page_walk *w, const char *param, const char *sent,
+                                    size_t count, const char *next, sdkrt_error **err)
+{
+    if (!w || !param)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_page_walk_cursor: walk and param are required");
+    sdkrt_buf_ s = {0}, n = {0};
+    if (sent)
+        sdkrt_buf_printf_(&s, "%s=%s", param, sent);
+    else
+        sdkrt_buf_puts_(&s, ""); /* the first page: no cursor */
+    if (next)
+        sdkrt_buf_printf_(&n, "%s=%s", param, next);
+    sdkrt_status st =
+        s.oom || n.oom ? sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory")
+                       : walk_check(w, s.data ? s.data : "", 0, count, next ? n.data : NULL, err);
+    sdkrt_buf_cleanup_(&s);
+    sdkrt_buf_cleanup_(&n);
     return st;
 }
 

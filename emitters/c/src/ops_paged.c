@@ -227,17 +227,24 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     np ? "cursor->path" : "NULL");
 
     /* iterator */
+    sdkc_buf lit = SDKC_BUF_INIT;
+    sdkc_kit_put_c_string(&lit, pg->cursor_param->wire_name);
+    const char *param_lit = sdkc_arena_strdup(cx->arena, lit.data ? lit.data : "\"\"");
+    sdkc_buf_cleanup(&lit);
     sdkc_buf_printf(
         b,
         "struct %s_%s_iter {\n    %s_client *client;\n    const %s_call_options *call;\n"
         "    sdkrt_request *first;\n    char *path[%zu];\n    %s *page;\n"
-        "    size_t index;\n    bool done;\n};\n\n",
+        "    size_t index;\n    bool done;\n"
+        "    sdkrt_page_walk *walk; /* the cursors sent, so that the walk ends */\n"
+        "    sdkrt_error *why;      /* why it ends, told after the page's items */\n};\n\n",
         P, N, P, P, np ? np : 1, page_t);
     sdkc_buf_printf(b,
                     "void %s_%s_iter_free(%s_%s_iter *it)\n{\n    if (!it)\n        return;\n"
                     "    sdkrt_request_free(it->first);\n"
                     "    for (size_t i = 0; i < %zu; i++)\n        free(it->path[i]);\n"
-                    "    %s_free(it->page);\n    free(it);\n}\n\n",
+                    "    %s_free(it->page);\n    sdkrt_page_walk_free(it->walk);\n"
+                    "    sdkrt_error_free(it->why);\n    free(it);\n}\n\n",
                     P, N, P, N, np ? np : 1, page_t);
     sdkc_buf_printf(b,
                     "%s_status %s_%s_iter_new(%s_%s_iter **out, %s_client *client, const "
@@ -249,7 +256,8 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "\"out of memory\");\n"
                     "    it->client = client;\n    it->call = call;\n"
                     "    if (build_%s(&it->first, request, err) != SDKRT_OK || "
-                    "%s_path_texts(it->path, request, err) != SDKRT_OK) {\n"
+                    "%s_path_texts(it->path, request, err) != SDKRT_OK ||\n"
+                    "        sdkrt_page_walk_new(&it->walk, NULL, err) != SDKRT_OK) {\n"
                     "        %s_%s_iter_free(it);\n        return SDKRT_ERR;\n    }\n"
                     "    *out = it;\n    return SDKRT_OK;\n}\n\n",
                     P, P, N, P, N, P, P, N, P, P, op->id, P, N, N, N, P, N);
@@ -263,6 +271,9 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "        if (it->page && it->index < it->page->count) {\n"
         "            *item = &it->page->items[it->index++];\n            return %s_NEXT_ITEM;\n"
         "        }\n"
+        "        if (it->why) {\n            it->done = true;\n"
+        "            sdkrt_error_propagate(err, it->why);\n            it->why = NULL;\n"
+        "            return %s_NEXT_ERROR;\n        }\n"
         "        if (it->done || (it->page && !it->page->next))\n            return "
         "%s_NEXT_END;\n"
         "        %s *next = NULL;\n        %s_status st;\n"
@@ -272,10 +283,13 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "            st = %s_%s_continue(it->client, it->page->next, it->call, &next, err);\n"
         "        if (st != SDKRT_OK) {\n            it->done = true;\n            return "
         "%s_NEXT_ERROR;\n        }\n"
+        "        /* pages that would go on forever end the walk, after this page's items */\n"
+        "        sdkrt_page_walk_cursor(it->walk, %s, it->page ? it->page->next->value : NULL,\n"
+        "            next->count, next->next ? next->next->value : NULL, &it->why);\n"
         "        %s_free(it->page);\n        it->page = next;\n        it->index = 0;\n"
         "    }\n}\n\n",
         P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P, op->id, cx->upper, cx->upper,
-        cx->upper, page_t, P, N, P, N, cx->upper, page_t);
+        cx->upper, cx->upper, page_t, P, N, P, N, cx->upper, param_lit, page_t);
 }
 
 /* A C string literal, or NULL. */
@@ -323,12 +337,13 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_printf(b,
                     "struct %s {\n    sdkrt_request *req; /* the next page's */\n"
                     "    sdkrt_error *why;   /* or why there is none to make (told by continue) */"
+                    "\n    sdkrt_page_walk *walk; /* the pages up to here, so that the walk ends */"
                     "\n};\n\n",
                     cursor_t);
     sdkc_buf_printf(b,
                     "void %s_free(%s *cursor)\n{\n    if (!cursor)\n        return;\n"
                     "    sdkrt_request_free(cursor->req);\n    sdkrt_error_free(cursor->why);\n"
-                    "    free(cursor);\n}\n\n",
+                    "    sdkrt_page_walk_free(cursor->walk);\n    free(cursor);\n}\n\n",
                     cursor_t, cursor_t);
     sdkc_buf_printf(b,
                     "void %s_free(%s *page)\n{\n    if (!page)\n        return;\n"
@@ -361,8 +376,9 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_printf(
         b,
         "static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
-        "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
+        "sdkrt_page_walk *from,\n    const %s_call_options *call, %s **out, %s_error **err)\n{\n"
         "    sdkrt_response *resp = NULL;\n    sdkrt_request *next = NULL;\n"
+        "    sdkrt_page_walk *walk = NULL;\n"
         "    void *body = NULL;\n    const void *items = NULL;\n    size_t count = 0;\n"
         "    *out = NULL;\n"
         "    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)\n"
@@ -372,6 +388,12 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "    /* a page whose continuation cannot be made still comes back: its cursor says why */\n"
         "    if (st == SDKRT_OK && sdkrt_page_next(&next, client, &page_%s, req, resp, &why) != "
         "SDKRT_OK)\n        next = NULL;\n"
+        "    /* pages that would go on forever end the walk (a copy: a cursor may be used twice) "
+        "*/\n"
+        "    if (next && (sdkrt_page_walk_new(&walk, from, &why) != SDKRT_OK ||\n"
+        "                 sdkrt_page_walk_step(walk, client, req, resp, count, next, &why) != "
+        "SDKRT_OK)) {\n"
+        "        sdkrt_request_free(next);\n        next = NULL;\n    }\n"
         "    sdkrt_response_free(resp);\n"
         "    %s *page = st == SDKRT_OK ? calloc(1, sizeof *page) : NULL;\n"
         "    %s *cursor = st == SDKRT_OK && (next || why) ? calloc(1, sizeof *cursor) : NULL;\n"
@@ -379,10 +401,12 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "        st = sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
         "    if (st != SDKRT_OK) {\n        free(page);\n        free(cursor);\n"
         "        sdkrt_request_free(next);\n        sdkrt_error_free(why);\n"
+        "        sdkrt_page_walk_free(walk);\n"
         "        %s_free(body);\n        return SDKRT_ERR;\n    }\n"
         "    page->body = body;\n    page->items = items;\n    page->count = count;\n"
         "    if (cursor) {\n        cursor->req = next;\n        cursor->why = why;\n"
-        "        page->next = cursor;\n    }\n"
+        "        cursor->walk = next ? walk : NULL;\n        page->next = cursor;\n    }\n"
+        "    if (!cursor || !next)\n        sdkrt_page_walk_free(walk);\n"
         "    *out = page;\n    return SDKRT_OK;\n}\n\n",
         P, N, P, P, page_t, P, P, N, N, page_t, cursor_t, body_t);
 
@@ -396,20 +420,25 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (!client || !out)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
                     "    if (build_%s(&req%s, err) != SDKRT_OK)\n        return SDKRT_ERR;\n"
-                    "    %s_status st = %s_fetch(client, req, call, out, err);\n"
+                    "    %s_status st = %s_fetch(client, req, NULL, call, out, err);\n"
                     "    sdkrt_request_free(req);\n    return st;\n}\n\n",
                     P, page_t, P, op->id, N, o->has_request ? ", request" : "", P, N);
     /* continuation */
-    sdkc_buf_printf(b,
-                    "%s_status %s_%s_continue(%s_client *client, const %s *cursor, const "
-                    "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
-                    "    if (out)\n        *out = NULL;\n"
-                    "    if (!client || !out || !cursor)\n        return sdkrt_error_set(err, "
-                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client, cursor and out are required\");\n"
-                    "    if (cursor->why)\n        return sdkrt_error_set(err, "
-                    "sdkrt_error_reason(cursor->why), \"%%s\", sdkrt_error_message(cursor->why));\n"
-                    "    return %s_fetch(client, cursor->req, call, out, err);\n}\n\n",
-                    P, P, N, P, cursor_t, P, page_t, P, op->id, N);
+    sdkc_buf_printf(
+        b,
+        "%s_status %s_%s_continue(%s_client *client, const %s *cursor, const "
+        "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
+        "    if (out)\n        *out = NULL;\n"
+        "    if (!client || !out || !cursor)\n        return sdkrt_error_set(err, "
+        "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client, cursor and out are required\");\n"
+        "    if (cursor->why) { /* its message without the reason set again adds */\n"
+        "        sdkrt_reason r = sdkrt_error_reason(cursor->why);\n"
+        "        const char *m = sdkrt_error_message(cursor->why);\n"
+        "        size_t n = strlen(m), k = strlen(sdkrt_reason_name(r)) + 3;\n"
+        "        return sdkrt_error_set(err, r, \"%%.*s\", (int)(n > k ? n - k : n), m);\n"
+        "    }\n"
+        "    return %s_fetch(client, cursor->req, cursor->walk, call, out, err);\n}\n\n",
+        P, P, N, P, cursor_t, P, page_t, P, op->id, N);
     /* iterator: the runtime's pager */
     sdkc_buf_printf(b, "struct %s_%s_iter {\n    sdkrt_pager *pager;\n};\n\n", P, N);
     sdkc_buf_printf(b,

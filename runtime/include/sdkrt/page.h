@@ -98,6 +98,12 @@ sdkrt_status sdkrt_page_walk_new(sdkrt_page_walk **out, const sdkrt_page_walk *f
 sdkrt_status sdkrt_page_walk_step(sdkrt_page_walk *w, const sdkrt_client *client,
                                   const sdkrt_request *sent, const sdkrt_response *resp,
                                   size_t count, const sdkrt_request *next, sdkrt_error **err);
+/* The same rules for a walk by cursor values (OpenCode's cursor object, whose continuation sends
+ * the cursor alone): sent is the cursor that fetched the page (NULL for the first page), next the
+ * page's next cursor (NULL at the end), param the cursor's query parameter (for the message);
+ * a page's body is not compared (a repeated page repeats its cursor). All borrowed. */
+sdkrt_status sdkrt_page_walk_cursor(sdkrt_page_walk *w, const char *param, const char *sent,
+                                    size_t count, const char *next, sdkrt_error **err);
 /* The pages recorded. */
 size_t sdkrt_page_walk_pages(const sdkrt_page_walk *w);
 void sdkrt_page_walk_free(sdkrt_page_walk *w); /* NULL is a no-op */
