@@ -193,14 +193,21 @@ const char *sdkc_cc_unique_c_name(cctx *c, sdkc_map *names, const char *text, vo
 
 /* ---- references ---- */
 
-const sdkc_node *sdkc_cc_resolve_ref(cctx *c, const sdkc_node *refnode)
+/* The node a local `$ref` names, or NULL; nothing reported. */
+static const sdkc_node *ref_target(const cctx *c, const sdkc_node *refnode)
 {
     const char *ref = sdkc_cc_text(refnode);
-    const sdkc_node *t = NULL;
-    if (ref && sdkc_node_is_string(refnode) && ref[0] == '#')
-        t = ref[1] == '\0' ? c->root : sdkc_doc_pointer(c->doc, ref + 1);
+    if (!ref || !sdkc_node_is_string(refnode) || ref[0] != '#')
+        return NULL;
+    return ref[1] == '\0' ? c->root : sdkc_doc_pointer(c->doc, ref + 1);
+}
+
+const sdkc_node *sdkc_cc_resolve_ref(cctx *c, const sdkc_node *refnode)
+{
+    const sdkc_node *t = ref_target(c, refnode);
     if (t)
         return t;
+    const char *ref = sdkc_cc_text(refnode);
     /* one report per broken reference, however often it is followed */
     if (sdkc_map_get(&c->reported, refnode))
         return NULL;
@@ -216,13 +223,24 @@ const sdkc_node *sdkc_cc_resolve_ref(cctx *c, const sdkc_node *refnode)
     return NULL;
 }
 
-const sdkc_node *sdkc_cc_deref(cctx *c, const sdkc_node *n)
+/* Follow n's `$ref`s (up to 32), reporting a broken one or not. */
+static const sdkc_node *follow_refs(cctx *c, const sdkc_node *n, bool report)
 {
     for (int i = 0; n && i < 32; i++) {
         const sdkc_node *r = sdkc_node_get(n, "$ref");
         if (!r)
             return n;
-        n = sdkc_cc_resolve_ref(c, r);
+        n = report ? sdkc_cc_resolve_ref(c, r) : ref_target(c, r);
     }
-    return n;
+    return report ? n : NULL;
+}
+
+const sdkc_node *sdkc_cc_deref_quiet(cctx *c, const sdkc_node *n)
+{
+    return follow_refs(c, n, false);
+}
+
+const sdkc_node *sdkc_cc_deref(cctx *c, const sdkc_node *n)
+{
+    return follow_refs(c, n, true);
 }

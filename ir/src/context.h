@@ -113,5 +113,8 @@ const sdkc_node *sdkc_cc_resolve_ref(cctx *c, const sdkc_node *refnode);
 /* An OpenAPI object that may be a `{$ref}` (a parameter, a response, a path item...): the object
  * it stands for, references followed (up to 32); NULL when one dangles. */
 const sdkc_node *sdkc_cc_deref(cctx *c, const sdkc_node *n);
+/* The same without reporting a broken reference (NULL then; also after 32 references): for parts
+ * of a contract that change nothing clients send or decode. */
+const sdkc_node *sdkc_cc_deref_quiet(cctx *c, const sdkc_node *n);
 
 #endif

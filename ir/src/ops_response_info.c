@@ -5,17 +5,12 @@
 
 #include "ops_internal.h"
 
-/* A $ref of a header or link followed without a report: they do not change what clients send
- * or decode, so a broken one leaves only that header or link out. */
-static const sdkc_node *deref_quiet(cctx *c, const sdkc_node *n)
+/* A $ref of a header or link is followed without a report: they do not change what clients
+ * send or decode, so a broken one leaves only that header or link out. */
+static const sdkc_node *deref_map(cctx *c, const sdkc_node *n)
 {
-    for (int i = 0; n && i < 32; i++) {
-        const char *ref = sdkc_cc_text(sdkc_node_get(n, "$ref"));
-        if (!ref)
-            return n->kind == SDKC_NODE_MAP ? n : NULL;
-        n = ref[0] == '#' ? sdkc_doc_pointer(c->doc, ref + 1) : NULL;
-    }
-    return NULL;
+    n = sdkc_cc_deref_quiet(c, n);
+    return n && n->kind == SDKC_NODE_MAP ? n : NULL;
 }
 
 /* The response's media types, headers and links (what conformance checks besides the body). */
@@ -33,7 +28,7 @@ void sdkc_ops_response_info(cctx *c, const sdkc_node *resp, sdkc_response_info *
     if (headers && headers->kind == SDKC_NODE_MAP && headers->npairs) {
         sdkc_header *hs = sdkc_cc_alloc(c, headers->npairs * sizeof *hs);
         for (size_t i = 0; hs && i < headers->npairs; i++) {
-            const sdkc_node *h = deref_quiet(c, headers->pairs[i].value);
+            const sdkc_node *h = deref_map(c, headers->pairs[i].value);
             if (!h)
                 continue;
             sdkc_header *o = &hs[out->nheaders++];
@@ -47,7 +42,7 @@ void sdkc_ops_response_info(cctx *c, const sdkc_node *resp, sdkc_response_info *
     if (links && links->kind == SDKC_NODE_MAP && links->npairs) {
         sdkc_link *ls = sdkc_cc_alloc(c, links->npairs * sizeof *ls);
         for (size_t i = 0; ls && i < links->npairs; i++) {
-            const sdkc_node *l = deref_quiet(c, links->pairs[i].value);
+            const sdkc_node *l = deref_map(c, links->pairs[i].value);
             const char *target = sdkc_cc_text(sdkc_node_get(l, "operationId"));
             if (!target)
                 continue;
