@@ -135,6 +135,13 @@ static const char *first_param(const sdkc_operation *op, const char *const *name
     return NULL;
 }
 
+/* The first of names that is an integer or number query parameter of op. */
+static const char *first_count_param(const sdkc_operation *op, const char *const *names)
+{
+    const char *n = first_param(op, names, SDKC_TYPE_INTEGER);
+    return n ? n : first_param(op, names, SDKC_TYPE_NUMBER);
+}
+
 /* The first of paths that is a field of t of kind k. */
 static const char *first_field(const sdkc_type *t, const char *const *paths, sdkc_type_kind k)
 {
@@ -174,15 +181,23 @@ static const sdkc_type *find_items(const sdkc_type *body, const char **field, bo
             return array_items(f->type);
         }
     }
-    const sdkc_field *only = NULL;
+    const sdkc_field *only = NULL, *only_objects = NULL;
+    size_t narrays = 0, nobjects = 0;
     for (size_t i = 0; i < body->u.object.nfields; i++) {
         const sdkc_field *f = &body->u.object.fields[i];
         if (!array_items(f->type))
             continue;
-        if (only)
-            return NULL; /* several arrays: which one is the page is a guess */
+        narrays++;
         only = f;
+        if (kind_is(array_items(f->type), SDKC_TYPE_OBJECT)) {
+            nobjects++;
+            only_objects = f;
+        }
     }
+    /* several arrays: the page is the one array of objects beside arrays of scalars (Google's
+     * `unreachable` strings); otherwise which one is the page is a guess */
+    if (narrays > 1)
+        only = nobjects == 1 ? only_objects : NULL;
     if (!only)
         return NULL;
     *field = only->wire_name;
@@ -356,10 +371,11 @@ static const char *const TOKEN_FIELDS[] = {"next_cursor",
                                            "meta.nextCursor",
                                            "pagination.nextCursor",
                                            "next_page",
+                                           "cursor",
                                            NULL};
-static const char *const TOKEN_PARAMS[] = {"cursor",     "page_token", "pageToken",
-                                           "next_token", "nextToken",  "page_cursor",
-                                           "pageCursor", "page",       NULL};
+static const char *const TOKEN_PARAMS[] = {"cursor",    "page_token",  "pageToken",  "next_token",
+                                           "nextToken", "page_cursor", "pageCursor", "page",
+                                           "Cursor",    NULL};
 static const char *const URL_FIELDS[] = {"next_page_uri",
                                          "next_page_url",
                                          "nextPageUrl",
@@ -375,14 +391,16 @@ static const char *const URL_FIELDS[] = {"next_page_uri",
                                          "meta.next",
                                          "paging.next",
                                          "pagination.next_url",
+                                         "_metadata.next",
                                          NULL};
 static const char *const ITEM_PARAMS[] = {"starting_after", "after", NULL};
-static const char *const MORE_FIELDS[] = {"has_more", "hasMore", NULL};
-static const char *const PAGE_PARAMS[] = {"page", NULL};
-static const char *const PAGE_SIZE_PARAMS[] = {"per_page", "page_size", "pageSize", "perPage",
-                                               "limit",    "size",      NULL};
-static const char *const OFFSET_PARAMS[] = {"offset", NULL};
-static const char *const LIMIT_PARAMS[] = {"limit", NULL};
+static const char *const MORE_FIELDS[] = {"has_more", "hasMore", "more", NULL};
+static const char *const PAGE_PARAMS[] = {"page", "pageNumber", "page_number", "page[number]",
+                                          NULL};
+static const char *const PAGE_SIZE_PARAMS[] = {"per_page", "page_size", "pageSize",   "perPage",
+                                               "limit",    "size",      "page[size]", NULL};
+static const char *const OFFSET_PARAMS[] = {"offset", "skip", NULL};
+static const char *const LIMIT_PARAMS[] = {"limit", "take", NULL};
 
 static bool declares_link_header(const sdkc_node *resp)
 {
@@ -461,6 +479,14 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     const char *more = is_body ? NULL : first_field(body, MORE_FIELDS, SDKC_TYPE_BOOLEAN);
     const char *tok = is_body ? NULL : first_field(body, TOKEN_FIELDS, SDKC_TYPE_STRING);
     const char *tokp = first_param(op, TOKEN_PARAMS, SDKC_TYPE_STRING);
+    /* Asana: an offset token (a string `offset`, never a count) and next_page {offset, path,
+     * uri}; the token, not the absolute uri, so that the request keeps the client's base URL */
+    const sdkc_param *token_offset = cc_query_param(op, "offset");
+    if (!is_body && token_offset && kind_is(token_offset->type, SDKC_TYPE_STRING) &&
+        field_kind(body, "next_page.offset", SDKC_TYPE_STRING)) {
+        tok = "next_page.offset";
+        tokp = "offset";
+    }
     if (tok && tokp) {
         s.style = SDKC_PAGE_CURSOR_TOKEN;
         s.next = tok;
@@ -474,10 +500,10 @@ static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     if (after && strcmp(after, "after") == 0 && !says_id(cc_query_param(op, after)->docs))
         after =
             NULL; /* `after` may be a sequence number or a time: only an id is the last item's */
-    const char *page = first_param(op, PAGE_PARAMS, SDKC_TYPE_INTEGER);
-    const char *size = first_param(op, PAGE_SIZE_PARAMS, SDKC_TYPE_INTEGER);
-    const char *off = first_param(op, OFFSET_PARAMS, SDKC_TYPE_INTEGER);
-    const char *lim = first_param(op, LIMIT_PARAMS, SDKC_TYPE_INTEGER);
+    const char *page = first_count_param(op, PAGE_PARAMS);
+    const char *size = first_count_param(op, PAGE_SIZE_PARAMS);
+    const char *off = first_count_param(op, OFFSET_PARAMS);
+    const char *lim = first_count_param(op, LIMIT_PARAMS);
     /* a parameter and what confirms it, in order: the first pair present wins */
     const struct {
         sdkc_page_style style;
