@@ -14,7 +14,8 @@ import os
 import re
 import sys
 
-OP = re.compile(r"^  ([A-Z]+) +(\S+)  .*?(?:\[page ([a-z-]+) [^\]]*\])?$")
+OP = re.compile(r"^  ([A-Z]+) +(\S+)  ")
+PAGE = re.compile(r"\[page ([a-z-]+) ")
 
 
 def detections(path):
@@ -25,7 +26,8 @@ def detections(path):
             m = OP.match(line.rstrip("\n"))
             if m:
                 last = (m.group(1), m.group(2))
-                found[last] = [m.group(3), None]
+                pm = PAGE.search(line)
+                found[last] = [pm.group(1) if pm else None, None]
             elif last and line.startswith("         page: "):
                 found[last][1] = line.strip()[len("page: "):]
     return found
