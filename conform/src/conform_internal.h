@@ -34,14 +34,7 @@ void conform_vadd(sdkc_conform_report *r, const char *op, const char *probe, con
     __attribute__((format(printf, 8, 0)));
 void conform_note_unchecked(sdkc_conform_report *r, const char *pattern, size_t count);
 
-/* contract.c: what the document says beyond the IR (NULL / false without a document). */
-const sdkc_node *conform_op_node(const sdkc_doc *doc, const sdkc_operation *op);
-/* The response declared for status: exact, then its NXX range, then (allow_default) default;
- * $ref resolved. */
-const sdkc_node *conform_response(const sdkc_doc *doc, const sdkc_node *opnode, int status,
-                                  bool allow_default);
-const sdkc_node *conform_response_content(const sdkc_node *resp); /* non-empty `content` */
-const sdkc_node *conform_deref(const sdkc_doc *doc, const sdkc_node *n);
+/* contract.c */
 bool conform_media_is_json(const char *media_type); /* json or +json, parameters ignored */
 
 #endif

@@ -79,9 +79,9 @@ static unsigned parse_checks(const char *list)
     return bits ? bits : 0;
 }
 
-/* Load CONTRACT: IR JSON ("format": "sdkc-ir/1") or a contract the compiler reads (then *doc is
- * the document too, new, or NULL when it cannot be read twice). */
-static sdkc_compiled *load(const char *path, sdkc_doc **doc)
+/* Load CONTRACT: IR JSON ("format": "sdkc-ir/1") or a contract the compiler reads. Either way
+ * conformance reads only the IR. */
+static sdkc_compiled *load(const char *path)
 {
     sdkc_compiled *c = NULL;
     sdkc_diag *diag = NULL;
@@ -100,8 +100,6 @@ static sdkc_compiled *load(const char *path, sdkc_doc **doc)
         sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
         if (sdkc_compile_file(&c, path, &co, diag) != SDKC_OK)
             c = NULL;
-        else if (sdkc_doc_load_file(doc, path, diag) != SDKC_OK)
-            *doc = NULL;
     }
     if (!c)
         sdkc_diag_print(diag, stderr, true);
@@ -235,7 +233,6 @@ int sdkc_conform_main(int argc, char **argv)
     bool verbose = false, quiet = false;
     int rc = 2;
     sdkc_compiled *c = NULL;
-    sdkc_doc *doc = NULL;
     sdkc_conform_report *report = NULL;
     char *errmsg = NULL;
     bool global = false;
@@ -351,7 +348,7 @@ int sdkc_conform_main(int argc, char **argv)
             goto done;
         }
     }
-    c = load(contract, &doc);
+    c = load(contract);
     if (!c)
         goto done;
     const sdkc_ir *ir = sdkc_compiled_ir(c);
@@ -393,7 +390,6 @@ int sdkc_conform_main(int argc, char **argv)
     o.timeout_ms = timeout_ms;
     o.stream_ms = stream_ms;
     o.log = verbose ? stderr : NULL;
-    o.doc = doc;
     o.credentials = cl->creds;
     o.ncredentials = cl->ncreds;
     o.headers = cl->headers;
@@ -452,7 +448,6 @@ done:
     free(errmsg);
     sdkc_conform_report_free(report);
     sdkc_compiled_free(c);
-    sdkc_doc_free(doc);
     if (global)
         sdkrt_global_cleanup();
     return rc;

@@ -1,5 +1,5 @@
-/* contract.c - what the contract says that the IR does not keep: every declared response (all
- * 2xx, their media types and headers) and links, read from the document itself. */
+/* contract.c - media types as responses declare them: matching an answer's Content-Type against
+ * a declared one, and telling JSON apart. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,70 +7,6 @@
 #include <strings.h>
 
 #include "conform_internal.h"
-
-static const sdkc_node *deref(const sdkc_doc *doc, const sdkc_node *n)
-{
-    for (int i = 0; n && i < 8; i++) {
-        const char *ref = sdkc_node_text(sdkc_node_get(n, "$ref"));
-        if (!ref)
-            return n;
-        n = ref[0] == '#' ? sdkc_doc_pointer(doc, ref + 1) : NULL;
-    }
-    return n && !sdkc_node_get(n, "$ref") ? n : NULL;
-}
-
-static const char *const methods[] = {"get",     "put",  "post",  "delete",
-                                      "options", "head", "patch", "trace"};
-
-const sdkc_node *conform_op_node(const sdkc_doc *doc, const sdkc_operation *op)
-{
-    const sdkc_node *paths = doc ? sdkc_node_get(sdkc_doc_root(doc), "paths") : NULL;
-    if (!paths || paths->kind != SDKC_NODE_MAP || !op->loc.line)
-        return NULL;
-    for (size_t i = 0; i < paths->npairs; i++) {
-        const sdkc_node *item = deref(doc, paths->pairs[i].value);
-        for (size_t m = 0; item && m < sizeof methods / sizeof methods[0]; m++) {
-            const sdkc_node *o = sdkc_node_get(item, methods[m]);
-            if (o && o->loc.line == op->loc.line && o->loc.col == op->loc.col &&
-                strcasecmp(methods[m], op->method) == 0)
-                return o;
-        }
-    }
-    return NULL;
-}
-
-/* "200" exact, then "2XX", then "default" (only with allow_default). */
-const sdkc_node *conform_response(const sdkc_doc *doc, const sdkc_node *opnode, int status,
-                                  bool allow_default)
-{
-    const sdkc_node *resps = sdkc_node_get(opnode, "responses");
-    if (!resps || resps->kind != SDKC_NODE_MAP)
-        return NULL;
-    char exact[16], range[16];
-    snprintf(exact, sizeof exact, "%d", status);
-    snprintf(range, sizeof range, "%dXX", status / 100);
-    const sdkc_node *r = sdkc_node_get(resps, exact);
-    if (!r)
-        r = sdkc_node_get(resps, range);
-    if (!r) {
-        range[1] = range[2] = 'x';
-        r = sdkc_node_get(resps, range);
-    }
-    if (!r && allow_default)
-        r = sdkc_node_get(resps, "default");
-    return deref(doc, r);
-}
-
-const sdkc_node *conform_response_content(const sdkc_node *resp)
-{
-    const sdkc_node *c = sdkc_node_get(resp, "content");
-    return c && c->kind == SDKC_NODE_MAP && c->npairs ? c : NULL;
-}
-
-const sdkc_node *conform_deref(const sdkc_doc *doc, const sdkc_node *n)
-{
-    return deref(doc, n);
-}
 
 /* ---- media types ---- */
 

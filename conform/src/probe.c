@@ -84,8 +84,7 @@ typedef struct runner {
     bool have_credentials;
     stored *store;
     size_t nstore, capstore;
-    const sdkc_node **opnodes; /* per operation, with a document */
-    bool *probed;              /* per operation: a valid probe got a real answer */
+    bool *probed; /* per operation: a valid probe got a real answer */
     long timeout_ms, stream_ms;
     unsigned checks;
     struct timespec deadline; /* tv_sec 0: none */
@@ -401,11 +400,6 @@ static const sdkc_success *success_for(const sdkc_operation *op, int status)
     return range;
 }
 
-static bool success_status(const sdkc_operation *op, int status)
-{
-    return success_for(op, status) != NULL;
-}
-
 static const sdkc_error_tag *error_tag(const sdkc_error_status *es, const char *tag)
 {
     for (size_t i = 0; es && tag && i < es->ntags; i++)
@@ -521,37 +515,24 @@ static size_t validate_into(probe_ctx *pc, const char *check, const sdkc_type *t
     return sdkc_validation_total(val);
 }
 
-/* The operation's node in the contract document, or NULL. */
-static const sdkc_node *op_node(const runner *rn, const sdkc_operation *op)
+/* The declared response a status answers (a success, else an error status), or NULL. */
+static const sdkc_response_info *response_info(const sdkc_operation *op, int status)
 {
-    return rn->opnodes ? rn->opnodes[op - rn->ir->ops] : NULL;
-}
-
-/* Is status a declared success? The IR keeps one (the lowest 2xx); the document has them all. */
-static bool declared_success(const runner *rn, const sdkc_operation *op, int status,
-                             const sdkc_node **resp_node)
-{
-    const sdkc_node *on = op_node(rn, op);
-    *resp_node = on ? conform_response(rn->opts->doc, on, status, false) : NULL;
-    if (success_status(op, status))
-        return true;
-    return status / 100 == 2 && *resp_node;
+    const sdkc_success *sx = success_for(op, status);
+    const sdkc_error_status *es = sx ? NULL : error_status(op, status);
+    return sx ? &sx->response : es ? &es->response : NULL;
 }
 
 /* Required response headers the answer lacks (Content-Type is never a declared header). */
-static void judge_headers(probe_ctx *pc, const sdkc_node *resp_node, const sdkrt_response *resp,
+static void judge_headers(probe_ctx *pc, const sdkc_response_info *ri, const sdkrt_response *resp,
                           int status, const char *evidence)
 {
-    const sdkc_node *h = sdkc_node_get(resp_node, "headers");
-    if (!resp || !h || h->kind != SDKC_NODE_MAP)
+    if (!resp || !ri)
         return;
     size_t checked = 0;
-    for (size_t i = 0; i < h->npairs; i++) {
-        const char *name = h->pairs[i].key->str;
-        const sdkc_node *hn = conform_deref(pc->rn->opts->doc, h->pairs[i].value);
-        bool req = false;
-        if (!hn || strcasecmp(name, "Content-Type") == 0 ||
-            !sdkc_node_bool(sdkc_node_get(hn, "required"), &req) || !req)
+    for (size_t i = 0; i < ri->nheaders; i++) {
+        const char *name = ri->headers[i].name;
+        if (!ri->headers[i].required || strcasecmp(name, "Content-Type") == 0)
             continue;
         checked++;
         if (!sdkrt_response_header(resp, name)) {
@@ -567,23 +548,23 @@ static void judge_headers(probe_ctx *pc, const sdkc_node *resp_node, const sdkrt
             checked, checked == 1 ? "" : "s");
 }
 
-/* Does ct match one media type the response declares? The IR's, and the document's. */
-static bool media_declared(const runner *rn, const char *ir_ct, const sdkc_node *content,
-                           const char *ct, sdkc_buf *declared)
+/* Does ct match one media type the response declares? The one the IR decodes first, then the
+ * others. */
+static bool media_declared(const char *ir_ct, const sdkc_response_info *ri, const char *ct,
+                           sdkc_buf *declared)
 {
     bool ok = false;
     if (ir_ct) {
         ok = sdkc_conform_media_match(ir_ct, ct);
         sdkc_buf_puts(declared, ir_ct);
     }
-    for (size_t i = 0; content && i < content->npairs; i++) {
-        const char *mt = content->pairs[i].key->str;
+    for (size_t i = 0; ri && i < ri->nmedia_types; i++) {
+        const char *mt = ri->media_types[i];
         if (ir_ct && strcmp(mt, ir_ct) == 0)
             continue;
         ok = ok || sdkc_conform_media_match(mt, ct);
         sdkc_buf_printf(declared, "%s%s", declared->len ? ", " : "", mt);
     }
-    (void)rn;
     return ok;
 }
 
@@ -675,7 +656,6 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     json_t *result = NULL;
     const char *got_tag = NULL;
     json_t *parsed = NULL;
-    const sdkc_node *resp_node = NULL;
     pc->status = status;
 
     if (pc->mode != MODE_NO_CREDENTIALS && (status == 401 || status == 403)) {
@@ -695,12 +675,10 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
     if (is_valid(pc->mode) || pc->mode == MODE_AFTER_DELETE || pc->mode == MODE_UNKNOWN_ID)
         pc->answered = is_valid(pc->mode);
 
-    bool success = declared_success(rn, op, status, &resp_node);
     const sdkc_success *sx = success_for(op, status);
-    bool ir_success = sx != NULL;
+    bool success = sx != NULL;
     const sdkc_error_status *es = success ? NULL : error_status(op, status);
-    if (!success && op_node(rn, op))
-        resp_node = conform_response(rn->opts->doc, op_node(rn, op), status, true);
+    const sdkc_response_info *ri = sx ? &sx->response : es ? &es->response : NULL;
 
     if (!success && !es) {
         /* An invalid request may be refused with any 4xx: APIs seldom declare them all. */
@@ -715,14 +693,13 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
         goto expect;
     }
     ADD(pc, CHECK_STATUS, SDKC_VERDICT_PASS, NULL, NULL, "%d declared", status);
-    judge_headers(pc, resp_node, resp, status, evidence);
+    judge_headers(pc, ri, resp, status, evidence);
 
-    const char *want_ct = ir_success ? sx->content_type : es ? es->content_type : NULL;
-    const sdkc_node *content = conform_response_content(resp_node);
-    bool want_body = ir_success ? sx->encoding != SDKC_ENC_NONE
-                     : es       ? es->content_type != NULL
-                                : false;
-    want_body = want_body || content;
+    const char *want_ct = success ? sx->content_type : es ? es->content_type : NULL;
+    bool want_body = success ? sx->encoding != SDKC_ENC_NONE
+                     : es    ? es->content_type != NULL
+                             : false;
+    want_body = want_body || (ri && ri->nmedia_types);
     if (!want_body) {
         if (len > 0)
             ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_DEVIATION, NULL, NULL,
@@ -736,7 +713,7 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
         goto expect;
     }
     sdkc_buf declared = SDKC_BUF_INIT;
-    bool ct_ok = ct && media_declared(rn, want_ct, content, ct, &declared);
+    bool ct_ok = ct && media_declared(want_ct, ri, ct, &declared);
     if (!ct_ok) {
         ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_DEVIATION, NULL, NULL, "expected %s; %s",
             declared.data ? declared.data : "?", evidence);
@@ -751,7 +728,7 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
        beside JSON) is not judged against it. Every declared 2xx has its own. */
     if (want_ct && !sdkc_conform_media_match(want_ct, ct))
         goto expect;
-    if ((success && !ir_success) || (!success && !want_ct))
+    if (!success && !want_ct)
         goto expect;
 
     json_error_t jerr;
@@ -2130,18 +2107,12 @@ static const json_t *link_value(const char *expr, const json_t *body)
 /* Remember the parameters an answer's OpenAPI links give other operations. */
 static void learn_links(runner *rn, const sdkc_operation *op, int status, const json_t *body)
 {
-    const sdkc_node *on = op_node(rn, op);
-    const sdkc_node *resp = on ? conform_response(rn->opts->doc, on, status, true) : NULL;
-    const sdkc_node *links = sdkc_node_get(resp, "links");
-    for (size_t i = 0; links && links->kind == SDKC_NODE_MAP && i < links->npairs; i++) {
-        const sdkc_node *l = conform_deref(rn->opts->doc, links->pairs[i].value);
-        const char *target = sdkc_node_text(sdkc_node_get(l, "operationId"));
-        const sdkc_node *params = sdkc_node_get(l, "parameters");
-        for (size_t j = 0; target && params && params->kind == SDKC_NODE_MAP && j < params->npairs;
-             j++) {
-            const char *expr = sdkc_node_text(params->pairs[j].value);
-            const json_t *v = expr ? link_value(expr, body) : NULL;
-            const char *pname = params->pairs[j].key->str;
+    const sdkc_response_info *ri = response_info(op, status);
+    for (size_t i = 0; ri && i < ri->nlinks; i++) {
+        const char *target = ri->links[i].operation_id;
+        for (size_t j = 0; j < ri->links[i].nparams; j++) {
+            const json_t *v = link_value(ri->links[i].params[j].value, body);
+            const char *pname = ri->links[i].params[j].name;
             const char *dot = strchr(pname, '.'); /* "path.itemId" */
             sdkc_buf k = SDKC_BUF_INIT;
             sdkc_buf_printf(&k, "%s:%s", target, dot ? dot + 1 : pname);
@@ -2381,7 +2352,6 @@ static bool worker_init(worker *wk, runner *rn)
     memset(wk, 0, sizeof *wk);
     wk->rn = rn;
     sdkc_validate_options vo = SDKC_VALIDATE_OPTIONS_INIT;
-    vo.doc = rn->opts->doc;
     return sdkc_validation_new(&wk->val, &vo) == SDKC_OK && sdkc_arena_new(&wk->arena) == SDKC_OK;
 }
 
@@ -2443,15 +2413,6 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
         goto done;
     }
     mu = true;
-    if (opts->doc && ir->nops) {
-        rn.opnodes = calloc(ir->nops, sizeof *rn.opnodes);
-        if (!rn.opnodes) {
-            st = SDKC_ERR_NOMEM;
-            goto done;
-        }
-        for (size_t i = 0; i < ir->nops; i++)
-            rn.opnodes[i] = conform_op_node(opts->doc, &ir->ops[i]);
-    }
     rn.r->base_url = opts->base_url ? xstrdup(opts->base_url) : NULL;
     rn.r->contract = ir->source_name ? xstrdup(ir->source_name) : NULL;
     sdkrt_client_options co = SDKRT_CLIENT_OPTIONS_INIT;
@@ -2535,7 +2496,6 @@ done:
     sdkrt_client_free(rn.client);
     sdkrt_client_free(rn.anon);
     free(anon_headers);
-    free(rn.opnodes);
     free(rn.probed);
     free(rn.queue);
     for (size_t i = 0; i < rn.nstore; i++) {

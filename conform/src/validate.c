@@ -26,7 +26,6 @@ typedef struct dev_list {
 
 struct sdkc_validation {
     size_t max_dev, max_depth;
-    const sdkc_doc *doc; /* borrowed, or NULL */
     dev_list devs;
     pat_entry *pats;
     size_t npats, cappats;
@@ -61,7 +60,6 @@ sdkc_status sdkc_validation_new(sdkc_validation **out, const sdkc_validate_optio
         return SDKC_ERR_NOMEM;
     v->max_dev = opts && opts->max_deviations ? opts->max_deviations : 100;
     v->max_depth = opts && opts->max_depth ? opts->max_depth : 256;
-    v->doc = opts ? opts->doc : NULL;
     *out = v;
     return SDKC_OK;
 }
@@ -693,15 +691,6 @@ static void check_map(walk *w, const sdkc_type *t, const json_t *value)
     }
 }
 
-/* The schema node a type came from, when the contract is at hand. */
-static const sdkc_node *origin_node(const walk *w, const sdkc_type *t)
-{
-    if (!w->v->doc || !t->origin || t->origin[0] != '/')
-        return NULL;
-    const sdkc_node *n = sdkc_doc_pointer(w->v->doc, t->origin);
-    return n && n->kind == SDKC_NODE_MAP ? n : NULL;
-}
-
 static bool is_field(const sdkc_type *t, const char *name)
 {
     for (size_t i = 0; i < t->u.object.nfields; i++)
@@ -710,13 +699,13 @@ static bool is_field(const sdkc_type *t, const char *name)
     return false;
 }
 
-/* Names in one schema's `required` that the object does not declare as fields. */
-static void required_of(walk *w, const sdkc_type *t, const sdkc_node *schema, const json_t *value)
+/* `required` names that no property declares (the contract's, kept by the IR beside the
+ * fields): a value must still have them. */
+static void check_required_only(walk *w, const sdkc_type *t, const json_t *value)
 {
-    const sdkc_node *req = sdkc_node_get(schema, "required");
-    for (size_t i = 0; req && req->kind == SDKC_NODE_SEQ && i < req->nitems; i++) {
-        const char *name = sdkc_node_text(req->items[i]);
-        if (!name || is_field(t, name) || json_object_get(value, name))
+    for (size_t i = 0; i < t->u.object.nrequired_only; i++) {
+        const char *name = t->u.object.required_only[i];
+        if (is_field(t, name) || json_object_get(value, name))
             continue;
         size_t base = w->path->len;
         path_key(w->path, name);
@@ -725,57 +714,25 @@ static void required_of(walk *w, const sdkc_type *t, const sdkc_node *schema, co
     }
 }
 
-/* `required` names that `properties` leaves out (the IR keeps fields only): the schema itself
- * and its allOf members, $ref resolved one step. */
-static void check_extra_required(walk *w, const sdkc_type *t, const json_t *value)
-{
-    const sdkc_node *n = origin_node(w, t);
-    if (!n)
-        return;
-    required_of(w, t, n, value);
-    const sdkc_node *all = sdkc_node_get(n, "allOf");
-    for (size_t i = 0; all && all->kind == SDKC_NODE_SEQ && i < all->nitems; i++) {
-        const sdkc_node *m = all->items[i];
-        const char *ref = sdkc_node_text(sdkc_node_get(m, "$ref"));
-        if (ref && ref[0] == '#')
-            m = sdkc_doc_pointer(w->v->doc, ref + 1);
-        if (m && m->kind == SDKC_NODE_MAP)
-            required_of(w, t, m, value);
-    }
-}
-
 /* A kind the compiler inferred from keywords (`items`, `properties`, `pattern`, ...) of a
  * schema without `type`: JSON Schema applies those keywords only to values of that kind, so a
  * value of another kind is valid. */
-static bool inferred_elsewhere(const walk *w, const sdkc_type *t, const json_t *value)
+static bool inferred_elsewhere(const sdkc_type *t, const json_t *value)
 {
-    bool kind_ok;
+    if (!t->inferred)
+        return false;
     switch (t->kind) {
     case SDKC_TYPE_ARRAY:
     case SDKC_TYPE_TUPLE:
-        kind_ok = json_is_array(value);
-        break;
+        return !json_is_array(value);
     case SDKC_TYPE_OBJECT:
     case SDKC_TYPE_MAP:
-        kind_ok = json_is_object(value);
-        break;
+        return !json_is_object(value);
     case SDKC_TYPE_STRING:
-        kind_ok = json_is_string(value);
-        break;
+        return !json_is_string(value);
     default:
         return false;
     }
-    if (kind_ok)
-        return false;
-    const sdkc_node *n = origin_node(w, t);
-    if (!n)
-        return false;
-    static const char *const shaped[] = {"type",  "$ref", "allOf", "anyOf",
-                                         "oneOf", "enum", "const", "not"};
-    for (size_t i = 0; i < sizeof shaped / sizeof shaped[0]; i++)
-        if (sdkc_node_get(n, shaped[i]))
-            return false;
-    return true;
 }
 
 static void check_object(walk *w, const sdkc_type *t, const json_t *value)
@@ -797,7 +754,7 @@ static void check_object(walk *w, const sdkc_type *t, const json_t *value)
         }
         path_truncate(w->path, base);
     }
-    check_extra_required(w, t, value);
+    check_required_only(w, t, value);
     /* Properties the object does not declare, in the value's order (jansson keeps it). */
     const char *key;
     json_t *member;
@@ -965,15 +922,6 @@ static void check_json_string(walk *w, const sdkc_type *t, const json_t *value)
     json_decref(inner);
 }
 
-/* A NULLABLE the compiler added on its own (no source location, the same origin as its inner
- * type): the live-server leniency for page cursors. The contract does not allow null there, so
- * conformance does not either. */
-static bool is_leniency(const sdkc_type *t)
-{
-    const sdkc_type *in = t->u.nullable.inner;
-    return t->loc.line == 0 && in && t->origin && in->origin && strcmp(t->origin, in->origin) == 0;
-}
-
 static void check(walk *w, const sdkc_type *t, const json_t *value)
 {
     if (!t || !value)
@@ -982,7 +930,7 @@ static void check(walk *w, const sdkc_type *t, const json_t *value)
         report(w, "depth", "nesting deeper than %zu levels; not checked further", w->v->max_depth);
         return;
     }
-    if (inferred_elsewhere(w, t, value))
+    if (inferred_elsewhere(t, value))
         return;
     w->depth++;
     switch (t->kind) {
@@ -1025,7 +973,7 @@ static void check(walk *w, const sdkc_type *t, const json_t *value)
     case SDKC_TYPE_NULLABLE:
         if (!json_is_null(value))
             check(w, t->u.nullable.inner, value);
-        else if (is_leniency(t))
+        else if (t->u.nullable.lenient)
             report(w, "type",
                    "null where the contract declares %s (the IR accepts null here only "
                    "as a leniency for SDKs)",

@@ -111,6 +111,9 @@ const sdkc_field *cc_field_of(const sdkc_type *t, const char *wire);
 /* The query parameter of op with that wire name, or NULL. */
 const sdkc_param *cc_query_param(const sdkc_operation *op, const char *name);
 
+/* response_info.c: the media types, headers and links of a response node into *out. */
+void cc_response_info(cctx *c, const sdkc_node *resp, sdkc_response_info *out);
+
 /* paging.c */
 /* Load opts->pagination_file (errors at its own positions); false only when out of memory. */
 bool cc_pages_config_load(cctx *c);

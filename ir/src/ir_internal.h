@@ -1,5 +1,5 @@
-/* ir_internal.h - what the compiler (compile*.c) and the IR JSON reader (ir_json.c) share: the
- * owner of an IR. Not installed; emitters see only sdkc/ir.h. */
+/* ir_internal.h - what the compiler (compile*.c) and the IR JSON reader (ir_json_read*.c)
+ * share: the owner of an IR. Not installed; emitters see only sdkc/ir.h. */
 #ifndef SDKC_IR_INTERNAL_H
 #define SDKC_IR_INTERNAL_H
 

@@ -716,6 +716,7 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
                         const sdkc_node *resp, sdkc_error_status *e)
 {
     e->status = status;
+    cc_response_info(c, resp, &e->response);
     const sdkc_pair *pc = pick_content(sdkc_node_get(resp, "content"));
     if (!pc)
         return;
@@ -1050,6 +1051,7 @@ static void build_more_success(cctx *c, const raw_op *r, int st, const char *key
                                const sdkc_node *resp, sdkc_success *out)
 {
     out->status = st;
+    cc_response_info(c, resp, &out->response);
     const sdkc_pair *pc = pick_content(sdkc_node_get(resp, "content"));
     if (!pc || st == 204) {
         out->encoding = SDKC_ENC_NONE;
@@ -1229,6 +1231,7 @@ static void build_responses(cctx *c, const raw_op *r, sdkc_operation *op)
         return;
     }
     op->success.status = best;
+    cc_response_info(c, best_resp, &op->success.response);
     const sdkc_node *content = sdkc_node_get(best_resp, "content");
     const sdkc_pair *pc = pick_content(content);
     if (!pc || best == 204) {

@@ -220,6 +220,16 @@ static bool has_id(const sdkc_type *t, const char *id, int depth)
     return f && (kind_is(f->type, SDKC_TYPE_STRING) || kind_is(f->type, SDKC_TYPE_INTEGER));
 }
 
+/* A null the contract does not allow, accepted because live servers send it: marked lenient so
+ * that conformance still reports it. */
+static const sdkc_type *lenient_nullable(cctx *c, const sdkc_type *t)
+{
+    sdkc_type *n = cc_nullable(c, t, NULL);
+    if (n && n != t)
+        n->u.nullable.lenient = true;
+    return n;
+}
+
 /* Check spec against op and, when it holds, make it op->pagination. */
 static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport *rep)
 {
@@ -346,10 +356,10 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
         /* the live OpenCode server sends null for an absent cursor: say so in the IR */
         const sdkc_field *cur = field_at(body, p->cursor_field);
         sdkc_field *mnext = (sdkc_field *)cc_field_of(cur->type, p->next_field);
-        mnext->type = cc_nullable(c, mnext->type, NULL);
+        mnext->type = lenient_nullable(c, mnext->type);
         if (p->previous_field) {
             sdkc_field *mprev = (sdkc_field *)cc_field_of(cur->type, p->previous_field);
-            mprev->type = cc_nullable(c, mprev->type, NULL);
+            mprev->type = lenient_nullable(c, mprev->type);
         }
     }
     op->pagination = p;

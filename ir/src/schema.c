@@ -900,6 +900,29 @@ static bool property_flag(cctx *c, const sdkc_node *pv, const char *key)
     const sdkc_node *target = ref ? cc_resolve_ref(c, ref) : NULL;
     return target && sdkc_node_bool(kget(target, key), &b) && b;
 }
+
+/* The names of the required lists that no field declares (each once, in list order): the IR
+ * keeps them so that a value is still checked for them. */
+static void required_only(cctx *c, sdkc_type *t, const sdkc_node *const *reqs, size_t nreqs)
+{
+    size_t n = 0, k = 0;
+    for (size_t i = 0; i < nreqs; i++)
+        n += reqs[i] && reqs[i]->kind == SDKC_NODE_SEQ ? reqs[i]->nitems : 0;
+    const char **names = n ? cc_alloc(c, n * sizeof *names) : NULL;
+    for (size_t i = 0; names && i < nreqs; i++)
+        for (size_t j = 0; reqs[i] && reqs[i]->kind == SDKC_NODE_SEQ && j < reqs[i]->nitems; j++) {
+            const char *name = cc_text(reqs[i]->items[j]);
+            bool seen =
+                !name || field_index(t->u.object.fields, t->u.object.nfields, name, false) >= 0;
+            for (size_t m = 0; !seen && m < k; m++)
+                seen = strcmp(names[m], name) == 0;
+            if (!seen && (names[k] = cc_strdup(c, name)) != NULL)
+                k++;
+        }
+    t->u.object.required_only = names;
+    t->u.object.nrequired_only = k;
+}
+
 static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char *const *origins,
                               size_t nparts, const char *ctxname, sdkc_type *dest)
 {
@@ -1020,6 +1043,7 @@ static sdkc_type *conv_object(cctx *c, const sdkc_node *const *parts, const char
     sdkc_map_cleanup(&safe);
     t->u.object.fields = fields;
     t->u.object.nfields = nf;
+    required_only(c, t, reqs, nreqs);
     if (addl_false)
         t->u.object.additional = NULL;
     else if (addl && addl->kind == SDKC_NODE_MAP)
@@ -1647,7 +1671,10 @@ static sdkc_type *conv_body(cctx *c, const sdkc_node *n, const char *ctxname, co
             return any_into(c, tynode, origin, "'type' must be a string or a list", dest);
         return new_type(c, SDKC_TYPE_ANY, n, origin, &dest); /* `{}`: any value, as declared */
     }
-    return conv_typed(c, n, tynode, ty, ctxname, origin, dest);
+    sdkc_type *t = conv_typed(c, n, tynode, ty, ctxname, origin, dest);
+    if (t && !tynode && !kget(n, "anyOf") && !kget(n, "oneOf"))
+        t->inferred = true;
+    return t;
 }
 
 static sdkc_type *conv(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
@@ -2299,6 +2326,15 @@ static void check_empty_cycles(cctx *c)
     }
 }
 
+/* Built from a component schema's own node (origin "/components/schemas/X"), not from a
+ * property or member inside one: a type the contract declared. */
+static bool component_root(const char *origin)
+{
+    static const char schemas[] = "/components/schemas/";
+    return origin && strncmp(origin, schemas, sizeof schemas - 1) == 0 &&
+           !strchr(origin + sizeof schemas - 1, '/');
+}
+
 void cc_schemas_finish(cctx *c, sdkc_ir *ir)
 {
     check_empty_cycles(c);
@@ -2355,6 +2391,8 @@ void cc_schemas_finish(cctx *c, sdkc_ir *ir)
         }
     }
     sdkc_map_cleanup(&safe);
+    for (size_t i = 0; i < n; i++)
+        ((sdkc_type *)types[i])->declared = component_root(types[i]->origin);
     ir->types = types;
     ir->ntypes = n;
 }

@@ -618,6 +618,86 @@ START_TEST(golden_opencode_shape)
 }
 END_TEST
 
+static sdkc_compiled *read_ir_file(const char *path, sdkc_diag *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_read_file(path, &text, &len), SDKC_OK);
+    sdkc_compiled *c = NULL;
+    sdkc_status st = sdkc_ir_from_json(&c, path, text, len, d);
+    if (st != SDKC_OK)
+        sdkc_diag_print(d, stderr, false);
+    ck_assert_int_eq(st, SDKC_OK);
+    free(text);
+    return c;
+}
+
+/* Counts the lenient nullables among the fields of named objects. */
+static size_t lenient_fields(const sdkc_ir *ir)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ir->ntypes; i++) {
+        const sdkc_type *t = ir->types[i];
+        for (size_t j = 0; t->kind == SDKC_TYPE_OBJECT && j < t->u.object.nfields; j++) {
+            const sdkc_type *ft = t->u.object.fields[j].type;
+            n += ft->kind == SDKC_TYPE_NULLABLE && ft->u.nullable.lenient;
+        }
+    }
+    return n;
+}
+
+static void expect_default_info(const sdkc_response_info *ri, const char *content_type)
+{
+    ck_assert_uint_eq(ri->nheaders, 0);
+    ck_assert_uint_eq(ri->nlinks, 0);
+    ck_assert_uint_eq(ri->nmedia_types, content_type ? 1 : 0);
+    if (content_type)
+        ck_assert_str_eq(ri->media_types[0], content_type);
+}
+
+/* IR JSON written before the facts existed (example.ir.json as sdkc 0.3.0 wrote it) still reads,
+ * with the documented defaults: `declared` from the origin (the rule emitters applied before, so
+ * they generate the same code), no lenient nullable, inferred kind, required-only name, header
+ * or link, and the media types of a response its content_type alone. */
+START_TEST(old_format_defaults)
+{
+    sdkc_diag *d = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_compiled *oc =
+        read_ir_file(SDKC_SOURCE_DIR "/tests/compiler/data/ir/example-before-facts.ir.json", d);
+    sdkc_compiled *nc = read_ir_file(GOLDEN_DIR "/example.ir.json", d);
+    const sdkc_ir *old = sdkc_compiled_ir(oc), *now = sdkc_compiled_ir(nc);
+    ck_assert_uint_eq(old->ntypes, now->ntypes);
+    size_t declared = 0;
+    for (size_t i = 0; i < old->ntypes; i++) {
+        ck_assert_str_eq(old->types[i]->name, now->types[i]->name);
+        ck_assert_int_eq(old->types[i]->declared, now->types[i]->declared);
+        ck_assert(!old->types[i]->inferred);
+        if (old->types[i]->kind == SDKC_TYPE_OBJECT)
+            ck_assert_uint_eq(old->types[i]->u.object.nrequired_only, 0);
+        declared += old->types[i]->declared;
+    }
+    /* both kinds occur, so the comparison above means something */
+    ck_assert_uint_gt(declared, 0);
+    ck_assert_uint_lt(declared, old->ntypes);
+    ck_assert_uint_eq(lenient_fields(old), 0);
+    ck_assert_uint_gt(lenient_fields(now), 0);
+    ck_assert_uint_eq(old->nops, now->nops);
+    for (size_t i = 0; i < old->nops; i++) {
+        const sdkc_operation *op = &old->ops[i];
+        expect_default_info(&op->success.response, op->success.content_type);
+        for (size_t j = 0; j < op->nmore_successes; j++)
+            expect_default_info(&op->more_successes[j].response,
+                                op->more_successes[j].content_type);
+        for (size_t j = 0; j < op->nerrors; j++)
+            expect_default_info(&op->errors[j].response, op->errors[j].content_type);
+    }
+    sdkc_compiled_free(oc);
+    sdkc_compiled_free(nc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *ir_json_suite(void)
 {
     Suite *s = suite_create("ir_json");
@@ -633,6 +713,7 @@ static Suite *ir_json_suite(void)
     tcase_add_loop_test(tc, golden_compile, 0, (int)NGOLDENS);
     tcase_add_loop_test(tc, golden_round_trip, 0, (int)NGOLDENS);
     tcase_add_test(tc, golden_opencode_shape);
+    tcase_add_test(tc, old_format_defaults);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -256,6 +256,77 @@ static void round_trips(const sdkc_compiled *c)
     sdkc_diag_free(diag);
 }
 
+/* What a response declares besides its body, and facts of types: in the IR and its JSON. */
+START_TEST(test_response_and_type_facts)
+{
+    static const char yaml[] =
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /w:\n    get:\n"
+        "      operationId: w.list\n      responses:\n        '200':\n"
+        "          description: ok\n          headers:\n"
+        "            X-Count: {$ref: '#/components/headers/Count'}\n"
+        "            X-Note: {description: a note, schema: {type: string}}\n"
+        "            X-Gone: {$ref: '#/components/headers/Missing'}\n"
+        "          content:\n            application/xml: {schema: {type: string}}\n"
+        "            application/json: {schema: {$ref: '#/components/schemas/W'}}\n"
+        "          links:\n"
+        "            One: {operationId: w.get, parameters: {id: '$response.body#/id', "
+        "path.k: 3}}\n"
+        "            ByRef: {operationRef: '#/paths/~1w/get'}\n"
+        "        '404': {description: none}\n"
+        "components:\n  headers:\n    Count: {required: true, schema: {type: integer}}\n"
+        "  schemas:\n    W:\n      allOf:\n"
+        "        - type: object\n          required: [id]\n          properties:\n"
+        "            id: {type: string}\n"
+        "            tags: {type: object, properties: {a: {type: string}}}\n"
+        "        - {required: [extra, id, extra]}\n"
+        "    Loose: {items: {type: string}}\n";
+    size_t warnings = 0;
+    sdkc_compiled *c = compile_text(yaml, &warnings);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    const sdkc_operation *op = sdkc_ir_operation(ir, "w.list");
+    ck_assert_ptr_nonnull(op);
+    const sdkc_response_info *ri = &op->success.response;
+    ck_assert_str_eq(op->success.content_type, "application/json");
+    ck_assert_uint_eq(ri->nmedia_types, 2);
+    ck_assert_str_eq(ri->media_types[0], "application/xml");
+    ck_assert_str_eq(ri->media_types[1], "application/json");
+    /* a broken header $ref leaves that header out */
+    ck_assert_uint_eq(ri->nheaders, 2);
+    ck_assert_str_eq(ri->headers[0].name, "X-Count");
+    ck_assert(ri->headers[0].required);
+    ck_assert_str_eq(ri->headers[1].name, "X-Note");
+    ck_assert(!ri->headers[1].required);
+    ck_assert_str_eq(ri->headers[1].docs, "a note");
+    /* links by operationRef are not kept */
+    ck_assert_uint_eq(ri->nlinks, 1);
+    ck_assert_str_eq(ri->links[0].name, "One");
+    ck_assert_str_eq(ri->links[0].operation_id, "w.get");
+    ck_assert_uint_eq(ri->links[0].nparams, 2);
+    ck_assert_str_eq(ri->links[0].params[0].name, "id");
+    ck_assert_str_eq(ri->links[0].params[0].value, "$response.body#/id");
+    ck_assert_str_eq(ri->links[0].params[1].name, "path.k");
+    ck_assert_str_eq(ri->links[0].params[1].value, "3");
+    ck_assert_uint_eq(op->nerrors, 1);
+    ck_assert_uint_eq(op->errors[0].response.nmedia_types, 0);
+    ck_assert_uint_eq(op->errors[0].response.nheaders, 0);
+    const sdkc_type *w = sdkc_ir_type(ir, "W");
+    const sdkc_type *loose = sdkc_ir_type(ir, "Loose");
+    ck_assert_ptr_nonnull(w);
+    ck_assert_ptr_nonnull(loose);
+    ck_assert(w->declared && loose->declared);
+    ck_assert(loose->inferred && !w->inferred);
+    ck_assert_uint_eq(w->u.object.nrequired_only, 1);
+    ck_assert_str_eq(w->u.object.required_only[0], "extra");
+    /* the inline `tags` object is named by the compiler, not declared */
+    size_t made_up = 0;
+    for (size_t i = 0; i < ir->ntypes; i++)
+        made_up += !ir->types[i]->declared;
+    ck_assert_uint_eq(made_up, 1);
+    round_trips(c);
+    sdkc_compiled_free(c);
+}
+END_TEST
+
 /* Every declared 2xx is a success with its own type; 2XX besides an exact one too. */
 START_TEST(test_several_successes)
 {
@@ -389,6 +460,7 @@ int main(void)
     tcase_add_test(tc, test_body_alternative_with_own_schema_warns);
     tcase_add_test(tc, test_fragment_ranges_and_reserved_headers);
     tcase_add_test(tc, test_several_successes);
+    tcase_add_test(tc, test_response_and_type_facts);
     tcase_add_test(tc, test_stream_variant);
     tcase_add_test(tc, test_auth_unspecified);
     tcase_add_test(tc, test_security_optional);

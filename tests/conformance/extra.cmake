@@ -71,6 +71,13 @@ if(TARGET sdkc-cli AND SDKC_PYTHON3)
                         second_success_schema max-time sigint refused)
   sdkc_conform_py_tests(pages.py page cursor-object cursor-token cursor-item next-url link-header
                         page-number offset)
+  # facts.yaml: the same report from a contract and from its IR JSON (headers, links, allOf
+  # required names and nullables are facts of the IR)
+  add_test(NAME conformance/facts_same_report
+           COMMAND ${SDKC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/faults/facts.py
+                   $<TARGET_FILE:sdkc-cli> ${CMAKE_CURRENT_BINARY_DIR}/facts)
+  set_tests_properties(conformance/facts_same_report PROPERTIES LABELS "conformance;script"
+                                                               TIMEOUT 60)
 endif()
 
 # --- prism corpus: sdkc conform against Prism mocks of tests/mock/corpus.txt ----------------------

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sdkc/conform.h"
+#include "sdkc/doc.h"
 #include "sdkc/validate.h"
 
 /* ---- hand-built types ---- */
@@ -182,15 +183,17 @@ START_TEST(rule_type)
     expect_ok(&t_nullable_string, "null");
     expect_ok(&t_nullable_string, "\"s\"");
     expect_one(&t_nullable_string, "5", "$", "type");
-    /* a NULLABLE the compiler added as a leniency (no location, same origin as its inner type)
-       is not part of the contract: null is a deviation there */
+    /* a NULLABLE the compiler added as a leniency is not part of the contract: null is a
+       deviation there; an anonymous nullable of the contract (no location, the origin of its
+       inner type, as read from IR JSON) accepts null */
     sdkc_type cursor = {.kind = SDKC_TYPE_STRING, .origin = "/c/next"};
-    sdkc_type lenient = {
-        .kind = SDKC_TYPE_NULLABLE, .origin = "/c/next", .u.nullable = {.inner = &cursor}};
+    sdkc_type lenient = {.kind = SDKC_TYPE_NULLABLE,
+                         .origin = "/c/next",
+                         .u.nullable = {.inner = &cursor, .lenient = true}};
     expect_one(&lenient, "null", "$", "type");
     expect_ok(&lenient, "\"c1\"");
     sdkc_type declared = lenient;
-    declared.loc.line = 12; /* written in the contract */
+    declared.u.nullable.lenient = false;
     expect_ok(&declared, "null");
     /* message names both kinds */
     sdkc_validation *v = run(&t_string, "12");
@@ -389,7 +392,8 @@ START_TEST(rule_union_untagged)
 }
 END_TEST
 
-/* With the contract document: what JSON Schema says and the IR cannot. */
+/* What JSON Schema says beyond the kinds, kept by the IR as facts: from the compiler and from
+ * its IR JSON alike. */
 static const char leniency_contract[] = "openapi: 3.1.0\n"
                                         "info: {title: t, version: '1'}\n"
                                         "paths: {}\n"
@@ -409,14 +413,17 @@ static const char leniency_contract[] = "openapi: 3.1.0\n"
                                         "    Both:\n"
                                         "      allOf:\n"
                                         "        - $ref: '#/components/schemas/Open'\n"
-                                        "        - required: [c]\n";
+                                        "        - required: [c]\n"
+                                        "    Nick:\n"
+                                        "      type: object\n"
+                                        "      properties:\n"
+                                        "        nick: {type: string, nullable: true}\n";
 
-static sdkc_validation *run_doc(const sdkc_doc *doc, const sdkc_type *t, const char *json)
+static sdkc_validation *run_doc(const sdkc_type *t, const char *json)
 {
     json_t *v = json_loads(json, JSON_DECODE_ANY, NULL);
     ck_assert_ptr_nonnull(v);
     sdkc_validate_options o = SDKC_VALIDATE_OPTIONS_INIT;
-    o.doc = doc;
     sdkc_validation *val = NULL;
     ck_assert_int_eq(sdkc_validation_new(&val, &o), SDKC_OK);
     ck_assert_int_eq(sdkc_validate(val, t, v, NULL), SDKC_OK);
@@ -424,64 +431,82 @@ static sdkc_validation *run_doc(const sdkc_doc *doc, const sdkc_type *t, const c
     return val;
 }
 
-START_TEST(contract_leniencies)
+static void check_leniencies(const sdkc_ir *ir)
 {
-    sdkc_diag *d = NULL;
-    sdkc_doc *doc = NULL;
-    sdkc_compiled *c = NULL;
-    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
-    ck_assert_int_eq(
-        sdkc_doc_load_buffer(&doc, "l.yaml", leniency_contract, sizeof leniency_contract - 1, d),
-        SDKC_OK);
-    sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
-    ck_assert_int_eq(sdkc_compile(&c, doc, &co, d), SDKC_OK);
-    const sdkc_ir *ir = sdkc_compiled_ir(c);
     const sdkc_type *anything = sdkc_ir_type(ir, "Anything");
     const sdkc_type *named = sdkc_ir_type(ir, "Named");
     const sdkc_type *typed = sdkc_ir_type(ir, "Typed");
     const sdkc_type *open = sdkc_ir_type(ir, "Open");
     const sdkc_type *both = sdkc_ir_type(ir, "Both");
+    const sdkc_type *nick = sdkc_ir_type(ir, "Nick");
     ck_assert_ptr_nonnull(anything);
     ck_assert_ptr_nonnull(named);
     ck_assert_ptr_nonnull(typed);
     ck_assert_ptr_nonnull(open);
     ck_assert_ptr_nonnull(both);
+    ck_assert_ptr_nonnull(nick);
     ck_assert_int_eq(anything->kind, SDKC_TYPE_ARRAY);
+    ck_assert(anything->inferred && named->inferred && !typed->inferred && !open->inferred);
     /* `items` without `type`: any JSON kind; items still checked in an array */
     const char *fine[] = {"5", "{}", "\"s\"", "null", "[\"a\"]"};
     for (size_t i = 0; i < sizeof fine / sizeof fine[0]; i++) {
-        sdkc_validation *v = run_doc(doc, anything, fine[i]);
+        sdkc_validation *v = run_doc(anything, fine[i]);
         expect_count(v, 0);
         sdkc_validation_free(v);
     }
-    sdkc_validation *v = run_doc(doc, anything, "[1]");
+    sdkc_validation *v = run_doc(anything, "[1]");
     expect_count(v, 1);
     expect_dev(v, 0, "$[0]", "type");
     sdkc_validation_free(v);
-    v = run_doc(doc, named, "7");
+    v = run_doc(named, "7");
     expect_count(v, 0);
     sdkc_validation_free(v);
-    /* with `type` declared, another kind is still a deviation; so without the document */
-    v = run_doc(doc, typed, "5");
+    /* with `type` declared, another kind is still a deviation */
+    v = run_doc(typed, "5");
     expect_count(v, 1);
     sdkc_validation_free(v);
-    expect_one(anything, "5", "$", "type");
     /* `required` names outside `properties` */
-    v = run_doc(doc, open, "{}");
+    v = run_doc(open, "{}");
     expect_count(v, 2);
     expect_dev(v, 0, "$.a", "required");
     expect_dev(v, 1, "$.b", "required");
     sdkc_validation_free(v);
-    v = run_doc(doc, open, "{\"a\": \"x\", \"b\": 1}");
+    v = run_doc(open, "{\"a\": \"x\", \"b\": 1}");
     expect_count(v, 0);
     sdkc_validation_free(v);
-    v = run_doc(doc, both, "{\"a\": \"x\"}");
+    v = run_doc(both, "{\"a\": \"x\"}");
     expect_count(v, 2);
     expect_dev(v, 0, "$.b", "required");
     expect_dev(v, 1, "$.c", "required");
     sdkc_validation_free(v);
+    /* an anonymous nullable of the contract takes null */
+    v = run_doc(nick, "{\"nick\": null}");
+    expect_count(v, 0);
+    sdkc_validation_free(v);
+}
+
+START_TEST(contract_leniencies)
+{
+    sdkc_diag *d = NULL;
+    sdkc_compiled *c = NULL, *back = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    sdkc_doc *doc = NULL;
+    ck_assert_int_eq(
+        sdkc_doc_load_buffer(&doc, "l.yaml", leniency_contract, sizeof leniency_contract - 1, d),
+        SDKC_OK);
+    sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
+    ck_assert_int_eq(sdkc_compile(&c, doc, &co, d), SDKC_OK);
+    sdkc_doc_free(doc); /* the IR alone from here */
+    check_leniencies(sdkc_compiled_ir(c));
+    /* the same through IR JSON */
+    char *json = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(sdkc_compiled_ir(c), &json, &len), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_from_json(&back, "l.ir.json", json, len, d), SDKC_OK);
+    check_leniencies(sdkc_compiled_ir(back));
+    free(json);
+    sdkc_compiled_free(back);
     sdkc_compiled_free(c);
-    sdkc_doc_free(doc);
     sdkc_diag_free(d);
 }
 END_TEST

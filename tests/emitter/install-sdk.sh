@@ -23,8 +23,11 @@ for c in sdkrt sdkrt_dev; do
   cmake --install "$bin" --prefix "$rt" --component $c >"$tmp/log" 2>&1 || fail "runtime install: $(cat "$tmp/log")"
 done
 CC=$cc cmake -S "$src/generated/opencode" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$rt" \
-  -DCMAKE_INSTALL_PREFIX="$sdk" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_INSTALL_PREFIX="$sdk" \
   >"$tmp/log" 2>&1 || fail "configure: $(cat "$tmp/log")"
+# no build type given: the SDK is still built optimised
+grep -q '^CMAKE_BUILD_TYPE:STRING=RelWithDebInfo$' "$tmp/build/CMakeCache.txt" ||
+  fail "standalone build type: $(grep CMAKE_BUILD_TYPE "$tmp/build/CMakeCache.txt")"
 cmake --build "$tmp/build" -j2 >"$tmp/log" 2>&1 || fail "build: $(tail -30 "$tmp/log")"
 cmake --install "$tmp/build" >"$tmp/log" 2>&1 || fail "install: $(cat "$tmp/log")"
 for f in include/oc/oc.h include/oc/types.h include/oc/ops.h lib/liboc.a lib/liboc.so lib/liboc.so.0 \
@@ -35,10 +38,17 @@ done
 [[ ! -e $sdk/include/sdkrt ]] || fail "the SDK installs the runtime's headers too"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'Library soname: \[liboc.so.0\]' || fail "liboc.so has no SONAME liboc.so.0"
 readelf -d "$sdk/lib/liboc.so" | grep -q 'NEEDED.*\[libsdkrt.so.0\]' || fail "liboc.so does not need libsdkrt.so.0"
-# The value descriptors (oc__j*) are internal to the library: only the public API is exported.
+# Only the public API is exported: of the oc__ names, those the per-type macros of types.h use
+# (struct types' descriptors oc__j_*, union kind names oc__k_*, oc__decode ... oc__name_at; the page
+# cursor and pager frees of engine-paged operations in ops.h), never the
+# scalar descriptors (oc__jx_*) that only the library's sources share.
 exported=$(nm -D --defined-only "$sdk/lib/liboc.so" | awk '{print $3}')
 grep -q '^oc_session_list$' <<<"$exported" || fail "liboc.so does not export oc_session_list"
-if grep -q '^oc__' <<<"$exported"; then fail "liboc.so exports internal symbols: $(grep -m3 '^oc__' <<<"$exported" | tr '\n' ' ')"; fi
+grep -q '^oc__j_session_v2_info$' <<<"$exported" || fail "liboc.so does not export oc__j_session_v2_info"
+if grep -q '^oc__jx_' <<<"$exported"; then fail "liboc.so exports internal symbols: $(grep -m3 '^oc__jx_' <<<"$exported" | tr '\n' ' ')"; fi
+for s in $(grep '^oc__' <<<"$exported"); do
+  grep -q "\b$s\b" "$sdk/include/oc/types.h" "$sdk/include/oc/ops.h" || fail "liboc.so exports $s, which no installed header declares"
+done
 grep -q '^Requires.private: sdkrt' "$sdk/lib/pkgconfig/oc.pc" || fail "oc.pc: no Requires.private: sdkrt"
 
 mkdir -p "$tmp/app"
@@ -63,6 +73,51 @@ readelf -d "$tmp/app/pc_shared" | grep -q 'NEEDED.*\[liboc.so.0\]' || fail "pc_s
 pkg-config --libs oc | grep -q -- "-Wl,-rpath,$sdk/lib" || fail "oc.pc gives no rpath: $(pkg-config --libs oc)"
 readelf -d "$tmp/app/pc_shared" | grep -qE "(RUNPATH|RPATH).*$sdk/lib" || fail "pc_shared has no run path to $sdk/lib"
 check_run pc_shared env -u LD_LIBRARY_PATH "$tmp/app/pc_shared"
+
+# The per-type functions are macros over descriptors: used as functions (NULL, const for encode
+# and _wire, every kind of type) they build and link against liboc alone; a pointer of another
+# type is refused as a function's argument would be.
+cat >"$tmp/app/macros.c" <<'C'
+#include <oc/oc.h>
+#include <stdio.h>
+
+int main(void)
+{
+    oc_session_v2_info info = {0};
+    const oc_session_v2_info *cinfo = &info;
+    json_t *json = NULL;
+    oc_error *err = NULL;
+    oc_session_v2_info_free(NULL);
+    oc_session_v2_info_cleanup(NULL);
+    if (oc_session_v2_info_encode(cinfo, &json, &err) == OC_OK || err == NULL)
+        return 1; /* a zeroed info lacks its required strings */
+    oc_error_clear(&err);
+    oc_session_v2_info_cleanup(&info);
+    const char *k = oc_v2_event_kind_name(OC_V2_EVENT_UNKNOWN);
+    const char *none = oc_v2_event_kind_name(-1);
+    printf("%s %s\n", k, none ? none : "null");
+    return 0;
+}
+C
+# shellcheck disable=SC2046
+"$cc" "${cflags[@]}" "$tmp/app/macros.c" -o "$tmp/app/macros" $(pkg-config --cflags --libs oc) ||
+  fail "the per-type macros do not build as functions would"
+out=$(env -u LD_LIBRARY_PATH "$tmp/app/macros") || fail "macros: the consumer failed: $out"
+[[ $out == "unknown null" ]] || fail "macros: printed '$out', want 'unknown null'"
+cat >"$tmp/app/mistyped.c" <<'C'
+#include <oc/oc.h>
+
+int main(void)
+{
+    oc_session_id id = {0};
+    oc_session_v2_info_cleanup(&id);
+    return 0;
+}
+C
+# shellcheck disable=SC2046
+if "$cc" "${cflags[@]}" -c "$tmp/app/mistyped.c" -o "$tmp/app/mistyped.o" $(pkg-config --cflags oc) 2>/dev/null; then
+  fail "oc_session_v2_info_cleanup took an oc_session_id * without a diagnostic"
+fi
 
 # pkg-config --static: liboc.a and libsdkrt.a, nothing of ours shared.
 static=$(pkg-config --static --libs oc)
@@ -89,6 +144,16 @@ done
   fail "pkg-config static build"
 if readelf -d "$tmp/app/pc_static" | grep -qE 'liboc|libsdkrt'; then fail "pc_static needs a shared liboc or libsdkrt"; fi
 check_run pc_static "$tmp/app/pc_static"
+# The two link lines of docs/c-sdk.md, as written there (runtime and SDK in different prefixes).
+doc_lines=0
+while read -r line; do
+  line=${line%%#*}
+  [[ $line == "cc app.c "* ]] || fail "docs/c-sdk.md: unexpected link line: $line"
+  out=$tmp/app/doc_$((++doc_lines))
+  (cd "$tmp/app" && eval "\"$cc\" ${line#cc } -o \"$out\"") || fail "docs/c-sdk.md line failed: $line"
+  check_run "doc line $doc_lines" env -u LD_LIBRARY_PATH "$out"
+done < <(grep -E '^cc app\.c .*pkg-config' "$src/docs/c-sdk.md" | grep -v '&&')
+[[ $doc_lines -eq 2 ]] || fail "docs/c-sdk.md: expected 2 link lines, found $doc_lines"
 
 # CMake package: oc::oc (shared) and oc::oc_static.
 cp "$src/tests/emitter/installed_app.cmake" "$tmp/app/CMakeLists.txt"

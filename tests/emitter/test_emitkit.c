@@ -1,5 +1,5 @@
 /* test_emitkit.c - the emitter kit (sdkc/emitkit.h): literals, comments in both styles, names,
- * the string map, the banner, media types and the output tree. */
+ * the string map, the banner, media types, the output tree and the stream expansion. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +189,49 @@ START_TEST(output_tree)
 }
 END_TEST
 
+/* The stream variant of an operation is "<name>_stream" unless an operation has that name:
+ * then "<name>_stream_N", so that names stay unique as the IR promises. */
+START_TEST(expand_ops_unique)
+{
+    static const char yaml[] =
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+        "  /chat:\n    post:\n      operationId: chat.create\n      responses:\n"
+        "        '200':\n          description: ok\n          content:\n"
+        "            application/json: {schema: {type: object}}\n"
+        "            text/event-stream: {schema: {type: object}}\n"
+        "  /chat/a:\n    get:\n      operationId: chat.create_stream\n"
+        "      responses: {'204': {description: ok}}\n"
+        "  /chat/b:\n    get:\n      operationId: chat.create.stream\n"
+        "      responses: {'204': {description: ok}}\n";
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    sdkc_compiled *c = NULL;
+    sdkc_arena *a = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "s.yaml", yaml, sizeof yaml - 1, d), SDKC_OK);
+    sdkc_compile_options co = SDKC_COMPILE_OPTIONS_INIT;
+    ck_assert_int_eq(sdkc_compile(&c, doc, &co, d), SDKC_OK);
+    ck_assert_int_eq(sdkc_arena_new(&a), SDKC_OK);
+    sdkc_ir out;
+    ck_assert_int_eq(sdkc_kit_expand_ops(&out, sdkc_compiled_ir(c), a), SDKC_OK);
+    ck_assert_uint_eq(out.nops, 4);
+    const sdkc_operation *v = &out.ops[1];
+    ck_assert_ptr_nonnull(v->stream);
+    ck_assert_str_eq(v->id, "chat.create");
+    ck_assert_str_eq(v->safe_name, "chat_create_stream_3");
+    ck_assert_str_eq(v->name, "create.stream_3");
+    for (size_t i = 0; i < out.nops; i++)
+        for (size_t j = i + 1; j < out.nops; j++) {
+            ck_assert_str_ne(out.ops[i].safe_name, out.ops[j].safe_name);
+            ck_assert_str_ne(out.ops[i].name, out.ops[j].name);
+        }
+    sdkc_arena_free(a);
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 static Suite *emitkit_suite(void)
 {
     Suite *s = suite_create("emitkit");
@@ -204,6 +247,7 @@ static Suite *emitkit_suite(void)
     tcase_add_test(tc, media);
     tcase_add_test(tc, output_tree);
     tcase_add_test(tc, semver);
+    tcase_add_test(tc, expand_ops_unique);
     suite_add_tcase(s, tc);
     return s;
 }

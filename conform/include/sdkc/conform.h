@@ -123,10 +123,6 @@ typedef struct sdkc_conform_options {
     long stream_ms;                   /* how long each stream is watched once open; 0 = 1500 */
     const sdkrt_transport *transport; /* NULL = libcurl (borrowed) */
     FILE *log;                        /* progress lines, or NULL */
-    /* The contract document the IR came from (borrowed), or NULL: with it every declared
-       response counts (each 2xx, its media types and headers), OpenAPI links give ids, and the
-       validator applies what the IR leaves out (see sdkc/validate.h). */
-    const sdkc_doc *doc;
     /* Credentials per security scheme (copied by the runtime; never printed). Requests send the
        first requirement of the operation they have credentials for. */
     const sdkrt_credential *credentials;
@@ -144,8 +140,8 @@ typedef struct sdkc_conform_options {
 } sdkc_conform_options;
 #define SDKC_CONFORM_OPTIONS_INIT                                                                  \
     {                                                                                              \
-        NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, 0,  \
-            0, 0, NULL                                                                             \
+        NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0,  \
+            NULL                                                                                   \
     }
 
 typedef struct sdkc_conform_report sdkc_conform_report;

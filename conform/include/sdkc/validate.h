@@ -24,7 +24,6 @@
 
 #include <jansson.h>
 
-#include "sdkc/doc.h"
 #include "sdkc/ir.h"
 #include "sdkc/util.h"
 
@@ -41,16 +40,10 @@ typedef struct sdkc_deviation {
 typedef struct sdkc_validate_options {
     size_t max_deviations; /* kept deviations; more are counted but dropped. 0 = 100 */
     size_t max_depth;      /* nesting limit. 0 = 256 */
-    /* The contract the IR was compiled from (borrowed; NULL = the IR alone). With it, what the IR
-       cannot say is judged as JSON Schema does: a schema without `type` whose kind the compiler
-       inferred from `items`, `properties` or a string keyword accepts values of other JSON kinds
-       (those keywords only constrain values of their kind); `required` names that `properties`
-       does not declare are still required. Types are found by their origin pointer. */
-    const sdkc_doc *doc;
 } sdkc_validate_options;
 #define SDKC_VALIDATE_OPTIONS_INIT                                                                 \
     {                                                                                              \
-        0, 0, NULL                                                                                 \
+        0, 0                                                                                       \
     }
 
 /* Results of one or more validations, and a cache of compiled patterns. */

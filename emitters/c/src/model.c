@@ -125,13 +125,10 @@ static bool name_members(emit_ctx *cx, ctype *c)
 }
 
 /* Was t declared by the contract (a component schema of its own), rather than written inline
- * and named by the compiler from its context? */
+ * and named by the compiler? */
 static bool declared(const sdkc_type *t)
 {
-    static const char comp[] = "/components/schemas/";
-    if (!t->safe_name || !t->origin || strncmp(t->origin, comp, sizeof comp - 1) != 0)
-        return false;
-    return strchr(t->origin + sizeof comp - 1, '/') == NULL;
+    return t->safe_name && t->declared;
 }
 
 /* Inline objects and enums of the same shape may be one C type: the contract repeats inline

@@ -25,6 +25,173 @@ static const char *enc_name(sdkc_encoding e)
     return "SDKRT_JENC_NONE";
 }
 
+/* Can op's request be built from a table by build_request (ops.c)? Not a binary body, multipart
+ * file parts or a body under alternative media types: those keep a builder of their own. */
+static bool builder_table_ok(const cop *o)
+{
+    return !o->blob_body && !o->nfiles && !(o->body && o->op->body->nalternatives);
+}
+
+static const char *const in_c[] = {"SDKRT_IN_PATH", "SDKRT_IN_QUERY", "SDKRT_IN_HEADER",
+                                   "SDKRT_IN_COOKIE"};
+static const char *const style_c[] = {"SDKRT_STYLE_SIMPLE",        "SDKRT_STYLE_FORM",
+                                      "SDKRT_STYLE_DEEP_OBJECT",   "SDKRT_STYLE_LABEL",
+                                      "SDKRT_STYLE_MATRIX",        "SDKRT_STYLE_SPACE_DELIMITED",
+                                      "SDKRT_STYLE_PIPE_DELIMITED"};
+
+/* The one request builder of every table-built operation (once in ops.c). */
+static void emit_build_request(sdkc_buf *b)
+{
+    sdkc_buf_puts(
+        b,
+        "/* A request parameter: how it is sent, its value's descriptor, where the request holds "
+        "it and\n * its has_ flag (SDKRT_JNONE: required). */\n"
+        "typedef struct req_param {\n    sdkrt_param_spec spec;\n    const sdkrt_jtype *type;\n"
+        "    size_t at, has;\n} req_param;\n\n"
+        "/* How an operation's request is built: one per operation, read by build_request. */\n"
+        "typedef struct req_desc {\n    const char *id, *method, *path;\n"
+        "    const void *defaults; /* every parameter absent, for a NULL request; NULL: one is "
+        "required */\n"
+        "    const req_param *params;\n    size_t nparams;\n"
+        "    const sdkrt_jtype *body; /* or NULL */\n    const char *media;\n"
+        "    size_t body_at, body_has;\n    const sdkrt_body_encoding *enc;\n    size_t nenc;\n"
+        "    const char *accept; /* or NULL */\n"
+        "    bool secure;        /* set the security table (none for security: []) */\n"
+        "    const sdkrt_security_scheme *security;\n    size_t nsecurity;\n} req_desc;\n\n"
+        "static bool req_has(const char *request, size_t has)\n{\n"
+        "    return has == SDKRT_JNONE || *(const bool *)(request + has);\n}\n\n"
+        "static sdkrt_status build_request(sdkrt_request **out, const req_desc *d, const void "
+        "*request, sdkrt_error **err)\n{\n"
+        "    sdkrt_request *req = NULL;\n    *out = NULL;\n    if (!request)\n"
+        "        request = d->defaults;\n    if (!request)\n"
+        "        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, \"%s: request is "
+        "NULL\", d->id);\n"
+        "    const char *r = request;\n"
+        "    if (sdkrt_request_new(&req, d->method, d->path) != SDKRT_OK)\n"
+        "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
+        "    for (size_t i = 0; i < d->nparams; i++) {\n"
+        "        const req_param *p = &d->params[i];\n"
+        "        if (req_has(r, p->has) && sdkrt_request_add_typed_param(req, &p->spec, p->type, r "
+        "+ p->at, err) != SDKRT_OK)\n"
+        "            goto fail;\n    }\n"
+        "    if (d->body && req_has(r, d->body_has) &&\n"
+        "        sdkrt_request_set_typed_body(req, d->media, d->body, r + d->body_at, d->enc, "
+        "d->nenc, err) != SDKRT_OK)\n"
+        "        goto fail;\n"
+        "    if ((d->accept && sdkrt_request_set_header(req, \"Accept\", d->accept) != SDKRT_OK) "
+        "||\n"
+        "        (d->secure && sdkrt_request_set_security(req, d->security, d->nsecurity) != "
+        "SDKRT_OK)) {\n"
+        "        sdkrt_request_free(req);\n"
+        "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
+        "    }\n    *out = req;\n    return SDKRT_OK;\nfail:\n    sdkrt_request_free(req);\n"
+        "    return SDKRT_ERR;\n}\n\n");
+}
+
+/* An operation's request as a table for build_request, and build_<op> as a macro over it. */
+static void emit_builder_table(emit_ctx *cx, sdkc_buf *b, const cop *o)
+{
+    const sdkc_operation *op = o->op;
+    const char *P = cx->prefix, *N = o->name;
+    const char *rq = sdkc_arena_printf(cx->arena, "%s_%s_request", P, N);
+    const char *sec = sdkc_arena_printf(cx->arena, "security_%s", N);
+    const char *accept = NULL;
+    size_t nsec = 0, np = 0;
+    bool secure = false;
+    if (!rq || !sec || !emit_request_table_extras(cx, b, op, sec, &accept, &nsec, &secure)) {
+        b->oom = true;
+        return;
+    }
+    if (o->has_request && emit_request_optional(op))
+        sdkc_buf_printf(b, "static const %s defaults_%s; /* every parameter absent */\n", rq, N);
+    for (size_t i = 0; i < op->nparams; i++) {
+        const sdkc_param *p = &op->params[i];
+        const ctype *t = o->params[i];
+        if (!t->stores && !t->literal)
+            continue; /* null or never: nothing goes on the wire */
+        if (np++ == 0)
+            sdkc_buf_printf(b, "static const req_param params_%s[] = {\n", N);
+        sdkc_buf_puts(b, "    {{");
+        sdkc_kit_put_c_string(b, p->wire_name);
+        sdkc_buf_printf(b, ", %s, %s, %s, %s}, &%s, offsetof(%s, %s), ", in_c[p->in],
+                        style_c[p->style], p->explode ? "true" : "false",
+                        p->allow_reserved ? "true" : "false", emit_desc_name(cx, t), rq,
+                        o->pnames[i]);
+        if (p->required)
+            sdkc_buf_puts(b, "SDKRT_JNONE},\n");
+        else
+            sdkc_buf_printf(b, "offsetof(%s, has_%s)},\n", rq, o->pnames[i]);
+    }
+    if (np)
+        sdkc_buf_puts(b, "};\n");
+    const sdkc_body *bd = o->body ? op->body : NULL;
+    if (bd && bd->nencodings) {
+        sdkc_buf_printf(b, "static const sdkrt_body_encoding body_enc_%s[] = {\n", N);
+        for (size_t k = 0; k < bd->nencodings; k++) {
+            const sdkc_body_encoding *e = &bd->encodings[k];
+            sdkc_buf_puts(b, "    {");
+            sdkc_kit_put_c_string(b, e->property);
+            sdkc_buf_puts(b, ", ");
+            if (e->content_type)
+                sdkc_kit_put_c_string(b, e->content_type);
+            else
+                sdkc_buf_puts(b, "NULL");
+            sdkc_buf_printf(b, ", %s, %s, %s, %s},\n", style_c[e->style],
+                            e->explode ? "true" : "false", e->allow_reserved ? "true" : "false",
+                            e->has_style ? "true" : "false");
+        }
+        sdkc_buf_puts(b, "};\n");
+    }
+    sdkc_buf_printf(b, "static const req_desc req_%s = {", N);
+    sdkc_kit_put_c_string(b, op->id);
+    sdkc_buf_puts(b, ", ");
+    sdkc_kit_put_c_string(b, op->method);
+    sdkc_buf_puts(b, ", ");
+    sdkc_kit_put_c_string(b, op->path);
+    if (!o->has_request || emit_request_optional(op))
+        sdkc_buf_printf(b, ", %s%s", o->has_request ? "&defaults_" : "\"\"",
+                        o->has_request ? N : "");
+    else
+        sdkc_buf_puts(b, ", NULL");
+    if (np)
+        sdkc_buf_printf(b, ", params_%s, %zu", N, np);
+    else
+        sdkc_buf_puts(b, ", NULL, 0");
+    if (bd) {
+        sdkc_buf_printf(b, ", &%s, ", emit_desc_name(cx, o->body));
+        sdkc_kit_put_c_string(b, bd->content_type);
+        sdkc_buf_printf(b, ", offsetof(%s, body), ", rq);
+        if (bd->required)
+            sdkc_buf_puts(b, "SDKRT_JNONE");
+        else
+            sdkc_buf_printf(b, "offsetof(%s, has_body)", rq);
+        if (bd->nencodings)
+            sdkc_buf_printf(b, ", body_enc_%s, %zu", N, bd->nencodings);
+        else
+            sdkc_buf_puts(b, ", NULL, 0");
+    } else {
+        sdkc_buf_puts(b, ", NULL, NULL, 0, 0, NULL, 0");
+    }
+    sdkc_buf_puts(b, ", ");
+    if (accept)
+        sdkc_kit_put_c_string(b, accept);
+    else
+        sdkc_buf_puts(b, "NULL");
+    sdkc_buf_printf(b, ", %s, ", secure ? "true" : "false");
+    if (nsec)
+        sdkc_buf_printf(b, "%s, %zu};\n", sec, nsec);
+    else
+        sdkc_buf_puts(b, "NULL, 0};\n");
+    if (o->has_request)
+        sdkc_buf_printf(b,
+                        "#define build_%s(out, request, err) build_request(out, &req_%s, request, "
+                        "err)\n\n",
+                        N, N);
+    else
+        sdkc_buf_printf(b, "#define build_%s(out, err) build_request(out, &req_%s, NULL, err)\n\n",
+                        N, N);
+}
+
 /* The static request builder of an operation. */
 static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
@@ -50,12 +217,6 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_kit_put_c_string(b, op->path);
     sdkc_buf_puts(b, ") != SDKRT_OK)\n        return sdkrt_error_set(err, "
                      "SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n");
-    static const char *const in_c[] = {"SDKRT_IN_PATH", "SDKRT_IN_QUERY", "SDKRT_IN_HEADER",
-                                       "SDKRT_IN_COOKIE"};
-    static const char *const style_c[] = {
-        "SDKRT_STYLE_SIMPLE",        "SDKRT_STYLE_FORM",   "SDKRT_STYLE_DEEP_OBJECT",
-        "SDKRT_STYLE_LABEL",         "SDKRT_STYLE_MATRIX", "SDKRT_STYLE_SPACE_DELIMITED",
-        "SDKRT_STYLE_PIPE_DELIMITED"};
     for (size_t i = 0; i < op->nparams; i++) {
         const sdkc_param *p = &op->params[i];
         const ctype *t = o->params[i];
@@ -594,11 +755,25 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         sdkc_buf_puts(b,
                       ") != 0)\n        return NULL;\n    return sdkrt_error_payload(err);\n}\n\n");
     }
+    bool any_table = false;
+    for (size_t i = 0; i < nops; i++)
+        any_table = any_table || builder_table_ok(&ops[i]);
+    if (any_table)
+        emit_build_request(b);
+    for (size_t i = 0; i < nops; i++) {
+        if (emit_page_engine(&ops[i])) {
+            emit_paged_engine_shared(cx, b);
+            break;
+        }
+    }
     for (size_t i = 0; i < nops; i++) {
         const cop *o = &ops[i];
         sdkc_buf_printf(b, "/* ---- %s ---- */\n\n", o->op->id);
         emit_op_desc(cx, b, o);
-        emit_builder(cx, b, o);
+        if (builder_table_ok(o))
+            emit_builder_table(cx, b, o);
+        else
+            emit_builder(cx, b, o);
         if (o->op->stream && o->item) {
             if (emit_follow_ok(o))
                 emit_follow_seq_c(b, o);

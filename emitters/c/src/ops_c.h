@@ -6,10 +6,20 @@
 
 /* The Accept header and the security requirements of every request of op (ops_request.c). */
 void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op);
+/* The same for a request built from a table: writes op's security table (sec_name, file scope)
+ * and gives the Accept header (or NULL), the table's rows and whether security is set at all.
+ * false when out of memory. */
+bool emit_request_table_extras(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op,
+                               const char *sec_name, const char **accept, size_t *nsec,
+                               bool *secure);
 /* A paginated operation: first page, continuation, iterator (ops_paged.c). */
 void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o);
 /* The same API for every other style, over the runtime's pagination engine (ops_paged.c). */
 void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o);
+/* Is o paged by the engine (emit_paged_engine)? What those share, once in ops.c before the
+ * first (ops_paged.c). */
+bool emit_page_engine(const cop *o);
+void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b);
 
 /* Followers of durable streams (ops_follow.c): whether op gets one, its declarations in ops.h
  * and its code in ops.c. */

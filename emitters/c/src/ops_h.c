@@ -210,6 +210,7 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
     }
     bool paged = op->pagination && emit_page_ok(o);
     bool engine = paged && !emit_page_cursor_object(o);
+    const char *U = cx->upper;
     if (engine) {
         const char *items = emit_const_ptr(cx, o->item->cdecl);
         sdkc_buf_printf(b,
@@ -228,9 +229,11 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         P, N, items, P, N, emit_ptr_decl(cx, o->result->cdecl), P, N);
         sdkc_buf_printf(b, "void %s_%s_page_free(%s_%s_page *page); /* NULL is a no-op */\n", P, N,
                         P, N);
-        sdkc_buf_printf(b,
-                        "void %s_%s_cursor_free(%s_%s_cursor *cursor); /* NULL is a no-op */\n\n",
-                        P, N, P, N);
+        sdkc_buf_printf(
+            b,
+            "#define %s_%s_cursor_free(cursor) %s__page_cursor_free(%s_AS_(%s_%s_cursor, "
+            "cursor)) /* NULL: no-op */\n\n",
+            P, N, P, U, P, N);
     } else if (paged) {
         const char *items = emit_const_ptr(cx, o->item->cdecl);
         sdkc_buf_printf(b,
@@ -339,9 +342,16 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         P, N, P, N, P, P, N, P, N, P, req_arg, P, P);
         sdkc_buf_printf(b,
                         "/* *item is borrowed until the next call or free. */\n"
-                        "%s_next %s_%s_iter_next(%s_%s_iter *it, %s*item, %s_error **err);\n"
-                        "void %s_%s_iter_free(%s_%s_iter *it); /* NULL is a no-op */\n",
-                        P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P, P, N, P, N);
+                        "%s_next %s_%s_iter_next(%s_%s_iter *it, %s*item, %s_error **err);\n",
+                        P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P);
+        if (engine)
+            sdkc_buf_printf(b,
+                            "#define %s_%s_iter_free(it) %s__pager_free(%s_AS_(%s_%s_iter, it)) /* "
+                            "NULL: no-op */\n",
+                            P, N, P, U, P, N);
+        else
+            sdkc_buf_printf(b, "void %s_%s_iter_free(%s_%s_iter *it); /* NULL is a no-op */\n", P,
+                            N, P, N);
     }
     sdkc_buf_putc(b, '\n');
 }
@@ -429,6 +439,17 @@ void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
                         emit_ptr_decl(cx, tags[i].type->cdecl), tags[i].accessor, P);
     }
     sdkc_buf_putc(b, '\n');
+    for (size_t i = 0; i < nops; i++) {
+        if (emit_page_engine(&ops[i])) {
+            sdkc_buf_printf(b,
+                            "/* What the _cursor_free and _iter_free macros of operations paged by "
+                            "the runtime's engine\n * call (NULL is a no-op). */\n"
+                            "void %s__page_cursor_free(void *cursor);\n"
+                            "void %s__pager_free(void *iter);\n\n",
+                            P, P);
+            break;
+        }
+    }
     for (size_t i = 0; i < nops; i++)
         emit_op_protos(cx, b, &ops[i]);
     sdkc_buf_printf(b, "#ifdef __cplusplus\n}\n#endif\n#endif /* %s_OPS_H */\n", U);

@@ -321,16 +321,6 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_puts(b, ", 0};\n\n");
 
     sdkc_buf_printf(b,
-                    "struct %s {\n    sdkrt_request *req; /* the next page's */\n"
-                    "    sdkrt_error *why;   /* or why there is none to make (told by continue) */"
-                    "\n};\n\n",
-                    cursor_t);
-    sdkc_buf_printf(b,
-                    "void %s_free(%s *cursor)\n{\n    if (!cursor)\n        return;\n"
-                    "    sdkrt_request_free(cursor->req);\n    sdkrt_error_free(cursor->why);\n"
-                    "    free(cursor);\n}\n\n",
-                    cursor_t, cursor_t);
-    sdkc_buf_printf(b,
                     "void %s_free(%s *page)\n{\n    if (!page)\n        return;\n"
                     "    %s_free(page->next);\n    %s_free(page->body);\n    free(page);\n}\n\n",
                     page_t, page_t, cursor_t, body_t);
@@ -356,35 +346,28 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_puts(b, "    *out = body;\n    return SDKRT_OK;\n}\n\n");
     sdkc_buf_printf(b, "static void %s_body_free(void *body)\n{\n    %s_free(body);\n}\n\n", N,
                     body_t);
+    sdkc_buf_printf(b,
+                    "static const paged_desc paged_%s = {&page_%s, %s_decode, %s_body_free, "
+                    "sizeof(%s)};\n\n",
+                    N, N, N, N, o->item->cdecl);
 
-    /* send, decode, and keep the request for the next page */
+    /* send, decode, and keep the request for the next page (page_fetch) */
     sdkc_buf_printf(
         b,
-        "static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
+        "NOINLINE_ static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
         "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
-        "    sdkrt_response *resp = NULL;\n    sdkrt_request *next = NULL;\n"
-        "    void *body = NULL;\n    const void *items = NULL;\n    size_t count = 0;\n"
-        "    *out = NULL;\n"
-        "    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)\n"
+        "    page_parts p;\n    *out = NULL;\n"
+        "    if (page_fetch(&p, client, req, call, &paged_%s, err) != SDKRT_OK)\n"
         "        return SDKRT_ERR;\n"
-        "    sdkrt_error *why = NULL;\n"
-        "    %s_status st = %s_decode(resp, &body, &items, &count, err);\n"
-        "    /* a page whose continuation cannot be made still comes back: its cursor says why */\n"
-        "    if (st == SDKRT_OK && sdkrt_page_next(&next, client, &page_%s, req, resp, &why) != "
-        "SDKRT_OK)\n        next = NULL;\n"
-        "    sdkrt_response_free(resp);\n"
-        "    %s *page = st == SDKRT_OK ? calloc(1, sizeof *page) : NULL;\n"
-        "    %s *cursor = st == SDKRT_OK && (next || why) ? calloc(1, sizeof *cursor) : NULL;\n"
-        "    if (st == SDKRT_OK && (!page || ((next || why) && !cursor)))\n"
-        "        st = sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
-        "    if (st != SDKRT_OK) {\n        free(page);\n        free(cursor);\n"
-        "        sdkrt_request_free(next);\n        sdkrt_error_free(why);\n"
-        "        %s_free(body);\n        return SDKRT_ERR;\n    }\n"
-        "    page->body = body;\n    page->items = items;\n    page->count = count;\n"
-        "    if (cursor) {\n        cursor->req = next;\n        cursor->why = why;\n"
-        "        page->next = cursor;\n    }\n"
+        "    %s *page = calloc(1, sizeof *page);\n"
+        "    struct page_cursor *cursor = p.next || p.why ? calloc(1, sizeof *cursor) : NULL;\n"
+        "    if (!page || ((p.next || p.why) && !cursor)) {\n        free(page);\n"
+        "        free(cursor);\n        return page_parts_oom(&p, &paged_%s, err);\n    }\n"
+        "    page->body = p.body;\n    page->items = p.items;\n    page->count = p.count;\n"
+        "    if (cursor) {\n        cursor->req = p.next;\n        cursor->why = p.why;\n"
+        "        page->next = (%s *)cursor;\n    }\n"
         "    *out = page;\n    return SDKRT_OK;\n}\n\n",
-        P, N, P, P, page_t, P, P, N, N, page_t, cursor_t, body_t);
+        P, N, P, P, page_t, P, N, page_t, N, cursor_t);
 
     /* first page */
     sdkc_buf_printf(b, "%s_status %s_%s(%s_client *client, ", P, P, N, P);
@@ -406,16 +389,12 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (out)\n        *out = NULL;\n"
                     "    if (!client || !out || !cursor)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client, cursor and out are required\");\n"
-                    "    if (cursor->why)\n        return sdkrt_error_set(err, "
-                    "sdkrt_error_reason(cursor->why), \"%%s\", sdkrt_error_message(cursor->why));\n"
-                    "    return %s_fetch(client, cursor->req, call, out, err);\n}\n\n",
+                    "    const struct page_cursor *c = (const struct page_cursor *)cursor;\n"
+                    "    if (c->why)\n        return sdkrt_error_set(err, "
+                    "sdkrt_error_reason(c->why), \"%%s\", sdkrt_error_message(c->why));\n"
+                    "    return %s_fetch(client, c->req, call, out, err);\n}\n\n",
                     P, P, N, P, cursor_t, P, page_t, P, op->id, N);
-    /* iterator: the runtime's pager */
-    sdkc_buf_printf(b, "struct %s_%s_iter {\n    sdkrt_pager *pager;\n};\n\n", P, N);
-    sdkc_buf_printf(b,
-                    "void %s_%s_iter_free(%s_%s_iter *it)\n{\n    if (!it)\n        return;\n"
-                    "    sdkrt_pager_free(it->pager);\n    free(it);\n}\n\n",
-                    P, N, P, N);
+    /* iterator: the runtime's pager itself (page_iter_open, page_iter_next) */
     sdkc_buf_printf(b, "%s_status %s_%s_iter_new(%s_%s_iter **out, %s_client *client, ", P, P, N, P,
                     N, P);
     if (o->has_request)
@@ -425,27 +404,95 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (!out || !client)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
                     "    *out = NULL;\n    sdkrt_request *req = NULL;\n"
-                    "    %s_%s_iter *it = calloc(1, sizeof *it);\n"
-                    "    if (!it)\n        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
-                    "\"out of memory\");\n"
-                    "    %s_status st = build_%s(&req%s, err);\n"
-                    "    if (st == SDKRT_OK)\n"
-                    "        st = sdkrt_pager_new(&it->pager, client, req, call, &page_%s, "
-                    "%s_decode, %s_body_free,\n            sizeof(%s), err);\n"
-                    "    sdkrt_request_free(req);\n"
-                    "    if (st != SDKRT_OK) {\n        %s_%s_iter_free(it);\n"
-                    "        return SDKRT_ERR;\n    }\n"
-                    "    *out = it;\n    return SDKRT_OK;\n}\n\n",
-                    P, P, op->id, P, N, P, N, o->has_request ? ", request" : "", N, N, N,
-                    o->item->cdecl, P, N);
+                    "    sdkrt_pager *pager = NULL;\n"
+                    "    if (page_iter_open(&pager, build_%s(&req%s, err), &req, client, call, "
+                    "&paged_%s, err) != SDKRT_OK)\n        return SDKRT_ERR;\n"
+                    "    *out = (%s_%s_iter *)pager;\n    return SDKRT_OK;\n}\n\n",
+                    P, P, op->id, N, o->has_request ? ", request" : "", N, P, N);
     sdkc_buf_printf(b,
                     "%s_next %s_%s_iter_next(%s_%s_iter *it, %s*item, %s_error **err)\n{\n"
-                    "    if (item)\n        *item = NULL;\n"
-                    "    if (!it || !item) {\n        sdkrt_error_set(err, "
-                    "SDKRT_REASON_INVALID_ARGUMENT, \"%s: iterator and item are required\");\n"
-                    "        return %s_NEXT_ERROR;\n    }\n"
-                    "    const void *v = NULL;\n    int r = sdkrt_pager_next(it->pager, &v, err);\n"
-                    "    if (r == 1) {\n        *item = v;\n        return %s_NEXT_ITEM;\n    }\n"
-                    "    return r == 0 ? %s_NEXT_END : %s_NEXT_ERROR;\n}\n\n",
-                    P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P, op->id, U, U, U, U);
+                    "    const void *v = NULL;\n"
+                    "    int r = page_iter_next((sdkrt_pager *)it, item ? &v : NULL, ",
+                    P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P);
+    sdkc_kit_put_c_string(b, op->id);
+    sdkc_buf_printf(
+        b,
+        ", err);\n    if (item)\n        *item = v;\n"
+        "    return r == 1 ? %s_NEXT_ITEM : r == 0 ? %s_NEXT_END : %s_NEXT_ERROR;\n}\n\n",
+        U, U, U);
+}
+
+bool emit_page_engine(const cop *o)
+{
+    return !(o->op->stream && o->item) && o->op->pagination && emit_page_ok(o) &&
+           !emit_page_cursor_object(o);
+}
+
+/* What every operation paged by the engine shares (once in ops.c, before the first). */
+void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b)
+{
+    sdkc_buf_puts(
+        b,
+        "/* ---- what the operations paged by the runtime's engine share ---- */\n\n"
+        "/* Helpers called from several functions stay one function each: not copied into every "
+        "caller,\n * which keeps big SDKs quick to compile (they run once per page). */\n"
+        "#if defined(__GNUC__)\n#define NOINLINE_ __attribute__((noinline))\n#else\n"
+        "#define NOINLINE_\n#endif\n\n"
+        "/* A page's continuation: the next page's request, or why there is none (told by "
+        "continue). */\n"
+        "struct page_cursor {\n    sdkrt_request *req;\n    sdkrt_error *why;\n};\n\n"
+        "static void page_cursor_free(struct page_cursor *c)\n{\n    if (!c)\n        return;\n"
+        "    sdkrt_request_free(c->req);\n    sdkrt_error_free(c->why);\n    free(c);\n}\n\n"
+        "/* A paged operation: its page descriptor, the decode and body release its pager calls, "
+        "the\n * size of one item. */\n"
+        "typedef struct paged_desc {\n    const sdkrt_page_desc *page;\n"
+        "    sdkrt_page_decode_fn decode;\n    sdkrt_page_free_fn body_free;\n"
+        "    size_t item_size;\n} paged_desc;\n\n"
+        "/* One fetched page before it is a typed page: body, items, and the next request or why "
+        "not. */\n"
+        "typedef struct page_parts {\n    void *body;\n    const void *items;\n    size_t count;\n"
+        "    sdkrt_request *next;\n    sdkrt_error *why;\n} page_parts;\n\n"
+        "/* Send req, decode the page and make the next page's request; a page whose continuation "
+        "cannot\n * be made still comes back (why says why). */\n"
+        "static sdkrt_status page_fetch(page_parts *p, sdkrt_client *client, const sdkrt_request "
+        "*req,\n    const sdkrt_call_options *call, const paged_desc *d, sdkrt_error **err)\n{\n"
+        "    sdkrt_response *resp = NULL;\n    memset(p, 0, sizeof *p);\n"
+        "    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)\n"
+        "        return SDKRT_ERR;\n"
+        "    sdkrt_status st = d->decode(resp, &p->body, &p->items, &p->count, err);\n"
+        "    if (st == SDKRT_OK && sdkrt_page_next(&p->next, client, d->page, req, resp, &p->why) "
+        "!= SDKRT_OK)\n        p->next = NULL;\n"
+        "    sdkrt_response_free(resp);\n    return st;\n}\n\n"
+        "/* Out of memory making the typed page: release the parts. */\n"
+        "static sdkrt_status page_parts_oom(page_parts *p, const paged_desc *d, sdkrt_error "
+        "**err)\n{\n"
+        "    sdkrt_request_free(p->next);\n    sdkrt_error_free(p->why);\n"
+        "    d->body_free(p->body);\n"
+        "    return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n}\n\n"
+        "/* The pager of an iterator over the request built (built: the builder's status; *req is "
+        "freed\n * here). */\n"
+        "NOINLINE_ static sdkrt_status page_iter_open(sdkrt_pager **pager, sdkrt_status built, "
+        "sdkrt_request "
+        "**req,\n    sdkrt_client *client, const sdkrt_call_options *call, const paged_desc *d, "
+        "sdkrt_error **err)\n{\n"
+        "    sdkrt_status st = built;\n    if (st == SDKRT_OK)\n"
+        "        st = sdkrt_pager_new(pager, client, *req, call, d->page, d->decode, d->body_free, "
+        "d->item_size, err);\n"
+        "    sdkrt_request_free(*req);\n    if (st != SDKRT_OK) {\n"
+        "        sdkrt_pager_free(*pager);\n        *pager = NULL;\n    }\n    return st;\n}\n\n"
+        "/* One step of an iterator: 1 with *item, 0 at the end, -1 with *err. */\n"
+        "static int page_iter_next(sdkrt_pager *pager, const void **item, const char *id, "
+        "sdkrt_error **err)\n{\n"
+        "    if (!pager || !item) {\n"
+        "        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, \"%s: iterator and item are "
+        "required\", id);\n        return -1;\n    }\n"
+        "    return sdkrt_pager_next(pager, item, err);\n}\n\n");
+    sdkc_buf_printf(
+        b,
+        "/* An engine-paged operation's cursor is a struct page_cursor and its "
+        "iterator the runtime's\n * pager itself: their _free macros (ops.h) call "
+        "these. */\n"
+        "void %s__page_cursor_free(void *cursor)\n{\n    page_cursor_free(cursor);\n}\n\n"
+        "void %s__pager_free(void *iter)\n{\n    sdkrt_pager_free(iter);\n}\n\n",
+        cx->prefix, cx->prefix);
 }

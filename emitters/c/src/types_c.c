@@ -146,16 +146,13 @@ static void emit_union_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
         sdkc_kit_put_c_string(b, disc);
         sdkc_buf_puts(b, "));\n}\n\n");
     }
-    sdkc_buf_printf(b,
-                    "const char *%s_kind_name(%s_kind kind)\n{\n    switch (kind) {\n"
-                    "    case %s:\n        return \"unknown\";\n",
-                    n, n, c->unknown_const);
+    /* the kind names, read by PREFIX_T_kind_name (a macro in types.h) */
+    sdkc_buf_printf(b, "const char *const %s__k_%s[] = {\"unknown\"", cx->prefix, c->base);
     for (size_t i = 0; i < c->nvariants; i++) {
-        sdkc_buf_printf(b, "    case %s:\n        return ", c->consts[i]);
+        sdkc_buf_puts(b, ", ");
         sdkc_kit_put_c_string(b, c->variants[i].v->safe_name);
-        sdkc_buf_puts(b, ";\n");
     }
-    sdkc_buf_puts(b, "    }\n    return NULL;\n}\n\n");
+    sdkc_buf_puts(b, "};\n\n");
     for (size_t i = 0; i < c->ncommon; i++) {
         const ccommon *cm = &c->common[i];
         const cfield *f0 = cm->in[0];
@@ -196,27 +193,6 @@ static void emit_union_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
 
 static void emit_type_funcs(emit_ctx *cx, sdkc_buf *b, const ctype *c)
 {
-    const char *n = c->cdecl, *d = emit_desc_name(cx, c), *P = cx->prefix;
-    sdkc_buf_printf(b,
-                    "%s_status %s_decode(%s *out, const json_t *json, const char *path, "
-                    "%s_error **err)\n{\n    return sdkrt_json_decode(&%s, out, json, path, err);\n"
-                    "}\n\n",
-                    P, n, n, P, d);
-    sdkc_buf_printf(b,
-                    "%s_status %s_encode(const %s *value, json_t **out, %s_error **err)\n{\n"
-                    "    return sdkrt_json_encode(&%s, value, out, err);\n}\n\n",
-                    P, n, n, P, d);
-    sdkc_buf_printf(b,
-                    "void %s_cleanup(%s *value)\n{\n    if (value)\n"
-                    "        sdkrt_json_cleanup(&%s, value);\n}\n\n",
-                    n, n, d);
-    sdkc_buf_printf(b, "void %s_free(%s *value)\n{\n    sdkrt_json_value_free(&%s, value);\n}\n\n",
-                    n, n, d);
-    if (c->t->kind == SDKC_TYPE_ENUM && !strcmp(c->jk, "SDKRT_JK_ENUM"))
-        sdkc_buf_printf(b,
-                        "const char *%s_wire(const %s *value)\n{\n"
-                        "    return value ? sdkrt_json_enum_wire(&%s, value) : NULL;\n}\n\n",
-                        n, n, d);
     if (c->t->kind == SDKC_TYPE_UNION)
         emit_union_funcs(cx, b, c);
 }
@@ -233,9 +209,11 @@ void emit_internal_h(emit_ctx *cx, sdkc_buf *b, ctype **sorted, size_t n)
                     "#define %s_INTERNAL __attribute__((visibility(\"hidden\")))\n#else\n"
                     "#define %s_INTERNAL\n#endif\n\n",
                     cx->upper, cx->upper);
+    /* the struct types' descriptors are public: types.h declares them for its macros */
     for (size_t i = 0; i < n; i++)
-        sdkc_buf_printf(b, "extern %s_INTERNAL const sdkrt_jtype %s;\n", cx->upper,
-                        emit_desc_name(cx, sorted[i]));
+        if (!sorted[i]->is_struct)
+            sdkc_buf_printf(b, "extern %s_INTERNAL const sdkrt_jtype %s;\n", cx->upper,
+                            emit_desc_name(cx, sorted[i]));
     sdkc_buf_printf(b, "\n#endif\n");
 }
 
@@ -291,6 +269,24 @@ void emit_types_c(emit_ctx *cx, sdkc_buf *b, ctype **sorted, size_t n)
         sdkc_buf_puts(b, "#undef SAME_AT\n\n");
     for (size_t i = 0; i < n; i++)
         emit_descriptor(cx, b, sorted[i]);
+    /* what the per-type macros of types.h share */
+    const char *P = cx->prefix;
+    sdkc_buf_printf(
+        b,
+        "%s_status %s__decode(const sdkrt_jtype *type, void *out, const json_t *json, "
+        "const char *path,\n    %s_error **err)\n{\n"
+        "    return sdkrt_json_decode(type, out, json, path, err);\n}\n\n"
+        "%s_status %s__encode(const sdkrt_jtype *type, const void *value, json_t **out, "
+        "%s_error **err)\n{\n    return sdkrt_json_encode(type, value, out, err);\n}\n\n"
+        "void %s__cleanup(const sdkrt_jtype *type, void *value)\n{\n"
+        "    sdkrt_json_cleanup(type, value);\n}\n\n"
+        "void %s__free(const sdkrt_jtype *type, void *value)\n{\n"
+        "    sdkrt_json_value_free(type, value);\n}\n\n"
+        "const char *%s__wire(const sdkrt_jtype *type, const void *value)\n{\n"
+        "    return value ? sdkrt_json_enum_wire(type, value) : NULL;\n}\n\n"
+        "const char *%s__name_at(const char *const *names, size_t count, int kind)\n{\n"
+        "    return kind >= 0 && (size_t)kind < count ? names[kind] : NULL;\n}\n\n",
+        P, P, P, P, P, P, P, P, P, P);
     for (size_t i = 0; i < cx->norder; i++)
         emit_type_funcs(cx, b, cx->order[i]);
 }

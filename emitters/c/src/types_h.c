@@ -229,9 +229,9 @@ static void emit_union_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
                         n, n);
     }
     sdkc_buf_printf(b,
-                    "/* The name of a kind (\"unknown\" for %s; static), or NULL outside the "
-                    "enumeration. */\nconst char *%s_kind_name(%s_kind kind);\n",
-                    c->unknown_const, n, n);
+                    "extern const char *const %s__k_%s[];\n"
+                    "#define %s_kind_name(kind) %s__name_at(%s__k_%s, %zu, kind)\n",
+                    cx->prefix, c->base, n, cx->prefix, cx->prefix, c->base, c->nvariants + 1);
     for (size_t i = 0; i < c->ncommon; i++) {
         const cfield *f = c->common[i].in[0];
         sdkc_buf_puts(b, "/* \"");
@@ -245,37 +245,47 @@ static void emit_union_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
     }
 }
 
-static void emit_type_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
+/* The functions every type has are macros over its descriptor and libsdkrt's table-driven code
+ * (one function body per type made big SDKs slow to compile, and each only called the runtime with
+ * the type's descriptor). "base" is the type's name without the prefix: the macros of the block
+ * in emit_types_h paste it onto the prefix. */
+static void emit_type_macros(emit_ctx *cx, sdkc_buf *b, const ctype *c)
 {
-    const char *n = c->cdecl;
-    sdkc_buf_printf(b,
-                    "/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out "
-                    "holds nothing and *err is a\n"
-                    " * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for "
-                    "messages, NULL = \"$\"). */\n"
-                    "%s_status %s_decode(%s *out, const json_t *json, const char *path, %s_error "
-                    "**err);\n",
-                    cx->prefix, n, n, cx->prefix);
-    sdkc_buf_printf(b,
-                    "/* Encode *value (borrowed) as JSON; *out is a new reference. */\n"
-                    "%s_status %s_encode(const %s *value, json_t **out, %s_error **err);\n",
-                    cx->prefix, n, n, cx->prefix);
-    sdkc_buf_printf(b,
-                    "/* Release everything *value owns and zero it (NULL is a no-op). */\n"
-                    "void %s_cleanup(%s *value);\n",
-                    n, n);
-    sdkc_buf_printf(b,
-                    "/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */\n"
-                    "void %s_free(%s *value);\n",
-                    n, n);
-    if (c->t->kind == SDKC_TYPE_ENUM && !c->is_brand && !strcmp(c->jk, "SDKRT_JK_ENUM"))
+    const char *n = c->cdecl, *U = cx->upper;
+    const char *base = c->base;
+    /* The pasting macros need cdecl == PREFIX_base and the descriptor PREFIX__j_base. */
+    bool paste = c->is_struct && !strncmp(n, cx->prefix, strlen(cx->prefix)) &&
+                 n[strlen(cx->prefix)] == '_' && !strcmp(n + strlen(cx->prefix) + 1, base);
+    if (!paste)
+        base = NULL;
+    const char *d = emit_desc_name(cx, c);
+    if (base) {
+        sdkc_buf_printf(
+            b, "#define %s_decode(out, json, path, err) %s_DECODE_(%s, out, json, path, err)\n", n,
+            U, base);
+        sdkc_buf_printf(b, "#define %s_encode(value, out, err) %s_ENCODE_(%s, value, out, err)\n",
+                        n, U, base);
+        sdkc_buf_printf(b, "#define %s_cleanup(value) %s_CLEANUP_(%s, value)\n", n, U, base);
+        sdkc_buf_printf(b, "#define %s_free(value) %s_FREE_(%s, value)\n", n, U, base);
+    } else {
         sdkc_buf_printf(b,
-                        "/* The wire string of *value (borrowed), or NULL when impossible. */\n"
-                        "const char *%s_wire(const %s *value);\n",
-                        n, n);
+                        "#define %s_decode(out, json, path, err) %s__decode(&%s, %s_AS_(%s, "
+                        "out), json, path, err)\n",
+                        n, cx->prefix, d, U, n);
+        sdkc_buf_printf(b,
+                        "#define %s_encode(value, out, err) %s__encode(&%s, "
+                        "%s_AS_CONST_(%s, value), out, err)\n",
+                        n, cx->prefix, d, U, n);
+        sdkc_buf_printf(b, "#define %s_cleanup(value) %s__cleanup(&%s, %s_AS_(%s, value))\n", n,
+                        cx->prefix, d, U, n);
+        sdkc_buf_printf(b, "#define %s_free(value) %s__free(&%s, %s_AS_(%s, value))\n", n,
+                        cx->prefix, d, U, n);
+    }
+    if (c->t->kind == SDKC_TYPE_ENUM && !c->is_brand && !strcmp(c->jk, "SDKRT_JK_ENUM"))
+        sdkc_buf_printf(b, "#define %s_wire(value) %s__wire(&%s, %s_AS_CONST_(%s, value))\n", n,
+                        cx->prefix, d, U, n);
     if (c->t->kind == SDKC_TYPE_UNION)
         emit_union_protos(cx, b, c);
-    sdkc_buf_putc(b, '\n');
 }
 
 static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
@@ -351,6 +361,63 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
                     P, U, U, P);
 }
 
+/* What every type T has, said once: the per-type names below are macros over T's descriptor
+ * (PREFIX__j_T, libsdkrt's table-driven code), checked against T as a function's arguments are. */
+static void emit_type_macro_block(emit_ctx *cx, sdkc_buf *b)
+{
+    const char *P = cx->prefix, *U = cx->upper;
+    sdkc_buf_printf(
+        b,
+        "/* ---- decode, encode, cleanup and free of each type ----\n"
+        " * Every value type %s_T has these (macros over its descriptor %s__j_T, which libsdkrt's\n"
+        " * table-driven code walks; each pointer argument is checked against T as a function's\n"
+        " * would be, and each argument is evaluated once):\n"
+        " *   %s_status %s_T_decode(%s_T *out, const json_t *json, const char *path, %s_error "
+        "**err);\n"
+        " *     Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds "
+        "nothing\n"
+        " *     and *err is a new MALFORMED_RESPONSE error naming the JSON path (path: prefix for\n"
+        " *     messages, NULL = \"$\").\n"
+        " *   %s_status %s_T_encode(const %s_T *value, json_t **out, %s_error **err);\n"
+        " *     Encode *value (borrowed) as JSON; *out is a new reference.\n"
+        " *   void %s_T_cleanup(%s_T *value);\n"
+        " *     Release everything *value owns and zero it (NULL is a no-op).\n"
+        " *   void %s_T_free(%s_T *value);\n"
+        " *     Cleanup and free a heap value returned by this SDK (NULL is a no-op).\n"
+        " * An enumeration also has\n"
+        " *   const char *%s_T_wire(const %s_T *value);\n"
+        " *     The wire string of *value (borrowed), or NULL when impossible (or value is NULL).\n"
+        " * A union also has\n"
+        " *   const char *%s_T_kind_name(%s_T_kind kind);\n"
+        " *     The name of a kind (\"unknown\" for its UNKNOWN constant; static), or NULL "
+        "outside\n"
+        " *     the enumeration.\n"
+        " * and, declared with it, the functions %s_T_tag (a union with a discriminator) and one\n"
+        " * accessor per field that every variant has. */\n"
+        "#define %s_AS_(T, v) (1 ? (v) : (T *)0)\n"
+        "#define %s_AS_CONST_(T, v) (1 ? (v) : (const T *)0)\n"
+        "#define %s_DECODE_(T, out, json, path, err) \\\n"
+        "    %s__decode(&%s__j_##T, %s_AS_(%s_##T, out), json, path, err)\n"
+        "#define %s_ENCODE_(T, value, out, err) \\\n"
+        "    %s__encode(&%s__j_##T, %s_AS_CONST_(%s_##T, value), out, err)\n"
+        "#define %s_CLEANUP_(T, value) %s__cleanup(&%s__j_##T, %s_AS_(%s_##T, value))\n"
+        "#define %s_FREE_(T, value) %s__free(&%s__j_##T, %s_AS_(%s_##T, value))\n"
+        "/* What the macros call (the SDK's library wraps libsdkrt's, so that a program links the "
+        "SDK\n * alone). */\n"
+        "%s_status %s__decode(const sdkrt_jtype *type, void *out, const json_t *json, const "
+        "char *path,\n    %s_error **err);\n"
+        "%s_status %s__encode(const sdkrt_jtype *type, const void *value, json_t **out, "
+        "%s_error **err);\n"
+        "void %s__cleanup(const sdkrt_jtype *type, void *value);\n"
+        "void %s__free(const sdkrt_jtype *type, void *value);\n"
+        "/* The wire string of an enumeration value; NULL for NULL. */\n"
+        "const char *%s__wire(const sdkrt_jtype *type, const void *value);\n"
+        "/* names[kind] for 0 <= kind < count, else NULL. */\n"
+        "const char *%s__name_at(const char *const *names, size_t count, int kind);\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, U, U, U, P, P, U, P, U, P, P, U, P,
+        U, P, P, U, P, U, P, P, U, P, P, P, P, P, P, P, P, P, P, P);
+}
+
 void emit_types_h(emit_ctx *cx, sdkc_buf *b)
 {
     const char *P = cx->prefix, *U = cx->upper;
@@ -413,8 +480,12 @@ void emit_types_h(emit_ctx *cx, sdkc_buf *b)
         if (cx->order[i]->twin)
             emit_twin_def(cx, b, cx->order[i]);
     }
-    sdkc_buf_puts(b, "/* ---- decode, encode, cleanup and free of each type ---- */\n\n");
+    emit_type_macro_block(cx, b);
     for (size_t i = 0; i < cx->norder; i++)
-        emit_type_protos(cx, b, cx->order[i]);
+        sdkc_buf_printf(b, "extern const sdkrt_jtype %s;\n", emit_desc_name(cx, cx->order[i]));
+    sdkc_buf_putc(b, '\n');
+    for (size_t i = 0; i < cx->norder; i++)
+        emit_type_macros(cx, b, cx->order[i]);
+    sdkc_buf_putc(b, '\n');
     sdkc_buf_printf(b, "#ifdef __cplusplus\n}\n#endif\n#endif /* %s_TYPES_H */\n", U);
 }

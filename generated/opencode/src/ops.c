@@ -283,6 +283,67 @@ const oc_unknown_error1 *oc_error_unknown_error(const oc_error *err)
     return sdkrt_error_payload(err);
 }
 
+/* A request parameter: how it is sent, its value's descriptor, where the request holds it and
+ * its has_ flag (SDKRT_JNONE: required). */
+typedef struct req_param {
+    sdkrt_param_spec spec;
+    const sdkrt_jtype *type;
+    size_t at, has;
+} req_param;
+
+/* How an operation's request is built: one per operation, read by build_request. */
+typedef struct req_desc {
+    const char *id, *method, *path;
+    const void *defaults; /* every parameter absent, for a NULL request; NULL: one is required */
+    const req_param *params;
+    size_t nparams;
+    const sdkrt_jtype *body; /* or NULL */
+    const char *media;
+    size_t body_at, body_has;
+    const sdkrt_body_encoding *enc;
+    size_t nenc;
+    const char *accept; /* or NULL */
+    bool secure;        /* set the security table (none for security: []) */
+    const sdkrt_security_scheme *security;
+    size_t nsecurity;
+} req_desc;
+
+static bool req_has(const char *request, size_t has)
+{
+    return has == SDKRT_JNONE || *(const bool *)(request + has);
+}
+
+static sdkrt_status build_request(sdkrt_request **out, const req_desc *d, const void *request, sdkrt_error **err)
+{
+    sdkrt_request *req = NULL;
+    *out = NULL;
+    if (!request)
+        request = d->defaults;
+    if (!request)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s: request is NULL", d->id);
+    const char *r = request;
+    if (sdkrt_request_new(&req, d->method, d->path) != SDKRT_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i < d->nparams; i++) {
+        const req_param *p = &d->params[i];
+        if (req_has(r, p->has) && sdkrt_request_add_typed_param(req, &p->spec, p->type, r + p->at, err) != SDKRT_OK)
+            goto fail;
+    }
+    if (d->body && req_has(r, d->body_has) &&
+        sdkrt_request_set_typed_body(req, d->media, d->body, r + d->body_at, d->enc, d->nenc, err) != SDKRT_OK)
+        goto fail;
+    if ((d->accept && sdkrt_request_set_header(req, "Accept", d->accept) != SDKRT_OK) ||
+        (d->secure && sdkrt_request_set_security(req, d->security, d->nsecurity) != SDKRT_OK)) {
+        sdkrt_request_free(req);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    *out = req;
+    return SDKRT_OK;
+fail:
+    sdkrt_request_free(req);
+    return SDKRT_ERR;
+}
+
 /* ---- v2.health.get ---- */
 
 static const sdkrt_jerror errors_health_get[] = {
@@ -291,19 +352,8 @@ static const sdkrt_jerror errors_health_get[] = {
 };
 static const sdkrt_jop op_health_get = {"v2.health.get", 200, SDKRT_JENC_JSON, &oc__j_health_get_response, NULL, errors_health_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_health_get(sdkrt_request **out, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (sdkrt_request_new(&req, "GET", "/api/health") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-}
+static const req_desc req_health_get = {"v2.health.get", "GET", "/api/health", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_health_get(out, err) build_request(out, &req_health_get, NULL, err)
 
 oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response **out, oc_error **err)
 {
@@ -330,28 +380,12 @@ static const sdkrt_jerror errors_location_get[] = {
 };
 static const sdkrt_jop op_location_get = {"v2.location.get", 200, SDKRT_JENC_JSON, &oc__j_location_info, NULL, errors_location_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_location_get(sdkrt_request **out, const oc_location_get_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_location_get_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/location") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_location_get_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_location_get_request defaults_location_get; /* every parameter absent */
+static const req_param params_location_get[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_location_get_location, offsetof(oc_location_get_request, location), offsetof(oc_location_get_request, has_location)},
+};
+static const req_desc req_location_get = {"v2.location.get", "GET", "/api/location", &defaults_location_get, params_location_get, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_location_get(out, request, err) build_request(out, &req_location_get, request, err)
 
 oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info **out, oc_error **err)
 {
@@ -378,28 +412,12 @@ static const sdkrt_jerror errors_agent_list[] = {
 };
 static const sdkrt_jop op_agent_list = {"v2.agent.list", 200, SDKRT_JENC_JSON, &oc__j_agent_list_response, NULL, errors_agent_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_agent_list(sdkrt_request **out, const oc_agent_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_agent_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/agent") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_agent_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_agent_list_request defaults_agent_list; /* every parameter absent */
+static const req_param params_agent_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_agent_list_location, offsetof(oc_agent_list_request, location), offsetof(oc_agent_list_request, has_location)},
+};
+static const req_desc req_agent_list = {"v2.agent.list", "GET", "/api/agent", &defaults_agent_list, params_agent_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_agent_list(out, request, err) build_request(out, &req_agent_list, request, err)
 
 oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response **out, oc_error **err)
 {
@@ -427,49 +445,19 @@ static const sdkrt_jerror errors_session_list[] = {
 };
 static const sdkrt_jop op_session_list = {"v2.session.list", 200, SDKRT_JENC_JSON, &oc__j_sessions_response, NULL, errors_session_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_list(sdkrt_request **out, const oc_session_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_session_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/session") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_workspace = {"workspace", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_workspace && sdkrt_request_add_typed_param(req, &spec_workspace, &oc__j_workspace_id, &request->workspace, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_limit = {"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_double, &request->limit, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_order = {"order", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_order && sdkrt_request_add_typed_param(req, &spec_order, &oc__j_session_list_order, &request->order, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_search = {"search", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_search && sdkrt_request_add_typed_param(req, &spec_search, &oc__jx_string, &request->search, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_directory = {"directory", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_directory && sdkrt_request_add_typed_param(req, &spec_directory, &oc__jx_string, &request->directory, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_project = {"project", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_project && sdkrt_request_add_typed_param(req, &spec_project, &oc__jx_string, &request->project, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_subpath = {"subpath", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_subpath && sdkrt_request_add_typed_param(req, &spec_subpath, &oc__jx_string, &request->subpath, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_cursor = {"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_cursor && sdkrt_request_add_typed_param(req, &spec_cursor, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_session_list_request defaults_session_list; /* every parameter absent */
+static const req_param params_session_list[] = {
+    {{"workspace", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__j_workspace_id, offsetof(oc_session_list_request, workspace), offsetof(oc_session_list_request, has_workspace)},
+    {{"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_double, offsetof(oc_session_list_request, limit), offsetof(oc_session_list_request, has_limit)},
+    {{"order", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__j_session_list_order, offsetof(oc_session_list_request, order), offsetof(oc_session_list_request, has_order)},
+    {{"search", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_list_request, search), offsetof(oc_session_list_request, has_search)},
+    {{"directory", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_list_request, directory), offsetof(oc_session_list_request, has_directory)},
+    {{"project", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_list_request, project), offsetof(oc_session_list_request, has_project)},
+    {{"subpath", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_list_request, subpath), offsetof(oc_session_list_request, has_subpath)},
+    {{"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_list_request, cursor), offsetof(oc_session_list_request, has_cursor)},
+};
+static const req_desc req_session_list = {"v2.session.list", "GET", "/api/session", &defaults_session_list, params_session_list, 8, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_list(out, request, err) build_request(out, &req_session_list, request, err)
 
 struct oc_session_list_cursor {
     char *value;
@@ -711,27 +699,9 @@ static const sdkrt_jerror errors_session_create[] = {
 };
 static const sdkrt_jop op_session_create = {"v2.session.create", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_create(sdkrt_request **out, const oc_session_create_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_session_create_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "POST", "/api/session") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_session_create_request defaults_session_create; /* every parameter absent */
+static const req_desc req_session_create = {"v2.session.create", "POST", "/api/session", &defaults_session_create, NULL, 0, &oc__j_session_create_body, "application/json", offsetof(oc_session_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_create(out, request, err) build_request(out, &req_session_create, request, err)
 
 oc_status oc_session_create(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err)
 {
@@ -758,19 +728,8 @@ static const sdkrt_jerror errors_session_active[] = {
 };
 static const sdkrt_jop op_session_active = {"v2.session.active", 200, SDKRT_JENC_JSON, &oc__j_session_active_value_map, "data", errors_session_active, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_active(sdkrt_request **out, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (sdkrt_request_new(&req, "GET", "/api/session/active") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-}
+static const req_desc req_session_active = {"v2.session.active", "GET", "/api/session/active", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_active(out, err) build_request(out, &req_session_active, NULL, err)
 
 oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_value_map **out, oc_error **err)
 {
@@ -798,27 +757,11 @@ static const sdkrt_jerror errors_session_get[] = {
 };
 static const sdkrt_jop op_session_get = {"v2.session.get", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_get, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_get(sdkrt_request **out, const oc_session_get_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.get: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_get[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_get_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_get = {"v2.session.get", "GET", "/api/session/{sessionID}", NULL, params_session_get, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_get(out, request, err) build_request(out, &req_session_get, request, err)
 
 oc_status oc_session_get(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err)
 {
@@ -846,25 +789,11 @@ static const sdkrt_jerror errors_session_switch_agent[] = {
 };
 static const sdkrt_jop op_session_switch_agent = {"v2.session.switchAgent", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_switch_agent, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_switch_agent(sdkrt_request **out, const oc_session_switch_agent_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.switchAgent: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/agent") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_switch_agent_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_switch_agent[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_switch_agent_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_switch_agent = {"v2.session.switchAgent", "POST", "/api/session/{sessionID}/agent", NULL, params_session_switch_agent, 1, &oc__j_session_switch_agent_body, "application/json", offsetof(oc_session_switch_agent_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+#define build_session_switch_agent(out, request, err) build_request(out, &req_session_switch_agent, request, err)
 
 oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_agent_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -887,25 +816,11 @@ static const sdkrt_jerror errors_session_switch_model[] = {
 };
 static const sdkrt_jop op_session_switch_model = {"v2.session.switchModel", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_switch_model, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_switch_model(sdkrt_request **out, const oc_session_switch_model_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.switchModel: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/model") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_switch_model_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_switch_model[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_switch_model_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_switch_model = {"v2.session.switchModel", "POST", "/api/session/{sessionID}/model", NULL, params_session_switch_model, 1, &oc__j_session_switch_model_body, "application/json", offsetof(oc_session_switch_model_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+#define build_session_switch_model(out, request, err) build_request(out, &req_session_switch_model, request, err)
 
 oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_model_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -929,29 +844,11 @@ static const sdkrt_jerror errors_session_prompt[] = {
 };
 static const sdkrt_jop op_session_prompt = {"v2.session.prompt", 200, SDKRT_JENC_JSON, &oc__j_session_input_admitted, "data", errors_session_prompt, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_prompt(sdkrt_request **out, const oc_session_prompt_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.prompt: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/prompt") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_prompt_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_prompt[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_prompt_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_prompt = {"v2.session.prompt", "POST", "/api/session/{sessionID}/prompt", NULL, params_session_prompt, 1, &oc__j_session_prompt_body, "application/json", offsetof(oc_session_prompt_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_prompt(out, request, err) build_request(out, &req_session_prompt, request, err)
 
 oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_input_admitted **out, oc_error **err)
 {
@@ -980,23 +877,11 @@ static const sdkrt_jerror errors_session_compact[] = {
 };
 static const sdkrt_jop op_session_compact = {"v2.session.compact", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_compact, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_compact(sdkrt_request **out, const oc_session_compact_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.compact: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/compact") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_compact[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_compact_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_compact = {"v2.session.compact", "POST", "/api/session/{sessionID}/compact", NULL, params_session_compact, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_session_compact(out, request, err) build_request(out, &req_session_compact, request, err)
 
 oc_status oc_session_compact(oc_client *client, const oc_session_compact_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -1020,23 +905,11 @@ static const sdkrt_jerror errors_session_wait[] = {
 };
 static const sdkrt_jop op_session_wait = {"v2.session.wait", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_wait, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_wait(sdkrt_request **out, const oc_session_wait_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.wait: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/wait") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_wait[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_wait_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_wait = {"v2.session.wait", "POST", "/api/session/{sessionID}/wait", NULL, params_session_wait, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_session_wait(out, request, err) build_request(out, &req_session_wait, request, err)
 
 oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -1061,29 +934,11 @@ static const sdkrt_jerror errors_session_revert_stage[] = {
 };
 static const sdkrt_jop op_session_revert_stage = {"v2.session.revert.stage", 200, SDKRT_JENC_JSON, &oc__j_revert_state, "data", errors_session_revert_stage, 5, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_revert_stage(sdkrt_request **out, const oc_session_revert_stage_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.revert.stage: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/revert/stage") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_revert_stage_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_revert_stage[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_revert_stage_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_revert_stage = {"v2.session.revert.stage", "POST", "/api/session/{sessionID}/revert/stage", NULL, params_session_revert_stage, 1, &oc__j_session_revert_stage_body, "application/json", offsetof(oc_session_revert_stage_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_revert_stage(out, request, err) build_request(out, &req_session_revert_stage, request, err)
 
 oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_revert_state **out, oc_error **err)
 {
@@ -1112,23 +967,11 @@ static const sdkrt_jerror errors_session_revert_clear[] = {
 };
 static const sdkrt_jop op_session_revert_clear = {"v2.session.revert.clear", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_revert_clear, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_revert_clear(sdkrt_request **out, const oc_session_revert_clear_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.revert.clear: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/revert/clear") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_revert_clear[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_revert_clear_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_revert_clear = {"v2.session.revert.clear", "POST", "/api/session/{sessionID}/revert/clear", NULL, params_session_revert_clear, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_session_revert_clear(out, request, err) build_request(out, &req_session_revert_clear, request, err)
 
 oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_clear_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -1151,23 +994,11 @@ static const sdkrt_jerror errors_session_revert_commit[] = {
 };
 static const sdkrt_jop op_session_revert_commit = {"v2.session.revert.commit", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_revert_commit, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_revert_commit(sdkrt_request **out, const oc_session_revert_commit_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.revert.commit: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/revert/commit") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_revert_commit[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_revert_commit_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_revert_commit = {"v2.session.revert.commit", "POST", "/api/session/{sessionID}/revert/commit", NULL, params_session_revert_commit, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_session_revert_commit(out, request, err) build_request(out, &req_session_revert_commit, request, err)
 
 oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_commit_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -1191,27 +1022,11 @@ static const sdkrt_jerror errors_session_context[] = {
 };
 static const sdkrt_jop op_session_context = {"v2.session.context", 200, SDKRT_JENC_JSON, &oc__j_session_message_value_list, "data", errors_session_context, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_context(sdkrt_request **out, const oc_session_context_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.context: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/context") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_context[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_context_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_context = {"v2.session.context", "GET", "/api/session/{sessionID}/context", NULL, params_session_context, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_context(out, request, err) build_request(out, &req_session_context, request, err)
 
 oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_value_list **out, oc_error **err)
 {
@@ -1239,33 +1054,13 @@ static const sdkrt_jerror errors_session_history[] = {
 };
 static const sdkrt_jop op_session_history = {"v2.session.history", 200, SDKRT_JENC_JSON, &oc__j_session_history_value, NULL, errors_session_history, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_history(sdkrt_request **out, const oc_session_history_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.history: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/history") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_limit = {"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_string, &request->limit, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_after = {"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_after && sdkrt_request_add_typed_param(req, &spec_after, &oc__jx_string, &request->after, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_history[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_history_request, session_id), SDKRT_JNONE},
+    {{"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_history_request, limit), offsetof(oc_session_history_request, has_limit)},
+    {{"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_history_request, after), offsetof(oc_session_history_request, has_after)},
+};
+static const req_desc req_session_history = {"v2.session.history", "GET", "/api/session/{sessionID}/history", NULL, params_session_history, 3, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_history(out, request, err) build_request(out, &req_session_history, request, err)
 
 oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_value **out, oc_error **err)
 {
@@ -1293,26 +1088,12 @@ static const sdkrt_jerror errors_session_events[] = {
 };
 static const sdkrt_jop op_session_events = {"v2.session.events", 200, SDKRT_JENC_SSE, NULL, NULL, errors_session_events, 3, &oc__j_session_durable_event, true, "effect/httpapi/stream/failure", &oc__j_session_events_cause_item_list, NULL, 0};
 
-static oc_status build_session_events(sdkrt_request **out, const oc_session_events_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.events: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/event") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_after = {"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_after && sdkrt_request_add_typed_param(req, &spec_after, &oc__jx_string, &request->after, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_events[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_events_request, session_id), SDKRT_JNONE},
+    {{"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_events_request, after), offsetof(oc_session_events_request, has_after)},
+};
+static const req_desc req_session_events = {"v2.session.events", "GET", "/api/session/{sessionID}/event", NULL, params_session_events, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_session_events(out, request, err) build_request(out, &req_session_events, request, err)
 
 static const char *const follow_seq_session_events[] = {"durable", "seq"};
 
@@ -1509,23 +1290,11 @@ static const sdkrt_jerror errors_session_interrupt[] = {
 };
 static const sdkrt_jop op_session_interrupt = {"v2.session.interrupt", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_interrupt, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_interrupt(sdkrt_request **out, const oc_session_interrupt_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.interrupt: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/interrupt") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_interrupt[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_interrupt_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_interrupt = {"v2.session.interrupt", "POST", "/api/session/{sessionID}/interrupt", NULL, params_session_interrupt, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_session_interrupt(out, request, err) build_request(out, &req_session_interrupt, request, err)
 
 oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -1549,30 +1318,12 @@ static const sdkrt_jerror errors_session_message[] = {
 };
 static const sdkrt_jop op_session_message = {"v2.session.message", 200, SDKRT_JENC_JSON, &oc__j_session_message_value, "data", errors_session_message, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_message(sdkrt_request **out, const oc_session_message_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.message: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/message/{messageID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_message_id = {"messageID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_message_id, &oc__j_message_id, &request->message_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_message[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_message_request, session_id), SDKRT_JNONE},
+    {{"messageID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_message_id, offsetof(oc_session_message_request, message_id), SDKRT_JNONE},
+};
+static const req_desc req_session_message = {"v2.session.message", "GET", "/api/session/{sessionID}/message/{messageID}", NULL, params_session_message, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_message(out, request, err) build_request(out, &req_session_message, request, err)
 
 oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_value **out, oc_error **err)
 {
@@ -1602,36 +1353,14 @@ static const sdkrt_jerror errors_session_messages[] = {
 };
 static const sdkrt_jop op_session_messages = {"v2.session.messages", 200, SDKRT_JENC_JSON, &oc__j_session_messages_response, NULL, errors_session_messages, 5, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_messages(sdkrt_request **out, const oc_session_messages_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.messages: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/message") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_limit = {"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_double, &request->limit, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_order = {"order", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_order && sdkrt_request_add_typed_param(req, &spec_order, &oc__j_session_messages_order, &request->order, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_cursor = {"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_cursor && sdkrt_request_add_typed_param(req, &spec_cursor, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_messages[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_messages_request, session_id), SDKRT_JNONE},
+    {{"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_double, offsetof(oc_session_messages_request, limit), offsetof(oc_session_messages_request, has_limit)},
+    {{"order", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__j_session_messages_order, offsetof(oc_session_messages_request, order), offsetof(oc_session_messages_request, has_order)},
+    {{"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_messages_request, cursor), offsetof(oc_session_messages_request, has_cursor)},
+};
+static const req_desc req_session_messages = {"v2.session.messages", "GET", "/api/session/{sessionID}/message", NULL, params_session_messages, 4, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_messages(out, request, err) build_request(out, &req_session_messages, request, err)
 
 struct oc_session_messages_cursor {
     char *value;
@@ -1885,28 +1614,12 @@ static const sdkrt_jerror errors_model_list[] = {
 };
 static const sdkrt_jop op_model_list = {"v2.model.list", 200, SDKRT_JENC_JSON, &oc__j_model_list_response, NULL, errors_model_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_model_list(sdkrt_request **out, const oc_model_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_model_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/model") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_model_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_model_list_request defaults_model_list; /* every parameter absent */
+static const req_param params_model_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_model_list_location, offsetof(oc_model_list_request, location), offsetof(oc_model_list_request, has_location)},
+};
+static const req_desc req_model_list = {"v2.model.list", "GET", "/api/model", &defaults_model_list, params_model_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_model_list(out, request, err) build_request(out, &req_model_list, request, err)
 
 oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response **out, oc_error **err)
 {
@@ -1934,28 +1647,12 @@ static const sdkrt_jerror errors_provider_list[] = {
 };
 static const sdkrt_jop op_provider_list = {"v2.provider.list", 200, SDKRT_JENC_JSON, &oc__j_provider_list_response, NULL, errors_provider_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_provider_list(sdkrt_request **out, const oc_provider_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_provider_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/provider") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_provider_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_provider_list_request defaults_provider_list; /* every parameter absent */
+static const req_param params_provider_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_provider_list_location, offsetof(oc_provider_list_request, location), offsetof(oc_provider_list_request, has_location)},
+};
+static const req_desc req_provider_list = {"v2.provider.list", "GET", "/api/provider", &defaults_provider_list, params_provider_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_provider_list(out, request, err) build_request(out, &req_provider_list, request, err)
 
 oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_response **out, oc_error **err)
 {
@@ -1984,30 +1681,12 @@ static const sdkrt_jerror errors_provider_get[] = {
 };
 static const sdkrt_jop op_provider_get = {"v2.provider.get", 200, SDKRT_JENC_JSON, &oc__j_provider_get_response, NULL, errors_provider_get, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_provider_get(sdkrt_request **out, const oc_provider_get_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.provider.get: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/provider/{providerID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_provider_id = {"providerID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_provider_id, &oc__jx_string, &request->provider_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_provider_get_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_provider_get[] = {
+    {{"providerID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_provider_get_request, provider_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_provider_get_location, offsetof(oc_provider_get_request, location), offsetof(oc_provider_get_request, has_location)},
+};
+static const req_desc req_provider_get = {"v2.provider.get", "GET", "/api/provider/{providerID}", NULL, params_provider_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_provider_get(out, request, err) build_request(out, &req_provider_get, request, err)
 
 oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response **out, oc_error **err)
 {
@@ -2034,28 +1713,12 @@ static const sdkrt_jerror errors_integration_list[] = {
 };
 static const sdkrt_jop op_integration_list = {"v2.integration.list", 200, SDKRT_JENC_JSON, &oc__j_integration_list_response, NULL, errors_integration_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_integration_list(sdkrt_request **out, const oc_integration_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_integration_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/integration") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_integration_list_request defaults_integration_list; /* every parameter absent */
+static const req_param params_integration_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_list_location, offsetof(oc_integration_list_request, location), offsetof(oc_integration_list_request, has_location)},
+};
+static const req_desc req_integration_list = {"v2.integration.list", "GET", "/api/integration", &defaults_integration_list, params_integration_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_integration_list(out, request, err) build_request(out, &req_integration_list, request, err)
 
 oc_status oc_integration_list(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_response **out, oc_error **err)
 {
@@ -2082,30 +1745,12 @@ static const sdkrt_jerror errors_integration_get[] = {
 };
 static const sdkrt_jop op_integration_get = {"v2.integration.get", 200, SDKRT_JENC_JSON, &oc__j_integration_get_response, NULL, errors_integration_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_integration_get(sdkrt_request **out, const oc_integration_get_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.get: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/integration/{integrationID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_integration_id = {"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_integration_id, &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_get_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_integration_get[] = {
+    {{"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_get_request, integration_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_get_location, offsetof(oc_integration_get_request, location), offsetof(oc_integration_get_request, has_location)},
+};
+static const req_desc req_integration_get = {"v2.integration.get", "GET", "/api/integration/{integrationID}", NULL, params_integration_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_integration_get(out, request, err) build_request(out, &req_integration_get, request, err)
 
 oc_status oc_integration_get(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_response **out, oc_error **err)
 {
@@ -2132,28 +1777,12 @@ static const sdkrt_jerror errors_integration_connect_key[] = {
 };
 static const sdkrt_jop op_integration_connect_key = {"v2.integration.connect.key", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_connect_key, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_integration_connect_key(sdkrt_request **out, const oc_integration_connect_key_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.connect.key: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/integration/{integrationID}/connect/key") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_integration_id = {"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_integration_id, &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_connect_key_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_connect_key_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_integration_connect_key[] = {
+    {{"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_connect_key_request, integration_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_connect_key_location, offsetof(oc_integration_connect_key_request, location), offsetof(oc_integration_connect_key_request, has_location)},
+};
+static const req_desc req_integration_connect_key = {"v2.integration.connect.key", "POST", "/api/integration/{integrationID}/connect/key", NULL, params_integration_connect_key, 2, &oc__j_integration_connect_key_body, "application/json", offsetof(oc_integration_connect_key_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+#define build_integration_connect_key(out, request, err) build_request(out, &req_integration_connect_key, request, err)
 
 oc_status oc_integration_connect_key(oc_client *client, const oc_integration_connect_key_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -2175,32 +1804,12 @@ static const sdkrt_jerror errors_integration_connect_oauth[] = {
 };
 static const sdkrt_jop op_integration_connect_oauth = {"v2.integration.connect.oauth", 200, SDKRT_JENC_JSON, &oc__j_integration_connect_oauth_response, NULL, errors_integration_connect_oauth, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_integration_connect_oauth(sdkrt_request **out, const oc_integration_connect_oauth_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.connect.oauth: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/integration/{integrationID}/connect/oauth") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_integration_id = {"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_integration_id, &oc__jx_string, &request->integration_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_connect_oauth_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_connect_oauth_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_integration_connect_oauth[] = {
+    {{"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_connect_oauth_request, integration_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_connect_oauth_location, offsetof(oc_integration_connect_oauth_request, location), offsetof(oc_integration_connect_oauth_request, has_location)},
+};
+static const req_desc req_integration_connect_oauth = {"v2.integration.connect.oauth", "POST", "/api/integration/{integrationID}/connect/oauth", NULL, params_integration_connect_oauth, 2, &oc__j_integration_connect_oauth_body, "application/json", offsetof(oc_integration_connect_oauth_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+#define build_integration_connect_oauth(out, request, err) build_request(out, &req_integration_connect_oauth, request, err)
 
 oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_response **out, oc_error **err)
 {
@@ -2227,30 +1836,12 @@ static const sdkrt_jerror errors_integration_attempt_status[] = {
 };
 static const sdkrt_jop op_integration_attempt_status = {"v2.integration.attempt.status", 200, SDKRT_JENC_JSON, &oc__j_integration_attempt_status_response, NULL, errors_integration_attempt_status, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_integration_attempt_status(sdkrt_request **out, const oc_integration_attempt_status_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.attempt.status: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/integration/attempt/{attemptID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_attempt_id = {"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_attempt_id, &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_attempt_status_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_integration_attempt_status[] = {
+    {{"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_attempt_status_request, attempt_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_attempt_status_location, offsetof(oc_integration_attempt_status_request, location), offsetof(oc_integration_attempt_status_request, has_location)},
+};
+static const req_desc req_integration_attempt_status = {"v2.integration.attempt.status", "GET", "/api/integration/attempt/{attemptID}", NULL, params_integration_attempt_status, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_integration_attempt_status(out, request, err) build_request(out, &req_integration_attempt_status, request, err)
 
 oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_response **out, oc_error **err)
 {
@@ -2277,26 +1868,12 @@ static const sdkrt_jerror errors_integration_attempt_cancel[] = {
 };
 static const sdkrt_jop op_integration_attempt_cancel = {"v2.integration.attempt.cancel", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_attempt_cancel, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_integration_attempt_cancel(sdkrt_request **out, const oc_integration_attempt_cancel_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.attempt.cancel: request is NULL");
-    if (sdkrt_request_new(&req, "DELETE", "/api/integration/attempt/{attemptID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_attempt_id = {"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_attempt_id, &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_attempt_cancel_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_integration_attempt_cancel[] = {
+    {{"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_attempt_cancel_request, attempt_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_attempt_cancel_location, offsetof(oc_integration_attempt_cancel_request, location), offsetof(oc_integration_attempt_cancel_request, has_location)},
+};
+static const req_desc req_integration_attempt_cancel = {"v2.integration.attempt.cancel", "DELETE", "/api/integration/attempt/{attemptID}", NULL, params_integration_attempt_cancel, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_integration_attempt_cancel(out, request, err) build_request(out, &req_integration_attempt_cancel, request, err)
 
 oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_attempt_cancel_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -2318,28 +1895,12 @@ static const sdkrt_jerror errors_integration_attempt_complete[] = {
 };
 static const sdkrt_jop op_integration_attempt_complete = {"v2.integration.attempt.complete", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_attempt_complete, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_integration_attempt_complete(sdkrt_request **out, const oc_integration_attempt_complete_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.integration.attempt.complete: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/integration/attempt/{attemptID}/complete") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_attempt_id = {"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_attempt_id, &oc__jx_string, &request->attempt_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_integration_attempt_complete_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_integration_attempt_complete_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_integration_attempt_complete[] = {
+    {{"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_attempt_complete_request, attempt_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_attempt_complete_location, offsetof(oc_integration_attempt_complete_request, location), offsetof(oc_integration_attempt_complete_request, has_location)},
+};
+static const req_desc req_integration_attempt_complete = {"v2.integration.attempt.complete", "POST", "/api/integration/attempt/{attemptID}/complete", NULL, params_integration_attempt_complete, 2, &oc__j_integration_attempt_complete_body, "application/json", offsetof(oc_integration_attempt_complete_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+#define build_integration_attempt_complete(out, request, err) build_request(out, &req_integration_attempt_complete, request, err)
 
 oc_status oc_integration_attempt_complete(oc_client *client, const oc_integration_attempt_complete_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -2361,28 +1922,12 @@ static const sdkrt_jerror errors_credential_update[] = {
 };
 static const sdkrt_jop op_credential_update = {"v2.credential.update", 204, SDKRT_JENC_NONE, NULL, NULL, errors_credential_update, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_credential_update(sdkrt_request **out, const oc_credential_update_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.credential.update: request is NULL");
-    if (sdkrt_request_new(&req, "PATCH", "/api/credential/{credentialID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_credential_id = {"credentialID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_credential_id, &oc__jx_string, &request->credential_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_credential_update_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_credential_update_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_credential_update[] = {
+    {{"credentialID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_credential_update_request, credential_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_credential_update_location, offsetof(oc_credential_update_request, location), offsetof(oc_credential_update_request, has_location)},
+};
+static const req_desc req_credential_update = {"v2.credential.update", "PATCH", "/api/credential/{credentialID}", NULL, params_credential_update, 2, &oc__j_credential_update_body, "application/json", offsetof(oc_credential_update_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+#define build_credential_update(out, request, err) build_request(out, &req_credential_update, request, err)
 
 oc_status oc_credential_update(oc_client *client, const oc_credential_update_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -2404,26 +1949,12 @@ static const sdkrt_jerror errors_credential_remove[] = {
 };
 static const sdkrt_jop op_credential_remove = {"v2.credential.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_credential_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_credential_remove(sdkrt_request **out, const oc_credential_remove_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.credential.remove: request is NULL");
-    if (sdkrt_request_new(&req, "DELETE", "/api/credential/{credentialID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_credential_id = {"credentialID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_credential_id, &oc__jx_string, &request->credential_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_credential_remove_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_credential_remove[] = {
+    {{"credentialID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_credential_remove_request, credential_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_credential_remove_location, offsetof(oc_credential_remove_request, location), offsetof(oc_credential_remove_request, has_location)},
+};
+static const req_desc req_credential_remove = {"v2.credential.remove", "DELETE", "/api/credential/{credentialID}", NULL, params_credential_remove, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_credential_remove(out, request, err) build_request(out, &req_credential_remove, request, err)
 
 oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -2445,28 +1976,12 @@ static const sdkrt_jerror errors_permission_request_list[] = {
 };
 static const sdkrt_jop op_permission_request_list = {"v2.permission.request.list", 200, SDKRT_JENC_JSON, &oc__j_permission_request_list_response, NULL, errors_permission_request_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_permission_request_list(sdkrt_request **out, const oc_permission_request_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_permission_request_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/permission/request") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_permission_request_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_permission_request_list_request defaults_permission_request_list; /* every parameter absent */
+static const req_param params_permission_request_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_permission_request_list_location, offsetof(oc_permission_request_list_request, location), offsetof(oc_permission_request_list_request, has_location)},
+};
+static const req_desc req_permission_request_list = {"v2.permission.request.list", "GET", "/api/permission/request", &defaults_permission_request_list, params_permission_request_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_permission_request_list(out, request, err) build_request(out, &req_permission_request_list, request, err)
 
 oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response **out, oc_error **err)
 {
@@ -2493,28 +2008,12 @@ static const sdkrt_jerror errors_permission_saved_list[] = {
 };
 static const sdkrt_jop op_permission_saved_list = {"v2.permission.saved.list", 200, SDKRT_JENC_JSON, &oc__j_permission_saved_info_list, "data", errors_permission_saved_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_permission_saved_list(sdkrt_request **out, const oc_permission_saved_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_permission_saved_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/permission/saved") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_project_id = {"projectID", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_project_id && sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_permission_saved_list_request defaults_permission_saved_list; /* every parameter absent */
+static const req_param params_permission_saved_list[] = {
+    {{"projectID", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_permission_saved_list_request, project_id), offsetof(oc_permission_saved_list_request, has_project_id)},
+};
+static const req_desc req_permission_saved_list = {"v2.permission.saved.list", "GET", "/api/permission/saved", &defaults_permission_saved_list, params_permission_saved_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_permission_saved_list(out, request, err) build_request(out, &req_permission_saved_list, request, err)
 
 oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_info_list **out, oc_error **err)
 {
@@ -2541,23 +2040,11 @@ static const sdkrt_jerror errors_permission_saved_remove[] = {
 };
 static const sdkrt_jop op_permission_saved_remove = {"v2.permission.saved.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_permission_saved_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_permission_saved_remove(sdkrt_request **out, const oc_permission_saved_remove_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.permission.saved.remove: request is NULL");
-    if (sdkrt_request_new(&req, "DELETE", "/api/permission/saved/{id}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_id = {"id", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_id, &oc__jx_string, &request->id, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_permission_saved_remove[] = {
+    {{"id", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_permission_saved_remove_request, id), SDKRT_JNONE},
+};
+static const req_desc req_permission_saved_remove = {"v2.permission.saved.remove", "DELETE", "/api/permission/saved/{id}", NULL, params_permission_saved_remove, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_permission_saved_remove(out, request, err) build_request(out, &req_permission_saved_remove, request, err)
 
 oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_saved_remove_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -2580,29 +2067,11 @@ static const sdkrt_jerror errors_session_permission_create[] = {
 };
 static const sdkrt_jop op_session_permission_create = {"v2.session.permission.create", 200, SDKRT_JENC_JSON, &oc__j_session_permission_create_response_data, "data", errors_session_permission_create, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_permission_create(sdkrt_request **out, const oc_session_permission_create_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.permission.create: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/permission") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_permission_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_permission_create[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_permission_create_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_permission_create = {"v2.session.permission.create", "POST", "/api/session/{sessionID}/permission", NULL, params_session_permission_create, 1, &oc__j_session_permission_create_body, "application/json", offsetof(oc_session_permission_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_permission_create(out, request, err) build_request(out, &req_session_permission_create, request, err)
 
 oc_status oc_session_permission_create(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_response_data **out, oc_error **err)
 {
@@ -2630,27 +2099,11 @@ static const sdkrt_jerror errors_session_permission_list[] = {
 };
 static const sdkrt_jop op_session_permission_list = {"v2.session.permission.list", 200, SDKRT_JENC_JSON, &oc__j_permission_v2_request_list, "data", errors_session_permission_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_permission_list(sdkrt_request **out, const oc_session_permission_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.permission.list: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/permission") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_permission_list[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_permission_list_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_permission_list = {"v2.session.permission.list", "GET", "/api/session/{sessionID}/permission", NULL, params_session_permission_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_permission_list(out, request, err) build_request(out, &req_session_permission_list, request, err)
 
 oc_status oc_session_permission_list(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_permission_v2_request_list **out, oc_error **err)
 {
@@ -2679,30 +2132,12 @@ static const sdkrt_jerror errors_session_permission_get[] = {
 };
 static const sdkrt_jop op_session_permission_get = {"v2.session.permission.get", 200, SDKRT_JENC_JSON, &oc__j_permission_v2_request, "data", errors_session_permission_get, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_permission_get(sdkrt_request **out, const oc_session_permission_get_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.permission.get: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/permission/{requestID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id_per, &request->request_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_permission_get[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_permission_get_request, session_id), SDKRT_JNONE},
+    {{"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_request_id_per, offsetof(oc_session_permission_get_request, request_id), SDKRT_JNONE},
+};
+static const req_desc req_session_permission_get = {"v2.session.permission.get", "GET", "/api/session/{sessionID}/permission/{requestID}", NULL, params_session_permission_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_permission_get(out, request, err) build_request(out, &req_session_permission_get, request, err)
 
 oc_status oc_session_permission_get(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_permission_v2_request **out, oc_error **err)
 {
@@ -2731,28 +2166,12 @@ static const sdkrt_jerror errors_session_permission_reply[] = {
 };
 static const sdkrt_jop op_session_permission_reply = {"v2.session.permission.reply", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_permission_reply, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_permission_reply(sdkrt_request **out, const oc_session_permission_reply_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.permission.reply: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/permission/{requestID}/reply") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id_per, &request->request_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_session_permission_reply_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_permission_reply[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_permission_reply_request, session_id), SDKRT_JNONE},
+    {{"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_request_id_per, offsetof(oc_session_permission_reply_request, request_id), SDKRT_JNONE},
+};
+static const req_desc req_session_permission_reply = {"v2.session.permission.reply", "POST", "/api/session/{sessionID}/permission/{requestID}/reply", NULL, params_session_permission_reply, 2, &oc__j_session_permission_reply_body, "application/json", offsetof(oc_session_permission_reply_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+#define build_session_permission_reply(out, request, err) build_request(out, &req_session_permission_reply, request, err)
 
 oc_status oc_session_permission_reply(oc_client *client, const oc_session_permission_reply_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -2774,28 +2193,12 @@ static const sdkrt_jerror errors_fs_read[] = {
 };
 static const sdkrt_jop op_fs_read = {"v2.fs.read", 200, SDKRT_JENC_BYTES, NULL, NULL, errors_fs_read, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_fs_read(sdkrt_request **out, const oc_fs_read_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_fs_read_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/fs/read/*") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_fs_read_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/octet-stream") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_fs_read_request defaults_fs_read; /* every parameter absent */
+static const req_param params_fs_read[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_fs_read_location, offsetof(oc_fs_read_request, location), offsetof(oc_fs_read_request, has_location)},
+};
+static const req_desc req_fs_read = {"v2.fs.read", "GET", "/api/fs/read/*", &defaults_fs_read, params_fs_read, 1, NULL, NULL, 0, 0, NULL, 0, "application/octet-stream", false, NULL, 0};
+#define build_fs_read(out, request, err) build_request(out, &req_fs_read, request, err)
 
 oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const oc_call_options *call, oc_bytes **out, oc_error **err)
 {
@@ -2822,31 +2225,13 @@ static const sdkrt_jerror errors_fs_list[] = {
 };
 static const sdkrt_jop op_fs_list = {"v2.fs.list", 200, SDKRT_JENC_JSON, &oc__j_fs_list_response, NULL, errors_fs_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_fs_list(sdkrt_request **out, const oc_fs_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_fs_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/fs/list") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_fs_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_path = {"path", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_path && sdkrt_request_add_typed_param(req, &spec_path, &oc__jx_string, &request->path, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_fs_list_request defaults_fs_list; /* every parameter absent */
+static const req_param params_fs_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_fs_list_location, offsetof(oc_fs_list_request, location), offsetof(oc_fs_list_request, has_location)},
+    {{"path", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_fs_list_request, path), offsetof(oc_fs_list_request, has_path)},
+};
+static const req_desc req_fs_list = {"v2.fs.list", "GET", "/api/fs/list", &defaults_fs_list, params_fs_list, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_fs_list(out, request, err) build_request(out, &req_fs_list, request, err)
 
 oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_response **out, oc_error **err)
 {
@@ -2873,36 +2258,14 @@ static const sdkrt_jerror errors_fs_find[] = {
 };
 static const sdkrt_jop op_fs_find = {"v2.fs.find", 200, SDKRT_JENC_JSON, &oc__j_fs_find_response, NULL, errors_fs_find, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_fs_find(sdkrt_request **out, const oc_fs_find_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.fs.find: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/fs/find") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_fs_find_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_query = {"query", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (sdkrt_request_add_typed_param(req, &spec_query, &oc__jx_string, &request->query, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_type = {"type", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_type && sdkrt_request_add_typed_param(req, &spec_type, &oc__j_fs_find_type, &request->type, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_limit = {"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_limit && sdkrt_request_add_typed_param(req, &spec_limit, &oc__jx_string, &request->limit, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_fs_find[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_fs_find_location, offsetof(oc_fs_find_request, location), offsetof(oc_fs_find_request, has_location)},
+    {{"query", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_fs_find_request, query), SDKRT_JNONE},
+    {{"type", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__j_fs_find_type, offsetof(oc_fs_find_request, type), offsetof(oc_fs_find_request, has_type)},
+    {{"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_fs_find_request, limit), offsetof(oc_fs_find_request, has_limit)},
+};
+static const req_desc req_fs_find = {"v2.fs.find", "GET", "/api/fs/find", NULL, params_fs_find, 4, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_fs_find(out, request, err) build_request(out, &req_fs_find, request, err)
 
 oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response **out, oc_error **err)
 {
@@ -2929,28 +2292,12 @@ static const sdkrt_jerror errors_command_list[] = {
 };
 static const sdkrt_jop op_command_list = {"v2.command.list", 200, SDKRT_JENC_JSON, &oc__j_command_list_response, NULL, errors_command_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_command_list(sdkrt_request **out, const oc_command_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_command_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/command") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_command_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_command_list_request defaults_command_list; /* every parameter absent */
+static const req_param params_command_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_command_list_location, offsetof(oc_command_list_request, location), offsetof(oc_command_list_request, has_location)},
+};
+static const req_desc req_command_list = {"v2.command.list", "GET", "/api/command", &defaults_command_list, params_command_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_command_list(out, request, err) build_request(out, &req_command_list, request, err)
 
 oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response **out, oc_error **err)
 {
@@ -2977,28 +2324,12 @@ static const sdkrt_jerror errors_skill_list[] = {
 };
 static const sdkrt_jop op_skill_list = {"v2.skill.list", 200, SDKRT_JENC_JSON, &oc__j_skill_list_response, NULL, errors_skill_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_skill_list(sdkrt_request **out, const oc_skill_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_skill_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/skill") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_skill_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_skill_list_request defaults_skill_list; /* every parameter absent */
+static const req_param params_skill_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_skill_list_location, offsetof(oc_skill_list_request, location), offsetof(oc_skill_list_request, has_location)},
+};
+static const req_desc req_skill_list = {"v2.skill.list", "GET", "/api/skill", &defaults_skill_list, params_skill_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_skill_list(out, request, err) build_request(out, &req_skill_list, request, err)
 
 oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_response **out, oc_error **err)
 {
@@ -3025,15 +2356,8 @@ static const sdkrt_jerror errors_event_subscribe[] = {
 };
 static const sdkrt_jop op_event_subscribe = {"v2.event.subscribe", 200, SDKRT_JENC_SSE, NULL, NULL, errors_event_subscribe, 2, &oc__j_v2_event, false, NULL, NULL, NULL, 0};
 
-static oc_status build_event_subscribe(sdkrt_request **out, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (sdkrt_request_new(&req, "GET", "/api/event") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    *out = req;
-    return SDKRT_OK;
-}
+static const req_desc req_event_subscribe = {"v2.event.subscribe", "GET", "/api/event", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_event_subscribe(out, err) build_request(out, &req_event_subscribe, NULL, err)
 
 struct oc_event_subscribe_stream {
     sdkrt_jstream *s;
@@ -3124,28 +2448,12 @@ static const sdkrt_jerror errors_pty_list[] = {
 };
 static const sdkrt_jop op_pty_list = {"v2.pty.list", 200, SDKRT_JENC_JSON, &oc__j_pty_list_response, NULL, errors_pty_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_pty_list(sdkrt_request **out, const oc_pty_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_pty_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/pty") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_pty_list_request defaults_pty_list; /* every parameter absent */
+static const req_param params_pty_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_list_location, offsetof(oc_pty_list_request, location), offsetof(oc_pty_list_request, has_location)},
+};
+static const req_desc req_pty_list = {"v2.pty.list", "GET", "/api/pty", &defaults_pty_list, params_pty_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_pty_list(out, request, err) build_request(out, &req_pty_list, request, err)
 
 oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response **out, oc_error **err)
 {
@@ -3172,30 +2480,12 @@ static const sdkrt_jerror errors_pty_create[] = {
 };
 static const sdkrt_jop op_pty_create = {"v2.pty.create", 200, SDKRT_JENC_JSON, &oc__j_pty_create_response, NULL, errors_pty_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_pty_create(sdkrt_request **out, const oc_pty_create_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_pty_create_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "POST", "/api/pty") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_create_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_pty_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_pty_create_request defaults_pty_create; /* every parameter absent */
+static const req_param params_pty_create[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_create_location, offsetof(oc_pty_create_request, location), offsetof(oc_pty_create_request, has_location)},
+};
+static const req_desc req_pty_create = {"v2.pty.create", "POST", "/api/pty", &defaults_pty_create, params_pty_create, 1, &oc__j_pty_create_body, "application/json", offsetof(oc_pty_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+#define build_pty_create(out, request, err) build_request(out, &req_pty_create, request, err)
 
 oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_response **out, oc_error **err)
 {
@@ -3223,30 +2513,12 @@ static const sdkrt_jerror errors_pty_get[] = {
 };
 static const sdkrt_jop op_pty_get = {"v2.pty.get", 200, SDKRT_JENC_JSON, &oc__j_pty_get_response, NULL, errors_pty_get, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_pty_get(sdkrt_request **out, const oc_pty_get_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.get: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/pty/{ptyID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_get_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_pty_get[] = {
+    {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_get_request, pty_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_get_location, offsetof(oc_pty_get_request, location), offsetof(oc_pty_get_request, has_location)},
+};
+static const req_desc req_pty_get = {"v2.pty.get", "GET", "/api/pty/{ptyID}", NULL, params_pty_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_pty_get(out, request, err) build_request(out, &req_pty_get, request, err)
 
 oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_response **out, oc_error **err)
 {
@@ -3274,32 +2546,12 @@ static const sdkrt_jerror errors_pty_update[] = {
 };
 static const sdkrt_jop op_pty_update = {"v2.pty.update", 200, SDKRT_JENC_JSON, &oc__j_pty_update_response, NULL, errors_pty_update, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_pty_update(sdkrt_request **out, const oc_pty_update_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.update: request is NULL");
-    if (sdkrt_request_new(&req, "PUT", "/api/pty/{ptyID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_update_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_pty_update_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_pty_update[] = {
+    {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_update_request, pty_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_update_location, offsetof(oc_pty_update_request, location), offsetof(oc_pty_update_request, has_location)},
+};
+static const req_desc req_pty_update = {"v2.pty.update", "PUT", "/api/pty/{ptyID}", NULL, params_pty_update, 2, &oc__j_pty_update_body, "application/json", offsetof(oc_pty_update_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+#define build_pty_update(out, request, err) build_request(out, &req_pty_update, request, err)
 
 oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_response **out, oc_error **err)
 {
@@ -3327,26 +2579,12 @@ static const sdkrt_jerror errors_pty_remove[] = {
 };
 static const sdkrt_jop op_pty_remove = {"v2.pty.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_pty_remove, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_pty_remove(sdkrt_request **out, const oc_pty_remove_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.remove: request is NULL");
-    if (sdkrt_request_new(&req, "DELETE", "/api/pty/{ptyID}") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_remove_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_pty_remove[] = {
+    {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_remove_request, pty_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_remove_location, offsetof(oc_pty_remove_request, location), offsetof(oc_pty_remove_request, has_location)},
+};
+static const req_desc req_pty_remove = {"v2.pty.remove", "DELETE", "/api/pty/{ptyID}", NULL, params_pty_remove, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_pty_remove(out, request, err) build_request(out, &req_pty_remove, request, err)
 
 oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -3370,30 +2608,12 @@ static const sdkrt_jerror errors_pty_connect_token[] = {
 };
 static const sdkrt_jop op_pty_connect_token = {"v2.pty.connectToken", 200, SDKRT_JENC_JSON, &oc__j_pty_connect_token_response, NULL, errors_pty_connect_token, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_pty_connect_token(sdkrt_request **out, const oc_pty_connect_token_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.connectToken: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/pty/{ptyID}/connect-token") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_pty_connect_token_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_pty_connect_token[] = {
+    {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_connect_token_request, pty_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_connect_token_location, offsetof(oc_pty_connect_token_request, location), offsetof(oc_pty_connect_token_request, has_location)},
+};
+static const req_desc req_pty_connect_token = {"v2.pty.connectToken", "POST", "/api/pty/{ptyID}/connect-token", NULL, params_pty_connect_token, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_pty_connect_token(out, request, err) build_request(out, &req_pty_connect_token, request, err)
 
 oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_response **out, oc_error **err)
 {
@@ -3422,39 +2642,15 @@ static const sdkrt_jerror errors_pty_connect[] = {
 };
 static const sdkrt_jop op_pty_connect = {"v2.pty.connect", 200, SDKRT_JENC_JSON, &oc__jx_bool, NULL, errors_pty_connect, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_pty_connect(sdkrt_request **out, const oc_pty_connect_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.pty.connect: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/pty/{ptyID}/connect") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_pty_id = {"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_pty_id, &oc__j_pty_id, &request->pty_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location_directory = {"location[directory]", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_location_directory && sdkrt_request_add_typed_param(req, &spec_location_directory, &oc__jx_string, &request->location_directory, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location_workspace = {"location[workspace]", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_location_workspace && sdkrt_request_add_typed_param(req, &spec_location_workspace, &oc__jx_string, &request->location_workspace, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_cursor = {"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_cursor && sdkrt_request_add_typed_param(req, &spec_cursor, &oc__jx_string, &request->cursor, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_ticket = {"ticket", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false};
-    if (request->has_ticket && sdkrt_request_add_typed_param(req, &spec_ticket, &oc__jx_string, &request->ticket, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_pty_connect[] = {
+    {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_connect_request, pty_id), SDKRT_JNONE},
+    {{"location[directory]", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_pty_connect_request, location_directory), offsetof(oc_pty_connect_request, has_location_directory)},
+    {{"location[workspace]", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_pty_connect_request, location_workspace), offsetof(oc_pty_connect_request, has_location_workspace)},
+    {{"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_pty_connect_request, cursor), offsetof(oc_pty_connect_request, has_cursor)},
+    {{"ticket", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_pty_connect_request, ticket), offsetof(oc_pty_connect_request, has_ticket)},
+};
+static const req_desc req_pty_connect = {"v2.pty.connect", "GET", "/api/pty/{ptyID}/connect", NULL, params_pty_connect, 5, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_pty_connect(out, request, err) build_request(out, &req_pty_connect, request, err)
 
 oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *request, const oc_call_options *call, bool *out, oc_error **err)
 {
@@ -3483,28 +2679,12 @@ static const sdkrt_jerror errors_question_request_list[] = {
 };
 static const sdkrt_jop op_question_request_list = {"v2.question.request.list", 200, SDKRT_JENC_JSON, &oc__j_question_request_list_response, NULL, errors_question_request_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_question_request_list(sdkrt_request **out, const oc_question_request_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_question_request_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/question/request") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_question_request_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_question_request_list_request defaults_question_request_list; /* every parameter absent */
+static const req_param params_question_request_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_question_request_list_location, offsetof(oc_question_request_list_request, location), offsetof(oc_question_request_list_request, has_location)},
+};
+static const req_desc req_question_request_list = {"v2.question.request.list", "GET", "/api/question/request", &defaults_question_request_list, params_question_request_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_question_request_list(out, request, err) build_request(out, &req_question_request_list, request, err)
 
 oc_status oc_question_request_list(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_response **out, oc_error **err)
 {
@@ -3532,27 +2712,11 @@ static const sdkrt_jerror errors_session_question_list[] = {
 };
 static const sdkrt_jop op_session_question_list = {"v2.session.question.list", 200, SDKRT_JENC_JSON, &oc__j_question_v2_request_list, "data", errors_session_question_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_question_list(sdkrt_request **out, const oc_session_question_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.question.list: request is NULL");
-    if (sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/question") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_question_list[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_question_list_request, session_id), SDKRT_JNONE},
+};
+static const req_desc req_session_question_list = {"v2.session.question.list", "GET", "/api/session/{sessionID}/question", NULL, params_session_question_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_session_question_list(out, request, err) build_request(out, &req_session_question_list, request, err)
 
 oc_status oc_session_question_list(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_question_v2_request_list **out, oc_error **err)
 {
@@ -3581,28 +2745,12 @@ static const sdkrt_jerror errors_session_question_reply[] = {
 };
 static const sdkrt_jop op_session_question_reply = {"v2.session.question.reply", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_question_reply, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_question_reply(sdkrt_request **out, const oc_session_question_reply_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.question.reply: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/question/{requestID}/reply") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id, &request->request_id, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_typed_body(req, "application/json", &oc__j_question_v2_reply, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_question_reply[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_question_reply_request, session_id), SDKRT_JNONE},
+    {{"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_request_id, offsetof(oc_session_question_reply_request, request_id), SDKRT_JNONE},
+};
+static const req_desc req_session_question_reply = {"v2.session.question.reply", "POST", "/api/session/{sessionID}/question/{requestID}/reply", NULL, params_session_question_reply, 2, &oc__j_question_v2_reply, "application/json", offsetof(oc_session_question_reply_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+#define build_session_question_reply(out, request, err) build_request(out, &req_session_question_reply, request, err)
 
 oc_status oc_session_question_reply(oc_client *client, const oc_session_question_reply_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -3626,26 +2774,12 @@ static const sdkrt_jerror errors_session_question_reject[] = {
 };
 static const sdkrt_jop op_session_question_reject = {"v2.session.question.reject", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_question_reject, 4, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_session_question_reject(sdkrt_request **out, const oc_session_question_reject_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.question.reject: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/api/session/{sessionID}/question/{requestID}/reject") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_session_id = {"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_session_id, &oc__j_session_id, &request->session_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_request_id = {"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_request_id, &oc__j_request_id, &request->request_id, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_session_question_reject[] = {
+    {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_question_reject_request, session_id), SDKRT_JNONE},
+    {{"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_request_id, offsetof(oc_session_question_reject_request, request_id), SDKRT_JNONE},
+};
+static const req_desc req_session_question_reject = {"v2.session.question.reject", "POST", "/api/session/{sessionID}/question/{requestID}/reject", NULL, params_session_question_reject, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_session_question_reject(out, request, err) build_request(out, &req_session_question_reject, request, err)
 
 oc_status oc_session_question_reject(oc_client *client, const oc_session_question_reject_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -3667,28 +2801,12 @@ static const sdkrt_jerror errors_reference_list[] = {
 };
 static const sdkrt_jop op_reference_list = {"v2.reference.list", 200, SDKRT_JENC_JSON, &oc__j_reference_list_response, NULL, errors_reference_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_reference_list(sdkrt_request **out, const oc_reference_list_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    static const oc_reference_list_request defaults; /* every parameter absent */
-    if (!request)
-        request = &defaults;
-    if (sdkrt_request_new(&req, "GET", "/api/reference") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_reference_list_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const oc_reference_list_request defaults_reference_list; /* every parameter absent */
+static const req_param params_reference_list[] = {
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_reference_list_location, offsetof(oc_reference_list_request, location), offsetof(oc_reference_list_request, has_location)},
+};
+static const req_desc req_reference_list = {"v2.reference.list", "GET", "/api/reference", &defaults_reference_list, params_reference_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+#define build_reference_list(out, request, err) build_request(out, &req_reference_list, request, err)
 
 oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_response **out, oc_error **err)
 {
@@ -3715,32 +2833,12 @@ static const sdkrt_jerror errors_project_copy_create[] = {
 };
 static const sdkrt_jop op_project_copy_create = {"v2.projectCopy.create", 200, SDKRT_JENC_JSON, &oc__j_project_copy_copy, NULL, errors_project_copy_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_project_copy_create(sdkrt_request **out, const oc_project_copy_create_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.projectCopy.create: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/experimental/project/{projectID}/copy") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_project_id = {"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_project_copy_create_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (request->has_body && sdkrt_request_set_typed_body(req, "application/json", &oc__j_project_copy_create_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    if (sdkrt_request_set_header(req, "Accept", "application/json") != SDKRT_OK) {
-        sdkrt_request_free(req);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_project_copy_create[] = {
+    {{"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_project_copy_create_request, project_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_project_copy_create_location, offsetof(oc_project_copy_create_request, location), offsetof(oc_project_copy_create_request, has_location)},
+};
+static const req_desc req_project_copy_create = {"v2.projectCopy.create", "POST", "/experimental/project/{projectID}/copy", NULL, params_project_copy_create, 2, &oc__j_project_copy_create_body, "application/json", offsetof(oc_project_copy_create_request, body), offsetof(oc_project_copy_create_request, has_body), NULL, 0, "application/json", false, NULL, 0};
+#define build_project_copy_create(out, request, err) build_request(out, &req_project_copy_create, request, err)
 
 oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_copy **out, oc_error **err)
 {
@@ -3767,28 +2865,12 @@ static const sdkrt_jerror errors_project_copy_remove[] = {
 };
 static const sdkrt_jop op_project_copy_remove = {"v2.projectCopy.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_project_copy_remove(sdkrt_request **out, const oc_project_copy_remove_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.projectCopy.remove: request is NULL");
-    if (sdkrt_request_new(&req, "DELETE", "/experimental/project/{projectID}/copy") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_project_id = {"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_project_copy_remove_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    if (request->has_body && sdkrt_request_set_typed_body(req, "application/json", &oc__j_project_copy_remove_body, &request->body, NULL, 0, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_project_copy_remove[] = {
+    {{"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_project_copy_remove_request, project_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_project_copy_remove_location, offsetof(oc_project_copy_remove_request, location), offsetof(oc_project_copy_remove_request, has_location)},
+};
+static const req_desc req_project_copy_remove = {"v2.projectCopy.remove", "DELETE", "/experimental/project/{projectID}/copy", NULL, params_project_copy_remove, 2, &oc__j_project_copy_remove_body, "application/json", offsetof(oc_project_copy_remove_request, body), offsetof(oc_project_copy_remove_request, has_body), NULL, 0, NULL, false, NULL, 0};
+#define build_project_copy_remove(out, request, err) build_request(out, &req_project_copy_remove, request, err)
 
 oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove_request *request, const oc_call_options *call, oc_error **err)
 {
@@ -3810,26 +2892,12 @@ static const sdkrt_jerror errors_project_copy_refresh[] = {
 };
 static const sdkrt_jop op_project_copy_refresh = {"v2.projectCopy.refresh", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_refresh, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static oc_status build_project_copy_refresh(sdkrt_request **out, const oc_project_copy_refresh_request *request, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    *out = NULL;
-    if (!request)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.projectCopy.refresh: request is NULL");
-    if (sdkrt_request_new(&req, "POST", "/experimental/project/{projectID}/copy/refresh") != SDKRT_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    static const sdkrt_param_spec spec_project_id = {"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false};
-    if (sdkrt_request_add_typed_param(req, &spec_project_id, &oc__jx_string, &request->project_id, err) != SDKRT_OK)
-        goto fail;
-    static const sdkrt_param_spec spec_location = {"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false};
-    if (request->has_location && sdkrt_request_add_typed_param(req, &spec_location, &oc__j_project_copy_refresh_location, &request->location, err) != SDKRT_OK)
-        goto fail;
-    *out = req;
-    return SDKRT_OK;
-fail:
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
+static const req_param params_project_copy_refresh[] = {
+    {{"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_project_copy_refresh_request, project_id), SDKRT_JNONE},
+    {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_project_copy_refresh_location, offsetof(oc_project_copy_refresh_request, location), offsetof(oc_project_copy_refresh_request, has_location)},
+};
+static const req_desc req_project_copy_refresh = {"v2.projectCopy.refresh", "POST", "/experimental/project/{projectID}/copy/refresh", NULL, params_project_copy_refresh, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+#define build_project_copy_refresh(out, request, err) build_request(out, &req_project_copy_refresh, request, err)
 
 oc_status oc_project_copy_refresh(oc_client *client, const oc_project_copy_refresh_request *request, const oc_call_options *call, oc_error **err)
 {

@@ -93,6 +93,13 @@ struct sdkc_type {
     const char *origin;    /* JSON pointer of the schema it came from ("/components/schemas/X") */
     sdkc_loc loc;
     bool recursive; /* reachable from itself: emitters must break the cycle by pointer */
+    /* A schema of components.schemas of its own (the contract declared it), not a name the
+       compiler made up for an inline schema */
+    bool declared;
+    /* The kind comes from keywords (`items`, `properties`, `pattern`...) of a schema without
+       `type` or composition: JSON Schema applies those keywords only to values of that kind, so
+       a value of another JSON kind is valid */
+    bool inferred;
     union {
         struct {
             const char *format;      /* "date-time", "binary", ... or NULL */
@@ -133,6 +140,10 @@ struct sdkc_type {
             /* NULL: closed (additionalProperties false); else the type of extra properties
                (ANY for an open object) */
             const sdkc_type *additional;
+            /* names the contract requires (the schema's or an allOf member's `required`) that
+               no property declares: a value must still have them */
+            const char *const *required_only;
+            size_t nrequired_only;
         } object;
         struct {
             const sdkc_variant *variants; /* contract order, duplicates removed */
@@ -141,6 +152,9 @@ struct sdkc_type {
         } union_;
         struct {
             const sdkc_type *inner;
+            /* added by the compiler, not the contract (a leniency SDKs need for live servers,
+               such as null page cursors): the contract does not allow null here */
+            bool lenient;
         } nullable;
         struct {
             const char *media_type; /* "application/json" */
@@ -220,6 +234,37 @@ typedef struct sdkc_body {
     size_t nalternatives;
 } sdkc_body;
 
+/* A response header the contract declares (OpenAPI ignores one named Content-Type). */
+typedef struct sdkc_header {
+    const char *name; /* as written: "X-Rate-Limit" */
+    bool required;
+    const char *docs; /* description, or NULL */
+} sdkc_header;
+
+/* One parameter an OpenAPI link gives its target operation. */
+typedef struct sdkc_link_param {
+    const char *name;  /* as written: "itemId", or "path.itemId" */
+    const char *value; /* a runtime expression ("$response.body#/id") or a constant's text */
+} sdkc_link_param;
+
+/* An OpenAPI link of a response (by operationId; links by operationRef are not kept). */
+typedef struct sdkc_link {
+    const char *name;              /* the link's key: "GetItem" */
+    const char *operation_id;      /* the target's operationId as written */
+    const sdkc_link_param *params; /* contract order */
+    size_t nparams;
+} sdkc_link;
+
+/* What a declared response says besides its body type. */
+typedef struct sdkc_response_info {
+    const char *const *media_types; /* every `content` key, in contract order */
+    size_t nmedia_types;
+    const sdkc_header *headers; /* contract order */
+    size_t nheaders;
+    const sdkc_link *links; /* contract order */
+    size_t nlinks;
+} sdkc_response_info;
+
 /* A declared response status, as OpenAPI keys responses: an exact status (100..599), a range
  * `1XX`..`5XX` (the class digit, 1..5), or `default` (SDKC_STATUS_DEFAULT: every status not
  * declared otherwise). */
@@ -243,6 +288,7 @@ typedef struct sdkc_success {
        paginated operations result is the page object itself. */
     const char *unwrap;
     const sdkc_type *result;
+    sdkc_response_info response; /* the response's media types, headers and links */
 } sdkc_success;
 
 typedef struct sdkc_error_tag {
@@ -254,8 +300,9 @@ typedef struct sdkc_error_status {
     int status; /* an exact status, a range (4 for 4XX) or SDKC_STATUS_DEFAULT; see above */
     const sdkc_error_tag *tags; /* deduplicated, sorted by tag */
     size_t ntags;
-    const sdkc_type *untagged; /* a body schema without a `_tag` literal, or NULL */
-    const char *content_type;  /* "application/json", or NULL when the response has no body */
+    const sdkc_type *untagged;   /* a body schema without a `_tag` literal, or NULL */
+    const char *content_type;    /* "application/json", or NULL when the response has no body */
+    sdkc_response_info response; /* the response's media types, headers and links */
 } sdkc_error_status;
 
 /* How a continuation is formed from a page (docs/pagination.md). */

@@ -100,8 +100,9 @@ sdkc_status sdkc_kit_write_out(const char *dir, const char *rel, const sdkc_buf 
 /* ---- operations ---- */
 
 /* *out: ir as SDKs offer its operations: each operation with a stream variant is followed by a
- * copy that streams it ("<safe_name>_stream": encoding sse, stream = the variant). Everything
- * else of *out is ir's (borrowed); new operations live in a (outlive out with it). */
+ * copy that streams it ("<safe_name>_stream", or "<safe_name>_stream_N" when an operation has
+ * that name already; its name likewise ".stream[_N]": encoding sse, stream = the variant).
+ * Everything else of *out is ir's (borrowed); new operations live in a (outlive out with it). */
 sdkc_status sdkc_kit_expand_ops(sdkc_ir *out, const sdkc_ir *ir, sdkc_arena *a);
 
 /* ---- `sdkc generate` ---- */

@@ -7283,4736 +7283,2604 @@ struct oc_v2_event {
     } u;
 };
 
-/* ---- decode, encode, cleanup and free of each type ---- */
+/* ---- decode, encode, cleanup and free of each type ----
+ * Every value type oc_T has these (macros over its descriptor oc__j_T, which libsdkrt's
+ * table-driven code walks; each pointer argument is checked against T as a function's
+ * would be, and each argument is evaluated once):
+ *   oc_status oc_T_decode(oc_T *out, const json_t *json, const char *path, oc_error **err);
+ *     Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing
+ *     and *err is a new MALFORMED_RESPONSE error naming the JSON path (path: prefix for
+ *     messages, NULL = "$").
+ *   oc_status oc_T_encode(const oc_T *value, json_t **out, oc_error **err);
+ *     Encode *value (borrowed) as JSON; *out is a new reference.
+ *   void oc_T_cleanup(oc_T *value);
+ *     Release everything *value owns and zero it (NULL is a no-op).
+ *   void oc_T_free(oc_T *value);
+ *     Cleanup and free a heap value returned by this SDK (NULL is a no-op).
+ * An enumeration also has
+ *   const char *oc_T_wire(const oc_T *value);
+ *     The wire string of *value (borrowed), or NULL when impossible (or value is NULL).
+ * A union also has
+ *   const char *oc_T_kind_name(oc_T_kind kind);
+ *     The name of a kind ("unknown" for its UNKNOWN constant; static), or NULL outside
+ *     the enumeration.
+ * and, declared with it, the functions oc_T_tag (a union with a discriminator) and one
+ * accessor per field that every variant has. */
+#define OC_AS_(T, v) (1 ? (v) : (T *)0)
+#define OC_AS_CONST_(T, v) (1 ? (v) : (const T *)0)
+#define OC_DECODE_(T, out, json, path, err) \
+    oc__decode(&oc__j_##T, OC_AS_(oc_##T, out), json, path, err)
+#define OC_ENCODE_(T, value, out, err) \
+    oc__encode(&oc__j_##T, OC_AS_CONST_(oc_##T, value), out, err)
+#define OC_CLEANUP_(T, value) oc__cleanup(&oc__j_##T, OC_AS_(oc_##T, value))
+#define OC_FREE_(T, value) oc__free(&oc__j_##T, OC_AS_(oc_##T, value))
+/* What the macros call (the SDK's library wraps libsdkrt's, so that a program links the SDK
+ * alone). */
+oc_status oc__decode(const sdkrt_jtype *type, void *out, const json_t *json, const char *path,
+    oc_error **err);
+oc_status oc__encode(const sdkrt_jtype *type, const void *value, json_t **out, oc_error **err);
+void oc__cleanup(const sdkrt_jtype *type, void *value);
+void oc__free(const sdkrt_jtype *type, void *value);
+/* The wire string of an enumeration value; NULL for NULL. */
+const char *oc__wire(const sdkrt_jtype *type, const void *value);
+/* names[kind] for 0 <= kind < count, else NULL. */
+const char *oc__name_at(const char *const *names, size_t count, int kind);
 
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_color_variant2_decode(oc_agent_color_variant2 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_color_variant2_encode(const oc_agent_color_variant2 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_color_variant2_cleanup(oc_agent_color_variant2 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_color_variant2_free(oc_agent_color_variant2 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_agent_color_variant2_wire(const oc_agent_color_variant2 *value);
+extern const sdkrt_jtype oc__j_agent_color_variant2;
+extern const sdkrt_jtype oc__j_agent_color;
+extern const sdkrt_jtype oc__j_agent_list_location;
+extern const sdkrt_jtype oc__j_workspace_id;
+extern const sdkrt_jtype oc__j_location_info_project;
+extern const sdkrt_jtype oc__j_location_info;
+extern const sdkrt_jtype oc__j_agent_v2_info_list;
+extern const sdkrt_jtype oc__j_agent_list_response;
+extern const sdkrt_jtype oc__j_part_id;
+extern const sdkrt_jtype oc__j_session_id;
+extern const sdkrt_jtype oc__j_message_id_msg;
+extern const sdkrt_jtype oc__j_agent_part_source;
+extern const sdkrt_jtype oc__j_agent_part;
+extern const sdkrt_jtype oc__j_model_ref;
+extern const sdkrt_jtype oc__j_string_map;
+extern const sdkrt_jtype oc__j_json_map;
+extern const sdkrt_jtype oc__j_provider_request;
+extern const sdkrt_jtype oc__j_agent_v2_info_mode;
+extern const sdkrt_jtype oc__j_permission_v2_rule_list;
+extern const sdkrt_jtype oc__j_agent_v2_info;
+extern const sdkrt_jtype oc__j_api_error_data;
+extern const sdkrt_jtype oc__j_api_error;
+extern const sdkrt_jtype oc__j_assistant_message_time;
+extern const sdkrt_jtype oc__j_provider_auth_error_data;
+extern const sdkrt_jtype oc__j_provider_auth_error;
+extern const sdkrt_jtype oc__j_unknown_error_data;
+extern const sdkrt_jtype oc__j_unknown_error;
+extern const sdkrt_jtype oc__j_message_output_length_error;
+extern const sdkrt_jtype oc__j_message_aborted_error_data;
+extern const sdkrt_jtype oc__j_message_aborted_error;
+extern const sdkrt_jtype oc__j_structured_output_error_data;
+extern const sdkrt_jtype oc__j_structured_output_error;
+extern const sdkrt_jtype oc__j_context_overflow_error_data;
+extern const sdkrt_jtype oc__j_context_overflow_error;
+extern const sdkrt_jtype oc__j_content_filter_error_data;
+extern const sdkrt_jtype oc__j_content_filter_error;
+extern const sdkrt_jtype oc__j_assistant_message_error;
+extern const sdkrt_jtype oc__j_assistant_message_path;
+extern const sdkrt_jtype oc__j_assistant_message_tokens_cache;
+extern const sdkrt_jtype oc__j_assistant_message_tokens;
+extern const sdkrt_jtype oc__j_assistant_message;
+extern const sdkrt_jtype oc__j_bool_map;
+extern const sdkrt_jtype oc__j_evt_id;
+extern const sdkrt_jtype oc__j_durable;
+extern const sdkrt_jtype oc__j_location_ref;
+extern const sdkrt_jtype oc__j_catalog_updated;
+extern const sdkrt_jtype oc__j_command_executed_data;
+extern const sdkrt_jtype oc__j_command_executed;
+extern const sdkrt_jtype oc__j_command_list_location;
+extern const sdkrt_jtype oc__j_command_v2_info_list;
+extern const sdkrt_jtype oc__j_command_list_response;
+extern const sdkrt_jtype oc__j_command_v2_info;
+extern const sdkrt_jtype oc__j_compaction_part;
+extern const sdkrt_jtype oc__j_conflict_error;
+extern const sdkrt_jtype oc__j_connection_credential_info;
+extern const sdkrt_jtype oc__j_connection_env_info;
+extern const sdkrt_jtype oc__j_connection_info;
+extern const sdkrt_jtype oc__j_connection_info_list;
+extern const sdkrt_jtype oc__j_credential_remove_location;
+extern const sdkrt_jtype oc__j_credential_update_body;
+extern const sdkrt_jtype oc__j_credential_update_location;
+extern const sdkrt_jtype oc__j_file_diff_status;
+extern const sdkrt_jtype oc__j_file_diff;
+extern const sdkrt_jtype oc__j_file_diff_list;
+extern const sdkrt_jtype oc__j_file_edited_data;
+extern const sdkrt_jtype oc__j_file_edited;
+extern const sdkrt_jtype oc__j_file_part_source_text;
+extern const sdkrt_jtype oc__j_file_source;
+extern const sdkrt_jtype oc__j_range_start;
+extern const sdkrt_jtype oc__j_range_end;
+extern const sdkrt_jtype oc__j_range;
+extern const sdkrt_jtype oc__j_symbol_source;
+extern const sdkrt_jtype oc__j_resource_source;
+extern const sdkrt_jtype oc__j_file_part_source;
+extern const sdkrt_jtype oc__j_file_part;
+extern const sdkrt_jtype oc__j_file_part_list;
+extern const sdkrt_jtype oc__j_file_system_entry_type;
+extern const sdkrt_jtype oc__j_file_system_entry;
+extern const sdkrt_jtype oc__j_file_system_entry_list;
+extern const sdkrt_jtype oc__j_file_watcher_updated_data_event;
+extern const sdkrt_jtype oc__j_file_watcher_updated_data;
+extern const sdkrt_jtype oc__j_file_watcher_updated;
+extern const sdkrt_jtype oc__j_forbidden_error;
+extern const sdkrt_jtype oc__j_fs_find_location;
+extern const sdkrt_jtype oc__j_fs_find_response;
+extern const sdkrt_jtype oc__j_fs_find_type;
+extern const sdkrt_jtype oc__j_fs_list_location;
+extern const sdkrt_jtype oc__j_fs_list_response;
+extern const sdkrt_jtype oc__j_fs_read_location;
+extern const sdkrt_jtype oc__j_global_disposed;
+extern const sdkrt_jtype oc__j_health_get_response;
+extern const sdkrt_jtype oc__j_installation_update_available_data;
+extern const sdkrt_jtype oc__j_installation_update_available;
+extern const sdkrt_jtype oc__j_installation_updated_data;
+extern const sdkrt_jtype oc__j_installation_updated;
+extern const sdkrt_jtype oc__j_integration_attempt_mode;
+extern const sdkrt_jtype oc__j_integration_attempt_time_created_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_time_created;
+extern const sdkrt_jtype oc__j_integration_attempt_time_expires_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_time_expires;
+extern const sdkrt_jtype oc__j_integration_attempt_time;
+extern const sdkrt_jtype oc__j_integration_attempt;
+extern const sdkrt_jtype oc__j_integration_attempt_cancel_location;
+extern const sdkrt_jtype oc__j_integration_attempt_complete_body;
+extern const sdkrt_jtype oc__j_integration_attempt_complete_location;
+extern const sdkrt_jtype oc__j_integration_attempt_status_location;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_created_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_created;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_expires_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant1_time_expires;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant1_time;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant1;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_created_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_created;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_expires_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant2_time_expires;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant2_time;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant2;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_created_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_created;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_expires_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant3_time_expires;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant3_time;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant3;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_created_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_created;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_expires_variant5;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant4_time_expires;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant4_time;
+extern const sdkrt_jtype oc__j_integration_attempt_status_variant4;
+extern const sdkrt_jtype oc__j_integration_attempt_status_value;
+extern const sdkrt_jtype oc__j_integration_attempt_status_response;
+extern const sdkrt_jtype oc__j_integration_connect_key_body;
+extern const sdkrt_jtype oc__j_integration_connect_key_location;
+extern const sdkrt_jtype oc__j_integration_connect_oauth_body;
+extern const sdkrt_jtype oc__j_integration_connect_oauth_location;
+extern const sdkrt_jtype oc__j_integration_connect_oauth_response;
+extern const sdkrt_jtype oc__j_integration_connection_updated_data;
+extern const sdkrt_jtype oc__j_integration_connection_updated;
+extern const sdkrt_jtype oc__j_string_list;
+extern const sdkrt_jtype oc__j_integration_env_method;
+extern const sdkrt_jtype oc__j_integration_get_location;
+extern const sdkrt_jtype oc__j_integration_method_list;
+extern const sdkrt_jtype oc__j_integration_info;
+extern const sdkrt_jtype oc__j_integration_get_response;
+extern const sdkrt_jtype oc__j_integration_info_list;
+extern const sdkrt_jtype oc__j_integration_key_method;
+extern const sdkrt_jtype oc__j_integration_list_location;
+extern const sdkrt_jtype oc__j_integration_list_response;
+extern const sdkrt_jtype oc__j_integration_oauth_method_prompts_item_list;
+extern const sdkrt_jtype oc__j_integration_oauth_method;
+extern const sdkrt_jtype oc__j_integration_method;
+extern const sdkrt_jtype oc__j_integration_when_op;
+extern const sdkrt_jtype oc__j_integration_when;
+extern const sdkrt_jtype oc__j_integration_text_prompt;
+extern const sdkrt_jtype oc__j_integration_select_prompt_options_item_list;
+extern const sdkrt_jtype oc__j_integration_select_prompt;
+extern const sdkrt_jtype oc__j_integration_oauth_method_prompts_item;
+extern const sdkrt_jtype oc__j_integration_select_prompt_options_item;
+extern const sdkrt_jtype oc__j_integration_updated;
+extern const sdkrt_jtype oc__j_invalid_cursor_error;
+extern const sdkrt_jtype oc__j_invalid_request_error;
+extern const sdkrt_jtype oc__j_json_map_map;
+extern const sdkrt_jtype oc__j_tool_text_content;
+extern const sdkrt_jtype oc__j_tool_file_content;
+extern const sdkrt_jtype oc__j_llm_tool_content;
+extern const sdkrt_jtype oc__j_llm_tool_content_list;
+extern const sdkrt_jtype oc__j_location_get_location;
+extern const sdkrt_jtype oc__j_lsp_updated;
+extern const sdkrt_jtype oc__j_mcp_browser_open_failed_data;
+extern const sdkrt_jtype oc__j_mcp_browser_open_failed;
+extern const sdkrt_jtype oc__j_mcp_tools_changed_data;
+extern const sdkrt_jtype oc__j_mcp_tools_changed;
+extern const sdkrt_jtype oc__j_user_message_time;
+extern const sdkrt_jtype oc__j_output_format_text;
+extern const sdkrt_jtype oc__j_output_format_json_schema;
+extern const sdkrt_jtype oc__j_output_format;
+extern const sdkrt_jtype oc__j_snapshot_file_diff_list;
+extern const sdkrt_jtype oc__j_user_message_summary;
+extern const sdkrt_jtype oc__j_user_message_model;
+extern const sdkrt_jtype oc__j_user_message;
+extern const sdkrt_jtype oc__j_message;
+extern const sdkrt_jtype oc__j_message_id;
+extern const sdkrt_jtype oc__j_message_not_found_error;
+extern const sdkrt_jtype oc__j_message_part_delta_data;
+extern const sdkrt_jtype oc__j_message_part_delta;
+extern const sdkrt_jtype oc__j_message_part_removed_data;
+extern const sdkrt_jtype oc__j_message_part_removed;
+extern const sdkrt_jtype oc__j_text_part_time;
+extern const sdkrt_jtype oc__j_text_part;
+extern const sdkrt_jtype oc__j_subtask_part_model;
+extern const sdkrt_jtype oc__j_subtask_part;
+extern const sdkrt_jtype oc__j_reasoning_part_time;
+extern const sdkrt_jtype oc__j_reasoning_part;
+extern const sdkrt_jtype oc__j_tool_state_pending;
+extern const sdkrt_jtype oc__j_tool_state_running_time;
+extern const sdkrt_jtype oc__j_tool_state_running;
+extern const sdkrt_jtype oc__j_tool_state_completed_time;
+extern const sdkrt_jtype oc__j_tool_state_completed;
+extern const sdkrt_jtype oc__j_tool_state_error_time;
+extern const sdkrt_jtype oc__j_tool_state_error;
+extern const sdkrt_jtype oc__j_tool_state;
+extern const sdkrt_jtype oc__j_tool_part;
+extern const sdkrt_jtype oc__j_step_start_part;
+extern const sdkrt_jtype oc__j_step_finish_part_tokens_cache;
+extern const sdkrt_jtype oc__j_step_finish_part_tokens;
+extern const sdkrt_jtype oc__j_step_finish_part;
+extern const sdkrt_jtype oc__j_snapshot_part;
+extern const sdkrt_jtype oc__j_patch_part;
+extern const sdkrt_jtype oc__j_retry_part_time;
+extern const sdkrt_jtype oc__j_retry_part;
+extern const sdkrt_jtype oc__j_part;
+extern const sdkrt_jtype oc__j_message_part_updated_data;
+extern const sdkrt_jtype oc__j_message_part_updated;
+extern const sdkrt_jtype oc__j_message_removed_data;
+extern const sdkrt_jtype oc__j_message_removed;
+extern const sdkrt_jtype oc__j_message_updated_data;
+extern const sdkrt_jtype oc__j_message_updated;
+extern const sdkrt_jtype oc__j_model_api_aisdk;
+extern const sdkrt_jtype oc__j_model_api_native;
+extern const sdkrt_jtype oc__j_model_api;
+extern const sdkrt_jtype oc__j_model_capabilities;
+extern const sdkrt_jtype oc__j_model_cost_tier;
+extern const sdkrt_jtype oc__j_model_cost_cache;
+extern const sdkrt_jtype oc__j_model_cost;
+extern const sdkrt_jtype oc__j_model_cost_list;
+extern const sdkrt_jtype oc__j_model_list_location;
+extern const sdkrt_jtype oc__j_model_v2_info_list;
+extern const sdkrt_jtype oc__j_model_list_response;
+extern const sdkrt_jtype oc__j_model_v2_info_request;
+extern const sdkrt_jtype oc__j_model_v2_info_variants_item_list;
+extern const sdkrt_jtype oc__j_model_v2_info_time;
+extern const sdkrt_jtype oc__j_model_v2_info_status;
+extern const sdkrt_jtype oc__j_model_v2_info_limit;
+extern const sdkrt_jtype oc__j_model_v2_info;
+extern const sdkrt_jtype oc__j_model_v2_info_variants_item;
+extern const sdkrt_jtype oc__j_models_dev_refreshed;
+extern const sdkrt_jtype oc__j_permission_action;
+extern const sdkrt_jtype oc__j_request_id_per;
+extern const sdkrt_jtype oc__j_permission_asked_data_tool;
+extern const sdkrt_jtype oc__j_permission_asked_data;
+extern const sdkrt_jtype oc__j_permission_asked;
+extern const sdkrt_jtype oc__j_permission_not_found_error;
+extern const sdkrt_jtype oc__j_permission_replied_data_reply;
+extern const sdkrt_jtype oc__j_permission_replied_data;
+extern const sdkrt_jtype oc__j_permission_replied;
+extern const sdkrt_jtype oc__j_permission_request_list_location;
+extern const sdkrt_jtype oc__j_permission_v2_request_list;
+extern const sdkrt_jtype oc__j_permission_request_list_response;
+extern const sdkrt_jtype oc__j_permission_rule;
+extern const sdkrt_jtype oc__j_permission_rule_list;
+extern const sdkrt_jtype oc__j_permission_saved_info;
+extern const sdkrt_jtype oc__j_permission_saved_info_list;
+extern const sdkrt_jtype oc__j_permission_v2_source;
+extern const sdkrt_jtype oc__j_permission_v2_asked_data;
+extern const sdkrt_jtype oc__j_permission_v2_asked;
+extern const sdkrt_jtype oc__j_permission_v2_effect;
+extern const sdkrt_jtype oc__j_permission_v2_reply;
+extern const sdkrt_jtype oc__j_permission_v2_replied_data;
+extern const sdkrt_jtype oc__j_permission_v2_replied;
+extern const sdkrt_jtype oc__j_permission_v2_request;
+extern const sdkrt_jtype oc__j_permission_v2_rule;
+extern const sdkrt_jtype oc__j_plugin_added_data;
+extern const sdkrt_jtype oc__j_plugin_added;
+extern const sdkrt_jtype oc__j_project_commands;
+extern const sdkrt_jtype oc__j_project_copy_copy;
+extern const sdkrt_jtype oc__j_project_copy_create_body;
+extern const sdkrt_jtype oc__j_project_copy_create_location;
+extern const sdkrt_jtype oc__j_project_copy_error_data;
+extern const sdkrt_jtype oc__j_project_copy_error;
+extern const sdkrt_jtype oc__j_project_copy_refresh_location;
+extern const sdkrt_jtype oc__j_project_copy_remove_body;
+extern const sdkrt_jtype oc__j_project_copy_remove_location;
+extern const sdkrt_jtype oc__j_project_directories_updated_data;
+extern const sdkrt_jtype oc__j_project_directories_updated;
+extern const sdkrt_jtype oc__j_project_icon;
+extern const sdkrt_jtype oc__j_project_time;
+extern const sdkrt_jtype oc__j_project_updated_data;
+extern const sdkrt_jtype oc__j_project_updated;
+extern const sdkrt_jtype oc__j_prompt_file_attachment_list;
+extern const sdkrt_jtype oc__j_prompt_agent_attachment_list;
+extern const sdkrt_jtype oc__j_prompt;
+extern const sdkrt_jtype oc__j_prompt_source;
+extern const sdkrt_jtype oc__j_prompt_agent_attachment;
+extern const sdkrt_jtype oc__j_prompt_file_attachment;
+extern const sdkrt_jtype oc__j_prompt_input_file_attachment_list;
+extern const sdkrt_jtype oc__j_prompt_input;
+extern const sdkrt_jtype oc__j_prompt_input_file_attachment;
+extern const sdkrt_jtype oc__j_provider_aisdk;
+extern const sdkrt_jtype oc__j_provider_native;
+extern const sdkrt_jtype oc__j_provider_api;
+extern const sdkrt_jtype oc__j_provider_get_location;
+extern const sdkrt_jtype oc__j_provider_v2_info;
+extern const sdkrt_jtype oc__j_provider_get_response;
+extern const sdkrt_jtype oc__j_provider_list_location;
+extern const sdkrt_jtype oc__j_provider_v2_info_list;
+extern const sdkrt_jtype oc__j_provider_list_response;
+extern const sdkrt_jtype oc__j_provider_not_found_error;
+extern const sdkrt_jtype oc__j_pty_id;
+extern const sdkrt_jtype oc__j_pty_status;
+extern const sdkrt_jtype oc__j_pty;
+extern const sdkrt_jtype oc__j_pty_connect_token_location;
+extern const sdkrt_jtype oc__j_pty_ticket_connect_token;
+extern const sdkrt_jtype oc__j_pty_connect_token_response;
+extern const sdkrt_jtype oc__j_pty_create_body;
+extern const sdkrt_jtype oc__j_pty_create_location;
+extern const sdkrt_jtype oc__j_pty_create_response;
+extern const sdkrt_jtype oc__j_pty_created_data;
+extern const sdkrt_jtype oc__j_pty_created;
+extern const sdkrt_jtype oc__j_pty_deleted_data;
+extern const sdkrt_jtype oc__j_pty_deleted;
+extern const sdkrt_jtype oc__j_pty_exited_data;
+extern const sdkrt_jtype oc__j_pty_exited;
+extern const sdkrt_jtype oc__j_pty_get_location;
+extern const sdkrt_jtype oc__j_pty_get_response;
+extern const sdkrt_jtype oc__j_pty_list_location;
+extern const sdkrt_jtype oc__j_pty_list_value;
+extern const sdkrt_jtype oc__j_pty_list_response;
+extern const sdkrt_jtype oc__j_pty_not_found_error;
+extern const sdkrt_jtype oc__j_pty_remove_location;
+extern const sdkrt_jtype oc__j_pty_update_body_size;
+extern const sdkrt_jtype oc__j_pty_update_body;
+extern const sdkrt_jtype oc__j_pty_update_location;
+extern const sdkrt_jtype oc__j_pty_update_response;
+extern const sdkrt_jtype oc__j_pty_updated_data;
+extern const sdkrt_jtype oc__j_pty_updated;
+extern const sdkrt_jtype oc__j_request_id;
+extern const sdkrt_jtype oc__j_question_info_list;
+extern const sdkrt_jtype oc__j_question_tool;
+extern const sdkrt_jtype oc__j_question_asked_data;
+extern const sdkrt_jtype oc__j_question_asked;
+extern const sdkrt_jtype oc__j_question_option_list;
+extern const sdkrt_jtype oc__j_question_info;
+extern const sdkrt_jtype oc__j_question_not_found_error;
+extern const sdkrt_jtype oc__j_question_option;
+extern const sdkrt_jtype oc__j_question_rejected_data;
+extern const sdkrt_jtype oc__j_question_rejected_2;
+extern const sdkrt_jtype oc__j_string_list_list;
+extern const sdkrt_jtype oc__j_question_replied_data;
+extern const sdkrt_jtype oc__j_question_replied_2;
+extern const sdkrt_jtype oc__j_question_request_list_location;
+extern const sdkrt_jtype oc__j_question_v2_request_list;
+extern const sdkrt_jtype oc__j_question_request_list_response;
+extern const sdkrt_jtype oc__j_question_v2_info_list;
+extern const sdkrt_jtype oc__j_question_v2_tool;
+extern const sdkrt_jtype oc__j_question_v2_asked_data;
+extern const sdkrt_jtype oc__j_question_v2_asked;
+extern const sdkrt_jtype oc__j_question_v2_option_list;
+extern const sdkrt_jtype oc__j_question_v2_info;
+extern const sdkrt_jtype oc__j_question_v2_option;
+extern const sdkrt_jtype oc__j_question_v2_rejected_data;
+extern const sdkrt_jtype oc__j_question_v2_rejected;
+extern const sdkrt_jtype oc__j_question_v2_replied_data;
+extern const sdkrt_jtype oc__j_question_v2_replied;
+extern const sdkrt_jtype oc__j_question_v2_reply;
+extern const sdkrt_jtype oc__j_question_v2_request;
+extern const sdkrt_jtype oc__j_reference_git_source;
+extern const sdkrt_jtype oc__j_reference_local_source;
+extern const sdkrt_jtype oc__j_reference_source;
+extern const sdkrt_jtype oc__j_reference_info;
+extern const sdkrt_jtype oc__j_reference_info_list;
+extern const sdkrt_jtype oc__j_reference_list_location;
+extern const sdkrt_jtype oc__j_reference_list_response;
+extern const sdkrt_jtype oc__j_reference_updated;
+extern const sdkrt_jtype oc__j_revert_state;
+extern const sdkrt_jtype oc__j_server_connected;
+extern const sdkrt_jtype oc__j_service_unavailable_error;
+extern const sdkrt_jtype oc__j_session_summary;
+extern const sdkrt_jtype oc__j_session_tokens_cache;
+extern const sdkrt_jtype oc__j_session_tokens;
+extern const sdkrt_jtype oc__j_session_share;
+extern const sdkrt_jtype oc__j_session_model;
+extern const sdkrt_jtype oc__j_session_time;
+extern const sdkrt_jtype oc__j_session_revert;
+extern const sdkrt_jtype oc__j_session;
+extern const sdkrt_jtype oc__j_session_active_value;
+extern const sdkrt_jtype oc__j_session_active_value_map;
+extern const sdkrt_jtype oc__j_session_compacted_data;
+extern const sdkrt_jtype oc__j_session_compacted;
+extern const sdkrt_jtype oc__j_session_create_body;
+extern const sdkrt_jtype oc__j_session_created_data;
+extern const sdkrt_jtype oc__j_session_created;
+extern const sdkrt_jtype oc__j_session_deleted_data;
+extern const sdkrt_jtype oc__j_session_deleted;
+extern const sdkrt_jtype oc__j_session_diff_data;
+extern const sdkrt_jtype oc__j_session_diff;
+extern const sdkrt_jtype oc__j_session_next_agent_switched_data;
+extern const sdkrt_jtype oc__j_session_next_agent_switched;
+extern const sdkrt_jtype oc__j_session_next_model_switched_data;
+extern const sdkrt_jtype oc__j_session_next_model_switched;
+extern const sdkrt_jtype oc__j_session_next_moved_data;
+extern const sdkrt_jtype oc__j_session_next_moved;
+extern const sdkrt_jtype oc__j_session_next_prompted_data_delivery;
+extern const sdkrt_jtype oc__j_session_next_prompted_data;
+extern const sdkrt_jtype oc__j_session_next_prompted;
+extern const sdkrt_jtype oc__j_session_next_prompt_admitted_data_delivery;
+extern const sdkrt_jtype oc__j_session_next_prompt_admitted_data;
+extern const sdkrt_jtype oc__j_session_next_prompt_admitted;
+extern const sdkrt_jtype oc__j_session_next_context_updated_data;
+extern const sdkrt_jtype oc__j_session_next_context_updated;
+extern const sdkrt_jtype oc__j_session_next_synthetic_data;
+extern const sdkrt_jtype oc__j_session_next_synthetic;
+extern const sdkrt_jtype oc__j_session_next_shell_started_data;
+extern const sdkrt_jtype oc__j_session_next_shell_started;
+extern const sdkrt_jtype oc__j_session_next_shell_ended_data;
+extern const sdkrt_jtype oc__j_session_next_shell_ended;
+extern const sdkrt_jtype oc__j_session_next_step_started_data;
+extern const sdkrt_jtype oc__j_session_next_step_started;
+extern const sdkrt_jtype oc__j_session_next_step_ended_data_tokens_cache;
+extern const sdkrt_jtype oc__j_session_next_step_ended_data_tokens;
+extern const sdkrt_jtype oc__j_session_next_step_ended_data;
+extern const sdkrt_jtype oc__j_session_next_step_ended;
+extern const sdkrt_jtype oc__j_session_error_unknown;
+extern const sdkrt_jtype oc__j_session_next_step_failed_data;
+extern const sdkrt_jtype oc__j_session_next_step_failed;
+extern const sdkrt_jtype oc__j_session_next_text_started_data;
+extern const sdkrt_jtype oc__j_session_next_text_started;
+extern const sdkrt_jtype oc__j_session_next_text_ended_data;
+extern const sdkrt_jtype oc__j_session_next_text_ended;
+extern const sdkrt_jtype oc__j_session_next_tool_input_started_data;
+extern const sdkrt_jtype oc__j_session_next_tool_input_started;
+extern const sdkrt_jtype oc__j_session_next_tool_input_ended_data;
+extern const sdkrt_jtype oc__j_session_next_tool_input_ended;
+extern const sdkrt_jtype oc__j_session_next_tool_called_data_provider;
+extern const sdkrt_jtype oc__j_session_next_tool_called_data;
+extern const sdkrt_jtype oc__j_session_next_tool_called;
+extern const sdkrt_jtype oc__j_session_next_tool_progress_data;
+extern const sdkrt_jtype oc__j_session_next_tool_progress;
+extern const sdkrt_jtype oc__j_session_next_tool_success_data_provider;
+extern const sdkrt_jtype oc__j_session_next_tool_success_data;
+extern const sdkrt_jtype oc__j_session_next_tool_success;
+extern const sdkrt_jtype oc__j_session_next_tool_failed_data_provider;
+extern const sdkrt_jtype oc__j_session_next_tool_failed_data;
+extern const sdkrt_jtype oc__j_session_next_tool_failed;
+extern const sdkrt_jtype oc__j_session_next_reasoning_started_data;
+extern const sdkrt_jtype oc__j_session_next_reasoning_started;
+extern const sdkrt_jtype oc__j_session_next_reasoning_ended_data;
+extern const sdkrt_jtype oc__j_session_next_reasoning_ended;
+extern const sdkrt_jtype oc__j_session_next_retry_error;
+extern const sdkrt_jtype oc__j_session_next_retried_data;
+extern const sdkrt_jtype oc__j_session_next_retried;
+extern const sdkrt_jtype oc__j_session_next_compaction_started_data_reason;
+extern const sdkrt_jtype oc__j_session_next_compaction_started_data;
+extern const sdkrt_jtype oc__j_session_next_compaction_started;
+extern const sdkrt_jtype oc__j_session_next_compaction_ended_data_reason;
+extern const sdkrt_jtype oc__j_session_next_compaction_ended_data;
+extern const sdkrt_jtype oc__j_session_next_compaction_ended;
+extern const sdkrt_jtype oc__j_session_next_revert_staged_data;
+extern const sdkrt_jtype oc__j_session_next_revert_staged;
+extern const sdkrt_jtype oc__j_session_next_revert_cleared_data;
+extern const sdkrt_jtype oc__j_session_next_revert_cleared;
+extern const sdkrt_jtype oc__j_session_next_revert_committed_data;
+extern const sdkrt_jtype oc__j_session_next_revert_committed;
+extern const sdkrt_jtype oc__j_session_durable_event;
+extern const sdkrt_jtype oc__j_session_durable_event_list;
+extern const sdkrt_jtype oc__j_session_error_data_error;
+extern const sdkrt_jtype oc__j_session_error_data;
+extern const sdkrt_jtype oc__j_session_error;
+extern const sdkrt_jtype oc__j_session_events_cause_item_fail;
+extern const sdkrt_jtype oc__j_session_events_cause_item_die;
+extern const sdkrt_jtype oc__j_session_events_cause_item_interrupt;
+extern const sdkrt_jtype oc__j_session_events_cause_item;
+extern const sdkrt_jtype oc__j_session_events_cause_item_list;
+extern const sdkrt_jtype oc__j_session_history_value;
+extern const sdkrt_jtype oc__j_session_idle_data;
+extern const sdkrt_jtype oc__j_session_idle;
+extern const sdkrt_jtype oc__j_session_input_admitted_delivery;
+extern const sdkrt_jtype oc__j_session_input_admitted;
+extern const sdkrt_jtype oc__j_session_list_order;
+extern const sdkrt_jtype oc__j_session_message_agent_switched_time;
+extern const sdkrt_jtype oc__j_session_message_agent_switched;
+extern const sdkrt_jtype oc__j_session_message_assistant_time;
+extern const sdkrt_jtype oc__j_session_message_assistant_content_item_list;
+extern const sdkrt_jtype oc__j_session_message_assistant_snapshot;
+extern const sdkrt_jtype oc__j_session_message_assistant_tokens_cache;
+extern const sdkrt_jtype oc__j_session_message_assistant_tokens;
+extern const sdkrt_jtype oc__j_session_message_assistant;
+extern const sdkrt_jtype oc__j_session_message_assistant_text;
+extern const sdkrt_jtype oc__j_session_message_assistant_reasoning_time;
+extern const sdkrt_jtype oc__j_session_message_assistant_reasoning;
+extern const sdkrt_jtype oc__j_session_message_assistant_tool_provider;
+extern const sdkrt_jtype oc__j_session_message_tool_state_pending;
+extern const sdkrt_jtype oc__j_session_message_tool_state_running;
+extern const sdkrt_jtype oc__j_session_message_tool_state_completed;
+extern const sdkrt_jtype oc__j_session_message_tool_state_error;
+extern const sdkrt_jtype oc__j_session_message_assistant_tool_state;
+extern const sdkrt_jtype oc__j_session_message_assistant_tool_time;
+extern const sdkrt_jtype oc__j_session_message_assistant_tool;
+extern const sdkrt_jtype oc__j_session_message_assistant_content_item;
+extern const sdkrt_jtype oc__j_session_message_compaction_reason;
+extern const sdkrt_jtype oc__j_session_message_compaction_time;
+extern const sdkrt_jtype oc__j_session_message_compaction;
+extern const sdkrt_jtype oc__j_session_message_model_switched_time;
+extern const sdkrt_jtype oc__j_session_message_model_switched;
+extern const sdkrt_jtype oc__j_session_message_shell_time;
+extern const sdkrt_jtype oc__j_session_message_shell;
+extern const sdkrt_jtype oc__j_session_message_synthetic_time;
+extern const sdkrt_jtype oc__j_session_message_synthetic;
+extern const sdkrt_jtype oc__j_session_message_system_time;
+extern const sdkrt_jtype oc__j_session_message_system;
+extern const sdkrt_jtype oc__j_session_message_user_time;
+extern const sdkrt_jtype oc__j_session_message_user;
+extern const sdkrt_jtype oc__j_session_message_value;
+extern const sdkrt_jtype oc__j_session_message_value_list;
+extern const sdkrt_jtype oc__j_session_messages_order;
+extern const sdkrt_jtype oc__j_session_messages_response_cursor;
+extern const sdkrt_jtype oc__j_session_messages_response;
+extern const sdkrt_jtype oc__j_session_next_compaction_delta_data;
+extern const sdkrt_jtype oc__j_session_next_compaction_delta;
+extern const sdkrt_jtype oc__j_session_next_reasoning_delta_data;
+extern const sdkrt_jtype oc__j_session_next_reasoning_delta;
+extern const sdkrt_jtype oc__j_session_next_text_delta_data;
+extern const sdkrt_jtype oc__j_session_next_text_delta;
+extern const sdkrt_jtype oc__j_session_next_tool_input_delta_data;
+extern const sdkrt_jtype oc__j_session_next_tool_input_delta;
+extern const sdkrt_jtype oc__j_session_not_found_error;
+extern const sdkrt_jtype oc__j_session_permission_create_body;
+extern const sdkrt_jtype oc__j_session_permission_create_response_data;
+extern const sdkrt_jtype oc__j_session_permission_reply_body;
+extern const sdkrt_jtype oc__j_session_prompt_body_delivery;
+extern const sdkrt_jtype oc__j_session_prompt_body;
+extern const sdkrt_jtype oc__j_session_revert_stage_body;
+extern const sdkrt_jtype oc__j_session_status_idle;
+extern const sdkrt_jtype oc__j_session_status_retry_action;
+extern const sdkrt_jtype oc__j_session_status_retry;
+extern const sdkrt_jtype oc__j_session_status_busy;
+extern const sdkrt_jtype oc__j_session_status;
+extern const sdkrt_jtype oc__j_session_status_data;
+extern const sdkrt_jtype oc__j_session_status_2;
+extern const sdkrt_jtype oc__j_session_switch_agent_body;
+extern const sdkrt_jtype oc__j_session_switch_model_body;
+extern const sdkrt_jtype oc__j_session_updated_data;
+extern const sdkrt_jtype oc__j_session_updated;
+extern const sdkrt_jtype oc__j_session_v2_info_tokens_cache;
+extern const sdkrt_jtype oc__j_session_v2_info_tokens;
+extern const sdkrt_jtype oc__j_session_v2_info_time;
+extern const sdkrt_jtype oc__j_session_v2_info;
+extern const sdkrt_jtype oc__j_session_v2_info_list;
+extern const sdkrt_jtype oc__j_sessions_response_cursor;
+extern const sdkrt_jtype oc__j_sessions_response;
+extern const sdkrt_jtype oc__j_skill_list_location;
+extern const sdkrt_jtype oc__j_skill_v2_info_list;
+extern const sdkrt_jtype oc__j_skill_list_response;
+extern const sdkrt_jtype oc__j_skill_v2_info;
+extern const sdkrt_jtype oc__j_snapshot_file_diff_status;
+extern const sdkrt_jtype oc__j_snapshot_file_diff;
+extern const sdkrt_jtype oc__j_todo;
+extern const sdkrt_jtype oc__j_todo_list;
+extern const sdkrt_jtype oc__j_todo_updated_data;
+extern const sdkrt_jtype oc__j_todo_updated;
+extern const sdkrt_jtype oc__j_tui_command_execute_data_command_variant1;
+extern const sdkrt_jtype oc__j_tui_command_execute_data_command;
+extern const sdkrt_jtype oc__j_tui_command_execute_data;
+extern const sdkrt_jtype oc__j_tui_command_execute;
+extern const sdkrt_jtype oc__j_tui_prompt_append_data;
+extern const sdkrt_jtype oc__j_tui_prompt_append;
+extern const sdkrt_jtype oc__j_tui_session_select_data;
+extern const sdkrt_jtype oc__j_tui_session_select;
+extern const sdkrt_jtype oc__j_tui_toast_show_data_variant;
+extern const sdkrt_jtype oc__j_tui_toast_show_data;
+extern const sdkrt_jtype oc__j_tui_toast_show;
+extern const sdkrt_jtype oc__j_unauthorized_error;
+extern const sdkrt_jtype oc__j_unknown_error1;
+extern const sdkrt_jtype oc__j_vcs_branch_updated_data;
+extern const sdkrt_jtype oc__j_vcs_branch_updated;
+extern const sdkrt_jtype oc__j_workspace_ready_data;
+extern const sdkrt_jtype oc__j_workspace_ready;
+extern const sdkrt_jtype oc__j_workspace_failed_data;
+extern const sdkrt_jtype oc__j_workspace_failed;
+extern const sdkrt_jtype oc__j_workspace_status_data_status;
+extern const sdkrt_jtype oc__j_workspace_status_data;
+extern const sdkrt_jtype oc__j_workspace_status;
+extern const sdkrt_jtype oc__j_worktree_ready_data;
+extern const sdkrt_jtype oc__j_worktree_ready;
+extern const sdkrt_jtype oc__j_worktree_failed_data;
+extern const sdkrt_jtype oc__j_worktree_failed;
+extern const sdkrt_jtype oc__j_v2_event;
 
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_color_decode(oc_agent_color *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_color_encode(const oc_agent_color *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_color_cleanup(oc_agent_color *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_color_free(oc_agent_color *value);
-/* The name of a kind ("unknown" for OC_AGENT_COLOR_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_agent_color_kind_name(oc_agent_color_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_list_location_decode(oc_agent_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_list_location_encode(const oc_agent_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_list_location_cleanup(oc_agent_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_list_location_free(oc_agent_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_id_decode(oc_workspace_id *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_id_encode(const oc_workspace_id *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_id_cleanup(oc_workspace_id *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_id_free(oc_workspace_id *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_location_info_project_decode(oc_location_info_project *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_location_info_project_encode(const oc_location_info_project *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_location_info_project_cleanup(oc_location_info_project *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_location_info_project_free(oc_location_info_project *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_location_info_decode(oc_location_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_location_info_encode(const oc_location_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_location_info_cleanup(oc_location_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_location_info_free(oc_location_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_v2_info_list_decode(oc_agent_v2_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_v2_info_list_encode(const oc_agent_v2_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_v2_info_list_cleanup(oc_agent_v2_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_v2_info_list_free(oc_agent_v2_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_list_response_decode(oc_agent_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_list_response_encode(const oc_agent_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_list_response_cleanup(oc_agent_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_list_response_free(oc_agent_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_part_id_decode(oc_part_id *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_part_id_encode(const oc_part_id *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_part_id_cleanup(oc_part_id *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_part_id_free(oc_part_id *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_id_decode(oc_session_id *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_id_encode(const oc_session_id *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_id_cleanup(oc_session_id *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_id_free(oc_session_id *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_id_msg_decode(oc_message_id_msg *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_id_msg_encode(const oc_message_id_msg *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_id_msg_cleanup(oc_message_id_msg *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_id_msg_free(oc_message_id_msg *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_part_source_decode(oc_agent_part_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_part_source_encode(const oc_agent_part_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_part_source_cleanup(oc_agent_part_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_part_source_free(oc_agent_part_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_part_decode(oc_agent_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_part_encode(const oc_agent_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_part_cleanup(oc_agent_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_part_free(oc_agent_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_ref_decode(oc_model_ref *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_ref_encode(const oc_model_ref *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_ref_cleanup(oc_model_ref *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_ref_free(oc_model_ref *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_string_map_decode(oc_string_map *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_string_map_encode(const oc_string_map *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_string_map_cleanup(oc_string_map *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_string_map_free(oc_string_map *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_json_map_decode(oc_json_map *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_json_map_encode(const oc_json_map *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_json_map_cleanup(oc_json_map *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_json_map_free(oc_json_map *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_request_decode(oc_provider_request *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_request_encode(const oc_provider_request *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_request_cleanup(oc_provider_request *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_request_free(oc_provider_request *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_v2_info_mode_decode(oc_agent_v2_info_mode *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_v2_info_mode_encode(const oc_agent_v2_info_mode *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_v2_info_mode_cleanup(oc_agent_v2_info_mode *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_v2_info_mode_free(oc_agent_v2_info_mode *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_agent_v2_info_mode_wire(const oc_agent_v2_info_mode *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_rule_list_decode(oc_permission_v2_rule_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_rule_list_encode(const oc_permission_v2_rule_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_rule_list_cleanup(oc_permission_v2_rule_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_rule_list_free(oc_permission_v2_rule_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_agent_v2_info_decode(oc_agent_v2_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_agent_v2_info_encode(const oc_agent_v2_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_agent_v2_info_cleanup(oc_agent_v2_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_agent_v2_info_free(oc_agent_v2_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_api_error_data_decode(oc_api_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_api_error_data_encode(const oc_api_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_api_error_data_cleanup(oc_api_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_api_error_data_free(oc_api_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_api_error_decode(oc_api_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_api_error_encode(const oc_api_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_api_error_cleanup(oc_api_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_api_error_free(oc_api_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_assistant_message_time_decode(oc_assistant_message_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_assistant_message_time_encode(const oc_assistant_message_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_assistant_message_time_cleanup(oc_assistant_message_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_assistant_message_time_free(oc_assistant_message_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_auth_error_data_decode(oc_provider_auth_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_auth_error_data_encode(const oc_provider_auth_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_auth_error_data_cleanup(oc_provider_auth_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_auth_error_data_free(oc_provider_auth_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_auth_error_decode(oc_provider_auth_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_auth_error_encode(const oc_provider_auth_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_auth_error_cleanup(oc_provider_auth_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_auth_error_free(oc_provider_auth_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_unknown_error_data_decode(oc_unknown_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_unknown_error_data_encode(const oc_unknown_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_unknown_error_data_cleanup(oc_unknown_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_unknown_error_data_free(oc_unknown_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_unknown_error_decode(oc_unknown_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_unknown_error_encode(const oc_unknown_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_unknown_error_cleanup(oc_unknown_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_unknown_error_free(oc_unknown_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_output_length_error_decode(oc_message_output_length_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_output_length_error_encode(const oc_message_output_length_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_output_length_error_cleanup(oc_message_output_length_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_output_length_error_free(oc_message_output_length_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_aborted_error_data_decode(oc_message_aborted_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_aborted_error_data_encode(const oc_message_aborted_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_aborted_error_data_cleanup(oc_message_aborted_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_aborted_error_data_free(oc_message_aborted_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_aborted_error_decode(oc_message_aborted_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_aborted_error_encode(const oc_message_aborted_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_aborted_error_cleanup(oc_message_aborted_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_aborted_error_free(oc_message_aborted_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_structured_output_error_data_decode(oc_structured_output_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_structured_output_error_data_encode(const oc_structured_output_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_structured_output_error_data_cleanup(oc_structured_output_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_structured_output_error_data_free(oc_structured_output_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_structured_output_error_decode(oc_structured_output_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_structured_output_error_encode(const oc_structured_output_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_structured_output_error_cleanup(oc_structured_output_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_structured_output_error_free(oc_structured_output_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_context_overflow_error_data_decode(oc_context_overflow_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_context_overflow_error_data_encode(const oc_context_overflow_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_context_overflow_error_data_cleanup(oc_context_overflow_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_context_overflow_error_data_free(oc_context_overflow_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_context_overflow_error_decode(oc_context_overflow_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_context_overflow_error_encode(const oc_context_overflow_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_context_overflow_error_cleanup(oc_context_overflow_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_context_overflow_error_free(oc_context_overflow_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_content_filter_error_data_decode(oc_content_filter_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_content_filter_error_data_encode(const oc_content_filter_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_content_filter_error_data_cleanup(oc_content_filter_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_content_filter_error_data_free(oc_content_filter_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_content_filter_error_decode(oc_content_filter_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_content_filter_error_encode(const oc_content_filter_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_content_filter_error_cleanup(oc_content_filter_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_content_filter_error_free(oc_content_filter_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_assistant_message_error_decode(oc_assistant_message_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_assistant_message_error_encode(const oc_assistant_message_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_assistant_message_error_cleanup(oc_assistant_message_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_assistant_message_error_free(oc_assistant_message_error *value);
+#define oc_agent_color_variant2_decode(out, json, path, err) OC_DECODE_(agent_color_variant2, out, json, path, err)
+#define oc_agent_color_variant2_encode(value, out, err) OC_ENCODE_(agent_color_variant2, value, out, err)
+#define oc_agent_color_variant2_cleanup(value) OC_CLEANUP_(agent_color_variant2, value)
+#define oc_agent_color_variant2_free(value) OC_FREE_(agent_color_variant2, value)
+#define oc_agent_color_variant2_wire(value) oc__wire(&oc__j_agent_color_variant2, OC_AS_CONST_(oc_agent_color_variant2, value))
+#define oc_agent_color_decode(out, json, path, err) OC_DECODE_(agent_color, out, json, path, err)
+#define oc_agent_color_encode(value, out, err) OC_ENCODE_(agent_color, value, out, err)
+#define oc_agent_color_cleanup(value) OC_CLEANUP_(agent_color, value)
+#define oc_agent_color_free(value) OC_FREE_(agent_color, value)
+extern const char *const oc__k_agent_color[];
+#define oc_agent_color_kind_name(kind) oc__name_at(oc__k_agent_color, 3, kind)
+#define oc_agent_list_location_decode(out, json, path, err) OC_DECODE_(agent_list_location, out, json, path, err)
+#define oc_agent_list_location_encode(value, out, err) OC_ENCODE_(agent_list_location, value, out, err)
+#define oc_agent_list_location_cleanup(value) OC_CLEANUP_(agent_list_location, value)
+#define oc_agent_list_location_free(value) OC_FREE_(agent_list_location, value)
+#define oc_workspace_id_decode(out, json, path, err) OC_DECODE_(workspace_id, out, json, path, err)
+#define oc_workspace_id_encode(value, out, err) OC_ENCODE_(workspace_id, value, out, err)
+#define oc_workspace_id_cleanup(value) OC_CLEANUP_(workspace_id, value)
+#define oc_workspace_id_free(value) OC_FREE_(workspace_id, value)
+#define oc_location_info_project_decode(out, json, path, err) OC_DECODE_(location_info_project, out, json, path, err)
+#define oc_location_info_project_encode(value, out, err) OC_ENCODE_(location_info_project, value, out, err)
+#define oc_location_info_project_cleanup(value) OC_CLEANUP_(location_info_project, value)
+#define oc_location_info_project_free(value) OC_FREE_(location_info_project, value)
+#define oc_location_info_decode(out, json, path, err) OC_DECODE_(location_info, out, json, path, err)
+#define oc_location_info_encode(value, out, err) OC_ENCODE_(location_info, value, out, err)
+#define oc_location_info_cleanup(value) OC_CLEANUP_(location_info, value)
+#define oc_location_info_free(value) OC_FREE_(location_info, value)
+#define oc_agent_v2_info_list_decode(out, json, path, err) OC_DECODE_(agent_v2_info_list, out, json, path, err)
+#define oc_agent_v2_info_list_encode(value, out, err) OC_ENCODE_(agent_v2_info_list, value, out, err)
+#define oc_agent_v2_info_list_cleanup(value) OC_CLEANUP_(agent_v2_info_list, value)
+#define oc_agent_v2_info_list_free(value) OC_FREE_(agent_v2_info_list, value)
+#define oc_agent_list_response_decode(out, json, path, err) OC_DECODE_(agent_list_response, out, json, path, err)
+#define oc_agent_list_response_encode(value, out, err) OC_ENCODE_(agent_list_response, value, out, err)
+#define oc_agent_list_response_cleanup(value) OC_CLEANUP_(agent_list_response, value)
+#define oc_agent_list_response_free(value) OC_FREE_(agent_list_response, value)
+#define oc_part_id_decode(out, json, path, err) OC_DECODE_(part_id, out, json, path, err)
+#define oc_part_id_encode(value, out, err) OC_ENCODE_(part_id, value, out, err)
+#define oc_part_id_cleanup(value) OC_CLEANUP_(part_id, value)
+#define oc_part_id_free(value) OC_FREE_(part_id, value)
+#define oc_session_id_decode(out, json, path, err) OC_DECODE_(session_id, out, json, path, err)
+#define oc_session_id_encode(value, out, err) OC_ENCODE_(session_id, value, out, err)
+#define oc_session_id_cleanup(value) OC_CLEANUP_(session_id, value)
+#define oc_session_id_free(value) OC_FREE_(session_id, value)
+#define oc_message_id_msg_decode(out, json, path, err) OC_DECODE_(message_id_msg, out, json, path, err)
+#define oc_message_id_msg_encode(value, out, err) OC_ENCODE_(message_id_msg, value, out, err)
+#define oc_message_id_msg_cleanup(value) OC_CLEANUP_(message_id_msg, value)
+#define oc_message_id_msg_free(value) OC_FREE_(message_id_msg, value)
+#define oc_agent_part_source_decode(out, json, path, err) OC_DECODE_(agent_part_source, out, json, path, err)
+#define oc_agent_part_source_encode(value, out, err) OC_ENCODE_(agent_part_source, value, out, err)
+#define oc_agent_part_source_cleanup(value) OC_CLEANUP_(agent_part_source, value)
+#define oc_agent_part_source_free(value) OC_FREE_(agent_part_source, value)
+#define oc_agent_part_decode(out, json, path, err) OC_DECODE_(agent_part, out, json, path, err)
+#define oc_agent_part_encode(value, out, err) OC_ENCODE_(agent_part, value, out, err)
+#define oc_agent_part_cleanup(value) OC_CLEANUP_(agent_part, value)
+#define oc_agent_part_free(value) OC_FREE_(agent_part, value)
+#define oc_model_ref_decode(out, json, path, err) OC_DECODE_(model_ref, out, json, path, err)
+#define oc_model_ref_encode(value, out, err) OC_ENCODE_(model_ref, value, out, err)
+#define oc_model_ref_cleanup(value) OC_CLEANUP_(model_ref, value)
+#define oc_model_ref_free(value) OC_FREE_(model_ref, value)
+#define oc_string_map_decode(out, json, path, err) OC_DECODE_(string_map, out, json, path, err)
+#define oc_string_map_encode(value, out, err) OC_ENCODE_(string_map, value, out, err)
+#define oc_string_map_cleanup(value) OC_CLEANUP_(string_map, value)
+#define oc_string_map_free(value) OC_FREE_(string_map, value)
+#define oc_json_map_decode(out, json, path, err) OC_DECODE_(json_map, out, json, path, err)
+#define oc_json_map_encode(value, out, err) OC_ENCODE_(json_map, value, out, err)
+#define oc_json_map_cleanup(value) OC_CLEANUP_(json_map, value)
+#define oc_json_map_free(value) OC_FREE_(json_map, value)
+#define oc_provider_request_decode(out, json, path, err) OC_DECODE_(provider_request, out, json, path, err)
+#define oc_provider_request_encode(value, out, err) OC_ENCODE_(provider_request, value, out, err)
+#define oc_provider_request_cleanup(value) OC_CLEANUP_(provider_request, value)
+#define oc_provider_request_free(value) OC_FREE_(provider_request, value)
+#define oc_agent_v2_info_mode_decode(out, json, path, err) OC_DECODE_(agent_v2_info_mode, out, json, path, err)
+#define oc_agent_v2_info_mode_encode(value, out, err) OC_ENCODE_(agent_v2_info_mode, value, out, err)
+#define oc_agent_v2_info_mode_cleanup(value) OC_CLEANUP_(agent_v2_info_mode, value)
+#define oc_agent_v2_info_mode_free(value) OC_FREE_(agent_v2_info_mode, value)
+#define oc_agent_v2_info_mode_wire(value) oc__wire(&oc__j_agent_v2_info_mode, OC_AS_CONST_(oc_agent_v2_info_mode, value))
+#define oc_permission_v2_rule_list_decode(out, json, path, err) OC_DECODE_(permission_v2_rule_list, out, json, path, err)
+#define oc_permission_v2_rule_list_encode(value, out, err) OC_ENCODE_(permission_v2_rule_list, value, out, err)
+#define oc_permission_v2_rule_list_cleanup(value) OC_CLEANUP_(permission_v2_rule_list, value)
+#define oc_permission_v2_rule_list_free(value) OC_FREE_(permission_v2_rule_list, value)
+#define oc_agent_v2_info_decode(out, json, path, err) OC_DECODE_(agent_v2_info, out, json, path, err)
+#define oc_agent_v2_info_encode(value, out, err) OC_ENCODE_(agent_v2_info, value, out, err)
+#define oc_agent_v2_info_cleanup(value) OC_CLEANUP_(agent_v2_info, value)
+#define oc_agent_v2_info_free(value) OC_FREE_(agent_v2_info, value)
+#define oc_api_error_data_decode(out, json, path, err) OC_DECODE_(api_error_data, out, json, path, err)
+#define oc_api_error_data_encode(value, out, err) OC_ENCODE_(api_error_data, value, out, err)
+#define oc_api_error_data_cleanup(value) OC_CLEANUP_(api_error_data, value)
+#define oc_api_error_data_free(value) OC_FREE_(api_error_data, value)
+#define oc_api_error_decode(out, json, path, err) OC_DECODE_(api_error, out, json, path, err)
+#define oc_api_error_encode(value, out, err) OC_ENCODE_(api_error, value, out, err)
+#define oc_api_error_cleanup(value) OC_CLEANUP_(api_error, value)
+#define oc_api_error_free(value) OC_FREE_(api_error, value)
+#define oc_assistant_message_time_decode(out, json, path, err) OC_DECODE_(assistant_message_time, out, json, path, err)
+#define oc_assistant_message_time_encode(value, out, err) OC_ENCODE_(assistant_message_time, value, out, err)
+#define oc_assistant_message_time_cleanup(value) OC_CLEANUP_(assistant_message_time, value)
+#define oc_assistant_message_time_free(value) OC_FREE_(assistant_message_time, value)
+#define oc_provider_auth_error_data_decode(out, json, path, err) OC_DECODE_(provider_auth_error_data, out, json, path, err)
+#define oc_provider_auth_error_data_encode(value, out, err) OC_ENCODE_(provider_auth_error_data, value, out, err)
+#define oc_provider_auth_error_data_cleanup(value) OC_CLEANUP_(provider_auth_error_data, value)
+#define oc_provider_auth_error_data_free(value) OC_FREE_(provider_auth_error_data, value)
+#define oc_provider_auth_error_decode(out, json, path, err) OC_DECODE_(provider_auth_error, out, json, path, err)
+#define oc_provider_auth_error_encode(value, out, err) OC_ENCODE_(provider_auth_error, value, out, err)
+#define oc_provider_auth_error_cleanup(value) OC_CLEANUP_(provider_auth_error, value)
+#define oc_provider_auth_error_free(value) OC_FREE_(provider_auth_error, value)
+#define oc_unknown_error_data_decode(out, json, path, err) OC_DECODE_(unknown_error_data, out, json, path, err)
+#define oc_unknown_error_data_encode(value, out, err) OC_ENCODE_(unknown_error_data, value, out, err)
+#define oc_unknown_error_data_cleanup(value) OC_CLEANUP_(unknown_error_data, value)
+#define oc_unknown_error_data_free(value) OC_FREE_(unknown_error_data, value)
+#define oc_unknown_error_decode(out, json, path, err) OC_DECODE_(unknown_error, out, json, path, err)
+#define oc_unknown_error_encode(value, out, err) OC_ENCODE_(unknown_error, value, out, err)
+#define oc_unknown_error_cleanup(value) OC_CLEANUP_(unknown_error, value)
+#define oc_unknown_error_free(value) OC_FREE_(unknown_error, value)
+#define oc_message_output_length_error_decode(out, json, path, err) OC_DECODE_(message_output_length_error, out, json, path, err)
+#define oc_message_output_length_error_encode(value, out, err) OC_ENCODE_(message_output_length_error, value, out, err)
+#define oc_message_output_length_error_cleanup(value) OC_CLEANUP_(message_output_length_error, value)
+#define oc_message_output_length_error_free(value) OC_FREE_(message_output_length_error, value)
+#define oc_message_aborted_error_data_decode(out, json, path, err) OC_DECODE_(message_aborted_error_data, out, json, path, err)
+#define oc_message_aborted_error_data_encode(value, out, err) OC_ENCODE_(message_aborted_error_data, value, out, err)
+#define oc_message_aborted_error_data_cleanup(value) OC_CLEANUP_(message_aborted_error_data, value)
+#define oc_message_aborted_error_data_free(value) OC_FREE_(message_aborted_error_data, value)
+#define oc_message_aborted_error_decode(out, json, path, err) OC_DECODE_(message_aborted_error, out, json, path, err)
+#define oc_message_aborted_error_encode(value, out, err) OC_ENCODE_(message_aborted_error, value, out, err)
+#define oc_message_aborted_error_cleanup(value) OC_CLEANUP_(message_aborted_error, value)
+#define oc_message_aborted_error_free(value) OC_FREE_(message_aborted_error, value)
+#define oc_structured_output_error_data_decode(out, json, path, err) OC_DECODE_(structured_output_error_data, out, json, path, err)
+#define oc_structured_output_error_data_encode(value, out, err) OC_ENCODE_(structured_output_error_data, value, out, err)
+#define oc_structured_output_error_data_cleanup(value) OC_CLEANUP_(structured_output_error_data, value)
+#define oc_structured_output_error_data_free(value) OC_FREE_(structured_output_error_data, value)
+#define oc_structured_output_error_decode(out, json, path, err) OC_DECODE_(structured_output_error, out, json, path, err)
+#define oc_structured_output_error_encode(value, out, err) OC_ENCODE_(structured_output_error, value, out, err)
+#define oc_structured_output_error_cleanup(value) OC_CLEANUP_(structured_output_error, value)
+#define oc_structured_output_error_free(value) OC_FREE_(structured_output_error, value)
+#define oc_context_overflow_error_data_decode(out, json, path, err) OC_DECODE_(context_overflow_error_data, out, json, path, err)
+#define oc_context_overflow_error_data_encode(value, out, err) OC_ENCODE_(context_overflow_error_data, value, out, err)
+#define oc_context_overflow_error_data_cleanup(value) OC_CLEANUP_(context_overflow_error_data, value)
+#define oc_context_overflow_error_data_free(value) OC_FREE_(context_overflow_error_data, value)
+#define oc_context_overflow_error_decode(out, json, path, err) OC_DECODE_(context_overflow_error, out, json, path, err)
+#define oc_context_overflow_error_encode(value, out, err) OC_ENCODE_(context_overflow_error, value, out, err)
+#define oc_context_overflow_error_cleanup(value) OC_CLEANUP_(context_overflow_error, value)
+#define oc_context_overflow_error_free(value) OC_FREE_(context_overflow_error, value)
+#define oc_content_filter_error_data_decode(out, json, path, err) OC_DECODE_(content_filter_error_data, out, json, path, err)
+#define oc_content_filter_error_data_encode(value, out, err) OC_ENCODE_(content_filter_error_data, value, out, err)
+#define oc_content_filter_error_data_cleanup(value) OC_CLEANUP_(content_filter_error_data, value)
+#define oc_content_filter_error_data_free(value) OC_FREE_(content_filter_error_data, value)
+#define oc_content_filter_error_decode(out, json, path, err) OC_DECODE_(content_filter_error, out, json, path, err)
+#define oc_content_filter_error_encode(value, out, err) OC_ENCODE_(content_filter_error, value, out, err)
+#define oc_content_filter_error_cleanup(value) OC_CLEANUP_(content_filter_error, value)
+#define oc_content_filter_error_free(value) OC_FREE_(content_filter_error, value)
+#define oc_assistant_message_error_decode(out, json, path, err) OC_DECODE_(assistant_message_error, out, json, path, err)
+#define oc_assistant_message_error_encode(value, out, err) OC_ENCODE_(assistant_message_error, value, out, err)
+#define oc_assistant_message_error_cleanup(value) OC_CLEANUP_(assistant_message_error, value)
+#define oc_assistant_message_error_free(value) OC_FREE_(assistant_message_error, value)
 /* The "name" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_assistant_message_error_tag(const oc_assistant_message_error *value);
-/* The name of a kind ("unknown" for OC_ASSISTANT_MESSAGE_ERROR_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_assistant_message_error_kind_name(oc_assistant_message_error_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_assistant_message_path_decode(oc_assistant_message_path *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_assistant_message_path_encode(const oc_assistant_message_path *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_assistant_message_path_cleanup(oc_assistant_message_path *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_assistant_message_path_free(oc_assistant_message_path *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_assistant_message_tokens_cache_decode(oc_assistant_message_tokens_cache *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_assistant_message_tokens_cache_encode(const oc_assistant_message_tokens_cache *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_assistant_message_tokens_cache_cleanup(oc_assistant_message_tokens_cache *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_assistant_message_tokens_cache_free(oc_assistant_message_tokens_cache *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_assistant_message_tokens_decode(oc_assistant_message_tokens *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_assistant_message_tokens_encode(const oc_assistant_message_tokens *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_assistant_message_tokens_cleanup(oc_assistant_message_tokens *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_assistant_message_tokens_free(oc_assistant_message_tokens *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_assistant_message_decode(oc_assistant_message *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_assistant_message_encode(const oc_assistant_message *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_assistant_message_cleanup(oc_assistant_message *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_assistant_message_free(oc_assistant_message *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_bool_map_decode(oc_bool_map *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_bool_map_encode(const oc_bool_map *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_bool_map_cleanup(oc_bool_map *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_bool_map_free(oc_bool_map *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_evt_id_decode(oc_evt_id *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_evt_id_encode(const oc_evt_id *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_evt_id_cleanup(oc_evt_id *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_evt_id_free(oc_evt_id *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_durable_decode(oc_durable *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_durable_encode(const oc_durable *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_durable_cleanup(oc_durable *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_durable_free(oc_durable *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_location_ref_decode(oc_location_ref *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_location_ref_encode(const oc_location_ref *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_location_ref_cleanup(oc_location_ref *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_location_ref_free(oc_location_ref *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_catalog_updated_decode(oc_catalog_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_catalog_updated_encode(const oc_catalog_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_catalog_updated_cleanup(oc_catalog_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_catalog_updated_free(oc_catalog_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_command_executed_data_decode(oc_command_executed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_command_executed_data_encode(const oc_command_executed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_command_executed_data_cleanup(oc_command_executed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_command_executed_data_free(oc_command_executed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_command_executed_decode(oc_command_executed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_command_executed_encode(const oc_command_executed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_command_executed_cleanup(oc_command_executed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_command_executed_free(oc_command_executed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_command_list_location_decode(oc_command_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_command_list_location_encode(const oc_command_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_command_list_location_cleanup(oc_command_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_command_list_location_free(oc_command_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_command_v2_info_list_decode(oc_command_v2_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_command_v2_info_list_encode(const oc_command_v2_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_command_v2_info_list_cleanup(oc_command_v2_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_command_v2_info_list_free(oc_command_v2_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_command_list_response_decode(oc_command_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_command_list_response_encode(const oc_command_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_command_list_response_cleanup(oc_command_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_command_list_response_free(oc_command_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_command_v2_info_decode(oc_command_v2_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_command_v2_info_encode(const oc_command_v2_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_command_v2_info_cleanup(oc_command_v2_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_command_v2_info_free(oc_command_v2_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_compaction_part_decode(oc_compaction_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_compaction_part_encode(const oc_compaction_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_compaction_part_cleanup(oc_compaction_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_compaction_part_free(oc_compaction_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_conflict_error_decode(oc_conflict_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_conflict_error_encode(const oc_conflict_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_conflict_error_cleanup(oc_conflict_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_conflict_error_free(oc_conflict_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_connection_credential_info_decode(oc_connection_credential_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_connection_credential_info_encode(const oc_connection_credential_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_connection_credential_info_cleanup(oc_connection_credential_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_connection_credential_info_free(oc_connection_credential_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_connection_env_info_decode(oc_connection_env_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_connection_env_info_encode(const oc_connection_env_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_connection_env_info_cleanup(oc_connection_env_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_connection_env_info_free(oc_connection_env_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_connection_info_decode(oc_connection_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_connection_info_encode(const oc_connection_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_connection_info_cleanup(oc_connection_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_connection_info_free(oc_connection_info *value);
+extern const char *const oc__k_assistant_message_error[];
+#define oc_assistant_message_error_kind_name(kind) oc__name_at(oc__k_assistant_message_error, 9, kind)
+#define oc_assistant_message_path_decode(out, json, path, err) OC_DECODE_(assistant_message_path, out, json, path, err)
+#define oc_assistant_message_path_encode(value, out, err) OC_ENCODE_(assistant_message_path, value, out, err)
+#define oc_assistant_message_path_cleanup(value) OC_CLEANUP_(assistant_message_path, value)
+#define oc_assistant_message_path_free(value) OC_FREE_(assistant_message_path, value)
+#define oc_assistant_message_tokens_cache_decode(out, json, path, err) OC_DECODE_(assistant_message_tokens_cache, out, json, path, err)
+#define oc_assistant_message_tokens_cache_encode(value, out, err) OC_ENCODE_(assistant_message_tokens_cache, value, out, err)
+#define oc_assistant_message_tokens_cache_cleanup(value) OC_CLEANUP_(assistant_message_tokens_cache, value)
+#define oc_assistant_message_tokens_cache_free(value) OC_FREE_(assistant_message_tokens_cache, value)
+#define oc_assistant_message_tokens_decode(out, json, path, err) OC_DECODE_(assistant_message_tokens, out, json, path, err)
+#define oc_assistant_message_tokens_encode(value, out, err) OC_ENCODE_(assistant_message_tokens, value, out, err)
+#define oc_assistant_message_tokens_cleanup(value) OC_CLEANUP_(assistant_message_tokens, value)
+#define oc_assistant_message_tokens_free(value) OC_FREE_(assistant_message_tokens, value)
+#define oc_assistant_message_decode(out, json, path, err) OC_DECODE_(assistant_message, out, json, path, err)
+#define oc_assistant_message_encode(value, out, err) OC_ENCODE_(assistant_message, value, out, err)
+#define oc_assistant_message_cleanup(value) OC_CLEANUP_(assistant_message, value)
+#define oc_assistant_message_free(value) OC_FREE_(assistant_message, value)
+#define oc_bool_map_decode(out, json, path, err) OC_DECODE_(bool_map, out, json, path, err)
+#define oc_bool_map_encode(value, out, err) OC_ENCODE_(bool_map, value, out, err)
+#define oc_bool_map_cleanup(value) OC_CLEANUP_(bool_map, value)
+#define oc_bool_map_free(value) OC_FREE_(bool_map, value)
+#define oc_evt_id_decode(out, json, path, err) OC_DECODE_(evt_id, out, json, path, err)
+#define oc_evt_id_encode(value, out, err) OC_ENCODE_(evt_id, value, out, err)
+#define oc_evt_id_cleanup(value) OC_CLEANUP_(evt_id, value)
+#define oc_evt_id_free(value) OC_FREE_(evt_id, value)
+#define oc_durable_decode(out, json, path, err) OC_DECODE_(durable, out, json, path, err)
+#define oc_durable_encode(value, out, err) OC_ENCODE_(durable, value, out, err)
+#define oc_durable_cleanup(value) OC_CLEANUP_(durable, value)
+#define oc_durable_free(value) OC_FREE_(durable, value)
+#define oc_location_ref_decode(out, json, path, err) OC_DECODE_(location_ref, out, json, path, err)
+#define oc_location_ref_encode(value, out, err) OC_ENCODE_(location_ref, value, out, err)
+#define oc_location_ref_cleanup(value) OC_CLEANUP_(location_ref, value)
+#define oc_location_ref_free(value) OC_FREE_(location_ref, value)
+#define oc_catalog_updated_decode(out, json, path, err) OC_DECODE_(catalog_updated, out, json, path, err)
+#define oc_catalog_updated_encode(value, out, err) OC_ENCODE_(catalog_updated, value, out, err)
+#define oc_catalog_updated_cleanup(value) OC_CLEANUP_(catalog_updated, value)
+#define oc_catalog_updated_free(value) OC_FREE_(catalog_updated, value)
+#define oc_command_executed_data_decode(out, json, path, err) OC_DECODE_(command_executed_data, out, json, path, err)
+#define oc_command_executed_data_encode(value, out, err) OC_ENCODE_(command_executed_data, value, out, err)
+#define oc_command_executed_data_cleanup(value) OC_CLEANUP_(command_executed_data, value)
+#define oc_command_executed_data_free(value) OC_FREE_(command_executed_data, value)
+#define oc_command_executed_decode(out, json, path, err) OC_DECODE_(command_executed, out, json, path, err)
+#define oc_command_executed_encode(value, out, err) OC_ENCODE_(command_executed, value, out, err)
+#define oc_command_executed_cleanup(value) OC_CLEANUP_(command_executed, value)
+#define oc_command_executed_free(value) OC_FREE_(command_executed, value)
+#define oc_command_list_location_decode(out, json, path, err) OC_DECODE_(command_list_location, out, json, path, err)
+#define oc_command_list_location_encode(value, out, err) OC_ENCODE_(command_list_location, value, out, err)
+#define oc_command_list_location_cleanup(value) OC_CLEANUP_(command_list_location, value)
+#define oc_command_list_location_free(value) OC_FREE_(command_list_location, value)
+#define oc_command_v2_info_list_decode(out, json, path, err) OC_DECODE_(command_v2_info_list, out, json, path, err)
+#define oc_command_v2_info_list_encode(value, out, err) OC_ENCODE_(command_v2_info_list, value, out, err)
+#define oc_command_v2_info_list_cleanup(value) OC_CLEANUP_(command_v2_info_list, value)
+#define oc_command_v2_info_list_free(value) OC_FREE_(command_v2_info_list, value)
+#define oc_command_list_response_decode(out, json, path, err) OC_DECODE_(command_list_response, out, json, path, err)
+#define oc_command_list_response_encode(value, out, err) OC_ENCODE_(command_list_response, value, out, err)
+#define oc_command_list_response_cleanup(value) OC_CLEANUP_(command_list_response, value)
+#define oc_command_list_response_free(value) OC_FREE_(command_list_response, value)
+#define oc_command_v2_info_decode(out, json, path, err) OC_DECODE_(command_v2_info, out, json, path, err)
+#define oc_command_v2_info_encode(value, out, err) OC_ENCODE_(command_v2_info, value, out, err)
+#define oc_command_v2_info_cleanup(value) OC_CLEANUP_(command_v2_info, value)
+#define oc_command_v2_info_free(value) OC_FREE_(command_v2_info, value)
+#define oc_compaction_part_decode(out, json, path, err) OC_DECODE_(compaction_part, out, json, path, err)
+#define oc_compaction_part_encode(value, out, err) OC_ENCODE_(compaction_part, value, out, err)
+#define oc_compaction_part_cleanup(value) OC_CLEANUP_(compaction_part, value)
+#define oc_compaction_part_free(value) OC_FREE_(compaction_part, value)
+#define oc_conflict_error_decode(out, json, path, err) OC_DECODE_(conflict_error, out, json, path, err)
+#define oc_conflict_error_encode(value, out, err) OC_ENCODE_(conflict_error, value, out, err)
+#define oc_conflict_error_cleanup(value) OC_CLEANUP_(conflict_error, value)
+#define oc_conflict_error_free(value) OC_FREE_(conflict_error, value)
+#define oc_connection_credential_info_decode(out, json, path, err) OC_DECODE_(connection_credential_info, out, json, path, err)
+#define oc_connection_credential_info_encode(value, out, err) OC_ENCODE_(connection_credential_info, value, out, err)
+#define oc_connection_credential_info_cleanup(value) OC_CLEANUP_(connection_credential_info, value)
+#define oc_connection_credential_info_free(value) OC_FREE_(connection_credential_info, value)
+#define oc_connection_env_info_decode(out, json, path, err) OC_DECODE_(connection_env_info, out, json, path, err)
+#define oc_connection_env_info_encode(value, out, err) OC_ENCODE_(connection_env_info, value, out, err)
+#define oc_connection_env_info_cleanup(value) OC_CLEANUP_(connection_env_info, value)
+#define oc_connection_env_info_free(value) OC_FREE_(connection_env_info, value)
+#define oc_connection_info_decode(out, json, path, err) OC_DECODE_(connection_info, out, json, path, err)
+#define oc_connection_info_encode(value, out, err) OC_ENCODE_(connection_info, value, out, err)
+#define oc_connection_info_cleanup(value) OC_CLEANUP_(connection_info, value)
+#define oc_connection_info_free(value) OC_FREE_(connection_info, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_connection_info_tag(const oc_connection_info *value);
-/* The name of a kind ("unknown" for OC_CONNECTION_INFO_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_connection_info_kind_name(oc_connection_info_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_connection_info_list_decode(oc_connection_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_connection_info_list_encode(const oc_connection_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_connection_info_list_cleanup(oc_connection_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_connection_info_list_free(oc_connection_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_credential_remove_location_decode(oc_credential_remove_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_credential_remove_location_encode(const oc_credential_remove_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_credential_remove_location_cleanup(oc_credential_remove_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_credential_remove_location_free(oc_credential_remove_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_credential_update_body_decode(oc_credential_update_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_credential_update_body_encode(const oc_credential_update_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_credential_update_body_cleanup(oc_credential_update_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_credential_update_body_free(oc_credential_update_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_credential_update_location_decode(oc_credential_update_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_credential_update_location_encode(const oc_credential_update_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_credential_update_location_cleanup(oc_credential_update_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_credential_update_location_free(oc_credential_update_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_diff_status_decode(oc_file_diff_status *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_diff_status_encode(const oc_file_diff_status *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_diff_status_cleanup(oc_file_diff_status *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_diff_status_free(oc_file_diff_status *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_file_diff_status_wire(const oc_file_diff_status *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_diff_decode(oc_file_diff *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_diff_encode(const oc_file_diff *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_diff_cleanup(oc_file_diff *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_diff_free(oc_file_diff *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_diff_list_decode(oc_file_diff_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_diff_list_encode(const oc_file_diff_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_diff_list_cleanup(oc_file_diff_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_diff_list_free(oc_file_diff_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_edited_data_decode(oc_file_edited_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_edited_data_encode(const oc_file_edited_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_edited_data_cleanup(oc_file_edited_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_edited_data_free(oc_file_edited_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_edited_decode(oc_file_edited *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_edited_encode(const oc_file_edited *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_edited_cleanup(oc_file_edited *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_edited_free(oc_file_edited *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_part_source_text_decode(oc_file_part_source_text *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_part_source_text_encode(const oc_file_part_source_text *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_part_source_text_cleanup(oc_file_part_source_text *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_part_source_text_free(oc_file_part_source_text *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_source_decode(oc_file_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_source_encode(const oc_file_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_source_cleanup(oc_file_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_source_free(oc_file_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_range_start_decode(oc_range_start *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_range_start_encode(const oc_range_start *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_range_start_cleanup(oc_range_start *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_range_start_free(oc_range_start *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_range_end_decode(oc_range_end *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_range_end_encode(const oc_range_end *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_range_end_cleanup(oc_range_end *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_range_end_free(oc_range_end *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_range_decode(oc_range *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_range_encode(const oc_range *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_range_cleanup(oc_range *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_range_free(oc_range *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_symbol_source_decode(oc_symbol_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_symbol_source_encode(const oc_symbol_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_symbol_source_cleanup(oc_symbol_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_symbol_source_free(oc_symbol_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_resource_source_decode(oc_resource_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_resource_source_encode(const oc_resource_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_resource_source_cleanup(oc_resource_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_resource_source_free(oc_resource_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_part_source_decode(oc_file_part_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_part_source_encode(const oc_file_part_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_part_source_cleanup(oc_file_part_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_part_source_free(oc_file_part_source *value);
+extern const char *const oc__k_connection_info[];
+#define oc_connection_info_kind_name(kind) oc__name_at(oc__k_connection_info, 3, kind)
+#define oc_connection_info_list_decode(out, json, path, err) OC_DECODE_(connection_info_list, out, json, path, err)
+#define oc_connection_info_list_encode(value, out, err) OC_ENCODE_(connection_info_list, value, out, err)
+#define oc_connection_info_list_cleanup(value) OC_CLEANUP_(connection_info_list, value)
+#define oc_connection_info_list_free(value) OC_FREE_(connection_info_list, value)
+#define oc_credential_remove_location_decode(out, json, path, err) OC_DECODE_(credential_remove_location, out, json, path, err)
+#define oc_credential_remove_location_encode(value, out, err) OC_ENCODE_(credential_remove_location, value, out, err)
+#define oc_credential_remove_location_cleanup(value) OC_CLEANUP_(credential_remove_location, value)
+#define oc_credential_remove_location_free(value) OC_FREE_(credential_remove_location, value)
+#define oc_credential_update_body_decode(out, json, path, err) OC_DECODE_(credential_update_body, out, json, path, err)
+#define oc_credential_update_body_encode(value, out, err) OC_ENCODE_(credential_update_body, value, out, err)
+#define oc_credential_update_body_cleanup(value) OC_CLEANUP_(credential_update_body, value)
+#define oc_credential_update_body_free(value) OC_FREE_(credential_update_body, value)
+#define oc_credential_update_location_decode(out, json, path, err) OC_DECODE_(credential_update_location, out, json, path, err)
+#define oc_credential_update_location_encode(value, out, err) OC_ENCODE_(credential_update_location, value, out, err)
+#define oc_credential_update_location_cleanup(value) OC_CLEANUP_(credential_update_location, value)
+#define oc_credential_update_location_free(value) OC_FREE_(credential_update_location, value)
+#define oc_file_diff_status_decode(out, json, path, err) OC_DECODE_(file_diff_status, out, json, path, err)
+#define oc_file_diff_status_encode(value, out, err) OC_ENCODE_(file_diff_status, value, out, err)
+#define oc_file_diff_status_cleanup(value) OC_CLEANUP_(file_diff_status, value)
+#define oc_file_diff_status_free(value) OC_FREE_(file_diff_status, value)
+#define oc_file_diff_status_wire(value) oc__wire(&oc__j_file_diff_status, OC_AS_CONST_(oc_file_diff_status, value))
+#define oc_file_diff_decode(out, json, path, err) OC_DECODE_(file_diff, out, json, path, err)
+#define oc_file_diff_encode(value, out, err) OC_ENCODE_(file_diff, value, out, err)
+#define oc_file_diff_cleanup(value) OC_CLEANUP_(file_diff, value)
+#define oc_file_diff_free(value) OC_FREE_(file_diff, value)
+#define oc_file_diff_list_decode(out, json, path, err) OC_DECODE_(file_diff_list, out, json, path, err)
+#define oc_file_diff_list_encode(value, out, err) OC_ENCODE_(file_diff_list, value, out, err)
+#define oc_file_diff_list_cleanup(value) OC_CLEANUP_(file_diff_list, value)
+#define oc_file_diff_list_free(value) OC_FREE_(file_diff_list, value)
+#define oc_file_edited_data_decode(out, json, path, err) OC_DECODE_(file_edited_data, out, json, path, err)
+#define oc_file_edited_data_encode(value, out, err) OC_ENCODE_(file_edited_data, value, out, err)
+#define oc_file_edited_data_cleanup(value) OC_CLEANUP_(file_edited_data, value)
+#define oc_file_edited_data_free(value) OC_FREE_(file_edited_data, value)
+#define oc_file_edited_decode(out, json, path, err) OC_DECODE_(file_edited, out, json, path, err)
+#define oc_file_edited_encode(value, out, err) OC_ENCODE_(file_edited, value, out, err)
+#define oc_file_edited_cleanup(value) OC_CLEANUP_(file_edited, value)
+#define oc_file_edited_free(value) OC_FREE_(file_edited, value)
+#define oc_file_part_source_text_decode(out, json, path, err) OC_DECODE_(file_part_source_text, out, json, path, err)
+#define oc_file_part_source_text_encode(value, out, err) OC_ENCODE_(file_part_source_text, value, out, err)
+#define oc_file_part_source_text_cleanup(value) OC_CLEANUP_(file_part_source_text, value)
+#define oc_file_part_source_text_free(value) OC_FREE_(file_part_source_text, value)
+#define oc_file_source_decode(out, json, path, err) OC_DECODE_(file_source, out, json, path, err)
+#define oc_file_source_encode(value, out, err) OC_ENCODE_(file_source, value, out, err)
+#define oc_file_source_cleanup(value) OC_CLEANUP_(file_source, value)
+#define oc_file_source_free(value) OC_FREE_(file_source, value)
+#define oc_range_start_decode(out, json, path, err) OC_DECODE_(range_start, out, json, path, err)
+#define oc_range_start_encode(value, out, err) OC_ENCODE_(range_start, value, out, err)
+#define oc_range_start_cleanup(value) OC_CLEANUP_(range_start, value)
+#define oc_range_start_free(value) OC_FREE_(range_start, value)
+#define oc_range_end_decode(out, json, path, err) OC_DECODE_(range_end, out, json, path, err)
+#define oc_range_end_encode(value, out, err) OC_ENCODE_(range_end, value, out, err)
+#define oc_range_end_cleanup(value) OC_CLEANUP_(range_end, value)
+#define oc_range_end_free(value) OC_FREE_(range_end, value)
+#define oc_range_decode(out, json, path, err) OC_DECODE_(range, out, json, path, err)
+#define oc_range_encode(value, out, err) OC_ENCODE_(range, value, out, err)
+#define oc_range_cleanup(value) OC_CLEANUP_(range, value)
+#define oc_range_free(value) OC_FREE_(range, value)
+#define oc_symbol_source_decode(out, json, path, err) OC_DECODE_(symbol_source, out, json, path, err)
+#define oc_symbol_source_encode(value, out, err) OC_ENCODE_(symbol_source, value, out, err)
+#define oc_symbol_source_cleanup(value) OC_CLEANUP_(symbol_source, value)
+#define oc_symbol_source_free(value) OC_FREE_(symbol_source, value)
+#define oc_resource_source_decode(out, json, path, err) OC_DECODE_(resource_source, out, json, path, err)
+#define oc_resource_source_encode(value, out, err) OC_ENCODE_(resource_source, value, out, err)
+#define oc_resource_source_cleanup(value) OC_CLEANUP_(resource_source, value)
+#define oc_resource_source_free(value) OC_FREE_(resource_source, value)
+#define oc_file_part_source_decode(out, json, path, err) OC_DECODE_(file_part_source, out, json, path, err)
+#define oc_file_part_source_encode(value, out, err) OC_ENCODE_(file_part_source, value, out, err)
+#define oc_file_part_source_cleanup(value) OC_CLEANUP_(file_part_source, value)
+#define oc_file_part_source_free(value) OC_FREE_(file_part_source, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_file_part_source_tag(const oc_file_part_source *value);
-/* The name of a kind ("unknown" for OC_FILE_PART_SOURCE_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_file_part_source_kind_name(oc_file_part_source_kind kind);
+extern const char *const oc__k_file_part_source[];
+#define oc_file_part_source_kind_name(kind) oc__name_at(oc__k_file_part_source, 4, kind)
 /* "text", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_file_part_source_text *oc_file_part_source_text_value(const oc_file_part_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_part_decode(oc_file_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_part_encode(const oc_file_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_part_cleanup(oc_file_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_part_free(oc_file_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_part_list_decode(oc_file_part_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_part_list_encode(const oc_file_part_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_part_list_cleanup(oc_file_part_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_part_list_free(oc_file_part_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_system_entry_type_decode(oc_file_system_entry_type *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_system_entry_type_encode(const oc_file_system_entry_type *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_system_entry_type_cleanup(oc_file_system_entry_type *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_system_entry_type_free(oc_file_system_entry_type *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_file_system_entry_type_wire(const oc_file_system_entry_type *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_system_entry_decode(oc_file_system_entry *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_system_entry_encode(const oc_file_system_entry *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_system_entry_cleanup(oc_file_system_entry *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_system_entry_free(oc_file_system_entry *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_system_entry_list_decode(oc_file_system_entry_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_system_entry_list_encode(const oc_file_system_entry_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_system_entry_list_cleanup(oc_file_system_entry_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_system_entry_list_free(oc_file_system_entry_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_watcher_updated_data_event_decode(oc_file_watcher_updated_data_event *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_watcher_updated_data_event_encode(const oc_file_watcher_updated_data_event *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_watcher_updated_data_event_cleanup(oc_file_watcher_updated_data_event *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_watcher_updated_data_event_free(oc_file_watcher_updated_data_event *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_file_watcher_updated_data_event_wire(const oc_file_watcher_updated_data_event *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_watcher_updated_data_decode(oc_file_watcher_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_watcher_updated_data_encode(const oc_file_watcher_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_watcher_updated_data_cleanup(oc_file_watcher_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_watcher_updated_data_free(oc_file_watcher_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_file_watcher_updated_decode(oc_file_watcher_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_file_watcher_updated_encode(const oc_file_watcher_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_file_watcher_updated_cleanup(oc_file_watcher_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_file_watcher_updated_free(oc_file_watcher_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_forbidden_error_decode(oc_forbidden_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_forbidden_error_encode(const oc_forbidden_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_forbidden_error_cleanup(oc_forbidden_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_forbidden_error_free(oc_forbidden_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_fs_find_location_decode(oc_fs_find_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_fs_find_location_encode(const oc_fs_find_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_fs_find_location_cleanup(oc_fs_find_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_fs_find_location_free(oc_fs_find_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_fs_find_response_decode(oc_fs_find_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_fs_find_response_encode(const oc_fs_find_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_fs_find_response_cleanup(oc_fs_find_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_fs_find_response_free(oc_fs_find_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_fs_find_type_decode(oc_fs_find_type *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_fs_find_type_encode(const oc_fs_find_type *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_fs_find_type_cleanup(oc_fs_find_type *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_fs_find_type_free(oc_fs_find_type *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_fs_find_type_wire(const oc_fs_find_type *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_fs_list_location_decode(oc_fs_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_fs_list_location_encode(const oc_fs_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_fs_list_location_cleanup(oc_fs_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_fs_list_location_free(oc_fs_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_fs_list_response_decode(oc_fs_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_fs_list_response_encode(const oc_fs_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_fs_list_response_cleanup(oc_fs_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_fs_list_response_free(oc_fs_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_fs_read_location_decode(oc_fs_read_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_fs_read_location_encode(const oc_fs_read_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_fs_read_location_cleanup(oc_fs_read_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_fs_read_location_free(oc_fs_read_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_global_disposed_decode(oc_global_disposed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_global_disposed_encode(const oc_global_disposed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_global_disposed_cleanup(oc_global_disposed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_global_disposed_free(oc_global_disposed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_health_get_response_decode(oc_health_get_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_health_get_response_encode(const oc_health_get_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_health_get_response_cleanup(oc_health_get_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_health_get_response_free(oc_health_get_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_installation_update_available_data_decode(oc_installation_update_available_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_installation_update_available_data_encode(const oc_installation_update_available_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_installation_update_available_data_cleanup(oc_installation_update_available_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_installation_update_available_data_free(oc_installation_update_available_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_installation_update_available_decode(oc_installation_update_available *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_installation_update_available_encode(const oc_installation_update_available *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_installation_update_available_cleanup(oc_installation_update_available *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_installation_update_available_free(oc_installation_update_available *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_installation_updated_data_decode(oc_installation_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_installation_updated_data_encode(const oc_installation_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_installation_updated_data_cleanup(oc_installation_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_installation_updated_data_free(oc_installation_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_installation_updated_decode(oc_installation_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_installation_updated_encode(const oc_installation_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_installation_updated_cleanup(oc_installation_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_installation_updated_free(oc_installation_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_mode_decode(oc_integration_attempt_mode *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_mode_encode(const oc_integration_attempt_mode *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_mode_cleanup(oc_integration_attempt_mode *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_mode_free(oc_integration_attempt_mode *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_mode_wire(const oc_integration_attempt_mode *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_time_created_variant5_decode(oc_integration_attempt_time_created_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_time_created_variant5_encode(const oc_integration_attempt_time_created_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_time_created_variant5_cleanup(oc_integration_attempt_time_created_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_time_created_variant5_free(oc_integration_attempt_time_created_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_time_created_variant5_wire(const oc_integration_attempt_time_created_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_time_created_decode(oc_integration_attempt_time_created *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_time_created_encode(const oc_integration_attempt_time_created *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_time_created_cleanup(oc_integration_attempt_time_created *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_time_created_free(oc_integration_attempt_time_created *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_time_created_kind_name(oc_integration_attempt_time_created_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_time_expires_variant5_decode(oc_integration_attempt_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_time_expires_variant5_encode(const oc_integration_attempt_time_expires_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_time_expires_variant5_cleanup(oc_integration_attempt_time_expires_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_time_expires_variant5_free(oc_integration_attempt_time_expires_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_time_expires_variant5_wire(const oc_integration_attempt_time_expires_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_time_expires_decode(oc_integration_attempt_time_expires *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_time_expires_encode(const oc_integration_attempt_time_expires *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_time_expires_cleanup(oc_integration_attempt_time_expires *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_time_expires_free(oc_integration_attempt_time_expires *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_time_expires_kind_name(oc_integration_attempt_time_expires_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_time_decode(oc_integration_attempt_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_time_encode(const oc_integration_attempt_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_time_cleanup(oc_integration_attempt_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_time_free(oc_integration_attempt_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_decode(oc_integration_attempt *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_encode(const oc_integration_attempt *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_cleanup(oc_integration_attempt *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_free(oc_integration_attempt *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_cancel_location_decode(oc_integration_attempt_cancel_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_cancel_location_encode(const oc_integration_attempt_cancel_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_cancel_location_cleanup(oc_integration_attempt_cancel_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_cancel_location_free(oc_integration_attempt_cancel_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_complete_body_decode(oc_integration_attempt_complete_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_complete_body_encode(const oc_integration_attempt_complete_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_complete_body_cleanup(oc_integration_attempt_complete_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_complete_body_free(oc_integration_attempt_complete_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_complete_location_decode(oc_integration_attempt_complete_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_complete_location_encode(const oc_integration_attempt_complete_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_complete_location_cleanup(oc_integration_attempt_complete_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_complete_location_free(oc_integration_attempt_complete_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_location_decode(oc_integration_attempt_status_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_location_encode(const oc_integration_attempt_status_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_location_cleanup(oc_integration_attempt_status_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_location_free(oc_integration_attempt_status_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant1_time_created_variant5_decode(oc_integration_attempt_status_variant1_time_created_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant1_time_created_variant5_encode(const oc_integration_attempt_status_variant1_time_created_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_created_variant5_cleanup(oc_integration_attempt_status_variant1_time_created_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_created_variant5_free(oc_integration_attempt_status_variant1_time_created_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_status_variant1_time_created_variant5_wire(const oc_integration_attempt_status_variant1_time_created_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant1_time_created_decode(oc_integration_attempt_status_variant1_time_created *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant1_time_created_encode(const oc_integration_attempt_status_variant1_time_created *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_created_cleanup(oc_integration_attempt_status_variant1_time_created *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_created_free(oc_integration_attempt_status_variant1_time_created *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_variant1_time_created_kind_name(oc_integration_attempt_status_variant1_time_created_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant1_time_expires_variant5_decode(oc_integration_attempt_status_variant1_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant1_time_expires_variant5_encode(const oc_integration_attempt_status_variant1_time_expires_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_expires_variant5_cleanup(oc_integration_attempt_status_variant1_time_expires_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_expires_variant5_free(oc_integration_attempt_status_variant1_time_expires_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_status_variant1_time_expires_variant5_wire(const oc_integration_attempt_status_variant1_time_expires_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant1_time_expires_decode(oc_integration_attempt_status_variant1_time_expires *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant1_time_expires_encode(const oc_integration_attempt_status_variant1_time_expires *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_expires_cleanup(oc_integration_attempt_status_variant1_time_expires *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_expires_free(oc_integration_attempt_status_variant1_time_expires *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT1_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_variant1_time_expires_kind_name(oc_integration_attempt_status_variant1_time_expires_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant1_time_decode(oc_integration_attempt_status_variant1_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant1_time_encode(const oc_integration_attempt_status_variant1_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_cleanup(oc_integration_attempt_status_variant1_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_time_free(oc_integration_attempt_status_variant1_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant1_decode(oc_integration_attempt_status_variant1 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant1_encode(const oc_integration_attempt_status_variant1 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_cleanup(oc_integration_attempt_status_variant1 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant1_free(oc_integration_attempt_status_variant1 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant2_time_created_variant5_decode(oc_integration_attempt_status_variant2_time_created_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant2_time_created_variant5_encode(const oc_integration_attempt_status_variant2_time_created_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_created_variant5_cleanup(oc_integration_attempt_status_variant2_time_created_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_created_variant5_free(oc_integration_attempt_status_variant2_time_created_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_status_variant2_time_created_variant5_wire(const oc_integration_attempt_status_variant2_time_created_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant2_time_created_decode(oc_integration_attempt_status_variant2_time_created *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant2_time_created_encode(const oc_integration_attempt_status_variant2_time_created *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_created_cleanup(oc_integration_attempt_status_variant2_time_created *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_created_free(oc_integration_attempt_status_variant2_time_created *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_variant2_time_created_kind_name(oc_integration_attempt_status_variant2_time_created_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant2_time_expires_variant5_decode(oc_integration_attempt_status_variant2_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant2_time_expires_variant5_encode(const oc_integration_attempt_status_variant2_time_expires_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_expires_variant5_cleanup(oc_integration_attempt_status_variant2_time_expires_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_expires_variant5_free(oc_integration_attempt_status_variant2_time_expires_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_status_variant2_time_expires_variant5_wire(const oc_integration_attempt_status_variant2_time_expires_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant2_time_expires_decode(oc_integration_attempt_status_variant2_time_expires *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant2_time_expires_encode(const oc_integration_attempt_status_variant2_time_expires *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_expires_cleanup(oc_integration_attempt_status_variant2_time_expires *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_expires_free(oc_integration_attempt_status_variant2_time_expires *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT2_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_variant2_time_expires_kind_name(oc_integration_attempt_status_variant2_time_expires_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant2_time_decode(oc_integration_attempt_status_variant2_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant2_time_encode(const oc_integration_attempt_status_variant2_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_cleanup(oc_integration_attempt_status_variant2_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_time_free(oc_integration_attempt_status_variant2_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant2_decode(oc_integration_attempt_status_variant2 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant2_encode(const oc_integration_attempt_status_variant2 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_cleanup(oc_integration_attempt_status_variant2 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant2_free(oc_integration_attempt_status_variant2 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant3_time_created_variant5_decode(oc_integration_attempt_status_variant3_time_created_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant3_time_created_variant5_encode(const oc_integration_attempt_status_variant3_time_created_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_created_variant5_cleanup(oc_integration_attempt_status_variant3_time_created_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_created_variant5_free(oc_integration_attempt_status_variant3_time_created_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_status_variant3_time_created_variant5_wire(const oc_integration_attempt_status_variant3_time_created_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant3_time_created_decode(oc_integration_attempt_status_variant3_time_created *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant3_time_created_encode(const oc_integration_attempt_status_variant3_time_created *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_created_cleanup(oc_integration_attempt_status_variant3_time_created *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_created_free(oc_integration_attempt_status_variant3_time_created *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_variant3_time_created_kind_name(oc_integration_attempt_status_variant3_time_created_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant3_time_expires_variant5_decode(oc_integration_attempt_status_variant3_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant3_time_expires_variant5_encode(const oc_integration_attempt_status_variant3_time_expires_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_expires_variant5_cleanup(oc_integration_attempt_status_variant3_time_expires_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_expires_variant5_free(oc_integration_attempt_status_variant3_time_expires_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_status_variant3_time_expires_variant5_wire(const oc_integration_attempt_status_variant3_time_expires_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant3_time_expires_decode(oc_integration_attempt_status_variant3_time_expires *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant3_time_expires_encode(const oc_integration_attempt_status_variant3_time_expires *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_expires_cleanup(oc_integration_attempt_status_variant3_time_expires *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_expires_free(oc_integration_attempt_status_variant3_time_expires *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT3_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_variant3_time_expires_kind_name(oc_integration_attempt_status_variant3_time_expires_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant3_time_decode(oc_integration_attempt_status_variant3_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant3_time_encode(const oc_integration_attempt_status_variant3_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_cleanup(oc_integration_attempt_status_variant3_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_time_free(oc_integration_attempt_status_variant3_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant3_decode(oc_integration_attempt_status_variant3 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant3_encode(const oc_integration_attempt_status_variant3 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_cleanup(oc_integration_attempt_status_variant3 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant3_free(oc_integration_attempt_status_variant3 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant4_time_created_variant5_decode(oc_integration_attempt_status_variant4_time_created_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant4_time_created_variant5_encode(const oc_integration_attempt_status_variant4_time_created_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_created_variant5_cleanup(oc_integration_attempt_status_variant4_time_created_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_created_variant5_free(oc_integration_attempt_status_variant4_time_created_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_status_variant4_time_created_variant5_wire(const oc_integration_attempt_status_variant4_time_created_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant4_time_created_decode(oc_integration_attempt_status_variant4_time_created *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant4_time_created_encode(const oc_integration_attempt_status_variant4_time_created *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_created_cleanup(oc_integration_attempt_status_variant4_time_created *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_created_free(oc_integration_attempt_status_variant4_time_created *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_CREATED_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_variant4_time_created_kind_name(oc_integration_attempt_status_variant4_time_created_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant4_time_expires_variant5_decode(oc_integration_attempt_status_variant4_time_expires_variant5 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant4_time_expires_variant5_encode(const oc_integration_attempt_status_variant4_time_expires_variant5 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_expires_variant5_cleanup(oc_integration_attempt_status_variant4_time_expires_variant5 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_expires_variant5_free(oc_integration_attempt_status_variant4_time_expires_variant5 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_attempt_status_variant4_time_expires_variant5_wire(const oc_integration_attempt_status_variant4_time_expires_variant5 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant4_time_expires_decode(oc_integration_attempt_status_variant4_time_expires *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant4_time_expires_encode(const oc_integration_attempt_status_variant4_time_expires *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_expires_cleanup(oc_integration_attempt_status_variant4_time_expires *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_expires_free(oc_integration_attempt_status_variant4_time_expires *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VARIANT4_TIME_EXPIRES_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_variant4_time_expires_kind_name(oc_integration_attempt_status_variant4_time_expires_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant4_time_decode(oc_integration_attempt_status_variant4_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant4_time_encode(const oc_integration_attempt_status_variant4_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_cleanup(oc_integration_attempt_status_variant4_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_time_free(oc_integration_attempt_status_variant4_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_variant4_decode(oc_integration_attempt_status_variant4 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_variant4_encode(const oc_integration_attempt_status_variant4 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_cleanup(oc_integration_attempt_status_variant4 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_variant4_free(oc_integration_attempt_status_variant4 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_value_decode(oc_integration_attempt_status_value *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_value_encode(const oc_integration_attempt_status_value *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_value_cleanup(oc_integration_attempt_status_value *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_value_free(oc_integration_attempt_status_value *value);
+#define oc_file_part_decode(out, json, path, err) OC_DECODE_(file_part, out, json, path, err)
+#define oc_file_part_encode(value, out, err) OC_ENCODE_(file_part, value, out, err)
+#define oc_file_part_cleanup(value) OC_CLEANUP_(file_part, value)
+#define oc_file_part_free(value) OC_FREE_(file_part, value)
+#define oc_file_part_list_decode(out, json, path, err) OC_DECODE_(file_part_list, out, json, path, err)
+#define oc_file_part_list_encode(value, out, err) OC_ENCODE_(file_part_list, value, out, err)
+#define oc_file_part_list_cleanup(value) OC_CLEANUP_(file_part_list, value)
+#define oc_file_part_list_free(value) OC_FREE_(file_part_list, value)
+#define oc_file_system_entry_type_decode(out, json, path, err) OC_DECODE_(file_system_entry_type, out, json, path, err)
+#define oc_file_system_entry_type_encode(value, out, err) OC_ENCODE_(file_system_entry_type, value, out, err)
+#define oc_file_system_entry_type_cleanup(value) OC_CLEANUP_(file_system_entry_type, value)
+#define oc_file_system_entry_type_free(value) OC_FREE_(file_system_entry_type, value)
+#define oc_file_system_entry_type_wire(value) oc__wire(&oc__j_file_system_entry_type, OC_AS_CONST_(oc_file_system_entry_type, value))
+#define oc_file_system_entry_decode(out, json, path, err) OC_DECODE_(file_system_entry, out, json, path, err)
+#define oc_file_system_entry_encode(value, out, err) OC_ENCODE_(file_system_entry, value, out, err)
+#define oc_file_system_entry_cleanup(value) OC_CLEANUP_(file_system_entry, value)
+#define oc_file_system_entry_free(value) OC_FREE_(file_system_entry, value)
+#define oc_file_system_entry_list_decode(out, json, path, err) OC_DECODE_(file_system_entry_list, out, json, path, err)
+#define oc_file_system_entry_list_encode(value, out, err) OC_ENCODE_(file_system_entry_list, value, out, err)
+#define oc_file_system_entry_list_cleanup(value) OC_CLEANUP_(file_system_entry_list, value)
+#define oc_file_system_entry_list_free(value) OC_FREE_(file_system_entry_list, value)
+#define oc_file_watcher_updated_data_event_decode(out, json, path, err) OC_DECODE_(file_watcher_updated_data_event, out, json, path, err)
+#define oc_file_watcher_updated_data_event_encode(value, out, err) OC_ENCODE_(file_watcher_updated_data_event, value, out, err)
+#define oc_file_watcher_updated_data_event_cleanup(value) OC_CLEANUP_(file_watcher_updated_data_event, value)
+#define oc_file_watcher_updated_data_event_free(value) OC_FREE_(file_watcher_updated_data_event, value)
+#define oc_file_watcher_updated_data_event_wire(value) oc__wire(&oc__j_file_watcher_updated_data_event, OC_AS_CONST_(oc_file_watcher_updated_data_event, value))
+#define oc_file_watcher_updated_data_decode(out, json, path, err) OC_DECODE_(file_watcher_updated_data, out, json, path, err)
+#define oc_file_watcher_updated_data_encode(value, out, err) OC_ENCODE_(file_watcher_updated_data, value, out, err)
+#define oc_file_watcher_updated_data_cleanup(value) OC_CLEANUP_(file_watcher_updated_data, value)
+#define oc_file_watcher_updated_data_free(value) OC_FREE_(file_watcher_updated_data, value)
+#define oc_file_watcher_updated_decode(out, json, path, err) OC_DECODE_(file_watcher_updated, out, json, path, err)
+#define oc_file_watcher_updated_encode(value, out, err) OC_ENCODE_(file_watcher_updated, value, out, err)
+#define oc_file_watcher_updated_cleanup(value) OC_CLEANUP_(file_watcher_updated, value)
+#define oc_file_watcher_updated_free(value) OC_FREE_(file_watcher_updated, value)
+#define oc_forbidden_error_decode(out, json, path, err) OC_DECODE_(forbidden_error, out, json, path, err)
+#define oc_forbidden_error_encode(value, out, err) OC_ENCODE_(forbidden_error, value, out, err)
+#define oc_forbidden_error_cleanup(value) OC_CLEANUP_(forbidden_error, value)
+#define oc_forbidden_error_free(value) OC_FREE_(forbidden_error, value)
+#define oc_fs_find_location_decode(out, json, path, err) OC_DECODE_(fs_find_location, out, json, path, err)
+#define oc_fs_find_location_encode(value, out, err) OC_ENCODE_(fs_find_location, value, out, err)
+#define oc_fs_find_location_cleanup(value) OC_CLEANUP_(fs_find_location, value)
+#define oc_fs_find_location_free(value) OC_FREE_(fs_find_location, value)
+#define oc_fs_find_response_decode(out, json, path, err) OC_DECODE_(fs_find_response, out, json, path, err)
+#define oc_fs_find_response_encode(value, out, err) OC_ENCODE_(fs_find_response, value, out, err)
+#define oc_fs_find_response_cleanup(value) OC_CLEANUP_(fs_find_response, value)
+#define oc_fs_find_response_free(value) OC_FREE_(fs_find_response, value)
+#define oc_fs_find_type_decode(out, json, path, err) OC_DECODE_(fs_find_type, out, json, path, err)
+#define oc_fs_find_type_encode(value, out, err) OC_ENCODE_(fs_find_type, value, out, err)
+#define oc_fs_find_type_cleanup(value) OC_CLEANUP_(fs_find_type, value)
+#define oc_fs_find_type_free(value) OC_FREE_(fs_find_type, value)
+#define oc_fs_find_type_wire(value) oc__wire(&oc__j_fs_find_type, OC_AS_CONST_(oc_fs_find_type, value))
+#define oc_fs_list_location_decode(out, json, path, err) OC_DECODE_(fs_list_location, out, json, path, err)
+#define oc_fs_list_location_encode(value, out, err) OC_ENCODE_(fs_list_location, value, out, err)
+#define oc_fs_list_location_cleanup(value) OC_CLEANUP_(fs_list_location, value)
+#define oc_fs_list_location_free(value) OC_FREE_(fs_list_location, value)
+#define oc_fs_list_response_decode(out, json, path, err) OC_DECODE_(fs_list_response, out, json, path, err)
+#define oc_fs_list_response_encode(value, out, err) OC_ENCODE_(fs_list_response, value, out, err)
+#define oc_fs_list_response_cleanup(value) OC_CLEANUP_(fs_list_response, value)
+#define oc_fs_list_response_free(value) OC_FREE_(fs_list_response, value)
+#define oc_fs_read_location_decode(out, json, path, err) OC_DECODE_(fs_read_location, out, json, path, err)
+#define oc_fs_read_location_encode(value, out, err) OC_ENCODE_(fs_read_location, value, out, err)
+#define oc_fs_read_location_cleanup(value) OC_CLEANUP_(fs_read_location, value)
+#define oc_fs_read_location_free(value) OC_FREE_(fs_read_location, value)
+#define oc_global_disposed_decode(out, json, path, err) OC_DECODE_(global_disposed, out, json, path, err)
+#define oc_global_disposed_encode(value, out, err) OC_ENCODE_(global_disposed, value, out, err)
+#define oc_global_disposed_cleanup(value) OC_CLEANUP_(global_disposed, value)
+#define oc_global_disposed_free(value) OC_FREE_(global_disposed, value)
+#define oc_health_get_response_decode(out, json, path, err) OC_DECODE_(health_get_response, out, json, path, err)
+#define oc_health_get_response_encode(value, out, err) OC_ENCODE_(health_get_response, value, out, err)
+#define oc_health_get_response_cleanup(value) OC_CLEANUP_(health_get_response, value)
+#define oc_health_get_response_free(value) OC_FREE_(health_get_response, value)
+#define oc_installation_update_available_data_decode(out, json, path, err) OC_DECODE_(installation_update_available_data, out, json, path, err)
+#define oc_installation_update_available_data_encode(value, out, err) OC_ENCODE_(installation_update_available_data, value, out, err)
+#define oc_installation_update_available_data_cleanup(value) OC_CLEANUP_(installation_update_available_data, value)
+#define oc_installation_update_available_data_free(value) OC_FREE_(installation_update_available_data, value)
+#define oc_installation_update_available_decode(out, json, path, err) OC_DECODE_(installation_update_available, out, json, path, err)
+#define oc_installation_update_available_encode(value, out, err) OC_ENCODE_(installation_update_available, value, out, err)
+#define oc_installation_update_available_cleanup(value) OC_CLEANUP_(installation_update_available, value)
+#define oc_installation_update_available_free(value) OC_FREE_(installation_update_available, value)
+#define oc_installation_updated_data_decode(out, json, path, err) OC_DECODE_(installation_updated_data, out, json, path, err)
+#define oc_installation_updated_data_encode(value, out, err) OC_ENCODE_(installation_updated_data, value, out, err)
+#define oc_installation_updated_data_cleanup(value) OC_CLEANUP_(installation_updated_data, value)
+#define oc_installation_updated_data_free(value) OC_FREE_(installation_updated_data, value)
+#define oc_installation_updated_decode(out, json, path, err) OC_DECODE_(installation_updated, out, json, path, err)
+#define oc_installation_updated_encode(value, out, err) OC_ENCODE_(installation_updated, value, out, err)
+#define oc_installation_updated_cleanup(value) OC_CLEANUP_(installation_updated, value)
+#define oc_installation_updated_free(value) OC_FREE_(installation_updated, value)
+#define oc_integration_attempt_mode_decode(out, json, path, err) OC_DECODE_(integration_attempt_mode, out, json, path, err)
+#define oc_integration_attempt_mode_encode(value, out, err) OC_ENCODE_(integration_attempt_mode, value, out, err)
+#define oc_integration_attempt_mode_cleanup(value) OC_CLEANUP_(integration_attempt_mode, value)
+#define oc_integration_attempt_mode_free(value) OC_FREE_(integration_attempt_mode, value)
+#define oc_integration_attempt_mode_wire(value) oc__wire(&oc__j_integration_attempt_mode, OC_AS_CONST_(oc_integration_attempt_mode, value))
+#define oc_integration_attempt_time_created_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_time_created_variant5, out, json, path, err)
+#define oc_integration_attempt_time_created_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_time_created_variant5, value, out, err)
+#define oc_integration_attempt_time_created_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_time_created_variant5, value)
+#define oc_integration_attempt_time_created_variant5_free(value) OC_FREE_(integration_attempt_time_created_variant5, value)
+#define oc_integration_attempt_time_created_variant5_wire(value) oc__wire(&oc__j_integration_attempt_time_created_variant5, OC_AS_CONST_(oc_integration_attempt_time_created_variant5, value))
+#define oc_integration_attempt_time_created_decode(out, json, path, err) OC_DECODE_(integration_attempt_time_created, out, json, path, err)
+#define oc_integration_attempt_time_created_encode(value, out, err) OC_ENCODE_(integration_attempt_time_created, value, out, err)
+#define oc_integration_attempt_time_created_cleanup(value) OC_CLEANUP_(integration_attempt_time_created, value)
+#define oc_integration_attempt_time_created_free(value) OC_FREE_(integration_attempt_time_created, value)
+extern const char *const oc__k_integration_attempt_time_created[];
+#define oc_integration_attempt_time_created_kind_name(kind) oc__name_at(oc__k_integration_attempt_time_created, 6, kind)
+#define oc_integration_attempt_time_expires_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_time_expires_variant5, out, json, path, err)
+#define oc_integration_attempt_time_expires_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_time_expires_variant5, value, out, err)
+#define oc_integration_attempt_time_expires_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_time_expires_variant5, value)
+#define oc_integration_attempt_time_expires_variant5_free(value) OC_FREE_(integration_attempt_time_expires_variant5, value)
+#define oc_integration_attempt_time_expires_variant5_wire(value) oc__wire(&oc__j_integration_attempt_time_expires_variant5, OC_AS_CONST_(oc_integration_attempt_time_expires_variant5, value))
+#define oc_integration_attempt_time_expires_decode(out, json, path, err) OC_DECODE_(integration_attempt_time_expires, out, json, path, err)
+#define oc_integration_attempt_time_expires_encode(value, out, err) OC_ENCODE_(integration_attempt_time_expires, value, out, err)
+#define oc_integration_attempt_time_expires_cleanup(value) OC_CLEANUP_(integration_attempt_time_expires, value)
+#define oc_integration_attempt_time_expires_free(value) OC_FREE_(integration_attempt_time_expires, value)
+extern const char *const oc__k_integration_attempt_time_expires[];
+#define oc_integration_attempt_time_expires_kind_name(kind) oc__name_at(oc__k_integration_attempt_time_expires, 6, kind)
+#define oc_integration_attempt_time_decode(out, json, path, err) OC_DECODE_(integration_attempt_time, out, json, path, err)
+#define oc_integration_attempt_time_encode(value, out, err) OC_ENCODE_(integration_attempt_time, value, out, err)
+#define oc_integration_attempt_time_cleanup(value) OC_CLEANUP_(integration_attempt_time, value)
+#define oc_integration_attempt_time_free(value) OC_FREE_(integration_attempt_time, value)
+#define oc_integration_attempt_decode(out, json, path, err) OC_DECODE_(integration_attempt, out, json, path, err)
+#define oc_integration_attempt_encode(value, out, err) OC_ENCODE_(integration_attempt, value, out, err)
+#define oc_integration_attempt_cleanup(value) OC_CLEANUP_(integration_attempt, value)
+#define oc_integration_attempt_free(value) OC_FREE_(integration_attempt, value)
+#define oc_integration_attempt_cancel_location_decode(out, json, path, err) OC_DECODE_(integration_attempt_cancel_location, out, json, path, err)
+#define oc_integration_attempt_cancel_location_encode(value, out, err) OC_ENCODE_(integration_attempt_cancel_location, value, out, err)
+#define oc_integration_attempt_cancel_location_cleanup(value) OC_CLEANUP_(integration_attempt_cancel_location, value)
+#define oc_integration_attempt_cancel_location_free(value) OC_FREE_(integration_attempt_cancel_location, value)
+#define oc_integration_attempt_complete_body_decode(out, json, path, err) OC_DECODE_(integration_attempt_complete_body, out, json, path, err)
+#define oc_integration_attempt_complete_body_encode(value, out, err) OC_ENCODE_(integration_attempt_complete_body, value, out, err)
+#define oc_integration_attempt_complete_body_cleanup(value) OC_CLEANUP_(integration_attempt_complete_body, value)
+#define oc_integration_attempt_complete_body_free(value) OC_FREE_(integration_attempt_complete_body, value)
+#define oc_integration_attempt_complete_location_decode(out, json, path, err) OC_DECODE_(integration_attempt_complete_location, out, json, path, err)
+#define oc_integration_attempt_complete_location_encode(value, out, err) OC_ENCODE_(integration_attempt_complete_location, value, out, err)
+#define oc_integration_attempt_complete_location_cleanup(value) OC_CLEANUP_(integration_attempt_complete_location, value)
+#define oc_integration_attempt_complete_location_free(value) OC_FREE_(integration_attempt_complete_location, value)
+#define oc_integration_attempt_status_location_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_location, out, json, path, err)
+#define oc_integration_attempt_status_location_encode(value, out, err) OC_ENCODE_(integration_attempt_status_location, value, out, err)
+#define oc_integration_attempt_status_location_cleanup(value) OC_CLEANUP_(integration_attempt_status_location, value)
+#define oc_integration_attempt_status_location_free(value) OC_FREE_(integration_attempt_status_location, value)
+#define oc_integration_attempt_status_variant1_time_created_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant1_time_created_variant5, out, json, path, err)
+#define oc_integration_attempt_status_variant1_time_created_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant1_time_created_variant5, value, out, err)
+#define oc_integration_attempt_status_variant1_time_created_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant1_time_created_variant5, value)
+#define oc_integration_attempt_status_variant1_time_created_variant5_free(value) OC_FREE_(integration_attempt_status_variant1_time_created_variant5, value)
+#define oc_integration_attempt_status_variant1_time_created_variant5_wire(value) oc__wire(&oc__j_integration_attempt_status_variant1_time_created_variant5, OC_AS_CONST_(oc_integration_attempt_status_variant1_time_created_variant5, value))
+#define oc_integration_attempt_status_variant1_time_created_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant1_time_created, out, json, path, err)
+#define oc_integration_attempt_status_variant1_time_created_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant1_time_created, value, out, err)
+#define oc_integration_attempt_status_variant1_time_created_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant1_time_created, value)
+#define oc_integration_attempt_status_variant1_time_created_free(value) OC_FREE_(integration_attempt_status_variant1_time_created, value)
+extern const char *const oc__k_integration_attempt_status_variant1_time_created[];
+#define oc_integration_attempt_status_variant1_time_created_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_variant1_time_created, 6, kind)
+#define oc_integration_attempt_status_variant1_time_expires_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant1_time_expires_variant5, out, json, path, err)
+#define oc_integration_attempt_status_variant1_time_expires_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant1_time_expires_variant5, value, out, err)
+#define oc_integration_attempt_status_variant1_time_expires_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant1_time_expires_variant5, value)
+#define oc_integration_attempt_status_variant1_time_expires_variant5_free(value) OC_FREE_(integration_attempt_status_variant1_time_expires_variant5, value)
+#define oc_integration_attempt_status_variant1_time_expires_variant5_wire(value) oc__wire(&oc__j_integration_attempt_status_variant1_time_expires_variant5, OC_AS_CONST_(oc_integration_attempt_status_variant1_time_expires_variant5, value))
+#define oc_integration_attempt_status_variant1_time_expires_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant1_time_expires, out, json, path, err)
+#define oc_integration_attempt_status_variant1_time_expires_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant1_time_expires, value, out, err)
+#define oc_integration_attempt_status_variant1_time_expires_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant1_time_expires, value)
+#define oc_integration_attempt_status_variant1_time_expires_free(value) OC_FREE_(integration_attempt_status_variant1_time_expires, value)
+extern const char *const oc__k_integration_attempt_status_variant1_time_expires[];
+#define oc_integration_attempt_status_variant1_time_expires_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_variant1_time_expires, 6, kind)
+#define oc_integration_attempt_status_variant1_time_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant1_time, out, json, path, err)
+#define oc_integration_attempt_status_variant1_time_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant1_time, value, out, err)
+#define oc_integration_attempt_status_variant1_time_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant1_time, value)
+#define oc_integration_attempt_status_variant1_time_free(value) OC_FREE_(integration_attempt_status_variant1_time, value)
+#define oc_integration_attempt_status_variant1_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant1, out, json, path, err)
+#define oc_integration_attempt_status_variant1_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant1, value, out, err)
+#define oc_integration_attempt_status_variant1_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant1, value)
+#define oc_integration_attempt_status_variant1_free(value) OC_FREE_(integration_attempt_status_variant1, value)
+#define oc_integration_attempt_status_variant2_time_created_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant2_time_created_variant5, out, json, path, err)
+#define oc_integration_attempt_status_variant2_time_created_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant2_time_created_variant5, value, out, err)
+#define oc_integration_attempt_status_variant2_time_created_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant2_time_created_variant5, value)
+#define oc_integration_attempt_status_variant2_time_created_variant5_free(value) OC_FREE_(integration_attempt_status_variant2_time_created_variant5, value)
+#define oc_integration_attempt_status_variant2_time_created_variant5_wire(value) oc__wire(&oc__j_integration_attempt_status_variant2_time_created_variant5, OC_AS_CONST_(oc_integration_attempt_status_variant2_time_created_variant5, value))
+#define oc_integration_attempt_status_variant2_time_created_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant2_time_created, out, json, path, err)
+#define oc_integration_attempt_status_variant2_time_created_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant2_time_created, value, out, err)
+#define oc_integration_attempt_status_variant2_time_created_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant2_time_created, value)
+#define oc_integration_attempt_status_variant2_time_created_free(value) OC_FREE_(integration_attempt_status_variant2_time_created, value)
+extern const char *const oc__k_integration_attempt_status_variant2_time_created[];
+#define oc_integration_attempt_status_variant2_time_created_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_variant2_time_created, 6, kind)
+#define oc_integration_attempt_status_variant2_time_expires_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant2_time_expires_variant5, out, json, path, err)
+#define oc_integration_attempt_status_variant2_time_expires_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant2_time_expires_variant5, value, out, err)
+#define oc_integration_attempt_status_variant2_time_expires_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant2_time_expires_variant5, value)
+#define oc_integration_attempt_status_variant2_time_expires_variant5_free(value) OC_FREE_(integration_attempt_status_variant2_time_expires_variant5, value)
+#define oc_integration_attempt_status_variant2_time_expires_variant5_wire(value) oc__wire(&oc__j_integration_attempt_status_variant2_time_expires_variant5, OC_AS_CONST_(oc_integration_attempt_status_variant2_time_expires_variant5, value))
+#define oc_integration_attempt_status_variant2_time_expires_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant2_time_expires, out, json, path, err)
+#define oc_integration_attempt_status_variant2_time_expires_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant2_time_expires, value, out, err)
+#define oc_integration_attempt_status_variant2_time_expires_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant2_time_expires, value)
+#define oc_integration_attempt_status_variant2_time_expires_free(value) OC_FREE_(integration_attempt_status_variant2_time_expires, value)
+extern const char *const oc__k_integration_attempt_status_variant2_time_expires[];
+#define oc_integration_attempt_status_variant2_time_expires_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_variant2_time_expires, 6, kind)
+#define oc_integration_attempt_status_variant2_time_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant2_time, out, json, path, err)
+#define oc_integration_attempt_status_variant2_time_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant2_time, value, out, err)
+#define oc_integration_attempt_status_variant2_time_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant2_time, value)
+#define oc_integration_attempt_status_variant2_time_free(value) OC_FREE_(integration_attempt_status_variant2_time, value)
+#define oc_integration_attempt_status_variant2_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant2, out, json, path, err)
+#define oc_integration_attempt_status_variant2_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant2, value, out, err)
+#define oc_integration_attempt_status_variant2_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant2, value)
+#define oc_integration_attempt_status_variant2_free(value) OC_FREE_(integration_attempt_status_variant2, value)
+#define oc_integration_attempt_status_variant3_time_created_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant3_time_created_variant5, out, json, path, err)
+#define oc_integration_attempt_status_variant3_time_created_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant3_time_created_variant5, value, out, err)
+#define oc_integration_attempt_status_variant3_time_created_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant3_time_created_variant5, value)
+#define oc_integration_attempt_status_variant3_time_created_variant5_free(value) OC_FREE_(integration_attempt_status_variant3_time_created_variant5, value)
+#define oc_integration_attempt_status_variant3_time_created_variant5_wire(value) oc__wire(&oc__j_integration_attempt_status_variant3_time_created_variant5, OC_AS_CONST_(oc_integration_attempt_status_variant3_time_created_variant5, value))
+#define oc_integration_attempt_status_variant3_time_created_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant3_time_created, out, json, path, err)
+#define oc_integration_attempt_status_variant3_time_created_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant3_time_created, value, out, err)
+#define oc_integration_attempt_status_variant3_time_created_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant3_time_created, value)
+#define oc_integration_attempt_status_variant3_time_created_free(value) OC_FREE_(integration_attempt_status_variant3_time_created, value)
+extern const char *const oc__k_integration_attempt_status_variant3_time_created[];
+#define oc_integration_attempt_status_variant3_time_created_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_variant3_time_created, 6, kind)
+#define oc_integration_attempt_status_variant3_time_expires_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant3_time_expires_variant5, out, json, path, err)
+#define oc_integration_attempt_status_variant3_time_expires_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant3_time_expires_variant5, value, out, err)
+#define oc_integration_attempt_status_variant3_time_expires_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant3_time_expires_variant5, value)
+#define oc_integration_attempt_status_variant3_time_expires_variant5_free(value) OC_FREE_(integration_attempt_status_variant3_time_expires_variant5, value)
+#define oc_integration_attempt_status_variant3_time_expires_variant5_wire(value) oc__wire(&oc__j_integration_attempt_status_variant3_time_expires_variant5, OC_AS_CONST_(oc_integration_attempt_status_variant3_time_expires_variant5, value))
+#define oc_integration_attempt_status_variant3_time_expires_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant3_time_expires, out, json, path, err)
+#define oc_integration_attempt_status_variant3_time_expires_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant3_time_expires, value, out, err)
+#define oc_integration_attempt_status_variant3_time_expires_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant3_time_expires, value)
+#define oc_integration_attempt_status_variant3_time_expires_free(value) OC_FREE_(integration_attempt_status_variant3_time_expires, value)
+extern const char *const oc__k_integration_attempt_status_variant3_time_expires[];
+#define oc_integration_attempt_status_variant3_time_expires_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_variant3_time_expires, 6, kind)
+#define oc_integration_attempt_status_variant3_time_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant3_time, out, json, path, err)
+#define oc_integration_attempt_status_variant3_time_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant3_time, value, out, err)
+#define oc_integration_attempt_status_variant3_time_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant3_time, value)
+#define oc_integration_attempt_status_variant3_time_free(value) OC_FREE_(integration_attempt_status_variant3_time, value)
+#define oc_integration_attempt_status_variant3_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant3, out, json, path, err)
+#define oc_integration_attempt_status_variant3_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant3, value, out, err)
+#define oc_integration_attempt_status_variant3_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant3, value)
+#define oc_integration_attempt_status_variant3_free(value) OC_FREE_(integration_attempt_status_variant3, value)
+#define oc_integration_attempt_status_variant4_time_created_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant4_time_created_variant5, out, json, path, err)
+#define oc_integration_attempt_status_variant4_time_created_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant4_time_created_variant5, value, out, err)
+#define oc_integration_attempt_status_variant4_time_created_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant4_time_created_variant5, value)
+#define oc_integration_attempt_status_variant4_time_created_variant5_free(value) OC_FREE_(integration_attempt_status_variant4_time_created_variant5, value)
+#define oc_integration_attempt_status_variant4_time_created_variant5_wire(value) oc__wire(&oc__j_integration_attempt_status_variant4_time_created_variant5, OC_AS_CONST_(oc_integration_attempt_status_variant4_time_created_variant5, value))
+#define oc_integration_attempt_status_variant4_time_created_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant4_time_created, out, json, path, err)
+#define oc_integration_attempt_status_variant4_time_created_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant4_time_created, value, out, err)
+#define oc_integration_attempt_status_variant4_time_created_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant4_time_created, value)
+#define oc_integration_attempt_status_variant4_time_created_free(value) OC_FREE_(integration_attempt_status_variant4_time_created, value)
+extern const char *const oc__k_integration_attempt_status_variant4_time_created[];
+#define oc_integration_attempt_status_variant4_time_created_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_variant4_time_created, 6, kind)
+#define oc_integration_attempt_status_variant4_time_expires_variant5_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant4_time_expires_variant5, out, json, path, err)
+#define oc_integration_attempt_status_variant4_time_expires_variant5_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant4_time_expires_variant5, value, out, err)
+#define oc_integration_attempt_status_variant4_time_expires_variant5_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant4_time_expires_variant5, value)
+#define oc_integration_attempt_status_variant4_time_expires_variant5_free(value) OC_FREE_(integration_attempt_status_variant4_time_expires_variant5, value)
+#define oc_integration_attempt_status_variant4_time_expires_variant5_wire(value) oc__wire(&oc__j_integration_attempt_status_variant4_time_expires_variant5, OC_AS_CONST_(oc_integration_attempt_status_variant4_time_expires_variant5, value))
+#define oc_integration_attempt_status_variant4_time_expires_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant4_time_expires, out, json, path, err)
+#define oc_integration_attempt_status_variant4_time_expires_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant4_time_expires, value, out, err)
+#define oc_integration_attempt_status_variant4_time_expires_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant4_time_expires, value)
+#define oc_integration_attempt_status_variant4_time_expires_free(value) OC_FREE_(integration_attempt_status_variant4_time_expires, value)
+extern const char *const oc__k_integration_attempt_status_variant4_time_expires[];
+#define oc_integration_attempt_status_variant4_time_expires_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_variant4_time_expires, 6, kind)
+#define oc_integration_attempt_status_variant4_time_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant4_time, out, json, path, err)
+#define oc_integration_attempt_status_variant4_time_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant4_time, value, out, err)
+#define oc_integration_attempt_status_variant4_time_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant4_time, value)
+#define oc_integration_attempt_status_variant4_time_free(value) OC_FREE_(integration_attempt_status_variant4_time, value)
+#define oc_integration_attempt_status_variant4_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_variant4, out, json, path, err)
+#define oc_integration_attempt_status_variant4_encode(value, out, err) OC_ENCODE_(integration_attempt_status_variant4, value, out, err)
+#define oc_integration_attempt_status_variant4_cleanup(value) OC_CLEANUP_(integration_attempt_status_variant4, value)
+#define oc_integration_attempt_status_variant4_free(value) OC_FREE_(integration_attempt_status_variant4, value)
+#define oc_integration_attempt_status_value_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_value, out, json, path, err)
+#define oc_integration_attempt_status_value_encode(value, out, err) OC_ENCODE_(integration_attempt_status_value, value, out, err)
+#define oc_integration_attempt_status_value_cleanup(value) OC_CLEANUP_(integration_attempt_status_value, value)
+#define oc_integration_attempt_status_value_free(value) OC_FREE_(integration_attempt_status_value, value)
 /* The "status" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_integration_attempt_status_value_tag(const oc_integration_attempt_status_value *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_ATTEMPT_STATUS_VALUE_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_attempt_status_value_kind_name(oc_integration_attempt_status_value_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_attempt_status_response_decode(oc_integration_attempt_status_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_attempt_status_response_encode(const oc_integration_attempt_status_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_attempt_status_response_cleanup(oc_integration_attempt_status_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_attempt_status_response_free(oc_integration_attempt_status_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_connect_key_body_decode(oc_integration_connect_key_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_connect_key_body_encode(const oc_integration_connect_key_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_connect_key_body_cleanup(oc_integration_connect_key_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_connect_key_body_free(oc_integration_connect_key_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_connect_key_location_decode(oc_integration_connect_key_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_connect_key_location_encode(const oc_integration_connect_key_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_connect_key_location_cleanup(oc_integration_connect_key_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_connect_key_location_free(oc_integration_connect_key_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_connect_oauth_body_decode(oc_integration_connect_oauth_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_connect_oauth_body_encode(const oc_integration_connect_oauth_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_connect_oauth_body_cleanup(oc_integration_connect_oauth_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_connect_oauth_body_free(oc_integration_connect_oauth_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_connect_oauth_location_decode(oc_integration_connect_oauth_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_connect_oauth_location_encode(const oc_integration_connect_oauth_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_connect_oauth_location_cleanup(oc_integration_connect_oauth_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_connect_oauth_location_free(oc_integration_connect_oauth_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_connect_oauth_response_decode(oc_integration_connect_oauth_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_connect_oauth_response_encode(const oc_integration_connect_oauth_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_connect_oauth_response_cleanup(oc_integration_connect_oauth_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_connect_oauth_response_free(oc_integration_connect_oauth_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_connection_updated_data_decode(oc_integration_connection_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_connection_updated_data_encode(const oc_integration_connection_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_connection_updated_data_cleanup(oc_integration_connection_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_connection_updated_data_free(oc_integration_connection_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_connection_updated_decode(oc_integration_connection_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_connection_updated_encode(const oc_integration_connection_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_connection_updated_cleanup(oc_integration_connection_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_connection_updated_free(oc_integration_connection_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_string_list_decode(oc_string_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_string_list_encode(const oc_string_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_string_list_cleanup(oc_string_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_string_list_free(oc_string_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_env_method_decode(oc_integration_env_method *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_env_method_encode(const oc_integration_env_method *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_env_method_cleanup(oc_integration_env_method *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_env_method_free(oc_integration_env_method *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_get_location_decode(oc_integration_get_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_get_location_encode(const oc_integration_get_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_get_location_cleanup(oc_integration_get_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_get_location_free(oc_integration_get_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_method_list_decode(oc_integration_method_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_method_list_encode(const oc_integration_method_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_method_list_cleanup(oc_integration_method_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_method_list_free(oc_integration_method_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_info_decode(oc_integration_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_info_encode(const oc_integration_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_info_cleanup(oc_integration_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_info_free(oc_integration_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_get_response_decode(oc_integration_get_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_get_response_encode(const oc_integration_get_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_get_response_cleanup(oc_integration_get_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_get_response_free(oc_integration_get_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_info_list_decode(oc_integration_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_info_list_encode(const oc_integration_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_info_list_cleanup(oc_integration_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_info_list_free(oc_integration_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_key_method_decode(oc_integration_key_method *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_key_method_encode(const oc_integration_key_method *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_key_method_cleanup(oc_integration_key_method *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_key_method_free(oc_integration_key_method *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_list_location_decode(oc_integration_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_list_location_encode(const oc_integration_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_list_location_cleanup(oc_integration_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_list_location_free(oc_integration_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_list_response_decode(oc_integration_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_list_response_encode(const oc_integration_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_list_response_cleanup(oc_integration_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_list_response_free(oc_integration_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_oauth_method_prompts_item_list_decode(oc_integration_oauth_method_prompts_item_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_oauth_method_prompts_item_list_encode(const oc_integration_oauth_method_prompts_item_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_oauth_method_prompts_item_list_cleanup(oc_integration_oauth_method_prompts_item_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_oauth_method_prompts_item_list_free(oc_integration_oauth_method_prompts_item_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_oauth_method_decode(oc_integration_oauth_method *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_oauth_method_encode(const oc_integration_oauth_method *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_oauth_method_cleanup(oc_integration_oauth_method *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_oauth_method_free(oc_integration_oauth_method *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_method_decode(oc_integration_method *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_method_encode(const oc_integration_method *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_method_cleanup(oc_integration_method *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_method_free(oc_integration_method *value);
+extern const char *const oc__k_integration_attempt_status_value[];
+#define oc_integration_attempt_status_value_kind_name(kind) oc__name_at(oc__k_integration_attempt_status_value, 5, kind)
+#define oc_integration_attempt_status_response_decode(out, json, path, err) OC_DECODE_(integration_attempt_status_response, out, json, path, err)
+#define oc_integration_attempt_status_response_encode(value, out, err) OC_ENCODE_(integration_attempt_status_response, value, out, err)
+#define oc_integration_attempt_status_response_cleanup(value) OC_CLEANUP_(integration_attempt_status_response, value)
+#define oc_integration_attempt_status_response_free(value) OC_FREE_(integration_attempt_status_response, value)
+#define oc_integration_connect_key_body_decode(out, json, path, err) OC_DECODE_(integration_connect_key_body, out, json, path, err)
+#define oc_integration_connect_key_body_encode(value, out, err) OC_ENCODE_(integration_connect_key_body, value, out, err)
+#define oc_integration_connect_key_body_cleanup(value) OC_CLEANUP_(integration_connect_key_body, value)
+#define oc_integration_connect_key_body_free(value) OC_FREE_(integration_connect_key_body, value)
+#define oc_integration_connect_key_location_decode(out, json, path, err) OC_DECODE_(integration_connect_key_location, out, json, path, err)
+#define oc_integration_connect_key_location_encode(value, out, err) OC_ENCODE_(integration_connect_key_location, value, out, err)
+#define oc_integration_connect_key_location_cleanup(value) OC_CLEANUP_(integration_connect_key_location, value)
+#define oc_integration_connect_key_location_free(value) OC_FREE_(integration_connect_key_location, value)
+#define oc_integration_connect_oauth_body_decode(out, json, path, err) OC_DECODE_(integration_connect_oauth_body, out, json, path, err)
+#define oc_integration_connect_oauth_body_encode(value, out, err) OC_ENCODE_(integration_connect_oauth_body, value, out, err)
+#define oc_integration_connect_oauth_body_cleanup(value) OC_CLEANUP_(integration_connect_oauth_body, value)
+#define oc_integration_connect_oauth_body_free(value) OC_FREE_(integration_connect_oauth_body, value)
+#define oc_integration_connect_oauth_location_decode(out, json, path, err) OC_DECODE_(integration_connect_oauth_location, out, json, path, err)
+#define oc_integration_connect_oauth_location_encode(value, out, err) OC_ENCODE_(integration_connect_oauth_location, value, out, err)
+#define oc_integration_connect_oauth_location_cleanup(value) OC_CLEANUP_(integration_connect_oauth_location, value)
+#define oc_integration_connect_oauth_location_free(value) OC_FREE_(integration_connect_oauth_location, value)
+#define oc_integration_connect_oauth_response_decode(out, json, path, err) OC_DECODE_(integration_connect_oauth_response, out, json, path, err)
+#define oc_integration_connect_oauth_response_encode(value, out, err) OC_ENCODE_(integration_connect_oauth_response, value, out, err)
+#define oc_integration_connect_oauth_response_cleanup(value) OC_CLEANUP_(integration_connect_oauth_response, value)
+#define oc_integration_connect_oauth_response_free(value) OC_FREE_(integration_connect_oauth_response, value)
+#define oc_integration_connection_updated_data_decode(out, json, path, err) OC_DECODE_(integration_connection_updated_data, out, json, path, err)
+#define oc_integration_connection_updated_data_encode(value, out, err) OC_ENCODE_(integration_connection_updated_data, value, out, err)
+#define oc_integration_connection_updated_data_cleanup(value) OC_CLEANUP_(integration_connection_updated_data, value)
+#define oc_integration_connection_updated_data_free(value) OC_FREE_(integration_connection_updated_data, value)
+#define oc_integration_connection_updated_decode(out, json, path, err) OC_DECODE_(integration_connection_updated, out, json, path, err)
+#define oc_integration_connection_updated_encode(value, out, err) OC_ENCODE_(integration_connection_updated, value, out, err)
+#define oc_integration_connection_updated_cleanup(value) OC_CLEANUP_(integration_connection_updated, value)
+#define oc_integration_connection_updated_free(value) OC_FREE_(integration_connection_updated, value)
+#define oc_string_list_decode(out, json, path, err) OC_DECODE_(string_list, out, json, path, err)
+#define oc_string_list_encode(value, out, err) OC_ENCODE_(string_list, value, out, err)
+#define oc_string_list_cleanup(value) OC_CLEANUP_(string_list, value)
+#define oc_string_list_free(value) OC_FREE_(string_list, value)
+#define oc_integration_env_method_decode(out, json, path, err) OC_DECODE_(integration_env_method, out, json, path, err)
+#define oc_integration_env_method_encode(value, out, err) OC_ENCODE_(integration_env_method, value, out, err)
+#define oc_integration_env_method_cleanup(value) OC_CLEANUP_(integration_env_method, value)
+#define oc_integration_env_method_free(value) OC_FREE_(integration_env_method, value)
+#define oc_integration_get_location_decode(out, json, path, err) OC_DECODE_(integration_get_location, out, json, path, err)
+#define oc_integration_get_location_encode(value, out, err) OC_ENCODE_(integration_get_location, value, out, err)
+#define oc_integration_get_location_cleanup(value) OC_CLEANUP_(integration_get_location, value)
+#define oc_integration_get_location_free(value) OC_FREE_(integration_get_location, value)
+#define oc_integration_method_list_decode(out, json, path, err) OC_DECODE_(integration_method_list, out, json, path, err)
+#define oc_integration_method_list_encode(value, out, err) OC_ENCODE_(integration_method_list, value, out, err)
+#define oc_integration_method_list_cleanup(value) OC_CLEANUP_(integration_method_list, value)
+#define oc_integration_method_list_free(value) OC_FREE_(integration_method_list, value)
+#define oc_integration_info_decode(out, json, path, err) OC_DECODE_(integration_info, out, json, path, err)
+#define oc_integration_info_encode(value, out, err) OC_ENCODE_(integration_info, value, out, err)
+#define oc_integration_info_cleanup(value) OC_CLEANUP_(integration_info, value)
+#define oc_integration_info_free(value) OC_FREE_(integration_info, value)
+#define oc_integration_get_response_decode(out, json, path, err) OC_DECODE_(integration_get_response, out, json, path, err)
+#define oc_integration_get_response_encode(value, out, err) OC_ENCODE_(integration_get_response, value, out, err)
+#define oc_integration_get_response_cleanup(value) OC_CLEANUP_(integration_get_response, value)
+#define oc_integration_get_response_free(value) OC_FREE_(integration_get_response, value)
+#define oc_integration_info_list_decode(out, json, path, err) OC_DECODE_(integration_info_list, out, json, path, err)
+#define oc_integration_info_list_encode(value, out, err) OC_ENCODE_(integration_info_list, value, out, err)
+#define oc_integration_info_list_cleanup(value) OC_CLEANUP_(integration_info_list, value)
+#define oc_integration_info_list_free(value) OC_FREE_(integration_info_list, value)
+#define oc_integration_key_method_decode(out, json, path, err) OC_DECODE_(integration_key_method, out, json, path, err)
+#define oc_integration_key_method_encode(value, out, err) OC_ENCODE_(integration_key_method, value, out, err)
+#define oc_integration_key_method_cleanup(value) OC_CLEANUP_(integration_key_method, value)
+#define oc_integration_key_method_free(value) OC_FREE_(integration_key_method, value)
+#define oc_integration_list_location_decode(out, json, path, err) OC_DECODE_(integration_list_location, out, json, path, err)
+#define oc_integration_list_location_encode(value, out, err) OC_ENCODE_(integration_list_location, value, out, err)
+#define oc_integration_list_location_cleanup(value) OC_CLEANUP_(integration_list_location, value)
+#define oc_integration_list_location_free(value) OC_FREE_(integration_list_location, value)
+#define oc_integration_list_response_decode(out, json, path, err) OC_DECODE_(integration_list_response, out, json, path, err)
+#define oc_integration_list_response_encode(value, out, err) OC_ENCODE_(integration_list_response, value, out, err)
+#define oc_integration_list_response_cleanup(value) OC_CLEANUP_(integration_list_response, value)
+#define oc_integration_list_response_free(value) OC_FREE_(integration_list_response, value)
+#define oc_integration_oauth_method_prompts_item_list_decode(out, json, path, err) OC_DECODE_(integration_oauth_method_prompts_item_list, out, json, path, err)
+#define oc_integration_oauth_method_prompts_item_list_encode(value, out, err) OC_ENCODE_(integration_oauth_method_prompts_item_list, value, out, err)
+#define oc_integration_oauth_method_prompts_item_list_cleanup(value) OC_CLEANUP_(integration_oauth_method_prompts_item_list, value)
+#define oc_integration_oauth_method_prompts_item_list_free(value) OC_FREE_(integration_oauth_method_prompts_item_list, value)
+#define oc_integration_oauth_method_decode(out, json, path, err) OC_DECODE_(integration_oauth_method, out, json, path, err)
+#define oc_integration_oauth_method_encode(value, out, err) OC_ENCODE_(integration_oauth_method, value, out, err)
+#define oc_integration_oauth_method_cleanup(value) OC_CLEANUP_(integration_oauth_method, value)
+#define oc_integration_oauth_method_free(value) OC_FREE_(integration_oauth_method, value)
+#define oc_integration_method_decode(out, json, path, err) OC_DECODE_(integration_method, out, json, path, err)
+#define oc_integration_method_encode(value, out, err) OC_ENCODE_(integration_method, value, out, err)
+#define oc_integration_method_cleanup(value) OC_CLEANUP_(integration_method, value)
+#define oc_integration_method_free(value) OC_FREE_(integration_method, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_integration_method_tag(const oc_integration_method *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_METHOD_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_method_kind_name(oc_integration_method_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_when_op_decode(oc_integration_when_op *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_when_op_encode(const oc_integration_when_op *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_when_op_cleanup(oc_integration_when_op *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_when_op_free(oc_integration_when_op *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_integration_when_op_wire(const oc_integration_when_op *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_when_decode(oc_integration_when *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_when_encode(const oc_integration_when *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_when_cleanup(oc_integration_when *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_when_free(oc_integration_when *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_text_prompt_decode(oc_integration_text_prompt *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_text_prompt_encode(const oc_integration_text_prompt *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_text_prompt_cleanup(oc_integration_text_prompt *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_text_prompt_free(oc_integration_text_prompt *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_select_prompt_options_item_list_decode(oc_integration_select_prompt_options_item_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_select_prompt_options_item_list_encode(const oc_integration_select_prompt_options_item_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_select_prompt_options_item_list_cleanup(oc_integration_select_prompt_options_item_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_select_prompt_options_item_list_free(oc_integration_select_prompt_options_item_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_select_prompt_decode(oc_integration_select_prompt *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_select_prompt_encode(const oc_integration_select_prompt *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_select_prompt_cleanup(oc_integration_select_prompt *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_select_prompt_free(oc_integration_select_prompt *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_oauth_method_prompts_item_decode(oc_integration_oauth_method_prompts_item *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_oauth_method_prompts_item_encode(const oc_integration_oauth_method_prompts_item *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_oauth_method_prompts_item_cleanup(oc_integration_oauth_method_prompts_item *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_oauth_method_prompts_item_free(oc_integration_oauth_method_prompts_item *value);
+extern const char *const oc__k_integration_method[];
+#define oc_integration_method_kind_name(kind) oc__name_at(oc__k_integration_method, 4, kind)
+#define oc_integration_when_op_decode(out, json, path, err) OC_DECODE_(integration_when_op, out, json, path, err)
+#define oc_integration_when_op_encode(value, out, err) OC_ENCODE_(integration_when_op, value, out, err)
+#define oc_integration_when_op_cleanup(value) OC_CLEANUP_(integration_when_op, value)
+#define oc_integration_when_op_free(value) OC_FREE_(integration_when_op, value)
+#define oc_integration_when_op_wire(value) oc__wire(&oc__j_integration_when_op, OC_AS_CONST_(oc_integration_when_op, value))
+#define oc_integration_when_decode(out, json, path, err) OC_DECODE_(integration_when, out, json, path, err)
+#define oc_integration_when_encode(value, out, err) OC_ENCODE_(integration_when, value, out, err)
+#define oc_integration_when_cleanup(value) OC_CLEANUP_(integration_when, value)
+#define oc_integration_when_free(value) OC_FREE_(integration_when, value)
+#define oc_integration_text_prompt_decode(out, json, path, err) OC_DECODE_(integration_text_prompt, out, json, path, err)
+#define oc_integration_text_prompt_encode(value, out, err) OC_ENCODE_(integration_text_prompt, value, out, err)
+#define oc_integration_text_prompt_cleanup(value) OC_CLEANUP_(integration_text_prompt, value)
+#define oc_integration_text_prompt_free(value) OC_FREE_(integration_text_prompt, value)
+#define oc_integration_select_prompt_options_item_list_decode(out, json, path, err) OC_DECODE_(integration_select_prompt_options_item_list, out, json, path, err)
+#define oc_integration_select_prompt_options_item_list_encode(value, out, err) OC_ENCODE_(integration_select_prompt_options_item_list, value, out, err)
+#define oc_integration_select_prompt_options_item_list_cleanup(value) OC_CLEANUP_(integration_select_prompt_options_item_list, value)
+#define oc_integration_select_prompt_options_item_list_free(value) OC_FREE_(integration_select_prompt_options_item_list, value)
+#define oc_integration_select_prompt_decode(out, json, path, err) OC_DECODE_(integration_select_prompt, out, json, path, err)
+#define oc_integration_select_prompt_encode(value, out, err) OC_ENCODE_(integration_select_prompt, value, out, err)
+#define oc_integration_select_prompt_cleanup(value) OC_CLEANUP_(integration_select_prompt, value)
+#define oc_integration_select_prompt_free(value) OC_FREE_(integration_select_prompt, value)
+#define oc_integration_oauth_method_prompts_item_decode(out, json, path, err) OC_DECODE_(integration_oauth_method_prompts_item, out, json, path, err)
+#define oc_integration_oauth_method_prompts_item_encode(value, out, err) OC_ENCODE_(integration_oauth_method_prompts_item, value, out, err)
+#define oc_integration_oauth_method_prompts_item_cleanup(value) OC_CLEANUP_(integration_oauth_method_prompts_item, value)
+#define oc_integration_oauth_method_prompts_item_free(value) OC_FREE_(integration_oauth_method_prompts_item, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_integration_oauth_method_prompts_item_tag(const oc_integration_oauth_method_prompts_item *value);
-/* The name of a kind ("unknown" for OC_INTEGRATION_OAUTH_METHOD_PROMPTS_ITEM_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_integration_oauth_method_prompts_item_kind_name(oc_integration_oauth_method_prompts_item_kind kind);
+extern const char *const oc__k_integration_oauth_method_prompts_item[];
+#define oc_integration_oauth_method_prompts_item_kind_name(kind) oc__name_at(oc__k_integration_oauth_method_prompts_item, 3, kind)
 /* "key", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const char *oc_integration_oauth_method_prompts_item_key(const oc_integration_oauth_method_prompts_item *value);
 /* "message", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const char *oc_integration_oauth_method_prompts_item_message(const oc_integration_oauth_method_prompts_item *value);
 /* "when", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_integration_when *oc_integration_oauth_method_prompts_item_when(const oc_integration_oauth_method_prompts_item *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_select_prompt_options_item_decode(oc_integration_select_prompt_options_item *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_select_prompt_options_item_encode(const oc_integration_select_prompt_options_item *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_select_prompt_options_item_cleanup(oc_integration_select_prompt_options_item *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_select_prompt_options_item_free(oc_integration_select_prompt_options_item *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_integration_updated_decode(oc_integration_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_integration_updated_encode(const oc_integration_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_integration_updated_cleanup(oc_integration_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_integration_updated_free(oc_integration_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_invalid_cursor_error_decode(oc_invalid_cursor_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_invalid_cursor_error_encode(const oc_invalid_cursor_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_invalid_cursor_error_cleanup(oc_invalid_cursor_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_invalid_cursor_error_free(oc_invalid_cursor_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_invalid_request_error_decode(oc_invalid_request_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_invalid_request_error_encode(const oc_invalid_request_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_invalid_request_error_cleanup(oc_invalid_request_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_invalid_request_error_free(oc_invalid_request_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_json_map_map_decode(oc_json_map_map *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_json_map_map_encode(const oc_json_map_map *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_json_map_map_cleanup(oc_json_map_map *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_json_map_map_free(oc_json_map_map *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_text_content_decode(oc_tool_text_content *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_text_content_encode(const oc_tool_text_content *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_text_content_cleanup(oc_tool_text_content *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_text_content_free(oc_tool_text_content *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_file_content_decode(oc_tool_file_content *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_file_content_encode(const oc_tool_file_content *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_file_content_cleanup(oc_tool_file_content *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_file_content_free(oc_tool_file_content *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_llm_tool_content_decode(oc_llm_tool_content *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_llm_tool_content_encode(const oc_llm_tool_content *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_llm_tool_content_cleanup(oc_llm_tool_content *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_llm_tool_content_free(oc_llm_tool_content *value);
+#define oc_integration_select_prompt_options_item_decode(out, json, path, err) OC_DECODE_(integration_select_prompt_options_item, out, json, path, err)
+#define oc_integration_select_prompt_options_item_encode(value, out, err) OC_ENCODE_(integration_select_prompt_options_item, value, out, err)
+#define oc_integration_select_prompt_options_item_cleanup(value) OC_CLEANUP_(integration_select_prompt_options_item, value)
+#define oc_integration_select_prompt_options_item_free(value) OC_FREE_(integration_select_prompt_options_item, value)
+#define oc_integration_updated_decode(out, json, path, err) OC_DECODE_(integration_updated, out, json, path, err)
+#define oc_integration_updated_encode(value, out, err) OC_ENCODE_(integration_updated, value, out, err)
+#define oc_integration_updated_cleanup(value) OC_CLEANUP_(integration_updated, value)
+#define oc_integration_updated_free(value) OC_FREE_(integration_updated, value)
+#define oc_invalid_cursor_error_decode(out, json, path, err) OC_DECODE_(invalid_cursor_error, out, json, path, err)
+#define oc_invalid_cursor_error_encode(value, out, err) OC_ENCODE_(invalid_cursor_error, value, out, err)
+#define oc_invalid_cursor_error_cleanup(value) OC_CLEANUP_(invalid_cursor_error, value)
+#define oc_invalid_cursor_error_free(value) OC_FREE_(invalid_cursor_error, value)
+#define oc_invalid_request_error_decode(out, json, path, err) OC_DECODE_(invalid_request_error, out, json, path, err)
+#define oc_invalid_request_error_encode(value, out, err) OC_ENCODE_(invalid_request_error, value, out, err)
+#define oc_invalid_request_error_cleanup(value) OC_CLEANUP_(invalid_request_error, value)
+#define oc_invalid_request_error_free(value) OC_FREE_(invalid_request_error, value)
+#define oc_json_map_map_decode(out, json, path, err) OC_DECODE_(json_map_map, out, json, path, err)
+#define oc_json_map_map_encode(value, out, err) OC_ENCODE_(json_map_map, value, out, err)
+#define oc_json_map_map_cleanup(value) OC_CLEANUP_(json_map_map, value)
+#define oc_json_map_map_free(value) OC_FREE_(json_map_map, value)
+#define oc_tool_text_content_decode(out, json, path, err) OC_DECODE_(tool_text_content, out, json, path, err)
+#define oc_tool_text_content_encode(value, out, err) OC_ENCODE_(tool_text_content, value, out, err)
+#define oc_tool_text_content_cleanup(value) OC_CLEANUP_(tool_text_content, value)
+#define oc_tool_text_content_free(value) OC_FREE_(tool_text_content, value)
+#define oc_tool_file_content_decode(out, json, path, err) OC_DECODE_(tool_file_content, out, json, path, err)
+#define oc_tool_file_content_encode(value, out, err) OC_ENCODE_(tool_file_content, value, out, err)
+#define oc_tool_file_content_cleanup(value) OC_CLEANUP_(tool_file_content, value)
+#define oc_tool_file_content_free(value) OC_FREE_(tool_file_content, value)
+#define oc_llm_tool_content_decode(out, json, path, err) OC_DECODE_(llm_tool_content, out, json, path, err)
+#define oc_llm_tool_content_encode(value, out, err) OC_ENCODE_(llm_tool_content, value, out, err)
+#define oc_llm_tool_content_cleanup(value) OC_CLEANUP_(llm_tool_content, value)
+#define oc_llm_tool_content_free(value) OC_FREE_(llm_tool_content, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_llm_tool_content_tag(const oc_llm_tool_content *value);
-/* The name of a kind ("unknown" for OC_LLM_TOOL_CONTENT_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_llm_tool_content_kind_name(oc_llm_tool_content_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_llm_tool_content_list_decode(oc_llm_tool_content_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_llm_tool_content_list_encode(const oc_llm_tool_content_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_llm_tool_content_list_cleanup(oc_llm_tool_content_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_llm_tool_content_list_free(oc_llm_tool_content_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_location_get_location_decode(oc_location_get_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_location_get_location_encode(const oc_location_get_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_location_get_location_cleanup(oc_location_get_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_location_get_location_free(oc_location_get_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_lsp_updated_decode(oc_lsp_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_lsp_updated_encode(const oc_lsp_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_lsp_updated_cleanup(oc_lsp_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_lsp_updated_free(oc_lsp_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_mcp_browser_open_failed_data_decode(oc_mcp_browser_open_failed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_mcp_browser_open_failed_data_encode(const oc_mcp_browser_open_failed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_mcp_browser_open_failed_data_cleanup(oc_mcp_browser_open_failed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_mcp_browser_open_failed_data_free(oc_mcp_browser_open_failed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_mcp_browser_open_failed_decode(oc_mcp_browser_open_failed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_mcp_browser_open_failed_encode(const oc_mcp_browser_open_failed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_mcp_browser_open_failed_cleanup(oc_mcp_browser_open_failed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_mcp_browser_open_failed_free(oc_mcp_browser_open_failed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_mcp_tools_changed_data_decode(oc_mcp_tools_changed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_mcp_tools_changed_data_encode(const oc_mcp_tools_changed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_mcp_tools_changed_data_cleanup(oc_mcp_tools_changed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_mcp_tools_changed_data_free(oc_mcp_tools_changed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_mcp_tools_changed_decode(oc_mcp_tools_changed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_mcp_tools_changed_encode(const oc_mcp_tools_changed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_mcp_tools_changed_cleanup(oc_mcp_tools_changed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_mcp_tools_changed_free(oc_mcp_tools_changed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_user_message_time_decode(oc_user_message_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_user_message_time_encode(const oc_user_message_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_user_message_time_cleanup(oc_user_message_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_user_message_time_free(oc_user_message_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_output_format_text_decode(oc_output_format_text *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_output_format_text_encode(const oc_output_format_text *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_output_format_text_cleanup(oc_output_format_text *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_output_format_text_free(oc_output_format_text *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_output_format_json_schema_decode(oc_output_format_json_schema *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_output_format_json_schema_encode(const oc_output_format_json_schema *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_output_format_json_schema_cleanup(oc_output_format_json_schema *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_output_format_json_schema_free(oc_output_format_json_schema *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_output_format_decode(oc_output_format *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_output_format_encode(const oc_output_format *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_output_format_cleanup(oc_output_format *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_output_format_free(oc_output_format *value);
+extern const char *const oc__k_llm_tool_content[];
+#define oc_llm_tool_content_kind_name(kind) oc__name_at(oc__k_llm_tool_content, 3, kind)
+#define oc_llm_tool_content_list_decode(out, json, path, err) OC_DECODE_(llm_tool_content_list, out, json, path, err)
+#define oc_llm_tool_content_list_encode(value, out, err) OC_ENCODE_(llm_tool_content_list, value, out, err)
+#define oc_llm_tool_content_list_cleanup(value) OC_CLEANUP_(llm_tool_content_list, value)
+#define oc_llm_tool_content_list_free(value) OC_FREE_(llm_tool_content_list, value)
+#define oc_location_get_location_decode(out, json, path, err) OC_DECODE_(location_get_location, out, json, path, err)
+#define oc_location_get_location_encode(value, out, err) OC_ENCODE_(location_get_location, value, out, err)
+#define oc_location_get_location_cleanup(value) OC_CLEANUP_(location_get_location, value)
+#define oc_location_get_location_free(value) OC_FREE_(location_get_location, value)
+#define oc_lsp_updated_decode(out, json, path, err) OC_DECODE_(lsp_updated, out, json, path, err)
+#define oc_lsp_updated_encode(value, out, err) OC_ENCODE_(lsp_updated, value, out, err)
+#define oc_lsp_updated_cleanup(value) OC_CLEANUP_(lsp_updated, value)
+#define oc_lsp_updated_free(value) OC_FREE_(lsp_updated, value)
+#define oc_mcp_browser_open_failed_data_decode(out, json, path, err) OC_DECODE_(mcp_browser_open_failed_data, out, json, path, err)
+#define oc_mcp_browser_open_failed_data_encode(value, out, err) OC_ENCODE_(mcp_browser_open_failed_data, value, out, err)
+#define oc_mcp_browser_open_failed_data_cleanup(value) OC_CLEANUP_(mcp_browser_open_failed_data, value)
+#define oc_mcp_browser_open_failed_data_free(value) OC_FREE_(mcp_browser_open_failed_data, value)
+#define oc_mcp_browser_open_failed_decode(out, json, path, err) OC_DECODE_(mcp_browser_open_failed, out, json, path, err)
+#define oc_mcp_browser_open_failed_encode(value, out, err) OC_ENCODE_(mcp_browser_open_failed, value, out, err)
+#define oc_mcp_browser_open_failed_cleanup(value) OC_CLEANUP_(mcp_browser_open_failed, value)
+#define oc_mcp_browser_open_failed_free(value) OC_FREE_(mcp_browser_open_failed, value)
+#define oc_mcp_tools_changed_data_decode(out, json, path, err) OC_DECODE_(mcp_tools_changed_data, out, json, path, err)
+#define oc_mcp_tools_changed_data_encode(value, out, err) OC_ENCODE_(mcp_tools_changed_data, value, out, err)
+#define oc_mcp_tools_changed_data_cleanup(value) OC_CLEANUP_(mcp_tools_changed_data, value)
+#define oc_mcp_tools_changed_data_free(value) OC_FREE_(mcp_tools_changed_data, value)
+#define oc_mcp_tools_changed_decode(out, json, path, err) OC_DECODE_(mcp_tools_changed, out, json, path, err)
+#define oc_mcp_tools_changed_encode(value, out, err) OC_ENCODE_(mcp_tools_changed, value, out, err)
+#define oc_mcp_tools_changed_cleanup(value) OC_CLEANUP_(mcp_tools_changed, value)
+#define oc_mcp_tools_changed_free(value) OC_FREE_(mcp_tools_changed, value)
+#define oc_user_message_time_decode(out, json, path, err) OC_DECODE_(user_message_time, out, json, path, err)
+#define oc_user_message_time_encode(value, out, err) OC_ENCODE_(user_message_time, value, out, err)
+#define oc_user_message_time_cleanup(value) OC_CLEANUP_(user_message_time, value)
+#define oc_user_message_time_free(value) OC_FREE_(user_message_time, value)
+#define oc_output_format_text_decode(out, json, path, err) OC_DECODE_(output_format_text, out, json, path, err)
+#define oc_output_format_text_encode(value, out, err) OC_ENCODE_(output_format_text, value, out, err)
+#define oc_output_format_text_cleanup(value) OC_CLEANUP_(output_format_text, value)
+#define oc_output_format_text_free(value) OC_FREE_(output_format_text, value)
+#define oc_output_format_json_schema_decode(out, json, path, err) OC_DECODE_(output_format_json_schema, out, json, path, err)
+#define oc_output_format_json_schema_encode(value, out, err) OC_ENCODE_(output_format_json_schema, value, out, err)
+#define oc_output_format_json_schema_cleanup(value) OC_CLEANUP_(output_format_json_schema, value)
+#define oc_output_format_json_schema_free(value) OC_FREE_(output_format_json_schema, value)
+#define oc_output_format_decode(out, json, path, err) OC_DECODE_(output_format, out, json, path, err)
+#define oc_output_format_encode(value, out, err) OC_ENCODE_(output_format, value, out, err)
+#define oc_output_format_cleanup(value) OC_CLEANUP_(output_format, value)
+#define oc_output_format_free(value) OC_FREE_(output_format, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_output_format_tag(const oc_output_format *value);
-/* The name of a kind ("unknown" for OC_OUTPUT_FORMAT_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_output_format_kind_name(oc_output_format_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_snapshot_file_diff_list_decode(oc_snapshot_file_diff_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_snapshot_file_diff_list_encode(const oc_snapshot_file_diff_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_snapshot_file_diff_list_cleanup(oc_snapshot_file_diff_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_snapshot_file_diff_list_free(oc_snapshot_file_diff_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_user_message_summary_decode(oc_user_message_summary *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_user_message_summary_encode(const oc_user_message_summary *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_user_message_summary_cleanup(oc_user_message_summary *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_user_message_summary_free(oc_user_message_summary *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_user_message_model_decode(oc_user_message_model *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_user_message_model_encode(const oc_user_message_model *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_user_message_model_cleanup(oc_user_message_model *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_user_message_model_free(oc_user_message_model *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_user_message_decode(oc_user_message *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_user_message_encode(const oc_user_message *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_user_message_cleanup(oc_user_message *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_user_message_free(oc_user_message *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_decode(oc_message *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_encode(const oc_message *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_cleanup(oc_message *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_free(oc_message *value);
+extern const char *const oc__k_output_format[];
+#define oc_output_format_kind_name(kind) oc__name_at(oc__k_output_format, 3, kind)
+#define oc_snapshot_file_diff_list_decode(out, json, path, err) OC_DECODE_(snapshot_file_diff_list, out, json, path, err)
+#define oc_snapshot_file_diff_list_encode(value, out, err) OC_ENCODE_(snapshot_file_diff_list, value, out, err)
+#define oc_snapshot_file_diff_list_cleanup(value) OC_CLEANUP_(snapshot_file_diff_list, value)
+#define oc_snapshot_file_diff_list_free(value) OC_FREE_(snapshot_file_diff_list, value)
+#define oc_user_message_summary_decode(out, json, path, err) OC_DECODE_(user_message_summary, out, json, path, err)
+#define oc_user_message_summary_encode(value, out, err) OC_ENCODE_(user_message_summary, value, out, err)
+#define oc_user_message_summary_cleanup(value) OC_CLEANUP_(user_message_summary, value)
+#define oc_user_message_summary_free(value) OC_FREE_(user_message_summary, value)
+#define oc_user_message_model_decode(out, json, path, err) OC_DECODE_(user_message_model, out, json, path, err)
+#define oc_user_message_model_encode(value, out, err) OC_ENCODE_(user_message_model, value, out, err)
+#define oc_user_message_model_cleanup(value) OC_CLEANUP_(user_message_model, value)
+#define oc_user_message_model_free(value) OC_FREE_(user_message_model, value)
+#define oc_user_message_decode(out, json, path, err) OC_DECODE_(user_message, out, json, path, err)
+#define oc_user_message_encode(value, out, err) OC_ENCODE_(user_message, value, out, err)
+#define oc_user_message_cleanup(value) OC_CLEANUP_(user_message, value)
+#define oc_user_message_free(value) OC_FREE_(user_message, value)
+#define oc_message_decode(out, json, path, err) OC_DECODE_(message, out, json, path, err)
+#define oc_message_encode(value, out, err) OC_ENCODE_(message, value, out, err)
+#define oc_message_cleanup(value) OC_CLEANUP_(message, value)
+#define oc_message_free(value) OC_FREE_(message, value)
 /* The "role" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_message_tag(const oc_message *value);
-/* The name of a kind ("unknown" for OC_MESSAGE_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_message_kind_name(oc_message_kind kind);
+extern const char *const oc__k_message[];
+#define oc_message_kind_name(kind) oc__name_at(oc__k_message, 3, kind)
 /* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_message_id_msg *oc_message_id_value(const oc_message *value);
 /* "sessionID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_session_id *oc_message_session_id(const oc_message *value);
 /* "agent", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const char *oc_message_agent(const oc_message *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_id_decode(oc_message_id *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_id_encode(const oc_message_id *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_id_cleanup(oc_message_id *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_id_free(oc_message_id *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_not_found_error_decode(oc_message_not_found_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_not_found_error_encode(const oc_message_not_found_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_not_found_error_cleanup(oc_message_not_found_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_not_found_error_free(oc_message_not_found_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_delta_data_decode(oc_message_part_delta_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_delta_data_encode(const oc_message_part_delta_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_delta_data_cleanup(oc_message_part_delta_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_delta_data_free(oc_message_part_delta_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_delta_decode(oc_message_part_delta *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_delta_encode(const oc_message_part_delta *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_delta_cleanup(oc_message_part_delta *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_delta_free(oc_message_part_delta *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_removed_data_decode(oc_message_part_removed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_removed_data_encode(const oc_message_part_removed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_removed_data_cleanup(oc_message_part_removed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_removed_data_free(oc_message_part_removed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_removed_decode(oc_message_part_removed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_removed_encode(const oc_message_part_removed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_removed_cleanup(oc_message_part_removed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_removed_free(oc_message_part_removed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_text_part_time_decode(oc_text_part_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_text_part_time_encode(const oc_text_part_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_text_part_time_cleanup(oc_text_part_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_text_part_time_free(oc_text_part_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_text_part_decode(oc_text_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_text_part_encode(const oc_text_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_text_part_cleanup(oc_text_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_text_part_free(oc_text_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_subtask_part_model_decode(oc_subtask_part_model *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_subtask_part_model_encode(const oc_subtask_part_model *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_subtask_part_model_cleanup(oc_subtask_part_model *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_subtask_part_model_free(oc_subtask_part_model *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_subtask_part_decode(oc_subtask_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_subtask_part_encode(const oc_subtask_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_subtask_part_cleanup(oc_subtask_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_subtask_part_free(oc_subtask_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reasoning_part_time_decode(oc_reasoning_part_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reasoning_part_time_encode(const oc_reasoning_part_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reasoning_part_time_cleanup(oc_reasoning_part_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reasoning_part_time_free(oc_reasoning_part_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reasoning_part_decode(oc_reasoning_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reasoning_part_encode(const oc_reasoning_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reasoning_part_cleanup(oc_reasoning_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reasoning_part_free(oc_reasoning_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_state_pending_decode(oc_tool_state_pending *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_state_pending_encode(const oc_tool_state_pending *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_state_pending_cleanup(oc_tool_state_pending *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_state_pending_free(oc_tool_state_pending *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_state_running_time_decode(oc_tool_state_running_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_state_running_time_encode(const oc_tool_state_running_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_state_running_time_cleanup(oc_tool_state_running_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_state_running_time_free(oc_tool_state_running_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_state_running_decode(oc_tool_state_running *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_state_running_encode(const oc_tool_state_running *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_state_running_cleanup(oc_tool_state_running *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_state_running_free(oc_tool_state_running *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_state_completed_time_decode(oc_tool_state_completed_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_state_completed_time_encode(const oc_tool_state_completed_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_state_completed_time_cleanup(oc_tool_state_completed_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_state_completed_time_free(oc_tool_state_completed_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_state_completed_decode(oc_tool_state_completed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_state_completed_encode(const oc_tool_state_completed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_state_completed_cleanup(oc_tool_state_completed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_state_completed_free(oc_tool_state_completed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_state_error_time_decode(oc_tool_state_error_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_state_error_time_encode(const oc_tool_state_error_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_state_error_time_cleanup(oc_tool_state_error_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_state_error_time_free(oc_tool_state_error_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_state_error_decode(oc_tool_state_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_state_error_encode(const oc_tool_state_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_state_error_cleanup(oc_tool_state_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_state_error_free(oc_tool_state_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_state_decode(oc_tool_state *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_state_encode(const oc_tool_state *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_state_cleanup(oc_tool_state *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_state_free(oc_tool_state *value);
+#define oc_message_id_decode(out, json, path, err) OC_DECODE_(message_id, out, json, path, err)
+#define oc_message_id_encode(value, out, err) OC_ENCODE_(message_id, value, out, err)
+#define oc_message_id_cleanup(value) OC_CLEANUP_(message_id, value)
+#define oc_message_id_free(value) OC_FREE_(message_id, value)
+#define oc_message_not_found_error_decode(out, json, path, err) OC_DECODE_(message_not_found_error, out, json, path, err)
+#define oc_message_not_found_error_encode(value, out, err) OC_ENCODE_(message_not_found_error, value, out, err)
+#define oc_message_not_found_error_cleanup(value) OC_CLEANUP_(message_not_found_error, value)
+#define oc_message_not_found_error_free(value) OC_FREE_(message_not_found_error, value)
+#define oc_message_part_delta_data_decode(out, json, path, err) OC_DECODE_(message_part_delta_data, out, json, path, err)
+#define oc_message_part_delta_data_encode(value, out, err) OC_ENCODE_(message_part_delta_data, value, out, err)
+#define oc_message_part_delta_data_cleanup(value) OC_CLEANUP_(message_part_delta_data, value)
+#define oc_message_part_delta_data_free(value) OC_FREE_(message_part_delta_data, value)
+#define oc_message_part_delta_decode(out, json, path, err) OC_DECODE_(message_part_delta, out, json, path, err)
+#define oc_message_part_delta_encode(value, out, err) OC_ENCODE_(message_part_delta, value, out, err)
+#define oc_message_part_delta_cleanup(value) OC_CLEANUP_(message_part_delta, value)
+#define oc_message_part_delta_free(value) OC_FREE_(message_part_delta, value)
+#define oc_message_part_removed_data_decode(out, json, path, err) OC_DECODE_(message_part_removed_data, out, json, path, err)
+#define oc_message_part_removed_data_encode(value, out, err) OC_ENCODE_(message_part_removed_data, value, out, err)
+#define oc_message_part_removed_data_cleanup(value) OC_CLEANUP_(message_part_removed_data, value)
+#define oc_message_part_removed_data_free(value) OC_FREE_(message_part_removed_data, value)
+#define oc_message_part_removed_decode(out, json, path, err) OC_DECODE_(message_part_removed, out, json, path, err)
+#define oc_message_part_removed_encode(value, out, err) OC_ENCODE_(message_part_removed, value, out, err)
+#define oc_message_part_removed_cleanup(value) OC_CLEANUP_(message_part_removed, value)
+#define oc_message_part_removed_free(value) OC_FREE_(message_part_removed, value)
+#define oc_text_part_time_decode(out, json, path, err) OC_DECODE_(text_part_time, out, json, path, err)
+#define oc_text_part_time_encode(value, out, err) OC_ENCODE_(text_part_time, value, out, err)
+#define oc_text_part_time_cleanup(value) OC_CLEANUP_(text_part_time, value)
+#define oc_text_part_time_free(value) OC_FREE_(text_part_time, value)
+#define oc_text_part_decode(out, json, path, err) OC_DECODE_(text_part, out, json, path, err)
+#define oc_text_part_encode(value, out, err) OC_ENCODE_(text_part, value, out, err)
+#define oc_text_part_cleanup(value) OC_CLEANUP_(text_part, value)
+#define oc_text_part_free(value) OC_FREE_(text_part, value)
+#define oc_subtask_part_model_decode(out, json, path, err) OC_DECODE_(subtask_part_model, out, json, path, err)
+#define oc_subtask_part_model_encode(value, out, err) OC_ENCODE_(subtask_part_model, value, out, err)
+#define oc_subtask_part_model_cleanup(value) OC_CLEANUP_(subtask_part_model, value)
+#define oc_subtask_part_model_free(value) OC_FREE_(subtask_part_model, value)
+#define oc_subtask_part_decode(out, json, path, err) OC_DECODE_(subtask_part, out, json, path, err)
+#define oc_subtask_part_encode(value, out, err) OC_ENCODE_(subtask_part, value, out, err)
+#define oc_subtask_part_cleanup(value) OC_CLEANUP_(subtask_part, value)
+#define oc_subtask_part_free(value) OC_FREE_(subtask_part, value)
+#define oc_reasoning_part_time_decode(out, json, path, err) OC_DECODE_(reasoning_part_time, out, json, path, err)
+#define oc_reasoning_part_time_encode(value, out, err) OC_ENCODE_(reasoning_part_time, value, out, err)
+#define oc_reasoning_part_time_cleanup(value) OC_CLEANUP_(reasoning_part_time, value)
+#define oc_reasoning_part_time_free(value) OC_FREE_(reasoning_part_time, value)
+#define oc_reasoning_part_decode(out, json, path, err) OC_DECODE_(reasoning_part, out, json, path, err)
+#define oc_reasoning_part_encode(value, out, err) OC_ENCODE_(reasoning_part, value, out, err)
+#define oc_reasoning_part_cleanup(value) OC_CLEANUP_(reasoning_part, value)
+#define oc_reasoning_part_free(value) OC_FREE_(reasoning_part, value)
+#define oc_tool_state_pending_decode(out, json, path, err) OC_DECODE_(tool_state_pending, out, json, path, err)
+#define oc_tool_state_pending_encode(value, out, err) OC_ENCODE_(tool_state_pending, value, out, err)
+#define oc_tool_state_pending_cleanup(value) OC_CLEANUP_(tool_state_pending, value)
+#define oc_tool_state_pending_free(value) OC_FREE_(tool_state_pending, value)
+#define oc_tool_state_running_time_decode(out, json, path, err) OC_DECODE_(tool_state_running_time, out, json, path, err)
+#define oc_tool_state_running_time_encode(value, out, err) OC_ENCODE_(tool_state_running_time, value, out, err)
+#define oc_tool_state_running_time_cleanup(value) OC_CLEANUP_(tool_state_running_time, value)
+#define oc_tool_state_running_time_free(value) OC_FREE_(tool_state_running_time, value)
+#define oc_tool_state_running_decode(out, json, path, err) OC_DECODE_(tool_state_running, out, json, path, err)
+#define oc_tool_state_running_encode(value, out, err) OC_ENCODE_(tool_state_running, value, out, err)
+#define oc_tool_state_running_cleanup(value) OC_CLEANUP_(tool_state_running, value)
+#define oc_tool_state_running_free(value) OC_FREE_(tool_state_running, value)
+#define oc_tool_state_completed_time_decode(out, json, path, err) OC_DECODE_(tool_state_completed_time, out, json, path, err)
+#define oc_tool_state_completed_time_encode(value, out, err) OC_ENCODE_(tool_state_completed_time, value, out, err)
+#define oc_tool_state_completed_time_cleanup(value) OC_CLEANUP_(tool_state_completed_time, value)
+#define oc_tool_state_completed_time_free(value) OC_FREE_(tool_state_completed_time, value)
+#define oc_tool_state_completed_decode(out, json, path, err) OC_DECODE_(tool_state_completed, out, json, path, err)
+#define oc_tool_state_completed_encode(value, out, err) OC_ENCODE_(tool_state_completed, value, out, err)
+#define oc_tool_state_completed_cleanup(value) OC_CLEANUP_(tool_state_completed, value)
+#define oc_tool_state_completed_free(value) OC_FREE_(tool_state_completed, value)
+#define oc_tool_state_error_time_decode(out, json, path, err) OC_DECODE_(tool_state_error_time, out, json, path, err)
+#define oc_tool_state_error_time_encode(value, out, err) OC_ENCODE_(tool_state_error_time, value, out, err)
+#define oc_tool_state_error_time_cleanup(value) OC_CLEANUP_(tool_state_error_time, value)
+#define oc_tool_state_error_time_free(value) OC_FREE_(tool_state_error_time, value)
+#define oc_tool_state_error_decode(out, json, path, err) OC_DECODE_(tool_state_error, out, json, path, err)
+#define oc_tool_state_error_encode(value, out, err) OC_ENCODE_(tool_state_error, value, out, err)
+#define oc_tool_state_error_cleanup(value) OC_CLEANUP_(tool_state_error, value)
+#define oc_tool_state_error_free(value) OC_FREE_(tool_state_error, value)
+#define oc_tool_state_decode(out, json, path, err) OC_DECODE_(tool_state, out, json, path, err)
+#define oc_tool_state_encode(value, out, err) OC_ENCODE_(tool_state, value, out, err)
+#define oc_tool_state_cleanup(value) OC_CLEANUP_(tool_state, value)
+#define oc_tool_state_free(value) OC_FREE_(tool_state, value)
 /* The "status" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_tool_state_tag(const oc_tool_state *value);
-/* The name of a kind ("unknown" for OC_TOOL_STATE_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_tool_state_kind_name(oc_tool_state_kind kind);
+extern const char *const oc__k_tool_state[];
+#define oc_tool_state_kind_name(kind) oc__name_at(oc__k_tool_state, 5, kind)
 /* "input", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_json_map *oc_tool_state_input(const oc_tool_state *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tool_part_decode(oc_tool_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tool_part_encode(const oc_tool_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tool_part_cleanup(oc_tool_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tool_part_free(oc_tool_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_step_start_part_decode(oc_step_start_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_step_start_part_encode(const oc_step_start_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_step_start_part_cleanup(oc_step_start_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_step_start_part_free(oc_step_start_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_step_finish_part_tokens_cache_decode(oc_step_finish_part_tokens_cache *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_step_finish_part_tokens_cache_encode(const oc_step_finish_part_tokens_cache *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_step_finish_part_tokens_cache_cleanup(oc_step_finish_part_tokens_cache *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_step_finish_part_tokens_cache_free(oc_step_finish_part_tokens_cache *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_step_finish_part_tokens_decode(oc_step_finish_part_tokens *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_step_finish_part_tokens_encode(const oc_step_finish_part_tokens *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_step_finish_part_tokens_cleanup(oc_step_finish_part_tokens *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_step_finish_part_tokens_free(oc_step_finish_part_tokens *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_step_finish_part_decode(oc_step_finish_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_step_finish_part_encode(const oc_step_finish_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_step_finish_part_cleanup(oc_step_finish_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_step_finish_part_free(oc_step_finish_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_snapshot_part_decode(oc_snapshot_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_snapshot_part_encode(const oc_snapshot_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_snapshot_part_cleanup(oc_snapshot_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_snapshot_part_free(oc_snapshot_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_patch_part_decode(oc_patch_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_patch_part_encode(const oc_patch_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_patch_part_cleanup(oc_patch_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_patch_part_free(oc_patch_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_retry_part_time_decode(oc_retry_part_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_retry_part_time_encode(const oc_retry_part_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_retry_part_time_cleanup(oc_retry_part_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_retry_part_time_free(oc_retry_part_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_retry_part_decode(oc_retry_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_retry_part_encode(const oc_retry_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_retry_part_cleanup(oc_retry_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_retry_part_free(oc_retry_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_part_decode(oc_part *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_part_encode(const oc_part *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_part_cleanup(oc_part *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_part_free(oc_part *value);
+#define oc_tool_part_decode(out, json, path, err) OC_DECODE_(tool_part, out, json, path, err)
+#define oc_tool_part_encode(value, out, err) OC_ENCODE_(tool_part, value, out, err)
+#define oc_tool_part_cleanup(value) OC_CLEANUP_(tool_part, value)
+#define oc_tool_part_free(value) OC_FREE_(tool_part, value)
+#define oc_step_start_part_decode(out, json, path, err) OC_DECODE_(step_start_part, out, json, path, err)
+#define oc_step_start_part_encode(value, out, err) OC_ENCODE_(step_start_part, value, out, err)
+#define oc_step_start_part_cleanup(value) OC_CLEANUP_(step_start_part, value)
+#define oc_step_start_part_free(value) OC_FREE_(step_start_part, value)
+#define oc_step_finish_part_tokens_cache_decode(out, json, path, err) OC_DECODE_(step_finish_part_tokens_cache, out, json, path, err)
+#define oc_step_finish_part_tokens_cache_encode(value, out, err) OC_ENCODE_(step_finish_part_tokens_cache, value, out, err)
+#define oc_step_finish_part_tokens_cache_cleanup(value) OC_CLEANUP_(step_finish_part_tokens_cache, value)
+#define oc_step_finish_part_tokens_cache_free(value) OC_FREE_(step_finish_part_tokens_cache, value)
+#define oc_step_finish_part_tokens_decode(out, json, path, err) OC_DECODE_(step_finish_part_tokens, out, json, path, err)
+#define oc_step_finish_part_tokens_encode(value, out, err) OC_ENCODE_(step_finish_part_tokens, value, out, err)
+#define oc_step_finish_part_tokens_cleanup(value) OC_CLEANUP_(step_finish_part_tokens, value)
+#define oc_step_finish_part_tokens_free(value) OC_FREE_(step_finish_part_tokens, value)
+#define oc_step_finish_part_decode(out, json, path, err) OC_DECODE_(step_finish_part, out, json, path, err)
+#define oc_step_finish_part_encode(value, out, err) OC_ENCODE_(step_finish_part, value, out, err)
+#define oc_step_finish_part_cleanup(value) OC_CLEANUP_(step_finish_part, value)
+#define oc_step_finish_part_free(value) OC_FREE_(step_finish_part, value)
+#define oc_snapshot_part_decode(out, json, path, err) OC_DECODE_(snapshot_part, out, json, path, err)
+#define oc_snapshot_part_encode(value, out, err) OC_ENCODE_(snapshot_part, value, out, err)
+#define oc_snapshot_part_cleanup(value) OC_CLEANUP_(snapshot_part, value)
+#define oc_snapshot_part_free(value) OC_FREE_(snapshot_part, value)
+#define oc_patch_part_decode(out, json, path, err) OC_DECODE_(patch_part, out, json, path, err)
+#define oc_patch_part_encode(value, out, err) OC_ENCODE_(patch_part, value, out, err)
+#define oc_patch_part_cleanup(value) OC_CLEANUP_(patch_part, value)
+#define oc_patch_part_free(value) OC_FREE_(patch_part, value)
+#define oc_retry_part_time_decode(out, json, path, err) OC_DECODE_(retry_part_time, out, json, path, err)
+#define oc_retry_part_time_encode(value, out, err) OC_ENCODE_(retry_part_time, value, out, err)
+#define oc_retry_part_time_cleanup(value) OC_CLEANUP_(retry_part_time, value)
+#define oc_retry_part_time_free(value) OC_FREE_(retry_part_time, value)
+#define oc_retry_part_decode(out, json, path, err) OC_DECODE_(retry_part, out, json, path, err)
+#define oc_retry_part_encode(value, out, err) OC_ENCODE_(retry_part, value, out, err)
+#define oc_retry_part_cleanup(value) OC_CLEANUP_(retry_part, value)
+#define oc_retry_part_free(value) OC_FREE_(retry_part, value)
+#define oc_part_decode(out, json, path, err) OC_DECODE_(part, out, json, path, err)
+#define oc_part_encode(value, out, err) OC_ENCODE_(part, value, out, err)
+#define oc_part_cleanup(value) OC_CLEANUP_(part, value)
+#define oc_part_free(value) OC_FREE_(part, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_part_tag(const oc_part *value);
-/* The name of a kind ("unknown" for OC_PART_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_part_kind_name(oc_part_kind kind);
+extern const char *const oc__k_part[];
+#define oc_part_kind_name(kind) oc__name_at(oc__k_part, 13, kind)
 /* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_part_id *oc_part_id_value(const oc_part *value);
 /* "sessionID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_session_id *oc_part_session_id(const oc_part *value);
 /* "messageID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_message_id_msg *oc_part_message_id(const oc_part *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_updated_data_decode(oc_message_part_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_updated_data_encode(const oc_message_part_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_updated_data_cleanup(oc_message_part_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_updated_data_free(oc_message_part_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_part_updated_decode(oc_message_part_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_part_updated_encode(const oc_message_part_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_part_updated_cleanup(oc_message_part_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_part_updated_free(oc_message_part_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_removed_data_decode(oc_message_removed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_removed_data_encode(const oc_message_removed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_removed_data_cleanup(oc_message_removed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_removed_data_free(oc_message_removed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_removed_decode(oc_message_removed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_removed_encode(const oc_message_removed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_removed_cleanup(oc_message_removed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_removed_free(oc_message_removed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_updated_data_decode(oc_message_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_updated_data_encode(const oc_message_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_updated_data_cleanup(oc_message_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_updated_data_free(oc_message_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_message_updated_decode(oc_message_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_message_updated_encode(const oc_message_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_message_updated_cleanup(oc_message_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_message_updated_free(oc_message_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_api_aisdk_decode(oc_model_api_aisdk *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_api_aisdk_encode(const oc_model_api_aisdk *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_api_aisdk_cleanup(oc_model_api_aisdk *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_api_aisdk_free(oc_model_api_aisdk *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_api_native_decode(oc_model_api_native *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_api_native_encode(const oc_model_api_native *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_api_native_cleanup(oc_model_api_native *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_api_native_free(oc_model_api_native *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_api_decode(oc_model_api *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_api_encode(const oc_model_api *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_api_cleanup(oc_model_api *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_api_free(oc_model_api *value);
+#define oc_message_part_updated_data_decode(out, json, path, err) OC_DECODE_(message_part_updated_data, out, json, path, err)
+#define oc_message_part_updated_data_encode(value, out, err) OC_ENCODE_(message_part_updated_data, value, out, err)
+#define oc_message_part_updated_data_cleanup(value) OC_CLEANUP_(message_part_updated_data, value)
+#define oc_message_part_updated_data_free(value) OC_FREE_(message_part_updated_data, value)
+#define oc_message_part_updated_decode(out, json, path, err) OC_DECODE_(message_part_updated, out, json, path, err)
+#define oc_message_part_updated_encode(value, out, err) OC_ENCODE_(message_part_updated, value, out, err)
+#define oc_message_part_updated_cleanup(value) OC_CLEANUP_(message_part_updated, value)
+#define oc_message_part_updated_free(value) OC_FREE_(message_part_updated, value)
+#define oc_message_removed_data_decode(out, json, path, err) OC_DECODE_(message_removed_data, out, json, path, err)
+#define oc_message_removed_data_encode(value, out, err) OC_ENCODE_(message_removed_data, value, out, err)
+#define oc_message_removed_data_cleanup(value) OC_CLEANUP_(message_removed_data, value)
+#define oc_message_removed_data_free(value) OC_FREE_(message_removed_data, value)
+#define oc_message_removed_decode(out, json, path, err) OC_DECODE_(message_removed, out, json, path, err)
+#define oc_message_removed_encode(value, out, err) OC_ENCODE_(message_removed, value, out, err)
+#define oc_message_removed_cleanup(value) OC_CLEANUP_(message_removed, value)
+#define oc_message_removed_free(value) OC_FREE_(message_removed, value)
+#define oc_message_updated_data_decode(out, json, path, err) OC_DECODE_(message_updated_data, out, json, path, err)
+#define oc_message_updated_data_encode(value, out, err) OC_ENCODE_(message_updated_data, value, out, err)
+#define oc_message_updated_data_cleanup(value) OC_CLEANUP_(message_updated_data, value)
+#define oc_message_updated_data_free(value) OC_FREE_(message_updated_data, value)
+#define oc_message_updated_decode(out, json, path, err) OC_DECODE_(message_updated, out, json, path, err)
+#define oc_message_updated_encode(value, out, err) OC_ENCODE_(message_updated, value, out, err)
+#define oc_message_updated_cleanup(value) OC_CLEANUP_(message_updated, value)
+#define oc_message_updated_free(value) OC_FREE_(message_updated, value)
+#define oc_model_api_aisdk_decode(out, json, path, err) OC_DECODE_(model_api_aisdk, out, json, path, err)
+#define oc_model_api_aisdk_encode(value, out, err) OC_ENCODE_(model_api_aisdk, value, out, err)
+#define oc_model_api_aisdk_cleanup(value) OC_CLEANUP_(model_api_aisdk, value)
+#define oc_model_api_aisdk_free(value) OC_FREE_(model_api_aisdk, value)
+#define oc_model_api_native_decode(out, json, path, err) OC_DECODE_(model_api_native, out, json, path, err)
+#define oc_model_api_native_encode(value, out, err) OC_ENCODE_(model_api_native, value, out, err)
+#define oc_model_api_native_cleanup(value) OC_CLEANUP_(model_api_native, value)
+#define oc_model_api_native_free(value) OC_FREE_(model_api_native, value)
+#define oc_model_api_decode(out, json, path, err) OC_DECODE_(model_api, out, json, path, err)
+#define oc_model_api_encode(value, out, err) OC_ENCODE_(model_api, value, out, err)
+#define oc_model_api_cleanup(value) OC_CLEANUP_(model_api, value)
+#define oc_model_api_free(value) OC_FREE_(model_api, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_model_api_tag(const oc_model_api *value);
-/* The name of a kind ("unknown" for OC_MODEL_API_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_model_api_kind_name(oc_model_api_kind kind);
+extern const char *const oc__k_model_api[];
+#define oc_model_api_kind_name(kind) oc__name_at(oc__k_model_api, 3, kind)
 /* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const char *oc_model_api_id(const oc_model_api *value);
 /* "url", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const char *oc_model_api_url(const oc_model_api *value);
 /* "settings", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_json_map *oc_model_api_settings(const oc_model_api *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_capabilities_decode(oc_model_capabilities *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_capabilities_encode(const oc_model_capabilities *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_capabilities_cleanup(oc_model_capabilities *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_capabilities_free(oc_model_capabilities *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_cost_tier_decode(oc_model_cost_tier *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_cost_tier_encode(const oc_model_cost_tier *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_cost_tier_cleanup(oc_model_cost_tier *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_cost_tier_free(oc_model_cost_tier *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_cost_cache_decode(oc_model_cost_cache *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_cost_cache_encode(const oc_model_cost_cache *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_cost_cache_cleanup(oc_model_cost_cache *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_cost_cache_free(oc_model_cost_cache *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_cost_decode(oc_model_cost *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_cost_encode(const oc_model_cost *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_cost_cleanup(oc_model_cost *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_cost_free(oc_model_cost *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_cost_list_decode(oc_model_cost_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_cost_list_encode(const oc_model_cost_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_cost_list_cleanup(oc_model_cost_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_cost_list_free(oc_model_cost_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_list_location_decode(oc_model_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_list_location_encode(const oc_model_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_list_location_cleanup(oc_model_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_list_location_free(oc_model_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_v2_info_list_decode(oc_model_v2_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_v2_info_list_encode(const oc_model_v2_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_v2_info_list_cleanup(oc_model_v2_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_v2_info_list_free(oc_model_v2_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_list_response_decode(oc_model_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_list_response_encode(const oc_model_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_list_response_cleanup(oc_model_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_list_response_free(oc_model_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_v2_info_request_decode(oc_model_v2_info_request *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_v2_info_request_encode(const oc_model_v2_info_request *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_v2_info_request_cleanup(oc_model_v2_info_request *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_v2_info_request_free(oc_model_v2_info_request *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_v2_info_variants_item_list_decode(oc_model_v2_info_variants_item_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_v2_info_variants_item_list_encode(const oc_model_v2_info_variants_item_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_v2_info_variants_item_list_cleanup(oc_model_v2_info_variants_item_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_v2_info_variants_item_list_free(oc_model_v2_info_variants_item_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_v2_info_time_decode(oc_model_v2_info_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_v2_info_time_encode(const oc_model_v2_info_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_v2_info_time_cleanup(oc_model_v2_info_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_v2_info_time_free(oc_model_v2_info_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_v2_info_status_decode(oc_model_v2_info_status *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_v2_info_status_encode(const oc_model_v2_info_status *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_v2_info_status_cleanup(oc_model_v2_info_status *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_v2_info_status_free(oc_model_v2_info_status *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_model_v2_info_status_wire(const oc_model_v2_info_status *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_v2_info_limit_decode(oc_model_v2_info_limit *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_v2_info_limit_encode(const oc_model_v2_info_limit *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_v2_info_limit_cleanup(oc_model_v2_info_limit *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_v2_info_limit_free(oc_model_v2_info_limit *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_v2_info_decode(oc_model_v2_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_v2_info_encode(const oc_model_v2_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_v2_info_cleanup(oc_model_v2_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_v2_info_free(oc_model_v2_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_model_v2_info_variants_item_decode(oc_model_v2_info_variants_item *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_model_v2_info_variants_item_encode(const oc_model_v2_info_variants_item *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_model_v2_info_variants_item_cleanup(oc_model_v2_info_variants_item *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_model_v2_info_variants_item_free(oc_model_v2_info_variants_item *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_models_dev_refreshed_decode(oc_models_dev_refreshed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_models_dev_refreshed_encode(const oc_models_dev_refreshed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_models_dev_refreshed_cleanup(oc_models_dev_refreshed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_models_dev_refreshed_free(oc_models_dev_refreshed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_action_decode(oc_permission_action *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_action_encode(const oc_permission_action *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_action_cleanup(oc_permission_action *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_action_free(oc_permission_action *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_permission_action_wire(const oc_permission_action *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_request_id_per_decode(oc_request_id_per *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_request_id_per_encode(const oc_request_id_per *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_request_id_per_cleanup(oc_request_id_per *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_request_id_per_free(oc_request_id_per *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_asked_data_tool_decode(oc_permission_asked_data_tool *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_asked_data_tool_encode(const oc_permission_asked_data_tool *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_asked_data_tool_cleanup(oc_permission_asked_data_tool *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_asked_data_tool_free(oc_permission_asked_data_tool *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_asked_data_decode(oc_permission_asked_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_asked_data_encode(const oc_permission_asked_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_asked_data_cleanup(oc_permission_asked_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_asked_data_free(oc_permission_asked_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_asked_decode(oc_permission_asked *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_asked_encode(const oc_permission_asked *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_asked_cleanup(oc_permission_asked *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_asked_free(oc_permission_asked *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_not_found_error_decode(oc_permission_not_found_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_not_found_error_encode(const oc_permission_not_found_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_not_found_error_cleanup(oc_permission_not_found_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_not_found_error_free(oc_permission_not_found_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_replied_data_reply_decode(oc_permission_replied_data_reply *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_replied_data_reply_encode(const oc_permission_replied_data_reply *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_replied_data_reply_cleanup(oc_permission_replied_data_reply *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_replied_data_reply_free(oc_permission_replied_data_reply *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_permission_replied_data_reply_wire(const oc_permission_replied_data_reply *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_replied_data_decode(oc_permission_replied_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_replied_data_encode(const oc_permission_replied_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_replied_data_cleanup(oc_permission_replied_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_replied_data_free(oc_permission_replied_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_replied_decode(oc_permission_replied *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_replied_encode(const oc_permission_replied *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_replied_cleanup(oc_permission_replied *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_replied_free(oc_permission_replied *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_request_list_location_decode(oc_permission_request_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_request_list_location_encode(const oc_permission_request_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_request_list_location_cleanup(oc_permission_request_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_request_list_location_free(oc_permission_request_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_request_list_decode(oc_permission_v2_request_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_request_list_encode(const oc_permission_v2_request_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_request_list_cleanup(oc_permission_v2_request_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_request_list_free(oc_permission_v2_request_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_request_list_response_decode(oc_permission_request_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_request_list_response_encode(const oc_permission_request_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_request_list_response_cleanup(oc_permission_request_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_request_list_response_free(oc_permission_request_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_rule_decode(oc_permission_rule *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_rule_encode(const oc_permission_rule *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_rule_cleanup(oc_permission_rule *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_rule_free(oc_permission_rule *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_rule_list_decode(oc_permission_rule_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_rule_list_encode(const oc_permission_rule_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_rule_list_cleanup(oc_permission_rule_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_rule_list_free(oc_permission_rule_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_saved_info_decode(oc_permission_saved_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_saved_info_encode(const oc_permission_saved_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_saved_info_cleanup(oc_permission_saved_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_saved_info_free(oc_permission_saved_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_saved_info_list_decode(oc_permission_saved_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_saved_info_list_encode(const oc_permission_saved_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_saved_info_list_cleanup(oc_permission_saved_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_saved_info_list_free(oc_permission_saved_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_source_decode(oc_permission_v2_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_source_encode(const oc_permission_v2_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_source_cleanup(oc_permission_v2_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_source_free(oc_permission_v2_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_asked_data_decode(oc_permission_v2_asked_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_asked_data_encode(const oc_permission_v2_asked_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_asked_data_cleanup(oc_permission_v2_asked_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_asked_data_free(oc_permission_v2_asked_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_asked_decode(oc_permission_v2_asked *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_asked_encode(const oc_permission_v2_asked *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_asked_cleanup(oc_permission_v2_asked *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_asked_free(oc_permission_v2_asked *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_effect_decode(oc_permission_v2_effect *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_effect_encode(const oc_permission_v2_effect *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_effect_cleanup(oc_permission_v2_effect *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_effect_free(oc_permission_v2_effect *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_permission_v2_effect_wire(const oc_permission_v2_effect *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_reply_decode(oc_permission_v2_reply *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_reply_encode(const oc_permission_v2_reply *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_reply_cleanup(oc_permission_v2_reply *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_reply_free(oc_permission_v2_reply *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_permission_v2_reply_wire(const oc_permission_v2_reply *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_replied_data_decode(oc_permission_v2_replied_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_replied_data_encode(const oc_permission_v2_replied_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_replied_data_cleanup(oc_permission_v2_replied_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_replied_data_free(oc_permission_v2_replied_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_replied_decode(oc_permission_v2_replied *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_replied_encode(const oc_permission_v2_replied *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_replied_cleanup(oc_permission_v2_replied *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_replied_free(oc_permission_v2_replied *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_request_decode(oc_permission_v2_request *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_request_encode(const oc_permission_v2_request *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_request_cleanup(oc_permission_v2_request *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_request_free(oc_permission_v2_request *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_permission_v2_rule_decode(oc_permission_v2_rule *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_permission_v2_rule_encode(const oc_permission_v2_rule *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_permission_v2_rule_cleanup(oc_permission_v2_rule *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_permission_v2_rule_free(oc_permission_v2_rule *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_plugin_added_data_decode(oc_plugin_added_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_plugin_added_data_encode(const oc_plugin_added_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_plugin_added_data_cleanup(oc_plugin_added_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_plugin_added_data_free(oc_plugin_added_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_plugin_added_decode(oc_plugin_added *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_plugin_added_encode(const oc_plugin_added *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_plugin_added_cleanup(oc_plugin_added *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_plugin_added_free(oc_plugin_added *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_commands_decode(oc_project_commands *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_commands_encode(const oc_project_commands *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_commands_cleanup(oc_project_commands *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_commands_free(oc_project_commands *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_copy_copy_decode(oc_project_copy_copy *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_copy_copy_encode(const oc_project_copy_copy *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_copy_copy_cleanup(oc_project_copy_copy *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_copy_copy_free(oc_project_copy_copy *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_copy_create_body_decode(oc_project_copy_create_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_copy_create_body_encode(const oc_project_copy_create_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_copy_create_body_cleanup(oc_project_copy_create_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_copy_create_body_free(oc_project_copy_create_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_copy_create_location_decode(oc_project_copy_create_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_copy_create_location_encode(const oc_project_copy_create_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_copy_create_location_cleanup(oc_project_copy_create_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_copy_create_location_free(oc_project_copy_create_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_copy_error_data_decode(oc_project_copy_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_copy_error_data_encode(const oc_project_copy_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_copy_error_data_cleanup(oc_project_copy_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_copy_error_data_free(oc_project_copy_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_copy_error_decode(oc_project_copy_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_copy_error_encode(const oc_project_copy_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_copy_error_cleanup(oc_project_copy_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_copy_error_free(oc_project_copy_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_copy_refresh_location_decode(oc_project_copy_refresh_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_copy_refresh_location_encode(const oc_project_copy_refresh_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_copy_refresh_location_cleanup(oc_project_copy_refresh_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_copy_refresh_location_free(oc_project_copy_refresh_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_copy_remove_body_decode(oc_project_copy_remove_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_copy_remove_body_encode(const oc_project_copy_remove_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_copy_remove_body_cleanup(oc_project_copy_remove_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_copy_remove_body_free(oc_project_copy_remove_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_copy_remove_location_decode(oc_project_copy_remove_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_copy_remove_location_encode(const oc_project_copy_remove_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_copy_remove_location_cleanup(oc_project_copy_remove_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_copy_remove_location_free(oc_project_copy_remove_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_directories_updated_data_decode(oc_project_directories_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_directories_updated_data_encode(const oc_project_directories_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_directories_updated_data_cleanup(oc_project_directories_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_directories_updated_data_free(oc_project_directories_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_directories_updated_decode(oc_project_directories_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_directories_updated_encode(const oc_project_directories_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_directories_updated_cleanup(oc_project_directories_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_directories_updated_free(oc_project_directories_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_icon_decode(oc_project_icon *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_icon_encode(const oc_project_icon *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_icon_cleanup(oc_project_icon *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_icon_free(oc_project_icon *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_time_decode(oc_project_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_time_encode(const oc_project_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_time_cleanup(oc_project_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_time_free(oc_project_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_updated_data_decode(oc_project_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_updated_data_encode(const oc_project_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_updated_data_cleanup(oc_project_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_updated_data_free(oc_project_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_project_updated_decode(oc_project_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_project_updated_encode(const oc_project_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_project_updated_cleanup(oc_project_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_project_updated_free(oc_project_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_file_attachment_list_decode(oc_prompt_file_attachment_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_file_attachment_list_encode(const oc_prompt_file_attachment_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_file_attachment_list_cleanup(oc_prompt_file_attachment_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_file_attachment_list_free(oc_prompt_file_attachment_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_agent_attachment_list_decode(oc_prompt_agent_attachment_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_agent_attachment_list_encode(const oc_prompt_agent_attachment_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_agent_attachment_list_cleanup(oc_prompt_agent_attachment_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_agent_attachment_list_free(oc_prompt_agent_attachment_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_decode(oc_prompt *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_encode(const oc_prompt *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_cleanup(oc_prompt *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_free(oc_prompt *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_source_decode(oc_prompt_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_source_encode(const oc_prompt_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_source_cleanup(oc_prompt_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_source_free(oc_prompt_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_agent_attachment_decode(oc_prompt_agent_attachment *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_agent_attachment_encode(const oc_prompt_agent_attachment *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_agent_attachment_cleanup(oc_prompt_agent_attachment *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_agent_attachment_free(oc_prompt_agent_attachment *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_file_attachment_decode(oc_prompt_file_attachment *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_file_attachment_encode(const oc_prompt_file_attachment *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_file_attachment_cleanup(oc_prompt_file_attachment *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_file_attachment_free(oc_prompt_file_attachment *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_input_file_attachment_list_decode(oc_prompt_input_file_attachment_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_input_file_attachment_list_encode(const oc_prompt_input_file_attachment_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_input_file_attachment_list_cleanup(oc_prompt_input_file_attachment_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_input_file_attachment_list_free(oc_prompt_input_file_attachment_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_input_decode(oc_prompt_input *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_input_encode(const oc_prompt_input *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_input_cleanup(oc_prompt_input *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_input_free(oc_prompt_input *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_prompt_input_file_attachment_decode(oc_prompt_input_file_attachment *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_prompt_input_file_attachment_encode(const oc_prompt_input_file_attachment *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_prompt_input_file_attachment_cleanup(oc_prompt_input_file_attachment *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_prompt_input_file_attachment_free(oc_prompt_input_file_attachment *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_aisdk_decode(oc_provider_aisdk *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_aisdk_encode(const oc_provider_aisdk *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_aisdk_cleanup(oc_provider_aisdk *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_aisdk_free(oc_provider_aisdk *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_native_decode(oc_provider_native *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_native_encode(const oc_provider_native *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_native_cleanup(oc_provider_native *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_native_free(oc_provider_native *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_api_decode(oc_provider_api *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_api_encode(const oc_provider_api *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_api_cleanup(oc_provider_api *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_api_free(oc_provider_api *value);
+#define oc_model_capabilities_decode(out, json, path, err) OC_DECODE_(model_capabilities, out, json, path, err)
+#define oc_model_capabilities_encode(value, out, err) OC_ENCODE_(model_capabilities, value, out, err)
+#define oc_model_capabilities_cleanup(value) OC_CLEANUP_(model_capabilities, value)
+#define oc_model_capabilities_free(value) OC_FREE_(model_capabilities, value)
+#define oc_model_cost_tier_decode(out, json, path, err) OC_DECODE_(model_cost_tier, out, json, path, err)
+#define oc_model_cost_tier_encode(value, out, err) OC_ENCODE_(model_cost_tier, value, out, err)
+#define oc_model_cost_tier_cleanup(value) OC_CLEANUP_(model_cost_tier, value)
+#define oc_model_cost_tier_free(value) OC_FREE_(model_cost_tier, value)
+#define oc_model_cost_cache_decode(out, json, path, err) OC_DECODE_(model_cost_cache, out, json, path, err)
+#define oc_model_cost_cache_encode(value, out, err) OC_ENCODE_(model_cost_cache, value, out, err)
+#define oc_model_cost_cache_cleanup(value) OC_CLEANUP_(model_cost_cache, value)
+#define oc_model_cost_cache_free(value) OC_FREE_(model_cost_cache, value)
+#define oc_model_cost_decode(out, json, path, err) OC_DECODE_(model_cost, out, json, path, err)
+#define oc_model_cost_encode(value, out, err) OC_ENCODE_(model_cost, value, out, err)
+#define oc_model_cost_cleanup(value) OC_CLEANUP_(model_cost, value)
+#define oc_model_cost_free(value) OC_FREE_(model_cost, value)
+#define oc_model_cost_list_decode(out, json, path, err) OC_DECODE_(model_cost_list, out, json, path, err)
+#define oc_model_cost_list_encode(value, out, err) OC_ENCODE_(model_cost_list, value, out, err)
+#define oc_model_cost_list_cleanup(value) OC_CLEANUP_(model_cost_list, value)
+#define oc_model_cost_list_free(value) OC_FREE_(model_cost_list, value)
+#define oc_model_list_location_decode(out, json, path, err) OC_DECODE_(model_list_location, out, json, path, err)
+#define oc_model_list_location_encode(value, out, err) OC_ENCODE_(model_list_location, value, out, err)
+#define oc_model_list_location_cleanup(value) OC_CLEANUP_(model_list_location, value)
+#define oc_model_list_location_free(value) OC_FREE_(model_list_location, value)
+#define oc_model_v2_info_list_decode(out, json, path, err) OC_DECODE_(model_v2_info_list, out, json, path, err)
+#define oc_model_v2_info_list_encode(value, out, err) OC_ENCODE_(model_v2_info_list, value, out, err)
+#define oc_model_v2_info_list_cleanup(value) OC_CLEANUP_(model_v2_info_list, value)
+#define oc_model_v2_info_list_free(value) OC_FREE_(model_v2_info_list, value)
+#define oc_model_list_response_decode(out, json, path, err) OC_DECODE_(model_list_response, out, json, path, err)
+#define oc_model_list_response_encode(value, out, err) OC_ENCODE_(model_list_response, value, out, err)
+#define oc_model_list_response_cleanup(value) OC_CLEANUP_(model_list_response, value)
+#define oc_model_list_response_free(value) OC_FREE_(model_list_response, value)
+#define oc_model_v2_info_request_decode(out, json, path, err) OC_DECODE_(model_v2_info_request, out, json, path, err)
+#define oc_model_v2_info_request_encode(value, out, err) OC_ENCODE_(model_v2_info_request, value, out, err)
+#define oc_model_v2_info_request_cleanup(value) OC_CLEANUP_(model_v2_info_request, value)
+#define oc_model_v2_info_request_free(value) OC_FREE_(model_v2_info_request, value)
+#define oc_model_v2_info_variants_item_list_decode(out, json, path, err) OC_DECODE_(model_v2_info_variants_item_list, out, json, path, err)
+#define oc_model_v2_info_variants_item_list_encode(value, out, err) OC_ENCODE_(model_v2_info_variants_item_list, value, out, err)
+#define oc_model_v2_info_variants_item_list_cleanup(value) OC_CLEANUP_(model_v2_info_variants_item_list, value)
+#define oc_model_v2_info_variants_item_list_free(value) OC_FREE_(model_v2_info_variants_item_list, value)
+#define oc_model_v2_info_time_decode(out, json, path, err) OC_DECODE_(model_v2_info_time, out, json, path, err)
+#define oc_model_v2_info_time_encode(value, out, err) OC_ENCODE_(model_v2_info_time, value, out, err)
+#define oc_model_v2_info_time_cleanup(value) OC_CLEANUP_(model_v2_info_time, value)
+#define oc_model_v2_info_time_free(value) OC_FREE_(model_v2_info_time, value)
+#define oc_model_v2_info_status_decode(out, json, path, err) OC_DECODE_(model_v2_info_status, out, json, path, err)
+#define oc_model_v2_info_status_encode(value, out, err) OC_ENCODE_(model_v2_info_status, value, out, err)
+#define oc_model_v2_info_status_cleanup(value) OC_CLEANUP_(model_v2_info_status, value)
+#define oc_model_v2_info_status_free(value) OC_FREE_(model_v2_info_status, value)
+#define oc_model_v2_info_status_wire(value) oc__wire(&oc__j_model_v2_info_status, OC_AS_CONST_(oc_model_v2_info_status, value))
+#define oc_model_v2_info_limit_decode(out, json, path, err) OC_DECODE_(model_v2_info_limit, out, json, path, err)
+#define oc_model_v2_info_limit_encode(value, out, err) OC_ENCODE_(model_v2_info_limit, value, out, err)
+#define oc_model_v2_info_limit_cleanup(value) OC_CLEANUP_(model_v2_info_limit, value)
+#define oc_model_v2_info_limit_free(value) OC_FREE_(model_v2_info_limit, value)
+#define oc_model_v2_info_decode(out, json, path, err) OC_DECODE_(model_v2_info, out, json, path, err)
+#define oc_model_v2_info_encode(value, out, err) OC_ENCODE_(model_v2_info, value, out, err)
+#define oc_model_v2_info_cleanup(value) OC_CLEANUP_(model_v2_info, value)
+#define oc_model_v2_info_free(value) OC_FREE_(model_v2_info, value)
+#define oc_model_v2_info_variants_item_decode(out, json, path, err) OC_DECODE_(model_v2_info_variants_item, out, json, path, err)
+#define oc_model_v2_info_variants_item_encode(value, out, err) OC_ENCODE_(model_v2_info_variants_item, value, out, err)
+#define oc_model_v2_info_variants_item_cleanup(value) OC_CLEANUP_(model_v2_info_variants_item, value)
+#define oc_model_v2_info_variants_item_free(value) OC_FREE_(model_v2_info_variants_item, value)
+#define oc_models_dev_refreshed_decode(out, json, path, err) OC_DECODE_(models_dev_refreshed, out, json, path, err)
+#define oc_models_dev_refreshed_encode(value, out, err) OC_ENCODE_(models_dev_refreshed, value, out, err)
+#define oc_models_dev_refreshed_cleanup(value) OC_CLEANUP_(models_dev_refreshed, value)
+#define oc_models_dev_refreshed_free(value) OC_FREE_(models_dev_refreshed, value)
+#define oc_permission_action_decode(out, json, path, err) OC_DECODE_(permission_action, out, json, path, err)
+#define oc_permission_action_encode(value, out, err) OC_ENCODE_(permission_action, value, out, err)
+#define oc_permission_action_cleanup(value) OC_CLEANUP_(permission_action, value)
+#define oc_permission_action_free(value) OC_FREE_(permission_action, value)
+#define oc_permission_action_wire(value) oc__wire(&oc__j_permission_action, OC_AS_CONST_(oc_permission_action, value))
+#define oc_request_id_per_decode(out, json, path, err) OC_DECODE_(request_id_per, out, json, path, err)
+#define oc_request_id_per_encode(value, out, err) OC_ENCODE_(request_id_per, value, out, err)
+#define oc_request_id_per_cleanup(value) OC_CLEANUP_(request_id_per, value)
+#define oc_request_id_per_free(value) OC_FREE_(request_id_per, value)
+#define oc_permission_asked_data_tool_decode(out, json, path, err) OC_DECODE_(permission_asked_data_tool, out, json, path, err)
+#define oc_permission_asked_data_tool_encode(value, out, err) OC_ENCODE_(permission_asked_data_tool, value, out, err)
+#define oc_permission_asked_data_tool_cleanup(value) OC_CLEANUP_(permission_asked_data_tool, value)
+#define oc_permission_asked_data_tool_free(value) OC_FREE_(permission_asked_data_tool, value)
+#define oc_permission_asked_data_decode(out, json, path, err) OC_DECODE_(permission_asked_data, out, json, path, err)
+#define oc_permission_asked_data_encode(value, out, err) OC_ENCODE_(permission_asked_data, value, out, err)
+#define oc_permission_asked_data_cleanup(value) OC_CLEANUP_(permission_asked_data, value)
+#define oc_permission_asked_data_free(value) OC_FREE_(permission_asked_data, value)
+#define oc_permission_asked_decode(out, json, path, err) OC_DECODE_(permission_asked, out, json, path, err)
+#define oc_permission_asked_encode(value, out, err) OC_ENCODE_(permission_asked, value, out, err)
+#define oc_permission_asked_cleanup(value) OC_CLEANUP_(permission_asked, value)
+#define oc_permission_asked_free(value) OC_FREE_(permission_asked, value)
+#define oc_permission_not_found_error_decode(out, json, path, err) OC_DECODE_(permission_not_found_error, out, json, path, err)
+#define oc_permission_not_found_error_encode(value, out, err) OC_ENCODE_(permission_not_found_error, value, out, err)
+#define oc_permission_not_found_error_cleanup(value) OC_CLEANUP_(permission_not_found_error, value)
+#define oc_permission_not_found_error_free(value) OC_FREE_(permission_not_found_error, value)
+#define oc_permission_replied_data_reply_decode(out, json, path, err) OC_DECODE_(permission_replied_data_reply, out, json, path, err)
+#define oc_permission_replied_data_reply_encode(value, out, err) OC_ENCODE_(permission_replied_data_reply, value, out, err)
+#define oc_permission_replied_data_reply_cleanup(value) OC_CLEANUP_(permission_replied_data_reply, value)
+#define oc_permission_replied_data_reply_free(value) OC_FREE_(permission_replied_data_reply, value)
+#define oc_permission_replied_data_reply_wire(value) oc__wire(&oc__j_permission_replied_data_reply, OC_AS_CONST_(oc_permission_replied_data_reply, value))
+#define oc_permission_replied_data_decode(out, json, path, err) OC_DECODE_(permission_replied_data, out, json, path, err)
+#define oc_permission_replied_data_encode(value, out, err) OC_ENCODE_(permission_replied_data, value, out, err)
+#define oc_permission_replied_data_cleanup(value) OC_CLEANUP_(permission_replied_data, value)
+#define oc_permission_replied_data_free(value) OC_FREE_(permission_replied_data, value)
+#define oc_permission_replied_decode(out, json, path, err) OC_DECODE_(permission_replied, out, json, path, err)
+#define oc_permission_replied_encode(value, out, err) OC_ENCODE_(permission_replied, value, out, err)
+#define oc_permission_replied_cleanup(value) OC_CLEANUP_(permission_replied, value)
+#define oc_permission_replied_free(value) OC_FREE_(permission_replied, value)
+#define oc_permission_request_list_location_decode(out, json, path, err) OC_DECODE_(permission_request_list_location, out, json, path, err)
+#define oc_permission_request_list_location_encode(value, out, err) OC_ENCODE_(permission_request_list_location, value, out, err)
+#define oc_permission_request_list_location_cleanup(value) OC_CLEANUP_(permission_request_list_location, value)
+#define oc_permission_request_list_location_free(value) OC_FREE_(permission_request_list_location, value)
+#define oc_permission_v2_request_list_decode(out, json, path, err) OC_DECODE_(permission_v2_request_list, out, json, path, err)
+#define oc_permission_v2_request_list_encode(value, out, err) OC_ENCODE_(permission_v2_request_list, value, out, err)
+#define oc_permission_v2_request_list_cleanup(value) OC_CLEANUP_(permission_v2_request_list, value)
+#define oc_permission_v2_request_list_free(value) OC_FREE_(permission_v2_request_list, value)
+#define oc_permission_request_list_response_decode(out, json, path, err) OC_DECODE_(permission_request_list_response, out, json, path, err)
+#define oc_permission_request_list_response_encode(value, out, err) OC_ENCODE_(permission_request_list_response, value, out, err)
+#define oc_permission_request_list_response_cleanup(value) OC_CLEANUP_(permission_request_list_response, value)
+#define oc_permission_request_list_response_free(value) OC_FREE_(permission_request_list_response, value)
+#define oc_permission_rule_decode(out, json, path, err) OC_DECODE_(permission_rule, out, json, path, err)
+#define oc_permission_rule_encode(value, out, err) OC_ENCODE_(permission_rule, value, out, err)
+#define oc_permission_rule_cleanup(value) OC_CLEANUP_(permission_rule, value)
+#define oc_permission_rule_free(value) OC_FREE_(permission_rule, value)
+#define oc_permission_rule_list_decode(out, json, path, err) OC_DECODE_(permission_rule_list, out, json, path, err)
+#define oc_permission_rule_list_encode(value, out, err) OC_ENCODE_(permission_rule_list, value, out, err)
+#define oc_permission_rule_list_cleanup(value) OC_CLEANUP_(permission_rule_list, value)
+#define oc_permission_rule_list_free(value) OC_FREE_(permission_rule_list, value)
+#define oc_permission_saved_info_decode(out, json, path, err) OC_DECODE_(permission_saved_info, out, json, path, err)
+#define oc_permission_saved_info_encode(value, out, err) OC_ENCODE_(permission_saved_info, value, out, err)
+#define oc_permission_saved_info_cleanup(value) OC_CLEANUP_(permission_saved_info, value)
+#define oc_permission_saved_info_free(value) OC_FREE_(permission_saved_info, value)
+#define oc_permission_saved_info_list_decode(out, json, path, err) OC_DECODE_(permission_saved_info_list, out, json, path, err)
+#define oc_permission_saved_info_list_encode(value, out, err) OC_ENCODE_(permission_saved_info_list, value, out, err)
+#define oc_permission_saved_info_list_cleanup(value) OC_CLEANUP_(permission_saved_info_list, value)
+#define oc_permission_saved_info_list_free(value) OC_FREE_(permission_saved_info_list, value)
+#define oc_permission_v2_source_decode(out, json, path, err) OC_DECODE_(permission_v2_source, out, json, path, err)
+#define oc_permission_v2_source_encode(value, out, err) OC_ENCODE_(permission_v2_source, value, out, err)
+#define oc_permission_v2_source_cleanup(value) OC_CLEANUP_(permission_v2_source, value)
+#define oc_permission_v2_source_free(value) OC_FREE_(permission_v2_source, value)
+#define oc_permission_v2_asked_data_decode(out, json, path, err) OC_DECODE_(permission_v2_asked_data, out, json, path, err)
+#define oc_permission_v2_asked_data_encode(value, out, err) OC_ENCODE_(permission_v2_asked_data, value, out, err)
+#define oc_permission_v2_asked_data_cleanup(value) OC_CLEANUP_(permission_v2_asked_data, value)
+#define oc_permission_v2_asked_data_free(value) OC_FREE_(permission_v2_asked_data, value)
+#define oc_permission_v2_asked_decode(out, json, path, err) OC_DECODE_(permission_v2_asked, out, json, path, err)
+#define oc_permission_v2_asked_encode(value, out, err) OC_ENCODE_(permission_v2_asked, value, out, err)
+#define oc_permission_v2_asked_cleanup(value) OC_CLEANUP_(permission_v2_asked, value)
+#define oc_permission_v2_asked_free(value) OC_FREE_(permission_v2_asked, value)
+#define oc_permission_v2_effect_decode(out, json, path, err) OC_DECODE_(permission_v2_effect, out, json, path, err)
+#define oc_permission_v2_effect_encode(value, out, err) OC_ENCODE_(permission_v2_effect, value, out, err)
+#define oc_permission_v2_effect_cleanup(value) OC_CLEANUP_(permission_v2_effect, value)
+#define oc_permission_v2_effect_free(value) OC_FREE_(permission_v2_effect, value)
+#define oc_permission_v2_effect_wire(value) oc__wire(&oc__j_permission_v2_effect, OC_AS_CONST_(oc_permission_v2_effect, value))
+#define oc_permission_v2_reply_decode(out, json, path, err) OC_DECODE_(permission_v2_reply, out, json, path, err)
+#define oc_permission_v2_reply_encode(value, out, err) OC_ENCODE_(permission_v2_reply, value, out, err)
+#define oc_permission_v2_reply_cleanup(value) OC_CLEANUP_(permission_v2_reply, value)
+#define oc_permission_v2_reply_free(value) OC_FREE_(permission_v2_reply, value)
+#define oc_permission_v2_reply_wire(value) oc__wire(&oc__j_permission_v2_reply, OC_AS_CONST_(oc_permission_v2_reply, value))
+#define oc_permission_v2_replied_data_decode(out, json, path, err) OC_DECODE_(permission_v2_replied_data, out, json, path, err)
+#define oc_permission_v2_replied_data_encode(value, out, err) OC_ENCODE_(permission_v2_replied_data, value, out, err)
+#define oc_permission_v2_replied_data_cleanup(value) OC_CLEANUP_(permission_v2_replied_data, value)
+#define oc_permission_v2_replied_data_free(value) OC_FREE_(permission_v2_replied_data, value)
+#define oc_permission_v2_replied_decode(out, json, path, err) OC_DECODE_(permission_v2_replied, out, json, path, err)
+#define oc_permission_v2_replied_encode(value, out, err) OC_ENCODE_(permission_v2_replied, value, out, err)
+#define oc_permission_v2_replied_cleanup(value) OC_CLEANUP_(permission_v2_replied, value)
+#define oc_permission_v2_replied_free(value) OC_FREE_(permission_v2_replied, value)
+#define oc_permission_v2_request_decode(out, json, path, err) OC_DECODE_(permission_v2_request, out, json, path, err)
+#define oc_permission_v2_request_encode(value, out, err) OC_ENCODE_(permission_v2_request, value, out, err)
+#define oc_permission_v2_request_cleanup(value) OC_CLEANUP_(permission_v2_request, value)
+#define oc_permission_v2_request_free(value) OC_FREE_(permission_v2_request, value)
+#define oc_permission_v2_rule_decode(out, json, path, err) OC_DECODE_(permission_v2_rule, out, json, path, err)
+#define oc_permission_v2_rule_encode(value, out, err) OC_ENCODE_(permission_v2_rule, value, out, err)
+#define oc_permission_v2_rule_cleanup(value) OC_CLEANUP_(permission_v2_rule, value)
+#define oc_permission_v2_rule_free(value) OC_FREE_(permission_v2_rule, value)
+#define oc_plugin_added_data_decode(out, json, path, err) OC_DECODE_(plugin_added_data, out, json, path, err)
+#define oc_plugin_added_data_encode(value, out, err) OC_ENCODE_(plugin_added_data, value, out, err)
+#define oc_plugin_added_data_cleanup(value) OC_CLEANUP_(plugin_added_data, value)
+#define oc_plugin_added_data_free(value) OC_FREE_(plugin_added_data, value)
+#define oc_plugin_added_decode(out, json, path, err) OC_DECODE_(plugin_added, out, json, path, err)
+#define oc_plugin_added_encode(value, out, err) OC_ENCODE_(plugin_added, value, out, err)
+#define oc_plugin_added_cleanup(value) OC_CLEANUP_(plugin_added, value)
+#define oc_plugin_added_free(value) OC_FREE_(plugin_added, value)
+#define oc_project_commands_decode(out, json, path, err) OC_DECODE_(project_commands, out, json, path, err)
+#define oc_project_commands_encode(value, out, err) OC_ENCODE_(project_commands, value, out, err)
+#define oc_project_commands_cleanup(value) OC_CLEANUP_(project_commands, value)
+#define oc_project_commands_free(value) OC_FREE_(project_commands, value)
+#define oc_project_copy_copy_decode(out, json, path, err) OC_DECODE_(project_copy_copy, out, json, path, err)
+#define oc_project_copy_copy_encode(value, out, err) OC_ENCODE_(project_copy_copy, value, out, err)
+#define oc_project_copy_copy_cleanup(value) OC_CLEANUP_(project_copy_copy, value)
+#define oc_project_copy_copy_free(value) OC_FREE_(project_copy_copy, value)
+#define oc_project_copy_create_body_decode(out, json, path, err) OC_DECODE_(project_copy_create_body, out, json, path, err)
+#define oc_project_copy_create_body_encode(value, out, err) OC_ENCODE_(project_copy_create_body, value, out, err)
+#define oc_project_copy_create_body_cleanup(value) OC_CLEANUP_(project_copy_create_body, value)
+#define oc_project_copy_create_body_free(value) OC_FREE_(project_copy_create_body, value)
+#define oc_project_copy_create_location_decode(out, json, path, err) OC_DECODE_(project_copy_create_location, out, json, path, err)
+#define oc_project_copy_create_location_encode(value, out, err) OC_ENCODE_(project_copy_create_location, value, out, err)
+#define oc_project_copy_create_location_cleanup(value) OC_CLEANUP_(project_copy_create_location, value)
+#define oc_project_copy_create_location_free(value) OC_FREE_(project_copy_create_location, value)
+#define oc_project_copy_error_data_decode(out, json, path, err) OC_DECODE_(project_copy_error_data, out, json, path, err)
+#define oc_project_copy_error_data_encode(value, out, err) OC_ENCODE_(project_copy_error_data, value, out, err)
+#define oc_project_copy_error_data_cleanup(value) OC_CLEANUP_(project_copy_error_data, value)
+#define oc_project_copy_error_data_free(value) OC_FREE_(project_copy_error_data, value)
+#define oc_project_copy_error_decode(out, json, path, err) OC_DECODE_(project_copy_error, out, json, path, err)
+#define oc_project_copy_error_encode(value, out, err) OC_ENCODE_(project_copy_error, value, out, err)
+#define oc_project_copy_error_cleanup(value) OC_CLEANUP_(project_copy_error, value)
+#define oc_project_copy_error_free(value) OC_FREE_(project_copy_error, value)
+#define oc_project_copy_refresh_location_decode(out, json, path, err) OC_DECODE_(project_copy_refresh_location, out, json, path, err)
+#define oc_project_copy_refresh_location_encode(value, out, err) OC_ENCODE_(project_copy_refresh_location, value, out, err)
+#define oc_project_copy_refresh_location_cleanup(value) OC_CLEANUP_(project_copy_refresh_location, value)
+#define oc_project_copy_refresh_location_free(value) OC_FREE_(project_copy_refresh_location, value)
+#define oc_project_copy_remove_body_decode(out, json, path, err) OC_DECODE_(project_copy_remove_body, out, json, path, err)
+#define oc_project_copy_remove_body_encode(value, out, err) OC_ENCODE_(project_copy_remove_body, value, out, err)
+#define oc_project_copy_remove_body_cleanup(value) OC_CLEANUP_(project_copy_remove_body, value)
+#define oc_project_copy_remove_body_free(value) OC_FREE_(project_copy_remove_body, value)
+#define oc_project_copy_remove_location_decode(out, json, path, err) OC_DECODE_(project_copy_remove_location, out, json, path, err)
+#define oc_project_copy_remove_location_encode(value, out, err) OC_ENCODE_(project_copy_remove_location, value, out, err)
+#define oc_project_copy_remove_location_cleanup(value) OC_CLEANUP_(project_copy_remove_location, value)
+#define oc_project_copy_remove_location_free(value) OC_FREE_(project_copy_remove_location, value)
+#define oc_project_directories_updated_data_decode(out, json, path, err) OC_DECODE_(project_directories_updated_data, out, json, path, err)
+#define oc_project_directories_updated_data_encode(value, out, err) OC_ENCODE_(project_directories_updated_data, value, out, err)
+#define oc_project_directories_updated_data_cleanup(value) OC_CLEANUP_(project_directories_updated_data, value)
+#define oc_project_directories_updated_data_free(value) OC_FREE_(project_directories_updated_data, value)
+#define oc_project_directories_updated_decode(out, json, path, err) OC_DECODE_(project_directories_updated, out, json, path, err)
+#define oc_project_directories_updated_encode(value, out, err) OC_ENCODE_(project_directories_updated, value, out, err)
+#define oc_project_directories_updated_cleanup(value) OC_CLEANUP_(project_directories_updated, value)
+#define oc_project_directories_updated_free(value) OC_FREE_(project_directories_updated, value)
+#define oc_project_icon_decode(out, json, path, err) OC_DECODE_(project_icon, out, json, path, err)
+#define oc_project_icon_encode(value, out, err) OC_ENCODE_(project_icon, value, out, err)
+#define oc_project_icon_cleanup(value) OC_CLEANUP_(project_icon, value)
+#define oc_project_icon_free(value) OC_FREE_(project_icon, value)
+#define oc_project_time_decode(out, json, path, err) OC_DECODE_(project_time, out, json, path, err)
+#define oc_project_time_encode(value, out, err) OC_ENCODE_(project_time, value, out, err)
+#define oc_project_time_cleanup(value) OC_CLEANUP_(project_time, value)
+#define oc_project_time_free(value) OC_FREE_(project_time, value)
+#define oc_project_updated_data_decode(out, json, path, err) OC_DECODE_(project_updated_data, out, json, path, err)
+#define oc_project_updated_data_encode(value, out, err) OC_ENCODE_(project_updated_data, value, out, err)
+#define oc_project_updated_data_cleanup(value) OC_CLEANUP_(project_updated_data, value)
+#define oc_project_updated_data_free(value) OC_FREE_(project_updated_data, value)
+#define oc_project_updated_decode(out, json, path, err) OC_DECODE_(project_updated, out, json, path, err)
+#define oc_project_updated_encode(value, out, err) OC_ENCODE_(project_updated, value, out, err)
+#define oc_project_updated_cleanup(value) OC_CLEANUP_(project_updated, value)
+#define oc_project_updated_free(value) OC_FREE_(project_updated, value)
+#define oc_prompt_file_attachment_list_decode(out, json, path, err) OC_DECODE_(prompt_file_attachment_list, out, json, path, err)
+#define oc_prompt_file_attachment_list_encode(value, out, err) OC_ENCODE_(prompt_file_attachment_list, value, out, err)
+#define oc_prompt_file_attachment_list_cleanup(value) OC_CLEANUP_(prompt_file_attachment_list, value)
+#define oc_prompt_file_attachment_list_free(value) OC_FREE_(prompt_file_attachment_list, value)
+#define oc_prompt_agent_attachment_list_decode(out, json, path, err) OC_DECODE_(prompt_agent_attachment_list, out, json, path, err)
+#define oc_prompt_agent_attachment_list_encode(value, out, err) OC_ENCODE_(prompt_agent_attachment_list, value, out, err)
+#define oc_prompt_agent_attachment_list_cleanup(value) OC_CLEANUP_(prompt_agent_attachment_list, value)
+#define oc_prompt_agent_attachment_list_free(value) OC_FREE_(prompt_agent_attachment_list, value)
+#define oc_prompt_decode(out, json, path, err) OC_DECODE_(prompt, out, json, path, err)
+#define oc_prompt_encode(value, out, err) OC_ENCODE_(prompt, value, out, err)
+#define oc_prompt_cleanup(value) OC_CLEANUP_(prompt, value)
+#define oc_prompt_free(value) OC_FREE_(prompt, value)
+#define oc_prompt_source_decode(out, json, path, err) OC_DECODE_(prompt_source, out, json, path, err)
+#define oc_prompt_source_encode(value, out, err) OC_ENCODE_(prompt_source, value, out, err)
+#define oc_prompt_source_cleanup(value) OC_CLEANUP_(prompt_source, value)
+#define oc_prompt_source_free(value) OC_FREE_(prompt_source, value)
+#define oc_prompt_agent_attachment_decode(out, json, path, err) OC_DECODE_(prompt_agent_attachment, out, json, path, err)
+#define oc_prompt_agent_attachment_encode(value, out, err) OC_ENCODE_(prompt_agent_attachment, value, out, err)
+#define oc_prompt_agent_attachment_cleanup(value) OC_CLEANUP_(prompt_agent_attachment, value)
+#define oc_prompt_agent_attachment_free(value) OC_FREE_(prompt_agent_attachment, value)
+#define oc_prompt_file_attachment_decode(out, json, path, err) OC_DECODE_(prompt_file_attachment, out, json, path, err)
+#define oc_prompt_file_attachment_encode(value, out, err) OC_ENCODE_(prompt_file_attachment, value, out, err)
+#define oc_prompt_file_attachment_cleanup(value) OC_CLEANUP_(prompt_file_attachment, value)
+#define oc_prompt_file_attachment_free(value) OC_FREE_(prompt_file_attachment, value)
+#define oc_prompt_input_file_attachment_list_decode(out, json, path, err) OC_DECODE_(prompt_input_file_attachment_list, out, json, path, err)
+#define oc_prompt_input_file_attachment_list_encode(value, out, err) OC_ENCODE_(prompt_input_file_attachment_list, value, out, err)
+#define oc_prompt_input_file_attachment_list_cleanup(value) OC_CLEANUP_(prompt_input_file_attachment_list, value)
+#define oc_prompt_input_file_attachment_list_free(value) OC_FREE_(prompt_input_file_attachment_list, value)
+#define oc_prompt_input_decode(out, json, path, err) OC_DECODE_(prompt_input, out, json, path, err)
+#define oc_prompt_input_encode(value, out, err) OC_ENCODE_(prompt_input, value, out, err)
+#define oc_prompt_input_cleanup(value) OC_CLEANUP_(prompt_input, value)
+#define oc_prompt_input_free(value) OC_FREE_(prompt_input, value)
+#define oc_prompt_input_file_attachment_decode(out, json, path, err) OC_DECODE_(prompt_input_file_attachment, out, json, path, err)
+#define oc_prompt_input_file_attachment_encode(value, out, err) OC_ENCODE_(prompt_input_file_attachment, value, out, err)
+#define oc_prompt_input_file_attachment_cleanup(value) OC_CLEANUP_(prompt_input_file_attachment, value)
+#define oc_prompt_input_file_attachment_free(value) OC_FREE_(prompt_input_file_attachment, value)
+#define oc_provider_aisdk_decode(out, json, path, err) OC_DECODE_(provider_aisdk, out, json, path, err)
+#define oc_provider_aisdk_encode(value, out, err) OC_ENCODE_(provider_aisdk, value, out, err)
+#define oc_provider_aisdk_cleanup(value) OC_CLEANUP_(provider_aisdk, value)
+#define oc_provider_aisdk_free(value) OC_FREE_(provider_aisdk, value)
+#define oc_provider_native_decode(out, json, path, err) OC_DECODE_(provider_native, out, json, path, err)
+#define oc_provider_native_encode(value, out, err) OC_ENCODE_(provider_native, value, out, err)
+#define oc_provider_native_cleanup(value) OC_CLEANUP_(provider_native, value)
+#define oc_provider_native_free(value) OC_FREE_(provider_native, value)
+#define oc_provider_api_decode(out, json, path, err) OC_DECODE_(provider_api, out, json, path, err)
+#define oc_provider_api_encode(value, out, err) OC_ENCODE_(provider_api, value, out, err)
+#define oc_provider_api_cleanup(value) OC_CLEANUP_(provider_api, value)
+#define oc_provider_api_free(value) OC_FREE_(provider_api, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_provider_api_tag(const oc_provider_api *value);
-/* The name of a kind ("unknown" for OC_PROVIDER_API_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_provider_api_kind_name(oc_provider_api_kind kind);
+extern const char *const oc__k_provider_api[];
+#define oc_provider_api_kind_name(kind) oc__name_at(oc__k_provider_api, 3, kind)
 /* "url", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const char *oc_provider_api_url(const oc_provider_api *value);
 /* "settings", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_json_map *oc_provider_api_settings(const oc_provider_api *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_get_location_decode(oc_provider_get_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_get_location_encode(const oc_provider_get_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_get_location_cleanup(oc_provider_get_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_get_location_free(oc_provider_get_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_v2_info_decode(oc_provider_v2_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_v2_info_encode(const oc_provider_v2_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_v2_info_cleanup(oc_provider_v2_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_v2_info_free(oc_provider_v2_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_get_response_decode(oc_provider_get_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_get_response_encode(const oc_provider_get_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_get_response_cleanup(oc_provider_get_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_get_response_free(oc_provider_get_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_list_location_decode(oc_provider_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_list_location_encode(const oc_provider_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_list_location_cleanup(oc_provider_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_list_location_free(oc_provider_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_v2_info_list_decode(oc_provider_v2_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_v2_info_list_encode(const oc_provider_v2_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_v2_info_list_cleanup(oc_provider_v2_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_v2_info_list_free(oc_provider_v2_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_list_response_decode(oc_provider_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_list_response_encode(const oc_provider_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_list_response_cleanup(oc_provider_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_list_response_free(oc_provider_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_provider_not_found_error_decode(oc_provider_not_found_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_provider_not_found_error_encode(const oc_provider_not_found_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_provider_not_found_error_cleanup(oc_provider_not_found_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_provider_not_found_error_free(oc_provider_not_found_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_id_decode(oc_pty_id *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_id_encode(const oc_pty_id *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_id_cleanup(oc_pty_id *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_id_free(oc_pty_id *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_status_decode(oc_pty_status *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_status_encode(const oc_pty_status *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_status_cleanup(oc_pty_status *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_status_free(oc_pty_status *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_pty_status_wire(const oc_pty_status *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_decode(oc_pty *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_encode(const oc_pty *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_cleanup(oc_pty *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_free(oc_pty *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_connect_token_location_decode(oc_pty_connect_token_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_connect_token_location_encode(const oc_pty_connect_token_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_connect_token_location_cleanup(oc_pty_connect_token_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_connect_token_location_free(oc_pty_connect_token_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_ticket_connect_token_decode(oc_pty_ticket_connect_token *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_ticket_connect_token_encode(const oc_pty_ticket_connect_token *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_ticket_connect_token_cleanup(oc_pty_ticket_connect_token *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_ticket_connect_token_free(oc_pty_ticket_connect_token *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_connect_token_response_decode(oc_pty_connect_token_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_connect_token_response_encode(const oc_pty_connect_token_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_connect_token_response_cleanup(oc_pty_connect_token_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_connect_token_response_free(oc_pty_connect_token_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_create_body_decode(oc_pty_create_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_create_body_encode(const oc_pty_create_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_create_body_cleanup(oc_pty_create_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_create_body_free(oc_pty_create_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_create_location_decode(oc_pty_create_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_create_location_encode(const oc_pty_create_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_create_location_cleanup(oc_pty_create_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_create_location_free(oc_pty_create_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_create_response_decode(oc_pty_create_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_create_response_encode(const oc_pty_create_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_create_response_cleanup(oc_pty_create_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_create_response_free(oc_pty_create_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_created_data_decode(oc_pty_created_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_created_data_encode(const oc_pty_created_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_created_data_cleanup(oc_pty_created_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_created_data_free(oc_pty_created_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_created_decode(oc_pty_created *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_created_encode(const oc_pty_created *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_created_cleanup(oc_pty_created *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_created_free(oc_pty_created *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_deleted_data_decode(oc_pty_deleted_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_deleted_data_encode(const oc_pty_deleted_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_deleted_data_cleanup(oc_pty_deleted_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_deleted_data_free(oc_pty_deleted_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_deleted_decode(oc_pty_deleted *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_deleted_encode(const oc_pty_deleted *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_deleted_cleanup(oc_pty_deleted *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_deleted_free(oc_pty_deleted *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_exited_data_decode(oc_pty_exited_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_exited_data_encode(const oc_pty_exited_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_exited_data_cleanup(oc_pty_exited_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_exited_data_free(oc_pty_exited_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_exited_decode(oc_pty_exited *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_exited_encode(const oc_pty_exited *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_exited_cleanup(oc_pty_exited *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_exited_free(oc_pty_exited *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_get_location_decode(oc_pty_get_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_get_location_encode(const oc_pty_get_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_get_location_cleanup(oc_pty_get_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_get_location_free(oc_pty_get_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_get_response_decode(oc_pty_get_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_get_response_encode(const oc_pty_get_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_get_response_cleanup(oc_pty_get_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_get_response_free(oc_pty_get_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_list_location_decode(oc_pty_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_list_location_encode(const oc_pty_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_list_location_cleanup(oc_pty_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_list_location_free(oc_pty_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_list_value_decode(oc_pty_list_value *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_list_value_encode(const oc_pty_list_value *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_list_value_cleanup(oc_pty_list_value *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_list_value_free(oc_pty_list_value *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_list_response_decode(oc_pty_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_list_response_encode(const oc_pty_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_list_response_cleanup(oc_pty_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_list_response_free(oc_pty_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_not_found_error_decode(oc_pty_not_found_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_not_found_error_encode(const oc_pty_not_found_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_not_found_error_cleanup(oc_pty_not_found_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_not_found_error_free(oc_pty_not_found_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_remove_location_decode(oc_pty_remove_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_remove_location_encode(const oc_pty_remove_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_remove_location_cleanup(oc_pty_remove_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_remove_location_free(oc_pty_remove_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_update_body_size_decode(oc_pty_update_body_size *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_update_body_size_encode(const oc_pty_update_body_size *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_update_body_size_cleanup(oc_pty_update_body_size *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_update_body_size_free(oc_pty_update_body_size *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_update_body_decode(oc_pty_update_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_update_body_encode(const oc_pty_update_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_update_body_cleanup(oc_pty_update_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_update_body_free(oc_pty_update_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_update_location_decode(oc_pty_update_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_update_location_encode(const oc_pty_update_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_update_location_cleanup(oc_pty_update_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_update_location_free(oc_pty_update_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_update_response_decode(oc_pty_update_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_update_response_encode(const oc_pty_update_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_update_response_cleanup(oc_pty_update_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_update_response_free(oc_pty_update_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_updated_data_decode(oc_pty_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_updated_data_encode(const oc_pty_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_updated_data_cleanup(oc_pty_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_updated_data_free(oc_pty_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_pty_updated_decode(oc_pty_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_pty_updated_encode(const oc_pty_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_pty_updated_cleanup(oc_pty_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_pty_updated_free(oc_pty_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_request_id_decode(oc_request_id *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_request_id_encode(const oc_request_id *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_request_id_cleanup(oc_request_id *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_request_id_free(oc_request_id *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_info_list_decode(oc_question_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_info_list_encode(const oc_question_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_info_list_cleanup(oc_question_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_info_list_free(oc_question_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_tool_decode(oc_question_tool *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_tool_encode(const oc_question_tool *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_tool_cleanup(oc_question_tool *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_tool_free(oc_question_tool *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_asked_data_decode(oc_question_asked_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_asked_data_encode(const oc_question_asked_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_asked_data_cleanup(oc_question_asked_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_asked_data_free(oc_question_asked_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_asked_decode(oc_question_asked *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_asked_encode(const oc_question_asked *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_asked_cleanup(oc_question_asked *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_asked_free(oc_question_asked *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_option_list_decode(oc_question_option_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_option_list_encode(const oc_question_option_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_option_list_cleanup(oc_question_option_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_option_list_free(oc_question_option_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_info_decode(oc_question_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_info_encode(const oc_question_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_info_cleanup(oc_question_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_info_free(oc_question_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_not_found_error_decode(oc_question_not_found_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_not_found_error_encode(const oc_question_not_found_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_not_found_error_cleanup(oc_question_not_found_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_not_found_error_free(oc_question_not_found_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_option_decode(oc_question_option *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_option_encode(const oc_question_option *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_option_cleanup(oc_question_option *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_option_free(oc_question_option *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_rejected_data_decode(oc_question_rejected_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_rejected_data_encode(const oc_question_rejected_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_rejected_data_cleanup(oc_question_rejected_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_rejected_data_free(oc_question_rejected_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_rejected_2_decode(oc_question_rejected_2 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_rejected_2_encode(const oc_question_rejected_2 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_rejected_2_cleanup(oc_question_rejected_2 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_rejected_2_free(oc_question_rejected_2 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_string_list_list_decode(oc_string_list_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_string_list_list_encode(const oc_string_list_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_string_list_list_cleanup(oc_string_list_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_string_list_list_free(oc_string_list_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_replied_data_decode(oc_question_replied_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_replied_data_encode(const oc_question_replied_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_replied_data_cleanup(oc_question_replied_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_replied_data_free(oc_question_replied_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_replied_2_decode(oc_question_replied_2 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_replied_2_encode(const oc_question_replied_2 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_replied_2_cleanup(oc_question_replied_2 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_replied_2_free(oc_question_replied_2 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_request_list_location_decode(oc_question_request_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_request_list_location_encode(const oc_question_request_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_request_list_location_cleanup(oc_question_request_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_request_list_location_free(oc_question_request_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_request_list_decode(oc_question_v2_request_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_request_list_encode(const oc_question_v2_request_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_request_list_cleanup(oc_question_v2_request_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_request_list_free(oc_question_v2_request_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_request_list_response_decode(oc_question_request_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_request_list_response_encode(const oc_question_request_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_request_list_response_cleanup(oc_question_request_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_request_list_response_free(oc_question_request_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_info_list_decode(oc_question_v2_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_info_list_encode(const oc_question_v2_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_info_list_cleanup(oc_question_v2_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_info_list_free(oc_question_v2_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_tool_decode(oc_question_v2_tool *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_tool_encode(const oc_question_v2_tool *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_tool_cleanup(oc_question_v2_tool *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_tool_free(oc_question_v2_tool *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_asked_data_decode(oc_question_v2_asked_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_asked_data_encode(const oc_question_v2_asked_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_asked_data_cleanup(oc_question_v2_asked_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_asked_data_free(oc_question_v2_asked_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_asked_decode(oc_question_v2_asked *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_asked_encode(const oc_question_v2_asked *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_asked_cleanup(oc_question_v2_asked *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_asked_free(oc_question_v2_asked *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_option_list_decode(oc_question_v2_option_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_option_list_encode(const oc_question_v2_option_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_option_list_cleanup(oc_question_v2_option_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_option_list_free(oc_question_v2_option_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_info_decode(oc_question_v2_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_info_encode(const oc_question_v2_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_info_cleanup(oc_question_v2_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_info_free(oc_question_v2_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_option_decode(oc_question_v2_option *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_option_encode(const oc_question_v2_option *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_option_cleanup(oc_question_v2_option *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_option_free(oc_question_v2_option *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_rejected_data_decode(oc_question_v2_rejected_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_rejected_data_encode(const oc_question_v2_rejected_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_rejected_data_cleanup(oc_question_v2_rejected_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_rejected_data_free(oc_question_v2_rejected_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_rejected_decode(oc_question_v2_rejected *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_rejected_encode(const oc_question_v2_rejected *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_rejected_cleanup(oc_question_v2_rejected *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_rejected_free(oc_question_v2_rejected *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_replied_data_decode(oc_question_v2_replied_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_replied_data_encode(const oc_question_v2_replied_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_replied_data_cleanup(oc_question_v2_replied_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_replied_data_free(oc_question_v2_replied_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_replied_decode(oc_question_v2_replied *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_replied_encode(const oc_question_v2_replied *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_replied_cleanup(oc_question_v2_replied *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_replied_free(oc_question_v2_replied *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_reply_decode(oc_question_v2_reply *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_reply_encode(const oc_question_v2_reply *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_reply_cleanup(oc_question_v2_reply *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_reply_free(oc_question_v2_reply *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_question_v2_request_decode(oc_question_v2_request *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_question_v2_request_encode(const oc_question_v2_request *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_question_v2_request_cleanup(oc_question_v2_request *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_question_v2_request_free(oc_question_v2_request *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_git_source_decode(oc_reference_git_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_git_source_encode(const oc_reference_git_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_git_source_cleanup(oc_reference_git_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_git_source_free(oc_reference_git_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_local_source_decode(oc_reference_local_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_local_source_encode(const oc_reference_local_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_local_source_cleanup(oc_reference_local_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_local_source_free(oc_reference_local_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_source_decode(oc_reference_source *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_source_encode(const oc_reference_source *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_source_cleanup(oc_reference_source *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_source_free(oc_reference_source *value);
+#define oc_provider_get_location_decode(out, json, path, err) OC_DECODE_(provider_get_location, out, json, path, err)
+#define oc_provider_get_location_encode(value, out, err) OC_ENCODE_(provider_get_location, value, out, err)
+#define oc_provider_get_location_cleanup(value) OC_CLEANUP_(provider_get_location, value)
+#define oc_provider_get_location_free(value) OC_FREE_(provider_get_location, value)
+#define oc_provider_v2_info_decode(out, json, path, err) OC_DECODE_(provider_v2_info, out, json, path, err)
+#define oc_provider_v2_info_encode(value, out, err) OC_ENCODE_(provider_v2_info, value, out, err)
+#define oc_provider_v2_info_cleanup(value) OC_CLEANUP_(provider_v2_info, value)
+#define oc_provider_v2_info_free(value) OC_FREE_(provider_v2_info, value)
+#define oc_provider_get_response_decode(out, json, path, err) OC_DECODE_(provider_get_response, out, json, path, err)
+#define oc_provider_get_response_encode(value, out, err) OC_ENCODE_(provider_get_response, value, out, err)
+#define oc_provider_get_response_cleanup(value) OC_CLEANUP_(provider_get_response, value)
+#define oc_provider_get_response_free(value) OC_FREE_(provider_get_response, value)
+#define oc_provider_list_location_decode(out, json, path, err) OC_DECODE_(provider_list_location, out, json, path, err)
+#define oc_provider_list_location_encode(value, out, err) OC_ENCODE_(provider_list_location, value, out, err)
+#define oc_provider_list_location_cleanup(value) OC_CLEANUP_(provider_list_location, value)
+#define oc_provider_list_location_free(value) OC_FREE_(provider_list_location, value)
+#define oc_provider_v2_info_list_decode(out, json, path, err) OC_DECODE_(provider_v2_info_list, out, json, path, err)
+#define oc_provider_v2_info_list_encode(value, out, err) OC_ENCODE_(provider_v2_info_list, value, out, err)
+#define oc_provider_v2_info_list_cleanup(value) OC_CLEANUP_(provider_v2_info_list, value)
+#define oc_provider_v2_info_list_free(value) OC_FREE_(provider_v2_info_list, value)
+#define oc_provider_list_response_decode(out, json, path, err) OC_DECODE_(provider_list_response, out, json, path, err)
+#define oc_provider_list_response_encode(value, out, err) OC_ENCODE_(provider_list_response, value, out, err)
+#define oc_provider_list_response_cleanup(value) OC_CLEANUP_(provider_list_response, value)
+#define oc_provider_list_response_free(value) OC_FREE_(provider_list_response, value)
+#define oc_provider_not_found_error_decode(out, json, path, err) OC_DECODE_(provider_not_found_error, out, json, path, err)
+#define oc_provider_not_found_error_encode(value, out, err) OC_ENCODE_(provider_not_found_error, value, out, err)
+#define oc_provider_not_found_error_cleanup(value) OC_CLEANUP_(provider_not_found_error, value)
+#define oc_provider_not_found_error_free(value) OC_FREE_(provider_not_found_error, value)
+#define oc_pty_id_decode(out, json, path, err) OC_DECODE_(pty_id, out, json, path, err)
+#define oc_pty_id_encode(value, out, err) OC_ENCODE_(pty_id, value, out, err)
+#define oc_pty_id_cleanup(value) OC_CLEANUP_(pty_id, value)
+#define oc_pty_id_free(value) OC_FREE_(pty_id, value)
+#define oc_pty_status_decode(out, json, path, err) OC_DECODE_(pty_status, out, json, path, err)
+#define oc_pty_status_encode(value, out, err) OC_ENCODE_(pty_status, value, out, err)
+#define oc_pty_status_cleanup(value) OC_CLEANUP_(pty_status, value)
+#define oc_pty_status_free(value) OC_FREE_(pty_status, value)
+#define oc_pty_status_wire(value) oc__wire(&oc__j_pty_status, OC_AS_CONST_(oc_pty_status, value))
+#define oc_pty_decode(out, json, path, err) OC_DECODE_(pty, out, json, path, err)
+#define oc_pty_encode(value, out, err) OC_ENCODE_(pty, value, out, err)
+#define oc_pty_cleanup(value) OC_CLEANUP_(pty, value)
+#define oc_pty_free(value) OC_FREE_(pty, value)
+#define oc_pty_connect_token_location_decode(out, json, path, err) OC_DECODE_(pty_connect_token_location, out, json, path, err)
+#define oc_pty_connect_token_location_encode(value, out, err) OC_ENCODE_(pty_connect_token_location, value, out, err)
+#define oc_pty_connect_token_location_cleanup(value) OC_CLEANUP_(pty_connect_token_location, value)
+#define oc_pty_connect_token_location_free(value) OC_FREE_(pty_connect_token_location, value)
+#define oc_pty_ticket_connect_token_decode(out, json, path, err) OC_DECODE_(pty_ticket_connect_token, out, json, path, err)
+#define oc_pty_ticket_connect_token_encode(value, out, err) OC_ENCODE_(pty_ticket_connect_token, value, out, err)
+#define oc_pty_ticket_connect_token_cleanup(value) OC_CLEANUP_(pty_ticket_connect_token, value)
+#define oc_pty_ticket_connect_token_free(value) OC_FREE_(pty_ticket_connect_token, value)
+#define oc_pty_connect_token_response_decode(out, json, path, err) OC_DECODE_(pty_connect_token_response, out, json, path, err)
+#define oc_pty_connect_token_response_encode(value, out, err) OC_ENCODE_(pty_connect_token_response, value, out, err)
+#define oc_pty_connect_token_response_cleanup(value) OC_CLEANUP_(pty_connect_token_response, value)
+#define oc_pty_connect_token_response_free(value) OC_FREE_(pty_connect_token_response, value)
+#define oc_pty_create_body_decode(out, json, path, err) OC_DECODE_(pty_create_body, out, json, path, err)
+#define oc_pty_create_body_encode(value, out, err) OC_ENCODE_(pty_create_body, value, out, err)
+#define oc_pty_create_body_cleanup(value) OC_CLEANUP_(pty_create_body, value)
+#define oc_pty_create_body_free(value) OC_FREE_(pty_create_body, value)
+#define oc_pty_create_location_decode(out, json, path, err) OC_DECODE_(pty_create_location, out, json, path, err)
+#define oc_pty_create_location_encode(value, out, err) OC_ENCODE_(pty_create_location, value, out, err)
+#define oc_pty_create_location_cleanup(value) OC_CLEANUP_(pty_create_location, value)
+#define oc_pty_create_location_free(value) OC_FREE_(pty_create_location, value)
+#define oc_pty_create_response_decode(out, json, path, err) OC_DECODE_(pty_create_response, out, json, path, err)
+#define oc_pty_create_response_encode(value, out, err) OC_ENCODE_(pty_create_response, value, out, err)
+#define oc_pty_create_response_cleanup(value) OC_CLEANUP_(pty_create_response, value)
+#define oc_pty_create_response_free(value) OC_FREE_(pty_create_response, value)
+#define oc_pty_created_data_decode(out, json, path, err) OC_DECODE_(pty_created_data, out, json, path, err)
+#define oc_pty_created_data_encode(value, out, err) OC_ENCODE_(pty_created_data, value, out, err)
+#define oc_pty_created_data_cleanup(value) OC_CLEANUP_(pty_created_data, value)
+#define oc_pty_created_data_free(value) OC_FREE_(pty_created_data, value)
+#define oc_pty_created_decode(out, json, path, err) OC_DECODE_(pty_created, out, json, path, err)
+#define oc_pty_created_encode(value, out, err) OC_ENCODE_(pty_created, value, out, err)
+#define oc_pty_created_cleanup(value) OC_CLEANUP_(pty_created, value)
+#define oc_pty_created_free(value) OC_FREE_(pty_created, value)
+#define oc_pty_deleted_data_decode(out, json, path, err) OC_DECODE_(pty_deleted_data, out, json, path, err)
+#define oc_pty_deleted_data_encode(value, out, err) OC_ENCODE_(pty_deleted_data, value, out, err)
+#define oc_pty_deleted_data_cleanup(value) OC_CLEANUP_(pty_deleted_data, value)
+#define oc_pty_deleted_data_free(value) OC_FREE_(pty_deleted_data, value)
+#define oc_pty_deleted_decode(out, json, path, err) OC_DECODE_(pty_deleted, out, json, path, err)
+#define oc_pty_deleted_encode(value, out, err) OC_ENCODE_(pty_deleted, value, out, err)
+#define oc_pty_deleted_cleanup(value) OC_CLEANUP_(pty_deleted, value)
+#define oc_pty_deleted_free(value) OC_FREE_(pty_deleted, value)
+#define oc_pty_exited_data_decode(out, json, path, err) OC_DECODE_(pty_exited_data, out, json, path, err)
+#define oc_pty_exited_data_encode(value, out, err) OC_ENCODE_(pty_exited_data, value, out, err)
+#define oc_pty_exited_data_cleanup(value) OC_CLEANUP_(pty_exited_data, value)
+#define oc_pty_exited_data_free(value) OC_FREE_(pty_exited_data, value)
+#define oc_pty_exited_decode(out, json, path, err) OC_DECODE_(pty_exited, out, json, path, err)
+#define oc_pty_exited_encode(value, out, err) OC_ENCODE_(pty_exited, value, out, err)
+#define oc_pty_exited_cleanup(value) OC_CLEANUP_(pty_exited, value)
+#define oc_pty_exited_free(value) OC_FREE_(pty_exited, value)
+#define oc_pty_get_location_decode(out, json, path, err) OC_DECODE_(pty_get_location, out, json, path, err)
+#define oc_pty_get_location_encode(value, out, err) OC_ENCODE_(pty_get_location, value, out, err)
+#define oc_pty_get_location_cleanup(value) OC_CLEANUP_(pty_get_location, value)
+#define oc_pty_get_location_free(value) OC_FREE_(pty_get_location, value)
+#define oc_pty_get_response_decode(out, json, path, err) OC_DECODE_(pty_get_response, out, json, path, err)
+#define oc_pty_get_response_encode(value, out, err) OC_ENCODE_(pty_get_response, value, out, err)
+#define oc_pty_get_response_cleanup(value) OC_CLEANUP_(pty_get_response, value)
+#define oc_pty_get_response_free(value) OC_FREE_(pty_get_response, value)
+#define oc_pty_list_location_decode(out, json, path, err) OC_DECODE_(pty_list_location, out, json, path, err)
+#define oc_pty_list_location_encode(value, out, err) OC_ENCODE_(pty_list_location, value, out, err)
+#define oc_pty_list_location_cleanup(value) OC_CLEANUP_(pty_list_location, value)
+#define oc_pty_list_location_free(value) OC_FREE_(pty_list_location, value)
+#define oc_pty_list_value_decode(out, json, path, err) OC_DECODE_(pty_list_value, out, json, path, err)
+#define oc_pty_list_value_encode(value, out, err) OC_ENCODE_(pty_list_value, value, out, err)
+#define oc_pty_list_value_cleanup(value) OC_CLEANUP_(pty_list_value, value)
+#define oc_pty_list_value_free(value) OC_FREE_(pty_list_value, value)
+#define oc_pty_list_response_decode(out, json, path, err) OC_DECODE_(pty_list_response, out, json, path, err)
+#define oc_pty_list_response_encode(value, out, err) OC_ENCODE_(pty_list_response, value, out, err)
+#define oc_pty_list_response_cleanup(value) OC_CLEANUP_(pty_list_response, value)
+#define oc_pty_list_response_free(value) OC_FREE_(pty_list_response, value)
+#define oc_pty_not_found_error_decode(out, json, path, err) OC_DECODE_(pty_not_found_error, out, json, path, err)
+#define oc_pty_not_found_error_encode(value, out, err) OC_ENCODE_(pty_not_found_error, value, out, err)
+#define oc_pty_not_found_error_cleanup(value) OC_CLEANUP_(pty_not_found_error, value)
+#define oc_pty_not_found_error_free(value) OC_FREE_(pty_not_found_error, value)
+#define oc_pty_remove_location_decode(out, json, path, err) OC_DECODE_(pty_remove_location, out, json, path, err)
+#define oc_pty_remove_location_encode(value, out, err) OC_ENCODE_(pty_remove_location, value, out, err)
+#define oc_pty_remove_location_cleanup(value) OC_CLEANUP_(pty_remove_location, value)
+#define oc_pty_remove_location_free(value) OC_FREE_(pty_remove_location, value)
+#define oc_pty_update_body_size_decode(out, json, path, err) OC_DECODE_(pty_update_body_size, out, json, path, err)
+#define oc_pty_update_body_size_encode(value, out, err) OC_ENCODE_(pty_update_body_size, value, out, err)
+#define oc_pty_update_body_size_cleanup(value) OC_CLEANUP_(pty_update_body_size, value)
+#define oc_pty_update_body_size_free(value) OC_FREE_(pty_update_body_size, value)
+#define oc_pty_update_body_decode(out, json, path, err) OC_DECODE_(pty_update_body, out, json, path, err)
+#define oc_pty_update_body_encode(value, out, err) OC_ENCODE_(pty_update_body, value, out, err)
+#define oc_pty_update_body_cleanup(value) OC_CLEANUP_(pty_update_body, value)
+#define oc_pty_update_body_free(value) OC_FREE_(pty_update_body, value)
+#define oc_pty_update_location_decode(out, json, path, err) OC_DECODE_(pty_update_location, out, json, path, err)
+#define oc_pty_update_location_encode(value, out, err) OC_ENCODE_(pty_update_location, value, out, err)
+#define oc_pty_update_location_cleanup(value) OC_CLEANUP_(pty_update_location, value)
+#define oc_pty_update_location_free(value) OC_FREE_(pty_update_location, value)
+#define oc_pty_update_response_decode(out, json, path, err) OC_DECODE_(pty_update_response, out, json, path, err)
+#define oc_pty_update_response_encode(value, out, err) OC_ENCODE_(pty_update_response, value, out, err)
+#define oc_pty_update_response_cleanup(value) OC_CLEANUP_(pty_update_response, value)
+#define oc_pty_update_response_free(value) OC_FREE_(pty_update_response, value)
+#define oc_pty_updated_data_decode(out, json, path, err) OC_DECODE_(pty_updated_data, out, json, path, err)
+#define oc_pty_updated_data_encode(value, out, err) OC_ENCODE_(pty_updated_data, value, out, err)
+#define oc_pty_updated_data_cleanup(value) OC_CLEANUP_(pty_updated_data, value)
+#define oc_pty_updated_data_free(value) OC_FREE_(pty_updated_data, value)
+#define oc_pty_updated_decode(out, json, path, err) OC_DECODE_(pty_updated, out, json, path, err)
+#define oc_pty_updated_encode(value, out, err) OC_ENCODE_(pty_updated, value, out, err)
+#define oc_pty_updated_cleanup(value) OC_CLEANUP_(pty_updated, value)
+#define oc_pty_updated_free(value) OC_FREE_(pty_updated, value)
+#define oc_request_id_decode(out, json, path, err) OC_DECODE_(request_id, out, json, path, err)
+#define oc_request_id_encode(value, out, err) OC_ENCODE_(request_id, value, out, err)
+#define oc_request_id_cleanup(value) OC_CLEANUP_(request_id, value)
+#define oc_request_id_free(value) OC_FREE_(request_id, value)
+#define oc_question_info_list_decode(out, json, path, err) OC_DECODE_(question_info_list, out, json, path, err)
+#define oc_question_info_list_encode(value, out, err) OC_ENCODE_(question_info_list, value, out, err)
+#define oc_question_info_list_cleanup(value) OC_CLEANUP_(question_info_list, value)
+#define oc_question_info_list_free(value) OC_FREE_(question_info_list, value)
+#define oc_question_tool_decode(out, json, path, err) OC_DECODE_(question_tool, out, json, path, err)
+#define oc_question_tool_encode(value, out, err) OC_ENCODE_(question_tool, value, out, err)
+#define oc_question_tool_cleanup(value) OC_CLEANUP_(question_tool, value)
+#define oc_question_tool_free(value) OC_FREE_(question_tool, value)
+#define oc_question_asked_data_decode(out, json, path, err) OC_DECODE_(question_asked_data, out, json, path, err)
+#define oc_question_asked_data_encode(value, out, err) OC_ENCODE_(question_asked_data, value, out, err)
+#define oc_question_asked_data_cleanup(value) OC_CLEANUP_(question_asked_data, value)
+#define oc_question_asked_data_free(value) OC_FREE_(question_asked_data, value)
+#define oc_question_asked_decode(out, json, path, err) OC_DECODE_(question_asked, out, json, path, err)
+#define oc_question_asked_encode(value, out, err) OC_ENCODE_(question_asked, value, out, err)
+#define oc_question_asked_cleanup(value) OC_CLEANUP_(question_asked, value)
+#define oc_question_asked_free(value) OC_FREE_(question_asked, value)
+#define oc_question_option_list_decode(out, json, path, err) OC_DECODE_(question_option_list, out, json, path, err)
+#define oc_question_option_list_encode(value, out, err) OC_ENCODE_(question_option_list, value, out, err)
+#define oc_question_option_list_cleanup(value) OC_CLEANUP_(question_option_list, value)
+#define oc_question_option_list_free(value) OC_FREE_(question_option_list, value)
+#define oc_question_info_decode(out, json, path, err) OC_DECODE_(question_info, out, json, path, err)
+#define oc_question_info_encode(value, out, err) OC_ENCODE_(question_info, value, out, err)
+#define oc_question_info_cleanup(value) OC_CLEANUP_(question_info, value)
+#define oc_question_info_free(value) OC_FREE_(question_info, value)
+#define oc_question_not_found_error_decode(out, json, path, err) OC_DECODE_(question_not_found_error, out, json, path, err)
+#define oc_question_not_found_error_encode(value, out, err) OC_ENCODE_(question_not_found_error, value, out, err)
+#define oc_question_not_found_error_cleanup(value) OC_CLEANUP_(question_not_found_error, value)
+#define oc_question_not_found_error_free(value) OC_FREE_(question_not_found_error, value)
+#define oc_question_option_decode(out, json, path, err) OC_DECODE_(question_option, out, json, path, err)
+#define oc_question_option_encode(value, out, err) OC_ENCODE_(question_option, value, out, err)
+#define oc_question_option_cleanup(value) OC_CLEANUP_(question_option, value)
+#define oc_question_option_free(value) OC_FREE_(question_option, value)
+#define oc_question_rejected_data_decode(out, json, path, err) OC_DECODE_(question_rejected_data, out, json, path, err)
+#define oc_question_rejected_data_encode(value, out, err) OC_ENCODE_(question_rejected_data, value, out, err)
+#define oc_question_rejected_data_cleanup(value) OC_CLEANUP_(question_rejected_data, value)
+#define oc_question_rejected_data_free(value) OC_FREE_(question_rejected_data, value)
+#define oc_question_rejected_2_decode(out, json, path, err) OC_DECODE_(question_rejected_2, out, json, path, err)
+#define oc_question_rejected_2_encode(value, out, err) OC_ENCODE_(question_rejected_2, value, out, err)
+#define oc_question_rejected_2_cleanup(value) OC_CLEANUP_(question_rejected_2, value)
+#define oc_question_rejected_2_free(value) OC_FREE_(question_rejected_2, value)
+#define oc_string_list_list_decode(out, json, path, err) OC_DECODE_(string_list_list, out, json, path, err)
+#define oc_string_list_list_encode(value, out, err) OC_ENCODE_(string_list_list, value, out, err)
+#define oc_string_list_list_cleanup(value) OC_CLEANUP_(string_list_list, value)
+#define oc_string_list_list_free(value) OC_FREE_(string_list_list, value)
+#define oc_question_replied_data_decode(out, json, path, err) OC_DECODE_(question_replied_data, out, json, path, err)
+#define oc_question_replied_data_encode(value, out, err) OC_ENCODE_(question_replied_data, value, out, err)
+#define oc_question_replied_data_cleanup(value) OC_CLEANUP_(question_replied_data, value)
+#define oc_question_replied_data_free(value) OC_FREE_(question_replied_data, value)
+#define oc_question_replied_2_decode(out, json, path, err) OC_DECODE_(question_replied_2, out, json, path, err)
+#define oc_question_replied_2_encode(value, out, err) OC_ENCODE_(question_replied_2, value, out, err)
+#define oc_question_replied_2_cleanup(value) OC_CLEANUP_(question_replied_2, value)
+#define oc_question_replied_2_free(value) OC_FREE_(question_replied_2, value)
+#define oc_question_request_list_location_decode(out, json, path, err) OC_DECODE_(question_request_list_location, out, json, path, err)
+#define oc_question_request_list_location_encode(value, out, err) OC_ENCODE_(question_request_list_location, value, out, err)
+#define oc_question_request_list_location_cleanup(value) OC_CLEANUP_(question_request_list_location, value)
+#define oc_question_request_list_location_free(value) OC_FREE_(question_request_list_location, value)
+#define oc_question_v2_request_list_decode(out, json, path, err) OC_DECODE_(question_v2_request_list, out, json, path, err)
+#define oc_question_v2_request_list_encode(value, out, err) OC_ENCODE_(question_v2_request_list, value, out, err)
+#define oc_question_v2_request_list_cleanup(value) OC_CLEANUP_(question_v2_request_list, value)
+#define oc_question_v2_request_list_free(value) OC_FREE_(question_v2_request_list, value)
+#define oc_question_request_list_response_decode(out, json, path, err) OC_DECODE_(question_request_list_response, out, json, path, err)
+#define oc_question_request_list_response_encode(value, out, err) OC_ENCODE_(question_request_list_response, value, out, err)
+#define oc_question_request_list_response_cleanup(value) OC_CLEANUP_(question_request_list_response, value)
+#define oc_question_request_list_response_free(value) OC_FREE_(question_request_list_response, value)
+#define oc_question_v2_info_list_decode(out, json, path, err) OC_DECODE_(question_v2_info_list, out, json, path, err)
+#define oc_question_v2_info_list_encode(value, out, err) OC_ENCODE_(question_v2_info_list, value, out, err)
+#define oc_question_v2_info_list_cleanup(value) OC_CLEANUP_(question_v2_info_list, value)
+#define oc_question_v2_info_list_free(value) OC_FREE_(question_v2_info_list, value)
+#define oc_question_v2_tool_decode(out, json, path, err) OC_DECODE_(question_v2_tool, out, json, path, err)
+#define oc_question_v2_tool_encode(value, out, err) OC_ENCODE_(question_v2_tool, value, out, err)
+#define oc_question_v2_tool_cleanup(value) OC_CLEANUP_(question_v2_tool, value)
+#define oc_question_v2_tool_free(value) OC_FREE_(question_v2_tool, value)
+#define oc_question_v2_asked_data_decode(out, json, path, err) OC_DECODE_(question_v2_asked_data, out, json, path, err)
+#define oc_question_v2_asked_data_encode(value, out, err) OC_ENCODE_(question_v2_asked_data, value, out, err)
+#define oc_question_v2_asked_data_cleanup(value) OC_CLEANUP_(question_v2_asked_data, value)
+#define oc_question_v2_asked_data_free(value) OC_FREE_(question_v2_asked_data, value)
+#define oc_question_v2_asked_decode(out, json, path, err) OC_DECODE_(question_v2_asked, out, json, path, err)
+#define oc_question_v2_asked_encode(value, out, err) OC_ENCODE_(question_v2_asked, value, out, err)
+#define oc_question_v2_asked_cleanup(value) OC_CLEANUP_(question_v2_asked, value)
+#define oc_question_v2_asked_free(value) OC_FREE_(question_v2_asked, value)
+#define oc_question_v2_option_list_decode(out, json, path, err) OC_DECODE_(question_v2_option_list, out, json, path, err)
+#define oc_question_v2_option_list_encode(value, out, err) OC_ENCODE_(question_v2_option_list, value, out, err)
+#define oc_question_v2_option_list_cleanup(value) OC_CLEANUP_(question_v2_option_list, value)
+#define oc_question_v2_option_list_free(value) OC_FREE_(question_v2_option_list, value)
+#define oc_question_v2_info_decode(out, json, path, err) OC_DECODE_(question_v2_info, out, json, path, err)
+#define oc_question_v2_info_encode(value, out, err) OC_ENCODE_(question_v2_info, value, out, err)
+#define oc_question_v2_info_cleanup(value) OC_CLEANUP_(question_v2_info, value)
+#define oc_question_v2_info_free(value) OC_FREE_(question_v2_info, value)
+#define oc_question_v2_option_decode(out, json, path, err) OC_DECODE_(question_v2_option, out, json, path, err)
+#define oc_question_v2_option_encode(value, out, err) OC_ENCODE_(question_v2_option, value, out, err)
+#define oc_question_v2_option_cleanup(value) OC_CLEANUP_(question_v2_option, value)
+#define oc_question_v2_option_free(value) OC_FREE_(question_v2_option, value)
+#define oc_question_v2_rejected_data_decode(out, json, path, err) OC_DECODE_(question_v2_rejected_data, out, json, path, err)
+#define oc_question_v2_rejected_data_encode(value, out, err) OC_ENCODE_(question_v2_rejected_data, value, out, err)
+#define oc_question_v2_rejected_data_cleanup(value) OC_CLEANUP_(question_v2_rejected_data, value)
+#define oc_question_v2_rejected_data_free(value) OC_FREE_(question_v2_rejected_data, value)
+#define oc_question_v2_rejected_decode(out, json, path, err) OC_DECODE_(question_v2_rejected, out, json, path, err)
+#define oc_question_v2_rejected_encode(value, out, err) OC_ENCODE_(question_v2_rejected, value, out, err)
+#define oc_question_v2_rejected_cleanup(value) OC_CLEANUP_(question_v2_rejected, value)
+#define oc_question_v2_rejected_free(value) OC_FREE_(question_v2_rejected, value)
+#define oc_question_v2_replied_data_decode(out, json, path, err) OC_DECODE_(question_v2_replied_data, out, json, path, err)
+#define oc_question_v2_replied_data_encode(value, out, err) OC_ENCODE_(question_v2_replied_data, value, out, err)
+#define oc_question_v2_replied_data_cleanup(value) OC_CLEANUP_(question_v2_replied_data, value)
+#define oc_question_v2_replied_data_free(value) OC_FREE_(question_v2_replied_data, value)
+#define oc_question_v2_replied_decode(out, json, path, err) OC_DECODE_(question_v2_replied, out, json, path, err)
+#define oc_question_v2_replied_encode(value, out, err) OC_ENCODE_(question_v2_replied, value, out, err)
+#define oc_question_v2_replied_cleanup(value) OC_CLEANUP_(question_v2_replied, value)
+#define oc_question_v2_replied_free(value) OC_FREE_(question_v2_replied, value)
+#define oc_question_v2_reply_decode(out, json, path, err) OC_DECODE_(question_v2_reply, out, json, path, err)
+#define oc_question_v2_reply_encode(value, out, err) OC_ENCODE_(question_v2_reply, value, out, err)
+#define oc_question_v2_reply_cleanup(value) OC_CLEANUP_(question_v2_reply, value)
+#define oc_question_v2_reply_free(value) OC_FREE_(question_v2_reply, value)
+#define oc_question_v2_request_decode(out, json, path, err) OC_DECODE_(question_v2_request, out, json, path, err)
+#define oc_question_v2_request_encode(value, out, err) OC_ENCODE_(question_v2_request, value, out, err)
+#define oc_question_v2_request_cleanup(value) OC_CLEANUP_(question_v2_request, value)
+#define oc_question_v2_request_free(value) OC_FREE_(question_v2_request, value)
+#define oc_reference_git_source_decode(out, json, path, err) OC_DECODE_(reference_git_source, out, json, path, err)
+#define oc_reference_git_source_encode(value, out, err) OC_ENCODE_(reference_git_source, value, out, err)
+#define oc_reference_git_source_cleanup(value) OC_CLEANUP_(reference_git_source, value)
+#define oc_reference_git_source_free(value) OC_FREE_(reference_git_source, value)
+#define oc_reference_local_source_decode(out, json, path, err) OC_DECODE_(reference_local_source, out, json, path, err)
+#define oc_reference_local_source_encode(value, out, err) OC_ENCODE_(reference_local_source, value, out, err)
+#define oc_reference_local_source_cleanup(value) OC_CLEANUP_(reference_local_source, value)
+#define oc_reference_local_source_free(value) OC_FREE_(reference_local_source, value)
+#define oc_reference_source_decode(out, json, path, err) OC_DECODE_(reference_source, out, json, path, err)
+#define oc_reference_source_encode(value, out, err) OC_ENCODE_(reference_source, value, out, err)
+#define oc_reference_source_cleanup(value) OC_CLEANUP_(reference_source, value)
+#define oc_reference_source_free(value) OC_FREE_(reference_source, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_reference_source_tag(const oc_reference_source *value);
-/* The name of a kind ("unknown" for OC_REFERENCE_SOURCE_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_reference_source_kind_name(oc_reference_source_kind kind);
+extern const char *const oc__k_reference_source[];
+#define oc_reference_source_kind_name(kind) oc__name_at(oc__k_reference_source, 3, kind)
 /* "description", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const char *oc_reference_source_description(const oc_reference_source *value);
 /* "hidden", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const bool *oc_reference_source_hidden(const oc_reference_source *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_info_decode(oc_reference_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_info_encode(const oc_reference_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_info_cleanup(oc_reference_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_info_free(oc_reference_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_info_list_decode(oc_reference_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_info_list_encode(const oc_reference_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_info_list_cleanup(oc_reference_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_info_list_free(oc_reference_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_list_location_decode(oc_reference_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_list_location_encode(const oc_reference_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_list_location_cleanup(oc_reference_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_list_location_free(oc_reference_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_list_response_decode(oc_reference_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_list_response_encode(const oc_reference_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_list_response_cleanup(oc_reference_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_list_response_free(oc_reference_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_reference_updated_decode(oc_reference_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_reference_updated_encode(const oc_reference_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_reference_updated_cleanup(oc_reference_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_reference_updated_free(oc_reference_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_revert_state_decode(oc_revert_state *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_revert_state_encode(const oc_revert_state *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_revert_state_cleanup(oc_revert_state *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_revert_state_free(oc_revert_state *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_server_connected_decode(oc_server_connected *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_server_connected_encode(const oc_server_connected *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_server_connected_cleanup(oc_server_connected *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_server_connected_free(oc_server_connected *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_service_unavailable_error_decode(oc_service_unavailable_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_service_unavailable_error_encode(const oc_service_unavailable_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_service_unavailable_error_cleanup(oc_service_unavailable_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_service_unavailable_error_free(oc_service_unavailable_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_summary_decode(oc_session_summary *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_summary_encode(const oc_session_summary *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_summary_cleanup(oc_session_summary *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_summary_free(oc_session_summary *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_tokens_cache_decode(oc_session_tokens_cache *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_tokens_cache_encode(const oc_session_tokens_cache *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_tokens_cache_cleanup(oc_session_tokens_cache *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_tokens_cache_free(oc_session_tokens_cache *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_tokens_decode(oc_session_tokens *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_tokens_encode(const oc_session_tokens *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_tokens_cleanup(oc_session_tokens *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_tokens_free(oc_session_tokens *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_share_decode(oc_session_share *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_share_encode(const oc_session_share *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_share_cleanup(oc_session_share *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_share_free(oc_session_share *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_model_decode(oc_session_model *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_model_encode(const oc_session_model *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_model_cleanup(oc_session_model *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_model_free(oc_session_model *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_time_decode(oc_session_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_time_encode(const oc_session_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_time_cleanup(oc_session_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_time_free(oc_session_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_revert_decode(oc_session_revert *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_revert_encode(const oc_session_revert *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_revert_cleanup(oc_session_revert *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_revert_free(oc_session_revert *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_decode(oc_session *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_encode(const oc_session *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_cleanup(oc_session *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_free(oc_session *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_active_value_decode(oc_session_active_value *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_active_value_encode(const oc_session_active_value *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_active_value_cleanup(oc_session_active_value *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_active_value_free(oc_session_active_value *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_active_value_map_decode(oc_session_active_value_map *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_active_value_map_encode(const oc_session_active_value_map *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_active_value_map_cleanup(oc_session_active_value_map *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_active_value_map_free(oc_session_active_value_map *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_compacted_data_decode(oc_session_compacted_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_compacted_data_encode(const oc_session_compacted_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_compacted_data_cleanup(oc_session_compacted_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_compacted_data_free(oc_session_compacted_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_compacted_decode(oc_session_compacted *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_compacted_encode(const oc_session_compacted *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_compacted_cleanup(oc_session_compacted *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_compacted_free(oc_session_compacted *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_create_body_decode(oc_session_create_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_create_body_encode(const oc_session_create_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_create_body_cleanup(oc_session_create_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_create_body_free(oc_session_create_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_created_data_decode(oc_session_created_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_created_data_encode(const oc_session_created_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_created_data_cleanup(oc_session_created_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_created_data_free(oc_session_created_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_created_decode(oc_session_created *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_created_encode(const oc_session_created *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_created_cleanup(oc_session_created *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_created_free(oc_session_created *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_deleted_data_decode(oc_session_deleted_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_deleted_data_encode(const oc_session_deleted_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_deleted_data_cleanup(oc_session_deleted_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_deleted_data_free(oc_session_deleted_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_deleted_decode(oc_session_deleted *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_deleted_encode(const oc_session_deleted *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_deleted_cleanup(oc_session_deleted *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_deleted_free(oc_session_deleted *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_diff_data_decode(oc_session_diff_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_diff_data_encode(const oc_session_diff_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_diff_data_cleanup(oc_session_diff_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_diff_data_free(oc_session_diff_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_diff_decode(oc_session_diff *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_diff_encode(const oc_session_diff *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_diff_cleanup(oc_session_diff *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_diff_free(oc_session_diff *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_agent_switched_data_decode(oc_session_next_agent_switched_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_agent_switched_data_encode(const oc_session_next_agent_switched_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_agent_switched_data_cleanup(oc_session_next_agent_switched_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_agent_switched_data_free(oc_session_next_agent_switched_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_agent_switched_decode(oc_session_next_agent_switched *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_agent_switched_encode(const oc_session_next_agent_switched *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_agent_switched_cleanup(oc_session_next_agent_switched *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_agent_switched_free(oc_session_next_agent_switched *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_model_switched_data_decode(oc_session_next_model_switched_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_model_switched_data_encode(const oc_session_next_model_switched_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_model_switched_data_cleanup(oc_session_next_model_switched_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_model_switched_data_free(oc_session_next_model_switched_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_model_switched_decode(oc_session_next_model_switched *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_model_switched_encode(const oc_session_next_model_switched *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_model_switched_cleanup(oc_session_next_model_switched *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_model_switched_free(oc_session_next_model_switched *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_moved_data_decode(oc_session_next_moved_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_moved_data_encode(const oc_session_next_moved_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_moved_data_cleanup(oc_session_next_moved_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_moved_data_free(oc_session_next_moved_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_moved_decode(oc_session_next_moved *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_moved_encode(const oc_session_next_moved *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_moved_cleanup(oc_session_next_moved *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_moved_free(oc_session_next_moved *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_prompted_data_delivery_decode(oc_session_next_prompted_data_delivery *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_prompted_data_delivery_encode(const oc_session_next_prompted_data_delivery *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_prompted_data_delivery_cleanup(oc_session_next_prompted_data_delivery *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_prompted_data_delivery_free(oc_session_next_prompted_data_delivery *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_next_prompted_data_delivery_wire(const oc_session_next_prompted_data_delivery *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_prompted_data_decode(oc_session_next_prompted_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_prompted_data_encode(const oc_session_next_prompted_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_prompted_data_cleanup(oc_session_next_prompted_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_prompted_data_free(oc_session_next_prompted_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_prompted_decode(oc_session_next_prompted *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_prompted_encode(const oc_session_next_prompted *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_prompted_cleanup(oc_session_next_prompted *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_prompted_free(oc_session_next_prompted *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_prompt_admitted_data_delivery_decode(oc_session_next_prompt_admitted_data_delivery *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_prompt_admitted_data_delivery_encode(const oc_session_next_prompt_admitted_data_delivery *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_prompt_admitted_data_delivery_cleanup(oc_session_next_prompt_admitted_data_delivery *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_prompt_admitted_data_delivery_free(oc_session_next_prompt_admitted_data_delivery *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_next_prompt_admitted_data_delivery_wire(const oc_session_next_prompt_admitted_data_delivery *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_prompt_admitted_data_decode(oc_session_next_prompt_admitted_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_prompt_admitted_data_encode(const oc_session_next_prompt_admitted_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_prompt_admitted_data_cleanup(oc_session_next_prompt_admitted_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_prompt_admitted_data_free(oc_session_next_prompt_admitted_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_prompt_admitted_decode(oc_session_next_prompt_admitted *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_prompt_admitted_encode(const oc_session_next_prompt_admitted *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_prompt_admitted_cleanup(oc_session_next_prompt_admitted *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_prompt_admitted_free(oc_session_next_prompt_admitted *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_context_updated_data_decode(oc_session_next_context_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_context_updated_data_encode(const oc_session_next_context_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_context_updated_data_cleanup(oc_session_next_context_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_context_updated_data_free(oc_session_next_context_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_context_updated_decode(oc_session_next_context_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_context_updated_encode(const oc_session_next_context_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_context_updated_cleanup(oc_session_next_context_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_context_updated_free(oc_session_next_context_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_synthetic_data_decode(oc_session_next_synthetic_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_synthetic_data_encode(const oc_session_next_synthetic_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_synthetic_data_cleanup(oc_session_next_synthetic_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_synthetic_data_free(oc_session_next_synthetic_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_synthetic_decode(oc_session_next_synthetic *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_synthetic_encode(const oc_session_next_synthetic *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_synthetic_cleanup(oc_session_next_synthetic *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_synthetic_free(oc_session_next_synthetic *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_shell_started_data_decode(oc_session_next_shell_started_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_shell_started_data_encode(const oc_session_next_shell_started_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_shell_started_data_cleanup(oc_session_next_shell_started_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_shell_started_data_free(oc_session_next_shell_started_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_shell_started_decode(oc_session_next_shell_started *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_shell_started_encode(const oc_session_next_shell_started *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_shell_started_cleanup(oc_session_next_shell_started *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_shell_started_free(oc_session_next_shell_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_shell_ended_data_decode(oc_session_next_shell_ended_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_shell_ended_data_encode(const oc_session_next_shell_ended_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_shell_ended_data_cleanup(oc_session_next_shell_ended_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_shell_ended_data_free(oc_session_next_shell_ended_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_shell_ended_decode(oc_session_next_shell_ended *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_shell_ended_encode(const oc_session_next_shell_ended *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_shell_ended_cleanup(oc_session_next_shell_ended *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_shell_ended_free(oc_session_next_shell_ended *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_started_data_decode(oc_session_next_step_started_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_started_data_encode(const oc_session_next_step_started_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_started_data_cleanup(oc_session_next_step_started_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_started_data_free(oc_session_next_step_started_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_started_decode(oc_session_next_step_started *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_started_encode(const oc_session_next_step_started *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_started_cleanup(oc_session_next_step_started *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_started_free(oc_session_next_step_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_ended_data_tokens_cache_decode(oc_session_next_step_ended_data_tokens_cache *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_ended_data_tokens_cache_encode(const oc_session_next_step_ended_data_tokens_cache *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_ended_data_tokens_cache_cleanup(oc_session_next_step_ended_data_tokens_cache *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_ended_data_tokens_cache_free(oc_session_next_step_ended_data_tokens_cache *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_ended_data_tokens_decode(oc_session_next_step_ended_data_tokens *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_ended_data_tokens_encode(const oc_session_next_step_ended_data_tokens *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_ended_data_tokens_cleanup(oc_session_next_step_ended_data_tokens *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_ended_data_tokens_free(oc_session_next_step_ended_data_tokens *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_ended_data_decode(oc_session_next_step_ended_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_ended_data_encode(const oc_session_next_step_ended_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_ended_data_cleanup(oc_session_next_step_ended_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_ended_data_free(oc_session_next_step_ended_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_ended_decode(oc_session_next_step_ended *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_ended_encode(const oc_session_next_step_ended *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_ended_cleanup(oc_session_next_step_ended *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_ended_free(oc_session_next_step_ended *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_error_unknown_decode(oc_session_error_unknown *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_error_unknown_encode(const oc_session_error_unknown *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_error_unknown_cleanup(oc_session_error_unknown *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_error_unknown_free(oc_session_error_unknown *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_failed_data_decode(oc_session_next_step_failed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_failed_data_encode(const oc_session_next_step_failed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_failed_data_cleanup(oc_session_next_step_failed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_failed_data_free(oc_session_next_step_failed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_step_failed_decode(oc_session_next_step_failed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_step_failed_encode(const oc_session_next_step_failed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_step_failed_cleanup(oc_session_next_step_failed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_step_failed_free(oc_session_next_step_failed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_started_data_decode(oc_session_next_text_started_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_started_data_encode(const oc_session_next_text_started_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_started_data_cleanup(oc_session_next_text_started_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_started_data_free(oc_session_next_text_started_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_started_decode(oc_session_next_text_started *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_started_encode(const oc_session_next_text_started *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_started_cleanup(oc_session_next_text_started *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_started_free(oc_session_next_text_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_ended_data_decode(oc_session_next_text_ended_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_ended_data_encode(const oc_session_next_text_ended_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_ended_data_cleanup(oc_session_next_text_ended_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_ended_data_free(oc_session_next_text_ended_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_ended_decode(oc_session_next_text_ended *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_ended_encode(const oc_session_next_text_ended *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_ended_cleanup(oc_session_next_text_ended *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_ended_free(oc_session_next_text_ended *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_started_data_decode(oc_session_next_tool_input_started_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_started_data_encode(const oc_session_next_tool_input_started_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_started_data_cleanup(oc_session_next_tool_input_started_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_started_data_free(oc_session_next_tool_input_started_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_started_decode(oc_session_next_tool_input_started *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_started_encode(const oc_session_next_tool_input_started *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_started_cleanup(oc_session_next_tool_input_started *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_started_free(oc_session_next_tool_input_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_ended_data_decode(oc_session_next_tool_input_ended_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_ended_data_encode(const oc_session_next_tool_input_ended_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_ended_data_cleanup(oc_session_next_tool_input_ended_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_ended_data_free(oc_session_next_tool_input_ended_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_ended_decode(oc_session_next_tool_input_ended *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_ended_encode(const oc_session_next_tool_input_ended *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_ended_cleanup(oc_session_next_tool_input_ended *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_ended_free(oc_session_next_tool_input_ended *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_called_data_provider_decode(oc_session_next_tool_called_data_provider *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_called_data_provider_encode(const oc_session_next_tool_called_data_provider *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_called_data_provider_cleanup(oc_session_next_tool_called_data_provider *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_called_data_provider_free(oc_session_next_tool_called_data_provider *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_called_data_decode(oc_session_next_tool_called_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_called_data_encode(const oc_session_next_tool_called_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_called_data_cleanup(oc_session_next_tool_called_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_called_data_free(oc_session_next_tool_called_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_called_decode(oc_session_next_tool_called *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_called_encode(const oc_session_next_tool_called *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_called_cleanup(oc_session_next_tool_called *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_called_free(oc_session_next_tool_called *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_progress_data_decode(oc_session_next_tool_progress_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_progress_data_encode(const oc_session_next_tool_progress_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_progress_data_cleanup(oc_session_next_tool_progress_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_progress_data_free(oc_session_next_tool_progress_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_progress_decode(oc_session_next_tool_progress *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_progress_encode(const oc_session_next_tool_progress *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_progress_cleanup(oc_session_next_tool_progress *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_progress_free(oc_session_next_tool_progress *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_success_data_provider_decode(oc_session_next_tool_success_data_provider *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_success_data_provider_encode(const oc_session_next_tool_success_data_provider *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_success_data_provider_cleanup(oc_session_next_tool_success_data_provider *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_success_data_provider_free(oc_session_next_tool_success_data_provider *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_success_data_decode(oc_session_next_tool_success_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_success_data_encode(const oc_session_next_tool_success_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_success_data_cleanup(oc_session_next_tool_success_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_success_data_free(oc_session_next_tool_success_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_success_decode(oc_session_next_tool_success *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_success_encode(const oc_session_next_tool_success *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_success_cleanup(oc_session_next_tool_success *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_success_free(oc_session_next_tool_success *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_failed_data_provider_decode(oc_session_next_tool_failed_data_provider *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_failed_data_provider_encode(const oc_session_next_tool_failed_data_provider *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_failed_data_provider_cleanup(oc_session_next_tool_failed_data_provider *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_failed_data_provider_free(oc_session_next_tool_failed_data_provider *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_failed_data_decode(oc_session_next_tool_failed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_failed_data_encode(const oc_session_next_tool_failed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_failed_data_cleanup(oc_session_next_tool_failed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_failed_data_free(oc_session_next_tool_failed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_failed_decode(oc_session_next_tool_failed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_failed_encode(const oc_session_next_tool_failed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_failed_cleanup(oc_session_next_tool_failed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_failed_free(oc_session_next_tool_failed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_started_data_decode(oc_session_next_reasoning_started_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_started_data_encode(const oc_session_next_reasoning_started_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_started_data_cleanup(oc_session_next_reasoning_started_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_started_data_free(oc_session_next_reasoning_started_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_started_decode(oc_session_next_reasoning_started *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_started_encode(const oc_session_next_reasoning_started *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_started_cleanup(oc_session_next_reasoning_started *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_started_free(oc_session_next_reasoning_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_ended_data_decode(oc_session_next_reasoning_ended_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_ended_data_encode(const oc_session_next_reasoning_ended_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_ended_data_cleanup(oc_session_next_reasoning_ended_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_ended_data_free(oc_session_next_reasoning_ended_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_ended_decode(oc_session_next_reasoning_ended *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_ended_encode(const oc_session_next_reasoning_ended *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_ended_cleanup(oc_session_next_reasoning_ended *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_ended_free(oc_session_next_reasoning_ended *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_retry_error_decode(oc_session_next_retry_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_retry_error_encode(const oc_session_next_retry_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_retry_error_cleanup(oc_session_next_retry_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_retry_error_free(oc_session_next_retry_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_retried_data_decode(oc_session_next_retried_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_retried_data_encode(const oc_session_next_retried_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_retried_data_cleanup(oc_session_next_retried_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_retried_data_free(oc_session_next_retried_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_retried_decode(oc_session_next_retried *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_retried_encode(const oc_session_next_retried *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_retried_cleanup(oc_session_next_retried *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_retried_free(oc_session_next_retried *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_started_data_reason_decode(oc_session_next_compaction_started_data_reason *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_started_data_reason_encode(const oc_session_next_compaction_started_data_reason *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_started_data_reason_cleanup(oc_session_next_compaction_started_data_reason *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_started_data_reason_free(oc_session_next_compaction_started_data_reason *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_next_compaction_started_data_reason_wire(const oc_session_next_compaction_started_data_reason *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_started_data_decode(oc_session_next_compaction_started_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_started_data_encode(const oc_session_next_compaction_started_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_started_data_cleanup(oc_session_next_compaction_started_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_started_data_free(oc_session_next_compaction_started_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_started_decode(oc_session_next_compaction_started *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_started_encode(const oc_session_next_compaction_started *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_started_cleanup(oc_session_next_compaction_started *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_started_free(oc_session_next_compaction_started *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_ended_data_reason_decode(oc_session_next_compaction_ended_data_reason *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_ended_data_reason_encode(const oc_session_next_compaction_ended_data_reason *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_ended_data_reason_cleanup(oc_session_next_compaction_ended_data_reason *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_ended_data_reason_free(oc_session_next_compaction_ended_data_reason *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_next_compaction_ended_data_reason_wire(const oc_session_next_compaction_ended_data_reason *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_ended_data_decode(oc_session_next_compaction_ended_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_ended_data_encode(const oc_session_next_compaction_ended_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_ended_data_cleanup(oc_session_next_compaction_ended_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_ended_data_free(oc_session_next_compaction_ended_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_ended_decode(oc_session_next_compaction_ended *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_ended_encode(const oc_session_next_compaction_ended *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_ended_cleanup(oc_session_next_compaction_ended *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_ended_free(oc_session_next_compaction_ended *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_staged_data_decode(oc_session_next_revert_staged_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_staged_data_encode(const oc_session_next_revert_staged_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_staged_data_cleanup(oc_session_next_revert_staged_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_staged_data_free(oc_session_next_revert_staged_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_staged_decode(oc_session_next_revert_staged *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_staged_encode(const oc_session_next_revert_staged *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_staged_cleanup(oc_session_next_revert_staged *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_staged_free(oc_session_next_revert_staged *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_cleared_data_decode(oc_session_next_revert_cleared_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_cleared_data_encode(const oc_session_next_revert_cleared_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_cleared_data_cleanup(oc_session_next_revert_cleared_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_cleared_data_free(oc_session_next_revert_cleared_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_cleared_decode(oc_session_next_revert_cleared *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_cleared_encode(const oc_session_next_revert_cleared *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_cleared_cleanup(oc_session_next_revert_cleared *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_cleared_free(oc_session_next_revert_cleared *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_committed_data_decode(oc_session_next_revert_committed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_committed_data_encode(const oc_session_next_revert_committed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_committed_data_cleanup(oc_session_next_revert_committed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_committed_data_free(oc_session_next_revert_committed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_revert_committed_decode(oc_session_next_revert_committed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_revert_committed_encode(const oc_session_next_revert_committed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_revert_committed_cleanup(oc_session_next_revert_committed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_revert_committed_free(oc_session_next_revert_committed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_durable_event_decode(oc_session_durable_event *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_durable_event_encode(const oc_session_durable_event *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_durable_event_cleanup(oc_session_durable_event *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_durable_event_free(oc_session_durable_event *value);
+#define oc_reference_info_decode(out, json, path, err) OC_DECODE_(reference_info, out, json, path, err)
+#define oc_reference_info_encode(value, out, err) OC_ENCODE_(reference_info, value, out, err)
+#define oc_reference_info_cleanup(value) OC_CLEANUP_(reference_info, value)
+#define oc_reference_info_free(value) OC_FREE_(reference_info, value)
+#define oc_reference_info_list_decode(out, json, path, err) OC_DECODE_(reference_info_list, out, json, path, err)
+#define oc_reference_info_list_encode(value, out, err) OC_ENCODE_(reference_info_list, value, out, err)
+#define oc_reference_info_list_cleanup(value) OC_CLEANUP_(reference_info_list, value)
+#define oc_reference_info_list_free(value) OC_FREE_(reference_info_list, value)
+#define oc_reference_list_location_decode(out, json, path, err) OC_DECODE_(reference_list_location, out, json, path, err)
+#define oc_reference_list_location_encode(value, out, err) OC_ENCODE_(reference_list_location, value, out, err)
+#define oc_reference_list_location_cleanup(value) OC_CLEANUP_(reference_list_location, value)
+#define oc_reference_list_location_free(value) OC_FREE_(reference_list_location, value)
+#define oc_reference_list_response_decode(out, json, path, err) OC_DECODE_(reference_list_response, out, json, path, err)
+#define oc_reference_list_response_encode(value, out, err) OC_ENCODE_(reference_list_response, value, out, err)
+#define oc_reference_list_response_cleanup(value) OC_CLEANUP_(reference_list_response, value)
+#define oc_reference_list_response_free(value) OC_FREE_(reference_list_response, value)
+#define oc_reference_updated_decode(out, json, path, err) OC_DECODE_(reference_updated, out, json, path, err)
+#define oc_reference_updated_encode(value, out, err) OC_ENCODE_(reference_updated, value, out, err)
+#define oc_reference_updated_cleanup(value) OC_CLEANUP_(reference_updated, value)
+#define oc_reference_updated_free(value) OC_FREE_(reference_updated, value)
+#define oc_revert_state_decode(out, json, path, err) OC_DECODE_(revert_state, out, json, path, err)
+#define oc_revert_state_encode(value, out, err) OC_ENCODE_(revert_state, value, out, err)
+#define oc_revert_state_cleanup(value) OC_CLEANUP_(revert_state, value)
+#define oc_revert_state_free(value) OC_FREE_(revert_state, value)
+#define oc_server_connected_decode(out, json, path, err) OC_DECODE_(server_connected, out, json, path, err)
+#define oc_server_connected_encode(value, out, err) OC_ENCODE_(server_connected, value, out, err)
+#define oc_server_connected_cleanup(value) OC_CLEANUP_(server_connected, value)
+#define oc_server_connected_free(value) OC_FREE_(server_connected, value)
+#define oc_service_unavailable_error_decode(out, json, path, err) OC_DECODE_(service_unavailable_error, out, json, path, err)
+#define oc_service_unavailable_error_encode(value, out, err) OC_ENCODE_(service_unavailable_error, value, out, err)
+#define oc_service_unavailable_error_cleanup(value) OC_CLEANUP_(service_unavailable_error, value)
+#define oc_service_unavailable_error_free(value) OC_FREE_(service_unavailable_error, value)
+#define oc_session_summary_decode(out, json, path, err) OC_DECODE_(session_summary, out, json, path, err)
+#define oc_session_summary_encode(value, out, err) OC_ENCODE_(session_summary, value, out, err)
+#define oc_session_summary_cleanup(value) OC_CLEANUP_(session_summary, value)
+#define oc_session_summary_free(value) OC_FREE_(session_summary, value)
+#define oc_session_tokens_cache_decode(out, json, path, err) OC_DECODE_(session_tokens_cache, out, json, path, err)
+#define oc_session_tokens_cache_encode(value, out, err) OC_ENCODE_(session_tokens_cache, value, out, err)
+#define oc_session_tokens_cache_cleanup(value) OC_CLEANUP_(session_tokens_cache, value)
+#define oc_session_tokens_cache_free(value) OC_FREE_(session_tokens_cache, value)
+#define oc_session_tokens_decode(out, json, path, err) OC_DECODE_(session_tokens, out, json, path, err)
+#define oc_session_tokens_encode(value, out, err) OC_ENCODE_(session_tokens, value, out, err)
+#define oc_session_tokens_cleanup(value) OC_CLEANUP_(session_tokens, value)
+#define oc_session_tokens_free(value) OC_FREE_(session_tokens, value)
+#define oc_session_share_decode(out, json, path, err) OC_DECODE_(session_share, out, json, path, err)
+#define oc_session_share_encode(value, out, err) OC_ENCODE_(session_share, value, out, err)
+#define oc_session_share_cleanup(value) OC_CLEANUP_(session_share, value)
+#define oc_session_share_free(value) OC_FREE_(session_share, value)
+#define oc_session_model_decode(out, json, path, err) OC_DECODE_(session_model, out, json, path, err)
+#define oc_session_model_encode(value, out, err) OC_ENCODE_(session_model, value, out, err)
+#define oc_session_model_cleanup(value) OC_CLEANUP_(session_model, value)
+#define oc_session_model_free(value) OC_FREE_(session_model, value)
+#define oc_session_time_decode(out, json, path, err) OC_DECODE_(session_time, out, json, path, err)
+#define oc_session_time_encode(value, out, err) OC_ENCODE_(session_time, value, out, err)
+#define oc_session_time_cleanup(value) OC_CLEANUP_(session_time, value)
+#define oc_session_time_free(value) OC_FREE_(session_time, value)
+#define oc_session_revert_decode(out, json, path, err) OC_DECODE_(session_revert, out, json, path, err)
+#define oc_session_revert_encode(value, out, err) OC_ENCODE_(session_revert, value, out, err)
+#define oc_session_revert_cleanup(value) OC_CLEANUP_(session_revert, value)
+#define oc_session_revert_free(value) OC_FREE_(session_revert, value)
+#define oc_session_decode(out, json, path, err) OC_DECODE_(session, out, json, path, err)
+#define oc_session_encode(value, out, err) OC_ENCODE_(session, value, out, err)
+#define oc_session_cleanup(value) OC_CLEANUP_(session, value)
+#define oc_session_free(value) OC_FREE_(session, value)
+#define oc_session_active_value_decode(out, json, path, err) OC_DECODE_(session_active_value, out, json, path, err)
+#define oc_session_active_value_encode(value, out, err) OC_ENCODE_(session_active_value, value, out, err)
+#define oc_session_active_value_cleanup(value) OC_CLEANUP_(session_active_value, value)
+#define oc_session_active_value_free(value) OC_FREE_(session_active_value, value)
+#define oc_session_active_value_map_decode(out, json, path, err) OC_DECODE_(session_active_value_map, out, json, path, err)
+#define oc_session_active_value_map_encode(value, out, err) OC_ENCODE_(session_active_value_map, value, out, err)
+#define oc_session_active_value_map_cleanup(value) OC_CLEANUP_(session_active_value_map, value)
+#define oc_session_active_value_map_free(value) OC_FREE_(session_active_value_map, value)
+#define oc_session_compacted_data_decode(out, json, path, err) OC_DECODE_(session_compacted_data, out, json, path, err)
+#define oc_session_compacted_data_encode(value, out, err) OC_ENCODE_(session_compacted_data, value, out, err)
+#define oc_session_compacted_data_cleanup(value) OC_CLEANUP_(session_compacted_data, value)
+#define oc_session_compacted_data_free(value) OC_FREE_(session_compacted_data, value)
+#define oc_session_compacted_decode(out, json, path, err) OC_DECODE_(session_compacted, out, json, path, err)
+#define oc_session_compacted_encode(value, out, err) OC_ENCODE_(session_compacted, value, out, err)
+#define oc_session_compacted_cleanup(value) OC_CLEANUP_(session_compacted, value)
+#define oc_session_compacted_free(value) OC_FREE_(session_compacted, value)
+#define oc_session_create_body_decode(out, json, path, err) OC_DECODE_(session_create_body, out, json, path, err)
+#define oc_session_create_body_encode(value, out, err) OC_ENCODE_(session_create_body, value, out, err)
+#define oc_session_create_body_cleanup(value) OC_CLEANUP_(session_create_body, value)
+#define oc_session_create_body_free(value) OC_FREE_(session_create_body, value)
+#define oc_session_created_data_decode(out, json, path, err) OC_DECODE_(session_created_data, out, json, path, err)
+#define oc_session_created_data_encode(value, out, err) OC_ENCODE_(session_created_data, value, out, err)
+#define oc_session_created_data_cleanup(value) OC_CLEANUP_(session_created_data, value)
+#define oc_session_created_data_free(value) OC_FREE_(session_created_data, value)
+#define oc_session_created_decode(out, json, path, err) OC_DECODE_(session_created, out, json, path, err)
+#define oc_session_created_encode(value, out, err) OC_ENCODE_(session_created, value, out, err)
+#define oc_session_created_cleanup(value) OC_CLEANUP_(session_created, value)
+#define oc_session_created_free(value) OC_FREE_(session_created, value)
+#define oc_session_deleted_data_decode(out, json, path, err) OC_DECODE_(session_deleted_data, out, json, path, err)
+#define oc_session_deleted_data_encode(value, out, err) OC_ENCODE_(session_deleted_data, value, out, err)
+#define oc_session_deleted_data_cleanup(value) OC_CLEANUP_(session_deleted_data, value)
+#define oc_session_deleted_data_free(value) OC_FREE_(session_deleted_data, value)
+#define oc_session_deleted_decode(out, json, path, err) OC_DECODE_(session_deleted, out, json, path, err)
+#define oc_session_deleted_encode(value, out, err) OC_ENCODE_(session_deleted, value, out, err)
+#define oc_session_deleted_cleanup(value) OC_CLEANUP_(session_deleted, value)
+#define oc_session_deleted_free(value) OC_FREE_(session_deleted, value)
+#define oc_session_diff_data_decode(out, json, path, err) OC_DECODE_(session_diff_data, out, json, path, err)
+#define oc_session_diff_data_encode(value, out, err) OC_ENCODE_(session_diff_data, value, out, err)
+#define oc_session_diff_data_cleanup(value) OC_CLEANUP_(session_diff_data, value)
+#define oc_session_diff_data_free(value) OC_FREE_(session_diff_data, value)
+#define oc_session_diff_decode(out, json, path, err) OC_DECODE_(session_diff, out, json, path, err)
+#define oc_session_diff_encode(value, out, err) OC_ENCODE_(session_diff, value, out, err)
+#define oc_session_diff_cleanup(value) OC_CLEANUP_(session_diff, value)
+#define oc_session_diff_free(value) OC_FREE_(session_diff, value)
+#define oc_session_next_agent_switched_data_decode(out, json, path, err) OC_DECODE_(session_next_agent_switched_data, out, json, path, err)
+#define oc_session_next_agent_switched_data_encode(value, out, err) OC_ENCODE_(session_next_agent_switched_data, value, out, err)
+#define oc_session_next_agent_switched_data_cleanup(value) OC_CLEANUP_(session_next_agent_switched_data, value)
+#define oc_session_next_agent_switched_data_free(value) OC_FREE_(session_next_agent_switched_data, value)
+#define oc_session_next_agent_switched_decode(out, json, path, err) OC_DECODE_(session_next_agent_switched, out, json, path, err)
+#define oc_session_next_agent_switched_encode(value, out, err) OC_ENCODE_(session_next_agent_switched, value, out, err)
+#define oc_session_next_agent_switched_cleanup(value) OC_CLEANUP_(session_next_agent_switched, value)
+#define oc_session_next_agent_switched_free(value) OC_FREE_(session_next_agent_switched, value)
+#define oc_session_next_model_switched_data_decode(out, json, path, err) OC_DECODE_(session_next_model_switched_data, out, json, path, err)
+#define oc_session_next_model_switched_data_encode(value, out, err) OC_ENCODE_(session_next_model_switched_data, value, out, err)
+#define oc_session_next_model_switched_data_cleanup(value) OC_CLEANUP_(session_next_model_switched_data, value)
+#define oc_session_next_model_switched_data_free(value) OC_FREE_(session_next_model_switched_data, value)
+#define oc_session_next_model_switched_decode(out, json, path, err) OC_DECODE_(session_next_model_switched, out, json, path, err)
+#define oc_session_next_model_switched_encode(value, out, err) OC_ENCODE_(session_next_model_switched, value, out, err)
+#define oc_session_next_model_switched_cleanup(value) OC_CLEANUP_(session_next_model_switched, value)
+#define oc_session_next_model_switched_free(value) OC_FREE_(session_next_model_switched, value)
+#define oc_session_next_moved_data_decode(out, json, path, err) OC_DECODE_(session_next_moved_data, out, json, path, err)
+#define oc_session_next_moved_data_encode(value, out, err) OC_ENCODE_(session_next_moved_data, value, out, err)
+#define oc_session_next_moved_data_cleanup(value) OC_CLEANUP_(session_next_moved_data, value)
+#define oc_session_next_moved_data_free(value) OC_FREE_(session_next_moved_data, value)
+#define oc_session_next_moved_decode(out, json, path, err) OC_DECODE_(session_next_moved, out, json, path, err)
+#define oc_session_next_moved_encode(value, out, err) OC_ENCODE_(session_next_moved, value, out, err)
+#define oc_session_next_moved_cleanup(value) OC_CLEANUP_(session_next_moved, value)
+#define oc_session_next_moved_free(value) OC_FREE_(session_next_moved, value)
+#define oc_session_next_prompted_data_delivery_decode(out, json, path, err) OC_DECODE_(session_next_prompted_data_delivery, out, json, path, err)
+#define oc_session_next_prompted_data_delivery_encode(value, out, err) OC_ENCODE_(session_next_prompted_data_delivery, value, out, err)
+#define oc_session_next_prompted_data_delivery_cleanup(value) OC_CLEANUP_(session_next_prompted_data_delivery, value)
+#define oc_session_next_prompted_data_delivery_free(value) OC_FREE_(session_next_prompted_data_delivery, value)
+#define oc_session_next_prompted_data_delivery_wire(value) oc__wire(&oc__j_session_next_prompted_data_delivery, OC_AS_CONST_(oc_session_next_prompted_data_delivery, value))
+#define oc_session_next_prompted_data_decode(out, json, path, err) OC_DECODE_(session_next_prompted_data, out, json, path, err)
+#define oc_session_next_prompted_data_encode(value, out, err) OC_ENCODE_(session_next_prompted_data, value, out, err)
+#define oc_session_next_prompted_data_cleanup(value) OC_CLEANUP_(session_next_prompted_data, value)
+#define oc_session_next_prompted_data_free(value) OC_FREE_(session_next_prompted_data, value)
+#define oc_session_next_prompted_decode(out, json, path, err) OC_DECODE_(session_next_prompted, out, json, path, err)
+#define oc_session_next_prompted_encode(value, out, err) OC_ENCODE_(session_next_prompted, value, out, err)
+#define oc_session_next_prompted_cleanup(value) OC_CLEANUP_(session_next_prompted, value)
+#define oc_session_next_prompted_free(value) OC_FREE_(session_next_prompted, value)
+#define oc_session_next_prompt_admitted_data_delivery_decode(out, json, path, err) OC_DECODE_(session_next_prompt_admitted_data_delivery, out, json, path, err)
+#define oc_session_next_prompt_admitted_data_delivery_encode(value, out, err) OC_ENCODE_(session_next_prompt_admitted_data_delivery, value, out, err)
+#define oc_session_next_prompt_admitted_data_delivery_cleanup(value) OC_CLEANUP_(session_next_prompt_admitted_data_delivery, value)
+#define oc_session_next_prompt_admitted_data_delivery_free(value) OC_FREE_(session_next_prompt_admitted_data_delivery, value)
+#define oc_session_next_prompt_admitted_data_delivery_wire(value) oc__wire(&oc__j_session_next_prompt_admitted_data_delivery, OC_AS_CONST_(oc_session_next_prompt_admitted_data_delivery, value))
+#define oc_session_next_prompt_admitted_data_decode(out, json, path, err) OC_DECODE_(session_next_prompt_admitted_data, out, json, path, err)
+#define oc_session_next_prompt_admitted_data_encode(value, out, err) OC_ENCODE_(session_next_prompt_admitted_data, value, out, err)
+#define oc_session_next_prompt_admitted_data_cleanup(value) OC_CLEANUP_(session_next_prompt_admitted_data, value)
+#define oc_session_next_prompt_admitted_data_free(value) OC_FREE_(session_next_prompt_admitted_data, value)
+#define oc_session_next_prompt_admitted_decode(out, json, path, err) OC_DECODE_(session_next_prompt_admitted, out, json, path, err)
+#define oc_session_next_prompt_admitted_encode(value, out, err) OC_ENCODE_(session_next_prompt_admitted, value, out, err)
+#define oc_session_next_prompt_admitted_cleanup(value) OC_CLEANUP_(session_next_prompt_admitted, value)
+#define oc_session_next_prompt_admitted_free(value) OC_FREE_(session_next_prompt_admitted, value)
+#define oc_session_next_context_updated_data_decode(out, json, path, err) OC_DECODE_(session_next_context_updated_data, out, json, path, err)
+#define oc_session_next_context_updated_data_encode(value, out, err) OC_ENCODE_(session_next_context_updated_data, value, out, err)
+#define oc_session_next_context_updated_data_cleanup(value) OC_CLEANUP_(session_next_context_updated_data, value)
+#define oc_session_next_context_updated_data_free(value) OC_FREE_(session_next_context_updated_data, value)
+#define oc_session_next_context_updated_decode(out, json, path, err) OC_DECODE_(session_next_context_updated, out, json, path, err)
+#define oc_session_next_context_updated_encode(value, out, err) OC_ENCODE_(session_next_context_updated, value, out, err)
+#define oc_session_next_context_updated_cleanup(value) OC_CLEANUP_(session_next_context_updated, value)
+#define oc_session_next_context_updated_free(value) OC_FREE_(session_next_context_updated, value)
+#define oc_session_next_synthetic_data_decode(out, json, path, err) OC_DECODE_(session_next_synthetic_data, out, json, path, err)
+#define oc_session_next_synthetic_data_encode(value, out, err) OC_ENCODE_(session_next_synthetic_data, value, out, err)
+#define oc_session_next_synthetic_data_cleanup(value) OC_CLEANUP_(session_next_synthetic_data, value)
+#define oc_session_next_synthetic_data_free(value) OC_FREE_(session_next_synthetic_data, value)
+#define oc_session_next_synthetic_decode(out, json, path, err) OC_DECODE_(session_next_synthetic, out, json, path, err)
+#define oc_session_next_synthetic_encode(value, out, err) OC_ENCODE_(session_next_synthetic, value, out, err)
+#define oc_session_next_synthetic_cleanup(value) OC_CLEANUP_(session_next_synthetic, value)
+#define oc_session_next_synthetic_free(value) OC_FREE_(session_next_synthetic, value)
+#define oc_session_next_shell_started_data_decode(out, json, path, err) OC_DECODE_(session_next_shell_started_data, out, json, path, err)
+#define oc_session_next_shell_started_data_encode(value, out, err) OC_ENCODE_(session_next_shell_started_data, value, out, err)
+#define oc_session_next_shell_started_data_cleanup(value) OC_CLEANUP_(session_next_shell_started_data, value)
+#define oc_session_next_shell_started_data_free(value) OC_FREE_(session_next_shell_started_data, value)
+#define oc_session_next_shell_started_decode(out, json, path, err) OC_DECODE_(session_next_shell_started, out, json, path, err)
+#define oc_session_next_shell_started_encode(value, out, err) OC_ENCODE_(session_next_shell_started, value, out, err)
+#define oc_session_next_shell_started_cleanup(value) OC_CLEANUP_(session_next_shell_started, value)
+#define oc_session_next_shell_started_free(value) OC_FREE_(session_next_shell_started, value)
+#define oc_session_next_shell_ended_data_decode(out, json, path, err) OC_DECODE_(session_next_shell_ended_data, out, json, path, err)
+#define oc_session_next_shell_ended_data_encode(value, out, err) OC_ENCODE_(session_next_shell_ended_data, value, out, err)
+#define oc_session_next_shell_ended_data_cleanup(value) OC_CLEANUP_(session_next_shell_ended_data, value)
+#define oc_session_next_shell_ended_data_free(value) OC_FREE_(session_next_shell_ended_data, value)
+#define oc_session_next_shell_ended_decode(out, json, path, err) OC_DECODE_(session_next_shell_ended, out, json, path, err)
+#define oc_session_next_shell_ended_encode(value, out, err) OC_ENCODE_(session_next_shell_ended, value, out, err)
+#define oc_session_next_shell_ended_cleanup(value) OC_CLEANUP_(session_next_shell_ended, value)
+#define oc_session_next_shell_ended_free(value) OC_FREE_(session_next_shell_ended, value)
+#define oc_session_next_step_started_data_decode(out, json, path, err) OC_DECODE_(session_next_step_started_data, out, json, path, err)
+#define oc_session_next_step_started_data_encode(value, out, err) OC_ENCODE_(session_next_step_started_data, value, out, err)
+#define oc_session_next_step_started_data_cleanup(value) OC_CLEANUP_(session_next_step_started_data, value)
+#define oc_session_next_step_started_data_free(value) OC_FREE_(session_next_step_started_data, value)
+#define oc_session_next_step_started_decode(out, json, path, err) OC_DECODE_(session_next_step_started, out, json, path, err)
+#define oc_session_next_step_started_encode(value, out, err) OC_ENCODE_(session_next_step_started, value, out, err)
+#define oc_session_next_step_started_cleanup(value) OC_CLEANUP_(session_next_step_started, value)
+#define oc_session_next_step_started_free(value) OC_FREE_(session_next_step_started, value)
+#define oc_session_next_step_ended_data_tokens_cache_decode(out, json, path, err) OC_DECODE_(session_next_step_ended_data_tokens_cache, out, json, path, err)
+#define oc_session_next_step_ended_data_tokens_cache_encode(value, out, err) OC_ENCODE_(session_next_step_ended_data_tokens_cache, value, out, err)
+#define oc_session_next_step_ended_data_tokens_cache_cleanup(value) OC_CLEANUP_(session_next_step_ended_data_tokens_cache, value)
+#define oc_session_next_step_ended_data_tokens_cache_free(value) OC_FREE_(session_next_step_ended_data_tokens_cache, value)
+#define oc_session_next_step_ended_data_tokens_decode(out, json, path, err) OC_DECODE_(session_next_step_ended_data_tokens, out, json, path, err)
+#define oc_session_next_step_ended_data_tokens_encode(value, out, err) OC_ENCODE_(session_next_step_ended_data_tokens, value, out, err)
+#define oc_session_next_step_ended_data_tokens_cleanup(value) OC_CLEANUP_(session_next_step_ended_data_tokens, value)
+#define oc_session_next_step_ended_data_tokens_free(value) OC_FREE_(session_next_step_ended_data_tokens, value)
+#define oc_session_next_step_ended_data_decode(out, json, path, err) OC_DECODE_(session_next_step_ended_data, out, json, path, err)
+#define oc_session_next_step_ended_data_encode(value, out, err) OC_ENCODE_(session_next_step_ended_data, value, out, err)
+#define oc_session_next_step_ended_data_cleanup(value) OC_CLEANUP_(session_next_step_ended_data, value)
+#define oc_session_next_step_ended_data_free(value) OC_FREE_(session_next_step_ended_data, value)
+#define oc_session_next_step_ended_decode(out, json, path, err) OC_DECODE_(session_next_step_ended, out, json, path, err)
+#define oc_session_next_step_ended_encode(value, out, err) OC_ENCODE_(session_next_step_ended, value, out, err)
+#define oc_session_next_step_ended_cleanup(value) OC_CLEANUP_(session_next_step_ended, value)
+#define oc_session_next_step_ended_free(value) OC_FREE_(session_next_step_ended, value)
+#define oc_session_error_unknown_decode(out, json, path, err) OC_DECODE_(session_error_unknown, out, json, path, err)
+#define oc_session_error_unknown_encode(value, out, err) OC_ENCODE_(session_error_unknown, value, out, err)
+#define oc_session_error_unknown_cleanup(value) OC_CLEANUP_(session_error_unknown, value)
+#define oc_session_error_unknown_free(value) OC_FREE_(session_error_unknown, value)
+#define oc_session_next_step_failed_data_decode(out, json, path, err) OC_DECODE_(session_next_step_failed_data, out, json, path, err)
+#define oc_session_next_step_failed_data_encode(value, out, err) OC_ENCODE_(session_next_step_failed_data, value, out, err)
+#define oc_session_next_step_failed_data_cleanup(value) OC_CLEANUP_(session_next_step_failed_data, value)
+#define oc_session_next_step_failed_data_free(value) OC_FREE_(session_next_step_failed_data, value)
+#define oc_session_next_step_failed_decode(out, json, path, err) OC_DECODE_(session_next_step_failed, out, json, path, err)
+#define oc_session_next_step_failed_encode(value, out, err) OC_ENCODE_(session_next_step_failed, value, out, err)
+#define oc_session_next_step_failed_cleanup(value) OC_CLEANUP_(session_next_step_failed, value)
+#define oc_session_next_step_failed_free(value) OC_FREE_(session_next_step_failed, value)
+#define oc_session_next_text_started_data_decode(out, json, path, err) OC_DECODE_(session_next_text_started_data, out, json, path, err)
+#define oc_session_next_text_started_data_encode(value, out, err) OC_ENCODE_(session_next_text_started_data, value, out, err)
+#define oc_session_next_text_started_data_cleanup(value) OC_CLEANUP_(session_next_text_started_data, value)
+#define oc_session_next_text_started_data_free(value) OC_FREE_(session_next_text_started_data, value)
+#define oc_session_next_text_started_decode(out, json, path, err) OC_DECODE_(session_next_text_started, out, json, path, err)
+#define oc_session_next_text_started_encode(value, out, err) OC_ENCODE_(session_next_text_started, value, out, err)
+#define oc_session_next_text_started_cleanup(value) OC_CLEANUP_(session_next_text_started, value)
+#define oc_session_next_text_started_free(value) OC_FREE_(session_next_text_started, value)
+#define oc_session_next_text_ended_data_decode(out, json, path, err) OC_DECODE_(session_next_text_ended_data, out, json, path, err)
+#define oc_session_next_text_ended_data_encode(value, out, err) OC_ENCODE_(session_next_text_ended_data, value, out, err)
+#define oc_session_next_text_ended_data_cleanup(value) OC_CLEANUP_(session_next_text_ended_data, value)
+#define oc_session_next_text_ended_data_free(value) OC_FREE_(session_next_text_ended_data, value)
+#define oc_session_next_text_ended_decode(out, json, path, err) OC_DECODE_(session_next_text_ended, out, json, path, err)
+#define oc_session_next_text_ended_encode(value, out, err) OC_ENCODE_(session_next_text_ended, value, out, err)
+#define oc_session_next_text_ended_cleanup(value) OC_CLEANUP_(session_next_text_ended, value)
+#define oc_session_next_text_ended_free(value) OC_FREE_(session_next_text_ended, value)
+#define oc_session_next_tool_input_started_data_decode(out, json, path, err) OC_DECODE_(session_next_tool_input_started_data, out, json, path, err)
+#define oc_session_next_tool_input_started_data_encode(value, out, err) OC_ENCODE_(session_next_tool_input_started_data, value, out, err)
+#define oc_session_next_tool_input_started_data_cleanup(value) OC_CLEANUP_(session_next_tool_input_started_data, value)
+#define oc_session_next_tool_input_started_data_free(value) OC_FREE_(session_next_tool_input_started_data, value)
+#define oc_session_next_tool_input_started_decode(out, json, path, err) OC_DECODE_(session_next_tool_input_started, out, json, path, err)
+#define oc_session_next_tool_input_started_encode(value, out, err) OC_ENCODE_(session_next_tool_input_started, value, out, err)
+#define oc_session_next_tool_input_started_cleanup(value) OC_CLEANUP_(session_next_tool_input_started, value)
+#define oc_session_next_tool_input_started_free(value) OC_FREE_(session_next_tool_input_started, value)
+#define oc_session_next_tool_input_ended_data_decode(out, json, path, err) OC_DECODE_(session_next_tool_input_ended_data, out, json, path, err)
+#define oc_session_next_tool_input_ended_data_encode(value, out, err) OC_ENCODE_(session_next_tool_input_ended_data, value, out, err)
+#define oc_session_next_tool_input_ended_data_cleanup(value) OC_CLEANUP_(session_next_tool_input_ended_data, value)
+#define oc_session_next_tool_input_ended_data_free(value) OC_FREE_(session_next_tool_input_ended_data, value)
+#define oc_session_next_tool_input_ended_decode(out, json, path, err) OC_DECODE_(session_next_tool_input_ended, out, json, path, err)
+#define oc_session_next_tool_input_ended_encode(value, out, err) OC_ENCODE_(session_next_tool_input_ended, value, out, err)
+#define oc_session_next_tool_input_ended_cleanup(value) OC_CLEANUP_(session_next_tool_input_ended, value)
+#define oc_session_next_tool_input_ended_free(value) OC_FREE_(session_next_tool_input_ended, value)
+#define oc_session_next_tool_called_data_provider_decode(out, json, path, err) OC_DECODE_(session_next_tool_called_data_provider, out, json, path, err)
+#define oc_session_next_tool_called_data_provider_encode(value, out, err) OC_ENCODE_(session_next_tool_called_data_provider, value, out, err)
+#define oc_session_next_tool_called_data_provider_cleanup(value) OC_CLEANUP_(session_next_tool_called_data_provider, value)
+#define oc_session_next_tool_called_data_provider_free(value) OC_FREE_(session_next_tool_called_data_provider, value)
+#define oc_session_next_tool_called_data_decode(out, json, path, err) OC_DECODE_(session_next_tool_called_data, out, json, path, err)
+#define oc_session_next_tool_called_data_encode(value, out, err) OC_ENCODE_(session_next_tool_called_data, value, out, err)
+#define oc_session_next_tool_called_data_cleanup(value) OC_CLEANUP_(session_next_tool_called_data, value)
+#define oc_session_next_tool_called_data_free(value) OC_FREE_(session_next_tool_called_data, value)
+#define oc_session_next_tool_called_decode(out, json, path, err) OC_DECODE_(session_next_tool_called, out, json, path, err)
+#define oc_session_next_tool_called_encode(value, out, err) OC_ENCODE_(session_next_tool_called, value, out, err)
+#define oc_session_next_tool_called_cleanup(value) OC_CLEANUP_(session_next_tool_called, value)
+#define oc_session_next_tool_called_free(value) OC_FREE_(session_next_tool_called, value)
+#define oc_session_next_tool_progress_data_decode(out, json, path, err) OC_DECODE_(session_next_tool_progress_data, out, json, path, err)
+#define oc_session_next_tool_progress_data_encode(value, out, err) OC_ENCODE_(session_next_tool_progress_data, value, out, err)
+#define oc_session_next_tool_progress_data_cleanup(value) OC_CLEANUP_(session_next_tool_progress_data, value)
+#define oc_session_next_tool_progress_data_free(value) OC_FREE_(session_next_tool_progress_data, value)
+#define oc_session_next_tool_progress_decode(out, json, path, err) OC_DECODE_(session_next_tool_progress, out, json, path, err)
+#define oc_session_next_tool_progress_encode(value, out, err) OC_ENCODE_(session_next_tool_progress, value, out, err)
+#define oc_session_next_tool_progress_cleanup(value) OC_CLEANUP_(session_next_tool_progress, value)
+#define oc_session_next_tool_progress_free(value) OC_FREE_(session_next_tool_progress, value)
+#define oc_session_next_tool_success_data_provider_decode(out, json, path, err) OC_DECODE_(session_next_tool_success_data_provider, out, json, path, err)
+#define oc_session_next_tool_success_data_provider_encode(value, out, err) OC_ENCODE_(session_next_tool_success_data_provider, value, out, err)
+#define oc_session_next_tool_success_data_provider_cleanup(value) OC_CLEANUP_(session_next_tool_success_data_provider, value)
+#define oc_session_next_tool_success_data_provider_free(value) OC_FREE_(session_next_tool_success_data_provider, value)
+#define oc_session_next_tool_success_data_decode(out, json, path, err) OC_DECODE_(session_next_tool_success_data, out, json, path, err)
+#define oc_session_next_tool_success_data_encode(value, out, err) OC_ENCODE_(session_next_tool_success_data, value, out, err)
+#define oc_session_next_tool_success_data_cleanup(value) OC_CLEANUP_(session_next_tool_success_data, value)
+#define oc_session_next_tool_success_data_free(value) OC_FREE_(session_next_tool_success_data, value)
+#define oc_session_next_tool_success_decode(out, json, path, err) OC_DECODE_(session_next_tool_success, out, json, path, err)
+#define oc_session_next_tool_success_encode(value, out, err) OC_ENCODE_(session_next_tool_success, value, out, err)
+#define oc_session_next_tool_success_cleanup(value) OC_CLEANUP_(session_next_tool_success, value)
+#define oc_session_next_tool_success_free(value) OC_FREE_(session_next_tool_success, value)
+#define oc_session_next_tool_failed_data_provider_decode(out, json, path, err) OC_DECODE_(session_next_tool_failed_data_provider, out, json, path, err)
+#define oc_session_next_tool_failed_data_provider_encode(value, out, err) OC_ENCODE_(session_next_tool_failed_data_provider, value, out, err)
+#define oc_session_next_tool_failed_data_provider_cleanup(value) OC_CLEANUP_(session_next_tool_failed_data_provider, value)
+#define oc_session_next_tool_failed_data_provider_free(value) OC_FREE_(session_next_tool_failed_data_provider, value)
+#define oc_session_next_tool_failed_data_decode(out, json, path, err) OC_DECODE_(session_next_tool_failed_data, out, json, path, err)
+#define oc_session_next_tool_failed_data_encode(value, out, err) OC_ENCODE_(session_next_tool_failed_data, value, out, err)
+#define oc_session_next_tool_failed_data_cleanup(value) OC_CLEANUP_(session_next_tool_failed_data, value)
+#define oc_session_next_tool_failed_data_free(value) OC_FREE_(session_next_tool_failed_data, value)
+#define oc_session_next_tool_failed_decode(out, json, path, err) OC_DECODE_(session_next_tool_failed, out, json, path, err)
+#define oc_session_next_tool_failed_encode(value, out, err) OC_ENCODE_(session_next_tool_failed, value, out, err)
+#define oc_session_next_tool_failed_cleanup(value) OC_CLEANUP_(session_next_tool_failed, value)
+#define oc_session_next_tool_failed_free(value) OC_FREE_(session_next_tool_failed, value)
+#define oc_session_next_reasoning_started_data_decode(out, json, path, err) OC_DECODE_(session_next_reasoning_started_data, out, json, path, err)
+#define oc_session_next_reasoning_started_data_encode(value, out, err) OC_ENCODE_(session_next_reasoning_started_data, value, out, err)
+#define oc_session_next_reasoning_started_data_cleanup(value) OC_CLEANUP_(session_next_reasoning_started_data, value)
+#define oc_session_next_reasoning_started_data_free(value) OC_FREE_(session_next_reasoning_started_data, value)
+#define oc_session_next_reasoning_started_decode(out, json, path, err) OC_DECODE_(session_next_reasoning_started, out, json, path, err)
+#define oc_session_next_reasoning_started_encode(value, out, err) OC_ENCODE_(session_next_reasoning_started, value, out, err)
+#define oc_session_next_reasoning_started_cleanup(value) OC_CLEANUP_(session_next_reasoning_started, value)
+#define oc_session_next_reasoning_started_free(value) OC_FREE_(session_next_reasoning_started, value)
+#define oc_session_next_reasoning_ended_data_decode(out, json, path, err) OC_DECODE_(session_next_reasoning_ended_data, out, json, path, err)
+#define oc_session_next_reasoning_ended_data_encode(value, out, err) OC_ENCODE_(session_next_reasoning_ended_data, value, out, err)
+#define oc_session_next_reasoning_ended_data_cleanup(value) OC_CLEANUP_(session_next_reasoning_ended_data, value)
+#define oc_session_next_reasoning_ended_data_free(value) OC_FREE_(session_next_reasoning_ended_data, value)
+#define oc_session_next_reasoning_ended_decode(out, json, path, err) OC_DECODE_(session_next_reasoning_ended, out, json, path, err)
+#define oc_session_next_reasoning_ended_encode(value, out, err) OC_ENCODE_(session_next_reasoning_ended, value, out, err)
+#define oc_session_next_reasoning_ended_cleanup(value) OC_CLEANUP_(session_next_reasoning_ended, value)
+#define oc_session_next_reasoning_ended_free(value) OC_FREE_(session_next_reasoning_ended, value)
+#define oc_session_next_retry_error_decode(out, json, path, err) OC_DECODE_(session_next_retry_error, out, json, path, err)
+#define oc_session_next_retry_error_encode(value, out, err) OC_ENCODE_(session_next_retry_error, value, out, err)
+#define oc_session_next_retry_error_cleanup(value) OC_CLEANUP_(session_next_retry_error, value)
+#define oc_session_next_retry_error_free(value) OC_FREE_(session_next_retry_error, value)
+#define oc_session_next_retried_data_decode(out, json, path, err) OC_DECODE_(session_next_retried_data, out, json, path, err)
+#define oc_session_next_retried_data_encode(value, out, err) OC_ENCODE_(session_next_retried_data, value, out, err)
+#define oc_session_next_retried_data_cleanup(value) OC_CLEANUP_(session_next_retried_data, value)
+#define oc_session_next_retried_data_free(value) OC_FREE_(session_next_retried_data, value)
+#define oc_session_next_retried_decode(out, json, path, err) OC_DECODE_(session_next_retried, out, json, path, err)
+#define oc_session_next_retried_encode(value, out, err) OC_ENCODE_(session_next_retried, value, out, err)
+#define oc_session_next_retried_cleanup(value) OC_CLEANUP_(session_next_retried, value)
+#define oc_session_next_retried_free(value) OC_FREE_(session_next_retried, value)
+#define oc_session_next_compaction_started_data_reason_decode(out, json, path, err) OC_DECODE_(session_next_compaction_started_data_reason, out, json, path, err)
+#define oc_session_next_compaction_started_data_reason_encode(value, out, err) OC_ENCODE_(session_next_compaction_started_data_reason, value, out, err)
+#define oc_session_next_compaction_started_data_reason_cleanup(value) OC_CLEANUP_(session_next_compaction_started_data_reason, value)
+#define oc_session_next_compaction_started_data_reason_free(value) OC_FREE_(session_next_compaction_started_data_reason, value)
+#define oc_session_next_compaction_started_data_reason_wire(value) oc__wire(&oc__j_session_next_compaction_started_data_reason, OC_AS_CONST_(oc_session_next_compaction_started_data_reason, value))
+#define oc_session_next_compaction_started_data_decode(out, json, path, err) OC_DECODE_(session_next_compaction_started_data, out, json, path, err)
+#define oc_session_next_compaction_started_data_encode(value, out, err) OC_ENCODE_(session_next_compaction_started_data, value, out, err)
+#define oc_session_next_compaction_started_data_cleanup(value) OC_CLEANUP_(session_next_compaction_started_data, value)
+#define oc_session_next_compaction_started_data_free(value) OC_FREE_(session_next_compaction_started_data, value)
+#define oc_session_next_compaction_started_decode(out, json, path, err) OC_DECODE_(session_next_compaction_started, out, json, path, err)
+#define oc_session_next_compaction_started_encode(value, out, err) OC_ENCODE_(session_next_compaction_started, value, out, err)
+#define oc_session_next_compaction_started_cleanup(value) OC_CLEANUP_(session_next_compaction_started, value)
+#define oc_session_next_compaction_started_free(value) OC_FREE_(session_next_compaction_started, value)
+#define oc_session_next_compaction_ended_data_reason_decode(out, json, path, err) OC_DECODE_(session_next_compaction_ended_data_reason, out, json, path, err)
+#define oc_session_next_compaction_ended_data_reason_encode(value, out, err) OC_ENCODE_(session_next_compaction_ended_data_reason, value, out, err)
+#define oc_session_next_compaction_ended_data_reason_cleanup(value) OC_CLEANUP_(session_next_compaction_ended_data_reason, value)
+#define oc_session_next_compaction_ended_data_reason_free(value) OC_FREE_(session_next_compaction_ended_data_reason, value)
+#define oc_session_next_compaction_ended_data_reason_wire(value) oc__wire(&oc__j_session_next_compaction_ended_data_reason, OC_AS_CONST_(oc_session_next_compaction_ended_data_reason, value))
+#define oc_session_next_compaction_ended_data_decode(out, json, path, err) OC_DECODE_(session_next_compaction_ended_data, out, json, path, err)
+#define oc_session_next_compaction_ended_data_encode(value, out, err) OC_ENCODE_(session_next_compaction_ended_data, value, out, err)
+#define oc_session_next_compaction_ended_data_cleanup(value) OC_CLEANUP_(session_next_compaction_ended_data, value)
+#define oc_session_next_compaction_ended_data_free(value) OC_FREE_(session_next_compaction_ended_data, value)
+#define oc_session_next_compaction_ended_decode(out, json, path, err) OC_DECODE_(session_next_compaction_ended, out, json, path, err)
+#define oc_session_next_compaction_ended_encode(value, out, err) OC_ENCODE_(session_next_compaction_ended, value, out, err)
+#define oc_session_next_compaction_ended_cleanup(value) OC_CLEANUP_(session_next_compaction_ended, value)
+#define oc_session_next_compaction_ended_free(value) OC_FREE_(session_next_compaction_ended, value)
+#define oc_session_next_revert_staged_data_decode(out, json, path, err) OC_DECODE_(session_next_revert_staged_data, out, json, path, err)
+#define oc_session_next_revert_staged_data_encode(value, out, err) OC_ENCODE_(session_next_revert_staged_data, value, out, err)
+#define oc_session_next_revert_staged_data_cleanup(value) OC_CLEANUP_(session_next_revert_staged_data, value)
+#define oc_session_next_revert_staged_data_free(value) OC_FREE_(session_next_revert_staged_data, value)
+#define oc_session_next_revert_staged_decode(out, json, path, err) OC_DECODE_(session_next_revert_staged, out, json, path, err)
+#define oc_session_next_revert_staged_encode(value, out, err) OC_ENCODE_(session_next_revert_staged, value, out, err)
+#define oc_session_next_revert_staged_cleanup(value) OC_CLEANUP_(session_next_revert_staged, value)
+#define oc_session_next_revert_staged_free(value) OC_FREE_(session_next_revert_staged, value)
+#define oc_session_next_revert_cleared_data_decode(out, json, path, err) OC_DECODE_(session_next_revert_cleared_data, out, json, path, err)
+#define oc_session_next_revert_cleared_data_encode(value, out, err) OC_ENCODE_(session_next_revert_cleared_data, value, out, err)
+#define oc_session_next_revert_cleared_data_cleanup(value) OC_CLEANUP_(session_next_revert_cleared_data, value)
+#define oc_session_next_revert_cleared_data_free(value) OC_FREE_(session_next_revert_cleared_data, value)
+#define oc_session_next_revert_cleared_decode(out, json, path, err) OC_DECODE_(session_next_revert_cleared, out, json, path, err)
+#define oc_session_next_revert_cleared_encode(value, out, err) OC_ENCODE_(session_next_revert_cleared, value, out, err)
+#define oc_session_next_revert_cleared_cleanup(value) OC_CLEANUP_(session_next_revert_cleared, value)
+#define oc_session_next_revert_cleared_free(value) OC_FREE_(session_next_revert_cleared, value)
+#define oc_session_next_revert_committed_data_decode(out, json, path, err) OC_DECODE_(session_next_revert_committed_data, out, json, path, err)
+#define oc_session_next_revert_committed_data_encode(value, out, err) OC_ENCODE_(session_next_revert_committed_data, value, out, err)
+#define oc_session_next_revert_committed_data_cleanup(value) OC_CLEANUP_(session_next_revert_committed_data, value)
+#define oc_session_next_revert_committed_data_free(value) OC_FREE_(session_next_revert_committed_data, value)
+#define oc_session_next_revert_committed_decode(out, json, path, err) OC_DECODE_(session_next_revert_committed, out, json, path, err)
+#define oc_session_next_revert_committed_encode(value, out, err) OC_ENCODE_(session_next_revert_committed, value, out, err)
+#define oc_session_next_revert_committed_cleanup(value) OC_CLEANUP_(session_next_revert_committed, value)
+#define oc_session_next_revert_committed_free(value) OC_FREE_(session_next_revert_committed, value)
+#define oc_session_durable_event_decode(out, json, path, err) OC_DECODE_(session_durable_event, out, json, path, err)
+#define oc_session_durable_event_encode(value, out, err) OC_ENCODE_(session_durable_event, value, out, err)
+#define oc_session_durable_event_cleanup(value) OC_CLEANUP_(session_durable_event, value)
+#define oc_session_durable_event_free(value) OC_FREE_(session_durable_event, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_session_durable_event_tag(const oc_session_durable_event *value);
-/* The name of a kind ("unknown" for OC_SESSION_DURABLE_EVENT_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_session_durable_event_kind_name(oc_session_durable_event_kind kind);
+extern const char *const oc__k_session_durable_event[];
+#define oc_session_durable_event_kind_name(kind) oc__name_at(oc__k_session_durable_event, 29, kind)
 /* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_evt_id *oc_session_durable_event_id(const oc_session_durable_event *value);
 /* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
@@ -12021,1297 +9889,550 @@ const oc_json_map *oc_session_durable_event_metadata(const oc_session_durable_ev
 const oc_durable *oc_session_durable_event_durable(const oc_session_durable_event *value);
 /* "location", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_location_ref *oc_session_durable_event_location(const oc_session_durable_event *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_durable_event_list_decode(oc_session_durable_event_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_durable_event_list_encode(const oc_session_durable_event_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_durable_event_list_cleanup(oc_session_durable_event_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_durable_event_list_free(oc_session_durable_event_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_error_data_error_decode(oc_session_error_data_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_error_data_error_encode(const oc_session_error_data_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_error_data_error_cleanup(oc_session_error_data_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_error_data_error_free(oc_session_error_data_error *value);
+#define oc_session_durable_event_list_decode(out, json, path, err) OC_DECODE_(session_durable_event_list, out, json, path, err)
+#define oc_session_durable_event_list_encode(value, out, err) OC_ENCODE_(session_durable_event_list, value, out, err)
+#define oc_session_durable_event_list_cleanup(value) OC_CLEANUP_(session_durable_event_list, value)
+#define oc_session_durable_event_list_free(value) OC_FREE_(session_durable_event_list, value)
+#define oc_session_error_data_error_decode(out, json, path, err) OC_DECODE_(session_error_data_error, out, json, path, err)
+#define oc_session_error_data_error_encode(value, out, err) OC_ENCODE_(session_error_data_error, value, out, err)
+#define oc_session_error_data_error_cleanup(value) OC_CLEANUP_(session_error_data_error, value)
+#define oc_session_error_data_error_free(value) OC_FREE_(session_error_data_error, value)
 /* The "name" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_session_error_data_error_tag(const oc_session_error_data_error *value);
-/* The name of a kind ("unknown" for OC_SESSION_ERROR_DATA_ERROR_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_session_error_data_error_kind_name(oc_session_error_data_error_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_error_data_decode(oc_session_error_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_error_data_encode(const oc_session_error_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_error_data_cleanup(oc_session_error_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_error_data_free(oc_session_error_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_error_decode(oc_session_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_error_encode(const oc_session_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_error_cleanup(oc_session_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_error_free(oc_session_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_events_cause_item_fail_decode(oc_session_events_cause_item_fail *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_events_cause_item_fail_encode(const oc_session_events_cause_item_fail *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_events_cause_item_fail_cleanup(oc_session_events_cause_item_fail *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_events_cause_item_fail_free(oc_session_events_cause_item_fail *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_events_cause_item_die_decode(oc_session_events_cause_item_die *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_events_cause_item_die_encode(const oc_session_events_cause_item_die *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_events_cause_item_die_cleanup(oc_session_events_cause_item_die *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_events_cause_item_die_free(oc_session_events_cause_item_die *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_events_cause_item_interrupt_decode(oc_session_events_cause_item_interrupt *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_events_cause_item_interrupt_encode(const oc_session_events_cause_item_interrupt *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_events_cause_item_interrupt_cleanup(oc_session_events_cause_item_interrupt *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_events_cause_item_interrupt_free(oc_session_events_cause_item_interrupt *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_events_cause_item_decode(oc_session_events_cause_item *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_events_cause_item_encode(const oc_session_events_cause_item *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_events_cause_item_cleanup(oc_session_events_cause_item *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_events_cause_item_free(oc_session_events_cause_item *value);
+extern const char *const oc__k_session_error_data_error[];
+#define oc_session_error_data_error_kind_name(kind) oc__name_at(oc__k_session_error_data_error, 9, kind)
+#define oc_session_error_data_decode(out, json, path, err) OC_DECODE_(session_error_data, out, json, path, err)
+#define oc_session_error_data_encode(value, out, err) OC_ENCODE_(session_error_data, value, out, err)
+#define oc_session_error_data_cleanup(value) OC_CLEANUP_(session_error_data, value)
+#define oc_session_error_data_free(value) OC_FREE_(session_error_data, value)
+#define oc_session_error_decode(out, json, path, err) OC_DECODE_(session_error, out, json, path, err)
+#define oc_session_error_encode(value, out, err) OC_ENCODE_(session_error, value, out, err)
+#define oc_session_error_cleanup(value) OC_CLEANUP_(session_error, value)
+#define oc_session_error_free(value) OC_FREE_(session_error, value)
+#define oc_session_events_cause_item_fail_decode(out, json, path, err) OC_DECODE_(session_events_cause_item_fail, out, json, path, err)
+#define oc_session_events_cause_item_fail_encode(value, out, err) OC_ENCODE_(session_events_cause_item_fail, value, out, err)
+#define oc_session_events_cause_item_fail_cleanup(value) OC_CLEANUP_(session_events_cause_item_fail, value)
+#define oc_session_events_cause_item_fail_free(value) OC_FREE_(session_events_cause_item_fail, value)
+#define oc_session_events_cause_item_die_decode(out, json, path, err) OC_DECODE_(session_events_cause_item_die, out, json, path, err)
+#define oc_session_events_cause_item_die_encode(value, out, err) OC_ENCODE_(session_events_cause_item_die, value, out, err)
+#define oc_session_events_cause_item_die_cleanup(value) OC_CLEANUP_(session_events_cause_item_die, value)
+#define oc_session_events_cause_item_die_free(value) OC_FREE_(session_events_cause_item_die, value)
+#define oc_session_events_cause_item_interrupt_decode(out, json, path, err) OC_DECODE_(session_events_cause_item_interrupt, out, json, path, err)
+#define oc_session_events_cause_item_interrupt_encode(value, out, err) OC_ENCODE_(session_events_cause_item_interrupt, value, out, err)
+#define oc_session_events_cause_item_interrupt_cleanup(value) OC_CLEANUP_(session_events_cause_item_interrupt, value)
+#define oc_session_events_cause_item_interrupt_free(value) OC_FREE_(session_events_cause_item_interrupt, value)
+#define oc_session_events_cause_item_decode(out, json, path, err) OC_DECODE_(session_events_cause_item, out, json, path, err)
+#define oc_session_events_cause_item_encode(value, out, err) OC_ENCODE_(session_events_cause_item, value, out, err)
+#define oc_session_events_cause_item_cleanup(value) OC_CLEANUP_(session_events_cause_item, value)
+#define oc_session_events_cause_item_free(value) OC_FREE_(session_events_cause_item, value)
 /* The "_tag" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_session_events_cause_item_tag(const oc_session_events_cause_item *value);
-/* The name of a kind ("unknown" for OC_SESSION_EVENTS_CAUSE_ITEM_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_session_events_cause_item_kind_name(oc_session_events_cause_item_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_events_cause_item_list_decode(oc_session_events_cause_item_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_events_cause_item_list_encode(const oc_session_events_cause_item_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_events_cause_item_list_cleanup(oc_session_events_cause_item_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_events_cause_item_list_free(oc_session_events_cause_item_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_history_value_decode(oc_session_history_value *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_history_value_encode(const oc_session_history_value *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_history_value_cleanup(oc_session_history_value *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_history_value_free(oc_session_history_value *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_idle_data_decode(oc_session_idle_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_idle_data_encode(const oc_session_idle_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_idle_data_cleanup(oc_session_idle_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_idle_data_free(oc_session_idle_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_idle_decode(oc_session_idle *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_idle_encode(const oc_session_idle *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_idle_cleanup(oc_session_idle *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_idle_free(oc_session_idle *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_input_admitted_delivery_decode(oc_session_input_admitted_delivery *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_input_admitted_delivery_encode(const oc_session_input_admitted_delivery *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_input_admitted_delivery_cleanup(oc_session_input_admitted_delivery *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_input_admitted_delivery_free(oc_session_input_admitted_delivery *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_input_admitted_delivery_wire(const oc_session_input_admitted_delivery *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_input_admitted_decode(oc_session_input_admitted *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_input_admitted_encode(const oc_session_input_admitted *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_input_admitted_cleanup(oc_session_input_admitted *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_input_admitted_free(oc_session_input_admitted *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_list_order_decode(oc_session_list_order *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_list_order_encode(const oc_session_list_order *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_list_order_cleanup(oc_session_list_order *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_list_order_free(oc_session_list_order *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_list_order_wire(const oc_session_list_order *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_agent_switched_time_decode(oc_session_message_agent_switched_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_agent_switched_time_encode(const oc_session_message_agent_switched_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_agent_switched_time_cleanup(oc_session_message_agent_switched_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_agent_switched_time_free(oc_session_message_agent_switched_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_agent_switched_decode(oc_session_message_agent_switched *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_agent_switched_encode(const oc_session_message_agent_switched *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_agent_switched_cleanup(oc_session_message_agent_switched *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_agent_switched_free(oc_session_message_agent_switched *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_time_decode(oc_session_message_assistant_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_time_encode(const oc_session_message_assistant_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_time_cleanup(oc_session_message_assistant_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_time_free(oc_session_message_assistant_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_content_item_list_decode(oc_session_message_assistant_content_item_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_content_item_list_encode(const oc_session_message_assistant_content_item_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_content_item_list_cleanup(oc_session_message_assistant_content_item_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_content_item_list_free(oc_session_message_assistant_content_item_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_snapshot_decode(oc_session_message_assistant_snapshot *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_snapshot_encode(const oc_session_message_assistant_snapshot *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_snapshot_cleanup(oc_session_message_assistant_snapshot *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_snapshot_free(oc_session_message_assistant_snapshot *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_tokens_cache_decode(oc_session_message_assistant_tokens_cache *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_tokens_cache_encode(const oc_session_message_assistant_tokens_cache *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_tokens_cache_cleanup(oc_session_message_assistant_tokens_cache *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_tokens_cache_free(oc_session_message_assistant_tokens_cache *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_tokens_decode(oc_session_message_assistant_tokens *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_tokens_encode(const oc_session_message_assistant_tokens *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_tokens_cleanup(oc_session_message_assistant_tokens *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_tokens_free(oc_session_message_assistant_tokens *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_decode(oc_session_message_assistant *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_encode(const oc_session_message_assistant *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_cleanup(oc_session_message_assistant *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_free(oc_session_message_assistant *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_text_decode(oc_session_message_assistant_text *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_text_encode(const oc_session_message_assistant_text *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_text_cleanup(oc_session_message_assistant_text *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_text_free(oc_session_message_assistant_text *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_reasoning_time_decode(oc_session_message_assistant_reasoning_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_reasoning_time_encode(const oc_session_message_assistant_reasoning_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_reasoning_time_cleanup(oc_session_message_assistant_reasoning_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_reasoning_time_free(oc_session_message_assistant_reasoning_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_reasoning_decode(oc_session_message_assistant_reasoning *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_reasoning_encode(const oc_session_message_assistant_reasoning *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_reasoning_cleanup(oc_session_message_assistant_reasoning *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_reasoning_free(oc_session_message_assistant_reasoning *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_tool_provider_decode(oc_session_message_assistant_tool_provider *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_tool_provider_encode(const oc_session_message_assistant_tool_provider *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_tool_provider_cleanup(oc_session_message_assistant_tool_provider *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_tool_provider_free(oc_session_message_assistant_tool_provider *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_tool_state_pending_decode(oc_session_message_tool_state_pending *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_tool_state_pending_encode(const oc_session_message_tool_state_pending *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_tool_state_pending_cleanup(oc_session_message_tool_state_pending *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_tool_state_pending_free(oc_session_message_tool_state_pending *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_tool_state_running_decode(oc_session_message_tool_state_running *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_tool_state_running_encode(const oc_session_message_tool_state_running *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_tool_state_running_cleanup(oc_session_message_tool_state_running *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_tool_state_running_free(oc_session_message_tool_state_running *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_tool_state_completed_decode(oc_session_message_tool_state_completed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_tool_state_completed_encode(const oc_session_message_tool_state_completed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_tool_state_completed_cleanup(oc_session_message_tool_state_completed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_tool_state_completed_free(oc_session_message_tool_state_completed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_tool_state_error_decode(oc_session_message_tool_state_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_tool_state_error_encode(const oc_session_message_tool_state_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_tool_state_error_cleanup(oc_session_message_tool_state_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_tool_state_error_free(oc_session_message_tool_state_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_tool_state_decode(oc_session_message_assistant_tool_state *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_tool_state_encode(const oc_session_message_assistant_tool_state *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_tool_state_cleanup(oc_session_message_assistant_tool_state *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_tool_state_free(oc_session_message_assistant_tool_state *value);
+extern const char *const oc__k_session_events_cause_item[];
+#define oc_session_events_cause_item_kind_name(kind) oc__name_at(oc__k_session_events_cause_item, 4, kind)
+#define oc_session_events_cause_item_list_decode(out, json, path, err) OC_DECODE_(session_events_cause_item_list, out, json, path, err)
+#define oc_session_events_cause_item_list_encode(value, out, err) OC_ENCODE_(session_events_cause_item_list, value, out, err)
+#define oc_session_events_cause_item_list_cleanup(value) OC_CLEANUP_(session_events_cause_item_list, value)
+#define oc_session_events_cause_item_list_free(value) OC_FREE_(session_events_cause_item_list, value)
+#define oc_session_history_value_decode(out, json, path, err) OC_DECODE_(session_history_value, out, json, path, err)
+#define oc_session_history_value_encode(value, out, err) OC_ENCODE_(session_history_value, value, out, err)
+#define oc_session_history_value_cleanup(value) OC_CLEANUP_(session_history_value, value)
+#define oc_session_history_value_free(value) OC_FREE_(session_history_value, value)
+#define oc_session_idle_data_decode(out, json, path, err) OC_DECODE_(session_idle_data, out, json, path, err)
+#define oc_session_idle_data_encode(value, out, err) OC_ENCODE_(session_idle_data, value, out, err)
+#define oc_session_idle_data_cleanup(value) OC_CLEANUP_(session_idle_data, value)
+#define oc_session_idle_data_free(value) OC_FREE_(session_idle_data, value)
+#define oc_session_idle_decode(out, json, path, err) OC_DECODE_(session_idle, out, json, path, err)
+#define oc_session_idle_encode(value, out, err) OC_ENCODE_(session_idle, value, out, err)
+#define oc_session_idle_cleanup(value) OC_CLEANUP_(session_idle, value)
+#define oc_session_idle_free(value) OC_FREE_(session_idle, value)
+#define oc_session_input_admitted_delivery_decode(out, json, path, err) OC_DECODE_(session_input_admitted_delivery, out, json, path, err)
+#define oc_session_input_admitted_delivery_encode(value, out, err) OC_ENCODE_(session_input_admitted_delivery, value, out, err)
+#define oc_session_input_admitted_delivery_cleanup(value) OC_CLEANUP_(session_input_admitted_delivery, value)
+#define oc_session_input_admitted_delivery_free(value) OC_FREE_(session_input_admitted_delivery, value)
+#define oc_session_input_admitted_delivery_wire(value) oc__wire(&oc__j_session_input_admitted_delivery, OC_AS_CONST_(oc_session_input_admitted_delivery, value))
+#define oc_session_input_admitted_decode(out, json, path, err) OC_DECODE_(session_input_admitted, out, json, path, err)
+#define oc_session_input_admitted_encode(value, out, err) OC_ENCODE_(session_input_admitted, value, out, err)
+#define oc_session_input_admitted_cleanup(value) OC_CLEANUP_(session_input_admitted, value)
+#define oc_session_input_admitted_free(value) OC_FREE_(session_input_admitted, value)
+#define oc_session_list_order_decode(out, json, path, err) OC_DECODE_(session_list_order, out, json, path, err)
+#define oc_session_list_order_encode(value, out, err) OC_ENCODE_(session_list_order, value, out, err)
+#define oc_session_list_order_cleanup(value) OC_CLEANUP_(session_list_order, value)
+#define oc_session_list_order_free(value) OC_FREE_(session_list_order, value)
+#define oc_session_list_order_wire(value) oc__wire(&oc__j_session_list_order, OC_AS_CONST_(oc_session_list_order, value))
+#define oc_session_message_agent_switched_time_decode(out, json, path, err) OC_DECODE_(session_message_agent_switched_time, out, json, path, err)
+#define oc_session_message_agent_switched_time_encode(value, out, err) OC_ENCODE_(session_message_agent_switched_time, value, out, err)
+#define oc_session_message_agent_switched_time_cleanup(value) OC_CLEANUP_(session_message_agent_switched_time, value)
+#define oc_session_message_agent_switched_time_free(value) OC_FREE_(session_message_agent_switched_time, value)
+#define oc_session_message_agent_switched_decode(out, json, path, err) OC_DECODE_(session_message_agent_switched, out, json, path, err)
+#define oc_session_message_agent_switched_encode(value, out, err) OC_ENCODE_(session_message_agent_switched, value, out, err)
+#define oc_session_message_agent_switched_cleanup(value) OC_CLEANUP_(session_message_agent_switched, value)
+#define oc_session_message_agent_switched_free(value) OC_FREE_(session_message_agent_switched, value)
+#define oc_session_message_assistant_time_decode(out, json, path, err) OC_DECODE_(session_message_assistant_time, out, json, path, err)
+#define oc_session_message_assistant_time_encode(value, out, err) OC_ENCODE_(session_message_assistant_time, value, out, err)
+#define oc_session_message_assistant_time_cleanup(value) OC_CLEANUP_(session_message_assistant_time, value)
+#define oc_session_message_assistant_time_free(value) OC_FREE_(session_message_assistant_time, value)
+#define oc_session_message_assistant_content_item_list_decode(out, json, path, err) OC_DECODE_(session_message_assistant_content_item_list, out, json, path, err)
+#define oc_session_message_assistant_content_item_list_encode(value, out, err) OC_ENCODE_(session_message_assistant_content_item_list, value, out, err)
+#define oc_session_message_assistant_content_item_list_cleanup(value) OC_CLEANUP_(session_message_assistant_content_item_list, value)
+#define oc_session_message_assistant_content_item_list_free(value) OC_FREE_(session_message_assistant_content_item_list, value)
+#define oc_session_message_assistant_snapshot_decode(out, json, path, err) OC_DECODE_(session_message_assistant_snapshot, out, json, path, err)
+#define oc_session_message_assistant_snapshot_encode(value, out, err) OC_ENCODE_(session_message_assistant_snapshot, value, out, err)
+#define oc_session_message_assistant_snapshot_cleanup(value) OC_CLEANUP_(session_message_assistant_snapshot, value)
+#define oc_session_message_assistant_snapshot_free(value) OC_FREE_(session_message_assistant_snapshot, value)
+#define oc_session_message_assistant_tokens_cache_decode(out, json, path, err) OC_DECODE_(session_message_assistant_tokens_cache, out, json, path, err)
+#define oc_session_message_assistant_tokens_cache_encode(value, out, err) OC_ENCODE_(session_message_assistant_tokens_cache, value, out, err)
+#define oc_session_message_assistant_tokens_cache_cleanup(value) OC_CLEANUP_(session_message_assistant_tokens_cache, value)
+#define oc_session_message_assistant_tokens_cache_free(value) OC_FREE_(session_message_assistant_tokens_cache, value)
+#define oc_session_message_assistant_tokens_decode(out, json, path, err) OC_DECODE_(session_message_assistant_tokens, out, json, path, err)
+#define oc_session_message_assistant_tokens_encode(value, out, err) OC_ENCODE_(session_message_assistant_tokens, value, out, err)
+#define oc_session_message_assistant_tokens_cleanup(value) OC_CLEANUP_(session_message_assistant_tokens, value)
+#define oc_session_message_assistant_tokens_free(value) OC_FREE_(session_message_assistant_tokens, value)
+#define oc_session_message_assistant_decode(out, json, path, err) OC_DECODE_(session_message_assistant, out, json, path, err)
+#define oc_session_message_assistant_encode(value, out, err) OC_ENCODE_(session_message_assistant, value, out, err)
+#define oc_session_message_assistant_cleanup(value) OC_CLEANUP_(session_message_assistant, value)
+#define oc_session_message_assistant_free(value) OC_FREE_(session_message_assistant, value)
+#define oc_session_message_assistant_text_decode(out, json, path, err) OC_DECODE_(session_message_assistant_text, out, json, path, err)
+#define oc_session_message_assistant_text_encode(value, out, err) OC_ENCODE_(session_message_assistant_text, value, out, err)
+#define oc_session_message_assistant_text_cleanup(value) OC_CLEANUP_(session_message_assistant_text, value)
+#define oc_session_message_assistant_text_free(value) OC_FREE_(session_message_assistant_text, value)
+#define oc_session_message_assistant_reasoning_time_decode(out, json, path, err) OC_DECODE_(session_message_assistant_reasoning_time, out, json, path, err)
+#define oc_session_message_assistant_reasoning_time_encode(value, out, err) OC_ENCODE_(session_message_assistant_reasoning_time, value, out, err)
+#define oc_session_message_assistant_reasoning_time_cleanup(value) OC_CLEANUP_(session_message_assistant_reasoning_time, value)
+#define oc_session_message_assistant_reasoning_time_free(value) OC_FREE_(session_message_assistant_reasoning_time, value)
+#define oc_session_message_assistant_reasoning_decode(out, json, path, err) OC_DECODE_(session_message_assistant_reasoning, out, json, path, err)
+#define oc_session_message_assistant_reasoning_encode(value, out, err) OC_ENCODE_(session_message_assistant_reasoning, value, out, err)
+#define oc_session_message_assistant_reasoning_cleanup(value) OC_CLEANUP_(session_message_assistant_reasoning, value)
+#define oc_session_message_assistant_reasoning_free(value) OC_FREE_(session_message_assistant_reasoning, value)
+#define oc_session_message_assistant_tool_provider_decode(out, json, path, err) OC_DECODE_(session_message_assistant_tool_provider, out, json, path, err)
+#define oc_session_message_assistant_tool_provider_encode(value, out, err) OC_ENCODE_(session_message_assistant_tool_provider, value, out, err)
+#define oc_session_message_assistant_tool_provider_cleanup(value) OC_CLEANUP_(session_message_assistant_tool_provider, value)
+#define oc_session_message_assistant_tool_provider_free(value) OC_FREE_(session_message_assistant_tool_provider, value)
+#define oc_session_message_tool_state_pending_decode(out, json, path, err) OC_DECODE_(session_message_tool_state_pending, out, json, path, err)
+#define oc_session_message_tool_state_pending_encode(value, out, err) OC_ENCODE_(session_message_tool_state_pending, value, out, err)
+#define oc_session_message_tool_state_pending_cleanup(value) OC_CLEANUP_(session_message_tool_state_pending, value)
+#define oc_session_message_tool_state_pending_free(value) OC_FREE_(session_message_tool_state_pending, value)
+#define oc_session_message_tool_state_running_decode(out, json, path, err) OC_DECODE_(session_message_tool_state_running, out, json, path, err)
+#define oc_session_message_tool_state_running_encode(value, out, err) OC_ENCODE_(session_message_tool_state_running, value, out, err)
+#define oc_session_message_tool_state_running_cleanup(value) OC_CLEANUP_(session_message_tool_state_running, value)
+#define oc_session_message_tool_state_running_free(value) OC_FREE_(session_message_tool_state_running, value)
+#define oc_session_message_tool_state_completed_decode(out, json, path, err) OC_DECODE_(session_message_tool_state_completed, out, json, path, err)
+#define oc_session_message_tool_state_completed_encode(value, out, err) OC_ENCODE_(session_message_tool_state_completed, value, out, err)
+#define oc_session_message_tool_state_completed_cleanup(value) OC_CLEANUP_(session_message_tool_state_completed, value)
+#define oc_session_message_tool_state_completed_free(value) OC_FREE_(session_message_tool_state_completed, value)
+#define oc_session_message_tool_state_error_decode(out, json, path, err) OC_DECODE_(session_message_tool_state_error, out, json, path, err)
+#define oc_session_message_tool_state_error_encode(value, out, err) OC_ENCODE_(session_message_tool_state_error, value, out, err)
+#define oc_session_message_tool_state_error_cleanup(value) OC_CLEANUP_(session_message_tool_state_error, value)
+#define oc_session_message_tool_state_error_free(value) OC_FREE_(session_message_tool_state_error, value)
+#define oc_session_message_assistant_tool_state_decode(out, json, path, err) OC_DECODE_(session_message_assistant_tool_state, out, json, path, err)
+#define oc_session_message_assistant_tool_state_encode(value, out, err) OC_ENCODE_(session_message_assistant_tool_state, value, out, err)
+#define oc_session_message_assistant_tool_state_cleanup(value) OC_CLEANUP_(session_message_assistant_tool_state, value)
+#define oc_session_message_assistant_tool_state_free(value) OC_FREE_(session_message_assistant_tool_state, value)
 /* The "status" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_session_message_assistant_tool_state_tag(const oc_session_message_assistant_tool_state *value);
-/* The name of a kind ("unknown" for OC_SESSION_MESSAGE_ASSISTANT_TOOL_STATE_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_session_message_assistant_tool_state_kind_name(oc_session_message_assistant_tool_state_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_tool_time_decode(oc_session_message_assistant_tool_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_tool_time_encode(const oc_session_message_assistant_tool_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_tool_time_cleanup(oc_session_message_assistant_tool_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_tool_time_free(oc_session_message_assistant_tool_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_tool_decode(oc_session_message_assistant_tool *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_tool_encode(const oc_session_message_assistant_tool *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_tool_cleanup(oc_session_message_assistant_tool *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_tool_free(oc_session_message_assistant_tool *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_assistant_content_item_decode(oc_session_message_assistant_content_item *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_assistant_content_item_encode(const oc_session_message_assistant_content_item *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_assistant_content_item_cleanup(oc_session_message_assistant_content_item *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_assistant_content_item_free(oc_session_message_assistant_content_item *value);
+extern const char *const oc__k_session_message_assistant_tool_state[];
+#define oc_session_message_assistant_tool_state_kind_name(kind) oc__name_at(oc__k_session_message_assistant_tool_state, 5, kind)
+#define oc_session_message_assistant_tool_time_decode(out, json, path, err) OC_DECODE_(session_message_assistant_tool_time, out, json, path, err)
+#define oc_session_message_assistant_tool_time_encode(value, out, err) OC_ENCODE_(session_message_assistant_tool_time, value, out, err)
+#define oc_session_message_assistant_tool_time_cleanup(value) OC_CLEANUP_(session_message_assistant_tool_time, value)
+#define oc_session_message_assistant_tool_time_free(value) OC_FREE_(session_message_assistant_tool_time, value)
+#define oc_session_message_assistant_tool_decode(out, json, path, err) OC_DECODE_(session_message_assistant_tool, out, json, path, err)
+#define oc_session_message_assistant_tool_encode(value, out, err) OC_ENCODE_(session_message_assistant_tool, value, out, err)
+#define oc_session_message_assistant_tool_cleanup(value) OC_CLEANUP_(session_message_assistant_tool, value)
+#define oc_session_message_assistant_tool_free(value) OC_FREE_(session_message_assistant_tool, value)
+#define oc_session_message_assistant_content_item_decode(out, json, path, err) OC_DECODE_(session_message_assistant_content_item, out, json, path, err)
+#define oc_session_message_assistant_content_item_encode(value, out, err) OC_ENCODE_(session_message_assistant_content_item, value, out, err)
+#define oc_session_message_assistant_content_item_cleanup(value) OC_CLEANUP_(session_message_assistant_content_item, value)
+#define oc_session_message_assistant_content_item_free(value) OC_FREE_(session_message_assistant_content_item, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_session_message_assistant_content_item_tag(const oc_session_message_assistant_content_item *value);
-/* The name of a kind ("unknown" for OC_SESSION_MESSAGE_ASSISTANT_CONTENT_ITEM_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_session_message_assistant_content_item_kind_name(oc_session_message_assistant_content_item_kind kind);
+extern const char *const oc__k_session_message_assistant_content_item[];
+#define oc_session_message_assistant_content_item_kind_name(kind) oc__name_at(oc__k_session_message_assistant_content_item, 4, kind)
 /* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const char *oc_session_message_assistant_content_item_id(const oc_session_message_assistant_content_item *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_compaction_reason_decode(oc_session_message_compaction_reason *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_compaction_reason_encode(const oc_session_message_compaction_reason *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_compaction_reason_cleanup(oc_session_message_compaction_reason *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_compaction_reason_free(oc_session_message_compaction_reason *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_message_compaction_reason_wire(const oc_session_message_compaction_reason *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_compaction_time_decode(oc_session_message_compaction_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_compaction_time_encode(const oc_session_message_compaction_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_compaction_time_cleanup(oc_session_message_compaction_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_compaction_time_free(oc_session_message_compaction_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_compaction_decode(oc_session_message_compaction *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_compaction_encode(const oc_session_message_compaction *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_compaction_cleanup(oc_session_message_compaction *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_compaction_free(oc_session_message_compaction *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_model_switched_time_decode(oc_session_message_model_switched_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_model_switched_time_encode(const oc_session_message_model_switched_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_model_switched_time_cleanup(oc_session_message_model_switched_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_model_switched_time_free(oc_session_message_model_switched_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_model_switched_decode(oc_session_message_model_switched *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_model_switched_encode(const oc_session_message_model_switched *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_model_switched_cleanup(oc_session_message_model_switched *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_model_switched_free(oc_session_message_model_switched *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_shell_time_decode(oc_session_message_shell_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_shell_time_encode(const oc_session_message_shell_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_shell_time_cleanup(oc_session_message_shell_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_shell_time_free(oc_session_message_shell_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_shell_decode(oc_session_message_shell *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_shell_encode(const oc_session_message_shell *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_shell_cleanup(oc_session_message_shell *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_shell_free(oc_session_message_shell *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_synthetic_time_decode(oc_session_message_synthetic_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_synthetic_time_encode(const oc_session_message_synthetic_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_synthetic_time_cleanup(oc_session_message_synthetic_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_synthetic_time_free(oc_session_message_synthetic_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_synthetic_decode(oc_session_message_synthetic *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_synthetic_encode(const oc_session_message_synthetic *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_synthetic_cleanup(oc_session_message_synthetic *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_synthetic_free(oc_session_message_synthetic *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_system_time_decode(oc_session_message_system_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_system_time_encode(const oc_session_message_system_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_system_time_cleanup(oc_session_message_system_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_system_time_free(oc_session_message_system_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_system_decode(oc_session_message_system *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_system_encode(const oc_session_message_system *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_system_cleanup(oc_session_message_system *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_system_free(oc_session_message_system *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_user_time_decode(oc_session_message_user_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_user_time_encode(const oc_session_message_user_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_user_time_cleanup(oc_session_message_user_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_user_time_free(oc_session_message_user_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_user_decode(oc_session_message_user *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_user_encode(const oc_session_message_user *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_user_cleanup(oc_session_message_user *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_user_free(oc_session_message_user *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_value_decode(oc_session_message_value *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_value_encode(const oc_session_message_value *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_value_cleanup(oc_session_message_value *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_value_free(oc_session_message_value *value);
+#define oc_session_message_compaction_reason_decode(out, json, path, err) OC_DECODE_(session_message_compaction_reason, out, json, path, err)
+#define oc_session_message_compaction_reason_encode(value, out, err) OC_ENCODE_(session_message_compaction_reason, value, out, err)
+#define oc_session_message_compaction_reason_cleanup(value) OC_CLEANUP_(session_message_compaction_reason, value)
+#define oc_session_message_compaction_reason_free(value) OC_FREE_(session_message_compaction_reason, value)
+#define oc_session_message_compaction_reason_wire(value) oc__wire(&oc__j_session_message_compaction_reason, OC_AS_CONST_(oc_session_message_compaction_reason, value))
+#define oc_session_message_compaction_time_decode(out, json, path, err) OC_DECODE_(session_message_compaction_time, out, json, path, err)
+#define oc_session_message_compaction_time_encode(value, out, err) OC_ENCODE_(session_message_compaction_time, value, out, err)
+#define oc_session_message_compaction_time_cleanup(value) OC_CLEANUP_(session_message_compaction_time, value)
+#define oc_session_message_compaction_time_free(value) OC_FREE_(session_message_compaction_time, value)
+#define oc_session_message_compaction_decode(out, json, path, err) OC_DECODE_(session_message_compaction, out, json, path, err)
+#define oc_session_message_compaction_encode(value, out, err) OC_ENCODE_(session_message_compaction, value, out, err)
+#define oc_session_message_compaction_cleanup(value) OC_CLEANUP_(session_message_compaction, value)
+#define oc_session_message_compaction_free(value) OC_FREE_(session_message_compaction, value)
+#define oc_session_message_model_switched_time_decode(out, json, path, err) OC_DECODE_(session_message_model_switched_time, out, json, path, err)
+#define oc_session_message_model_switched_time_encode(value, out, err) OC_ENCODE_(session_message_model_switched_time, value, out, err)
+#define oc_session_message_model_switched_time_cleanup(value) OC_CLEANUP_(session_message_model_switched_time, value)
+#define oc_session_message_model_switched_time_free(value) OC_FREE_(session_message_model_switched_time, value)
+#define oc_session_message_model_switched_decode(out, json, path, err) OC_DECODE_(session_message_model_switched, out, json, path, err)
+#define oc_session_message_model_switched_encode(value, out, err) OC_ENCODE_(session_message_model_switched, value, out, err)
+#define oc_session_message_model_switched_cleanup(value) OC_CLEANUP_(session_message_model_switched, value)
+#define oc_session_message_model_switched_free(value) OC_FREE_(session_message_model_switched, value)
+#define oc_session_message_shell_time_decode(out, json, path, err) OC_DECODE_(session_message_shell_time, out, json, path, err)
+#define oc_session_message_shell_time_encode(value, out, err) OC_ENCODE_(session_message_shell_time, value, out, err)
+#define oc_session_message_shell_time_cleanup(value) OC_CLEANUP_(session_message_shell_time, value)
+#define oc_session_message_shell_time_free(value) OC_FREE_(session_message_shell_time, value)
+#define oc_session_message_shell_decode(out, json, path, err) OC_DECODE_(session_message_shell, out, json, path, err)
+#define oc_session_message_shell_encode(value, out, err) OC_ENCODE_(session_message_shell, value, out, err)
+#define oc_session_message_shell_cleanup(value) OC_CLEANUP_(session_message_shell, value)
+#define oc_session_message_shell_free(value) OC_FREE_(session_message_shell, value)
+#define oc_session_message_synthetic_time_decode(out, json, path, err) OC_DECODE_(session_message_synthetic_time, out, json, path, err)
+#define oc_session_message_synthetic_time_encode(value, out, err) OC_ENCODE_(session_message_synthetic_time, value, out, err)
+#define oc_session_message_synthetic_time_cleanup(value) OC_CLEANUP_(session_message_synthetic_time, value)
+#define oc_session_message_synthetic_time_free(value) OC_FREE_(session_message_synthetic_time, value)
+#define oc_session_message_synthetic_decode(out, json, path, err) OC_DECODE_(session_message_synthetic, out, json, path, err)
+#define oc_session_message_synthetic_encode(value, out, err) OC_ENCODE_(session_message_synthetic, value, out, err)
+#define oc_session_message_synthetic_cleanup(value) OC_CLEANUP_(session_message_synthetic, value)
+#define oc_session_message_synthetic_free(value) OC_FREE_(session_message_synthetic, value)
+#define oc_session_message_system_time_decode(out, json, path, err) OC_DECODE_(session_message_system_time, out, json, path, err)
+#define oc_session_message_system_time_encode(value, out, err) OC_ENCODE_(session_message_system_time, value, out, err)
+#define oc_session_message_system_time_cleanup(value) OC_CLEANUP_(session_message_system_time, value)
+#define oc_session_message_system_time_free(value) OC_FREE_(session_message_system_time, value)
+#define oc_session_message_system_decode(out, json, path, err) OC_DECODE_(session_message_system, out, json, path, err)
+#define oc_session_message_system_encode(value, out, err) OC_ENCODE_(session_message_system, value, out, err)
+#define oc_session_message_system_cleanup(value) OC_CLEANUP_(session_message_system, value)
+#define oc_session_message_system_free(value) OC_FREE_(session_message_system, value)
+#define oc_session_message_user_time_decode(out, json, path, err) OC_DECODE_(session_message_user_time, out, json, path, err)
+#define oc_session_message_user_time_encode(value, out, err) OC_ENCODE_(session_message_user_time, value, out, err)
+#define oc_session_message_user_time_cleanup(value) OC_CLEANUP_(session_message_user_time, value)
+#define oc_session_message_user_time_free(value) OC_FREE_(session_message_user_time, value)
+#define oc_session_message_user_decode(out, json, path, err) OC_DECODE_(session_message_user, out, json, path, err)
+#define oc_session_message_user_encode(value, out, err) OC_ENCODE_(session_message_user, value, out, err)
+#define oc_session_message_user_cleanup(value) OC_CLEANUP_(session_message_user, value)
+#define oc_session_message_user_free(value) OC_FREE_(session_message_user, value)
+#define oc_session_message_value_decode(out, json, path, err) OC_DECODE_(session_message_value, out, json, path, err)
+#define oc_session_message_value_encode(value, out, err) OC_ENCODE_(session_message_value, value, out, err)
+#define oc_session_message_value_cleanup(value) OC_CLEANUP_(session_message_value, value)
+#define oc_session_message_value_free(value) OC_FREE_(session_message_value, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_session_message_value_tag(const oc_session_message_value *value);
-/* The name of a kind ("unknown" for OC_SESSION_MESSAGE_VALUE_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_session_message_value_kind_name(oc_session_message_value_kind kind);
+extern const char *const oc__k_session_message_value[];
+#define oc_session_message_value_kind_name(kind) oc__name_at(oc__k_session_message_value, 9, kind)
 /* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_message_id *oc_session_message_value_id(const oc_session_message_value *value);
 /* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_json_map *oc_session_message_value_metadata(const oc_session_message_value *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_message_value_list_decode(oc_session_message_value_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_message_value_list_encode(const oc_session_message_value_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_message_value_list_cleanup(oc_session_message_value_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_message_value_list_free(oc_session_message_value_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_messages_order_decode(oc_session_messages_order *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_messages_order_encode(const oc_session_messages_order *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_messages_order_cleanup(oc_session_messages_order *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_messages_order_free(oc_session_messages_order *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_messages_order_wire(const oc_session_messages_order *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_messages_response_cursor_decode(oc_session_messages_response_cursor *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_messages_response_cursor_encode(const oc_session_messages_response_cursor *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_messages_response_cursor_cleanup(oc_session_messages_response_cursor *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_messages_response_cursor_free(oc_session_messages_response_cursor *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_messages_response_decode(oc_session_messages_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_messages_response_encode(const oc_session_messages_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_messages_response_cleanup(oc_session_messages_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_messages_response_free(oc_session_messages_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_delta_data_decode(oc_session_next_compaction_delta_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_delta_data_encode(const oc_session_next_compaction_delta_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_delta_data_cleanup(oc_session_next_compaction_delta_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_delta_data_free(oc_session_next_compaction_delta_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_compaction_delta_decode(oc_session_next_compaction_delta *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_compaction_delta_encode(const oc_session_next_compaction_delta *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_compaction_delta_cleanup(oc_session_next_compaction_delta *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_compaction_delta_free(oc_session_next_compaction_delta *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_delta_data_decode(oc_session_next_reasoning_delta_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_delta_data_encode(const oc_session_next_reasoning_delta_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_delta_data_cleanup(oc_session_next_reasoning_delta_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_delta_data_free(oc_session_next_reasoning_delta_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_reasoning_delta_decode(oc_session_next_reasoning_delta *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_reasoning_delta_encode(const oc_session_next_reasoning_delta *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_reasoning_delta_cleanup(oc_session_next_reasoning_delta *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_reasoning_delta_free(oc_session_next_reasoning_delta *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_delta_data_decode(oc_session_next_text_delta_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_delta_data_encode(const oc_session_next_text_delta_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_delta_data_cleanup(oc_session_next_text_delta_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_delta_data_free(oc_session_next_text_delta_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_text_delta_decode(oc_session_next_text_delta *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_text_delta_encode(const oc_session_next_text_delta *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_text_delta_cleanup(oc_session_next_text_delta *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_text_delta_free(oc_session_next_text_delta *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_delta_data_decode(oc_session_next_tool_input_delta_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_delta_data_encode(const oc_session_next_tool_input_delta_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_delta_data_cleanup(oc_session_next_tool_input_delta_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_delta_data_free(oc_session_next_tool_input_delta_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_next_tool_input_delta_decode(oc_session_next_tool_input_delta *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_next_tool_input_delta_encode(const oc_session_next_tool_input_delta *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_next_tool_input_delta_cleanup(oc_session_next_tool_input_delta *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_next_tool_input_delta_free(oc_session_next_tool_input_delta *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_not_found_error_decode(oc_session_not_found_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_not_found_error_encode(const oc_session_not_found_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_not_found_error_cleanup(oc_session_not_found_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_not_found_error_free(oc_session_not_found_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_permission_create_body_decode(oc_session_permission_create_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_permission_create_body_encode(const oc_session_permission_create_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_permission_create_body_cleanup(oc_session_permission_create_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_permission_create_body_free(oc_session_permission_create_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_permission_create_response_data_decode(oc_session_permission_create_response_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_permission_create_response_data_encode(const oc_session_permission_create_response_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_permission_create_response_data_cleanup(oc_session_permission_create_response_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_permission_create_response_data_free(oc_session_permission_create_response_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_permission_reply_body_decode(oc_session_permission_reply_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_permission_reply_body_encode(const oc_session_permission_reply_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_permission_reply_body_cleanup(oc_session_permission_reply_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_permission_reply_body_free(oc_session_permission_reply_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_prompt_body_delivery_decode(oc_session_prompt_body_delivery *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_prompt_body_delivery_encode(const oc_session_prompt_body_delivery *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_prompt_body_delivery_cleanup(oc_session_prompt_body_delivery *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_prompt_body_delivery_free(oc_session_prompt_body_delivery *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_session_prompt_body_delivery_wire(const oc_session_prompt_body_delivery *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_prompt_body_decode(oc_session_prompt_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_prompt_body_encode(const oc_session_prompt_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_prompt_body_cleanup(oc_session_prompt_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_prompt_body_free(oc_session_prompt_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_revert_stage_body_decode(oc_session_revert_stage_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_revert_stage_body_encode(const oc_session_revert_stage_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_revert_stage_body_cleanup(oc_session_revert_stage_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_revert_stage_body_free(oc_session_revert_stage_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_status_idle_decode(oc_session_status_idle *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_status_idle_encode(const oc_session_status_idle *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_status_idle_cleanup(oc_session_status_idle *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_status_idle_free(oc_session_status_idle *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_status_retry_action_decode(oc_session_status_retry_action *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_status_retry_action_encode(const oc_session_status_retry_action *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_status_retry_action_cleanup(oc_session_status_retry_action *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_status_retry_action_free(oc_session_status_retry_action *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_status_retry_decode(oc_session_status_retry *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_status_retry_encode(const oc_session_status_retry *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_status_retry_cleanup(oc_session_status_retry *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_status_retry_free(oc_session_status_retry *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_status_busy_decode(oc_session_status_busy *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_status_busy_encode(const oc_session_status_busy *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_status_busy_cleanup(oc_session_status_busy *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_status_busy_free(oc_session_status_busy *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_status_decode(oc_session_status *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_status_encode(const oc_session_status *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_status_cleanup(oc_session_status *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_status_free(oc_session_status *value);
+#define oc_session_message_value_list_decode(out, json, path, err) OC_DECODE_(session_message_value_list, out, json, path, err)
+#define oc_session_message_value_list_encode(value, out, err) OC_ENCODE_(session_message_value_list, value, out, err)
+#define oc_session_message_value_list_cleanup(value) OC_CLEANUP_(session_message_value_list, value)
+#define oc_session_message_value_list_free(value) OC_FREE_(session_message_value_list, value)
+#define oc_session_messages_order_decode(out, json, path, err) OC_DECODE_(session_messages_order, out, json, path, err)
+#define oc_session_messages_order_encode(value, out, err) OC_ENCODE_(session_messages_order, value, out, err)
+#define oc_session_messages_order_cleanup(value) OC_CLEANUP_(session_messages_order, value)
+#define oc_session_messages_order_free(value) OC_FREE_(session_messages_order, value)
+#define oc_session_messages_order_wire(value) oc__wire(&oc__j_session_messages_order, OC_AS_CONST_(oc_session_messages_order, value))
+#define oc_session_messages_response_cursor_decode(out, json, path, err) OC_DECODE_(session_messages_response_cursor, out, json, path, err)
+#define oc_session_messages_response_cursor_encode(value, out, err) OC_ENCODE_(session_messages_response_cursor, value, out, err)
+#define oc_session_messages_response_cursor_cleanup(value) OC_CLEANUP_(session_messages_response_cursor, value)
+#define oc_session_messages_response_cursor_free(value) OC_FREE_(session_messages_response_cursor, value)
+#define oc_session_messages_response_decode(out, json, path, err) OC_DECODE_(session_messages_response, out, json, path, err)
+#define oc_session_messages_response_encode(value, out, err) OC_ENCODE_(session_messages_response, value, out, err)
+#define oc_session_messages_response_cleanup(value) OC_CLEANUP_(session_messages_response, value)
+#define oc_session_messages_response_free(value) OC_FREE_(session_messages_response, value)
+#define oc_session_next_compaction_delta_data_decode(out, json, path, err) OC_DECODE_(session_next_compaction_delta_data, out, json, path, err)
+#define oc_session_next_compaction_delta_data_encode(value, out, err) OC_ENCODE_(session_next_compaction_delta_data, value, out, err)
+#define oc_session_next_compaction_delta_data_cleanup(value) OC_CLEANUP_(session_next_compaction_delta_data, value)
+#define oc_session_next_compaction_delta_data_free(value) OC_FREE_(session_next_compaction_delta_data, value)
+#define oc_session_next_compaction_delta_decode(out, json, path, err) OC_DECODE_(session_next_compaction_delta, out, json, path, err)
+#define oc_session_next_compaction_delta_encode(value, out, err) OC_ENCODE_(session_next_compaction_delta, value, out, err)
+#define oc_session_next_compaction_delta_cleanup(value) OC_CLEANUP_(session_next_compaction_delta, value)
+#define oc_session_next_compaction_delta_free(value) OC_FREE_(session_next_compaction_delta, value)
+#define oc_session_next_reasoning_delta_data_decode(out, json, path, err) OC_DECODE_(session_next_reasoning_delta_data, out, json, path, err)
+#define oc_session_next_reasoning_delta_data_encode(value, out, err) OC_ENCODE_(session_next_reasoning_delta_data, value, out, err)
+#define oc_session_next_reasoning_delta_data_cleanup(value) OC_CLEANUP_(session_next_reasoning_delta_data, value)
+#define oc_session_next_reasoning_delta_data_free(value) OC_FREE_(session_next_reasoning_delta_data, value)
+#define oc_session_next_reasoning_delta_decode(out, json, path, err) OC_DECODE_(session_next_reasoning_delta, out, json, path, err)
+#define oc_session_next_reasoning_delta_encode(value, out, err) OC_ENCODE_(session_next_reasoning_delta, value, out, err)
+#define oc_session_next_reasoning_delta_cleanup(value) OC_CLEANUP_(session_next_reasoning_delta, value)
+#define oc_session_next_reasoning_delta_free(value) OC_FREE_(session_next_reasoning_delta, value)
+#define oc_session_next_text_delta_data_decode(out, json, path, err) OC_DECODE_(session_next_text_delta_data, out, json, path, err)
+#define oc_session_next_text_delta_data_encode(value, out, err) OC_ENCODE_(session_next_text_delta_data, value, out, err)
+#define oc_session_next_text_delta_data_cleanup(value) OC_CLEANUP_(session_next_text_delta_data, value)
+#define oc_session_next_text_delta_data_free(value) OC_FREE_(session_next_text_delta_data, value)
+#define oc_session_next_text_delta_decode(out, json, path, err) OC_DECODE_(session_next_text_delta, out, json, path, err)
+#define oc_session_next_text_delta_encode(value, out, err) OC_ENCODE_(session_next_text_delta, value, out, err)
+#define oc_session_next_text_delta_cleanup(value) OC_CLEANUP_(session_next_text_delta, value)
+#define oc_session_next_text_delta_free(value) OC_FREE_(session_next_text_delta, value)
+#define oc_session_next_tool_input_delta_data_decode(out, json, path, err) OC_DECODE_(session_next_tool_input_delta_data, out, json, path, err)
+#define oc_session_next_tool_input_delta_data_encode(value, out, err) OC_ENCODE_(session_next_tool_input_delta_data, value, out, err)
+#define oc_session_next_tool_input_delta_data_cleanup(value) OC_CLEANUP_(session_next_tool_input_delta_data, value)
+#define oc_session_next_tool_input_delta_data_free(value) OC_FREE_(session_next_tool_input_delta_data, value)
+#define oc_session_next_tool_input_delta_decode(out, json, path, err) OC_DECODE_(session_next_tool_input_delta, out, json, path, err)
+#define oc_session_next_tool_input_delta_encode(value, out, err) OC_ENCODE_(session_next_tool_input_delta, value, out, err)
+#define oc_session_next_tool_input_delta_cleanup(value) OC_CLEANUP_(session_next_tool_input_delta, value)
+#define oc_session_next_tool_input_delta_free(value) OC_FREE_(session_next_tool_input_delta, value)
+#define oc_session_not_found_error_decode(out, json, path, err) OC_DECODE_(session_not_found_error, out, json, path, err)
+#define oc_session_not_found_error_encode(value, out, err) OC_ENCODE_(session_not_found_error, value, out, err)
+#define oc_session_not_found_error_cleanup(value) OC_CLEANUP_(session_not_found_error, value)
+#define oc_session_not_found_error_free(value) OC_FREE_(session_not_found_error, value)
+#define oc_session_permission_create_body_decode(out, json, path, err) OC_DECODE_(session_permission_create_body, out, json, path, err)
+#define oc_session_permission_create_body_encode(value, out, err) OC_ENCODE_(session_permission_create_body, value, out, err)
+#define oc_session_permission_create_body_cleanup(value) OC_CLEANUP_(session_permission_create_body, value)
+#define oc_session_permission_create_body_free(value) OC_FREE_(session_permission_create_body, value)
+#define oc_session_permission_create_response_data_decode(out, json, path, err) OC_DECODE_(session_permission_create_response_data, out, json, path, err)
+#define oc_session_permission_create_response_data_encode(value, out, err) OC_ENCODE_(session_permission_create_response_data, value, out, err)
+#define oc_session_permission_create_response_data_cleanup(value) OC_CLEANUP_(session_permission_create_response_data, value)
+#define oc_session_permission_create_response_data_free(value) OC_FREE_(session_permission_create_response_data, value)
+#define oc_session_permission_reply_body_decode(out, json, path, err) OC_DECODE_(session_permission_reply_body, out, json, path, err)
+#define oc_session_permission_reply_body_encode(value, out, err) OC_ENCODE_(session_permission_reply_body, value, out, err)
+#define oc_session_permission_reply_body_cleanup(value) OC_CLEANUP_(session_permission_reply_body, value)
+#define oc_session_permission_reply_body_free(value) OC_FREE_(session_permission_reply_body, value)
+#define oc_session_prompt_body_delivery_decode(out, json, path, err) OC_DECODE_(session_prompt_body_delivery, out, json, path, err)
+#define oc_session_prompt_body_delivery_encode(value, out, err) OC_ENCODE_(session_prompt_body_delivery, value, out, err)
+#define oc_session_prompt_body_delivery_cleanup(value) OC_CLEANUP_(session_prompt_body_delivery, value)
+#define oc_session_prompt_body_delivery_free(value) OC_FREE_(session_prompt_body_delivery, value)
+#define oc_session_prompt_body_delivery_wire(value) oc__wire(&oc__j_session_prompt_body_delivery, OC_AS_CONST_(oc_session_prompt_body_delivery, value))
+#define oc_session_prompt_body_decode(out, json, path, err) OC_DECODE_(session_prompt_body, out, json, path, err)
+#define oc_session_prompt_body_encode(value, out, err) OC_ENCODE_(session_prompt_body, value, out, err)
+#define oc_session_prompt_body_cleanup(value) OC_CLEANUP_(session_prompt_body, value)
+#define oc_session_prompt_body_free(value) OC_FREE_(session_prompt_body, value)
+#define oc_session_revert_stage_body_decode(out, json, path, err) OC_DECODE_(session_revert_stage_body, out, json, path, err)
+#define oc_session_revert_stage_body_encode(value, out, err) OC_ENCODE_(session_revert_stage_body, value, out, err)
+#define oc_session_revert_stage_body_cleanup(value) OC_CLEANUP_(session_revert_stage_body, value)
+#define oc_session_revert_stage_body_free(value) OC_FREE_(session_revert_stage_body, value)
+#define oc_session_status_idle_decode(out, json, path, err) OC_DECODE_(session_status_idle, out, json, path, err)
+#define oc_session_status_idle_encode(value, out, err) OC_ENCODE_(session_status_idle, value, out, err)
+#define oc_session_status_idle_cleanup(value) OC_CLEANUP_(session_status_idle, value)
+#define oc_session_status_idle_free(value) OC_FREE_(session_status_idle, value)
+#define oc_session_status_retry_action_decode(out, json, path, err) OC_DECODE_(session_status_retry_action, out, json, path, err)
+#define oc_session_status_retry_action_encode(value, out, err) OC_ENCODE_(session_status_retry_action, value, out, err)
+#define oc_session_status_retry_action_cleanup(value) OC_CLEANUP_(session_status_retry_action, value)
+#define oc_session_status_retry_action_free(value) OC_FREE_(session_status_retry_action, value)
+#define oc_session_status_retry_decode(out, json, path, err) OC_DECODE_(session_status_retry, out, json, path, err)
+#define oc_session_status_retry_encode(value, out, err) OC_ENCODE_(session_status_retry, value, out, err)
+#define oc_session_status_retry_cleanup(value) OC_CLEANUP_(session_status_retry, value)
+#define oc_session_status_retry_free(value) OC_FREE_(session_status_retry, value)
+#define oc_session_status_busy_decode(out, json, path, err) OC_DECODE_(session_status_busy, out, json, path, err)
+#define oc_session_status_busy_encode(value, out, err) OC_ENCODE_(session_status_busy, value, out, err)
+#define oc_session_status_busy_cleanup(value) OC_CLEANUP_(session_status_busy, value)
+#define oc_session_status_busy_free(value) OC_FREE_(session_status_busy, value)
+#define oc_session_status_decode(out, json, path, err) OC_DECODE_(session_status, out, json, path, err)
+#define oc_session_status_encode(value, out, err) OC_ENCODE_(session_status, value, out, err)
+#define oc_session_status_cleanup(value) OC_CLEANUP_(session_status, value)
+#define oc_session_status_free(value) OC_FREE_(session_status, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_session_status_tag(const oc_session_status *value);
-/* The name of a kind ("unknown" for OC_SESSION_STATUS_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_session_status_kind_name(oc_session_status_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_status_data_decode(oc_session_status_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_status_data_encode(const oc_session_status_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_status_data_cleanup(oc_session_status_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_status_data_free(oc_session_status_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_status_2_decode(oc_session_status_2 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_status_2_encode(const oc_session_status_2 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_status_2_cleanup(oc_session_status_2 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_status_2_free(oc_session_status_2 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_switch_agent_body_decode(oc_session_switch_agent_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_switch_agent_body_encode(const oc_session_switch_agent_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_switch_agent_body_cleanup(oc_session_switch_agent_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_switch_agent_body_free(oc_session_switch_agent_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_switch_model_body_decode(oc_session_switch_model_body *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_switch_model_body_encode(const oc_session_switch_model_body *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_switch_model_body_cleanup(oc_session_switch_model_body *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_switch_model_body_free(oc_session_switch_model_body *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_updated_data_decode(oc_session_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_updated_data_encode(const oc_session_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_updated_data_cleanup(oc_session_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_updated_data_free(oc_session_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_updated_decode(oc_session_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_updated_encode(const oc_session_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_updated_cleanup(oc_session_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_updated_free(oc_session_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_v2_info_tokens_cache_decode(oc_session_v2_info_tokens_cache *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_v2_info_tokens_cache_encode(const oc_session_v2_info_tokens_cache *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_v2_info_tokens_cache_cleanup(oc_session_v2_info_tokens_cache *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_v2_info_tokens_cache_free(oc_session_v2_info_tokens_cache *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_v2_info_tokens_decode(oc_session_v2_info_tokens *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_v2_info_tokens_encode(const oc_session_v2_info_tokens *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_v2_info_tokens_cleanup(oc_session_v2_info_tokens *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_v2_info_tokens_free(oc_session_v2_info_tokens *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_v2_info_time_decode(oc_session_v2_info_time *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_v2_info_time_encode(const oc_session_v2_info_time *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_v2_info_time_cleanup(oc_session_v2_info_time *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_v2_info_time_free(oc_session_v2_info_time *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_v2_info_decode(oc_session_v2_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_v2_info_encode(const oc_session_v2_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_v2_info_cleanup(oc_session_v2_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_v2_info_free(oc_session_v2_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_session_v2_info_list_decode(oc_session_v2_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_session_v2_info_list_encode(const oc_session_v2_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_session_v2_info_list_cleanup(oc_session_v2_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_session_v2_info_list_free(oc_session_v2_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_sessions_response_cursor_decode(oc_sessions_response_cursor *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_sessions_response_cursor_encode(const oc_sessions_response_cursor *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_sessions_response_cursor_cleanup(oc_sessions_response_cursor *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_sessions_response_cursor_free(oc_sessions_response_cursor *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_sessions_response_decode(oc_sessions_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_sessions_response_encode(const oc_sessions_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_sessions_response_cleanup(oc_sessions_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_sessions_response_free(oc_sessions_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_skill_list_location_decode(oc_skill_list_location *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_skill_list_location_encode(const oc_skill_list_location *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_skill_list_location_cleanup(oc_skill_list_location *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_skill_list_location_free(oc_skill_list_location *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_skill_v2_info_list_decode(oc_skill_v2_info_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_skill_v2_info_list_encode(const oc_skill_v2_info_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_skill_v2_info_list_cleanup(oc_skill_v2_info_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_skill_v2_info_list_free(oc_skill_v2_info_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_skill_list_response_decode(oc_skill_list_response *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_skill_list_response_encode(const oc_skill_list_response *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_skill_list_response_cleanup(oc_skill_list_response *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_skill_list_response_free(oc_skill_list_response *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_skill_v2_info_decode(oc_skill_v2_info *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_skill_v2_info_encode(const oc_skill_v2_info *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_skill_v2_info_cleanup(oc_skill_v2_info *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_skill_v2_info_free(oc_skill_v2_info *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_snapshot_file_diff_status_decode(oc_snapshot_file_diff_status *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_snapshot_file_diff_status_encode(const oc_snapshot_file_diff_status *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_snapshot_file_diff_status_cleanup(oc_snapshot_file_diff_status *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_snapshot_file_diff_status_free(oc_snapshot_file_diff_status *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_snapshot_file_diff_status_wire(const oc_snapshot_file_diff_status *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_snapshot_file_diff_decode(oc_snapshot_file_diff *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_snapshot_file_diff_encode(const oc_snapshot_file_diff *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_snapshot_file_diff_cleanup(oc_snapshot_file_diff *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_snapshot_file_diff_free(oc_snapshot_file_diff *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_todo_decode(oc_todo *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_todo_encode(const oc_todo *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_todo_cleanup(oc_todo *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_todo_free(oc_todo *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_todo_list_decode(oc_todo_list *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_todo_list_encode(const oc_todo_list *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_todo_list_cleanup(oc_todo_list *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_todo_list_free(oc_todo_list *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_todo_updated_data_decode(oc_todo_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_todo_updated_data_encode(const oc_todo_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_todo_updated_data_cleanup(oc_todo_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_todo_updated_data_free(oc_todo_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_todo_updated_decode(oc_todo_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_todo_updated_encode(const oc_todo_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_todo_updated_cleanup(oc_todo_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_todo_updated_free(oc_todo_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_command_execute_data_command_variant1_decode(oc_tui_command_execute_data_command_variant1 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_command_execute_data_command_variant1_encode(const oc_tui_command_execute_data_command_variant1 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_command_execute_data_command_variant1_cleanup(oc_tui_command_execute_data_command_variant1 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_command_execute_data_command_variant1_free(oc_tui_command_execute_data_command_variant1 *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_tui_command_execute_data_command_variant1_wire(const oc_tui_command_execute_data_command_variant1 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_command_execute_data_command_decode(oc_tui_command_execute_data_command *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_command_execute_data_command_encode(const oc_tui_command_execute_data_command *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_command_execute_data_command_cleanup(oc_tui_command_execute_data_command *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_command_execute_data_command_free(oc_tui_command_execute_data_command *value);
-/* The name of a kind ("unknown" for OC_TUI_COMMAND_EXECUTE_DATA_COMMAND_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_tui_command_execute_data_command_kind_name(oc_tui_command_execute_data_command_kind kind);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_command_execute_data_decode(oc_tui_command_execute_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_command_execute_data_encode(const oc_tui_command_execute_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_command_execute_data_cleanup(oc_tui_command_execute_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_command_execute_data_free(oc_tui_command_execute_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_command_execute_decode(oc_tui_command_execute *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_command_execute_encode(const oc_tui_command_execute *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_command_execute_cleanup(oc_tui_command_execute *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_command_execute_free(oc_tui_command_execute *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_prompt_append_data_decode(oc_tui_prompt_append_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_prompt_append_data_encode(const oc_tui_prompt_append_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_prompt_append_data_cleanup(oc_tui_prompt_append_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_prompt_append_data_free(oc_tui_prompt_append_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_prompt_append_decode(oc_tui_prompt_append *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_prompt_append_encode(const oc_tui_prompt_append *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_prompt_append_cleanup(oc_tui_prompt_append *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_prompt_append_free(oc_tui_prompt_append *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_session_select_data_decode(oc_tui_session_select_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_session_select_data_encode(const oc_tui_session_select_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_session_select_data_cleanup(oc_tui_session_select_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_session_select_data_free(oc_tui_session_select_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_session_select_decode(oc_tui_session_select *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_session_select_encode(const oc_tui_session_select *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_session_select_cleanup(oc_tui_session_select *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_session_select_free(oc_tui_session_select *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_toast_show_data_variant_decode(oc_tui_toast_show_data_variant *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_toast_show_data_variant_encode(const oc_tui_toast_show_data_variant *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_toast_show_data_variant_cleanup(oc_tui_toast_show_data_variant *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_toast_show_data_variant_free(oc_tui_toast_show_data_variant *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_tui_toast_show_data_variant_wire(const oc_tui_toast_show_data_variant *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_toast_show_data_decode(oc_tui_toast_show_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_toast_show_data_encode(const oc_tui_toast_show_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_toast_show_data_cleanup(oc_tui_toast_show_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_toast_show_data_free(oc_tui_toast_show_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_tui_toast_show_decode(oc_tui_toast_show *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_tui_toast_show_encode(const oc_tui_toast_show *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_tui_toast_show_cleanup(oc_tui_toast_show *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_tui_toast_show_free(oc_tui_toast_show *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_unauthorized_error_decode(oc_unauthorized_error *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_unauthorized_error_encode(const oc_unauthorized_error *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_unauthorized_error_cleanup(oc_unauthorized_error *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_unauthorized_error_free(oc_unauthorized_error *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_unknown_error1_decode(oc_unknown_error1 *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_unknown_error1_encode(const oc_unknown_error1 *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_unknown_error1_cleanup(oc_unknown_error1 *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_unknown_error1_free(oc_unknown_error1 *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_vcs_branch_updated_data_decode(oc_vcs_branch_updated_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_vcs_branch_updated_data_encode(const oc_vcs_branch_updated_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_vcs_branch_updated_data_cleanup(oc_vcs_branch_updated_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_vcs_branch_updated_data_free(oc_vcs_branch_updated_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_vcs_branch_updated_decode(oc_vcs_branch_updated *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_vcs_branch_updated_encode(const oc_vcs_branch_updated *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_vcs_branch_updated_cleanup(oc_vcs_branch_updated *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_vcs_branch_updated_free(oc_vcs_branch_updated *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_ready_data_decode(oc_workspace_ready_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_ready_data_encode(const oc_workspace_ready_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_ready_data_cleanup(oc_workspace_ready_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_ready_data_free(oc_workspace_ready_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_ready_decode(oc_workspace_ready *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_ready_encode(const oc_workspace_ready *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_ready_cleanup(oc_workspace_ready *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_ready_free(oc_workspace_ready *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_failed_data_decode(oc_workspace_failed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_failed_data_encode(const oc_workspace_failed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_failed_data_cleanup(oc_workspace_failed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_failed_data_free(oc_workspace_failed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_failed_decode(oc_workspace_failed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_failed_encode(const oc_workspace_failed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_failed_cleanup(oc_workspace_failed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_failed_free(oc_workspace_failed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_status_data_status_decode(oc_workspace_status_data_status *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_status_data_status_encode(const oc_workspace_status_data_status *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_status_data_status_cleanup(oc_workspace_status_data_status *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_status_data_status_free(oc_workspace_status_data_status *value);
-/* The wire string of *value (borrowed), or NULL when impossible. */
-const char *oc_workspace_status_data_status_wire(const oc_workspace_status_data_status *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_status_data_decode(oc_workspace_status_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_status_data_encode(const oc_workspace_status_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_status_data_cleanup(oc_workspace_status_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_status_data_free(oc_workspace_status_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_workspace_status_decode(oc_workspace_status *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_workspace_status_encode(const oc_workspace_status *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_workspace_status_cleanup(oc_workspace_status *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_workspace_status_free(oc_workspace_status *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_worktree_ready_data_decode(oc_worktree_ready_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_worktree_ready_data_encode(const oc_worktree_ready_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_worktree_ready_data_cleanup(oc_worktree_ready_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_worktree_ready_data_free(oc_worktree_ready_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_worktree_ready_decode(oc_worktree_ready *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_worktree_ready_encode(const oc_worktree_ready *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_worktree_ready_cleanup(oc_worktree_ready *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_worktree_ready_free(oc_worktree_ready *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_worktree_failed_data_decode(oc_worktree_failed_data *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_worktree_failed_data_encode(const oc_worktree_failed_data *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_worktree_failed_data_cleanup(oc_worktree_failed_data *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_worktree_failed_data_free(oc_worktree_failed_data *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_worktree_failed_decode(oc_worktree_failed *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_worktree_failed_encode(const oc_worktree_failed *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_worktree_failed_cleanup(oc_worktree_failed *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_worktree_failed_free(oc_worktree_failed *value);
-
-/* Decode json (borrowed) into *out (zeroed by the caller). On failure *out holds nothing and *err is a
- * new MALFORMED_RESPONSE error naming the JSON path (path: prefix for messages, NULL = "$"). */
-oc_status oc_v2_event_decode(oc_v2_event *out, const json_t *json, const char *path, oc_error **err);
-/* Encode *value (borrowed) as JSON; *out is a new reference. */
-oc_status oc_v2_event_encode(const oc_v2_event *value, json_t **out, oc_error **err);
-/* Release everything *value owns and zero it (NULL is a no-op). */
-void oc_v2_event_cleanup(oc_v2_event *value);
-/* Cleanup and free a heap value returned by this SDK (NULL is a no-op). */
-void oc_v2_event_free(oc_v2_event *value);
+extern const char *const oc__k_session_status[];
+#define oc_session_status_kind_name(kind) oc__name_at(oc__k_session_status, 4, kind)
+#define oc_session_status_data_decode(out, json, path, err) OC_DECODE_(session_status_data, out, json, path, err)
+#define oc_session_status_data_encode(value, out, err) OC_ENCODE_(session_status_data, value, out, err)
+#define oc_session_status_data_cleanup(value) OC_CLEANUP_(session_status_data, value)
+#define oc_session_status_data_free(value) OC_FREE_(session_status_data, value)
+#define oc_session_status_2_decode(out, json, path, err) OC_DECODE_(session_status_2, out, json, path, err)
+#define oc_session_status_2_encode(value, out, err) OC_ENCODE_(session_status_2, value, out, err)
+#define oc_session_status_2_cleanup(value) OC_CLEANUP_(session_status_2, value)
+#define oc_session_status_2_free(value) OC_FREE_(session_status_2, value)
+#define oc_session_switch_agent_body_decode(out, json, path, err) OC_DECODE_(session_switch_agent_body, out, json, path, err)
+#define oc_session_switch_agent_body_encode(value, out, err) OC_ENCODE_(session_switch_agent_body, value, out, err)
+#define oc_session_switch_agent_body_cleanup(value) OC_CLEANUP_(session_switch_agent_body, value)
+#define oc_session_switch_agent_body_free(value) OC_FREE_(session_switch_agent_body, value)
+#define oc_session_switch_model_body_decode(out, json, path, err) OC_DECODE_(session_switch_model_body, out, json, path, err)
+#define oc_session_switch_model_body_encode(value, out, err) OC_ENCODE_(session_switch_model_body, value, out, err)
+#define oc_session_switch_model_body_cleanup(value) OC_CLEANUP_(session_switch_model_body, value)
+#define oc_session_switch_model_body_free(value) OC_FREE_(session_switch_model_body, value)
+#define oc_session_updated_data_decode(out, json, path, err) OC_DECODE_(session_updated_data, out, json, path, err)
+#define oc_session_updated_data_encode(value, out, err) OC_ENCODE_(session_updated_data, value, out, err)
+#define oc_session_updated_data_cleanup(value) OC_CLEANUP_(session_updated_data, value)
+#define oc_session_updated_data_free(value) OC_FREE_(session_updated_data, value)
+#define oc_session_updated_decode(out, json, path, err) OC_DECODE_(session_updated, out, json, path, err)
+#define oc_session_updated_encode(value, out, err) OC_ENCODE_(session_updated, value, out, err)
+#define oc_session_updated_cleanup(value) OC_CLEANUP_(session_updated, value)
+#define oc_session_updated_free(value) OC_FREE_(session_updated, value)
+#define oc_session_v2_info_tokens_cache_decode(out, json, path, err) OC_DECODE_(session_v2_info_tokens_cache, out, json, path, err)
+#define oc_session_v2_info_tokens_cache_encode(value, out, err) OC_ENCODE_(session_v2_info_tokens_cache, value, out, err)
+#define oc_session_v2_info_tokens_cache_cleanup(value) OC_CLEANUP_(session_v2_info_tokens_cache, value)
+#define oc_session_v2_info_tokens_cache_free(value) OC_FREE_(session_v2_info_tokens_cache, value)
+#define oc_session_v2_info_tokens_decode(out, json, path, err) OC_DECODE_(session_v2_info_tokens, out, json, path, err)
+#define oc_session_v2_info_tokens_encode(value, out, err) OC_ENCODE_(session_v2_info_tokens, value, out, err)
+#define oc_session_v2_info_tokens_cleanup(value) OC_CLEANUP_(session_v2_info_tokens, value)
+#define oc_session_v2_info_tokens_free(value) OC_FREE_(session_v2_info_tokens, value)
+#define oc_session_v2_info_time_decode(out, json, path, err) OC_DECODE_(session_v2_info_time, out, json, path, err)
+#define oc_session_v2_info_time_encode(value, out, err) OC_ENCODE_(session_v2_info_time, value, out, err)
+#define oc_session_v2_info_time_cleanup(value) OC_CLEANUP_(session_v2_info_time, value)
+#define oc_session_v2_info_time_free(value) OC_FREE_(session_v2_info_time, value)
+#define oc_session_v2_info_decode(out, json, path, err) OC_DECODE_(session_v2_info, out, json, path, err)
+#define oc_session_v2_info_encode(value, out, err) OC_ENCODE_(session_v2_info, value, out, err)
+#define oc_session_v2_info_cleanup(value) OC_CLEANUP_(session_v2_info, value)
+#define oc_session_v2_info_free(value) OC_FREE_(session_v2_info, value)
+#define oc_session_v2_info_list_decode(out, json, path, err) OC_DECODE_(session_v2_info_list, out, json, path, err)
+#define oc_session_v2_info_list_encode(value, out, err) OC_ENCODE_(session_v2_info_list, value, out, err)
+#define oc_session_v2_info_list_cleanup(value) OC_CLEANUP_(session_v2_info_list, value)
+#define oc_session_v2_info_list_free(value) OC_FREE_(session_v2_info_list, value)
+#define oc_sessions_response_cursor_decode(out, json, path, err) OC_DECODE_(sessions_response_cursor, out, json, path, err)
+#define oc_sessions_response_cursor_encode(value, out, err) OC_ENCODE_(sessions_response_cursor, value, out, err)
+#define oc_sessions_response_cursor_cleanup(value) OC_CLEANUP_(sessions_response_cursor, value)
+#define oc_sessions_response_cursor_free(value) OC_FREE_(sessions_response_cursor, value)
+#define oc_sessions_response_decode(out, json, path, err) OC_DECODE_(sessions_response, out, json, path, err)
+#define oc_sessions_response_encode(value, out, err) OC_ENCODE_(sessions_response, value, out, err)
+#define oc_sessions_response_cleanup(value) OC_CLEANUP_(sessions_response, value)
+#define oc_sessions_response_free(value) OC_FREE_(sessions_response, value)
+#define oc_skill_list_location_decode(out, json, path, err) OC_DECODE_(skill_list_location, out, json, path, err)
+#define oc_skill_list_location_encode(value, out, err) OC_ENCODE_(skill_list_location, value, out, err)
+#define oc_skill_list_location_cleanup(value) OC_CLEANUP_(skill_list_location, value)
+#define oc_skill_list_location_free(value) OC_FREE_(skill_list_location, value)
+#define oc_skill_v2_info_list_decode(out, json, path, err) OC_DECODE_(skill_v2_info_list, out, json, path, err)
+#define oc_skill_v2_info_list_encode(value, out, err) OC_ENCODE_(skill_v2_info_list, value, out, err)
+#define oc_skill_v2_info_list_cleanup(value) OC_CLEANUP_(skill_v2_info_list, value)
+#define oc_skill_v2_info_list_free(value) OC_FREE_(skill_v2_info_list, value)
+#define oc_skill_list_response_decode(out, json, path, err) OC_DECODE_(skill_list_response, out, json, path, err)
+#define oc_skill_list_response_encode(value, out, err) OC_ENCODE_(skill_list_response, value, out, err)
+#define oc_skill_list_response_cleanup(value) OC_CLEANUP_(skill_list_response, value)
+#define oc_skill_list_response_free(value) OC_FREE_(skill_list_response, value)
+#define oc_skill_v2_info_decode(out, json, path, err) OC_DECODE_(skill_v2_info, out, json, path, err)
+#define oc_skill_v2_info_encode(value, out, err) OC_ENCODE_(skill_v2_info, value, out, err)
+#define oc_skill_v2_info_cleanup(value) OC_CLEANUP_(skill_v2_info, value)
+#define oc_skill_v2_info_free(value) OC_FREE_(skill_v2_info, value)
+#define oc_snapshot_file_diff_status_decode(out, json, path, err) OC_DECODE_(snapshot_file_diff_status, out, json, path, err)
+#define oc_snapshot_file_diff_status_encode(value, out, err) OC_ENCODE_(snapshot_file_diff_status, value, out, err)
+#define oc_snapshot_file_diff_status_cleanup(value) OC_CLEANUP_(snapshot_file_diff_status, value)
+#define oc_snapshot_file_diff_status_free(value) OC_FREE_(snapshot_file_diff_status, value)
+#define oc_snapshot_file_diff_status_wire(value) oc__wire(&oc__j_snapshot_file_diff_status, OC_AS_CONST_(oc_snapshot_file_diff_status, value))
+#define oc_snapshot_file_diff_decode(out, json, path, err) OC_DECODE_(snapshot_file_diff, out, json, path, err)
+#define oc_snapshot_file_diff_encode(value, out, err) OC_ENCODE_(snapshot_file_diff, value, out, err)
+#define oc_snapshot_file_diff_cleanup(value) OC_CLEANUP_(snapshot_file_diff, value)
+#define oc_snapshot_file_diff_free(value) OC_FREE_(snapshot_file_diff, value)
+#define oc_todo_decode(out, json, path, err) OC_DECODE_(todo, out, json, path, err)
+#define oc_todo_encode(value, out, err) OC_ENCODE_(todo, value, out, err)
+#define oc_todo_cleanup(value) OC_CLEANUP_(todo, value)
+#define oc_todo_free(value) OC_FREE_(todo, value)
+#define oc_todo_list_decode(out, json, path, err) OC_DECODE_(todo_list, out, json, path, err)
+#define oc_todo_list_encode(value, out, err) OC_ENCODE_(todo_list, value, out, err)
+#define oc_todo_list_cleanup(value) OC_CLEANUP_(todo_list, value)
+#define oc_todo_list_free(value) OC_FREE_(todo_list, value)
+#define oc_todo_updated_data_decode(out, json, path, err) OC_DECODE_(todo_updated_data, out, json, path, err)
+#define oc_todo_updated_data_encode(value, out, err) OC_ENCODE_(todo_updated_data, value, out, err)
+#define oc_todo_updated_data_cleanup(value) OC_CLEANUP_(todo_updated_data, value)
+#define oc_todo_updated_data_free(value) OC_FREE_(todo_updated_data, value)
+#define oc_todo_updated_decode(out, json, path, err) OC_DECODE_(todo_updated, out, json, path, err)
+#define oc_todo_updated_encode(value, out, err) OC_ENCODE_(todo_updated, value, out, err)
+#define oc_todo_updated_cleanup(value) OC_CLEANUP_(todo_updated, value)
+#define oc_todo_updated_free(value) OC_FREE_(todo_updated, value)
+#define oc_tui_command_execute_data_command_variant1_decode(out, json, path, err) OC_DECODE_(tui_command_execute_data_command_variant1, out, json, path, err)
+#define oc_tui_command_execute_data_command_variant1_encode(value, out, err) OC_ENCODE_(tui_command_execute_data_command_variant1, value, out, err)
+#define oc_tui_command_execute_data_command_variant1_cleanup(value) OC_CLEANUP_(tui_command_execute_data_command_variant1, value)
+#define oc_tui_command_execute_data_command_variant1_free(value) OC_FREE_(tui_command_execute_data_command_variant1, value)
+#define oc_tui_command_execute_data_command_variant1_wire(value) oc__wire(&oc__j_tui_command_execute_data_command_variant1, OC_AS_CONST_(oc_tui_command_execute_data_command_variant1, value))
+#define oc_tui_command_execute_data_command_decode(out, json, path, err) OC_DECODE_(tui_command_execute_data_command, out, json, path, err)
+#define oc_tui_command_execute_data_command_encode(value, out, err) OC_ENCODE_(tui_command_execute_data_command, value, out, err)
+#define oc_tui_command_execute_data_command_cleanup(value) OC_CLEANUP_(tui_command_execute_data_command, value)
+#define oc_tui_command_execute_data_command_free(value) OC_FREE_(tui_command_execute_data_command, value)
+extern const char *const oc__k_tui_command_execute_data_command[];
+#define oc_tui_command_execute_data_command_kind_name(kind) oc__name_at(oc__k_tui_command_execute_data_command, 3, kind)
+#define oc_tui_command_execute_data_decode(out, json, path, err) OC_DECODE_(tui_command_execute_data, out, json, path, err)
+#define oc_tui_command_execute_data_encode(value, out, err) OC_ENCODE_(tui_command_execute_data, value, out, err)
+#define oc_tui_command_execute_data_cleanup(value) OC_CLEANUP_(tui_command_execute_data, value)
+#define oc_tui_command_execute_data_free(value) OC_FREE_(tui_command_execute_data, value)
+#define oc_tui_command_execute_decode(out, json, path, err) OC_DECODE_(tui_command_execute, out, json, path, err)
+#define oc_tui_command_execute_encode(value, out, err) OC_ENCODE_(tui_command_execute, value, out, err)
+#define oc_tui_command_execute_cleanup(value) OC_CLEANUP_(tui_command_execute, value)
+#define oc_tui_command_execute_free(value) OC_FREE_(tui_command_execute, value)
+#define oc_tui_prompt_append_data_decode(out, json, path, err) OC_DECODE_(tui_prompt_append_data, out, json, path, err)
+#define oc_tui_prompt_append_data_encode(value, out, err) OC_ENCODE_(tui_prompt_append_data, value, out, err)
+#define oc_tui_prompt_append_data_cleanup(value) OC_CLEANUP_(tui_prompt_append_data, value)
+#define oc_tui_prompt_append_data_free(value) OC_FREE_(tui_prompt_append_data, value)
+#define oc_tui_prompt_append_decode(out, json, path, err) OC_DECODE_(tui_prompt_append, out, json, path, err)
+#define oc_tui_prompt_append_encode(value, out, err) OC_ENCODE_(tui_prompt_append, value, out, err)
+#define oc_tui_prompt_append_cleanup(value) OC_CLEANUP_(tui_prompt_append, value)
+#define oc_tui_prompt_append_free(value) OC_FREE_(tui_prompt_append, value)
+#define oc_tui_session_select_data_decode(out, json, path, err) OC_DECODE_(tui_session_select_data, out, json, path, err)
+#define oc_tui_session_select_data_encode(value, out, err) OC_ENCODE_(tui_session_select_data, value, out, err)
+#define oc_tui_session_select_data_cleanup(value) OC_CLEANUP_(tui_session_select_data, value)
+#define oc_tui_session_select_data_free(value) OC_FREE_(tui_session_select_data, value)
+#define oc_tui_session_select_decode(out, json, path, err) OC_DECODE_(tui_session_select, out, json, path, err)
+#define oc_tui_session_select_encode(value, out, err) OC_ENCODE_(tui_session_select, value, out, err)
+#define oc_tui_session_select_cleanup(value) OC_CLEANUP_(tui_session_select, value)
+#define oc_tui_session_select_free(value) OC_FREE_(tui_session_select, value)
+#define oc_tui_toast_show_data_variant_decode(out, json, path, err) OC_DECODE_(tui_toast_show_data_variant, out, json, path, err)
+#define oc_tui_toast_show_data_variant_encode(value, out, err) OC_ENCODE_(tui_toast_show_data_variant, value, out, err)
+#define oc_tui_toast_show_data_variant_cleanup(value) OC_CLEANUP_(tui_toast_show_data_variant, value)
+#define oc_tui_toast_show_data_variant_free(value) OC_FREE_(tui_toast_show_data_variant, value)
+#define oc_tui_toast_show_data_variant_wire(value) oc__wire(&oc__j_tui_toast_show_data_variant, OC_AS_CONST_(oc_tui_toast_show_data_variant, value))
+#define oc_tui_toast_show_data_decode(out, json, path, err) OC_DECODE_(tui_toast_show_data, out, json, path, err)
+#define oc_tui_toast_show_data_encode(value, out, err) OC_ENCODE_(tui_toast_show_data, value, out, err)
+#define oc_tui_toast_show_data_cleanup(value) OC_CLEANUP_(tui_toast_show_data, value)
+#define oc_tui_toast_show_data_free(value) OC_FREE_(tui_toast_show_data, value)
+#define oc_tui_toast_show_decode(out, json, path, err) OC_DECODE_(tui_toast_show, out, json, path, err)
+#define oc_tui_toast_show_encode(value, out, err) OC_ENCODE_(tui_toast_show, value, out, err)
+#define oc_tui_toast_show_cleanup(value) OC_CLEANUP_(tui_toast_show, value)
+#define oc_tui_toast_show_free(value) OC_FREE_(tui_toast_show, value)
+#define oc_unauthorized_error_decode(out, json, path, err) OC_DECODE_(unauthorized_error, out, json, path, err)
+#define oc_unauthorized_error_encode(value, out, err) OC_ENCODE_(unauthorized_error, value, out, err)
+#define oc_unauthorized_error_cleanup(value) OC_CLEANUP_(unauthorized_error, value)
+#define oc_unauthorized_error_free(value) OC_FREE_(unauthorized_error, value)
+#define oc_unknown_error1_decode(out, json, path, err) OC_DECODE_(unknown_error1, out, json, path, err)
+#define oc_unknown_error1_encode(value, out, err) OC_ENCODE_(unknown_error1, value, out, err)
+#define oc_unknown_error1_cleanup(value) OC_CLEANUP_(unknown_error1, value)
+#define oc_unknown_error1_free(value) OC_FREE_(unknown_error1, value)
+#define oc_vcs_branch_updated_data_decode(out, json, path, err) OC_DECODE_(vcs_branch_updated_data, out, json, path, err)
+#define oc_vcs_branch_updated_data_encode(value, out, err) OC_ENCODE_(vcs_branch_updated_data, value, out, err)
+#define oc_vcs_branch_updated_data_cleanup(value) OC_CLEANUP_(vcs_branch_updated_data, value)
+#define oc_vcs_branch_updated_data_free(value) OC_FREE_(vcs_branch_updated_data, value)
+#define oc_vcs_branch_updated_decode(out, json, path, err) OC_DECODE_(vcs_branch_updated, out, json, path, err)
+#define oc_vcs_branch_updated_encode(value, out, err) OC_ENCODE_(vcs_branch_updated, value, out, err)
+#define oc_vcs_branch_updated_cleanup(value) OC_CLEANUP_(vcs_branch_updated, value)
+#define oc_vcs_branch_updated_free(value) OC_FREE_(vcs_branch_updated, value)
+#define oc_workspace_ready_data_decode(out, json, path, err) OC_DECODE_(workspace_ready_data, out, json, path, err)
+#define oc_workspace_ready_data_encode(value, out, err) OC_ENCODE_(workspace_ready_data, value, out, err)
+#define oc_workspace_ready_data_cleanup(value) OC_CLEANUP_(workspace_ready_data, value)
+#define oc_workspace_ready_data_free(value) OC_FREE_(workspace_ready_data, value)
+#define oc_workspace_ready_decode(out, json, path, err) OC_DECODE_(workspace_ready, out, json, path, err)
+#define oc_workspace_ready_encode(value, out, err) OC_ENCODE_(workspace_ready, value, out, err)
+#define oc_workspace_ready_cleanup(value) OC_CLEANUP_(workspace_ready, value)
+#define oc_workspace_ready_free(value) OC_FREE_(workspace_ready, value)
+#define oc_workspace_failed_data_decode(out, json, path, err) OC_DECODE_(workspace_failed_data, out, json, path, err)
+#define oc_workspace_failed_data_encode(value, out, err) OC_ENCODE_(workspace_failed_data, value, out, err)
+#define oc_workspace_failed_data_cleanup(value) OC_CLEANUP_(workspace_failed_data, value)
+#define oc_workspace_failed_data_free(value) OC_FREE_(workspace_failed_data, value)
+#define oc_workspace_failed_decode(out, json, path, err) OC_DECODE_(workspace_failed, out, json, path, err)
+#define oc_workspace_failed_encode(value, out, err) OC_ENCODE_(workspace_failed, value, out, err)
+#define oc_workspace_failed_cleanup(value) OC_CLEANUP_(workspace_failed, value)
+#define oc_workspace_failed_free(value) OC_FREE_(workspace_failed, value)
+#define oc_workspace_status_data_status_decode(out, json, path, err) OC_DECODE_(workspace_status_data_status, out, json, path, err)
+#define oc_workspace_status_data_status_encode(value, out, err) OC_ENCODE_(workspace_status_data_status, value, out, err)
+#define oc_workspace_status_data_status_cleanup(value) OC_CLEANUP_(workspace_status_data_status, value)
+#define oc_workspace_status_data_status_free(value) OC_FREE_(workspace_status_data_status, value)
+#define oc_workspace_status_data_status_wire(value) oc__wire(&oc__j_workspace_status_data_status, OC_AS_CONST_(oc_workspace_status_data_status, value))
+#define oc_workspace_status_data_decode(out, json, path, err) OC_DECODE_(workspace_status_data, out, json, path, err)
+#define oc_workspace_status_data_encode(value, out, err) OC_ENCODE_(workspace_status_data, value, out, err)
+#define oc_workspace_status_data_cleanup(value) OC_CLEANUP_(workspace_status_data, value)
+#define oc_workspace_status_data_free(value) OC_FREE_(workspace_status_data, value)
+#define oc_workspace_status_decode(out, json, path, err) OC_DECODE_(workspace_status, out, json, path, err)
+#define oc_workspace_status_encode(value, out, err) OC_ENCODE_(workspace_status, value, out, err)
+#define oc_workspace_status_cleanup(value) OC_CLEANUP_(workspace_status, value)
+#define oc_workspace_status_free(value) OC_FREE_(workspace_status, value)
+#define oc_worktree_ready_data_decode(out, json, path, err) OC_DECODE_(worktree_ready_data, out, json, path, err)
+#define oc_worktree_ready_data_encode(value, out, err) OC_ENCODE_(worktree_ready_data, value, out, err)
+#define oc_worktree_ready_data_cleanup(value) OC_CLEANUP_(worktree_ready_data, value)
+#define oc_worktree_ready_data_free(value) OC_FREE_(worktree_ready_data, value)
+#define oc_worktree_ready_decode(out, json, path, err) OC_DECODE_(worktree_ready, out, json, path, err)
+#define oc_worktree_ready_encode(value, out, err) OC_ENCODE_(worktree_ready, value, out, err)
+#define oc_worktree_ready_cleanup(value) OC_CLEANUP_(worktree_ready, value)
+#define oc_worktree_ready_free(value) OC_FREE_(worktree_ready, value)
+#define oc_worktree_failed_data_decode(out, json, path, err) OC_DECODE_(worktree_failed_data, out, json, path, err)
+#define oc_worktree_failed_data_encode(value, out, err) OC_ENCODE_(worktree_failed_data, value, out, err)
+#define oc_worktree_failed_data_cleanup(value) OC_CLEANUP_(worktree_failed_data, value)
+#define oc_worktree_failed_data_free(value) OC_FREE_(worktree_failed_data, value)
+#define oc_worktree_failed_decode(out, json, path, err) OC_DECODE_(worktree_failed, out, json, path, err)
+#define oc_worktree_failed_encode(value, out, err) OC_ENCODE_(worktree_failed, value, out, err)
+#define oc_worktree_failed_cleanup(value) OC_CLEANUP_(worktree_failed, value)
+#define oc_worktree_failed_free(value) OC_FREE_(worktree_failed, value)
+#define oc_v2_event_decode(out, json, path, err) OC_DECODE_(v2_event, out, json, path, err)
+#define oc_v2_event_encode(value, out, err) OC_ENCODE_(v2_event, value, out, err)
+#define oc_v2_event_cleanup(value) OC_CLEANUP_(v2_event, value)
+#define oc_v2_event_free(value) OC_FREE_(v2_event, value)
 /* The "type" tag of *value (static, or borrowed from value->unknown for a variant this SDK does not know),
  * or NULL. */
 const char *oc_v2_event_tag(const oc_v2_event *value);
-/* The name of a kind ("unknown" for OC_V2_EVENT_UNKNOWN; static), or NULL outside the enumeration. */
-const char *oc_v2_event_kind_name(oc_v2_event_kind kind);
+extern const char *const oc__k_v2_event[];
+#define oc_v2_event_kind_name(kind) oc__name_at(oc__k_v2_event, 89, kind)
 /* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
 const oc_evt_id *oc_v2_event_id(const oc_v2_event *value);
 /* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
