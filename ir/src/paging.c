@@ -161,7 +161,8 @@ static const char *const ITEM_NAMES[] = {"data",    "items",   "results",  "valu
                                          "entries", "records", "elements", NULL};
 
 /* The items of a page body: the body when it is an array; else the first array field with a
- * usual name; else its only array field. NULL when none (or several, none usual). */
+ * usual name; else its only array field, or its only array of objects beside arrays of scalars.
+ * NULL when none (or several, none usual). */
 static const sdkc_type *find_items(const sdkc_type *body, const char **field, bool *is_body)
 {
     *field = NULL;
