@@ -8,4 +8,5 @@ if grep -nE '(^|[^_a-zA-Z0-9>.])(sprintf|vsprintf|strcpy|strcat|atoi|atol|gets|s
   echo "lint: banned function used (use snprintf, memcpy with lengths, strtol, strtok_r)" >&2
   exit 1
 fi
+scripts/check-layers.sh >/dev/null
 echo "lint: ok"

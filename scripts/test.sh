@@ -18,6 +18,7 @@ for cc in "${compilers[@]}"; do
   echo "== $cc"
   CC=$cc cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSDKC_WERROR=ON ${CMAKE_ARGS:-} >/dev/null
   cmake --build "$dir" -j"$(nproc)"
+  scripts/check-symbols.sh "$dir"
   if [[ $cc == gcc ]]; then
     (cd "$dir" && ctest --output-on-failure -j2 "$@")
   fi

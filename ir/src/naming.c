@@ -1,9 +1,10 @@
 /* naming.c - identifier derivation (snake, SCREAMING_SNAKE, Pascal), the C keyword table and glob
  * matching over operation ids. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "compile_internal.h"
+#include "ir_internal.h"
 
 static bool is_lower(char c)
 {

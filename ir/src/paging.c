@@ -1,10 +1,9 @@
-/* paging.c - pagination: which style an operation's pages come in and what each style reads,
- * decided per operation from (first that applies) the --pagination config file, an extension of
- * the operation object (x-speakeasy-pagination, x-fern-pagination, x-stainless-pagination,
- * x-ms-pageable), or conservative heuristics over GET operations, where a parameter name and a
- * response field must both fit one style. What is ambiguous stays unpaginated: the operation is
- * still an ordinary call, and the config file can say what the contract does not.
- * docs/pagination.md describes the rules.
+/* paging.c - the paging stage (paging.h): which style an operation's pages come in and what each
+ * style reads, decided per operation from (first that applies) the --pagination config file, an
+ * extension of the operation object or conservative heuristics (paging_detect.c). Here: checking
+ * a recognition against the operation and adopting it, the config file, and the pass. What is
+ * ambiguous stays unpaginated: the operation is still an ordinary call, and the config file can
+ * say what the contract does not. docs/pagination.md describes the rules.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -12,88 +11,32 @@
 #include <string.h>
 #include <strings.h>
 
-#include "compile_internal.h"
+#include "paging_internal.h"
 
-static const char *const STYLE_NAMES[] = {"cursor-object", "cursor-token", "cursor-item",
-                                          "next-url",      "link-header",  "page-number",
-                                          "offset"};
-static const char *const SOURCE_NAMES[] = {"heuristic", "extension", "config"};
+/* The paging stage's state (c->pages). */
+struct sdkc_pages {
+    sdkc_doc *doc;        /* the pagination config file, or NULL */
+    const sdkc_node *ops; /* its "operations" mapping, or NULL */
+    sdkc_map used;        /* config entries (value nodes) an operation took */
+};
 
-const char *sdkc_page_style_name(sdkc_page_style s)
-{
-    return (size_t)s < sizeof STYLE_NAMES / sizeof STYLE_NAMES[0] ? STYLE_NAMES[s] : "offset";
-}
-
-bool sdkc_page_style_parse(const char *name, sdkc_page_style *out)
-{
-    for (size_t i = 0; name && i < sizeof STYLE_NAMES / sizeof STYLE_NAMES[0]; i++) {
-        if (strcmp(name, STYLE_NAMES[i]) == 0) {
-            *out = (sdkc_page_style)i;
-            return true;
-        }
-    }
-    return false;
-}
-
-const char *sdkc_page_source_name(sdkc_page_source s)
-{
-    return (size_t)s < sizeof SOURCE_NAMES / sizeof SOURCE_NAMES[0] ? SOURCE_NAMES[s] : "heuristic";
-}
-
-bool sdkc_page_source_parse(const char *name, sdkc_page_source *out)
-{
-    for (size_t i = 0; name && i < sizeof SOURCE_NAMES / sizeof SOURCE_NAMES[0]; i++) {
-        if (strcmp(name, SOURCE_NAMES[i]) == 0) {
-            *out = (sdkc_page_source)i;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* ---- what a recognition says, before it is checked against the operation ---- */
-
-typedef struct pgspec {
-    sdkc_page_style style;
-    sdkc_page_source source;
-    const char *reason;
-    bool items_body;   /* the body is the array */
-    const char *items; /* path of the items array; NULL (and !items_body): look for it */
-    const char *cursor, *next, *previous, *has_more, *id;
-    const char *param, *size_param; /* query parameter names */
-} pgspec;
-
-/* How problems with an explicit recognition are reported: heuristics stay silent (the operation
- * is simply not paginated), an extension the contract carries gets a warning, a config entry an
- * error (the user asked for it). */
-typedef struct pgreport {
-    cctx *c;
-    const sdkc_node *at; /* NULL: silent */
-    bool error;
-} pgreport;
-
-static void complain(const pgreport *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void complain(const pgreport *r, const char *fmt, ...)
+void sdkc_pg_report(const pgreport *r, const char *fmt, ...)
 {
     if (!r->at)
         return;
     va_list ap;
     va_start(ap, fmt);
-    if (r->error)
-        r->c->nerrors++;
-    if (r->c->diag)
-        sdkc_diag_vadd(r->c->diag, r->error ? SDKC_SEV_ERROR : SDKC_SEV_WARNING, r->at->loc, fmt,
-                       ap);
+    /* the node's own position: config entries are in the config file */
+    sdkc_cc_vreport(r->c, r->error ? SDKC_SEV_ERROR : SDKC_SEV_WARNING, r->at->loc, fmt, ap);
     va_end(ap);
 }
 
 /* The field at a dotted path of object fields, or NULL. A field whose own name has dots
  * ("odata.nextLink") is taken first. */
-static const sdkc_field *field_at(const sdkc_type *t, const char *path)
+const sdkc_field *sdkc_pg_field_at(const sdkc_type *t, const char *path)
 {
     char seg[256];
-    const sdkc_field *f = path ? cc_field_of(t, path) : NULL;
+    const sdkc_field *f = path ? sdkc_type_field(t, path) : NULL;
     if (f)
         return f;
     while (path && *path) {
@@ -103,7 +46,7 @@ static const sdkc_field *field_at(const sdkc_type *t, const char *path)
             return NULL;
         memcpy(seg, path, n);
         seg[n] = '\0';
-        f = cc_field_of(t, seg);
+        f = sdkc_type_field(t, seg);
         if (!f)
             return NULL;
         t = f->type;
@@ -112,48 +55,41 @@ static const sdkc_field *field_at(const sdkc_type *t, const char *path)
     return f;
 }
 
-static bool kind_is(const sdkc_type *t, sdkc_type_kind k)
+bool sdkc_pg_kind_is(const sdkc_type *t, sdkc_type_kind k)
 {
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     return t && t->kind == k;
 }
 
-static bool field_kind(const sdkc_type *t, const char *path, sdkc_type_kind k)
+bool sdkc_pg_field_kind(const sdkc_type *t, const char *path, sdkc_type_kind k)
 {
-    const sdkc_field *f = field_at(t, path);
-    return f && kind_is(f->type, k);
+    const sdkc_field *f = sdkc_pg_field_at(t, path);
+    return f && sdkc_pg_kind_is(f->type, k);
 }
 
 /* The first of names that is a query parameter of op (of kind k unless k is -1). */
-static const char *first_param(const sdkc_operation *op, const char *const *names, int k)
+const char *sdkc_pg_first_param(const sdkc_operation *op, const char *const *names, int k)
 {
     for (size_t i = 0; names[i]; i++) {
-        const sdkc_param *p = cc_query_param(op, names[i]);
-        if (p && (k < 0 || kind_is(p->type, (sdkc_type_kind)k)))
+        const sdkc_param *p = sdkc_op_query_param(op, names[i]);
+        if (p && (k < 0 || sdkc_pg_kind_is(p->type, (sdkc_type_kind)k)))
             return names[i];
     }
     return NULL;
 }
 
-/* The first of names that is an integer or number query parameter of op. */
-static const char *first_count_param(const sdkc_operation *op, const char *const *names)
-{
-    const char *n = first_param(op, names, SDKC_TYPE_INTEGER);
-    return n ? n : first_param(op, names, SDKC_TYPE_NUMBER);
-}
-
 /* The first of paths that is a field of t of kind k. */
-static const char *first_field(const sdkc_type *t, const char *const *paths, sdkc_type_kind k)
+const char *sdkc_pg_first_field(const sdkc_type *t, const char *const *paths, sdkc_type_kind k)
 {
     for (size_t i = 0; paths[i]; i++)
-        if (field_kind(t, paths[i], k))
+        if (sdkc_pg_field_kind(t, paths[i], k))
             return paths[i];
     return NULL;
 }
 
 static const sdkc_type *array_items(const sdkc_type *t)
 {
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     return t && t->kind == SDKC_TYPE_ARRAY ? t->u.array.items : NULL;
 }
 
@@ -163,7 +99,7 @@ static const char *const ITEM_NAMES[] = {"data",    "items",   "results",  "valu
 /* The items of a page body: the body when it is an array; else the first array field with a
  * usual name; else its only array field, or its only array of objects beside arrays of scalars.
  * NULL when none (or several, none usual). */
-static const sdkc_type *find_items(const sdkc_type *body, const char **field, bool *is_body)
+const sdkc_type *sdkc_pg_find_items(const sdkc_type *body, const char **field, bool *is_body)
 {
     *field = NULL;
     *is_body = false;
@@ -172,11 +108,11 @@ static const sdkc_type *find_items(const sdkc_type *body, const char **field, bo
         *is_body = true;
         return it;
     }
-    body = cc_strip_nullable(body);
+    body = sdkc_type_strip_nullable(body);
     if (!body || body->kind != SDKC_TYPE_OBJECT)
         return NULL;
     for (size_t i = 0; ITEM_NAMES[i]; i++) {
-        const sdkc_field *f = cc_field_of(body, ITEM_NAMES[i]);
+        const sdkc_field *f = sdkc_type_field(body, ITEM_NAMES[i]);
         if (f && array_items(f->type)) {
             *field = f->wire_name;
             return array_items(f->type);
@@ -190,7 +126,7 @@ static const sdkc_type *find_items(const sdkc_type *body, const char **field, bo
             continue;
         narrays++;
         only = f;
-        if (kind_is(array_items(f->type), SDKC_TYPE_OBJECT)) {
+        if (sdkc_pg_kind_is(array_items(f->type), SDKC_TYPE_OBJECT)) {
             nobjects++;
             only_objects = f;
         }
@@ -208,7 +144,7 @@ static const sdkc_type *find_items(const sdkc_type *body, const char **field, bo
 /* Does every item (each variant of a union of objects) carry a string or integer id field? */
 static bool has_id(const sdkc_type *t, const char *id, int depth)
 {
-    t = cc_strip_nullable(t);
+    t = sdkc_type_strip_nullable(t);
     if (!t || depth > 4)
         return false;
     if (t->kind == SDKC_TYPE_UNION) {
@@ -217,22 +153,13 @@ static bool has_id(const sdkc_type *t, const char *id, int depth)
                 return false;
         return t->u.union_.nvariants > 0;
     }
-    const sdkc_field *f = cc_field_of(t, id);
-    return f && (kind_is(f->type, SDKC_TYPE_STRING) || kind_is(f->type, SDKC_TYPE_INTEGER));
+    const sdkc_field *f = sdkc_type_field(t, id);
+    return f && (sdkc_pg_kind_is(f->type, SDKC_TYPE_STRING) ||
+                 sdkc_pg_kind_is(f->type, SDKC_TYPE_INTEGER));
 }
 
-/* A null the contract does not allow, accepted because live servers send it: marked lenient so
- * that conformance still reports it. */
-static const sdkc_type *lenient_nullable(cctx *c, const sdkc_type *t)
-{
-    sdkc_type *n = cc_nullable(c, t, NULL);
-    if (n && n != t)
-        n->u.nullable.lenient = true;
-    return n;
-}
-
-/* Check spec against op and, when it holds, make it op->pagination. */
-static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport *rep)
+/* Check spec against op and, when it holds, adopt it as op->pagination. */
+bool sdkc_pg_adopt_spec(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport *rep)
 {
     const sdkc_type *body = op->success.type;
     const char *items_field = NULL;
@@ -240,26 +167,27 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     if (s->items_body) {
         item = array_items(body);
         if (!item) {
-            complain(rep, "operation '%s': pagination: the success body is not an array", op->id);
+            sdkc_pg_report(rep, "operation '%s': pagination: the success body is not an array",
+                           op->id);
             return false;
         }
     } else if (s->items) {
-        const sdkc_field *f = field_at(body, s->items);
+        const sdkc_field *f = sdkc_pg_field_at(body, s->items);
         item = f ? array_items(f->type) : NULL;
         items_field = s->items;
         if (!item) {
-            complain(rep, "operation '%s': pagination: the success body has no array '%s'", op->id,
-                     s->items);
+            sdkc_pg_report(rep, "operation '%s': pagination: the success body has no array '%s'",
+                           op->id, s->items);
             return false;
         }
     } else {
         bool is_body = false;
-        item = find_items(body, &items_field, &is_body);
+        item = sdkc_pg_find_items(body, &items_field, &is_body);
         if (!item) {
-            complain(rep,
-                     "operation '%s': pagination: no items array found in the success body "
-                     "(name it with 'items')",
-                     op->id);
+            sdkc_pg_report(rep,
+                           "operation '%s': pagination: no items array found in the success body "
+                           "(name it with 'items')",
+                           op->id);
             return false;
         }
     }
@@ -273,16 +201,16 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     switch (s->style) {
     case SDKC_PAGE_CURSOR_OBJECT: {
         pg.cursor_field = s->cursor ? s->cursor : "cursor";
-        const sdkc_field *cur = field_at(body, pg.cursor_field);
+        const sdkc_field *cur = sdkc_pg_field_at(body, pg.cursor_field);
         pg.next_field = next ? next : "next";
-        if (!cur || !kind_is(cur->type, SDKC_TYPE_OBJECT) ||
-            !field_kind(cur->type, pg.next_field, SDKC_TYPE_STRING)) {
-            complain(rep, "operation '%s': pagination: no string '%s.%s' in the success body",
-                     op->id, pg.cursor_field, pg.next_field);
+        if (!cur || !sdkc_pg_kind_is(cur->type, SDKC_TYPE_OBJECT) ||
+            !sdkc_pg_field_kind(cur->type, pg.next_field, SDKC_TYPE_STRING)) {
+            sdkc_pg_report(rep, "operation '%s': pagination: no string '%s.%s' in the success body",
+                           op->id, pg.cursor_field, pg.next_field);
             return false;
         }
         const char *prev = s->previous ? s->previous : "previous";
-        if (field_kind(cur->type, prev, SDKC_TYPE_STRING))
+        if (sdkc_pg_field_kind(cur->type, prev, SDKC_TYPE_STRING))
             pg.previous_field = prev;
         if (!param)
             param = "cursor";
@@ -290,9 +218,9 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     }
     case SDKC_PAGE_CURSOR_TOKEN:
     case SDKC_PAGE_NEXT_URL:
-        if (!next || !field_kind(body, next, SDKC_TYPE_STRING)) {
-            complain(rep, "operation '%s': pagination: %s needs a string field 'next' (%s)", op->id,
-                     sdkc_page_style_name(s->style), next ? next : "not given");
+        if (!next || !sdkc_pg_field_kind(body, next, SDKC_TYPE_STRING)) {
+            sdkc_pg_report(rep, "operation '%s': pagination: %s needs a string field 'next' (%s)",
+                           op->id, sdkc_page_style_name(s->style), next ? next : "not given");
             return false;
         }
         pg.next_field = next;
@@ -300,8 +228,8 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     case SDKC_PAGE_CURSOR_ITEM: {
         pg.item_id_field = s->id ? s->id : "id";
         if (!has_id(item, pg.item_id_field, 0)) {
-            complain(rep, "operation '%s': pagination: the items have no string field '%s'", op->id,
-                     pg.item_id_field);
+            sdkc_pg_report(rep, "operation '%s': pagination: the items have no string field '%s'",
+                           op->id, pg.item_id_field);
             return false;
         }
         break;
@@ -311,502 +239,113 @@ static bool install(cctx *c, sdkc_operation *op, const pgspec *s, const pgreport
     }
     bool wants_param = s->style != SDKC_PAGE_NEXT_URL && s->style != SDKC_PAGE_LINK_HEADER;
     if (wants_param) {
-        pg.cursor_param = cc_query_param(op, param);
+        pg.cursor_param = sdkc_op_query_param(op, param);
         if (!pg.cursor_param) {
-            complain(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
-                     param ? param : "(param not given)");
+            sdkc_pg_report(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
+                           param ? param : "(param not given)");
             return false;
         }
         bool counts = s->style == SDKC_PAGE_PAGE_NUMBER || s->style == SDKC_PAGE_OFFSET;
-        if (counts && !kind_is(pg.cursor_param->type, SDKC_TYPE_INTEGER) &&
-            !kind_is(pg.cursor_param->type, SDKC_TYPE_NUMBER)) {
-            complain(rep, "operation '%s': pagination: parameter '%s' is not a number", op->id,
-                     param);
+        if (counts && !sdkc_pg_kind_is(pg.cursor_param->type, SDKC_TYPE_INTEGER) &&
+            !sdkc_pg_kind_is(pg.cursor_param->type, SDKC_TYPE_NUMBER)) {
+            sdkc_pg_report(rep, "operation '%s': pagination: parameter '%s' is not a number",
+                           op->id, param);
             return false;
         }
     }
     if (s->size_param) {
-        pg.size_param = cc_query_param(op, s->size_param);
+        pg.size_param = sdkc_op_query_param(op, s->size_param);
         if (!pg.size_param) {
-            complain(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
-                     s->size_param);
+            sdkc_pg_report(rep, "operation '%s': pagination: '%s' is not a query parameter", op->id,
+                           s->size_param);
             return false;
         }
     }
     if (has_more) {
-        if (!field_kind(body, has_more, SDKC_TYPE_BOOLEAN)) {
-            complain(rep, "operation '%s': pagination: no boolean field '%s' in the success body",
-                     op->id, has_more);
+        if (!sdkc_pg_field_kind(body, has_more, SDKC_TYPE_BOOLEAN)) {
+            sdkc_pg_report(rep,
+                           "operation '%s': pagination: no boolean field '%s' in the success body",
+                           op->id, has_more);
             return false;
         }
         pg.has_more_field = has_more;
     }
-    sdkc_pagination *p = cc_alloc(c, sizeof *p);
+    sdkc_pagination *p = sdkc_cc_alloc(c, sizeof *p);
     if (!p)
         return false;
     *p = pg;
     /* names are arena copies: config and extension texts belong to documents freed later */
-    p->reason = cc_strdup(c, s->reason);
-    p->items_field = pg.items_field ? cc_strdup(c, pg.items_field) : NULL;
-    p->cursor_field = pg.cursor_field ? cc_strdup(c, pg.cursor_field) : NULL;
-    p->next_field = pg.next_field ? cc_strdup(c, pg.next_field) : NULL;
-    p->previous_field = pg.previous_field ? cc_strdup(c, pg.previous_field) : NULL;
-    p->has_more_field = pg.has_more_field ? cc_strdup(c, pg.has_more_field) : NULL;
-    p->item_id_field = pg.item_id_field ? cc_strdup(c, pg.item_id_field) : NULL;
+    p->reason = sdkc_cc_strdup(c, s->reason);
+    p->items_field = pg.items_field ? sdkc_cc_strdup(c, pg.items_field) : NULL;
+    p->cursor_field = pg.cursor_field ? sdkc_cc_strdup(c, pg.cursor_field) : NULL;
+    p->next_field = pg.next_field ? sdkc_cc_strdup(c, pg.next_field) : NULL;
+    p->previous_field = pg.previous_field ? sdkc_cc_strdup(c, pg.previous_field) : NULL;
+    p->has_more_field = pg.has_more_field ? sdkc_cc_strdup(c, pg.has_more_field) : NULL;
+    p->item_id_field = pg.item_id_field ? sdkc_cc_strdup(c, pg.item_id_field) : NULL;
     if (s->style == SDKC_PAGE_CURSOR_OBJECT) {
-        /* the live OpenCode server sends null for an absent cursor: say so in the IR */
-        const sdkc_field *cur = field_at(body, p->cursor_field);
-        sdkc_field *mnext = (sdkc_field *)cc_field_of(cur->type, p->next_field);
-        mnext->type = lenient_nullable(c, mnext->type);
+        /* the live OpenCode server sends null for an absent cursor: say so in the IR (as a
+           leniency, so that conformance still reports it) */
+        const sdkc_type *cursor = sdkc_pg_field_at(body, p->cursor_field)->type;
+        const sdkc_field *nf = sdkc_type_field(cursor, p->next_field);
+        sdkc_schema_retype_field(c, cursor, p->next_field,
+                                 sdkc_schema_lenient_nullable(c, nf->type));
         if (p->previous_field) {
-            sdkc_field *mprev = (sdkc_field *)cc_field_of(cur->type, p->previous_field);
-            mprev->type = lenient_nullable(c, mprev->type);
+            const sdkc_field *pf = sdkc_type_field(cursor, p->previous_field);
+            sdkc_schema_retype_field(c, cursor, p->previous_field,
+                                     sdkc_schema_lenient_nullable(c, pf->type));
         }
     }
     op->pagination = p;
     return true;
 }
 
-/* ---- heuristics ---- */
-
-static const char *const TOKEN_FIELDS[] = {"next_cursor",
-                                           "nextCursor",
-                                           "next_page_token",
-                                           "nextPageToken",
-                                           "next_token",
-                                           "nextToken",
-                                           "meta.next_cursor",
-                                           "pagination.next_cursor",
-                                           "response_metadata.next_cursor",
-                                           "page_info.next_cursor",
-                                           "meta.nextCursor",
-                                           "pagination.nextCursor",
-                                           "next_page",
-                                           "cursor",
-                                           NULL};
-static const char *const TOKEN_PARAMS[] = {"cursor",    "page_token",  "pageToken",  "next_token",
-                                           "nextToken", "page_cursor", "pageCursor", "page",
-                                           "Cursor",    NULL};
-static const char *const URL_FIELDS[] = {"next_page_uri",
-                                         "next_page_url",
-                                         "nextPageUrl",
-                                         "nextLink",
-                                         "next_link",
-                                         "next_url",
-                                         "nextUrl",
-                                         "links.next",
-                                         "_links.next.href",
-                                         "_links.next",
-                                         "meta.next_page_url",
-                                         "meta.next_page_uri",
-                                         "meta.next",
-                                         "paging.next",
-                                         "pagination.next_url",
-                                         "_metadata.next",
-                                         NULL};
-static const char *const ITEM_PARAMS[] = {"starting_after", "after", NULL};
-static const char *const MORE_FIELDS[] = {"has_more", "hasMore", "more", NULL};
-static const char *const PAGE_PARAMS[] = {"page", "pageNumber", "page_number", "page[number]",
-                                          NULL};
-static const char *const PAGE_SIZE_PARAMS[] = {"per_page", "page_size", "pageSize",   "perPage",
-                                               "limit",    "size",      "page[size]", NULL};
-static const char *const OFFSET_PARAMS[] = {"offset", "skip", NULL};
-static const char *const LIMIT_PARAMS[] = {"limit", "take", NULL};
-
-static bool declares_link_header(const sdkc_node *resp)
-{
-    const sdkc_node *h = sdkc_node_get(resp, "headers");
-    for (size_t i = 0; h && h->kind == SDKC_NODE_MAP && i < h->npairs; i++)
-        if (strcasecmp(h->pairs[i].key->str, "link") == 0)
-            return true;
-    return false;
-}
-
-/* `next` holds a URL when it is declared as one (format uri) or sits under a links object. */
-static bool url_field(const sdkc_type *body, const char *path)
-{
-    const sdkc_field *f = field_at(body, path);
-    if (!f || !kind_is(f->type, SDKC_TYPE_STRING))
-        return false;
-    const char *fmt = cc_strip_nullable(f->type)->u.str.format;
-    if (strchr(path, '.'))
-        return true;
-    return strcmp(path, "next") != 0 ||
-           (fmt && (strcmp(fmt, "uri") == 0 || strcmp(fmt, "url") == 0 ||
-                    strcmp(fmt, "uri-reference") == 0));
-}
-
-/* Does a parameter's description say it takes an id (the word "id", any case)? */
-static bool says_id(const char *docs)
-{
-    for (const char *p = docs; p && *p; p++) {
-        bool start = p == docs || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        if (start && (p[0] == 'i' || p[0] == 'I') && (p[1] == 'd' || p[1] == 'D') &&
-            !(isalnum((unsigned char)p[2]) || p[2] == '_'))
-            return true;
-    }
-    return false;
-}
-
-static void heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
-{
-    if (strcmp(op->method, "GET") != 0)
-        return;
-    const sdkc_type *body = op->success.type;
-    const char *items = NULL;
-    bool is_body = false;
-    if (!find_items(body, &items, &is_body))
-        return;
-    pgspec s = {0};
-    s.source = SDKC_PAGE_FROM_HEURISTIC;
-    pgreport quiet = {c, NULL, false};
-    /* OpenCode's shape: {data, cursor: {next, previous}} and a cursor parameter */
-    const sdkc_field *cur = cc_field_of(body, "cursor");
-    if (items && strcmp(items, "data") == 0 && cur && kind_is(cur->type, SDKC_TYPE_OBJECT) &&
-        cc_query_param(op, "cursor")) {
-        s.style = SDKC_PAGE_CURSOR_OBJECT;
-        s.items = "data";
-        s.reason = "heuristic: cursor + cursor.next";
-        if (install(c, op, &s, &quiet))
-            return;
-    }
-    s.items = items;
-    s.items_body = is_body;
-    if (declares_link_header(resp)) {
-        s.style = SDKC_PAGE_LINK_HEADER;
-        s.reason = "heuristic: Link header";
-        install(c, op, &s, &quiet);
-        return;
-    }
-    for (size_t i = 0; !is_body && URL_FIELDS[i]; i++) {
-        if (!url_field(body, URL_FIELDS[i]))
-            continue;
-        s.style = SDKC_PAGE_NEXT_URL;
-        s.next = URL_FIELDS[i];
-        s.reason = cc_printf(c, "heuristic: %s", URL_FIELDS[i]);
-        install(c, op, &s, &quiet);
-        return;
-    }
-    const char *more = is_body ? NULL : first_field(body, MORE_FIELDS, SDKC_TYPE_BOOLEAN);
-    const char *tok = is_body ? NULL : first_field(body, TOKEN_FIELDS, SDKC_TYPE_STRING);
-    const char *tokp = first_param(op, TOKEN_PARAMS, SDKC_TYPE_STRING);
-    /* Asana: an offset token (a string `offset`, never a count) and next_page {offset, path,
-     * uri}; the token, not the absolute uri, so that the request keeps the client's base URL */
-    const sdkc_param *token_offset = cc_query_param(op, "offset");
-    if (!is_body && token_offset && kind_is(token_offset->type, SDKC_TYPE_STRING) &&
-        field_kind(body, "next_page.offset", SDKC_TYPE_STRING)) {
-        tok = "next_page.offset";
-        tokp = "offset";
-    }
-    if (tok && tokp) {
-        s.style = SDKC_PAGE_CURSOR_TOKEN;
-        s.next = tok;
-        s.param = tokp;
-        s.has_more = more;
-        s.reason = cc_printf(c, "heuristic: %s + %s", tokp, tok);
-        install(c, op, &s, &quiet);
-        return;
-    }
-    const char *after = first_param(op, ITEM_PARAMS, SDKC_TYPE_STRING);
-    if (after && strcmp(after, "after") == 0 && !says_id(cc_query_param(op, after)->docs))
-        after =
-            NULL; /* `after` may be a sequence number or a time: only an id is the last item's */
-    const char *page = first_count_param(op, PAGE_PARAMS);
-    const char *size = first_count_param(op, PAGE_SIZE_PARAMS);
-    const char *off = first_count_param(op, OFFSET_PARAMS);
-    const char *lim = first_count_param(op, LIMIT_PARAMS);
-    /* a parameter and what confirms it, in order: the first pair present wins */
-    const struct {
-        sdkc_page_style style;
-        const char *param, *other;
-        bool other_is_size;
-    } pairs[] = {
-        {SDKC_PAGE_CURSOR_ITEM, after, more, false},
-        {SDKC_PAGE_PAGE_NUMBER, page, size, true},
-        {SDKC_PAGE_OFFSET, off, lim, true},
-    };
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        if (!pairs[i].param || !pairs[i].other)
-            continue;
-        s.style = pairs[i].style;
-        s.param = pairs[i].param;
-        s.size_param = pairs[i].other_is_size ? pairs[i].other : NULL;
-        s.has_more = more;
-        s.reason = cc_printf(c, "heuristic: %s + %s", pairs[i].param, pairs[i].other);
-        install(c, op, &s, &quiet);
-        return;
-    }
-}
-
-/* ---- extensions ---- */
-
-/* A response JSONPath as the extensions write it ("$.data.items", "$response.next",
- * "$response.body#/next" is not supported) as a dotted path; "" for the body itself. NULL when
- * the path uses anything but plain member steps. */
-static const char *json_path(cctx *c, const char *p, const char *root)
-{
-    size_t rl = strlen(root);
-    if (!p || strncmp(p, root, rl) != 0)
-        return NULL;
-    p += rl;
-    if (*p == '\0')
-        return "";
-    if (*p != '.')
-        return NULL;
-    p++;
-    for (const char *q = p; *q; q++)
-        if (*q == '[' || *q == '*' || *q == '#' || *q == '/' || *q == ' ')
-            return NULL;
-    return cc_strdup(c, p);
-}
-
-/* "$.data[-1].id" (the last item's id): items path and id field. */
-static bool last_item_path(cctx *c, const char *p, const char **items, const char **id)
-{
-    const char *m = p ? strstr(p, "[-1].") : NULL;
-    if (!m || strncmp(p, "$.", 2) != 0 || m == p + 2)
-        return false;
-    *items = cc_printf(c, "%.*s", (int)(m - p - 2), p + 2);
-    *id = cc_strdup(c, m + 5);
-    return *items && *id && !strchr(*id, '.') && !strchr(*id, '[');
-}
-
-static void items_from_path(pgspec *s, const char *path)
-{
-    if (!path)
-        return;
-    if (*path == '\0')
-        s->items_body = true;
-    else
-        s->items = path;
-}
-
-static bool speakeasy(cctx *c, const sdkc_node *x, sdkc_operation *op)
-{
-    pgreport rep = {c, x, false};
-    pgspec s = {0};
-    s.source = SDKC_PAGE_FROM_EXTENSION;
-    s.reason = "x-speakeasy-pagination";
-    const char *type = cc_text(sdkc_node_get(x, "type"));
-    const sdkc_node *inputs = sdkc_node_get(x, "inputs");
-    const sdkc_node *outputs = sdkc_node_get(x, "outputs");
-    const char *results = cc_text(sdkc_node_get(outputs, "results"));
-    if (results) {
-        const char *p = json_path(c, results, "$");
-        if (!p) {
-            complain(&rep,
-                     "operation '%s': x-speakeasy-pagination: results '%s' is not a plain "
-                     "member path; operation not paginated",
-                     op->id, results);
-            return false;
-        }
-        items_from_path(&s, p);
-    }
-    const char *in_page = NULL, *in_offset = NULL, *in_limit = NULL, *in_cursor = NULL;
-    for (size_t i = 0; inputs && inputs->kind == SDKC_NODE_SEQ && i < inputs->nitems; i++) {
-        const sdkc_node *in = inputs->items[i];
-        const char *name = cc_text(sdkc_node_get(in, "name"));
-        const char *where = cc_text(sdkc_node_get(in, "in"));
-        const char *t = cc_text(sdkc_node_get(in, "type"));
-        if (!name || !t)
-            continue;
-        if (where && strcmp(where, "parameters") != 0) {
-            complain(&rep,
-                     "operation '%s': x-speakeasy-pagination: input '%s' in %s is not "
-                     "supported (only parameters); operation not paginated",
-                     op->id, name, where);
-            return false;
-        }
-        if (strcmp(t, "page") == 0)
-            in_page = name;
-        else if (strcmp(t, "offset") == 0)
-            in_offset = name;
-        else if (strcmp(t, "limit") == 0)
-            in_limit = name;
-        else if (strcmp(t, "cursor") == 0)
-            in_cursor = name;
-    }
-    if (type && strcmp(type, "offsetLimit") == 0 && (in_page || in_offset)) {
-        s.style = in_page ? SDKC_PAGE_PAGE_NUMBER : SDKC_PAGE_OFFSET;
-        s.param = in_page ? in_page : in_offset;
-        s.size_param = in_limit;
-        return install(c, op, &s, &rep);
-    }
-    if (type && strcmp(type, "cursor") == 0 && in_cursor) {
-        const char *nc = cc_text(sdkc_node_get(outputs, "nextCursor"));
-        const char *items = NULL, *id = NULL;
-        s.param = in_cursor;
-        s.size_param = in_limit;
-        if (last_item_path(c, nc, &items, &id)) {
-            s.style = SDKC_PAGE_CURSOR_ITEM;
-            s.items = items;
-            s.items_body = false;
-            s.id = id;
-            s.has_more = first_field(op->success.type, MORE_FIELDS, SDKC_TYPE_BOOLEAN);
-            return install(c, op, &s, &rep);
-        }
-        s.style = SDKC_PAGE_CURSOR_TOKEN;
-        s.next = json_path(c, nc, "$");
-        return install(c, op, &s, &rep);
-    }
-    if (type && strcmp(type, "url") == 0) {
-        s.style = SDKC_PAGE_NEXT_URL;
-        s.next = json_path(c, cc_text(sdkc_node_get(outputs, "nextUrl")), "$");
-        return install(c, op, &s, &rep);
-    }
-    complain(&rep,
-             "operation '%s': x-speakeasy-pagination: type '%s' with these inputs is not "
-             "understood; operation not paginated",
-             op->id, type ? type : "(none)");
-    return false;
-}
-
-/* "$request.name" -> "name" */
-static const char *request_name(const char *p)
-{
-    return p && strncmp(p, "$request.", 9) == 0 && p[9] && !strchr(p + 9, '.') ? p + 9 : NULL;
-}
-
-static bool fern(cctx *c, const sdkc_node *x, sdkc_operation *op)
-{
-    pgreport rep = {c, x, false};
-    pgspec s = {0};
-    s.source = SDKC_PAGE_FROM_EXTENSION;
-    s.reason = "x-fern-pagination";
-    const char *results = cc_text(sdkc_node_get(x, "results"));
-    if (results)
-        items_from_path(&s, json_path(c, results, "$response"));
-    const char *more = cc_text(sdkc_node_get(x, "has-next-page"));
-    s.has_more = more ? json_path(c, more, "$response") : NULL;
-    const char *cursor = request_name(cc_text(sdkc_node_get(x, "cursor")));
-    const char *offset = request_name(cc_text(sdkc_node_get(x, "offset")));
-    const char *next_uri = cc_text(sdkc_node_get(x, "next_uri"));
-    if (cursor) {
-        s.style = SDKC_PAGE_CURSOR_TOKEN;
-        s.param = cursor;
-        s.next = json_path(c, cc_text(sdkc_node_get(x, "next_cursor")), "$response");
-        return install(c, op, &s, &rep);
-    }
-    if (offset) {
-        /* with a step the offset advances by items; without, it counts pages */
-        const char *step = request_name(cc_text(sdkc_node_get(x, "step")));
-        s.style = step ? SDKC_PAGE_OFFSET : SDKC_PAGE_PAGE_NUMBER;
-        s.param = offset;
-        s.size_param = step;
-        return install(c, op, &s, &rep);
-    }
-    if (next_uri) {
-        s.style = SDKC_PAGE_NEXT_URL;
-        s.next = json_path(c, next_uri, "$response");
-        return install(c, op, &s, &rep);
-    }
-    complain(&rep,
-             "operation '%s': x-fern-pagination: neither cursor, offset nor next_uri is a "
-             "$request/$response reference; operation not paginated",
-             op->id);
-    return false;
-}
-
-/* Stainless names a page type; the fields are found as the heuristics find them, within that
- * type only. An object form may name them: {type, items, param, next, has_more, id}. */
-static bool stainless(cctx *c, const sdkc_node *x, sdkc_operation *op)
-{
-    pgreport rep = {c, x, false};
-    pgspec s = {0};
-    s.source = SDKC_PAGE_FROM_EXTENSION;
-    s.reason = "x-stainless-pagination";
-    const sdkc_node *obj = x->kind == SDKC_NODE_MAP ? x : NULL;
-    const char *type = obj ? cc_text(sdkc_node_get(obj, "type")) : cc_text(x);
-    const sdkc_type *body = op->success.type;
-    s.items = obj ? cc_text(sdkc_node_get(obj, "items")) : NULL;
-    s.param = obj ? cc_text(sdkc_node_get(obj, "param")) : NULL;
-    s.next = obj ? cc_text(sdkc_node_get(obj, "next")) : NULL;
-    s.has_more = obj ? cc_text(sdkc_node_get(obj, "has_more")) : NULL;
-    s.id = obj ? cc_text(sdkc_node_get(obj, "id")) : NULL;
-    if (!s.has_more)
-        s.has_more = first_field(body, MORE_FIELDS, SDKC_TYPE_BOOLEAN);
-    if (type && strcmp(type, "cursor_id") == 0) {
-        s.style = SDKC_PAGE_CURSOR_ITEM;
-        if (!s.param)
-            s.param = first_param(op, ITEM_PARAMS, -1);
-    } else if (type && strcmp(type, "cursor") == 0) {
-        s.style = SDKC_PAGE_CURSOR_TOKEN;
-        if (!s.param)
-            s.param = first_param(op, TOKEN_PARAMS, -1);
-        if (!s.next)
-            s.next = first_field(body, TOKEN_FIELDS, SDKC_TYPE_STRING);
-    } else if (type && strcmp(type, "cursor_url") == 0) {
-        s.style = SDKC_PAGE_NEXT_URL;
-        for (size_t i = 0; !s.next && URL_FIELDS[i]; i++)
-            if (field_kind(body, URL_FIELDS[i], SDKC_TYPE_STRING))
-                s.next = URL_FIELDS[i];
-    } else if (type && strcmp(type, "page_number") == 0) {
-        s.style = SDKC_PAGE_PAGE_NUMBER;
-        if (!s.param)
-            s.param = first_param(op, PAGE_PARAMS, -1);
-        s.size_param = first_param(op, PAGE_SIZE_PARAMS, -1);
-    } else if (type && strcmp(type, "offset") == 0) {
-        s.style = SDKC_PAGE_OFFSET;
-        if (!s.param)
-            s.param = first_param(op, OFFSET_PARAMS, -1);
-        s.size_param = first_param(op, LIMIT_PARAMS, -1);
-    } else {
-        complain(&rep,
-                 "operation '%s': x-stainless-pagination: page type '%s' is not one of "
-                 "cursor, cursor_id, cursor_url, page_number, offset; operation not "
-                 "paginated",
-                 op->id, type ? type : "(none)");
-        return false;
-    }
-    return install(c, op, &s, &rep);
-}
-
-/* Azure's x-ms-pageable: {nextLinkName, itemName (default "value")}; a null nextLinkName means
- * one page. */
-static bool ms_pageable(cctx *c, const sdkc_node *x, sdkc_operation *op)
-{
-    pgreport rep = {c, x, false};
-    const sdkc_node *nl = sdkc_node_get(x, "nextLinkName");
-    if (!nl || nl->kind != SDKC_NODE_SCALAR || nl->scalar == SDKC_SCALAR_NULL)
-        return false; /* all items in one response: nothing to follow */
-    pgspec s = {0};
-    s.source = SDKC_PAGE_FROM_EXTENSION;
-    s.reason = "x-ms-pageable";
-    s.style = SDKC_PAGE_NEXT_URL;
-    s.next = cc_text(nl);
-    const char *item = cc_text(sdkc_node_get(x, "itemName"));
-    s.items = item ? item : "value";
-    return install(c, op, &s, &rep);
-}
-
 /* ---- config file ---- */
 
-bool cc_pages_config_load(cctx *c)
+void sdkc_paging_cleanup(cctx *c)
 {
+    if (!c->pages)
+        return;
+    sdkc_map_cleanup(&c->pages->used);
+    sdkc_doc_free(c->pages->doc);
+    free(c->pages);
+    c->pages = NULL;
+}
+
+bool sdkc_paging_load_config(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    c->pages = calloc(1, sizeof *c->pages);
+    if (!c->pages) {
+        c->nomem = true;
+        return false;
+    }
+    sdkc_map_init(&c->pages->used, SDKC_MAP_POINTERS);
     const char *path = c->opts->pagination_file;
     if (!path)
         return true;
-    sdkc_status st = sdkc_doc_load_file(&c->pages_doc, path, c->diag);
-    if (st == SDKC_ERR_NOMEM)
+    sdkc_status st = sdkc_doc_load_file(&c->pages->doc, path, c->diag);
+    if (st == SDKC_ERR_NOMEM) {
+        c->nomem = true;
         return false;
+    }
     if (st != SDKC_OK) {
         c->nerrors++; /* the loader said why */
         return true;
     }
-    const sdkc_node *root = sdkc_doc_root(c->pages_doc);
+    const sdkc_node *root = sdkc_doc_root(c->pages->doc);
     pgreport rep = {c, root, true};
     const sdkc_node *ops = sdkc_node_get(root, "operations");
     if (!root || root->kind != SDKC_NODE_MAP || !ops || ops->kind != SDKC_NODE_MAP) {
-        complain(&rep, "pagination config: expected a mapping with an 'operations' mapping");
+        sdkc_pg_report(&rep, "pagination config: expected a mapping with an 'operations' mapping");
         return true;
     }
     for (size_t i = 0; i < root->npairs; i++) {
         if (strcmp(root->pairs[i].key->str, "operations") != 0) {
             rep.at = root->pairs[i].key;
-            complain(&rep, "pagination config: unknown key '%s'", root->pairs[i].key->str);
+            sdkc_pg_report(&rep, "pagination config: unknown key '%s'", root->pairs[i].key->str);
         }
     }
-    c->pages_ops = ops;
+    c->pages->ops = ops;
     return true;
 }
 
@@ -819,10 +358,10 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
     if (entry->kind == SDKC_NODE_SCALAR && strcmp(entry->str, "none") == 0)
         return; /* turned off */
     if (entry->kind != SDKC_NODE_MAP) {
-        complain(&rep,
-                 "pagination config: operation '%s': expected \"none\" or a mapping with "
-                 "'style'",
-                 op->id);
+        sdkc_pg_report(&rep,
+                       "pagination config: operation '%s': expected \"none\" or a mapping with "
+                       "'style'",
+                       op->id);
         return;
     }
     pgspec s = {0};
@@ -835,15 +374,15 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
         while (CONFIG_KEYS[j] && strcmp(CONFIG_KEYS[j], k) != 0)
             j++;
         if (!CONFIG_KEYS[j]) {
-            complain(&at,
-                     "pagination config: unknown key '%s' (expected one of style, items, "
-                     "cursor, next, previous, has_more, id, param, size_param)",
-                     k);
+            sdkc_pg_report(&at,
+                           "pagination config: unknown key '%s' (expected one of style, items, "
+                           "cursor, next, previous, has_more, id, param, size_param)",
+                           k);
             return;
         }
         if (v->kind != SDKC_NODE_SCALAR || v->scalar != SDKC_SCALAR_STRING) {
             at.at = v;
-            complain(&at, "pagination config: '%s' must be a string", k);
+            sdkc_pg_report(&at, "pagination config: '%s' must be a string", k);
             return;
         }
         const char *t = v->str;
@@ -851,16 +390,16 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
         case 0:
             if (!sdkc_page_style_parse(t, &s.style)) {
                 at.at = v;
-                complain(&at,
-                         "pagination config: unknown style '%s' (expected cursor-object, "
-                         "cursor-token, cursor-item, next-url, link-header, page-number, "
-                         "offset)",
-                         t);
+                sdkc_pg_report(&at,
+                               "pagination config: unknown style '%s' (expected cursor-object, "
+                               "cursor-token, cursor-item, next-url, link-header, page-number, "
+                               "offset)",
+                               t);
                 return;
             }
             break;
         case 1:
-            items_from_path(&s, strcmp(t, "$") == 0 ? "" : t);
+            sdkc_pg_items_from_path(&s, strcmp(t, "$") == 0 ? "" : t);
             break;
         case 2:
             s.cursor = t;
@@ -886,40 +425,44 @@ static void from_config(cctx *c, const sdkc_node *entry, sdkc_operation *op)
         }
     }
     if (!sdkc_node_get(entry, "style")) {
-        complain(&rep, "pagination config: operation '%s': 'style' is required", op->id);
+        sdkc_pg_report(&rep, "pagination config: operation '%s': 'style' is required", op->id);
         return;
     }
-    s.reason = cc_printf(c, "config %s:%u:%u", nz(entry->loc.file), (unsigned)entry->loc.line,
-                         (unsigned)entry->loc.col);
-    install(c, op, &s, &rep);
+    s.reason = sdkc_cc_printf(c, "config %s:%u:%u", nz(entry->loc.file), (unsigned)entry->loc.line,
+                              (unsigned)entry->loc.col);
+    sdkc_pg_adopt_spec(c, op, &s, &rep);
 }
 
-void cc_pages_config_finish(cctx *c, const sdkc_ir *ir)
+bool sdkc_paging_check_config(cctx *c, sdkc_ir *ir)
 {
-    if (!c->pages_ops)
-        return;
-    for (size_t i = 0; i < c->pages_ops->npairs; i++) {
-        const sdkc_pair *p = &c->pages_ops->pairs[i];
-        if (sdkc_map_get(&c->pages_used, p->value))
+    if (!c->pages->ops)
+        return true;
+    for (size_t i = 0; i < c->pages->ops->npairs; i++) {
+        const sdkc_pair *p = &c->pages->ops->pairs[i];
+        if (sdkc_map_get(&c->pages->used, p->value))
             continue;
         pgreport rep = {c, p->key, false};
         if (sdkc_ir_operation(ir, p->key->str))
-            complain(&rep,
-                     "pagination config: operation '%s' has no JSON success to page; entry "
-                     "ignored",
-                     p->key->str);
+            sdkc_pg_report(&rep,
+                           "pagination config: operation '%s' has no JSON success to page; entry "
+                           "ignored",
+                           p->key->str);
         else
-            complain(&rep, "pagination config: no compiled operation has the id '%s'", p->key->str);
+            sdkc_pg_report(&rep, "pagination config: no compiled operation has the id '%s'",
+                           p->key->str);
     }
+    return !c->nomem;
 }
 
-/* ---- entry ---- */
+/* ---- the pass ---- */
 
-void cc_paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op)
+/* Decide op->pagination for a JSON success: the config entry for op->id, else an extension of
+ * the operation object, else the heuristics. resp is the success response object. */
+static void paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op)
 {
-    const sdkc_node *entry = c->pages_ops ? sdkc_node_get(c->pages_ops, op->id) : NULL;
+    const sdkc_node *entry = c->pages->ops ? sdkc_node_get(c->pages->ops, op->id) : NULL;
     if (entry) {
-        if (!sdkc_map_put(&c->pages_used, entry, (void *)entry))
+        if (!sdkc_map_put(&c->pages->used, entry, (void *)entry))
             c->nomem = true;
         from_config(c, entry, op);
         return;
@@ -928,13 +471,24 @@ void cc_paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_o
         return;
     const sdkc_node *x;
     if ((x = sdkc_node_get(opnode, "x-speakeasy-pagination")) != NULL)
-        speakeasy(c, x, op);
+        sdkc_pg_speakeasy(c, x, op);
     else if ((x = sdkc_node_get(opnode, "x-fern-pagination")) != NULL)
-        fern(c, x, op);
+        sdkc_pg_fern(c, x, op);
     else if ((x = sdkc_node_get(opnode, "x-stainless-pagination")) != NULL)
-        stainless(c, x, op);
+        sdkc_pg_stainless(c, x, op);
     else if ((x = sdkc_node_get(opnode, "x-ms-pageable")) != NULL)
-        ms_pageable(c, x, op);
+        sdkc_pg_ms_pageable(c, x, op);
     else
-        heuristics(c, resp, op);
+        sdkc_pg_heuristics(c, resp, op);
+}
+
+bool sdkc_paging_decide(cctx *c, sdkc_ir *ir)
+{
+    (void)ir;
+    for (size_t i = 0; i < c->nop_sources && !c->nomem; i++) {
+        const sdkc_op_source *src = &c->op_sources[i];
+        if (src->op->success.encoding == SDKC_ENC_JSON)
+            paginate(c, src->node, src->success, src->op);
+    }
+    return !c->nomem;
 }

@@ -56,6 +56,50 @@ START_TEST(duplicate_operation_id)
 }
 END_TEST
 
+/* An operation left out by --include still owns its operationId: a later duplicate is reported
+ * against it, not against the operation that took its place in the list. */
+START_TEST(duplicate_operation_id_of_excluded)
+{
+    static const char text[] = "openapi: 3.0.3\n"
+                               "info: {title: t, version: '1'}\n"
+                               "paths:\n"
+                               "  /a:\n"
+                               "    get:\n"
+                               "      operationId: x\n"
+                               "      responses: {'204': {description: ok}}\n"
+                               "  /b:\n"
+                               "    get:\n"
+                               "      operationId: y.one\n"
+                               "      responses: {'204': {description: ok}}\n"
+                               "  /c:\n"
+                               "    get:\n"
+                               "      operationId: x\n"
+                               "      responses: {'204': {description: ok}}\n";
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "ex.yaml", text, sizeof text - 1, d), SDKC_OK);
+    sdkc_compile_options o = SDKC_COMPILE_OPTIONS_INIT;
+    const char *inc[] = {"y.*"};
+    o.include = inc;
+    o.ninclude = 1;
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile(&c, doc, &o, d), SDKC_ERR_INVALID);
+    ck_assert_uint_eq(sdkc_diag_errors(d), 1);
+    const sdkc_diag_entry *e = NULL;
+    for (size_t j = 0; j < sdkc_diag_count(d); j++)
+        if (sdkc_diag_get(d, j)->severity == SDKC_SEV_ERROR)
+            e = sdkc_diag_get(d, j);
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(e->loc.line, 14);
+    ck_assert_msg(strstr(e->message, "duplicate operationId 'x' (first used at line 6, column 20)"),
+                  "%s", e->message);
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 START_TEST(path_parameter_absent)
 {
     static const want w[] = {
@@ -332,6 +376,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, dangling_ref);
     tcase_add_test(tc, duplicate_operation_id);
+    tcase_add_test(tc, duplicate_operation_id_of_excluded);
     tcase_add_test(tc, path_parameter_absent);
     tcase_add_test(tc, ref_cycle);
     tcase_add_test(tc, self_only_schema);

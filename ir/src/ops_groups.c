@@ -1,4 +1,4 @@
-/* op_groups.c - groups and names of operations (docs/naming.md#groups). An operation's group is
+/* ops_groups.c - groups and names of operations (docs/naming.md#groups). An operation's group is
  * what an SDK makes of it (`client.issues.listForRepo`); its name is unique in the group and its
  * safe name (the C name) unique among operations. Clashes are resolved by structure: a removed
  * group prefix or a stripped operationId prefix comes back; `_2` only for operationIds that
@@ -7,25 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "op_groups.h"
-
-static const char *const SOURCE_NAMES[] = {"none", "extension", "operation-id", "tag", "path"};
-
-const char *sdkc_group_source_name(sdkc_group_source s)
-{
-    return (unsigned)s < sizeof SOURCE_NAMES / sizeof SOURCE_NAMES[0] ? SOURCE_NAMES[s] : "none";
-}
-
-bool sdkc_group_source_parse(const char *name, sdkc_group_source *out)
-{
-    for (size_t i = 0; name && i < sizeof SOURCE_NAMES / sizeof SOURCE_NAMES[0]; i++) {
-        if (strcmp(name, SOURCE_NAMES[i]) == 0) {
-            *out = (sdkc_group_source)i;
-            return true;
-        }
-    }
-    return false;
-}
+#include "ops_internal.h"
 
 /* Operation extensions that name a group, the first present wins: SDK generators' (Speakeasy;
  * Fern, a string or a list of nested groups) and the public corpus's (x-group: Rubrik;
@@ -56,7 +38,7 @@ static const char *scalar_word(const sdkc_node *n)
 static const char *extension_group(cctx *c, const sdkc_node *v)
 {
     if (scalar_word(v))
-        return cc_strdup(c, v->str);
+        return sdkc_cc_strdup(c, v->str);
     if (!v || v->kind != SDKC_NODE_SEQ || !v->nitems)
         return NULL;
     const char *g = NULL;
@@ -64,26 +46,26 @@ static const char *extension_group(cctx *c, const sdkc_node *v)
         const char *s = scalar_word(v->items[i]);
         if (!s)
             return NULL;
-        g = g ? cc_printf(c, "%s.%s", g, s) : cc_strdup(c, s);
+        g = g ? sdkc_cc_printf(c, "%s.%s", g, s) : sdkc_cc_strdup(c, s);
         if (!g)
             return NULL;
     }
     return g;
 }
 
-void cc_op_seed(cctx *c, sdkc_operation *op, const sdkc_node *node, const char *id,
-                const char *prefix, const char *path)
+void sdkc_ops_seed(cctx *c, sdkc_operation *op, const sdkc_node *node, const char *id,
+                   const char *prefix, const char *path)
 {
     op->id = id;
     op->prefix = prefix;
     op->path = path;
     const sdkc_node *tags = sdkc_node_get(node, "tags");
     if (tags && tags->kind == SDKC_NODE_SEQ && tags->nitems) {
-        const char **t = cc_alloc(c, tags->nitems * sizeof *t);
+        const char **t = sdkc_cc_alloc(c, tags->nitems * sizeof *t);
         size_t k = 0;
         for (size_t i = 0; t && i < tags->nitems; i++) {
             const sdkc_node *tn = tags->items[i];
-            if (tn->kind == SDKC_NODE_SCALAR && tn->str && (t[k] = cc_strdup(c, tn->str)))
+            if (tn->kind == SDKC_NODE_SCALAR && tn->str && (t[k] = sdkc_cc_strdup(c, tn->str)))
                 k++;
         }
         op->tags = t;
@@ -187,8 +169,8 @@ static void set_keys(cctx *c, const sdkc_operation *op, op_naming *m)
     const char *g = op->group ? snake(c, op->group) : "";
     const char *nm = snake(c, op->name);
     m->safe = snake(c, op->kept_prefix ? op->id : m->rest);
-    m->scope = kp && g ? cc_printf(c, "%s/%s", kp, g) : NULL;
-    m->key = m->scope && nm ? cc_printf(c, "%s/%s", m->scope, nm) : NULL;
+    m->scope = kp && g ? sdkc_cc_printf(c, "%s/%s", kp, g) : NULL;
+    m->key = m->scope && nm ? sdkc_cc_printf(c, "%s/%s", m->scope, nm) : NULL;
     if (!m->safe || !m->key)
         c->nomem = true;
 }
@@ -200,7 +182,7 @@ static void group_and_name(cctx *c, sdkc_operation *op, op_naming *m)
     if (op->group_source != SDKC_GROUP_EXTENSION && dot && dot > m->rest && dot[1]) {
         op->group = sdkc_arena_strndup(c->a, m->rest, (size_t)(dot - m->rest));
         op->group_source = SDKC_GROUP_OPERATION_ID;
-        op->name = cc_strdup(c, dot + 1);
+        op->name = sdkc_cc_strdup(c, dot + 1);
         m->full = op->name;
         return;
     }
@@ -215,8 +197,8 @@ static void group_and_name(cctx *c, sdkc_operation *op, op_naming *m)
             op->group_source = SDKC_GROUP_PATH;
     }
     const char *s = op->group ? strip_group(c, m->rest, op->group) : NULL;
-    m->full = cc_strdup(c, m->rest);
-    op->name = s ? cc_strdup(c, s) : m->full;
+    m->full = sdkc_cc_strdup(c, m->rest);
+    op->name = s ? sdkc_cc_strdup(c, s) : m->full;
     m->stripped = s != NULL;
 }
 
@@ -274,6 +256,27 @@ static void decide_prefixes(cctx *c, sdkc_operation *ops, op_naming *m, size_t n
     sdkc_map_cleanup(&taken);
 }
 
+/* A name tried for an operation, and the key ("scope/snake") it has in its group. */
+typedef struct group_key {
+    cctx *c;
+    const sdkc_map *seen; /* keys taken */
+    const op_naming *m;
+    const char *first; /* the operation's own name, whose key m->key is */
+    const char **key;  /* out: the key of the last name tried; NULL when out of memory */
+} group_key;
+
+static bool group_key_taken(const void *arg, const char *name)
+{
+    const group_key *g = arg;
+    if (name == g->first) {
+        *g->key = g->m->key;
+    } else {
+        const char *ns = snake(g->c, name);
+        *g->key = ns ? sdkc_cc_printf(g->c, "%s/%s", g->m->scope, ns) : NULL;
+    }
+    return *g->key && sdkc_map_get(g->seen, *g->key);
+}
+
 /* Names in one group meet: each whose group words were removed gets them back; what still
  * meets (operationIds that differ in punctuation or case alone) gets `_2`, `_3`. */
 static void unique_names(cctx *c, sdkc_operation *ops, op_naming *m, size_t n)
@@ -299,12 +302,11 @@ static void unique_names(cctx *c, sdkc_operation *ops, op_naming *m, size_t n)
             ops[i].name = m[i].full;
             set_keys(c, &ops[i], &m[i]);
         }
-        const char *key = m[i].key, *name = ops[i].name;
-        for (unsigned k = 2; key && sdkc_map_get(&seen, key); k++) {
-            name = cc_printf(c, "%s_%u", ops[i].name, k);
-            const char *ns = name ? snake(c, name) : NULL;
-            key = ns ? cc_printf(c, "%s/%s", m[i].scope, ns) : NULL;
-        }
+        const char *key = NULL;
+        group_key gk = {c, &seen, &m[i], ops[i].name, &key};
+        const char *name = sdkc_cc_unique(c, ops[i].name, "_", group_key_taken, &gk);
+        if (!name)
+            key = NULL;
         if (!key || !sdkc_map_put(&seen, key, &ops[i])) {
             c->nomem = true;
             break;
@@ -327,10 +329,8 @@ static void safe_names(cctx *c, sdkc_operation *ops, const op_naming *m, size_t 
                 continue;
             const char *s = m[i].safe;
             if (s && sdkc_is_c_keyword(s))
-                s = cc_printf(c, "%s_", s);
-            const char *u = s;
-            for (unsigned k = 2; u && sdkc_map_get(&taken, u); k++)
-                u = cc_printf(c, "%s_%u", s, k);
+                s = sdkc_cc_printf(c, "%s_", s);
+            const char *u = sdkc_cc_unique_in(c, &taken, s, "_");
             if (!u || !sdkc_map_put(&taken, u, &ops[i])) {
                 c->nomem = true;
                 break;
@@ -341,7 +341,7 @@ static void safe_names(cctx *c, sdkc_operation *ops, const op_naming *m, size_t 
     sdkc_map_cleanup(&taken);
 }
 
-void cc_name_ops(cctx *c, sdkc_operation *ops, size_t n)
+void sdkc_ops_name(cctx *c, sdkc_operation *ops, size_t n)
 {
     op_naming *m = calloc(n ? n : 1, sizeof *m);
     if (!m) {
