@@ -22,6 +22,8 @@
 #endif
 #ifdef SDKC_HAVE_EMIT_TS
 #include "sdkc/emit_ts.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 #endif
 #ifdef SDKC_HAVE_CONFORM
 #include <errno.h>

@@ -6,6 +6,8 @@
 #include "sdkc/diag.h"
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

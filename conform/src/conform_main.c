@@ -7,6 +7,9 @@
 
 #include "sdkc/conform.h"
 #include "sdkrt/sdkrt.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
+#include "sdkc/naming.h"
 
 #define MAX_LIST 64
 

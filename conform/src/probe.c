@@ -14,6 +14,7 @@
 #include "sdkc/validate.h"
 #include "sdkrt/sdkrt.h"
 #include "sdkrt/wire.h"
+#include "sdkc/naming.h"
 
 #define CREATE_REPEAT 3   /* resources made by a creator, so that pages have something to walk */
 #define PAGE_LIMIT    2   /* page size asked for when walking (if the operation has a size) */

@@ -7,6 +7,7 @@
 #include "ops.h"
 #include "paging.h"
 #include "schema.h"
+#include "sdkc/compile.h"
 
 static const struct {
     const char *name;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "sdkc/naming.h"
 
 /* ---- diagnostics ---- */
 

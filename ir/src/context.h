@@ -14,6 +14,7 @@
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
 #include "sdkc/map.h"
+#include "sdkc/compile.h"
 
 /* ---- the context ---- */
 

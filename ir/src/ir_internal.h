@@ -6,6 +6,7 @@
 
 #include "sdkc/ir.h"
 #include "sdkc/util.h"
+#include "sdkc/compile.h"
 
 /* Everything the IR points at lives in arena; the IR's arrays are arena allocations too, so
  * sdkc_compiled_free releases it all at once. */

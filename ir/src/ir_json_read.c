@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "ir_json_internal.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 void sdkc_irj_error(reader *r, const char *fmt, ...)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ir_json_internal.h"
+#include "sdkc/ir_json.h"
 
 static const char *base_name(const char *path)
 {

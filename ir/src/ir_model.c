@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ir_internal.h"
+#include "sdkc/compile.h"
 
 /* ---- spellings ---- */
 

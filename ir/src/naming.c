@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ir_internal.h"
+#include "sdkc/naming.h"
 
 static bool is_lower(char c)
 {

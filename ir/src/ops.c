@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "ops_internal.h"
+#include "sdkc/compile.h"
+#include "sdkc/naming.h"
 
 static const char *const METHODS[] = {"get",     "put",  "post",  "delete",
                                       "options", "head", "patch", "trace"};

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "ops_internal.h"
+#include "sdkc/naming.h"
 
 /* Operation extensions that name a group, the first present wins: SDK generators' (Speakeasy;
  * Fern, a string or a list of nested groups) and the public corpus's (x-group: Rubrik;

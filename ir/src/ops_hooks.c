@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ops_internal.h"
+#include "sdkc/naming.h"
 
 /* ---- webhooks and callbacks ---- */
 

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "ops_internal.h"
+#include "sdkc/naming.h"
 
 /* ---- parameters ---- */
 

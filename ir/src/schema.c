@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "schema_internal.h"
+#include "sdkc/naming.h"
 
 /* ---- type construction ---- */
 

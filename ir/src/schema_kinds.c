@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "schema_internal.h"
+#include "sdkc/naming.h"
 
 /* ---- keywords ---- */
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "schema_internal.h"
+#include "sdkc/naming.h"
 
 /* ---- names ---- */
 

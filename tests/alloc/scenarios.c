@@ -9,6 +9,8 @@
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
 #include "sdkc/util.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 #include "sdkrt/error.h"
 #include "sdkrt/request.h"
 #include "sdkrt/sdkrt.h"

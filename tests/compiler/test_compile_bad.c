@@ -7,6 +7,7 @@
 
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
 
 #define DATA SDKC_SOURCE_DIR "/tests/compiler/data/compile/"
 

@@ -6,6 +6,8 @@
 
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 #define CONTRACT SDKC_SOURCE_DIR "/spec/opencode/openapi.json"
 

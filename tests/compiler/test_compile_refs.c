@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
 
 #define DATA SDKC_SOURCE_DIR "/tests/compiler/data/compile/"
 

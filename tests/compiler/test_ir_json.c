@@ -7,6 +7,8 @@
 
 #include "../../ir/src/ir_internal.h"
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 /* ---- a hand-built IR ---- */
 

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
+#include "sdkc/naming.h"
 
 #define NAMES SDKC_SOURCE_DIR "/tests/compiler/data/compile/good/names.yaml"
 

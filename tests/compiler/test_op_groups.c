@@ -6,6 +6,8 @@
 
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 #define OPENCODE SDKC_SOURCE_DIR "/spec/opencode/openapi.json"
 #define GROUPS   SDKC_SOURCE_DIR "/tests/compiler/data/compile/good/groups.yaml"

@@ -8,6 +8,7 @@
 #include "sdkc/diag.h"
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
 
 #define HEAD "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"
 #define OK                                                                                         \

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 #define DATA SDKC_SOURCE_DIR "/tests/compiler/data/pages/"
 

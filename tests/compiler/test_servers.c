@@ -9,6 +9,8 @@
 #include "sdkc/diag.h"
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 #define HEAD "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"
 #define PATHS                                                                                      \

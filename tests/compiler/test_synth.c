@@ -11,6 +11,7 @@
 
 #include "sdkc/ir.h"
 #include "sdkc/synth.h"
+#include "sdkc/compile.h"
 
 #ifndef SDKC_SOURCE_DIR
 #define SDKC_SOURCE_DIR "."

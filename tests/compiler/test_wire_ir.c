@@ -7,6 +7,8 @@
 
 #include "sdkc/doc.h"
 #include "sdkc/ir.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 #define WIRE SDKC_SOURCE_DIR "/tests/compiler/data/compile/good/wire.yaml"
 

@@ -16,6 +16,7 @@
 #include "sdkc/conform.h"
 #include "sdkrt/sdkrt.h"
 #include "tcp_bridge.h"
+#include "sdkc/compile.h"
 
 #define MAX_THINGS 16
 

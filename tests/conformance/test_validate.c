@@ -9,6 +9,8 @@
 #include "sdkc/conform.h"
 #include "sdkc/doc.h"
 #include "sdkc/validate.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 /* ---- hand-built types ---- */
 

@@ -10,6 +10,7 @@
 #include "sdkc/emit_ts.h"
 #include "sdkc/ir.h"
 #include "sdkc/util.h"
+#include "sdkc/compile.h"
 
 static char tmpdir[] = "/tmp/sdkc-emit-ts-XXXXXX";
 

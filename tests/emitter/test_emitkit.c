@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sdkc/emitkit.h"
+#include "sdkc/compile.h"
 
 #ifndef SDKC_BINARY_DIR
 #define SDKC_BINARY_DIR "."

@@ -2,6 +2,7 @@
  * spellings, each operation's C types (parameters, body, result, errors, page and stream items),
  * declared error entries and their accessors, and what a page or a result looks like in C. */
 #include "emit_internal.h"
+#include "sdkc/naming.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "sdkc/emitkit.h"
+#include "sdkc/compile.h"
+#include "sdkc/ir_json.h"
 
 /* IR JSON is recognised by its format marker near the start. */
 static bool looks_like_ir(const char *text, size_t len)

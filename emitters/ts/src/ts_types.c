@@ -1,6 +1,7 @@
 /* Names, TypeScript text, type expressions, and the two modules made of types: types.ts (every
  * named type and brand) and errors.ts (one Error class per declared `_tag`). */
 #include "ts_internal.h"
+#include "sdkc/naming.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,12 +6,14 @@
  * deterministic. Every type has two projections:
  *   wire    what is on the wire (JSON); a JSON_STRING is a string there, a brand is a string;
  *   domain  what an SDK hands its caller; a JSON_STRING is its decoded content type.
+ *
+ * This header is the model alone. Compiling a contract into it is sdkc/compile.h, IR JSON
+ * sdkc/ir_json.h, the naming helpers sdkc/naming.h.
  */
 #ifndef SDKC_IR_H
 #define SDKC_IR_H
 
 #include "sdkc/diag.h"
-#include "sdkc/doc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -512,58 +514,9 @@ typedef struct sdkc_ir {
  * (borrowed). */
 const char *sdkc_ir_default_server(const sdkc_ir *ir);
 
-typedef struct sdkc_compile_options {
-    const char *const *include; /* glob patterns over operation ids; none = all */
-    size_t ninclude;
-    /* Prefixes removed from operation ids to form group and name, e.g. "v2". NULL = {"v2"} */
-    const char *const *strip_prefixes;
-    size_t nstrip_prefixes;
-    /* Durable-stream overrides, "OPID=PATH:PARAM" (PATH dotted wire names: "durable.seq") or
-       "OPID=off"; they replace detection for that operation (see sdkc_follow). */
-    const char *const *follow;
-    size_t nfollow;
-    /* A pagination config file (docs/pagination.md) that overrides detection per operation, or
-       NULL. Its errors are reported at its own file:line:col. */
-    const char *pagination_file;
-} sdkc_compile_options;
-#define SDKC_COMPILE_OPTIONS_INIT                                                                  \
-    {                                                                                              \
-        NULL, 0, NULL, 0, NULL, 0, NULL                                                            \
-    }
-
-typedef struct sdkc_compiled sdkc_compiled; /* owns an IR and its arena */
-
-/* Compile a loaded document. On success (no errors; warnings may be present) *out is new and
- * owned by the caller. On failure *out is NULL and diag holds the errors. doc is borrowed and may
- * be freed after the call (names and locations are copied). */
-sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_compile_options *opts,
-                         sdkc_diag *diag);
-/* Load and compile a contract file in one step. */
-sdkc_status sdkc_compile_file(sdkc_compiled **out, const char *path,
-                              const sdkc_compile_options *opts, sdkc_diag *diag);
-/* Borrowed; valid until the compiled object is freed. */
-const sdkc_ir *sdkc_compiled_ir(const sdkc_compiled *c);
-void sdkc_compiled_free(sdkc_compiled *c); /* NULL is a no-op */
-
 /* Lookups (borrowed, NULL when absent). */
 const sdkc_operation *sdkc_ir_operation(const sdkc_ir *ir, const char *id);
 const sdkc_type *sdkc_ir_type(const sdkc_ir *ir, const char *name);
-
-/* Serialise as "sdkc-ir/1" JSON (new, free()); deterministic bytes, ending in a newline. */
-sdkc_status sdkc_ir_to_json(const sdkc_ir *ir, char **out, size_t *len_out);
-/* Read IR JSON back. Writing the result again gives the same bytes. Errors go to diag with
- * positions in the JSON text. */
-sdkc_status sdkc_ir_from_json(sdkc_compiled **out, const char *name, const char *json, size_t len,
-                              sdkc_diag *diag);
-
-/* Does an operation id match a glob (`*` any run, `?` one char)? */
-bool sdkc_glob_match(const char *pattern, const char *s);
-
-/* Naming helpers used by the compiler and emitters. Results are arena copies (NULL on OOM). */
-char *sdkc_snake_case(sdkc_arena *a, const char *s);  /* "sessionID.list" -> "session_id_list" */
-char *sdkc_upper_snake(sdkc_arena *a, const char *s); /* "session.idle" -> "SESSION_IDLE" */
-char *sdkc_pascal_case(sdkc_arena *a, const char *s); /* "session-v2.info" -> "SessionV2Info" */
-bool sdkc_is_c_keyword(const char *s);
 
 #define SDKC_VERSION "0.3.0"
 
