@@ -9,8 +9,8 @@
  *                                        last sequence on its own when the connection breaks or
  *                                        the server restarts; Ctrl-C stops it
  *
- * OPENCODE_SERVER_PASSWORD is the server's password (HTTP Basic, user "opencode"); unset: no
- * auth. Ctrl-C stops any command. */
+ * OC_PASSWORD is the server's password (HTTP Basic, user "opencode"; OC_USERNAME another
+ * user); unset: no auth. Ctrl-C stops any command. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,25 +33,25 @@ static int fail(const char *what, oc_error **err)
     return 1;
 }
 
-static int cmd_new(oc_client *client, const oc_call_options *call)
+static int cmd_new(oc_client *client)
 {
     oc_session_v2_info *s = NULL;
     oc_error *err = NULL;
     oc_session_create_request req = {0};
-    if (oc_session_create(client, &req, call, &s, &err) != OC_OK)
+    if (oc_session_create(client, &req, NULL, &s, &err) != OC_OK)
         return fail("new", &err);
     printf("%s\n", s->id.value);
     oc_session_v2_info_free(s);
     return 0;
 }
 
-static int cmd_ls(oc_client *client, const oc_call_options *call)
+static int cmd_ls(oc_client *client)
 {
     oc_session_list_iter *it = NULL;
     const oc_session_v2_info *s = NULL;
     oc_error *err = NULL;
     oc_next r;
-    if (oc_session_list_iter_new(&it, client, NULL, call, &err) != OC_OK)
+    if (oc_session_list_iter_new(&it, client, NULL, NULL, &err) != OC_OK)
         return fail("ls", &err);
     while ((r = oc_session_list_iter_next(it, &s, &err)) == OC_NEXT_ITEM)
         printf("%s %s\n", s->id.value, s->title);
@@ -59,8 +59,7 @@ static int cmd_ls(oc_client *client, const oc_call_options *call)
     return r == OC_NEXT_ERROR ? fail("ls", &err) : 0;
 }
 
-static int cmd_say(oc_client *client, const oc_call_options *call, const char *session,
-                   const char *text)
+static int cmd_say(oc_client *client, const char *session, const char *text)
 {
     oc_session_prompt_request req = {0};
     oc_session_input_admitted *a = NULL;
@@ -69,14 +68,14 @@ static int cmd_say(oc_client *client, const oc_call_options *call, const char *s
     req.body.prompt.text = text;
     req.body.has_resume = true;
     req.body.resume = false; /* admit only: no agent run */
-    if (oc_session_prompt(client, &req, call, &a, &err) != OC_OK)
+    if (oc_session_prompt(client, &req, NULL, &a, &err) != OC_OK)
         return fail("say", &err);
     printf("admitted %s at seq %lld\n", a->id.value, (long long)a->admitted_seq);
     oc_session_input_admitted_free(a);
     return 0;
 }
 
-static int cmd_log(oc_client *client, const oc_call_options *call, const char *session)
+static int cmd_log(oc_client *client, const char *session)
 {
     oc_session_messages_request req = {0};
     oc_session_messages_iter *it = NULL;
@@ -84,7 +83,7 @@ static int cmd_log(oc_client *client, const oc_call_options *call, const char *s
     oc_error *err = NULL;
     oc_next r;
     req.session_id.value = session;
-    if (oc_session_messages_iter_new(&it, client, &req, call, &err) != OC_OK)
+    if (oc_session_messages_iter_new(&it, client, &req, NULL, &err) != OC_OK)
         return fail("log", &err);
     while ((r = oc_session_messages_iter_next(it, &m, &err)) == OC_NEXT_ITEM) {
         const oc_message_id *id = oc_session_message_value_id(m);
@@ -105,7 +104,6 @@ static int cmd_tail(oc_client *client, const char *session, long long after, lon
     oc_next r;
     long items = 0;
     req.session_id.value = session;
-    fo.cancel = stop;
     fo.max_delay_ms = 2000; /* wait at most 2 s between reconnects */
     fo.has_after = after >= 0;
     fo.after = after;
@@ -143,37 +141,32 @@ int main(int argc, char **argv)
                         "[--after SEQ] [--count N]\n");
         return 2;
     }
-    oc_global_init();
-    oc_client_options opts = OC_CLIENT_OPTIONS_INIT;
+    oc_client_options opts = OC_CLIENT_OPTIONS_INIT; /* timeouts and retries: the defaults */
     oc_client *client = NULL;
-    oc_call_options call = OC_CALL_OPTIONS_INIT; /* every call: Ctrl-C cancels it */
     oc_error *err = NULL;
     int rc = 2;
     opts.base_url = argv[1];
-    opts.password = getenv("OPENCODE_SERVER_PASSWORD");
-    if (opts.password) {
-        opts.auth = OC_AUTH_BASIC;
-        opts.username = "opencode";
-    }
-    opts.timeout_ms = 30000; /* a unary call that gets no answer fails after 30 s */
+    opts.username = "opencode"; /* the server's user, with OC_PASSWORD (unset: no auth) */
     /* A stream silent for 60 s reconnects (resuming after the last sequence): a quiet session
        may send nothing that long, which costs one reconnect; a dead peer is noticed. */
     opts.idle_timeout_ms = 60000;
-    if (oc_cancel_new(&stop, &err) != OC_OK || oc_client_new(&client, &opts, &err) != OC_OK) {
+    if (oc_cancel_new(&stop, &err) != OC_OK)
+        return fail("cancel token", &err);
+    opts.cancel = stop; /* Ctrl-C: every call, stream and follower of the client */
+    if (oc_client_new_from_env(&client, &opts, &err) != OC_OK) {
         rc = fail("client", &err);
         goto done;
     }
-    call.cancel = stop;
     signal(SIGINT, on_sigint);
     const char *cmd = argv[2], *session = argc > 3 ? argv[3] : NULL;
     if (!strcmp(cmd, "new")) {
-        rc = cmd_new(client, &call);
+        rc = cmd_new(client);
     } else if (!strcmp(cmd, "ls")) {
-        rc = cmd_ls(client, &call);
+        rc = cmd_ls(client);
     } else if (!strcmp(cmd, "say") && argc == 5) {
-        rc = cmd_say(client, &call, session, argv[4]);
+        rc = cmd_say(client, session, argv[4]);
     } else if (!strcmp(cmd, "log") && session) {
-        rc = cmd_log(client, &call, session);
+        rc = cmd_log(client, session);
     } else if (!strcmp(cmd, "tail") && session) {
         long long after = -1;
         long count = -1;
@@ -190,6 +183,5 @@ int main(int argc, char **argv)
 done:
     oc_client_free(client);
     oc_cancel_free(stop);
-    oc_global_cleanup();
     return rc;
 }

@@ -2420,6 +2420,7 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
     co.base_url = opts->base_url;
     co.transport = opts->transport;
     co.user_agent = "sdkc-conform/" SDKC_VERSION;
+    co.retry.max_attempts = 1; /* a check judges the server's own first answer */
     co.headers = opts->headers;
     co.header_count = opts->nheaders;
     co.credentials = opts->credentials;

@@ -37,17 +37,50 @@ export interface ClientOptions {
   /** Headers sent on every call; per-call `headers` override them by name. */
   headers?: HeaderMap;
   credentials?: Credential[];
-  /** Default time limit of a call in ms: total for unary calls, idle time for streams. */
+  /** Total time of each attempt of a unary call (and page) in ms; default DEFAULT_TIMEOUT (60 s),
+   * 0 off. Streams have no total time. */
   timeout?: number;
+  /** No response head within this many ms of sending -> `timeout`: unary calls and stream opens;
+   * default DEFAULT_HEAD_TIMEOUT (30 s), 0 off. (fetch has no separate connect timeout: the
+   * connection's set-up counts here.) */
+  headTimeout?: number;
+  /** Streams: no byte for this many ms -> `timeout`; default off (0). */
+  idleTimeout?: number;
+  /** Retries of unary calls after a connection error, a timeout or HTTP 408, 409, 425, 429 or
+   * 5xx; idempotent methods, and POST/PATCH with an idempotency key. Default
+   * DEFAULT_MAX_RETRIES (2), 0 off. */
+  maxRetries?: number;
+  /** The header an `idempotencyKey` goes in when the operation declares none (default
+   * `Idempotency-Key`). */
+  idempotencyHeader?: string;
+  /** Cancels every call, page and stream of the client (as each call's own `signal` does; either
+   * one cancels). */
+  signal?: AbortSignal;
 }
+
+/** The defaults of the time limits (ms) and of retries: docs/c-sdk.md has the table. */
+export const DEFAULT_TIMEOUT = 60_000;
+export const DEFAULT_HEAD_TIMEOUT = 30_000;
+export const DEFAULT_MAX_RETRIES = 2;
 
 export interface RequestOptions {
   /** Merged over the client's headers (and credentials), name by name, case-insensitively. */
   headers?: HeaderMap;
   /** Cancels the call (a stream: its connection) with ClientError reason `cancelled`. */
   signal?: AbortSignal;
-  /** Time limit in ms (total for unary calls, idle time for streams); fails with `timeout`. */
+  /** Time limit in ms, 0 off: the total of each attempt of a unary call; for a stream its idle
+   * time (as `idleTimeout`). Fails with `timeout`. */
   timeout?: number;
+  /** No response head within this many ms of sending (0 off); default the client's. */
+  headTimeout?: number;
+  /** Streams: no byte for this many ms (0 off); default the client's. */
+  idleTimeout?: number;
+  /** Retries of this call (0 off); default the client's. */
+  maxRetries?: number;
+  /** An idempotency key sent in the operation's declared idempotency header, else the client's
+   * `idempotencyHeader`: a key of yours, or `'auto'` for a random UUID made once per call and
+   * kept across its retries. A key makes a POST or PATCH retryable. */
+  idempotencyKey?: string;
   /** Send the request body as another media type the operation accepts. */
   contentType?: string;
   /** Called with the status and headers of each response (a page: each page's) before its body
@@ -241,6 +274,9 @@ export interface OperationSpec {
   readonly paging?: PagingSpec;
   /** [failure event, item is a JSON string of the item] */
   readonly stream?: readonly [string | undefined, boolean];
+  /** The header parameter in which the contract declares an idempotency key: a call that sets
+   * none sends a new key there (the same on each retry), so a POST is retried safely. */
+  readonly idempotencyHeader?: string;
 }
 
 /** The pagination styles the runtime continues from a page's raw response and the request that
@@ -696,15 +732,88 @@ function b64(s: string): string {
 interface Prepared {
   request: Request;
   controller: AbortController;
-  /** why the controller was aborted by us */
-  why: { reason?: 'timeout' | 'cancelled' };
+  /** why the controller was aborted by us, and for a timeout which one */
+  why: { reason?: 'timeout' | 'cancelled'; detail?: string };
   cleanup: () => void;
   /** Rejects when the controller aborts. */
   aborted: Promise<never>;
-  /** (Re)start the time limit. */
+  /** The response head arrived: stop the head timeout. */
+  headArrived: () => void;
+  /** (Re)start the idle timeout of a stream (no-op without one). */
   arm: () => void;
   disarm: () => void;
   onResponse: RequestOptions['onResponse'];
+  /** The stream's idle time limit (0 none). */
+  idle: number;
+}
+
+/** A time limit: undefined takes the default; 0 (or a negative or non-finite value) is off. */
+function limit(...vs: (number | undefined)[]): number {
+  for (const v of vs) if (v !== undefined) return Number.isFinite(v) && v > 0 ? v : 0;
+  return 0;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+
+function retryableStatus(s: number): boolean {
+  return s === 408 || s === 409 || s === 425 || s === 429 || (s >= 500 && s <= 599);
+}
+
+/** The server's requested delay in ms (retry-after-ms, then Retry-After: seconds or an HTTP
+ * date), or undefined. */
+export function serverDelay(h: Headers, now = Date.now()): number | undefined {
+  const ms = h.get('retry-after-ms');
+  if (ms !== null && /^\s*\d+(\.\d*)?\s*$/.test(ms)) return Math.floor(Number(ms));
+  const ra = h.get('retry-after');
+  if (ra === null) return undefined;
+  if (/^\s*\d+(\.\d*)?\s*$/.test(ra)) return Math.floor(Number(ra)) * 1000;
+  const at = Date.parse(ra);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+const RETRY_INITIAL_MS = 500;
+const RETRY_MAX_MS = 8000;
+const RETRY_AFTER_MAX_MS = 60_000;
+
+/** min(500 * 2^(attempt-1), 8000) ms less a random 0-25%, as libsdkrt waits. */
+function backoff(attempt: number): number {
+  const d = Math.min(RETRY_INITIAL_MS * 2 ** (attempt - 1), RETRY_MAX_MS);
+  return Math.round(d - d * 0.25 * Math.random());
+}
+
+function uuid4(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (c?.randomUUID) return c.randomUUID();
+  const h = '0123456789abcdef';
+  let s = '';
+  for (let i = 0; i < 36; i++) {
+    if (i === 8 || i === 13 || i === 18 || i === 23) s += '-';
+    else if (i === 14) s += '4';
+    else if (i === 19) s += h[8 + Math.floor(Math.random() * 4)];
+    else s += h[Math.floor(Math.random() * 16)];
+  }
+  return s;
+}
+
+/** Wait ms, or reject with 'aborted' as soon as one of the signals aborts. */
+function sleep(ms: number, signals: readonly (AbortSignal | undefined)[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const live = signals.filter((x): x is AbortSignal => x !== undefined);
+    if (live.some((x) => x.aborted)) return reject(new Error('aborted'));
+    const done = () => {
+      for (const x of live) x.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      clearTimeout(t);
+      done();
+      reject(new Error('aborted'));
+    };
+    const t = setTimeout(() => {
+      done();
+      resolve();
+    }, ms);
+    for (const x of live) x.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 type Input = Record<string, unknown>;
@@ -729,7 +838,12 @@ export class BaseClient {
   private readonly transport: Transport;
   private readonly headers: HeaderMap;
   private readonly credentials: readonly Credential[];
-  private readonly timeout: number | undefined;
+  private readonly timeout: number;
+  private readonly headTimeout: number;
+  private readonly idleTimeout: number;
+  private readonly maxRetries: number;
+  private readonly idempotencyHeader: string;
+  private readonly signal: AbortSignal | undefined;
   private readonly schemes: Readonly<Record<string, SchemeSpec>>;
   private readonly errorClasses: Readonly<Record<string, ErrorClass>>;
 
@@ -747,7 +861,14 @@ export class BaseClient {
     this.transport = options.handler ?? options.fetch ?? ((r: Request) => globalThis.fetch(r));
     this.headers = { ...(options.headers ?? {}) };
     this.credentials = [...(options.credentials ?? [])];
-    this.timeout = options.timeout;
+    this.timeout = limit(options.timeout, DEFAULT_TIMEOUT);
+    this.headTimeout = limit(options.headTimeout, DEFAULT_HEAD_TIMEOUT);
+    this.idleTimeout = limit(options.idleTimeout);
+    const r = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    if (!Number.isInteger(r) || r < 0) throw new TypeError('maxRetries must be a whole number >= 0');
+    this.maxRetries = r;
+    this.idempotencyHeader = options.idempotencyHeader ?? 'Idempotency-Key';
+    this.signal = options.signal;
     this.schemes = schemes;
     this.errorClasses = errorClasses;
   }
@@ -859,7 +980,13 @@ export class BaseClient {
   }
 
   /** The Request of a wire request with the credentials and the call's options. */
-  private prepare(op: OperationSpec, wire: Wire, options: RequestOptions | undefined, stream: boolean): Prepared {
+  private prepare(
+    op: OperationSpec,
+    wire: Wire,
+    options: RequestOptions | undefined,
+    stream: boolean,
+    key?: [string, string],
+  ): Prepared {
     const auth = this.authParts(op);
     const query = [...wire.query, ...auth.query];
     let url = wire.url;
@@ -874,33 +1001,50 @@ export class BaseClient {
     if (op.accept) headers.set('Accept', op.accept);
     for (const [k, v] of Object.entries(wire.headers)) headers.set(k, v);
     if (wire.contentType !== undefined) headers.set('Content-Type', wire.contentType);
+    if (key && !headers.has(key[0])) headers.set(key[0], key[1]);
     for (const [k, v] of Object.entries(options?.headers ?? {})) headers.set(k, v);
     const controller = new AbortController();
     const why: Prepared['why'] = {};
-    const signal = options?.signal;
+    const signals = [options?.signal, this.signal].filter((x): x is AbortSignal => x !== undefined);
     const onAbort = () => {
       why.reason ??= 'cancelled';
       controller.abort();
     };
-    if (signal?.aborted) throw new ClientError('cancelled', op.id, 'cancelled before the request was sent');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const timeout = options?.timeout ?? this.timeout;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (signals.some((x) => x.aborted))
+      throw new ClientError('cancelled', op.id, 'cancelled before the request was sent');
+    for (const x of signals) x.addEventListener('abort', onAbort, { once: true });
+    const fire = (detail: string) => () => {
+      why.reason ??= 'timeout';
+      why.detail ??= detail;
+      controller.abort();
+    };
+    // unary: the total of the attempt; streams: none (their idle time is armed per read)
+    const total = stream ? 0 : limit(options?.timeout, this.timeout);
+    const head = limit(options?.headTimeout, this.headTimeout);
+    const idle = stream ? limit(options?.idleTimeout, options?.timeout, this.idleTimeout) : 0;
+    let totalTimer: ReturnType<typeof setTimeout> | undefined;
+    let headTimer: ReturnType<typeof setTimeout> | undefined;
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    if (total > 0) totalTimer = setTimeout(fire(`timed out after ${total} ms (total timeout)`), total);
+    if (head > 0) headTimer = setTimeout(fire(`no response head within ${head} ms (head timeout)`), head);
+    const headArrived = () => {
+      if (headTimer !== undefined) clearTimeout(headTimer);
+      headTimer = undefined;
+    };
     const arm = () => {
-      if (timer !== undefined) clearTimeout(timer);
-      if (timeout !== undefined && timeout > 0)
-        timer = setTimeout(() => {
-          why.reason ??= 'timeout';
-          controller.abort();
-        }, timeout);
+      if (idleTimer !== undefined) clearTimeout(idleTimer);
+      if (idle > 0) idleTimer = setTimeout(fire(`no data for ${idle} ms (idle timeout)`), idle);
     };
     const disarm = () => {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      if (idleTimer !== undefined) clearTimeout(idleTimer);
+      idleTimer = undefined;
     };
     const cleanup = () => {
       disarm();
-      signal?.removeEventListener('abort', onAbort);
+      headArrived();
+      if (totalTimer !== undefined) clearTimeout(totalTimer);
+      totalTimer = undefined;
+      for (const x of signals) x.removeEventListener('abort', onAbort);
     };
     let request: Request;
     try {
@@ -912,33 +1056,119 @@ export class BaseClient {
       throw new ClientError('transport', op.id, `cannot build the request: ${String(e)}`, { cause: e });
     }
     const onResponse = options?.onResponse;
-    return { request, controller, why, cleanup, arm, disarm, aborted: abortOf(controller.signal), onResponse };
+    return {
+      request,
+      controller,
+      why,
+      cleanup,
+      headArrived,
+      arm,
+      disarm,
+      aborted: abortOf(controller.signal),
+      onResponse,
+      idle,
+    };
   }
 
   /** Why a transport step failed: timeout, cancelled or transport. */
   private failure(op: OperationSpec, p: Prepared, e: unknown): ClientError {
     if (isClientError(e)) return e;
-    if (p.why.reason === 'timeout') return new ClientError('timeout', op.id, 'timed out', { cause: e });
+    if (p.why.reason === 'timeout')
+      return new ClientError('timeout', op.id, p.why.detail ?? 'timed out', { cause: e });
     if (p.why.reason === 'cancelled') return new ClientError('cancelled', op.id, 'cancelled', { cause: e });
     return new ClientError('transport', op.id, e instanceof Error ? e.message : String(e), { cause: e });
   }
 
   /** Send and wait for the response head; the abort signal also ends a transport that ignores it. */
   private async send(op: OperationSpec, p: Prepared): Promise<Response> {
-    p.arm();
     let res: Response;
     try {
       res = await Promise.race([this.transport(p.request), p.aborted]);
     } catch (e) {
       throw this.failure(op, p, e);
     }
+    p.headArrived();
     p.onResponse?.({ operation: op.id, status: res.status, headers: res.headers });
     return res;
   }
 
+  /** The idempotency key of a call ([header, key]), or undefined: the caller's (or 'auto'), or a
+   * new one when the operation declares an idempotency header and the call sets none. */
+  private keyFor(op: OperationSpec, wire: Wire, options: RequestOptions | undefined): [string, string] | undefined {
+    const name = op.idempotencyHeader ?? this.idempotencyHeader;
+    const lower = name.toLowerCase();
+    const given = [...Object.keys(wire.headers), ...Object.keys(options?.headers ?? {})].some(
+      (k) => k.toLowerCase() === lower,
+    );
+    const want = options?.idempotencyKey;
+    if (want === '') throw new TypeError(`${op.id}: empty idempotency key`);
+    if (given) return [name, ''];
+    if (want !== undefined) return [name, want === 'auto' ? uuid4() : want];
+    return op.idempotencyHeader !== undefined ? [name, uuid4()] : undefined;
+  }
+
+  /** Send a unary request, retrying as the policy allows: the prepared call and the response of
+   * the last attempt (any status; its body unread), or the last attempt's error. The caller
+   * cleans up the prepared call. */
+  private async attempt(
+    op: OperationSpec,
+    wire: Wire,
+    options: RequestOptions | undefined,
+  ): Promise<{ p: Prepared; res: Response }> {
+    const key = this.keyFor(op, wire, options);
+    const retries = options?.maxRetries ?? this.maxRetries;
+    const repeatable = IDEMPOTENT.has(wire.method) || key !== undefined;
+    for (let n = 1; ; n++) {
+      const p = this.prepare(op, wire, options, false, key && key[1] !== '' ? key : undefined);
+      let res: Response | undefined;
+      let err: unknown;
+      try {
+        res = await this.send(op, p);
+      } catch (e) {
+        err = e;
+      }
+      let delay: number | undefined;
+      const last = n > retries || !repeatable;
+      if (!last && res) {
+        const hint = res.headers.get('x-should-retry');
+        const success = res.status >= 200 && res.status <= 299;
+        const yes =
+          hint !== null && hint.toLowerCase() === 'true' && !success
+            ? true
+            : hint !== null && hint.toLowerCase() === 'false'
+              ? false
+              : retryableStatus(res.status);
+        if (yes) {
+          const d = serverDelay(res.headers);
+          delay = d === undefined ? backoff(n) : Math.min(d, RETRY_AFTER_MAX_MS);
+        }
+      } else if (!last && isClientError(err) && (err.reason === 'transport' || err.reason === 'timeout')) {
+        delay = backoff(n);
+      }
+      if (delay === undefined) {
+        if (res) return { p, res };
+        p.cleanup();
+        throw err;
+      }
+      const after = res ? `HTTP ${res.status}` : (err as ClientError).reason;
+      await res?.body?.cancel().catch(() => undefined);
+      p.cleanup();
+      try {
+        await sleep(delay, [options?.signal, this.signal]);
+      } catch {
+        throw new ClientError(
+          'cancelled',
+          op.id,
+          `cancelled while waiting to retry after ${after} (attempt ${n} of ${retries + 1})`,
+        );
+      }
+    }
+  }
+
   private async text(op: OperationSpec, p: Prepared, res: Response): Promise<string> {
     try {
-      return await res.text();
+      // a body that never ends (an in-memory handler ignores the signal) still ends on abort
+      return await untilAbort(res.text(), p.controller.signal);
     } catch (e) {
       throw this.failure(op, p, e);
     }
@@ -1002,9 +1232,8 @@ export class BaseClient {
   /** A unary call: the decoded (and unwrapped) result, or undefined for no content; with several
    * successes of different types, `{ status, value }`. */
   async call(op: OperationSpec, input: object, options?: RequestOptions): Promise<unknown> {
-    const p = this.prepare(op, await this.build(op, input, options), options, false);
+    const { p, res } = await this.attempt(op, await this.build(op, input, options), options);
     try {
-      const res = await this.send(op, p);
       const success = this.successFor(op, res.status);
       if (!success) throw await this.errorFor(op, p, res);
       const value = await this.decode(op, success, p, res);
@@ -1024,7 +1253,7 @@ export class BaseClient {
         return undefined;
       case 'bytes':
         try {
-          return new Uint8Array(await res.arrayBuffer());
+          return new Uint8Array(await untilAbort(res.arrayBuffer(), p.controller.signal));
         } catch (e) {
           throw this.failure(op, p, e);
         }
@@ -1091,11 +1320,10 @@ export class BaseClient {
   /** The page a wire request fetches, with the request for the one after it. */
   private async pageAt<T>(op: OperationSpec, wire: Wire, options: RequestOptions | undefined): Promise<Page<T>> {
     const spec = op.paging!;
-    const p = this.prepare(op, wire, options, false);
+    const { p, res } = await this.attempt(op, wire, options);
     let body: unknown;
     let links: string | null;
     try {
-      const res = await this.send(op, p);
       const success = this.successFor(op, res.status);
       if (!success) throw await this.errorFor(op, p, res);
       links = res.headers.get('Link');
@@ -1122,7 +1350,9 @@ export class BaseClient {
   /** A streamed call: a cold iterable; nothing is sent before the first next(). */
   stream<T>(op: OperationSpec, input: object, options?: RequestOptions): Stream<T> {
     return new Stream<T>(async () => {
-      const p = this.prepare(op, await this.build(op, input, options), options, true);
+      const wire = await this.build(op, input, options);
+      const key = this.keyFor(op, wire, options);
+      const p = this.prepare(op, wire, options, true, key && key[1] !== '' ? key : undefined);
       let res: Response;
       try {
         res = await this.send(op, p);

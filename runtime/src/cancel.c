@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -14,11 +15,6 @@
 #if ATOMIC_BOOL_LOCK_FREE != 2
 #error "sdkrt_cancel_trigger needs a lock-free atomic_bool to be async-signal-safe"
 #endif
-
-struct sdkrt_cancel {
-    atomic_bool triggered;
-    int rd, wr; /* self-pipe, both ends non-blocking and close-on-exec */
-};
 
 static int set_flags(int fd)
 {
@@ -47,6 +43,7 @@ sdkrt_status sdkrt_cancel_new(sdkrt_cancel **out)
         free(c);
         return SDKRT_ERR;
     }
+    memset(c, 0, sizeof *c);
     atomic_init(&c->triggered, false);
     c->rd = fds[0];
     c->wr = fds[1];
@@ -74,7 +71,33 @@ void sdkrt_cancel_trigger(sdkrt_cancel *c)
 
 bool sdkrt_cancel_is_triggered(const sdkrt_cancel *c)
 {
+    if (c && c->either)
+        return sdkrt_cancel_is_triggered(c->pair[0]) || sdkrt_cancel_is_triggered(c->pair[1]);
     return c ? atomic_load(&((sdkrt_cancel *)c)->triggered) : false;
+}
+
+const sdkrt_cancel *sdkrt_cancel_either_(sdkrt_cancel *view, const sdkrt_cancel *a,
+                                         const sdkrt_cancel *b)
+{
+    if (!a || !b || a == b)
+        return a ? a : b;
+    memset(view, 0, sizeof *view);
+    view->either = true;
+    view->rd = view->wr = -1;
+    view->pair[0] = a;
+    view->pair[1] = b;
+    return view;
+}
+
+int sdkrt_cancel_fds_(const sdkrt_cancel *c, int fds[2])
+{
+    if (c && c->either) {
+        fds[0] = sdkrt_cancel_fd(c->pair[0]);
+        fds[1] = sdkrt_cancel_fd(c->pair[1]);
+        return 2;
+    }
+    fds[0] = sdkrt_cancel_fd(c);
+    return fds[0] >= 0 ? 1 : 0;
 }
 
 void sdkrt_cancel_reset(sdkrt_cancel *c)
@@ -97,6 +120,8 @@ void sdkrt_cancel_reset(sdkrt_cancel *c)
 
 int sdkrt_cancel_fd(const sdkrt_cancel *c)
 {
+    if (c && c->either)
+        return sdkrt_cancel_fd(c->pair[0]);
     return c ? c->rd : -1;
 }
 
@@ -111,9 +136,11 @@ bool sdkrt_cancel_wait(const sdkrt_cancel *c, long ms)
             return false;
         if (left > 60000)
             left = 60000;
-        struct pollfd p = {c ? c->rd : -1, POLLIN, 0};
+        int fds[2] = {-1, -1};
+        sdkrt_cancel_fds_(c, fds);
+        struct pollfd p[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
         /* poll ignores a negative fd: without a token this is a plain sleep */
-        if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
+        if (poll(p, 2, (int)left) < 0 && errno != EINTR)
             return sdkrt_cancel_is_triggered(c);
     }
 }

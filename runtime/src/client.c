@@ -14,9 +14,10 @@ struct sdkrt_client {
     char *base_path;      /* path prefix of base_url, "" or "/p" */
     sdkrt_pair_ *headers; /* user agent, defaults, then authorization */
     size_t header_count;
-    long connect_timeout_ms;
+    long connect_timeout_ms; /* resolved: SDKRT_TIMEOUT_OFF or > 0 */
+    long head_timeout_ms;
     long timeout_ms;
-    long idle_timeout_ms;
+    long idle_timeout_ms; /* 0 = none */
     bool verify_tls;
     char *ca_file;
     char *ca_path;
@@ -31,6 +32,7 @@ struct sdkrt_client {
     size_t cred_count;
     sdkrt_retry_policy retry; /* as given (defaults filled per call by retry.c) */
     char *idempotency_header; /* owned */
+    sdkrt_cancel *cancel;     /* borrowed */
 };
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -237,6 +239,19 @@ static sdkrt_status set_credentials(sdkrt_client *c, const sdkrt_client_options 
     return SDKRT_OK;
 }
 
+static bool timeout_ok(long ms)
+{
+    return ms >= 0 || ms == SDKRT_TIMEOUT_OFF;
+}
+
+/* A call's timeout over the client's: 0 takes the client's; OFF (either) gives 0, which
+ * transports read as none. */
+static long effective_timeout(long call, long client)
+{
+    long v = call ? call : client;
+    return v == SDKRT_TIMEOUT_OFF ? 0 : v;
+}
+
 sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *opts,
                               sdkrt_error **err)
 {
@@ -275,8 +290,10 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
     }
     if (set_auth(c, opts, err) != SDKRT_OK || set_credentials(c, opts, err) != SDKRT_OK)
         goto fail;
-    if (opts->connect_timeout_ms < 0 || opts->timeout_ms < 0 || opts->idle_timeout_ms < 0) {
-        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "timeouts may not be negative");
+    if (!timeout_ok(opts->connect_timeout_ms) || !timeout_ok(opts->head_timeout_ms) ||
+        !timeout_ok(opts->timeout_ms) || !timeout_ok(opts->idle_timeout_ms)) {
+        sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                        "timeouts may not be negative (but SDKRT_TIMEOUT_OFF)");
         goto fail;
     }
     if (sdkrt_retry_policy_check_(&opts->retry, err) != SDKRT_OK)
@@ -293,8 +310,11 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
         goto oom;
     c->connect_timeout_ms =
         opts->connect_timeout_ms ? opts->connect_timeout_ms : SDKRT_DEFAULT_CONNECT_TIMEOUT_MS;
-    c->timeout_ms = opts->timeout_ms;
-    c->idle_timeout_ms = opts->idle_timeout_ms;
+    c->head_timeout_ms =
+        opts->head_timeout_ms ? opts->head_timeout_ms : SDKRT_DEFAULT_HEAD_TIMEOUT_MS;
+    c->timeout_ms = opts->timeout_ms ? opts->timeout_ms : SDKRT_DEFAULT_TIMEOUT_MS;
+    c->idle_timeout_ms = opts->idle_timeout_ms > 0 ? opts->idle_timeout_ms : 0;
+    c->cancel = opts->cancel;
     c->verify_tls = opts->verify_tls;
     c->ca_file = sdkrt_strdup_(opts->ca_file);
     c->ca_path = sdkrt_strdup_(opts->ca_path);
@@ -343,6 +363,11 @@ void sdkrt_client_free(sdkrt_client *c)
     free(c);
 }
 
+sdkrt_cancel *sdkrt_client_cancel(const sdkrt_client *client)
+{
+    return client ? client->cancel : NULL;
+}
+
 const char *sdkrt_client_base_url(const sdkrt_client *client)
 {
     return client->base_url;
@@ -375,6 +400,7 @@ typedef struct prepared {
     sdkrt_transport_request treq;
     void (*on_response)(void *userdata, int status, const sdkrt_header *headers, size_t count);
     void *userdata;
+    sdkrt_cancel either; /* the call's and the client's token, when both are set */
 } prepared;
 
 /* Show the response's status and headers to the call's on_response, if any. */
@@ -748,7 +774,8 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
             goto fail;
         }
     }
-    if (call && call->timeout_ms < 0)
+    if (call && (!timeout_ok(call->timeout_ms) || !timeout_ok(call->connect_timeout_ms) ||
+                 !timeout_ok(call->head_timeout_ms)))
         goto bad_call;
     for (size_t i = 0; i < c->header_count; i++) {
         if (!prepared_header(p, c->headers[i].name, c->headers[i].value))
@@ -832,7 +859,7 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
         p->headers[i].value = p->owned[i].value;
     }
     p->header_count = p->owned_count;
-    long call_timeout = call && call->timeout_ms ? call->timeout_ms : 0;
+    long call_timeout = call ? call->timeout_ms : 0;
     sdkrt_transport_request *tr = &p->treq;
     tr->method = p->method;
     tr->url = p->url;
@@ -841,14 +868,16 @@ static sdkrt_status prepare(prepared *p, const sdkrt_client *c, const sdkrt_requ
     tr->header_count = p->header_count;
     tr->body = p->has_body ? p->body : NULL;
     tr->body_len = p->body_len;
-    tr->connect_timeout_ms = c->connect_timeout_ms;
-    tr->timeout_ms = stream ? 0 : (call_timeout ? call_timeout : c->timeout_ms);
-    tr->idle_timeout_ms = stream ? (call_timeout ? call_timeout : c->idle_timeout_ms) : 0;
+    tr->connect_timeout_ms =
+        effective_timeout(call ? call->connect_timeout_ms : 0, c->connect_timeout_ms);
+    tr->head_timeout_ms = effective_timeout(call ? call->head_timeout_ms : 0, c->head_timeout_ms);
+    tr->timeout_ms = stream ? 0 : effective_timeout(call_timeout, c->timeout_ms);
+    tr->idle_timeout_ms = stream ? effective_timeout(call_timeout, c->idle_timeout_ms) : 0;
     tr->max_response_bytes = c->max_response_bytes;
     tr->verify_tls = c->verify_tls;
     tr->ca_file = c->ca_file;
     tr->ca_path = c->ca_path;
-    tr->cancel = call ? call->cancel : NULL;
+    tr->cancel = sdkrt_cancel_either_(&p->either, call ? call->cancel : NULL, c->cancel);
     tr->multipart = p->multipart;
     p->on_response = call ? call->on_response : NULL;
     p->userdata = call ? call->userdata : NULL;

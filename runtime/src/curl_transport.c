@@ -1,8 +1,8 @@
 /* The libcurl transport. Every transfer runs in a curl_multi handle so that the wait loop can watch
- * the cancel token (its pipe among the sockets, its flag every POLL_MS); unary calls reuse one idle (multi, easy) pair per transport so
- * that keep-alive connections survive between calls; each stream gets its own pair and pulls
- * bytes only when the reader asks (the write callback pauses the transfer once READ_HIGH bytes are
- * buffered). */
+ * the cancel token (its pipe among the sockets, its flag every POLL_MS); unary calls reuse one idle
+ * (multi, easy) pair per transport so that keep-alive connections survive between calls; each
+ * stream gets its own pair and pulls bytes only when the reader asks (the write callback pauses the
+ * transfer once READ_HIGH bytes are buffered). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +30,9 @@ typedef struct xfer {
     const sdkrt_transport_request *req; /* only during send/open */
     const sdkrt_cancel *cancel;         /* copied so a stream reader outlives req */
     long idle_timeout_ms;
+    long head_timeout_ms; /* 0 = none */
+    long long sent_ms;    /* the start, then the last time request bytes went out */
+    curl_off_t sent;      /* request body bytes sent so far */
     size_t max_bytes;
     conn *c;
     struct curl_slist *headers;
@@ -195,8 +198,11 @@ static int progress_cb(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, cu
     (void)dt;
     (void)dn;
     (void)ut;
-    (void)un;
     xfer *x = ud;
+    if (un != x->sent) { /* the head timeout counts from the request's last byte */
+        x->sent = un;
+        x->sent_ms = sdkrt_now_ms_();
+    }
     if (sdkrt_cancel_is_triggered(x->cancel)) {
         x->cancelled = true;
         return 1;
@@ -341,9 +347,25 @@ static void pump(xfer *x, bool wait)
      * wait: polling then only sleeps POLL_MS. */
     if (!x->done && wait && !x->paused && x->buf.len == x->buf_off) {
         /* The token's pipe turns readable when it is triggered: the wait ends at once. */
-        struct curl_waitfd w = {sdkrt_cancel_fd(x->cancel), CURL_WAIT_POLLIN, 0};
-        curl_multi_poll(x->c->multi, &w, w.fd >= 0 ? 1 : 0, POLL_MS, NULL);
+        int fds[2] = {-1, -1};
+        unsigned n = (unsigned)sdkrt_cancel_fds_(x->cancel, fds);
+        struct curl_waitfd w[2] = {{fds[0], CURL_WAIT_POLLIN, 0}, {fds[1], CURL_WAIT_POLLIN, 0}};
+        curl_multi_poll(x->c->multi, w, n, POLL_MS, NULL);
     }
+}
+
+/* The response head is later than the head timeout allows. */
+static bool head_overdue(const xfer *x)
+{
+    return x->head_timeout_ms > 0 && !x->headers_done &&
+           sdkrt_now_ms_() - x->sent_ms > x->head_timeout_ms;
+}
+
+static sdkrt_status head_timeout(const xfer *x, sdkrt_error **err)
+{
+    return sdkrt_error_set(err, SDKRT_REASON_TIMEOUT,
+                           "no response head within %ld ms of sending the request (head timeout)",
+                           x->head_timeout_ms);
 }
 
 /* Turn a failed transfer into an error of the right reason. */
@@ -389,6 +411,8 @@ static sdkrt_status curl_send(void *self, const sdkrt_transport_request *req, sd
     memset(&x, 0, sizeof x);
     x.req = req;
     x.cancel = req->cancel;
+    x.head_timeout_ms = req->head_timeout_ms;
+    x.sent_ms = sdkrt_now_ms_();
     /* a HEAD response declares the length of a body it does not send */
     x.max_bytes = strcmp(req->method, "HEAD") == 0 ? 0 : req->max_response_bytes;
     x.c = take_conn(t);
@@ -397,12 +421,19 @@ static sdkrt_status curl_send(void *self, const sdkrt_transport_request *req, sd
     sdkrt_status st = setup(&x, err);
     if (st != SDKRT_OK)
         goto done;
+    bool late = false;
     while (!x.done) {
         if (sdkrt_cancel_is_triggered(x.cancel)) {
             x.cancelled = true;
             break;
         }
+        if ((late = head_overdue(&x)))
+            break;
         pump(&x, true);
+    }
+    if (late && !x.cancelled) {
+        st = head_timeout(&x, err);
+        goto done;
     }
     if (x.cancelled || x.result != CURLE_OK) {
         st = failure(&x, err);
@@ -492,8 +523,9 @@ static sdkrt_status curl_open(void *self, const sdkrt_transport_request *req, sd
     x->req = req;
     x->cancel = req->cancel;
     x->idle_timeout_ms = req->idle_timeout_ms;
+    x->head_timeout_ms = req->head_timeout_ms;
     x->streaming = true;
-    x->last_byte_ms = sdkrt_now_ms_();
+    x->last_byte_ms = x->sent_ms = sdkrt_now_ms_();
     x->c = conn_new();
     if (!x->c) {
         sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
@@ -502,6 +534,10 @@ static sdkrt_status curl_open(void *self, const sdkrt_transport_request *req, sd
     if (setup(x, err) != SDKRT_OK)
         goto fail;
     while (!x->headers_done && !x->done) {
+        if (head_overdue(x) && !sdkrt_cancel_is_triggered(x->cancel)) {
+            head_timeout(x, err);
+            goto fail;
+        }
         if (stream_wait(x, err) != SDKRT_OK)
             goto fail;
     }
@@ -548,9 +584,21 @@ bool sdkrt_transport_is_curl_(const sdkrt_transport *t)
     return t && t->ops == &curl_ops;
 }
 
+/* libcurl's global init, done by the first transport when the program did not call
+ * sdkrt_global_init (curl counts its inits, so both together are harmless). */
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc = CURLE_OK;
+
+static void global_init_once(void)
+{
+    global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
 sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err)
 {
     *out = NULL;
+    if (pthread_once(&global_once, global_init_once) != 0 || global_rc != CURLE_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl's global init failed");
     sdkrt_transport *tr = calloc(1, sizeof *tr);
     curl_transport *t = calloc(1, sizeof *t);
     if (!tr || !t || pthread_mutex_init(&t->mu, NULL) != 0) {

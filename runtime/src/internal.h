@@ -65,6 +65,22 @@ sdkrt_status sdkrt_json_decode_common_(const sdkrt_jtype *t, void *slot, const j
 /* The item type of a typed stream. */
 const sdkrt_jtype *sdkrt_jstream_item_type_(const sdkrt_jstream *s);
 
+/* A token: a lock-free flag and a self-pipe (cancel.c); or a view that is triggered when either
+ * of two tokens is (a call's and its client's), with no pipe of its own. */
+#include <stdatomic.h>
+struct sdkrt_cancel {
+    atomic_bool triggered;
+    int rd, wr; /* self-pipe, both ends non-blocking and close-on-exec */
+    bool either;
+    const sdkrt_cancel *pair[2];
+};
+/* The token a call waits on: a or b when only one is set (or they are the same), else *view
+ * made a view of both (borrowed: valid while view, a and b are). */
+const sdkrt_cancel *sdkrt_cancel_either_(sdkrt_cancel *view, const sdkrt_cancel *a,
+                                         const sdkrt_cancel *b);
+/* The pipes to poll for c: up to two into fds; how many. */
+int sdkrt_cancel_fds_(const sdkrt_cancel *c, int fds[2]);
+
 /* Monotonic clock in milliseconds. */
 long long sdkrt_now_ms_(void);
 

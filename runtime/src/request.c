@@ -112,6 +112,7 @@ void sdkrt_request_free(sdkrt_request *req)
     }
     free(req->security);
     free(req->origin_target);
+    free(req->idempotency_header);
     free(req);
 }
 
@@ -509,6 +510,20 @@ static bool strings_copy(char ***dst, char *const *src, size_t n)
     return true;
 }
 
+sdkrt_status sdkrt_request_set_idempotency_header(sdkrt_request *req, const char *name)
+{
+    if (!sdkrt_header_name_ok_(name)) {
+        record(req, "idempotency header name is not an HTTP token");
+        return SDKRT_ERR;
+    }
+    char *d = sdkrt_strdup_(name);
+    if (!d)
+        return oom_record(req);
+    free(req->idempotency_header);
+    req->idempotency_header = d;
+    return SDKRT_OK;
+}
+
 sdkrt_status sdkrt_request_copy(sdkrt_request **out, const sdkrt_request *req)
 {
     *out = NULL;
@@ -536,6 +551,8 @@ sdkrt_status sdkrt_request_copy(sdkrt_request **out, const sdkrt_request *req)
         ok = sdkrt_request_set_security(c, req->security, req->security_count) == SDKRT_OK;
     if (ok && req->origin_target)
         ok = (c->origin_target = sdkrt_strdup_(req->origin_target)) != NULL;
+    if (ok && req->idempotency_header)
+        ok = (c->idempotency_header = sdkrt_strdup_(req->idempotency_header)) != NULL;
     /* the copy's own sdkrt_request_new recorded any method or template problem, which is the
        source's first one too; keep it, or take the source's later one */
     if (ok && req->error && !c->error)

@@ -36,6 +36,8 @@ struct sdkrt_request {
     /* A target already encoded and relative to the base URL's origin (a followed next-page
        URL), sent instead of path_template and query; or NULL. */
     char *origin_target;
+    /* The header the contract declares for an idempotency key, or NULL (the client's). */
+    char *idempotency_header;
 };
 
 /* Send req to origin_target (copied: "/path?query", printable ASCII without '#' or space)

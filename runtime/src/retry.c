@@ -77,7 +77,7 @@ static sdkrt_retry_policy resolved(const sdkrt_retry_policy *p)
 {
     sdkrt_retry_policy r = *p;
     if (r.max_attempts < 1)
-        r.max_attempts = 1;
+        r.max_attempts = SDKRT_RETRY_DEFAULT_MAX_ATTEMPTS;
     if (!r.initial_delay_ms)
         r.initial_delay_ms = SDKRT_RETRY_DEFAULT_INITIAL_DELAY_MS;
     if (!r.max_delay_ms)
@@ -99,7 +99,7 @@ static bool idempotent_method(const char *m)
 
 static bool retryable_status(int s)
 {
-    return s == 408 || s == 425 || s == 429 || s == 500 || s == 502 || s == 503 || s == 504;
+    return s == 408 || s == 409 || s == 425 || s == 429 || (s >= 500 && s <= 599);
 }
 
 /* min(initial * 2^(attempt-1), max), less up to 25% at random. */
@@ -306,11 +306,18 @@ sdkrt_status sdkrt_keyed_call_init_(sdkrt_keyed_call_ *k, const sdkrt_client *cl
     static const sdkrt_call_options none = SDKRT_CALL_OPTIONS_INIT;
     memset(k, 0, sizeof *k);
     k->call = call ? *call : none;
-    const char *name = sdkrt_client_idempotency_header_(client);
+    /* the contract's header for the operation, else the client's */
+    const char *name = req->idempotency_header ? req->idempotency_header
+                                               : sdkrt_client_idempotency_header_(client);
     const char *key = k->call.idempotency_key;
     if (key && !*key)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s %s: empty idempotency key",
                                req->method, req->path_template);
+    bool given = has_header(k->call.headers, k->call.header_count, name);
+    for (size_t i = 0; !given && i < req->header_count; i++)
+        given = sdkrt_strcasecmp_(req->headers[i].name, name) == 0;
+    if (!key && !given && req->idempotency_header)
+        key = SDKRT_IDEMPOTENCY_AUTO; /* declared by the contract: always sent */
     if (key) {
         if (strcmp(key, SDKRT_IDEMPOTENCY_AUTO) == 0) {
             uuid4(k->key);
@@ -379,6 +386,9 @@ sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
         return SDKRT_ERR;
     }
     bool repeatable = req->method && (idempotent_method(req->method) || k.keyed);
+    sdkrt_cancel both; /* the waits end on the call's token or the client's */
+    const sdkrt_cancel *cancel =
+        sdkrt_cancel_either_(&both, k.call.cancel, sdkrt_client_cancel(client));
     sdkrt_status st = SDKRT_ERR;
     for (int attempt = 1;; attempt++) {
         sdkrt_response *r = NULL;
@@ -396,10 +406,10 @@ sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
         if (p.on_retry)
             p.on_retry(p.userdata, &info);
         if (p.sleep)
-            p.sleep(p.userdata, info.delay_ms, k.call.cancel);
+            p.sleep(p.userdata, info.delay_ms, cancel);
         else
-            sdkrt_cancel_wait(k.call.cancel, info.delay_ms); /* a plain sleep without a token */
-        if (sdkrt_cancel_is_triggered(k.call.cancel)) {
+            sdkrt_cancel_wait(cancel, info.delay_ms); /* a plain sleep without a token */
+        if (sdkrt_cancel_is_triggered(cancel)) {
             cancelled_waiting(client, req, &info, err);
             st = SDKRT_ERR;
             break;

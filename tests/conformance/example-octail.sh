@@ -14,7 +14,7 @@ read -r pid dir <<<"$started"
 bg= log=$(mktemp)
 trap '[[ -n $bg ]] && kill "$bg" 2>/dev/null; "$server" stop "$pid" "$dir"; rm -f "$log"' EXIT
 url="http://127.0.0.1:$port"
-export OPENCODE_SERVER_PASSWORD=$password
+export OC_PASSWORD=$password
 fail() { echo "FAIL: $*" >&2; exit 1; }
 expect() { grep -qE -- "$2" <<<"$1" || { echo "$1"; fail "expected /$2/ in the output above"; }; }
 
@@ -54,7 +54,7 @@ seqs=$(grep -oE '^seq [0-9]+' <<<"$out" | awk '{print $2}' | tr '\n' ' ')
 # Ctrl-C stops every command, and no password means no auth: against a server that accepts and
 # never answers, ls, say and log wait (they neither refuse to start nor time out in a second) and
 # end within seconds of SIGINT with a cancelled call.
-unset OPENCODE_SERVER_PASSWORD
+unset OC_PASSWORD
 silent_port=$("$server" port) || fail "no free port for the silent server"
 python3 -c '
 import socket, sys, time

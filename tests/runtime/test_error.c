@@ -98,6 +98,7 @@ static void fx_open(fixture *f, script s)
     f->s = s;
     ck_assert_int_eq(sdkrt_memory_transport_new(&f->t, script_handler, &f->s), SDKRT_OK);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.base_url = "http://api.test";
     o.transport = f->t;
     sdkrt_error *err = NULL;
@@ -207,6 +208,7 @@ START_TEST(runtime_paths_keep_the_first_error)
     /* client options */
     sdkrt_client *c = NULL;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.base_url = "ftp://nope";
     ck_assert_int_eq(sdkrt_client_new(&c, &o, &err), SDKRT_ERR);
     assert_first(err, first);
@@ -522,6 +524,7 @@ START_TEST(refused_connection_names_its_reason_once)
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%d", closed_port());
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.base_url = url;
     sdkrt_client *c = NULL;
     sdkrt_error *err = NULL;

@@ -221,6 +221,7 @@ static void server_open(server *s, bool curl, const conn_script *scripts, size_t
     atomic_init(&s->opened, 0);
     atomic_init(&s->with_header, 0);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.idle_timeout_ms = idle_ms;
     if (curl) {
         ck_assert_int_eq(ts_start(&s->ts, serve_scripts, s), 0);
@@ -625,6 +626,7 @@ START_TEST(cancel_from_signal_handler)
         ts_server *srv = NULL;
         ck_assert_int_eq(ts_start(&srv, serve_stall, &headers), 0);
         sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+        o.retry.max_attempts = 1; /* one attempt is what these tests mean */
         o.base_url = ts_url(srv);
         sdkrt_client *client = NULL;
         sdkrt_error *err = NULL;
@@ -706,6 +708,7 @@ START_TEST(idle_timeout_on_silent_servers)
         ts_server *srv = NULL;
         ck_assert_int_eq(ts_start(&srv, serve_stall, &headers), 0);
         sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+        o.retry.max_attempts = 1; /* one attempt is what these tests mean */
         o.base_url = ts_url(srv);
         o.idle_timeout_ms = 300;
         sdkrt_client *client = NULL;

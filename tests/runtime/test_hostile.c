@@ -152,6 +152,7 @@ static void fx_open(fx *f, int mode, sdkrt_client_options *o)
     f->h.mode = mode;
     ck_assert_int_eq(ts_start(&f->srv, serve, &f->h), 0);
     sdkrt_client_options def = SDKRT_CLIENT_OPTIONS_INIT;
+    def.retry.max_attempts = 1; /* one attempt is what these tests mean */
     if (!o)
         o = &def;
     o->base_url = ts_url(f->srv);
@@ -383,6 +384,7 @@ END_TEST
 START_TEST(drip_times_out)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.timeout_ms = 1500;
     fx f;
     fx_open(&f, H_DRIP, &o);
@@ -400,6 +402,7 @@ END_TEST
 START_TEST(stream_drip_slower_than_idle_timeout)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.idle_timeout_ms = 1000;
     fx f;
     fx_open(&f, H_SSE_SLOW_DRIP, &o);
@@ -423,6 +426,7 @@ END_TEST
 START_TEST(unresolvable_host)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.base_url = "http://sdkc-no-such-host.invalid:8080/api"; /* RFC 6761: never resolves */
     o.auth = SDKRT_AUTH_BEARER;
     o.token = SECRET_TOKEN;
@@ -551,6 +555,7 @@ static sdkrt_status tls_get(const tls_fx *t, bool verify, const char *ca_file, i
     char url[64];
     snprintf(url, sizeof url, "https://127.0.0.1:%d", t->port);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.base_url = url;
     o.verify_tls = verify;
     o.ca_file = ca_file;

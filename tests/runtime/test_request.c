@@ -338,7 +338,7 @@ START_TEST(client_options_refused)
     variants[4].o.auth = SDKRT_AUTH_BASIC;
     variants[4].o.username = "a:b";
     variants[4].o.password = "secret";
-    variants[5].o.timeout_ms = -1;
+    variants[5].o.timeout_ms = -2; /* -1 is SDKRT_TIMEOUT_OFF */
     for (size_t i = 0; i < 6; i++) {
         sdkrt_client *c = NULL;
         sdkrt_error *err = NULL;

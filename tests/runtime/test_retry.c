@@ -170,20 +170,111 @@ static int call(fixture *f, const char *method, const sdkrt_call_options *co, sd
     return out;
 }
 
-START_TEST(off_by_default)
+static bool is_uuid4(const char *s);
+
+START_TEST(on_by_default)
 {
+    /* no option set: two retries (a real wait of about 0.5 s, then 1 s), GETs and keyed calls */
     fixture f;
     memset(&f, 0, sizeof f);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
     fx_open_with(&f, &o);
-    step s[] = {{503, {NULL}, {NULL}, SDKRT_REASON_NONE}};
-    script(&f, s, 1);
+    step s[] = {{503, {NULL}, {NULL}, SDKRT_REASON_NONE}, {200, {NULL}, {NULL}, SDKRT_REASON_NONE}};
+    script(&f, s, 2);
+    ck_assert_int_eq(call(&f, "GET", NULL, NULL), 200);
+    ck_assert_int_eq(f.s.attempts, 2);
+    /* a POST without a key is sent once */
+    f.s.attempts = 0;
+    ck_assert_int_eq(call(&f, "POST", NULL, NULL), 503);
+    ck_assert_int_eq(f.s.attempts, 1);
+    /* three attempts in all: the third 503 is the result */
+    f.s.attempts = 0;
+    step s3[] = {{503, {"retry-after-ms"}, {"1"}, SDKRT_REASON_NONE}};
+    script(&f, s3, 1);
+    ck_assert_int_eq(call(&f, "GET", NULL, NULL), 503);
+    ck_assert_int_eq(f.s.attempts, SDKRT_RETRY_DEFAULT_MAX_ATTEMPTS);
+    /* SDKRT_RETRY_POLICY_OFF: one attempt, for the client or for one call */
+    f.s.attempts = 0;
+    sdkrt_retry_policy off = SDKRT_RETRY_POLICY_OFF;
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.retry = &off;
+    ck_assert_int_eq(call(&f, "GET", &co, NULL), 503);
+    ck_assert_int_eq(f.s.attempts, 1);
+    fx_close(&f);
+    memset(&f, 0, sizeof f);
+    sdkrt_client_options o2 = SDKRT_CLIENT_OPTIONS_INIT;
+    o2.retry = off;
+    fx_open_with(&f, &o2);
+    script(&f, s, 2);
     ck_assert_int_eq(call(&f, "GET", NULL, NULL), 503);
     ck_assert_int_eq(f.s.attempts, 1);
     s[0].status = 0;
-    script(&f, s, 1);
+    script(&f, s, 2);
+    f.s.attempts = 0;
     ck_assert_int_eq(call(&f, "GET", NULL, NULL), -SDKRT_REASON_TRANSPORT);
-    ck_assert_int_eq(f.s.attempts, 2);
+    ck_assert_int_eq(f.s.attempts, 1);
+    fx_close(&f);
+}
+END_TEST
+
+/* An operation whose contract declares an idempotency header: a POST gets a generated key in it
+ * (the same on every attempt) and is retried; a key of the caller's goes there too. */
+START_TEST(declared_idempotency_header)
+{
+    fixture f;
+    fx_open(&f, 0); /* the default policy, waits recorded */
+    f.s.key_header = "X-Idempotency-Key";
+    step s[] = {{503, {NULL}, {NULL}, SDKRT_REASON_NONE},
+                {0, {NULL}, {NULL}, SDKRT_REASON_NONE},
+                {201, {NULL}, {NULL}, SDKRT_REASON_NONE}};
+    script(&f, s, 3);
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "POST", "/x"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_set_idempotency_header(req, "X-Idempotency-Key"), SDKRT_OK);
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_send(f.c, req, NULL, &resp, &err), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_response_status(resp), 201);
+    sdkrt_response_free(resp);
+    ck_assert_int_eq(f.s.attempts, 3);
+    ck_assert_msg(is_uuid4(f.s.key[0]), "key %s", f.s.key[0]);
+    ck_assert_str_eq(f.s.key[1], f.s.key[0]);
+    ck_assert_str_eq(f.s.key[2], f.s.key[0]);
+    char first[80];
+    snprintf(first, sizeof first, "%s", f.s.key[0]);
+    /* the next call: another key */
+    f.s.attempts = 0;
+    ck_assert_int_eq(sdkrt_client_send(f.c, req, NULL, &resp, &err), SDKRT_OK);
+    sdkrt_response_free(resp);
+    ck_assert(is_uuid4(f.s.key[0]));
+    ck_assert_str_ne(f.s.key[0], first);
+    /* the caller's key, as the call option, goes in the declared header */
+    f.s.attempts = 0;
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.idempotency_key = "mine";
+    ck_assert_int_eq(sdkrt_client_send(f.c, req, &co, &resp, &err), SDKRT_OK);
+    sdkrt_response_free(resp);
+    ck_assert_int_eq(f.s.attempts, 3);
+    ck_assert_str_eq(f.s.key[0], "mine");
+    ck_assert_str_eq(f.s.key[2], "mine");
+    /* ... and as the header parameter (set on the request) */
+    f.s.attempts = 0;
+    ck_assert_int_eq(sdkrt_request_set_header(req, "x-idempotency-key", "param"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_client_send(f.c, req, NULL, &resp, &err), SDKRT_OK);
+    sdkrt_response_free(resp);
+    ck_assert_int_eq(f.s.attempts, 3);
+    ck_assert_str_eq(f.s.key[1], "param");
+    ck_assert_ptr_null(err);
+    sdkrt_request_free(req);
+    /* a bad name is recorded and reported when sent */
+    ck_assert_int_eq(sdkrt_request_new(&req, "POST", "/x"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_request_set_idempotency_header(req, "Bad Name"), SDKRT_ERR);
+    f.s.attempts = 0;
+    ck_assert_int_eq(sdkrt_client_send(f.c, req, NULL, &resp, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    ck_assert_int_eq(f.s.attempts, 0);
+    sdkrt_error_free(err);
+    sdkrt_request_free(req);
     fx_close(&f);
 }
 END_TEST
@@ -316,8 +407,8 @@ END_TEST
 
 START_TEST(which_statuses)
 {
-    static const int yes[] = {408, 425, 429, 500, 502, 503, 504};
-    static const int no[] = {400, 401, 403, 404, 409, 422, 501, 505, 301, 200, 201};
+    static const int yes[] = {408, 409, 425, 429, 500, 501, 502, 503, 504, 505, 599};
+    static const int no[] = {400, 401, 403, 404, 410, 422, 301, 200, 201};
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
         fixture f;
         fx_open(&f, 2);
@@ -339,9 +430,9 @@ START_TEST(which_statuses)
     /* the server's x-should-retry overrides the status */
     fixture f;
     fx_open(&f, 3);
-    step s1[] = {{409, {"X-Should-Retry"}, {"true"}, SDKRT_REASON_NONE}};
+    step s1[] = {{422, {"X-Should-Retry"}, {"true"}, SDKRT_REASON_NONE}};
     script(&f, s1, 1);
-    ck_assert_int_eq(call(&f, "GET", NULL, NULL), 409);
+    ck_assert_int_eq(call(&f, "GET", NULL, NULL), 422);
     ck_assert_int_eq(f.s.attempts, 3);
     f.s.attempts = 0;
     step s2[] = {{503, {"x-should-retry"}, {"false"}, SDKRT_REASON_NONE}};
@@ -499,6 +590,8 @@ START_TEST(key_header_and_no_retries)
     memset(&f, 0, sizeof f);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
     o.idempotency_header = "X-Request-Key";
+    sdkrt_retry_policy off = SDKRT_RETRY_POLICY_OFF;
+    o.retry = off;
     f.s.key_header = "X-Request-Key";
     fx_open_with(&f, &o);
     step s[] = {{503, {NULL}, {NULL}, SDKRT_REASON_NONE}};
@@ -807,7 +900,8 @@ static Suite *retry_suite(void)
 {
     Suite *s = suite_create("retry");
     TCase *tc = tcase_create("retry");
-    tcase_add_test(tc, off_by_default);
+    tcase_add_test(tc, on_by_default);
+    tcase_add_test(tc, declared_idempotency_header);
     tcase_add_test(tc, attempts_and_capped_backoff);
     tcase_add_test(tc, success_after_failures);
     tcase_add_test(tc, retry_after_honoured);

@@ -80,6 +80,7 @@ static void h_open(harness *h, bool curl, size_t max_response, size_t max_event)
 {
     memset(h, 0, sizeof *h);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.max_response_bytes = max_response;
     o.max_event_bytes = max_event;
     o.timeout_ms = 10000;
@@ -507,6 +508,7 @@ static void cfx_open(curl_fx *f, int mode, sdkrt_client_options *o)
     atomic_store(&f->st.mode, mode);
     ck_assert_int_eq(ts_start(&f->srv, serve_modes, &f->st), 0);
     sdkrt_client_options def = SDKRT_CLIENT_OPTIONS_INIT;
+    def.retry.max_attempts = 1; /* one attempt is what these tests mean */
     if (!o)
         o = &def;
     o->base_url = ts_url(f->srv);
@@ -540,6 +542,7 @@ static sdkrt_error *cfx_send_fails(curl_fx *f, const char *method, const char *p
 START_TEST(keep_alive_one_connection)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.auth = SDKRT_AUTH_BASIC;
     o.username = "u";
     o.password = "p@ss";
@@ -586,6 +589,7 @@ END_TEST
 START_TEST(head_not_capped)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.max_response_bytes = (size_t)1 << 20;
     curl_fx f;
     cfx_open(&f, M_ECHO, &o);
@@ -655,6 +659,7 @@ END_TEST
 START_TEST(stall_times_out)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.timeout_ms = 300;
     curl_fx f;
     cfx_open(&f, M_STALL, &o);
@@ -678,6 +683,7 @@ START_TEST(connection_refused)
     snprintf(url, sizeof url, "%s", ts_url(srv));
     ts_stop(srv);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.base_url = url;
     o.auth = SDKRT_AUTH_BEARER;
     o.token = "s3cr3t-token";
@@ -732,6 +738,7 @@ START_TEST(tls_against_plain_server)
     snprintf(url, sizeof url, "https://127.0.0.1:%d", ts_port(f.srv));
     for (int verify = 0; verify < 2; verify++) {
         sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+        o.retry.max_attempts = 1; /* one attempt is what these tests mean */
         o.base_url = url;
         o.verify_tls = verify != 0;
         sdkrt_client *c = NULL;
@@ -784,6 +791,7 @@ static long max_rss_kib(void)
 static void huge_body(int mode)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.max_response_bytes = (size_t)1 << 20;
     curl_fx f;
     cfx_open(&f, mode, &o);
@@ -821,6 +829,7 @@ END_TEST
 START_TEST(stream_idle_timeout)
 {
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.idle_timeout_ms = 1000; /* valgrind makes the first connection slow */
     curl_fx f;
     cfx_open(&f, M_SSE_THEN_STALL, &o);
@@ -964,6 +973,7 @@ static void cancel_case(bool curl, bool stream)
     } else {
         ck_assert_int_eq(sdkrt_memory_transport_new(&mem, memory_slow, NULL), SDKRT_OK);
         sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+        o.retry.max_attempts = 1; /* one attempt is what these tests mean */
         o.base_url = "http://127.0.0.1:4096";
         o.transport = mem;
         sdkrt_error *err = NULL;
@@ -1100,6 +1110,7 @@ START_TEST(memory_specials_cases)
     sdkrt_transport *mem = NULL;
     ck_assert_int_eq(sdkrt_memory_transport_new(&mem, memory_specials, &p), SDKRT_OK);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.base_url = "http://127.0.0.1:4096";
     o.transport = mem;
     o.max_response_bytes = 40;

@@ -241,6 +241,7 @@ START_TEST(test_params_on_request)
 {
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     fx_open(&f, &o);
     sdkrt_request *req = NULL;
     ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/items/{ids}/{m}/{one}"), SDKRT_OK);
@@ -290,6 +291,7 @@ START_TEST(test_json_media_types)
 {
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     fx_open(&f, &o);
     ck_assert(sdkrt_media_is_json("application/json"));
     ck_assert(sdkrt_media_is_json("Application/JSON; charset=utf-8"));
@@ -322,6 +324,7 @@ START_TEST(test_form_body)
 {
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     fx_open(&f, &o);
     sdkrt_request *req = NULL;
     ck_assert_int_eq(sdkrt_request_new(&req, "POST", "/v1/customers"), SDKRT_OK);
@@ -395,6 +398,7 @@ START_TEST(test_multipart_styles)
 {
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     fx_open(&f, &o);
     sdkrt_request *req = NULL;
     ck_assert_int_eq(sdkrt_request_new(&req, "POST", "/v1/files"), SDKRT_OK);
@@ -443,6 +447,7 @@ START_TEST(test_multipart_memory)
 {
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     fx_open(&f, &o);
     char *path = temp_file("file bytes\n");
     sdkrt_request *req = NULL;
@@ -534,6 +539,7 @@ START_TEST(test_raw_bodies)
 {
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     fx_open(&f, &o);
     sdkrt_error *err = NULL;
     sdkrt_request *req = NULL;
@@ -607,6 +613,7 @@ START_TEST(test_security_schemes)
 {
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     sdkrt_credential creds[] = {
         {"api_header", NULL, NULL, "hkey"}, {"api_query", NULL, NULL, "q key&"},
         {"api_cookie", NULL, NULL, "ckey"}, {"basic", "user", "pa:ss", NULL},
@@ -640,6 +647,7 @@ START_TEST(test_security_schemes)
     /* credentials without a scheme name fit by kind; the first fitting scheme wins; `auth`
      * fits a scheme of its kind */
     sdkrt_client_options o2 = SDKRT_CLIENT_OPTIONS_INIT;
+    o2.retry.max_attempts = 1; /* one attempt is what these tests mean */
     sdkrt_credential anon[] = {{NULL, NULL, NULL, "any-token"}};
     o2.credentials = anon;
     o2.credential_count = 1;
@@ -648,6 +656,7 @@ START_TEST(test_security_schemes)
     ck_assert_ptr_nonnull(strstr(f.s.headers, "Authorization: Bearer any-token\n"));
     fx_close(&f);
     sdkrt_client_options o3 = SDKRT_CLIENT_OPTIONS_INIT;
+    o3.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o3.auth = SDKRT_AUTH_BASIC;
     o3.username = "opencode";
     o3.password = "pw";
@@ -660,6 +669,7 @@ START_TEST(test_security_schemes)
 
     /* bad credentials are refused without showing them */
     sdkrt_client_options o4 = SDKRT_CLIENT_OPTIONS_INIT;
+    o4.retry.max_attempts = 1; /* one attempt is what these tests mean */
     sdkrt_credential bad[] = {{"x", NULL, NULL, "sec\r\nret"}};
     o4.credentials = bad;
     o4.credential_count = 1;
@@ -674,6 +684,7 @@ START_TEST(test_security_schemes)
     /* API_KEY: its header where the request names no scheme (a contract without schemes), an
      * apiKey scheme's own place where it does, nothing for other kinds or security: [] */
     sdkrt_client_options o5 = SDKRT_CLIENT_OPTIONS_INIT;
+    o5.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o5.auth = SDKRT_AUTH_API_KEY;
     o5.token = "k-5";
     o5.api_key_header = "X-Token";
@@ -725,6 +736,7 @@ START_TEST(test_huge_url)
 {
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     fx_open(&f, &o);
     size_t n = (size_t)SDKRT_MAX_URL_BYTES + 1;
     char *v = malloc(n + 1);
@@ -779,6 +791,7 @@ START_TEST(test_security_requirements_together)
     };
     fixture f;
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     sdkrt_credential creds[] = {
         {"api_header", NULL, NULL, "hkey"},
         {"api_query", NULL, NULL, "qkey"},
@@ -833,6 +846,7 @@ START_TEST(test_security_not_in_messages)
     sdkrt_transport *t = NULL;
     ck_assert_int_eq(sdkrt_memory_transport_new(&t, refuse_handler, NULL), SDKRT_OK);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     sdkrt_credential creds[] = {{"api_query", NULL, NULL, "TOPSECRET"}};
     o.credentials = creds;
     o.credential_count = 1;
@@ -882,6 +896,7 @@ START_TEST(test_multipart_curl)
     ts_server *srv = NULL;
     ck_assert_int_eq(ts_start(&srv, echo_handler, &g), 0);
     sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.retry.max_attempts = 1; /* one attempt is what these tests mean */
     o.base_url = ts_url(srv);
     sdkrt_client *c = NULL;
     sdkrt_error *err = NULL;

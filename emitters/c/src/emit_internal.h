@@ -240,6 +240,9 @@ void emit_cmake(emit_ctx *cx, sdkc_buf *b);
 void emit_pc(emit_ctx *cx, sdkc_buf *b);
 void emit_config(emit_ctx *cx, sdkc_buf *b);
 void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops);
+/* The environment variable stem of each of the contract's security schemes, in ir->schemes
+ * order: PREFIX_<SCHEME> ("OC_BEARER_AUTH"), numbered when two meet. NULL when out of memory. */
+const char **emit_env_stems(emit_ctx *cx);
 /* tests/mock.c: one call per operation against a mock server (`sdkc generate --tests`). */
 void emit_mock_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops);
 

@@ -586,6 +586,7 @@ void emit_mock_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
         "global init failed\\n\");\n        return 2;\n    }\n"
         "    %s_client_options opts = %s_CLIENT_OPTIONS_INIT;\n"
         "    opts.base_url = argv[1];\n    opts.timeout_ms = 30000;\n"
+        "    opts.retry.max_attempts = 1; /* one request per verdict */\n"
         "    opts.credentials = mock_credentials;\n"
         "    opts.credential_count = %zu;\n"
         "    %s_client *client = NULL;\n    %s_error *err = NULL;\n"

@@ -57,7 +57,9 @@ static void emit_build_request(sdkc_buf *b)
         "    size_t body_at, body_has;\n    const sdkrt_body_encoding *enc;\n    size_t nenc;\n"
         "    const char *accept; /* or NULL */\n"
         "    bool secure;        /* set the security table (none for security: []) */\n"
-        "    const sdkrt_security_scheme *security;\n    size_t nsecurity;\n} req_desc;\n\n"
+        "    const sdkrt_security_scheme *security;\n    size_t nsecurity;\n"
+        "    const char *idempotency; /* the declared idempotency header, or NULL */\n"
+        "} req_desc;\n\n"
         "static bool req_has(const char *request, size_t has)\n{\n"
         "    return has == SDKRT_JNONE || *(const bool *)(request + has);\n}\n\n"
         "static sdkrt_status build_request(sdkrt_request **out, const req_desc *d, const void "
@@ -81,6 +83,8 @@ static void emit_build_request(sdkc_buf *b)
         "    if ((d->accept && sdkrt_request_set_header(req, \"Accept\", d->accept) != SDKRT_OK) "
         "||\n"
         "        (d->secure && sdkrt_request_set_security(req, d->security, d->nsecurity) != "
+        "SDKRT_OK) ||\n"
+        "        (d->idempotency && sdkrt_request_set_idempotency_header(req, d->idempotency) != "
         "SDKRT_OK)) {\n"
         "        sdkrt_request_free(req);\n"
         "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
@@ -179,9 +183,15 @@ static void emit_builder_table(emit_ctx *cx, sdkc_buf *b, const cop *o)
         sdkc_buf_puts(b, "NULL");
     sdkc_buf_printf(b, ", %s, ", secure ? "true" : "false");
     if (nsec)
-        sdkc_buf_printf(b, "%s, %zu};\n", sec, nsec);
+        sdkc_buf_printf(b, "%s, %zu, ", sec, nsec);
     else
-        sdkc_buf_puts(b, "NULL, 0};\n");
+        sdkc_buf_puts(b, "NULL, 0, ");
+    const sdkc_param *idem = sdkc_operation_idempotency_param(op);
+    if (idem)
+        sdkc_kit_put_c_string(b, idem->wire_name);
+    else
+        sdkc_buf_puts(b, "NULL");
+    sdkc_buf_puts(b, "};\n");
     if (o->has_request)
         sdkc_buf_printf(b,
                         "#define build_%s(out, request, err) build_request(out, &req_%s, request, "
@@ -645,6 +655,69 @@ static void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_puts(b, "    return st;\n}\n\n");
 }
 
+const char **emit_env_stems(emit_ctx *cx)
+{
+    const sdkc_ir *ir = cx->ir;
+    const char **stems = sdkc_arena_alloc(cx->arena, (ir->nschemes + 1) * sizeof *stems);
+    for (size_t i = 0; stems && i < ir->nschemes; i++) {
+        char *snake = sdkc_snake_case(cx->arena, ir->schemes[i].name);
+        const char *stem = snake ? sdkc_arena_printf(cx->arena, "%s_%s", cx->upper, snake) : NULL;
+        stem = stem ? sdkc_kit_upper(cx->arena, stem) : NULL;
+        for (size_t k = 0, n = 2; stem && k < i; k++) {
+            if (strcmp(stems[k], stem) == 0) {
+                stem = sdkc_arena_printf(cx->arena, "%s_%zu", stem, n++);
+                k = (size_t)-1; /* again from the first */
+            }
+        }
+        if (!stem)
+            return NULL;
+        stems[i] = stem;
+    }
+    return stems;
+}
+
+/* PREFIX_client_new_from_env over sdkrt_client_new_from_env with the contract's schemes. */
+static void emit_client_from_env(emit_ctx *cx, sdkc_buf *b)
+{
+    const char *P = cx->prefix, *U = cx->upper;
+    const sdkc_ir *ir = cx->ir;
+    bool schemes = !ir->auth_unspecified && ir->nschemes > 0;
+    const char **stems = schemes ? emit_env_stems(cx) : NULL;
+    if (schemes && !stems) {
+        b->oom = true;
+        return;
+    }
+    sdkc_buf_printf(b,
+                    "%s_status %s_client_new_from_env(%s_client **out, const %s_client_options "
+                    "*opts, %s_error **err)\n{\n",
+                    P, P, P, P, P);
+    if (schemes) {
+        sdkc_buf_puts(b, "    static const sdkrt_env_scheme schemes[] = {\n");
+        for (size_t i = 0; i < ir->nschemes; i++) {
+            const sdkc_security_scheme *s = &ir->schemes[i];
+            bool basic = s->type && strcmp(s->type, "http") == 0 && s->scheme &&
+                         (strcmp(s->scheme, "basic") == 0 || strcmp(s->scheme, "Basic") == 0);
+            sdkc_buf_puts(b, "        {");
+            sdkc_kit_put_c_string(b, s->name);
+            sdkc_buf_puts(b, ", ");
+            sdkc_kit_put_c_string(b, stems[i]);
+            sdkc_buf_printf(b, ", %s},\n", basic ? "true" : "false");
+        }
+        sdkc_buf_puts(b, "    };\n");
+    }
+    sdkc_buf_printf(b,
+                    "    if (out)\n        *out = NULL;\n"
+                    "    if (!sdkrt_version_check(SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR))\n"
+                    "        return %s_client_new(out, opts, err); /* its message */\n"
+                    "    return sdkrt_client_new_from_env(out, opts, \"%s\", %s, %s, %zu, err);\n"
+                    "}\n\n",
+                    P, U,
+                    sdkc_ir_default_server(ir)
+                        ? sdkc_arena_printf(cx->arena, "%s_DEFAULT_BASE_URL", U)
+                        : "NULL",
+                    schemes ? "schemes" : "NULL", schemes ? ir->nschemes : (size_t)0);
+}
+
 void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, size_t ntags)
 {
     const char *P = cx->prefix;
@@ -676,6 +749,7 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
                                 cx->upper)
             : "    return sdkrt_client_new(out, opts, err);\n}\n\n",
         P, P, P, P);
+    emit_client_from_env(cx, b);
     sdkc_buf_printf(
         b,
         "void %s_error_free(%s_error *err)\n{\n    sdkrt_error_free(err);\n}\n\n"

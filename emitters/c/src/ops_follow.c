@@ -158,7 +158,9 @@ void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "memory\");\n"
         "    fo->client = client;\n    fo->request = *request;\n"
         "    sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;\n"
-        "    if (options)\n        o = *options;\n",
+        "    if (options)\n        o = *options;\n"
+        "    if (!o.cancel) /* the client's token ends its waits too */\n"
+        "        o.cancel = sdkrt_client_cancel(client);\n",
         P, P, N, P, N, P, P, N, P, P, N, f->depth, o->op->id, P, N);
     /* a start position in the request counts when the options give none */
     if (text)

@@ -365,16 +365,25 @@ void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
     sdkc_buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     sdkc_buf_printf(
         b,
-        "/* The one global initialisation (libcurl); call once before any client. */\n"
+        "/* The one global initialisation (libcurl). Optional: the first client does it when the "
+        "program did not. */\n"
         "%s_status %s_global_init(void);\nvoid %s_global_cleanup(void);\n\n"
         "/* A new client in *out (owned by the caller; %s_client_free). opts is copied (its "
         "transport is borrowed).\n * Fails with INVALID_ARGUMENT when the linked libsdkrt does "
         "not serve this SDK's version. */\n"
         "%s_status %s_client_new(%s_client **out, const %s_client_options *opts, %s_error "
-        "**err);\nvoid %s_client_free(%s_client *client); /* NULL is a no-op */\n"
+        "**err);\n"
+        "/* %s_client_new configured from the environment (README.md lists the names): base_url "
+        "from opts, else\n * %s_BASE_URL, else the contract's server; each security scheme's "
+        "secret from %s_<SCHEME>_TOKEN\n * (%s_<SCHEME>_USERNAME and _PASSWORD for HTTP Basic; "
+        "without schemes %s_USERNAME, %s_PASSWORD or\n * %s_TOKEN) after opts' own credentials. "
+        "opts may be NULL. */\n"
+        "%s_status %s_client_new_from_env(%s_client **out, const %s_client_options *opts, "
+        "%s_error **err);\n"
+        "void %s_client_free(%s_client *client); /* NULL is a no-op */\n"
         "/* Release a non-JSON body returned by an operation. NULL is a no-op. */\n"
         "void %s_bytes_free(%s_bytes *bytes);\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P, P);
+        P, P, P, P, P, P, P, P, P, P, U, U, U, U, U, U, P, P, P, P, P, P, P, P, P);
     sdkc_buf_printf(
         b,
         "/* Errors: CLIENT errors carry a reason; DOMAIN errors carry a declared tag and a typed "

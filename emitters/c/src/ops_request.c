@@ -98,8 +98,9 @@ static const char *accept_of(emit_ctx *cx, const sdkc_operation *op)
     return accept;
 }
 
-/* What every request of an operation carries besides its parameters: the Accept header and the
- * operation's security requirements (first pages and continuations alike). */
+/* What every request of an operation carries besides its parameters: the Accept header, the
+ * operation's security requirements and its idempotency header (first pages and continuations
+ * alike). */
 void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op)
 {
     const char *accept = accept_of(cx, op);
@@ -119,6 +120,15 @@ void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *o
        whatever it is configured with (an implied scheme never narrows that) */
     if (!cx->ir->auth_unspecified && cx->ir->nschemes > 0)
         emit_security(cx, b, op);
+    /* the contract's idempotency header: a call without a key gets a generated one there */
+    const sdkc_param *idem = sdkc_operation_idempotency_param(op);
+    if (idem) {
+        sdkc_buf_puts(b, "    if (sdkrt_request_set_idempotency_header(req, ");
+        sdkc_kit_put_c_string(b, idem->wire_name);
+        sdkc_buf_puts(b, ") != SDKRT_OK) {\n        sdkrt_request_free(req);\n"
+                         "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "
+                         "\"out of memory\");\n    }\n");
+    }
 }
 
 bool emit_request_table_extras(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op,

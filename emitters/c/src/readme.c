@@ -22,6 +22,40 @@ void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops)
                     "Whatever comes back through `**out` belongs to the caller and has one "
                     "`_free`.\n\n",
                     P, P, P, P, cx->upper, P, P);
+    /* the environment a client reads (PREFIX_client_new_from_env) */
+    const char *U = cx->upper;
+    sdkc_buf_printf(b,
+                    "`%s_client_new_from_env(&client, &opts, &err)` (opts may be NULL) reads "
+                    "the environment:\n\n| Variable | What |\n|---|---|\n"
+                    "| `%s_BASE_URL` | the base URL, unless `opts.base_url` is set%s |\n",
+                    P, U,
+                    sdkc_ir_default_server(cx->ir) ? " (default: the contract's server)" : "");
+    if (!cx->ir->auth_unspecified && cx->ir->nschemes > 0) {
+        const char **stems = emit_env_stems(cx);
+        for (size_t i = 0; stems && i < cx->ir->nschemes; i++) {
+            const sdkc_security_scheme *s = &cx->ir->schemes[i];
+            bool basic = s->type && strcmp(s->type, "http") == 0 && s->scheme &&
+                         (strcmp(s->scheme, "basic") == 0 || strcmp(s->scheme, "Basic") == 0);
+            if (basic)
+                sdkc_buf_printf(b, "| `%s_USERNAME`, `%s_PASSWORD` | HTTP Basic of scheme `",
+                                stems[i], stems[i]);
+            else
+                sdkc_buf_printf(b, "| `%s_TOKEN` | the token or key of scheme `", stems[i]);
+            sdkc_kit_put_md_cell(b, s->name ? s->name : "");
+            sdkc_buf_puts(b, "` |\n");
+        }
+        if (!stems)
+            b->oom = true;
+    } else {
+        sdkc_buf_printf(b,
+                        "| `%s_USERNAME`, `%s_PASSWORD` | HTTP Basic (the username may come from "
+                        "`opts.username`) |\n| `%s_TOKEN` | a bearer token |\n",
+                        U, U, U);
+    }
+    sdkc_buf_puts(b, "\nUnset and empty variables are the same; credentials in `opts` come "
+                     "first. The first client does libcurl's global\ninit when the program did "
+                     "not, and `opts.cancel` cancels every call, stream and follower of the "
+                     "client.\n\n");
     sdkc_buf_puts(b, "Markers: **page** = paginated (`_continue`, `_iter_*`, cursor type of its "
                      "own); **stream** = server-sent\nevents (`_open`, `_next_event` delivering "
                      "undecodable items as poison, `_next` strict,\n`_close`); "

@@ -313,15 +313,19 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
                         emit_runtime_auths[i]);
     sdkc_buf_printf(
         b,
-        "\n/* Retries of unary calls, off by default (%s_client_options.retry, per call "
-        "%s_call_options.retry):\n * idempotent methods, or calls with an idempotency key "
-        "(%s_call_options.idempotency_key,\n * %s_IDEMPOTENCY_AUTO for a generated one); "
-        "backoff with jitter, Retry-After honoured. */\n"
+        "\n/* Retries of unary calls, on by default: 3 attempts (%s_client_options.retry, per call "
+        "%s_call_options.retry;\n * %s_RETRY_POLICY_OFF for one): idempotent methods, or calls "
+        "with an idempotency key\n * (%s_call_options.idempotency_key, %s_IDEMPOTENCY_AUTO for a "
+        "generated one); backoff with\n * jitter, Retry-After honoured. */\n"
         "typedef sdkrt_retry_policy %s_retry_policy;\n"
         "#define %s_RETRY_POLICY_INIT SDKRT_RETRY_POLICY_INIT\n"
+        "#define %s_RETRY_POLICY_OFF SDKRT_RETRY_POLICY_OFF\n"
         "typedef sdkrt_retry_info %s_retry_info; /* what %s_retry_policy.on_retry sees */\n"
-        "#define %s_IDEMPOTENCY_AUTO SDKRT_IDEMPOTENCY_AUTO\n",
-        P, P, P, U, P, U, P, P, U);
+        "#define %s_IDEMPOTENCY_AUTO SDKRT_IDEMPOTENCY_AUTO\n"
+        "\n/* Timeouts (connect 10 s, response head 30 s, unary total 60 s, stream idle none): 0 "
+        "in options\n * is the default (the client's, in call options), %s_TIMEOUT_OFF none. */\n"
+        "#define %s_TIMEOUT_OFF SDKRT_TIMEOUT_OFF\n",
+        P, P, U, P, U, P, U, U, P, P, U, U, U);
     const char *server = sdkc_ir_default_server(cx->ir);
     if (server) {
         sdkc_buf_printf(b,

@@ -491,6 +491,12 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
             sdkc_buf_puts(b, "undefined");
         sdkc_buf_printf(b, ", %s],\n", encoded ? "true" : "false");
     }
+    const sdkc_param *idem = sdkc_operation_idempotency_param(op);
+    if (idem) {
+        sdkc_buf_puts(b, "  idempotencyHeader: ");
+        ts_put_string(b, idem->wire_name);
+        sdkc_buf_puts(b, ",\n");
+    }
     sdkc_buf_puts(b, "};\n\n");
 }
 
@@ -716,7 +722,8 @@ sdkc_status ts_emit_index(ts_ctx *cx, sdkc_buf *b)
         b,
         "export {\n  ClientError,\n  isClientError,\n  StatusError,\n  isStatusError,\n"
         "  StreamFailureError,\n  isStreamFailureError,\n  DeclaredError,\n  hasTag,\n"
-        "  Page,\n  CursorPage,\n  Stream,\n  SseParser,\n  type Binary,\n  type ClientOptions,\n"
+        "  Page,\n  CursorPage,\n  Stream,\n  SseParser,\n  DEFAULT_TIMEOUT,\n"
+        "  DEFAULT_HEAD_TIMEOUT,\n  DEFAULT_MAX_RETRIES,\n  type Binary,\n  type ClientOptions,\n"
         "  type RequestOptions,\n  type Credential,\n  type ClientErrorReason,\n"
         "  type Transport,\n  type HeaderMap,\n  type SseEvent,\n  type ResponseInfo,\n"
         "} from './runtime.js';\n");

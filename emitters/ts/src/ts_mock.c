@@ -144,8 +144,10 @@ sdkc_status ts_emit_mock(ts_ctx *cx, sdkc_buf *b)
     sdkc_buf_puts(b, "];\n\n");
     for (size_t i = 0; i < ir->nops; i++)
         emit_mock_op(cx, b, &cx->ops[i]);
-    sdkc_buf_puts(b, "await runMock(async (t, baseUrl) => {\n"
-                     "  const client = new Client({ baseUrl, credentials, timeout: 30000 });\n");
+    sdkc_buf_puts(
+        b,
+        "await runMock(async (t, baseUrl) => {\n"
+        "  const client = new Client({ baseUrl, credentials, timeout: 30000, maxRetries: 0 });\n");
     for (size_t i = 0; i < ir->nops; i++)
         sdkc_buf_printf(b, "  await %s(client, t);\n", cx->ops[i].spec);
     sdkc_buf_puts(b, "});\n");

@@ -38,6 +38,15 @@ void oc_bytes_free(oc_bytes *bytes)
     sdkrt_bytes_free(bytes);
 }
 
+oc_status oc_client_new_from_env(oc_client **out, const oc_client_options *opts, oc_error **err)
+{
+    if (out)
+        *out = NULL;
+    if (!sdkrt_version_check(SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR))
+        return oc_client_new(out, opts, err); /* its message */
+    return sdkrt_client_new_from_env(out, opts, "OC", NULL, NULL, 0, err);
+}
+
 void oc_error_free(oc_error *err)
 {
     sdkrt_error_free(err);
@@ -306,6 +315,7 @@ typedef struct req_desc {
     bool secure;        /* set the security table (none for security: []) */
     const sdkrt_security_scheme *security;
     size_t nsecurity;
+    const char *idempotency; /* the declared idempotency header, or NULL */
 } req_desc;
 
 static bool req_has(const char *request, size_t has)
@@ -333,7 +343,8 @@ static sdkrt_status build_request(sdkrt_request **out, const req_desc *d, const 
         sdkrt_request_set_typed_body(req, d->media, d->body, r + d->body_at, d->enc, d->nenc, err) != SDKRT_OK)
         goto fail;
     if ((d->accept && sdkrt_request_set_header(req, "Accept", d->accept) != SDKRT_OK) ||
-        (d->secure && sdkrt_request_set_security(req, d->security, d->nsecurity) != SDKRT_OK)) {
+        (d->secure && sdkrt_request_set_security(req, d->security, d->nsecurity) != SDKRT_OK) ||
+        (d->idempotency && sdkrt_request_set_idempotency_header(req, d->idempotency) != SDKRT_OK)) {
         sdkrt_request_free(req);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
@@ -352,7 +363,7 @@ static const sdkrt_jerror errors_health_get[] = {
 };
 static const sdkrt_jop op_health_get = {"v2.health.get", 200, SDKRT_JENC_JSON, &oc__j_health_get_response, NULL, errors_health_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static const req_desc req_health_get = {"v2.health.get", "GET", "/api/health", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_health_get = {"v2.health.get", "GET", "/api/health", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_health_get(out, err) build_request(out, &req_health_get, NULL, err)
 
 oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response **out, oc_error **err)
@@ -384,7 +395,7 @@ static const oc_location_get_request defaults_location_get; /* every parameter a
 static const req_param params_location_get[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_location_get_location, offsetof(oc_location_get_request, location), offsetof(oc_location_get_request, has_location)},
 };
-static const req_desc req_location_get = {"v2.location.get", "GET", "/api/location", &defaults_location_get, params_location_get, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_location_get = {"v2.location.get", "GET", "/api/location", &defaults_location_get, params_location_get, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_location_get(out, request, err) build_request(out, &req_location_get, request, err)
 
 oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info **out, oc_error **err)
@@ -416,7 +427,7 @@ static const oc_agent_list_request defaults_agent_list; /* every parameter absen
 static const req_param params_agent_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_agent_list_location, offsetof(oc_agent_list_request, location), offsetof(oc_agent_list_request, has_location)},
 };
-static const req_desc req_agent_list = {"v2.agent.list", "GET", "/api/agent", &defaults_agent_list, params_agent_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_agent_list = {"v2.agent.list", "GET", "/api/agent", &defaults_agent_list, params_agent_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_agent_list(out, request, err) build_request(out, &req_agent_list, request, err)
 
 oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response **out, oc_error **err)
@@ -456,7 +467,7 @@ static const req_param params_session_list[] = {
     {{"subpath", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_list_request, subpath), offsetof(oc_session_list_request, has_subpath)},
     {{"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_list_request, cursor), offsetof(oc_session_list_request, has_cursor)},
 };
-static const req_desc req_session_list = {"v2.session.list", "GET", "/api/session", &defaults_session_list, params_session_list, 8, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_list = {"v2.session.list", "GET", "/api/session", &defaults_session_list, params_session_list, 8, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_list(out, request, err) build_request(out, &req_session_list, request, err)
 
 struct oc_session_list_cursor {
@@ -700,7 +711,7 @@ static const sdkrt_jerror errors_session_create[] = {
 static const sdkrt_jop op_session_create = {"v2.session.create", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
 static const oc_session_create_request defaults_session_create; /* every parameter absent */
-static const req_desc req_session_create = {"v2.session.create", "POST", "/api/session", &defaults_session_create, NULL, 0, &oc__j_session_create_body, "application/json", offsetof(oc_session_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_create = {"v2.session.create", "POST", "/api/session", &defaults_session_create, NULL, 0, &oc__j_session_create_body, "application/json", offsetof(oc_session_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_create(out, request, err) build_request(out, &req_session_create, request, err)
 
 oc_status oc_session_create(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err)
@@ -728,7 +739,7 @@ static const sdkrt_jerror errors_session_active[] = {
 };
 static const sdkrt_jop op_session_active = {"v2.session.active", 200, SDKRT_JENC_JSON, &oc__j_session_active_value_map, "data", errors_session_active, 2, NULL, false, NULL, NULL, NULL, 0};
 
-static const req_desc req_session_active = {"v2.session.active", "GET", "/api/session/active", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_active = {"v2.session.active", "GET", "/api/session/active", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_active(out, err) build_request(out, &req_session_active, NULL, err)
 
 oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_value_map **out, oc_error **err)
@@ -760,7 +771,7 @@ static const sdkrt_jop op_session_get = {"v2.session.get", 200, SDKRT_JENC_JSON,
 static const req_param params_session_get[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_get_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_get = {"v2.session.get", "GET", "/api/session/{sessionID}", NULL, params_session_get, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_get = {"v2.session.get", "GET", "/api/session/{sessionID}", NULL, params_session_get, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_get(out, request, err) build_request(out, &req_session_get, request, err)
 
 oc_status oc_session_get(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err)
@@ -792,7 +803,7 @@ static const sdkrt_jop op_session_switch_agent = {"v2.session.switchAgent", 204,
 static const req_param params_session_switch_agent[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_switch_agent_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_switch_agent = {"v2.session.switchAgent", "POST", "/api/session/{sessionID}/agent", NULL, params_session_switch_agent, 1, &oc__j_session_switch_agent_body, "application/json", offsetof(oc_session_switch_agent_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_switch_agent = {"v2.session.switchAgent", "POST", "/api/session/{sessionID}/agent", NULL, params_session_switch_agent, 1, &oc__j_session_switch_agent_body, "application/json", offsetof(oc_session_switch_agent_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_switch_agent(out, request, err) build_request(out, &req_session_switch_agent, request, err)
 
 oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_agent_request *request, const oc_call_options *call, oc_error **err)
@@ -819,7 +830,7 @@ static const sdkrt_jop op_session_switch_model = {"v2.session.switchModel", 204,
 static const req_param params_session_switch_model[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_switch_model_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_switch_model = {"v2.session.switchModel", "POST", "/api/session/{sessionID}/model", NULL, params_session_switch_model, 1, &oc__j_session_switch_model_body, "application/json", offsetof(oc_session_switch_model_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_switch_model = {"v2.session.switchModel", "POST", "/api/session/{sessionID}/model", NULL, params_session_switch_model, 1, &oc__j_session_switch_model_body, "application/json", offsetof(oc_session_switch_model_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_switch_model(out, request, err) build_request(out, &req_session_switch_model, request, err)
 
 oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_model_request *request, const oc_call_options *call, oc_error **err)
@@ -847,7 +858,7 @@ static const sdkrt_jop op_session_prompt = {"v2.session.prompt", 200, SDKRT_JENC
 static const req_param params_session_prompt[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_prompt_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_prompt = {"v2.session.prompt", "POST", "/api/session/{sessionID}/prompt", NULL, params_session_prompt, 1, &oc__j_session_prompt_body, "application/json", offsetof(oc_session_prompt_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_prompt = {"v2.session.prompt", "POST", "/api/session/{sessionID}/prompt", NULL, params_session_prompt, 1, &oc__j_session_prompt_body, "application/json", offsetof(oc_session_prompt_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_prompt(out, request, err) build_request(out, &req_session_prompt, request, err)
 
 oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_input_admitted **out, oc_error **err)
@@ -880,7 +891,7 @@ static const sdkrt_jop op_session_compact = {"v2.session.compact", 204, SDKRT_JE
 static const req_param params_session_compact[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_compact_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_compact = {"v2.session.compact", "POST", "/api/session/{sessionID}/compact", NULL, params_session_compact, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_compact = {"v2.session.compact", "POST", "/api/session/{sessionID}/compact", NULL, params_session_compact, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_compact(out, request, err) build_request(out, &req_session_compact, request, err)
 
 oc_status oc_session_compact(oc_client *client, const oc_session_compact_request *request, const oc_call_options *call, oc_error **err)
@@ -908,7 +919,7 @@ static const sdkrt_jop op_session_wait = {"v2.session.wait", 204, SDKRT_JENC_NON
 static const req_param params_session_wait[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_wait_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_wait = {"v2.session.wait", "POST", "/api/session/{sessionID}/wait", NULL, params_session_wait, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_wait = {"v2.session.wait", "POST", "/api/session/{sessionID}/wait", NULL, params_session_wait, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_wait(out, request, err) build_request(out, &req_session_wait, request, err)
 
 oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *request, const oc_call_options *call, oc_error **err)
@@ -937,7 +948,7 @@ static const sdkrt_jop op_session_revert_stage = {"v2.session.revert.stage", 200
 static const req_param params_session_revert_stage[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_revert_stage_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_revert_stage = {"v2.session.revert.stage", "POST", "/api/session/{sessionID}/revert/stage", NULL, params_session_revert_stage, 1, &oc__j_session_revert_stage_body, "application/json", offsetof(oc_session_revert_stage_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_revert_stage = {"v2.session.revert.stage", "POST", "/api/session/{sessionID}/revert/stage", NULL, params_session_revert_stage, 1, &oc__j_session_revert_stage_body, "application/json", offsetof(oc_session_revert_stage_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_revert_stage(out, request, err) build_request(out, &req_session_revert_stage, request, err)
 
 oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_revert_state **out, oc_error **err)
@@ -970,7 +981,7 @@ static const sdkrt_jop op_session_revert_clear = {"v2.session.revert.clear", 204
 static const req_param params_session_revert_clear[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_revert_clear_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_revert_clear = {"v2.session.revert.clear", "POST", "/api/session/{sessionID}/revert/clear", NULL, params_session_revert_clear, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_revert_clear = {"v2.session.revert.clear", "POST", "/api/session/{sessionID}/revert/clear", NULL, params_session_revert_clear, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_revert_clear(out, request, err) build_request(out, &req_session_revert_clear, request, err)
 
 oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_clear_request *request, const oc_call_options *call, oc_error **err)
@@ -997,7 +1008,7 @@ static const sdkrt_jop op_session_revert_commit = {"v2.session.revert.commit", 2
 static const req_param params_session_revert_commit[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_revert_commit_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_revert_commit = {"v2.session.revert.commit", "POST", "/api/session/{sessionID}/revert/commit", NULL, params_session_revert_commit, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_revert_commit = {"v2.session.revert.commit", "POST", "/api/session/{sessionID}/revert/commit", NULL, params_session_revert_commit, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_revert_commit(out, request, err) build_request(out, &req_session_revert_commit, request, err)
 
 oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_commit_request *request, const oc_call_options *call, oc_error **err)
@@ -1025,7 +1036,7 @@ static const sdkrt_jop op_session_context = {"v2.session.context", 200, SDKRT_JE
 static const req_param params_session_context[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_context_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_context = {"v2.session.context", "GET", "/api/session/{sessionID}/context", NULL, params_session_context, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_context = {"v2.session.context", "GET", "/api/session/{sessionID}/context", NULL, params_session_context, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_context(out, request, err) build_request(out, &req_session_context, request, err)
 
 oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_value_list **out, oc_error **err)
@@ -1059,7 +1070,7 @@ static const req_param params_session_history[] = {
     {{"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_history_request, limit), offsetof(oc_session_history_request, has_limit)},
     {{"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_history_request, after), offsetof(oc_session_history_request, has_after)},
 };
-static const req_desc req_session_history = {"v2.session.history", "GET", "/api/session/{sessionID}/history", NULL, params_session_history, 3, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_history = {"v2.session.history", "GET", "/api/session/{sessionID}/history", NULL, params_session_history, 3, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_history(out, request, err) build_request(out, &req_session_history, request, err)
 
 oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_value **out, oc_error **err)
@@ -1092,7 +1103,7 @@ static const req_param params_session_events[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_events_request, session_id), SDKRT_JNONE},
     {{"after", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_events_request, after), offsetof(oc_session_events_request, has_after)},
 };
-static const req_desc req_session_events = {"v2.session.events", "GET", "/api/session/{sessionID}/event", NULL, params_session_events, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_events = {"v2.session.events", "GET", "/api/session/{sessionID}/event", NULL, params_session_events, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_events(out, request, err) build_request(out, &req_session_events, request, err)
 
 static const char *const follow_seq_session_events[] = {"durable", "seq"};
@@ -1228,6 +1239,8 @@ oc_status oc_session_events_follow_new(oc_session_events_follower **out, oc_clie
     sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;
     if (options)
         o = *options;
+    if (!o.cancel) /* the client's token ends its waits too */
+        o.cancel = sdkrt_client_cancel(client);
     if (!o.has_after && request->has_after && request->after) {
         char *end = NULL;
         long long v = strtoll(request->after, &end, 10);
@@ -1293,7 +1306,7 @@ static const sdkrt_jop op_session_interrupt = {"v2.session.interrupt", 204, SDKR
 static const req_param params_session_interrupt[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_interrupt_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_interrupt = {"v2.session.interrupt", "POST", "/api/session/{sessionID}/interrupt", NULL, params_session_interrupt, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_interrupt = {"v2.session.interrupt", "POST", "/api/session/{sessionID}/interrupt", NULL, params_session_interrupt, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_interrupt(out, request, err) build_request(out, &req_session_interrupt, request, err)
 
 oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_request *request, const oc_call_options *call, oc_error **err)
@@ -1322,7 +1335,7 @@ static const req_param params_session_message[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_message_request, session_id), SDKRT_JNONE},
     {{"messageID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_message_id, offsetof(oc_session_message_request, message_id), SDKRT_JNONE},
 };
-static const req_desc req_session_message = {"v2.session.message", "GET", "/api/session/{sessionID}/message/{messageID}", NULL, params_session_message, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_message = {"v2.session.message", "GET", "/api/session/{sessionID}/message/{messageID}", NULL, params_session_message, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_message(out, request, err) build_request(out, &req_session_message, request, err)
 
 oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_value **out, oc_error **err)
@@ -1359,7 +1372,7 @@ static const req_param params_session_messages[] = {
     {{"order", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__j_session_messages_order, offsetof(oc_session_messages_request, order), offsetof(oc_session_messages_request, has_order)},
     {{"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_session_messages_request, cursor), offsetof(oc_session_messages_request, has_cursor)},
 };
-static const req_desc req_session_messages = {"v2.session.messages", "GET", "/api/session/{sessionID}/message", NULL, params_session_messages, 4, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_messages = {"v2.session.messages", "GET", "/api/session/{sessionID}/message", NULL, params_session_messages, 4, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_messages(out, request, err) build_request(out, &req_session_messages, request, err)
 
 struct oc_session_messages_cursor {
@@ -1618,7 +1631,7 @@ static const oc_model_list_request defaults_model_list; /* every parameter absen
 static const req_param params_model_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_model_list_location, offsetof(oc_model_list_request, location), offsetof(oc_model_list_request, has_location)},
 };
-static const req_desc req_model_list = {"v2.model.list", "GET", "/api/model", &defaults_model_list, params_model_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_model_list = {"v2.model.list", "GET", "/api/model", &defaults_model_list, params_model_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_model_list(out, request, err) build_request(out, &req_model_list, request, err)
 
 oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response **out, oc_error **err)
@@ -1651,7 +1664,7 @@ static const oc_provider_list_request defaults_provider_list; /* every parameter
 static const req_param params_provider_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_provider_list_location, offsetof(oc_provider_list_request, location), offsetof(oc_provider_list_request, has_location)},
 };
-static const req_desc req_provider_list = {"v2.provider.list", "GET", "/api/provider", &defaults_provider_list, params_provider_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_provider_list = {"v2.provider.list", "GET", "/api/provider", &defaults_provider_list, params_provider_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_provider_list(out, request, err) build_request(out, &req_provider_list, request, err)
 
 oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_response **out, oc_error **err)
@@ -1685,7 +1698,7 @@ static const req_param params_provider_get[] = {
     {{"providerID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_provider_get_request, provider_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_provider_get_location, offsetof(oc_provider_get_request, location), offsetof(oc_provider_get_request, has_location)},
 };
-static const req_desc req_provider_get = {"v2.provider.get", "GET", "/api/provider/{providerID}", NULL, params_provider_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_provider_get = {"v2.provider.get", "GET", "/api/provider/{providerID}", NULL, params_provider_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_provider_get(out, request, err) build_request(out, &req_provider_get, request, err)
 
 oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response **out, oc_error **err)
@@ -1717,7 +1730,7 @@ static const oc_integration_list_request defaults_integration_list; /* every par
 static const req_param params_integration_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_list_location, offsetof(oc_integration_list_request, location), offsetof(oc_integration_list_request, has_location)},
 };
-static const req_desc req_integration_list = {"v2.integration.list", "GET", "/api/integration", &defaults_integration_list, params_integration_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_integration_list = {"v2.integration.list", "GET", "/api/integration", &defaults_integration_list, params_integration_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_integration_list(out, request, err) build_request(out, &req_integration_list, request, err)
 
 oc_status oc_integration_list(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_response **out, oc_error **err)
@@ -1749,7 +1762,7 @@ static const req_param params_integration_get[] = {
     {{"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_get_request, integration_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_get_location, offsetof(oc_integration_get_request, location), offsetof(oc_integration_get_request, has_location)},
 };
-static const req_desc req_integration_get = {"v2.integration.get", "GET", "/api/integration/{integrationID}", NULL, params_integration_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_integration_get = {"v2.integration.get", "GET", "/api/integration/{integrationID}", NULL, params_integration_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_integration_get(out, request, err) build_request(out, &req_integration_get, request, err)
 
 oc_status oc_integration_get(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_response **out, oc_error **err)
@@ -1781,7 +1794,7 @@ static const req_param params_integration_connect_key[] = {
     {{"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_connect_key_request, integration_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_connect_key_location, offsetof(oc_integration_connect_key_request, location), offsetof(oc_integration_connect_key_request, has_location)},
 };
-static const req_desc req_integration_connect_key = {"v2.integration.connect.key", "POST", "/api/integration/{integrationID}/connect/key", NULL, params_integration_connect_key, 2, &oc__j_integration_connect_key_body, "application/json", offsetof(oc_integration_connect_key_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_integration_connect_key = {"v2.integration.connect.key", "POST", "/api/integration/{integrationID}/connect/key", NULL, params_integration_connect_key, 2, &oc__j_integration_connect_key_body, "application/json", offsetof(oc_integration_connect_key_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_integration_connect_key(out, request, err) build_request(out, &req_integration_connect_key, request, err)
 
 oc_status oc_integration_connect_key(oc_client *client, const oc_integration_connect_key_request *request, const oc_call_options *call, oc_error **err)
@@ -1808,7 +1821,7 @@ static const req_param params_integration_connect_oauth[] = {
     {{"integrationID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_connect_oauth_request, integration_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_connect_oauth_location, offsetof(oc_integration_connect_oauth_request, location), offsetof(oc_integration_connect_oauth_request, has_location)},
 };
-static const req_desc req_integration_connect_oauth = {"v2.integration.connect.oauth", "POST", "/api/integration/{integrationID}/connect/oauth", NULL, params_integration_connect_oauth, 2, &oc__j_integration_connect_oauth_body, "application/json", offsetof(oc_integration_connect_oauth_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_integration_connect_oauth = {"v2.integration.connect.oauth", "POST", "/api/integration/{integrationID}/connect/oauth", NULL, params_integration_connect_oauth, 2, &oc__j_integration_connect_oauth_body, "application/json", offsetof(oc_integration_connect_oauth_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_integration_connect_oauth(out, request, err) build_request(out, &req_integration_connect_oauth, request, err)
 
 oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_response **out, oc_error **err)
@@ -1840,7 +1853,7 @@ static const req_param params_integration_attempt_status[] = {
     {{"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_attempt_status_request, attempt_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_attempt_status_location, offsetof(oc_integration_attempt_status_request, location), offsetof(oc_integration_attempt_status_request, has_location)},
 };
-static const req_desc req_integration_attempt_status = {"v2.integration.attempt.status", "GET", "/api/integration/attempt/{attemptID}", NULL, params_integration_attempt_status, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_integration_attempt_status = {"v2.integration.attempt.status", "GET", "/api/integration/attempt/{attemptID}", NULL, params_integration_attempt_status, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_integration_attempt_status(out, request, err) build_request(out, &req_integration_attempt_status, request, err)
 
 oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_response **out, oc_error **err)
@@ -1872,7 +1885,7 @@ static const req_param params_integration_attempt_cancel[] = {
     {{"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_attempt_cancel_request, attempt_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_attempt_cancel_location, offsetof(oc_integration_attempt_cancel_request, location), offsetof(oc_integration_attempt_cancel_request, has_location)},
 };
-static const req_desc req_integration_attempt_cancel = {"v2.integration.attempt.cancel", "DELETE", "/api/integration/attempt/{attemptID}", NULL, params_integration_attempt_cancel, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_integration_attempt_cancel = {"v2.integration.attempt.cancel", "DELETE", "/api/integration/attempt/{attemptID}", NULL, params_integration_attempt_cancel, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_integration_attempt_cancel(out, request, err) build_request(out, &req_integration_attempt_cancel, request, err)
 
 oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_attempt_cancel_request *request, const oc_call_options *call, oc_error **err)
@@ -1899,7 +1912,7 @@ static const req_param params_integration_attempt_complete[] = {
     {{"attemptID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_integration_attempt_complete_request, attempt_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_integration_attempt_complete_location, offsetof(oc_integration_attempt_complete_request, location), offsetof(oc_integration_attempt_complete_request, has_location)},
 };
-static const req_desc req_integration_attempt_complete = {"v2.integration.attempt.complete", "POST", "/api/integration/attempt/{attemptID}/complete", NULL, params_integration_attempt_complete, 2, &oc__j_integration_attempt_complete_body, "application/json", offsetof(oc_integration_attempt_complete_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_integration_attempt_complete = {"v2.integration.attempt.complete", "POST", "/api/integration/attempt/{attemptID}/complete", NULL, params_integration_attempt_complete, 2, &oc__j_integration_attempt_complete_body, "application/json", offsetof(oc_integration_attempt_complete_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_integration_attempt_complete(out, request, err) build_request(out, &req_integration_attempt_complete, request, err)
 
 oc_status oc_integration_attempt_complete(oc_client *client, const oc_integration_attempt_complete_request *request, const oc_call_options *call, oc_error **err)
@@ -1926,7 +1939,7 @@ static const req_param params_credential_update[] = {
     {{"credentialID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_credential_update_request, credential_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_credential_update_location, offsetof(oc_credential_update_request, location), offsetof(oc_credential_update_request, has_location)},
 };
-static const req_desc req_credential_update = {"v2.credential.update", "PATCH", "/api/credential/{credentialID}", NULL, params_credential_update, 2, &oc__j_credential_update_body, "application/json", offsetof(oc_credential_update_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_credential_update = {"v2.credential.update", "PATCH", "/api/credential/{credentialID}", NULL, params_credential_update, 2, &oc__j_credential_update_body, "application/json", offsetof(oc_credential_update_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_credential_update(out, request, err) build_request(out, &req_credential_update, request, err)
 
 oc_status oc_credential_update(oc_client *client, const oc_credential_update_request *request, const oc_call_options *call, oc_error **err)
@@ -1953,7 +1966,7 @@ static const req_param params_credential_remove[] = {
     {{"credentialID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_credential_remove_request, credential_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_credential_remove_location, offsetof(oc_credential_remove_request, location), offsetof(oc_credential_remove_request, has_location)},
 };
-static const req_desc req_credential_remove = {"v2.credential.remove", "DELETE", "/api/credential/{credentialID}", NULL, params_credential_remove, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_credential_remove = {"v2.credential.remove", "DELETE", "/api/credential/{credentialID}", NULL, params_credential_remove, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_credential_remove(out, request, err) build_request(out, &req_credential_remove, request, err)
 
 oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_request *request, const oc_call_options *call, oc_error **err)
@@ -1980,7 +1993,7 @@ static const oc_permission_request_list_request defaults_permission_request_list
 static const req_param params_permission_request_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_permission_request_list_location, offsetof(oc_permission_request_list_request, location), offsetof(oc_permission_request_list_request, has_location)},
 };
-static const req_desc req_permission_request_list = {"v2.permission.request.list", "GET", "/api/permission/request", &defaults_permission_request_list, params_permission_request_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_permission_request_list = {"v2.permission.request.list", "GET", "/api/permission/request", &defaults_permission_request_list, params_permission_request_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_permission_request_list(out, request, err) build_request(out, &req_permission_request_list, request, err)
 
 oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response **out, oc_error **err)
@@ -2012,7 +2025,7 @@ static const oc_permission_saved_list_request defaults_permission_saved_list; /*
 static const req_param params_permission_saved_list[] = {
     {{"projectID", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_permission_saved_list_request, project_id), offsetof(oc_permission_saved_list_request, has_project_id)},
 };
-static const req_desc req_permission_saved_list = {"v2.permission.saved.list", "GET", "/api/permission/saved", &defaults_permission_saved_list, params_permission_saved_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_permission_saved_list = {"v2.permission.saved.list", "GET", "/api/permission/saved", &defaults_permission_saved_list, params_permission_saved_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_permission_saved_list(out, request, err) build_request(out, &req_permission_saved_list, request, err)
 
 oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_info_list **out, oc_error **err)
@@ -2043,7 +2056,7 @@ static const sdkrt_jop op_permission_saved_remove = {"v2.permission.saved.remove
 static const req_param params_permission_saved_remove[] = {
     {{"id", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_permission_saved_remove_request, id), SDKRT_JNONE},
 };
-static const req_desc req_permission_saved_remove = {"v2.permission.saved.remove", "DELETE", "/api/permission/saved/{id}", NULL, params_permission_saved_remove, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_permission_saved_remove = {"v2.permission.saved.remove", "DELETE", "/api/permission/saved/{id}", NULL, params_permission_saved_remove, 1, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_permission_saved_remove(out, request, err) build_request(out, &req_permission_saved_remove, request, err)
 
 oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_saved_remove_request *request, const oc_call_options *call, oc_error **err)
@@ -2070,7 +2083,7 @@ static const sdkrt_jop op_session_permission_create = {"v2.session.permission.cr
 static const req_param params_session_permission_create[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_permission_create_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_permission_create = {"v2.session.permission.create", "POST", "/api/session/{sessionID}/permission", NULL, params_session_permission_create, 1, &oc__j_session_permission_create_body, "application/json", offsetof(oc_session_permission_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_permission_create = {"v2.session.permission.create", "POST", "/api/session/{sessionID}/permission", NULL, params_session_permission_create, 1, &oc__j_session_permission_create_body, "application/json", offsetof(oc_session_permission_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_permission_create(out, request, err) build_request(out, &req_session_permission_create, request, err)
 
 oc_status oc_session_permission_create(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_response_data **out, oc_error **err)
@@ -2102,7 +2115,7 @@ static const sdkrt_jop op_session_permission_list = {"v2.session.permission.list
 static const req_param params_session_permission_list[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_permission_list_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_permission_list = {"v2.session.permission.list", "GET", "/api/session/{sessionID}/permission", NULL, params_session_permission_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_permission_list = {"v2.session.permission.list", "GET", "/api/session/{sessionID}/permission", NULL, params_session_permission_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_permission_list(out, request, err) build_request(out, &req_session_permission_list, request, err)
 
 oc_status oc_session_permission_list(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_permission_v2_request_list **out, oc_error **err)
@@ -2136,7 +2149,7 @@ static const req_param params_session_permission_get[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_permission_get_request, session_id), SDKRT_JNONE},
     {{"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_request_id_per, offsetof(oc_session_permission_get_request, request_id), SDKRT_JNONE},
 };
-static const req_desc req_session_permission_get = {"v2.session.permission.get", "GET", "/api/session/{sessionID}/permission/{requestID}", NULL, params_session_permission_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_permission_get = {"v2.session.permission.get", "GET", "/api/session/{sessionID}/permission/{requestID}", NULL, params_session_permission_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_permission_get(out, request, err) build_request(out, &req_session_permission_get, request, err)
 
 oc_status oc_session_permission_get(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_permission_v2_request **out, oc_error **err)
@@ -2170,7 +2183,7 @@ static const req_param params_session_permission_reply[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_permission_reply_request, session_id), SDKRT_JNONE},
     {{"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_request_id_per, offsetof(oc_session_permission_reply_request, request_id), SDKRT_JNONE},
 };
-static const req_desc req_session_permission_reply = {"v2.session.permission.reply", "POST", "/api/session/{sessionID}/permission/{requestID}/reply", NULL, params_session_permission_reply, 2, &oc__j_session_permission_reply_body, "application/json", offsetof(oc_session_permission_reply_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_permission_reply = {"v2.session.permission.reply", "POST", "/api/session/{sessionID}/permission/{requestID}/reply", NULL, params_session_permission_reply, 2, &oc__j_session_permission_reply_body, "application/json", offsetof(oc_session_permission_reply_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_permission_reply(out, request, err) build_request(out, &req_session_permission_reply, request, err)
 
 oc_status oc_session_permission_reply(oc_client *client, const oc_session_permission_reply_request *request, const oc_call_options *call, oc_error **err)
@@ -2197,7 +2210,7 @@ static const oc_fs_read_request defaults_fs_read; /* every parameter absent */
 static const req_param params_fs_read[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_fs_read_location, offsetof(oc_fs_read_request, location), offsetof(oc_fs_read_request, has_location)},
 };
-static const req_desc req_fs_read = {"v2.fs.read", "GET", "/api/fs/read/*", &defaults_fs_read, params_fs_read, 1, NULL, NULL, 0, 0, NULL, 0, "application/octet-stream", false, NULL, 0};
+static const req_desc req_fs_read = {"v2.fs.read", "GET", "/api/fs/read/*", &defaults_fs_read, params_fs_read, 1, NULL, NULL, 0, 0, NULL, 0, "application/octet-stream", false, NULL, 0, NULL};
 #define build_fs_read(out, request, err) build_request(out, &req_fs_read, request, err)
 
 oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const oc_call_options *call, oc_bytes **out, oc_error **err)
@@ -2230,7 +2243,7 @@ static const req_param params_fs_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_fs_list_location, offsetof(oc_fs_list_request, location), offsetof(oc_fs_list_request, has_location)},
     {{"path", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_fs_list_request, path), offsetof(oc_fs_list_request, has_path)},
 };
-static const req_desc req_fs_list = {"v2.fs.list", "GET", "/api/fs/list", &defaults_fs_list, params_fs_list, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_fs_list = {"v2.fs.list", "GET", "/api/fs/list", &defaults_fs_list, params_fs_list, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_fs_list(out, request, err) build_request(out, &req_fs_list, request, err)
 
 oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_response **out, oc_error **err)
@@ -2264,7 +2277,7 @@ static const req_param params_fs_find[] = {
     {{"type", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__j_fs_find_type, offsetof(oc_fs_find_request, type), offsetof(oc_fs_find_request, has_type)},
     {{"limit", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_fs_find_request, limit), offsetof(oc_fs_find_request, has_limit)},
 };
-static const req_desc req_fs_find = {"v2.fs.find", "GET", "/api/fs/find", NULL, params_fs_find, 4, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_fs_find = {"v2.fs.find", "GET", "/api/fs/find", NULL, params_fs_find, 4, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_fs_find(out, request, err) build_request(out, &req_fs_find, request, err)
 
 oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response **out, oc_error **err)
@@ -2296,7 +2309,7 @@ static const oc_command_list_request defaults_command_list; /* every parameter a
 static const req_param params_command_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_command_list_location, offsetof(oc_command_list_request, location), offsetof(oc_command_list_request, has_location)},
 };
-static const req_desc req_command_list = {"v2.command.list", "GET", "/api/command", &defaults_command_list, params_command_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_command_list = {"v2.command.list", "GET", "/api/command", &defaults_command_list, params_command_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_command_list(out, request, err) build_request(out, &req_command_list, request, err)
 
 oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response **out, oc_error **err)
@@ -2328,7 +2341,7 @@ static const oc_skill_list_request defaults_skill_list; /* every parameter absen
 static const req_param params_skill_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_skill_list_location, offsetof(oc_skill_list_request, location), offsetof(oc_skill_list_request, has_location)},
 };
-static const req_desc req_skill_list = {"v2.skill.list", "GET", "/api/skill", &defaults_skill_list, params_skill_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_skill_list = {"v2.skill.list", "GET", "/api/skill", &defaults_skill_list, params_skill_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_skill_list(out, request, err) build_request(out, &req_skill_list, request, err)
 
 oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_response **out, oc_error **err)
@@ -2356,7 +2369,7 @@ static const sdkrt_jerror errors_event_subscribe[] = {
 };
 static const sdkrt_jop op_event_subscribe = {"v2.event.subscribe", 200, SDKRT_JENC_SSE, NULL, NULL, errors_event_subscribe, 2, &oc__j_v2_event, false, NULL, NULL, NULL, 0};
 
-static const req_desc req_event_subscribe = {"v2.event.subscribe", "GET", "/api/event", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_event_subscribe = {"v2.event.subscribe", "GET", "/api/event", "", NULL, 0, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_event_subscribe(out, err) build_request(out, &req_event_subscribe, NULL, err)
 
 struct oc_event_subscribe_stream {
@@ -2452,7 +2465,7 @@ static const oc_pty_list_request defaults_pty_list; /* every parameter absent */
 static const req_param params_pty_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_list_location, offsetof(oc_pty_list_request, location), offsetof(oc_pty_list_request, has_location)},
 };
-static const req_desc req_pty_list = {"v2.pty.list", "GET", "/api/pty", &defaults_pty_list, params_pty_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_pty_list = {"v2.pty.list", "GET", "/api/pty", &defaults_pty_list, params_pty_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_pty_list(out, request, err) build_request(out, &req_pty_list, request, err)
 
 oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response **out, oc_error **err)
@@ -2484,7 +2497,7 @@ static const oc_pty_create_request defaults_pty_create; /* every parameter absen
 static const req_param params_pty_create[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_create_location, offsetof(oc_pty_create_request, location), offsetof(oc_pty_create_request, has_location)},
 };
-static const req_desc req_pty_create = {"v2.pty.create", "POST", "/api/pty", &defaults_pty_create, params_pty_create, 1, &oc__j_pty_create_body, "application/json", offsetof(oc_pty_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_pty_create = {"v2.pty.create", "POST", "/api/pty", &defaults_pty_create, params_pty_create, 1, &oc__j_pty_create_body, "application/json", offsetof(oc_pty_create_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_pty_create(out, request, err) build_request(out, &req_pty_create, request, err)
 
 oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_response **out, oc_error **err)
@@ -2517,7 +2530,7 @@ static const req_param params_pty_get[] = {
     {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_get_request, pty_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_get_location, offsetof(oc_pty_get_request, location), offsetof(oc_pty_get_request, has_location)},
 };
-static const req_desc req_pty_get = {"v2.pty.get", "GET", "/api/pty/{ptyID}", NULL, params_pty_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_pty_get = {"v2.pty.get", "GET", "/api/pty/{ptyID}", NULL, params_pty_get, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_pty_get(out, request, err) build_request(out, &req_pty_get, request, err)
 
 oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_response **out, oc_error **err)
@@ -2550,7 +2563,7 @@ static const req_param params_pty_update[] = {
     {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_update_request, pty_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_update_location, offsetof(oc_pty_update_request, location), offsetof(oc_pty_update_request, has_location)},
 };
-static const req_desc req_pty_update = {"v2.pty.update", "PUT", "/api/pty/{ptyID}", NULL, params_pty_update, 2, &oc__j_pty_update_body, "application/json", offsetof(oc_pty_update_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_pty_update = {"v2.pty.update", "PUT", "/api/pty/{ptyID}", NULL, params_pty_update, 2, &oc__j_pty_update_body, "application/json", offsetof(oc_pty_update_request, body), SDKRT_JNONE, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_pty_update(out, request, err) build_request(out, &req_pty_update, request, err)
 
 oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_response **out, oc_error **err)
@@ -2583,7 +2596,7 @@ static const req_param params_pty_remove[] = {
     {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_remove_request, pty_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_remove_location, offsetof(oc_pty_remove_request, location), offsetof(oc_pty_remove_request, has_location)},
 };
-static const req_desc req_pty_remove = {"v2.pty.remove", "DELETE", "/api/pty/{ptyID}", NULL, params_pty_remove, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_pty_remove = {"v2.pty.remove", "DELETE", "/api/pty/{ptyID}", NULL, params_pty_remove, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_pty_remove(out, request, err) build_request(out, &req_pty_remove, request, err)
 
 oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request, const oc_call_options *call, oc_error **err)
@@ -2612,7 +2625,7 @@ static const req_param params_pty_connect_token[] = {
     {{"ptyID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_pty_id, offsetof(oc_pty_connect_token_request, pty_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_pty_connect_token_location, offsetof(oc_pty_connect_token_request, location), offsetof(oc_pty_connect_token_request, has_location)},
 };
-static const req_desc req_pty_connect_token = {"v2.pty.connectToken", "POST", "/api/pty/{ptyID}/connect-token", NULL, params_pty_connect_token, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_pty_connect_token = {"v2.pty.connectToken", "POST", "/api/pty/{ptyID}/connect-token", NULL, params_pty_connect_token, 2, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_pty_connect_token(out, request, err) build_request(out, &req_pty_connect_token, request, err)
 
 oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_response **out, oc_error **err)
@@ -2649,7 +2662,7 @@ static const req_param params_pty_connect[] = {
     {{"cursor", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_pty_connect_request, cursor), offsetof(oc_pty_connect_request, has_cursor)},
     {{"ticket", SDKRT_IN_QUERY, SDKRT_STYLE_FORM, true, false}, &oc__jx_string, offsetof(oc_pty_connect_request, ticket), offsetof(oc_pty_connect_request, has_ticket)},
 };
-static const req_desc req_pty_connect = {"v2.pty.connect", "GET", "/api/pty/{ptyID}/connect", NULL, params_pty_connect, 5, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_pty_connect = {"v2.pty.connect", "GET", "/api/pty/{ptyID}/connect", NULL, params_pty_connect, 5, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_pty_connect(out, request, err) build_request(out, &req_pty_connect, request, err)
 
 oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *request, const oc_call_options *call, bool *out, oc_error **err)
@@ -2683,7 +2696,7 @@ static const oc_question_request_list_request defaults_question_request_list; /*
 static const req_param params_question_request_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_question_request_list_location, offsetof(oc_question_request_list_request, location), offsetof(oc_question_request_list_request, has_location)},
 };
-static const req_desc req_question_request_list = {"v2.question.request.list", "GET", "/api/question/request", &defaults_question_request_list, params_question_request_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_question_request_list = {"v2.question.request.list", "GET", "/api/question/request", &defaults_question_request_list, params_question_request_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_question_request_list(out, request, err) build_request(out, &req_question_request_list, request, err)
 
 oc_status oc_question_request_list(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_response **out, oc_error **err)
@@ -2715,7 +2728,7 @@ static const sdkrt_jop op_session_question_list = {"v2.session.question.list", 2
 static const req_param params_session_question_list[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_question_list_request, session_id), SDKRT_JNONE},
 };
-static const req_desc req_session_question_list = {"v2.session.question.list", "GET", "/api/session/{sessionID}/question", NULL, params_session_question_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_session_question_list = {"v2.session.question.list", "GET", "/api/session/{sessionID}/question", NULL, params_session_question_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_session_question_list(out, request, err) build_request(out, &req_session_question_list, request, err)
 
 oc_status oc_session_question_list(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_question_v2_request_list **out, oc_error **err)
@@ -2749,7 +2762,7 @@ static const req_param params_session_question_reply[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_question_reply_request, session_id), SDKRT_JNONE},
     {{"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_request_id, offsetof(oc_session_question_reply_request, request_id), SDKRT_JNONE},
 };
-static const req_desc req_session_question_reply = {"v2.session.question.reply", "POST", "/api/session/{sessionID}/question/{requestID}/reply", NULL, params_session_question_reply, 2, &oc__j_question_v2_reply, "application/json", offsetof(oc_session_question_reply_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_question_reply = {"v2.session.question.reply", "POST", "/api/session/{sessionID}/question/{requestID}/reply", NULL, params_session_question_reply, 2, &oc__j_question_v2_reply, "application/json", offsetof(oc_session_question_reply_request, body), SDKRT_JNONE, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_question_reply(out, request, err) build_request(out, &req_session_question_reply, request, err)
 
 oc_status oc_session_question_reply(oc_client *client, const oc_session_question_reply_request *request, const oc_call_options *call, oc_error **err)
@@ -2778,7 +2791,7 @@ static const req_param params_session_question_reject[] = {
     {{"sessionID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_session_id, offsetof(oc_session_question_reject_request, session_id), SDKRT_JNONE},
     {{"requestID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__j_request_id, offsetof(oc_session_question_reject_request, request_id), SDKRT_JNONE},
 };
-static const req_desc req_session_question_reject = {"v2.session.question.reject", "POST", "/api/session/{sessionID}/question/{requestID}/reject", NULL, params_session_question_reject, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_session_question_reject = {"v2.session.question.reject", "POST", "/api/session/{sessionID}/question/{requestID}/reject", NULL, params_session_question_reject, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_session_question_reject(out, request, err) build_request(out, &req_session_question_reject, request, err)
 
 oc_status oc_session_question_reject(oc_client *client, const oc_session_question_reject_request *request, const oc_call_options *call, oc_error **err)
@@ -2805,7 +2818,7 @@ static const oc_reference_list_request defaults_reference_list; /* every paramet
 static const req_param params_reference_list[] = {
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_reference_list_location, offsetof(oc_reference_list_request, location), offsetof(oc_reference_list_request, has_location)},
 };
-static const req_desc req_reference_list = {"v2.reference.list", "GET", "/api/reference", &defaults_reference_list, params_reference_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_reference_list = {"v2.reference.list", "GET", "/api/reference", &defaults_reference_list, params_reference_list, 1, NULL, NULL, 0, 0, NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_reference_list(out, request, err) build_request(out, &req_reference_list, request, err)
 
 oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_response **out, oc_error **err)
@@ -2837,7 +2850,7 @@ static const req_param params_project_copy_create[] = {
     {{"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_project_copy_create_request, project_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_project_copy_create_location, offsetof(oc_project_copy_create_request, location), offsetof(oc_project_copy_create_request, has_location)},
 };
-static const req_desc req_project_copy_create = {"v2.projectCopy.create", "POST", "/experimental/project/{projectID}/copy", NULL, params_project_copy_create, 2, &oc__j_project_copy_create_body, "application/json", offsetof(oc_project_copy_create_request, body), offsetof(oc_project_copy_create_request, has_body), NULL, 0, "application/json", false, NULL, 0};
+static const req_desc req_project_copy_create = {"v2.projectCopy.create", "POST", "/experimental/project/{projectID}/copy", NULL, params_project_copy_create, 2, &oc__j_project_copy_create_body, "application/json", offsetof(oc_project_copy_create_request, body), offsetof(oc_project_copy_create_request, has_body), NULL, 0, "application/json", false, NULL, 0, NULL};
 #define build_project_copy_create(out, request, err) build_request(out, &req_project_copy_create, request, err)
 
 oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_copy **out, oc_error **err)
@@ -2869,7 +2882,7 @@ static const req_param params_project_copy_remove[] = {
     {{"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_project_copy_remove_request, project_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_project_copy_remove_location, offsetof(oc_project_copy_remove_request, location), offsetof(oc_project_copy_remove_request, has_location)},
 };
-static const req_desc req_project_copy_remove = {"v2.projectCopy.remove", "DELETE", "/experimental/project/{projectID}/copy", NULL, params_project_copy_remove, 2, &oc__j_project_copy_remove_body, "application/json", offsetof(oc_project_copy_remove_request, body), offsetof(oc_project_copy_remove_request, has_body), NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_project_copy_remove = {"v2.projectCopy.remove", "DELETE", "/experimental/project/{projectID}/copy", NULL, params_project_copy_remove, 2, &oc__j_project_copy_remove_body, "application/json", offsetof(oc_project_copy_remove_request, body), offsetof(oc_project_copy_remove_request, has_body), NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_project_copy_remove(out, request, err) build_request(out, &req_project_copy_remove, request, err)
 
 oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove_request *request, const oc_call_options *call, oc_error **err)
@@ -2896,7 +2909,7 @@ static const req_param params_project_copy_refresh[] = {
     {{"projectID", SDKRT_IN_PATH, SDKRT_STYLE_SIMPLE, false, false}, &oc__jx_string, offsetof(oc_project_copy_refresh_request, project_id), SDKRT_JNONE},
     {{"location", SDKRT_IN_QUERY, SDKRT_STYLE_DEEP_OBJECT, true, false}, &oc__j_project_copy_refresh_location, offsetof(oc_project_copy_refresh_request, location), offsetof(oc_project_copy_refresh_request, has_location)},
 };
-static const req_desc req_project_copy_refresh = {"v2.projectCopy.refresh", "POST", "/experimental/project/{projectID}/copy/refresh", NULL, params_project_copy_refresh, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0};
+static const req_desc req_project_copy_refresh = {"v2.projectCopy.refresh", "POST", "/experimental/project/{projectID}/copy/refresh", NULL, params_project_copy_refresh, 2, NULL, NULL, 0, 0, NULL, 0, NULL, false, NULL, 0, NULL};
 #define build_project_copy_refresh(out, request, err) build_request(out, &req_project_copy_refresh, request, err)
 
 oc_status oc_project_copy_refresh(oc_client *client, const oc_project_copy_refresh_request *request, const oc_call_options *call, oc_error **err)

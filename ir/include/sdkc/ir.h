@@ -457,6 +457,12 @@ typedef struct sdkc_operation {
     sdkc_loc loc;
 } sdkc_operation;
 
+/* The header parameter in which the operation's contract declares an idempotency key (a name
+ * ending in "Idempotency-Key", case-insensitively, after a '-' or '_' or alone: Idempotency-Key,
+ * X-Idempotency-Key, x-apideck-idempotency-key), or NULL. SDKs send a generated key there when
+ * the caller sets none, and then retry a POST or PATCH. */
+const sdkc_param *sdkc_operation_idempotency_param(const sdkc_operation *op);
+
 /* The end of the security requirement that starts at op->security[i]: the index after its last
  * scheme (i + 1 for a requirement of one scheme). */
 size_t sdkc_security_requirement_end(const sdkc_operation *op, size_t i);

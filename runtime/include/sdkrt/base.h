@@ -35,9 +35,11 @@ int sdkrt_version_check(int major, int minor);
 /* The runtime's version as "MAJOR.MINOR.PATCH" (static string). */
 const char *sdkrt_version_string(void);
 
-/* The one global initialisation (curl_global_init). Call it once, from the main thread, before
- * any other thread starts and before any other sdkrt function; sdkrt_global_cleanup after every
- * client is freed and every other thread has stopped. Calls are counted: N inits need N
+/* The one global initialisation (curl_global_init). Optional: the first libcurl client (or
+ * sdkrt_curl_transport_new) does it once, thread-safely, when the program did not; libcurl then
+ * stays initialised until the process exits. A program that wants it at a moment of its own
+ * calls it from the main thread before other threads start, and sdkrt_global_cleanup after
+ * every client is freed and every other thread has stopped. Calls are counted: N inits need N
  * cleanups. The in-memory transport needs no global init, but calling it is harmless. */
 sdkrt_status sdkrt_global_init(void);
 void sdkrt_global_cleanup(void);

@@ -37,8 +37,14 @@ typedef enum sdkrt_auth_kind {
 #define SDKRT_DEFAULT_MAX_RESPONSE_BYTES ((size_t)64 * 1024 * 1024)
 #define SDKRT_DEFAULT_MAX_EVENT_BYTES    ((size_t)16 * 1024 * 1024)
 /* The longest request URL sent (libcurl's own input limit): longer is INVALID_ARGUMENT. */
-#define SDKRT_MAX_URL_BYTES              8000000
-#define SDKRT_DEFAULT_CONNECT_TIMEOUT_MS 10000L
+#define SDKRT_MAX_URL_BYTES 8000000
+/* Timeouts (docs/c-sdk.md "Timeouts and retries: the defaults"). In client options 0 selects the
+ * default, in call options the client's value; SDKRT_TIMEOUT_OFF turns a timeout off (any other
+ * negative value is INVALID_ARGUMENT). */
+#define SDKRT_TIMEOUT_OFF                (-1L)
+#define SDKRT_DEFAULT_CONNECT_TIMEOUT_MS 10000L /* TCP and TLS set-up */
+#define SDKRT_DEFAULT_HEAD_TIMEOUT_MS    30000L /* calls and stream opens: the response head */
+#define SDKRT_DEFAULT_TIMEOUT_MS         60000L /* unary calls: the whole attempt */
 
 /* A credential for the security schemes of a contract (all copied by sdkrt_client_new; secrets
  * are zeroed when the client is freed and never appear in any message). */
@@ -49,12 +55,12 @@ typedef struct sdkrt_credential {
     const char *token; /* bearer token (HTTP bearer, OAuth2, OpenID Connect) or API key */
 } sdkrt_credential;
 
-/* ---- Retries (off by default) ----
+/* ---- Retries (on by default: 3 attempts) ----
  *
  * A unary call (sdkrt_client_send, and the generated calls over it) is attempted again when
  * its policy allows more than one attempt, the request may be repeated safely (method GET,
  * HEAD, PUT, DELETE, OPTIONS or TRACE, or a request carrying an idempotency key) and the
- * attempt ended in a TRANSPORT or TIMEOUT error or in HTTP 408, 425, 429, 500, 502, 503 or 504.
+ * attempt ended in a TRANSPORT or TIMEOUT error or in HTTP 408, 409, 425, 429 or 5xx.
  * A response header `x-should-retry: true` makes any status but a 2xx (a success is the result)
  * retryable, `false` none. The wait before attempt n+1 is `retry-after-ms` or `Retry-After`
  * (delay-seconds or an HTTP-date) when the response has one, capped by max_retry_after_ms; else
@@ -70,12 +76,14 @@ typedef struct sdkrt_retry_info {
     sdkrt_reason reason; /* TRANSPORT or TIMEOUT after an error; NONE after a status */
 } sdkrt_retry_info;
 
+#define SDKRT_RETRY_DEFAULT_MAX_ATTEMPTS       3 /* two retries */
 #define SDKRT_RETRY_DEFAULT_INITIAL_DELAY_MS   500L
 #define SDKRT_RETRY_DEFAULT_MAX_DELAY_MS       8000L
 #define SDKRT_RETRY_DEFAULT_MAX_RETRY_AFTER_MS 60000L
 
 typedef struct sdkrt_retry_policy {
-    int max_attempts;        /* attempts in all, the first included; 0 or 1: no retry */
+    int max_attempts; /* attempts in all, the first included; 0 = SDKRT_RETRY_DEFAULT_MAX_ATTEMPTS
+                         (3); 1 = no retry (SDKRT_RETRY_POLICY_OFF) */
     long initial_delay_ms;   /* first backoff; 0 = SDKRT_RETRY_DEFAULT_INITIAL_DELAY_MS */
     long max_delay_ms;       /* backoff cap; 0 = SDKRT_RETRY_DEFAULT_MAX_DELAY_MS */
     long max_retry_after_ms; /* cap on a server's delay; 0 = SDKRT_RETRY_DEFAULT_MAX_RETRY_AFTER_MS
@@ -93,6 +101,11 @@ typedef struct sdkrt_retry_policy {
     {                                                                                              \
         0, 0, 0, 0, NULL, NULL, NULL                                                               \
     }
+/* One attempt: retries off (for a client, or a call through sdkrt_call_options.retry). */
+#define SDKRT_RETRY_POLICY_OFF                                                                     \
+    {                                                                                              \
+        1, 0, 0, 0, NULL, NULL, NULL                                                               \
+    }
 
 /* The default idempotency key header, and the sdkrt_call_options.idempotency_key value that
  * asks for a new random key (a UUIDv4, one per call, the same on each of its attempts). */
@@ -109,9 +122,9 @@ typedef struct sdkrt_client_options {
     const char *password;    /* BASIC; never appears in any message */
     const char *token;       /* BEARER; never appears in any message */
     const char *user_agent;  /* NULL = "sdkrt/<version>" */
-    long connect_timeout_ms; /* 0 = SDKRT_DEFAULT_CONNECT_TIMEOUT_MS */
-    long timeout_ms;         /* total per unary call; 0 = none */
-    long idle_timeout_ms;    /* streams: no byte for this long -> TIMEOUT; 0 = none */
+    long connect_timeout_ms; /* 0 = SDKRT_DEFAULT_CONNECT_TIMEOUT_MS; OFF = libcurl's own (300 s) */
+    long timeout_ms;         /* total per attempt of a unary call; 0 = SDKRT_DEFAULT_TIMEOUT_MS */
+    long idle_timeout_ms;    /* streams: no byte for this long -> TIMEOUT; 0 = none (opt-in) */
     bool verify_tls;         /* default true */
     const char *ca_file;     /* NULL = system default */
     const char *ca_path;
@@ -125,19 +138,27 @@ typedef struct sdkrt_client_options {
      * scheme. Requests that name none (a contract without schemes) carry `auth` as it is. */
     const sdkrt_credential *credentials;
     size_t credential_count;
-    sdkrt_retry_policy retry;       /* unary calls; default: one attempt */
+    sdkrt_retry_policy retry; /* unary calls; default: 3 attempts (SDKRT_RETRY_POLICY_OFF: 1) */
     const char *idempotency_header; /* NULL = SDKRT_IDEMPOTENCY_HEADER */
     /* API_KEY: the header that carries the key on requests whose contract declares no security
        scheme ("X-API-Key"); operations with an apiKey scheme send it where the scheme says. NULL
        is fine when every operation names its scheme; a request that names none then fails with
        INVALID_ARGUMENT. */
     const char *api_key_header;
+    /* No response head within this long of the request's last byte sent (of the attempt's
+       start while connecting) -> TIMEOUT; unary calls and stream opens. 0 =
+       SDKRT_DEFAULT_HEAD_TIMEOUT_MS. */
+    long head_timeout_ms;
+    /* Cancels every call, stream (and follower without a token of its own) of the client, as
+       sdkrt_call_options.cancel does; either token fires. Borrowed: must outlive the client.
+       NULL = none. */
+    sdkrt_cancel *cancel;
 } sdkrt_client_options;
 
 #define SDKRT_CLIENT_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, 0, SDKRT_AUTH_NONE, NULL, NULL, NULL, NULL, 0, 0, 0, true, NULL, NULL, 0, 0,   \
-            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL                                     \
+            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL, 0, NULL                            \
     }
 
 typedef struct sdkrt_client sdkrt_client;
@@ -151,6 +172,28 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
                               sdkrt_error **err);
 /* Release. NULL is a no-op. */
 void sdkrt_client_free(sdkrt_client *client);
+/* A security scheme as the environment names its secret: STEM_TOKEN, or STEM_USERNAME and
+ * STEM_PASSWORD for HTTP Basic (stem "OC_BEARER_AUTH"; generated SDKs fill the table). */
+typedef struct sdkrt_env_scheme {
+    const char *scheme; /* the contract's scheme name */
+    const char *stem;
+    bool basic;
+} sdkrt_env_scheme;
+
+/* sdkrt_client_new with what the environment gives (getenv; unset and empty are the same):
+ * base_url from opts, else PREFIX_BASE_URL, else default_base_url (may be NULL); a credential
+ * for each scheme whose variables are set, after the options' own (which win); for a contract
+ * without schemes (nschemes 0) and auth NONE, PREFIX_USERNAME (else opts->username) with
+ * PREFIX_PASSWORD gives BASIC, PREFIX_TOKEN BEARER. INVALID_ARGUMENT for no base URL, or a
+ * username without a password (the message names the variables, never a value). opts (may be
+ * NULL) and schemes are borrowed. */
+sdkrt_status sdkrt_client_new_from_env(sdkrt_client **out, const sdkrt_client_options *opts,
+                                       const char *prefix, const char *default_base_url,
+                                       const sdkrt_env_scheme *schemes, size_t nschemes,
+                                       sdkrt_error **err);
+
+/* The client's cancel token (sdkrt_client_options.cancel; borrowed), or NULL. */
+sdkrt_cancel *sdkrt_client_cancel(const sdkrt_client *client);
 /* The normalised base URL (borrowed; no trailing slash). */
 const char *sdkrt_client_base_url(const sdkrt_client *client);
 
@@ -159,7 +202,7 @@ typedef struct sdkrt_call_options {
     const sdkrt_header *headers; /* override default and request headers of the same name */
     size_t header_count;
     sdkrt_cancel *cancel; /* NULL = not cancellable */
-    long timeout_ms;      /* unary total / stream idle timeout; 0 = the client's */
+    long timeout_ms;      /* unary total / stream idle timeout; 0 = the client's; OFF = none */
     /* Called with each response's status and headers once they arrive, before the body is
        decoded (a stream: its first response): rate limits, request ids. headers is borrowed for
        the callback only; userdata is passed through. NULL = none. */
@@ -171,11 +214,13 @@ typedef struct sdkrt_call_options {
        retries. A key makes a POST or PATCH retryable. NULL = none (a key set as a request or
        call header counts too). */
     const char *idempotency_key;
+    long connect_timeout_ms; /* 0 = the client's; SDKRT_TIMEOUT_OFF = libcurl's own */
+    long head_timeout_ms;    /* 0 = the client's; SDKRT_TIMEOUT_OFF = none */
 } sdkrt_call_options;
 
 #define SDKRT_CALL_OPTIONS_INIT                                                                    \
     {                                                                                              \
-        NULL, 0, NULL, 0, NULL, NULL, NULL, NULL                                                   \
+        NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, 0                                             \
     }
 
 /* Unary call. On SDKRT_OK *resp is new (owned by the caller) for ANY HTTP status; the generated

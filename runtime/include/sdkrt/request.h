@@ -64,6 +64,13 @@ sdkrt_status sdkrt_request_set_body(sdkrt_request *req, const char *content_type
  * at once; content type application/json. */
 sdkrt_status sdkrt_request_set_json_body(sdkrt_request *req, json_t *json);
 
+/* The header in which the operation's contract declares an idempotency key (copied;
+ * "Idempotency-Key", "X-Idempotency-Key"). A unary call of such a request without that header
+ * (and without sdkrt_call_options.idempotency_key) sends a new random key in it, the same on
+ * every attempt, so a POST or PATCH is retried safely; a key given in the call goes there too,
+ * instead of the client's idempotency_header. A name that is not an HTTP token is recorded. */
+sdkrt_status sdkrt_request_set_idempotency_header(sdkrt_request *req, const char *name);
+
 /* A deep copy of req in *out (new; sdkrt_request_free): method, template, parameters, query,
  * headers, cookies, body and security, and the problem recorded on req (an invalid argument, or
  * a piece lost to out of memory), which the copy reports when sent as req would. SDKRT_ERR only

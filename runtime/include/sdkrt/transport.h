@@ -52,6 +52,9 @@ typedef struct sdkrt_transport_request {
      * (file parts read while sending); then body is NULL and no Content-Type header is in the
      * list. Other transports always get the serialised bytes in body and this is NULL. */
     const struct sdkrt_multipart *multipart;
+    /* send and open: no response head within this long of the request's last byte sent (of the
+       start while connecting) -> TIMEOUT; 0 = none. */
+    long head_timeout_ms;
 } sdkrt_transport_request;
 
 /* A body pulled on demand. read fills up to cap bytes into buf, blocking until at least one
@@ -92,7 +95,8 @@ void sdkrt_transport_free(sdkrt_transport *t);
 
 /* The libcurl transport as a standalone object (clients create their own when
  * options.transport is NULL, so this is only needed to share one among clients). It keeps one
- * idle connection for reuse (keep-alive); concurrent calls get extra connections. Needs
+ * idle connection for reuse (keep-alive); concurrent calls get extra connections. The first one
+ * does libcurl's global init (once, thread-safe) when the program did not call
  * sdkrt_global_init. *out is new (sdkrt_transport_free). */
 sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err);
 

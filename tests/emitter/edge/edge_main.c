@@ -2,6 +2,7 @@
  * boxed, colliding names get a suffix, an enum member and a union variant named "unknown" stay
  * distinct from the UNKNOWN member, nullable items, maps of arrays, JSON-string fields. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +160,57 @@ START_TEST(default_base_url_and_retries)
 }
 END_TEST
 
+/* POST /api/order: 503 first, then 201; records the key and the Authorization of each attempt. */
+static char order_keys[4][64], order_auth[4][64];
+static int order_attempts;
+static int order_server(void *ud, const ed_memory_request *req, ed_memory_response *resp)
+{
+    (void)ud;
+    int i = order_attempts < 4 ? order_attempts : 3;
+    order_keys[i][0] = order_auth[i][0] = '\0';
+    for (size_t h = 0; h < req->header_count; h++) {
+        if (strcmp(req->headers[h].name, "Idempotency-Key") == 0)
+            snprintf(order_keys[i], sizeof order_keys[i], "%s", req->headers[h].value);
+        if (strcmp(req->headers[h].name, "Authorization") == 0)
+            snprintf(order_auth[i], sizeof order_auth[i], "%s", req->headers[h].value);
+    }
+    sdkrt_memory_response_set_status(resp, order_attempts++ == 0 ? 503 : 201);
+    return 0;
+}
+
+/* The contract declares Idempotency-Key on a POST: a key is generated and kept across the
+ * default retries; the client from the environment takes the bearer scheme's token. */
+START_TEST(declared_idempotency_key_and_env)
+{
+    ed_transport *t = NULL;
+    ck_assert_int_eq(sdkrt_memory_transport_new(&t, order_server, NULL), SDKRT_OK);
+    setenv("ED_BEARER_AUTH_TOKEN", "tok-env", 1);
+    unsetenv("ED_BASE_URL");
+    ed_client_options o = ED_CLIENT_OPTIONS_INIT;
+    o.transport = t;
+    ed_client *c = NULL;
+    ed_error *err = NULL;
+    ck_assert_int_eq(ed_client_new_from_env(&c, &o, &err), ED_OK);
+    ck_assert_str_eq(sdkrt_client_base_url(c), "https://eu.edge.test/v1");
+    ck_assert_msg(ed_order_create(c, NULL, NULL, &err) == ED_OK, "%s",
+                  err ? sdkrt_error_message(err) : "");
+    ck_assert_int_eq(order_attempts, 2);
+    ck_assert_int_eq((int)strlen(order_keys[0]), 36);
+    ck_assert_str_eq(order_keys[1], order_keys[0]);
+    ck_assert_str_eq(order_auth[0], "Bearer tok-env");
+    /* the caller's key, as the parameter */
+    order_attempts = 0;
+    ed_order_create_request req = {true, "mine"};
+    ck_assert_int_eq(ed_order_create(c, &req, NULL, &err), ED_OK);
+    ck_assert_int_eq(order_attempts, 2);
+    ck_assert_str_eq(order_keys[0], "mine");
+    ck_assert_str_eq(order_keys[1], "mine");
+    ed_client_free(c);
+    sdkrt_transport_free(t);
+    unsetenv("ED_BEARER_AUTH_TOKEN");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("edge");
@@ -166,6 +218,7 @@ int main(void)
     tcase_add_test(tc, recursion_names_and_unknowns);
     tcase_add_test(tc, paths_in_nested_errors);
     tcase_add_test(tc, default_base_url_and_retries);
+    tcase_add_test(tc, declared_idempotency_key_and_env);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -3,6 +3,9 @@
 import {
   Client,
   ClientError,
+  DEFAULT_HEAD_TIMEOUT,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT,
   isClientError,
   isSessionNotFoundError,
   isStreamFailureError,
@@ -10,6 +13,7 @@ import {
   type SessionID,
   type SessionListCursor,
 } from '../opencode/src/index.js';
+import type { OperationSpec } from '../opencode/src/runtime.js';
 import { eq, ok, rejects, run, test } from './harness.js';
 
 type Handler = (req: Request) => Promise<Response>;
@@ -179,9 +183,127 @@ test('cancel: AbortSignal before and during a call; timeout', async () => {
   setTimeout(() => during.abort(), 5);
   e = await rejects(p, 'aborted');
   ok(isClientError(e) && e.reason === 'cancelled', `cancelled while waiting: ${e}`);
-  e = await rejects(c.session.get({ sessionID: sid }, { timeout: 5 }), 'timeout');
+  e = await rejects(c.session.get({ sessionID: sid }, { timeout: 5, maxRetries: 0 }), 'timeout');
   ok(isClientError(e) && e.reason === 'timeout', `timeout: ${e}`);
   ok(e instanceof ClientError, 'ClientError class');
+});
+
+test('time limits: head, total, off; per client and per call; the defaults', async () => {
+  eq([DEFAULT_TIMEOUT, DEFAULT_HEAD_TIMEOUT, DEFAULT_MAX_RETRIES], [60000, 30000, 2], 'the defaults');
+  const silent = () => new Promise<Response>(() => undefined); // accepts, never answers
+  const { c } = client(silent, { headTimeout: 20, maxRetries: 0 });
+  let e = await rejects(c.session.get({ sessionID: sid }), 'head');
+  ok(isClientError(e) && e.reason === 'timeout' && e.message.includes('no response head within 20 ms'), `${e}`);
+  e = await rejects(c.session.get({ sessionID: sid }, { headTimeout: 30 }), 'head per call');
+  ok(isClientError(e) && e.message.includes('within 30 ms'), `${e}`);
+  // a stream open too
+  e = await rejects(c.session.events({ sessionID: sid }).next(), 'stream head');
+  ok(isClientError(e) && e.reason === 'timeout' && e.message.includes('no response head'), `${e}`);
+  // off per call: the client's signal (either one cancels) ends it instead
+  const stop = new AbortController();
+  const { c: d } = client(silent, { headTimeout: 20, maxRetries: 0, signal: stop.signal });
+  const p = d.session.get({ sessionID: sid }, { headTimeout: 0, timeout: 0 });
+  setTimeout(() => stop.abort(), 200);
+  e = await rejects(p, 'off: cancelled by the client signal');
+  ok(isClientError(e) && e.reason === 'cancelled', `${e}`);
+  // the head arrives, the body never ends: the total timeout
+  const stalled = async () =>
+    new Response(new ReadableStream<Uint8Array>({ start() {} }), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  const { c: s } = client(stalled, { headTimeout: 20, timeout: 60, maxRetries: 0 });
+  e = await rejects(s.session.get({ sessionID: sid }), 'total');
+  ok(isClientError(e) && e.reason === 'timeout' && e.message.includes('total timeout'), `${e}`);
+  // a late answer with the head timeout off (client) gets through
+  const late = () => new Promise<Response>((r) => setTimeout(() => r(json(200, { data: { id: 'ses_1' } })), 150));
+  const { c: l } = client(late, { headTimeout: 0, maxRetries: 0 });
+  eq(((await l.session.get({ sessionID: sid })) as { id: string }).id, 'ses_1', 'head timeout off');
+  const { c: l2 } = client(late, { headTimeout: 20, maxRetries: 0 });
+  eq(((await l2.session.get({ sessionID: sid }, { headTimeout: 0 })) as { id: string }).id, 'ses_1', 'off per call');
+  // a stream's head arrives, then silence: no timeout by default, the idle timeout when set
+  const sse = async () =>
+    new Response(new ReadableStream<Uint8Array>({ start() {} }), {
+      status: 200,
+      headers: { 'Content-Type': 'text/event-stream' },
+    });
+  const { c: st } = client(sse, { headTimeout: 20, idleTimeout: 50 });
+  e = await rejects(st.session.events({ sessionID: sid }).next(), 'idle');
+  ok(isClientError(e) && e.reason === 'timeout' && e.message.includes('idle timeout'), `${e}`);
+});
+
+test('retries: on by default, Retry-After, POST only with a key, cancel ends the wait', async () => {
+  let n = 0;
+  const flaky = async () => (n++ === 0 ? json(503, {}, { 'retry-after-ms': '1' }) : json(200, { data: { id: 'ses_1' } }));
+  const { c, seen } = client(flaky);
+  eq(((await c.session.get({ sessionID: sid })) as { id: string }).id, 'ses_1', '503 then 200, no option set');
+  eq(seen.length, 2, 'two attempts');
+  // three attempts in all, then the last answer
+  const always = async () => json(503, {}, { 'retry-after': '0' });
+  const a = client(always);
+  let e = await rejects(a.c.session.get({ sessionID: sid }), '503 thrice');
+  ok(isClientError(e) && e.status === 503, `${e}`);
+  eq(a.seen.length, 3, 'three attempts');
+  const a0 = client(always, { maxRetries: 0 });
+  await rejects(a0.c.session.get({ sessionID: sid }), 'off');
+  eq(a0.seen.length, 1, 'maxRetries 0: one attempt');
+  const a1 = client(always);
+  await rejects(a1.c.session.get({ sessionID: sid }, { maxRetries: 1 }), 'per call');
+  eq(a1.seen.length, 2, 'maxRetries 1 per call');
+  // a POST without a key is sent once; with one it is retried, the same key each time
+  const b = client(always);
+  await rejects(b.c.session.create({}), 'post');
+  eq(b.seen.length, 1, 'POST without a key: once');
+  await rejects(b.c.session.create({}, { idempotencyKey: 'auto' }), 'post keyed');
+  eq(b.seen.length, 4, 'POST with a key: three attempts');
+  const keys = b.seen.slice(1).map((r) => r.headers.get('idempotency-key') ?? '');
+  const k0 = keys[0] ?? '';
+  ok(/^[0-9a-f-]{36}$/.test(k0), `a UUID: ${k0}`);
+  eq(keys, [k0, k0, k0], 'the same key on each attempt');
+  // a cancel during the wait ends it at once
+  const slow = client(async () => json(503, {}, { 'retry-after': '30' }));
+  const stop = new AbortController();
+  const p = slow.c.session.get({ sessionID: sid }, { signal: stop.signal });
+  setTimeout(() => stop.abort(), 50);
+  e = await rejects(p, 'cancelled while waiting');
+  ok(isClientError(e) && e.reason === 'cancelled' && e.message.includes('waiting to retry after HTTP 503'), `${e}`);
+  eq(slow.seen.length, 1, 'no second attempt');
+  // a 404 is not retried; a transport error is
+  const nf = client(async () => json(404, notFound));
+  await rejects(nf.c.session.get({ sessionID: sid }), '404');
+  eq(nf.seen.length, 1, '404 once');
+  let m = 0;
+  const cut = client(async () => {
+    if (m++ === 0) throw new TypeError('fetch failed');
+    return json(200, { data: { id: 'ses_1' } });
+  });
+  await cut.c.session.get({ sessionID: sid });
+  eq(cut.seen.length, 2, 'a transport error, then success');
+});
+
+test('a declared idempotency header: a generated key, kept across retries; the caller\'s wins', async () => {
+  let n = 0;
+  const { c, seen } = client(async () => (n++ % 2 === 0 ? json(503, {}, { 'retry-after': '0' }) : new Response(null, { status: 201 })));
+  const op: OperationSpec = {
+    id: 'orders.create',
+    method: 'POST',
+    path: '/orders',
+    params: [['key', 'X-Idempotency-Key', 'header', 'simple', false, false]],
+    status: 201,
+    encoding: 'none',
+    errors: [],
+    idempotencyHeader: 'X-Idempotency-Key',
+  };
+  await c.call(op, {});
+  eq(seen.length, 2, 'a POST retried');
+  const k = seen[0]!.headers.get('x-idempotency-key') ?? '';
+  ok(/^[0-9a-f-]{36}$/.test(k), `generated: ${k}`);
+  eq(seen[1]!.headers.get('x-idempotency-key'), k, 'the same key on the retry');
+  await c.call(op, { key: 'mine' });
+  eq([seen[2]!.headers.get('x-idempotency-key'), seen[3]!.headers.get('x-idempotency-key')], ['mine', 'mine'], 'the parameter');
+  await c.call(op, {}, { idempotencyKey: 'opt' });
+  eq(seen[4]!.headers.get('x-idempotency-key'), 'opt', 'the option, in the declared header');
+  eq(seen[4]!.headers.get('idempotency-key'), null, 'not in the client\'s default header');
 });
 
 /** An SSE response whose body the test feeds; records cancellation. */

@@ -9,13 +9,18 @@
 extern "C" {
 #endif
 
-/* The one global initialisation (libcurl); call once before any client. */
+/* The one global initialisation (libcurl). Optional: the first client does it when the program did not. */
 oc_status oc_global_init(void);
 void oc_global_cleanup(void);
 
 /* A new client in *out (owned by the caller; oc_client_free). opts is copied (its transport is borrowed).
  * Fails with INVALID_ARGUMENT when the linked libsdkrt does not serve this SDK's version. */
 oc_status oc_client_new(oc_client **out, const oc_client_options *opts, oc_error **err);
+/* oc_client_new configured from the environment (README.md lists the names): base_url from opts, else
+ * OC_BASE_URL, else the contract's server; each security scheme's secret from OC_<SCHEME>_TOKEN
+ * (OC_<SCHEME>_USERNAME and _PASSWORD for HTTP Basic; without schemes OC_USERNAME, OC_PASSWORD or
+ * OC_TOKEN) after opts' own credentials. opts may be NULL. */
+oc_status oc_client_new_from_env(oc_client **out, const oc_client_options *opts, oc_error **err);
 void oc_client_free(oc_client *client); /* NULL is a no-op */
 /* Release a non-JSON body returned by an operation. NULL is a no-op. */
 void oc_bytes_free(oc_bytes *bytes);

@@ -72,13 +72,19 @@ typedef sdkrt_auth_kind oc_auth_kind;
 #define OC_AUTH_BEARER SDKRT_AUTH_BEARER
 #define OC_AUTH_API_KEY SDKRT_AUTH_API_KEY
 
-/* Retries of unary calls, off by default (oc_client_options.retry, per call oc_call_options.retry):
- * idempotent methods, or calls with an idempotency key (oc_call_options.idempotency_key,
- * OC_IDEMPOTENCY_AUTO for a generated one); backoff with jitter, Retry-After honoured. */
+/* Retries of unary calls, on by default: 3 attempts (oc_client_options.retry, per call oc_call_options.retry;
+ * OC_RETRY_POLICY_OFF for one): idempotent methods, or calls with an idempotency key
+ * (oc_call_options.idempotency_key, OC_IDEMPOTENCY_AUTO for a generated one); backoff with
+ * jitter, Retry-After honoured. */
 typedef sdkrt_retry_policy oc_retry_policy;
 #define OC_RETRY_POLICY_INIT SDKRT_RETRY_POLICY_INIT
+#define OC_RETRY_POLICY_OFF SDKRT_RETRY_POLICY_OFF
 typedef sdkrt_retry_info oc_retry_info; /* what oc_retry_policy.on_retry sees */
 #define OC_IDEMPOTENCY_AUTO SDKRT_IDEMPOTENCY_AUTO
+
+/* Timeouts (connect 10 s, response head 30 s, unary total 60 s, stream idle none): 0 in options
+ * is the default (the client's, in call options), OC_TIMEOUT_OFF none. */
+#define OC_TIMEOUT_OFF SDKRT_TIMEOUT_OFF
 
 /* The in-memory transport (tests without a server): what its handler sees and fills. */
 typedef sdkrt_memory_request oc_memory_request;
