@@ -13,12 +13,17 @@
 
 #define MAX_LIST 64
 
+/* A signal handler reaches the run only through these (the token's trigger is
+ * async-signal-safe: it ends the requests in flight at once). */
 static volatile sig_atomic_t interrupted;
+static sdkrt_cancel *volatile interrupt_token;
 
 static void on_signal(int sig)
 {
     (void)sig;
     interrupted = 1;
+    if (interrupt_token)
+        sdkrt_cancel_trigger(interrupt_token);
 }
 
 static void usage(FILE *f)
@@ -27,14 +32,17 @@ static void usage(FILE *f)
         "usage: sdkc conform CONTRACT --base-url URL [--auth SCHEME=ENV]... [--header 'K: V']...\n"
         "                    [--param NAME=VALUE]... [--password-env VAR] [--username USER]\n"
         "                    [--include GLOB]... [--skip GLOB=REASON]... [--checks LIST]\n"
-        "                    [--report FILE.json] [--known FILE.json] [--timeout-ms N]\n"
-        "                    [--stream-ms N] [-j N] [--max-time SECONDS] [--verbose] [--quiet]\n"
+        "                    [--report FILE.json] [--junit FILE.xml] [--known FILE.json]\n"
+        "                    [--timeout-ms N]\n"
+        "                    [--stream-ms N] [-j N] [--max-time SECONDS] [--ca-file FILE.pem]\n"
+        "                    [--insecure] [--verbose] [--quiet]\n"
         "Probes a live server with requests built from CONTRACT (OpenAPI, or sdkc-ir/1 JSON)\n"
         "and reports every deviation from it. --auth takes a security scheme of the contract\n"
         "and an environment variable holding its secret (HTTP basic: user:password). Exit\n"
         "status: 0 conformant, 1 deviations found (with --known: deviations differ from the\n"
-        "reviewed list), 2 usage or contract errors, 3 nothing was really checked (every\n"
-        "operation skipped, refused or unreachable).\n",
+        "reviewed list), 2 usage, contract or file errors (nothing sent), 3 the run stopped\n"
+        "(--max-time, SIGINT; before 1) or nothing was really checked (every operation\n"
+        "skipped, refused or unreachable).\n",
         f);
     fputs("checks:", f);
     for (size_t i = 0; sdkc_conform_check_name(i); i++)
@@ -140,6 +148,7 @@ typedef struct cli {
     const char *auth[MAX_LIST]; /* SCHEME=ENV as given */
     size_t nauth;
     sdkrt_credential creds[MAX_LIST];
+    const char *cred_envs[MAX_LIST]; /* the variable each came from, for curl lines */
     size_t ncreds;
     char *owned[4 * MAX_LIST]; /* copies to free */
     size_t nowned;
@@ -188,6 +197,7 @@ static bool add_auth(cli *c, const sdkc_ir *ir, const char *arg)
     }
     sdkrt_credential *cr = &c->creds[c->ncreds];
     memset(cr, 0, sizeof *cr);
+    c->cred_envs[c->ncreds] = env;
     cr->scheme = s->name;
     if (s->type && strcmp(s->type, "http") == 0 && s->scheme &&
         strcasecmp(s->scheme, "basic") == 0) {
@@ -228,16 +238,38 @@ static bool add_header(cli *c, const char *arg)
     return true;
 }
 
+/* Can path be written? Checked before the first request, so that a run is never lost to a
+ * typo. A file this check creates is removed again. */
+static bool writable(const char *option, const char *path)
+{
+    FILE *probe = fopen(path, "r");
+    bool existed = probe != NULL;
+    if (probe)
+        fclose(probe);
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "sdkc conform: %s %s: cannot be written\n", option, path);
+        return false;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return true;
+}
+
 int sdkc_conform_main(int argc, char **argv)
 {
     const char *contract = NULL, *base_url = NULL, *password_env = NULL, *username = NULL;
-    const char *report_path = NULL, *known_path = NULL, *checks_arg = NULL;
+    const char *report_path = NULL, *known_path = NULL, *checks_arg = NULL, *junit_path = NULL;
     long timeout_ms = 0, stream_ms = 0, jobs = 1, max_time = 0;
-    bool verbose = false, quiet = false;
+    bool verbose = false, quiet = false, insecure = false;
+    const char *ca_file = NULL;
+    sdkrt_cancel *cancel = NULL;
     int rc = 2;
     sdkc_compiled *c = NULL;
     sdkc_conform_report *report = NULL;
     char *errmsg = NULL;
+    json_t *known = NULL;
     bool global = false;
     cli *cl = calloc(1, sizeof *cl);
     if (!cl)
@@ -250,7 +282,7 @@ int sdkc_conform_main(int argc, char **argv)
             "--base-url", "--password-env", "--username",   "--include",   "--skip",
             "--report",   "--known",        "--timeout-ms", "--stream-ms", "--auth",
             "--header",   "--param",        "--checks",     "-j",          "--jobs",
-            "--max-time"};
+            "--max-time", "--ca-file",      "--junit"};
         bool takes = false;
         for (size_t k = 0; k < sizeof takes_value / sizeof takes_value[0]; k++)
             takes = takes || strcmp(a, takes_value[k]) == 0;
@@ -274,6 +306,10 @@ int sdkc_conform_main(int argc, char **argv)
             verbose = true;
         } else if (strcmp(a, "--quiet") == 0) {
             quiet = true;
+        } else if (strcmp(a, "--insecure") == 0) {
+            insecure = true;
+        } else if (strcmp(a, "--ca-file") == 0) {
+            ca_file = argv[++i];
         } else if (strcmp(a, "--base-url") == 0) {
             base_url = argv[++i];
         } else if (strcmp(a, "--password-env") == 0) {
@@ -282,6 +318,8 @@ int sdkc_conform_main(int argc, char **argv)
             username = argv[++i];
         } else if (strcmp(a, "--report") == 0) {
             report_path = argv[++i];
+        } else if (strcmp(a, "--junit") == 0) {
+            junit_path = argv[++i];
         } else if (strcmp(a, "--known") == 0) {
             known_path = argv[++i];
         } else if (strcmp(a, "--checks") == 0) {
@@ -351,6 +389,23 @@ int sdkc_conform_main(int argc, char **argv)
             goto done;
         }
     }
+    /* Every file argument is read or checked before the first request. */
+    if (known_path && !(known = sdkc_conform_known_load(known_path, stderr))) {
+        fprintf(stderr, "sdkc conform: --known %s: not a list of reviewed deviations\n",
+                known_path);
+        goto done;
+    }
+    if ((report_path && !writable("--report", report_path)) ||
+        (junit_path && !writable("--junit", junit_path)))
+        goto done;
+    if (ca_file) {
+        FILE *f = fopen(ca_file, "r");
+        if (!f) {
+            fprintf(stderr, "sdkc conform: --ca-file %s: cannot be read\n", ca_file);
+            goto done;
+        }
+        fclose(f);
+    }
     c = load(contract);
     if (!c)
         goto done;
@@ -374,6 +429,11 @@ int sdkc_conform_main(int argc, char **argv)
         goto done;
     }
     global = true;
+    if (sdkrt_cancel_new(&cancel) != SDKRT_OK) {
+        fprintf(stderr, "sdkc conform: out of memory or file descriptors\n");
+        goto done;
+    }
+    interrupt_token = cancel;
     /* The first SIGINT or SIGTERM stops sending probes; the report is still written. */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -403,6 +463,11 @@ int sdkc_conform_main(int argc, char **argv)
     o.jobs = (int)jobs;
     o.max_time_ms = max_time * 1000;
     o.stop = &interrupted;
+    o.cancel = cancel;
+    o.ca_file = ca_file;
+    o.insecure = insecure;
+    o.credential_envs = cl->cred_envs;
+    o.password_env = password_env;
     sdkc_status st = sdkc_conform_run(&report, ir, &o, &errmsg);
     if (st != SDKC_OK) {
         fprintf(stderr, "sdkc conform: %s\n", errmsg ? errmsg : sdkc_status_str(st));
@@ -417,11 +482,21 @@ int sdkc_conform_main(int argc, char **argv)
         }
         json_decref(j);
     }
+    if (junit_path) {
+        FILE *f = fopen(junit_path, "w");
+        bool ok = f && sdkc_conform_report_junit(report, f) == 0;
+        if (f && fclose(f) != 0)
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "sdkc conform: cannot write %s\n", junit_path);
+            goto done;
+        }
+    }
     if (!quiet)
         sdkc_conform_report_print(report, stdout, verbose);
     long diffs = 0;
-    if (known_path) {
-        diffs = sdkc_conform_compare_known(report, known_path, stderr);
+    if (known) {
+        diffs = sdkc_conform_compare_known_json(report, known, stderr);
         if (diffs < 0)
             goto done;
         if (!quiet || diffs)
@@ -430,11 +505,15 @@ int sdkc_conform_main(int argc, char **argv)
     } else {
         diffs = (long)sdkc_conform_report_deviations(report);
     }
-    if (diffs) {
-        rc = 1;
-    } else if (sdkc_conform_report_stopped(report)) {
-        fprintf(stderr, "sdkc conform: the run stopped before every probe was sent\n");
+    /* Precedence (docs/conformance.md): 2 before any request; 3 for a stopped run, whatever
+       it found (unsent probes make its deviations, and a --known comparison, incomplete); then
+       1 for deviations; then 3 when nothing was checked; else 0. */
+    if (sdkc_conform_report_stopped(report)) {
+        fprintf(stderr, "sdkc conform: the run stopped before every probe was sent (%s)\n",
+                diffs ? "deviations were found all the same" : "no deviation so far");
         rc = 3;
+    } else if (diffs) {
+        rc = 1;
     } else if (sdkc_conform_report_probed(report) == 0) {
         fprintf(stderr,
                 "sdkc conform: nothing was really checked: no operation got a valid probe "
@@ -449,8 +528,16 @@ done:
         free(cl->owned[i]);
     free(cl);
     free(errmsg);
+    json_decref(known);
     sdkc_conform_report_free(report);
     sdkc_compiled_free(c);
+    if (cancel) {
+        /* no handler may reach the token once it is freed */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        interrupt_token = NULL;
+        sdkrt_cancel_free(cancel);
+    }
     if (global)
         sdkrt_global_cleanup();
     return rc;

@@ -92,14 +92,32 @@ typedef struct runner {
     pthread_mutex_t mu;       /* report, store, probed */
     /* phase queue */
     const sdkc_operation **queue;
-    size_t nqueue, next;
+    size_t nqueue;
+    unsigned char *state; /* per queue entry: QUEUED, RUNNING, DONE */
+    bool *needs;          /* nqueue x nqueue: needs[i * nqueue + j], entry i waits for j */
+    pthread_cond_t cv;    /* an entry is done (with mu) */
+    /* A malformed body went unanswered for the whole timeout (with mu): the server (Prism 5.16,
+       for one) never answers such bodies, so the other malformed-body probes are a note each,
+       not a timeout each. The probe that saw it, for the note. */
+    char *malformed_hang;
+    const sdkrt_transport *inner; /* what the workers' clients send through */
+    sdkrt_transport *own_inner;   /* the libcurl transport made for the run, or NULL */
+    conform_secret *secrets;      /* for curl lines: each secret and its variable's name */
+    size_t nsecrets;
 } runner;
+
+enum { QUEUED, RUNNING, DONE };
 
 /* Per thread: its own validator and arena. */
 typedef struct worker {
     runner *rn;
     sdkc_validation *val;
     sdkc_arena *arena;
+    /* The worker's clients send through rec, which writes each request's curl line into curl
+       (new, or NULL) and hands it to the run's transport. */
+    sdkrt_transport rec;
+    sdkrt_client *client, *anon;
+    char *curl;
 } worker;
 
 typedef enum probe_mode {
@@ -484,7 +502,8 @@ static void padd(probe_ctx *pc, const char *check, sdkc_verdict v, const char *p
     va_list ap;
     va_start(ap, fmt);
     pthread_mutex_lock(&pc->rn->mu);
-    conform_vadd(pc->rn->r, pc->op->id, pc->probe, check, v, path, rule, fmt, ap);
+    conform_vadd(pc->rn->r, pc->op->id, pc->probe, check, v, path, rule,
+                 v == SDKC_VERDICT_DEVIATION ? pc->wk->curl : NULL, fmt, ap);
     pthread_mutex_unlock(&pc->rn->mu);
     va_end(ap);
 }
@@ -709,7 +728,9 @@ static json_t *judge(probe_ctx *pc, int status, const char *ct, const char *body
             ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "no content");
         goto expect;
     }
-    if (len == 0 && !ct) {
+    if (len == 0 && (!ct || status == 204 || status == 205 || status == 304)) {
+        /* 204, 205 and 304 carry no body whatever Content-Type says (RFC 9110 15.3.5, 15.3.6,
+           15.4.5): an empty one is no JSON to judge */
         ADD(pc, CHECK_CONTENT_TYPE, SDKC_VERDICT_PASS, NULL, NULL, "empty body");
         goto expect;
     }
@@ -1066,6 +1087,13 @@ static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan
             } else {
                 v = synth(wk, plan->mode, p->type, &why);
                 plan->made_up = true;
+                if (json_is_string(v) && json_string_length(v) == 0) {
+                    /* the shortest string (minLength 0) is no path segment: the filler,
+                       where the schema takes it */
+                    json_decref(v);
+                    v = fitting(wk, p, json_string("conform"));
+                    why = "an empty string is no path segment, and \"conform\" does not fit";
+                }
                 if (!v)
                     plan_why(plan, "path parameter", p->wire_name, why);
             }
@@ -1161,6 +1189,7 @@ typedef struct watchdog {
     bool done, started;
     struct timespec until; /* CLOCK_REALTIME; moved by watchdog_rearm */
     sdkrt_cancel *cancel;
+    const sdkrt_cancel *run; /* the run's token (an interrupt), or NULL */
 } watchdog;
 
 static struct timespec realtime_in(long ms)
@@ -1184,9 +1213,16 @@ static void *watchdog_main(void *arg)
         if (w->done)
             break;
         struct timespec until = w->until;
-        int rc = pthread_cond_timedwait(&w->cv, &w->mu, &until);
+        /* an interrupt is seen within 50 ms */
+        struct timespec slice = realtime_in(50);
+        bool sliced = w->run && (slice.tv_sec < until.tv_sec ||
+                                 (slice.tv_sec == until.tv_sec && slice.tv_nsec < until.tv_nsec));
+        int rc = pthread_cond_timedwait(&w->cv, &w->mu, sliced ? &slice : &until);
+        if (w->run && sdkrt_cancel_is_triggered(w->run))
+            break;
         /* a rearm moved the deadline: wait again for the new one */
-        if (rc == ETIMEDOUT && w->until.tv_sec == until.tv_sec && w->until.tv_nsec == until.tv_nsec)
+        if (rc == ETIMEDOUT && !sliced && w->until.tv_sec == until.tv_sec &&
+            w->until.tv_nsec == until.tv_nsec)
             break;
     }
     bool fire = !w->done;
@@ -1207,10 +1243,11 @@ static void watchdog_rearm(watchdog *w, long ms)
     pthread_mutex_unlock(&w->mu);
 }
 
-static bool watchdog_start(watchdog *w, sdkrt_cancel *c, long ms)
+static bool watchdog_start(watchdog *w, sdkrt_cancel *c, const sdkrt_cancel *run, long ms)
 {
     memset(w, 0, sizeof *w);
     w->cancel = c;
+    w->run = run;
     w->until = realtime_in(ms);
     if (pthread_mutex_init(&w->mu, NULL) != 0)
         return false;
@@ -1358,12 +1395,13 @@ static void run_stream(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
     co.on_response = stream_opened;
     co.userdata = &sw;
     long open_ms = co.timeout_ms;
+    /* watched from the start: an interrupt ends the wait for the stream's headers too */
+    wd_ok = watchdog_start(&wd, cancel, rn->opts->cancel, open_ms);
     if (sdkrt_client_stream(client, req, &co, &stream, &err) != SDKRT_OK) {
         ADD(pc, "transport", SDKC_VERDICT_SKIP, NULL, NULL, "could not open the stream: %s",
             sdkrt_error_message(err));
         goto done;
     }
-    wd_ok = watchdog_start(&wd, cancel, sw.opened ? sw.watch_ms : open_ms);
     size_t frames = 0;
     for (;;) {
         sdkrt_stream_event e;
@@ -1465,7 +1503,7 @@ static void run_probe(worker *wk, const sdkc_operation *op, const char *probe, r
     sdkc_buf desc = SDKC_BUF_INIT;
     sdkrt_request *req = build(wk, op, plan, &desc);
     probe_ctx pc = {wk, rn, op, probe, desc.data ? desc.data : op->path, plan->mode, 0, false};
-    sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? rn->anon : rn->client;
+    sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? wk->anon : wk->client;
     memset(out, 0, sizeof *out);
     if (!req)
         rn->r->oom = true;
@@ -1489,6 +1527,8 @@ static void send_probe(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
     sdkrt_error *err = NULL;
     if (keep)
         *keep = NULL;
+    free(pc->wk->curl); /* the line of this probe's request, once sent */
+    pc->wk->curl = NULL;
     if (past_deadline(rn)) {
         ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "not sent: the run was stopped (%s)",
             rn->opts->stop && *rn->opts->stop ? "interrupted" : "--max-time reached");
@@ -1500,9 +1540,20 @@ static void send_probe(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
     }
     sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
     co.timeout_ms = request_timeout(rn, rn->timeout_ms);
+    co.cancel = rn->opts->cancel;
     if (sdkrt_client_send(client, req, &co, &resp, &err) != SDKRT_OK) {
         if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT && co.timeout_ms == rn->timeout_ms &&
-            check_on(rn, CHECK_TIMEOUT))
+            pc->mode == MODE_MALFORMED_BODY) {
+            pthread_mutex_lock(&rn->mu);
+            if (!rn->malformed_hang && !(rn->malformed_hang = xstrdup(pc->desc)))
+                rn->r->oom = true;
+            pthread_mutex_unlock(&rn->mu);
+        }
+        if (sdkrt_error_reason(err) == SDKRT_REASON_CANCELLED)
+            ADD(pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "cut short by an interrupt; %s",
+                pc->desc);
+        else if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT &&
+                 co.timeout_ms == rn->timeout_ms && check_on(rn, CHECK_TIMEOUT))
             ADD(pc, CHECK_TIMEOUT, SDKC_VERDICT_DEVIATION, NULL, NULL,
                 "no answer within %ld ms; %s", co.timeout_ms, pc->desc);
         else if (sdkrt_error_reason(err) == SDKRT_REASON_TIMEOUT && co.timeout_ms == rn->timeout_ms)
@@ -1684,7 +1735,7 @@ static void reference_fetch(worker *wk, const sdkc_operation *op, reference *ref
     sdkrt_response *resp = NULL;
     memset(&out, 0, sizeof out);
     if (req && !plan.why)
-        send_probe(&pc, wk->rn->client, req, NULL, &out, &resp);
+        send_probe(&pc, wk->client, req, NULL, &out, &resp);
     json_t *items = out.body ? items_of(pg, out.body) : NULL;
     if (json_is_array(items)) {
         ref->have = true;
@@ -1696,7 +1747,7 @@ static void reference_fetch(worker *wk, const sdkc_operation *op, reference *ref
         sdkrt_error *err = NULL;
         if (pg->style == SDKC_PAGE_CURSOR_OBJECT)
             ref->whole = !cursor_of(pg, out.body, pg->next_field);
-        else if (sdkrt_page_next(&next, wk->rn->client, &d, req, resp, &err) == SDKRT_OK)
+        else if (sdkrt_page_next(&next, wk->client, &d, req, resp, &err) == SDKRT_OK)
             ref->whole = !next;
         sdkrt_request_free(next);
         sdkrt_error_free(err);
@@ -1741,6 +1792,21 @@ static bool reference_compare(probe_ctx *pc, const reference *ref, const key_lis
                 ref->keys.n);
             return true;
         }
+    return false;
+}
+
+/* Is the pagination's items field an optional field of the success result? (A top-level array
+ * or a nested path is never optional here.) */
+static bool items_optional(const sdkc_operation *op)
+{
+    const sdkc_pagination *pg = op->pagination;
+    const sdkc_type *t = unwrap_nullable(op->success.type);
+    if (!pg || !pg->items_field || strchr(pg->items_field, '.') || !t ||
+        t->kind != SDKC_TYPE_OBJECT)
+        return false;
+    for (size_t i = 0; i < t->u.object.nfields; i++)
+        if (strcmp(t->u.object.fields[i].wire_name, pg->items_field) == 0)
+            return !t->u.object.fields[i].required;
     return false;
 }
 
@@ -1791,8 +1857,15 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
         probe_out out;
         sdkrt_response *resp = NULL;
         memset(&out, 0, sizeof out);
-        send_probe(&pc, rn->client, req, NULL, &out, &resp);
+        send_probe(&pc, wk->client, req, NULL, &out, &resp);
         json_t *its = out.body ? items_of(pg, out.body) : NULL;
+        json_t *none = NULL;
+        if (!its && out.body && items_optional(op)) {
+            /* an optional items array left out: a page of no items, not a deviation */
+            its = none = json_array();
+            if (!none)
+                rn->r->oom = true;
+        }
         if (!json_is_array(its)) {
             if (out.body)
                 ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "items",
@@ -1819,15 +1892,25 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
             if (!keys_push(&items, k))
                 rn->r->oom = true;
         }
+        json_decref(none);
         sdkrt_request *next = NULL;
-        if (sdkrt_page_next(&next, rn->client, &d, req, resp, &err) != SDKRT_OK) {
-            ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "next",
-                "no next page can be made of page %zu: %s; %s", pages, sdkrt_error_message(err),
-                pc.desc);
+        if (sdkrt_page_next(&next, wk->client, &d, req, resp, &err) != SDKRT_OK) {
+            const char *msg = sdkrt_error_message(err);
+            if (msg && strstr(msg, "leaves the API's origin")) {
+                /* Not following another origin is the client's safety policy (credentials go
+                   nowhere else), not something the contract forbids: a note, and the walk
+                   ends there. */
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
+                    "the walk stopped after page %zu: %s; %s", pages, msg, pc.desc);
+                cut = true;
+            } else {
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "next",
+                    "no next page can be made of page %zu: %s; %s", pages, msg, pc.desc);
+                bad = true;
+            }
             sdkrt_error_free(err);
-            bad = true;
         }
-        whole = !next && !bad;
+        whole = !next && !bad && !cut;
         probe_out_cleanup(&out);
         sdkrt_response_free(resp);
         sdkrt_request_free(req);
@@ -2289,7 +2372,11 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
                 last = &op->params[i];
         json_t *u = unknown_value(last);
         sdkc_buf_printf(&why_buf, "an unknown %s", last->wire_name);
-        if (u && expect_error(op, 404, NULL, why_buf.data, &ex))
+        /* `default` covers every status but says nothing of a 404: only an exact 404 or a 4XX
+           range is a declared answer to an unknown id */
+        const sdkc_error_status *es404 = error_status(op, 404);
+        if (u && es404 && es404->status != SDKC_STATUS_DEFAULT &&
+            expect_error(op, 404, NULL, why_buf.data, &ex))
             probe_mode_op(wk, op, "unknown-id", MODE_UNKNOWN_ID, &ex, NULL);
         json_decref(u);
         sdkc_buf_cleanup(&why_buf);
@@ -2313,7 +2400,19 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
         if (!expect_error(op, 400, "InvalidRequestError", "a body that is not JSON", &e) ||
             !e.tag || strcmp(e.tag, "InvalidRequestError") != 0)
             e = (expectation){0, NULL, "a body that is not JSON"};
-        probe_mode_op(wk, op, "malformed-body", MODE_MALFORMED_BODY, &e, NULL);
+        pthread_mutex_lock(&rn->mu);
+        char *hang = rn->malformed_hang ? xstrdup(rn->malformed_hang) : NULL;
+        pthread_mutex_unlock(&rn->mu);
+        if (hang) {
+            probe_ctx m = {wk, rn, op, "malformed-body", op->path, MODE_MALFORMED_BODY, 0, false};
+            ADD(&m, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
+                "not sent: the server at %s answered no body that is not JSON within %ld ms "
+                "(%s), so no other is sent",
+                rn->opts->base_url ? rn->opts->base_url : "?", rn->timeout_ms, hang);
+            free(hang);
+        } else {
+            probe_mode_op(wk, op, "malformed-body", MODE_MALFORMED_BODY, &e, NULL);
+        }
     }
     /* no-credentials: where the contract requires credentials and the valid probe sent some */
     if (rn->anon && sends_credentials(rn, op) && check_on(rn, CHECK_IGNORED_AUTH) && !no_id) {
@@ -2333,33 +2432,215 @@ static void probe_operation(worker *wk, const sdkc_operation *op)
     }
 }
 
+/* ---- the stateful order under -j N ---- */
+
+/* Does t hold a string of brand b (at any depth)? */
+static bool type_has_brand(const sdkc_type *t, const sdkc_brand *b, int depth)
+{
+    if (!t || depth > 16)
+        return false;
+    switch (t->kind) {
+    case SDKC_TYPE_STRING:
+        return t->u.str.brand == b;
+    case SDKC_TYPE_NULLABLE:
+        return type_has_brand(t->u.nullable.inner, b, depth + 1);
+    case SDKC_TYPE_OBJECT:
+        for (size_t i = 0; i < t->u.object.nfields; i++)
+            if (type_has_brand(t->u.object.fields[i].type, b, depth + 1))
+                return true;
+        return false;
+    case SDKC_TYPE_ARRAY:
+        return type_has_brand(t->u.array.items, b, depth + 1);
+    case SDKC_TYPE_UNION:
+        for (size_t i = 0; i < t->u.union_.nvariants; i++)
+            if (type_has_brand(t->u.union_.variants[i].type, b, depth + 1))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* Does a give b the value of one of b's path parameters that the run does not know yet (from
+ * --param or an earlier phase): a POST to the parameter's collection, an OpenAPI link to b, or a
+ * write whose answer holds the parameter's brand? Such a b waits for a under -j N, as it comes
+ * after it with -j 1. */
+static bool gives_id(runner *rn, const sdkc_operation *a, const sdkc_operation *b)
+{
+    bool linked = false;
+    for (size_t i = 0; i <= a->nmore_successes && !linked; i++) {
+        const sdkc_response_info *ri =
+            i ? &a->more_successes[i - 1].response : &a->success.response;
+        for (size_t j = 0; j < ri->nlinks; j++)
+            linked = linked ||
+                     (ri->links[j].operation_id && strcmp(ri->links[j].operation_id, b->id) == 0);
+    }
+    for (size_t i = 0; i < b->nparams; i++) {
+        const sdkc_param *p = &b->params[i];
+        if (p->in != SDKC_PARAM_PATH)
+            continue;
+        bool known = false;
+        for (size_t k = 0; k < rn->opts->nparams && !known; k++)
+            known = strcmp(rn->opts->params[k].name, p->wire_name) == 0;
+        sdkc_buf lk = SDKC_BUF_INIT;
+        sdkc_buf_printf(&lk, "%s:%s", b->id, p->wire_name);
+        known = known || (lk.data && store_get_str(rn, "link", lk.data));
+        sdkc_buf_cleanup(&lk);
+        if (known)
+            continue;
+        if (linked)
+            return true;
+        const sdkc_type *t = unwrap_nullable(p->type);
+        const sdkc_brand *brand = t && t->kind == SDKC_TYPE_STRING ? t->u.str.brand : NULL;
+        if (brand && brand->name && store_get_str(rn, "brand", brand->name))
+            continue;
+        if (brand && strcmp(a->method, "GET") != 0 && type_has_brand(a->success.type, brand, 0))
+            return true;
+        char *coll = collection_of(b->path, p->wire_name);
+        bool creates = coll && !store_get_str(rn, "coll", coll) && strcmp(a->method, "POST") == 0 &&
+                       strcmp(a->path, coll) == 0;
+        free(coll);
+        if (creates)
+            return true;
+    }
+    return false;
+}
+
+/* The next operation of the phase whose id givers are done: waits while one runs; with none
+ * running and none ready (givers that need each other), the first queued. NULL when all have
+ * started. Call with rn->mu held; returns the queue index in *at. */
+static const sdkc_operation *next_ready(runner *rn, size_t *at)
+{
+    for (;;) {
+        bool queued = false, running = false;
+        for (size_t i = 0; i < rn->nqueue; i++) {
+            running = running || rn->state[i] == RUNNING;
+            if (rn->state[i] != QUEUED)
+                continue;
+            queued = true;
+            bool ready = true;
+            for (size_t j = 0; j < rn->nqueue && ready; j++)
+                ready = !rn->needs[i * rn->nqueue + j] || rn->state[j] == DONE;
+            if (ready) {
+                *at = i;
+                return rn->queue[i];
+            }
+        }
+        if (!queued)
+            return NULL;
+        if (!running) {
+            for (size_t i = 0; i < rn->nqueue; i++)
+                if (rn->state[i] == QUEUED) {
+                    *at = i;
+                    return rn->queue[i];
+                }
+        }
+        pthread_cond_wait(&rn->cv, &rn->mu);
+    }
+}
+
 static void *worker_main(void *arg)
 {
     worker *wk = arg;
     runner *rn = wk->rn;
     for (;;) {
+        size_t at = 0;
         pthread_mutex_lock(&rn->mu);
-        const sdkc_operation *op = rn->next < rn->nqueue ? rn->queue[rn->next++] : NULL;
+        const sdkc_operation *op = next_ready(rn, &at);
+        if (op)
+            rn->state[at] = RUNNING;
         pthread_mutex_unlock(&rn->mu);
         if (!op)
             break;
         probe_operation(wk, op);
+        pthread_mutex_lock(&rn->mu);
+        rn->state[at] = DONE;
+        pthread_cond_broadcast(&rn->cv);
+        pthread_mutex_unlock(&rn->mu);
     }
     return NULL;
 }
 
-static bool worker_init(worker *wk, runner *rn)
+static sdkrt_status rec_send(void *self, const sdkrt_transport_request *req, sdkrt_response **out,
+                             sdkrt_error **err)
+{
+    worker *wk = self;
+    free(wk->curl);
+    wk->curl = conform_curl(req, wk->rn->secrets, wk->rn->nsecrets);
+    return wk->rn->inner->ops->send(wk->rn->inner->self, req, out, err);
+}
+
+static sdkrt_status rec_open(void *self, const sdkrt_transport_request *req, sdkrt_response **head,
+                             sdkrt_body_reader *reader, sdkrt_error **err)
+{
+    worker *wk = self;
+    free(wk->curl);
+    wk->curl = conform_curl(req, wk->rn->secrets, wk->rn->nsecrets);
+    return wk->rn->inner->ops->open(wk->rn->inner->self, req, head, reader, err);
+}
+
+static const sdkrt_transport_ops rec_ops = {rec_send, rec_open, NULL};
+
+/* co and anon (NULL: no anonymous client) are the run's client options; the worker's clients
+ * take them with its recording transport. */
+static bool worker_init(worker *wk, runner *rn, const sdkrt_client_options *co,
+                        const sdkrt_client_options *anon)
 {
     memset(wk, 0, sizeof *wk);
     wk->rn = rn;
+    wk->rec.ops = &rec_ops;
+    wk->rec.self = wk;
+    sdkrt_client_options o = *co;
+    o.transport = &wk->rec;
+    sdkrt_error *err = NULL;
+    bool ok = sdkrt_client_new(&wk->client, &o, &err) == SDKRT_OK;
+    if (ok && anon) {
+        o = *anon;
+        o.transport = &wk->rec;
+        ok = sdkrt_client_new(&wk->anon, &o, &err) == SDKRT_OK;
+    }
+    sdkrt_error_free(err);
     sdkc_validate_options vo = SDKC_VALIDATE_OPTIONS_INIT;
-    return sdkc_validation_new(&wk->val, &vo) == SDKC_OK && sdkc_arena_new(&wk->arena) == SDKC_OK;
+    return ok && sdkc_validation_new(&wk->val, &vo) == SDKC_OK &&
+           sdkc_arena_new(&wk->arena) == SDKC_OK;
 }
 
 static void worker_cleanup(worker *wk)
 {
     sdkc_validation_free(wk->val);
     sdkc_arena_free(wk->arena);
+    sdkrt_client_free(wk->client);
+    sdkrt_client_free(wk->anon);
+    free(wk->curl);
+}
+
+/* Each secret of the run with the name of the variable it came from (for curl lines). */
+static bool secrets_init(runner *rn, const sdkc_conform_options *o)
+{
+    rn->secrets = calloc(o->ncredentials + 1, sizeof *rn->secrets);
+    if (!rn->secrets)
+        return false;
+    for (size_t i = 0; i < o->ncredentials; i++) {
+        const sdkrt_credential *c = &o->credentials[i];
+        const char *env =
+            o->credential_envs && o->credential_envs[i] ? o->credential_envs[i] : "SECRET";
+        conform_secret *s = &rn->secrets[rn->nsecrets++];
+        s->env = env;
+        if (c->token) {
+            s->value = c->token;
+        } else {
+            s->value = c->password;
+            s->basic_user = c->username;
+            s->whole_pair = true;
+        }
+    }
+    if (o->password) {
+        conform_secret *s = &rn->secrets[rn->nsecrets++];
+        s->value = o->password;
+        s->env = o->password_env ? o->password_env : "PASSWORD";
+        s->basic_user = o->username ? o->username : "opencode";
+    }
+    return true;
 }
 
 /* Client options shared by both clients: base URL, transport, user agent, --header. The
@@ -2408,8 +2689,15 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
     rn.r = calloc(1, sizeof *rn.r);
     rn.probed = calloc(ir->nops ? ir->nops : 1, sizeof *rn.probed);
     rn.queue = calloc(ir->nops ? ir->nops : 1, sizeof *rn.queue);
+    rn.state = calloc(ir->nops ? ir->nops : 1, sizeof *rn.state);
     anon_headers = calloc(opts->nheaders ? opts->nheaders : 1, sizeof *anon_headers);
-    if (!rn.r || !rn.probed || !rn.queue || !anon_headers || pthread_mutex_init(&rn.mu, NULL)) {
+    if (!rn.r || !rn.probed || !rn.queue || !rn.state || !anon_headers ||
+        pthread_mutex_init(&rn.mu, NULL)) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
+    if (pthread_cond_init(&rn.cv, NULL)) {
+        pthread_mutex_destroy(&rn.mu);
         st = SDKC_ERR_NOMEM;
         goto done;
     }
@@ -2430,6 +2718,8 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
         co.username = opts->username ? opts->username : "opencode";
         co.password = opts->password;
     }
+    co.ca_file = opts->ca_file;
+    co.verify_tls = !opts->insecure;
     rn.have_credentials = opts->password || opts->ncredentials;
     if (!opts->base_url || sdkrt_client_new(&rn.client, &co, &err) != SDKRT_OK) {
         if (errmsg) {
@@ -2442,24 +2732,36 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
         st = SDKC_ERR_INVALID;
         goto done;
     }
+    sdkrt_client_options co_anon = co;
     if (rn.have_credentials) {
         size_t nh = 0;
         for (size_t i = 0; i < opts->nheaders; i++)
             if (!auth_header(&rn, opts->headers[i].name))
                 anon_headers[nh++] = opts->headers[i];
-        co.auth = SDKRT_AUTH_NONE;
-        co.username = co.password = NULL;
-        co.credentials = NULL;
-        co.credential_count = 0;
-        co.headers = anon_headers;
-        co.header_count = nh;
-        if (sdkrt_client_new(&rn.anon, &co, &err) != SDKRT_OK) {
+        co_anon.auth = SDKRT_AUTH_NONE;
+        co_anon.username = co_anon.password = NULL;
+        co_anon.credentials = NULL;
+        co_anon.credential_count = 0;
+        co_anon.headers = anon_headers;
+        co_anon.header_count = nh;
+        if (sdkrt_client_new(&rn.anon, &co_anon, &err) != SDKRT_OK) {
             st = SDKC_ERR_NOMEM;
             goto done;
         }
     }
+    rn.inner = opts->transport;
+    if (!rn.inner && sdkrt_curl_transport_new(&rn.own_inner, &err) != SDKRT_OK) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
+    if (!rn.inner)
+        rn.inner = rn.own_inner;
+    if (!secrets_init(&rn, opts)) {
+        st = SDKC_ERR_NOMEM;
+        goto done;
+    }
     for (int i = 0; i < jobs; i++) {
-        if (!worker_init(&workers[i], &rn)) {
+        if (!worker_init(&workers[i], &rn, &co, rn.anon ? &co_anon : NULL)) {
             worker_cleanup(&workers[i]);
             st = SDKC_ERR_NOMEM;
             goto done;
@@ -2467,7 +2769,7 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
         nworkers++;
     }
     for (int phase = 0; phase <= 3; phase++) {
-        rn.nqueue = rn.next = 0;
+        rn.nqueue = 0;
         for (size_t i = 0; i < ir->nops; i++) {
             const sdkc_operation *op = &ir->ops[i];
             if (!included(opts, op->id) || phase_of(op) != phase)
@@ -2475,6 +2777,16 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
             rn.r->operations++;
             rn.queue[rn.nqueue++] = op;
         }
+        free(rn.needs);
+        rn.needs = calloc(rn.nqueue * rn.nqueue + 1, sizeof *rn.needs);
+        if (!rn.needs) {
+            st = SDKC_ERR_NOMEM;
+            goto done;
+        }
+        memset(rn.state, QUEUED, ir->nops ? ir->nops : 1);
+        for (size_t i = 0; i < rn.nqueue; i++)
+            for (size_t j = 0; j < rn.nqueue; j++)
+                rn.needs[i * rn.nqueue + j] = i != j && gives_id(&rn, rn.queue[j], rn.queue[i]);
         int started = 0;
         for (int i = 1; i < nworkers && (size_t)i < rn.nqueue; i++)
             if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) == 0)
@@ -2497,16 +2809,23 @@ done:
     sdkrt_error_free(err);
     sdkrt_client_free(rn.client);
     sdkrt_client_free(rn.anon);
+    sdkrt_transport_free(rn.own_inner); /* after every client that used it */
+    free(rn.secrets);
     free(anon_headers);
     free(rn.probed);
     free(rn.queue);
+    free(rn.state);
+    free(rn.needs);
+    free(rn.malformed_hang);
     for (size_t i = 0; i < rn.nstore; i++) {
         free(rn.store[i].key);
         json_decref(rn.store[i].value);
     }
     free(rn.store);
-    if (mu)
+    if (mu) {
+        pthread_cond_destroy(&rn.cv);
         pthread_mutex_destroy(&rn.mu);
+    }
     if (st == SDKC_OK)
         *out = rn.r;
     else

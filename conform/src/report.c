@@ -62,12 +62,13 @@ void conform_add(sdkc_conform_report *r, const char *op, const char *probe, cons
 {
     va_list ap;
     va_start(ap, fmt);
-    conform_vadd(r, op, probe, check, v, path, rule, fmt, ap);
+    conform_vadd(r, op, probe, check, v, path, rule, NULL, fmt, ap);
     va_end(ap);
 }
 
 void conform_vadd(sdkc_conform_report *r, const char *op, const char *probe, const char *check,
-                  sdkc_verdict v, const char *path, const char *rule, const char *fmt, va_list ap)
+                  sdkc_verdict v, const char *path, const char *rule, const char *curl,
+                  const char *fmt, va_list ap)
 {
     char *npath = normalise_path(path);
     if (path && !npath) {
@@ -76,10 +77,11 @@ void conform_vadd(sdkc_conform_report *r, const char *op, const char *probe, con
     }
     for (size_t i = 0; i < r->n; i++) {
         sdkc_conform_result *x = &r->items[i];
-        /* A deviation is one per (operation, check, path), whichever probe or rule saw it. */
+        /* A deviation is one per (operation, check, path, rule), whichever probe saw it: a
+           missing required field and a wrong type at one path are two deviations. */
         bool dev = v == SDKC_VERDICT_DEVIATION;
         if (x->verdict == v && same(x->operation, op) && (dev || same(x->probe, probe)) &&
-            same(x->check, check) && same(x->path, npath) && (dev || same(x->rule, rule))) {
+            same(x->check, check) && same(x->path, npath) && same(x->rule, rule)) {
             x->count++;
             free(npath);
             return;
@@ -107,9 +109,11 @@ void conform_vadd(sdkc_conform_report *r, const char *op, const char *probe, con
     x->rule = xstrdup(rule);
     x->evidence = sdkc_buf_steal(&ev, NULL);
     x->count = 1;
+    x->curl = v == SDKC_VERDICT_DEVIATION && curl ? xstrdup(curl) : NULL;
     sdkc_buf_cleanup(&ev);
     r->n++;
-    if (!x->operation || !x->probe || !x->check || (rule && !x->rule) || !x->evidence)
+    if (!x->operation || !x->probe || !x->check || (rule && !x->rule) || !x->evidence ||
+        (v == SDKC_VERDICT_DEVIATION && curl && !x->curl))
         r->oom = true;
 }
 
@@ -144,6 +148,7 @@ void sdkc_conform_report_free(sdkc_conform_report *r)
         free((char *)x->path);
         free((char *)x->rule);
         free((char *)x->evidence);
+        free((char *)x->curl);
     }
     free(r->items);
     for (size_t i = 0; i < r->nunchecked_patterns; i++)
@@ -236,6 +241,8 @@ static json_t *result_json(const sdkc_conform_result *x, bool with_verdict)
     rc |= json_object_set_new(o, "rule", str_or_null(x->rule));
     rc |= json_object_set_new(o, "evidence", str_or_null(x->evidence));
     rc |= json_object_set_new(o, "count", json_integer((json_int_t)x->count));
+    if (x->curl)
+        rc |= json_object_set_new(o, "curl", json_string(x->curl));
     if (rc) {
         json_decref(o);
         return NULL;
@@ -340,6 +347,11 @@ void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbo
         if (x->count > 1)
             fprintf(f, " (x%zu)", x->count);
         fputc('\n', f);
+        if (x->curl) {
+            fputs("    reproduce: ", f);
+            put_clipped(f, x->curl, 2000);
+            fputc('\n', f);
+        }
     }
     if (!verbose) {
         /* Passes folded: one line per operation with how many checks passed. */
@@ -381,24 +393,44 @@ static const char *jstr(const json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
-long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f)
+json_t *sdkc_conform_known_load(const char *known_path, FILE *f)
 {
     json_error_t jerr;
     json_t *known = json_load_file(known_path, 0, &jerr);
     json_t *list = known ? json_object_get(known, "deviations") : NULL;
-    if (!json_is_array(list)) {
-        if (f)
-            fprintf(f, "%s: %s\n", known_path, known ? "no \"deviations\" array" : jerr.text);
-        json_decref(known);
-        return -1;
+    const char *bad = known ? (json_is_array(list) ? NULL : "no \"deviations\" array") : jerr.text;
+    for (size_t k = 0; !bad && k < json_array_size(list); k++) {
+        json_t *e = json_array_get(list, k);
+        if (!json_is_object(e) || !jstr(e, "operation") || !jstr(e, "check"))
+            bad = "an entry without \"operation\" and \"check\"";
     }
+    if (bad) {
+        if (f)
+            fprintf(f, "%s: %s\n", known_path, bad);
+        json_decref(known);
+        return NULL;
+    }
+    return known;
+}
+
+long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f)
+{
+    json_t *known = sdkc_conform_known_load(known_path, f);
+    long diffs = known ? sdkc_conform_compare_known_json(r, known, f) : -1;
+    json_decref(known);
+    return diffs;
+}
+
+long sdkc_conform_compare_known_json(const sdkc_conform_report *r, const json_t *known, FILE *f)
+{
+    const json_t *list = json_object_get(known, "deviations");
+    if (!json_is_array(list))
+        return -1;
     long diffs = 0;
     size_t nk = json_array_size(list);
     bool *seen = calloc(nk ? nk : 1, sizeof *seen);
-    if (!seen) {
-        json_decref(known);
+    if (!seen)
         return -1;
-    }
     for (size_t i = 0; i < r->n; i++) {
         const sdkc_conform_result *x = &r->items[i];
         if (x->verdict != SDKC_VERDICT_DEVIATION)
@@ -439,6 +471,148 @@ long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_
                     jstr(e, "rule") ? jstr(e, "rule") : "-");
     }
     free(seen);
-    json_decref(known);
     return diffs;
+}
+
+/* ---- JUnit XML ---- */
+
+/* s as XML text or attribute value: markup escaped, control characters and bytes that are not
+ * UTF-8 replaced (bodies quoted in evidence may hold any bytes). */
+static void xml_put(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        unsigned char c = *p;
+        size_t n = c < 0x80             ? 1
+                   : (c & 0xE0) == 0xC0 ? 2
+                   : (c & 0xF0) == 0xE0 ? 3
+                   : (c & 0xF8) == 0xF0 ? 4
+                                        : 0;
+        bool ok = n > 0 && !(n == 2 && c < 0xC2);
+        for (size_t i = 1; ok && i < n; i++)
+            ok = (p[i] & 0xC0) == 0x80;
+        if (!ok) {
+            fputc('?', f);
+            p++;
+            continue;
+        }
+        if (n > 1) {
+            fwrite(p, 1, n, f);
+            p += n;
+            continue;
+        }
+        switch (c) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\n':
+        case '\t':
+            fputc(' ', f);
+            break;
+        default:
+            fputc(c < 0x20 || c == 0x7F ? ' ' : (char)c, f);
+        }
+        p++;
+    }
+}
+
+static bool seen_before(const sdkc_conform_report *r, size_t i, bool by_check)
+{
+    const sdkc_conform_result *x = &r->items[i];
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(r->items[j].operation, x->operation) == 0 &&
+            (!by_check || strcmp(r->items[j].check, x->check) == 0))
+            return true;
+    return false;
+}
+
+int sdkc_conform_report_junit(const sdkc_conform_report *r, FILE *f)
+{
+    if (!r || !f)
+        return -1;
+    size_t tests = 0, failures = 0, skipped = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (seen_before(r, i, true))
+            continue;
+        tests++;
+        bool dev = false, pass = false;
+        for (size_t j = i; j < r->n; j++)
+            if (strcmp(r->items[j].operation, r->items[i].operation) == 0 &&
+                strcmp(r->items[j].check, r->items[i].check) == 0) {
+                dev = dev || r->items[j].verdict == SDKC_VERDICT_DEVIATION;
+                pass = pass || r->items[j].verdict == SDKC_VERDICT_PASS;
+            }
+        failures += dev;
+        skipped += !dev && !pass;
+    }
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<testsuites name=\"sdkc conform ");
+    xml_put(f, r->contract);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", tests, failures, skipped);
+    /* one suite per operation, one case per check (a deviation fails it; only skips skip it) */
+    for (size_t i = 0; i < r->n; i++) {
+        if (seen_before(r, i, false))
+            continue;
+        const char *op = r->items[i].operation;
+        fprintf(f, "  <testsuite name=\"");
+        xml_put(f, op);
+        fprintf(f, "\">\n");
+        for (size_t k = i; k < r->n; k++) {
+            if (strcmp(r->items[k].operation, op) != 0 || seen_before(r, k, true))
+                continue;
+            const char *check = r->items[k].check;
+            fprintf(f, "    <testcase classname=\"");
+            xml_put(f, op);
+            fprintf(f, "\" name=\"");
+            xml_put(f, check);
+            fprintf(f, "\">");
+            bool dev = false, pass = false;
+            for (size_t j = k; j < r->n; j++) {
+                const sdkc_conform_result *x = &r->items[j];
+                if (strcmp(x->operation, op) != 0 || strcmp(x->check, check) != 0)
+                    continue;
+                pass = pass || x->verdict == SDKC_VERDICT_PASS;
+                if (x->verdict != SDKC_VERDICT_DEVIATION)
+                    continue;
+                if (!dev)
+                    fprintf(f, "\n      <failure message=\"%s deviation%s\">", check,
+                            x->count > 1 ? "s" : "");
+                dev = true;
+                fprintf(f, "[%s] ", x->probe);
+                if (x->path) {
+                    xml_put(f, x->path);
+                    fprintf(f, " [");
+                    xml_put(f, x->rule);
+                    fprintf(f, "] ");
+                }
+                xml_put(f, x->evidence);
+                if (x->curl) {
+                    fprintf(f, "&#10;  reproduce: ");
+                    xml_put(f, x->curl);
+                }
+                fprintf(f, "&#10;");
+            }
+            if (dev)
+                fprintf(f, "</failure>\n    ");
+            if (!dev && !pass) {
+                const sdkc_conform_result *x = &r->items[k];
+                fprintf(f, "<skipped message=\"");
+                xml_put(f, x->evidence);
+                fprintf(f, "\"/>");
+            }
+            fprintf(f, "</testcase>\n");
+        }
+        fprintf(f, "  </testsuite>\n");
+    }
+    fprintf(f, "</testsuites>\n");
+    return ferror(f) ? -1 : 0;
 }

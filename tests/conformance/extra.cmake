@@ -68,7 +68,12 @@ if(TARGET sdkc-cli AND SDKC_PYTHON3)
                         content_type_conformance response_headers_conformance
                         response_schema_conformance negative_data_rejection ignored_auth
                         use_after_free ensure_resource_availability missing_resource timeout
-                        second_success_schema max-time sigint refused)
+                        second_success_schema max-time sigint sigint-hang malformed-hang refused)
+  # traps.py (traps.yaml): nothing false (issue 26): `default` is no 404, an empty 204, a next page
+  # on another origin, a page without its optional items, a minLength 0 path parameter; the merge
+  # key keeps rules apart; file arguments are checked before the first request; `order`: -j 4
+  # finds what -j 1 finds (an operation waits for the one that makes its id).
+  sdkc_conform_py_tests(traps.py traps quiet merge files order tls)
   sdkc_conform_py_tests(pages.py page cursor-object cursor-token cursor-item next-url link-header
                         page-number offset)
   # facts.yaml: the same report from a contract and from its IR JSON (headers, links, allOf

@@ -463,6 +463,19 @@ static void broken(void)
         }
         if (x->rule && strcmp(x->rule, "tag") == 0 && x->verdict == SDKC_VERDICT_DEVIATION)
             ck_assert_ptr_nonnull(strstr(x->evidence, "\"NotFound\""));
+        /* every deviation has its request's curl line: the password as its variable (none was
+           named: PASSWORD), never its value */
+        if (x->verdict == SDKC_VERDICT_DEVIATION) {
+            ck_assert_ptr_nonnull(x->curl);
+            ck_assert_ptr_nonnull(strstr(x->curl, "curl -sS -i"));
+            ck_assert_ptr_null(strstr(x->curl, "secret"));
+            if (strcmp(x->probe, "no-credentials") != 0)
+                ck_assert_ptr_nonnull(strstr(x->curl, "-u 'opencode:'\"$PASSWORD\""));
+            else
+                ck_assert_ptr_null(strstr(x->curl, " -u "));
+        } else {
+            ck_assert_ptr_null(x->curl);
+        }
     }
     sdkc_conform_report_free(r);
 }

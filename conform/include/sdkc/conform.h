@@ -35,9 +35,10 @@
 extern "C" {
 #endif
 
-/* `sdkc conform ...` (argv[0] = "conform"): exit status 0 conformant, 1 deviations found (or a
- * difference from --known), 2 usage or contract errors, 3 nothing really checked (no valid probe
- * answered) or stopped early. Output goes to stdout/stderr. */
+/* `sdkc conform ...` (argv[0] = "conform"): exit status, the first that applies: 2 usage,
+ * contract or file errors (before any request), 3 stopped early (--max-time, a signal), 1
+ * deviations found (or a difference from --known), 3 nothing really checked (no valid probe
+ * answered), 0 conformant. Output goes to stdout/stderr. */
 int sdkc_conform_main(int argc, char **argv);
 
 typedef enum sdkc_verdict {
@@ -48,8 +49,8 @@ typedef enum sdkc_verdict {
 
 const char *sdkc_verdict_name(sdkc_verdict v); /* "pass", "deviation", "skip" */
 
-/* One result. Deviations with the same operation, check and path are merged, whichever probe or
- * rule saw them (count says how many times; probe, rule and evidence are the first one's). Paths
+/* One result. Deviations with the same operation, check, path and rule are merged, whichever probe
+ * saw them (count says how many times; probe and evidence are the first one's). Paths
  * have array indices replaced by [*] so that results do not depend on how much data the server
  * holds. */
 typedef struct sdkc_conform_result {
@@ -61,6 +62,9 @@ typedef struct sdkc_conform_result {
     const char *rule; /* validator rule of a body deviation, or NULL */
     const char *evidence;
     size_t count;
+    /* A deviation's request as a curl command line (secrets as "$ENV"), or NULL (none sent,
+       or a secret that could not be named). */
+    const char *curl;
 } sdkc_conform_result;
 
 /* A skip rule: operations matching glob (over operation ids) are not probed; reason is reported. */
@@ -137,11 +141,21 @@ typedef struct sdkc_conform_options {
     long max_time_ms; /* the whole run; 0 = no limit. Probes not sent by then are skips */
     const volatile sig_atomic_t
         *stop; /* set (e.g. by a signal handler) to stop sending probes, or NULL */
+    /* Triggered with stop (sdkrt_cancel_trigger is async-signal-safe): requests in flight end at
+       once, as skips. Borrowed; NULL = they run to their timeout. */
+    sdkrt_cancel *cancel;
+    const char *ca_file; /* CA certificates (PEM) to verify the server with; NULL = system's */
+    bool insecure;       /* do not verify the server's TLS certificate (--insecure) */
+    /* For the curl lines of deviations: the environment variable each credential came from
+       (parallel to credentials; NULL entries or array: the line of a request carrying that
+       secret is withheld), and password's. Secrets never show, only these names. */
+    const char *const *credential_envs;
+    const char *password_env;
 } sdkc_conform_options;
 #define SDKC_CONFORM_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0,  \
-            NULL                                                                                   \
+            NULL, NULL, NULL, false, NULL, NULL                                                    \
     }
 
 typedef struct sdkc_conform_report sdkc_conform_report;
@@ -173,6 +187,10 @@ size_t sdkc_conform_report_unchecked(const sdkc_conform_report *r);
 /* The report as JSON (new reference): {"format": "sdkc-conform/1", "summary": {...},
  * "results": [...], "deviations": [...], "unchecked_patterns": [...]}. NULL on OOM. */
 json_t *sdkc_conform_report_json(const sdkc_conform_report *r);
+/* The report as JUnit XML to f: one testsuite per operation, one testcase per check (a failure
+ * when it has a deviation, with evidence and curl lines; skipped when it has only skips).
+ * 0, or -1 on a write error. */
+int sdkc_conform_report_junit(const sdkc_conform_report *r, FILE *f);
 /* The readable table: operation, probe, check, verdict, evidence; passes folded per operation
  * unless verbose. */
 void sdkc_conform_report_print(const sdkc_conform_report *r, FILE *f, bool verbose);
@@ -188,6 +206,11 @@ bool sdkc_conform_media_match(const char *declared, const char *got);
  * whichever probe and rule saw it first). Writes one line per new or vanished deviation to f (may
  * be NULL) and returns how many there are; -1 when the list cannot be read (message to f). */
 long sdkc_conform_compare_known(const sdkc_conform_report *r, const char *known_path, FILE *f);
+/* Read and check a reviewed list before a run (every entry an object with "operation" and
+ * "check"): the document (new reference), or NULL with the reason written to f (may be NULL). */
+json_t *sdkc_conform_known_load(const char *known_path, FILE *f);
+/* As sdkc_conform_compare_known, with a list sdkc_conform_known_load read (borrowed). */
+long sdkc_conform_compare_known_json(const sdkc_conform_report *r, const json_t *known, FILE *f);
 
 #ifdef __cplusplus
 }

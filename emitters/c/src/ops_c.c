@@ -3,6 +3,7 @@
  * operation builds an sdkrt_request and hands it with the descriptor to the runtime. */
 #include "emit_internal.h"
 #include "ops_c.h"
+#include "sdkc/naming.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,8 +7,14 @@ usage: faults.py SDKC FAULT [WORK_DIR]
   contract in that one way, and the run must report deviations of that check and of no other.
   `second_success_schema`: a declared 202 whose body breaks the 202's own schema (the operation's
   201 has another), to be reported by response_schema_conformance.
-  `max-time` and `sigint`: a server that answers every request after 3 s; the run is stopped by
-  --max-time 1 or by SIGINT after 1 s, and the report must still be written, saying so.
+  `max-time` and `sigint`: a server that answers every request on an item after 3 s (and
+  createItem with a number as the name); the run is stopped by --max-time 1 or by SIGINT after 1 s,
+  the report must still be written, saying so, and the exit status is 3 although a deviation
+  was found.
+  `malformed-hang`: a server that never answers a body that is not JSON: one timeout
+  deviation, then the other malformed-body probe is a skip with a note (not a timeout each).
+  `sigint-hang`: a server that never answers, --timeout-ms 60000, SIGINT after 1.5 s: the
+  requests in flight are cancelled and the report written within a second (2 s allowed).
   `refused`: a server that answers 401 to every request, the key given or not: nothing was
   checked (exit 3), no deviation, and no probe but no-credentials counts a pass.
 The API key is given through the environment (--auth key=SHOP_KEY) and must never show in the
@@ -24,7 +30,7 @@ import time
 
 KEY = "sk-conform-" + "5e" * 8
 # faults named otherwise than the check that must report them
-CHECK_OF = {"second_success_schema": "response_schema_conformance"}
+CHECK_OF = {"second_success_schema": "response_schema_conformance", "malformed-hang": "timeout"}
 CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shop.yaml")
 
 
@@ -72,6 +78,15 @@ def make_handler(shop):
             raw = self.body()
             if f == "refused":
                 return self.error(401, "an API key is needed")
+            if f == "malformed-hang" and raw:
+                try:
+                    json.loads(raw)
+                except ValueError:
+                    time.sleep(30)  # never answers a body that is not JSON (as Prism 5.16)
+                    return None
+            if f == "sigint-hang":
+                time.sleep(120)  # never answers (a daemon thread; the test ends first)
+                return None
             if parts == ["stats"] and method == "GET":
                 with shop.lock:
                     return self.send(200, {"count": len(shop.items)})
@@ -103,7 +118,10 @@ def make_handler(shop):
                     shop.next_id += 1
                     if f != "ensure_resource_availability":
                         shop.items[item["id"]] = item
-                    return self.send(201, item, headers=[("Location", "/items/%d" % item["id"])])
+                    out = item
+                    if f in ("max-time", "sigint"):  # a deviation found before the stop
+                        out = dict(item, name=7)
+                    return self.send(201, out, headers=[("Location", "/items/%d" % item["id"])])
                 try:
                     iid = int(parts[1])
                 except ValueError:
@@ -163,12 +181,14 @@ def make_handler(shop):
 def stopped(cmd, env, report, fault, srv):
     """The run is cut short; the report is written all the same and says why."""
     cmd = cmd + (["--max-time", "1"] if fault == "max-time" else [])
+    cmd = cmd + (["--timeout-ms", "60000"] if fault == "sigint-hang" else [])
     start = time.monotonic()
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if fault == "sigint":
-        time.sleep(1)
+    if fault in ("sigint", "sigint-hang"):
+        time.sleep(1.5 if fault == "sigint-hang" else 1)
+        signalled = time.monotonic()
         p.send_signal(2)
-    out, err = p.communicate(timeout=60)
+    out, err = p.communicate(timeout=90)
     took = time.monotonic() - start
     srv.shutdown()
     fail = []
@@ -180,10 +200,22 @@ def stopped(cmd, env, report, fault, srv):
     want = "max-time" if fault == "max-time" else "interrupted"
     if rep and rep["summary"]["stopped"] != want:
         fail.append("summary.stopped is %r, want %r" % (rep["summary"]["stopped"], want))
-    if took > 4.5:  # one request in flight (timeout 1 s) plus start-up, not the whole plan
+    if fault == "sigint-hang":
+        # the requests in flight are cancelled: the report within a second of the signal (with
+        # room for a loaded machine), not at the end of a 60 s timeout
+        after = time.monotonic() - signalled
+        if after > 2.0:
+            fail.append("took %.1f s after SIGINT to stop" % after)
+    elif took > 4.5:  # one request in flight (timeout 1 s) plus start-up, not the whole plan
         fail.append("took %.1f s to stop" % took)
-    if p.returncode not in (1, 3):
-        fail.append("exit status %d" % p.returncode)
+    if rep and fault == "sigint-hang":
+        cut = [r for r in rep["skips"] if "cut short by an interrupt" in r["evidence"]]
+        if not cut:
+            fail.append("no probe says it was cut short by the interrupt")
+    elif rep and not rep["deviations"]:
+        fail.append("no deviation found before the stop (createItem answers a number as name)")
+    if p.returncode != 3:  # a stopped run is 3, before 1 for its deviations
+        fail.append("exit status %d, want 3" % p.returncode)
     if fail:
         sys.stdout.write(out + err)
         for m in fail:
@@ -237,17 +269,33 @@ def main():
     env = dict(os.environ, SHOP_KEY=KEY)
     cmd = [sdkc, "conform", CONTRACT, "--base-url", "http://127.0.0.1:%d" % srv.server_port,
            "--auth", "key=SHOP_KEY", "--timeout-ms", "1000", "-j", "2", "--report", report]
-    if fault in ("max-time", "sigint"):
+    if fault in ("max-time", "sigint", "sigint-hang"):
         return stopped(cmd, env, report, fault, srv)
     if fault == "refused":
         return refused(cmd, env, report, srv)
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
-    srv.shutdown()
     out = p.stdout + p.stderr
     fail = []
     if KEY in out or KEY in open(report).read():
         fail.append("the API key shows in the output or the report")
     rep = json.load(open(report))
+    # every deviation carries the curl line of its request, the key as "$SHOP_KEY"; a 5xx one,
+    # run by the shell with SHOP_KEY set, gets the same status again
+    for d in rep["deviations"]:
+        line = d.get("curl")
+        if not line or not line.startswith("curl "):
+            fail.append("deviation without a curl line: %s" % d)
+        elif d["probe"] != "no-credentials" and '"$SHOP_KEY"' not in line:
+            fail.append("curl line without the key's variable: %s" % line)
+    for d in rep["deviations"]:
+        if d["check"] == "not_a_server_error" and d.get("curl"):
+            r = subprocess.run(["bash", "-c", d["curl"]], env=env, capture_output=True, text=True,
+                               timeout=30)
+            if not r.stdout.startswith("HTTP/1.1 5"):
+                fail.append("the curl line does not reproduce the 5xx: %s -> %s" % (
+                    d["curl"], r.stdout[:200] + r.stderr[:200]))
+            break
+    srv.shutdown()
     checks = sorted({d["check"] for d in rep["deviations"]})
     want = [] if fault == "conformant" else [CHECK_OF.get(fault, fault)]
     if checks != want:
@@ -256,6 +304,14 @@ def main():
         fail.append("exit status %d" % p.returncode)
     s = rep["summary"]
     # putItemManual's required body has no described bytes: never probed, skipped with the reason
+    if fault == "malformed-hang":
+        # one timeout, then a note for every other body that is not JSON (placeOrder's)
+        hangs = [d for d in rep["deviations"] if d["check"] == "timeout"]
+        notes = [r for r in rep["skips"] if r["probe"] == "malformed-body"
+                 and "answered no body that is not JSON" in r["evidence"]]
+        if len(hangs) != 1 or len(notes) != 1:
+            fail.append("%d timeouts and %d notes for malformed bodies, want 1 and 1" % (
+                len(hangs), len(notes)))
     if s["probed"] != s["operations"] - 1 - (fault == "timeout"):
         fail.append("%d of %d operations probed" % (s["probed"], s["operations"]))
     manual = [r for r in rep["results"] if r["operation"] == "putItemManual"]

@@ -143,8 +143,12 @@ def run(sdkc, style, fault, work):
         if [r["verdict"] for r in walk] != ["skip"]:
             fail.append("the walk: %s, want one skip" % walk)
     else:
-        if devs != [("pagination", fault)]:
-            fail.append("deviations %s, want [('pagination', %r)]" % (devs, fault))
+        want = [("pagination", fault)]
+        if style == "cursor-object" and fault == "loss":
+            # walking back also meets the item the way forward skipped (rules are kept apart)
+            want.append(("pagination", "extra"))
+        if sorted(devs) != sorted(want):
+            fail.append("deviations %s, want %s" % (devs, want))
         if p.returncode != 1:
             fail.append("exit status %d" % p.returncode)
     if fail:
