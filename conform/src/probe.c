@@ -20,8 +20,9 @@
 #define PAGE_LIMIT    2   /* page size asked for when walking (if the operation has a size) */
 #define PAGE_BIG      100 /* page size of the reference page, within the parameter's maximum */
 #define MAX_PAGES     50  /* pages walked per direction */
-#define MAX_FRAMES    200 /* SSE frames judged per stream */
-#define SNIPPET       160 /* bytes of a body quoted in evidence */
+#define ENDLESS       "the pages do not end" /* how the runtime's walk rules say why */
+#define MAX_FRAMES    200                    /* SSE frames judged per stream */
+#define SNIPPET       160                    /* bytes of a body quoted in evidence */
 #define MAX_JOBS      64
 
 /* Check names (Schemathesis's where it has one). */
@@ -1819,16 +1820,17 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
     const sdkc_pagination *pg = op->pagination;
     sdkrt_page_desc d = page_desc(pg);
     reference ref;
-    key_list items = {0}, targets = {0};
+    key_list items = {0};
     size_t pages = 0;
     bool bad = false, whole = false, cut = false;
+    sdkrt_page_walk *walk = NULL;
     reference_fetch(wk, op, &ref);
     long small = size_param(op) ? page_size(op, PAGE_LIMIT) : 0;
     req_plan plan = {MODE_VALID, NULL, small, NULL, false, false, NULL, false};
     sdkc_buf desc = SDKC_BUF_INIT;
     sdkrt_request *req = build(wk, op, &plan, &desc);
     probe_ctx pc = {wk, rn, op, "page-walk", op->path, MODE_VALID, 0, false};
-    if (!req || plan.why) {
+    if (!req || plan.why || sdkrt_page_walk_new(&walk, NULL, NULL) != SDKRT_OK) {
         ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL, "the first page: %s",
             plan.why ? plan.why : "out of memory");
         goto done;
@@ -1842,17 +1844,9 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
             sdkrt_error_free(err);
             break;
         }
-        if (keys_has(&targets, target)) {
-            ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "loop",
-                "page %zu leads back to the request of an earlier page: %s %s", pages, op->method,
-                target);
-            free(target);
-            bad = true;
-            break;
-        }
         sdkc_buf_reset(&desc);
         sdkc_buf_printf(&desc, "%s %s", sdkrt_request_method(req), target);
-        keys_push(&targets, target);
+        free(target);
         pc.desc = desc.data;
         probe_out out;
         sdkrt_response *resp = NULL;
@@ -1894,7 +1888,10 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
         }
         json_decref(none);
         sdkrt_request *next = NULL;
-        if (sdkrt_page_next(&next, wk->client, &d, req, resp, &err) != SDKRT_OK) {
+        /* the runtime's rules for pages that would go on forever, as every SDK applies them */
+        if (sdkrt_page_next(&next, wk->client, &d, req, resp, &err) != SDKRT_OK ||
+            sdkrt_page_walk_step(walk, wk->client, req, resp, json_array_size(its), next, &err) !=
+                SDKRT_OK) {
             const char *msg = sdkrt_error_message(err);
             if (msg && strstr(msg, "leaves the API's origin")) {
                 /* Not following another origin is the client's safety policy (credentials go
@@ -1903,12 +1900,18 @@ static void engine_walk(worker *wk, const sdkc_operation *op)
                 ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
                     "the walk stopped after page %zu: %s; %s", pages, msg, pc.desc);
                 cut = true;
+            } else if (msg && strstr(msg, ENDLESS)) {
+                ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "endless",
+                    "the walk stopped at page %zu: %s; %s", pages, msg, pc.desc);
+                bad = true;
             } else {
                 ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "next",
                     "no next page can be made of page %zu: %s; %s", pages, msg, pc.desc);
                 bad = true;
             }
             sdkrt_error_free(err);
+            sdkrt_request_free(next);
+            next = NULL;
         }
         whole = !next && !bad && !cut;
         probe_out_cleanup(&out);
@@ -1928,8 +1931,8 @@ done:
     free(plan.why);
     sdkc_buf_cleanup(&desc);
     keys_free(&items);
-    keys_free(&targets);
     keys_free(&ref.keys);
+    sdkrt_page_walk_free(walk);
 }
 
 /* Walk from the first page forward with `next`, then back with `previous` from the last page:
@@ -1940,14 +1943,19 @@ static void page_walk(worker *wk, const sdkc_operation *op)
     const sdkc_pagination *pg = op->pagination;
     probe_ctx pc = {wk, rn, op, "page-walk", op->path, MODE_VALID, 0, false};
     long limit = param_named(op, SDKC_PARAM_QUERY, "limit") ? PAGE_LIMIT : 0;
-    key_list fwd = {0}, back = {0}, cursors = {0};
+    key_list fwd = {0}, back = {0};
     reference ref;
     reference_fetch(wk, op, &ref);
     json_t *page = fetch_page(wk, op, NULL, limit, "page-walk");
     json_t *last = NULL;
     size_t pages = 0, last_page_items = 0;
     bool bad = false, whole = false;
-    if (!page) {
+    sdkrt_page_walk *walk = NULL;
+    char *sent = NULL; /* the cursor that fetched page */
+    const char *param = pg->cursor_param ? pg->cursor_param->wire_name : "cursor";
+    if (sdkrt_page_walk_new(&walk, NULL, NULL) != SDKRT_OK)
+        rn->r->oom = true;
+    if (!page || !walk) {
         ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
             "the first page could not be read");
         goto done;
@@ -1969,21 +1977,31 @@ static void page_walk(worker *wk, const sdkc_operation *op)
                 rn->r->oom = true;
         }
         const char *next = cursor_of(pg, page, pg->next_field);
-        if (n == 0 || !next) {
-            whole = true;
-            break;
-        }
-        if (keys_has(&cursors, next)) {
-            ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "loop",
-                "walking forward, page %zu gave a next cursor seen before", pages);
+        /* as the SDKs walk: on while there is a next cursor (empty pages too), until the
+           runtime's rules say the pages would not end */
+        sdkrt_error *err = NULL;
+        if (sdkrt_page_walk_cursor(walk, param, sent, n, next, &err) != SDKRT_OK) {
+            ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_DEVIATION, NULL, "endless",
+                "walking forward, the walk stopped at page %zu: %s", pages,
+                sdkrt_error_message(err));
+            sdkrt_error_free(err);
             bad = true;
             break;
         }
-        keys_push(&cursors, xstrdup(next));
-        json_decref(last);
-        last = page;
-        last_page_items = n;
-        page = fetch_page(wk, op, next, limit, "page-walk");
+        if (!next) {
+            whole = true;
+            break;
+        }
+        free(sent);
+        sent = xstrdup(next);
+        if (n > 0) {
+            json_decref(last);
+            last = page;
+            last_page_items = n;
+        } else {
+            json_decref(page);
+        }
+        page = fetch_page(wk, op, sent, limit, "page-walk");
     }
     if (!page && !whole && !bad) { /* that answer was judged as a probe of its own */
         ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL,
@@ -2055,8 +2073,9 @@ done:
     json_decref(last);
     keys_free(&fwd);
     keys_free(&back);
-    keys_free(&cursors);
     keys_free(&ref.keys);
+    sdkrt_page_walk_free(walk);
+    free(sent);
 }
 static int phase_of(const sdkc_operation *op)
 {

@@ -1286,6 +1286,7 @@ export class BaseClient {
     op: OperationSpec,
     input: object,
     options?: RequestOptions,
+    walk?: PageWalk,
   ): Promise<CursorPage<T, C>> {
     const spec = op.page!;
     const j = await this.call({ ...op, unwrap: undefined }, input, options);
@@ -1302,23 +1303,38 @@ export class BaseClient {
       if (typeof v !== 'string') throw bad(`$.${cursorField}.${f}: expected a string`);
       return v as C;
     };
-    // A continuation sends the path parameters and the cursor only; a next cursor equal to the
-    // one just sent would loop.
+    // A continuation sends the path parameters and the cursor only; pages that would go on
+    // forever (a cursor sent before, empty pages) end the walk after this page's items.
     const base: Input = {};
     for (const [key, , where] of op.params) if (where === 'path') base[key] = (input as Input)[key];
-    const follow = (c: C, o?: RequestOptions) => this.cursorPage<T, C>(op, { ...base, [cursorKey]: c }, o ?? options);
     const next = link(nextField);
-    const sent = (input as Input)[cursorKey];
-    return new CursorPage<T, C>(items as T[], next === sent ? undefined : next, link(prevField), follow);
+    const sentCursor = (input as Input)[cursorKey];
+    const sent = typeof sentCursor === 'string' ? `${cursorKey}=${sentCursor}` : '';
+    let stop: ClientError | undefined;
+    let after: PageWalk | undefined;
+    try {
+      after = walkStep(walk, sent, undefined, items.length, next === undefined ? undefined : `${cursorKey}=${next}`);
+    } catch (e) {
+      stop = new ClientError('malformed_response', op.id, e instanceof Error ? e.message : String(e));
+    }
+    const follow = (c: C, o?: RequestOptions, w?: PageWalk) =>
+      this.cursorPage<T, C>(op, { ...base, [cursorKey]: c }, o ?? options, w);
+    return new CursorPage<T, C>(items as T[], next, link(prevField), follow, stop, after);
   }
 
   /** A call paginated in any other style (`op.paging`): its first page. */
   async page<T>(op: OperationSpec, input: object, options?: RequestOptions): Promise<Page<T>> {
-    return this.pageAt<T>(op, await this.build(op, input, options), options);
+    return this.pageAt<T>(op, await this.build(op, input, options), options, undefined);
   }
 
-  /** The page a wire request fetches, with the request for the one after it. */
-  private async pageAt<T>(op: OperationSpec, wire: Wire, options: RequestOptions | undefined): Promise<Page<T>> {
+  /** The page a wire request fetches, with the request for the one after it (walk: the pages
+   * before it, so that the walk ends). */
+  private async pageAt<T>(
+    op: OperationSpec,
+    wire: Wire,
+    options: RequestOptions | undefined,
+    walk: PageWalk | undefined,
+  ): Promise<Page<T>> {
     const spec = op.paging!;
     const { p, res } = await this.attempt(op, wire, options);
     let body: unknown;
@@ -1339,7 +1355,10 @@ export class BaseClient {
     let fetchNext: ((o?: RequestOptions) => Promise<Page<T>>) | undefined;
     try {
       const next = pageNext(this.baseUrl, spec, wire, body, items, links);
-      if (next) fetchNext = (o) => this.pageAt<T>(op, next, o ?? options);
+      // pages that would go on forever end the walk (a walk of its own per page: next() twice
+      // is not a loop)
+      const after = walkStep(walk, wireText(wire), JSON.stringify(body), items.length, next && wireText(next));
+      if (next) fetchNext = (o) => this.pageAt<T>(op, next, o ?? options, after);
     } catch (e) {
       const err = new ClientError('malformed_response', op.id, e instanceof Error ? e.message : String(e));
       fetchNext = () => Promise.reject(err);
@@ -1482,6 +1501,50 @@ function wireTarget(w: Wire): string {
   return w.query.length ? w.url + (w.url.includes('?') ? '&' : '?') + w.query.join('&') : w.url;
 }
 
+/** "METHOD URL" of a request: what a walk remembers and names. */
+function wireText(w: Wire): string {
+  return `${w.method} ${wireTarget(w)}`;
+}
+
+/** A walk ends (docs/pagination.md) after this many empty pages in a row that still lead on. */
+export const PAGE_EMPTY_MAX = 10;
+
+/** What a walk across pages has seen (libsdkrt's sdkrt_page_walk); immutable, so that a walk
+ * may go on from any of its pages. */
+export interface PageWalk {
+  readonly sent: ReadonlySet<string>;
+  readonly pages: number;
+  readonly empty: number;
+  readonly lastBody: string | undefined;
+}
+
+/** Record one page: sent (a request's text) fetched it, body is its JSON text (undefined: not
+ * compared), count its items, next the next request's text (undefined at the end). The walk
+ * after it, or an Error when next must not be sent: the same page again, PAGE_EMPTY_MAX empty
+ * pages in a row, or a request already sent. */
+function walkStep(
+  w: PageWalk | undefined,
+  sent: string,
+  body: string | undefined,
+  count: number,
+  next: string | undefined,
+): PageWalk {
+  const seen = new Set(w?.sent);
+  seen.add(sent);
+  const pages = (w?.pages ?? 0) + 1;
+  const pageBody = count > 0 ? body : undefined;
+  const samePage = pageBody !== undefined && pageBody === w?.lastBody;
+  const empty = count > 0 ? 0 : (w?.empty ?? 0) + 1;
+  const after: PageWalk = { sent: seen, pages, empty, lastBody: pageBody };
+  if (next === undefined) return after;
+  if (samePage) throw new Error(`the pages do not end: page ${pages} is the same as the page before it`);
+  if (empty >= PAGE_EMPTY_MAX)
+    throw new Error(`the pages do not end: ${empty} empty pages in a row, each with a next page`);
+  if (seen.has(next))
+    throw new Error(`the pages do not end: page ${pages} leads back to a request already sent (${next.slice(0, 200)})`);
+  return after;
+}
+
 /** Is rel one of the space-separated relation types in v? (case-insensitive) */
 function relHas(v: string, rel: string): boolean {
   return v.split(/[ \t]+/).some((r) => r !== '' && r.toLowerCase() === rel.toLowerCase());
@@ -1575,12 +1638,17 @@ function followUrl(baseUrl: string, prev: Wire, url: string): Wire | undefined {
     headers: prev.headers,
   };
   // a server that links a page to itself would loop
-  return wireTarget(next) === wireTarget(prev) ? undefined : next;
+  if (wireTarget(next) === wireTarget(prev)) throw backToSent(prev);
+  return next;
 }
 
-/** prev with param set to value; undefined when prev already sent that value. */
-function withParam(prev: Wire, param: string, value: string): Wire | undefined {
-  if (queryValue(prev.query, param) === value) return undefined;
+function backToSent(prev: Wire): Error {
+  return new Error(`the pages do not end: the page leads back to a request already sent (${wireText(prev).slice(0, 200)})`);
+}
+
+/** prev with param set to value; an Error when prev already sent that value (it would loop). */
+function withParam(prev: Wire, param: string, value: string): Wire {
+  if (queryValue(prev.query, param) === value) throw backToSent(prev);
   return { ...prev, query: setQuery(prev.query, param, value) };
 }
 
@@ -1669,15 +1737,22 @@ export class CursorPage<T, C extends string = string> extends Page<T> {
     readonly nextCursor: C | undefined,
     /** The cursor of the previous page, undefined on the first. */
     readonly previousCursor: C | undefined,
-    private readonly follow: (cursor: C, options?: RequestOptions) => Promise<CursorPage<T, C>>,
+    private readonly follow: (cursor: C, options?: RequestOptions, walk?: PageWalk) => Promise<CursorPage<T, C>>,
+    /** Why next() must not follow nextCursor (pages that would go on forever). */
+    private readonly stop?: ClientError,
+    /** The walk up to this page. */
+    private readonly walk?: PageWalk,
   ) {
     super(items, nextCursor === undefined ? undefined : (o) => follow(nextCursor, o));
   }
 
   /** The next page (undefined after the last); sends the path parameters and the cursor only.
-   * Without options, the options of the first call are used again. */
+   * Without options, the options of the first call are used again. Rejects when the pages would
+   * not end (docs/pagination.md). */
   override next(options?: RequestOptions): Promise<CursorPage<T, C> | undefined> {
-    return this.nextCursor === undefined ? Promise.resolve(undefined) : this.follow(this.nextCursor, options);
+    if (this.nextCursor === undefined) return Promise.resolve(undefined);
+    if (this.stop) return Promise.reject(this.stop);
+    return this.follow(this.nextCursor, options, this.walk);
   }
 
   get hasPrevious(): boolean {

@@ -71,9 +71,9 @@ int main(int argc, char **argv)
         if (count++ == 0 && project->has_gid)
             snprintf(first, sizeof first, "%s", project->gid);
     }
+    printf("listed %zu projects\n", count);
     if (step == ASANA_NEXT_ERROR && !stopped(&err, &list_stopped))
         goto done;
-    printf("listed %zu projects\n", count);
 
     /* Every task of the first project, the same way. */
     asana_get_tasks_request tl = {0};
@@ -90,9 +90,9 @@ int main(int argc, char **argv)
             printf("task %s: %s\n", task->has_gid ? task->gid : "?",
                    task->has_name ? task->name : "");
     }
+    printf("listed %zu tasks of project %s\n", count, first[0] ? first : "(none)");
     if (step == ASANA_NEXT_ERROR && !stopped(&err, &list_stopped))
         goto done;
-    printf("listed %zu tasks of project %s\n", count, first[0] ? first : "(none)");
 
 done:
     if (err)

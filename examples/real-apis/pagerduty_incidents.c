@@ -77,9 +77,9 @@ int main(int argc, char **argv)
             printf("%s (%s)\n", incident->summary,
                    incident->has_status ? pagerduty_incident_status_wire(&incident->status) : "?");
     }
+    printf("listed %zu incidents\n", count);
     if (step == PAGERDUTY_NEXT_ERROR && !stopped(&err, &list_stopped))
         goto done;
-    printf("listed %zu incidents\n", count);
 
     /* Every audit record: the cursor is the previous page's next_cursor until it is null. */
     pagerduty_list_audit_records_request audit = {0};
@@ -93,9 +93,9 @@ int main(int argc, char **argv)
     while ((step = pagerduty_list_audit_records_iter_next(records, &record, &err)) ==
            PAGERDUTY_NEXT_ITEM)
         count++;
+    printf("listed %zu audit records\n", count);
     if (step == PAGERDUTY_NEXT_ERROR && !stopped(&err, &list_stopped))
         goto done;
-    printf("listed %zu audit records\n", count);
 
 done:
     if (err)

@@ -2,6 +2,7 @@
  * pager behind generated iterators. */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,7 +283,10 @@ static sdkrt_status follow(sdkrt_request **next, const sdkrt_client *client,
        target relative to the base) is compared by its URL's path and query too */
     if (prev->origin_target ? strcmp(prev->origin_target, t.data) == 0
                             : same_target(from, t.data)) {
-        st = SDKRT_OK;
+        sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                        "the pages do not end: the page leads back to a request already sent "
+                        "(GET %.200s)",
+                        from);
         goto done;
     }
     if (sdkrt_request_copy(next, prev) != SDKRT_OK) {
@@ -325,18 +329,27 @@ done:
     return st;
 }
 
-/* prev with param set to value (and, for a cursor object, nothing else in the query); NULL in
- * *next when prev already sent that value. */
-static sdkrt_status with_param(sdkrt_request **next, const sdkrt_request *prev, const char *param,
-                               const char *value, bool only, sdkrt_error **err)
+/* prev with param set to value (and, for a cursor object, nothing else in the query); an error
+ * when prev already sent that value (the walk would loop). */
+static sdkrt_status with_param(sdkrt_request **next, const sdkrt_client *client,
+                               const sdkrt_request *prev, const char *param, const char *value,
+                               bool only, sdkrt_error **err)
 {
     char *sent = NULL;
     if (sdkrt_request_query_value(prev, param, &sent) != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     bool same = sent && strcmp(sent, value) == 0;
     free(sent);
-    if (same)
-        return SDKRT_OK;
+    if (same) {
+        char *t = sdkrt_client_url_(client, prev, err);
+        if (t)
+            sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                            "the pages do not end: the page leads back to a request already "
+                            "sent (%s %.200s)",
+                            prev->method, t);
+        free(t);
+        return SDKRT_ERR;
+    }
     if (sdkrt_request_copy(next, prev) != SDKRT_OK)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     if (only)
@@ -397,7 +410,8 @@ sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
     case SDKRT_PAGE_CURSOR_TOKEN:
         text = value_text(at(body, d->next));
         if (text && d->param)
-            st = with_param(next, prev, d->param, text, d->style == SDKRT_PAGE_CURSOR_OBJECT, err);
+            st = with_param(next, client, prev, d->param, text,
+                            d->style == SDKRT_PAGE_CURSOR_OBJECT, err);
         break;
     case SDKRT_PAGE_CURSOR_ITEM:
         if (count == 0 || !d->param)
@@ -409,7 +423,7 @@ sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
                                  d->item_id ? d->item_id : "id");
             break;
         }
-        st = with_param(next, prev, d->param, text, false, err);
+        st = with_param(next, client, prev, d->param, text, false, err);
         break;
     case SDKRT_PAGE_NEXT_URL: {
         json_t *u = at(body, d->next);
@@ -435,7 +449,7 @@ sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
         }
         char buf[32];
         snprintf(buf, sizeof buf, "%lld", cur + step);
-        st = with_param(next, prev, d->param, buf, false, err);
+        st = with_param(next, client, prev, d->param, buf, false, err);
         break;
     }
     case SDKRT_PAGE_LINK_HEADER:
@@ -452,6 +466,196 @@ done:
     return st;
 }
 
+/* ---- walks that end ---- */
+
+struct sdkrt_page_walk {
+    uint64_t *sent; /* open addressing; 0 is a free slot (a hash of 0 is stored as 1) */
+    size_t cap, n;
+    size_t pages, empty;
+    uint64_t last_body; /* hash of the previous page's body when it had items, else 0 */
+};
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+#define FNV_BASIS 0xcbf29ce484222325ull
+
+/* Is h in the set; when add, put it there. false with *oom when it cannot grow. */
+static bool sent_has(sdkrt_page_walk *w, uint64_t h, bool add, bool *oom)
+{
+    h = h ? h : 1;
+    if (add && (w->n + 1) * 2 > w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 16;
+        uint64_t *t = calloc(cap, sizeof *t);
+        if (!t) {
+            *oom = true;
+            return false;
+        }
+        for (size_t i = 0; i < w->cap; i++)
+            if (w->sent[i]) {
+                size_t j = (size_t)(w->sent[i] & (cap - 1));
+                while (t[j])
+                    j = (j + 1) & (cap - 1);
+                t[j] = w->sent[i];
+            }
+        free(w->sent);
+        w->sent = t;
+        w->cap = cap;
+    }
+    if (!w->cap)
+        return false;
+    size_t j = (size_t)(h & (w->cap - 1));
+    while (w->sent[j]) {
+        if (w->sent[j] == h)
+            return true;
+        j = (j + 1) & (w->cap - 1);
+    }
+    if (add) {
+        w->sent[j] = h;
+        w->n++;
+    }
+    return false;
+}
+
+sdkrt_status sdkrt_page_walk_new(sdkrt_page_walk **out, const sdkrt_page_walk *from,
+                                 sdkrt_error **err)
+{
+    if (!out)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_page_walk_new: out is required");
+    *out = NULL;
+    sdkrt_page_walk *w = calloc(1, sizeof *w);
+    if (!w)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (from) {
+        *w = *from;
+        w->sent = from->cap ? malloc(from->cap * sizeof *w->sent) : NULL;
+        if (from->cap && !w->sent) {
+            free(w);
+            return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        }
+        if (from->cap)
+            memcpy(w->sent, from->sent, from->cap * sizeof *w->sent);
+    }
+    *out = w;
+    return SDKRT_OK;
+}
+
+/* The rules over one page: sent and next (NULL: no next page) are texts that identify requests,
+ * bh the hash of the page's body (0: not compared). */
+static sdkrt_status walk_check(sdkrt_page_walk *w, const char *sent, uint64_t bh, size_t count,
+                               const char *next, sdkrt_error **err)
+{
+    bool oom = false;
+    sent_has(w, fnv1a(FNV_BASIS, sent, strlen(sent)), true, &oom);
+    if (oom)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    w->pages++;
+    bh = count ? bh : 0;
+    bool same_page = bh && bh == w->last_body;
+    w->last_body = bh;
+    w->empty = count ? 0 : w->empty + 1;
+    if (!next)
+        return SDKRT_OK; /* the last page: nothing more is asked */
+    if (same_page)
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                               "the pages do not end: page %zu is the same as the page before it",
+                               w->pages);
+    if (w->empty >= SDKRT_PAGE_EMPTY_MAX)
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                               "the pages do not end: %zu empty pages in a row, each with a next "
+                               "page",
+                               w->empty);
+    if (sent_has(w, fnv1a(FNV_BASIS, next, strlen(next)), false, &oom))
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                               "the pages do not end: page %zu leads back to a request already "
+                               "sent (%.200s)",
+                               w->pages, next);
+    return SDKRT_OK;
+}
+
+/* "METHOD URL" of a request, in *out (new). */
+static sdkrt_status request_text(char **out, const sdkrt_client *client, const sdkrt_request *req,
+                                 sdkrt_error **err)
+{
+    *out = NULL;
+    char *url = sdkrt_client_url_(client, req, err);
+    if (!url)
+        return SDKRT_ERR;
+    sdkrt_buf_ b = {0};
+    sdkrt_buf_printf_(&b, "%s %s", sdkrt_request_method(req), url);
+    free(url);
+    if (b.oom) {
+        sdkrt_buf_cleanup_(&b);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    *out = b.data;
+    return SDKRT_OK;
+}
+
+sdkrt_status sdkrt_page_walk_step(sdkrt_page_walk *w, const sdkrt_client *client,
+                                  const sdkrt_request *sent, const sdkrt_response *resp,
+                                  size_t count, const sdkrt_request *next, sdkrt_error **err)
+{
+    if (!w || !client || !sent || !resp)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_page_walk_step: walk, client, sent and resp are required");
+    char *st_text = NULL, *nx_text = NULL;
+    sdkrt_status st = request_text(&st_text, client, sent, err);
+    if (st == SDKRT_OK && next)
+        st = request_text(&nx_text, client, next, err);
+    if (st == SDKRT_OK) {
+        size_t blen = 0;
+        const char *body = sdkrt_response_body(resp, &blen);
+        st = walk_check(w, st_text, fnv1a(FNV_BASIS, body ? body : "", body ? blen : 0), count,
+                        nx_text, err);
+    }
+    free(st_text);
+    free(nx_text);
+    return st;
+}
+
+sdkrt_status sdkrt_page_walk_cursor(sdkrt_page_walk *w, const char *param, const char *sent,
+                                    size_t count, const char *next, sdkrt_error **err)
+{
+    if (!w || !param)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_page_walk_cursor: walk and param are required");
+    sdkrt_buf_ s = {0}, n = {0};
+    if (sent)
+        sdkrt_buf_printf_(&s, "%s=%s", param, sent);
+    else
+        sdkrt_buf_puts_(&s, ""); /* the first page: no cursor */
+    if (next)
+        sdkrt_buf_printf_(&n, "%s=%s", param, next);
+    sdkrt_status st =
+        s.oom || n.oom ? sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory")
+                       : walk_check(w, s.data ? s.data : "", 0, count, next ? n.data : NULL, err);
+    sdkrt_buf_cleanup_(&s);
+    sdkrt_buf_cleanup_(&n);
+    return st;
+}
+
+size_t sdkrt_page_walk_pages(const sdkrt_page_walk *w)
+{
+    return w ? w->pages : 0;
+}
+
+void sdkrt_page_walk_free(sdkrt_page_walk *w)
+{
+    if (!w)
+        return;
+    free(w->sent);
+    free(w);
+}
+
 /* ---- the pager ---- */
 
 struct sdkrt_pager {
@@ -462,6 +666,7 @@ struct sdkrt_pager {
     sdkrt_page_free_fn free_page;
     size_t item_size;
     sdkrt_request *req; /* the next request to send, NULL at the end */
+    sdkrt_page_walk *walk;
     void *page;
     const char *items;
     size_t count, index, pages;
@@ -481,8 +686,9 @@ sdkrt_status sdkrt_pager_new(sdkrt_pager **out, sdkrt_client *client, const sdkr
                                "sdkrt_pager_new: out, client, first, desc, decode and free_page "
                                "are required");
     sdkrt_pager *p = calloc(1, sizeof *p);
-    if (!p || sdkrt_request_copy(&p->req, first) != SDKRT_OK) {
-        free(p);
+    if (!p || sdkrt_request_copy(&p->req, first) != SDKRT_OK ||
+        sdkrt_page_walk_new(&p->walk, NULL, NULL) != SDKRT_OK) {
+        sdkrt_pager_free(p);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
     p->client = client;
@@ -510,6 +716,13 @@ static sdkrt_status fetch(sdkrt_pager *p, sdkrt_error **err)
     if (st == SDKRT_OK &&
         sdkrt_page_next(&next, p->client, p->desc, p->req, resp, &p->pending) != SDKRT_OK)
         next = NULL;
+    /* pages that would go on forever end the walk, after this page's items */
+    if (st == SDKRT_OK && !p->pending &&
+        sdkrt_page_walk_step(p->walk, p->client, p->req, resp, items ? count : 0, next,
+                             &p->pending) != SDKRT_OK) {
+        sdkrt_request_free(next);
+        next = NULL;
+    }
     sdkrt_response_free(resp);
     if (st != SDKRT_OK) {
         if (page)
@@ -576,6 +789,7 @@ void sdkrt_pager_free(sdkrt_pager *p)
     if (p->page)
         p->free_page(p->page);
     sdkrt_request_free(p->req);
+    sdkrt_page_walk_free(p->walk);
     sdkrt_error_free(p->pending);
     free(p);
 }

@@ -1,7 +1,8 @@
 /* test_page.c - the pagination engine (sdkrt/page.h) over the in-memory transport: one fake
  * server with an endpoint per style serving the items i1..i7 three at a time; each test walks
  * every item with a pager and checks the exact requests sent. Also: RFC 8288 Link headers, the
- * same-origin rule for followed URLs, a server that repeats its cursor, and the query edits. */
+ * same-origin rule for followed URLs, servers whose pages would never end (a repeated cursor, an
+ * earlier request again, empty pages, the same page again), and the query edits. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,25 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
                  off + PAGE < 6 ? "true" : "false");
     } else if (strncmp(t, "/v1/stuck", 9) == 0) {
         snprintf(text, sizeof text, "{\"items\":[{\"id\":\"i1\"}],\"meta\":{\"next\":\"same\"}}");
+    } else if (strncmp(t, "/v1/empty", 9) == 0) {
+        /* pages that never end: empty, each with a new token (after one page of items when
+           ?items=1; only `gap` empty pages before a last page of items when ?gap=N) */
+        const char *tok = qget(t, "pageToken", buf, sizeof buf);
+        long k = tok ? strtol(tok + 1, NULL, 10) : 0, gap = qnum(t, "gap", -1);
+        if (gap >= 0 && k > gap)
+            snprintf(text, sizeof text, "{\"items\":[{\"id\":\"i9\"}],\"meta\":{}}");
+        else
+            snprintf(text, sizeof text, "{\"items\":%s,\"meta\":{\"next\":\"e%ld\"}}",
+                     k == 0 && qnum(t, "items", 0) ? "[{\"id\":\"i1\"}]" : "[]", k + 1);
+    } else if (strncmp(t, "/v1/cycle", 9) == 0) {
+        /* tokens a -> b -> a: a request of an earlier page comes back */
+        const char *tok = qget(t, "pageToken", buf, sizeof buf);
+        const char *next = !tok ? "a" : strcmp(tok, "a") == 0 ? "b" : "a";
+        snprintf(text, sizeof text, "{\"items\":[{\"id\":\"%s\"}],\"meta\":{\"next\":\"%s\"}}",
+                 tok ? tok : "first", next);
+    } else if (strncmp(t, "/v1/ignored", 11) == 0) {
+        /* a server that ignores the page number: the same page every time */
+        snprintf(text, sizeof text, "[{\"id\":\"i1\"},{\"id\":\"i2\"}]");
     } else if (strncmp(t, "/v1/self", 8) == 0) {
         /* the first page links to itself (a server's mistake): it is fetched once */
         snprintf(text, sizeof text,
@@ -349,8 +369,14 @@ START_TEST(first_page_linking_to_itself)
     sdkrt_request *r = get("/self");
     sdkrt_request_add_query(r, "x", "1");
     char out[256];
-    ck_assert_int_eq(walk(&d, r, out, sizeof out, NULL), 0);
-    ck_assert_str_eq(out, "i1");
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(walk(&d, r, out, sizeof out, &err), -1);
+    ck_assert_str_eq(out, "i1"); /* its items, then why the walk stopped */
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_str_eq(sdkrt_error_message(err),
+                     "the pages do not end: the page leads back to a request already sent (GET "
+                     "http://api.test:8080/v1/self?x=1) (MALFORMED_RESPONSE)");
+    sdkrt_error_free(err);
     const char *want[] = {"/v1/self?x=1"};
     logged(1, want);
 }
@@ -459,9 +485,130 @@ START_TEST(repeated_cursor_ends)
                                .next = "meta.next",
                                .param = "pageToken"};
     char out[256];
-    ck_assert_int_eq(walk(&d, get("/stuck"), out, sizeof out, NULL), 0);
-    ck_assert_str_eq(out, "i1,i1"); /* the second page repeats the cursor: the end */
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(walk(&d, get("/stuck"), out, sizeof out, &err), -1);
+    ck_assert_str_eq(out, "i1,i1"); /* the second page repeats the cursor: an error, not a loop */
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_str_eq(sdkrt_error_message(err),
+                     "the pages do not end: the page leads back to a request already sent (GET "
+                     "http://api.test:8080/v1/stuck?pageToken=same) (MALFORMED_RESPONSE)");
+    sdkrt_error_free(err);
     ck_assert_uint_eq(srv.n, 2);
+}
+END_TEST
+
+static const sdkrt_page_desc token_desc = {
+    .style = SDKRT_PAGE_CURSOR_TOKEN, .items = "items", .next = "meta.next", .param = "pageToken"};
+
+/* Empty pages, each with a new token, used to loop forever: SDKRT_PAGE_EMPTY_MAX in a row end the
+ * walk, after the items of the pages before them; fewer do not. */
+START_TEST(empty_pages_end)
+{
+    char out[256];
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(walk(&token_desc, get("/empty"), out, sizeof out, &err), -1);
+    ck_assert_str_eq(out, "");
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_str_eq(sdkrt_error_message(err), "the pages do not end: 10 empty pages in a row, "
+                                               "each with a next page (MALFORMED_RESPONSE)");
+    sdkrt_error_free(err);
+    err = NULL;
+    ck_assert_uint_eq(srv.n, SDKRT_PAGE_EMPTY_MAX);
+
+    srv.n = 0;
+    sdkrt_request *r = get("/empty");
+    sdkrt_request_add_query(r, "items", "1");
+    ck_assert_int_eq(walk(&token_desc, r, out, sizeof out, &err), -1);
+    ck_assert_str_eq(out, "i1"); /* delivered before the error */
+    ck_assert_uint_eq(srv.n, 1 + SDKRT_PAGE_EMPTY_MAX);
+    ck_assert_str_eq(srv.log[10], "/v1/empty?items=1&pageToken=e10");
+    sdkrt_error_free(err);
+    err = NULL;
+
+    /* nine empty pages in a row (one short of the bound), then a last page of items: a walk like any other */
+    srv.n = 0;
+    r = get("/empty");
+    sdkrt_request_add_query(r, "gap", "8");
+    ck_assert_int_eq(walk(&token_desc, r, out, sizeof out, NULL), 0);
+    ck_assert_str_eq(out, "i9");
+    ck_assert_uint_eq(srv.n, 10);
+}
+END_TEST
+
+/* A token of an earlier page (not the one just sent) coming back ends the walk too. */
+START_TEST(earlier_request_ends)
+{
+    char out[256];
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(walk(&token_desc, get("/cycle"), out, sizeof out, &err), -1);
+    ck_assert_str_eq(out, "first,a,b");
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_str_eq(sdkrt_error_message(err),
+                     "the pages do not end: page 3 leads back to a request already sent (GET "
+                     "http://api.test:8080/v1/cycle?pageToken=a) (MALFORMED_RESPONSE)");
+    sdkrt_error_free(err);
+    ck_assert_uint_eq(srv.n, 3);
+}
+END_TEST
+
+/* A server that ignores the page number gives the same page again: the walk ends there. */
+START_TEST(repeated_page_ends)
+{
+    const sdkrt_page_desc d = {.style = SDKRT_PAGE_PAGE_NUMBER, .param = "page"};
+    char out[256];
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(walk(&d, get("/ignored"), out, sizeof out, &err), -1);
+    ck_assert_str_eq(out, "i1,i2,i1,i2");
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_str_eq(
+        sdkrt_error_message(err),
+        "the pages do not end: page 2 is the same as the page before it (MALFORMED_RESPONSE)");
+    sdkrt_error_free(err);
+    const char *want[] = {"/v1/ignored", "/v1/ignored?page=2"};
+    logged(2, want);
+}
+END_TEST
+
+/* A walk continued from a copy leaves the original as it was: both may go on from there. */
+START_TEST(walk_copy)
+{
+    sdkrt_page_walk *a = NULL, *b = NULL;
+    ck_assert_int_eq(sdkrt_page_walk_new(&a, NULL, NULL), SDKRT_OK);
+    sdkrt_response *resp = NULL;
+    ck_assert_int_eq(sdkrt_response_new(&resp, 200, 0, NULL), SDKRT_OK);
+    sdkrt_response_append_body(resp, "[1]", 3, NULL);
+    sdkrt_request *p1 = get("/w"), *p2 = get("/w"), *p3 = get("/w");
+    sdkrt_request_add_query(p1, "p", "1");
+    sdkrt_request_add_query(p2, "p", "2");
+    sdkrt_request_add_query(p3, "p", "3");
+    ck_assert_int_eq(sdkrt_page_walk_step(a, client, p1, resp, 1, p2, NULL), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_page_walk_new(&b, a, NULL), SDKRT_OK);
+    sdkrt_response_free(resp);
+    ck_assert_int_eq(sdkrt_response_new(&resp, 200, 0, NULL), SDKRT_OK);
+    sdkrt_response_append_body(resp, "[2]", 3, NULL);
+    sdkrt_error *err = NULL;
+    /* b: p2 leads back to p1, sent before */
+    ck_assert_int_eq(sdkrt_page_walk_step(b, client, p2, resp, 1, p1, &err), SDKRT_ERR);
+    ck_assert_str_eq(
+        sdkrt_error_message(err),
+        "the pages do not end: page 2 leads back to a "
+        "request already sent (GET http://api.test:8080/v1/w?p=1) (MALFORMED_RESPONSE)");
+    sdkrt_error_free(err);
+    err = NULL;
+    /* a never saw p2: from it, p2 then p3 is a walk */
+    ck_assert_int_eq(sdkrt_page_walk_step(a, client, p2, resp, 1, p3, NULL), SDKRT_OK);
+    ck_assert_uint_eq(sdkrt_page_walk_pages(a), 2);
+    ck_assert_uint_eq(sdkrt_page_walk_pages(b), 2);
+    ck_assert_int_eq(sdkrt_page_walk_step(NULL, client, p1, resp, 0, NULL, &err), SDKRT_ERR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_INVALID_ARGUMENT);
+    sdkrt_error_free(err);
+    sdkrt_page_walk_free(NULL);
+    sdkrt_page_walk_free(a);
+    sdkrt_page_walk_free(b);
+    sdkrt_request_free(p1);
+    sdkrt_request_free(p2);
+    sdkrt_request_free(p3);
+    sdkrt_response_free(resp);
 }
 END_TEST
 
@@ -680,6 +827,10 @@ int main(void)
     tcase_add_test(tc, offset);
     tcase_add_test(tc, offset_more_false);
     tcase_add_test(tc, repeated_cursor_ends);
+    tcase_add_test(tc, empty_pages_end);
+    tcase_add_test(tc, earlier_request_ends);
+    tcase_add_test(tc, repeated_page_ends);
+    tcase_add_test(tc, walk_copy);
     tcase_add_test(tc, page_errors);
     tcase_add_test(tc, dotted_member);
     tcase_add_test(tc, number_overflow);

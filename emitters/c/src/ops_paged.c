@@ -227,17 +227,24 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     np ? "cursor->path" : "NULL");
 
     /* iterator */
+    sdkc_buf lit = SDKC_BUF_INIT;
+    sdkc_kit_put_c_string(&lit, pg->cursor_param->wire_name);
+    const char *param_lit = sdkc_arena_strdup(cx->arena, lit.data ? lit.data : "\"\"");
+    sdkc_buf_cleanup(&lit);
     sdkc_buf_printf(
         b,
         "struct %s_%s_iter {\n    %s_client *client;\n    const %s_call_options *call;\n"
         "    sdkrt_request *first;\n    char *path[%zu];\n    %s *page;\n"
-        "    size_t index;\n    bool done;\n};\n\n",
+        "    size_t index;\n    bool done;\n"
+        "    sdkrt_page_walk *walk; /* the cursors sent, so that the walk ends */\n"
+        "    sdkrt_error *why;      /* why it ends, told after the page's items */\n};\n\n",
         P, N, P, P, np ? np : 1, page_t);
     sdkc_buf_printf(b,
                     "void %s_%s_iter_free(%s_%s_iter *it)\n{\n    if (!it)\n        return;\n"
                     "    sdkrt_request_free(it->first);\n"
                     "    for (size_t i = 0; i < %zu; i++)\n        free(it->path[i]);\n"
-                    "    %s_free(it->page);\n    free(it);\n}\n\n",
+                    "    %s_free(it->page);\n    sdkrt_page_walk_free(it->walk);\n"
+                    "    sdkrt_error_free(it->why);\n    free(it);\n}\n\n",
                     P, N, P, N, np ? np : 1, page_t);
     sdkc_buf_printf(b,
                     "%s_status %s_%s_iter_new(%s_%s_iter **out, %s_client *client, const "
@@ -249,7 +256,8 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "\"out of memory\");\n"
                     "    it->client = client;\n    it->call = call;\n"
                     "    if (build_%s(&it->first, request, err) != SDKRT_OK || "
-                    "%s_path_texts(it->path, request, err) != SDKRT_OK) {\n"
+                    "%s_path_texts(it->path, request, err) != SDKRT_OK ||\n"
+                    "        sdkrt_page_walk_new(&it->walk, NULL, err) != SDKRT_OK) {\n"
                     "        %s_%s_iter_free(it);\n        return SDKRT_ERR;\n    }\n"
                     "    *out = it;\n    return SDKRT_OK;\n}\n\n",
                     P, P, N, P, N, P, P, N, P, P, op->id, P, N, N, N, P, N);
@@ -263,6 +271,9 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "        if (it->page && it->index < it->page->count) {\n"
         "            *item = &it->page->items[it->index++];\n            return %s_NEXT_ITEM;\n"
         "        }\n"
+        "        if (it->why) {\n            it->done = true;\n"
+        "            sdkrt_error_propagate(err, it->why);\n            it->why = NULL;\n"
+        "            return %s_NEXT_ERROR;\n        }\n"
         "        if (it->done || (it->page && !it->page->next))\n            return "
         "%s_NEXT_END;\n"
         "        %s *next = NULL;\n        %s_status st;\n"
@@ -272,10 +283,13 @@ void emit_paged(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "            st = %s_%s_continue(it->client, it->page->next, it->call, &next, err);\n"
         "        if (st != SDKRT_OK) {\n            it->done = true;\n            return "
         "%s_NEXT_ERROR;\n        }\n"
+        "        /* pages that would go on forever end the walk, after this page's items */\n"
+        "        sdkrt_page_walk_cursor(it->walk, %s, it->page ? it->page->next->value : NULL,\n"
+        "            next->count, next->next ? next->next->value : NULL, &it->why);\n"
         "        %s_free(it->page);\n        it->page = next;\n        it->index = 0;\n"
         "    }\n}\n\n",
         P, P, N, P, N, emit_const_ptr(cx, o->item->cdecl), P, op->id, cx->upper, cx->upper,
-        cx->upper, page_t, P, N, P, N, cx->upper, page_t);
+        cx->upper, cx->upper, page_t, P, N, P, N, cx->upper, param_lit, page_t);
 }
 
 /* A C string literal, or NULL. */
@@ -355,9 +369,9 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
     sdkc_buf_printf(
         b,
         "NOINLINE_ static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
-        "%s_call_options *call,\n    %s **out, %s_error **err)\n{\n"
+        "sdkrt_page_walk *from,\n    const %s_call_options *call, %s **out, %s_error **err)\n{\n"
         "    page_parts p;\n    *out = NULL;\n"
-        "    if (page_fetch(&p, client, req, call, &paged_%s, err) != SDKRT_OK)\n"
+        "    if (page_fetch(&p, client, req, from, call, &paged_%s, err) != SDKRT_OK)\n"
         "        return SDKRT_ERR;\n"
         "    %s *page = calloc(1, sizeof *page);\n"
         "    struct page_cursor *cursor = p.next || p.why ? calloc(1, sizeof *cursor) : NULL;\n"
@@ -365,7 +379,7 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
         "        free(cursor);\n        return page_parts_oom(&p, &paged_%s, err);\n    }\n"
         "    page->body = p.body;\n    page->items = p.items;\n    page->count = p.count;\n"
         "    if (cursor) {\n        cursor->req = p.next;\n        cursor->why = p.why;\n"
-        "        page->next = (%s *)cursor;\n    }\n"
+        "        cursor->walk = p.walk;\n        page->next = (%s *)cursor;\n    }\n"
         "    *out = page;\n    return SDKRT_OK;\n}\n\n",
         P, N, P, P, page_t, P, N, page_t, N, cursor_t);
 
@@ -379,7 +393,7 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (!client || !out)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and out are required\");\n"
                     "    if (build_%s(&req%s, err) != SDKRT_OK)\n        return SDKRT_ERR;\n"
-                    "    %s_status st = %s_fetch(client, req, call, out, err);\n"
+                    "    %s_status st = %s_fetch(client, req, NULL, call, out, err);\n"
                     "    sdkrt_request_free(req);\n    return st;\n}\n\n",
                     P, page_t, P, op->id, N, o->has_request ? ", request" : "", P, N);
     /* continuation */
@@ -390,9 +404,8 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    if (!client || !out || !cursor)\n        return sdkrt_error_set(err, "
                     "SDKRT_REASON_INVALID_ARGUMENT, \"%s: client, cursor and out are required\");\n"
                     "    const struct page_cursor *c = (const struct page_cursor *)cursor;\n"
-                    "    if (c->why)\n        return sdkrt_error_set(err, "
-                    "sdkrt_error_reason(c->why), \"%%s\", sdkrt_error_message(c->why));\n"
-                    "    return %s_fetch(client, c->req, call, out, err);\n}\n\n",
+                    "    if (c->why)\n        return page_cursor_why(c, err);\n"
+                    "    return %s_fetch(client, c->req, c->walk, call, out, err);\n}\n\n",
                     P, P, N, P, cursor_t, P, page_t, P, op->id, N);
     /* iterator: the runtime's pager itself (page_iter_open, page_iter_next) */
     sdkc_buf_printf(b, "%s_status %s_%s_iter_new(%s_%s_iter **out, %s_client *client, ", P, P, N, P,
@@ -440,9 +453,18 @@ void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b)
         "#define NOINLINE_\n#endif\n\n"
         "/* A page's continuation: the next page's request, or why there is none (told by "
         "continue). */\n"
-        "struct page_cursor {\n    sdkrt_request *req;\n    sdkrt_error *why;\n};\n\n"
+        "struct page_cursor {\n    sdkrt_request *req;\n    sdkrt_error *why;\n"
+        "    sdkrt_page_walk *walk; /* the pages up to here, so that the walk ends */\n};\n\n"
         "static void page_cursor_free(struct page_cursor *c)\n{\n    if (!c)\n        return;\n"
-        "    sdkrt_request_free(c->req);\n    sdkrt_error_free(c->why);\n    free(c);\n}\n\n"
+        "    sdkrt_request_free(c->req);\n    sdkrt_error_free(c->why);\n"
+        "    sdkrt_page_walk_free(c->walk);\n    free(c);\n}\n\n"
+        "/* Continuing from a cursor that says why there is no next page: that error again (its "
+        "message\n * without the reason that setting it adds once more). */\n"
+        "static sdkrt_status page_cursor_why(const struct page_cursor *c, sdkrt_error **err)\n{\n"
+        "    sdkrt_reason r = sdkrt_error_reason(c->why);\n"
+        "    const char *m = sdkrt_error_message(c->why);\n"
+        "    size_t n = strlen(m), k = strlen(sdkrt_reason_name(r)) + 3;\n"
+        "    return sdkrt_error_set(err, r, \"%.*s\", (int)(n > k ? n - k : n), m);\n}\n\n"
         "/* A paged operation: its page descriptor, the decode and body release its pager calls, "
         "the\n * size of one item. */\n"
         "typedef struct paged_desc {\n    const sdkrt_page_desc *page;\n"
@@ -451,23 +473,34 @@ void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b)
         "/* One fetched page before it is a typed page: body, items, and the next request or why "
         "not. */\n"
         "typedef struct page_parts {\n    void *body;\n    const void *items;\n    size_t count;\n"
-        "    sdkrt_request *next;\n    sdkrt_error *why;\n} page_parts;\n\n"
+        "    sdkrt_request *next;\n    sdkrt_error *why;\n    sdkrt_page_walk *walk;\n} "
+        "page_parts;\n\n"
         "/* Send req, decode the page and make the next page's request; a page whose continuation "
         "cannot\n * be made still comes back (why says why). */\n"
         "static sdkrt_status page_fetch(page_parts *p, sdkrt_client *client, const sdkrt_request "
-        "*req,\n    const sdkrt_call_options *call, const paged_desc *d, sdkrt_error **err)\n{\n"
+        "*req,\n    const sdkrt_page_walk *from, const sdkrt_call_options *call, const paged_desc "
+        "*d,\n    sdkrt_error **err)\n{\n"
         "    sdkrt_response *resp = NULL;\n    memset(p, 0, sizeof *p);\n"
         "    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)\n"
         "        return SDKRT_ERR;\n"
         "    sdkrt_status st = d->decode(resp, &p->body, &p->items, &p->count, err);\n"
         "    if (st == SDKRT_OK && sdkrt_page_next(&p->next, client, d->page, req, resp, &p->why) "
         "!= SDKRT_OK)\n        p->next = NULL;\n"
-        "    sdkrt_response_free(resp);\n    return st;\n}\n\n"
+        "    /* pages that would go on forever end the walk (a copy: a cursor may be used twice) "
+        "*/\n"
+        "    if (p->next && (sdkrt_page_walk_new(&p->walk, from, &p->why) != SDKRT_OK ||\n"
+        "                    sdkrt_page_walk_step(p->walk, client, req, resp, p->count, p->next, "
+        "&p->why) != SDKRT_OK)) {\n"
+        "        sdkrt_request_free(p->next);\n        p->next = NULL;\n"
+        "        sdkrt_page_walk_free(p->walk);\n        p->walk = NULL;\n    }\n"
+        "    sdkrt_response_free(resp);\n    return st;\n}\n\n");
+    sdkc_buf_puts(
+        b,
         "/* Out of memory making the typed page: release the parts. */\n"
         "static sdkrt_status page_parts_oom(page_parts *p, const paged_desc *d, sdkrt_error "
         "**err)\n{\n"
         "    sdkrt_request_free(p->next);\n    sdkrt_error_free(p->why);\n"
-        "    d->body_free(p->body);\n"
+        "    sdkrt_page_walk_free(p->walk);\n    d->body_free(p->body);\n"
         "    return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n}\n\n"
         "/* The pager of an iterator over the request built (built: the builder's status; *req is "
         "freed\n * here). */\n"

@@ -639,6 +639,8 @@ struct oc_session_list_iter {
     oc_session_list_page *page;
     size_t index;
     bool done;
+    sdkrt_page_walk *walk; /* the cursors sent, so that the walk ends */
+    sdkrt_error *why;      /* why it ends, told after the page's items */
 };
 
 void oc_session_list_iter_free(oc_session_list_iter *it)
@@ -649,6 +651,8 @@ void oc_session_list_iter_free(oc_session_list_iter *it)
     for (size_t i = 0; i < 1; i++)
         free(it->path[i]);
     oc_session_list_page_free(it->page);
+    sdkrt_page_walk_free(it->walk);
+    sdkrt_error_free(it->why);
     free(it);
 }
 
@@ -663,7 +667,8 @@ oc_status oc_session_list_iter_new(oc_session_list_iter **out, oc_client *client
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     it->client = client;
     it->call = call;
-    if (build_session_list(&it->first, request, err) != SDKRT_OK || session_list_path_texts(it->path, request, err) != SDKRT_OK) {
+    if (build_session_list(&it->first, request, err) != SDKRT_OK || session_list_path_texts(it->path, request, err) != SDKRT_OK ||
+        sdkrt_page_walk_new(&it->walk, NULL, err) != SDKRT_OK) {
         oc_session_list_iter_free(it);
         return SDKRT_ERR;
     }
@@ -684,6 +689,12 @@ oc_next oc_session_list_iter_next(oc_session_list_iter *it, const oc_session_v2_
             *item = &it->page->items[it->index++];
             return OC_NEXT_ITEM;
         }
+        if (it->why) {
+            it->done = true;
+            sdkrt_error_propagate(err, it->why);
+            it->why = NULL;
+            return OC_NEXT_ERROR;
+        }
         if (it->done || (it->page && !it->page->next))
             return OC_NEXT_END;
         oc_session_list_page *next = NULL;
@@ -696,6 +707,9 @@ oc_next oc_session_list_iter_next(oc_session_list_iter *it, const oc_session_v2_
             it->done = true;
             return OC_NEXT_ERROR;
         }
+        /* pages that would go on forever end the walk, after this page's items */
+        sdkrt_page_walk_cursor(it->walk, "cursor", it->page ? it->page->next->value : NULL,
+            next->count, next->next ? next->next->value : NULL, &it->why);
         oc_session_list_page_free(it->page);
         it->page = next;
         it->index = 0;
@@ -1555,6 +1569,8 @@ struct oc_session_messages_iter {
     oc_session_messages_page *page;
     size_t index;
     bool done;
+    sdkrt_page_walk *walk; /* the cursors sent, so that the walk ends */
+    sdkrt_error *why;      /* why it ends, told after the page's items */
 };
 
 void oc_session_messages_iter_free(oc_session_messages_iter *it)
@@ -1565,6 +1581,8 @@ void oc_session_messages_iter_free(oc_session_messages_iter *it)
     for (size_t i = 0; i < 1; i++)
         free(it->path[i]);
     oc_session_messages_page_free(it->page);
+    sdkrt_page_walk_free(it->walk);
+    sdkrt_error_free(it->why);
     free(it);
 }
 
@@ -1579,7 +1597,8 @@ oc_status oc_session_messages_iter_new(oc_session_messages_iter **out, oc_client
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     it->client = client;
     it->call = call;
-    if (build_session_messages(&it->first, request, err) != SDKRT_OK || session_messages_path_texts(it->path, request, err) != SDKRT_OK) {
+    if (build_session_messages(&it->first, request, err) != SDKRT_OK || session_messages_path_texts(it->path, request, err) != SDKRT_OK ||
+        sdkrt_page_walk_new(&it->walk, NULL, err) != SDKRT_OK) {
         oc_session_messages_iter_free(it);
         return SDKRT_ERR;
     }
@@ -1600,6 +1619,12 @@ oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_ses
             *item = &it->page->items[it->index++];
             return OC_NEXT_ITEM;
         }
+        if (it->why) {
+            it->done = true;
+            sdkrt_error_propagate(err, it->why);
+            it->why = NULL;
+            return OC_NEXT_ERROR;
+        }
         if (it->done || (it->page && !it->page->next))
             return OC_NEXT_END;
         oc_session_messages_page *next = NULL;
@@ -1612,6 +1637,9 @@ oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_ses
             it->done = true;
             return OC_NEXT_ERROR;
         }
+        /* pages that would go on forever end the walk, after this page's items */
+        sdkrt_page_walk_cursor(it->walk, "cursor", it->page ? it->page->next->value : NULL,
+            next->count, next->next ? next->next->value : NULL, &it->why);
         oc_session_messages_page_free(it->page);
         it->page = next;
         it->index = 0;

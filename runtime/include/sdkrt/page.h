@@ -61,12 +61,12 @@ typedef struct sdkrt_page_desc {
     }
 
 /* The request for the page after resp, in *next (new; sdkrt_request_free), or NULL when resp was
- * the last page: no cursor or next link, has_more false, an empty page, a short page, or a
- * continuation identical to prev (a server repeating itself would loop). prev is the request
- * that fetched resp; client, desc, prev and resp are borrowed. Errors: MALFORMED_RESPONSE when
- * the body is not JSON where the style reads it, or a next URL that does not parse or leaves the
- * client's origin; INVALID_ARGUMENT when prev's page number or offset is too large to advance
- * (past LLONG_MAX); OUT_OF_MEMORY. */
+ * the last page: no cursor or next link, has_more false, an empty page, or a short page. prev is
+ * the request that fetched resp; client, desc, prev and resp are borrowed. Errors:
+ * MALFORMED_RESPONSE when the body is not JSON where the style reads it, a next URL that does
+ * not parse or leaves the client's origin, or a continuation identical to prev ("the pages do
+ * not end: ...": a server repeating itself would loop); INVALID_ARGUMENT when prev's page number
+ * or offset is too large to advance (past LLONG_MAX); OUT_OF_MEMORY. */
 sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
                              const sdkrt_page_desc *desc, const sdkrt_request *prev,
                              const sdkrt_response *resp, sdkrt_error **err);
@@ -76,6 +76,37 @@ sdkrt_status sdkrt_page_next(sdkrt_request **next, const sdkrt_client *client,
  * free()), or NULL when none. Quoted parameter values may hold ',' and ';'. SDKRT_ERR only when
  * out of memory. */
 sdkrt_status sdkrt_link_find(char **out, const char *value, const char *rel);
+
+/* Walks that end (docs/pagination.md): what a walk across pages has seen, so that a server whose
+ * pages would go on forever ends it with MALFORMED_RESPONSE ("the pages do not end: ...") after
+ * the items it gave. The rules, checked on each page that has a next request: the page is the
+ * same body as the page before it, with items; SDKRT_PAGE_EMPTY_MAX empty pages in a row; the
+ * next request (method and target) was already sent in this walk (64-bit hashes are kept). The
+ * pager applies them; a program walking with sdkrt_page_next applies them with one walk. */
+#define SDKRT_PAGE_EMPTY_MAX 10
+
+typedef struct sdkrt_page_walk sdkrt_page_walk;
+
+/* A walk in *out (new; sdkrt_page_walk_free): a new one when from is NULL, else a copy of from
+ * (borrowed), so that a walk can be continued from any of its pages. */
+sdkrt_status sdkrt_page_walk_new(sdkrt_page_walk **out, const sdkrt_page_walk *from,
+                                 sdkrt_error **err);
+/* Record one page: sent (through client) fetched resp, whose count items were found, and next is
+ * the request sdkrt_page_next made of it (NULL at the end). SDKRT_ERR with MALFORMED_RESPONSE
+ * when next must not be sent (the rules above); OUT_OF_MEMORY; the errors of a request that does
+ * not build. All borrowed. */
+sdkrt_status sdkrt_page_walk_step(sdkrt_page_walk *w, const sdkrt_client *client,
+                                  const sdkrt_request *sent, const sdkrt_response *resp,
+                                  size_t count, const sdkrt_request *next, sdkrt_error **err);
+/* The same rules for a walk by cursor values (OpenCode's cursor object, whose continuation sends
+ * the cursor alone): sent is the cursor that fetched the page (NULL for the first page), next the
+ * page's next cursor (NULL at the end), param the cursor's query parameter (for the message);
+ * a page's body is not compared (a repeated page repeats its cursor). All borrowed. */
+sdkrt_status sdkrt_page_walk_cursor(sdkrt_page_walk *w, const char *param, const char *sent,
+                                    size_t count, const char *next, sdkrt_error **err);
+/* The pages recorded. */
+size_t sdkrt_page_walk_pages(const sdkrt_page_walk *w);
+void sdkrt_page_walk_free(sdkrt_page_walk *w); /* NULL is a no-op */
 
 /* Items of one page, walked across pages with one page resident: the engine behind every
  * generated _iter. Each page's body is decoded by the caller-supplied decode function (the
@@ -95,7 +126,8 @@ sdkrt_status sdkrt_pager_new(sdkrt_pager **out, sdkrt_client *client, const sdkr
                              sdkrt_page_decode_fn decode, sdkrt_page_free_fn free_page,
                              size_t item_size, sdkrt_error **err);
 /* The next item across pages: 1 with *item (borrowed until the next call or free), 0 at the end,
- * -1 with *err (later calls then give 0). The first call fetches the first page. */
+ * -1 with *err (later calls then give 0). The first call fetches the first page. A page whose
+ * continuation fails (including pages that do not end, above) gives its items first. */
 int sdkrt_pager_next(sdkrt_pager *p, const void **item, sdkrt_error **err);
 /* The current page (borrowed) and how many pages were fetched. */
 const void *sdkrt_pager_page(const sdkrt_pager *p);

@@ -8,7 +8,11 @@ usage: pages.py SDKC STYLE [WORK_DIR]
   style's operation: a faithful one (no deviation, the walk passes), one whose second page
   repeats the last item of the first (a `pagination` deviation, rule `repeat`), one whose
   second page starts one item late (a `pagination` deviation, rule `loss`), and one that fails
-  the second page with a 500 (that answer's deviations; the walk a skip, never a pass).
+  the second page with a 500 (that answer's deviations; the walk a skip, never a pass). For the
+  styles whose server names the next page (cursor-object, cursor-token, next-url, link-header),
+  two whose pages would never end (a `pagination` deviation, rule `endless`): one that answers
+  empty pages each with a new continuation after the first page, one whose third page leads
+  back to the second.
 """
 import http.server
 import json
@@ -27,7 +31,7 @@ OPS = {"cursor-object": "listObject", "cursor-token": "listToken", "cursor-item"
 
 def make_handler(fault):
     # the start of a continuation: faithful, one item early (repeat) or one item late (loss)
-    shift = {"faithful": 0, "repeat": -1, "loss": 1, "cut": 0}[fault]
+    shift = {"faithful": 0, "repeat": -1, "loss": 1, "cut": 0, "empty": 0, "cycle": 0}[fault]
 
     class H(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -67,22 +71,32 @@ def make_handler(fault):
                 """where the page after the one at start begins, as this server says"""
                 return start + size + shift
 
+            def after(start):
+                """the start of the page after the one at start, or None at the end"""
+                if fault == "empty" and start >= 100:  # empty pages from 100 on, never ending
+                    return start + 1
+                if start + size < n:
+                    return 100 if fault == "empty" else cont(start)
+                if fault == "cycle" and start > size:
+                    return size  # back to the second page
+                return None
+
             if url.path == "/object":
                 c = q.get("cursor")
                 start = int(c[1:]) if c else 0
                 if c and c[0] == "p":  # previous: the page ending before start
                     start = max(0, start - size)
                 cur = {}
-                if start + size < n:
-                    cur["next"] = "n%d" % cont(start)
+                if after(start) is not None:
+                    cur["next"] = "n%d" % after(start)
                 if start > 0:
                     cur["previous"] = "p%d" % start
                 return self.send({"data": window(start), "cursor": cur})
             if url.path == "/token":
                 start = int(q["pageToken"][1:]) if "pageToken" in q else 0
                 out = {"items": window(start)}
-                if start + size < n:
-                    out["nextPageToken"] = "t%d" % cont(start)
+                if after(start) is not None:
+                    out["nextPageToken"] = "t%d" % after(start)
                 return self.send(out)
             if url.path == "/after":
                 start = 0
@@ -93,8 +107,8 @@ def make_handler(fault):
             if url.path in ("/nexturl", "/linked"):
                 start = int(q.get("from", 0))
                 nxt = None
-                if start + size < n:
-                    nxt = "%s?limit=%d&from=%d" % (url.path, size, cont(start))
+                if after(start) is not None:
+                    nxt = "%s?limit=%d&from=%d" % (url.path, size, after(start))
                 if url.path == "/nexturl":
                     return self.send({"items": window(start), "next_page_uri": nxt})
                 hdrs = []
@@ -142,6 +156,14 @@ def run(sdkc, style, fault, work):
             fail.append("deviations %s, want %s" % (devs, want))
         if [r["verdict"] for r in walk] != ["skip"]:
             fail.append("the walk: %s, want one skip" % walk)
+    elif fault in ("empty", "cycle"):
+        if devs != [("pagination", "endless")]:
+            fail.append("deviations %s, want [('pagination', 'endless')]" % devs)
+        want = "10 empty pages in a row" if fault == "empty" else "leads back to a request"
+        if not any(want in d["evidence"] for d in rep["deviations"]):
+            fail.append("no deviation says %r: %s" % (want, rep["deviations"]))
+        if p.returncode != 1:
+            fail.append("exit status %d" % p.returncode)
     else:
         want = [("pagination", fault)]
         if style == "cursor-object" and fault == "loss":
@@ -168,7 +190,10 @@ def main():
     sdkc, style = sys.argv[1], sys.argv[2]
     work = sys.argv[3] if len(sys.argv) > 3 else "."
     os.makedirs(work, exist_ok=True)
-    return max(run(sdkc, style, f, work) for f in ("faithful", "repeat", "loss", "cut"))
+    faults = ["faithful", "repeat", "loss", "cut"]
+    if style in ("cursor-object", "cursor-token", "next-url", "link-header"):
+        faults += ["empty", "cycle"]
+    return max(run(sdkc, style, f, work) for f in faults)
 
 
 if __name__ == "__main__":

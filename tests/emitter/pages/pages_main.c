@@ -14,6 +14,7 @@
 
 static char seen[16][160];
 static size_t nseen;
+static int endless; /* 1: empty cursor-object pages, each with a new cursor; 2: tokens that cycle */
 
 static long qnum(const char *target, const char *name, long dflt)
 {
@@ -53,7 +54,15 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
         snprintf(seen[nseen++], sizeof seen[0], "%s", t);
     char arr[512], body[1024];
     long from = 0, more = 0;
-    if (strncmp(t, "/cursor-object", 14) == 0) {
+    if (endless == 1 && strncmp(t, "/cursor-object", 14) == 0) {
+        snprintf(body, sizeof body, "{\"data\":[],\"cursor\":{\"next\":\"c%ld\"}}",
+                 qstart(t, "cursor") + 1);
+    } else if (endless == 2 && strncmp(t, "/cursor-token", 13) == 0) {
+        from = qstart(t, "pageToken"); /* p1 -> p2 -> p1 */
+        items(arr, sizeof arr, from, 1);
+        snprintf(body, sizeof body, "{\"things\":%s,\"nextPageToken\":\"p%d\"}", arr,
+                 from == 1 ? 2 : 1);
+    } else if (strncmp(t, "/cursor-object", 14) == 0) {
         from = qstart(t, "cursor");
         items(arr, sizeof arr, from, 3);
         char next[32] = "null";
@@ -286,6 +295,63 @@ START_TEST(next_url_other_origin)
 }
 END_TEST
 
+/* Pages that would go on forever end with an error after the items they gave: OpenCode's
+ * cursor object answering empty pages each with a new cursor (its iterator used to loop), and
+ * tokens that come back to an earlier page, page by page (the cursor carries the walk) and with
+ * the iterator. */
+START_TEST(endless_pages)
+{
+    pg_error *err = NULL;
+    endless = 1;
+    pg_cursor_object_iter *oit = NULL;
+    const pg_thing *item = NULL;
+    ck_assert_int_eq(pg_cursor_object_iter_new(&oit, client, NULL, NULL, &err), PG_OK);
+    ck_assert_int_eq(pg_cursor_object_iter_next(oit, &item, &err), PG_NEXT_ERROR);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    ck_assert_str_eq(pg_error_message(err), "the pages do not end: 10 empty pages in a row, each "
+                                            "with a next page (MALFORMED_RESPONSE)");
+    pg_error_free(err);
+    err = NULL;
+    ck_assert_int_eq(pg_cursor_object_iter_next(oit, &item, &err), PG_NEXT_END);
+    pg_cursor_object_iter_free(oit);
+    ck_assert_uint_eq(nseen, 10);
+
+    endless = 2;
+    nseen = 0;
+    pg_cursor_token_page *p1 = NULL, *p2 = NULL, *p3 = NULL, *again = NULL;
+    ck_assert_int_eq(pg_cursor_token(client, NULL, NULL, &p1, &err), PG_OK);
+    ck_assert_int_eq(pg_cursor_token_continue(client, p1->next, NULL, &p2, &err), PG_OK);
+    ck_assert_int_eq(pg_cursor_token_continue(client, p2->next, NULL, &p3, &err), PG_OK);
+    ck_assert_uint_eq(p3->count, 1); /* its items come back; continuing from it is the error */
+    ck_assert_int_eq(pg_cursor_token_continue(client, p3->next, NULL, &again, &err), PG_ERR);
+    ck_assert_str_eq(pg_error_message(err), "the pages do not end: page 3 leads back to a request "
+                                            "already sent (GET http://127.0.0.1:1/cursor-token?"
+                                            "pageToken=p1) (MALFORMED_RESPONSE)");
+    pg_error_free(err);
+    err = NULL;
+    /* a cursor used twice is not a loop: page 2 again, from page 1's cursor */
+    ck_assert_int_eq(pg_cursor_token_continue(client, p1->next, NULL, &again, &err), PG_OK);
+    ck_assert_uint_eq(nseen, 4);
+    pg_cursor_token_page_free(again);
+    pg_cursor_token_page_free(p1);
+    pg_cursor_token_page_free(p2);
+    pg_cursor_token_page_free(p3);
+
+    pg_cursor_token_iter *tit = NULL;
+    ck_assert_int_eq(pg_cursor_token_iter_new(&tit, client, NULL, NULL, &err), PG_OK);
+    char out[64] = "";
+    pg_next res;
+    while ((res = pg_cursor_token_iter_next(tit, &item, &err)) == PG_NEXT_ITEM)
+        add(out, sizeof out, item);
+    ck_assert_int_eq(res, PG_NEXT_ERROR);
+    ck_assert_str_eq(out, "t1,t2,t3");
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_MALFORMED_RESPONSE);
+    pg_error_free(err);
+    pg_cursor_token_iter_free(tit);
+    endless = 0;
+}
+END_TEST
+
 START_TEST(iter_error)
 {
     /* a 404 on the first page: the iterator's error, then the end */
@@ -323,6 +389,7 @@ int main(void)
     tcase_add_test(tc, offset);
     tcase_add_test(tc, next_url_other_origin);
     tcase_add_test(tc, iter_error);
+    tcase_add_test(tc, endless_pages);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -34,11 +34,19 @@ function serve(req: Request, evil: string): Response {
   const path = u.pathname.replace(/^\/v1/, '');
   if (path === '/cursor-object') {
     const from = start(q.get('cursor'));
+    if (q.get('cursor')?.startsWith('e'))
+      return json({ data: [], cursor: { next: `e${from + 1}`, previous: null } }); // never ends
     const next = q.get('order') === 'stuck' || q.get('cursor') === 'same' ? 'same' : from + 3 < N ? `c${from + 3}` : null;
     return json({ data: things(from, 3), cursor: { next, previous: from ? `c${from - 3}` : null } });
   }
   if (path === '/cursor-token') {
     if (q.get('pageSize') === '1') return json({ things: things(0, 1), nextPageToken: 'same' }); // stuck
+    if (q.get('pageSize') === '4') return json({ things: [], nextPageToken: `e${start(q.get('pageToken')) + 1}` }); // empty, never ends
+    if (q.get('pageSize') === '5') {
+      // tokens a -> b -> a: back to an earlier page
+      const tok = q.get('pageToken');
+      return json({ things: things(tok === 'b' ? 1 : 0, 1), nextPageToken: tok === 'a' ? 'b' : 'a' });
+    }
     if (q.get('pageSize') === '2') return json({ things: things(0, 1), nextPageToken: q.get('pageToken') ? undefined : 'x/y z' });
     const from = start(q.get('pageToken'));
     return json({ things: things(from, num('pageSize', 3)), nextPageToken: from + 3 < N ? `p${from + 3}` : undefined });
@@ -64,6 +72,7 @@ function serve(req: Request, evil: string): Response {
   }
   if (path === '/page-number') {
     const page = num('page', 1);
+    if (page >= 100) return json(things(0, 2)); // the page number ignored: the same page again
     const per = num('per_page', 3);
     return json(things((page - 1) * per, per));
   }
@@ -222,18 +231,83 @@ test('cursor-object: the cursor only; previous(); a repeated cursor ends', async
   await p2.previous();
   eq(targets(), ['/v1/cursor-object', '/v1/cursor-object?cursor=c3', '/v1/cursor-object?cursor=c0'], 'requests');
   const stuck = await c.cursorObject.cursorObject({ cursor: 'same' as CursorObjectCursor });
-  ok(!stuck.hasNext && (await stuck.next()) === undefined, 'a next cursor equal to the one sent ends the pages');
+  const e = await rejects(stuck.next(), 'same cursor');
+  ok(
+    isClientError(e) &&
+      e.reason === 'malformed_response' &&
+      e.message.endsWith('the pages do not end: page 1 leads back to a request already sent (cursor=same)'),
+    `a next cursor equal to the one sent: ${e}`,
+  );
 });
 
-test('a repeated token ends the walk', async () => {
-  const { c, seen } = client();
+/** Walk with iterAll (at most 40 items, so that a loop fails instead of hanging): the items, the
+ * error and the requests. */
+async function endless(first: (c: Client) => Promise<Walkable>): Promise<[string[], unknown, string[]]> {
+  const { c, targets } = client();
   const out: string[] = [];
-  for await (const t of (await c.cursorToken.cursorToken({ pageSize: 1 })).iterAll()) {
-    out.push(t.id);
-    if (out.length > 4) break; // a loop fails the test instead of hanging it
+  let err: unknown;
+  try {
+    for await (const t of (await first(c)).iterAll()) {
+      out.push(t.id);
+      if (out.length > 40) break;
+    }
+  } catch (e) {
+    err = e;
   }
-  eq(out, ['t1', 't1'], 'the second page repeats the token: the end');
-  eq(seen.length, 2, 'two requests');
+  return [out, err, targets()];
+}
+
+function endsWith(e: unknown, msg: string, what: string): void {
+  ok(isClientError(e) && e.reason === 'malformed_response' && e.message.endsWith(msg), `${what}: ${e}`);
+}
+
+test('a repeated token ends the walk with an error, after the items', async () => {
+  const [out, e, sent] = await endless((c) => c.cursorToken.cursorToken({ pageSize: 1 }));
+  eq(out, ['t1', 't1'], 'the second page repeats the token');
+  endsWith(
+    e,
+    'the pages do not end: the page leads back to a request already sent (GET http://api.test:8080/v1/cursor-token?pageSize=1&pageToken=same)',
+    'repeated token',
+  );
+  eq(sent.length, 2, 'two requests');
+});
+
+test('a token of an earlier page ends the walk', async () => {
+  const [out, e, sent] = await endless((c) => c.cursorToken.cursorToken({ pageSize: 5 }));
+  eq(out, ['t1', 't1', 't2'], 'three pages');
+  endsWith(
+    e,
+    'the pages do not end: page 3 leads back to a request already sent (GET http://api.test:8080/v1/cursor-token?pageSize=5&pageToken=a)',
+    'cycle',
+  );
+  eq(sent.length, 3, 'three requests');
+  // page by page: next() twice from the same page is not a loop
+  const { c } = client();
+  const p1 = await c.cursorToken.cursorToken({ pageSize: 5 });
+  const p2 = (await p1.next())!;
+  const again = (await p1.next())!;
+  eq(again.items, p2.items, 'page 2 again');
+  const p3 = (await p2.next())!;
+  await rejects(p3.next(), 'cycle page by page');
+});
+
+test('empty pages, each with a new cursor, end the walk after 10 in a row', async () => {
+  const [out, e, sent] = await endless((c) => c.cursorToken.cursorToken({ pageSize: 4 }));
+  eq(out, [], 'no items');
+  endsWith(e, 'the pages do not end: 10 empty pages in a row, each with a next page', 'empty tokens');
+  eq(sent.length, 10, 'ten requests');
+  // OpenCode's cursor object
+  const [o, e2, s2] = await endless((c) => c.cursorObject.cursorObject({ cursor: 'e0' as CursorObjectCursor }));
+  eq(o, [], 'no items');
+  endsWith(e2, 'the pages do not end: 10 empty pages in a row, each with a next page', 'empty cursor object');
+  eq(s2.length, 10, 'ten requests');
+});
+
+test('the same page again (a page number ignored) ends the walk', async () => {
+  const [out, e, sent] = await endless((c) => c.pageNumber.pageNumber({ page: 100 }));
+  eq(out, ['t1', 't2', 't1', 't2'], 'both pages delivered');
+  endsWith(e, 'the pages do not end: page 2 is the same as the page before it', 'same page');
+  eq(sent, ['/v1/page-number?page=100', '/v1/page-number?page=101'], 'two requests');
 });
 
 test('an error status on the first page; another on a later one', async () => {
