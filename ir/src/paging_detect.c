@@ -23,10 +23,11 @@ static const char *const TOKEN_FIELDS[] = {"next_cursor",
                                            "meta.nextCursor",
                                            "pagination.nextCursor",
                                            "next_page",
+                                           "cursor",
                                            NULL};
-static const char *const TOKEN_PARAMS[] = {"cursor",     "page_token", "pageToken",
-                                           "next_token", "nextToken",  "page_cursor",
-                                           "pageCursor", "page",       NULL};
+static const char *const TOKEN_PARAMS[] = {"cursor",    "page_token",  "pageToken",  "next_token",
+                                           "nextToken", "page_cursor", "pageCursor", "page",
+                                           "Cursor",    NULL};
 static const char *const URL_FIELDS[] = {"next_page_uri",
                                          "next_page_url",
                                          "nextPageUrl",
@@ -42,14 +43,23 @@ static const char *const URL_FIELDS[] = {"next_page_uri",
                                          "meta.next",
                                          "paging.next",
                                          "pagination.next_url",
+                                         "_metadata.next",
                                          NULL};
 static const char *const ITEM_PARAMS[] = {"starting_after", "after", NULL};
-static const char *const MORE_FIELDS[] = {"has_more", "hasMore", NULL};
-static const char *const PAGE_PARAMS[] = {"page", NULL};
-static const char *const PAGE_SIZE_PARAMS[] = {"per_page", "page_size", "pageSize", "perPage",
-                                               "limit",    "size",      NULL};
-static const char *const OFFSET_PARAMS[] = {"offset", NULL};
-static const char *const LIMIT_PARAMS[] = {"limit", NULL};
+static const char *const MORE_FIELDS[] = {"has_more", "hasMore", "more", NULL};
+static const char *const PAGE_PARAMS[] = {"page", "pageNumber", "page_number", "page[number]",
+                                          NULL};
+static const char *const PAGE_SIZE_PARAMS[] = {"per_page", "page_size", "pageSize",   "perPage",
+                                               "limit",    "size",      "page[size]", NULL};
+static const char *const OFFSET_PARAMS[] = {"offset", "skip", NULL};
+static const char *const LIMIT_PARAMS[] = {"limit", "take", NULL};
+
+/* The first of names that is an integer or number query parameter of op. */
+static const char *first_count_param(const sdkc_operation *op, const char *const *names)
+{
+    const char *n = sdkc_pg_first_param(op, names, SDKC_TYPE_INTEGER);
+    return n ? n : sdkc_pg_first_param(op, names, SDKC_TYPE_NUMBER);
+}
 
 static bool declares_link_header(const sdkc_node *resp)
 {
@@ -128,6 +138,14 @@ void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     const char *more = is_body ? NULL : sdkc_pg_first_field(body, MORE_FIELDS, SDKC_TYPE_BOOLEAN);
     const char *tok = is_body ? NULL : sdkc_pg_first_field(body, TOKEN_FIELDS, SDKC_TYPE_STRING);
     const char *tokp = sdkc_pg_first_param(op, TOKEN_PARAMS, SDKC_TYPE_STRING);
+    /* Asana: an offset token (a string `offset`, never a count) and next_page {offset, path,
+     * uri}; the token, not the absolute uri, so that the request keeps the client's base URL */
+    const sdkc_param *token_offset = sdkc_op_query_param(op, "offset");
+    if (!is_body && token_offset && sdkc_pg_kind_is(token_offset->type, SDKC_TYPE_STRING) &&
+        sdkc_pg_field_kind(body, "next_page.offset", SDKC_TYPE_STRING)) {
+        tok = "next_page.offset";
+        tokp = "offset";
+    }
     if (tok && tokp) {
         s.style = SDKC_PAGE_CURSOR_TOKEN;
         s.next = tok;
@@ -141,10 +159,10 @@ void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     if (after && strcmp(after, "after") == 0 && !says_id(sdkc_op_query_param(op, after)->docs))
         after =
             NULL; /* `after` may be a sequence number or a time: only an id is the last item's */
-    const char *page = sdkc_pg_first_param(op, PAGE_PARAMS, SDKC_TYPE_INTEGER);
-    const char *size = sdkc_pg_first_param(op, PAGE_SIZE_PARAMS, SDKC_TYPE_INTEGER);
-    const char *off = sdkc_pg_first_param(op, OFFSET_PARAMS, SDKC_TYPE_INTEGER);
-    const char *lim = sdkc_pg_first_param(op, LIMIT_PARAMS, SDKC_TYPE_INTEGER);
+    const char *page = first_count_param(op, PAGE_PARAMS);
+    const char *size = first_count_param(op, PAGE_SIZE_PARAMS);
+    const char *off = first_count_param(op, OFFSET_PARAMS);
+    const char *lim = first_count_param(op, LIMIT_PARAMS);
     /* a parameter and what confirms it, in order: the first pair present wins */
     const struct {
         sdkc_page_style style;

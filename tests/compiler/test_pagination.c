@@ -1,5 +1,6 @@
 /* test_pagination.c - pagination styles: the heuristics on a contract with one operation per style
- * and the near misses that must stay unpaginated (data/pages/styles.yaml), the extensions
+ * and the near misses that must stay unpaginated (data/pages/styles.yaml), the styles added from
+ * the labelled sample (recall.yaml), the extensions
  * (extensions.yaml), the --pagination config file and its errors (config*.json), and the IR JSON
  * round trip of every style. */
 #include <check.h>
@@ -127,6 +128,51 @@ START_TEST(heuristic_styles)
     ck_assert_str_eq(param_name(p->cursor_param), "after");
     ck_assert_str_eq(p->item_id_field, "id");
     ck_assert_ptr_null(page_of("afterSeq"));
+}
+END_TEST
+
+/* The styles the labelled sample and issue 25 added (data/pages/recall.yaml). */
+START_TEST(heuristic_recall)
+{
+    ck_assert_int_eq(compile(DATA "recall.yaml", NULL), SDKC_OK);
+    ck_assert_uint_eq(sdkc_diag_warnings(diag), 0);
+    const sdkc_pagination *p;
+
+    /* Asana: the offset token from next_page, not the absolute next_page.uri */
+    p = paged("asanaTasks", SDKC_PAGE_CURSOR_TOKEN, "heuristic: offset + next_page.offset");
+    ck_assert_str_eq(p->items_field, "data");
+    ck_assert_str_eq(p->next_field, "next_page.offset");
+    ck_assert_str_eq(param_name(p->cursor_param), "offset");
+    ck_assert_ptr_null(p->has_more_field);
+    /* a string offset without next_page is a token nobody returns: not a count either */
+    ck_assert_ptr_null(page_of("asanaNoNextPage"));
+    ck_assert_ptr_null(page_of("stringOffset"));
+
+    /* PagerDuty: offset/limit, and `more: false` ends the pages */
+    p = paged("pagerdutyIncidents", SDKC_PAGE_OFFSET, "heuristic: offset + limit");
+    ck_assert_str_eq(p->items_field, "incidents");
+    ck_assert_str_eq(p->has_more_field, "more");
+    ck_assert_str_eq(param_name(p->size_param), "limit");
+
+    p = paged("metadataNext", SDKC_PAGE_NEXT_URL, "heuristic: _metadata.next");
+    ck_assert_str_eq(p->items_field, "result");
+
+    p = paged("pageBrackets", SDKC_PAGE_PAGE_NUMBER, "heuristic: page[number] + page[size]");
+    ck_assert_str_eq(param_name(p->cursor_param), "page[number]");
+    p = paged("pageNumberCamel", SDKC_PAGE_PAGE_NUMBER, "heuristic: pageNumber + pageSize");
+    ck_assert_str_eq(param_name(p->size_param), "pageSize");
+    p = paged("pageAsNumber", SDKC_PAGE_PAGE_NUMBER, "heuristic: page + per_page");
+    p = paged("skipTake", SDKC_PAGE_OFFSET, "heuristic: skip + take");
+    ck_assert_str_eq(param_name(p->size_param), "take");
+
+    p = paged("continuationCursor", SDKC_PAGE_CURSOR_TOKEN, "heuristic: Cursor + cursor");
+    ck_assert_str_eq(p->next_field, "cursor");
+    ck_assert_str_eq(p->items_field, "items");
+
+    /* the one array of objects beside an array of strings is the page; two of objects are not */
+    p = paged("objectsAndStrings", SDKC_PAGE_CURSOR_TOKEN, "heuristic: pageToken + nextPageToken");
+    ck_assert_str_eq(p->items_field, "widgets");
+    ck_assert_ptr_null(page_of("twoObjectArrays"));
 }
 END_TEST
 
@@ -319,6 +365,7 @@ int main(void)
     TCase *tc = tcase_create("styles");
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, heuristic_styles);
+    tcase_add_test(tc, heuristic_recall);
     tcase_add_test(tc, extensions);
     tcase_add_test(tc, config_overrides);
     tcase_add_test(tc, config_errors);

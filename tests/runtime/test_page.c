@@ -136,6 +136,13 @@ static int handler(void *userdata, const sdkrt_memory_request *req, sdkrt_memory
         long off = qnum(t, "offset", 0), lim = qnum(t, "limit", PAGE);
         items_json(items, sizeof items, off, lim);
         snprintf(text, sizeof text, "{\"results\":%s}", items);
+    } else if (strncmp(t, "/v1/pd", 6) == 0) {
+        /* PagerDuty: full pages of offset/limit; `more` is false on the page holding i6, though
+         * i7 would follow (a server that knows its end better than a short page says) */
+        long off = qnum(t, "offset", 0);
+        items_json(items, sizeof items, off, PAGE);
+        snprintf(text, sizeof text, "{\"incidents\":%s,\"offset\":%ld,\"more\":%s}", items, off,
+                 off + PAGE < 6 ? "true" : "false");
     } else if (strncmp(t, "/v1/stuck", 9) == 0) {
         snprintf(text, sizeof text, "{\"items\":[{\"id\":\"i1\"}],\"meta\":{\"next\":\"same\"}}");
     } else if (strncmp(t, "/v1/empty", 9) == 0) {
@@ -455,6 +462,19 @@ START_TEST(offset)
     const char *want[] = {"/v1/offset?limit=3", "/v1/offset?limit=3&offset=3",
                           "/v1/offset?limit=3&offset=6"};
     logged(3, want);
+}
+END_TEST
+
+/* PagerDuty's `more: false` ends an offset walk whose request names no size. */
+START_TEST(offset_more_false)
+{
+    const sdkrt_page_desc d = {
+        .style = SDKRT_PAGE_OFFSET, .items = "incidents", .param = "offset", .has_more = "more"};
+    char out[256];
+    ck_assert_int_eq(walk(&d, get("/pd"), out, sizeof out, NULL), 0);
+    ck_assert_str_eq(out, "i1,i2,i3,i4,i5,i6");
+    const char *want[] = {"/v1/pd", "/v1/pd?offset=3"};
+    logged(2, want);
 }
 END_TEST
 
@@ -805,6 +825,7 @@ int main(void)
     tcase_add_test(tc, link_header);
     tcase_add_test(tc, page_number);
     tcase_add_test(tc, offset);
+    tcase_add_test(tc, offset_more_false);
     tcase_add_test(tc, repeated_cursor_ends);
     tcase_add_test(tc, empty_pages_end);
     tcase_add_test(tc, earlier_request_ends);
