@@ -93,6 +93,23 @@ static void emit_build_request(sdkc_buf *b)
         "    return SDKRT_ERR;\n}\n\n");
 }
 
+/* The rows of a body's encoding table and its closing brace, indented by ind. */
+static void put_body_encodings(sdkc_buf *b, const sdkc_body *bd, const char *ind)
+{
+    for (size_t k = 0; k < bd->nencodings; k++) {
+        const sdkc_body_encoding *e = &bd->encodings[k];
+        sdkc_buf_printf(b, "%s    {", ind);
+        sdkc_kit_put_c_string(b, e->property);
+        sdkc_buf_puts(b, ", ");
+        if (e->content_type)
+            sdkc_kit_put_c_string(b, e->content_type);
+        else
+            sdkc_buf_puts(b, "NULL");
+        sdkc_buf_printf(b, ", %s, %s, %s, %s},\n", style_c[e->style], e->explode ? "true" : "false",
+                        e->allow_reserved ? "true" : "false", e->has_style ? "true" : "false");
+    }
+    sdkc_buf_printf(b, "%s};\n", ind);
+}
 /* An operation's request as a table for build_request, and build_<op> as a macro over it. */
 static void emit_builder_table(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
@@ -132,20 +149,7 @@ static void emit_builder_table(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const sdkc_body *bd = o->body ? op->body : NULL;
     if (bd && bd->nencodings) {
         sdkc_buf_printf(b, "static const sdkrt_body_encoding body_enc_%s[] = {\n", N);
-        for (size_t k = 0; k < bd->nencodings; k++) {
-            const sdkc_body_encoding *e = &bd->encodings[k];
-            sdkc_buf_puts(b, "    {");
-            sdkc_kit_put_c_string(b, e->property);
-            sdkc_buf_puts(b, ", ");
-            if (e->content_type)
-                sdkc_kit_put_c_string(b, e->content_type);
-            else
-                sdkc_buf_puts(b, "NULL");
-            sdkc_buf_printf(b, ", %s, %s, %s, %s},\n", style_c[e->style],
-                            e->explode ? "true" : "false", e->allow_reserved ? "true" : "false",
-                            e->has_style ? "true" : "false");
-        }
-        sdkc_buf_puts(b, "};\n");
+        put_body_encodings(b, bd, "");
     }
     sdkc_buf_printf(b, "static const req_desc req_%s = {", N);
     sdkc_kit_put_c_string(b, op->id);
@@ -248,20 +252,7 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
         const sdkc_body *bd = op->body;
         if (bd->nencodings) {
             sdkc_buf_puts(b, "    static const sdkrt_body_encoding body_enc[] = {\n");
-            for (size_t k = 0; k < bd->nencodings; k++) {
-                const sdkc_body_encoding *e = &bd->encodings[k];
-                sdkc_buf_puts(b, "        {");
-                sdkc_kit_put_c_string(b, e->property);
-                sdkc_buf_puts(b, ", ");
-                if (e->content_type)
-                    sdkc_kit_put_c_string(b, e->content_type);
-                else
-                    sdkc_buf_puts(b, "NULL");
-                sdkc_buf_printf(b, ", %s, %s, %s, %s},\n", style_c[e->style],
-                                e->explode ? "true" : "false", e->allow_reserved ? "true" : "false",
-                                e->has_style ? "true" : "false");
-            }
-            sdkc_buf_puts(b, "    };\n");
+            put_body_encodings(b, bd, "    ");
         }
         if (bd->nalternatives) {
             /* the caller's choice among the declared types; the encodings are the default's */
