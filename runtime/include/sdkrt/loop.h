@@ -56,8 +56,7 @@ void sdkrt_loop_free(sdkrt_loop *loop);
  * the caller never cancels) is borrowed until fn runs or sdkrt_loop_timer_cancel. */
 typedef struct sdkrt_loop_timer sdkrt_loop_timer;
 sdkrt_status sdkrt_loop_timer_start(sdkrt_loop_timer **out, sdkrt_loop *loop, long ms,
-                                    void (*fn)(void *userdata), void *userdata,
-                                    sdkrt_error **err);
+                                    void (*fn)(void *userdata), void *userdata, sdkrt_error **err);
 void sdkrt_loop_timer_cancel(sdkrt_loop_timer *timer);
 
 /* ---- Adapting another loop ---- */
