@@ -22,7 +22,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define PAT_BUDGET 200000000ull /* work units (about one 64-bit word operation each) */
+#define PAT_BUDGET   200000000ull /* work units (about one 64-bit word operation each) */
+#define LOOK_RETRIES 8            /* longer strings tried when a lookaround was not satisfied */
 
 const char sdkc_pat_oom[] = "out of memory";
 const char sdkc_pat_too_complex[] = "the pattern is too complex to generate a value for";
@@ -155,7 +156,24 @@ static const char *example(pctx *c, size_t min_len, size_t max_len)
     if (!choose_total(c, root, min_len, max_len, &total) ||
         !choose_match(c, &root->len, total, &len, &side))
         return NULL;
-    return generate_verified(c, root, &zero, total, len, side);
+    const char *res = generate_verified(c, root, &zero, total, len, side);
+    /* A lookaround the string missed, such as (?!\s*$) on an empty one or (?=.{8}) on a short
+     * one: a few longer strings are tried before giving up. */
+    for (int more = 0; !res && c->has_look && more < LOOK_RETRIES && total < max_len; more++) {
+        const char *first = c->why;
+        uint64_t t2;
+        c->why = NULL;
+        if (!choose_total(c, root, (size_t)total + 1, max_len, &t2) ||
+            !choose_match(c, &root->len, t2, &len, &side)) {
+            c->why = first; /* no longer string: the first reason stands */
+            break;
+        }
+        total = t2;
+        res = generate_verified(c, root, &zero, total, len, side);
+        if (!res && c->why != sdkc_pat_oom && c->why != sdkc_pat_too_complex)
+            c->why = first;
+    }
+    return res;
 }
 
 const char *sdkc_pattern_example(sdkc_arena *a, const char *pattern, size_t min_len, size_t max_len,

@@ -3,8 +3,9 @@
  * ranges of code points.
  *
  * The syntax taken is ECMAScript's without backreferences and flags (see sdkc/pattern.h);
- * lookaround parses to an empty match and a set with a property escape is evaluated by PCRE2. Syntax that only Annex B (no 'u' flag) accepts and syntax whose
- * meaning needs the 'u' flag are both noted; a pattern with both is refused.
+ * lookaround parses to an empty match and a set with a property escape is evaluated by PCRE2.
+ * Syntax that only Annex B (no 'u' flag) accepts and syntax whose meaning needs the 'u' flag are
+ * both noted; a pattern with both is refused.
  */
 #include "pattern_internal.h"
 
@@ -511,8 +512,11 @@ static int parse_escape(pctx *c, bool in_class, uint32_t *cp, int *cls)
     case 'p':
     case 'P': {
         size_t k = 0;
-        if (peek(c) != '{')
-            return fail(c, "\\p without {name}"), E_FAIL;
+        if (peek(c) != '{') { /* Annex B: \p without a name is the letter */
+            c->legacy = true;
+            *cp = (uint32_t)ch;
+            return E_CHAR;
+        }
         while (peek_at(c, k) >= 0 && peek_at(c, k) != '}')
             k++;
         if (peek_at(c, k) != '}')

@@ -230,6 +230,31 @@ static bool is_class_escape(char c)
     return c && strchr("dDwWsSpP", c) != NULL;
 }
 
+/* A surrogate code point in a class, t->i past it. No UTF-8 string holds one: alone it adds
+ * nothing; as a range's start it is U+E000, as its end U+D7FF, and a range of surrogates only
+ * is left out. */
+static bool class_surrogate(tr *t)
+{
+    sdkc_buf *b = t->b;
+    bool is_end = b->len >= 2 && b->data[b->len - 1] == '-' && b->data[b->len - 2] != '\\' &&
+                  b->data[b->len - 2] != '[' &&
+                  !(b->len >= 3 && b->data[b->len - 3] == '[' && b->data[b->len - 2] == '^');
+    if (is_end) {
+        sdkc_buf_puts(b, "\\x{d7ff}");
+        return true;
+    }
+    if (t->i + 1 < t->n && t->s[t->i] == '-' && t->s[t->i + 1] != ']') {
+        size_t save = t->i;
+        t->i++;
+        long hi = t->s[t->i] == '\\' && t->i + 1 < t->n ? (t->i++, code_escape(t)) : -1;
+        if (is_surrogate(hi))
+            return true; /* surrogates only: nothing */
+        t->i = save;
+        sdkc_buf_puts(b, "\\x{e000}");
+    }
+    return true;
+}
+
 /* One escape with t->i at the backslash, appended; in_class: inside [ ]. *cls is set when it is
  * a class (\d \s \p{..} ...), which cannot be a range end. */
 static bool escape(tr *t, bool in_class, bool *cls)
@@ -327,7 +352,7 @@ static bool escape(tr *t, bool in_class, bool *cls)
         }
         if (is_surrogate(cp)) {
             if (in_class)
-                return refuse(t, "a lone surrogate in a character class");
+                return class_surrogate(t);
             sdkc_buf_puts(t->b, "(?!)"); /* no UTF-8 string holds one */
             return true;
         }
@@ -401,6 +426,7 @@ static bool klass(tr *t)
         return true;
     }
     sdkc_buf_puts(t->b, neg ? "[^" : "[");
+    size_t body = t->b->len;
     bool prev_cls = false;
     while (t->i < t->n && t->s[t->i] != ']') {
         char c = t->s[t->i];
@@ -430,8 +456,13 @@ static bool klass(tr *t)
     }
     if (t->i >= t->n)
         return refuse(t, "an unterminated character class");
-    sdkc_buf_putc(t->b, ']');
     t->i++;
+    if (t->b->len == body) { /* only surrogates: an empty class */
+        t->b->len = body - (neg ? 2 : 1);
+        sdkc_buf_puts(t->b, neg ? "[\\x{0}-\\x{10ffff}]" : "(?!)");
+        return true;
+    }
+    sdkc_buf_putc(t->b, ']');
     return true;
 }
 

@@ -308,7 +308,6 @@ static const ncase NEGATIVE[] = {
     {"(?<=a+)b", 0, NOMAX, "lookbehind assertion is not fixed length"},
     {"^\\p{Nope}$", 0, NOMAX, "unknown property"},
     {"^[\\p{Nope}a]$", 0, NOMAX, "unknown property"},
-    {"\\p", 0, NOMAX, "\\p without {name}"},
     {"\\p{L", 0, NOMAX, "malformed \\p{...} escape"},
     {"\\A[a-zA-Z0-9_]+\\z", 0, NOMAX, "unsupported escape \\A"},
     {"/(?P<product_ref>.*)-.*/", 0, NOMAX, "inline flags"},
@@ -388,6 +387,10 @@ static const struct {
      "{0,62})(?<!-)$",
      0, NOMAX, "a"},
     {"^(?=a)[a-z]{3}$", 0, NOMAX, "aaa"},
+    /* the lookaround missed by the shortest string: longer ones are tried */
+    {"^(?=.{8,})[a-z]*$", 0, NOMAX, "aaaaaaaa"},
+    {"(?!\\s*$)[\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDBFF-\\uDC00\\uDFFF\\t\\r\\n]*", 0, NOMAX,
+     "a"}, /* surrogates in a class: none matches, the rest of the class stands */
     {"[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*", 0, NOMAX, ""},
     {"[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*", 3, 3, "aaa"},
     {"^[\\p{L}\\p{Z}\\p{N}_.:/=\\-@]*$|resource-groups:ResourceTypeFilters|resource-groups:Name", 0,
@@ -396,6 +399,7 @@ static const struct {
      "[\\p{L}\\p{M}\\p{Z}\\p{S}\\p{N}\\p{P}]+",
      0, NOMAX, "arn:aws:iam::aws:policy/a"},
     {"^\\p{Lu}\\p{Ll}+$", 0, NOMAX, "Aa"},
+    {"[^\\p\\{C\\}]*\\+", 0, NOMAX, "+"}, /* Annex B: \p without a name is p */
     {"^\\p{Letter}{2}$", 0, NOMAX, "aa"},
     {"^\\p{Greek}{2}$", 0, NOMAX, "\u0391\u0391"},
     {"^\\p{Script=Han}$", 0, NOMAX, "\u4e00"},
@@ -470,6 +474,12 @@ START_TEST(regex_semantics)
     ck_assert_int_eq(rx("^a\\0b$", "a"), 0);
     ck_assert_int_eq(rx("^\\a\\e\\z$", "aez"), 1); /* Annex B: escaped letters are letters */
     ck_assert_int_eq(rx("^\\uD800$", "x"), 0);     /* a lone surrogate matches nothing */
+    ck_assert_int_eq(rx("^[\\uD800]$", "x"), 0);
+    ck_assert_int_eq(rx("^[^\\uD800]$", "x"), 1);
+    ck_assert_int_eq(rx("^[a\\uD800-\\uFFFF]+$", "a\ue000"), 1);
+    ck_assert_int_eq(rx("^[a\\uD800-\\uFFFF]+$", "b"), 0);
+    ck_assert_int_eq(rx("^[\\u0100-\\uDBFF]$", "\ud7ff"), 1);
+    ck_assert_int_eq(rx("^[\\uD800-\\uDBFFx]$", "x"), 1);
     /* classes */
     ck_assert_int_eq(rx("^[^]$", "\n"), 1);
     ck_assert_int_eq(rx("[]", "anything"), 0);
