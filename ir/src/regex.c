@@ -763,7 +763,7 @@ sdkc_status sdkc_regex_new(sdkc_regex **out, const char *pattern, sdkc_arena *a,
                                  PCRE2_NEVER_BACKSLASH_C | PCRE2_NEVER_UCP,
                              &err, &off, cctx);
     if (!re->code) {
-        if (err == PCRE2_ERROR_NOMEMORY)
+        if (err == PCRE2_ERROR_NOMEMORY || err == PCRE2_ERROR_HEAP_FAILED)
             goto done;
         PCRE2_UCHAR msg[160];
         if (pcre2_get_error_message(err, msg, sizeof msg) < 0)
