@@ -579,6 +579,8 @@ static bool brace(tr *t, size_t atom, const char *q, size_t qn)
         return refuse(t, "numbers out of order in a {} quantifier");
     sdkc_buf *b = t->b;
     size_t an = b->len - atom;
+    if (!an || !b->data)
+        return refuse(t, "nothing to repeat (a quantifier without an atom)");
     char *a = malloc(an + 1);
     if (!a)
         return b->oom = true, true;

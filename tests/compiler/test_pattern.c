@@ -522,6 +522,8 @@ START_TEST(regex_semantics)
     ck_assert_ptr_nonnull(strstr(rx_refused("[a"), "unterminated"));
     ck_assert_ptr_nonnull(strstr(rx_refused("\\01"), "octal"));
     ck_assert_ptr_nonnull(strstr(rx_refused("(a){70000}"), "65535"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("{0,70000}"), "nothing to repeat"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("a|{70000}"), "nothing to repeat"));
     ck_assert_ptr_nonnull(rx_refused("(?<=a+)b"));
     ck_assert_ptr_nonnull(rx_refused("\\p{NoSuchProperty}"));
     ck_assert_ptr_nonnull(rx_refused("(a"));
