@@ -495,7 +495,7 @@ static void paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sd
     else if ((x = sdkc_node_get(opnode, "x-ms-pageable")) != NULL)
         sdkc_pg_ms_pageable(c, x, op);
     else
-        sdkc_pg_heuristics(c, resp, op);
+        sdkc_pg_heuristics(c, opnode, resp, op);
 }
 
 bool sdkc_paging_decide(cctx *c, sdkc_ir *ir)

@@ -183,7 +183,51 @@ static bool says_id(const char *docs)
     return false;
 }
 
-void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
+/* The parameter object of op's query parameter name: the operation's, else its path item's. */
+static const sdkc_node *param_node(cctx *c, const sdkc_node *opnode, const sdkc_operation *op,
+                                   const char *name)
+{
+    const sdkc_node *item = sdkc_node_get(sdkc_node_get(c->root, "paths"), op->path);
+    const sdkc_node *lists[2] = {sdkc_node_get(opnode, "parameters"), NULL};
+    if (item && sdkc_node_get(item, "get") == opnode)
+        lists[1] = sdkc_node_get(item, "parameters");
+    for (size_t l = 0; l < 2; l++) {
+        for (size_t i = 0; lists[l] && lists[l]->kind == SDKC_NODE_SEQ && i < lists[l]->nitems;
+             i++) {
+            const sdkc_node *p = sdkc_cc_deref_quiet(c, lists[l]->items[i]);
+            const char *n = sdkc_cc_text(sdkc_node_get(p, "name"));
+            const char *in = sdkc_cc_text(sdkc_node_get(p, "in"));
+            if (n && in && strcmp(n, name) == 0 && strcmp(in, "query") == 0)
+                return p;
+        }
+    }
+    return NULL;
+}
+
+static bool is_zero(const sdkc_node *n)
+{
+    return n && n->kind == SDKC_NODE_SCALAR && n->scalar != SDKC_SCALAR_NULL &&
+           n->scalar != SDKC_SCALAR_BOOL && n->str && strcmp(n->str, "0") == 0;
+}
+
+/* Does page number param start at 0: its default is 0 (or, without a default, its example), or
+ * its description says so? The walk takes a request without the parameter for page 1 and asks
+ * for page 2 next, which would skip page 1 of such an API (Ticketmaster, SwaggerHub). */
+static bool starts_at_zero(cctx *c, const sdkc_node *opnode, const sdkc_operation *op,
+                           const char *param)
+{
+    if (zero_based(sdkc_op_query_param(op, param)->docs))
+        return true;
+    const sdkc_node *p = param_node(c, opnode, op, param);
+    const sdkc_node *schema = sdkc_cc_deref_quiet(c, sdkc_node_get(p, "schema"));
+    const sdkc_node *dflt = sdkc_node_get(schema, "default");
+    if (dflt)
+        return is_zero(dflt);
+    const sdkc_node *ex = sdkc_node_get(p, "example");
+    return is_zero(ex ? ex : sdkc_node_get(schema, "example"));
+}
+
+void sdkc_pg_heuristics(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op)
 {
     if (strcmp(op->method, "GET") != 0)
         return;
@@ -267,6 +311,8 @@ void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         if (!pairs[i].param || !pairs[i].other)
+            continue;
+        if (pairs[i].style == SDKC_PAGE_PAGE_NUMBER && starts_at_zero(c, opnode, op, page))
             continue;
         s.style = pairs[i].style;
         s.param = pairs[i].param;

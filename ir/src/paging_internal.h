@@ -59,7 +59,10 @@ bool sdkc_pg_adopt_spec(cctx *c, sdkc_operation *op, const pgspec *s, const pgre
 
 /* ---- paging_detect.c ---- */
 
-void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op);
+/* opnode: the operation object (a page parameter's default is read there); resp: its success
+ * response object. */
+void sdkc_pg_heuristics(cctx *c, const sdkc_node *opnode, const sdkc_node *resp,
+                        sdkc_operation *op);
 void sdkc_pg_items_from_path(pgspec *s, const char *path);
 bool sdkc_pg_speakeasy(cctx *c, const sdkc_node *x, sdkc_operation *op);
 bool sdkc_pg_fern(cctx *c, const sdkc_node *x, sdkc_operation *op);

@@ -218,6 +218,21 @@ START_TEST(heuristic_number_types)
 }
 END_TEST
 
+/* A page number that starts at 0 is not paged: the walk takes a request without it for page 1
+   and would skip a 0-based API's page 1. Said by a default 0, an example 0 without a default (on
+   the path item too), or the description; a minimum of 0 beside a default of 1 is not. */
+START_TEST(heuristic_zero_based_pages)
+{
+    ck_assert_int_eq(compile(DATA "recall.yaml", NULL), SDKC_OK);
+    ck_assert_ptr_null(page_of("pageZeroDefault"));
+    ck_assert_ptr_null(page_of("pageZeroExample"));
+    ck_assert_ptr_null(page_of("pageZeroDescribed"));
+    const sdkc_pagination *p =
+        paged("pageMinimumZero", SDKC_PAGE_PAGE_NUMBER, "heuristic: page + limit");
+    ck_assert_str_eq(param_name(p->cursor_param), "page");
+}
+END_TEST
+
 /* HAL's `_embedded` as the items beside another array of objects; startAt/startIndex offsets. */
 START_TEST(heuristic_offsets_and_items)
 {
@@ -432,6 +447,7 @@ int main(void)
     tcase_add_test(tc, heuristic_recall);
     tcase_add_test(tc, heuristic_plain_next);
     tcase_add_test(tc, heuristic_number_types);
+    tcase_add_test(tc, heuristic_zero_based_pages);
     tcase_add_test(tc, heuristic_offsets_and_items);
     tcase_add_test(tc, extensions);
     tcase_add_test(tc, config_overrides);
