@@ -157,8 +157,8 @@ static bool url_field(const sdkc_operation *op, const sdkc_type *body, const cha
     if (!f || !sdkc_pg_kind_is(f->type, SDKC_TYPE_STRING))
         return false;
     const char *fmt = sdkc_type_strip_nullable(f->type)->u.str.format;
-    if (strchr(path, '.') || strcmp(path, "next") != 0)
-        return true;
+    if (strcmp(path, "next") != 0)
+        return true; /* a URL by its name, or under a links object */
     if (fmt &&
         (strcmp(fmt, "uri") == 0 || strcmp(fmt, "url") == 0 || strcmp(fmt, "uri-reference") == 0))
         return true;
