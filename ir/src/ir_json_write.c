@@ -106,6 +106,8 @@ static void type_def(writer *w, const sdkc_type *t, bool named)
             sdkc_jw_put_uint(w, "min_length", t->u.str.min_length);
         if (t->u.str.has_max_length)
             sdkc_jw_put_uint(w, "max_length", t->u.str.max_length);
+        if (t->u.str.nexamples)
+            sdkc_jw_put_strs(w, "examples", t->u.str.examples, t->u.str.nexamples);
         break;
     case SDKC_TYPE_INTEGER:
     case SDKC_TYPE_NUMBER:

@@ -338,6 +338,37 @@ static bool get_u64(const sdkc_node *n, const char *key, uint64_t *out)
     return true;
 }
 
+/* The string values of `example`, `examples` (a list), `default` and `enum`, in that order. */
+static bool string_examples(cctx *c, const sdkc_node *n, sdkc_type *t)
+{
+    const sdkc_node *one[] = {kget(n, "example"), NULL, kget(n, "default"), NULL};
+    const sdkc_node *lists[] = {NULL, kget(n, "examples"), NULL, kget(n, "enum")};
+    size_t cap = 0;
+    for (size_t k = 0; k < 4; k++)
+        cap += one[k] ? 1 : lists[k] && lists[k]->kind == SDKC_NODE_SEQ ? lists[k]->nitems : 0;
+    if (!cap)
+        return true;
+    const char **v = sdkc_cc_alloc(c, cap * sizeof *v);
+    if (!v)
+        return false;
+    size_t m = 0;
+    for (size_t k = 0; k < 4; k++) {
+        size_t cnt = one[k]                                        ? 1
+                     : lists[k] && lists[k]->kind == SDKC_NODE_SEQ ? lists[k]->nitems
+                                                                   : 0;
+        for (size_t i = 0; i < cnt; i++) {
+            const sdkc_node *e = one[k] ? one[k] : lists[k]->items[i];
+            if (sdkc_node_is_string(e) && strlen(e->str) == e->len &&
+                !(v[m] = sdkc_cc_strdup(c, e->str)))
+                return false;
+            m += sdkc_node_is_string(e) && strlen(e->str) == e->len;
+        }
+    }
+    t->u.str.examples = v;
+    t->u.str.nexamples = m;
+    return true;
+}
+
 static sdkc_type *string_type(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                               sdkc_type *dest)
 {
@@ -364,6 +395,8 @@ static sdkc_type *string_type(cctx *c, const sdkc_node *n, const char *ctxname, 
     t->u.str.brand = pat ? sdkc_sch_brand_for(c, pat) : NULL;
     t->u.str.has_min_length = get_u64(n, "minLength", &t->u.str.min_length);
     t->u.str.has_max_length = get_u64(n, "maxLength", &t->u.str.max_length);
+    if (pat && !string_examples(c, n, t))
+        return NULL;
     return t;
 }
 

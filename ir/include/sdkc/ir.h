@@ -109,6 +109,10 @@ struct sdkc_type {
             const sdkc_brand *brand; /* or NULL */
             bool has_min_length, has_max_length;
             uint64_t min_length, max_length;
+            /* with a pattern: the schema's own string `example`, `examples`, `default` and
+               `enum` values, in that order, for a generator that cannot satisfy the pattern */
+            const char *const *examples;
+            size_t nexamples;
         } str;
         struct {
             const char *format; /* "int64", "int32", "double", ... or NULL */
