@@ -358,7 +358,8 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const char *N = o->name;
     size_t nerr = emit_error_entries(op);
     if (nerr) {
-        /* status: exact, a range (4 = 4XX) or 0 (default); tag NULL: a body without `_tag` */
+        /* status: exact, a range (4 = 4XX) or 0 (default); tag NULL: a body without `_tag`;
+           text: a body under a non-JSON media type, read as its text */
         sdkc_buf_printf(b, "static const sdkrt_jerror errors_%s[] = {\n", N);
         for (size_t j = 0; j < nerr; j++) {
             int status = 0;
@@ -370,7 +371,8 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
                 sdkc_kit_put_c_string(b, tag);
             else
                 sdkc_buf_puts(b, "NULL");
-            sdkc_buf_printf(b, ", &%s},\n", emit_desc_name(cx, o->errs[j]));
+            sdkc_buf_printf(b, ", &%s%s},\n", emit_desc_name(cx, o->errs[j]),
+                            emit_error_entry_text(op, j) ? ", true" : ", false");
         }
         sdkc_buf_puts(b, "};\n");
     }

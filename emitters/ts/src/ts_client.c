@@ -438,7 +438,7 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         } else {
             sdkc_buf_puts(b, "undefined");
         }
-        sdkc_buf_puts(b, "]");
+        sdkc_buf_puts(b, sdkc_error_is_text(e) ? ", true]" : "]");
     }
     sdkc_buf_puts(b, "],\n");
     /* a contract without schemes says nothing of authentication: no `security`, and the client

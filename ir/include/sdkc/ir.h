@@ -306,6 +306,10 @@ typedef struct sdkc_error_status {
     const char *content_type;    /* "application/json", or NULL when the response has no body */
     sdkc_response_info response; /* the response's media types, headers and links */
 } sdkc_error_status;
+/* Is the error body declared under a non-JSON media type (text/plain, text/html, XML, ...)? Its
+ * untagged type is then a string: the body's text, not JSON (a structured schema under a media
+ * range such as star/star stays JSON). */
+bool sdkc_error_is_text(const sdkc_error_status *e);
 
 /* How a continuation is formed from a page (docs/pagination.md). */
 typedef enum sdkc_page_style {
