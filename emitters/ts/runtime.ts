@@ -249,6 +249,8 @@ export interface BodySpec {
   /** Fields left out of the body (readOnly). */
   readonly readOnly?: readonly string[];
   readonly encodings?: Readonly<Record<string, EncodingSpec>>;
+  /** Fields the operation sets itself, over the caller's (a stream form's `stream: true`). */
+  readonly set?: Readonly<Record<string, unknown>>;
 }
 
 export type SuccessEncoding = 'none' | 'json' | 'sse' | 'bytes' | 'text';
@@ -973,6 +975,10 @@ export class BaseClient {
         const copy: Input = { ...(value as Input) };
         for (const f of b.readOnly) delete copy[f];
         value = copy;
+      }
+      if (b.set) {
+        const base = isContainer(value) && !Array.isArray(value) ? (value as Input) : {};
+        value = { ...base, ...b.set };
       }
       if (value !== undefined) {
         let ct = b.contentType;

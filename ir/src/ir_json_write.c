@@ -496,6 +496,7 @@ static void operation_json(writer *w, const sdkc_operation *op)
         sdkc_jw_key(w, "stream_variant");
         stream_json(w, op->stream_variant);
     }
+    sdkc_jw_put_str(w, "stream_flag", op->stream_flag);
     sdkc_jw_put_true_if(w, "security_optional", op->security_optional);
     /* a requirement of one scheme is its name; of several, the list of their names */
     sdkc_jw_key(w, "security");

@@ -450,6 +450,10 @@ typedef struct sdkc_operation {
     /* The main success (JSON) also offered as text/event-stream in the same response (a request
        flag such as `stream: true` selects it): the operation's stream variant, or NULL. */
     const sdkc_stream *stream_variant;
+    /* With a stream variant: the wire name of the request body's boolean field that selects it
+       (`stream`, OpenAI style), which the stream form sets to true itself; NULL when the body
+       has no such field. */
+    const char *stream_flag;
     /* The security requirements, any one of which authenticates the operation, flattened in
        contract order: a requirement of several schemes (all sent together) is a run whose
        entries after the first have security_with_previous set. */
