@@ -91,8 +91,8 @@ typedef struct text_slot {
     uint32_t hash;
 } text_slot;
 
-/* At most this many distinct texts are shared (a table of 16 MiB at most, freed after the
- * load); texts past it are stored as they come. */
+/* At most this many distinct texts are kept in the table (16 MiB at most, freed after the
+ * load); past it, a text is still found there, and a new one is stored apart. */
 #define MAX_SHARED_TEXTS ((size_t)1 << 19)
 
 /* The position of a libyaml mark, in the input as given (before any JSON rewrite). */
@@ -376,9 +376,8 @@ static const char *store_text(loader *L, const char *s, size_t len)
 {
     if (len > UINT32_MAX)
         return sdkc_arena_strndup(L->doc->arena, s, len);
-    if (L->ntexts * 2 >= L->texts_mask + 1 || !L->texts) {
-        if (L->ntexts >= MAX_SHARED_TEXTS)
-            return sdkc_arena_strndup(L->doc->arena, s, len);
+    bool full = L->texts && L->ntexts * 2 >= L->texts_mask + 1;
+    if ((!L->texts || full) && L->ntexts < MAX_SHARED_TEXTS) {
         size_t cap = L->texts ? (L->texts_mask + 1) * 2 : 1024;
         text_slot *t = calloc(cap, sizeof *t);
         if (!t)
@@ -394,6 +393,7 @@ static const char *store_text(loader *L, const char *s, size_t len)
         free(L->texts);
         L->texts = t;
         L->texts_mask = cap - 1;
+        full = false;
     }
     uint32_t h = (uint32_t)sdkc_doc_key_hash(s, len);
     size_t i = h & L->texts_mask;
@@ -403,7 +403,7 @@ static const char *store_text(loader *L, const char *s, size_t len)
             return t->str;
     }
     char *copy = sdkc_arena_strndup(L->doc->arena, s, len);
-    if (copy) {
+    if (copy && !full) { /* past the cap, the table only finds what it has */
         L->texts[i] = (text_slot){copy, (uint32_t)len, h};
         L->ntexts++;
     }

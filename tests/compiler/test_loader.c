@@ -141,6 +141,33 @@ START_TEST(equal_texts_stored_once)
 }
 END_TEST
 
+/* Past 2^19 distinct texts the table stops growing: a text it holds is still shared, a new one
+ * is stored apart (and read back the same). */
+START_TEST(texts_past_the_table_cap)
+{
+    enum { DISTINCT = (1 << 19) + 16 };
+    sdkc_buf b = SDKC_BUF_INIT;
+    sdkc_buf_puts(&b, "[\"t0\"");
+    for (int i = 1; i < DISTINCT; i++)
+        sdkc_buf_printf(&b, ",\"t%d\"", i);
+    sdkc_buf_puts(&b, ",\"t0\",\"late\",\"late\"]");
+    ck_assert_int_eq(sdkc_buf_finish(&b), SDKC_OK);
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = load_ok("many.json", b.data, &d);
+    const sdkc_node *list = sdkc_doc_root(doc);
+    ck_assert_uint_eq(list->nitems, DISTINCT + 3);
+    ck_assert_str_eq(list->items[DISTINCT - 1]->str, "t524303");
+    ck_assert_ptr_eq(list->items[DISTINCT]->str, list->items[0]->str);
+    const sdkc_node *l1 = list->items[DISTINCT + 1], *l2 = list->items[DISTINCT + 2];
+    ck_assert_str_eq(l1->str, "late");
+    ck_assert_str_eq(l2->str, "late");
+    ck_assert_ptr_ne(l1->str, l2->str);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+    sdkc_buf_cleanup(&b);
+}
+END_TEST
+
 static const char YAML_DOC[] = "# a comment\n"
                                "openapi: 3.1.0\n"
                                "info:\n"
@@ -456,6 +483,7 @@ static Suite *loader_suite(void)
     tc = tcase_create("valid");
     tcase_add_test(tc, valid_yaml_tree_and_positions);
     tcase_add_test(tc, equal_texts_stored_once);
+    tcase_add_test(tc, texts_past_the_table_cap);
     tcase_add_test(tc, valid_json_and_pointers);
     tcase_add_test(tc, sha256_of_input);
     tcase_add_test(tc, yaml_and_json_agree);
