@@ -349,6 +349,35 @@ START_TEST(duplicate_value_warns)
 }
 END_TEST
 
+/* A field name that objects share is kept once in the IR, with its C name. */
+START_TEST(shared_field_names)
+{
+    static const char text[] = "openapi: 3.0.3\n"
+                               "info: {title: t, version: '1'}\n"
+                               "paths: {}\n"
+                               "components:\n"
+                               "  schemas:\n"
+                               "    A: {type: object, properties: {nodeId: {type: string}}}\n"
+                               "    B: {type: object, properties: {nodeId: {type: integer}}}\n";
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "f.yaml", text, sizeof text - 1, d), SDKC_OK);
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile(&c, doc, NULL, d), SDKC_OK);
+    const sdkc_ir *cir = sdkc_compiled_ir(c);
+    const sdkc_field *a = &sdkc_ir_type(cir, "A")->u.object.fields[0];
+    const sdkc_field *b = &sdkc_ir_type(cir, "B")->u.object.fields[0];
+    ck_assert_str_eq(a->wire_name, "nodeId");
+    ck_assert_str_eq(a->safe_name, "node_id");
+    ck_assert_ptr_eq(a->wire_name, b->wire_name);
+    ck_assert_ptr_eq(a->safe_name, b->safe_name);
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 /* Compiling twice gives the same names (nothing depends on addresses or hash order). */
 START_TEST(deterministic)
 {
@@ -379,6 +408,7 @@ static Suite *naming_suite(void)
     tcase_add_test(tc, globs);
     tcase_add_test(tc, symbol_collisions);
     tcase_add_test(tc, duplicate_value_warns);
+    tcase_add_test(tc, shared_field_names);
     suite_add_tcase(s, tc);
     tc = tcase_create("contract");
     tcase_add_checked_fixture(tc, setup_contract, teardown_contract);
