@@ -172,13 +172,21 @@ static sdkc_type *enum_type(cctx *c, const sdkc_node *n, const sdkc_node *e, con
         const char **safe = sdkc_cc_alloc(c, nvals * sizeof *safe);
         if (!t || !vals || !safe)
             return t;
-        sdkc_map seen;
+        /* Values and member names are unique each in their own set: "a" and "A" are two
+           values (members A and A_2); only a value listed twice is kept once. */
+        sdkc_map seen, names;
         sdkc_map_init(&seen, SDKC_MAP_STRINGS);
+        sdkc_map_init(&names, SDKC_MAP_STRINGS);
         size_t k = 0;
         for (size_t i = 0; i < e->nitems; i++) {
             const sdkc_node *v = e->items[i];
-            if (v->scalar == SDKC_SCALAR_NULL || sdkc_map_get(&seen, v->str))
+            if (v->scalar == SDKC_SCALAR_NULL)
                 continue;
+            if (sdkc_map_get(&seen, v->str)) {
+                sdkc_cc_warn(c, v, "'enum' lists the value \"%s\" more than once; it is kept once",
+                             v->str);
+                continue;
+            }
             vals[k] = sdkc_cc_strdup(c, v->str);
             char *s = sdkc_upper_snake(c->a, v->str);
             if (!vals[k] || !s) {
@@ -187,18 +195,18 @@ static sdkc_type *enum_type(cctx *c, const sdkc_node *n, const sdkc_node *e, con
             }
             if (strcmp(s, "_") == 0)
                 s = sdkc_cc_strdup(c, "EMPTY");
-            const char *u = sdkc_cc_unique_in(c, &seen, s, "_");
+            const char *u = sdkc_cc_unique_in(c, &names, s, "_");
             if (!u)
                 break;
             safe[k] = u;
-            /* values and member names share one set: both must be unique */
-            if (!sdkc_map_put(&seen, vals[k], (void *)1) || !sdkc_map_put(&seen, u, (void *)1)) {
+            if (!sdkc_map_put(&seen, vals[k], (void *)1) || !sdkc_map_put(&names, u, (void *)1)) {
                 c->nomem = true;
                 break;
             }
             k++;
         }
         sdkc_map_cleanup(&seen);
+        sdkc_map_cleanup(&names);
         t->u.enumeration.values = vals;
         t->u.enumeration.safe_values = safe;
         t->u.enumeration.nvalues = k;

@@ -71,7 +71,7 @@ static int load_one(const char *name, const char *text, uint64_t *digest)
     const char *sha = sdkc_doc_sha256(doc);
     *digest = digest_bytes(*digest, sha, strlen(sha));
     const sdkc_node *n = sdkc_doc_pointer(doc, "/components/schemas/A/properties/b");
-    if (n && n->str)
+    if (n && n->kind == SDKC_NODE_SCALAR)
         *digest = digest_bytes(*digest, n->str, n->len);
     rc = 0;
 done:

@@ -178,6 +178,18 @@ void emit_error_entry(const sdkc_operation *op, size_t idx, int *status, const c
     }
 }
 
+bool emit_error_entry_text(const sdkc_operation *op, size_t idx)
+{
+    for (size_t k = 0; k < op->nerrors; k++) {
+        const sdkc_error_status *e = &op->errors[k];
+        size_t n = e->ntags + (e->untagged ? 1 : 0);
+        if (idx < n)
+            return idx >= e->ntags && sdkc_error_is_text(e);
+        idx -= n;
+    }
+    return false;
+}
+
 /* The DOMAIN tag of an error entry: its `_tag`, or for a body without one its type's name (the
  * name its descriptor carries, which the runtime reports). */
 const char *emit_entry_tag(const char *tag, const ctype *t)

@@ -93,6 +93,32 @@ static void emit_build_request(sdkc_buf *b)
         "    return SDKRT_ERR;\n}\n\n");
 }
 
+/* The body field a stream variant's form sets to true itself (op->stream_flag), when the request
+ * holds the body as a struct by value with that boolean field; NULL otherwise. */
+static const cfield *stream_flag_field(const cop *o)
+{
+    const sdkc_operation *op = o->op;
+    if (!o->variant || !op->stream_flag || !o->body || o->blob_body || !o->body->is_struct)
+        return NULL;
+    const char *d = o->body->cdecl;
+    if (!d || d[strlen(d) - 1] == '*')
+        return NULL;
+    const cfield *f = emit_find_field(o->body, op->stream_flag);
+    return f && !f->boxed && f->type->stores && !strcmp(f->type->cdecl, "bool") ? f : NULL;
+}
+
+/* flagged (a copy of the caller's request): the stream flag set, and the body sent. */
+static void put_flag_sets(const cop *o, const cfield *flag, sdkc_buf *b, const char *ind)
+{
+    if (!o->op->body->required)
+        sdkc_buf_printf(b, "%sflagged.has_body = true;\n", ind);
+    if (!flag->f->required)
+        sdkc_buf_printf(b, "%sflagged.body.has_%s = true;\n", ind, flag->cname);
+    if (flag->nullable)
+        sdkc_buf_printf(b, "%sflagged.body.%s_null = false;\n", ind, flag->cname);
+    sdkc_buf_printf(b, "%sflagged.body.%s = true;\n%srequest = &flagged;\n", ind, flag->cname, ind);
+}
+
 /* The rows of a body's encoding table and its closing brace, indented by ind. */
 static void put_body_encodings(sdkc_buf *b, const sdkc_body *bd, const char *ind)
 {
@@ -197,7 +223,25 @@ static void emit_builder_table(emit_ctx *cx, sdkc_buf *b, const cop *o)
     else
         sdkc_buf_puts(b, "NULL");
     sdkc_buf_puts(b, "};\n");
-    if (o->has_request)
+    const cfield *flag = stream_flag_field(o);
+    if (flag) {
+        /* the stream form selects itself: the caller's request with the flag set */
+        sdkc_buf_printf(b,
+                        "/* The stream form sends `%s: true` itself: it selects the stream. */\n"
+                        "static sdkrt_status build_%s(sdkrt_request **out, const %s_%s_request "
+                        "*request, sdkrt_error **err)\n{\n    %s_%s_request flagged;\n",
+                        op->stream_flag, N, cx->prefix, N, cx->prefix, N);
+        if (emit_request_optional(op)) {
+            sdkc_buf_puts(b, "    if (request)\n        flagged = *request;\n    else\n"
+                             "        memset(&flagged, 0, sizeof flagged);\n");
+            put_flag_sets(o, flag, b, "    ");
+        } else {
+            sdkc_buf_puts(b, "    if (request) {\n        flagged = *request;\n");
+            put_flag_sets(o, flag, b, "        ");
+            sdkc_buf_puts(b, "    }\n");
+        }
+        sdkc_buf_printf(b, "    return build_request(out, &req_%s, request, err);\n}\n\n", N);
+    } else if (o->has_request)
         sdkc_buf_printf(b,
                         "#define build_%s(out, request, err) build_request(out, &req_%s, request, "
                         "err)\n\n",
@@ -226,6 +270,12 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         "    if (!request)\n        return sdkrt_error_set(err, "
                         "SDKRT_REASON_INVALID_ARGUMENT, \"%s: request is NULL\");\n",
                         op->id);
+    const cfield *flag = stream_flag_field(o);
+    if (flag) {
+        /* the stream form selects itself: the caller's request with the flag set */
+        sdkc_buf_printf(b, "    %s_%s_request flagged = *request;\n", P, N);
+        put_flag_sets(o, flag, b, "    ");
+    }
     sdkc_buf_puts(b, "    if (sdkrt_request_new(&req, ");
     sdkc_kit_put_c_string(b, op->method);
     sdkc_buf_puts(b, ", ");
@@ -358,7 +408,8 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const char *N = o->name;
     size_t nerr = emit_error_entries(op);
     if (nerr) {
-        /* status: exact, a range (4 = 4XX) or 0 (default); tag NULL: a body without `_tag` */
+        /* status: exact, a range (4 = 4XX) or 0 (default); tag NULL: a body without `_tag`;
+           text: a body under a non-JSON media type, read as its text */
         sdkc_buf_printf(b, "static const sdkrt_jerror errors_%s[] = {\n", N);
         for (size_t j = 0; j < nerr; j++) {
             int status = 0;
@@ -370,7 +421,8 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
                 sdkc_kit_put_c_string(b, tag);
             else
                 sdkc_buf_puts(b, "NULL");
-            sdkc_buf_printf(b, ", &%s},\n", emit_desc_name(cx, o->errs[j]));
+            sdkc_buf_printf(b, ", &%s%s},\n", emit_desc_name(cx, o->errs[j]),
+                            emit_error_entry_text(op, j) ? ", true" : ", false");
         }
         sdkc_buf_puts(b, "};\n");
     }

@@ -107,8 +107,9 @@ static void emit_errors_doc(emit_ctx *cx, sdkc_buf *dst, const cop *o)
         const sdkc_type *t = NULL;
         char st[16];
         emit_error_entry(op, j, &status, &tag, &t);
-        sdkc_buf_printf(&b, " %s %s;", sdkc_status_text(status, st, sizeof st),
-                        emit_entry_tag(tag, o->errs[j]));
+        sdkc_buf_printf(&b, " %s %s%s;", sdkc_status_text(status, st, sizeof st),
+                        emit_entry_tag(tag, o->errs[j]),
+                        emit_error_entry_text(op, j) ? " (the body's text)" : "");
     }
     sdkc_buf_puts(&b, " anything else is a CLIENT error.");
     sdkc_kit_put_comment_text(dst, b.data ? b.data : "", b.len);

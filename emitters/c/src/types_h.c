@@ -236,12 +236,17 @@ static void emit_union_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
         const cfield *f = c->common[i].in[0];
         sdkc_buf_puts(b, "/* \"");
         sdkc_kit_put_comment_text(b, f->f->wire_name, strlen(f->f->wire_name));
+        /* what emit_union_funcs makes the UNKNOWN case return */
+        bool kept = f->type->stores && emit_common_stored(c);
         sdkc_buf_printf(b,
-                        "\", which every variant has (borrowed from value): NULL when "
-                        "absent%s or the kind is unknown. */\n"
+                        "\", which every variant has (borrowed from value): NULL when value is "
+                        "NULL or the field is absent%s; %s. */\n"
                         "%s%s_%s(const %s *value);\n",
-                        f->nullable ? ", null" : "", emit_common_ret(cx, f), cx->prefix,
-                        c->common[i].accessor, n);
+                        f->nullable ? " or null" : "",
+                        kept ? "for an UNKNOWN variant, the field as decoded from its raw JSON "
+                               "(NULL when absent, null or not decodable)"
+                             : "NULL for an UNKNOWN variant",
+                        emit_common_ret(cx, f), cx->prefix, c->common[i].accessor, n);
     }
 }
 

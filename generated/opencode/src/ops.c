@@ -358,8 +358,8 @@ fail:
 /* ---- v2.health.get ---- */
 
 static const sdkrt_jerror errors_health_get[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_health_get = {"v2.health.get", 200, SDKRT_JENC_JSON, &oc__j_health_get_response, NULL, errors_health_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -386,8 +386,8 @@ oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_healt
 /* ---- v2.location.get ---- */
 
 static const sdkrt_jerror errors_location_get[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_location_get = {"v2.location.get", 200, SDKRT_JENC_JSON, &oc__j_location_info, NULL, errors_location_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -418,8 +418,8 @@ oc_status oc_location_get(oc_client *client, const oc_location_get_request *requ
 /* ---- v2.agent.list ---- */
 
 static const sdkrt_jerror errors_agent_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_agent_list = {"v2.agent.list", 200, SDKRT_JENC_JSON, &oc__j_agent_list_response, NULL, errors_agent_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -450,9 +450,9 @@ oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request,
 /* ---- v2.session.list ---- */
 
 static const sdkrt_jerror errors_session_list[] = {
-    {400, "InvalidCursorError", &oc__j_invalid_cursor_error},
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidCursorError", &oc__j_invalid_cursor_error, false},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_session_list = {"v2.session.list", 200, SDKRT_JENC_JSON, &oc__j_sessions_response, NULL, errors_session_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -719,8 +719,8 @@ oc_next oc_session_list_iter_next(oc_session_list_iter *it, const oc_session_v2_
 /* ---- v2.session.create ---- */
 
 static const sdkrt_jerror errors_session_create[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_session_create = {"v2.session.create", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -748,8 +748,8 @@ oc_status oc_session_create(oc_client *client, const oc_session_create_request *
 /* ---- v2.session.active ---- */
 
 static const sdkrt_jerror errors_session_active[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_session_active = {"v2.session.active", 200, SDKRT_JENC_JSON, &oc__j_session_active_value_map, "data", errors_session_active, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -776,9 +776,9 @@ oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_s
 /* ---- v2.session.get ---- */
 
 static const sdkrt_jerror errors_session_get[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_get = {"v2.session.get", 200, SDKRT_JENC_JSON, &oc__j_session_v2_info, "data", errors_session_get, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -808,9 +808,9 @@ oc_status oc_session_get(oc_client *client, const oc_session_get_request *reques
 /* ---- v2.session.switchAgent ---- */
 
 static const sdkrt_jerror errors_session_switch_agent[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_switch_agent = {"v2.session.switchAgent", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_switch_agent, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -835,9 +835,9 @@ oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_age
 /* ---- v2.session.switchModel ---- */
 
 static const sdkrt_jerror errors_session_switch_model[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_switch_model = {"v2.session.switchModel", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_switch_model, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -862,10 +862,10 @@ oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_mod
 /* ---- v2.session.prompt ---- */
 
 static const sdkrt_jerror errors_session_prompt[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
-    {409, "ConflictError", &oc__j_conflict_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
+    {409, "ConflictError", &oc__j_conflict_error, false},
 };
 static const sdkrt_jop op_session_prompt = {"v2.session.prompt", 200, SDKRT_JENC_JSON, &oc__j_session_input_admitted, "data", errors_session_prompt, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -895,10 +895,10 @@ oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *
 /* ---- v2.session.compact ---- */
 
 static const sdkrt_jerror errors_session_compact[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
-    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
+    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error, false},
 };
 static const sdkrt_jop op_session_compact = {"v2.session.compact", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_compact, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -923,10 +923,10 @@ oc_status oc_session_compact(oc_client *client, const oc_session_compact_request
 /* ---- v2.session.wait ---- */
 
 static const sdkrt_jerror errors_session_wait[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
-    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
+    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error, false},
 };
 static const sdkrt_jop op_session_wait = {"v2.session.wait", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_wait, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -951,11 +951,11 @@ oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *requ
 /* ---- v2.session.revert.stage ---- */
 
 static const sdkrt_jerror errors_session_revert_stage[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "MessageNotFoundError", &oc__j_message_not_found_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
-    {500, "UnknownError", &oc__j_unknown_error1},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "MessageNotFoundError", &oc__j_message_not_found_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
+    {500, "UnknownError", &oc__j_unknown_error1, false},
 };
 static const sdkrt_jop op_session_revert_stage = {"v2.session.revert.stage", 200, SDKRT_JENC_JSON, &oc__j_revert_state, "data", errors_session_revert_stage, 5, NULL, false, NULL, NULL, NULL, 0};
 
@@ -985,10 +985,10 @@ oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_sta
 /* ---- v2.session.revert.clear ---- */
 
 static const sdkrt_jerror errors_session_revert_clear[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
-    {500, "UnknownError", &oc__j_unknown_error1},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
+    {500, "UnknownError", &oc__j_unknown_error1, false},
 };
 static const sdkrt_jop op_session_revert_clear = {"v2.session.revert.clear", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_revert_clear, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1013,9 +1013,9 @@ oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_cle
 /* ---- v2.session.revert.commit ---- */
 
 static const sdkrt_jerror errors_session_revert_commit[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_revert_commit = {"v2.session.revert.commit", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_revert_commit, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1040,10 +1040,10 @@ oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_co
 /* ---- v2.session.context ---- */
 
 static const sdkrt_jerror errors_session_context[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
-    {500, "UnknownError", &oc__j_unknown_error1},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
+    {500, "UnknownError", &oc__j_unknown_error1, false},
 };
 static const sdkrt_jop op_session_context = {"v2.session.context", 200, SDKRT_JENC_JSON, &oc__j_session_message_value_list, "data", errors_session_context, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1073,9 +1073,9 @@ oc_status oc_session_context(oc_client *client, const oc_session_context_request
 /* ---- v2.session.history ---- */
 
 static const sdkrt_jerror errors_session_history[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_history = {"v2.session.history", 200, SDKRT_JENC_JSON, &oc__j_session_history_value, NULL, errors_session_history, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1107,9 +1107,9 @@ oc_status oc_session_history(oc_client *client, const oc_session_history_request
 /* ---- v2.session.events ---- */
 
 static const sdkrt_jerror errors_session_events[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_events = {"v2.session.events", 200, SDKRT_JENC_SSE, NULL, NULL, errors_session_events, 3, &oc__j_session_durable_event, true, "effect/httpapi/stream/failure", &oc__j_session_events_cause_item_list, NULL, 0};
 
@@ -1311,9 +1311,9 @@ void oc_session_events_follow_free(oc_session_events_follower *follower)
 /* ---- v2.session.interrupt ---- */
 
 static const sdkrt_jerror errors_session_interrupt[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_interrupt = {"v2.session.interrupt", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_interrupt, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1338,10 +1338,10 @@ oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_req
 /* ---- v2.session.message ---- */
 
 static const sdkrt_jerror errors_session_message[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "MessageNotFoundError", &oc__j_message_not_found_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "MessageNotFoundError", &oc__j_message_not_found_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_message = {"v2.session.message", 200, SDKRT_JENC_JSON, &oc__j_session_message_value, "data", errors_session_message, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1372,11 +1372,11 @@ oc_status oc_session_message(oc_client *client, const oc_session_message_request
 /* ---- v2.session.messages ---- */
 
 static const sdkrt_jerror errors_session_messages[] = {
-    {400, "InvalidCursorError", &oc__j_invalid_cursor_error},
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
-    {500, "UnknownError", &oc__j_unknown_error1},
+    {400, "InvalidCursorError", &oc__j_invalid_cursor_error, false},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
+    {500, "UnknownError", &oc__j_unknown_error1, false},
 };
 static const sdkrt_jop op_session_messages = {"v2.session.messages", 200, SDKRT_JENC_JSON, &oc__j_session_messages_response, NULL, errors_session_messages, 5, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1649,9 +1649,9 @@ oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_ses
 /* ---- v2.model.list ---- */
 
 static const sdkrt_jerror errors_model_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error, false},
 };
 static const sdkrt_jop op_model_list = {"v2.model.list", 200, SDKRT_JENC_JSON, &oc__j_model_list_response, NULL, errors_model_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1682,9 +1682,9 @@ oc_status oc_model_list(oc_client *client, const oc_model_list_request *request,
 /* ---- v2.provider.list ---- */
 
 static const sdkrt_jerror errors_provider_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error, false},
 };
 static const sdkrt_jop op_provider_list = {"v2.provider.list", 200, SDKRT_JENC_JSON, &oc__j_provider_list_response, NULL, errors_provider_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1715,10 +1715,10 @@ oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *re
 /* ---- v2.provider.get ---- */
 
 static const sdkrt_jerror errors_provider_get[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "ProviderNotFoundError", &oc__j_provider_not_found_error},
-    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "ProviderNotFoundError", &oc__j_provider_not_found_error, false},
+    {503, "ServiceUnavailableError", &oc__j_service_unavailable_error, false},
 };
 static const sdkrt_jop op_provider_get = {"v2.provider.get", 200, SDKRT_JENC_JSON, &oc__j_provider_get_response, NULL, errors_provider_get, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1749,8 +1749,8 @@ oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *requ
 /* ---- v2.integration.list ---- */
 
 static const sdkrt_jerror errors_integration_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_integration_list = {"v2.integration.list", 200, SDKRT_JENC_JSON, &oc__j_integration_list_response, NULL, errors_integration_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1781,8 +1781,8 @@ oc_status oc_integration_list(oc_client *client, const oc_integration_list_reque
 /* ---- v2.integration.get ---- */
 
 static const sdkrt_jerror errors_integration_get[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_integration_get = {"v2.integration.get", 200, SDKRT_JENC_JSON, &oc__j_integration_get_response, NULL, errors_integration_get, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1813,8 +1813,8 @@ oc_status oc_integration_get(oc_client *client, const oc_integration_get_request
 /* ---- v2.integration.connect.key ---- */
 
 static const sdkrt_jerror errors_integration_connect_key[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_integration_connect_key = {"v2.integration.connect.key", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_connect_key, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1840,8 +1840,8 @@ oc_status oc_integration_connect_key(oc_client *client, const oc_integration_con
 /* ---- v2.integration.connect.oauth ---- */
 
 static const sdkrt_jerror errors_integration_connect_oauth[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_integration_connect_oauth = {"v2.integration.connect.oauth", 200, SDKRT_JENC_JSON, &oc__j_integration_connect_oauth_response, NULL, errors_integration_connect_oauth, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1872,8 +1872,8 @@ oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_c
 /* ---- v2.integration.attempt.status ---- */
 
 static const sdkrt_jerror errors_integration_attempt_status[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_integration_attempt_status = {"v2.integration.attempt.status", 200, SDKRT_JENC_JSON, &oc__j_integration_attempt_status_response, NULL, errors_integration_attempt_status, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1904,8 +1904,8 @@ oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_
 /* ---- v2.integration.attempt.cancel ---- */
 
 static const sdkrt_jerror errors_integration_attempt_cancel[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_integration_attempt_cancel = {"v2.integration.attempt.cancel", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_attempt_cancel, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1931,8 +1931,8 @@ oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_
 /* ---- v2.integration.attempt.complete ---- */
 
 static const sdkrt_jerror errors_integration_attempt_complete[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_integration_attempt_complete = {"v2.integration.attempt.complete", 204, SDKRT_JENC_NONE, NULL, NULL, errors_integration_attempt_complete, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1958,8 +1958,8 @@ oc_status oc_integration_attempt_complete(oc_client *client, const oc_integratio
 /* ---- v2.credential.update ---- */
 
 static const sdkrt_jerror errors_credential_update[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_credential_update = {"v2.credential.update", 204, SDKRT_JENC_NONE, NULL, NULL, errors_credential_update, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -1985,8 +1985,8 @@ oc_status oc_credential_update(oc_client *client, const oc_credential_update_req
 /* ---- v2.credential.remove ---- */
 
 static const sdkrt_jerror errors_credential_remove[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_credential_remove = {"v2.credential.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_credential_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2012,8 +2012,8 @@ oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_req
 /* ---- v2.permission.request.list ---- */
 
 static const sdkrt_jerror errors_permission_request_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_permission_request_list = {"v2.permission.request.list", 200, SDKRT_JENC_JSON, &oc__j_permission_request_list_response, NULL, errors_permission_request_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2044,8 +2044,8 @@ oc_status oc_permission_request_list(oc_client *client, const oc_permission_requ
 /* ---- v2.permission.saved.list ---- */
 
 static const sdkrt_jerror errors_permission_saved_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_permission_saved_list = {"v2.permission.saved.list", 200, SDKRT_JENC_JSON, &oc__j_permission_saved_info_list, "data", errors_permission_saved_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2076,8 +2076,8 @@ oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_
 /* ---- v2.permission.saved.remove ---- */
 
 static const sdkrt_jerror errors_permission_saved_remove[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_permission_saved_remove = {"v2.permission.saved.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_permission_saved_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2102,9 +2102,9 @@ oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_save
 /* ---- v2.session.permission.create ---- */
 
 static const sdkrt_jerror errors_session_permission_create[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_permission_create = {"v2.session.permission.create", 200, SDKRT_JENC_JSON, &oc__j_session_permission_create_response_data, "data", errors_session_permission_create, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2134,9 +2134,9 @@ oc_status oc_session_permission_create(oc_client *client, const oc_session_permi
 /* ---- v2.session.permission.list ---- */
 
 static const sdkrt_jerror errors_session_permission_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_permission_list = {"v2.session.permission.list", 200, SDKRT_JENC_JSON, &oc__j_permission_v2_request_list, "data", errors_session_permission_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2166,10 +2166,10 @@ oc_status oc_session_permission_list(oc_client *client, const oc_session_permiss
 /* ---- v2.session.permission.get ---- */
 
 static const sdkrt_jerror errors_session_permission_get[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "PermissionNotFoundError", &oc__j_permission_not_found_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "PermissionNotFoundError", &oc__j_permission_not_found_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_permission_get = {"v2.session.permission.get", 200, SDKRT_JENC_JSON, &oc__j_permission_v2_request, "data", errors_session_permission_get, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2200,10 +2200,10 @@ oc_status oc_session_permission_get(oc_client *client, const oc_session_permissi
 /* ---- v2.session.permission.reply ---- */
 
 static const sdkrt_jerror errors_session_permission_reply[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "PermissionNotFoundError", &oc__j_permission_not_found_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "PermissionNotFoundError", &oc__j_permission_not_found_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_permission_reply = {"v2.session.permission.reply", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_permission_reply, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2229,8 +2229,8 @@ oc_status oc_session_permission_reply(oc_client *client, const oc_session_permis
 /* ---- v2.fs.read ---- */
 
 static const sdkrt_jerror errors_fs_read[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_fs_read = {"v2.fs.read", 200, SDKRT_JENC_BYTES, NULL, NULL, errors_fs_read, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2261,8 +2261,8 @@ oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const
 /* ---- v2.fs.list ---- */
 
 static const sdkrt_jerror errors_fs_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_fs_list = {"v2.fs.list", 200, SDKRT_JENC_JSON, &oc__j_fs_list_response, NULL, errors_fs_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2294,8 +2294,8 @@ oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const
 /* ---- v2.fs.find ---- */
 
 static const sdkrt_jerror errors_fs_find[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_fs_find = {"v2.fs.find", 200, SDKRT_JENC_JSON, &oc__j_fs_find_response, NULL, errors_fs_find, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2328,8 +2328,8 @@ oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const
 /* ---- v2.command.list ---- */
 
 static const sdkrt_jerror errors_command_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_command_list = {"v2.command.list", 200, SDKRT_JENC_JSON, &oc__j_command_list_response, NULL, errors_command_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2360,8 +2360,8 @@ oc_status oc_command_list(oc_client *client, const oc_command_list_request *requ
 /* ---- v2.skill.list ---- */
 
 static const sdkrt_jerror errors_skill_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_skill_list = {"v2.skill.list", 200, SDKRT_JENC_JSON, &oc__j_skill_list_response, NULL, errors_skill_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2392,8 +2392,8 @@ oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request,
 /* ---- v2.event.subscribe ---- */
 
 static const sdkrt_jerror errors_event_subscribe[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_event_subscribe = {"v2.event.subscribe", 200, SDKRT_JENC_SSE, NULL, NULL, errors_event_subscribe, 2, &oc__j_v2_event, false, NULL, NULL, NULL, 0};
 
@@ -2484,8 +2484,8 @@ void oc_event_subscribe_close(oc_event_subscribe_stream *stream)
 /* ---- v2.pty.list ---- */
 
 static const sdkrt_jerror errors_pty_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_pty_list = {"v2.pty.list", 200, SDKRT_JENC_JSON, &oc__j_pty_list_response, NULL, errors_pty_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2516,8 +2516,8 @@ oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, con
 /* ---- v2.pty.create ---- */
 
 static const sdkrt_jerror errors_pty_create[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_pty_create = {"v2.pty.create", 200, SDKRT_JENC_JSON, &oc__j_pty_create_response, NULL, errors_pty_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2548,9 +2548,9 @@ oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request,
 /* ---- v2.pty.get ---- */
 
 static const sdkrt_jerror errors_pty_get[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "PtyNotFoundError", &oc__j_pty_not_found_error, false},
 };
 static const sdkrt_jop op_pty_get = {"v2.pty.get", 200, SDKRT_JENC_JSON, &oc__j_pty_get_response, NULL, errors_pty_get, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2581,9 +2581,9 @@ oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const
 /* ---- v2.pty.update ---- */
 
 static const sdkrt_jerror errors_pty_update[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "PtyNotFoundError", &oc__j_pty_not_found_error, false},
 };
 static const sdkrt_jop op_pty_update = {"v2.pty.update", 200, SDKRT_JENC_JSON, &oc__j_pty_update_response, NULL, errors_pty_update, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2614,9 +2614,9 @@ oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request,
 /* ---- v2.pty.remove ---- */
 
 static const sdkrt_jerror errors_pty_remove[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "PtyNotFoundError", &oc__j_pty_not_found_error, false},
 };
 static const sdkrt_jop op_pty_remove = {"v2.pty.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_pty_remove, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2642,10 +2642,10 @@ oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request,
 /* ---- v2.pty.connectToken ---- */
 
 static const sdkrt_jerror errors_pty_connect_token[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {403, "ForbiddenError", &oc__j_forbidden_error},
-    {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {403, "ForbiddenError", &oc__j_forbidden_error, false},
+    {404, "PtyNotFoundError", &oc__j_pty_not_found_error, false},
 };
 static const sdkrt_jop op_pty_connect_token = {"v2.pty.connectToken", 200, SDKRT_JENC_JSON, &oc__j_pty_connect_token_response, NULL, errors_pty_connect_token, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2676,10 +2676,10 @@ oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_req
 /* ---- v2.pty.connect ---- */
 
 static const sdkrt_jerror errors_pty_connect[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {403, "ForbiddenError", &oc__j_forbidden_error},
-    {404, "PtyNotFoundError", &oc__j_pty_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {403, "ForbiddenError", &oc__j_forbidden_error, false},
+    {404, "PtyNotFoundError", &oc__j_pty_not_found_error, false},
 };
 static const sdkrt_jop op_pty_connect = {"v2.pty.connect", 200, SDKRT_JENC_JSON, &oc__jx_bool, NULL, errors_pty_connect, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2715,8 +2715,8 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
 /* ---- v2.question.request.list ---- */
 
 static const sdkrt_jerror errors_question_request_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_question_request_list = {"v2.question.request.list", 200, SDKRT_JENC_JSON, &oc__j_question_request_list_response, NULL, errors_question_request_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2747,9 +2747,9 @@ oc_status oc_question_request_list(oc_client *client, const oc_question_request_
 /* ---- v2.session.question.list ---- */
 
 static const sdkrt_jerror errors_session_question_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_question_list = {"v2.session.question.list", 200, SDKRT_JENC_JSON, &oc__j_question_v2_request_list, "data", errors_session_question_list, 3, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2779,10 +2779,10 @@ oc_status oc_session_question_list(oc_client *client, const oc_session_question_
 /* ---- v2.session.question.reply ---- */
 
 static const sdkrt_jerror errors_session_question_reply[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "QuestionNotFoundError", &oc__j_question_not_found_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "QuestionNotFoundError", &oc__j_question_not_found_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_question_reply = {"v2.session.question.reply", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_question_reply, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2808,10 +2808,10 @@ oc_status oc_session_question_reply(oc_client *client, const oc_session_question
 /* ---- v2.session.question.reject ---- */
 
 static const sdkrt_jerror errors_session_question_reject[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
-    {404, "QuestionNotFoundError", &oc__j_question_not_found_error},
-    {404, "SessionNotFoundError", &oc__j_session_not_found_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
+    {404, "QuestionNotFoundError", &oc__j_question_not_found_error, false},
+    {404, "SessionNotFoundError", &oc__j_session_not_found_error, false},
 };
 static const sdkrt_jop op_session_question_reject = {"v2.session.question.reject", 204, SDKRT_JENC_NONE, NULL, NULL, errors_session_question_reject, 4, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2837,8 +2837,8 @@ oc_status oc_session_question_reject(oc_client *client, const oc_session_questio
 /* ---- v2.reference.list ---- */
 
 static const sdkrt_jerror errors_reference_list[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {401, "UnauthorizedError", &oc__j_unauthorized_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {401, "UnauthorizedError", &oc__j_unauthorized_error, false},
 };
 static const sdkrt_jop op_reference_list = {"v2.reference.list", 200, SDKRT_JENC_JSON, &oc__j_reference_list_response, NULL, errors_reference_list, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2869,8 +2869,8 @@ oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *
 /* ---- v2.projectCopy.create ---- */
 
 static const sdkrt_jerror errors_project_copy_create[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {400, NULL, &oc__j_project_copy_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {400, NULL, &oc__j_project_copy_error, false},
 };
 static const sdkrt_jop op_project_copy_create = {"v2.projectCopy.create", 200, SDKRT_JENC_JSON, &oc__j_project_copy_copy, NULL, errors_project_copy_create, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2901,8 +2901,8 @@ oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create
 /* ---- v2.projectCopy.remove ---- */
 
 static const sdkrt_jerror errors_project_copy_remove[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {400, NULL, &oc__j_project_copy_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {400, NULL, &oc__j_project_copy_error, false},
 };
 static const sdkrt_jop op_project_copy_remove = {"v2.projectCopy.remove", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_remove, 2, NULL, false, NULL, NULL, NULL, 0};
 
@@ -2928,8 +2928,8 @@ oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove
 /* ---- v2.projectCopy.refresh ---- */
 
 static const sdkrt_jerror errors_project_copy_refresh[] = {
-    {400, "InvalidRequestError", &oc__j_invalid_request_error},
-    {400, NULL, &oc__j_project_copy_error},
+    {400, "InvalidRequestError", &oc__j_invalid_request_error, false},
+    {400, NULL, &oc__j_project_copy_error, false},
 };
 static const sdkrt_jop op_project_copy_refresh = {"v2.projectCopy.refresh", 204, SDKRT_JENC_NONE, NULL, NULL, errors_project_copy_refresh, 2, NULL, false, NULL, NULL, NULL, 0};
 
