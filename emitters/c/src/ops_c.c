@@ -528,6 +528,30 @@ static void emit_unary_response(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const sdkc_operation *op = o->op;
     const char *P = cx->prefix, *N = o->name;
+    /* the member of the status, matched as the runtime does: exact statuses, then the range;
+       shared by the blocking call and the async one's trampoline */
+    sdkc_buf_printf(b,
+                    "static void %s_response_set(%s_%s_response *r, void *result, int got)\n{\n"
+                    "    r->status = got;\n",
+                    N, P, N);
+    bool first = true;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k <= op->nmore_successes; k++) {
+            const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
+            const char *member = emit_success_member(cx, o, k);
+            if ((pass == 0) != (sc->status >= 100) || !member)
+                continue;
+            if (sc->status >= 100)
+                sdkc_buf_printf(b, "    %sif (got == %d)\n", first ? "" : "else ", sc->status);
+            else
+                sdkc_buf_printf(b, "    %sif (got / 100 == 2)\n", first ? "" : "else ");
+            sdkc_buf_printf(b, "        r->%s = result;\n", member);
+            first = false;
+        }
+    }
+    if (first)
+        sdkc_buf_puts(b, "    (void)result;\n");
+    sdkc_buf_puts(b, "}\n\n");
     sdkc_buf_printf(b, "%s_status %s_%s(%s_client *client, ", P, P, N, P);
     if (o->has_request)
         sdkc_buf_printf(b, "const %s_%s_request *request, ", P, N);
@@ -552,24 +576,8 @@ static void emit_unary_response(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    %s_status st = sdkrt_json_call_status(client, req, call, &op_%s, &result, "
                     "&got, err);\n    sdkrt_request_free(req);\n"
                     "    if (st != SDKRT_OK) {\n        free(r);\n        return st;\n    }\n"
-                    "    r->status = got;\n",
-                    P, N);
-    /* the member of the status, matched as the runtime does: exact statuses, then the range */
-    bool first = true;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t k = 0; k <= op->nmore_successes; k++) {
-            const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
-            const char *member = emit_success_member(cx, o, k);
-            if ((pass == 0) != (sc->status >= 100) || !member)
-                continue;
-            if (sc->status >= 100)
-                sdkc_buf_printf(b, "    %sif (got == %d)\n", first ? "" : "else ", sc->status);
-            else
-                sdkc_buf_printf(b, "    %sif (got / 100 == 2)\n", first ? "" : "else ");
-            sdkc_buf_printf(b, "        r->%s = result;\n", member);
-            first = false;
-        }
-    }
+                    "    %s_response_set(r, result, got);\n",
+                    P, N, N);
     sdkc_buf_puts(b,
                   "    if (status)\n        *status = got;\n    *out = r;\n    return SDKRT_OK;\n"
                   "}\n\n");
@@ -832,6 +840,7 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             break;
         }
     }
+    emit_async_shared_c(cx, b, ops, nops);
     for (size_t i = 0; i < nops; i++) {
         const cop *o = &ops[i];
         sdkc_buf_printf(b, "/* ---- %s ---- */\n\n", o->op->id);
@@ -852,5 +861,6 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             emit_paged_engine(cx, b, o);
         else
             emit_unary(cx, b, o);
+        emit_async_c(cx, b, o);
     }
 }

@@ -32,4 +32,12 @@ void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o);
 const char *emit_follow_seq_text(emit_ctx *cx, const cop *o);
 void emit_follow_seq_c(sdkc_buf *b, const cop *o);
 
+/* The asynchronous forms (ops_async.c): the loop's functions in ops.h (once) and each
+ * operation's async form after its blocking one; in ops.c what they share (once, after the
+ * engine-paged operations' shared code) and each operation's. */
+void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b);
+void emit_async_h(emit_ctx *cx, sdkc_buf *b, const cop *o);
+void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops);
+void emit_async_c(emit_ctx *cx, sdkc_buf *b, const cop *o);
+
 #endif
