@@ -56,6 +56,11 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
                 ${HERE}/pages/pages_main.c)
   # Several declared successes, a stream variant, credentials without security schemes.
   sdkc_test_sdk(successes ${HERE}/data/successes.yaml sc ${HERE}/successes/successes_main.c)
+  # The async forms on the built-in loop against the test server (tests/runtime/support).
+  if(TARGET test_support_runtime)
+    sdkc_test_sdk(async ${HERE}/data/async.yaml as ${HERE}/async/async_main.c)
+    target_link_libraries(emitter_async PRIVATE test_support_runtime)
+  endif()
   # Const input twins: the test must build with -Wcast-qual -Wwrite-strings as errors.
   sdkc_test_sdk(inputs ${HERE}/data/inputs.yaml ip ${HERE}/inputs/inputs_main.c)
   target_compile_options(emitter_inputs PRIVATE -Wall -Wextra -Wcast-qual -Wwrite-strings -Werror)
