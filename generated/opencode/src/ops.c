@@ -453,13 +453,6 @@ static async_call *async_call_new(void (*fn)(void), void *userdata, size_t npath
     return a;
 }
 
-static sdkrt_status async_fail(async_call *a, sdkrt_request *req)
-{
-    async_call_free(a);
-    sdkrt_request_free(req);
-    return SDKRT_ERR;
-}
-
 /* Hand req (freed here) to the runtime with the operation's trampoline; a (NULL: out of memory)
  * belongs to the trampoline once started. */
 static sdkrt_status async_send(sdkrt_client *client, sdkrt_request *req, const sdkrt_call_options *call, const sdkrt_jop *op,
@@ -2191,8 +2184,11 @@ oc_status oc_session_messages_page_async(oc_client *client, const oc_session_mes
     if (async_check(client, done != NULL, "v2.session.messages", "done", err) != SDKRT_OK || build_session_messages(&req, request, err) != SDKRT_OK)
         return SDKRT_ERR;
     async_call *a = async_call_new((void (*)(void))done, userdata, 1, NULL);
-    if (a && session_messages_path_texts(a->path, request, err) != SDKRT_OK)
-        return async_fail(a, req);
+    if (a && session_messages_path_texts(a->path, request, err) != SDKRT_OK) {
+        async_call_free(a);
+        sdkrt_request_free(req);
+        return SDKRT_ERR;
+    }
     return async_send(client, req, call, &op_session_messages, async_page_session_messages, a, err);
 }
 
