@@ -226,14 +226,17 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
         "    sdkrt_async_stream_cancel(stream);\n}\n\n",
         P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
     sdkc_buf_puts(
-        b,
-        "/* The checks every start function makes first. */\n"
-        "static sdkrt_status async_check(const void *client, bool ok, const char *id, const char "
-        "*what, sdkrt_error **err)\n{\n"
-        "    if (!client || !ok)\n"
-        "        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and %s "
-        "are required\", id, what);\n"
-        "    return SDKRT_OK;\n}\n\n");
+        b, "/* The shared helpers stay one function each (not copied into every operation). */\n"
+           "#ifndef NOINLINE_\n#if defined(__GNUC__)\n#define NOINLINE_ __attribute__((noinline))\n"
+           "#else\n#define NOINLINE_\n#endif\n#endif\n\n"
+           "/* The checks every start function makes first. */\n"
+           "NOINLINE_ static sdkrt_status async_check(const void *client, bool ok, const char *id, "
+           "const char "
+           "*what, sdkrt_error **err)\n{\n"
+           "    if (!client || !ok)\n"
+           "        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, \"%s: client and %s "
+           "are required\", id, what);\n"
+           "    return SDKRT_OK;\n}\n\n");
     if (any[SHAPE_UNARY] || any[SHAPE_PAGE_CURSOR] || any[SHAPE_PAGE_ENGINE]) {
         sdkc_buf_puts(
             b,
@@ -242,12 +245,14 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             "response made ahead (several\n * successes); a page's path parameter texts. */\n"
             "typedef struct async_call {\n    void (*fn)(void);\n    void *userdata;\n"
             "    void *ahead;\n    char **path;\n    size_t npath;\n} async_call;\n\n"
-            "static void async_call_free(async_call *a)\n{\n    if (!a)\n        return;\n"
+            "NOINLINE_ static void async_call_free(async_call *a)\n{\n    if (!a)\n        "
+            "return;\n"
             "    for (size_t i = 0; i < a->npath; i++)\n        free(a->path[i]);\n"
             "    free(a->path);\n    free(a->ahead);\n    free(a);\n}\n\n"
             "/* A new context (NULL when out of memory) with room for npath path texts, copied "
             "from path when\n * given. */\n"
-            "static async_call *async_call_new(void (*fn)(void), void *userdata, size_t npath, "
+            "NOINLINE_ static async_call *async_call_new(void (*fn)(void), void *userdata, size_t "
+            "npath, "
             "char *const *path)\n{\n"
             "    async_call *a = calloc(1, sizeof *a);\n    if (!a)\n        return NULL;\n"
             "    a->fn = fn;\n    a->userdata = userdata;\n"
@@ -264,7 +269,8 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             b,
             "/* Hand req (freed here) to the runtime with the operation's trampoline; a (NULL: out "
             "of memory)\n * belongs to the trampoline once started. */\n"
-            "static sdkrt_status async_send(sdkrt_client *client, sdkrt_request *req, const "
+            "NOINLINE_ static sdkrt_status async_send(sdkrt_client *client, sdkrt_request *req, "
+            "const "
             "sdkrt_call_options *call, const sdkrt_jop *op,\n"
             "    void (*done)(void *, void *, int, const sdkrt_error *), async_call *a, "
             "sdkrt_error **err)\n{\n"
@@ -365,7 +371,8 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             "    sdkrt_error_free(own);\n    async_pages_free(s);\n}\n\n"
             "/* Send a copy of req (borrowed) continuing the walk from (borrowed, may be NULL). "
             "*/\n"
-            "static sdkrt_status async_pages_send(sdkrt_client *client, const sdkrt_request *req, "
+            "NOINLINE_ static sdkrt_status async_pages_send(sdkrt_client *client, const "
+            "sdkrt_request *req, "
             "const sdkrt_page_walk *from,\n"
             "    const sdkrt_call_options *call, const paged_desc *d,\n"
             "    void (*finish)(async_call *, page_parts *, sdkrt_status, const sdkrt_error *), "
@@ -427,7 +434,8 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             "(h)->on_reconnect, (h)->on_end\n\n"
             "/* A stream's context (NULL when out of memory); item is the operation's trampoline. "
             "*/\n"
-            "static async_stream *async_stream_new(void (*item)(void *, const void *), void "
+            "NOINLINE_ static async_stream *async_stream_new(void (*item)(void *, const void *), "
+            "void "
             "(*on_item)(void),\n"
             "    void (*on_poison)(void *, const sdkrt_jstream_poison *), void "
             "(*on_reconnect)(void "
@@ -442,7 +450,8 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             "    return s;\n}\n\n"
             "/* Start a typed stream over req (freed here); s (NULL: out of memory) belongs to the "
             "runtime once\n * started. */\n"
-            "static sdkrt_status async_stream_start(sdkrt_async_stream **out, sdkrt_client "
+            "NOINLINE_ static sdkrt_status async_stream_start(sdkrt_async_stream **out, "
+            "sdkrt_client "
             "*client, sdkrt_request *req,\n"
             "    const sdkrt_call_options *call, const sdkrt_jop *op, async_stream *s, sdkrt_error "
             "**err)\n{\n"

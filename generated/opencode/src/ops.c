@@ -397,8 +397,17 @@ void oc_async_stream_cancel(oc_async_stream *stream)
     sdkrt_async_stream_cancel(stream);
 }
 
+/* The shared helpers stay one function each (not copied into every operation). */
+#ifndef NOINLINE_
+#if defined(__GNUC__)
+#define NOINLINE_ __attribute__((noinline))
+#else
+#define NOINLINE_
+#endif
+#endif
+
 /* The checks every start function makes first. */
-static sdkrt_status async_check(const void *client, bool ok, const char *id, const char *what, sdkrt_error **err)
+NOINLINE_ static sdkrt_status async_check(const void *client, bool ok, const char *id, const char *what, sdkrt_error **err)
 {
     if (!client || !ok)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s: client and %s are required", id, what);
@@ -416,7 +425,7 @@ typedef struct async_call {
     size_t npath;
 } async_call;
 
-static void async_call_free(async_call *a)
+NOINLINE_ static void async_call_free(async_call *a)
 {
     if (!a)
         return;
@@ -429,7 +438,7 @@ static void async_call_free(async_call *a)
 
 /* A new context (NULL when out of memory) with room for npath path texts, copied from path when
  * given. */
-static async_call *async_call_new(void (*fn)(void), void *userdata, size_t npath, char *const *path)
+NOINLINE_ static async_call *async_call_new(void (*fn)(void), void *userdata, size_t npath, char *const *path)
 {
     async_call *a = calloc(1, sizeof *a);
     if (!a)
@@ -455,7 +464,7 @@ static async_call *async_call_new(void (*fn)(void), void *userdata, size_t npath
 
 /* Hand req (freed here) to the runtime with the operation's trampoline; a (NULL: out of memory)
  * belongs to the trampoline once started. */
-static sdkrt_status async_send(sdkrt_client *client, sdkrt_request *req, const sdkrt_call_options *call, const sdkrt_jop *op,
+NOINLINE_ static sdkrt_status async_send(sdkrt_client *client, sdkrt_request *req, const sdkrt_call_options *call, const sdkrt_jop *op,
     void (*done)(void *, void *, int, const sdkrt_error *), async_call *a, sdkrt_error **err)
 {
     sdkrt_status st = a ? sdkrt_json_call_async(client, req, call, op, done, a, err)
@@ -559,7 +568,7 @@ static void async_end(void *ud, const sdkrt_error *err)
 #define ASYNC_HANDLERS_(h) (void (*)(void))(h)->on_item, (h)->on_poison, (h)->on_reconnect, (h)->on_end
 
 /* A stream's context (NULL when out of memory); item is the operation's trampoline. */
-static async_stream *async_stream_new(void (*item)(void *, const void *), void (*on_item)(void),
+NOINLINE_ static async_stream *async_stream_new(void (*item)(void *, const void *), void (*on_item)(void),
     void (*on_poison)(void *, const sdkrt_jstream_poison *), void (*on_reconnect)(void *, const sdkrt_follow_event *),
     void (*on_end)(void *, const oc_error *), void *userdata)
 {
@@ -580,7 +589,7 @@ static async_stream *async_stream_new(void (*item)(void *, const void *), void (
 
 /* Start a typed stream over req (freed here); s (NULL: out of memory) belongs to the runtime once
  * started. */
-static sdkrt_status async_stream_start(sdkrt_async_stream **out, sdkrt_client *client, sdkrt_request *req,
+NOINLINE_ static sdkrt_status async_stream_start(sdkrt_async_stream **out, sdkrt_client *client, sdkrt_request *req,
     const sdkrt_call_options *call, const sdkrt_jop *op, async_stream *s, sdkrt_error **err)
 {
     sdkrt_status st = s ? sdkrt_jstream_start(out, client, req, call, op, &s->rt, s, err)
