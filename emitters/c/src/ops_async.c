@@ -33,6 +33,23 @@ static bool copied(const cop *o)
            !o->result->is_struct;
 }
 
+/* Is the async form a macro over a shared function and the operation's descriptor (P__ao_<op>)?
+ * Unary calls and engine pages whose request is a table: a public function each would cost big
+ * SDKs a compile of two functions per operation. Streams and the rest keep functions. */
+static bool macro_form(const cop *o)
+{
+    op_shape sh = shape_of(o);
+    return emit_builder_table_ok(o) && (sh == SHAPE_UNARY || sh == SHAPE_PAGE_ENGINE);
+}
+
+static bool any_macro_form(const cop *ops, size_t nops, op_shape shape)
+{
+    for (size_t i = 0; i < nops; i++)
+        if (macro_form(&ops[i]) && shape_of(&ops[i]) == shape)
+            return true;
+    return false;
+}
+
 /* The callback's result parameter: the blocking call's out parameter one pointer less ("oc_x
  * **out" -> "oc_x *result", "double *out" -> "double result"), or NULL when it has none. */
 static const char *result_param(emit_ctx *cx, const cop *o)
@@ -53,9 +70,9 @@ static const char *result_param(emit_ctx *cx, const cop *o)
 
 /* ---- include/PREFIX/ops.h ---- */
 
-void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b)
+void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
 {
-    const char *P = cx->prefix;
+    const char *P = cx->prefix, *U = cx->upper;
     sdkc_buf_printf(
         b,
         "/* Event loops (sdkrt/loop.h). A client whose options name a loop "
@@ -92,6 +109,33 @@ void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b)
         "it returns (errors too: keep a message or tag by copying it). */\n\n",
         P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, cx->upper,
         P);
+    bool unary = any_macro_form(ops, nops, SHAPE_UNARY);
+    bool pages = any_macro_form(ops, nops, SHAPE_PAGE_ENGINE);
+    if (!unary && !pages)
+        return;
+    sdkc_buf_printf(b,
+                    "/* Most async forms are macros over these functions and the operation's "
+                    "descriptor (%s__ao_<op>),\n * as the per-type functions are: the arguments "
+                    "are checked as a function's would be. */\n"
+                    "typedef struct %s__async_op %s__async_op;\n"
+                    "#define %s_AS_DONE_(T, f) ((void (*)(void))(1 ? (f) : (T)0))\n",
+                    P, P, P, U);
+    if (unary)
+        sdkc_buf_printf(b,
+                        "%s_status %s__async_call(const %s__async_op *op, %s_client *client, const "
+                        "void *request,\n    const %s_call_options *call, void (*done)(void), "
+                        "void *userdata, %s_error **err);\n",
+                        P, P, P, P, P, P);
+    if (pages)
+        sdkc_buf_printf(b,
+                        "%s_status %s__async_page(const %s__async_op *op, %s_client *client, const "
+                        "void *request,\n    const %s_call_options *call, void (*done)(void), "
+                        "void *userdata, %s_error **err);\n"
+                        "%s_status %s__async_continue(const %s__async_op *op, %s_client *client, "
+                        "const void *cursor,\n    const %s_call_options *call, void (*done)(void), "
+                        "void *userdata, %s_error **err);\n",
+                        P, P, P, P, P, P, P, P, P, P, P, P);
+    sdkc_buf_putc(b, '\n');
 }
 
 static void emit_unary_h(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *req_arg)
@@ -113,6 +157,20 @@ static void emit_unary_h(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *re
     if (o->several)
         sdkc_buf_puts(b, "int status, ");
     sdkc_buf_printf(b, "const %s_error *err);\n", P);
+    if (macro_form(o)) {
+        const char *U = cx->upper;
+        sdkc_buf_printf(b,
+                        "extern const %s__async_op %s__ao_%s;\n"
+                        "#define %s_%s_async(client, %scall, done, userdata, err) "
+                        "%s__async_call(&%s__ao_%s, client, ",
+                        P, P, N, P, N, o->has_request ? "request, " : "", P, P, N);
+        if (o->has_request)
+            sdkc_buf_printf(b, "%s_AS_CONST_(%s_%s_request, request), ", U, P, N);
+        else
+            sdkc_buf_puts(b, "NULL, ");
+        sdkc_buf_printf(b, "call, %s_AS_DONE_(%s_%s_done, done), userdata, err)\n", U, P, N);
+        return;
+    }
     sdkc_buf_printf(b,
                     "%s_status %s_%s_async(%s_client *client, %sconst %s_call_options *call, "
                     "%s_%s_done done,\n    void *userdata, %s_error **err);\n",
@@ -130,6 +188,25 @@ static void emit_page_h(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *req
                     "typedef void (*%s_%s_page_done)(void *userdata, %s_%s_page *page, const "
                     "%s_error *err);\n",
                     N, P, N, P, N, P, N, P, N, P);
+    if (macro_form(o)) {
+        const char *U = cx->upper;
+        sdkc_buf_printf(b,
+                        "extern const %s__async_op %s__ao_%s;\n"
+                        "#define %s_%s_page_async(client, %scall, done, userdata, err) "
+                        "%s__async_page(&%s__ao_%s, client, ",
+                        P, P, N, P, N, o->has_request ? "request, " : "", P, P, N);
+        if (o->has_request)
+            sdkc_buf_printf(b, "%s_AS_CONST_(%s_%s_request, request), ", U, P, N);
+        else
+            sdkc_buf_puts(b, "NULL, ");
+        sdkc_buf_printf(b, "call, %s_AS_DONE_(%s_%s_page_done, done), userdata, err)\n", U, P, N);
+        sdkc_buf_printf(b,
+                        "#define %s_%s_continue_async(client, cursor, call, done, userdata, err) "
+                        "%s__async_continue(&%s__ao_%s, client, %s_AS_CONST_(%s_%s_cursor, "
+                        "cursor), call, %s_AS_DONE_(%s_%s_page_done, done), userdata, err)\n",
+                        P, N, P, P, N, U, P, N, U, P, N);
+        return;
+    }
     sdkc_buf_printf(b,
                     "%s_status %s_%s_page_async(%s_client *client, %sconst %s_call_options *call,\n"
                     "    %s_%s_page_done done, void *userdata, %s_error **err);\n",
@@ -279,11 +356,43 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             "memory\");\n"
             "    if (st != SDKRT_OK)\n        async_call_free(a);\n"
             "    sdkrt_request_free(req);\n    return st;\n}\n\n");
+    bool unary_macros = any_macro_form(ops, nops, SHAPE_UNARY);
+    bool page_macros = any_macro_form(ops, nops, SHAPE_PAGE_ENGINE);
+    if (unary_macros || page_macros)
+        sdkc_buf_printf(
+            b,
+            "/* The descriptor of an async form that ops.h spells as a macro: the request table, "
+            "the operation,\n * a unary call's trampoline and, for several successes of "
+            "different types, the size of the response\n * made ahead; an engine page's "
+            "description and trampoline. */\n"
+            "struct paged_desc;\nstruct page_parts;\n"
+            "struct %s__async_op {\n    const req_desc *req;\n    const sdkrt_jop *op;\n"
+            "    void (*done)(void *, void *, int, const sdkrt_error *);\n    size_t ahead;\n"
+            "    const struct paged_desc *paged;\n"
+            "    void (*finish)(async_call *a, struct page_parts *p, sdkrt_status st, const "
+            "sdkrt_error *err);\n};\n\n",
+            P);
+    if (unary_macros)
+        sdkc_buf_printf(
+            b,
+            "%s_status %s__async_call(const %s__async_op *d, %s_client *client, const void "
+            "*request,\n    const %s_call_options *call, void (*fn)(void), void *userdata, "
+            "%s_error **err)\n{\n"
+            "    sdkrt_request *req = NULL;\n"
+            "    if (async_check(client, fn != NULL, d->op->id, \"done\", err) != SDKRT_OK ||\n"
+            "        build_request(&req, d->req, request, err) != SDKRT_OK)\n"
+            "        return SDKRT_ERR;\n"
+            "    async_call *a = async_call_new(fn, userdata, 0, NULL);\n"
+            "    if (a && d->ahead && !(a->ahead = calloc(1, d->ahead))) {\n"
+            "        async_call_free(a);\n        a = NULL;\n    }\n"
+            "    return async_send(client, req, call, d->op, d->done, a, err);\n}\n\n",
+            P, P, P, P, P, P);
     if (any[SHAPE_UNARY]) {
         sdkc_buf_printf(
             b,
             "/* The trampolines of unary calls: what the runtime's completion gives (out new, "
-            "status, err\n * borrowed), as the operation's callback takes it (ARGS). */\n"
+            "status, err\n * borrowed), as the operation's callback takes it (ARGS). Operations "
+            "whose callbacks have the same\n * type share the first one's. */\n"
             "#define ASYNC_DONE_(N, ARGS)                                                     \\\n"
             "    static void async_done_##N(void *ud, void *out, int status, const sdkrt_error "
             "*err) \\\n"
@@ -378,13 +487,13 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             "    void (*finish)(async_call *, page_parts *, sdkrt_status, const sdkrt_error *), "
             "async_call *a, sdkrt_error **err)\n{\n"
             "    async_pages *s = a ? calloc(1, sizeof *s) : NULL;\n"
+            "    if (s)\n        s->a = a;\n    else\n        async_call_free(a);\n"
             "    if (!s || sdkrt_request_copy(&s->req, req) != SDKRT_OK ||\n"
             "        (from && sdkrt_page_walk_new(&s->from, from, NULL) != SDKRT_OK)) {\n"
-            "        if (s)\n            async_pages_free(s);\n        else\n"
-            "            async_call_free(a);\n"
+            "        if (s)\n            async_pages_free(s);\n"
             "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of "
             "memory\");\n    }\n"
-            "    s->a = a;\n    s->client = client;\n    s->d = d;\n    s->finish = finish;\n"
+            "    s->client = client;\n    s->d = d;\n    s->finish = finish;\n"
             "    if (sdkrt_client_send_async(client, s->req, call, async_pages_sent, s, err) != "
             "SDKRT_OK) {\n"
             "        async_pages_free(s);\n        return SDKRT_ERR;\n    }\n"
@@ -404,6 +513,31 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             "        async_call_free(a);                                                  \\\n"
             "    }\n\n",
             P, P);
+    if (page_macros)
+        sdkc_buf_printf(
+            b,
+            "%s_status %s__async_page(const %s__async_op *d, %s_client *client, const void "
+            "*request,\n    const %s_call_options *call, void (*fn)(void), void *userdata, "
+            "%s_error **err)\n{\n"
+            "    sdkrt_request *req = NULL;\n"
+            "    if (async_check(client, fn != NULL, d->op->id, \"done\", err) != SDKRT_OK ||\n"
+            "        build_request(&req, d->req, request, err) != SDKRT_OK)\n"
+            "        return SDKRT_ERR;\n"
+            "    sdkrt_status st = async_pages_send(client, req, NULL, call, d->paged, "
+            "d->finish,\n"
+            "                                       async_call_new(fn, userdata, 0, NULL), "
+            "err);\n"
+            "    sdkrt_request_free(req);\n    return st;\n}\n\n"
+            "%s_status %s__async_continue(const %s__async_op *d, %s_client *client, const void "
+            "*cursor,\n    const %s_call_options *call, void (*fn)(void), void *userdata, "
+            "%s_error **err)\n{\n"
+            "    if (async_check(client, fn && cursor, d->op->id, \"done and cursor\", err) != "
+            "SDKRT_OK)\n        return SDKRT_ERR;\n"
+            "    const struct page_cursor *c = cursor;\n"
+            "    if (c->why)\n        return page_cursor_why(c, err);\n"
+            "    return async_pages_send(client, c->req, c->walk, call, d->paged, d->finish,\n"
+            "                            async_call_new(fn, userdata, 0, NULL), err);\n}\n\n",
+            P, P, P, P, P, P, P, P, P, P, P, P);
     if (any[SHAPE_STREAM]) {
         bool any_follow = false;
         for (size_t i = 0; i < nops; i++)
@@ -499,23 +633,68 @@ static void put_check(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *ok, c
     sdkc_buf_printf(b, ", \"%s\", err) != SDKRT_OK", what);
 }
 
-static void emit_unary_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *req_arg)
+/* What a unary trampoline depends on: the callback's parameters and how the result is taken.
+ * Operations whose callbacks have the same type share one trampoline (NULL: none is shared, the
+ * several successes of different types). */
+static const char *trampoline_key(emit_ctx *cx, const cop *o)
+{
+    if (o->several && !o->several_shared)
+        return NULL;
+    const char *res = result_param(cx, o);
+    return sdkc_arena_printf(cx->arena, "%s|%s|%d", res ? res : "", copied(o) ? "copy" : "",
+                             o->several);
+}
+
+const char **emit_async_trampolines(emit_ctx *cx, const cop *ops, size_t nops)
+{
+    const char **keys = sdkc_arena_alloc(cx->arena, (nops + 1) * sizeof *keys);
+    const char **owner = sdkc_arena_alloc(cx->arena, (nops + 1) * sizeof *owner);
+    if (!keys || !owner)
+        return NULL;
+    for (size_t i = 0; i < nops; i++) {
+        keys[i] = shape_of(&ops[i]) == SHAPE_UNARY ? trampoline_key(cx, &ops[i]) : NULL;
+        owner[i] = ops[i].name;
+        for (size_t j = 0; keys[i] && j < i; j++) {
+            if (keys[j] && !strcmp(keys[j], keys[i])) {
+                owner[i] = owner[j];
+                break;
+            }
+        }
+    }
+    return owner;
+}
+
+static void emit_unary_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *tramp,
+                         const char *req_arg)
 {
     const char *P = cx->prefix, *N = o->name;
     const char *res = result_param(cx, o);
     const char *st = o->several ? "status, " : "";
-    if (o->several && !o->several_shared)
+    if (strcmp(tramp, N) != 0)
+        ; /* the same callback type as an earlier operation's: its trampoline */
+    else if (o->several && !o->several_shared)
         sdkc_buf_printf(b, "ASYNC_RESPONSE_(%s)\n", N);
     else if (res && copied(o))
         sdkc_buf_printf(b, "ASYNC_COPY_(%s, %s, (a->userdata, v, %serr))\n", N, o->result->cdecl,
                         st);
     else
         sdkc_buf_printf(b, "ASYNC_DONE_(%s, (a->userdata, %s%serr))\n", N, res ? "out, " : "", st);
+    if (macro_form(o)) {
+        /* the table, the descriptor and the trampoline: ops.h's macro calls the shared function */
+        sdkc_buf_printf(
+            b,
+            "const %s__async_op %s__ao_%s = {&req_%s, &op_%s, async_done_%s, %s, NULL, NULL};\n\n",
+            P, P, N, N, N, tramp,
+            o->several && !o->several_shared
+                ? sdkc_arena_printf(cx->arena, "sizeof(%s_%s_response)", P, N)
+                : "0");
+        return;
+    }
     sdkc_buf_printf(b,
                     "%s_status %s_%s_async(%s_client *client, %sconst %s_call_options *call, "
-                    "%s_%s_done done,\n    void *userdata, %s_error **err)\n{\n"
-                    "    sdkrt_request *req = NULL;\n",
+                    "%s_%s_done done,\n    void *userdata, %s_error **err)\n{\n",
                     P, P, N, P, req_arg, P, P, N, P);
+    sdkc_buf_puts(b, "    sdkrt_request *req = NULL;\n");
     put_check(cx, b, o, "done != NULL", "done");
     sdkc_buf_printf(b, " || build_%s(&req%s, err) != SDKRT_OK)\n        return SDKRT_ERR;\n", N,
                     o->has_request ? ", request" : "");
@@ -527,14 +706,14 @@ static void emit_unary_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *re
                         "        a = (async_call_free(a), NULL);\n"
                         "    return async_send(client, req, call, &op_%s, async_done_%s, a, "
                         "err);\n}\n\n",
-                        P, N, N, N);
+                        P, N, N, tramp);
         return;
     }
     sdkc_buf_printf(b,
                     "    return async_send(client, req, call, &op_%s, async_done_%s,\n"
                     "                      async_call_new((void (*)(void))done, userdata, 0, "
                     "NULL), err);\n}\n\n",
-                    N, N);
+                    N, tramp);
 }
 
 static void emit_page_cursor_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *req_arg)
@@ -583,6 +762,13 @@ static void emit_page_engine_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const ch
 {
     const char *P = cx->prefix, *N = o->name;
     sdkc_buf_printf(b, "ASYNC_PAGES_(%s)\n", N);
+    if (macro_form(o)) {
+        sdkc_buf_printf(b,
+                        "const %s__async_op %s__ao_%s = {&req_%s, &op_%s, NULL, 0, &paged_%s, "
+                        "async_pages_%s};\n\n",
+                        P, P, N, N, N, N, N);
+        return;
+    }
     sdkc_buf_printf(b,
                     "%s_status %s_%s_page_async(%s_client *client, %sconst %s_call_options "
                     "*call,\n    %s_%s_page_done done, void *userdata, %s_error **err)\n{\n"
@@ -657,7 +843,7 @@ static void emit_stream_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *r
                     N, N, N, N);
 }
 
-void emit_async_c(emit_ctx *cx, sdkc_buf *b, const cop *o)
+void emit_async_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *tramp)
 {
     const char *req_arg =
         o->has_request
@@ -674,7 +860,7 @@ void emit_async_c(emit_ctx *cx, sdkc_buf *b, const cop *o)
         emit_page_engine_c(cx, b, o, req_arg);
         break;
     case SHAPE_UNARY:
-        emit_unary_c(cx, b, o, req_arg);
+        emit_unary_c(cx, b, o, tramp, req_arg);
         break;
     }
 }

@@ -28,7 +28,7 @@ static const char *enc_name(sdkc_encoding e)
 
 /* Can op's request be built from a table by build_request (ops.c)? Not a binary body, multipart
  * file parts or a body under alternative media types: those keep a builder of their own. */
-static bool builder_table_ok(const cop *o)
+bool emit_builder_table_ok(const cop *o)
 {
     return !o->blob_body && !o->nfiles && !(o->body && o->op->body->nalternatives);
 }
@@ -831,7 +831,7 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
     }
     bool any_table = false;
     for (size_t i = 0; i < nops; i++)
-        any_table = any_table || builder_table_ok(&ops[i]);
+        any_table = any_table || emit_builder_table_ok(&ops[i]);
     if (any_table)
         emit_build_request(b);
     for (size_t i = 0; i < nops; i++) {
@@ -841,11 +841,16 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
         }
     }
     emit_async_shared_c(cx, b, ops, nops);
+    const char **tramps = emit_async_trampolines(cx, ops, nops);
+    if (!tramps) {
+        b->oom = true;
+        return;
+    }
     for (size_t i = 0; i < nops; i++) {
         const cop *o = &ops[i];
         sdkc_buf_printf(b, "/* ---- %s ---- */\n\n", o->op->id);
         emit_op_desc(cx, b, o);
-        if (builder_table_ok(o))
+        if (emit_builder_table_ok(o))
             emit_builder_table(cx, b, o);
         else
             emit_builder(cx, b, o);
@@ -861,6 +866,6 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             emit_paged_engine(cx, b, o);
         else
             emit_unary(cx, b, o);
-        emit_async_c(cx, b, o);
+        emit_async_c(cx, b, o, tramps[i]);
     }
 }

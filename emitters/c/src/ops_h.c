@@ -463,7 +463,7 @@ void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             break;
         }
     }
-    emit_async_shared_h(cx, b);
+    emit_async_shared_h(cx, b, ops, nops);
     for (size_t i = 0; i < nops; i++)
         emit_op_protos(cx, b, &ops[i]);
     sdkc_buf_printf(b, "#ifdef __cplusplus\n}\n#endif\n#endif /* %s_OPS_H */\n", U);

@@ -475,8 +475,38 @@ NOINLINE_ static sdkrt_status async_send(sdkrt_client *client, sdkrt_request *re
     return st;
 }
 
+/* The descriptor of an async form that ops.h spells as a macro: the request table, the operation,
+ * a unary call's trampoline and, for several successes of different types, the size of the response
+ * made ahead; an engine page's description and trampoline. */
+struct paged_desc;
+struct page_parts;
+struct oc__async_op {
+    const req_desc *req;
+    const sdkrt_jop *op;
+    void (*done)(void *, void *, int, const sdkrt_error *);
+    size_t ahead;
+    const struct paged_desc *paged;
+    void (*finish)(async_call *a, struct page_parts *p, sdkrt_status st, const sdkrt_error *err);
+};
+
+oc_status oc__async_call(const oc__async_op *d, oc_client *client, const void *request,
+    const oc_call_options *call, void (*fn)(void), void *userdata, oc_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (async_check(client, fn != NULL, d->op->id, "done", err) != SDKRT_OK ||
+        build_request(&req, d->req, request, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    async_call *a = async_call_new(fn, userdata, 0, NULL);
+    if (a && d->ahead && !(a->ahead = calloc(1, d->ahead))) {
+        async_call_free(a);
+        a = NULL;
+    }
+    return async_send(client, req, call, d->op, d->done, a, err);
+}
+
 /* The trampolines of unary calls: what the runtime's completion gives (out new, status, err
- * borrowed), as the operation's callback takes it (ARGS). */
+ * borrowed), as the operation's callback takes it (ARGS). Operations whose callbacks have the same
+ * type share the first one's. */
 #define ASYNC_DONE_(N, ARGS)                                                     \
     static void async_done_##N(void *ud, void *out, int status, const sdkrt_error *err) \
     {                                                                        \
@@ -657,15 +687,7 @@ oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_healt
 }
 
 ASYNC_DONE_(health_get, (a->userdata, out, err))
-oc_status oc_health_get_async(oc_client *client, const oc_call_options *call, oc_health_get_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.health.get", "done", err) != SDKRT_OK || build_health_get(&req, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_health_get, async_done_health_get,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_health_get = {&req_health_get, &op_health_get, async_done_health_get, 0, NULL, NULL};
 
 /* ---- v2.location.get ---- */
 
@@ -700,15 +722,7 @@ oc_status oc_location_get(oc_client *client, const oc_location_get_request *requ
 }
 
 ASYNC_DONE_(location_get, (a->userdata, out, err))
-oc_status oc_location_get_async(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_get_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.location.get", "done", err) != SDKRT_OK || build_location_get(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_location_get, async_done_location_get,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_location_get = {&req_location_get, &op_location_get, async_done_location_get, 0, NULL, NULL};
 
 /* ---- v2.agent.list ---- */
 
@@ -743,15 +757,7 @@ oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request,
 }
 
 ASYNC_DONE_(agent_list, (a->userdata, out, err))
-oc_status oc_agent_list_async(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.agent.list", "done", err) != SDKRT_OK || build_agent_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_agent_list, async_done_agent_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_agent_list = {&req_agent_list, &op_agent_list, async_done_agent_list, 0, NULL, NULL};
 
 /* ---- v2.session.list ---- */
 
@@ -1073,15 +1079,7 @@ oc_status oc_session_create(oc_client *client, const oc_session_create_request *
 }
 
 ASYNC_DONE_(session_create, (a->userdata, out, err))
-oc_status oc_session_create_async(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_create_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.create", "done", err) != SDKRT_OK || build_session_create(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_create, async_done_session_create,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_create = {&req_session_create, &op_session_create, async_done_session_create, 0, NULL, NULL};
 
 /* ---- v2.session.active ---- */
 
@@ -1112,15 +1110,7 @@ oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_s
 }
 
 ASYNC_DONE_(session_active, (a->userdata, out, err))
-oc_status oc_session_active_async(oc_client *client, const oc_call_options *call, oc_session_active_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.active", "done", err) != SDKRT_OK || build_session_active(&req, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_active, async_done_session_active,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_active = {&req_session_active, &op_session_active, async_done_session_active, 0, NULL, NULL};
 
 /* ---- v2.session.get ---- */
 
@@ -1154,16 +1144,7 @@ oc_status oc_session_get(oc_client *client, const oc_session_get_request *reques
     return st;
 }
 
-ASYNC_DONE_(session_get, (a->userdata, out, err))
-oc_status oc_session_get_async(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_get_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.get", "done", err) != SDKRT_OK || build_session_get(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_get, async_done_session_get,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_get = {&req_session_get, &op_session_get, async_done_session_create, 0, NULL, NULL};
 
 /* ---- v2.session.switchAgent ---- */
 
@@ -1193,15 +1174,7 @@ oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_age
 }
 
 ASYNC_DONE_(session_switch_agent, (a->userdata, err))
-oc_status oc_session_switch_agent_async(oc_client *client, const oc_session_switch_agent_request *request, const oc_call_options *call, oc_session_switch_agent_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.switchAgent", "done", err) != SDKRT_OK || build_session_switch_agent(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_switch_agent, async_done_session_switch_agent,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_switch_agent = {&req_session_switch_agent, &op_session_switch_agent, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.switchModel ---- */
 
@@ -1230,16 +1203,7 @@ oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_mod
     return st;
 }
 
-ASYNC_DONE_(session_switch_model, (a->userdata, err))
-oc_status oc_session_switch_model_async(oc_client *client, const oc_session_switch_model_request *request, const oc_call_options *call, oc_session_switch_model_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.switchModel", "done", err) != SDKRT_OK || build_session_switch_model(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_switch_model, async_done_session_switch_model,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_switch_model = {&req_session_switch_model, &op_session_switch_model, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.prompt ---- */
 
@@ -1275,15 +1239,7 @@ oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *
 }
 
 ASYNC_DONE_(session_prompt, (a->userdata, out, err))
-oc_status oc_session_prompt_async(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_prompt_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.prompt", "done", err) != SDKRT_OK || build_session_prompt(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_prompt, async_done_session_prompt,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_prompt = {&req_session_prompt, &op_session_prompt, async_done_session_prompt, 0, NULL, NULL};
 
 /* ---- v2.session.compact ---- */
 
@@ -1313,16 +1269,7 @@ oc_status oc_session_compact(oc_client *client, const oc_session_compact_request
     return st;
 }
 
-ASYNC_DONE_(session_compact, (a->userdata, err))
-oc_status oc_session_compact_async(oc_client *client, const oc_session_compact_request *request, const oc_call_options *call, oc_session_compact_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.compact", "done", err) != SDKRT_OK || build_session_compact(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_compact, async_done_session_compact,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_compact = {&req_session_compact, &op_session_compact, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.wait ---- */
 
@@ -1352,16 +1299,7 @@ oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *requ
     return st;
 }
 
-ASYNC_DONE_(session_wait, (a->userdata, err))
-oc_status oc_session_wait_async(oc_client *client, const oc_session_wait_request *request, const oc_call_options *call, oc_session_wait_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.wait", "done", err) != SDKRT_OK || build_session_wait(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_wait, async_done_session_wait,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_wait = {&req_session_wait, &op_session_wait, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.revert.stage ---- */
 
@@ -1398,15 +1336,7 @@ oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_sta
 }
 
 ASYNC_DONE_(session_revert_stage, (a->userdata, out, err))
-oc_status oc_session_revert_stage_async(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_session_revert_stage_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.revert.stage", "done", err) != SDKRT_OK || build_session_revert_stage(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_revert_stage, async_done_session_revert_stage,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_revert_stage = {&req_session_revert_stage, &op_session_revert_stage, async_done_session_revert_stage, 0, NULL, NULL};
 
 /* ---- v2.session.revert.clear ---- */
 
@@ -1436,16 +1366,7 @@ oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_cle
     return st;
 }
 
-ASYNC_DONE_(session_revert_clear, (a->userdata, err))
-oc_status oc_session_revert_clear_async(oc_client *client, const oc_session_revert_clear_request *request, const oc_call_options *call, oc_session_revert_clear_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.revert.clear", "done", err) != SDKRT_OK || build_session_revert_clear(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_revert_clear, async_done_session_revert_clear,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_revert_clear = {&req_session_revert_clear, &op_session_revert_clear, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.revert.commit ---- */
 
@@ -1474,16 +1395,7 @@ oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_co
     return st;
 }
 
-ASYNC_DONE_(session_revert_commit, (a->userdata, err))
-oc_status oc_session_revert_commit_async(oc_client *client, const oc_session_revert_commit_request *request, const oc_call_options *call, oc_session_revert_commit_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.revert.commit", "done", err) != SDKRT_OK || build_session_revert_commit(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_revert_commit, async_done_session_revert_commit,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_revert_commit = {&req_session_revert_commit, &op_session_revert_commit, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.context ---- */
 
@@ -1519,15 +1431,7 @@ oc_status oc_session_context(oc_client *client, const oc_session_context_request
 }
 
 ASYNC_DONE_(session_context, (a->userdata, out, err))
-oc_status oc_session_context_async(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_context_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.context", "done", err) != SDKRT_OK || build_session_context(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_context, async_done_session_context,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_context = {&req_session_context, &op_session_context, async_done_session_context, 0, NULL, NULL};
 
 /* ---- v2.session.history ---- */
 
@@ -1564,15 +1468,7 @@ oc_status oc_session_history(oc_client *client, const oc_session_history_request
 }
 
 ASYNC_DONE_(session_history, (a->userdata, out, err))
-oc_status oc_session_history_async(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.history", "done", err) != SDKRT_OK || build_session_history(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_history, async_done_session_history,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_history = {&req_session_history, &op_session_history, async_done_session_history, 0, NULL, NULL};
 
 /* ---- v2.session.events ---- */
 
@@ -1852,16 +1748,7 @@ oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_req
     return st;
 }
 
-ASYNC_DONE_(session_interrupt, (a->userdata, err))
-oc_status oc_session_interrupt_async(oc_client *client, const oc_session_interrupt_request *request, const oc_call_options *call, oc_session_interrupt_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.interrupt", "done", err) != SDKRT_OK || build_session_interrupt(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_interrupt, async_done_session_interrupt,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_interrupt = {&req_session_interrupt, &op_session_interrupt, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.message ---- */
 
@@ -1898,15 +1785,7 @@ oc_status oc_session_message(oc_client *client, const oc_session_message_request
 }
 
 ASYNC_DONE_(session_message, (a->userdata, out, err))
-oc_status oc_session_message_async(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.message", "done", err) != SDKRT_OK || build_session_message(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_message, async_done_session_message,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_message = {&req_session_message, &op_session_message, async_done_session_message, 0, NULL, NULL};
 
 /* ---- v2.session.messages ---- */
 
@@ -2245,15 +2124,7 @@ oc_status oc_model_list(oc_client *client, const oc_model_list_request *request,
 }
 
 ASYNC_DONE_(model_list, (a->userdata, out, err))
-oc_status oc_model_list_async(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.model.list", "done", err) != SDKRT_OK || build_model_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_model_list, async_done_model_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_model_list = {&req_model_list, &op_model_list, async_done_model_list, 0, NULL, NULL};
 
 /* ---- v2.provider.list ---- */
 
@@ -2289,15 +2160,7 @@ oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *re
 }
 
 ASYNC_DONE_(provider_list, (a->userdata, out, err))
-oc_status oc_provider_list_async(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.provider.list", "done", err) != SDKRT_OK || build_provider_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_provider_list, async_done_provider_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_provider_list = {&req_provider_list, &op_provider_list, async_done_provider_list, 0, NULL, NULL};
 
 /* ---- v2.provider.get ---- */
 
@@ -2334,15 +2197,7 @@ oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *requ
 }
 
 ASYNC_DONE_(provider_get, (a->userdata, out, err))
-oc_status oc_provider_get_async(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.provider.get", "done", err) != SDKRT_OK || build_provider_get(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_provider_get, async_done_provider_get,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_provider_get = {&req_provider_get, &op_provider_get, async_done_provider_get, 0, NULL, NULL};
 
 /* ---- v2.integration.list ---- */
 
@@ -2377,15 +2232,7 @@ oc_status oc_integration_list(oc_client *client, const oc_integration_list_reque
 }
 
 ASYNC_DONE_(integration_list, (a->userdata, out, err))
-oc_status oc_integration_list_async(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.integration.list", "done", err) != SDKRT_OK || build_integration_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_integration_list, async_done_integration_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_integration_list = {&req_integration_list, &op_integration_list, async_done_integration_list, 0, NULL, NULL};
 
 /* ---- v2.integration.get ---- */
 
@@ -2420,15 +2267,7 @@ oc_status oc_integration_get(oc_client *client, const oc_integration_get_request
 }
 
 ASYNC_DONE_(integration_get, (a->userdata, out, err))
-oc_status oc_integration_get_async(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.integration.get", "done", err) != SDKRT_OK || build_integration_get(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_integration_get, async_done_integration_get,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_integration_get = {&req_integration_get, &op_integration_get, async_done_integration_get, 0, NULL, NULL};
 
 /* ---- v2.integration.connect.key ---- */
 
@@ -2457,16 +2296,7 @@ oc_status oc_integration_connect_key(oc_client *client, const oc_integration_con
     return st;
 }
 
-ASYNC_DONE_(integration_connect_key, (a->userdata, err))
-oc_status oc_integration_connect_key_async(oc_client *client, const oc_integration_connect_key_request *request, const oc_call_options *call, oc_integration_connect_key_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.integration.connect.key", "done", err) != SDKRT_OK || build_integration_connect_key(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_integration_connect_key, async_done_integration_connect_key,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_integration_connect_key = {&req_integration_connect_key, &op_integration_connect_key, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.integration.connect.oauth ---- */
 
@@ -2501,15 +2331,7 @@ oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_c
 }
 
 ASYNC_DONE_(integration_connect_oauth, (a->userdata, out, err))
-oc_status oc_integration_connect_oauth_async(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.integration.connect.oauth", "done", err) != SDKRT_OK || build_integration_connect_oauth(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_integration_connect_oauth, async_done_integration_connect_oauth,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_integration_connect_oauth = {&req_integration_connect_oauth, &op_integration_connect_oauth, async_done_integration_connect_oauth, 0, NULL, NULL};
 
 /* ---- v2.integration.attempt.status ---- */
 
@@ -2544,15 +2366,7 @@ oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_
 }
 
 ASYNC_DONE_(integration_attempt_status, (a->userdata, out, err))
-oc_status oc_integration_attempt_status_async(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.integration.attempt.status", "done", err) != SDKRT_OK || build_integration_attempt_status(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_integration_attempt_status, async_done_integration_attempt_status,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_integration_attempt_status = {&req_integration_attempt_status, &op_integration_attempt_status, async_done_integration_attempt_status, 0, NULL, NULL};
 
 /* ---- v2.integration.attempt.cancel ---- */
 
@@ -2581,16 +2395,7 @@ oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_
     return st;
 }
 
-ASYNC_DONE_(integration_attempt_cancel, (a->userdata, err))
-oc_status oc_integration_attempt_cancel_async(oc_client *client, const oc_integration_attempt_cancel_request *request, const oc_call_options *call, oc_integration_attempt_cancel_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.integration.attempt.cancel", "done", err) != SDKRT_OK || build_integration_attempt_cancel(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_integration_attempt_cancel, async_done_integration_attempt_cancel,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_integration_attempt_cancel = {&req_integration_attempt_cancel, &op_integration_attempt_cancel, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.integration.attempt.complete ---- */
 
@@ -2619,16 +2424,7 @@ oc_status oc_integration_attempt_complete(oc_client *client, const oc_integratio
     return st;
 }
 
-ASYNC_DONE_(integration_attempt_complete, (a->userdata, err))
-oc_status oc_integration_attempt_complete_async(oc_client *client, const oc_integration_attempt_complete_request *request, const oc_call_options *call, oc_integration_attempt_complete_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.integration.attempt.complete", "done", err) != SDKRT_OK || build_integration_attempt_complete(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_integration_attempt_complete, async_done_integration_attempt_complete,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_integration_attempt_complete = {&req_integration_attempt_complete, &op_integration_attempt_complete, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.credential.update ---- */
 
@@ -2657,16 +2453,7 @@ oc_status oc_credential_update(oc_client *client, const oc_credential_update_req
     return st;
 }
 
-ASYNC_DONE_(credential_update, (a->userdata, err))
-oc_status oc_credential_update_async(oc_client *client, const oc_credential_update_request *request, const oc_call_options *call, oc_credential_update_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.credential.update", "done", err) != SDKRT_OK || build_credential_update(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_credential_update, async_done_credential_update,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_credential_update = {&req_credential_update, &op_credential_update, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.credential.remove ---- */
 
@@ -2695,16 +2482,7 @@ oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_req
     return st;
 }
 
-ASYNC_DONE_(credential_remove, (a->userdata, err))
-oc_status oc_credential_remove_async(oc_client *client, const oc_credential_remove_request *request, const oc_call_options *call, oc_credential_remove_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.credential.remove", "done", err) != SDKRT_OK || build_credential_remove(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_credential_remove, async_done_credential_remove,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_credential_remove = {&req_credential_remove, &op_credential_remove, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.permission.request.list ---- */
 
@@ -2739,15 +2517,7 @@ oc_status oc_permission_request_list(oc_client *client, const oc_permission_requ
 }
 
 ASYNC_DONE_(permission_request_list, (a->userdata, out, err))
-oc_status oc_permission_request_list_async(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.permission.request.list", "done", err) != SDKRT_OK || build_permission_request_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_permission_request_list, async_done_permission_request_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_permission_request_list = {&req_permission_request_list, &op_permission_request_list, async_done_permission_request_list, 0, NULL, NULL};
 
 /* ---- v2.permission.saved.list ---- */
 
@@ -2782,15 +2552,7 @@ oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_
 }
 
 ASYNC_DONE_(permission_saved_list, (a->userdata, out, err))
-oc_status oc_permission_saved_list_async(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.permission.saved.list", "done", err) != SDKRT_OK || build_permission_saved_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_permission_saved_list, async_done_permission_saved_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_permission_saved_list = {&req_permission_saved_list, &op_permission_saved_list, async_done_permission_saved_list, 0, NULL, NULL};
 
 /* ---- v2.permission.saved.remove ---- */
 
@@ -2818,16 +2580,7 @@ oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_save
     return st;
 }
 
-ASYNC_DONE_(permission_saved_remove, (a->userdata, err))
-oc_status oc_permission_saved_remove_async(oc_client *client, const oc_permission_saved_remove_request *request, const oc_call_options *call, oc_permission_saved_remove_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.permission.saved.remove", "done", err) != SDKRT_OK || build_permission_saved_remove(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_permission_saved_remove, async_done_permission_saved_remove,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_permission_saved_remove = {&req_permission_saved_remove, &op_permission_saved_remove, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.permission.create ---- */
 
@@ -2862,15 +2615,7 @@ oc_status oc_session_permission_create(oc_client *client, const oc_session_permi
 }
 
 ASYNC_DONE_(session_permission_create, (a->userdata, out, err))
-oc_status oc_session_permission_create_async(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.permission.create", "done", err) != SDKRT_OK || build_session_permission_create(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_permission_create, async_done_session_permission_create,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_permission_create = {&req_session_permission_create, &op_session_permission_create, async_done_session_permission_create, 0, NULL, NULL};
 
 /* ---- v2.session.permission.list ---- */
 
@@ -2905,15 +2650,7 @@ oc_status oc_session_permission_list(oc_client *client, const oc_session_permiss
 }
 
 ASYNC_DONE_(session_permission_list, (a->userdata, out, err))
-oc_status oc_session_permission_list_async(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_session_permission_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.permission.list", "done", err) != SDKRT_OK || build_session_permission_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_permission_list, async_done_session_permission_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_permission_list = {&req_session_permission_list, &op_session_permission_list, async_done_session_permission_list, 0, NULL, NULL};
 
 /* ---- v2.session.permission.get ---- */
 
@@ -2950,15 +2687,7 @@ oc_status oc_session_permission_get(oc_client *client, const oc_session_permissi
 }
 
 ASYNC_DONE_(session_permission_get, (a->userdata, out, err))
-oc_status oc_session_permission_get_async(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_session_permission_get_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.permission.get", "done", err) != SDKRT_OK || build_session_permission_get(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_permission_get, async_done_session_permission_get,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_permission_get = {&req_session_permission_get, &op_session_permission_get, async_done_session_permission_get, 0, NULL, NULL};
 
 /* ---- v2.session.permission.reply ---- */
 
@@ -2989,16 +2718,7 @@ oc_status oc_session_permission_reply(oc_client *client, const oc_session_permis
     return st;
 }
 
-ASYNC_DONE_(session_permission_reply, (a->userdata, err))
-oc_status oc_session_permission_reply_async(oc_client *client, const oc_session_permission_reply_request *request, const oc_call_options *call, oc_session_permission_reply_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.permission.reply", "done", err) != SDKRT_OK || build_session_permission_reply(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_permission_reply, async_done_session_permission_reply,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_permission_reply = {&req_session_permission_reply, &op_session_permission_reply, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.fs.read ---- */
 
@@ -3033,15 +2753,7 @@ oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const
 }
 
 ASYNC_DONE_(fs_read, (a->userdata, out, err))
-oc_status oc_fs_read_async(oc_client *client, const oc_fs_read_request *request, const oc_call_options *call, oc_fs_read_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.fs.read", "done", err) != SDKRT_OK || build_fs_read(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_fs_read, async_done_fs_read,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_fs_read = {&req_fs_read, &op_fs_read, async_done_fs_read, 0, NULL, NULL};
 
 /* ---- v2.fs.list ---- */
 
@@ -3077,15 +2789,7 @@ oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const
 }
 
 ASYNC_DONE_(fs_list, (a->userdata, out, err))
-oc_status oc_fs_list_async(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.fs.list", "done", err) != SDKRT_OK || build_fs_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_fs_list, async_done_fs_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_fs_list = {&req_fs_list, &op_fs_list, async_done_fs_list, 0, NULL, NULL};
 
 /* ---- v2.fs.find ---- */
 
@@ -3122,15 +2826,7 @@ oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const
 }
 
 ASYNC_DONE_(fs_find, (a->userdata, out, err))
-oc_status oc_fs_find_async(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.fs.find", "done", err) != SDKRT_OK || build_fs_find(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_fs_find, async_done_fs_find,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_fs_find = {&req_fs_find, &op_fs_find, async_done_fs_find, 0, NULL, NULL};
 
 /* ---- v2.command.list ---- */
 
@@ -3165,15 +2861,7 @@ oc_status oc_command_list(oc_client *client, const oc_command_list_request *requ
 }
 
 ASYNC_DONE_(command_list, (a->userdata, out, err))
-oc_status oc_command_list_async(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.command.list", "done", err) != SDKRT_OK || build_command_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_command_list, async_done_command_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_command_list = {&req_command_list, &op_command_list, async_done_command_list, 0, NULL, NULL};
 
 /* ---- v2.skill.list ---- */
 
@@ -3208,15 +2896,7 @@ oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request,
 }
 
 ASYNC_DONE_(skill_list, (a->userdata, out, err))
-oc_status oc_skill_list_async(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.skill.list", "done", err) != SDKRT_OK || build_skill_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_skill_list, async_done_skill_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_skill_list = {&req_skill_list, &op_skill_list, async_done_skill_list, 0, NULL, NULL};
 
 /* ---- v2.event.subscribe ---- */
 
@@ -3356,15 +3036,7 @@ oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, con
 }
 
 ASYNC_DONE_(pty_list, (a->userdata, out, err))
-oc_status oc_pty_list_async(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.pty.list", "done", err) != SDKRT_OK || build_pty_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_pty_list, async_done_pty_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_pty_list = {&req_pty_list, &op_pty_list, async_done_pty_list, 0, NULL, NULL};
 
 /* ---- v2.pty.create ---- */
 
@@ -3399,15 +3071,7 @@ oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request,
 }
 
 ASYNC_DONE_(pty_create, (a->userdata, out, err))
-oc_status oc_pty_create_async(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.pty.create", "done", err) != SDKRT_OK || build_pty_create(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_pty_create, async_done_pty_create,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_pty_create = {&req_pty_create, &op_pty_create, async_done_pty_create, 0, NULL, NULL};
 
 /* ---- v2.pty.get ---- */
 
@@ -3443,15 +3107,7 @@ oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const
 }
 
 ASYNC_DONE_(pty_get, (a->userdata, out, err))
-oc_status oc_pty_get_async(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.pty.get", "done", err) != SDKRT_OK || build_pty_get(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_pty_get, async_done_pty_get,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_pty_get = {&req_pty_get, &op_pty_get, async_done_pty_get, 0, NULL, NULL};
 
 /* ---- v2.pty.update ---- */
 
@@ -3487,15 +3143,7 @@ oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request,
 }
 
 ASYNC_DONE_(pty_update, (a->userdata, out, err))
-oc_status oc_pty_update_async(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.pty.update", "done", err) != SDKRT_OK || build_pty_update(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_pty_update, async_done_pty_update,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_pty_update = {&req_pty_update, &op_pty_update, async_done_pty_update, 0, NULL, NULL};
 
 /* ---- v2.pty.remove ---- */
 
@@ -3525,16 +3173,7 @@ oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request,
     return st;
 }
 
-ASYNC_DONE_(pty_remove, (a->userdata, err))
-oc_status oc_pty_remove_async(oc_client *client, const oc_pty_remove_request *request, const oc_call_options *call, oc_pty_remove_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.pty.remove", "done", err) != SDKRT_OK || build_pty_remove(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_pty_remove, async_done_pty_remove,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_pty_remove = {&req_pty_remove, &op_pty_remove, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.pty.connectToken ---- */
 
@@ -3571,15 +3210,7 @@ oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_req
 }
 
 ASYNC_DONE_(pty_connect_token, (a->userdata, out, err))
-oc_status oc_pty_connect_token_async(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.pty.connectToken", "done", err) != SDKRT_OK || build_pty_connect_token(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_pty_connect_token, async_done_pty_connect_token,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_pty_connect_token = {&req_pty_connect_token, &op_pty_connect_token, async_done_pty_connect_token, 0, NULL, NULL};
 
 /* ---- v2.pty.connect ---- */
 
@@ -3621,15 +3252,7 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
 }
 
 ASYNC_COPY_(pty_connect, bool, (a->userdata, v, err))
-oc_status oc_pty_connect_async(oc_client *client, const oc_pty_connect_request *request, const oc_call_options *call, oc_pty_connect_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.pty.connect", "done", err) != SDKRT_OK || build_pty_connect(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_pty_connect, async_done_pty_connect,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_pty_connect = {&req_pty_connect, &op_pty_connect, async_done_pty_connect, 0, NULL, NULL};
 
 /* ---- v2.question.request.list ---- */
 
@@ -3664,15 +3287,7 @@ oc_status oc_question_request_list(oc_client *client, const oc_question_request_
 }
 
 ASYNC_DONE_(question_request_list, (a->userdata, out, err))
-oc_status oc_question_request_list_async(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.question.request.list", "done", err) != SDKRT_OK || build_question_request_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_question_request_list, async_done_question_request_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_question_request_list = {&req_question_request_list, &op_question_request_list, async_done_question_request_list, 0, NULL, NULL};
 
 /* ---- v2.session.question.list ---- */
 
@@ -3707,15 +3322,7 @@ oc_status oc_session_question_list(oc_client *client, const oc_session_question_
 }
 
 ASYNC_DONE_(session_question_list, (a->userdata, out, err))
-oc_status oc_session_question_list_async(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_session_question_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.question.list", "done", err) != SDKRT_OK || build_session_question_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_question_list, async_done_session_question_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_question_list = {&req_session_question_list, &op_session_question_list, async_done_session_question_list, 0, NULL, NULL};
 
 /* ---- v2.session.question.reply ---- */
 
@@ -3746,16 +3353,7 @@ oc_status oc_session_question_reply(oc_client *client, const oc_session_question
     return st;
 }
 
-ASYNC_DONE_(session_question_reply, (a->userdata, err))
-oc_status oc_session_question_reply_async(oc_client *client, const oc_session_question_reply_request *request, const oc_call_options *call, oc_session_question_reply_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.question.reply", "done", err) != SDKRT_OK || build_session_question_reply(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_question_reply, async_done_session_question_reply,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_question_reply = {&req_session_question_reply, &op_session_question_reply, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.question.reject ---- */
 
@@ -3786,16 +3384,7 @@ oc_status oc_session_question_reject(oc_client *client, const oc_session_questio
     return st;
 }
 
-ASYNC_DONE_(session_question_reject, (a->userdata, err))
-oc_status oc_session_question_reject_async(oc_client *client, const oc_session_question_reject_request *request, const oc_call_options *call, oc_session_question_reject_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.session.question.reject", "done", err) != SDKRT_OK || build_session_question_reject(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_session_question_reject, async_done_session_question_reject,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_session_question_reject = {&req_session_question_reject, &op_session_question_reject, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.reference.list ---- */
 
@@ -3830,15 +3419,7 @@ oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *
 }
 
 ASYNC_DONE_(reference_list, (a->userdata, out, err))
-oc_status oc_reference_list_async(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.reference.list", "done", err) != SDKRT_OK || build_reference_list(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_reference_list, async_done_reference_list,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_reference_list = {&req_reference_list, &op_reference_list, async_done_reference_list, 0, NULL, NULL};
 
 /* ---- v2.projectCopy.create ---- */
 
@@ -3873,15 +3454,7 @@ oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create
 }
 
 ASYNC_DONE_(project_copy_create, (a->userdata, out, err))
-oc_status oc_project_copy_create_async(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_create_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.projectCopy.create", "done", err) != SDKRT_OK || build_project_copy_create(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_project_copy_create, async_done_project_copy_create,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_project_copy_create = {&req_project_copy_create, &op_project_copy_create, async_done_project_copy_create, 0, NULL, NULL};
 
 /* ---- v2.projectCopy.remove ---- */
 
@@ -3910,16 +3483,7 @@ oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove
     return st;
 }
 
-ASYNC_DONE_(project_copy_remove, (a->userdata, err))
-oc_status oc_project_copy_remove_async(oc_client *client, const oc_project_copy_remove_request *request, const oc_call_options *call, oc_project_copy_remove_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.projectCopy.remove", "done", err) != SDKRT_OK || build_project_copy_remove(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_project_copy_remove, async_done_project_copy_remove,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_project_copy_remove = {&req_project_copy_remove, &op_project_copy_remove, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.projectCopy.refresh ---- */
 
@@ -3948,14 +3512,5 @@ oc_status oc_project_copy_refresh(oc_client *client, const oc_project_copy_refre
     return st;
 }
 
-ASYNC_DONE_(project_copy_refresh, (a->userdata, err))
-oc_status oc_project_copy_refresh_async(oc_client *client, const oc_project_copy_refresh_request *request, const oc_call_options *call, oc_project_copy_refresh_done done,
-    void *userdata, oc_error **err)
-{
-    sdkrt_request *req = NULL;
-    if (async_check(client, done != NULL, "v2.projectCopy.refresh", "done", err) != SDKRT_OK || build_project_copy_refresh(&req, request, err) != SDKRT_OK)
-        return SDKRT_ERR;
-    return async_send(client, req, call, &op_project_copy_refresh, async_done_project_copy_refresh,
-                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
-}
+const oc__async_op oc__ao_project_copy_refresh = {&req_project_copy_refresh, &op_project_copy_refresh, async_done_session_switch_agent, 0, NULL, NULL};
 

@@ -126,6 +126,13 @@ void oc_async_stream_cancel(oc_async_stream *stream);
  * (CANCELLED). Values a callback receives as new are its own; everything else is borrowed until
  * it returns (errors too: keep a message or tag by copying it). */
 
+/* Most async forms are macros over these functions and the operation's descriptor (oc__ao_<op>),
+ * as the per-type functions are: the arguments are checked as a function's would be. */
+typedef struct oc__async_op oc__async_op;
+#define OC_AS_DONE_(T, f) ((void (*)(void))(1 ? (f) : (T)0))
+oc_status oc__async_call(const oc__async_op *op, oc_client *client, const void *request,
+    const oc_call_options *call, void (*done)(void), void *userdata, oc_error **err);
+
 /* Check server health
  * Check whether the API server is ready to accept requests.
  * GET /api/health (v2.health.get)
@@ -136,8 +143,8 @@ oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_healt
 /* oc_health_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_health_get_done)(void *userdata, oc_health_get_response *result, const oc_error *err);
-oc_status oc_health_get_async(oc_client *client, const oc_call_options *call, oc_health_get_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_health_get;
+#define oc_health_get_async(client, call, done, userdata, err) oc__async_call(&oc__ao_health_get, client, NULL, call, OC_AS_DONE_(oc_health_get_done, done), userdata, err)
 
 /* Parameters of location_get (GET /api/location). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_location_get_request {
@@ -156,8 +163,8 @@ oc_status oc_location_get(oc_client *client, const oc_location_get_request *requ
 /* oc_location_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_location_get_done)(void *userdata, oc_location_info *result, const oc_error *err);
-oc_status oc_location_get_async(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_get_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_location_get;
+#define oc_location_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_location_get, client, OC_AS_CONST_(oc_location_get_request, request), call, OC_AS_DONE_(oc_location_get_done, done), userdata, err)
 
 /* Parameters of agent_list (GET /api/agent). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_agent_list_request {
@@ -176,8 +183,8 @@ oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request,
 /* oc_agent_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_agent_list_done)(void *userdata, oc_agent_list_response *result, const oc_error *err);
-oc_status oc_agent_list_async(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_agent_list;
+#define oc_agent_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_agent_list, client, OC_AS_CONST_(oc_agent_list_request, request), call, OC_AS_DONE_(oc_agent_list_done, done), userdata, err)
 
 /* Parameters of session_list (GET /api/session). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_session_list_request {
@@ -274,8 +281,8 @@ oc_status oc_session_create(oc_client *client, const oc_session_create_request *
 /* oc_session_create on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_create_done)(void *userdata, oc_session_v2_info *result, const oc_error *err);
-oc_status oc_session_create_async(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_create_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_create;
+#define oc_session_create_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_create, client, OC_AS_CONST_(oc_session_create_request, request), call, OC_AS_DONE_(oc_session_create_done, done), userdata, err)
 
 /* List active sessions
  * Retrieve foreground Session drains currently owned by this OpenCode process. Sessions absent from the result are inactive.
@@ -287,8 +294,8 @@ oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_s
 /* oc_session_active on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_active_done)(void *userdata, oc_session_active_value_map *result, const oc_error *err);
-oc_status oc_session_active_async(oc_client *client, const oc_call_options *call, oc_session_active_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_active;
+#define oc_session_active_async(client, call, done, userdata, err) oc__async_call(&oc__ao_session_active, client, NULL, call, OC_AS_DONE_(oc_session_active_done, done), userdata, err)
 
 /* Parameters of session_get (GET /api/session/{sessionID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_get_request {
@@ -306,8 +313,8 @@ oc_status oc_session_get(oc_client *client, const oc_session_get_request *reques
 /* oc_session_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_get_done)(void *userdata, oc_session_v2_info *result, const oc_error *err);
-oc_status oc_session_get_async(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_get_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_get;
+#define oc_session_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_get, client, OC_AS_CONST_(oc_session_get_request, request), call, OC_AS_DONE_(oc_session_get_done, done), userdata, err)
 
 /* Parameters of session_switch_agent (POST /api/session/{sessionID}/agent). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_switch_agent_request {
@@ -327,8 +334,8 @@ oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_age
 /* oc_session_switch_agent on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_switch_agent_done)(void *userdata, const oc_error *err);
-oc_status oc_session_switch_agent_async(oc_client *client, const oc_session_switch_agent_request *request, const oc_call_options *call, oc_session_switch_agent_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_switch_agent;
+#define oc_session_switch_agent_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_switch_agent, client, OC_AS_CONST_(oc_session_switch_agent_request, request), call, OC_AS_DONE_(oc_session_switch_agent_done, done), userdata, err)
 
 /* Parameters of session_switch_model (POST /api/session/{sessionID}/model). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_switch_model_request {
@@ -348,8 +355,8 @@ oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_mod
 /* oc_session_switch_model on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_switch_model_done)(void *userdata, const oc_error *err);
-oc_status oc_session_switch_model_async(oc_client *client, const oc_session_switch_model_request *request, const oc_call_options *call, oc_session_switch_model_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_switch_model;
+#define oc_session_switch_model_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_switch_model, client, OC_AS_CONST_(oc_session_switch_model_request, request), call, OC_AS_DONE_(oc_session_switch_model_done, done), userdata, err)
 
 /* Parameters of session_prompt (POST /api/session/{sessionID}/prompt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_prompt_request {
@@ -369,8 +376,8 @@ oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *
 /* oc_session_prompt on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_prompt_done)(void *userdata, oc_session_input_admitted *result, const oc_error *err);
-oc_status oc_session_prompt_async(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_prompt_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_prompt;
+#define oc_session_prompt_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_prompt, client, OC_AS_CONST_(oc_session_prompt_request, request), call, OC_AS_DONE_(oc_session_prompt_done, done), userdata, err)
 
 /* Parameters of session_compact (POST /api/session/{sessionID}/compact). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_compact_request {
@@ -388,8 +395,8 @@ oc_status oc_session_compact(oc_client *client, const oc_session_compact_request
 /* oc_session_compact on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_compact_done)(void *userdata, const oc_error *err);
-oc_status oc_session_compact_async(oc_client *client, const oc_session_compact_request *request, const oc_call_options *call, oc_session_compact_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_compact;
+#define oc_session_compact_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_compact, client, OC_AS_CONST_(oc_session_compact_request, request), call, OC_AS_DONE_(oc_session_compact_done, done), userdata, err)
 
 /* Parameters of session_wait (POST /api/session/{sessionID}/wait). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_wait_request {
@@ -407,8 +414,8 @@ oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *requ
 /* oc_session_wait on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_wait_done)(void *userdata, const oc_error *err);
-oc_status oc_session_wait_async(oc_client *client, const oc_session_wait_request *request, const oc_call_options *call, oc_session_wait_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_wait;
+#define oc_session_wait_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_wait, client, OC_AS_CONST_(oc_session_wait_request, request), call, OC_AS_DONE_(oc_session_wait_done, done), userdata, err)
 
 /* Parameters of session_revert_stage (POST /api/session/{sessionID}/revert/stage). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_stage_request {
@@ -428,8 +435,8 @@ oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_sta
 /* oc_session_revert_stage on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_revert_stage_done)(void *userdata, oc_revert_state *result, const oc_error *err);
-oc_status oc_session_revert_stage_async(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_session_revert_stage_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_revert_stage;
+#define oc_session_revert_stage_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_revert_stage, client, OC_AS_CONST_(oc_session_revert_stage_request, request), call, OC_AS_DONE_(oc_session_revert_stage_done, done), userdata, err)
 
 /* Parameters of session_revert_clear (POST /api/session/{sessionID}/revert/clear). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_clear_request {
@@ -446,8 +453,8 @@ oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_cle
 /* oc_session_revert_clear on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_revert_clear_done)(void *userdata, const oc_error *err);
-oc_status oc_session_revert_clear_async(oc_client *client, const oc_session_revert_clear_request *request, const oc_call_options *call, oc_session_revert_clear_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_revert_clear;
+#define oc_session_revert_clear_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_revert_clear, client, OC_AS_CONST_(oc_session_revert_clear_request, request), call, OC_AS_DONE_(oc_session_revert_clear_done, done), userdata, err)
 
 /* Parameters of session_revert_commit (POST /api/session/{sessionID}/revert/commit). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_commit_request {
@@ -464,8 +471,8 @@ oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_co
 /* oc_session_revert_commit on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_revert_commit_done)(void *userdata, const oc_error *err);
-oc_status oc_session_revert_commit_async(oc_client *client, const oc_session_revert_commit_request *request, const oc_call_options *call, oc_session_revert_commit_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_revert_commit;
+#define oc_session_revert_commit_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_revert_commit, client, OC_AS_CONST_(oc_session_revert_commit_request, request), call, OC_AS_DONE_(oc_session_revert_commit_done, done), userdata, err)
 
 /* Parameters of session_context (GET /api/session/{sessionID}/context). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_context_request {
@@ -483,8 +490,8 @@ oc_status oc_session_context(oc_client *client, const oc_session_context_request
 /* oc_session_context on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_context_done)(void *userdata, oc_session_message_value_list *result, const oc_error *err);
-oc_status oc_session_context_async(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_context_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_context;
+#define oc_session_context_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_context, client, OC_AS_CONST_(oc_session_context_request, request), call, OC_AS_DONE_(oc_session_context_done, done), userdata, err)
 
 /* Parameters of session_history (GET /api/session/{sessionID}/history). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_history_request {
@@ -508,8 +515,8 @@ oc_status oc_session_history(oc_client *client, const oc_session_history_request
 /* oc_session_history on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_history_done)(void *userdata, oc_session_history_value *result, const oc_error *err);
-oc_status oc_session_history_async(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_history;
+#define oc_session_history_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_history, client, OC_AS_CONST_(oc_session_history_request, request), call, OC_AS_DONE_(oc_session_history_done, done), userdata, err)
 
 /* Parameters of session_events (GET /api/session/{sessionID}/event). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_events_request {
@@ -630,8 +637,8 @@ oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_req
 /* oc_session_interrupt on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_interrupt_done)(void *userdata, const oc_error *err);
-oc_status oc_session_interrupt_async(oc_client *client, const oc_session_interrupt_request *request, const oc_call_options *call, oc_session_interrupt_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_interrupt;
+#define oc_session_interrupt_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_interrupt, client, OC_AS_CONST_(oc_session_interrupt_request, request), call, OC_AS_DONE_(oc_session_interrupt_done, done), userdata, err)
 
 /* Parameters of session_message (GET /api/session/{sessionID}/message/{messageID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_message_request {
@@ -651,8 +658,8 @@ oc_status oc_session_message(oc_client *client, const oc_session_message_request
 /* oc_session_message on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_message_done)(void *userdata, oc_session_message_value *result, const oc_error *err);
-oc_status oc_session_message_async(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_message;
+#define oc_session_message_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_message, client, OC_AS_CONST_(oc_session_message_request, request), call, OC_AS_DONE_(oc_session_message_done, done), userdata, err)
 
 /* Parameters of session_messages (GET /api/session/{sessionID}/message). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_messages_request {
@@ -737,8 +744,8 @@ oc_status oc_model_list(oc_client *client, const oc_model_list_request *request,
 /* oc_model_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_model_list_done)(void *userdata, oc_model_list_response *result, const oc_error *err);
-oc_status oc_model_list_async(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_model_list;
+#define oc_model_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_model_list, client, OC_AS_CONST_(oc_model_list_request, request), call, OC_AS_DONE_(oc_model_list_done, done), userdata, err)
 
 /* Parameters of provider_list (GET /api/provider). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_provider_list_request {
@@ -757,8 +764,8 @@ oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *re
 /* oc_provider_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_provider_list_done)(void *userdata, oc_provider_list_response *result, const oc_error *err);
-oc_status oc_provider_list_async(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_provider_list;
+#define oc_provider_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_provider_list, client, OC_AS_CONST_(oc_provider_list_request, request), call, OC_AS_DONE_(oc_provider_list_done, done), userdata, err)
 
 /* Parameters of provider_get (GET /api/provider/{providerID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_provider_get_request {
@@ -779,8 +786,8 @@ oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *requ
 /* oc_provider_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_provider_get_done)(void *userdata, oc_provider_get_response *result, const oc_error *err);
-oc_status oc_provider_get_async(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_provider_get;
+#define oc_provider_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_provider_get, client, OC_AS_CONST_(oc_provider_get_request, request), call, OC_AS_DONE_(oc_provider_get_done, done), userdata, err)
 
 /* Parameters of integration_list (GET /api/integration). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_integration_list_request {
@@ -799,8 +806,8 @@ oc_status oc_integration_list(oc_client *client, const oc_integration_list_reque
 /* oc_integration_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_integration_list_done)(void *userdata, oc_integration_list_response *result, const oc_error *err);
-oc_status oc_integration_list_async(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_integration_list;
+#define oc_integration_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_list, client, OC_AS_CONST_(oc_integration_list_request, request), call, OC_AS_DONE_(oc_integration_list_done, done), userdata, err)
 
 /* Parameters of integration_get (GET /api/integration/{integrationID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_get_request {
@@ -821,8 +828,8 @@ oc_status oc_integration_get(oc_client *client, const oc_integration_get_request
 /* oc_integration_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_integration_get_done)(void *userdata, oc_integration_get_response *result, const oc_error *err);
-oc_status oc_integration_get_async(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_integration_get;
+#define oc_integration_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_get, client, OC_AS_CONST_(oc_integration_get_request, request), call, OC_AS_DONE_(oc_integration_get_done, done), userdata, err)
 
 /* Parameters of integration_connect_key (POST /api/integration/{integrationID}/connect/key). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_connect_key_request {
@@ -845,8 +852,8 @@ oc_status oc_integration_connect_key(oc_client *client, const oc_integration_con
 /* oc_integration_connect_key on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_integration_connect_key_done)(void *userdata, const oc_error *err);
-oc_status oc_integration_connect_key_async(oc_client *client, const oc_integration_connect_key_request *request, const oc_call_options *call, oc_integration_connect_key_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_integration_connect_key;
+#define oc_integration_connect_key_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_connect_key, client, OC_AS_CONST_(oc_integration_connect_key_request, request), call, OC_AS_DONE_(oc_integration_connect_key_done, done), userdata, err)
 
 /* Parameters of integration_connect_oauth (POST /api/integration/{integrationID}/connect/oauth). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_connect_oauth_request {
@@ -869,8 +876,8 @@ oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_c
 /* oc_integration_connect_oauth on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_integration_connect_oauth_done)(void *userdata, oc_integration_connect_oauth_response *result, const oc_error *err);
-oc_status oc_integration_connect_oauth_async(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_integration_connect_oauth;
+#define oc_integration_connect_oauth_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_connect_oauth, client, OC_AS_CONST_(oc_integration_connect_oauth_request, request), call, OC_AS_DONE_(oc_integration_connect_oauth_done, done), userdata, err)
 
 /* Parameters of integration_attempt_status (GET /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_status_request {
@@ -891,8 +898,8 @@ oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_
 /* oc_integration_attempt_status on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_integration_attempt_status_done)(void *userdata, oc_integration_attempt_status_response *result, const oc_error *err);
-oc_status oc_integration_attempt_status_async(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_integration_attempt_status;
+#define oc_integration_attempt_status_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_attempt_status, client, OC_AS_CONST_(oc_integration_attempt_status_request, request), call, OC_AS_DONE_(oc_integration_attempt_status_done, done), userdata, err)
 
 /* Parameters of integration_attempt_cancel (DELETE /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_cancel_request {
@@ -913,8 +920,8 @@ oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_
 /* oc_integration_attempt_cancel on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_integration_attempt_cancel_done)(void *userdata, const oc_error *err);
-oc_status oc_integration_attempt_cancel_async(oc_client *client, const oc_integration_attempt_cancel_request *request, const oc_call_options *call, oc_integration_attempt_cancel_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_integration_attempt_cancel;
+#define oc_integration_attempt_cancel_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_attempt_cancel, client, OC_AS_CONST_(oc_integration_attempt_cancel_request, request), call, OC_AS_DONE_(oc_integration_attempt_cancel_done, done), userdata, err)
 
 /* Parameters of integration_attempt_complete (POST /api/integration/attempt/{attemptID}/complete). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_complete_request {
@@ -937,8 +944,8 @@ oc_status oc_integration_attempt_complete(oc_client *client, const oc_integratio
 /* oc_integration_attempt_complete on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_integration_attempt_complete_done)(void *userdata, const oc_error *err);
-oc_status oc_integration_attempt_complete_async(oc_client *client, const oc_integration_attempt_complete_request *request, const oc_call_options *call, oc_integration_attempt_complete_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_integration_attempt_complete;
+#define oc_integration_attempt_complete_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_attempt_complete, client, OC_AS_CONST_(oc_integration_attempt_complete_request, request), call, OC_AS_DONE_(oc_integration_attempt_complete_done, done), userdata, err)
 
 /* Parameters of credential_update (PATCH /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_credential_update_request {
@@ -961,8 +968,8 @@ oc_status oc_credential_update(oc_client *client, const oc_credential_update_req
 /* oc_credential_update on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_credential_update_done)(void *userdata, const oc_error *err);
-oc_status oc_credential_update_async(oc_client *client, const oc_credential_update_request *request, const oc_call_options *call, oc_credential_update_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_credential_update;
+#define oc_credential_update_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_credential_update, client, OC_AS_CONST_(oc_credential_update_request, request), call, OC_AS_DONE_(oc_credential_update_done, done), userdata, err)
 
 /* Parameters of credential_remove (DELETE /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_credential_remove_request {
@@ -983,8 +990,8 @@ oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_req
 /* oc_credential_remove on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_credential_remove_done)(void *userdata, const oc_error *err);
-oc_status oc_credential_remove_async(oc_client *client, const oc_credential_remove_request *request, const oc_call_options *call, oc_credential_remove_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_credential_remove;
+#define oc_credential_remove_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_credential_remove, client, OC_AS_CONST_(oc_credential_remove_request, request), call, OC_AS_DONE_(oc_credential_remove_done, done), userdata, err)
 
 /* Parameters of permission_request_list (GET /api/permission/request). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_permission_request_list_request {
@@ -1003,8 +1010,8 @@ oc_status oc_permission_request_list(oc_client *client, const oc_permission_requ
 /* oc_permission_request_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_permission_request_list_done)(void *userdata, oc_permission_request_list_response *result, const oc_error *err);
-oc_status oc_permission_request_list_async(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_permission_request_list;
+#define oc_permission_request_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_permission_request_list, client, OC_AS_CONST_(oc_permission_request_list_request, request), call, OC_AS_DONE_(oc_permission_request_list_done, done), userdata, err)
 
 /* Parameters of permission_saved_list (GET /api/permission/saved). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_permission_saved_list_request {
@@ -1023,8 +1030,8 @@ oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_
 /* oc_permission_saved_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_permission_saved_list_done)(void *userdata, oc_permission_saved_info_list *result, const oc_error *err);
-oc_status oc_permission_saved_list_async(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_permission_saved_list;
+#define oc_permission_saved_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_permission_saved_list, client, OC_AS_CONST_(oc_permission_saved_list_request, request), call, OC_AS_DONE_(oc_permission_saved_list_done, done), userdata, err)
 
 /* Parameters of permission_saved_remove (DELETE /api/permission/saved/{id}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_permission_saved_remove_request {
@@ -1042,8 +1049,8 @@ oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_save
 /* oc_permission_saved_remove on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_permission_saved_remove_done)(void *userdata, const oc_error *err);
-oc_status oc_permission_saved_remove_async(oc_client *client, const oc_permission_saved_remove_request *request, const oc_call_options *call, oc_permission_saved_remove_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_permission_saved_remove;
+#define oc_permission_saved_remove_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_permission_saved_remove, client, OC_AS_CONST_(oc_permission_saved_remove_request, request), call, OC_AS_DONE_(oc_permission_saved_remove_done, done), userdata, err)
 
 /* Parameters of session_permission_create (POST /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_create_request {
@@ -1063,8 +1070,8 @@ oc_status oc_session_permission_create(oc_client *client, const oc_session_permi
 /* oc_session_permission_create on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_permission_create_done)(void *userdata, oc_session_permission_create_response_data *result, const oc_error *err);
-oc_status oc_session_permission_create_async(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_permission_create;
+#define oc_session_permission_create_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_permission_create, client, OC_AS_CONST_(oc_session_permission_create_request, request), call, OC_AS_DONE_(oc_session_permission_create_done, done), userdata, err)
 
 /* Parameters of session_permission_list (GET /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_list_request {
@@ -1082,8 +1089,8 @@ oc_status oc_session_permission_list(oc_client *client, const oc_session_permiss
 /* oc_session_permission_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_permission_list_done)(void *userdata, oc_permission_v2_request_list *result, const oc_error *err);
-oc_status oc_session_permission_list_async(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_session_permission_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_permission_list;
+#define oc_session_permission_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_permission_list, client, OC_AS_CONST_(oc_session_permission_list_request, request), call, OC_AS_DONE_(oc_session_permission_list_done, done), userdata, err)
 
 /* Parameters of session_permission_get (GET /api/session/{sessionID}/permission/{requestID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_get_request {
@@ -1103,8 +1110,8 @@ oc_status oc_session_permission_get(oc_client *client, const oc_session_permissi
 /* oc_session_permission_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_permission_get_done)(void *userdata, oc_permission_v2_request *result, const oc_error *err);
-oc_status oc_session_permission_get_async(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_session_permission_get_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_permission_get;
+#define oc_session_permission_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_permission_get, client, OC_AS_CONST_(oc_session_permission_get_request, request), call, OC_AS_DONE_(oc_session_permission_get_done, done), userdata, err)
 
 /* Parameters of session_permission_reply (POST /api/session/{sessionID}/permission/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_reply_request {
@@ -1126,8 +1133,8 @@ oc_status oc_session_permission_reply(oc_client *client, const oc_session_permis
 /* oc_session_permission_reply on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_permission_reply_done)(void *userdata, const oc_error *err);
-oc_status oc_session_permission_reply_async(oc_client *client, const oc_session_permission_reply_request *request, const oc_call_options *call, oc_session_permission_reply_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_permission_reply;
+#define oc_session_permission_reply_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_permission_reply, client, OC_AS_CONST_(oc_session_permission_reply_request, request), call, OC_AS_DONE_(oc_session_permission_reply_done, done), userdata, err)
 
 /* Parameters of fs_read (GET /api/fs/read/ *). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_fs_read_request {
@@ -1146,8 +1153,8 @@ oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const
 /* oc_fs_read on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_fs_read_done)(void *userdata, oc_bytes *result, const oc_error *err);
-oc_status oc_fs_read_async(oc_client *client, const oc_fs_read_request *request, const oc_call_options *call, oc_fs_read_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_fs_read;
+#define oc_fs_read_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_fs_read, client, OC_AS_CONST_(oc_fs_read_request, request), call, OC_AS_DONE_(oc_fs_read_done, done), userdata, err)
 
 /* Parameters of fs_list (GET /api/fs/list). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_fs_list_request {
@@ -1169,8 +1176,8 @@ oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const
 /* oc_fs_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_fs_list_done)(void *userdata, oc_fs_list_response *result, const oc_error *err);
-oc_status oc_fs_list_async(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_fs_list;
+#define oc_fs_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_fs_list, client, OC_AS_CONST_(oc_fs_list_request, request), call, OC_AS_DONE_(oc_fs_list_done, done), userdata, err)
 
 /* Parameters of fs_find (GET /api/fs/find). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_fs_find_request {
@@ -1197,8 +1204,8 @@ oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const
 /* oc_fs_find on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_fs_find_done)(void *userdata, oc_fs_find_response *result, const oc_error *err);
-oc_status oc_fs_find_async(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_fs_find;
+#define oc_fs_find_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_fs_find, client, OC_AS_CONST_(oc_fs_find_request, request), call, OC_AS_DONE_(oc_fs_find_done, done), userdata, err)
 
 /* Parameters of command_list (GET /api/command). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_command_list_request {
@@ -1217,8 +1224,8 @@ oc_status oc_command_list(oc_client *client, const oc_command_list_request *requ
 /* oc_command_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_command_list_done)(void *userdata, oc_command_list_response *result, const oc_error *err);
-oc_status oc_command_list_async(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_command_list;
+#define oc_command_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_command_list, client, OC_AS_CONST_(oc_command_list_request, request), call, OC_AS_DONE_(oc_command_list_done, done), userdata, err)
 
 /* Parameters of skill_list (GET /api/skill). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_skill_list_request {
@@ -1237,8 +1244,8 @@ oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request,
 /* oc_skill_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_skill_list_done)(void *userdata, oc_skill_list_response *result, const oc_error *err);
-oc_status oc_skill_list_async(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_skill_list;
+#define oc_skill_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_skill_list, client, OC_AS_CONST_(oc_skill_list_request, request), call, OC_AS_DONE_(oc_skill_list_done, done), userdata, err)
 
 /* A cold event stream of event_subscribe: see oc_event_subscribe_open. */
 typedef struct oc_event_subscribe_stream oc_event_subscribe_stream;
@@ -1306,8 +1313,8 @@ oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, con
 /* oc_pty_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_pty_list_done)(void *userdata, oc_pty_list_response *result, const oc_error *err);
-oc_status oc_pty_list_async(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_pty_list;
+#define oc_pty_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_list, client, OC_AS_CONST_(oc_pty_list_request, request), call, OC_AS_DONE_(oc_pty_list_done, done), userdata, err)
 
 /* Parameters of pty_create (POST /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_pty_create_request {
@@ -1328,8 +1335,8 @@ oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request,
 /* oc_pty_create on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_pty_create_done)(void *userdata, oc_pty_create_response *result, const oc_error *err);
-oc_status oc_pty_create_async(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_pty_create;
+#define oc_pty_create_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_create, client, OC_AS_CONST_(oc_pty_create_request, request), call, OC_AS_DONE_(oc_pty_create_done, done), userdata, err)
 
 /* Parameters of pty_get (GET /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_get_request {
@@ -1350,8 +1357,8 @@ oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const
 /* oc_pty_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_pty_get_done)(void *userdata, oc_pty_get_response *result, const oc_error *err);
-oc_status oc_pty_get_async(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_pty_get;
+#define oc_pty_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_get, client, OC_AS_CONST_(oc_pty_get_request, request), call, OC_AS_DONE_(oc_pty_get_done, done), userdata, err)
 
 /* Parameters of pty_update (PUT /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_update_request {
@@ -1374,8 +1381,8 @@ oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request,
 /* oc_pty_update on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_pty_update_done)(void *userdata, oc_pty_update_response *result, const oc_error *err);
-oc_status oc_pty_update_async(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_pty_update;
+#define oc_pty_update_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_update, client, OC_AS_CONST_(oc_pty_update_request, request), call, OC_AS_DONE_(oc_pty_update_done, done), userdata, err)
 
 /* Parameters of pty_remove (DELETE /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_remove_request {
@@ -1396,8 +1403,8 @@ oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request,
 /* oc_pty_remove on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_pty_remove_done)(void *userdata, const oc_error *err);
-oc_status oc_pty_remove_async(oc_client *client, const oc_pty_remove_request *request, const oc_call_options *call, oc_pty_remove_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_pty_remove;
+#define oc_pty_remove_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_remove, client, OC_AS_CONST_(oc_pty_remove_request, request), call, OC_AS_DONE_(oc_pty_remove_done, done), userdata, err)
 
 /* Parameters of pty_connect_token (POST /api/pty/{ptyID}/connect-token). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_connect_token_request {
@@ -1418,8 +1425,8 @@ oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_req
 /* oc_pty_connect_token on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_pty_connect_token_done)(void *userdata, oc_pty_connect_token_response *result, const oc_error *err);
-oc_status oc_pty_connect_token_async(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_pty_connect_token;
+#define oc_pty_connect_token_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_connect_token, client, OC_AS_CONST_(oc_pty_connect_token_request, request), call, OC_AS_DONE_(oc_pty_connect_token_done, done), userdata, err)
 
 /* Parameters of pty_connect (GET /api/pty/{ptyID}/connect). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_connect_request {
@@ -1449,8 +1456,8 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
 /* oc_pty_connect on the client's loop: done gets the result (0 on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_pty_connect_done)(void *userdata, bool result, const oc_error *err);
-oc_status oc_pty_connect_async(oc_client *client, const oc_pty_connect_request *request, const oc_call_options *call, oc_pty_connect_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_pty_connect;
+#define oc_pty_connect_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_connect, client, OC_AS_CONST_(oc_pty_connect_request, request), call, OC_AS_DONE_(oc_pty_connect_done, done), userdata, err)
 
 /* Parameters of question_request_list (GET /api/question/request). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_question_request_list_request {
@@ -1469,8 +1476,8 @@ oc_status oc_question_request_list(oc_client *client, const oc_question_request_
 /* oc_question_request_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_question_request_list_done)(void *userdata, oc_question_request_list_response *result, const oc_error *err);
-oc_status oc_question_request_list_async(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_question_request_list;
+#define oc_question_request_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_question_request_list, client, OC_AS_CONST_(oc_question_request_list_request, request), call, OC_AS_DONE_(oc_question_request_list_done, done), userdata, err)
 
 /* Parameters of session_question_list (GET /api/session/{sessionID}/question). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_list_request {
@@ -1488,8 +1495,8 @@ oc_status oc_session_question_list(oc_client *client, const oc_session_question_
 /* oc_session_question_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_question_list_done)(void *userdata, oc_question_v2_request_list *result, const oc_error *err);
-oc_status oc_session_question_list_async(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_session_question_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_question_list;
+#define oc_session_question_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_question_list, client, OC_AS_CONST_(oc_session_question_list_request, request), call, OC_AS_DONE_(oc_session_question_list_done, done), userdata, err)
 
 /* Parameters of session_question_reply (POST /api/session/{sessionID}/question/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_reply_request {
@@ -1511,8 +1518,8 @@ oc_status oc_session_question_reply(oc_client *client, const oc_session_question
 /* oc_session_question_reply on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_question_reply_done)(void *userdata, const oc_error *err);
-oc_status oc_session_question_reply_async(oc_client *client, const oc_session_question_reply_request *request, const oc_call_options *call, oc_session_question_reply_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_question_reply;
+#define oc_session_question_reply_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_question_reply, client, OC_AS_CONST_(oc_session_question_reply_request, request), call, OC_AS_DONE_(oc_session_question_reply_done, done), userdata, err)
 
 /* Parameters of session_question_reject (POST /api/session/{sessionID}/question/{requestID}/reject). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_reject_request {
@@ -1532,8 +1539,8 @@ oc_status oc_session_question_reject(oc_client *client, const oc_session_questio
 /* oc_session_question_reject on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_session_question_reject_done)(void *userdata, const oc_error *err);
-oc_status oc_session_question_reject_async(oc_client *client, const oc_session_question_reject_request *request, const oc_call_options *call, oc_session_question_reject_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_session_question_reject;
+#define oc_session_question_reject_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_question_reject, client, OC_AS_CONST_(oc_session_question_reject_request, request), call, OC_AS_DONE_(oc_session_question_reject_done, done), userdata, err)
 
 /* Parameters of reference_list (GET /api/reference). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_reference_list_request {
@@ -1552,8 +1559,8 @@ oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *
 /* oc_reference_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_reference_list_done)(void *userdata, oc_reference_list_response *result, const oc_error *err);
-oc_status oc_reference_list_async(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_reference_list;
+#define oc_reference_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_reference_list, client, OC_AS_CONST_(oc_reference_list_request, request), call, OC_AS_DONE_(oc_reference_list_done, done), userdata, err)
 
 /* Parameters of project_copy_create (POST /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_create_request {
@@ -1576,8 +1583,8 @@ oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create
 /* oc_project_copy_create on the client's loop: done gets result new (the callback owns it; NULL on error), err
  * (borrowed; NULL on success). */
 typedef void (*oc_project_copy_create_done)(void *userdata, oc_project_copy_copy *result, const oc_error *err);
-oc_status oc_project_copy_create_async(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_create_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_project_copy_create;
+#define oc_project_copy_create_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_project_copy_create, client, OC_AS_CONST_(oc_project_copy_create_request, request), call, OC_AS_DONE_(oc_project_copy_create_done, done), userdata, err)
 
 /* Parameters of project_copy_remove (DELETE /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_remove_request {
@@ -1600,8 +1607,8 @@ oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove
 /* oc_project_copy_remove on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_project_copy_remove_done)(void *userdata, const oc_error *err);
-oc_status oc_project_copy_remove_async(oc_client *client, const oc_project_copy_remove_request *request, const oc_call_options *call, oc_project_copy_remove_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_project_copy_remove;
+#define oc_project_copy_remove_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_project_copy_remove, client, OC_AS_CONST_(oc_project_copy_remove_request, request), call, OC_AS_DONE_(oc_project_copy_remove_done, done), userdata, err)
 
 /* Parameters of project_copy_refresh (POST /experimental/project/{projectID}/copy/refresh). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_refresh_request {
@@ -1621,8 +1628,8 @@ oc_status oc_project_copy_refresh(oc_client *client, const oc_project_copy_refre
 /* oc_project_copy_refresh on the client's loop: done gets err
  * (borrowed; NULL on success). */
 typedef void (*oc_project_copy_refresh_done)(void *userdata, const oc_error *err);
-oc_status oc_project_copy_refresh_async(oc_client *client, const oc_project_copy_refresh_request *request, const oc_call_options *call, oc_project_copy_refresh_done done,
-    void *userdata, oc_error **err);
+extern const oc__async_op oc__ao_project_copy_refresh;
+#define oc_project_copy_refresh_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_project_copy_refresh, client, OC_AS_CONST_(oc_project_copy_refresh_request, request), call, OC_AS_DONE_(oc_project_copy_refresh_done, done), userdata, err)
 
 #ifdef __cplusplus
 }
