@@ -367,6 +367,7 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "async_stream_cancel",
                                            "stream_poison",
                                            "follow_event",
+                                           "error_copy",
                                            "error_tag",
                                            "error_reason",
                                            "error_reason_name",

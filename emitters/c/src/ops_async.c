@@ -100,15 +100,18 @@ void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
         "void %s_async_stream_pause(%s_async_stream *stream);\n"
         "void %s_async_stream_resume(%s_async_stream *stream);\n"
         "void %s_async_stream_cancel(%s_async_stream *stream);\n"
+        "/* A new copy of err (%s_error_free; NULL when out of memory), to keep an error a "
+        "callback borrows. A DOMAIN\n * error's payload is copied too. */\n"
+        "%s_error *%s_error_copy(const %s_error *err);\n"
         "/* Every async form reads request now (NULL as for the blocking call) and copies call "
         "(its cancel\n * token stays borrowed until the last callback). It returns %s_ERR with "
         "*err only when the call cannot\n * start (no loop in the client's options, a bad "
         "request, out of memory): then no callback runs.\n * Otherwise its callback runs "
         "exactly once (streams: on_end), also after a cancel or %s_loop_free\n * (CANCELLED). "
         "Values a callback receives as new are its own; everything else is borrowed until\n * "
-        "it returns (errors too: keep a message or tag by copying it). */\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, cx->upper,
-        P);
+        "it returns (errors too: %s_error_copy keeps one). */\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+        cx->upper, P, P);
     bool unary = any_macro_form(ops, nops, SHAPE_UNARY);
     bool pages = any_macro_form(ops, nops, SHAPE_PAGE_ENGINE);
     if (!unary && !pages)
@@ -300,8 +303,9 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
         "void %s_async_stream_resume(%s_async_stream *stream)\n{\n"
         "    sdkrt_async_stream_resume(stream);\n}\n\n"
         "void %s_async_stream_cancel(%s_async_stream *stream)\n{\n"
-        "    sdkrt_async_stream_cancel(stream);\n}\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+        "    sdkrt_async_stream_cancel(stream);\n}\n\n"
+        "%s_error *%s_error_copy(const %s_error *err)\n{\n    return sdkrt_error_copy(err);\n}\n\n",
+        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
     sdkc_buf_puts(
         b, "/* The shared helpers stay one function each (not copied into every operation). */\n"
            "#ifndef NOINLINE_\n#if defined(__GNUC__)\n#define NOINLINE_ __attribute__((noinline))\n"

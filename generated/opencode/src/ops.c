@@ -397,6 +397,11 @@ void oc_async_stream_cancel(oc_async_stream *stream)
     sdkrt_async_stream_cancel(stream);
 }
 
+oc_error *oc_error_copy(const oc_error *err)
+{
+    return sdkrt_error_copy(err);
+}
+
 /* The shared helpers stay one function each (not copied into every operation). */
 #ifndef NOINLINE_
 #if defined(__GNUC__)

@@ -119,12 +119,15 @@ void oc_loop_free(oc_loop *loop);
 void oc_async_stream_pause(oc_async_stream *stream);
 void oc_async_stream_resume(oc_async_stream *stream);
 void oc_async_stream_cancel(oc_async_stream *stream);
+/* A new copy of err (oc_error_free; NULL when out of memory), to keep an error a callback borrows. A DOMAIN
+ * error's payload is copied too. */
+oc_error *oc_error_copy(const oc_error *err);
 /* Every async form reads request now (NULL as for the blocking call) and copies call (its cancel
  * token stays borrowed until the last callback). It returns OC_ERR with *err only when the call cannot
  * start (no loop in the client's options, a bad request, out of memory): then no callback runs.
  * Otherwise its callback runs exactly once (streams: on_end), also after a cancel or oc_loop_free
  * (CANCELLED). Values a callback receives as new are its own; everything else is borrowed until
- * it returns (errors too: keep a message or tag by copying it). */
+ * it returns (errors too: oc_error_copy keeps one). */
 
 /* Most async forms are macros over these functions and the operation's descriptor (oc__ao_<op>),
  * as the per-type functions are: the arguments are checked as a function's would be. */
