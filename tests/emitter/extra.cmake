@@ -42,6 +42,23 @@ function(sdkc_test_sdk name contract prefix main)
   set_tests_properties(emitter/${name} PROPERTIES LABELS emitter TIMEOUT 120)
 endfunction()
 
+# The complete program of docs/c-sdk.md ("The loop"), cut from the document at build time,
+# compiles against the generated OpenCode SDK and runs on the built-in loop.
+if(TARGET oc)
+  set(DOC_LOOP ${CMAKE_CURRENT_BINARY_DIR}/doc_loop.c)
+  add_custom_command(
+    OUTPUT ${DOC_LOOP}
+    COMMAND awk "/^### The loop/{f=1} f&&/^```c$/{p=1;next} p&&/^```$/{exit} p"
+            ${PROJECT_SOURCE_DIR}/docs/c-sdk.md > ${DOC_LOOP}
+    DEPENDS ${PROJECT_SOURCE_DIR}/docs/c-sdk.md
+    COMMENT "docs/c-sdk.md: the loop's program")
+  add_executable(emitter_doc_loop ${DOC_LOOP})
+  target_link_libraries(emitter_doc_loop PRIVATE oc)
+  add_test(NAME emitter/doc_loop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/doc-loop.sh
+                                         $<TARGET_FILE:emitter_doc_loop>)
+  set_tests_properties(emitter/doc_loop PROPERTIES LABELS "emitter;script" TIMEOUT 60)
+endif()
+
 if(TARGET sdkc-cli AND TARGET sdkrt)
   set(HERE ${CMAKE_CURRENT_SOURCE_DIR})
   # Values of every shape through encode and decode.
