@@ -48,9 +48,9 @@ if(TARGET oc)
   set(DOC_LOOP ${CMAKE_CURRENT_BINARY_DIR}/doc_loop.c)
   add_custom_command(
     OUTPUT ${DOC_LOOP}
-    COMMAND awk "/^### The loop/{f=1} f&&/^```c$/{p=1;next} p&&/^```$/{exit} p"
-            ${PROJECT_SOURCE_DIR}/docs/c-sdk.md > ${DOC_LOOP}
-    DEPENDS ${PROJECT_SOURCE_DIR}/docs/c-sdk.md
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/doc-snippet.sh ${PROJECT_SOURCE_DIR}/docs/c-sdk.md
+            "The loop" ${DOC_LOOP}
+    DEPENDS ${PROJECT_SOURCE_DIR}/docs/c-sdk.md ${CMAKE_CURRENT_SOURCE_DIR}/doc-snippet.sh
     COMMENT "docs/c-sdk.md: the loop's program")
   add_executable(emitter_doc_loop ${DOC_LOOP})
   target_link_libraries(emitter_doc_loop PRIVATE oc)

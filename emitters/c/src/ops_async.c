@@ -610,22 +610,22 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
             P);
         if (any_follow)
             sdkc_buf_puts(
-                b,
-                "/* Start a follower: s (NULL: out of memory) holds the copy of the request "
-                "(request_size bytes) that\n * make_request rebuilds on each reopen. */\n"
-                "static sdkrt_status async_follow_start(sdkrt_async_stream **out, sdkrt_client "
-                "*client, const void *request,\n"
-                "    size_t request_size, sdkrt_follow_request_fn make_request, const "
-                "sdkrt_follow_sequence *seq,\n"
-                "    const sdkrt_follow_options *o, async_stream *s, sdkrt_error **err)\n{\n"
-                "    if (!s || !(s->request = malloc(request_size))) {\n        free(s);\n"
-                "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of "
-                "memory\");\n    }\n"
-                "    memcpy(s->request, request, request_size);\n"
-                "    if (sdkrt_follow_start(out, client, make_request, seq, o, &s->rt, s, err) != "
-                "SDKRT_OK) {\n"
-                "        free(s->request);\n        free(s);\n        return SDKRT_ERR;\n    }\n"
-                "    return SDKRT_OK;\n}\n\n");
+                b, "/* Start a follower: s (NULL: out of memory) holds the copy of the request "
+                   "(request_size bytes) that\n * make_request rebuilds on each reopen. */\n"
+                   "NOINLINE_ static sdkrt_status async_follow_start(sdkrt_async_stream **out, "
+                   "sdkrt_client *client, const sdkrt_jop *op,\n    const void *request, "
+                   "    size_t request_size, sdkrt_follow_request_fn make_request, const "
+                   "sdkrt_follow_sequence *seq,\n"
+                   "    const sdkrt_follow_options *o, async_stream *s, sdkrt_error **err)\n{\n"
+                   "    if (!s || !(s->request = malloc(request_size))) {\n        free(s);\n"
+                   "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of "
+                   "memory\");\n    }\n"
+                   "    memcpy(s->request, request, request_size);\n"
+                   "    if (sdkrt_follow_start(out, client, op, make_request, seq, o, &s->rt, s, "
+                   "err) != "
+                   "SDKRT_OK) {\n"
+                   "        free(s->request);\n        free(s);\n        return SDKRT_ERR;\n    }\n"
+                   "    return SDKRT_OK;\n}\n\n");
     }
 }
 
@@ -840,11 +840,12 @@ static void emit_stream_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *r
     sdkc_buf_printf(b,
                     " || %s_follow_options(&o, client, request, options, err) != SDKRT_OK)\n"
                     "        return SDKRT_ERR;\n"
-                    "    return async_follow_start(out, client, request, sizeof *request, "
-                    "async_follow_request_%s, &follow_sequence_%s, &o,\n"
+                    "    return async_follow_start(out, client, &op_%s, request, sizeof *request, "
+                    "async_follow_request_%s,\n"
+                    "                              &follow_sequence_%s, &o,\n"
                     "                              async_stream_new(async_item_%s, "
                     "ASYNC_HANDLERS_(handlers), userdata), err);\n}\n\n",
-                    N, N, N, N);
+                    N, N, N, N, N);
 }
 
 void emit_async_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *tramp)

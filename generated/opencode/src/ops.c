@@ -646,8 +646,8 @@ NOINLINE_ static sdkrt_status async_stream_start(sdkrt_async_stream **out, sdkrt
 
 /* Start a follower: s (NULL: out of memory) holds the copy of the request (request_size bytes) that
  * make_request rebuilds on each reopen. */
-static sdkrt_status async_follow_start(sdkrt_async_stream **out, sdkrt_client *client, const void *request,
-    size_t request_size, sdkrt_follow_request_fn make_request, const sdkrt_follow_sequence *seq,
+NOINLINE_ static sdkrt_status async_follow_start(sdkrt_async_stream **out, sdkrt_client *client, const sdkrt_jop *op,
+    const void *request,     size_t request_size, sdkrt_follow_request_fn make_request, const sdkrt_follow_sequence *seq,
     const sdkrt_follow_options *o, async_stream *s, sdkrt_error **err)
 {
     if (!s || !(s->request = malloc(request_size))) {
@@ -655,7 +655,7 @@ static sdkrt_status async_follow_start(sdkrt_async_stream **out, sdkrt_client *c
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
     memcpy(s->request, request, request_size);
-    if (sdkrt_follow_start(out, client, make_request, seq, o, &s->rt, s, err) != SDKRT_OK) {
+    if (sdkrt_follow_start(out, client, op, make_request, seq, o, &s->rt, s, err) != SDKRT_OK) {
         free(s->request);
         free(s);
         return SDKRT_ERR;
@@ -1722,7 +1722,8 @@ oc_status oc_session_events_follow_start(oc_async_stream **out, oc_client *clien
         *out = NULL;
     if (async_check(client, handlers && request, "v2.session.events", "request and handlers", err) != SDKRT_OK || session_events_follow_options(&o, client, request, options, err) != SDKRT_OK)
         return SDKRT_ERR;
-    return async_follow_start(out, client, request, sizeof *request, async_follow_request_session_events, &follow_sequence_session_events, &o,
+    return async_follow_start(out, client, &op_session_events, request, sizeof *request, async_follow_request_session_events,
+                              &follow_sequence_session_events, &o,
                               async_stream_new(async_item_session_events, ASYNC_HANDLERS_(handlers), userdata), err);
 }
 
