@@ -2,8 +2,9 @@
  * the built-in loop against the test server (tests/runtime/support): a typed result, a declared
  * error, a scalar, no content, several successes, page chains in both page styles (each page
  * continued from its callback), stream items with a poison item and a strict stream, a stream
- * cancelled from its own callback, a cancel token, a follower across a lost connection, and the
- * calls that cannot start (then no callback runs). Every callback counts its runs: exactly once. */
+ * cancelled from its own callback, a stream paused from its callback and resumed by a loop timer, a
+ * cancel token, a follower across a lost connection, and the calls that cannot start (then no
+ * callback runs). Every callback counts its runs: exactly once. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,14 @@ static int handler(void *ud, const ts_request *req, ts_conn *c)
         sse_event(c, "{\"seq\":101,\"name\":\"first\"}");
         ts_sleep(c, 20000);
         return -1;
+    }
+    if (!strcmp(t, "/events?after=300")) { /* three items at once, then the end */
+        ts_chunked_head(c, 200, "text/event-stream");
+        sse_event(c, "{\"seq\":301,\"name\":\"a\"}");
+        sse_event(c, "{\"seq\":302,\"name\":\"b\"}");
+        sse_event(c, "{\"seq\":303,\"name\":\"c\"}");
+        ts_chunk_end(c);
+        return 0;
     }
     if (!strcmp(t, "/events?after=200")) { /* a follower's first stream: two items, then lost */
         ts_chunked_head(c, 200, "text/event-stream");
@@ -293,7 +302,16 @@ typedef struct stream_seen {
     as_reason reason;
     as_async_stream *handle;
     bool cancel_on_item;
+    bool pause_on_first;
+    int items_while_paused; /* counted by the timer that resumes */
 } stream_seen;
+
+static void resume_later(void *userdata)
+{
+    stream_seen *s = userdata;
+    s->items_while_paused = s->items - 1;
+    as_async_stream_resume(s->handle);
+}
 
 static void on_item(void *userdata, const as_event *item)
 {
@@ -303,6 +321,10 @@ static void on_item(void *userdata, const as_event *item)
     s->items++;
     if (s->cancel_on_item)
         as_async_stream_cancel(s->handle);
+    if (s->pause_on_first && s->items == 1) { /* backpressure: nothing more until resume */
+        as_async_stream_pause(s->handle);
+        ck_assert_int_eq(sdkrt_loop_timer_start(NULL, loop, 100, resume_later, s, NULL), SDKRT_OK);
+    }
 }
 
 static void on_poison(void *userdata, const as_stream_poison *poison)
@@ -366,6 +388,21 @@ START_TEST(stream_cancel)
     ck_assert_int_eq(s.seqs[0], 101);
     ck_assert_int_eq(s.ends, 1);
     ck_assert_int_eq(s.reason, AS_REASON_CANCELLED);
+}
+END_TEST
+
+START_TEST(stream_pause_resume)
+{
+    stream_seen s = {.pause_on_first = true, .items_while_paused = -1};
+    as_events_request req = {.has_after = true, .after = 300};
+    const as_events_handlers h = {on_item, on_poison, NULL, on_end};
+    ck_assert_int_eq(as_events_start(&s.handle, client, &req, NULL, &h, &s, NULL), AS_OK);
+    run();
+    ck_assert_int_eq(s.items_while_paused, 0);
+    ck_assert_int_eq(s.items, 3);
+    ck_assert_int_eq(s.seqs[2], 303);
+    ck_assert_int_eq(s.ends, 1);
+    ck_assert_int_eq(s.reason, AS_REASON_NONE);
 }
 END_TEST
 
@@ -455,6 +492,7 @@ int main(void)
     tcase_add_test(tc, stream_items);
     tcase_add_test(tc, stream_strict);
     tcase_add_test(tc, stream_cancel);
+    tcase_add_test(tc, stream_pause_resume);
     tcase_add_test(tc, follower_across_a_loss);
     tcase_add_test(tc, cancel_token);
     tcase_add_test(tc, cannot_start);
