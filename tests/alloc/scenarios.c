@@ -532,15 +532,17 @@ done:
 #ifdef SDKC_HAVE_OC
 int run_decoders(uint64_t *digest); /* decoders.c */
 int run_sdk_call(uint64_t *digest);
+int run_sdk_async(uint64_t *digest);
 #endif
 
 const scenario scenarios[] = {
-    {"loader", "compiler", run_loader},    {"sse", "runtime", run_sse},
-    {"request", "runtime", run_request},   {"wire", "runtime", run_wire},
-    {"retry", "runtime", run_retry},       {"compile", "compiler", run_compile},
-    {"ir_json", "compiler", run_ir_json},  {"async", "runtime", run_async},
+    {"loader", "compiler", run_loader},      {"sse", "runtime", run_sse},
+    {"request", "runtime", run_request},     {"wire", "runtime", run_wire},
+    {"retry", "runtime", run_retry},         {"compile", "compiler", run_compile},
+    {"ir_json", "compiler", run_ir_json},    {"async", "runtime", run_async},
 #ifdef SDKC_HAVE_OC
-    {"decoders", "emitter", run_decoders}, {"sdk_call", "emitter", run_sdk_call},
+    {"decoders", "emitter", run_decoders},   {"sdk_call", "emitter", run_sdk_call},
+    {"sdk_async", "emitter", run_sdk_async},
 #endif
 };
 const size_t n_scenarios = sizeof scenarios / sizeof scenarios[0];
