@@ -48,6 +48,8 @@ static int handler(void *ud, const ts_request *req, ts_conn *c)
     }
     if (!strcmp(t, "/items"))
         return json(c, 200, "{\"items\":[{\"id\":\"a\"},{\"id\":\"b\"}],\"nextPageToken\":\"p2\"}");
+    if (!strcmp(t, "/items?pageToken=again")) /* a server that repeats itself */
+        return json(c, 200, "{\"items\":[{\"id\":\"r\"}],\"nextPageToken\":\"again\"}");
     if (!strcmp(t, "/items?pageToken=p2"))
         return json(c, 200, "{\"items\":[{\"id\":\"c\"}]}");
     if (!strcmp(t, "/shelves/s1/items"))
@@ -264,6 +266,35 @@ START_TEST(page_chain_engine)
     ck_assert_int_eq(s.calls, 2);
     ck_assert_str_eq(s.text, "abc");
     ck_assert_str_eq(s.tag, "");
+}
+END_TEST
+
+static void repeated_page(void *userdata, as_list_items_page *page, const as_error *err)
+{
+    seen *s = userdata;
+    as_error *e = NULL;
+    s->calls++;
+    keep_error(s, err);
+    ck_assert_ptr_nonnull(page);
+    ck_assert_ptr_nonnull(page->next);
+    /* the walk ended: nothing to start, the error at once and no callback */
+    s->status = as_list_items_continue_async(client, page->next, NULL, repeated_page, s, &e);
+    s->reason = as_error_reason(e);
+    snprintf(s->text, sizeof s->text, "%s", as_error_message(e));
+    as_error_free(e);
+    as_list_items_page_free(page);
+}
+
+START_TEST(page_walk_that_does_not_end)
+{
+    seen s = {0};
+    as_list_items_request req = {.has_page_token = true, .page_token = "again"};
+    ck_assert_int_eq(as_list_items_page_async(client, &req, NULL, repeated_page, &s, NULL), AS_OK);
+    run();
+    ck_assert_int_eq(s.calls, 1);
+    ck_assert_int_eq(s.status, AS_ERR);
+    ck_assert_int_eq(s.reason, AS_REASON_MALFORMED_RESPONSE);
+    ck_assert_msg(strstr(s.text, "the pages do not end") != NULL, "%s", s.text);
 }
 END_TEST
 
@@ -489,6 +520,7 @@ int main(void)
     tcase_add_test(tc, scalar_none_and_several);
     tcase_add_test(tc, page_chain_engine);
     tcase_add_test(tc, page_chain_cursor_object);
+    tcase_add_test(tc, page_walk_that_does_not_end);
     tcase_add_test(tc, stream_items);
     tcase_add_test(tc, stream_strict);
     tcase_add_test(tc, stream_cancel);
