@@ -122,8 +122,9 @@ void oc_async_stream_cancel(oc_async_stream *stream);
 /* A new copy of err (oc_error_free; NULL when out of memory), to keep an error a callback borrows. A DOMAIN
  * error's payload is copied too. */
 oc_error *oc_error_copy(const oc_error *err);
-/* Every async form reads request now (NULL as for the blocking call) and copies call (its cancel
- * token stays borrowed until the last callback). It returns OC_ERR with *err only when the call cannot
+/* Every async form reads request before it returns (NULL as for the blocking call; a follower copies
+ * the struct, what it points to stays borrowed until on_end) and copies call (its cancel token stays
+ * borrowed until the last callback). It returns OC_ERR with *err only when the call cannot
  * start (no loop in the client's options, a bad request, out of memory): then no callback runs.
  * Otherwise its callback runs exactly once (streams: on_end), also after a cancel or oc_loop_free
  * (CANCELLED). Values a callback receives as new are its own; everything else is borrowed until
