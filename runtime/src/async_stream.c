@@ -7,7 +7,9 @@
  * program has paused the stream, or the parser holds READ_HIGH bytes not yet delivered, the write
  * callback pauses the transfer (curl stops reading the socket) until the step has drained it. The
  * head and idle timeouts are a second timer (the "watch"); a follower's backoff is the step timer
- * again, so the thread never sleeps.
+ * again, so the thread never sleeps. A client whose transport is not libcurl (the in-memory one)
+ * opens through the transport on the loop thread and reads its body one chunk per step (timeouts
+ * are then the transport's), so the same logic runs without sockets.
  *
  * Every entry point (timers, the transfer's end, the loop's cancel, the public calls) holds the
  * stream busy while it runs: ending it inside runs on_end at once but frees it only when the
@@ -65,6 +67,8 @@ struct sdkrt_async_stream {
     sdkrt_error *cb_err;   /* raised inside the write callback */
     sdkrt_sse_core_ core;
     bool core_open;
+    sdkrt_body_reader reader; /* a transport other than libcurl: its body, read on the loop */
+    bool reader_open;
 
     /* typed streams and followers */
     const sdkrt_jop *jop;
@@ -85,6 +89,10 @@ struct sdkrt_async_stream {
 static void release_conn(sdkrt_async_stream *s)
 {
     sdkrt_loop_timer_disarm_(&s->watch);
+    if (s->reader_open) {
+        s->reader.ops->close(s->reader.self);
+        s->reader_open = false;
+    }
     if (s->x_live) {
         sdkrt_loop_xfer_remove_(s->op.loop, &s->x);
         sdkrt_xfer_cleanup_(&s->x);
@@ -108,8 +116,7 @@ static void stream_free(sdkrt_async_stream *s)
 {
     release_conn(s);
     sdkrt_loop_timer_disarm_(&s->step);
-    if (s->easy)
-        curl_easy_cleanup(s->easy);
+    sdkrt_loop_easy_give_(s->op.loop, s->easy);
     if (s->have_p)
         sdkrt_prepared_cleanup_(&s->p);
     if (s->jop)
@@ -386,6 +393,71 @@ static bool deliver_event(sdkrt_async_stream *s, const sdkrt_stream_event *ev)
     return true;
 }
 
+/* A transport other than libcurl: one read of its body reader into the parser. */
+static void read_chunk(sdkrt_async_stream *s)
+{
+    void *into = NULL;
+    size_t room = 0, n = 0;
+    sdkrt_error *e = NULL;
+    if (sdkrt_sse_core_buffer_(&s->core, 16384, &into, &room, &e) == SDKRT_SC_NEED_MORE) {
+        if (s->reader.ops->read(s->reader.self, into, room, &n, &e) != SDKRT_OK)
+            sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.shown_url);
+        else if (n && sdkrt_sse_core_commit_(&s->core, n, &e) != SDKRT_SC_NEED_MORE)
+            n = 0;
+    }
+    if (n == 0 || e) {
+        s->body_done = true;
+        s->body_err = e;
+        s->reader.ops->close(s->reader.self);
+        s->reader_open = false;
+    }
+}
+
+/* A transport other than libcurl: open on the loop thread (an in-memory transport answers at
+ * once), then the body is read a chunk per step. */
+static void open_through_transport(sdkrt_async_stream *s)
+{
+    const sdkrt_transport *t = s->client->transport;
+    sdkrt_response *head = NULL;
+    sdkrt_error *e = NULL;
+    if (t->ops->open(t->self, &s->p.treq, &head, &s->reader, &e) != SDKRT_OK) {
+        sdkrt_error_prefix_(e, "%s %s: ", s->p.method, s->p.shown_url);
+        raw_lost(s, e);
+        return;
+    }
+    s->reader_open = true;
+    judge(s, head);
+    if (s->cb_err) {
+        s->body_done = true;
+        s->body_err = s->cb_err;
+        s->cb_err = NULL;
+    } else if (!s->sse) {
+        /* the error body, for the error's message: its first SDKRT_ERROR_BODY_MAX bytes */
+        char buf[4096];
+        size_t total = 0, n = 0;
+        sdkrt_error *ignored = NULL;
+        while (total < SDKRT_ERROR_BODY_MAX &&
+               s->reader.ops->read(s->reader.self, buf, sizeof buf, &n, &ignored) == SDKRT_OK &&
+               n > 0) {
+            size_t k = n < SDKRT_ERROR_BODY_MAX - total ? n : SDKRT_ERROR_BODY_MAX - total;
+            if (sdkrt_response_append_body(head, buf, k, &s->body_err) != SDKRT_OK)
+                break;
+            total += k;
+        }
+        if (!s->body_err && ignored && sdkrt_error_reason(ignored) == SDKRT_REASON_OUT_OF_MEMORY)
+            s->body_err = ignored; /* a cut body still makes the status's error; no memory not */
+        else
+            sdkrt_error_free(ignored);
+        s->body_done = true;
+    }
+    if (s->body_done) {
+        s->reader.ops->close(s->reader.self);
+        s->reader_open = false;
+    }
+    if (!kick_step(s))
+        finish_oom(s, "arming a timer");
+}
+
 static void deliver(sdkrt_async_stream *s)
 {
     if (!s->judged) {
@@ -431,6 +503,12 @@ static void deliver(sdkrt_async_stream *s)
         sdkrt_error *e = NULL;
         sdkrt_sc_result_ r = sdkrt_sse_core_next_(&s->core, &ev, &e);
         if (r == SDKRT_SC_NEED_MORE) {
+            if (!s->body_done && s->reader_open) {
+                read_chunk(s);
+                if (!kick_step(s)) /* one chunk per turn: the loop's other work goes on */
+                    finish_oom(s, "arming a timer");
+                return;
+            }
             if (!s->body_done) {
                 if (s->curl_paused) {
                     s->curl_paused = false;
@@ -507,10 +585,14 @@ static void start_conn(sdkrt_async_stream *s)
         return;
     }
     s->state = S_RUNNING;
+    if (!sdkrt_transport_is_curl_(s->client->transport)) {
+        open_through_transport(s);
+        return;
+    }
     if (s->easy)
         curl_easy_reset(s->easy);
     else
-        s->easy = curl_easy_init();
+        s->easy = sdkrt_loop_easy_take_(s->op.loop);
     memset(&s->x, 0, sizeof s->x);
     sdkrt_status st = SDKRT_ERR;
     if (!s->easy) {
@@ -609,9 +691,6 @@ static sdkrt_status check_start(sdkrt_client *client, const sdkrt_stream_handler
     if (!client->loop)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
                                "the client has no loop (sdkrt_client_options.loop)");
-    if (!sdkrt_transport_is_curl_(client->transport))
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
-                               "asynchronous streams need the libcurl transport");
     return SDKRT_OK;
 }
 

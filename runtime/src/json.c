@@ -1162,9 +1162,22 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     int key = declared_key(op, status);
     bool declared = key >= 0;
     /* JSON by its media type; without one, a body that parses as JSON is taken as such */
-    if (declared && body && len &&
-        (content_type ? sdkrt_media_is_json(content_type) : !memchr(body, '\0', len)))
-        j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, NULL);
+    bool is_json = false;
+    if (declared && body && len && content_type) {
+        char *media = sdkrt_media_type_(content_type); /* NULL: no memory, not "not JSON" */
+        if (!media)
+            return oom(err);
+        size_t n = strlen(media);
+        is_json = strcmp(media, "application/json") == 0 || strcmp(media, "text/json") == 0 ||
+                  (n > 5 && strcmp(media + n - 5, "+json") == 0);
+        free(media);
+    }
+    json_error_t jerr;
+    if (declared && body && len && (content_type ? is_json : !memchr(body, '\0', len))) {
+        j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, &jerr);
+        if (!j && json_error_code(&jerr) == json_error_out_of_memory)
+            return oom(err);
+    }
     const char *tag = json_string_value(json_object_get(j, "_tag"));
     const sdkrt_jerror *match = NULL;
     for (size_t i = 0; tag && i < op->nerrors && !match; i++) {

@@ -20,15 +20,23 @@ sdkrt_error *sdkrt_sse_head_error_(const sdkrt_response *head, const char *metho
     sdkrt_error *e = NULL;
     int status = sdkrt_response_status(head);
     const char *ct = sdkrt_response_content_type(head);
+    size_t len = 0;
+    const char *body = sdkrt_response_body(head, &len);
     if (status < 200 || status > 299) {
         sdkrt_error_unexpected_status(&e, head);
+        size_t kept = 0;
+        if (len && e && !sdkrt_error_body(e, &kept)) {
+            /* the body did not fit in memory: its declared error could not be read from it */
+            sdkrt_error_free(e);
+            e = NULL;
+            sdkrt_error_set(&e, SDKRT_REASON_OUT_OF_MEMORY, "%s %s: out of memory keeping the body",
+                            method, url);
+        }
         return e;
     }
     sdkrt_error_set(&e, SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE,
                     "%s %s: HTTP %d: expected text/event-stream, got %s", method, url, status,
                     ct ? ct : "no content type");
-    size_t len = 0;
-    const char *body = sdkrt_response_body(head, &len);
     sdkrt_error_set_status(e, status);
     sdkrt_error_set_content_type(e, ct);
     sdkrt_error_set_body(e, body, len);

@@ -529,6 +529,8 @@ done:
     return rc;
 }
 
+int run_astream(uint64_t *digest); /* astream.c */
+
 #ifdef SDKC_HAVE_OC
 int run_decoders(uint64_t *digest); /* decoders.c */
 int run_sdk_call(uint64_t *digest);
@@ -540,6 +542,7 @@ const scenario scenarios[] = {
     {"request", "runtime", run_request},     {"wire", "runtime", run_wire},
     {"retry", "runtime", run_retry},         {"compile", "compiler", run_compile},
     {"ir_json", "compiler", run_ir_json},    {"async", "runtime", run_async},
+    {"astream", "runtime", run_astream},
 #ifdef SDKC_HAVE_OC
     {"decoders", "emitter", run_decoders},   {"sdk_call", "emitter", run_sdk_call},
     {"sdk_async", "emitter", run_sdk_async},
