@@ -216,8 +216,7 @@ done:
 }
 
 /* ---- the async forms of the generated SDK on a loop (in-memory transport): the first page and
- * its continuation chained from the callback, a declared error, and a stream start that the
- * in-memory transport refuses (its context released). ---- */
+ * its continuation chained from the callback, a declared error, a stream and a follower. ---- */
 
 int run_sdk_async(uint64_t *digest);
 
@@ -260,10 +259,23 @@ static void on_session(void *userdata, oc_session_v2_info *result, const oc_erro
     oc_session_v2_info_free(result);
 }
 
+typedef struct async_events {
+    int items, ends;
+    oc_reason reason;
+} async_events;
+
+static void on_event(void *userdata, const oc_session_durable_event *ev)
+{
+    async_events *a = userdata;
+    (void)ev;
+    a->items++;
+}
+
 static void on_end(void *userdata, const oc_error *err)
 {
-    (void)userdata;
-    (void)err;
+    async_events *a = userdata;
+    a->ends++;
+    a->reason = oc_error_reason(err);
 }
 
 int run_sdk_async(uint64_t *digest)
@@ -296,12 +308,19 @@ int run_sdk_async(uint64_t *digest)
     if (pages.reason != OC_REASON_NONE || pages.pages != 2 || get.calls != 1 ||
         get.reason != OC_REASON_UNEXPECTED_STATUS)
         goto done;
-    /* async streams need libcurl: refused before anything runs */
-    static const oc_session_events_handlers h = {NULL, NULL, NULL, on_end};
+    /* a stream and a follower (which ends when the stream does), both one item */
+    static const oc_session_events_handlers h = {on_event, NULL, NULL, on_end};
     oc_session_events_request er = {0};
     er.session_id.value = "ses_1";
-    if (oc_session_events_start(NULL, client, &er, NULL, &h, NULL, &err) != OC_ERR ||
-        oc_error_reason(err) != OC_REASON_INVALID_ARGUMENT)
+    oc_follow_options fo = OC_FOLLOW_OPTIONS_INIT;
+    fo.end_when_closed = true;
+    async_events stream = {0}, follower = {0};
+    if (oc_session_events_start(NULL, client, &er, NULL, &h, &stream, &err) != OC_OK ||
+        oc_session_events_follow_start(NULL, client, &er, &fo, &h, &follower, &err) != OC_OK ||
+        oc_loop_run(loop, &err) != OC_OK)
+        goto done;
+    if (stream.items != 1 || stream.ends != 1 || stream.reason != OC_REASON_NONE ||
+        follower.items != 1 || follower.ends != 1 || follower.reason != OC_REASON_NONE)
         goto done;
     *digest = digest_bytes(*digest, &pages.digest, sizeof pages.digest);
     *digest = digest_bytes(*digest, &pages.items, sizeof pages.items);
