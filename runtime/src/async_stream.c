@@ -189,7 +189,8 @@ static bool stopped(sdkrt_async_stream *s)
     if (s->state == S_DONE)
         return true;
     if (s->cancel_req || sdkrt_cancel_is_triggered(s->op.cancel)) {
-        finish_cancelled(s, "cancelled");
+        finish_cancelled(s, s->state == S_BACKOFF ? "cancelled while waiting to reconnect"
+                                                  : "cancelled");
         return true;
     }
     return false;
