@@ -6,13 +6,18 @@
  *   GET /api/session?limit=L[&cursor=C]  a SessionsResponse page, as canned_server.c.
  *   GET /api/session/{id}/event          a chunked text/event-stream of small durable events,
  *                                        one chunk per event; the count is the number after the
- *                                        last '_' in {id}. When {id} starts with "ses_g<N>x" the
- *                                        stream is held (headers sent, no event) until N streams
- *                                        of the same {id} but its count are open, so that a
- *                                        client's streams are all open at once; events then go
- *                                        out round-robin, one per stream per round.
- *   GET /bench/stats                     {"accepts":A,"requests":R,"open":O}: connections
- *                                        accepted and requests served so far, connections open.
+ *                                        last '_' in {id}. When {id} starts with "ses_hold" the
+ *                                        stream is held (head sent, no event) in the group named
+ *                                        by {id} up to its last '_' until the group's release, so
+ *                                        that a client's streams are all open before any event
+ *                                        flows; events then go out round-robin, one per stream
+ *                                        per round (streams not held start at once).
+ *   GET /bench/release?group=G           start the held streams of group G: {"released":K}.
+ *   GET /bench/stats                     {"accepts":A,"requests":R,"open":O,"api_connections":
+ *                                        C,"api_requests":Q}: connections accepted, requests
+ *                                        served, connections open; C and Q count only /api/
+ *                                        requests and the connections whose first request was
+ *                                        one, so that C/Q is a client's connects per call.
  *   anything else                        404 with a JSON body.
  * Usage: canned_epoll [port] [items]; the port is printed on the first line of stdout. */
 #define _GNU_SOURCE
@@ -50,7 +55,8 @@ typedef struct conn {
     size_t out_len; /* of out */
     size_t out_off;
     int close_after;
-    char *session; /* streams: the aggregate id in each event */
+    long long served; /* requests on this connection */
+    char *session;    /* streams: the aggregate id in each event */
     long long left;
     long long seq;
     group *group;
@@ -59,7 +65,6 @@ typedef struct conn {
 
 struct group {
     char *key;
-    long long want;
     long long held;
     conn *first;
     group *next;
@@ -74,7 +79,7 @@ typedef struct server {
     int max_fd;
     conn *ready; /* streams with events to send and nothing unsent, round-robin */
     group *groups;
-    long long accepts, requests, open;
+    long long accepts, requests, open, api_connections, api_requests;
     buf scratch;
 } server;
 
@@ -120,9 +125,8 @@ static void conn_close(server *s, conn *c)
     if (c->state == C_EVENTS && !c->out)
         list_remove(&s->ready, c);
     if (c->state == C_HELD && c->group) {
-        list_remove(&c->group->first, c);
-        if (--c->group->held == 0)
-            group_free(s, c->group);
+        list_remove(&c->group->first, c); /* the group itself goes at its release */
+        c->group->held--;
     }
     epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
     close(c->fd);
@@ -179,27 +183,41 @@ static int send_response(server *s, conn *c, int status, const char *body, size_
     return conn_send(s, c, iov, 2);
 }
 
-/* The stream's head is out: hold it until its group is complete, or send events now. */
+/* The stream's head is out: hold it in its group, or send events now. */
 static void stream_head_sent(server *s, conn *c)
 {
-    group *g = c->group;
-    if (!g) {
+    if (!c->group) {
         c->state = C_EVENTS;
         list_push(&s->ready, c);
         return;
     }
     c->state = C_HELD;
-    list_push(&g->first, c);
-    if (++g->held < g->want)
-        return;
+    list_push(&c->group->first, c);
+    c->group->held++;
+}
+
+/* Start every held stream of the group named key; how many (-1: no such group). */
+static long long release_group(server *s, const char *key)
+{
+    group *g = s->groups;
+    while (g && strcmp(g->key, key) != 0)
+        g = g->next;
+    if (!g)
+        return -1;
+    long long k = 0;
     while (g->first) {
         conn *m = g->first;
         list_remove(&g->first, m);
         m->group = NULL;
         m->state = C_EVENTS;
         list_push(&s->ready, m);
+        k++;
     }
+    for (int fd = 0; fd < s->max_fd; fd++) /* heads still going out start when they are out */
+        if (s->by_fd[fd] && s->by_fd[fd]->group == g)
+            s->by_fd[fd]->group = NULL;
     group_free(s, g);
+    return k;
 }
 
 static int start_stream(server *s, conn *c, const char *session)
@@ -217,14 +235,7 @@ static int start_stream(server *s, conn *c, const char *session)
     if (!c->session)
         return -1;
     c->group = NULL;
-    long long want = 0;
-    if (strncmp(session, "ses_g", 5) == 0) {
-        char *x = NULL;
-        want = strtoll(session + 5, &x, 10);
-        if (!x || *x != 'x')
-            want = 0;
-    }
-    if (want > 1 && us) {
+    if (strncmp(session, "ses_hold", 8) == 0 && us) {
         size_t kl = (size_t)(us - session);
         group *g = s->groups;
         while (g && (strlen(g->key) != kl || strncmp(g->key, session, kl) != 0))
@@ -235,7 +246,6 @@ static int start_stream(server *s, conn *c, const char *session)
                 free(g);
                 return -1;
             }
-            g->want = want;
             g->next = s->groups;
             s->groups = g;
         }
@@ -253,6 +263,11 @@ static int start_stream(server *s, conn *c, const char *session)
 static int handle(server *s, conn *c, char *target)
 {
     s->requests++;
+    if (strncmp(target, "/api/", 5) == 0) {
+        s->api_requests++;
+        s->api_connections += c->served == 0;
+    }
+    c->served++;
     char *query = strchr(target, '?');
     if (query)
         *query++ = '\0';
@@ -274,10 +289,19 @@ static int handle(server *s, conn *c, char *target)
             return -1;
         return send_response(s, c, 200, s->scratch.data, s->scratch.len);
     }
+    if (strcmp(target, "/bench/release") == 0) {
+        char key[IN_CAP], body[64];
+        long long k =
+            query && query_param(query, "group", key, sizeof key) == 0 ? release_group(s, key) : -1;
+        int n = snprintf(body, sizeof body, "{\"released\":%lld}", k);
+        return send_response(s, c, k < 0 ? 404 : 200, body, (size_t)n);
+    }
     if (strcmp(target, "/bench/stats") == 0) {
-        char body[160];
-        int n = snprintf(body, sizeof body, "{\"accepts\":%lld,\"requests\":%lld,\"open\":%lld}",
-                         s->accepts, s->requests, s->open);
+        char body[256];
+        int n = snprintf(body, sizeof body,
+                         "{\"accepts\":%lld,\"requests\":%lld,\"open\":%lld,"
+                         "\"api_connections\":%lld,\"api_requests\":%lld}",
+                         s->accepts, s->requests, s->open, s->api_connections, s->api_requests);
         return send_response(s, c, 200, body, (size_t)n);
     }
     static const char prefix[] = "/api/session/";
