@@ -4,6 +4,7 @@
 #include "sdkrt/adapters/uv.h"
 
 #include <stdlib.h>
+#include <uv.h>
 
 typedef struct uv_adapter {
     uv_loop_t *uv;

@@ -19,8 +19,6 @@
 #ifndef SDKRT_ADAPTERS_UV_H
 #define SDKRT_ADAPTERS_UV_H
 
-#include <uv.h>
-
 #include "sdkrt/error.h"
 #include "sdkrt/loop.h"
 
@@ -31,9 +29,13 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-/* A loop driven by uv in *out: new (sdkrt_loop_free); uv is borrowed for the loop's life.
- * INVALID_ARGUMENT when out or uv is NULL, OUT_OF_MEMORY. Call on the uv loop's thread. */
-sdkrt_status sdkrt_uv_loop_new(sdkrt_loop **out, uv_loop_t *uv, sdkrt_error **err);
+/* uv_loop_t, without <uv.h> (which needs POSIX feature macros under -std=c11). */
+struct uv_loop_s;
+
+/* A loop driven by uv (a uv_loop_t *) in *out: new (sdkrt_loop_free); uv is borrowed for the
+ * loop's life. INVALID_ARGUMENT when out or uv is NULL, OUT_OF_MEMORY. Call on the uv loop's
+ * thread. */
+sdkrt_status sdkrt_uv_loop_new(sdkrt_loop **out, struct uv_loop_s *uv, sdkrt_error **err);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop
