@@ -86,13 +86,6 @@ long long sdkrt_now_ms_(void);
 
 /* ---- client internals shared with retry.c ---- */
 
-/* One attempt of sdkrt_client_send: no retry, the call options used as given. */
-sdkrt_status sdkrt_client_send_once_(sdkrt_client *client, const sdkrt_request *req,
-                                     const sdkrt_call_options *call, sdkrt_response **resp,
-                                     sdkrt_error **err);
-/* The client's retry policy and idempotency header name (borrowed). */
-const sdkrt_retry_policy *sdkrt_client_retry_policy_(const sdkrt_client *client);
-const char *sdkrt_client_idempotency_header_(const sdkrt_client *client);
 /* The absolute URL req goes to from client, without credentials (new; free()), or NULL with
  * *err set: req's recorded problem, or OUT_OF_MEMORY. */
 char *sdkrt_client_url_(const sdkrt_client *client, const sdkrt_request *req, sdkrt_error **err);

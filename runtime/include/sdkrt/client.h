@@ -153,12 +153,15 @@ typedef struct sdkrt_client_options {
        sdkrt_call_options.cancel does; either token fires. Borrowed: must outlive the client.
        NULL = none. */
     sdkrt_cancel *cancel;
+    /* The loop that runs the client's asynchronous calls and streams (sdkrt/loop.h); borrowed:
+       must outlive the client. NULL = blocking calls only. */
+    struct sdkrt_loop *loop;
 } sdkrt_client_options;
 
 #define SDKRT_CLIENT_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, 0, SDKRT_AUTH_NONE, NULL, NULL, NULL, NULL, 0, 0, 0, true, NULL, NULL, 0, 0,   \
-            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL, 0, NULL                            \
+            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL, 0, NULL, NULL                      \
     }
 
 typedef struct sdkrt_client sdkrt_client;
