@@ -6,6 +6,11 @@
  *       are open).
  *   bench_concurrency unary-threads BASE N             N threads, one oc_session_list each, all
  *       started together.
+ *   bench_concurrency streams-async BASE N PER TAG     the async SDK: N oc_session_events_start
+ *       on one built-in loop (oc_loop_run) on the main thread, one client.
+ *   bench_concurrency unary-async BASE N               N oc_session_list_page_async at once.
+ *   bench_concurrency modes                            the modes this build has (the async ones
+ *       when the generated SDK has its async forms).
  * A stream counts as open when its response head arrived (oc_call_options.on_response). Prints
  * one line of key=value figures, measured in the process:
  *   open_s        from the start until every stream is open (unary: every call finished)
@@ -67,6 +72,7 @@ typedef struct run {
     atomic_long opened;
     atomic_long failed;
     atomic_long events;
+    long opened_loop; /* async: heads (streams) or calls done so far, on the loop thread */
     pthread_barrier_t go;
     pthread_mutex_t mu;
     pthread_cond_t all_open;
@@ -238,18 +244,143 @@ static void raise_nofile(void)
     }
 }
 
+#ifdef BENCH_ASYNC
+/* ---- the async SDK: every stream or call on one loop, on this thread ---- */
+
+typedef struct astream {
+    run *r;
+    long got;
+} astream;
+
+static oc_loop *g_loop; /* the loop of the one run a process does */
+static long g_left;     /* streams or calls still going */
+static const char *g_base;
+
+static void finished(void)
+{
+    if (--g_left == 0)
+        oc_loop_stop(g_loop);
+}
+
+/* On a loop timer, not inside libcurl's header callback: the one blocking request of a run. */
+static void release_now(void *userdata)
+{
+    run *r = userdata;
+    if (release(g_base, r->session, r->n) != 0)
+        exit(1);
+}
+
+static void on_async_head(void *userdata, int status, const sdkrt_header *headers, size_t count)
+{
+    (void)headers;
+    (void)count;
+    run *r = userdata;
+    if (status != 200 || ++r->opened_loop < r->n)
+        return;
+    open_phase_end(r);
+    oc_error *err = NULL;
+    if (sdkrt_loop_timer_start(NULL, g_loop, 0, release_now, r, &err) != SDKRT_OK) {
+        report_error("loop timer", err);
+        exit(1);
+    }
+}
+
+static void on_event(void *userdata, const oc_session_durable_event *item)
+{
+    (void)item;
+    ((astream *)userdata)->got++;
+}
+
+static void on_end(void *userdata, const oc_error *err)
+{
+    astream *a = userdata;
+    if (err)
+        fprintf(stderr, "bench_concurrency: stream: %s\n", oc_error_message(err));
+    if (err || a->got != a->r->per)
+        atomic_fetch_add(&a->r->failed, 1);
+    atomic_fetch_add(&a->r->events, a->got);
+    finished();
+}
+
+static void on_page(void *userdata, oc_session_list_page *page, const oc_error *err)
+{
+    run *r = userdata;
+    if (err)
+        fprintf(stderr, "bench_concurrency: session_list: %s\n", oc_error_message(err));
+    if (!page || page->count != 100)
+        atomic_fetch_add(&r->failed, 1);
+    oc_session_list_page_free(page);
+    atomic_fetch_add(&r->events, 1);
+    if (++r->opened_loop == r->n)
+        open_phase_end(r);
+    finished();
+}
+
+static int run_async(run *r, int streams)
+{
+    astream *each = streams ? calloc((size_t)r->n, sizeof *each) : NULL;
+    if (streams && !each)
+        return -1;
+    oc_error *err = NULL;
+    oc_session_events_request req = {0};
+    req.session_id.value = r->session;
+    oc_call_options call = OC_CALL_OPTIONS_INIT;
+    call.on_response = on_async_head;
+    call.userdata = r;
+    oc_session_events_handlers h = {on_event, NULL, NULL, on_end};
+    oc_session_list_request list = {0};
+    list.has_limit = true;
+    list.limit = 100;
+    g_left = r->n;
+    r->t0 = now();
+    for (long i = 0; i < r->n; i++) {
+        oc_status st;
+        if (streams) {
+            each[i].r = r;
+            st = oc_session_events_start(NULL, r->client, &req, &call, &h, &each[i], &err);
+        } else {
+            st = oc_session_list_page_async(r->client, &list, NULL, on_page, r, &err);
+        }
+        if (st != OC_OK) {
+            report_error(streams ? "session_events_start" : "session_list_page_async", err);
+            exit(1);
+        }
+    }
+    if (oc_loop_run(g_loop, &err) != OC_OK) {
+        report_error("loop_run", err);
+        exit(1);
+    }
+    r->opened = r->opened_loop;
+    free(each);
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || (argc < 4 && strcmp(argv[1], "modes") != 0)) {
-        fprintf(stderr, "usage: bench_concurrency streams-threads BASE N PER TAG | "
-                        "unary-threads BASE N | modes\n");
+        fprintf(stderr, "usage: bench_concurrency MODE BASE N [PER TAG] | modes\n");
         return 2;
     }
     raise_nofile();
     const char *mode = argv[1];
     if (strcmp(mode, "modes") == 0) { /* what this build can run (bench/run.sh asks) */
+#ifdef BENCH_ASYNC
+        puts("streams-threads unary-threads streams-async unary-async");
+#else
         puts("streams-threads unary-threads");
+#endif
         return 0;
+    }
+    int streams = strncmp(mode, "streams-", 8) == 0;
+    int async = strcmp(mode + (streams ? 8 : 0), "async") == 0 || strcmp(mode, "unary-async") == 0;
+    if (strcmp(mode, "streams-threads") != 0 && strcmp(mode, "unary-threads") != 0
+#ifdef BENCH_ASYNC
+        && strcmp(mode, "streams-async") != 0 && strcmp(mode, "unary-async") != 0
+#endif
+    ) {
+        fprintf(stderr, "bench_concurrency: unknown mode %s\n", mode);
+        return 2;
     }
     run *r = calloc(1, sizeof *r);
     if (!r || oc_global_init() != OC_OK) {
@@ -257,21 +388,25 @@ int main(int argc, char **argv)
         return 1;
     }
     r->n = strtol(argv[3], NULL, 10);
-    int streams = strcmp(mode, "streams-threads") == 0;
     if (streams && argc >= 6) {
         r->per = strtol(argv[4], NULL, 10);
         snprintf(r->session, sizeof r->session, "ses_hold%s_%ld", argv[5], r->per);
-    } else if (!streams && strcmp(mode, "unary-threads") != 0) {
-        fprintf(stderr, "bench_concurrency: unknown mode %s\n", mode);
-        return 2;
     }
     if (r->n < 1 || (streams && r->per < 2)) {
-        fprintf(stderr, "bench_concurrency: N >= 1 and PER >= 2 please\n");
+        fprintf(stderr, "bench_concurrency: N >= 1, PER >= 2 and a TAG please\n");
         return 2;
     }
     oc_client_options opts = OC_CLIENT_OPTIONS_INIT;
     opts.base_url = argv[2];
     oc_error *err = NULL;
+#ifdef BENCH_ASYNC
+    if (async && oc_loop_new(&g_loop, &err) != OC_OK) {
+        report_error("loop_new", err);
+        return 1;
+    }
+    opts.loop = g_loop;
+    g_base = argv[2];
+#endif
     if (oc_client_new(&r->client, &opts, &err) != OC_OK) {
         report_error("client_new", err);
         return 1;
@@ -279,13 +414,24 @@ int main(int argc, char **argv)
     long rss_base = status_kib("VmRSS");
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->all_open, NULL);
-    if (run_threads(r, streams ? stream_thread : unary_thread, argv[2]) != 0) {
+    int rc;
+#ifdef BENCH_ASYNC
+    if (async)
+        rc = run_async(r, streams);
+    else
+#endif
+        rc = run_threads(r, streams ? stream_thread : unary_thread, argv[2]);
+    (void)async;
+    if (rc != 0) {
         fprintf(stderr, "bench_concurrency: out of memory\n");
         return 1;
     }
     double t_end = now(), cpu_end = cpu_now();
     long rss_peak = status_kib("VmHWM");
     oc_client_free(r->client);
+#ifdef BENCH_ASYNC
+    oc_loop_free(g_loop);
+#endif
     oc_global_cleanup();
     long failed = atomic_load(&r->failed);
     long events = atomic_load(&r->events);
