@@ -2,6 +2,7 @@
 #include "sdkrt/json.h"
 
 #include "internal.h"
+#include "sdkrt/loop.h"
 #include "jdecode.h"
 #include "sdkrt/wire.h"
 
@@ -1374,6 +1375,50 @@ sdkrt_status sdkrt_json_call_status(sdkrt_client *client, const sdkrt_request *r
     return st;
 }
 
+/* An asynchronous typed call: the response mapped as sdkrt_json_call_status maps it. */
+typedef struct json_async {
+    const sdkrt_jop *op;
+    sdkrt_json_done_fn done;
+    void *userdata;
+} json_async;
+
+static void json_async_done(void *userdata, sdkrt_response *resp, const sdkrt_error *err)
+{
+    json_async j = *(json_async *)userdata;
+    free(userdata);
+    if (!resp) {
+        j.done(j.userdata, NULL, 0, err);
+        return;
+    }
+    void *out = NULL;
+    int status = 0;
+    sdkrt_error *e = NULL;
+    sdkrt_json_response_status(j.op, resp, &out, &status, &e);
+    sdkrt_response_free(resp);
+    j.done(j.userdata, out, status, e);
+    sdkrt_error_free(e);
+}
+
+sdkrt_status sdkrt_json_call_async(sdkrt_client *client, const sdkrt_request *req,
+                                   const sdkrt_call_options *call, const sdkrt_jop *op,
+                                   sdkrt_json_done_fn done, void *userdata, sdkrt_error **err)
+{
+    if (!op || !done)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_json_call_async needs an operation and a callback");
+    json_async *j = malloc(sizeof *j);
+    if (!j)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    j->op = op;
+    j->done = done;
+    j->userdata = userdata;
+    if (sdkrt_client_send_async(client, req, call, json_async_done, j, err) != SDKRT_OK) {
+        free(j);
+        return SDKRT_ERR;
+    }
+    return SDKRT_OK;
+}
+
 /* ---- streams ---- */
 
 struct sdkrt_jstream {
@@ -1412,6 +1457,26 @@ sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const
 static void json_payload_free(void *p)
 {
     json_decref(p);
+}
+
+void *sdkrt_json_payload_copy_(const void *payload, sdkrt_payload_free_fn free_fn,
+                               const json_t *raw)
+{
+    if (!payload)
+        return NULL;
+    if (free_fn == json_payload_free)
+        return json_incref((json_t *)payload);
+    if (free_fn != payload_free || !raw)
+        return NULL;
+    const sdkrt_jtype *t = ((const payload_head *)payload - 1)->type;
+    void *copy = payload_new(t);
+    sdkrt_error *e = NULL;
+    if (copy && sdkrt_json_decode(t, copy, raw, "$", &e) != SDKRT_OK) {
+        payload_free(copy);
+        copy = NULL;
+    }
+    sdkrt_error_free(e);
+    return copy;
 }
 
 /* A failure frame: the stream failed. The caller gets a StreamFailure DOMAIN error whose payload

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sdkrt/json.h"
 #include "sdkrt/loop.h"
 #include "sdkrt/sdkrt.h"
 #include "test_server.h"
@@ -27,8 +28,8 @@ static int handler(void *ud, const ts_request *req, ts_conn *c)
     if (strcmp(t, "/echo") == 0)
         return ts_respond(c, 201, "text/plain", req->body, req->body_len) == 0 ? 0 : -1;
     if (strncmp(t, "/flaky", 6) == 0) {
-        /* 503 with Retry-After on the first request of each connection index parity... no: on
-           the first request the server sees for this path (the query names a counter) */
+        /* 503 with Retry-After on the first request for this path (its last digit names a
+           counter), 200 after */
         static _Atomic int seen[8];
         int k = t[7] ? t[7] - '0' : 0;
         if (k < 0 || k > 7)
@@ -40,6 +41,10 @@ static int handler(void *ud, const ts_request *req, ts_conn *c)
         }
         return ts_respond(c, 200, "application/json", "{\"ok\":true}", 11) == 0 ? 0 : -1;
     }
+    if (strcmp(t, "/data") == 0)
+        return ts_respond(c, 200, "application/json", "{\"data\":\"hi\"}", 13) == 0 ? 0 : -1;
+    if (strcmp(t, "/gone") == 0)
+        return ts_respond(c, 404, "application/json", "\"gone\"", 6) == 0 ? 0 : -1;
     if (strcmp(t, "/busy") == 0) {
         ts_printf(c, "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 30\r\nContent-Length: "
                      "0\r\n\r\n");
@@ -372,6 +377,84 @@ START_TEST(no_loop_no_start)
 }
 END_TEST
 
+/* ---- typed calls ---- */
+
+static const sdkrt_jtype t_string = {
+    .kind = SDKRT_JK_STRING, .name = "string", .size = sizeof(char *)};
+static const sdkrt_jerror gone_errors[] = {{404, NULL, &t_string}};
+static const sdkrt_jop op_get = {.id = "t.get",
+                                 .status = 200,
+                                 .encoding = SDKRT_JENC_JSON,
+                                 .result = &t_string,
+                                 .unwrap = "data",
+                                 .errors = gone_errors,
+                                 .nerrors = 1};
+
+typedef struct typed {
+    int calls;
+    int status;
+    char value[32];
+    sdkrt_error *kept; /* a copy of the error the callback borrowed */
+} typed;
+
+static void on_typed(void *ud, void *out, int status, const sdkrt_error *err)
+{
+    typed *t = ud;
+    t->calls++;
+    t->status = status;
+    if (out) {
+        snprintf(t->value, sizeof t->value, "%s", *(char **)out);
+        sdkrt_json_value_free(&t_string, out);
+    }
+    if (err)
+        t->kept = sdkrt_error_copy(err);
+}
+
+START_TEST(typed_calls)
+{
+    fx f;
+    fx_open(&f, false, 1, 0);
+    typed ok = {0}, gone = {0};
+    sdkrt_request *req = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/data"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_json_call_async(f.c, req, NULL, &op_get, on_typed, &ok, &err), SDKRT_OK);
+    sdkrt_request_free(req);
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/gone"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_json_call_async(f.c, req, NULL, &op_get, on_typed, &gone, &err),
+                     SDKRT_OK);
+    sdkrt_request_free(req);
+    run(&f);
+    ck_assert_int_eq(ok.calls, 1);
+    ck_assert_int_eq(ok.status, 200);
+    ck_assert_str_eq(ok.value, "hi");
+    ck_assert_ptr_null(ok.kept);
+    /* the declared error, kept past the callback with its typed payload */
+    ck_assert_int_eq(gone.calls, 1);
+    ck_assert_int_eq(gone.status, 0);
+    ck_assert_ptr_nonnull(gone.kept);
+    ck_assert_int_eq(sdkrt_error_kind(gone.kept), SDKRT_ERROR_DOMAIN);
+    ck_assert_int_eq(sdkrt_error_status(gone.kept), 404);
+    ck_assert_str_eq(sdkrt_error_tag(gone.kept), "string");
+    ck_assert_ptr_nonnull(sdkrt_error_payload(gone.kept));
+    ck_assert_str_eq(*(char **)sdkrt_error_payload(gone.kept), "gone");
+    ck_assert_ptr_nonnull(sdkrt_error_raw_payload(gone.kept));
+    sdkrt_error_free(gone.kept);
+    /* the blocking twin gives the same */
+    void *out = NULL;
+    int status = -1;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/gone"), SDKRT_OK);
+    ck_assert_int_eq(sdkrt_json_call_status(f.c, req, NULL, &op_get, &out, &status, &err),
+                     SDKRT_ERR);
+    ck_assert_int_eq(status, 0);
+    ck_assert_str_eq(*(char **)sdkrt_error_payload(err), "gone");
+    sdkrt_error_free(err);
+    sdkrt_request_free(req);
+    ck_assert_ptr_null(sdkrt_error_copy(NULL));
+    fx_close(&f);
+}
+END_TEST
+
 /* ---- timers ---- */
 
 typedef struct order {
@@ -611,6 +694,7 @@ static Suite *suite(void)
     tcase_add_test(tc, many_concurrent_calls);
     tcase_add_test(tc, response_cap);
     tcase_add_test(tc, no_loop_no_start);
+    tcase_add_test(tc, typed_calls);
     tcase_add_test(tc, timers_in_order_and_cancelled);
     tcase_add_test(tc, stop_returns);
     tcase_add_test(tc, adapted_loop);

@@ -243,6 +243,18 @@ sdkrt_status sdkrt_json_call(sdkrt_client *client, const sdkrt_request *req,
 sdkrt_status sdkrt_json_call_status(sdkrt_client *client, const sdkrt_request *req,
                                     const sdkrt_call_options *call, const sdkrt_jop *op, void **out,
                                     int *status, sdkrt_error **err);
+/* What an asynchronous typed call reports: exactly what sdkrt_json_call_status gives. out is new
+ * (the callback owns it, as sdkrt_json_call's *out; NULL on failure or for NONE), status the
+ * success status (0 otherwise), err borrowed until the callback returns (NULL on success;
+ * sdkrt_error_copy keeps it). */
+typedef void (*sdkrt_json_done_fn)(void *userdata, void *out, int status, const sdkrt_error *err);
+/* sdkrt_json_call_status on the client's loop (sdkrt/loop.h): started at once, finished by done
+ * on the loop thread, exactly once. req and call are copied (call's cancel token stays borrowed
+ * until done runs); op is borrowed until then. SDKRT_ERR only when the call cannot start (no
+ * loop in the client's options, a bad request, out of memory): then done never runs. */
+sdkrt_status sdkrt_json_call_async(sdkrt_client *client, const sdkrt_request *req,
+                                   const sdkrt_call_options *call, const sdkrt_jop *op,
+                                   sdkrt_json_done_fn done, void *userdata, sdkrt_error **err);
 /* The mapping half of sdkrt_json_call, for a response already received (resp borrowed). */
 sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp, void **out,
                                  sdkrt_error **err);
