@@ -4,6 +4,7 @@
 #include "internal.h"
 #include "sdkrt/loop.h"
 #include "jdecode.h"
+#include "stream_core.h"
 #include "sdkrt/wire.h"
 
 #include <ctype.h>
@@ -1421,37 +1422,51 @@ sdkrt_status sdkrt_json_call_async(sdkrt_client *client, const sdkrt_request *re
 
 /* ---- streams ---- */
 
-struct sdkrt_jstream {
-    const sdkrt_jop *op;
-    sdkrt_stream *stream;
-    void *item; /* storage of op->item, holding the last item */
-    bool have_item;
-    bool ended;
-    json_t *poison_json;       /* the last poison event's JSON, released by the next call */
-    sdkrt_error *poison_error; /* and why it did not decode */
-};
+/* The typed core (stream_core.h): one SSE event in, an item, a poison item, a failure or the end
+ * out, whoever reads the bytes. */
 
-sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const sdkrt_request *req,
-                                const sdkrt_call_options *call, const sdkrt_jop *op,
-                                sdkrt_error **err)
+sdkrt_status sdkrt_jcore_init_(sdkrt_jcore_ *c, const sdkrt_jop *op, sdkrt_error **err)
 {
-    *out = NULL;
-    sdkrt_jstream *s = calloc(1, sizeof *s);
-    if (!s)
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    c->item = sdkrt_json_value_new(op->item);
+    if (!c->item)
         return oom(err);
-    s->op = op;
-    s->item = sdkrt_json_value_new(op->item);
-    if (!s->item) {
-        free(s);
-        return oom(err);
-    }
-    if (sdkrt_client_stream(client, req, call, &s->stream, err) != SDKRT_OK) {
-        free(s->item);
-        free(s);
-        return SDKRT_ERR;
-    }
-    *out = s;
     return SDKRT_OK;
+}
+
+void sdkrt_jcore_release_(sdkrt_jcore_ *c)
+{
+    if (c->have_item) {
+        sdkrt_json_cleanup(c->op->item, c->item);
+        c->have_item = false;
+    }
+    json_decref(c->poison_json);
+    c->poison_json = NULL;
+    sdkrt_error_clear(&c->poison_error);
+}
+
+void sdkrt_jcore_cleanup_(sdkrt_jcore_ *c)
+{
+    if (!c->op)
+        return;
+    sdkrt_jcore_release_(c);
+    sdkrt_json_value_free(c->op->item, c->item);
+    c->item = NULL;
+    c->op = NULL;
+}
+
+void sdkrt_jcore_stream_error_(const sdkrt_jcore_ *c, sdkrt_error *e, sdkrt_error **err)
+{
+    if (e && sdkrt_error_reason(e) == SDKRT_REASON_UNEXPECTED_STATUS) {
+        size_t len = 0;
+        const char *body = sdkrt_error_body(e, &len);
+        sdkrt_json_error_response(c->op, sdkrt_error_status(e), sdkrt_error_content_type(e), body,
+                                  len, err);
+        sdkrt_error_free(e);
+    } else {
+        sdkrt_error_propagate(err, e);
+    }
 }
 
 static void json_payload_free(void *p)
@@ -1485,7 +1500,7 @@ void *sdkrt_json_payload_copy_(const void *payload, sdkrt_payload_free_fn free_f
  * contract does not declare) still is the stream's failure: the payload is NULL, the raw JSON
  * stays reachable and the message says why it did not decode. Data that is not JSON at all is
  * MALFORMED_RESPONSE. */
-static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *ev,
+static sdkrt_status stream_failure(const sdkrt_jcore_ *s, const sdkrt_stream_event *ev, int status,
                                    sdkrt_error **err)
 {
     const sdkrt_jop *op = s->op;
@@ -1544,8 +1559,8 @@ static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *e
              why ? " (a cause the contract does not declare: " : "",
              why ? sdkrt_error_message(why) : "", why ? ")" : "");
     /* The payload is stolen, also on failure. */
-    if (sdkrt_error_new_domain(&e, sdkrt_stream_status(s->stream), SDKRT_JSTREAM_FAILURE_TAG,
-                               payload, free_fn, msg) == SDKRT_OK)
+    if (sdkrt_error_new_domain(&e, status, SDKRT_JSTREAM_FAILURE_TAG, payload, free_fn, msg) ==
+        SDKRT_OK)
         sdkrt_error_set_raw_payload(e, json_incref(j));
 done:
     free(defect);
@@ -1558,7 +1573,7 @@ done:
 /* An event's data straight into s->item, read where the SSE parser holds it (no copy). When the
  * contract says the data is a JSON string of the item and a string comes, its content is
  * decoded; every other case of that rule, and every refusal, is left to the tree way. */
-static sdkrt_jd_result_ decode_event_fast(sdkrt_jstream *s, const sdkrt_stream_event *ev)
+static sdkrt_jd_result_ decode_event_fast(sdkrt_jcore_ *s, const sdkrt_stream_event *ev)
 {
     const sdkrt_jtype *t = s->op->item;
     size_t i = 0;
@@ -1579,7 +1594,7 @@ static sdkrt_jd_result_ decode_event_fast(sdkrt_jstream *s, const sdkrt_stream_e
 
 /* The stream's data is the item's JSON, or a JSON string holding it (the contract's encoded
  * projection): the value to decode, a new reference, or NULL when the data is not JSON. */
-static json_t *event_json(const sdkrt_jstream *s, const sdkrt_stream_event *ev, json_error_t *jerr)
+static json_t *event_json(const sdkrt_jcore_ *s, const sdkrt_stream_event *ev, json_error_t *jerr)
 {
     json_t *j = json_loadb(ev->data, ev->data_len, SDKRT_JSON_LOAD_FLAGS, jerr);
     if (j && s->op->item_encoded && json_is_string(j) && s->op->item->kind != SDKRT_JK_STRING &&
@@ -1594,6 +1609,90 @@ static json_t *event_json(const sdkrt_jstream *s, const sdkrt_stream_event *ev, 
     return j;
 }
 
+sdkrt_jc_result_ sdkrt_jcore_event_(sdkrt_jcore_ *s, const sdkrt_stream_event *ev, int status,
+                                    const void **item, sdkrt_jstream_poison *poison,
+                                    sdkrt_error **err)
+{
+    s->error_final = false;
+    if (s->op->failure_event && ev->event && strcmp(ev->event, s->op->failure_event) == 0) {
+        s->error_final = true;
+        stream_failure(s, ev, status, err);
+        return SDKRT_JC_ERROR;
+    }
+    if (ev->data_len == 0)
+        return SDKRT_JC_SKIP; /* an empty event carries no item */
+    if (ev->data_len == 6 && memcmp(ev->data, "[DONE]", 6) == 0)
+        return SDKRT_JC_END; /* OpenAI's end of stream (and its imitators'): never JSON */
+    switch (decode_event_fast(s, ev)) {
+    case SDKRT_JD_OK_:
+        s->have_item = true;
+        *item = s->item;
+        return SDKRT_JC_ITEM;
+    case SDKRT_JD_OOM_:
+        oom(err);
+        return SDKRT_JC_ERROR;
+    case SDKRT_JD_MALFORMED_:
+        break; /* the tree way below says why */
+    }
+    json_error_t jerr;
+    sdkrt_error *why = NULL;
+    json_t *j = event_json(s, ev, &jerr);
+    sdkrt_status st = SDKRT_ERR;
+    if (!j)
+        sdkrt_error_set(&why, SDKRT_REASON_MALFORMED_RESPONSE,
+                        "%s: event data is not JSON (line %d column %d: %s)", s->op->id, jerr.line,
+                        jerr.column, jerr.text);
+    else
+        st = sdkrt_json_decode(s->op->item, s->item, j, "$", &why);
+    if (st == SDKRT_OK) {
+        json_decref(j);
+        s->have_item = true;
+        *item = s->item;
+        return SDKRT_JC_ITEM;
+    }
+    if (!poison || sdkrt_error_reason(why) == SDKRT_REASON_OUT_OF_MEMORY) {
+        json_decref(j);
+        s->error_final = !poison; /* strict: a stream that cannot be read ends */
+        sdkrt_error_propagate(err, why);
+        return SDKRT_JC_ERROR;
+    }
+    s->poison_json = j;
+    s->poison_error = why;
+    poison->data = ev->data;
+    poison->data_len = ev->data_len;
+    poison->json = j;
+    poison->error = why;
+    return SDKRT_JC_POISON;
+}
+
+/* The blocking typed stream: the raw blocking stream read through the typed core. */
+struct sdkrt_jstream {
+    sdkrt_jcore_ core;
+    sdkrt_stream *stream;
+    bool ended;
+};
+
+sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const sdkrt_request *req,
+                                const sdkrt_call_options *call, const sdkrt_jop *op,
+                                sdkrt_error **err)
+{
+    *out = NULL;
+    sdkrt_jstream *s = calloc(1, sizeof *s);
+    if (!s)
+        return oom(err);
+    if (sdkrt_jcore_init_(&s->core, op, err) != SDKRT_OK) {
+        free(s);
+        return SDKRT_ERR;
+    }
+    if (sdkrt_client_stream(client, req, call, &s->stream, err) != SDKRT_OK) {
+        sdkrt_jcore_cleanup_(&s->core);
+        free(s);
+        return SDKRT_ERR;
+    }
+    *out = s;
+    return SDKRT_OK;
+}
+
 /* One step of a typed stream. poison NULL: strict (an undecodable event ends the stream). */
 static sdkrt_stream_result jstream_step(sdkrt_jstream *s, const void **item,
                                         sdkrt_jstream_poison *poison, sdkrt_error **err)
@@ -1603,13 +1702,7 @@ static sdkrt_stream_result jstream_step(sdkrt_jstream *s, const void **item,
     if (!s)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "stream is NULL"),
                SDKRT_STREAM_ERROR;
-    if (s->have_item) {
-        sdkrt_json_cleanup(s->op->item, s->item);
-        s->have_item = false;
-    }
-    json_decref(s->poison_json);
-    s->poison_json = NULL;
-    sdkrt_error_clear(&s->poison_error);
+    sdkrt_jcore_release_(&s->core);
     if (s->ended)
         return SDKRT_STREAM_END;
     for (;;) {
@@ -1621,78 +1714,35 @@ static sdkrt_stream_result jstream_step(sdkrt_jstream *s, const void **item,
             return r;
         }
         if (r == SDKRT_STREAM_ERROR) {
-            if (e && sdkrt_error_reason(e) == SDKRT_REASON_UNEXPECTED_STATUS) {
-                size_t len = 0;
-                const char *body = sdkrt_error_body(e, &len);
-                sdkrt_json_error_response(s->op, sdkrt_error_status(e), sdkrt_error_content_type(e),
-                                          body, len, err);
-                sdkrt_error_free(e);
-            } else {
-                sdkrt_error_propagate(err, e);
-            }
+            sdkrt_jcore_stream_error_(&s->core, e, err);
             return r;
         }
-        if (s->op->failure_event && ev.event && strcmp(ev.event, s->op->failure_event) == 0) {
-            s->ended = true;
-            stream_failure(s, &ev, err);
-            return SDKRT_STREAM_ERROR;
-        }
-        if (ev.data_len == 0)
-            continue; /* an empty event carries no item */
-        if (ev.data_len == 6 && memcmp(ev.data, "[DONE]", 6) == 0) {
-            /* OpenAI's end of stream (and its imitators'): never JSON, never an item */
+        const void *it = NULL;
+        switch (
+            sdkrt_jcore_event_(&s->core, &ev, sdkrt_stream_status(s->stream), &it, poison, &e)) {
+        case SDKRT_JC_SKIP:
+            continue;
+        case SDKRT_JC_END:
             s->ended = true;
             return SDKRT_STREAM_END;
-        }
-        switch (decode_event_fast(s, &ev)) {
-        case SDKRT_JD_OK_:
-            s->have_item = true;
+        case SDKRT_JC_ITEM:
             if (item)
-                *item = s->item;
+                *item = it;
             return SDKRT_STREAM_EVENT;
-        case SDKRT_JD_OOM_:
-            oom(err);
-            return SDKRT_STREAM_ERROR;
-        case SDKRT_JD_MALFORMED_:
-            break; /* the tree way below says why */
-        }
-        json_error_t jerr;
-        sdkrt_error *why = NULL;
-        json_t *j = event_json(s, &ev, &jerr);
-        sdkrt_status st = SDKRT_ERR;
-        if (!j)
-            sdkrt_error_set(&why, SDKRT_REASON_MALFORMED_RESPONSE,
-                            "%s: event data is not JSON (line %d column %d: %s)", s->op->id,
-                            jerr.line, jerr.column, jerr.text);
-        else
-            st = sdkrt_json_decode(s->op->item, s->item, j, "$", &why);
-        if (st == SDKRT_OK) {
-            json_decref(j);
-            s->have_item = true;
-            if (item)
-                *item = s->item;
-            return SDKRT_STREAM_EVENT;
-        }
-        if (!poison || sdkrt_error_reason(why) == SDKRT_REASON_OUT_OF_MEMORY) {
-            json_decref(j);
-            if (!poison)
-                s->ended = true; /* strict: a stream that cannot be read ends */
-            sdkrt_error_propagate(err, why);
+        case SDKRT_JC_POISON:
+            return SDKRT_STREAM_POISON;
+        case SDKRT_JC_ERROR:
+            if (s->core.error_final)
+                s->ended = true;
+            sdkrt_error_propagate(err, e);
             return SDKRT_STREAM_ERROR;
         }
-        s->poison_json = j;
-        s->poison_error = why;
-        poison->data = ev.data;
-        poison->data_len = ev.data_len;
-        poison->json = j;
-        poison->error = why;
-        return SDKRT_STREAM_POISON;
     }
 }
 
 const sdkrt_jtype *sdkrt_jstream_item_type_(const sdkrt_jstream *s)
 {
-    return s ? s->op->item : NULL;
+    return s ? s->core.op->item : NULL;
 }
 
 sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err)
@@ -1715,9 +1765,7 @@ void sdkrt_jstream_close(sdkrt_jstream *s)
     if (!s)
         return;
     sdkrt_stream_close(s->stream);
-    sdkrt_json_value_free(s->op->item, s->item);
-    json_decref(s->poison_json);
-    sdkrt_error_free(s->poison_error);
+    sdkrt_jcore_cleanup_(&s->core);
     free(s);
 }
 

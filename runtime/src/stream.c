@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "exchange.h"
-#include "sdkrt/sse.h"
+#include "stream_core.h"
 
 enum stream_state { STREAM_COLD, STREAM_OPEN, STREAM_ENDED, STREAM_FAILED };
 
@@ -20,7 +20,8 @@ struct sdkrt_stream {
     sdkrt_response *head;
     sdkrt_body_reader reader;
     bool reader_open;
-    sdkrt_sse_parser *parser;
+    sdkrt_sse_core_ core; /* bytes -> events (stream_core.c), once the head is accepted */
+    bool core_open;
     sdkrt_error *failure; /* repeated (as a copy) by every call after a failure */
     char buf[16384];      /* an error body being read */
 };
@@ -54,8 +55,10 @@ static void stream_release(sdkrt_stream *s)
         s->reader.ops->close(s->reader.self);
         s->reader_open = false;
     }
-    sdkrt_sse_parser_free(s->parser);
-    s->parser = NULL;
+    if (s->core_open) {
+        sdkrt_sse_core_cleanup_(&s->core);
+        s->core_open = false;
+    }
 }
 
 /* Finish the stream with e (stolen; NULL only if the transport failed without one): keep it to
@@ -120,55 +123,16 @@ static sdkrt_stream_result stream_connect(sdkrt_stream *s, sdkrt_error **err)
     sdkrt_response_set_origin_(s->head, s->p.method, s->p.shown_url);
     if (sdkrt_prepared_notify_(&s->p, s->head, &e) != SDKRT_OK)
         return stream_fail(s, e, err);
-    int status = sdkrt_response_status(s->head);
-    const char *ct = sdkrt_response_content_type(s->head);
-    if (status < 200 || status > 299 || !ct || strcmp(ct, "text/event-stream") != 0) {
+    if (!sdkrt_sse_head_ok_(s->head)) {
         read_error_body(s);
-        if (status < 200 || status > 299)
-            sdkrt_error_unexpected_status(&e, s->head);
-        else
-            sdkrt_error_set(&e, SDKRT_REASON_UNSUPPORTED_CONTENT_TYPE,
-                            "%s %s: HTTP %d: expected text/event-stream, got %s", s->p.method,
-                            s->p.shown_url, status, ct ? ct : "no content type");
-        if (status >= 200 && status <= 299) {
-            size_t len = 0;
-            const char *body = sdkrt_response_body(s->head, &len);
-            sdkrt_error_set_status(e, status);
-            sdkrt_error_set_content_type(e, ct);
-            sdkrt_error_set_body(e, body, len);
-        }
-        return stream_fail(s, e, err);
+        return stream_fail(s, sdkrt_sse_head_error_(s->head, s->p.method, s->p.shown_url), err);
     }
-    sdkrt_sse_options so = SDKRT_SSE_OPTIONS_INIT;
-    so.max_event_bytes = s->client->max_event_bytes;
-    so.max_line_bytes = s->client->max_event_bytes;
-    if (sdkrt_sse_parser_new(&s->parser, &so) != SDKRT_SSE_OK)
-        return stream_failf(s, err, SDKRT_REASON_OUT_OF_MEMORY,
-                            "could not create the event parser (out of memory or cap too small)");
+    if (sdkrt_sse_core_init_(&s->core, s->client->max_event_bytes, s->p.method, s->p.shown_url,
+                             s->head, &e) != SDKRT_OK)
+        return stream_fail(s, e, err);
+    s->core_open = true;
     s->state = STREAM_OPEN;
     return SDKRT_STREAM_EVENT;
-}
-
-static sdkrt_stream_result sse_failed(sdkrt_stream *s, sdkrt_error **err)
-{
-    sdkrt_sse_errcode code = sdkrt_sse_error(s->parser);
-    sdkrt_reason reason = code == SDKRT_SSE_ERR_OUT_OF_MEMORY ? SDKRT_REASON_OUT_OF_MEMORY
-                                                              : SDKRT_REASON_EVENT_TOO_LARGE;
-    char what[512];
-    snprintf(what, sizeof what, "event stream: %s: %.300s (limit %zu bytes)",
-             sdkrt_sse_errcode_name(code), sdkrt_sse_error_message(s->parser),
-             s->client->max_event_bytes);
-    return stream_failf(s, err, reason, what);
-}
-
-static void fill_event(sdkrt_stream_event *out, const sdkrt_sse_event *ev)
-{
-    out->event = ev->event;
-    out->data = ev->data;
-    out->data_len = ev->data_len;
-    out->id = ev->id ? ev->id : "";
-    out->has_id = ev->has_id != 0;
-    out->retry = (long)ev->retry;
 }
 
 sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event, sdkrt_error **err)
@@ -184,22 +148,20 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event
     if (s->state == STREAM_COLD && stream_connect(s, err) != SDKRT_STREAM_EVENT)
         return SDKRT_STREAM_ERROR;
     for (;;) {
-        sdkrt_sse_event ev;
-        sdkrt_sse_status r = sdkrt_sse_next(s->parser, &ev);
-        if (r == SDKRT_SSE_EVENT) {
-            fill_event(event, &ev);
+        sdkrt_error *e = NULL;
+        sdkrt_sc_result_ r = sdkrt_sse_core_next_(&s->core, event, &e);
+        if (r == SDKRT_SC_EVENT)
             return SDKRT_STREAM_EVENT;
-        }
-        if (r == SDKRT_SSE_ERROR)
-            return sse_failed(s, err);
+        if (r == SDKRT_SC_ERROR)
+            return stream_fail(s, e, err);
         if (sdkrt_cancel_is_triggered(s->p.treq.cancel))
             return stream_failf(s, err, SDKRT_REASON_CANCELLED, "cancelled");
         /* Read straight into the parser's input buffer: no copy between reader and parser. */
         size_t n = 0, room = 0;
         void *into = NULL;
-        sdkrt_error *e = NULL;
-        if (sdkrt_sse_feed_buffer(s->parser, STREAM_READ_BYTES, &into, &room) != SDKRT_SSE_OK)
-            return sse_failed(s, err);
+        if (sdkrt_sse_core_buffer_(&s->core, STREAM_READ_BYTES, &into, &room, &e) !=
+            SDKRT_SC_NEED_MORE)
+            return stream_fail(s, e, err);
         if (room > 4 * STREAM_READ_BYTES)
             room = 4 * STREAM_READ_BYTES;
         if (s->reader.ops->read(s->reader.self, into, room, &n, &e) != SDKRT_OK) {
@@ -207,22 +169,17 @@ sdkrt_stream_result sdkrt_stream_next(sdkrt_stream *s, sdkrt_stream_event *event
             return stream_fail(s, e, err);
         }
         if (n == 0) {
-            sdkrt_sse_status fin = sdkrt_sse_finish(s->parser, &ev);
-            if (fin == SDKRT_SSE_EVENT) {
-                fill_event(event, &ev);
+            r = sdkrt_sse_core_finish_(&s->core, event, &e);
+            if (r == SDKRT_SC_EVENT)
                 return SDKRT_STREAM_EVENT;
-            }
-            if (fin == SDKRT_SSE_ERROR)
-                return sse_failed(s, err);
-            if (fin != SDKRT_SSE_END)
-                return stream_failf(s, err, SDKRT_REASON_TRANSPORT,
-                                    "connection closed in the middle of an event");
+            if (r == SDKRT_SC_ERROR)
+                return stream_fail(s, e, err);
             s->state = STREAM_ENDED;
             stream_release(s);
             return SDKRT_STREAM_END;
         }
-        if (sdkrt_sse_feed_commit(s->parser, n) != SDKRT_SSE_OK)
-            return sse_failed(s, err);
+        if (sdkrt_sse_core_commit_(&s->core, n, &e) != SDKRT_SC_NEED_MORE)
+            return stream_fail(s, e, err);
     }
 }
 

@@ -34,6 +34,7 @@
 
 #include "sdkrt/client.h"
 #include "sdkrt/error.h"
+#include "sdkrt/loop.h"
 #include "sdkrt/request.h"
 
 #ifdef __cplusplus
@@ -296,6 +297,23 @@ sdkrt_stream_result sdkrt_jstream_next_poison(sdkrt_jstream *s, const void **ite
                                               sdkrt_jstream_poison *poison, sdkrt_error **err);
 /* Release (closes the connection). NULL is a no-op. */
 void sdkrt_jstream_close(sdkrt_jstream *s);
+
+/* The asynchronous typed stream on the client's loop (sdkrt_client_options.loop): what
+ * sdkrt_jstream_next yields, delivered to handlers on the loop thread. on_item gets each item
+ * (borrowed for the callback); on_poison, when set, each event that does not decode
+ * (sdkrt_jstream_poison) and the stream goes on, else such an event ends it with
+ * MALFORMED_RESPONSE; on_end runs once: NULL after the last item (the server closed at an event
+ * boundary, or "[DONE]"), else the declared DOMAIN error of a non-2xx status, the StreamFailure
+ * of a failure frame, TRANSPORT (a cut, also in the middle of an event), TIMEOUT (the head
+ * timeout; the idle timeout: no byte for that long, pauses excepted), CANCELLED (the call's or the
+ * client's token, sdkrt_async_stream_cancel, the loop freed). req and call are copied (call's
+ * cancel token stays borrowed), handlers copied, op borrowed (static). *out is borrowed until
+ * on_end returns (then freed by the runtime); may be NULL. SDKRT_ERR only when it cannot start
+ * (no loop, bad request or options, out of memory): then no handler runs. Loop thread only. */
+sdkrt_status sdkrt_jstream_start(sdkrt_async_stream **out, sdkrt_client *client,
+                                 const sdkrt_request *req, const sdkrt_call_options *call,
+                                 const sdkrt_jop *op, const sdkrt_stream_handlers *handlers,
+                                 void *userdata, sdkrt_error **err);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop
