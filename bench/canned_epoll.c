@@ -10,8 +10,9 @@
  *                                        stream is held (head sent, no event) in the group named
  *                                        by {id} up to its last '_' until the group's release, so
  *                                        that a client's streams are all open before any event
- *                                        flows; events then go out round-robin, one per stream
- *                                        per round (streams not held start at once).
+ *                                        flows (a held stream's body starts with the comment
+ *                                        ": opened"); events then go out round-robin, one per
+ *                                        stream per round (streams not held start at once).
  *   GET /bench/release?group=G           start the held streams of group G: {"released":K}.
  *   GET /bench/stats                     {"accepts":A,"requests":R,"open":O,"api_connections":
  *                                        C,"api_requests":Q}: connections accepted, requests
@@ -251,9 +252,12 @@ static int start_stream(server *s, conn *c, const char *session)
         }
         c->group = g;
     }
-    struct iovec iov = {(void *)head, sizeof head - 1};
+    /* A held stream opens with an SSE comment, as servers that hold streams open do: a client
+     * that reports a stream open at its first body bytes sees it open too. */
+    static const char opened[] = "a\r\n: opened\n\n\r\n";
+    struct iovec iov[2] = {{(void *)head, sizeof head - 1}, {(void *)opened, sizeof opened - 1}};
     c->state = C_HEAD;
-    if (conn_send(s, c, &iov, 1) != 0)
+    if (conn_send(s, c, iov, c->group ? 2 : 1) != 0)
         return -1;
     if (!c->out)
         stream_head_sent(s, c);

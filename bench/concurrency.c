@@ -7,8 +7,10 @@
  *   bench_concurrency unary-threads BASE N             N threads, one oc_session_list each, all
  *       started together.
  *   bench_concurrency streams-async BASE N PER TAG     the async SDK: N oc_session_events_start
- *       on one built-in loop (oc_loop_run) on the main thread, one client.
- *   bench_concurrency unary-async BASE N               N oc_session_list_page_async at once.
+ *       on one built-in loop (sdkrt_loop_run) on the main thread, one client (api=oc; api=sdkrt:
+ *       the runtime's sdkrt_jstream_start with the SDK's types, see BENCH_ASYNC below).
+ *   bench_concurrency unary-async BASE N               N oc_session_list_page_async at once
+ *       (api=sdkrt: sdkrt_json_call_async).
  *   bench_concurrency modes                            the modes this build has (the async ones
  *       when the generated SDK has its async forms).
  * A stream counts as open when its response head arrived (oc_call_options.on_response). Prints
@@ -245,21 +247,26 @@ static void raise_nofile(void)
 }
 
 #ifdef BENCH_ASYNC
-/* ---- the async SDK: every stream or call on one loop, on this thread ---- */
+/* ---- the async SDK: every stream or call on one loop, on this thread ----
+ * BENCH_ASYNC 1: the generated async forms (oc_session_events_start,
+ * oc_session_list_page_async); 2: while the generated SDK has none yet, the runtime's forms they
+ * wrap (sdkrt_jstream_start, sdkrt_json_call_async) with the generated SDK's own types and the
+ * same operation descriptions. */
+#include "sdkrt/loop.h"
 
 typedef struct astream {
     run *r;
     long got;
 } astream;
 
-static oc_loop *g_loop; /* the loop of the one run a process does */
-static long g_left;     /* streams or calls still going */
+static sdkrt_loop *g_loop; /* the loop of the one run a process does */
+static long g_left;        /* streams or calls still going */
 static const char *g_base;
 
 static void finished(void)
 {
     if (--g_left == 0)
-        oc_loop_stop(g_loop);
+        sdkrt_loop_stop(g_loop);
 }
 
 /* On a loop timer, not inside libcurl's header callback: the one blocking request of a run. */
@@ -278,75 +285,167 @@ static void on_async_head(void *userdata, int status, const sdkrt_header *header
     if (status != 200 || ++r->opened_loop < r->n)
         return;
     open_phase_end(r);
-    oc_error *err = NULL;
+    sdkrt_error *err = NULL;
     if (sdkrt_loop_timer_start(NULL, g_loop, 0, release_now, r, &err) != SDKRT_OK) {
         report_error("loop timer", err);
         exit(1);
     }
 }
 
-static void on_event(void *userdata, const oc_session_durable_event *item)
+static void stream_item(void *userdata)
 {
-    (void)item;
     ((astream *)userdata)->got++;
 }
 
-static void on_end(void *userdata, const oc_error *err)
+static void stream_end(void *userdata, const sdkrt_error *err)
 {
     astream *a = userdata;
     if (err)
-        fprintf(stderr, "bench_concurrency: stream: %s\n", oc_error_message(err));
+        fprintf(stderr, "bench_concurrency: stream: %s\n", sdkrt_error_message(err));
     if (err || a->got != a->r->per)
         atomic_fetch_add(&a->r->failed, 1);
     atomic_fetch_add(&a->r->events, a->got);
     finished();
 }
 
-static void on_page(void *userdata, oc_session_list_page *page, const oc_error *err)
+static void call_done(run *r, size_t count, const sdkrt_error *err)
 {
-    run *r = userdata;
     if (err)
-        fprintf(stderr, "bench_concurrency: session_list: %s\n", oc_error_message(err));
-    if (!page || page->count != 100)
+        fprintf(stderr, "bench_concurrency: session_list: %s\n", sdkrt_error_message(err));
+    if (err || count != 100)
         atomic_fetch_add(&r->failed, 1);
-    oc_session_list_page_free(page);
     atomic_fetch_add(&r->events, 1);
     if (++r->opened_loop == r->n)
         open_phase_end(r);
     finished();
 }
 
+#if BENCH_ASYNC == 1
+#define ASYNC_API "oc"
+static void on_event(void *userdata, const oc_session_durable_event *item)
+{
+    (void)item;
+    stream_item(userdata);
+}
+
+static void on_page(void *userdata, oc_session_list_page *page, const oc_error *err)
+{
+    call_done(userdata, page ? page->count : 0, err);
+    oc_session_list_page_free(page);
+}
+
+static sdkrt_status start_stream(run *r, const oc_call_options *call, astream *a, sdkrt_error **err)
+{
+    oc_session_events_request req = {0};
+    req.session_id.value = r->session;
+    oc_session_events_handlers h = {on_event, NULL, NULL, stream_end};
+    return oc_session_events_start(NULL, r->client, &req, call, &h, a, err);
+}
+
+static sdkrt_status start_call(run *r, sdkrt_error **err)
+{
+    oc_session_list_request list = {0};
+    list.has_limit = true;
+    list.limit = 100;
+    return oc_session_list_page_async(r->client, &list, NULL, on_page, r, err);
+}
+#else
+#define ASYNC_API "sdkrt"
+/* What generated/opencode/src/ops.c describes for v2.session.events and v2.session.list (declared
+ * errors left out: none is sent here). */
+static const sdkrt_jop events_op = {"v2.session.events",
+                                    200,
+                                    SDKRT_JENC_SSE,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    0,
+                                    &oc__j_session_durable_event,
+                                    true,
+                                    "effect/httpapi/stream/failure",
+                                    NULL,
+                                    NULL,
+                                    0};
+static const sdkrt_jop list_op = {"v2.session.list",
+                                  200,
+                                  SDKRT_JENC_JSON,
+                                  &oc__j_sessions_response,
+                                  NULL,
+                                  NULL,
+                                  0,
+                                  NULL,
+                                  false,
+                                  NULL,
+                                  NULL,
+                                  NULL,
+                                  0};
+
+static void on_event(void *userdata, const void *item)
+{
+    (void)item;
+    stream_item(userdata);
+}
+
+static void on_list(void *userdata, void *out, int status, const sdkrt_error *err)
+{
+    (void)status;
+    oc_sessions_response *page = out;
+    call_done(userdata, page ? page->data.count : 0, err);
+    if (page)
+        oc_sessions_response_free(page);
+}
+
+static sdkrt_status start_stream(run *r, const oc_call_options *call, astream *a, sdkrt_error **err)
+{
+    sdkrt_request *req = NULL;
+    sdkrt_status st = sdkrt_request_new(&req, "GET", "/api/session/{sessionID}/event");
+    if (st == SDKRT_OK)
+        st = sdkrt_request_set_path_param(req, "sessionID", r->session);
+    sdkrt_stream_handlers h = {on_event, NULL, NULL, stream_end};
+    if (st == SDKRT_OK)
+        st = sdkrt_jstream_start(NULL, r->client, req, call, &events_op, &h, a, err);
+    sdkrt_request_free(req);
+    return st;
+}
+
+static sdkrt_status start_call(run *r, sdkrt_error **err)
+{
+    sdkrt_request *req = NULL;
+    sdkrt_status st = sdkrt_request_new(&req, "GET", "/api/session");
+    if (st == SDKRT_OK)
+        st = sdkrt_request_set_query(req, "limit", "100");
+    if (st == SDKRT_OK)
+        st = sdkrt_json_call_async(r->client, req, NULL, &list_op, on_list, r, err);
+    sdkrt_request_free(req);
+    return st;
+}
+#endif
+
 static int run_async(run *r, int streams)
 {
     astream *each = streams ? calloc((size_t)r->n, sizeof *each) : NULL;
     if (streams && !each)
         return -1;
-    oc_error *err = NULL;
-    oc_session_events_request req = {0};
-    req.session_id.value = r->session;
+    sdkrt_error *err = NULL;
     oc_call_options call = OC_CALL_OPTIONS_INIT;
     call.on_response = on_async_head;
     call.userdata = r;
-    oc_session_events_handlers h = {on_event, NULL, NULL, on_end};
-    oc_session_list_request list = {0};
-    list.has_limit = true;
-    list.limit = 100;
     g_left = r->n;
     r->t0 = now();
     for (long i = 0; i < r->n; i++) {
-        oc_status st;
+        sdkrt_status st;
         if (streams) {
             each[i].r = r;
-            st = oc_session_events_start(NULL, r->client, &req, &call, &h, &each[i], &err);
+            st = start_stream(r, &call, &each[i], &err);
         } else {
-            st = oc_session_list_page_async(r->client, &list, NULL, on_page, r, &err);
+            st = start_call(r, &err);
         }
-        if (st != OC_OK) {
-            report_error(streams ? "session_events_start" : "session_list_page_async", err);
+        if (st != SDKRT_OK) {
+            report_error(streams ? "stream start" : "async call", err);
             exit(1);
         }
     }
-    if (oc_loop_run(g_loop, &err) != OC_OK) {
+    if (sdkrt_loop_run(g_loop, &err) != SDKRT_OK) {
         report_error("loop_run", err);
         exit(1);
     }
@@ -400,7 +499,7 @@ int main(int argc, char **argv)
     opts.base_url = argv[2];
     oc_error *err = NULL;
 #ifdef BENCH_ASYNC
-    if (async && oc_loop_new(&g_loop, &err) != OC_OK) {
+    if (async && sdkrt_loop_new(&g_loop, &err) != SDKRT_OK) {
         report_error("loop_new", err);
         return 1;
     }
@@ -430,7 +529,7 @@ int main(int argc, char **argv)
     long rss_peak = status_kib("VmHWM");
     oc_client_free(r->client);
 #ifdef BENCH_ASYNC
-    oc_loop_free(g_loop);
+    sdkrt_loop_free(g_loop);
 #endif
     oc_global_cleanup();
     long failed = atomic_load(&r->failed);
@@ -440,9 +539,14 @@ int main(int argc, char **argv)
                 streams ? "streams" : "calls");
         return 1;
     }
-    printf("mode=%s n=%ld events=%ld open_s=%.4f cpu_open_s=%.4f "
+    const char *api = "oc";
+#ifdef BENCH_ASYNC
+    if (async)
+        api = ASYNC_API;
+#endif
+    printf("mode=%s api=%s n=%ld events=%ld open_s=%.4f cpu_open_s=%.4f "
            "cpu_events_s=%.4f rss_base_kib=%ld rss_open_kib=%ld rss_peak_kib=%ld seconds=%.4f\n",
-           mode, r->n, events, r->t_open - r->t0, r->cpu_open, cpu_end - r->cpu_open, rss_base,
+           mode, api, r->n, events, r->t_open - r->t0, r->cpu_open, cpu_end - r->cpu_open, rss_base,
            r->rss_open, rss_peak, t_end - r->t0);
     free(r);
     return 0;
