@@ -108,8 +108,7 @@ static void stream_free(sdkrt_async_stream *s)
 {
     release_conn(s);
     sdkrt_loop_timer_disarm_(&s->step);
-    if (s->easy)
-        curl_easy_cleanup(s->easy);
+    sdkrt_loop_easy_give_(s->op.loop, s->easy);
     if (s->have_p)
         sdkrt_prepared_cleanup_(&s->p);
     if (s->jop)
@@ -510,7 +509,7 @@ static void start_conn(sdkrt_async_stream *s)
     if (s->easy)
         curl_easy_reset(s->easy);
     else
-        s->easy = curl_easy_init();
+        s->easy = sdkrt_loop_easy_take_(s->op.loop);
     memset(&s->x, 0, sizeof s->x);
     sdkrt_status st = SDKRT_ERR;
     if (!s->easy) {

@@ -6,6 +6,7 @@
 #include <curl/curl.h>
 
 #include "client_internal.h"
+#include "curl_xfer.h"
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -302,6 +303,9 @@ sdkrt_status sdkrt_client_new(sdkrt_client **out, const sdkrt_client_options *op
     } else {
         if (sdkrt_curl_transport_new(&c->own_transport, err) != SDKRT_OK)
             goto fail;
+        sdkrt_curl_transport_set_max_idle_(
+            c->own_transport, opts->max_idle_connections ? opts->max_idle_connections
+                                                         : SDKRT_DEFAULT_MAX_IDLE_CONNECTIONS);
         c->transport = c->own_transport;
     }
     *out = c;

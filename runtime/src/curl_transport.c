@@ -1,11 +1,14 @@
 /* The libcurl transport. Every transfer runs in a curl_multi handle so that the wait loop can watch
- * the cancel token (its pipe among the sockets, its flag every POLL_MS); unary calls reuse one idle
- * (multi, easy) pair per transport so that keep-alive connections survive between calls; each
- * stream gets its own pair and pulls bytes only when the reader asks (the write callback pauses the
- * transfer once READ_HIGH bytes are buffered). */
+ * the cancel token (its pipe among the sockets, its flag every POLL_MS); unary calls reuse idle
+ * (multi, easy) pairs, a bounded pool of them per origin, so that keep-alive connections survive
+ * between calls and threads; each stream gets its own pair and pulls bytes only when the reader
+ * asks (the write callback pauses the transfer once READ_HIGH bytes are buffered). */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
@@ -18,11 +21,14 @@
 typedef struct conn {
     CURLM *multi;
     CURL *easy;
+    char *origin; /* "scheme://authority" of its last request: where its connection goes */
+    struct conn *next;
 } conn;
 
 typedef struct curl_transport {
     pthread_mutex_t mu;
-    conn *idle; /* one parked pair for keep-alive reuse */
+    conn *idle;      /* parked pairs, the latest first */
+    size_t max_idle; /* per origin */
 } curl_transport;
 
 /* A blocking transfer: the shared state and the pair that runs it. */
@@ -39,46 +45,130 @@ static void conn_free(conn *c)
         curl_easy_cleanup(c->easy);
     if (c->multi)
         curl_multi_cleanup(c->multi);
+    free(c->origin);
     free(c);
 }
 
-static conn *conn_new(void)
+static bool out_of_fds(int e)
+{
+    return e == EMFILE || e == ENFILE;
+}
+
+/* After a failed connect: EMFILE or ENFILE when that is why (curl reports a socket it could not
+ * make as "Couldn't connect", not always with the errno), else 0. A socket made and closed
+ * again tells. */
+static int no_fds_left(CURL *easy)
+{
+    long os_errno = 0;
+    if (curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno) == CURLE_OK &&
+        out_of_fds((int)os_errno))
+        return (int)os_errno;
+    int saved = errno;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int e = fd < 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    errno = saved;
+    return out_of_fds(e) ? e : 0;
+}
+
+sdkrt_status sdkrt_fds_error_(sdkrt_error **err, int e, const char *what)
+{
+    return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT,
+                           "out of file descriptors (%s: the %s open-files limit is reached; "
+                           "raise it with ulimit -n or setrlimit, or hold fewer calls and streams "
+                           "open at once)",
+                           what, e == ENFILE ? "system's" : "process's");
+}
+
+static conn *conn_new(sdkrt_error **err)
 {
     conn *c = calloc(1, sizeof *c);
-    if (!c)
+    if (!c) {
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
         return NULL;
-    c->multi = curl_multi_init();
-    c->easy = curl_easy_init();
+    }
+    errno = 0;
+    c->multi = curl_multi_init(); /* makes curl's wake-up socket pair */
+    int e = errno;
+    c->easy = c->multi ? curl_easy_init() : NULL;
     if (!c->multi || !c->easy) {
         conn_free(c);
+        if (out_of_fds(e))
+            sdkrt_fds_error_(err, e, "creating a transfer");
+        else
+            sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     return c;
 }
 
-static conn *take_conn(curl_transport *t)
+/* The length of url's "scheme://authority". */
+static size_t origin_len(const char *url)
 {
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    return (size_t)(p - url) + strcspn(p, "/?#");
+}
+
+static bool same_origin(const conn *c, const char *url, size_t n)
+{
+    return c->origin && strlen(c->origin) == n && memcmp(c->origin, url, n) == 0;
+}
+
+/* An idle pair whose connection goes where url goes, else a new pair. */
+static conn *take_conn(curl_transport *t, const char *url, sdkrt_error **err)
+{
+    size_t n = origin_len(url);
     conn *c = NULL;
     pthread_mutex_lock(&t->mu);
-    c = t->idle;
-    t->idle = NULL;
+    for (conn **pp = &t->idle; *pp; pp = &(*pp)->next) {
+        if (same_origin(*pp, url, n)) {
+            c = *pp;
+            *pp = c->next;
+            c->next = NULL;
+            break;
+        }
+    }
     pthread_mutex_unlock(&t->mu);
     if (c) {
         curl_easy_reset(c->easy);
         return c;
     }
-    return conn_new();
+    return conn_new(err);
 }
 
-static void park_conn(curl_transport *t, conn *c)
+/* Keep c for the next call to url's origin, unless that origin has max_idle pairs parked. */
+static void park_conn(curl_transport *t, conn *c, const char *url)
 {
+    size_t n = origin_len(url);
+    if (!same_origin(c, url, n)) {
+        char *o = malloc(n + 1);
+        if (!o) {
+            conn_free(c);
+            return;
+        }
+        memcpy(o, url, n);
+        o[n] = '\0';
+        free(c->origin);
+        c->origin = o;
+    }
+    size_t parked = 0;
     pthread_mutex_lock(&t->mu);
-    if (!t->idle) {
+    for (const conn *i = t->idle; i; i = i->next)
+        parked += same_origin(i, url, n);
+    if (parked < t->max_idle) {
+        c->next = t->idle;
         t->idle = c;
         c = NULL;
     }
     pthread_mutex_unlock(&t->mu);
     conn_free(c);
+}
+
+void sdkrt_curl_transport_set_max_idle_(sdkrt_transport *t, size_t max_idle)
+{
+    ((curl_transport *)t->self)->max_idle = max_idle;
 }
 
 static size_t header_cb(char *line, size_t size, size_t nmemb, void *ud)
@@ -342,6 +432,9 @@ static sdkrt_status failure(sdkrt_xfer_ *x, sdkrt_error **err)
         return sdkrt_error_set(err, SDKRT_REASON_RESPONSE_TOO_LARGE,
                                "response body exceeds the limit of %zu bytes", x->max_bytes);
     const char *detail = x->errbuf[0] ? x->errbuf : curl_easy_strerror(x->result);
+    int fds_errno = x->result == CURLE_COULDNT_CONNECT ? no_fds_left(x->easy) : 0;
+    if (fds_errno)
+        return sdkrt_fds_error_(err, fds_errno, "opening a connection");
     if (x->result == CURLE_OPERATION_TIMEDOUT)
         return sdkrt_error_set(err, SDKRT_REASON_TIMEOUT, "%s", detail);
     return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "%s", detail);
@@ -432,9 +525,9 @@ static sdkrt_status curl_send(void *self, const sdkrt_transport_request *req, sd
     *out = NULL;
     xfer b;
     memset(&b, 0, sizeof b);
-    b.c = take_conn(t);
+    b.c = take_conn(t, req->url, err);
     if (!b.c)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+        return SDKRT_ERR;
     sdkrt_status st = setup(&b, req, false, err);
     if (st != SDKRT_OK)
         goto done;
@@ -453,7 +546,7 @@ done:
     xfer_cleanup(&b);
     /* A cancelled transfer leaves its connection in an unknown state: do not park it. */
     if (st == SDKRT_OK)
-        park_conn(t, b.c);
+        park_conn(t, b.c, req->url);
     else
         conn_free(b.c);
     return st;
@@ -522,11 +615,9 @@ static sdkrt_status curl_open(void *self, const sdkrt_transport_request *req, sd
     if (!b)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     sdkrt_xfer_ *x = &b->x;
-    b->c = conn_new();
-    if (!b->c) {
-        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    b->c = conn_new(err);
+    if (!b->c)
         goto fail;
-    }
     if (setup(b, req, true, err) != SDKRT_OK)
         goto fail;
     while (!x->headers_done && !x->done) {
@@ -564,7 +655,11 @@ static void curl_destroy(void *self)
     curl_transport *t = self;
     if (!t)
         return;
-    conn_free(t->idle);
+    while (t->idle) {
+        conn *c = t->idle;
+        t->idle = c->next;
+        conn_free(c);
+    }
     pthread_mutex_destroy(&t->mu);
     free(t);
 }
@@ -605,6 +700,7 @@ sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err)
         free(t);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
+    t->max_idle = SDKRT_DEFAULT_MAX_IDLE_CONNECTIONS;
     tr->ops = &curl_ops;
     tr->self = t;
     *out = tr;

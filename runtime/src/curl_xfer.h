@@ -58,6 +58,11 @@ sdkrt_status sdkrt_xfer_outcome_(sdkrt_xfer_ *x, bool late, sdkrt_response **out
  * and not its membership in a multi handle. */
 void sdkrt_xfer_cleanup_(sdkrt_xfer_ *x);
 
+/* TRANSPORT "out of file descriptors (what: ...)" for errno e (EMFILE or ENFILE). */
+sdkrt_status sdkrt_fds_error_(sdkrt_error **err, int e, const char *what);
+/* How many idle connections per origin the libcurl transport t keeps (0: none). */
+void sdkrt_curl_transport_set_max_idle_(sdkrt_transport *t, size_t max_idle);
+
 /* libcurl's global init (once, thread-safe). */
 sdkrt_status sdkrt_curl_global_init_(sdkrt_error **err);
 

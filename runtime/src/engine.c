@@ -32,8 +32,7 @@ static void acall_free(acall *a)
     sdkrt_loop_timer_disarm_(&a->timer);
     sdkrt_loop_xfer_remove_(a->op.loop, &a->x);
     sdkrt_xfer_cleanup_(&a->x);
-    if (a->easy)
-        curl_easy_cleanup(a->easy);
+    sdkrt_loop_easy_give_(a->op.loop, a->easy);
     sdkrt_unary_cleanup_(&a->u);
     free(a);
 }
@@ -128,7 +127,7 @@ static void start_attempt(acall *a)
     if (a->easy)
         curl_easy_reset(a->easy);
     else
-        a->easy = curl_easy_init();
+        a->easy = sdkrt_loop_easy_take_(a->op.loop);
     memset(&a->x, 0, sizeof a->x);
     sdkrt_error *te = NULL;
     sdkrt_status st = SDKRT_ERR;

@@ -49,6 +49,8 @@ struct sdkrt_loop {
     sdkrt_loop_op_ ending;
     CURLM *multi;
     int running;
+    CURL *spare[32]; /* easy handles of finished transfers, for the next ones */
+    int nspare;
 };
 
 /* ---- descriptors ---- */
@@ -407,6 +409,25 @@ void sdkrt_loop_xfer_remove_(sdkrt_loop *loop, sdkrt_xfer_ *x)
     x->added = false;
 }
 
+CURL *sdkrt_loop_easy_take_(sdkrt_loop *loop)
+{
+    if (!loop->nspare)
+        return curl_easy_init();
+    CURL *e = loop->spare[--loop->nspare];
+    curl_easy_reset(e);
+    return e;
+}
+
+void sdkrt_loop_easy_give_(sdkrt_loop *loop, CURL *easy)
+{
+    if (!easy)
+        return;
+    if (loop->nspare < (int)(sizeof loop->spare / sizeof loop->spare[0]))
+        loop->spare[loop->nspare++] = easy;
+    else
+        curl_easy_cleanup(easy);
+}
+
 void sdkrt_loop_kick_(sdkrt_loop *loop)
 {
     curl_multi_socket_action(loop->multi, CURL_SOCKET_TIMEOUT, 0, &loop->running);
@@ -699,6 +720,8 @@ void sdkrt_loop_free(sdkrt_loop *l)
             free(t);
     }
     curl_multi_cleanup(l->multi); /* closes the connections it kept (through socket_cb) */
+    while (l->nspare)
+        curl_easy_cleanup(l->spare[--l->nspare]);
     for (size_t fd = 0; fd < l->fdcap; fd++) {
         if (l->fds[fd].watching)
             l->ops->unwatch(l->self, (int)fd, l->fds[fd].slot);

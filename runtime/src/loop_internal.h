@@ -50,6 +50,10 @@ void sdkrt_loop_op_remove_(sdkrt_loop_op_ *op);
 sdkrt_status sdkrt_loop_xfer_add_(sdkrt_loop *loop, sdkrt_xfer_ *x, sdkrt_error **err);
 /* Take it out again (before or after it ended; no-op when not added). */
 void sdkrt_loop_xfer_remove_(sdkrt_loop *loop, sdkrt_xfer_ *x);
+/* An easy handle for a transfer on the loop (a reset one finished earlier, else new; NULL when out
+ * of memory), and giving one back when its transfer is over (out of the multi handle). */
+CURL *sdkrt_loop_easy_take_(sdkrt_loop *loop);
+void sdkrt_loop_easy_give_(sdkrt_loop *loop, CURL *easy);
 /* Let curl work on a transfer resumed with curl_easy_pause (its socket may have no event). */
 void sdkrt_loop_kick_(sdkrt_loop *loop);
 

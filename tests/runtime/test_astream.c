@@ -421,14 +421,14 @@ END_TEST
 START_TEST(idle_and_head_timeouts)
 {
     fx f;
-    fx_open(&f, 150, 150);
+    fx_open(&f, 1000, 1000);
     rec idle = {0}, head = {0};
     start_typed(&f, &idle, "/items?n=2&end=2", &typed_handlers, NULL);
     start_typed(&f, &head, "/items?n=2&delay=5000", &typed_handlers, NULL);
     run_until(f.loop, &idle.ends, 1, 5000);
     run_until(f.loop, &head.ends, 1, 5000);
     ck_assert_int_eq(idle.ends, 1);
-    ck_assert_int_eq(idle.items, 2);
+    ck_assert_msg(idle.items == 2, "%d items: %s", idle.items, idle.message);
     ck_assert_int_eq(idle.reason, SDKRT_REASON_TIMEOUT);
     ck_assert_ptr_nonnull(strstr(idle.message, "idle timeout"));
     ck_assert_int_eq(head.ends, 1);
@@ -442,11 +442,13 @@ END_TEST
 START_TEST(pause_stops_delivery_until_resume)
 {
     fx f;
-    fx_open(&f, 100, 0); /* a pause longer than the idle timeout is not a silent server */
+    fx_open(&f, 1000, 0); /* a pause longer than the idle timeout is not a silent server */
     rec r = {0};
     r.pause_at = 5;
     start_typed(&f, &r, "/items?n=3000", &typed_handlers, NULL);
-    spin(f.loop, 400);
+    run_until(f.loop, &r.items, 5, 10000);
+    ck_assert_msg(r.ends == 0, "ended: %s", r.message);
+    spin(f.loop, 1300);
     ck_assert_int_eq(r.items, 5);
     ck_assert_int_eq(r.ends, 0);
     sdkrt_async_stream_resume(r.s);

@@ -19,10 +19,31 @@
 /* The built-in loop on poll(2) (libsdkrt's, for tests). */
 sdkrt_status sdkrt_loop_new_poll_(sdkrt_loop **out, sdkrt_error **err);
 
+/* Idempotency keys the server saw on /keyed (one per request). */
+typedef struct keys {
+    char seen[4][64];
+    _Atomic int n;
+} keys;
+
 static int handler(void *ud, const ts_request *req, ts_conn *c)
 {
-    (void)ud;
+    keys *k = ud;
     const char *t = req->target;
+    if (strcmp(t, "/keyed") == 0 && k) {
+        int i = k->n++;
+        if (i < 4)
+            ts_header(req, "Idempotency-Key", k->seen[i], sizeof k->seen[i]);
+        if (i == 0) {
+            ts_printf(c, "HTTP/1.1 500 Oops\r\nretry-after-ms: 10\r\nContent-Length: 0\r\n\r\n");
+            return 0;
+        }
+        return ts_respond(c, 201, "text/plain", "made", 4) == 0 ? 0 : -1;
+    }
+    if (strcmp(t, "/slowbody") == 0) {
+        ts_printf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\nx");
+        ts_sleep(c, 60000);
+        return -1;
+    }
     if (strncmp(t, "/ok", 3) == 0)
         return ts_respond(c, 200, "application/json", "{\"ok\":true}", 11) == 0 ? 0 : -1;
     if (strcmp(t, "/echo") == 0)
@@ -31,10 +52,10 @@ static int handler(void *ud, const ts_request *req, ts_conn *c)
         /* 503 with Retry-After on the first request for this path (its last digit names a
            counter), 200 after */
         static _Atomic int seen[8];
-        int k = t[7] ? t[7] - '0' : 0;
-        if (k < 0 || k > 7)
-            k = 0;
-        if (seen[k]++ == 0) {
+        int slot = t[7] ? t[7] - '0' : 0;
+        if (slot < 0 || slot > 7)
+            slot = 0;
+        if (seen[slot]++ == 0) {
             ts_printf(c, "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: "
                          "0\r\n\r\n");
             return 0;
@@ -68,10 +89,13 @@ typedef struct fx {
     sdkrt_client *c;
 } fx;
 
+static keys seen_keys;
+
 static void fx_open(fx *f, bool use_poll, int attempts, long head_ms)
 {
     memset(f, 0, sizeof *f);
-    ck_assert_int_eq(ts_start(&f->srv, handler, NULL), 0);
+    memset(&seen_keys, 0, sizeof seen_keys);
+    ck_assert_int_eq(ts_start(&f->srv, handler, &seen_keys), 0);
     sdkrt_error *err = NULL;
     if (use_poll)
         ck_assert_int_eq(sdkrt_loop_new_poll_(&f->loop, &err), SDKRT_OK);
@@ -229,6 +253,49 @@ START_TEST(head_timeout)
     ck_assert_int_eq(o.reason, SDKRT_REASON_TIMEOUT);
     ck_assert_msg(strstr(o.msg, "head timeout") && strstr(o.msg, "/silent"), "%s", o.msg);
     ck_assert_int_le(time(NULL) - t0, 20);
+    fx_close(&f);
+}
+END_TEST
+
+/* A POST is repeated only with an idempotency key, the same one on every attempt. */
+START_TEST(idempotency_key_kept_across_attempts)
+{
+    fx f;
+    fx_open(&f, false, 3, 0);
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.idempotency_key = SDKRT_IDEMPOTENCY_AUTO;
+    outcome o = {0};
+    start(&f, "POST", "/keyed", &co, &o);
+    run(&f);
+    ck_assert_int_eq(o.calls, 1);
+    ck_assert_int_eq(o.status, 201);
+    ck_assert_int_eq(seen_keys.n, 2);
+    ck_assert_int_eq(strlen(seen_keys.seen[0]), 36);
+    ck_assert_str_eq(seen_keys.seen[0], seen_keys.seen[1]);
+    /* without a key the POST is not repeated: the 500 is the result */
+    outcome once = {0};
+    seen_keys.n = 0;
+    start(&f, "POST", "/keyed", NULL, &once);
+    run(&f);
+    ck_assert_int_eq(once.status, 500);
+    ck_assert_int_eq(seen_keys.n, 1);
+    fx_close(&f);
+}
+END_TEST
+
+/* The total timeout of an attempt ends a body that never finishes. */
+START_TEST(total_timeout)
+{
+    fx f;
+    fx_open(&f, false, 1, 0);
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.timeout_ms = 300;
+    outcome o = {0};
+    start(&f, "GET", "/slowbody", &co, &o);
+    run(&f);
+    ck_assert_int_eq(o.calls, 1);
+    ck_assert_int_eq(o.reason, SDKRT_REASON_TIMEOUT);
+    ck_assert_msg(strstr(o.msg, "GET http"), "%s", o.msg);
     fx_close(&f);
 }
 END_TEST
@@ -686,6 +753,8 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, unary_success, 0, 2);
     tcase_add_test(tc, retry_after_503_on_a_timer);
     tcase_add_test(tc, head_timeout);
+    tcase_add_test(tc, idempotency_key_kept_across_attempts);
+    tcase_add_test(tc, total_timeout);
     tcase_add_test(tc, cancel_before_start);
     tcase_add_test(tc, cancel_while_connecting);
     tcase_add_test(tc, cancel_while_waiting_for_headers);

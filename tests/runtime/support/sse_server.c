@@ -75,10 +75,17 @@ void ss_body_printf(ss_reply *r, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return;
-    char *nb = realloc(r->body, r->body_len + (size_t)n + 1);
-    if (!nb)
-        return;
-    r->body = nb;
+    size_t need = r->body_len + (size_t)n + 1;
+    if (need > r->body_cap) {
+        size_t cap = r->body_cap ? r->body_cap : 256;
+        while (cap < need)
+            cap *= 2;
+        char *nb = realloc(r->body, cap);
+        if (!nb)
+            return;
+        r->body = nb;
+        r->body_cap = cap;
+    }
     va_start(ap, fmt);
     vsnprintf(r->body + r->body_len, (size_t)n + 1, fmt, ap);
     va_end(ap);

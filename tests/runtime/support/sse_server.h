@@ -21,6 +21,7 @@ typedef struct ss_reply {
     long head_delay_ms;       /* wait this long before the head */
     char *body;               /* the body's bytes (may be NULL) */
     size_t body_len;
+    size_t body_cap;
     long gap_ms; /* > 0: send the body one event (up to a blank line) at a time, this far apart */
     ss_end end;
 } ss_reply;
