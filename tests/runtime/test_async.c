@@ -5,6 +5,7 @@
  * CANCELLED callback), a loop freed with calls pending, 200 concurrent calls on one loop, the
  * response cap. Assertions are on outcomes, never on durations beyond a generous bound. */
 #include <check.h>
+#include <dirent.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -403,6 +404,45 @@ START_TEST(many_concurrent_calls)
 }
 END_TEST
 
+#ifdef __linux__
+static int open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    ck_assert_ptr_nonnull(d);
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;
+}
+
+/* No wake-up descriptors per call: with 50 calls waiting for their heads, the process holds the
+ * 50 client sockets, the test server's 50, and a few of the loop's, not 3 per call. */
+START_TEST(descriptors_per_call)
+{
+    enum { N = 50 };
+    fx f;
+    fx_open(&f, false, 1, 0);
+    int before = open_fds();
+    outcome o[N];
+    memset(o, 0, sizeof o);
+    for (int i = 0; i < N; i++)
+        start(&f, "GET", "/silent", NULL, &o[i]);
+    sdkrt_error *err = NULL;
+    for (int i = 0; i < 500 && ts_requests(f.srv) < N; i++)
+        ck_assert_int_eq(sdkrt_loop_run_once(f.loop, 10, &err), SDKRT_OK);
+    ck_assert_int_eq(ts_requests(f.srv), N);
+    int during = open_fds() - before;
+    ck_assert_msg(during <= 2 * N + 8, "%d descriptors for %d calls", during, N);
+    sdkrt_loop_free(f.loop); /* ends them all */
+    f.loop = NULL;
+    for (int i = 0; i < N; i++)
+        ck_assert_int_eq(o[i].reason, SDKRT_REASON_CANCELLED);
+    fx_close(&f);
+}
+END_TEST
+#endif
+
 START_TEST(response_cap)
 {
     fx f;
@@ -762,6 +802,9 @@ static Suite *suite(void)
     tcase_add_test(tc, loop_freed_with_calls_pending);
     tcase_add_test(tc, many_concurrent_calls);
     tcase_add_test(tc, response_cap);
+#ifdef __linux__
+    tcase_add_test(tc, descriptors_per_call);
+#endif
     tcase_add_test(tc, no_loop_no_start);
     tcase_add_test(tc, typed_calls);
     tcase_add_test(tc, timers_in_order_and_cancelled);
