@@ -34,6 +34,17 @@ static int handler(void *ud, const ts_request *req, ts_conn *c)
         int n = snprintf(body, sizeof body, "{\"n\":%s}", req->target + 4);
         return ts_respond(c, 200, "application/json", body, (size_t)n);
     }
+    if (strcmp(req->target, "/events") == 0) { /* three events, one chunk each, then the end */
+        if (ts_chunked_head(c, 200, "text/event-stream") != 0)
+            return -1;
+        for (int i = 1; i <= 3; i++) {
+            char ev[32];
+            int n = snprintf(ev, sizeof ev, "id: %d\ndata: {\"i\":%d}\n\n", i, i);
+            if (ts_chunk(c, ev, (size_t)n) != 0 || ts_sleep(c, 5) != 0)
+                return -1;
+        }
+        return ts_chunk_end(c) == 0 ? 0 : -1;
+    }
     if (strcmp(req->target, "/slow") == 0) {
         if (ts_sleep(c, 10000) != 0)
             return -1;
@@ -159,6 +170,60 @@ START_TEST(many_calls_complete)
         ck_assert_str_eq(o[i].body, "{\"n\":7}");
     ck_assert_int_le(ts_connections(f.server), before + 8);
     ck_assert_int_eq(ts_requests(f.server), N + 8);
+    teardown_fixture(&f);
+}
+END_TEST
+
+typedef struct events {
+    fixture *f;
+    char seen[64]; /* the data of every event, in order */
+    int ended;
+    sdkrt_reason reason;
+    int *left;
+} events;
+
+static void on_item(void *userdata, const void *item)
+{
+    events *e = userdata;
+    const sdkrt_stream_event *ev = item;
+    size_t have = strlen(e->seen);
+    snprintf(e->seen + have, sizeof e->seen - have, "%s", ev->data);
+}
+
+static void on_end(void *userdata, const sdkrt_error *err)
+{
+    events *e = userdata;
+    e->ended++;
+    e->reason = err ? sdkrt_error_reason(err) : SDKRT_REASON_NONE;
+    if (--*e->left == 0)
+        DRIVER.stop(e->f->native);
+}
+
+START_TEST(streams_run_to_their_end)
+{
+    enum { N = 8 };
+    fixture f;
+    setup_fixture(&f, NULL);
+    events e[N];
+    int left = N;
+    sdkrt_stream_handlers h = {on_item, NULL, NULL, on_end};
+    for (int i = 0; i < N; i++) {
+        memset(&e[i], 0, sizeof e[i]);
+        e[i].f = &f;
+        e[i].left = &left;
+        sdkrt_request *req = NULL;
+        ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/events"), SDKRT_OK);
+        sdkrt_error *err = NULL;
+        ck_assert_int_eq(sdkrt_stream_start(NULL, f.client, req, NULL, &h, &e[i], &err), SDKRT_OK);
+        sdkrt_request_free(req);
+    }
+    DRIVER.run(f.native);
+    ck_assert_int_eq(left, 0);
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(e[i].ended, 1);
+        ck_assert_int_eq(e[i].reason, SDKRT_REASON_NONE);
+        ck_assert_str_eq(e[i].seen, "{\"i\":1}{\"i\":2}{\"i\":3}");
+    }
     teardown_fixture(&f);
 }
 END_TEST
@@ -322,6 +387,7 @@ int main(void)
     Suite *s = suite_create("adapter");
     TCase *tc = tcase_create("calls");
     tcase_add_test(tc, many_calls_complete);
+    tcase_add_test(tc, streams_run_to_their_end);
     tcase_add_test(tc, timers_fire_in_order_and_cancel);
     tcase_add_test(tc, cancel_token_ends_a_call);
     tcase_add_test(tc, timeout_from_the_engine_timer);
