@@ -167,7 +167,7 @@ def load_concurrency(path):
                                                            runs=[], failures=[], note=""))
             if status == "ok":
                 kv = dict(x.split("=", 1) for x in rest.split() if "=" in x)
-                r["runs"].append({k: (v if k == "mode" else float(v)) for k, v in kv.items()})
+                r["runs"].append({k: (v if k in ("mode", "api") else float(v)) for k, v in kv.items()})
             elif status == "fail":
                 r["failures"].append(rest)
             else:
@@ -194,6 +194,7 @@ def load_concurrency(path):
             q = med(lambda x: x["api_requests"])
             r["connects_per_call"] = round(med(lambda x: x["api_connections"]) / q, 3) if q else None
             r["runs"] = len(runs)
+            r["api"] = runs[0].get("api")
         if r["failures"] and not r["note"]:
             r["note"] = r["failures"][0]
         out.append(r)
@@ -228,7 +229,7 @@ def concurrency_table(cc):
              f"  {'contestant':<28}{'kind':>8}{'N':>7}{'ev/str':>8}{'CPU/ev':>10}{'CPU/open':>12}"
              f"{'RSS/str':>11}{'peak/str':>11}{'open all':>10}{'conn/call':>10}"]
     for r in cc:
-        who = CC_WHO.get(r["who"], r["who"])
+        who = CC_WHO.get(r["who"], r["who"]) + (" (sdkrt)" if r.get("api") == "sdkrt" else "")
         head = f"  {who:<28}{r['kind']:>8}{r['n']:>7}{(r['per'] or '-'):>8}"
         if "open_s" not in r:
             lines.append(f"{head}  {r['note'] or 'no successful run'}")
