@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
     --only) ONLY=$2; shift ;;
     --no-real) ONLY=${ONLY//real/} ;;
     --build) BUILD=$2; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
