@@ -17,7 +17,6 @@
 #include <netinet/tcp.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,106 +27,11 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-typedef struct buf {
-    char *data;
-    size_t len;
-    size_t cap;
-} buf;
+#include "canned_shapes.h"
 
 static long long g_items = 100000;
 static char *g_first_page; /* the page every unary call asks for, rendered once */
 static size_t g_first_page_len;
-
-static int buf_reserve(buf *b, size_t extra)
-{
-    if (b->len + extra + 1 <= b->cap)
-        return 0;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    char *p = realloc(b->data, cap);
-    if (!p)
-        return -1;
-    b->data = p;
-    b->cap = cap;
-    return 0;
-}
-
-static int buf_printf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int buf_printf(buf *b, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n =
-            vsnprintf(b->data ? b->data + b->len : NULL, b->data ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return -1;
-        if (b->data && (size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return 0;
-        }
-        if (buf_reserve(b, (size_t)n + 1) != 0)
-            return -1;
-    }
-}
-
-/* A deterministic 26-character id suffix, like the real server's. */
-static void make_id(char out[27], unsigned long long seed)
-{
-    static const char alpha[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    unsigned long long x = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    for (int i = 0; i < 26; i++) {
-        x ^= x >> 29;
-        x *= 0xbf58476d1ce4e5b9ULL;
-        x ^= x >> 32;
-        out[i] = alpha[x % 62];
-    }
-    out[26] = '\0';
-}
-
-static int render_session(buf *b, long long i)
-{
-    char id[27];
-    make_id(id, (unsigned long long)i);
-    long long t = 1795312764883LL + i * 37;
-    return buf_printf(
-        b,
-        "{\"id\":\"ses_%s\",\"projectID\":\"f1ed65e179be7e445eec5a88d292be53a6cdfa4d\","
-        "\"cost\":%lld.%04lld,\"tokens\":{\"input\":%lld,\"output\":%lld,"
-        "\"reasoning\":%lld,\"cache\":{\"read\":%lld,\"write\":%lld}},"
-        "\"time\":{\"created\":%lld,\"updated\":%lld},"
-        "\"title\":\"Benchmark session %lld: refactor the request builder\","
-        "\"location\":{\"directory\":\"/home/dev/projects/opencode-bench/repo\"}}",
-        id, i % 3, (i * 7919) % 10000, 1000 + i % 5000, 200 + i % 900, i % 64, (i * 13) % 20000,
-        i % 700, t, t + 1000, i + 1);
-}
-
-static int render_page(buf *b, long long offset, long long limit)
-{
-    if (buf_printf(b, "{\"data\":[") != 0)
-        return -1;
-    long long end = offset + limit < g_items ? offset + limit : g_items;
-    for (long long i = offset; i < end; i++) {
-        if (i > offset && buf_printf(b, ",") != 0)
-            return -1;
-        if (render_session(b, i) != 0)
-            return -1;
-    }
-    if (buf_printf(b, "],\"cursor\":{") != 0)
-        return -1;
-    int comma = 0;
-    if (offset > 0) {
-        if (buf_printf(b, "\"previous\":\"off.%lld\"", offset) != 0)
-            return -1;
-        comma = 1;
-    }
-    if (end < g_items && buf_printf(b, "%s\"next\":\"off.%lld\"", comma ? "," : "", end) != 0)
-        return -1;
-    return buf_printf(b, "}}");
-}
 
 static int send_all(int fd, const char *p, size_t n)
 {
@@ -189,7 +93,6 @@ static int send_chunk(int fd, const char *p, size_t n)
  * digits patched: seq runs from SEQ_BASE + 1 (always 10 digits), so the server stays far cheaper
  * than any client and the events-per-second figures measure the client. */
 enum { EVENT_BLOCK = 200 };
-#define SEQ_BASE 1000000000LL
 
 static int serve_events(int fd, const char *session, long long count)
 {
@@ -206,18 +109,10 @@ static int serve_events(int fd, const char *session, long long count)
         char eid[27], mid[27];
         make_id(eid, (unsigned long long)k * 2);
         make_id(mid, (unsigned long long)k * 2 + 1);
-        rc = buf_printf(&b,
-                        "data: {\"id\":\"evt_%s\",\"type\":\"session.next.prompt.admitted\","
-                        "\"durable\":{\"aggregateID\":\"%s\",\"seq\":",
-                        eid, session);
+        rc = buf_printf(&b, EVENT_HEAD, eid, session);
         seq_at[k] = b.len;
         if (rc == 0)
-            rc = buf_printf(&b,
-                            "%lld,\"version\":1},"
-                            "\"data\":{\"timestamp\":%lld,\"sessionID\":\"%s\","
-                            "\"messageID\":\"msg_%s\","
-                            "\"prompt\":{\"text\":\"hello\"},\"delivery\":\"steer\"}}\n\n",
-                            SEQ_BASE, 1795312829363LL + k, session, mid);
+            rc = buf_printf(&b, EVENT_TAIL, SEQ_BASE, 1795312829363LL + k, session, mid);
         ends[k] = b.len;
     }
     for (long long sent = 0; sent < count && rc == 0;) {
@@ -234,47 +129,6 @@ static int serve_events(int fd, const char *session, long long count)
     if (rc == 0)
         rc = send_all(fd, "0\r\n\r\n", 5);
     return rc;
-}
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* Value of query parameter `name` in `query`, percent-decoded ('+' is a space). */
-static int query_param(const char *query, const char *name, char *out, size_t cap)
-{
-    size_t nl = strlen(name);
-    const char *p = query;
-    while (p && *p) {
-        const char *amp = strchr(p, '&');
-        size_t seg = amp ? (size_t)(amp - p) : strlen(p);
-        if (seg > nl && strncmp(p, name, nl) == 0 && p[nl] == '=') {
-            size_t o = 0;
-            for (size_t i = nl + 1; i < seg; i++) {
-                char c = p[i];
-                if (c == '%' && i + 2 < seg && hexval(p[i + 1]) >= 0 && hexval(p[i + 2]) >= 0) {
-                    c = (char)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
-                    i += 2;
-                } else if (c == '+') {
-                    c = ' ';
-                }
-                if (o + 1 >= cap)
-                    return -1;
-                out[o++] = c;
-            }
-            out[o] = '\0';
-            return 0;
-        }
-        p = amp ? amp + 1 : NULL;
-    }
-    return -1;
 }
 
 static int handle(int fd, char *target)
@@ -296,7 +150,7 @@ static int handle(int fd, char *target)
         if (offset == 0 && limit == 100)
             return send_response(fd, 200, "application/json", g_first_page, g_first_page_len);
         buf b = {0};
-        int rc = render_page(&b, offset, limit);
+        int rc = render_page(&b, offset, limit, g_items);
         if (rc == 0)
             rc = send_response(fd, 200, "application/json", b.data, b.len);
         free(b.data);
@@ -316,14 +170,6 @@ static int handle(int fd, char *target)
     }
     static const char nf[] = "{\"_tag\":\"NotFound\",\"message\":\"no such route\"}";
     return send_response(fd, 404, "application/json", nf, sizeof nf - 1);
-}
-
-static char *find_blank_line(char *p, size_t n)
-{
-    for (size_t i = 0; i + 4 <= n; i++)
-        if (p[i] == '\r' && memcmp(p + i, "\r\n\r\n", 4) == 0)
-            return p + i;
-    return NULL;
 }
 
 static void *connection(void *arg)
@@ -387,7 +233,7 @@ int main(int argc, char **argv)
         g_items = strtoll(argv[2], NULL, 10);
     signal(SIGPIPE, SIG_IGN);
     buf first = {0};
-    if (render_page(&first, 0, 100) != 0) {
+    if (render_page(&first, 0, 100, g_items) != 0) {
         fprintf(stderr, "canned_server: out of memory\n");
         return 1;
     }

@@ -147,6 +147,107 @@ def goals(s):
     return g
 
 
+CC_WHO = {"async": "async SDK, 1 thread", "threads": "blocking SDK, thread/stream",
+          "js": "@opencode-ai/sdk (node)"}
+
+
+def load_concurrency(path):
+    """bench/run.sh's concurrency rows: who, kind (streams|unary), n, per, ok|fail|na, then the
+    client's key=value line (ok) or why. Medians over the runs of each (who, kind, n)."""
+    rows = {}
+    if not path or not os.path.exists(path):
+        return []
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 6:
+                continue
+            who, kind, n, per, status, rest = parts[:6]
+            r = rows.setdefault((kind, int(n), who), dict(who=who, kind=kind, n=int(n), per=int(per),
+                                                           runs=[], failures=[], note=""))
+            if status == "ok":
+                kv = dict(x.split("=", 1) for x in rest.split() if "=" in x)
+                r["runs"].append({k: (v if k in ("mode", "api") else float(v)) for k, v in kv.items()})
+            elif status == "fail":
+                r["failures"].append(rest)
+            else:
+                r["note"] = rest
+    out = []
+    for (kind, n, who), r in sorted(rows.items(), key=lambda kv: (kv[0][0] != "streams", kv[0][1],
+                                                                   list(CC_WHO).index(kv[0][2]))):
+        runs = r.pop("runs")
+        if runs:
+            med = lambda f: statistics.median(f(x) for x in runs)
+            base = med(lambda x: x["rss_base_kib"])
+            r["open_s"] = round(med(lambda x: x["open_s"]), 4)
+            r["seconds"] = round(med(lambda x: x["seconds"]), 4)
+            if kind == "streams":
+                r["events"] = int(med(lambda x: x["events"]))
+                r["cpu_per_event_us"] = round(med(lambda x: x["cpu_events_s"] / x["events"] * 1e6), 2)
+                r["cpu_open_per_stream_us"] = round(med(lambda x: x["cpu_open_s"] / n * 1e6), 1)
+            else:
+                r["cpu_per_call_us"] = round(med(lambda x: x["cpu_open_s"] / n * 1e6), 1)
+            r["rss_open_per_stream_kib"] = round(med(lambda x: (x["rss_open_kib"] - x["rss_base_kib"]) / n), 1)
+            r["rss_peak_per_stream_kib"] = round(
+                med(lambda x: (max(x["rss_peak_kib"], x["rss_open_kib"]) - x["rss_base_kib"]) / n), 1)
+            r["rss_base_kib"] = int(base)
+            q = med(lambda x: x["api_requests"])
+            r["connects_per_call"] = round(med(lambda x: x["api_connections"]) / q, 3) if q else None
+            r["runs"] = len(runs)
+            r["api"] = runs[0].get("api")
+        if r["failures"] and not r["note"]:
+            r["note"] = r["failures"][0]
+        out.append(r)
+    return out
+
+
+def concurrency_goals(cc):
+    def get(kind, n, who, key):
+        for r in cc:
+            if r["kind"] == kind and r["n"] == n and r["who"] == who:
+                return r.get(key)
+        return None
+    g = []
+    ok = get("streams", 10000, "async", "cpu_per_event_us")
+    g.append(dict(goal="10,000 streams on one thread (async SDK)", value=None if ok is None else "ran",
+                  met=None if ok is None else True))
+    r = ratio(ok, get("streams", 1, "async", "cpu_per_event_us"))
+    g.append(dict(goal="async CPU per event at 10,000 streams <= 1.5x 1 stream", value=r and round(r, 2),
+                  met=None if r is None else r <= 1.5))
+    v = get("streams", 10000, "async", "rss_open_per_stream_kib")
+    g.append(dict(goal="async RSS per idle open stream <= 32 KiB (10,000)", value=v,
+                  met=None if v is None else v <= 32))
+    r = ratio(get("streams", 1000, "js", "cpu_per_event_us"), get("streams", 1000, "async", "cpu_per_event_us"))
+    g.append(dict(goal="async CPU per event >= 5x less than node (1,000 streams)", value=r and round(r, 2),
+                  met=None if r is None else r >= 5))
+    return g
+
+
+def concurrency_table(cc):
+    lines = ["6. concurrency: SSE streams open at once (events spread over them), and unary calls at once;"
+             " canned epoll server",
+             f"  {'contestant':<28}{'kind':>8}{'N':>7}{'ev/str':>8}{'CPU/ev':>10}{'CPU/open':>12}"
+             f"{'RSS/str':>11}{'peak/str':>11}{'open all':>10}{'conn/call':>10}"]
+    for r in cc:
+        who = CC_WHO.get(r["who"], r["who"]) + (" (sdkrt)" if r.get("api") == "sdkrt" else "")
+        head = f"  {who:<28}{r['kind']:>8}{r['n']:>7}{(r['per'] or '-'):>8}"
+        if "open_s" not in r:
+            lines.append(f"{head}  {r['note'] or 'no successful run'}")
+            continue
+        per_ev = r.get("cpu_per_event_us", r.get("cpu_per_call_us"))
+        per_open = r.get("cpu_open_per_stream_us")
+        lines.append(f"{head}{per_ev:>8.1f}us{'-' if per_open is None else f'{per_open:.1f}us':>12}"
+                     f"{r['rss_open_per_stream_kib']:>8.1f}KiB{r['rss_peak_per_stream_kib']:>8.1f}KiB"
+                     f"{r['open_s']:>9.3f}s{fmt(r['connects_per_call'], '.3f'):>10}"
+                     + (f"  ({len(r['failures'])} failed)" if r["failures"] else ""))
+    lines.append("  CPU/ev: CPU after every stream was open / events (unary: all CPU / calls); CPU/open: CPU of the"
+                 " open phase / streams; RSS/str: resident set with every stream open and idle, above the"
+                 " baseline, / N; peak/str: the same at the peak; open all: until every head arrived (unary:"
+                 " every call done)")
+    lines.append("")
+    return "\n".join(lines)
+
+
 def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
@@ -189,6 +290,7 @@ def main():
     ap.add_argument("--commit", default="unknown")
     ap.add_argument("--versions", default="")
     ap.add_argument("--callgrind", default=None, help="TSV: workload, contestant, count, instructions")
+    ap.add_argument("--concurrency", default=None, help="TSV of bench/run.sh's concurrency section")
     a = ap.parse_args()
     s = summarize(load(a.raw))
     ir = load_callgrind(a.callgrind)
@@ -218,6 +320,10 @@ def main():
           f"  commit {meta['commit']}" + ("  (QUICK: small counts)" if meta["quick"] else ""))
     print()
     print(table(s, a.runs))
+    cc = load_concurrency(a.concurrency)
+    if cc:
+        print(concurrency_table(cc))
+        g += concurrency_goals(cc)
     if ir:
         print("instructions (callgrind; unaffected by load)")
         for w, cs in ir.items():
@@ -232,7 +338,7 @@ def main():
         verdict = {True: "met", False: "MISSED", None: "not measured"}[x["met"]]
         print(f"  {x['goal']:<58} {fmt(x['value'], '') if not isinstance(x['value'], str) else x['value']:>18}  {verdict}")
     with open(a.out, "w") as f:
-        json.dump(dict(meta=meta, sections=s, instructions=ir, goals=g), f, indent=2)
+        json.dump(dict(meta=meta, sections=s, instructions=ir, concurrency=cc, goals=g), f, indent=2)
         f.write("\n")
     return 0
 

@@ -9,32 +9,37 @@
 # counted. On a busy 2-core machine wall time is noisy: compare CPU time where a ratio matters.
 #
 # usage: bench/run.sh [--quick] [--runs N] [--only LIST] [--no-real] [--build DIR]
-#   --quick      smaller counts (SSE 10k/100k, pages 10k, 200 calls) and 3 runs, for a smoke run
-#   --only LIST  comma-separated sections: generation,unary,real,sse,pages,callgrind (default:
-#                all; callgrind = instruction counts of floor and SDK, stable on a busy machine)
+#   --quick      smaller counts (SSE 10k/100k, pages 10k, 200 calls, 50k events spread over the
+#                concurrent streams) and 3 runs (concurrency: 1), for a smoke run
+#   --only LIST  comma-separated sections: generation,unary,real,sse,pages,callgrind,concurrency
+#                (default: all; callgrind = instruction counts of floor and SDK, stable on a busy
+#                machine; concurrency = 1 to 10,000 SSE streams and 1,000 unary calls at once)
 #   --no-real    skip the real OpenCode server row (needs the pinned opencode-ai from npm)
 # Environment: SDKC_BENCH_NODE (npm cache folder, default ~/.cache/sdkc/bench-node).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/build-bench
 RUNS=5
-ONLY=generation,unary,real,sse,pages,callgrind
+ALL_SECTIONS=generation,unary,real,sse,pages,callgrind,concurrency
+ONLY=$ALL_SECTIONS
 N_UNARY=500
 N_REAL=500
 N_SSE_SMALL=100000
 N_SSE=1000000
 N_PAGES_SMALL=10000
 N_PAGES=100000
+N_CC_EVENTS=200000
+CC_RUNS=3
 QUICK=0
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) QUICK=1; RUNS=3; N_UNARY=200; N_REAL=100; N_SSE_SMALL=10000; N_SSE=100000
-             N_PAGES_SMALL=1000; N_PAGES=10000 ;;
+             N_PAGES_SMALL=1000; N_PAGES=10000; N_CC_EVENTS=50000; CC_RUNS=1 ;;
     --runs) RUNS=$2; shift ;;
     --only) ONLY=$2; shift ;;
     --no-real) ONLY=${ONLY//real/} ;;
     --build) BUILD=$2; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -76,10 +81,14 @@ fi
 TARGETS="bench_canned_server bench_floor bench_floor_fast bench_rusage sdkc-cli"
 HAVE_SDK_TARGET=0
 # (no grep -q on a pipe: under pipefail its early exit would fail the pipeline)
-if cmake --build "$BUILD" --target help 2>/dev/null | grep -c '\.\.\. bench_sdk$' >/dev/null; then
+cmake --build "$BUILD" --target help >"$TMP/targets.txt" 2>/dev/null || true
+if grep -c '\.\.\. bench_sdk$' "$TMP/targets.txt" >/dev/null; then
   HAVE_SDK_TARGET=1
   TARGETS="$TARGETS bench_sdk"
 fi
+for t in bench_canned_epoll bench_concurrency; do
+  if want concurrency && grep -c "\.\.\. $t\$" "$TMP/targets.txt" >/dev/null; then TARGETS="$TARGETS $t"; fi
+done
 # shellcheck disable=SC2086
 cmake --build "$BUILD" --target $TARGETS -j2 >"$TMP/build.log" 2>&1 || {
   # The SDK contestant needs the generated SDK; build what we can without it.
@@ -93,6 +102,8 @@ SERVER=$BUILD/bench/bench_canned_server
 FLOOR=$BUILD/bench/bench_floor
 FLOOR_FAST=$BUILD/bench/bench_floor_fast
 SDK=$BUILD/bench/bench_sdk
+EPOLL_SERVER=$BUILD/bench/bench_canned_epoll
+CC_CLIENT=$BUILD/bench/bench_concurrency
 RUSAGE=$BUILD/bench/bench_rusage
 SDKC=$BUILD/cli/sdkc
 [ "$HAVE_SDK_TARGET" = 1 ] && [ -x "$SDK" ] || SDK=
@@ -173,13 +184,13 @@ rounds() {
   done
 }
 
-# start_canned ITEMS: a fresh canned server on a free port; CANNED is its base URL. (A new port
-# file each time: reusing one raced with the shell's truncation of the previous server's.)
+# start_canned ITEMS [SERVER]: a fresh canned server on a free port; CANNED is its base URL. (A
+# new port file each time: reusing one raced with the shell's truncation of the previous server's.)
 CANNED_STARTS=0
 start_canned() {
   CANNED_STARTS=$((CANNED_STARTS + 1))
   local pf=$TMP/port.$CANNED_STARTS
-  "$SERVER" 0 "$1" >"$pf" &
+  "${2:-$SERVER}" 0 "$1" >"$pf" &
   SERVER_PID=$!
   local port=
   for _ in $(seq 1 100); do
@@ -276,6 +287,83 @@ if want real; then
   fi
 fi
 
+# ---- 6. concurrency ---------------------------------------------------------------------------
+# 1, 100, 1,000 and 10,000 SSE streams open at once (N_CC_EVENTS events spread evenly over them;
+# --quick: one run, no node row at 10,000)
+# and 1,000 unary calls at once, against the epoll canned server (bench/canned_epoll.c), which
+# holds the streams until the client has them all open (then GET /bench/release), so that the
+# open phase and the event phase are measured apart. Contestants: the async SDK on one thread
+# (the loop engine), the blocking SDK at one thread per stream (up to 1,000) and node's
+# @opencode-ai/sdk in one process. Each run prints one key=value line measured in the client
+# (bench/concurrency.c, bench/js/concurrency.mjs); connects per call come from the server's
+# counters (/bench/stats) around the run.
+CC_TSV=$TMP/concurrency.tsv
+: >"$CC_TSV"
+CC_MODES=
+[ -x "$CC_CLIENT" ] && CC_MODES=$("$CC_CLIENT" modes 2>/dev/null || true)
+cc_stats() { curl -fsS "$CANNED/bench/stats" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["api_connections"], d["api_requests"])'; }
+# cc_row WHO KIND N PER CMD... : one run, one TSV row (who, kind, n, per, status, figures|why).
+CC_TAG=0
+cc_row() {
+  local who=$1 kind=$2 n=$3 per=$4
+  shift 4
+  local c0 q0 c1 q1
+  read -r c0 q0 < <(cc_stats)
+  if timeout 300 "$@" >"$TMP/cc.out" 2>"$TMP/cc.err"; then
+    read -r c1 q1 < <(cc_stats)
+    printf '%s\t%s\t%s\t%s\tok\t%s api_connections=%s api_requests=%s\n' "$who" "$kind" "$n" "$per" \
+      "$(tail -1 "$TMP/cc.out")" $((c1 - c0)) $((q1 - q0)) >>"$CC_TSV"
+  else
+    local why
+    why=$(grep -v '^ *at \|^$' "$TMP/cc.err" | head -2 | tr '\t\n' '  ')
+    log "bench: concurrency $who $kind $n failed: $why"
+    printf '%s\t%s\t%s\t%s\tfail\t%s\n' "$who" "$kind" "$n" "$per" "failed: ${why:-exit status}" >>"$CC_TSV"
+  fi
+}
+cc_na() { printf '%s\t%s\t%s\t%s\tna\t%s\n' "$1" "$2" "$3" "$4" "not available ($5)" >>"$CC_TSV"; }
+if want concurrency; then
+  if [ ! -x "$EPOLL_SERVER" ] || [ ! -x "$CC_CLIENT" ]; then
+    log "bench: concurrency: bench_canned_epoll or bench_concurrency not built (Linux and the generated SDK needed)"
+    cc_na async streams 10000 0 "bench_concurrency not built"
+  else
+    log "bench: concurrency (1 to 10,000 streams, $N_CC_EVENTS events each row; 1,000 unary calls)"
+    start_canned 1000 "$EPOLL_SERVER"
+    for _ in $(seq 1 "$CC_RUNS"); do
+      for n in 1 100 1000 10000; do
+        per=$((N_CC_EVENTS / n))
+        CC_TAG=$((CC_TAG + 1))
+        if [[ $CC_MODES == *streams-async* ]]; then
+          cc_row async streams $n $per "$CC_CLIENT" streams-async "$CANNED" $n $per a$CC_TAG
+        else
+          cc_na async streams $n $per "the async SDK is not built yet: bench_concurrency has no streams-async"
+        fi
+        if [ $n -le 1000 ]; then
+          cc_row threads streams $n $per "$CC_CLIENT" streams-threads "$CANNED" $n $per t$CC_TAG
+        fi
+        if [ "$HAVE_NODE" = 1 ] && [ "$QUICK" = 1 ] && [ $n -gt 1000 ]; then
+          cc_na js streams $n $per "full runs only: node takes most of a minute to open 10,000 streams"
+        elif [ "$HAVE_NODE" = 1 ]; then
+          cc_row js streams $n $per node "$ROOT/bench/js/concurrency.mjs" streams "$CANNED" $n $per j$CC_TAG
+        else
+          cc_na js streams $n $per "$NODE_REASON"
+        fi
+      done
+      if [[ $CC_MODES == *unary-async* ]]; then
+        cc_row async unary 1000 0 "$CC_CLIENT" unary-async "$CANNED" 1000
+      else
+        cc_na async unary 1000 0 "the async SDK is not built yet: bench_concurrency has no unary-async"
+      fi
+      cc_row threads unary 1000 0 "$CC_CLIENT" unary-threads "$CANNED" 1000
+      if [ "$HAVE_NODE" = 1 ]; then
+        cc_row js unary 1000 0 node "$ROOT/bench/js/concurrency.mjs" unary "$CANNED" 1000
+      else
+        cc_na js unary 1000 0 "$NODE_REASON"
+      fi
+    done
+    stop_canned
+  fi
+fi
+
 # ---- instruction counts -----------------------------------------------------------------------
 # callgrind's totals do not move with the machine's load: the fair figure for SDK/floor ratios.
 # cg WORKLOAD CONTESTANT COUNT CMD... : one TSV row with the instructions executed.
@@ -312,9 +400,9 @@ fi
 mkdir -p "$ROOT/bench/results"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 COMPLETE=0
-[ "$QUICK" = 0 ] && [ "$ONLY" = generation,unary,real,sse,pages,callgrind ] && COMPLETE=1
+[ "$QUICK" = 0 ] && [ "$ONLY" = "$ALL_SECTIONS" ] && COMPLETE=1
 [ "$COMPLETE" = 1 ] || STAMP=partial-$STAMP
-python3 "$ROOT/bench/report.py" "$RAW" "$ROOT/bench/results/$STAMP.json" --callgrind "$CG" \
+python3 "$ROOT/bench/report.py" "$RAW" "$ROOT/bench/results/$STAMP.json" --callgrind "$CG" --concurrency "$CC_TSV" \
   --runs "$RUNS" --quick "$QUICK" --commit "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
   --versions "hey-api=$HEYAPI_VERSION,openapi-typescript=$OAT_VERSION,opencode-sdk=$OCSDK_VERSION,node=$(node --version 2>/dev/null || echo none)"
 # latest.json is the last complete run: every section, full counts.

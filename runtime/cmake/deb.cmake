@@ -40,6 +40,8 @@ Headers, the static library, sdkrt.pc for pkg-config and the CMake package
 # sdkrtConfig.cmake, which looks both up with pkg-config.
 set(CPACK_DEBIAN_SDKRT_DEV_PACKAGE_DEPENDS
     "${_sdkrt_lib} (= ${PROJECT_VERSION}), libjansson-dev, libcurl4-openssl-dev | libcurl-dev, pkgconf | pkg-config")
+# The loop adapters' .pc files (sdkrt-uv.pc, sdkrt-event.pc) need their loop's -dev package.
+set(CPACK_DEBIAN_SDKRT_DEV_PACKAGE_SUGGESTS "libuv1-dev, libevent-dev")
 # The shlibs file lets dpkg-shlibdeps give packages linking libsdkrt.so.MAJOR a Depends of
 # libsdkrtMAJOR (>= this version); CPack then also adds the ldconfig trigger scripts.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)

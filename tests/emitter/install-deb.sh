@@ -55,7 +55,10 @@ pack() {
 CC=$cc cmake -S "$src" -B "$tmp/rt" -DCMAKE_INSTALL_PREFIX=/usr "${opt[@]}" \
   -DSDKC_BUILD_TESTS=OFF -DSDKC_BUILD_GENERATED=OFF -DSDKC_BUILD_BENCH=OFF \
   -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON >"$tmp/log" 2>&1 || fail "sdkc configure: $(cat "$tmp/log")"
-cmake --build "$tmp/rt" -j2 --target sdkrt_shared sdkrt_static >"$tmp/log" 2>&1 ||
+# (and the loop adapters that are configured: libsdkrt-dev installs them)
+adapters=$(cmake --build "$tmp/rt" --target help | sed -n 's/^\.\.\. \(sdkrt_uv\|sdkrt_event\)$/\1/p' | tr '\n' ' ')
+# shellcheck disable=SC2086
+cmake --build "$tmp/rt" -j2 --target sdkrt_shared sdkrt_static $adapters >"$tmp/log" 2>&1 ||
   fail "libsdkrt build: $(tail -30 "$tmp/log")"
 pack "$tmp/rt" CPACK_SDKC_INSTALL_PREFIX
 rt0=$tmp/rt/libsdkrt${major}_${version}_$arch.deb rtdev=$tmp/rt/libsdkrt-dev_${version}_$arch.deb

@@ -15,8 +15,10 @@ if grep -nE 'Owner:|\(rtcore\)|belongs to the [a-z]+ helper' "$src"/runtime/incl
   fail=1
 fi
 cflags=$(pkg-config --cflags jansson)
-for h in "$inc"/sdkrt/*.h; do
-  name=sdkrt/$(basename "$h")
+headers=("$inc"/sdkrt/*.h)
+headers+=("$inc"/sdkrt/adapters/*.h) # the loop adapters' (they need no header of their loop)
+for h in "${headers[@]}"; do
+  name=${h#"$inc"/}
   printf '#include <%s>\n#include <%s>\nint sdkrt_header_probe_(void);\nint sdkrt_header_probe_(void) { return 0; }\n' \
     "$name" "$name" >"$tmp/t.c"
   # shellcheck disable=SC2086

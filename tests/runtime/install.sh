@@ -116,6 +116,76 @@ done
 if readelf -d "$tmp/app/pc_static" | grep -q 'libsdkrt'; then fail "pc_static needs libsdkrt.so"; fi
 check_run pc_static "$tmp/app/pc_static"
 
+# The loop adapters that were built (libuv, libevent): header, static library and .pc file in
+# sdkrt_dev, and a consumer that adapts its loop through pkg-config sdkrt-uv / sdkrt-event.
+adapters=()
+for a in uv event; do
+  [[ -e $bin/runtime/adapters/libsdkrt_$a.a ]] || continue
+  adapters+=("$a")
+  for f in include/sdkrt/adapters/$a.h lib/libsdkrt_$a.a lib/pkgconfig/sdkrt-$a.pc; do
+    [[ -e $p/$f && -e $q/$f ]] || fail "adapter $a: not installed with sdkrt_dev: $f"
+  done
+done
+[[ ! -e $q/include/sdkrt/adapters || -n ${adapters[*]} ]] || fail "adapter headers installed without their libraries"
+if [[ " ${adapters[*]} " == *" uv "* ]]; then
+  cat >"$tmp/app/uv_app.c" <<'C'
+#include <sdkrt/adapters/uv.h>
+#include <sdkrt/sdkrt.h>
+#include <stdio.h>
+#include <uv.h>
+
+int main(void)
+{
+    uv_loop_t uv;
+    sdkrt_loop *loop = NULL;
+    sdkrt_error *err = NULL;
+    if (sdkrt_global_init() != SDKRT_OK || uv_loop_init(&uv) != 0 ||
+        sdkrt_uv_loop_new(&loop, &uv, &err) != SDKRT_OK)
+        return 1;
+    sdkrt_loop_free(loop);
+    uv_run(&uv, UV_RUN_NOWAIT);
+    printf("%s\n", uv_loop_close(&uv) == 0 ? "uv ok" : "uv busy");
+    sdkrt_global_cleanup();
+    return 0;
+}
+C
+  export PKG_CONFIG_PATH=$p/lib/pkgconfig
+  # shellcheck disable=SC2046
+  "$cc" -std=gnu11 -Wall -Werror ${san:+-fsanitize=$san} "$tmp/app/uv_app.c" -o "$tmp/app/uv_app" \
+    $(pkg-config --cflags --libs sdkrt-uv) || fail "the libuv adapter's consumer does not build"
+  out=$(LD_LIBRARY_PATH="$p/lib" "$tmp/app/uv_app") || fail "the libuv adapter's consumer failed"
+  [[ $out == "uv ok" ]] || fail "the libuv adapter's consumer printed '$out'"
+fi
+if [[ " ${adapters[*]} " == *" event "* ]]; then
+  cat >"$tmp/app/event_app.c" <<'C'
+#include <event2/event.h>
+#include <sdkrt/adapters/event.h>
+#include <sdkrt/sdkrt.h>
+#include <stdio.h>
+
+int main(void)
+{
+    struct event_base *base = event_base_new();
+    sdkrt_loop *loop = NULL;
+    sdkrt_error *err = NULL;
+    if (sdkrt_global_init() != SDKRT_OK || !base ||
+        sdkrt_event_loop_new(&loop, base, &err) != SDKRT_OK)
+        return 1;
+    sdkrt_loop_free(loop);
+    event_base_free(base);
+    printf("event ok\n");
+    sdkrt_global_cleanup();
+    return 0;
+}
+C
+  export PKG_CONFIG_PATH=$p/lib/pkgconfig
+  # shellcheck disable=SC2046
+  "$cc" "${cflags[@]}" "$tmp/app/event_app.c" -o "$tmp/app/event_app" \
+    $(pkg-config --cflags --libs sdkrt-event) || fail "the libevent adapter's consumer does not build"
+  out=$(LD_LIBRARY_PATH="$p/lib" "$tmp/app/event_app") || fail "the libevent adapter's consumer failed"
+  [[ $out == "event ok" ]] || fail "the libevent adapter's consumer printed '$out'"
+fi
+
 # CMake package
 cat >"$tmp/app/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.16)
@@ -140,4 +210,4 @@ if cmake -S "$tmp/app" -B "$tmp/app/build2" -DCMAKE_C_COMPILER="$cc" -DCMAKE_PRE
   -DWANT=$((${version%%.*} + 1)).0 >/dev/null 2>&1; then
   fail "find_package(sdkrt $((${version%%.*} + 1)).0) accepted $version"
 fi
-echo "install.sh: ok ($version: pkg-config shared and static, CMake sdkrt::sdkrt and sdkrt::sdkrt_static)"
+echo "install.sh: ok ($version: pkg-config shared and static, CMake sdkrt::sdkrt and sdkrt::sdkrt_static; adapters: ${adapters[*]:-none})"
