@@ -427,12 +427,13 @@ END_TEST
 START_TEST(idle_and_head_timeouts)
 {
     fx f;
-    fx_open(&f, 1000, 1000);
+    long t = under_valgrind() ? 5000 : 1000; /* valgrind: room to connect */
+    fx_open(&f, t, t);
     rec idle = {0}, head = {0};
     start_typed(&f, &idle, "/items?n=2&end=2", &typed_handlers, NULL);
-    start_typed(&f, &head, "/items?n=2&delay=5000", &typed_handlers, NULL);
-    run_until(f.loop, &idle.ends, 1, 5000);
-    run_until(f.loop, &head.ends, 1, 5000);
+    start_typed(&f, &head, "/items?n=2&delay=60000", &typed_handlers, NULL);
+    run_until(f.loop, &idle.ends, 1, 4 * t);
+    run_until(f.loop, &head.ends, 1, 4 * t);
     ck_assert_int_eq(idle.ends, 1);
     ck_assert_msg(idle.items == 2, "%d items: %s", idle.items, idle.message);
     ck_assert_int_eq(idle.reason, SDKRT_REASON_TIMEOUT);
