@@ -184,6 +184,11 @@ static int finish_stdout(void)
 
 /* ---- compile ---- */
 
+static sdkc_status write_ir(FILE *fp, void *ir)
+{
+    return sdkc_ir_write_json(ir, fp);
+}
+
 static int cmd_compile(int argc, char **argv)
 {
     compile_args a;
@@ -191,31 +196,25 @@ static int cmd_compile(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     sdkc_compiled *c = NULL;
-    char *json = NULL;
-    size_t len = 0;
     rc = compile_contract(&a, &c);
     if (rc != EXIT_OK)
         goto done;
     rc = EXIT_INTERNAL;
-    if (sdkc_ir_to_json(sdkc_compiled_ir(c), &json, &len) != SDKC_OK) {
-        fprintf(stderr, "sdkc: compile: out of memory writing the IR\n");
-        goto done;
-    }
-    if (a.output && strcmp(a.output, "-") != 0) {
-        if (sdkc_write_file(a.output, json, len) != SDKC_OK) {
-            fprintf(stderr, "sdkc: compile: cannot write %s\n", a.output);
-            goto done;
-        }
-        rc = EXIT_OK;
+    /* written as it is made: the text of a large IR is never held whole */
+    bool to_file = a.output && strcmp(a.output, "-") != 0;
+    sdkc_status st = to_file ? sdkc_write_file_with(a.output, write_ir, (void *)sdkc_compiled_ir(c))
+                             : sdkc_ir_write_json(sdkc_compiled_ir(c), stdout);
+    if (st == SDKC_ERR_IO && to_file) {
+        fprintf(stderr, "sdkc: compile: cannot write %s\n", a.output);
+    } else if (st == SDKC_ERR_IO) {
+        fprintf(stderr, "sdkc: error writing to standard output\n");
+    } else if (st != SDKC_OK) {
+        fprintf(stderr, "sdkc: compile: %s writing the IR\n",
+                st == SDKC_ERR_NOMEM ? "out of memory" : sdkc_status_str(st));
     } else {
-        if (fwrite(json, 1, len, stdout) != len) {
-            fprintf(stderr, "sdkc: error writing to standard output\n");
-            goto done;
-        }
-        rc = finish_stdout();
+        rc = to_file ? EXIT_OK : finish_stdout();
     }
 done:
-    free(json);
     sdkc_compiled_free(c);
     return rc;
 }

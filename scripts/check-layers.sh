@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check-layers.sh - the include rule of libsdkc (docs/compiler.md): a file includes only its layer
 # and below, and a stage's internal header only from that stage's own files.
-#   0 base        util, map, diag, sha256         sdkc/util.h sdkc/map.h sdkc/diag.h
+#   0 base        util, map, diag, sha256, regex  sdkc/util.h sdkc/map.h sdkc/diag.h sdkc/regex.h
 #   1 source      doc*                            sdkc/doc.h doc_internal.h
 #   2 IR model    ir_model, idempotency, ir_json*, naming, synth, pattern*
 #                                                 sdkc/ir.h ir_internal.h sdkc/synth.h sdkc/pattern.h
@@ -18,7 +18,7 @@ src=${1:-$(cd "$(dirname "$0")/.." && pwd)/ir/src}
 [[ -d $src ]] || { echo "check-layers: $src is not a directory" >&2; exit 2; }
 rank() { # rank of a file or header name, or nothing when unknown
   case $1 in
-    util.c|map.c|diag.c|sha256.c|sdkc/util.h|sdkc/map.h|sdkc/diag.h) echo 0 ;;
+    util.c|map.c|diag.c|sha256.c|regex.c|sdkc/util.h|sdkc/map.h|sdkc/diag.h|sdkc/regex.h) echo 0 ;;
     doc*.c|doc_internal.h|sdkc/doc.h) echo 1 ;;
     ir_model.c|idempotency.c|ir_json*.c|ir_json*.h|naming.c|synth.c|pattern*.c|pattern_internal.h|ir_internal.h|\
       sdkc/ir.h|sdkc/synth.h|sdkc/pattern.h|sdkc/compile.h|sdkc/ir_json.h|sdkc/naming.h) echo 2 ;;

@@ -2,7 +2,7 @@
 # Install what sdkc needs on Debian 12 (apt-get); installs only what is missing.
 #   --with-opencode   also install the pinned OpenCode server from npm (for conformance tests)
 set -euo pipefail
-pkgs=(build-essential cmake clang pkg-config libyaml-dev libjansson-dev libcurl4-openssl-dev check
+pkgs=(build-essential cmake clang pkg-config libyaml-dev libjansson-dev libpcre2-dev libcurl4-openssl-dev check
       valgrind curl git libclang-rt-14-dev hyperfine openssl)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1111,7 +1111,10 @@ static sdkrt_request *build(worker *wk, const sdkc_operation *op, req_plan *plan
         if (p->in == SDKC_PARAM_PATH)
             continue;
         json_t *v = NULL;
-        if (cursor_name && p->in == SDKC_PARAM_QUERY && strcmp(p->wire_name, cursor_name) == 0) {
+        /* a required page number or offset is sent on the first page too (as any required
+           parameter, below) */
+        if (cursor_name && p->in == SDKC_PARAM_QUERY && strcmp(p->wire_name, cursor_name) == 0 &&
+            (plan->mode == MODE_BAD_CURSOR || plan->cursor || !p->required)) {
             if (plan->mode == MODE_BAD_CURSOR)
                 v = json_string("conform-not-a-cursor");
             else if (plan->cursor)

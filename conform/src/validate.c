@@ -1,21 +1,12 @@
 /* validate.c - JSON value against an IR type (wire projection), every deviation reported. */
 #include "sdkc/validate.h"
+#include "sdkc/regex.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum pat_mode { PAT_PREFIX, PAT_REGEX, PAT_UNCHECKED } pat_mode;
-
-typedef struct pat_entry {
-    char *pattern;
-    pat_mode mode;
-    char *prefix; /* PAT_PREFIX */
-    regex_t re;   /* PAT_REGEX */
-} pat_entry;
 
 typedef struct dev_list {
     sdkc_deviation *items;
@@ -27,9 +18,8 @@ typedef struct dev_list {
 struct sdkc_validation {
     size_t max_dev, max_depth;
     dev_list devs;
-    pat_entry *pats;
-    size_t npats, cappats;
-    char **unchecked_pats; /* distinct patterns counted as unchecked */
+    sdkc_regex_cache *regexes; /* compiled patterns, made on first use */
+    char **unchecked_pats;     /* distinct patterns counted as unchecked */
     size_t nunchecked_pats, capunchecked_pats;
     bool oom;
 };
@@ -81,13 +71,7 @@ void sdkc_validation_free(sdkc_validation *v)
         return;
     sdkc_validation_reset(v);
     free(v->unchecked_pats);
-    for (size_t i = 0; i < v->npats; i++) {
-        if (v->pats[i].mode == PAT_REGEX)
-            regfree(&v->pats[i].re);
-        free(v->pats[i].pattern);
-        free(v->pats[i].prefix);
-    }
-    free(v->pats);
+    sdkc_regex_cache_free(v->regexes);
     free(v);
 }
 
@@ -307,139 +291,6 @@ static void path_truncate(sdkc_buf *p, size_t len)
 
 /* ---- patterns ---- */
 
-/* `^` followed by plain characters (or escaped punctuation) and nothing else: a prefix. */
-static char *as_prefix(const char *pat)
-{
-    if (pat[0] != '^')
-        return NULL;
-    sdkc_buf b = SDKC_BUF_INIT;
-    for (const char *s = pat + 1; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\\' && s[1] && ispunct((unsigned char)s[1])) {
-            sdkc_buf_putc(&b, s[1]);
-            s++;
-        } else if (isalnum(c) || c == '_' || c == '-' || c == ':' || c == '/' || c == '@' ||
-                   c == '#' || c == ' ' || c == '=' || c == ',' || c == '%' || c == '!' ||
-                   c == '~' || c == '\'' || c == '"' || c == '<' || c == '>' || c == '&' ||
-                   c >= 0x80) {
-            sdkc_buf_putc(&b, (char)c);
-        } else {
-            sdkc_buf_cleanup(&b);
-            return NULL;
-        }
-    }
-    if (b.len == 0) {
-        sdkc_buf_cleanup(&b);
-        return NULL;
-    }
-    return sdkc_buf_steal(&b, NULL);
-}
-
-/* Translate an ECMAScript pattern into a POSIX ERE, or fail (return false) when it uses what ERE
- * lacks: lookaround, non-capturing groups, lazy quantifiers, word boundaries, back references,
- * unicode classes, escapes inside brackets other than \d \w \s. */
-static bool to_ere(const char *pat, sdkc_buf *out)
-{
-    bool in_bracket = false;
-    for (const char *s = pat; *s; s++) {
-        char c = *s;
-        if (c == '\\') {
-            char e = s[1];
-            if (!e)
-                return false;
-            s++;
-            const char *cls = NULL;
-            switch (e) {
-            case 'd':
-                cls = "0-9";
-                break;
-            case 'w':
-                cls = "A-Za-z0-9_";
-                break;
-            case 's':
-                cls = "[:space:]";
-                break;
-            default:
-                break;
-            }
-            if (cls) {
-                if (in_bracket)
-                    sdkc_buf_puts(out, cls);
-                else
-                    sdkc_buf_printf(out, "[%s]", cls);
-                continue;
-            }
-            if (in_bracket)
-                return false;
-            if (ispunct((unsigned char)e)) {
-                sdkc_buf_putc(out, '\\');
-                sdkc_buf_putc(out, e);
-                continue;
-            }
-            return false; /* \b \D \p \1 \n \t \u... */
-        }
-        if (in_bracket) {
-            if (c == ']')
-                in_bracket = false;
-            else if (c == '[' && s[1] == ':')
-                return false;
-            sdkc_buf_putc(out, c);
-            continue;
-        }
-        if (c == '[') {
-            in_bracket = true;
-            sdkc_buf_putc(out, c);
-            if (s[1] == '^') {
-                sdkc_buf_putc(out, '^');
-                s++;
-            }
-            if (s[1] == ']') { /* a leading ] is literal in ERE but an empty class in JS */
-                return false;
-            }
-            continue;
-        }
-        if (c == '(' && s[1] == '?')
-            return false;
-        if ((c == '*' || c == '+' || c == '?' || c == '}') && s[1] == '?')
-            return false;
-        sdkc_buf_putc(out, c);
-    }
-    return !in_bracket && sdkc_buf_finish(out) == SDKC_OK;
-}
-
-static pat_entry *pattern_entry(sdkc_validation *v, const char *pat)
-{
-    for (size_t i = 0; i < v->npats; i++)
-        if (strcmp(v->pats[i].pattern, pat) == 0)
-            return &v->pats[i];
-    if (v->npats == v->cappats) {
-        size_t cap = v->cappats ? v->cappats * 2 : 8;
-        pat_entry *p = realloc(v->pats, cap * sizeof *p);
-        if (!p)
-            return NULL;
-        v->pats = p;
-        v->cappats = cap;
-    }
-    pat_entry *e = &v->pats[v->npats];
-    memset(e, 0, sizeof *e);
-    e->pattern = dup_str(pat);
-    if (!e->pattern)
-        return NULL;
-    e->prefix = as_prefix(pat);
-    if (e->prefix) {
-        e->mode = PAT_PREFIX;
-    } else {
-        sdkc_buf ere = SDKC_BUF_INIT;
-        e->mode = PAT_UNCHECKED;
-        if (to_ere(pat, &ere) && ere.data &&
-            regcomp(&e->re, ere.data, REG_EXTENDED | REG_NOSUB) == 0)
-            e->mode = PAT_REGEX;
-        sdkc_buf_cleanup(&ere);
-    }
-    v->npats++;
-    return e;
-}
-
 static void note_unchecked(walk *w, const char *pat)
 {
     sdkc_validation *v = w->v;
@@ -465,28 +316,26 @@ static void note_unchecked(walk *w, const char *pat)
     v->unchecked_pats[v->nunchecked_pats++] = d;
 }
 
-/* Check s against pat; report under rule "pattern". what names the thing ("key" or NULL). */
+/* Check s against pat; report under rule "pattern". what names the thing ("key" or NULL). A
+ * pattern PCRE2 cannot run, or a match that hits its limits, counts as unchecked. */
 static void check_pattern(walk *w, const char *pat, const char *s, size_t len, const char *what)
 {
-    pat_entry *e = pattern_entry(w->v, pat);
-    if (!e) {
+    if (!w->v->regexes && sdkc_regex_cache_new(&w->v->regexes) != SDKC_OK) {
         w->v->oom = true;
         return;
     }
-    bool ok = true;
-    switch (e->mode) {
-    case PAT_PREFIX:
-        ok = strncmp(s, e->prefix, strlen(e->prefix)) == 0;
-        break;
-    case PAT_REGEX:
-        /* regexec stops at a NUL; a string with an embedded NUL is judged on its prefix. */
-        ok = regexec(&e->re, s, 0, NULL, 0) == 0;
-        break;
-    case PAT_UNCHECKED:
+    const sdkc_regex *re;
+    sdkc_status st = sdkc_regex_cache_get(w->v->regexes, &re, pat, NULL);
+    if (st == SDKC_ERR_NOMEM) {
+        w->v->oom = true;
+        return;
+    }
+    sdkc_regex_result m = st == SDKC_OK ? sdkc_regex_match(re, s, len, NULL) : SDKC_REGEX_LIMIT;
+    if (m == SDKC_REGEX_LIMIT) {
         note_unchecked(w, pat);
         return;
     }
-    if (!ok) {
+    if (m == SDKC_REGEX_NOMATCH) {
         json_t *tmp = json_stringn(s, len);
         sdkc_buf d = SDKC_BUF_INIT;
         if (tmp)

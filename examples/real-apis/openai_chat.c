@@ -53,9 +53,8 @@ int main(int argc, char **argv)
     if (reply->choices.count > 0 && reply->choices.items[0].has_message)
         printf("reply: %s\n", reply->choices.items[0].message.content);
 
-    /* The same request with stream: true, through the stream variant: one chunk per event. */
-    chat.body.has_stream = true;
-    chat.body.stream = true;
+    /* The same request through the stream variant, which sends stream: true itself: one chunk
+       per event. */
     if (openai_create_chat_completion_stream_open(&stream, client, &chat, &call, &err) != OPENAI_OK)
         goto done;
     const openai_create_chat_completion_stream_response *chunk;

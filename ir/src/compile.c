@@ -46,6 +46,8 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     cctx c;
     memset(&c, 0, sizeof c);
     sdkc_map_init(&c.reported, SDKC_MAP_POINTERS);
+    sdkc_map_init(&c.interned, SDKC_MAP_STRINGS);
+    sdkc_map_init(&c.c_names, SDKC_MAP_STRINGS);
     c.a = res->arena;
     c.doc = doc;
     c.diag = diag;
@@ -63,6 +65,8 @@ sdkc_status sdkc_compile(sdkc_compiled **out, const sdkc_doc *doc, const sdkc_co
     sdkc_schema_cleanup(&c);
     sdkc_paging_cleanup(&c);
     sdkc_map_cleanup(&c.reported);
+    sdkc_map_cleanup(&c.interned);
+    sdkc_map_cleanup(&c.c_names);
     sdkc_compiled_free(res);
     return st;
 }

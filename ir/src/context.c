@@ -171,12 +171,30 @@ const char *sdkc_cc_unique_in(cctx *c, const sdkc_map *names, const char *base, 
     return sdkc_cc_unique(c, base, sep, in_map, names);
 }
 
-char *sdkc_cc_c_name(cctx *c, const char *text)
+const char *sdkc_cc_intern(cctx *c, const char *s)
 {
+    if (!s)
+        return NULL;
+    const char *have = sdkc_map_get(&c->interned, s);
+    if (have)
+        return have;
+    char *copy = sdkc_cc_strdup(c, s);
+    if (copy && !sdkc_map_put(&c->interned, copy, copy))
+        c->nomem = true;
+    return copy;
+}
+
+/* Remembered per text: field names repeat across a contract's objects (id, url, name). */
+const char *sdkc_cc_c_name(cctx *c, const char *text)
+{
+    const char *have = text ? sdkc_map_get(&c->c_names, text) : NULL;
+    if (have)
+        return have;
     char *s = sdkc_snake_case(c->a, text);
     if (s && sdkc_is_c_keyword(s))
         s = sdkc_cc_printf(c, "%s_", s);
-    if (!s)
+    const char *key = s ? sdkc_cc_intern(c, text) : NULL;
+    if (!s || !key || !sdkc_map_put(&c->c_names, key, s))
         c->nomem = true;
     return s;
 }

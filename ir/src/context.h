@@ -41,6 +41,8 @@ struct cctx {
     bool oas31; /* the contract says openapi: 3.1.x (or later 3.x) */
     size_t nerrors;
     sdkc_map reported;   /* $ref nodes already reported as broken */
+    sdkc_map interned;   /* texts kept once in the IR's arena (sdkc_cc_intern) */
+    sdkc_map c_names;    /* a text -> its C name (sdkc_cc_c_name) */
     const char *op_name; /* the Pascal name of the operation being built, or NULL */
 
     /* each stage's own state, defined and used by that stage alone */
@@ -71,6 +73,9 @@ void sdkc_cc_warn(cctx *c, const sdkc_node *n, const char *fmt, ...)
 
 void *sdkc_cc_alloc(cctx *c, size_t n);       /* zeroed; n 0 counts as 1 */
 char *sdkc_cc_strdup(cctx *c, const char *s); /* NULL for NULL */
+/* The IR arena's one copy of s (NULL for NULL): for texts that repeat and are never changed,
+ * such as field wire names. */
+const char *sdkc_cc_intern(cctx *c, const char *s);
 char *sdkc_cc_printf(cctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *sdkc_cc_concat(cctx *c, const char *a, const char *b); /* NULL counts as "" */
 /* A JSON pointer one step below base, with ~ and / escaped. */
@@ -101,7 +106,7 @@ const char *sdkc_cc_unique(cctx *c, const char *base, const char *sep, sdkc_cc_t
 /* The same over the keys of a string map. */
 const char *sdkc_cc_unique_in(cctx *c, const sdkc_map *names, const char *base, const char *sep);
 /* A C identifier for text: snake_case, a trailing '_' on a C keyword. NULL when out of memory. */
-char *sdkc_cc_c_name(cctx *c, const char *text);
+const char *sdkc_cc_c_name(cctx *c, const char *text);
 /* sdkc_cc_c_name made unique in names ("_2", "_3", ...) and put there with value. */
 const char *sdkc_cc_unique_c_name(cctx *c, sdkc_map *names, const char *text, void *value);
 

@@ -15,6 +15,9 @@
 /* Nodes are taken from the arena this many at a time. */
 #define NODE_BATCH 128
 
+/* The kinds share a union (doc.h): a node is 48 bytes on LP64 (it was 96). */
+_Static_assert(sizeof(void *) != 8 || sizeof(sdkc_node) == 48, "sdkc_node grew");
+
 /* ---- positions ------------------------------------------------------------------------------ */
 
 /* 1-based line and column (in characters, like libyaml's marks) of a byte offset. CRLF and lone
@@ -76,7 +79,21 @@ typedef struct loader {
     size_t npool;
     sdkc_map anchor_ix; /* anchor name -> its index in anchors + 1, as a uintptr_t */
     size_t ndocs;
+    /* The scalar texts stored so far, each once: keys and values repeat ("type", "string",
+       "description", a shared description), and the document keeps one copy of each. */
+    struct text_slot *texts;
+    size_t texts_mask, ntexts;
 } loader;
+
+typedef struct text_slot {
+    const char *str; /* in the document's arena; NULL: an empty slot */
+    uint32_t len;
+    uint32_t hash;
+} text_slot;
+
+/* At most this many distinct texts are kept in the table (16 MiB at most, freed after the
+ * load); past it, a text is still found there, and a new one is stored apart. */
+#define MAX_SHARED_TEXTS ((size_t)1 << 19)
 
 /* The position of a libyaml mark, in the input as given (before any JSON rewrite). */
 static sdkc_loc mark_loc(const loader *L, yaml_mark_t m)
@@ -252,7 +269,9 @@ static sdkc_node *new_node(loader *L, sdkc_node_kind kind, yaml_mark_t m)
     }
     sdkc_node *n = L->pool++;
     L->npool--;
-    *n = (sdkc_node){.kind = kind, .loc = mark_loc(L, m)};
+    memset(n, 0, sizeof *n); /* every member of the union too (an empty map has no index) */
+    n->kind = kind;
+    n->loc = mark_loc(L, m);
     return n;
 }
 
@@ -351,6 +370,46 @@ static void finish_seq(loader *L, sdkc_node *seq, size_t base)
     seq->nitems = n;
 }
 
+/* The document's copy of the text s[0..len): one already stored, or a new one (NULL when out
+ * of memory). */
+static const char *store_text(loader *L, const char *s, size_t len)
+{
+    if (len > UINT32_MAX)
+        return sdkc_arena_strndup(L->doc->arena, s, len);
+    bool full = L->texts && L->ntexts * 2 >= L->texts_mask + 1;
+    if ((!L->texts || full) && L->ntexts < MAX_SHARED_TEXTS) {
+        size_t cap = L->texts ? (L->texts_mask + 1) * 2 : 1024;
+        text_slot *t = calloc(cap, sizeof *t);
+        if (!t)
+            return NULL;
+        for (size_t i = 0; L->texts && i <= L->texts_mask; i++) {
+            if (!L->texts[i].str)
+                continue;
+            size_t j = L->texts[i].hash & (cap - 1);
+            while (t[j].str)
+                j = (j + 1) & (cap - 1);
+            t[j] = L->texts[i];
+        }
+        free(L->texts);
+        L->texts = t;
+        L->texts_mask = cap - 1;
+        full = false;
+    }
+    uint32_t h = (uint32_t)sdkc_doc_key_hash(s, len);
+    size_t i = h & L->texts_mask;
+    for (; L->texts[i].str; i = (i + 1) & L->texts_mask) {
+        const text_slot *t = &L->texts[i];
+        if (t->hash == h && t->len == len && memcmp(t->str, s, len) == 0)
+            return t->str;
+    }
+    char *copy = sdkc_arena_strndup(L->doc->arena, s, len);
+    if (copy && !full) { /* past the cap, the table only finds what it has */
+        L->texts[i] = (text_slot){copy, (uint32_t)len, h};
+        L->ntexts++;
+    }
+    return copy;
+}
+
 static void on_scalar(loader *L, const yaml_event_t *ev)
 {
     if (!count_nodes(L, 1, ev->start_mark))
@@ -360,7 +419,7 @@ static void on_scalar(loader *L, const yaml_event_t *ev)
         return;
     const char *s = (const char *)ev->data.scalar.value;
     size_t len = ev->data.scalar.length;
-    char *copy = sdkc_arena_strndup(L->doc->arena, s, len);
+    const char *copy = store_text(L, s, len);
     if (!copy) {
         nomem(L);
         return;
@@ -489,6 +548,7 @@ static void loader_cleanup(loader *L)
     free(L->anchors);
     sdkc_map_cleanup(&L->anchor_ix);
     free(L->kids);
+    free(L->texts);
 }
 
 /* One pass of libyaml over L->data. */

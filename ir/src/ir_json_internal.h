@@ -36,10 +36,14 @@ typedef struct writer {
     int type_depth;  /* nested inline type definitions */
     bool *has_items; /* per open container: something was written in it */
     bool failed;     /* nesting without end (an unlisted named type containing itself) */
+    FILE *sink;      /* or NULL: out holds the whole text */
+    bool io_failed;  /* a write to sink failed (errno kept) */
 } writer;
 
 /* Containers: c is '{' or '['; too deep a nesting sets failed. */
 void sdkc_jw_open(writer *w, char c);
+/* With a sink: write out what is buffered (a failure sets io_failed). */
+void sdkc_jw_flush(writer *w);
 void sdkc_jw_close(writer *w, char c);
 void sdkc_jw_key(writer *w, const char *k); /* a member's key; its value follows */
 void sdkc_jw_item(writer *w);               /* an array item follows */

@@ -307,6 +307,7 @@ static void fill_type(reader *r, sdkc_type *t, const json_t *o, const char *wher
         t->u.str.has_min_length = has;
         t->u.str.max_length = get_uint(r, o, "max_length", &has, where);
         t->u.str.has_max_length = has;
+        t->u.str.examples = sdkc_irj_get_strs(r, o, "examples", &t->u.str.nexamples, where);
         break;
     }
     case SDKC_TYPE_INTEGER:

@@ -360,6 +360,7 @@ void sdkc_irj_read_operation(reader *r, sdkc_operation *op, const json_t *o)
         ((sdkc_stream *)op->stream)->follow = read_follow(r, fj, op, where);
     op->stream_variant =
         read_stream(r, json_object_get(o, "stream_variant"), "stream_variant", where);
+    op->stream_flag = op->stream_variant ? sdkc_irj_get_str(r, o, "stream_flag", where) : NULL;
 
     op->security_optional = sdkc_irj_get_bool(r, o, "security_optional", where);
     const json_t *sec = sdkc_irj_get_array(r, o, "security", true, where);

@@ -21,11 +21,25 @@ static void indent(writer *w)
     }
 }
 
+/* With a sink, what is written so far goes out a block at a time. */
+#define SINK_BLOCK ((size_t)64 << 10)
+
+void sdkc_jw_flush(writer *w)
+{
+    if (!w->sink || w->io_failed || !w->out.len)
+        return;
+    if (fwrite(w->out.data, 1, w->out.len, w->sink) != w->out.len)
+        w->io_failed = true;
+    w->out.len = 0;
+}
+
 /* Before a member or an item of the innermost container. */
 static void next_slot(writer *w)
 {
     if (w->depth == 0)
         return;
+    if (w->sink && w->out.len >= SINK_BLOCK)
+        sdkc_jw_flush(w);
     if (w->has_items[w->depth - 1])
         sdkc_buf_putc(&w->out, ',');
     w->has_items[w->depth - 1] = true;

@@ -106,6 +106,8 @@ static void type_def(writer *w, const sdkc_type *t, bool named)
             sdkc_jw_put_uint(w, "min_length", t->u.str.min_length);
         if (t->u.str.has_max_length)
             sdkc_jw_put_uint(w, "max_length", t->u.str.max_length);
+        if (t->u.str.nexamples)
+            sdkc_jw_put_strs(w, "examples", t->u.str.examples, t->u.str.nexamples);
         break;
     case SDKC_TYPE_INTEGER:
     case SDKC_TYPE_NUMBER:
@@ -496,6 +498,7 @@ static void operation_json(writer *w, const sdkc_operation *op)
         sdkc_jw_key(w, "stream_variant");
         stream_json(w, op->stream_variant);
     }
+    sdkc_jw_put_str(w, "stream_flag", op->stream_flag);
     sdkc_jw_put_true_if(w, "security_optional", op->security_optional);
     /* a requirement of one scheme is its name; of several, the list of their names */
     sdkc_jw_key(w, "security");
@@ -602,43 +605,66 @@ static void ir_json(writer *w, const sdkc_ir *ir)
     sdkc_buf_putc(&w->out, '\n');
 }
 
+/* The whole IR through w (set up here; w->sink may be set): SDKC_OK, NOMEM, LIMIT or IO. */
+static sdkc_status write_ir(writer *w, const sdkc_ir *ir)
+{
+    w->has_items = calloc(MAX_JSON_DEPTH, sizeof *w->has_items);
+    if (!w->has_items || !sdkc_map_reserve(&w->named, ir->ntypes))
+        return SDKC_ERR_NOMEM;
+    for (size_t i = 0; i < ir->ntypes; i++) {
+        const sdkc_type *t = ir->types[i];
+        /* the first listed wins */
+        if (t && t->name && !sdkc_map_get(&w->named, t->name) &&
+            !sdkc_map_put(&w->named, t->name, (sdkc_type *)t))
+            return SDKC_ERR_NOMEM;
+    }
+    ir_json(w, ir);
+    if (w->failed)
+        return SDKC_ERR_LIMIT;
+    if (w->out.oom)
+        return SDKC_ERR_NOMEM;
+    sdkc_jw_flush(w);
+    return w->io_failed ? SDKC_ERR_IO : SDKC_OK;
+}
+
+static void writer_cleanup(writer *w)
+{
+    sdkc_buf_cleanup(&w->out);
+    free(w->has_items);
+    sdkc_map_cleanup(&w->named);
+}
+
 sdkc_status sdkc_ir_to_json(const sdkc_ir *ir, char **out, size_t *len_out)
 {
-    sdkc_status st = SDKC_ERR_NOMEM;
     writer w;
     memset(&w, 0, sizeof w);
     sdkc_buf_init(&w.out);
     *out = NULL;
     if (len_out)
         *len_out = 0;
-    w.has_items = calloc(MAX_JSON_DEPTH, sizeof *w.has_items);
-    if (!w.has_items || !sdkc_map_reserve(&w.named, ir->ntypes))
-        goto done;
-    for (size_t i = 0; i < ir->ntypes; i++) {
-        const sdkc_type *t = ir->types[i];
-        /* the first listed wins */
-        if (t && t->name && !sdkc_map_get(&w.named, t->name) &&
-            !sdkc_map_put(&w.named, t->name, (sdkc_type *)t))
-            goto done;
-    }
-    ir_json(&w, ir);
-    if (w.failed) {
-        st = SDKC_ERR_LIMIT;
-        goto done;
-    }
-    if (sdkc_buf_finish(&w.out) != SDKC_OK)
-        goto done;
+    sdkc_status st = write_ir(&w, ir);
+    if (st == SDKC_OK && sdkc_buf_finish(&w.out) != SDKC_OK)
+        st = SDKC_ERR_NOMEM;
     size_t n = 0;
-    char *text = sdkc_buf_steal(&w.out, &n);
-    if (!text)
-        goto done;
-    *out = text;
-    if (len_out)
-        *len_out = n;
-    st = SDKC_OK;
-done:
-    sdkc_buf_cleanup(&w.out);
-    free(w.has_items);
-    sdkc_map_cleanup(&w.named);
+    char *text = st == SDKC_OK ? sdkc_buf_steal(&w.out, &n) : NULL;
+    if (st == SDKC_OK && !text)
+        st = SDKC_ERR_NOMEM;
+    if (text) {
+        *out = text;
+        if (len_out)
+            *len_out = n;
+    }
+    writer_cleanup(&w);
+    return st;
+}
+
+sdkc_status sdkc_ir_write_json(const sdkc_ir *ir, FILE *fp)
+{
+    writer w;
+    memset(&w, 0, sizeof w);
+    sdkc_buf_init(&w.out);
+    w.sink = fp;
+    sdkc_status st = write_ir(&w, ir);
+    writer_cleanup(&w);
     return st;
 }

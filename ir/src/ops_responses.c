@@ -21,6 +21,12 @@ sdkc_encoding sdkc_ops_encoding_of(const char *ct)
     return SDKC_ENC_BYTES;
 }
 
+bool sdkc_error_is_text(const sdkc_error_status *e)
+{
+    return e && e->content_type && sdkc_ops_encoding_of(e->content_type) != SDKC_ENC_JSON &&
+           e->ntags == 0 && e->untagged && e->untagged->kind == SDKC_TYPE_STRING;
+}
+
 /* A schema with JSON structure or a non-string scalar: under a media range (star/star) it is
  * JSON, as a string or an untyped schema is bytes. */
 static bool structured(const sdkc_type *t)
@@ -201,6 +207,14 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
         return;
     e->content_type = sdkc_cc_strdup(c, pc->key->str);
     const sdkc_node *schema = sdkc_node_get(pc->value, "schema");
+    /* A non-JSON body (text/plain, text/html, XML, ...) is the server's text, whatever its
+       schema says; under a media range (star/star) a structured schema stays JSON, as for
+       successes. */
+    bool text = sdkc_ops_encoding_of(pc->key->str) != SDKC_ENC_JSON;
+    if (text && (!schema || !strchr(pc->key->str, '*'))) {
+        e->untagged = sdkc_schema_plain_string(c, pc->value);
+        return;
+    }
     if (!schema)
         return;
     const char *ctx = sdkc_ops_op_type_name(c, r, "");
@@ -251,6 +265,9 @@ static void build_error(cctx *c, const raw_op *r, int status, const char *key,
         return;
     qsort(tags, e->ntags, sizeof *tags, cmp_tag);
     e->tags = tags;
+    if (text && !e->ntags && !structured(e->untagged) &&
+        (!e->untagged || e->untagged->kind != SDKC_TYPE_STRING))
+        e->untagged = sdkc_schema_plain_string(c, pc->value);
 }
 
 /* Exact statuses, then ranges, then default: the order a response status is matched in. */

@@ -262,6 +262,25 @@ bool sdkc_ops_detect_follow(cctx *c, sdkc_ir *ir)
     return !c->nomem;
 }
 
+/* The body's boolean field `stream` (OpenAI's chat and completions, Anthropic's messages), which
+ * selects the event stream of a response offered both ways; NULL without one. */
+static const char *stream_flag(const sdkc_body *body)
+{
+    const sdkc_type *t = body ? body->type : NULL;
+    if (!t || t->kind != SDKC_TYPE_OBJECT)
+        return NULL;
+    for (size_t i = 0; i < t->u.object.nfields; i++) {
+        const sdkc_field *f = &t->u.object.fields[i];
+        const sdkc_type *ft = f->type;
+        while (ft && ft->kind == SDKC_TYPE_NULLABLE)
+            ft = ft->u.nullable.inner;
+        if (ft && ft->kind == SDKC_TYPE_BOOLEAN && !f->read_only &&
+            strcmp(f->wire_name, "stream") == 0)
+            return f->wire_name;
+    }
+    return NULL;
+}
+
 /* The same response also offered as text/event-stream (besides the JSON chosen as the main
  * success): the operation gets a stream variant whose items are the event schema. */
 void sdkc_ops_build_stream_variant(cctx *c, const raw_op *r, sdkc_operation *op, const char *key,
@@ -280,6 +299,7 @@ void sdkc_ops_build_stream_variant(cctx *c, const raw_op *r, sdkc_operation *op,
                          r->id, key, ct);
         op->stream_variant =
             sdkc_ops_build_stream(c, r, media, sdkc_ops_media_ptr(c, r, key, ct), &type);
+        op->stream_flag = stream_flag(op->body);
         return;
     }
 }

@@ -67,6 +67,20 @@ bool sdkc_pg_field_kind(const sdkc_type *t, const char *path, sdkc_type_kind k)
     return f && sdkc_pg_kind_is(f->type, k);
 }
 
+bool sdkc_pg_counts(const sdkc_type *t)
+{
+    t = sdkc_type_strip_nullable(t);
+    if (t && t->kind == SDKC_TYPE_UNION) {
+        for (size_t i = 0; i < t->u.union_.nvariants; i++) {
+            const sdkc_type *v = sdkc_type_strip_nullable(t->u.union_.variants[i].type);
+            if (v && (v->kind == SDKC_TYPE_INTEGER || v->kind == SDKC_TYPE_NUMBER))
+                return true;
+        }
+        return false;
+    }
+    return t && (t->kind == SDKC_TYPE_INTEGER || t->kind == SDKC_TYPE_NUMBER);
+}
+
 /* The first of names that is a query parameter of op (of kind k unless k is -1). */
 const char *sdkc_pg_first_param(const sdkc_operation *op, const char *const *names, int k)
 {
@@ -93,8 +107,10 @@ static const sdkc_type *array_items(const sdkc_type *t)
     return t && t->kind == SDKC_TYPE_ARRAY ? t->u.array.items : NULL;
 }
 
-static const char *const ITEM_NAMES[] = {"data",    "items",   "results",  "value",
-                                         "entries", "records", "elements", NULL};
+/* `_embedded`: HAL's embedded resources, an array where a page has no other (loket.nl, beside
+ * its `messages` warnings) */
+static const char *const ITEM_NAMES[] = {"data",    "items",    "results",   "value", "entries",
+                                         "records", "elements", "_embedded", NULL};
 
 /* The items of a page body: the body when it is an array; else the first array field with a
  * usual name; else its only array field, or its only array of objects beside arrays of scalars.
@@ -246,8 +262,8 @@ bool sdkc_pg_adopt_spec(cctx *c, sdkc_operation *op, const pgspec *s, const pgre
             return false;
         }
         bool counts = s->style == SDKC_PAGE_PAGE_NUMBER || s->style == SDKC_PAGE_OFFSET;
-        if (counts && !sdkc_pg_kind_is(pg.cursor_param->type, SDKC_TYPE_INTEGER) &&
-            !sdkc_pg_kind_is(pg.cursor_param->type, SDKC_TYPE_NUMBER)) {
+        if (counts && !sdkc_pg_counts(pg.cursor_param->type) &&
+            !(s->count_text && sdkc_pg_kind_is(pg.cursor_param->type, SDKC_TYPE_STRING))) {
             sdkc_pg_report(rep, "operation '%s': pagination: parameter '%s' is not a number",
                            op->id, param);
             return false;
@@ -479,7 +495,7 @@ static void paginate(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sd
     else if ((x = sdkc_node_get(opnode, "x-ms-pageable")) != NULL)
         sdkc_pg_ms_pageable(c, x, op);
     else
-        sdkc_pg_heuristics(c, resp, op);
+        sdkc_pg_heuristics(c, opnode, resp, op);
 }
 
 bool sdkc_paging_decide(cctx *c, sdkc_ir *ir)

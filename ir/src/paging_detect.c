@@ -44,6 +44,7 @@ static const char *const URL_FIELDS[] = {"next_page_uri",
                                          "paging.next",
                                          "pagination.next_url",
                                          "_metadata.next",
+                                         "next",
                                          NULL};
 static const char *const ITEM_PARAMS[] = {"starting_after", "after", NULL};
 static const char *const MORE_FIELDS[] = {"has_more", "hasMore", "more", NULL};
@@ -51,14 +52,86 @@ static const char *const PAGE_PARAMS[] = {"page", "pageNumber", "page_number", "
                                           NULL};
 static const char *const PAGE_SIZE_PARAMS[] = {"per_page", "page_size", "pageSize",   "perPage",
                                                "limit",    "size",      "page[size]", NULL};
-static const char *const OFFSET_PARAMS[] = {"offset", "skip", NULL};
-static const char *const LIMIT_PARAMS[] = {"limit", "take", NULL};
+static const char *const OFFSET_PARAMS[] = {"offset", "skip", "startAt", "startIndex", NULL};
+static const char *const LIMIT_PARAMS[] = {"limit",      "take",     "count",
+                                           "maxResults", "maxCount", NULL};
+/* string parameters a plain `next` token could be sent back in */
+static const char *const TOKEN_BACK_PARAMS[] = {"next", "start", "from", "marker", "after", NULL};
 
-/* The first of names that is an integer or number query parameter of op. */
+static bool zero_based(const char *docs);
+
+/* The first of names that is a query parameter of op that counts (sdkc_pg_counts). A
+ * `startIndex` counts only when said to start at 0 (PI Web API, Google's; SCIM's is 1-based). */
 static const char *first_count_param(const sdkc_operation *op, const char *const *names)
 {
-    const char *n = sdkc_pg_first_param(op, names, SDKC_TYPE_INTEGER);
-    return n ? n : sdkc_pg_first_param(op, names, SDKC_TYPE_NUMBER);
+    for (size_t i = 0; names[i]; i++) {
+        const sdkc_param *p = sdkc_op_query_param(op, names[i]);
+        if (p && sdkc_pg_counts(p->type) &&
+            (strcmp(names[i], "startIndex") != 0 || zero_based(p->docs)))
+            return names[i];
+    }
+    return NULL;
+}
+
+/* Does text contain one of words (ASCII, any case) as a whole word? */
+static bool says_word(const char *text, const char *const *words)
+{
+    for (const char *p = text; p && *p; p++) {
+        if (p != text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue;
+        for (size_t i = 0; words[i]; i++) {
+            size_t n = strlen(words[i]);
+            if (strncasecmp(p, words[i], n) == 0 && !(isalnum((unsigned char)p[n]) || p[n] == '_'))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Does a description say the index starts at 0 ("zero based", "0-based", "starts at 0", "The
+ * default is 0")? */
+static bool zero_based(const char *docs)
+{
+    static const char *const says[] = {"zero based",   "zero-based",     "0-based", "starts at 0",
+                                       "default is 0", "default is '0'", NULL};
+    for (const char *p = docs; p && *p; p++)
+        for (size_t i = 0; says[i]; i++)
+            if (strncasecmp(p, says[i], strlen(says[i])) == 0)
+                return true;
+    return false;
+}
+
+static const char *const TOKEN_WORDS[] = {"token", "tokens", "cursor", "opaque", NULL};
+
+/* A string parameter that may carry a token: one of names, or said to take a token. */
+static bool token_param(const sdkc_param *p)
+{
+    if (!p || !sdkc_pg_kind_is(p->type, SDKC_TYPE_STRING))
+        return false;
+    for (size_t i = 0; TOKEN_PARAMS[i]; i++)
+        if (strcmp(p->wire_name, TOKEN_PARAMS[i]) == 0)
+            return true;
+    for (size_t i = 0; TOKEN_BACK_PARAMS[i]; i++)
+        if (strcmp(p->wire_name, TOKEN_BACK_PARAMS[i]) == 0)
+            return true;
+    return says_word(p->docs, TOKEN_WORDS);
+}
+
+/* A page number or offset declared as a string (illumidesk's offset/limit, VTEX's page/size): it
+ * counts when its size parameter is a string too, so that the contract writes every number of
+ * the pair as a string, and neither is said to be a token (Asana's string `offset` is a token,
+ * its `limit` an integer). *param and *size are set when the pair holds. */
+static bool string_pair(const sdkc_operation *op, const char *const *names,
+                        const char *const *sizes, const char **param, const char **size)
+{
+    const char *n = sdkc_pg_first_param(op, names, SDKC_TYPE_STRING);
+    const char *s = sdkc_pg_first_param(op, sizes, SDKC_TYPE_STRING);
+    if (!n || !s || says_word(sdkc_op_query_param(op, n)->docs, TOKEN_WORDS) ||
+        says_word(sdkc_op_query_param(op, s)->docs, TOKEN_WORDS))
+        return false;
+    *param = n;
+    *size = s;
+    return true;
 }
 
 static bool declares_link_header(const sdkc_node *resp)
@@ -70,18 +143,32 @@ static bool declares_link_header(const sdkc_node *resp)
     return false;
 }
 
-/* `next` holds a URL when it is declared as one (format uri) or sits under a links object. */
-static bool url_field(const sdkc_type *body, const char *path)
+static const char *const URL_WORDS[] = {"url",   "urls", "uri",  "uris", "link",
+                                        "links", "path", "href", NULL};
+
+/* A plain `next` holds a URL when it is declared as one (format uri), when its description says
+ * so (URL, URI, link, path, href: Spotify, Docker Hub, eBay, Jira), or, undescribed, when no
+ * string parameter could take a token back (Mist: `next` beside integer start/end times); a
+ * described `next` that says none of those is a token or a flag (Shutterstock's "cursor value",
+ * eBay's "for future use"). Other names are URLs by name or under a links object. */
+static bool url_field(const sdkc_operation *op, const sdkc_type *body, const char *path)
 {
     const sdkc_field *f = sdkc_pg_field_at(body, path);
     if (!f || !sdkc_pg_kind_is(f->type, SDKC_TYPE_STRING))
         return false;
     const char *fmt = sdkc_type_strip_nullable(f->type)->u.str.format;
-    if (strchr(path, '.'))
+    if (strcmp(path, "next") != 0)
+        return true; /* a URL by its name, or under a links object */
+    if (fmt &&
+        (strcmp(fmt, "uri") == 0 || strcmp(fmt, "url") == 0 || strcmp(fmt, "uri-reference") == 0))
         return true;
-    return strcmp(path, "next") != 0 ||
-           (fmt && (strcmp(fmt, "uri") == 0 || strcmp(fmt, "url") == 0 ||
-                    strcmp(fmt, "uri-reference") == 0));
+    const char *docs = f->docs ? f->docs : sdkc_type_strip_nullable(f->type)->docs;
+    if (docs && *docs)
+        return says_word(docs, URL_WORDS);
+    for (size_t i = 0; i < op->nparams; i++)
+        if (op->params[i].in == SDKC_PARAM_QUERY && token_param(&op->params[i]))
+            return false;
+    return true;
 }
 
 /* Does a parameter's description say it takes an id (the word "id", any case)? */
@@ -96,7 +183,51 @@ static bool says_id(const char *docs)
     return false;
 }
 
-void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
+/* The parameter object of op's query parameter name: the operation's, else its path item's. */
+static const sdkc_node *param_node(cctx *c, const sdkc_node *opnode, const sdkc_operation *op,
+                                   const char *name)
+{
+    const sdkc_node *item = sdkc_node_get(sdkc_node_get(c->root, "paths"), op->path);
+    const sdkc_node *lists[2] = {sdkc_node_get(opnode, "parameters"), NULL};
+    if (item && sdkc_node_get(item, "get") == opnode)
+        lists[1] = sdkc_node_get(item, "parameters");
+    for (size_t l = 0; l < 2; l++) {
+        for (size_t i = 0; lists[l] && lists[l]->kind == SDKC_NODE_SEQ && i < lists[l]->nitems;
+             i++) {
+            const sdkc_node *p = sdkc_cc_deref_quiet(c, lists[l]->items[i]);
+            const char *n = sdkc_cc_text(sdkc_node_get(p, "name"));
+            const char *in = sdkc_cc_text(sdkc_node_get(p, "in"));
+            if (n && in && strcmp(n, name) == 0 && strcmp(in, "query") == 0)
+                return p;
+        }
+    }
+    return NULL;
+}
+
+static bool is_zero(const sdkc_node *n)
+{
+    return n && n->kind == SDKC_NODE_SCALAR && n->scalar != SDKC_SCALAR_NULL &&
+           n->scalar != SDKC_SCALAR_BOOL && n->str && strcmp(n->str, "0") == 0;
+}
+
+/* Does page number param start at 0: its default is 0 (or, without a default, its example), or
+ * its description says so? The walk takes a request without the parameter for page 1 and asks
+ * for page 2 next, which would skip page 1 of such an API (Ticketmaster, SwaggerHub). */
+static bool starts_at_zero(cctx *c, const sdkc_node *opnode, const sdkc_operation *op,
+                           const char *param)
+{
+    if (zero_based(sdkc_op_query_param(op, param)->docs))
+        return true;
+    const sdkc_node *p = param_node(c, opnode, op, param);
+    const sdkc_node *schema = sdkc_cc_deref_quiet(c, sdkc_node_get(p, "schema"));
+    const sdkc_node *dflt = sdkc_node_get(schema, "default");
+    if (dflt)
+        return is_zero(dflt);
+    const sdkc_node *ex = sdkc_node_get(p, "example");
+    return is_zero(ex ? ex : sdkc_node_get(schema, "example"));
+}
+
+void sdkc_pg_heuristics(cctx *c, const sdkc_node *opnode, const sdkc_node *resp, sdkc_operation *op)
 {
     if (strcmp(op->method, "GET") != 0)
         return;
@@ -127,7 +258,7 @@ void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
         return;
     }
     for (size_t i = 0; !is_body && URL_FIELDS[i]; i++) {
-        if (!url_field(body, URL_FIELDS[i]))
+        if (!url_field(op, body, URL_FIELDS[i]))
             continue;
         s.style = SDKC_PAGE_NEXT_URL;
         s.next = URL_FIELDS[i];
@@ -163,24 +294,33 @@ void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op)
     const char *size = first_count_param(op, PAGE_SIZE_PARAMS);
     const char *off = first_count_param(op, OFFSET_PARAMS);
     const char *lim = first_count_param(op, LIMIT_PARAMS);
+    bool page_text = false, off_text = false;
+    if (!(page && size))
+        page_text = string_pair(op, PAGE_PARAMS, PAGE_SIZE_PARAMS, &page, &size);
+    if (!(off && lim))
+        off_text = string_pair(op, OFFSET_PARAMS, LIMIT_PARAMS, &off, &lim);
     /* a parameter and what confirms it, in order: the first pair present wins */
     const struct {
         sdkc_page_style style;
         const char *param, *other;
-        bool other_is_size;
+        bool other_is_size, text;
     } pairs[] = {
-        {SDKC_PAGE_CURSOR_ITEM, after, more, false},
-        {SDKC_PAGE_PAGE_NUMBER, page, size, true},
-        {SDKC_PAGE_OFFSET, off, lim, true},
+        {SDKC_PAGE_CURSOR_ITEM, after, more, false, false},
+        {SDKC_PAGE_PAGE_NUMBER, page, size, true, page_text},
+        {SDKC_PAGE_OFFSET, off, lim, true, off_text},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         if (!pairs[i].param || !pairs[i].other)
+            continue;
+        if (pairs[i].style == SDKC_PAGE_PAGE_NUMBER && starts_at_zero(c, opnode, op, page))
             continue;
         s.style = pairs[i].style;
         s.param = pairs[i].param;
         s.size_param = pairs[i].other_is_size ? pairs[i].other : NULL;
         s.has_more = more;
-        s.reason = sdkc_cc_printf(c, "heuristic: %s + %s", pairs[i].param, pairs[i].other);
+        s.count_text = pairs[i].text;
+        s.reason = sdkc_cc_printf(c, "heuristic: %s + %s%s", pairs[i].param, pairs[i].other,
+                                  pairs[i].text ? " (strings)" : "");
         sdkc_pg_adopt_spec(c, op, &s, &quiet);
         return;
     }

@@ -21,6 +21,9 @@ typedef struct pgspec {
     const char *items; /* path of the items array; NULL (and !items_body): look for it */
     const char *cursor, *next, *previous, *has_more, *id;
     const char *param, *size_param; /* query parameter names */
+    /* PAGE_NUMBER, OFFSET: param is declared a string that holds the number (the heuristics
+       found its size parameter a string too) */
+    bool count_text;
 } pgspec;
 
 /* How problems with an explicit recognition are reported: heuristics stay silent (the operation
@@ -41,6 +44,9 @@ void sdkc_pg_report(const pgreport *r, const char *fmt, ...) __attribute__((form
 const sdkc_field *sdkc_pg_field_at(const sdkc_type *t, const char *path);
 bool sdkc_pg_kind_is(const sdkc_type *t, sdkc_type_kind k);
 bool sdkc_pg_field_kind(const sdkc_type *t, const char *path, sdkc_type_kind k);
+/* Can t carry a page number or offset: an integer or number, or a union with such a variant
+ * (PandaScore's `page`: an integer, or an object for page[number] and page[size]). */
+bool sdkc_pg_counts(const sdkc_type *t);
 /* The first of names that is a query parameter of op (of kind k unless k is -1). */
 const char *sdkc_pg_first_param(const sdkc_operation *op, const char *const *names, int k);
 /* The first of paths that is a field of t of kind k. */
@@ -53,7 +59,10 @@ bool sdkc_pg_adopt_spec(cctx *c, sdkc_operation *op, const pgspec *s, const pgre
 
 /* ---- paging_detect.c ---- */
 
-void sdkc_pg_heuristics(cctx *c, const sdkc_node *resp, sdkc_operation *op);
+/* opnode: the operation object (a page parameter's default is read there); resp: its success
+ * response object. */
+void sdkc_pg_heuristics(cctx *c, const sdkc_node *opnode, const sdkc_node *resp,
+                        sdkc_operation *op);
 void sdkc_pg_items_from_path(pgspec *s, const char *path);
 bool sdkc_pg_speakeasy(cctx *c, const sdkc_node *x, sdkc_operation *op);
 bool sdkc_pg_fern(cctx *c, const sdkc_node *x, sdkc_operation *op);

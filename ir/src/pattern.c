@@ -10,10 +10,8 @@
  *  3. choose a total length (here) and generate a string of exactly that length, preferring each
  *     node's "natural" length (first alternatives, fewest repetitions) and letters/digits for
  *     classes (pattern_generate.c);
- *  4. verify the string before returning it: translate the pattern to a POSIX ERE over UTF-8 bytes
- *     and run regcomp/regexec under a thread-local C locale; for \b and \B, and for the shapes
- *     where glibc's regcomp blows up, a small matcher over the tree decides (pattern_verify.c,
- *     pattern_match.c).
+ *  4. verify the string before returning it with the matcher `sdkc conform` validates with
+ *     (sdkc/regex.h, PCRE2 with match limits): independent of steps 1-3 (pattern_verify.c).
  *
  * The length sets are bitsets over 0..cap (cap = min(max_len, SDKC_PATTERN_MAX_CHARS)). All the
  * work is charged to a budget, and the working memory has a ceiling, so that hostile patterns end
@@ -24,7 +22,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define PAT_BUDGET 200000000ull /* work units (about one 64-bit word operation each) */
+#define PAT_BUDGET   200000000ull /* work units (about one 64-bit word operation each) */
+#define LOOK_RETRIES 8            /* longer strings tried when a lookaround was not satisfied */
 
 const char sdkc_pat_oom[] = "out of memory";
 const char sdkc_pat_too_complex[] = "the pattern is too complex to generate a value for";
@@ -112,7 +111,7 @@ static const char *generate_verified(pctx *c, const pnode *root, const lset *zer
     for (size_t p = 0; p < (side ? sizeof pads : 1); p++) {
         if (!sdkc_pat_generate(c, root, zero, total, len, side, pads[p], &b))
             break;
-        int v = sdkc_pat_verify(c, root, b.data, total, side == 2 ? total - len : 0);
+        int v = sdkc_pat_verify(c, b.data);
         if (v < 0)
             break;
         if (v == 1) {
@@ -123,9 +122,11 @@ static const char *generate_verified(pctx *c, const pnode *root, const lset *zer
         }
     }
     if (!res && !c->why)
-        fail(c, c->has_wordb ? "the generated value failed verification (a word boundary \\b "
-                               "or \\B could not be satisfied)"
-                             : "the generated value failed verification");
+        fail(c, c->has_look    ? "the generated value failed verification (a lookaround "
+                                 "assertion could not be satisfied)"
+                : c->has_wordb ? "the generated value failed verification (a word boundary \\b "
+                                 "or \\B could not be satisfied)"
+                               : "the generated value failed verification");
     sdkc_buf_cleanup(&b);
     return res;
 }
@@ -155,7 +156,24 @@ static const char *example(pctx *c, size_t min_len, size_t max_len)
     if (!choose_total(c, root, min_len, max_len, &total) ||
         !choose_match(c, &root->len, total, &len, &side))
         return NULL;
-    return generate_verified(c, root, &zero, total, len, side);
+    const char *res = generate_verified(c, root, &zero, total, len, side);
+    /* A lookaround the string missed, such as (?!\s*$) on an empty one or (?=.{8}) on a short
+     * one: a few longer strings are tried before giving up. */
+    for (int more = 0; !res && c->has_look && more < LOOK_RETRIES && total < max_len; more++) {
+        const char *first = c->why;
+        uint64_t t2;
+        c->why = NULL;
+        if (!choose_total(c, root, (size_t)total + 1, max_len, &t2) ||
+            !choose_match(c, &root->len, t2, &len, &side)) {
+            c->why = first; /* no longer string: the first reason stands */
+            break;
+        }
+        total = t2;
+        res = generate_verified(c, root, &zero, total, len, side);
+        if (!res && c->why != sdkc_pat_oom && c->why != sdkc_pat_too_complex)
+            c->why = first;
+    }
+    return res;
 }
 
 const char *sdkc_pattern_example(sdkc_arena *a, const char *pattern, size_t min_len, size_t max_len,
@@ -180,6 +198,7 @@ const char *sdkc_pattern_example(sdkc_arena *a, const char *pattern, size_t min_
         return NULL;
     }
     const char *res = example(&c, min_len, max_len);
+    sdkc_regex_free(c.re);
     sdkc_arena_free(c.a);
     if (!res)
         *why = c.why ? c.why : "internal error";

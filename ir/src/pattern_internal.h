@@ -5,9 +5,7 @@
  *   pattern_parse.c     the ECMAScript pattern parser and its character sets
  *   pattern_lengths.c   length sets and the analysis that gives every node its match lengths
  *   pattern_generate.c  a string of a chosen length from the analyzed tree
- *   pattern_verify.c    the check of a generated string: translation to a POSIX ERE, regexec
- *                       and the guards that decide when glibc is not up to it
- *   pattern_match.c     the matcher over the tree for \b, \B and what regcomp cannot take
+ *   pattern_verify.c    the check of a generated string with the shared matcher (sdkc/regex.h)
  *
  * Not installed. Everything here lives in the private arena of one call.
  */
@@ -15,6 +13,7 @@
 #define SDKC_PATTERN_INTERNAL_H
 
 #include "sdkc/pattern.h"
+#include "sdkc/regex.h"
 #include "sdkc/util.h"
 
 #include <stdbool.h>
@@ -40,7 +39,10 @@ typedef struct pctx {
     uint32_t cap;    /* lengths above cap are dropped from the length sets */
     uint64_t work;   /* budget left */
     size_t mem;      /* bytes taken from the private arena */
+    sdkc_regex *re;  /* the pattern compiled for verification, made on first use */
     bool has_wordb;  /* \b or \B seen */
+    bool has_look;   /* lookaround seen (taken as empty by the generator) */
+    bool prop_seen;  /* (parser) a \p{..} in the class being parsed */
     bool legacy;     /* syntax only Annex B (no 'u' flag) accepts: a lone { } ], \- outside a
                       * class, [\w-x], other escaped punctuation */
     bool unicode;    /* syntax whose meaning needs the 'u' flag: \u{...}, characters outside
@@ -206,12 +208,8 @@ bool sdkc_pat_generate(pctx *c, const pnode *root, const lset *zero, uint64_t to
                        int side, char pad, sdkc_buf *b);
 void sdkc_pat_put_utf8(sdkc_buf *b, uint32_t cp);
 
-/* pattern_verify.c: 1 if s (chars characters) has a match of root at character lead, 0 if not,
- * -1 if it could not be checked (c->why set). */
-int sdkc_pat_verify(pctx *c, const pnode *root, const char *s, uint64_t chars, uint64_t lead);
-
-/* pattern_match.c: the same decided by walking the tree over text[0..n) from start: 1, 0, or -1
- * when out of budget or memory. */
-int sdkc_pat_match_tree(pctx *c, const pnode *root, const uint32_t *text, size_t n, size_t start);
+/* pattern_verify.c: 1 if s matches the pattern c->s, 0 if not, -1 if it could not be checked
+ * (c->why set). */
+int sdkc_pat_verify(pctx *c, const char *s);
 
 #endif

@@ -2,9 +2,10 @@
  * concatenations, alternatives, repetitions and assertions, with character classes as sorted
  * ranges of code points.
  *
- * The syntax taken is ECMAScript's without lookaround, backreferences, property escapes and
- * flags (see sdkc/pattern.h). Syntax that only Annex B (no 'u' flag) accepts and syntax whose
- * meaning needs the 'u' flag are both noted; a pattern with both is refused.
+ * The syntax taken is ECMAScript's without backreferences and flags (see sdkc/pattern.h);
+ * lookaround parses to an empty match and a set with a property escape is evaluated by PCRE2.
+ * Syntax that only Annex B (no 'u' flag) accepts and syntax whose meaning needs the 'u' flag are
+ * both noted; a pattern with both is refused.
  */
 #include "pattern_internal.h"
 
@@ -136,6 +137,10 @@ static const prange R_NOT_DOT[] = {{0x0A, 0x0A}, {0x0D, 0x0D}, {0x2028, 0x2029}}
 /* Add \d \D \w \W \s \S (cls is the letter) or the complement of R_NOT_DOT (cls '.'). */
 static bool add_class(pctx *c, rvec *r, int cls)
 {
+    if (cls == 'p') { /* a property: the caller evaluates the whole set (property_set) */
+        c->prop_seen = true;
+        return true;
+    }
     const prange *base;
     size_t n;
     bool neg = cls == 'D' || cls == 'W' || cls == 'S' || cls == '.';
@@ -189,6 +194,73 @@ static pnode *set_node(pctx *c, rvec *raw, bool negate)
     n->rg = clean.v;
     n->nrg = clean.n;
     return n;
+}
+
+/* Characters a property escape is tried on: printable ASCII and one or more of each general
+ * category and of common scripts, so that \p{L}, \p{Lu}, \p{Nd}, \p{Greek}, \p{Han}... each
+ * find a member (the generator prefers ASCII letters and digits where the set has them). */
+static const uint32_t PROBES[] = {
+    0x09,   0x0A,   0x0D,   0xA0,   0xAA,    0xB2,    0xB5,    0xBD,    0xC0,    0xDF,
+    0xE9,   0x100,  0x1C5,  0x2B0,  0x300,   0x378,   0x391,   0x3B1,   0x410,   0x430,
+    0x531,  0x5D0,  0x627,  0x660,  0x6F0,   0x903,   0x905,   0x966,   0x9A6,   0xB95,
+    0xE01,  0x10D0, 0x1100, 0x1780, 0x2013,  0x2018,  0x2019,  0x200B,  0x2028,  0x2029,
+    0x20AC, 0x2160, 0x2190, 0x2460, 0x25A0,  0x3000,  0x3041,  0x30A2,  0x4E00,  0xAC00,
+    0xE000, 0xFEFF, 0xFF21, 0xFF41, 0x10400, 0x1D400, 0x1F1E6, 0x1F600, 0x20000,
+};
+
+static size_t utf8_put(char *out, uint32_t cp)
+{
+    if (cp < 0x80)
+        return out[0] = (char)cp, 1;
+    if (cp < 0x800)
+        return out[0] = (char)(0xC0 | cp >> 6), out[1] = (char)(0x80 | (cp & 0x3F)), 2;
+    if (cp < 0x10000)
+        return out[0] = (char)(0xE0 | cp >> 12), out[1] = (char)(0x80 | (cp >> 6 & 0x3F)),
+               out[2] = (char)(0x80 | (cp & 0x3F)), 3;
+    return out[0] = (char)(0xF0 | cp >> 18), out[1] = (char)(0x80 | (cp >> 12 & 0x3F)),
+           out[2] = (char)(0x80 | (cp >> 6 & 0x3F)), out[3] = (char)(0x80 | (cp & 0x3F)), 4;
+}
+
+static bool probe_one(pctx *c, const sdkc_regex *re, rvec *r, uint32_t cp)
+{
+    char u[4];
+    if (!cp || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+        return true;
+    if (!spend(c, 64))
+        return false;
+    sdkc_regex_result m = sdkc_regex_match(re, u, utf8_put(u, cp), NULL);
+    if (m == SDKC_REGEX_LIMIT)
+        return fail(c, "a Unicode property could not be evaluated");
+    return m == SDKC_REGEX_NOMATCH || rv_add(c, r, cp, cp);
+}
+
+/* The set written at c->s[start..c->i) (a class or a property escape holding \p{..}) as the
+ * members among the probe characters and the characters its own ranges begin and end with
+ * (given), as PCRE2 decides: a subset of the real set, enough to generate from. */
+static pnode *property_set(pctx *c, size_t start, const rvec *given)
+{
+    char *text = palloc(c, c->i - start + 1);
+    if (!text)
+        return NULL;
+    memcpy(text, c->s + start, c->i - start);
+    text[c->i - start] = '\0';
+    sdkc_regex *re = NULL;
+    const char *why = NULL;
+    sdkc_status st = sdkc_regex_new(&re, text, c->out, &why);
+    if (st != SDKC_OK)
+        return st == SDKC_ERR_NOMEM
+                   ? (fail(c, sdkc_pat_oom), NULL)
+                   : (sdkc_pat_failf(c, "an unknown Unicode property", "%s", why), NULL);
+    rvec r = {0};
+    bool ok = true;
+    for (uint32_t cp = 0x20; cp < 0x7F && ok; cp++)
+        ok = probe_one(c, re, &r, cp);
+    for (size_t k = 0; k < sizeof PROBES / sizeof *PROBES && ok; k++)
+        ok = probe_one(c, re, &r, PROBES[k]);
+    for (size_t k = 0; given && k < given->n && ok; k++)
+        ok = probe_one(c, re, &r, given->v[k].lo) && probe_one(c, re, &r, given->v[k].hi);
+    sdkc_regex_free(re);
+    return ok ? set_node(c, &r, false) : NULL;
 }
 
 static pnode *class_node(pctx *c, int cls)
@@ -438,8 +510,22 @@ static int parse_escape(pctx *c, bool in_class, uint32_t *cp, int *cls)
     case 'k':
         return fail(c, "backreferences are not supported"), E_FAIL;
     case 'p':
-    case 'P':
-        return fail(c, "Unicode property escapes (\\p{...}) are not supported"), E_FAIL;
+    case 'P': {
+        size_t k = 0;
+        if (peek(c) != '{') { /* Annex B: \p without a name is the letter */
+            c->legacy = true;
+            *cp = (uint32_t)ch;
+            return E_CHAR;
+        }
+        while (peek_at(c, k) >= 0 && peek_at(c, k) != '}')
+            k++;
+        if (peek_at(c, k) != '}')
+            return fail(c, "malformed \\p{...} escape"), E_FAIL;
+        c->i += k + 1;
+        c->unicode = true;
+        *cls = 'p';
+        return E_CLASS;
+    }
     default:
         break;
     }
@@ -460,6 +546,8 @@ static int parse_escape(pctx *c, bool in_class, uint32_t *cp, int *cls)
 /* A character class; c->i is at '['. */
 static pnode *parse_class(pctx *c)
 {
+    size_t start = c->i;
+    c->prop_seen = false;
     c->i++;
     bool negate = false;
     if (peek(c) == '^') {
@@ -517,10 +605,28 @@ static pnode *parse_class(pctx *c)
         if (!(k == E_CLASS ? add_class(c, &r, cls) : rv_add(c, &r, lo, lo)))
             return NULL;
     }
+    if (c->prop_seen)
+        return property_set(c, start, &r);
     return set_node(c, &r, negate);
 }
 
 static pnode *parse_alt(pctx *c, int depth);
+
+/* (?= ) (?! ) (?<= ) (?<! ) with c->i at the '(': parsed for its syntax, then taken as an empty
+ * match. Generation ignores the condition; verification (PCRE2) decides whether the string
+ * generated satisfies it, and the caller falls back on the contract's examples when not. */
+static pnode *parse_lookaround(pctx *c, int depth)
+{
+    c->i += peek_at(c, 1) == '<' ? 3 : 2;
+    pnode *in = parse_alt(c, depth + 1);
+    if (!in)
+        return NULL;
+    if (peek(c) != ')')
+        return fail(c, "unbalanced parenthesis: a ( is not closed"), NULL;
+    c->i++;
+    c->has_look = true;
+    return new_node(c, P_EMPTY);
+}
 
 /* ( ... ); c->i is at '('. */
 static pnode *parse_group(pctx *c, int depth)
@@ -530,12 +636,13 @@ static pnode *parse_group(pctx *c, int depth)
     c->i++;
     if (peek(c) == '?') {
         int ch = peek_at(c, 1);
+        if (ch == '=' || ch == '!' ||
+            (ch == '<' && (peek_at(c, 2) == '=' || peek_at(c, 2) == '!'))) {
+            c->i--;
+            return parse_lookaround(c, depth);
+        }
         if (ch == ':') {
             c->i += 2;
-        } else if (ch == '=' || ch == '!') {
-            return fail(c, "lookahead is not supported"), NULL;
-        } else if (ch == '<' && (peek_at(c, 2) == '=' || peek_at(c, 2) == '!')) {
-            return fail(c, "lookbehind is not supported"), NULL;
         } else if (ch == '<') {
             size_t k = 2;
             while (peek_at(c, k) >= 0 && peek_at(c, k) != '>') {
@@ -604,11 +711,12 @@ static pnode *parse_atom(pctx *c, int depth)
     case '\\': {
         uint32_t cp = 0;
         int cls = 0;
+        size_t start = c->i;
         switch (parse_escape(c, false, &cp, &cls)) {
         case E_CHAR:
             return char_node(c, cp);
         case E_CLASS:
-            return class_node(c, cls);
+            return cls == 'p' ? property_set(c, start, NULL) : class_node(c, cls);
         case E_WORDB:
             return new_node(c, P_WORDB);
         case E_NWORDB:

@@ -172,13 +172,21 @@ static sdkc_type *enum_type(cctx *c, const sdkc_node *n, const sdkc_node *e, con
         const char **safe = sdkc_cc_alloc(c, nvals * sizeof *safe);
         if (!t || !vals || !safe)
             return t;
-        sdkc_map seen;
+        /* Values and member names are unique each in their own set: "a" and "A" are two
+           values (members A and A_2); only a value listed twice is kept once. */
+        sdkc_map seen, names;
         sdkc_map_init(&seen, SDKC_MAP_STRINGS);
+        sdkc_map_init(&names, SDKC_MAP_STRINGS);
         size_t k = 0;
         for (size_t i = 0; i < e->nitems; i++) {
             const sdkc_node *v = e->items[i];
-            if (v->scalar == SDKC_SCALAR_NULL || sdkc_map_get(&seen, v->str))
+            if (v->scalar == SDKC_SCALAR_NULL)
                 continue;
+            if (sdkc_map_get(&seen, v->str)) {
+                sdkc_cc_warn(c, v, "'enum' lists the value \"%s\" more than once; it is kept once",
+                             v->str);
+                continue;
+            }
             vals[k] = sdkc_cc_strdup(c, v->str);
             char *s = sdkc_upper_snake(c->a, v->str);
             if (!vals[k] || !s) {
@@ -187,18 +195,18 @@ static sdkc_type *enum_type(cctx *c, const sdkc_node *n, const sdkc_node *e, con
             }
             if (strcmp(s, "_") == 0)
                 s = sdkc_cc_strdup(c, "EMPTY");
-            const char *u = sdkc_cc_unique_in(c, &seen, s, "_");
+            const char *u = sdkc_cc_unique_in(c, &names, s, "_");
             if (!u)
                 break;
             safe[k] = u;
-            /* values and member names share one set: both must be unique */
-            if (!sdkc_map_put(&seen, vals[k], (void *)1) || !sdkc_map_put(&seen, u, (void *)1)) {
+            if (!sdkc_map_put(&seen, vals[k], (void *)1) || !sdkc_map_put(&names, u, (void *)1)) {
                 c->nomem = true;
                 break;
             }
             k++;
         }
         sdkc_map_cleanup(&seen);
+        sdkc_map_cleanup(&names);
         t->u.enumeration.values = vals;
         t->u.enumeration.safe_values = safe;
         t->u.enumeration.nvalues = k;
@@ -338,6 +346,37 @@ static bool get_u64(const sdkc_node *n, const char *key, uint64_t *out)
     return true;
 }
 
+/* The string values of `example`, `examples` (a list), `default` and `enum`, in that order. */
+static bool string_examples(cctx *c, const sdkc_node *n, sdkc_type *t)
+{
+    const sdkc_node *one[] = {kget(n, "example"), NULL, kget(n, "default"), NULL};
+    const sdkc_node *lists[] = {NULL, kget(n, "examples"), NULL, kget(n, "enum")};
+    size_t cap = 0;
+    for (size_t k = 0; k < 4; k++)
+        cap += one[k] ? 1 : lists[k] && lists[k]->kind == SDKC_NODE_SEQ ? lists[k]->nitems : 0;
+    if (!cap)
+        return true;
+    const char **v = sdkc_cc_alloc(c, cap * sizeof *v);
+    if (!v)
+        return false;
+    size_t m = 0;
+    for (size_t k = 0; k < 4; k++) {
+        size_t cnt = one[k]                                        ? 1
+                     : lists[k] && lists[k]->kind == SDKC_NODE_SEQ ? lists[k]->nitems
+                                                                   : 0;
+        for (size_t i = 0; i < cnt; i++) {
+            const sdkc_node *e = one[k] ? one[k] : lists[k]->items[i];
+            if (sdkc_node_is_string(e) && strlen(e->str) == e->len &&
+                !(v[m] = sdkc_cc_strdup(c, e->str)))
+                return false;
+            m += sdkc_node_is_string(e) && strlen(e->str) == e->len;
+        }
+    }
+    t->u.str.examples = v;
+    t->u.str.nexamples = m;
+    return true;
+}
+
 static sdkc_type *string_type(cctx *c, const sdkc_node *n, const char *ctxname, const char *origin,
                               sdkc_type *dest)
 {
@@ -364,6 +403,8 @@ static sdkc_type *string_type(cctx *c, const sdkc_node *n, const char *ctxname, 
     t->u.str.brand = pat ? sdkc_sch_brand_for(c, pat) : NULL;
     t->u.str.has_min_length = get_u64(n, "minLength", &t->u.str.min_length);
     t->u.str.has_max_length = get_u64(n, "maxLength", &t->u.str.max_length);
+    if (pat && !string_examples(c, n, t))
+        return NULL;
     return t;
 }
 

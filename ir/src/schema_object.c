@@ -230,7 +230,7 @@ sdkc_type *sdkc_sch_object_type(cctx *c, const sdkc_node *const *parts, const ch
             if (big ? sdkc_map_get(&seen, wire) != NULL : field_index(fields, nf, wire, false) >= 0)
                 continue;
             sdkc_field *f = &fields[nf];
-            f->wire_name = sdkc_cc_strdup(c, wire);
+            f->wire_name = sdkc_cc_intern(c, wire);
             const char *forigin = sdkc_cc_ptr_child(c, porigin, wire);
             const sdkc_node *use = nparts > 1 ? merged_property(c, parts, nparts, i, wire) : pv;
             if (use) {
@@ -248,7 +248,7 @@ sdkc_type *sdkc_sch_object_type(cctx *c, const sdkc_node *const *parts, const ch
             f->write_only = property_flag(c, pv, "writeOnly");
             f->docs = pv->kind == SDKC_NODE_MAP ? sdkc_cc_docs(c, pv) : NULL;
             f->loc = sdkc_cc_loc(c, props->pairs[j].key);
-            char *s = sdkc_cc_c_name(c, wire);
+            const char *s = sdkc_cc_c_name(c, wire);
             if (!s || !f->wire_name) {
                 c->nomem = true;
                 break;

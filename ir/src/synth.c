@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sdkc/pattern.h"
+#include "sdkc/regex.h"
 
 /* Synthesis state: the first reason a value could not be made. A failure without a reason is an
  * allocation failure. */
@@ -61,6 +62,39 @@ const char *sdkc_synth_format_value(const char *f)
     return NULL;
 }
 
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* The first of the string type's own examples, default and enum values (sdkc_type.u.str) that
+ * the pattern matches (the matcher the generator verifies with) within the length bounds: its
+ * index, -1 when none does, -2 when out of memory. */
+static int contract_example(const sdkc_type *t)
+{
+    if (!t->u.str.nexamples)
+        return -1;
+    sdkc_regex *re = NULL;
+    sdkc_status st = sdkc_regex_new(&re, t->u.str.pattern, NULL, NULL);
+    if (st != SDKC_OK)
+        return st == SDKC_ERR_NOMEM ? -2 : -1;
+    int found = -1;
+    for (size_t k = 0; k < t->u.str.nexamples && found == -1 && k < INT32_MAX; k++) {
+        const char *e = t->u.str.examples[k];
+        size_t n = utf8_chars(e);
+        if ((t->u.str.has_min_length && n < t->u.str.min_length) ||
+            (t->u.str.has_max_length && n > t->u.str.max_length))
+            continue;
+        if (sdkc_regex_match(re, e, strlen(e), NULL) == SDKC_REGEX_MATCH)
+            found = (int)k;
+    }
+    sdkc_regex_free(re);
+    return found;
+}
+
 static json_t *synth_string(synth *s, const sdkc_type *t)
 {
     const char *base = s->o->filler;
@@ -76,7 +110,8 @@ static json_t *synth_string(synth *s, const sdkc_type *t)
             return NULL;
         fixed = true;
     } else if (t->u.str.pattern) {
-        /* a string the pattern matches, within the length bounds (checked with regexec) */
+        /* a string the pattern matches, within the length bounds (verified with PCRE2), else the
+           first of the contract's own examples that does */
         const char *why = NULL;
         const char *v = sdkc_pattern_example(
             s->arena, t->u.str.pattern, t->u.str.has_min_length ? (size_t)t->u.str.min_length : 0,
@@ -85,9 +120,17 @@ static json_t *synth_string(synth *s, const sdkc_type *t)
             return json_string(v);
         if (!why)
             return NULL; /* out of memory */
-        return synth_fail(s, sdkc_arena_printf(s->arena,
-                                               "string pattern '%s': %s (no value synthesized)",
-                                               t->u.str.pattern, why));
+        int k = contract_example(t);
+        if (k == -2)
+            return NULL;
+        if (k >= 0)
+            return json_string(t->u.str.examples[k]);
+        return synth_fail(
+            s, sdkc_arena_printf(s->arena, "string pattern '%s': %s%s (no value synthesized)",
+                                 t->u.str.pattern, why,
+                                 t->u.str.nexamples ? "; none of the contract's examples, default "
+                                                      "or enum values matches either"
+                                                    : ""));
     }
     /* binary (a file part's text when no blob is set): any bytes do */
     if (f && !t->u.str.brand && sdkc_synth_format_value(f)) {

@@ -569,15 +569,28 @@ done : {
     return st;
 }
 
+/* The bytes of sdkc_write_file, as an sdkc_file_writer. */
+typedef struct bytes_out {
+    const void *data;
+    size_t len;
+} bytes_out;
+
+static sdkc_status write_bytes(FILE *fp, void *userdata)
+{
+    const bytes_out *o = userdata;
+    return !o->len || fwrite(o->data, 1, o->len, fp) == o->len ? SDKC_OK : SDKC_ERR_IO;
+}
+
 /* Write into an existing file that is not a regular one (a device such as /dev/null, a FIFO,
  * a terminal) without replacing it. */
-static sdkc_status write_in_place(const char *path, const void *data, size_t len)
+static sdkc_status write_in_place(const char *path, sdkc_file_writer write, void *userdata)
 {
     sdkc_status st = SDKC_ERR_IO;
     FILE *fp = fopen(path, "wb");
     if (!fp)
         goto done;
-    bool ok = (!len || fwrite(data, 1, len, fp) == len) && fflush(fp) == 0;
+    st = write(fp, userdata);
+    bool ok = st == SDKC_OK && fflush(fp) == 0;
     int saved = errno;
     if (fclose(fp) != 0)
         ok = false;
@@ -585,11 +598,19 @@ static sdkc_status write_in_place(const char *path, const void *data, size_t len
         errno = saved;
     if (ok)
         st = SDKC_OK;
+    else if (st == SDKC_OK)
+        st = SDKC_ERR_IO;
 done:
     return st;
 }
 
 sdkc_status sdkc_write_file(const char *path, const void *data, size_t len)
+{
+    bytes_out o = {data, len};
+    return sdkc_write_file_with(path, write_bytes, &o);
+}
+
+sdkc_status sdkc_write_file_with(const char *path, sdkc_file_writer write, void *userdata)
 {
     sdkc_status st = SDKC_ERR_IO;
     sdkc_buf tmp = SDKC_BUF_INIT;
@@ -597,7 +618,7 @@ sdkc_status sdkc_write_file(const char *path, const void *data, size_t len)
     struct stat sb;
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         /* renaming over it would replace the device (as root: /dev/null itself) */
-        st = S_ISDIR(sb.st_mode) ? SDKC_ERR_IO : write_in_place(path, data, len);
+        st = S_ISDIR(sb.st_mode) ? SDKC_ERR_IO : write_in_place(path, write, userdata);
         if (S_ISDIR(sb.st_mode))
             errno = EISDIR;
         goto done;
@@ -610,8 +631,10 @@ sdkc_status sdkc_write_file(const char *path, const void *data, size_t len)
     fp = fopen(tmp.data, "wb");
     if (!fp)
         goto done;
-    if (len && fwrite(data, 1, len, fp) != len)
+    st = write(fp, userdata);
+    if (st != SDKC_OK)
         goto fail;
+    st = SDKC_ERR_IO;
     if (fflush(fp) != 0)
         goto fail;
     {

@@ -1161,9 +1161,15 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     void *payload = NULL;
     int key = declared_key(op, status);
     bool declared = key >= 0;
+    const sdkrt_jerror *match = NULL;
+    for (size_t i = 0; declared && i < op->nerrors && !match; i++) {
+        if (op->errors[i].status == key && op->errors[i].text &&
+            op->errors[i].type->kind == SDKRT_JK_STRING)
+            match = &op->errors[i];
+    }
     /* JSON by its media type; without one, a body that parses as JSON is taken as such */
     bool is_json = false;
-    if (declared && body && len && content_type) {
+    if (declared && !match && body && len && content_type) {
         char *media = sdkrt_media_type_(content_type); /* NULL: no memory, not "not JSON" */
         if (!media)
             return oom(err);
@@ -1173,13 +1179,12 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         free(media);
     }
     json_error_t jerr;
-    if (declared && body && len && (content_type ? is_json : !memchr(body, '\0', len))) {
+    if (declared && !match && body && len && (content_type ? is_json : !memchr(body, '\0', len))) {
         j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, &jerr);
         if (!j && json_error_code(&jerr) == json_error_out_of_memory)
             return oom(err);
     }
     const char *tag = json_string_value(json_object_get(j, "_tag"));
-    const sdkrt_jerror *match = NULL;
     for (size_t i = 0; tag && i < op->nerrors && !match; i++) {
         if (op->errors[i].status == key && op->errors[i].tag && strcmp(op->errors[i].tag, tag) == 0)
             match = &op->errors[i];
@@ -1195,7 +1200,9 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     }
     char said[SDKRT_SERVER_MESSAGE_MAX];
     bool has_said = (j ? sdkrt_server_message_json_(j, said, sizeof said)
-                       : sdkrt_server_message_(content_type, body, len, said, sizeof said)) > 0;
+                     : match && match->text
+                         ? sdkrt_server_message_("text/plain", body, len, said, sizeof said)
+                         : sdkrt_server_message_(content_type, body, len, said, sizeof said)) > 0;
     if (!match) {
         if (tag)
             sdkrt_error_set(&e, SDKRT_REASON_UNEXPECTED_STATUS,
@@ -1219,7 +1226,22 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         oom(&e);
         goto done;
     }
-    if (sdkrt_json_decode(match->type, payload, j, "$", &e) != SDKRT_OK) {
+    if (match->text) {
+        /* the server's text as the declared string */
+        const char *nul = body ? memchr(body, '\0', len) : NULL;
+        size_t n = !body ? 0 : nul ? (size_t)(nul - body) : len;
+        char *copy = malloc(n + 1);
+        if (!copy) {
+            payload_free(payload);
+            payload = NULL;
+            oom(&e);
+            goto done;
+        }
+        if (n)
+            memcpy(copy, body, n);
+        copy[n] = '\0';
+        *(char **)payload = copy;
+    } else if (sdkrt_json_decode(match->type, payload, j, "$", &e) != SDKRT_OK) {
         keep_response(e, status, content_type, body, len);
         payload_free(payload);
         payload = NULL;

@@ -72,7 +72,7 @@ static int load_one(const char *name, const char *text, uint64_t *digest)
     const char *sha = sdkc_doc_sha256(doc);
     *digest = digest_bytes(*digest, sha, strlen(sha));
     const sdkc_node *n = sdkc_doc_pointer(doc, "/components/schemas/A/properties/b");
-    if (n && n->str)
+    if (n && n->kind == SDKC_NODE_SCALAR)
         *digest = digest_bytes(*digest, n->str, n->len);
     rc = 0;
 done:
@@ -534,16 +534,18 @@ int run_astream(uint64_t *digest); /* astream.c */
 #ifdef SDKC_HAVE_OC
 int run_decoders(uint64_t *digest); /* decoders.c */
 int run_sdk_call(uint64_t *digest);
+int run_sdk_async(uint64_t *digest);
 #endif
 
 const scenario scenarios[] = {
-    {"loader", "compiler", run_loader},    {"sse", "runtime", run_sse},
-    {"request", "runtime", run_request},   {"wire", "runtime", run_wire},
-    {"retry", "runtime", run_retry},       {"compile", "compiler", run_compile},
-    {"ir_json", "compiler", run_ir_json},  {"async", "runtime", run_async},
+    {"loader", "compiler", run_loader},      {"sse", "runtime", run_sse},
+    {"request", "runtime", run_request},     {"wire", "runtime", run_wire},
+    {"retry", "runtime", run_retry},         {"compile", "compiler", run_compile},
+    {"ir_json", "compiler", run_ir_json},    {"async", "runtime", run_async},
     {"astream", "runtime", run_astream},
 #ifdef SDKC_HAVE_OC
-    {"decoders", "emitter", run_decoders}, {"sdk_call", "emitter", run_sdk_call},
+    {"decoders", "emitter", run_decoders},   {"sdk_call", "emitter", run_sdk_call},
+    {"sdk_async", "emitter", run_sdk_async},
 #endif
 };
 const size_t n_scenarios = sizeof scenarios / sizeof scenarios[0];

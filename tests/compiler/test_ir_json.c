@@ -540,6 +540,24 @@ START_TEST(golden_compile)
                      "is intended: SDKC_UPDATE_GOLDEN=1 ctest -R compiler/golden",
                      g->golden, line, col, gpath, actual);
     }
+    /* written to a stream as it is made (64 KiB at a time): the same bytes */
+    FILE *fp = tmpfile();
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(sdkc_ir_write_json(sdkc_compiled_ir(c), fp), SDKC_OK);
+    ck_assert_int_eq(fseek(fp, 0, SEEK_END), 0);
+    ck_assert_int_eq((long)len, ftell(fp));
+    rewind(fp);
+    char *streamed = malloc(len + 1);
+    ck_assert_ptr_nonnull(streamed);
+    ck_assert_uint_eq(fread(streamed, 1, len + 1, fp), len);
+    ck_assert(memcmp(streamed, json, len) == 0);
+    free(streamed);
+    fclose(fp);
+    /* a stream that refuses writes: SDKC_ERR_IO */
+    fp = fopen("/dev/null", "rb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(sdkc_ir_write_json(sdkc_compiled_ir(c), fp), SDKC_ERR_IO);
+    fclose(fp);
     free(want);
     free(json);
     sdkc_compiled_free(c);

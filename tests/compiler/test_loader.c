@@ -117,6 +117,57 @@ static sdkc_doc *load_ok(const char *name, const char *text, sdkc_diag **dout)
     return doc;
 }
 
+/* Equal texts are stored once (keys and values alike); texts that differ only past a NUL are
+ * not equal. */
+START_TEST(equal_texts_stored_once)
+{
+    static const char text[] = "{\"type\": \"string\", \"p\": {\"type\": \"string\", "
+                               "\"string\": 1}, \"n1\": \"a\\u0000b\", \"n2\": \"a\\u0000c\"}";
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = load_ok("t.json", text, &d);
+    const sdkc_node *root = sdkc_doc_root(doc);
+    const sdkc_node *p = sdkc_node_get(root, "p");
+    const sdkc_node *v1 = sdkc_node_get(root, "type"), *v2 = sdkc_node_get(p, "type");
+    ck_assert_str_eq(v1->str, "string");
+    ck_assert_ptr_eq(v1->str, v2->str);
+    ck_assert_ptr_eq(root->pairs[0].key->str, p->pairs[0].key->str); /* "type" */
+    ck_assert_ptr_eq(p->pairs[1].key->str, v1->str);                 /* key "string" */
+    const sdkc_node *n1 = sdkc_node_get(root, "n1"), *n2 = sdkc_node_get(root, "n2");
+    ck_assert_uint_eq(n1->len, 3);
+    ck_assert_ptr_ne(n1->str, n2->str);
+    ck_assert_int_eq(n2->str[2], 'c');
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+/* Past 2^19 distinct texts the table stops growing: a text it holds is still shared, a new one
+ * is stored apart (and read back the same). */
+START_TEST(texts_past_the_table_cap)
+{
+    enum { DISTINCT = (1 << 19) + 16 };
+    sdkc_buf b = SDKC_BUF_INIT;
+    sdkc_buf_puts(&b, "[\"t0\"");
+    for (int i = 1; i < DISTINCT; i++)
+        sdkc_buf_printf(&b, ",\"t%d\"", i);
+    sdkc_buf_puts(&b, ",\"t0\",\"late\",\"late\"]");
+    ck_assert_int_eq(sdkc_buf_finish(&b), SDKC_OK);
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = load_ok("many.json", b.data, &d);
+    const sdkc_node *list = sdkc_doc_root(doc);
+    ck_assert_uint_eq(list->nitems, DISTINCT + 3);
+    ck_assert_str_eq(list->items[DISTINCT - 1]->str, "t524303");
+    ck_assert_ptr_eq(list->items[DISTINCT]->str, list->items[0]->str);
+    const sdkc_node *l1 = list->items[DISTINCT + 1], *l2 = list->items[DISTINCT + 2];
+    ck_assert_str_eq(l1->str, "late");
+    ck_assert_str_eq(l2->str, "late");
+    ck_assert_ptr_ne(l1->str, l2->str);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+    sdkc_buf_cleanup(&b);
+}
+END_TEST
+
 static const char YAML_DOC[] = "# a comment\n"
                                "openapi: 3.1.0\n"
                                "info:\n"
@@ -431,6 +482,8 @@ static Suite *loader_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("valid");
     tcase_add_test(tc, valid_yaml_tree_and_positions);
+    tcase_add_test(tc, equal_texts_stored_once);
+    tcase_add_test(tc, texts_past_the_table_cap);
     tcase_add_test(tc, valid_json_and_pointers);
     tcase_add_test(tc, sha256_of_input);
     tcase_add_test(tc, yaml_and_json_agree);

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sdkc/ir.h"
 #include "sdkc/compile.h"
+#include "sdkc/doc.h"
+#include "sdkc/ir.h"
 #include "sdkc/naming.h"
 
 #define NAMES SDKC_SOURCE_DIR "/tests/compiler/data/compile/good/names.yaml"
@@ -303,6 +304,80 @@ START_TEST(symbol_values)
 }
 END_TEST
 
+/* Values that differ only by case are all kept, each with its own member name. */
+START_TEST(case_values)
+{
+    const sdkc_type *e = type("Sort");
+    ck_assert_int_eq(e->kind, SDKC_TYPE_ENUM);
+    static const char *const values[] = {"a", "A", "a_b", "A_B", "a-b"};
+    static const char *const names[] = {"A", "A_2", "A_B", "A_B_2", "A_B_3"};
+    ck_assert_uint_eq(e->u.enumeration.nvalues, 5);
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_str_eq(e->u.enumeration.values[i], values[i]);
+        ck_assert_str_eq(e->u.enumeration.safe_values[i], names[i]);
+    }
+}
+END_TEST
+
+/* A value listed twice is kept once, and a warning says so. */
+START_TEST(duplicate_value_warns)
+{
+    static const char text[] = "openapi: 3.0.3\n"
+                               "info: {title: t, version: '1'}\n"
+                               "paths: {}\n"
+                               "components:\n"
+                               "  schemas:\n"
+                               "    Mode: {type: string, enum: [x, X, x]}\n";
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "dup.yaml", text, sizeof text - 1, d), SDKC_OK);
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile(&c, doc, NULL, d), SDKC_OK);
+    ck_assert_uint_eq(sdkc_diag_warnings(d), 1);
+    const sdkc_diag_entry *w = sdkc_diag_get(d, 0);
+    ck_assert_msg(strstr(w->message, "'enum' lists the value \"x\" more than once"), "%s",
+                  w->message);
+    ck_assert_uint_eq(w->loc.line, 6);
+    const sdkc_type *e = sdkc_ir_type(sdkc_compiled_ir(c), "Mode");
+    ck_assert_uint_eq(e->u.enumeration.nvalues, 2);
+    ck_assert_str_eq(e->u.enumeration.values[1], "X");
+    ck_assert_str_eq(e->u.enumeration.safe_values[1], "X_2");
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
+/* A field name that objects share is kept once in the IR, with its C name. */
+START_TEST(shared_field_names)
+{
+    static const char text[] = "openapi: 3.0.3\n"
+                               "info: {title: t, version: '1'}\n"
+                               "paths: {}\n"
+                               "components:\n"
+                               "  schemas:\n"
+                               "    A: {type: object, properties: {nodeId: {type: string}}}\n"
+                               "    B: {type: object, properties: {nodeId: {type: integer}}}\n";
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "f.yaml", text, sizeof text - 1, d), SDKC_OK);
+    sdkc_compiled *c = NULL;
+    ck_assert_int_eq(sdkc_compile(&c, doc, NULL, d), SDKC_OK);
+    const sdkc_ir *cir = sdkc_compiled_ir(c);
+    const sdkc_field *a = &sdkc_ir_type(cir, "A")->u.object.fields[0];
+    const sdkc_field *b = &sdkc_ir_type(cir, "B")->u.object.fields[0];
+    ck_assert_str_eq(a->wire_name, "nodeId");
+    ck_assert_str_eq(a->safe_name, "node_id");
+    ck_assert_ptr_eq(a->wire_name, b->wire_name);
+    ck_assert_ptr_eq(a->safe_name, b->safe_name);
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 /* Compiling twice gives the same names (nothing depends on addresses or hash order). */
 START_TEST(deterministic)
 {
@@ -332,6 +407,8 @@ static Suite *naming_suite(void)
     tcase_add_test(tc, keywords);
     tcase_add_test(tc, globs);
     tcase_add_test(tc, symbol_collisions);
+    tcase_add_test(tc, duplicate_value_warns);
+    tcase_add_test(tc, shared_field_names);
     suite_add_tcase(s, tc);
     tc = tcase_create("contract");
     tcase_add_checked_fixture(tc, setup_contract, teardown_contract);
@@ -339,6 +416,7 @@ static Suite *naming_suite(void)
     tcase_add_test(tc, shared_parameters);
     tcase_add_test(tc, titles);
     tcase_add_test(tc, symbol_values);
+    tcase_add_test(tc, case_values);
     tcase_add_test(tc, deterministic);
     suite_add_tcase(s, tc);
     return s;

@@ -144,9 +144,9 @@ START_TEST(heuristic_recall)
     ck_assert_str_eq(p->next_field, "next_page.offset");
     ck_assert_str_eq(param_name(p->cursor_param), "offset");
     ck_assert_ptr_null(p->has_more_field);
-    /* a string offset without next_page is a token nobody returns: not a count either */
+    /* a string offset without next_page beside an integer limit is a token nobody returns: not
+       a count either */
     ck_assert_ptr_null(page_of("asanaNoNextPage"));
-    ck_assert_ptr_null(page_of("stringOffset"));
 
     /* PagerDuty: offset/limit, and `more: false` ends the pages */
     p = paged("pagerdutyIncidents", SDKC_PAGE_OFFSET, "heuristic: offset + limit");
@@ -173,6 +173,85 @@ START_TEST(heuristic_recall)
     p = paged("objectsAndStrings", SDKC_PAGE_CURSOR_TOKEN, "heuristic: pageToken + nextPageToken");
     ck_assert_str_eq(p->items_field, "widgets");
     ck_assert_ptr_null(page_of("twoObjectArrays"));
+}
+END_TEST
+
+/* A plain `next`: a URL when its description says so, or undescribed when no string parameter
+   could take a token back (Mist); a cursor by its description, or beside a string `start`
+   (LGTM's token), is not. */
+START_TEST(heuristic_plain_next)
+{
+    ck_assert_int_eq(compile(DATA "recall.yaml", NULL), SDKC_OK);
+    const sdkc_pagination *p;
+
+    p = paged("nextDescribedUrl", SDKC_PAGE_NEXT_URL, "heuristic: next");
+    ck_assert_str_eq(p->next_field, "next");
+    ck_assert_str_eq(p->items_field, "items");
+    ck_assert_ptr_null(p->cursor_param);
+    p = paged("nextUndescribed", SDKC_PAGE_NEXT_URL, "heuristic: next");
+    ck_assert_str_eq(p->items_field, "results");
+    ck_assert_ptr_null(page_of("nextDescribedCursor"));
+    ck_assert_ptr_null(page_of("nextUndescribedToken"));
+}
+END_TEST
+
+/* Numbers declared otherwise: a page or offset and its size both strings; a page union with an
+   integer variant (PandaScore); and the near misses. */
+START_TEST(heuristic_number_types)
+{
+    ck_assert_int_eq(compile(DATA "recall.yaml", NULL), SDKC_OK);
+    const sdkc_pagination *p;
+
+    p = paged("stringOffset", SDKC_PAGE_OFFSET, "heuristic: offset + limit (strings)");
+    ck_assert_str_eq(param_name(p->cursor_param), "offset");
+    ck_assert_str_eq(param_name(p->size_param), "limit");
+    p = paged("stringPage", SDKC_PAGE_PAGE_NUMBER, "heuristic: page + size (strings)");
+    ck_assert_str_eq(param_name(p->size_param), "size");
+    /* said to be a token; a string page beside an integer size */
+    ck_assert_ptr_null(page_of("stringOffsetToken"));
+    ck_assert_ptr_null(page_of("stringPageIntegerSize"));
+
+    p = paged("pageUnion", SDKC_PAGE_PAGE_NUMBER, "heuristic: page + per_page");
+    ck_assert_str_eq(param_name(p->cursor_param), "page");
+    ck_assert_int_eq(p->cursor_param->type->kind, SDKC_TYPE_UNION);
+    ck_assert_ptr_null(page_of("pageObject"));
+}
+END_TEST
+
+/* A page number that starts at 0 is not paged: the walk takes a request without it for page 1
+   and would skip a 0-based API's page 1. Said by a default 0, an example 0 without a default (on
+   the path item too), or the description; a minimum of 0 beside a default of 1 is not. */
+START_TEST(heuristic_zero_based_pages)
+{
+    ck_assert_int_eq(compile(DATA "recall.yaml", NULL), SDKC_OK);
+    ck_assert_ptr_null(page_of("pageZeroDefault"));
+    ck_assert_ptr_null(page_of("pageZeroExample"));
+    ck_assert_ptr_null(page_of("pageZeroDescribed"));
+    const sdkc_pagination *p =
+        paged("pageMinimumZero", SDKC_PAGE_PAGE_NUMBER, "heuristic: page + limit");
+    ck_assert_str_eq(param_name(p->cursor_param), "page");
+}
+END_TEST
+
+/* HAL's `_embedded` as the items beside another array of objects; startAt/startIndex offsets. */
+START_TEST(heuristic_offsets_and_items)
+{
+    ck_assert_int_eq(compile(DATA "recall.yaml", NULL), SDKC_OK);
+    const sdkc_pagination *p;
+
+    p = paged("embeddedItems", SDKC_PAGE_PAGE_NUMBER, "heuristic: pageNumber + pageSize");
+    ck_assert_str_eq(p->items_field, "_embedded");
+    ck_assert_str_eq(p->item->name, "Thing");
+
+    p = paged("startAtMaxResults", SDKC_PAGE_OFFSET, "heuristic: startAt + maxResults");
+    ck_assert_str_eq(p->items_field, "values");
+    ck_assert_str_eq(param_name(p->size_param), "maxResults");
+    p = paged("startIndexZeroBased", SDKC_PAGE_OFFSET, "heuristic: startIndex + maxCount");
+    ck_assert_str_eq(p->items_field, "Items");
+    p = paged("offsetCount", SDKC_PAGE_OFFSET, "heuristic: offset + count");
+    ck_assert_str_eq(param_name(p->size_param), "count");
+    /* SCIM's startIndex is 1-based: an offset walk from 0 would repeat an item */
+    ck_assert_ptr_null(page_of("startIndexOneBased"));
 }
 END_TEST
 
@@ -366,6 +445,10 @@ int main(void)
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, heuristic_styles);
     tcase_add_test(tc, heuristic_recall);
+    tcase_add_test(tc, heuristic_plain_next);
+    tcase_add_test(tc, heuristic_number_types);
+    tcase_add_test(tc, heuristic_zero_based_pages);
+    tcase_add_test(tc, heuristic_offsets_and_items);
     tcase_add_test(tc, extensions);
     tcase_add_test(tc, config_overrides);
     tcase_add_test(tc, config_errors);

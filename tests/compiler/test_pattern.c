@@ -6,7 +6,8 @@
  * length in characters is checked against the bounds, and it is matched with regcomp/regexec
  * against a POSIX ERE written by hand for the case: the pattern itself where it already is one,
  * else a translation or, for classes a byte-level ERE cannot say exactly, a smaller language
- * (a match of the smaller one is a match of the pattern).
+ * (a match of the smaller one is a match of the pattern): an oracle independent of PCRE2, which
+ * the generator verifies with. The shared matcher itself (sdkc/regex.h) is tested at the end.
  */
 #include <check.h>
 #include <locale.h>
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #include "sdkc/pattern.h"
+#include "sdkc/regex.h"
 #include "sdkc/util.h"
 
 #define NOMAX SIZE_MAX
@@ -300,21 +302,13 @@ typedef struct ncase {
 } ncase;
 
 static const ncase NEGATIVE[] = {
-    /* corpus: lookaround, \p{...}, PCRE-isms, slashes as delimiters */
-    {"(?!^.*--)(?!^[0-9]+$)(?!^-)(?!.*-$)^[A-Za-z0-9-]+$", 0, NOMAX, "lookahead is not supported"},
-    {"((?=^.{1,127}$)^([a-zA-Z0-9_][a-zA-Z0-9-_]{0,61}[a-zA-Z0-9_]|[a-zA-Z0-9])(\\.([a-zA-Z0-9_]"
-     "[a-zA-Z0-9-_]{0,61}[a-zA-Z0-9_]|[a-zA-Z0-9]))*$)|(^\\.$)",
-     0, NOMAX, "lookahead is not supported"},
-    {"^(?!env-)[a-zA-Z0-9]+[a-zA-Z0-9-_ ]+$", 0, NOMAX, "lookahead"},
-    {"(arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]*:[0-9]{12}:[a-z\\-]*\\/)?([a-zA-Z0-9]([a-zA-Z0-9-])"
-     "{0,62})(?<!-)$",
-     0, NOMAX, "lookbehind is not supported"},
-    {"[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*", 0, NOMAX, "Unicode property escapes"},
-    {"^[\\p{L}\\p{Z}\\p{N}_.:/=\\-@]*$|resource-groups:ResourceTypeFilters|resource-groups:Name", 0,
-     NOMAX, "Unicode property escapes"},
-    {"arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::aws:policy/"
-     "[\\p{L}\\p{M}\\p{Z}\\p{S}\\p{N}\\p{P}]+",
-     0, NOMAX, "Unicode property escapes"},
+    /* corpus: PCRE-isms, slashes as delimiters */
+    {"^(?<!-)a(?<=b)$", 0, NOMAX, "lookaround assertion could not be satisfied"},
+    {"^(?=.*[0-9])[a-z0-9]{8}$", 0, NOMAX, "lookaround assertion could not be satisfied"},
+    {"(?<=a+)b", 0, NOMAX, "lookbehind assertion is not fixed length"},
+    {"^\\p{Nope}$", 0, NOMAX, "unknown property"},
+    {"^[\\p{Nope}a]$", 0, NOMAX, "unknown property"},
+    {"\\p{L", 0, NOMAX, "malformed \\p{...} escape"},
     {"\\A[a-zA-Z0-9_]+\\z", 0, NOMAX, "unsupported escape \\A"},
     {"/(?P<product_ref>.*)-.*/", 0, NOMAX, "inline flags"},
     {"(?i)^[a-z]+$", 0, NOMAX, "inline flags"},
@@ -375,6 +369,231 @@ static const ncase NEGATIVE[] = {
     {"(a{100}){100}", 0, NOMAX, "longer than the 4096-character limit"},
 };
 #define NNEGATIVE (sizeof NEGATIVE / sizeof NEGATIVE[0])
+
+/* Lookaround and Unicode properties: the generator takes a lookaround as empty and sets with a
+ * property from the characters PCRE2 says are members; every value is verified with PCRE2. The
+ * expected values are checked here by hand. */
+static const struct {
+    const char *pattern;
+    size_t min, max;
+    const char *expect;
+} LOOK_PROP[] = {
+    {"(?!^.*--)(?!^[0-9]+$)(?!^-)(?!.*-$)^[A-Za-z0-9-]+$", 0, NOMAX, "a"},
+    {"((?=^.{1,127}$)^([a-zA-Z0-9_][a-zA-Z0-9-_]{0,61}[a-zA-Z0-9_]|[a-zA-Z0-9])(\\.([a-zA-Z0-9_]"
+     "[a-zA-Z0-9-_]{0,61}[a-zA-Z0-9_]|[a-zA-Z0-9]))*$)|(^\\.$)",
+     0, NOMAX, "aa"},
+    {"^(?!env-)[a-zA-Z0-9]+[a-zA-Z0-9-_ ]+$", 0, NOMAX, "aa"},
+    {"(arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]*:[0-9]{12}:[a-z\\-]*\\/)?([a-zA-Z0-9]([a-zA-Z0-9-])"
+     "{0,62})(?<!-)$",
+     0, NOMAX, "a"},
+    {"^(?=a)[a-z]{3}$", 0, NOMAX, "aaa"},
+    /* the lookaround missed by the shortest string: longer ones are tried */
+    {"^(?=.{8,})[a-z]*$", 0, NOMAX, "aaaaaaaa"},
+    {"(?!\\s*$)[\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDBFF-\\uDC00\\uDFFF\\t\\r\\n]*", 0, NOMAX,
+     "a"}, /* surrogates in a class: none matches, the rest of the class stands */
+    {"[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*", 0, NOMAX, ""},
+    {"[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*", 3, 3, "aaa"},
+    {"^[\\p{L}\\p{Z}\\p{N}_.:/=\\-@]*$|resource-groups:ResourceTypeFilters|resource-groups:Name", 0,
+     NOMAX, ""},
+    {"arn:(aws|aws-us-gov|aws-cn|aws-iso|aws-iso-b):iam::aws:policy/"
+     "[\\p{L}\\p{M}\\p{Z}\\p{S}\\p{N}\\p{P}]+",
+     0, NOMAX, "arn:aws:iam::aws:policy/a"},
+    {"^\\p{Lu}\\p{Ll}+$", 0, NOMAX, "Aa"},
+    {"[^\\p\\{C\\}]*\\+", 0, NOMAX, "+"}, /* Annex B: \p without a name is p */
+    {"^\\p{Letter}{2}$", 0, NOMAX, "aa"},
+    {"^\\p{Greek}{2}$", 0, NOMAX, "\u0391\u0391"},
+    {"^\\p{Script=Han}$", 0, NOMAX, "\u4e00"},
+    {"^\\p{gc=Nd}+$", 0, NOMAX, "0"},
+    {"^[^\\p{L}\\p{N}]$", 0, NOMAX, "!"},
+    {"^\\P{L}$", 0, NOMAX, "0"},
+    {"^[\\p{Lu}\\u00e9]+$", 0, NOMAX, "A"},
+};
+#define NLOOK_PROP (sizeof LOOK_PROP / sizeof LOOK_PROP[0])
+
+START_TEST(lookaround_and_properties)
+{
+    sdkc_arena *a = NULL;
+    ck_assert_int_eq(sdkc_arena_new(&a), SDKC_OK);
+    const char *why = NULL;
+    const char *v =
+        sdkc_pattern_example(a, LOOK_PROP[_i].pattern, LOOK_PROP[_i].min, LOOK_PROP[_i].max, &why);
+    ck_assert_msg(v != NULL, "%s: %s", LOOK_PROP[_i].pattern, why);
+    ck_assert_msg(!strcmp(v, LOOK_PROP[_i].expect), "%s: \"%s\", expected \"%s\"",
+                  LOOK_PROP[_i].pattern, v, LOOK_PROP[_i].expect);
+    sdkc_arena_free(a);
+}
+END_TEST
+
+static char *repeat(const char *unit, size_t n, const char *mid, const char *close);
+
+/* ---- the shared matcher (sdkc/regex.h): ECMAScript meaning on PCRE2, limits ---- */
+
+static int rx(const char *pattern, const char *s)
+{
+    sdkc_regex *re = NULL;
+    const char *why = NULL;
+    sdkc_status st = sdkc_regex_new(&re, pattern, NULL, &why);
+    ck_assert_msg(st == SDKC_OK, "%s: %s", pattern, why);
+    int r = sdkc_regex_match(re, s, strlen(s), &why);
+    sdkc_regex_free(re);
+    return r;
+}
+
+static const char *rx_refused(const char *pattern)
+{
+    sdkc_regex *re = NULL;
+    const char *why = NULL;
+    ck_assert_int_eq(sdkc_regex_new(&re, pattern, NULL, &why), SDKC_ERR_INVALID);
+    ck_assert_ptr_null(re);
+    ck_assert_ptr_nonnull(why);
+    return why;
+}
+
+START_TEST(regex_semantics)
+{
+    /* \d \w \b are ASCII; \s is ECMAScript's white space; . and $ as in ECMAScript */
+    ck_assert_int_eq(rx("^\\d$", "7"), 1);
+    ck_assert_int_eq(rx("^\\d$", "\u0663"), 0); /* ARABIC-INDIC THREE */
+    ck_assert_int_eq(rx("^\\w+$", "caf\u00e9"), 0);
+    ck_assert_int_eq(rx("\\bb", "\u00e9b"), 1); /* é is not a word character: a boundary */
+    ck_assert_int_eq(rx("^\\s$", "\u00a0"), 1);
+    ck_assert_int_eq(rx("^\\s$", "\ufeff"), 1);
+    ck_assert_int_eq(rx("^[\\S]$", "\u2028"), 0);
+    ck_assert_int_eq(rx("^[\\S]$", "x"), 1);
+    ck_assert_int_eq(rx("^.$", "\r"), 0);
+    ck_assert_int_eq(rx("^.$", "\u2029"), 0);
+    ck_assert_int_eq(rx("^.$", "\U0001f600"), 1); /* one character in Unicode mode */
+    ck_assert_int_eq(rx("^a$", "a\n"), 0);        /* $ is the end only */
+    ck_assert_int_eq(rx("^\\v$", "\v"), 1);
+    ck_assert_int_eq(rx("^\\v$", "\n"), 0);
+    /* escapes */
+    ck_assert_int_eq(rx("^\\u{1F600}$", "\U0001f600"), 1);
+    ck_assert_int_eq(rx("^\\uD83D\\uDE00$", "\U0001f600"), 1); /* a surrogate pair */
+    ck_assert_int_eq(rx("^\\x41\\u0042$", "AB"), 1);
+    ck_assert_int_eq(rx("^\\cJ$", "\n"), 1);
+    ck_assert_int_eq(rx("^a\\0b$", "a"), 0);
+    ck_assert_int_eq(rx("^\\a\\e\\z$", "aez"), 1); /* Annex B: escaped letters are letters */
+    ck_assert_int_eq(rx("^\\uD800$", "x"), 0);     /* a lone surrogate matches nothing */
+    ck_assert_int_eq(rx("^[\\uD800]$", "x"), 0);
+    ck_assert_int_eq(rx("^[^\\uD800]$", "x"), 1);
+    ck_assert_int_eq(rx("^[a\\uD800-\\uFFFF]+$", "a\ue000"), 1);
+    ck_assert_int_eq(rx("^[a\\uD800-\\uFFFF]+$", "b"), 0);
+    ck_assert_int_eq(rx("^[\\u0100-\\uDBFF]$", "\ud7ff"), 1);
+    ck_assert_int_eq(rx("^[\\uD800-\\uDBFFx]$", "x"), 1);
+    /* classes */
+    ck_assert_int_eq(rx("^[^]$", "\n"), 1);
+    ck_assert_int_eq(rx("[]", "anything"), 0);
+    ck_assert_int_eq(rx("^[\\w-]+$", "a-b"), 1);
+    ck_assert_int_eq(rx("^[\\w-.]+$", "a-.b"), 1);  /* Annex B: - after a class escape */
+    ck_assert_int_eq(rx("^[[:alpha:]]$", ":]"), 1); /* no POSIX classes: [[:alpha:] then ] */
+    ck_assert_int_eq(rx("^[\\b]$", "\b"), 1);
+    ck_assert_int_eq(rx("^[a#]$", "#"), 1);
+    /* lone braces, lookaround, back references, properties */
+    ck_assert_int_eq(rx("^a{$", "a{"), 1);
+    ck_assert_int_eq(rx("^a{,2}$", "a{,2}"), 1);
+    ck_assert_int_eq(rx("^x}$", "x}"), 1);
+    ck_assert_int_eq(rx("^(?!foo)\\w+$", "foobar"), 0);
+    ck_assert_int_eq(rx("^(?!foo)\\w+$", "barfoo"), 1);
+    ck_assert_int_eq(rx("(?<=\\$)\\d+", "$12"), 1);
+    ck_assert_int_eq(rx("(?<!\\$)\\b\\d+", "$12"), 0);
+    ck_assert_int_eq(rx("^(a)\\1$", "aa"), 1);
+    ck_assert_int_eq(rx("^(?:(a)|b)\\1$", "b"), 1); /* an unset group matches empty */
+    ck_assert_int_eq(rx("^(?<q>['\"]).*\\k<q>$", "'x'"), 1);
+    ck_assert_int_eq(rx("^\\p{L}+$", "\u00c5sa"), 1);
+    ck_assert_int_eq(rx("^\\p{L}+$", "a1"), 0);
+    ck_assert_int_eq(rx("^\\p{Lowercase_Letter}$", "\u00e9"), 1);
+    ck_assert_int_eq(rx("^\\p{General_Category=Decimal_Number}$", "\u0663"), 1);
+    ck_assert_int_eq(rx("^\\p{sc=Cyrillic}$", "\u0416"), 1);
+    ck_assert_int_eq(rx("^\\P{L}$", "\u0416"), 0);
+    ck_assert_int_eq(rx("^a{2,3}?$", "aaa"), 1);
+    ck_assert_int_eq(rx("^[\\p{Ll}&&]$", "&"), 1); /* no class intersection without 'v' */
+    /* counts PCRE2 does not take are rewritten */
+    ck_assert_int_eq(rx("^a{70000}$", "a"), 0);
+    ck_assert_int_eq(rx("^a{0,70000}$", "aaa"), 1);
+    ck_assert_int_eq(rx("^[ab]{1,100000}$", "abab"), 1);
+    ck_assert_int_eq(rx("^x{5,200000}$", "xxxx"), 0);
+    ck_assert_ptr_nonnull(strstr(rx_refused("^(?:ab){1,100000}$"), "")); /* PCRE2: too large */
+    /* what ECMAScript does not have, or PCRE2 cannot run */
+    ck_assert_ptr_nonnull(strstr(rx_refused("(?i)abc"), "inline flags"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("a*+"), "possessive"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("(*LIMIT_MATCH=99999999)a"), "(* is not ECMAScript"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("(?P<x>a)"), "does not have"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("a\\"), "backslash"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("[a"), "unterminated"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("\\01"), "octal"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("(a){70000}"), "65535"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("{0,70000}"), "nothing to repeat"));
+    ck_assert_ptr_nonnull(strstr(rx_refused("a|{70000}"), "nothing to repeat"));
+    ck_assert_ptr_nonnull(rx_refused("(?<=a+)b"));
+    ck_assert_ptr_nonnull(rx_refused("\\p{NoSuchProperty}"));
+    ck_assert_ptr_nonnull(rx_refused("(a"));
+    char *deep = repeat("(", 100, "a", ")");
+    ck_assert_ptr_nonnull(strstr(rx_refused(deep), "nested"));
+    free(deep);
+    char *huge = repeat("a", SDKC_REGEX_MAX_BYTES + 1, "", "");
+    ck_assert_ptr_nonnull(strstr(rx_refused(huge), "32768-byte limit"));
+    free(huge);
+    /* a subject that is not UTF-8 has no answer */
+    sdkc_regex *re = NULL;
+    const char *why = NULL;
+    ck_assert_int_eq(sdkc_regex_new(&re, "a", NULL, &why), SDKC_OK);
+    ck_assert_int_eq(sdkc_regex_match(re, "\xff", 1, &why), SDKC_REGEX_LIMIT);
+    ck_assert_ptr_nonnull(strstr(why, "UTF-8"));
+    ck_assert_int_eq(sdkc_regex_match(re, "x\0a", 3, &why), SDKC_REGEX_MATCH); /* NUL inside */
+    sdkc_regex_free(re);
+    sdkc_regex_free(NULL);
+}
+END_TEST
+
+START_TEST(regex_limits)
+{
+    /* catastrophic backtracking ends at the match limit with a clear outcome, not a hang */
+    static const char *const bad[] = {"^(a+)+$", "^(a|a)*$", "^(\\w+\\s?)*$", "^(a|aa)+$"};
+    char *s = repeat("a", 60, "!", "");
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sdkc_regex *re = NULL;
+        const char *why = NULL;
+        ck_assert_int_eq(sdkc_regex_new(&re, bad[i], NULL, &why), SDKC_OK);
+        ck_assert_int_eq(sdkc_regex_match(re, s, strlen(s), &why), SDKC_REGEX_LIMIT);
+        ck_assert_msg(why && strstr(why, "limit"), "%s: %s", bad[i], why ? why : "(null)");
+        ck_assert_int_eq(sdkc_regex_match(re, "aaaa", 4, &why), SDKC_REGEX_MATCH);
+        sdkc_regex_free(re);
+    }
+    free(s);
+    /* deep recursion on a long subject */
+    s = repeat("ab", 200000, "", "");
+    ck_assert_int_ne(rx("^(?:(a)|b)*$", s), SDKC_REGEX_NOMATCH);
+    free(s);
+}
+END_TEST
+
+START_TEST(regex_cache)
+{
+    sdkc_regex_cache *c = NULL;
+    ck_assert_int_eq(sdkc_regex_cache_new(&c), SDKC_OK);
+    const sdkc_regex *r1 = NULL, *r2 = NULL;
+    const char *why = NULL;
+    ck_assert_int_eq(sdkc_regex_cache_get(c, &r1, "^a+$", &why), SDKC_OK);
+    ck_assert_int_eq(sdkc_regex_cache_get(c, &r2, "^a+$", &why), SDKC_OK);
+    ck_assert_ptr_eq(r1, r2); /* compiled once */
+    ck_assert_int_eq(sdkc_regex_match(r1, "aa", 2, NULL), SDKC_REGEX_MATCH);
+    ck_assert_int_eq(sdkc_regex_cache_get(c, &r2, "(?i)a", &why), SDKC_ERR_INVALID);
+    ck_assert_ptr_null(r2);
+    ck_assert_ptr_nonnull(strstr(why, "inline flags"));
+    ck_assert_int_eq(sdkc_regex_cache_get(c, &r2, "(?i)a", &why), SDKC_ERR_INVALID);
+    ck_assert_int_eq(sdkc_regex_cache_get(c, &r2, "(?<=a+)", &why), SDKC_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(why, "lookbehind"));
+    for (int i = 0; i < 100; i++) {
+        char p[32];
+        snprintf(p, sizeof p, "^x{%d}$", i);
+        ck_assert_int_eq(sdkc_regex_cache_get(c, &r2, p, &why), SDKC_OK);
+    }
+    ck_assert_int_eq(sdkc_regex_cache_get(c, &r2, "^a+$", &why), SDKC_OK);
+    ck_assert_ptr_eq(r1, r2);
+    sdkc_regex_cache_free(c);
+    sdkc_regex_cache_free(NULL);
+}
+END_TEST
 
 START_TEST(rejected_patterns)
 {
@@ -476,8 +695,12 @@ START_TEST(hostile_nesting)
     ck_assert_ptr_null(sdkc_pattern_example(a, p, 0, NOMAX, &why));
     ck_assert_ptr_nonnull(strstr(why, "4096-character limit"));
     free(p);
-    p = repeat("a|", 16000, "b", ""); /* a wide alternation */
+    p = repeat("a|", 8000, "b", ""); /* a wide alternation */
     ck_assert_str_eq(try(a, p, 0, NOMAX), "a");
+    free(p);
+    p = repeat("a|", 16000, "b", ""); /* wider than PCRE2 compiles: refused, with the reason */
+    ck_assert_ptr_null(sdkc_pattern_example(a, p, 0, NOMAX, &why));
+    ck_assert_ptr_nonnull(strstr(why, "too large"));
     free(p);
     sdkc_arena_free(a);
 }
@@ -541,7 +764,11 @@ START_TEST(hostile_repetitions)
     const char *why = NULL;
     ck_assert_ptr_null(sdkc_pattern_example(a, "a{99999}", 0, NOMAX, &why));
     ck_assert_ptr_nonnull(strstr(why, "4096-character limit"));
-    ck_assert_str_eq(try(a, "(a?){1000000000}", 0, NOMAX), "");
+    /* a count PCRE2 cannot take, of a group that captures: refused, with the reason */
+    ck_assert_ptr_null(sdkc_pattern_example(a, "(a?){1000000000}", 0, NOMAX, &why));
+    ck_assert_ptr_nonnull(strstr(why, "over 65535"));
+    try(a, "(?:a?){1000000000}", 0, NOMAX); /* ends either way */
+    ck_assert_str_eq(try(a, "a{0,1000000}", 0, NOMAX), "");
     ck_assert_int_eq(strlen(try(a, ".{4096}", 0, NOMAX)), 4096);
     sdkc_arena_free(a);
 }
@@ -715,6 +942,10 @@ static Suite *suite(void)
     } cases[] = {
         {"real", real_patterns, (int)NPOSITIVE},
         {"rejected", rejected_patterns, (int)NNEGATIVE},
+        {"lookaround_properties", lookaround_and_properties, (int)NLOOK_PROP},
+        {"regex", regex_semantics, 0},
+        {"regex_limits", regex_limits, 0},
+        {"regex_cache", regex_cache, 0},
         {"hostile_nesting", hostile_nesting, 0},
         {"hostile_repetitions", hostile_repetitions, 0},
         {"utf8", utf8_characters, 0},

@@ -333,6 +333,23 @@ START_TEST(default_and_ranges_are_errors)
     char buf[16];
     ck_assert_str_eq(sdkc_status_text(4, buf, sizeof buf), "4XX");
     ck_assert_str_eq(sdkc_status_text(0, buf, sizeof buf), "default");
+    ck_assert(!sdkc_error_is_text(&op->errors[0]));
+    /* a non-JSON error body is its text: a string whatever its schema, except a structured
+       schema under a media range */
+    op = sdkc_ir_operation(ir, "notes.get");
+    ck_assert_uint_eq(op->nerrors, 4);
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert(sdkc_error_is_text(&op->errors[i]));
+        ck_assert_int_eq(op->errors[i].untagged->kind, SDKC_TYPE_STRING);
+        ck_assert_uint_eq(op->errors[i].ntags, 0);
+    }
+    ck_assert_str_eq(op->errors[0].content_type, "text/plain");
+    ck_assert_str_eq(op->errors[1].content_type, "application/xml");
+    ck_assert_int_eq(op->errors[2].status, 5);
+    ck_assert_str_eq(op->errors[2].content_type, "text/html");
+    ck_assert_int_eq(op->errors[3].status, SDKC_STATUS_DEFAULT);
+    ck_assert(!sdkc_error_is_text(&op->errors[3]));
+    ck_assert_ptr_eq(op->errors[3].untagged, sdkc_ir_type(ir, "Problem"));
     /* default alone is the success */
     op = sdkc_ir_operation(ir, "ping");
     ck_assert_int_eq(op->success.status, SDKC_STATUS_DEFAULT);

@@ -12,6 +12,8 @@
 #include "sdkc/ir.h"
 #include "sdkc/synth.h"
 #include "sdkc/compile.h"
+#include "sdkc/doc.h"
+#include "sdkc/ir_json.h"
 
 #ifndef SDKC_SOURCE_DIR
 #define SDKC_SOURCE_DIR "."
@@ -100,9 +102,28 @@ START_TEST(patterns)
     t.u.str.pattern = "^x$";
     t.u.str.format = "date";
     ck_assert_str_eq(value_of(&t, NULL), "\"x\"");
+    /* lookaround: generated, then verified with PCRE2 */
     t.u.str.pattern = "^(?=a)a$";
+    ck_assert_str_eq(value_of(&t, NULL), "\"a\"");
+    t.u.str.pattern = "^(?=b)a$";
     const char *r = value_of(&t, NULL);
-    ck_assert_msg(!strncmp(r, "!string pattern '^(?=a)a$': ", 28), "%s", r);
+    ck_assert_msg(!strncmp(r, "!string pattern '^(?=b)a$': ", 28), "%s", r);
+    ck_assert_msg(strstr(r, "lookaround") != NULL, "%s", r);
+    /* a pattern the generator cannot satisfy: the first of the contract's own examples, default
+       and enum values that matches within the bounds */
+    static const char *const ex[] = {"abc1", "no digit here", "abcdefgh1", "zzzzzzzz2"};
+    t = str();
+    t.u.str.pattern = "^(?=.*\\d)[a-z\\d ]{8,}$";
+    t.u.str.examples = ex;
+    t.u.str.nexamples = 4;
+    ck_assert_str_eq(value_of(&t, NULL), "\"abcdefgh1\"");
+    t.u.str.has_max_length = true;
+    t.u.str.max_length = 8;
+    r = value_of(&t, NULL);
+    ck_assert_msg(strstr(r, "none of the contract's examples") != NULL, "%s", r);
+    t.u.str.nexamples = 0;
+    r = value_of(&t, NULL);
+    ck_assert_msg(r[0] == '!' && !strstr(r, "none of the contract's examples"), "%s", r);
 }
 END_TEST
 
@@ -282,6 +303,51 @@ START_TEST(unions)
 }
 END_TEST
 
+/* A pattern the generator cannot satisfy: the compiler keeps the schema's own string example,
+ * examples, default and enum values (in the IR JSON too), and the value is the first that
+ * matches. */
+START_TEST(contract_examples)
+{
+    static const char yaml[] = "openapi: 3.1.0\n"
+                               "info: {title: t, version: '1'}\n"
+                               "paths: {}\n"
+                               "components:\n"
+                               "  schemas:\n"
+                               "    Password:\n"
+                               "      type: string\n"
+                               "      pattern: '^(?=.*\\d)(?=.*[A-Z])[A-Za-z\\d]{8,}$'\n"
+                               "      example: weak\n"
+                               "      examples: [alsoweak, 7]\n"
+                               "      default: Str0ngPass\n";
+    sdkc_diag *d = NULL;
+    sdkc_doc *doc = NULL;
+    sdkc_compiled *c = NULL, *c2 = NULL;
+    ck_assert_int_eq(sdkc_diag_new(&d), SDKC_OK);
+    ck_assert_int_eq(sdkc_doc_load_buffer(&doc, "t.yaml", yaml, strlen(yaml), d), SDKC_OK);
+    ck_assert_int_eq(sdkc_compile(&c, doc, NULL, d), SDKC_OK);
+    const sdkc_ir *ir = sdkc_compiled_ir(c);
+    ck_assert_uint_eq(ir->ntypes, 1);
+    const sdkc_type *t = ir->types[0];
+    ck_assert_uint_eq(t->u.str.nexamples, 3); /* the number 7 is not a string */
+    ck_assert_str_eq(t->u.str.examples[0], "weak");
+    ck_assert_str_eq(t->u.str.examples[1], "alsoweak");
+    ck_assert_str_eq(t->u.str.examples[2], "Str0ngPass");
+    ck_assert_str_eq(value_of(t, NULL), "\"Str0ngPass\"");
+    char *json = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    ck_assert_int_eq(sdkc_ir_from_json(&c2, "t.ir.json", json, len, d), SDKC_OK);
+    const sdkc_type *t2 = sdkc_compiled_ir(c2)->types[0];
+    ck_assert_uint_eq(t2->u.str.nexamples, 3);
+    ck_assert_str_eq(value_of(t2, NULL), "\"Str0ngPass\"");
+    free(json);
+    sdkc_compiled_free(c2);
+    sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
+    sdkc_diag_free(d);
+}
+END_TEST
+
 /* Every request body and required parameter of the OpenCode contract, twice, alike. */
 START_TEST(opencode_requests)
 {
@@ -321,6 +387,7 @@ static Suite *synth_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, strings);
     tcase_add_test(tc, patterns);
+    tcase_add_test(tc, contract_examples);
     tcase_add_test(tc, brands);
     tcase_add_test(tc, numbers);
     tcase_add_test(tc, objects);

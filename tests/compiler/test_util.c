@@ -265,6 +265,38 @@ START_TEST(file_roundtrip)
 }
 END_TEST
 
+/* A writer that puts half of its text out, then fails as a full disk would. */
+static sdkc_status half_then_fail(FILE *fp, void *text)
+{
+    fputs(text, fp);
+    return SDKC_ERR_NOMEM;
+}
+
+static sdkc_status all_of(FILE *fp, void *text)
+{
+    return fputs(text, fp) >= 0 ? SDKC_OK : SDKC_ERR_IO;
+}
+
+/* The content written as it goes: renamed into place on success, nothing left on failure. */
+START_TEST(file_written_with)
+{
+    char *path = temp_path("with.txt");
+    ck_assert_int_eq(sdkc_write_file_with(path, all_of, "first"), SDKC_OK);
+    ck_assert_int_eq(sdkc_write_file_with(path, half_then_fail, "second"), SDKC_ERR_NOMEM);
+    char *back = NULL;
+    ck_assert_int_eq(sdkc_read_file(path, &back, NULL), SDKC_OK);
+    ck_assert_str_eq(back, "first"); /* the failed write replaced nothing */
+    free(back);
+    size_t tlen = strlen(path) + 5;
+    char *tmp = malloc(tlen);
+    snprintf(tmp, tlen, "%s.tmp", path);
+    ck_assert_int_ne(access(tmp, F_OK), 0);
+    unlink(path);
+    free(tmp);
+    free(path);
+}
+END_TEST
+
 START_TEST(file_errors)
 {
     char *back = (char *)1;
@@ -434,6 +466,7 @@ static Suite *util_suite(void)
     tc = tcase_create("files");
     tcase_add_test(tc, file_roundtrip);
     tcase_add_test(tc, file_errors);
+    tcase_add_test(tc, file_written_with);
     tcase_add_test(tc, status_strings);
     suite_add_tcase(s, tc);
     tc = tcase_create("diag");

@@ -371,7 +371,8 @@ START_TEST(test_stream_variant)
     static const char yaml[] =
         "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /chat:\n    post:\n"
         "      operationId: chat.create\n"
-        "      requestBody: {content: {application/json: {schema: {type: object}}}}\n"
+        "      requestBody: {content: {application/json: {schema: {type: object, properties: "
+        "{stream: {type: [boolean, 'null']}}}}}}\n"
         "      responses:\n        '200':\n          description: ok\n          content:\n"
         "            application/json: {schema: {$ref: '#/components/schemas/Completion'}}\n"
         "            text/event-stream: {schema: {$ref: '#/components/schemas/Chunk'}}\n"
@@ -392,10 +393,18 @@ START_TEST(test_stream_variant)
     ck_assert_ptr_null(op->stream);
     ck_assert_ptr_nonnull(op->stream_variant);
     ck_assert_str_eq(op->stream_variant->item->name, "Chunk");
+    /* the body's boolean `stream` selects the stream: the stream form sets it */
+    ck_assert_str_eq(op->stream_flag, "stream");
     op = sdkc_ir_operation(ir, "raw.get");
     ck_assert_ptr_nonnull(op->stream_variant);
+    ck_assert_ptr_null(op->stream_flag);
     ck_assert_int_eq(op->stream_variant->item->kind, SDKC_TYPE_ANY);
     round_trips(c);
+    char *json = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"stream_flag\": \"stream\""));
+    free(json);
     sdkc_compiled_free(c);
 }
 END_TEST

@@ -262,7 +262,7 @@ START_TEST(rule_pattern)
     sdkc_type pfx = {.kind = SDKC_TYPE_STRING, .u.str = {.pattern = "^msg_"}};
     expect_ok(&pfx, "\"msg_1\"");
     expect_one(&pfx, "\"msg1\"", "$", "pattern");
-    /* a regex through POSIX ERE */
+    /* a regex (PCRE2) */
     sdkc_type color = {.kind = SDKC_TYPE_STRING, .u.str = {.pattern = "^#[0-9a-fA-F]{6}$"}};
     expect_ok(&color, "\"#00ffAA\"");
     expect_one(&color, "\"#00ffAA0\"", "$", "pattern");
@@ -278,15 +278,52 @@ START_TEST(rule_pattern)
 }
 END_TEST
 
+START_TEST(pattern_pcre2)
+{
+    /* lookaround, \p{L}, lazy quantifiers, \b, back references: checked (PCRE2) */
+    static const struct {
+        const char *pattern, *good, *bad;
+    } cases[] = {
+        {"^(?!x)[a-z]+$", "\"abc\"", "\"xyz\""},
+        {"^(?=.*\\d)(?=.*[a-z]).{8,}$", "\"passw0rd\"", "\"password\""},
+        {"(?<!-)$", "\"a\"", "\"a-\""},
+        {"^\\p{L}+$", "\"\u00c5sa\"", "\"\u00c5sa1\""},
+        {"^[\\p{L}\\p{N} _-]+$", "\"\u65e5\u672c 2\"", "\"a!\""},
+        {"^\\p{Lu}", "\"\u00c9t\u00e9\"", "\"\u00e9t\u00e9\""},
+        {"^a+?$", "\"aa\"", "\"ab\""},
+        {"\\bword\\b", "\"a word.\"", "\"swordfish\""},
+        {"^(a)\\1$", "\"aa\"", "\"ab\""},
+        {"^[\\]]$", "\"]\"", "\"[\""},
+        {"^(?:ab)+$", "\"abab\"", "\"aba\""},
+        {"^\\d$", "\"1\"", "\"\u0661\""}, /* \d is ASCII */
+        {"^.$", "\"\U0001f600\"", "\"\\n\""},
+        {"^\\S+$", "\"a\"", "\"a\u00a0b\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sdkc_type t = {.kind = SDKC_TYPE_STRING, .u.str = {.pattern = cases[i].pattern}};
+        sdkc_validation *v = run(&t, cases[i].good);
+        ck_assert_msg(sdkc_validation_count(v) == 0 && sdkc_validation_unchecked(v) == 0,
+                      "%s on %s", cases[i].pattern, cases[i].good);
+        sdkc_validation_free(v);
+        v = run(&t, cases[i].bad);
+        ck_assert_msg(sdkc_validation_count(v) == 1 && sdkc_validation_unchecked(v) == 0,
+                      "%s on %s", cases[i].pattern, cases[i].bad);
+        expect_dev(v, 0, "$", "pattern");
+        sdkc_validation_free(v);
+    }
+}
+END_TEST
+
 START_TEST(pattern_unchecked_is_counted)
 {
-    /* lookahead is not ERE: never silently passed */
-    sdkc_type look = {.kind = SDKC_TYPE_STRING, .u.str = {.pattern = "^(?!x)[a-z]+$"}};
+    /* a variable-length lookbehind PCRE2 cannot run: never silently passed */
+    const char *lb = "^.*(?<=a+)b$";
+    sdkc_type look = {.kind = SDKC_TYPE_STRING, .u.str = {.pattern = lb}};
     sdkc_validation *v = run(&look, "\"xyz\"");
     expect_count(v, 0);
     ck_assert_uint_eq(sdkc_validation_unchecked(v), 1);
     ck_assert_uint_eq(sdkc_validation_unchecked_pattern_count(v), 1);
-    ck_assert_str_eq(sdkc_validation_unchecked_pattern(v, 0), "^(?!x)[a-z]+$");
+    ck_assert_str_eq(sdkc_validation_unchecked_pattern(v, 0), lb);
     ck_assert_ptr_null(sdkc_validation_unchecked_pattern(v, 1));
     /* the same pattern again: two checks, still one distinct pattern */
     json_t *j = json_string("abc");
@@ -301,15 +338,26 @@ START_TEST(pattern_unchecked_is_counted)
     v = run(&t_session_id, "\"ses\"");
     ck_assert_uint_eq(sdkc_validation_unchecked(v), 0);
     sdkc_validation_free(v);
-    /* lazy quantifiers, \b, back references: unchecked too */
-    const char *pats[] = {"a+?", "\\bword", "(a)\\1", "[\\]]", "(?:ab)+"};
+    /* not ECMAScript (inline flags, possessive), or a catastrophic backtrack that hits the match
+       limit: unchecked, neither a pass nor a deviation */
+    const char *pats[] = {"(?i)^a$", "a++", "^(a+)+$", "^(\\w+\\s?)*$"};
+    const char *vals[] = {"\"A\"", "\"zzz\"",
+                          "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\"",
+                          "\"aaaa aaaa aaaa aaaa aaaa aaaa aaaa aaaa aaaa aaaa aaaa aaaa !\""};
     for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
         sdkc_type t = {.kind = SDKC_TYPE_STRING, .u.str = {.pattern = pats[i]}};
-        v = run(&t, "\"zzz\"");
+        v = run(&t, vals[i]);
         expect_count(v, 0);
         ck_assert_msg(sdkc_validation_unchecked(v) == 1, "pattern %s", pats[i]);
+        ck_assert_str_eq(sdkc_validation_unchecked_pattern(v, 0), pats[i]);
         sdkc_validation_free(v);
     }
+    /* the catastrophic pattern still decides quickly where it can */
+    sdkc_type cat = {.kind = SDKC_TYPE_STRING, .u.str = {.pattern = "^(a+)+$"}};
+    v = run(&cat, "\"aaaa\"");
+    expect_count(v, 0);
+    ck_assert_uint_eq(sdkc_validation_unchecked(v), 0);
+    sdkc_validation_free(v);
 }
 END_TEST
 
@@ -670,6 +718,7 @@ static Suite *validate_suite(void)
     tcase_add_test(rules, rule_literal);
     tcase_add_test(rules, rule_pattern);
     tcase_add_test(rules, pattern_unchecked_is_counted);
+    tcase_add_test(rules, pattern_pcre2);
     tcase_add_test(rules, rule_bounds);
     tcase_add_test(rules, rule_union_untagged);
     tcase_add_test(rules, rule_union_discriminated);

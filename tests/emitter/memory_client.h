@@ -35,7 +35,8 @@ static inline void memory_client_close(void)
 
 typedef struct canned {
     int status;
-    const char *body; /* JSON, or NULL for no body */
+    const char *body;         /* JSON, or NULL for no body */
+    const char *content_type; /* NULL: application/json */
 } canned;
 
 /* What canned_handler answers next (set with canned_reply). */
@@ -49,6 +50,14 @@ static inline void canned_reply(int status, const char *body)
 {
     canned_answer()->status = status;
     canned_answer()->body = body;
+    canned_answer()->content_type = NULL;
+}
+
+/* The next answer with its Content-Type (NULL: none is sent). */
+static inline void canned_reply_as(int status, const char *content_type, const char *body)
+{
+    canned_reply(status, body);
+    canned_answer()->content_type = content_type ? content_type : "";
 }
 
 static inline int canned_handler(void *userdata, const sdkrt_memory_request *req,
@@ -59,7 +68,9 @@ static inline int canned_handler(void *userdata, const sdkrt_memory_request *req
     const canned *a = canned_answer();
     sdkrt_memory_response_set_status(resp, a->status);
     if (a->body) {
-        sdkrt_memory_response_add_header(resp, "Content-Type", "application/json");
+        const char *ct = a->content_type ? a->content_type : "application/json";
+        if (*ct)
+            sdkrt_memory_response_add_header(resp, "Content-Type", ct);
         sdkrt_memory_response_add_chunk(resp, a->body, strlen(a->body));
     }
     return 0;

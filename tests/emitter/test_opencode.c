@@ -685,6 +685,23 @@ START_TEST(union_common_fields_tag_and_kind_name)
     ck_assert_ptr_null(oc_session_durable_event_durable(NULL));
     for (int i = 0; i < 4; i++)
         oc_session_durable_event_cleanup(&ev[i]);
+    /* the header says what the accessor does with an UNKNOWN variant (it once said NULL) */
+    FILE *h = fopen(SDKC_SOURCE_DIR "/generated/opencode/include/oc/types.h", "rb");
+    ck_assert_ptr_nonnull(h);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, h);
+    fclose(h);
+    text[n] = '\0';
+    ck_assert_ptr_null(strstr(text, "or the kind is unknown"));
+    const char *proto = strstr(text, "*oc_session_durable_event_durable(const "
+                                     "oc_session_durable_event *value);");
+    ck_assert_ptr_nonnull(proto);
+    const char *doc = proto;
+    while (doc > text && strncmp(doc, "/* \"durable\"", 13) != 0)
+        doc--;
+    const char *says =
+        strstr(doc, "for an UNKNOWN variant, the field as decoded from its raw JSON");
+    ck_assert_msg(says && says < proto, "durable accessor comment: %.200s", doc);
 }
 END_TEST
 

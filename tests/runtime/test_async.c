@@ -488,7 +488,7 @@ END_TEST
 
 static const sdkrt_jtype t_string = {
     .kind = SDKRT_JK_STRING, .name = "string", .size = sizeof(char *)};
-static const sdkrt_jerror gone_errors[] = {{404, NULL, &t_string}};
+static const sdkrt_jerror gone_errors[] = {{404, NULL, &t_string, false}};
 static const sdkrt_jop op_get = {.id = "t.get",
                                  .status = 200,
                                  .encoding = SDKRT_JENC_JSON,

@@ -255,7 +255,7 @@ START_TEST(runtime_paths_keep_the_first_error)
     /* table-driven decode and the generated-code helpers */
     static const sdkrt_jtype t_string = {
         .kind = SDKRT_JK_STRING, .name = "string", .size = sizeof(char *)};
-    static const sdkrt_jerror errors[] = {{404, "NotFoundError", &t_string}};
+    static const sdkrt_jerror errors[] = {{404, "NotFoundError", &t_string, false}};
     static const sdkrt_jop op = {"t.get", 200,  SDKRT_JENC_JSON, &t_string, "data", errors,
                                  1,       NULL, false,           NULL,      NULL,   NULL,
                                  0};
@@ -451,7 +451,8 @@ START_TEST(server_message_in_errors)
     /* through the generated-code helper: undeclared and declared (untagged and tagged) */
     static const sdkrt_jtype t_any = {
         .kind = SDKRT_JK_ANY, .name = "Problem", .size = sizeof(json_t *)};
-    static const sdkrt_jerror errors[] = {{404, NULL, &t_any}, {409, "ConflictError", &t_any}};
+    static const sdkrt_jerror errors[] = {{404, NULL, &t_any, false},
+                                          {409, "ConflictError", &t_any, false}};
     static const sdkrt_jop op = {"customers.get",
                                  200,
                                  SDKRT_JENC_JSON,
@@ -497,6 +498,58 @@ START_TEST(server_message_in_errors)
     sdkrt_error_clear(&err);
     sdkrt_stream_close(st);
     fx_close(&f);
+}
+END_TEST
+
+/* A declared error under a non-JSON media type is a DOMAIN error whose payload is the server's
+ * text, whatever Content-Type the response carries; an undeclared status stays UNEXPECTED_STATUS
+ * with the text in its message. */
+START_TEST(declared_text_error_is_domain)
+{
+    static const sdkrt_jtype t_string = {
+        .kind = SDKRT_JK_STRING, .name = "string", .size = sizeof(char *)};
+    static const sdkrt_jerror errors[] = {{404, NULL, &t_string, true}, {5, NULL, &t_string, true}};
+    static const sdkrt_jop op = {.id = "t.get",
+                                 .status = 200,
+                                 .encoding = SDKRT_JENC_JSON,
+                                 .result = &t_string,
+                                 .errors = errors,
+                                 .nerrors = 2};
+    sdkrt_error *err = NULL;
+    const char *text = "no such item: i1\n";
+    sdkrt_json_error_response(&op, 404, "text/plain; charset=utf-8", text, strlen(text), &err);
+    ck_assert_int_eq(sdkrt_error_kind(err), SDKRT_ERROR_DOMAIN);
+    ck_assert_str_eq(sdkrt_error_tag(err), "string");
+    ck_assert_int_eq(sdkrt_error_status(err), 404);
+    char *const *payload = sdkrt_error_payload(err);
+    ck_assert_ptr_nonnull(payload);
+    ck_assert_str_eq(*payload, text);
+    ck_assert_str_eq(sdkrt_error_message(err), "string (HTTP 404): no such item: i1");
+    ck_assert_ptr_null(sdkrt_error_raw_payload(err));
+    sdkrt_error_clear(&err);
+    /* an HTML page under 5XX, sent without a Content-Type; a body that looks like JSON is text */
+    const char *html = "<html><body>Bad\tgateway</body></html>";
+    sdkrt_json_error_response(&op, 502, NULL, html, strlen(html), &err);
+    ck_assert_int_eq(sdkrt_error_kind(err), SDKRT_ERROR_DOMAIN);
+    ck_assert_str_eq(*(char *const *)sdkrt_error_payload(err), html);
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "Bad\\tgateway"));
+    sdkrt_error_clear(&err);
+    const char *json = "{\"message\":\"down\"}";
+    sdkrt_json_error_response(&op, 503, "application/json", json, strlen(json), &err);
+    ck_assert_int_eq(sdkrt_error_kind(err), SDKRT_ERROR_DOMAIN);
+    ck_assert_str_eq(*(char *const *)sdkrt_error_payload(err), json);
+    sdkrt_error_clear(&err);
+    /* an empty body: the empty text */
+    sdkrt_json_error_response(&op, 404, "text/plain", "", 0, &err);
+    ck_assert_int_eq(sdkrt_error_kind(err), SDKRT_ERROR_DOMAIN);
+    ck_assert_str_eq(*(char *const *)sdkrt_error_payload(err), "");
+    ck_assert_str_eq(sdkrt_error_message(err), "string (HTTP 404)");
+    sdkrt_error_clear(&err);
+    /* not declared: UNEXPECTED_STATUS, the text in the message */
+    sdkrt_json_error_response(&op, 409, "text/plain", "busy", 4, &err);
+    ck_assert_int_eq(sdkrt_error_reason(err), SDKRT_REASON_UNEXPECTED_STATUS);
+    ck_assert_ptr_nonnull(strstr(sdkrt_error_message(err), "HTTP 409: busy"));
+    sdkrt_error_clear(&err);
 }
 END_TEST
 
@@ -596,6 +649,7 @@ static Suite *error_suite(void)
     tcase_add_test(tc, refused_connection_names_its_reason_once);
     tcase_add_test(tc, repeated_stream_failure_is_the_same_error);
     tcase_add_test(tc, server_message_in_errors);
+    tcase_add_test(tc, declared_text_error_is_domain);
     suite_add_tcase(s, tc);
     return s;
 }

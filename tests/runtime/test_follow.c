@@ -124,8 +124,8 @@ static const sdkrt_jtype t_event2 = {.kind = SDKRT_JK_UNION,
                                      .value_offset = offsetof(event2, u),
                                      .common = &t_common};
 
-static const sdkrt_jerror op_errors[] = {{404, "NotFound", &t_durable},
-                                         {503, "Unavailable", &t_durable}};
+static const sdkrt_jerror op_errors[] = {{404, "NotFound", &t_durable, false},
+                                         {503, "Unavailable", &t_durable, false}};
 static const sdkrt_jop op_events = {.id = "t.events",
                                     .status = 200,
                                     .encoding = SDKRT_JENC_SSE,

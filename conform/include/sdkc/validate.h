@@ -15,9 +15,10 @@
  *                  discriminator value that names no variant
  *   json-string    a JSON-string whose content does not parse as JSON
  *   depth          nesting deeper than the configured limit (validation stops there)
- * Patterns: a prefix pattern (`^literal`) is checked exactly; other patterns go through POSIX
- * regcomp (REG_EXTENDED) after translating the common JavaScript escapes (\d \w \s); a pattern
- * that cannot be expressed that way is not checked and is counted as unchecked, never as passed.
+ * Patterns: matched as ECMAScript regular expressions with PCRE2 (sdkc/regex.h, the matcher the
+ * pattern generator verifies with; compiled once per validation object); a pattern PCRE2 cannot
+ * run (a variable-length lookbehind, syntax that is not ECMAScript) or a match that hits the
+ * backtracking limits is not checked and is counted as unchecked, never as passed.
  */
 #ifndef SDKC_VALIDATE_H
 #define SDKC_VALIDATE_H
@@ -67,7 +68,7 @@ size_t sdkc_validation_count(const sdkc_validation *v);
 size_t sdkc_validation_total(const sdkc_validation *v);
 /* The i-th kept deviation (borrowed until reset or free), NULL when out of range. */
 const sdkc_deviation *sdkc_validation_get(const sdkc_validation *v, size_t i);
-/* Pattern checks skipped because the pattern is not expressible as a POSIX ERE: how many checks,
+/* Pattern checks skipped because the pattern cannot be run or hit a match limit: how many checks,
  * and the distinct patterns (borrowed; NULL when out of range). */
 size_t sdkc_validation_unchecked(const sdkc_validation *v);
 size_t sdkc_validation_unchecked_pattern_count(const sdkc_validation *v);

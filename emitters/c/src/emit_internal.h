@@ -181,6 +181,8 @@ tagref *emit_collect_tags(emit_ctx *cx, cop *ops, size_t nops, size_t *n_out);
 size_t emit_error_entries(const sdkc_operation *op);
 void emit_error_entry(const sdkc_operation *op, size_t idx, int *status, const char **tag,
                       const sdkc_type **type);
+/* Is that entry a body declared under a non-JSON media type (its text is the payload)? */
+bool emit_error_entry_text(const sdkc_operation *op, size_t idx);
 /* The DOMAIN tag of an error entry: its `_tag`, or for a body without one its type's name. */
 const char *emit_entry_tag(const char *tag, const ctype *t);
 /* Is the page projection usable (fields found as the IR says)? */

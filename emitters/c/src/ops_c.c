@@ -28,7 +28,7 @@ static const char *enc_name(sdkc_encoding e)
 
 /* Can op's request be built from a table by build_request (ops.c)? Not a binary body, multipart
  * file parts or a body under alternative media types: those keep a builder of their own. */
-static bool builder_table_ok(const cop *o)
+bool emit_builder_table_ok(const cop *o)
 {
     return !o->blob_body && !o->nfiles && !(o->body && o->op->body->nalternatives);
 }
@@ -91,6 +91,32 @@ static void emit_build_request(sdkc_buf *b)
         "        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of memory\");\n"
         "    }\n    *out = req;\n    return SDKRT_OK;\nfail:\n    sdkrt_request_free(req);\n"
         "    return SDKRT_ERR;\n}\n\n");
+}
+
+/* The body field a stream variant's form sets to true itself (op->stream_flag), when the request
+ * holds the body as a struct by value with that boolean field; NULL otherwise. */
+static const cfield *stream_flag_field(const cop *o)
+{
+    const sdkc_operation *op = o->op;
+    if (!o->variant || !op->stream_flag || !o->body || o->blob_body || !o->body->is_struct)
+        return NULL;
+    const char *d = o->body->cdecl;
+    if (!d || d[strlen(d) - 1] == '*')
+        return NULL;
+    const cfield *f = emit_find_field(o->body, op->stream_flag);
+    return f && !f->boxed && f->type->stores && !strcmp(f->type->cdecl, "bool") ? f : NULL;
+}
+
+/* flagged (a copy of the caller's request): the stream flag set, and the body sent. */
+static void put_flag_sets(const cop *o, const cfield *flag, sdkc_buf *b, const char *ind)
+{
+    if (!o->op->body->required)
+        sdkc_buf_printf(b, "%sflagged.has_body = true;\n", ind);
+    if (!flag->f->required)
+        sdkc_buf_printf(b, "%sflagged.body.has_%s = true;\n", ind, flag->cname);
+    if (flag->nullable)
+        sdkc_buf_printf(b, "%sflagged.body.%s_null = false;\n", ind, flag->cname);
+    sdkc_buf_printf(b, "%sflagged.body.%s = true;\n%srequest = &flagged;\n", ind, flag->cname, ind);
 }
 
 /* The rows of a body's encoding table and its closing brace, indented by ind. */
@@ -197,7 +223,25 @@ static void emit_builder_table(emit_ctx *cx, sdkc_buf *b, const cop *o)
     else
         sdkc_buf_puts(b, "NULL");
     sdkc_buf_puts(b, "};\n");
-    if (o->has_request)
+    const cfield *flag = stream_flag_field(o);
+    if (flag) {
+        /* the stream form selects itself: the caller's request with the flag set */
+        sdkc_buf_printf(b,
+                        "/* The stream form sends `%s: true` itself: it selects the stream. */\n"
+                        "static sdkrt_status build_%s(sdkrt_request **out, const %s_%s_request "
+                        "*request, sdkrt_error **err)\n{\n    %s_%s_request flagged;\n",
+                        op->stream_flag, N, cx->prefix, N, cx->prefix, N);
+        if (emit_request_optional(op)) {
+            sdkc_buf_puts(b, "    if (request)\n        flagged = *request;\n    else\n"
+                             "        memset(&flagged, 0, sizeof flagged);\n");
+            put_flag_sets(o, flag, b, "    ");
+        } else {
+            sdkc_buf_puts(b, "    if (request) {\n        flagged = *request;\n");
+            put_flag_sets(o, flag, b, "        ");
+            sdkc_buf_puts(b, "    }\n");
+        }
+        sdkc_buf_printf(b, "    return build_request(out, &req_%s, request, err);\n}\n\n", N);
+    } else if (o->has_request)
         sdkc_buf_printf(b,
                         "#define build_%s(out, request, err) build_request(out, &req_%s, request, "
                         "err)\n\n",
@@ -226,6 +270,12 @@ static void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         "    if (!request)\n        return sdkrt_error_set(err, "
                         "SDKRT_REASON_INVALID_ARGUMENT, \"%s: request is NULL\");\n",
                         op->id);
+    const cfield *flag = stream_flag_field(o);
+    if (flag) {
+        /* the stream form selects itself: the caller's request with the flag set */
+        sdkc_buf_printf(b, "    %s_%s_request flagged = *request;\n", P, N);
+        put_flag_sets(o, flag, b, "    ");
+    }
     sdkc_buf_puts(b, "    if (sdkrt_request_new(&req, ");
     sdkc_kit_put_c_string(b, op->method);
     sdkc_buf_puts(b, ", ");
@@ -358,7 +408,8 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
     const char *N = o->name;
     size_t nerr = emit_error_entries(op);
     if (nerr) {
-        /* status: exact, a range (4 = 4XX) or 0 (default); tag NULL: a body without `_tag` */
+        /* status: exact, a range (4 = 4XX) or 0 (default); tag NULL: a body without `_tag`;
+           text: a body under a non-JSON media type, read as its text */
         sdkc_buf_printf(b, "static const sdkrt_jerror errors_%s[] = {\n", N);
         for (size_t j = 0; j < nerr; j++) {
             int status = 0;
@@ -370,7 +421,8 @@ static void emit_op_desc(emit_ctx *cx, sdkc_buf *b, const cop *o)
                 sdkc_kit_put_c_string(b, tag);
             else
                 sdkc_buf_puts(b, "NULL");
-            sdkc_buf_printf(b, ", &%s},\n", emit_desc_name(cx, o->errs[j]));
+            sdkc_buf_printf(b, ", &%s%s},\n", emit_desc_name(cx, o->errs[j]),
+                            emit_error_entry_text(op, j) ? ", true" : ", false");
         }
         sdkc_buf_puts(b, "};\n");
     }
@@ -528,6 +580,30 @@ static void emit_unary_response(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const sdkc_operation *op = o->op;
     const char *P = cx->prefix, *N = o->name;
+    /* the member of the status, matched as the runtime does: exact statuses, then the range;
+       shared by the blocking call and the async one's trampoline */
+    sdkc_buf_printf(b,
+                    "static void %s_response_set(%s_%s_response *r, void *result, int got)\n{\n"
+                    "    r->status = got;\n",
+                    N, P, N);
+    bool first = true;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k <= op->nmore_successes; k++) {
+            const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
+            const char *member = emit_success_member(cx, o, k);
+            if ((pass == 0) != (sc->status >= 100) || !member)
+                continue;
+            if (sc->status >= 100)
+                sdkc_buf_printf(b, "    %sif (got == %d)\n", first ? "" : "else ", sc->status);
+            else
+                sdkc_buf_printf(b, "    %sif (got / 100 == 2)\n", first ? "" : "else ");
+            sdkc_buf_printf(b, "        r->%s = result;\n", member);
+            first = false;
+        }
+    }
+    if (first)
+        sdkc_buf_puts(b, "    (void)result;\n");
+    sdkc_buf_puts(b, "}\n\n");
     sdkc_buf_printf(b, "%s_status %s_%s(%s_client *client, ", P, P, N, P);
     if (o->has_request)
         sdkc_buf_printf(b, "const %s_%s_request *request, ", P, N);
@@ -552,24 +628,8 @@ static void emit_unary_response(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    %s_status st = sdkrt_json_call_status(client, req, call, &op_%s, &result, "
                     "&got, err);\n    sdkrt_request_free(req);\n"
                     "    if (st != SDKRT_OK) {\n        free(r);\n        return st;\n    }\n"
-                    "    r->status = got;\n",
-                    P, N);
-    /* the member of the status, matched as the runtime does: exact statuses, then the range */
-    bool first = true;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t k = 0; k <= op->nmore_successes; k++) {
-            const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
-            const char *member = emit_success_member(cx, o, k);
-            if ((pass == 0) != (sc->status >= 100) || !member)
-                continue;
-            if (sc->status >= 100)
-                sdkc_buf_printf(b, "    %sif (got == %d)\n", first ? "" : "else ", sc->status);
-            else
-                sdkc_buf_printf(b, "    %sif (got / 100 == 2)\n", first ? "" : "else ");
-            sdkc_buf_printf(b, "        r->%s = result;\n", member);
-            first = false;
-        }
-    }
+                    "    %s_response_set(r, result, got);\n",
+                    P, N, N);
     sdkc_buf_puts(b,
                   "    if (status)\n        *status = got;\n    *out = r;\n    return SDKRT_OK;\n"
                   "}\n\n");
@@ -823,7 +883,7 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
     }
     bool any_table = false;
     for (size_t i = 0; i < nops; i++)
-        any_table = any_table || builder_table_ok(&ops[i]);
+        any_table = any_table || emit_builder_table_ok(&ops[i]);
     if (any_table)
         emit_build_request(b);
     for (size_t i = 0; i < nops; i++) {
@@ -832,11 +892,17 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             break;
         }
     }
+    emit_async_shared_c(cx, b, ops, nops);
+    const char **tramps = emit_async_trampolines(cx, ops, nops);
+    if (!tramps) {
+        b->oom = true;
+        return;
+    }
     for (size_t i = 0; i < nops; i++) {
         const cop *o = &ops[i];
         sdkc_buf_printf(b, "/* ---- %s ---- */\n\n", o->op->id);
         emit_op_desc(cx, b, o);
-        if (builder_table_ok(o))
+        if (emit_builder_table_ok(o))
             emit_builder_table(cx, b, o);
         else
             emit_builder(cx, b, o);
@@ -852,5 +918,6 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             emit_paged_engine(cx, b, o);
         else
             emit_unary(cx, b, o);
+        emit_async_c(cx, b, o, tramps[i]);
     }
 }

@@ -107,8 +107,9 @@ static void emit_errors_doc(emit_ctx *cx, sdkc_buf *dst, const cop *o)
         const sdkc_type *t = NULL;
         char st[16];
         emit_error_entry(op, j, &status, &tag, &t);
-        sdkc_buf_printf(&b, " %s %s;", sdkc_status_text(status, st, sizeof st),
-                        emit_entry_tag(tag, o->errs[j]));
+        sdkc_buf_printf(&b, " %s %s%s;", sdkc_status_text(status, st, sizeof st),
+                        emit_entry_tag(tag, o->errs[j]),
+                        emit_error_entry_text(op, j) ? " (the body's text)" : "");
     }
     sdkc_buf_puts(&b, " anything else is a CLIENT error.");
     sdkc_kit_put_comment_text(dst, b.data ? b.data : "", b.len);
@@ -203,9 +204,12 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                             "or NULL for other errors. */\n%s%s_%s_failure(const %s_error "
                             "*err);\n",
                             emit_const_ptr(cx, o->cause->cdecl), P, N, P);
-        sdkc_buf_putc(b, '\n');
-        if (emit_follow_ok(o))
+        if (emit_follow_ok(o)) {
+            sdkc_buf_putc(b, '\n');
             emit_follow_h(cx, b, o);
+        }
+        emit_async_h(cx, b, o);
+        sdkc_buf_putc(b, '\n');
         return;
     }
     bool paged = op->pagination && emit_page_ok(o);
@@ -353,6 +357,7 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
             sdkc_buf_printf(b, "void %s_%s_iter_free(%s_%s_iter *it); /* NULL is a no-op */\n", P,
                             N, P, N);
     }
+    emit_async_h(cx, b, o);
     sdkc_buf_putc(b, '\n');
 }
 
@@ -459,6 +464,7 @@ void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             break;
         }
     }
+    emit_async_shared_h(cx, b, ops, nops);
     for (size_t i = 0; i < nops; i++)
         emit_op_protos(cx, b, &ops[i]);
     sdkc_buf_printf(b, "#ifdef __cplusplus\n}\n#endif\n#endif /* %s_OPS_H */\n", U);

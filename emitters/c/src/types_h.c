@@ -236,12 +236,17 @@ static void emit_union_protos(emit_ctx *cx, sdkc_buf *b, const ctype *c)
         const cfield *f = c->common[i].in[0];
         sdkc_buf_puts(b, "/* \"");
         sdkc_kit_put_comment_text(b, f->f->wire_name, strlen(f->f->wire_name));
+        /* what emit_union_funcs makes the UNKNOWN case return */
+        bool kept = f->type->stores && emit_common_stored(c);
         sdkc_buf_printf(b,
-                        "\", which every variant has (borrowed from value): NULL when "
-                        "absent%s or the kind is unknown. */\n"
+                        "\", which every variant has (borrowed from value): NULL when value is "
+                        "NULL or the field is absent%s; %s. */\n"
                         "%s%s_%s(const %s *value);\n",
-                        f->nullable ? ", null" : "", emit_common_ret(cx, f), cx->prefix,
-                        c->common[i].accessor, n);
+                        f->nullable ? " or null" : "",
+                        kept ? "for an UNKNOWN variant, the field as decoded from its raw JSON "
+                               "(NULL when absent, null or not decodable)"
+                             : "NULL for an UNKNOWN variant",
+                        emit_common_ret(cx, f), cx->prefix, c->common[i].accessor, n);
     }
 }
 
@@ -356,6 +361,18 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
                     "is reopened */\n\n",
                     P, U, P, U, U, U);
     sdkc_buf_printf(b,
+                    "/* Event loops and what async streams report (ops.h: %s_loop_new, the "
+                    "<op>_async, <op>_start\n * and <op>_follow_start forms). */\n"
+                    "typedef sdkrt_loop %s_loop; /* %s_client_options.loop; %s_loop_new / "
+                    "%s_loop_free */\n"
+                    "typedef sdkrt_async_stream %s_async_stream; /* a started stream or "
+                    "follower */\n"
+                    "typedef sdkrt_jstream_poison %s_stream_poison; /* an item that did not "
+                    "decode (on_poison) */\n"
+                    "typedef sdkrt_follow_event %s_follow_event; /* a lost stream reopening "
+                    "(on_reconnect) */\n\n",
+                    P, P, P, P, P, P, P, P);
+    sdkc_buf_printf(b,
                     "/* What a stream's <op>_next_event yields (<op>_stream_event.kind). */\n"
                     "typedef enum %s_stream_kind {\n"
                     "    %s_STREAM_ITEM = 1,  /* a decoded item */\n"
@@ -430,7 +447,7 @@ void emit_types_h(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_puts(b, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                      "#include <jansson.h>\n\n#include \"sdkrt/sdkrt.h\"\n#include "
                      "\"sdkrt/follow.h\"\n#include \"sdkrt/json.h\"\n#include "
-                     "\"sdkrt/wire.h\"\n\n");
+                     "\"sdkrt/loop.h\"\n#include \"sdkrt/wire.h\"\n\n");
     sdkc_buf_printf(b,
                     "#if SDKRT_VERSION_MAJOR != %d || SDKRT_VERSION_MINOR < %d\n"
                     "#error \"this SDK needs libsdkrt %d.%d or a later %d.x\"\n#endif\n\n",

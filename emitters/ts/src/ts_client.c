@@ -394,6 +394,12 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
             }
             sdkc_buf_puts(b, " }");
         }
+        if (o->variant_of && op->stream_flag) {
+            /* the stream form selects itself */
+            sdkc_buf_puts(b, ", set: { ");
+            ts_put_string(b, op->stream_flag);
+            sdkc_buf_puts(b, ": true }");
+        }
         sdkc_buf_puts(b, " },\n");
     }
     sdkc_buf_printf(b, "  status: %d,\n  encoding: '%s',\n", op->success.status,
@@ -438,7 +444,7 @@ static void emit_spec(ts_ctx *cx, sdkc_buf *b, const ts_op *o)
         } else {
             sdkc_buf_puts(b, "undefined");
         }
-        sdkc_buf_puts(b, "]");
+        sdkc_buf_puts(b, sdkc_error_is_text(e) ? ", true]" : "]");
     }
     sdkc_buf_puts(b, "],\n");
     /* a contract without schemes says nothing of authentication: no `security`, and the client

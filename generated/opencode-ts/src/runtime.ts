@@ -179,8 +179,9 @@ export class StatusError extends Error {
   /** The declared body type's name. */
   readonly type: string;
   readonly payload: unknown;
-  constructor(operation: string, status: number, type: string, payload: unknown) {
-    super(`${operation}: ${type} (HTTP ${status})`);
+  /** said: what the server said, for the message (a text body's first bytes). */
+  constructor(operation: string, status: number, type: string, payload: unknown, said?: string) {
+    super(`${operation}: ${type} (HTTP ${status})${said ? `: ${said}` : ''}`);
     this.name = 'StatusError';
     this.status = status;
     this.type = type;
@@ -190,6 +191,17 @@ export class StatusError extends Error {
 
 export function isStatusError(e: unknown): e is StatusError {
   return hasTag(e, 'StatusError');
+}
+
+/** A text body for a message: trimmed, its first 200 characters, control characters escaped. */
+function textExcerpt(text: string): string {
+  const t = text.trim();
+  const cut = t.length > 200 ? `${t.slice(0, 200)}...` : t;
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  return cut.replace(
+    /[\u0000-\u001f\u007f]/g,
+    (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A stream failure frame whose cause is not a declared error (a defect, an interruption, or an
@@ -239,6 +251,8 @@ export interface BodySpec {
   /** Fields left out of the body (readOnly). */
   readonly readOnly?: readonly string[];
   readonly encodings?: Readonly<Record<string, EncodingSpec>>;
+  /** Fields the operation sets itself, over the caller's (a stream form's `stream: true`). */
+  readonly set?: Readonly<Record<string, unknown>>;
 }
 
 export type SuccessEncoding = 'none' | 'json' | 'sse' | 'bytes' | 'text';
@@ -246,8 +260,9 @@ export type SuccessEncoding = 'none' | 'json' | 'sse' | 'bytes' | 'text';
 /** A further declared success: [status (exact, or 2 for 2XX), encoding, unwrapped field] */
 export type SuccessSpec = readonly [number, SuccessEncoding, string | undefined];
 
-/** [status key (an exact status, 1..5 for a range, 0 for default), tags, untagged body type] */
-export type ErrorSpec = readonly [number, readonly string[], string | undefined];
+/** [status key (an exact status, 1..5 for a range, 0 for default), tags, untagged body type,
+ * true when that body is declared under a non-JSON media type: its text is the payload] */
+export type ErrorSpec = readonly [number, readonly string[], string | undefined, true?];
 
 export interface OperationSpec {
   readonly id: string;
@@ -963,6 +978,10 @@ export class BaseClient {
         for (const f of b.readOnly) delete copy[f];
         value = copy;
       }
+      if (b.set) {
+        const base = isContainer(value) && !Array.isArray(value) ? (value as Input) : {};
+        value = { ...base, ...b.set };
+      }
       if (value !== undefined) {
         let ct = b.contentType;
         const want = options?.contentType;
@@ -1190,6 +1209,10 @@ export class BaseClient {
       if (k >= 1 && k <= 5 && k === Math.floor(status / 100)) key = k;
       else if (k === 0 && key < 0) key = 0;
     }
+    const here = op.errors.filter(([k]) => k === key);
+    // a body declared under a non-JSON media type: its text, whatever the response says it is
+    const textual = here.find(([, , u, t]) => t === true && u !== undefined);
+    if (textual) return new StatusError(op.id, status, textual[2]!, text, textExcerpt(text));
     const ct = res.headers.get('Content-Type');
     let body: unknown;
     let parsed = false;
@@ -1205,7 +1228,6 @@ export class BaseClient {
       parsed && isContainer(body) && typeof (body as { _tag?: unknown })._tag === 'string'
         ? (body as { _tag: string })._tag
         : undefined;
-    const here = op.errors.filter(([k]) => k === key);
     if (tag !== undefined && here.some(([, tags]) => tags.includes(tag))) {
       const cls = this.errorClasses[tag];
       if (cls) return new cls(status, body);

@@ -12,8 +12,8 @@ extern "C" {
 #endif
 
 /* Limits that keep hostile input bounded. */
-#define SDKC_DOC_MAX_DEPTH 256         /* nesting of sequences and mappings */
-#define SDKC_DOC_MAX_NODES 20000000u   /* nodes, counting each alias expansion */
+#define SDKC_DOC_MAX_DEPTH 256          /* nesting of sequences and mappings */
+#define SDKC_DOC_MAX_NODES 20000000u    /* nodes, counting each alias expansion */
 #define SDKC_DOC_MAX_BYTES (256u << 20) /* input size */
 
 typedef enum sdkc_node_kind { SDKC_NODE_SCALAR, SDKC_NODE_SEQ, SDKC_NODE_MAP } sdkc_node_kind;
@@ -34,21 +34,29 @@ typedef struct sdkc_pair {
     const sdkc_node *value;
 } sdkc_pair;
 
+/* The members of one kind share their storage with those of the others (a document is mostly
+ * nodes: this halves them, to 48 bytes): read str/len only when kind is SCALAR, items/nitems
+ * only for SEQ, pairs/npairs only for MAP (sdkc_node_get and the readers below check it). */
 struct sdkc_node {
     sdkc_node_kind kind;
+    sdkc_scalar_type scalar; /* SCALAR */
     sdkc_loc loc;
-    /* SCALAR */
-    sdkc_scalar_type scalar;
-    const char *str; /* NUL-terminated text of the scalar (may hold NUL bytes; see len) */
-    size_t len;
-    /* SEQ */
-    const sdkc_node *const *items;
-    size_t nitems;
-    /* MAP, in source order; keys are unique (a duplicate key is an error) */
-    const sdkc_pair *pairs;
-    size_t npairs;
-    /* Private to the loader: a key index for large maps (NULL: sdkc_node_get scans). */
-    const void *index_;
+    union {
+        struct {             /* SCALAR */
+            const char *str; /* NUL-terminated text (may hold NUL bytes; see len) */
+            size_t len;
+        };
+        struct { /* SEQ */
+            const sdkc_node *const *items;
+            size_t nitems;
+        };
+        struct { /* MAP, in source order; keys are unique (a duplicate key is an error) */
+            const sdkc_pair *pairs;
+            size_t npairs;
+            /* Private to the loader: a key index for large maps (NULL: sdkc_node_get scans). */
+            const void *index_;
+        };
+    };
 };
 
 typedef struct sdkc_doc sdkc_doc;
@@ -71,12 +79,12 @@ size_t sdkc_doc_node_count(const sdkc_doc *doc);
 
 /* Helpers. All return borrowed pointers or NULL. */
 const sdkc_node *sdkc_node_get(const sdkc_node *map, const char *key); /* NULL if not a map */
-bool sdkc_node_is_string(const sdkc_node *n); /* scalar of type STRING */
+bool sdkc_node_is_string(const sdkc_node *n);                          /* scalar of type STRING */
 /* Scalar text regardless of scalar type, or NULL if not a scalar. */
 const char *sdkc_node_text(const sdkc_node *n);
-bool sdkc_node_bool(const sdkc_node *n, bool *out);      /* false unless a BOOL scalar */
-bool sdkc_node_int64(const sdkc_node *n, int64_t *out);  /* false unless an INT that fits */
-bool sdkc_node_double(const sdkc_node *n, double *out);  /* INT or FLOAT */
+bool sdkc_node_bool(const sdkc_node *n, bool *out);     /* false unless a BOOL scalar */
+bool sdkc_node_int64(const sdkc_node *n, int64_t *out); /* false unless an INT that fits */
+bool sdkc_node_double(const sdkc_node *n, double *out); /* INT or FLOAT */
 /* Resolve a local JSON pointer ("/components/schemas/A~1B", without the leading '#'), with
  * ~0 and ~1 unescaped and percent-decoding applied. NULL if any step is missing. */
 const sdkc_node *sdkc_doc_pointer(const sdkc_doc *doc, const char *pointer);

@@ -109,6 +109,10 @@ struct sdkc_type {
             const sdkc_brand *brand; /* or NULL */
             bool has_min_length, has_max_length;
             uint64_t min_length, max_length;
+            /* with a pattern: the schema's own string `example`, `examples`, `default` and
+               `enum` values, in that order, for a generator that cannot satisfy the pattern */
+            const char *const *examples;
+            size_t nexamples;
         } str;
         struct {
             const char *format; /* "int64", "int32", "double", ... or NULL */
@@ -306,6 +310,10 @@ typedef struct sdkc_error_status {
     const char *content_type;    /* "application/json", or NULL when the response has no body */
     sdkc_response_info response; /* the response's media types, headers and links */
 } sdkc_error_status;
+/* Is the error body declared under a non-JSON media type (text/plain, text/html, XML, ...)? Its
+ * untagged type is then a string: the body's text, not JSON (a structured schema under a media
+ * range such as star/star stays JSON). */
+bool sdkc_error_is_text(const sdkc_error_status *e);
 
 /* How a continuation is formed from a page (docs/pagination.md). */
 typedef enum sdkc_page_style {
@@ -446,6 +454,10 @@ typedef struct sdkc_operation {
     /* The main success (JSON) also offered as text/event-stream in the same response (a request
        flag such as `stream: true` selects it): the operation's stream variant, or NULL. */
     const sdkc_stream *stream_variant;
+    /* With a stream variant: the wire name of the request body's boolean field that selects it
+       (`stream`, OpenAI style), which the stream form sets to true itself; NULL when the body
+       has no such field. */
+    const char *stream_flag;
     /* The security requirements, any one of which authenticates the operation, flattened in
        contract order: a requirement of several schemes (all sent together) is a run whose
        entries after the first have security_with_previous set. */

@@ -1,22 +1,19 @@
 /* sdkc/pattern.h - an example string for a schema `pattern` (OpenAPI / JSON Schema: an ECMAScript
  * regular expression), for the generated mock tests.
  *
- * The supported syntax is ECMAScript's without lookaround, backreferences, Unicode property
- * escapes and flags: literals (UTF-8 copied through), `.`, escapes (\d \w \s \D \W \S \t \n \v
- * \f \r \cX \xHH \uHHHH \u{H...} \0 and escaped punctuation), character classes (ranges,
- * negation, escapes), groups ( ), (?: ), (?<name> ), alternation, the quantifiers * + ? {n} {n,}
- * {n,m} (lazy or not), the anchors ^ $ anywhere, and \b \B when the generated string happens to
- * satisfy them. Where ECMAScript's Unicode mode ('u') rejects a form that its Annex B mode takes
- * ([\w-_], \-, a lone { or ]), the Annex B meaning is used.
+ * The supported syntax is ECMAScript's without backreferences and flags: literals (UTF-8 copied
+ * through), `.`, escapes (\d \w \s \D \W \S \t \n \v \f \r \cX \xHH \uHHHH \u{H...} \0 and
+ * escaped punctuation), Unicode property escapes \p{..} \P{..} (in and out of classes: the set is
+ * the members PCRE2 finds among printable ASCII and representatives of each general category and
+ * common scripts), character classes (ranges, negation, escapes), groups ( ), (?: ), (?<name> ),
+ * alternation, the quantifiers * + ? {n} {n,} {n,m} (lazy or not), the anchors ^ $ anywhere, and
+ * \b \B and lookaround (?= ) (?! ) (?<= ) (?<! ) when the generated string happens to satisfy
+ * them (generation takes them as empty). Where ECMAScript's Unicode mode ('u') rejects a form
+ * that its Annex B mode takes ([\w-_], \-, a lone { or ]), the Annex B meaning is used.
  *
- * Every string returned has been checked independently of how it was generated: the pattern is
- * translated to a POSIX extended regular expression over UTF-8 bytes and the string is matched
- * with regcomp/regexec under the C locale (a thread-local locale: the process's is not touched).
- * Where glibc is not up to it, a small matcher over the parsed pattern (sets of end positions per
- * node) decides: for \b and \B (which glibc's regexec gets wrong in some repetitions) it checks
- * too, and for the shapes that make glibc's regcomp exponential or quadratic (nested optional
- * repetitions, anchors inside optional repetitions, thousands of alternatives) it checks alone. A
- * string that fails a check, or that cannot be checked within the limits, is never returned.
+ * Every string returned has been checked independently of how it was generated, with the matcher
+ * `sdkc conform` validates with (sdkc/regex.h: PCRE2, ECMAScript's meaning, match limits). A
+ * string that fails the check, or that cannot be checked within the limits, is never returned.
  */
 #ifndef SDKC_PATTERN_H
 #define SDKC_PATTERN_H

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #ifdef __cplusplus
@@ -111,6 +112,13 @@ sdkc_status sdkc_read_file(const char *path, char **out, size_t *len_out);
  * path that is not a regular file (/dev/null, a FIFO, a terminal) is written in place, never
  * replaced; a directory is an error (EISDIR). */
 sdkc_status sdkc_write_file(const char *path, const void *data, size_t len);
+/* Writes a file's content to fp (borrowed); SDKC_OK, or an error (SDKC_ERR_IO with errno set
+ * for a failed write). */
+typedef sdkc_status (*sdkc_file_writer)(FILE *fp, void *userdata);
+/* sdkc_write_file with the content written by write as it goes (a large text need not be held
+ * whole): the same path.tmp and rename, and nothing left behind when write fails (its status is
+ * returned). */
+sdkc_status sdkc_write_file_with(const char *path, sdkc_file_writer write, void *userdata);
 
 /* The value 0..15 of a hexadecimal digit (either case), or -1 for any other character (EOF
  * included). */

@@ -175,11 +175,15 @@ typedef enum sdkrt_jencoding {
 
 /* A declared domain error: at this status, this `_tag`, decoded as type. status is an exact
  * status, a range (4 for 4XX) or 0 for `default`; a response matches the exact status first, then
- * the range, then default. tag NULL: a body without a `_tag` (the error's tag is type->name). */
+ * the range, then default. tag NULL: a body without a `_tag` (the error's tag is type->name).
+ * text: the body is declared under a non-JSON media type (text/plain, text/html, ...): tag is
+ * NULL, type a string type, and the payload is the body's text (up to its first NUL) whatever
+ * media type the response says. */
 typedef struct sdkrt_jerror {
     int status;
     const char *tag;
     const sdkrt_jtype *type;
+    bool text;
 } sdkrt_jerror;
 
 /* Another declared success of an operation that declares several 2xx statuses: at status (exact,

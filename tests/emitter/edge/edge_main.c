@@ -211,6 +211,27 @@ START_TEST(declared_idempotency_key_and_env)
 }
 END_TEST
 
+/* Enum values that differ only by case are two members, each decoded and encoded as itself. */
+START_TEST(enum_values_differ_by_case)
+{
+    ed_node n;
+    decode(&n, "{\"id\":\"nod_1\",\"kind\":\"leaf\",\"sort\":\"A\"}");
+    ck_assert(n.has_sort);
+    ck_assert_int_eq(n.sort.value, ED_NODE_SORT_A_2);
+    ck_assert_str_eq(ed_node_sort_wire(&n.sort), "A");
+    json_t *j = NULL;
+    ed_error *err = NULL;
+    ck_assert_int_eq(ed_node_encode(&n, &j, &err), ED_OK);
+    ck_assert_str_eq(json_string_value(json_object_get(j, "sort")), "A");
+    json_decref(j);
+    ed_node_cleanup(&n);
+    decode(&n, "{\"id\":\"nod_1\",\"kind\":\"leaf\",\"sort\":\"a\"}");
+    ck_assert_int_eq(n.sort.value, ED_NODE_SORT_A);
+    ck_assert_ptr_null(n.sort.unknown);
+    ed_node_cleanup(&n);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("edge");
@@ -219,6 +240,7 @@ int main(void)
     tcase_add_test(tc, paths_in_nested_errors);
     tcase_add_test(tc, default_base_url_and_retries);
     tcase_add_test(tc, declared_idempotency_key_and_env);
+    tcase_add_test(tc, enum_values_differ_by_case);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

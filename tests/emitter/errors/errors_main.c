@@ -95,6 +95,49 @@ START_TEST(default_and_2xx_successes)
 }
 END_TEST
 
+/* Errors declared under non-JSON media types are DOMAIN errors whose payload is the server's
+ * text (notes.get: 404 text/plain, 409 XML, 5XX text/html; default under a media range with a
+ * schema is JSON). */
+static er_error *notes_error(int status, const char *content_type, const char *body)
+{
+    canned_reply_as(status, content_type, body);
+    er_notes_get_request req = {.id = "n1"};
+    er_item *item = NULL;
+    er_error *err = NULL;
+    ck_assert_int_eq(er_notes_get(client, &req, NULL, &item, &err), ER_ERR);
+    ck_assert_ptr_null(item);
+    ck_assert_int_eq(er_error_status(err), status);
+    return err;
+}
+
+START_TEST(declared_text_errors)
+{
+    er_error *err = notes_error(404, "text/plain; charset=utf-8", "no note n1");
+    expect_domain(err, "string");
+    ck_assert_str_eq(*er_error_string(err), "no note n1");
+    ck_assert_str_eq(er_error_message(err), "string (HTTP 404): no note n1");
+    size_t len = 0;
+    ck_assert_str_eq(er_error_body(err, &len), "no note n1");
+    er_error_free(err);
+    err = notes_error(409, "application/xml", "<error>locked</error>");
+    expect_domain(err, "string");
+    ck_assert_str_eq(*er_error_string(err), "<error>locked</error>");
+    er_error_free(err);
+    /* a gateway's page without a Content-Type, under 5XX */
+    err = notes_error(502, NULL, "<html>Bad gateway</html>");
+    expect_domain(err, "string");
+    ck_assert_str_eq(*er_error_string(err), "<html>Bad gateway</html>");
+    ck_assert_ptr_nonnull(strstr(er_error_message(err), "Bad gateway"));
+    er_error_free(err);
+    /* default under a media range with a structured schema stays JSON */
+    err = notes_error(418, "application/json", "{\"title\":\"teapot\"}");
+    expect_domain(err, "Problem");
+    ck_assert_str_eq(er_error_problem(err)->title, "teapot");
+    ck_assert_ptr_null(er_error_string(err));
+    er_error_free(err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("errors");
@@ -104,6 +147,7 @@ int main(void)
     tcase_add_test(tc, range_by_tag);
     tcase_add_test(tc, untagged_range_and_default);
     tcase_add_test(tc, default_and_2xx_successes);
+    tcase_add_test(tc, declared_text_errors);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

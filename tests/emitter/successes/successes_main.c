@@ -99,7 +99,8 @@ START_TEST(no_content_either_way)
 }
 END_TEST
 
-/* chat.create: JSON without stream, event-stream chunks with it; the handler looks at Accept. */
+/* chat.create: JSON without stream, event-stream chunks with `"stream":true` in the body (as
+ * OpenAI decides); the stream is also checked to be what the request accepts. */
 static int chat_handler(void *userdata, const sdkrt_memory_request *req,
                         sdkrt_memory_response *resp)
 {
@@ -108,8 +109,11 @@ static int chat_handler(void *userdata, const sdkrt_memory_request *req,
     for (size_t i = 0; i < req->header_count; i++)
         if (!strcasecmp(req->headers[i].name, "Accept"))
             accept = req->headers[i].value;
+    char body[256] = "";
+    if (req->body)
+        snprintf(body, sizeof body, "%.*s", (int)req->body_len, (const char *)req->body);
     sdkrt_memory_response_set_status(resp, 200);
-    if (accept && strstr(accept, "text/event-stream")) {
+    if (strstr(body, "\"stream\":true") && accept && strstr(accept, "text/event-stream")) {
         static const char sse[] = "data: {\"delta\":\"Hel\"}\n\n: heartbeat\n\n"
                                   "data: {\"delta\":\"lo\"}\n\n";
         sdkrt_memory_response_add_header(resp, "Content-Type", "text/event-stream");
@@ -133,17 +137,23 @@ START_TEST(stream_variant)
     ck_assert_str_eq(c->text, "Hello");
     sc_completion_free(c);
 
-    req.body.has_stream = true;
-    req.body.stream = true;
-    sc_chat_create_stream *s = NULL;
-    ck_assert_int_eq(sc_chat_create_stream_open(&s, client, &req, NULL, &err), SC_OK);
-    const sc_chunk *chunk = NULL;
-    char text[16] = "";
-    while (sc_chat_create_stream_next(s, &chunk, &err) == SC_NEXT_ITEM)
-        strncat(text, chunk->delta, sizeof text - strlen(text) - 1);
-    ck_assert_ptr_null(err);
-    ck_assert_str_eq(text, "Hello");
-    sc_chat_create_stream_close(s);
+    /* the stream form sends `stream: true` itself: unset, or even set to false by the caller
+       (whose request is left as it was) */
+    for (int pass = 0; pass < 2; pass++) {
+        req.body.has_stream = pass == 1;
+        req.body.stream = false;
+        sc_chat_create_stream *s = NULL;
+        ck_assert_int_eq(sc_chat_create_stream_open(&s, client, &req, NULL, &err), SC_OK);
+        const sc_chunk *chunk = NULL;
+        char text[16] = "";
+        while (sc_chat_create_stream_next(s, &chunk, &err) == SC_NEXT_ITEM)
+            strncat(text, chunk->delta, sizeof text - strlen(text) - 1);
+        ck_assert_msg(err == NULL, "%s", sc_error_message(err));
+        ck_assert_str_eq(text, "Hello");
+        sc_chat_create_stream_close(s);
+        ck_assert_int_eq(req.body.has_stream, pass == 1);
+        ck_assert(!req.body.stream);
+    }
 }
 END_TEST
 

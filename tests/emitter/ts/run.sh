@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run.sh SDKC SOURCE_DIR WORK_DIR - the TypeScript SDK tests: generate the OpenCode v2 SDK and the
-# SDKs of inputs.yaml, successes.yaml and the pagination styles (tests/compiler/data/pages/styles.yaml),
+# SDKs of inputs.yaml, successes.yaml, the pagination styles (tests/compiler/data/pages/styles.yaml)
+# and the declared errors (tests/compiler/data/compile/real/responses.yaml),
 # compile them with the tests under `strict`, `exactOptionalPropertyTypes` and
 # `noUncheckedIndexedAccess` with the oldest and the newest pinned TypeScript (scripts/ts-tools.sh),
 # and run the tests with node over the in-memory transport. Exit 77 (skipped) when node is absent.
@@ -19,6 +20,8 @@ mkdir -p "$w/test"
 "$sdkc" generate "$src/tests/emitter/data/inputs.yaml" --lang ts --quiet --out "$w/inputs"
 "$sdkc" generate "$src/tests/compiler/data/pages/styles.yaml" --lang ts --quiet --out "$w/pages"
 "$sdkc" generate "$src/tests/emitter/data/successes.yaml" --lang ts --tests --quiet --out "$w/successes"
+"$sdkc" generate "$src/tests/compiler/data/compile/real/responses.yaml" --lang ts --quiet \
+  --out "$w/responses"
 cp "$src"/tests/emitter/ts/*.ts "$w/test/"
 printf '{"type":"module","private":true}\n' >"$w/package.json"
 cat >"$w/tsconfig.json" <<'JSON'
@@ -29,7 +32,8 @@ cat >"$w/tsconfig.json" <<'JSON'
     "exactOptionalPropertyTypes": true, "noUncheckedIndexedAccess": true,
     "rootDir": ".", "outDir": "dist"
   },
-  "include": ["test", "opencode/src", "inputs/src", "pages/src", "successes/src", "successes/tests"]
+  "include": ["test", "opencode/src", "inputs/src", "pages/src", "successes/src", "successes/tests",
+              "responses/src"]
 }
 JSON
 (cd "$w" && "$tsc" -p .)

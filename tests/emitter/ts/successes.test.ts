@@ -88,9 +88,11 @@ test('different types: {status, value} for each declared success', async () => {
   ok(isClientError(e2) && e2.reason === 'unexpected_status' && e2.status === 201, `201: ${e2}`);
 });
 
-/** chat.create answers JSON, or event-stream chunks when asked for them by Accept. */
-function chat(req: Request): Response {
-  if ((req.headers.get('accept') ?? '').includes('text/event-stream')) {
+/** chat.create answers JSON, or event-stream chunks when the body says `"stream":true` (as
+ * OpenAI decides) to a request that accepts them. */
+async function chat(req: Request): Promise<Response> {
+  const body = await req.clone().text();
+  if (body.includes('"stream":true') && (req.headers.get('accept') ?? '').includes('text/event-stream')) {
     const frames = ': heartbeat\n\ndata: {"delta":"Hel"}\n\ndata: {"delta":"lo"}\n\n';
     return new Response(frames, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
   }
@@ -101,7 +103,8 @@ test('stream variant: create() resolves, createStream() is a cold AsyncIterable'
   const { c, seen } = client(chat);
   const done = await c.chat.create({ prompt: 'hi' });
   eq(done, { id: 'c1', text: 'Hello' }, 'unary value');
-  const s = c.chat.createStream({ prompt: 'hi', stream: true });
+  // the stream form sends `stream: true` itself (unset, or even false in the input)
+  const s = c.chat.createStream({ prompt: 'hi' });
   eq(seen.length, 1, 'cold: nothing sent before next()');
   const deltas: string[] = [];
   for await (const chunk of s) deltas.push(chunk.delta);
@@ -109,7 +112,12 @@ test('stream variant: create() resolves, createStream() is a cold AsyncIterable'
   eq(seen.length, 2, 'one request for the stream');
   const r = seen[1]!;
   eq(r.headers.get('accept'), 'text/event-stream', 'stream Accept');
-  eq(await r.text(), '{"prompt":"hi","stream":true}', 'same input as create');
+  eq(await r.text(), '{"prompt":"hi","stream":true}', 'the input with stream: true');
+  const input = { prompt: 'hi', stream: false };
+  const again: string[] = [];
+  for await (const chunk of c.chat.createStream(input)) again.push(chunk.delta);
+  eq(again, ['Hel', 'lo'], 'stream: false in the input is overridden');
+  eq(input.stream, false, "the caller's input is left as it was");
 });
 
 test('stream variant: return() closes it; JSON instead of events is unsupported_content_type', async () => {

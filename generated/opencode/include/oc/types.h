@@ -12,6 +12,7 @@
 #include "sdkrt/sdkrt.h"
 #include "sdkrt/follow.h"
 #include "sdkrt/json.h"
+#include "sdkrt/loop.h"
 #include "sdkrt/wire.h"
 
 #if SDKRT_VERSION_MAJOR != 0 || SDKRT_VERSION_MINOR < 3
@@ -98,6 +99,13 @@ typedef sdkrt_follow_kind oc_follow_kind;
 #define OC_FOLLOW_ITEM SDKRT_FOLLOW_ITEM /* a decoded item */
 #define OC_FOLLOW_POISON SDKRT_FOLLOW_POISON /* an item that did not decode */
 #define OC_FOLLOW_RECONNECT SDKRT_FOLLOW_RECONNECT /* the stream was lost and is reopened */
+
+/* Event loops and what async streams report (ops.h: oc_loop_new, the <op>_async, <op>_start
+ * and <op>_follow_start forms). */
+typedef sdkrt_loop oc_loop; /* oc_client_options.loop; oc_loop_new / oc_loop_free */
+typedef sdkrt_async_stream oc_async_stream; /* a started stream or follower */
+typedef sdkrt_jstream_poison oc_stream_poison; /* an item that did not decode (on_poison) */
+typedef sdkrt_follow_event oc_follow_event; /* a lost stream reopening (on_reconnect) */
 
 /* What a stream's <op>_next_event yields (<op>_stream_event.kind). */
 typedef enum oc_stream_kind {
@@ -8226,7 +8234,7 @@ extern const char *const oc__k_connection_info[];
 const char *oc_file_part_source_tag(const oc_file_part_source *value);
 extern const char *const oc__k_file_part_source[];
 #define oc_file_part_source_kind_name(kind) oc__name_at(oc__k_file_part_source, 4, kind)
-/* "text", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "text", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_file_part_source_text *oc_file_part_source_text_value(const oc_file_part_source *value);
 #define oc_file_part_decode(out, json, path, err) OC_DECODE_(file_part, out, json, path, err)
 #define oc_file_part_encode(value, out, err) OC_ENCODE_(file_part, value, out, err)
@@ -8614,11 +8622,11 @@ extern const char *const oc__k_integration_method[];
 const char *oc_integration_oauth_method_prompts_item_tag(const oc_integration_oauth_method_prompts_item *value);
 extern const char *const oc__k_integration_oauth_method_prompts_item[];
 #define oc_integration_oauth_method_prompts_item_kind_name(kind) oc__name_at(oc__k_integration_oauth_method_prompts_item, 3, kind)
-/* "key", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "key", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const char *oc_integration_oauth_method_prompts_item_key(const oc_integration_oauth_method_prompts_item *value);
-/* "message", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "message", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const char *oc_integration_oauth_method_prompts_item_message(const oc_integration_oauth_method_prompts_item *value);
-/* "when", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "when", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_integration_when *oc_integration_oauth_method_prompts_item_when(const oc_integration_oauth_method_prompts_item *value);
 #define oc_integration_select_prompt_options_item_decode(out, json, path, err) OC_DECODE_(integration_select_prompt_options_item, out, json, path, err)
 #define oc_integration_select_prompt_options_item_encode(value, out, err) OC_ENCODE_(integration_select_prompt_options_item, value, out, err)
@@ -8731,11 +8739,11 @@ extern const char *const oc__k_output_format[];
 const char *oc_message_tag(const oc_message *value);
 extern const char *const oc__k_message[];
 #define oc_message_kind_name(kind) oc__name_at(oc__k_message, 3, kind)
-/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "id", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_message_id_msg *oc_message_id_value(const oc_message *value);
-/* "sessionID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "sessionID", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_session_id *oc_message_session_id(const oc_message *value);
-/* "agent", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "agent", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const char *oc_message_agent(const oc_message *value);
 #define oc_message_id_decode(out, json, path, err) OC_DECODE_(message_id, out, json, path, err)
 #define oc_message_id_encode(value, out, err) OC_ENCODE_(message_id, value, out, err)
@@ -8822,7 +8830,7 @@ const char *oc_message_agent(const oc_message *value);
 const char *oc_tool_state_tag(const oc_tool_state *value);
 extern const char *const oc__k_tool_state[];
 #define oc_tool_state_kind_name(kind) oc__name_at(oc__k_tool_state, 5, kind)
-/* "input", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "input", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_json_map *oc_tool_state_input(const oc_tool_state *value);
 #define oc_tool_part_decode(out, json, path, err) OC_DECODE_(tool_part, out, json, path, err)
 #define oc_tool_part_encode(value, out, err) OC_ENCODE_(tool_part, value, out, err)
@@ -8869,11 +8877,11 @@ const oc_json_map *oc_tool_state_input(const oc_tool_state *value);
 const char *oc_part_tag(const oc_part *value);
 extern const char *const oc__k_part[];
 #define oc_part_kind_name(kind) oc__name_at(oc__k_part, 13, kind)
-/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "id", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_part_id *oc_part_id_value(const oc_part *value);
-/* "sessionID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "sessionID", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_session_id *oc_part_session_id(const oc_part *value);
-/* "messageID", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "messageID", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_message_id_msg *oc_part_message_id(const oc_part *value);
 #define oc_message_part_updated_data_decode(out, json, path, err) OC_DECODE_(message_part_updated_data, out, json, path, err)
 #define oc_message_part_updated_data_encode(value, out, err) OC_ENCODE_(message_part_updated_data, value, out, err)
@@ -8916,11 +8924,11 @@ const oc_message_id_msg *oc_part_message_id(const oc_part *value);
 const char *oc_model_api_tag(const oc_model_api *value);
 extern const char *const oc__k_model_api[];
 #define oc_model_api_kind_name(kind) oc__name_at(oc__k_model_api, 3, kind)
-/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "id", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const char *oc_model_api_id(const oc_model_api *value);
-/* "url", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "url", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const char *oc_model_api_url(const oc_model_api *value);
-/* "settings", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "settings", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_json_map *oc_model_api_settings(const oc_model_api *value);
 #define oc_model_capabilities_decode(out, json, path, err) OC_DECODE_(model_capabilities, out, json, path, err)
 #define oc_model_capabilities_encode(value, out, err) OC_ENCODE_(model_capabilities, value, out, err)
@@ -9212,9 +9220,9 @@ const oc_json_map *oc_model_api_settings(const oc_model_api *value);
 const char *oc_provider_api_tag(const oc_provider_api *value);
 extern const char *const oc__k_provider_api[];
 #define oc_provider_api_kind_name(kind) oc__name_at(oc__k_provider_api, 3, kind)
-/* "url", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "url", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const char *oc_provider_api_url(const oc_provider_api *value);
-/* "settings", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "settings", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_json_map *oc_provider_api_settings(const oc_provider_api *value);
 #define oc_provider_get_location_decode(out, json, path, err) OC_DECODE_(provider_get_location, out, json, path, err)
 #define oc_provider_get_location_encode(value, out, err) OC_ENCODE_(provider_get_location, value, out, err)
@@ -9494,9 +9502,9 @@ const oc_json_map *oc_provider_api_settings(const oc_provider_api *value);
 const char *oc_reference_source_tag(const oc_reference_source *value);
 extern const char *const oc__k_reference_source[];
 #define oc_reference_source_kind_name(kind) oc__name_at(oc__k_reference_source, 3, kind)
-/* "description", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "description", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const char *oc_reference_source_description(const oc_reference_source *value);
-/* "hidden", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "hidden", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const bool *oc_reference_source_hidden(const oc_reference_source *value);
 #define oc_reference_info_decode(out, json, path, err) OC_DECODE_(reference_info, out, json, path, err)
 #define oc_reference_info_encode(value, out, err) OC_ENCODE_(reference_info, value, out, err)
@@ -9887,13 +9895,13 @@ const bool *oc_reference_source_hidden(const oc_reference_source *value);
 const char *oc_session_durable_event_tag(const oc_session_durable_event *value);
 extern const char *const oc__k_session_durable_event[];
 #define oc_session_durable_event_kind_name(kind) oc__name_at(oc__k_session_durable_event, 29, kind)
-/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "id", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_evt_id *oc_session_durable_event_id(const oc_session_durable_event *value);
-/* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "metadata", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_json_map *oc_session_durable_event_metadata(const oc_session_durable_event *value);
-/* "durable", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "durable", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_durable *oc_session_durable_event_durable(const oc_session_durable_event *value);
-/* "location", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "location", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_location_ref *oc_session_durable_event_location(const oc_session_durable_event *value);
 #define oc_session_durable_event_list_decode(out, json, path, err) OC_DECODE_(session_durable_event_list, out, json, path, err)
 #define oc_session_durable_event_list_encode(value, out, err) OC_ENCODE_(session_durable_event_list, value, out, err)
@@ -10057,7 +10065,7 @@ extern const char *const oc__k_session_message_assistant_tool_state[];
 const char *oc_session_message_assistant_content_item_tag(const oc_session_message_assistant_content_item *value);
 extern const char *const oc__k_session_message_assistant_content_item[];
 #define oc_session_message_assistant_content_item_kind_name(kind) oc__name_at(oc__k_session_message_assistant_content_item, 4, kind)
-/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "id", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const char *oc_session_message_assistant_content_item_id(const oc_session_message_assistant_content_item *value);
 #define oc_session_message_compaction_reason_decode(out, json, path, err) OC_DECODE_(session_message_compaction_reason, out, json, path, err)
 #define oc_session_message_compaction_reason_encode(value, out, err) OC_ENCODE_(session_message_compaction_reason, value, out, err)
@@ -10121,9 +10129,9 @@ const char *oc_session_message_assistant_content_item_id(const oc_session_messag
 const char *oc_session_message_value_tag(const oc_session_message_value *value);
 extern const char *const oc__k_session_message_value[];
 #define oc_session_message_value_kind_name(kind) oc__name_at(oc__k_session_message_value, 9, kind)
-/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "id", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_message_id *oc_session_message_value_id(const oc_session_message_value *value);
-/* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "metadata", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_json_map *oc_session_message_value_metadata(const oc_session_message_value *value);
 #define oc_session_message_value_list_decode(out, json, path, err) OC_DECODE_(session_message_value_list, out, json, path, err)
 #define oc_session_message_value_list_encode(value, out, err) OC_ENCODE_(session_message_value_list, value, out, err)
@@ -10439,13 +10447,13 @@ extern const char *const oc__k_tui_command_execute_data_command[];
 const char *oc_v2_event_tag(const oc_v2_event *value);
 extern const char *const oc__k_v2_event[];
 #define oc_v2_event_kind_name(kind) oc__name_at(oc__k_v2_event, 89, kind)
-/* "id", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "id", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_evt_id *oc_v2_event_id(const oc_v2_event *value);
-/* "metadata", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "metadata", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_json_map *oc_v2_event_metadata(const oc_v2_event *value);
-/* "durable", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "durable", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_durable *oc_v2_event_durable(const oc_v2_event *value);
-/* "location", which every variant has (borrowed from value): NULL when absent or the kind is unknown. */
+/* "location", which every variant has (borrowed from value): NULL when value is NULL or the field is absent; for an UNKNOWN variant, the field as decoded from its raw JSON (NULL when absent, null or not decodable). */
 const oc_location_ref *oc_v2_event_location(const oc_v2_event *value);
 
 #ifdef __cplusplus
