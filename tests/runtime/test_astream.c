@@ -38,7 +38,8 @@ static const sdkrt_jtype t_item = {.kind = SDKRT_JK_OBJECT,
                                    .size = sizeof(item),
                                    .fields = item_fields,
                                    .nfields = 2};
-static const sdkrt_jerror op_errors[] = {{404, "NotFound", &t_item, false}, {503, "Busy", &t_item, false}};
+static const sdkrt_jerror op_errors[] = {{404, "NotFound", &t_item, false},
+                                         {503, "Busy", &t_item, false}};
 static const sdkrt_jop op_items = {.id = "t.items",
                                    .status = 200,
                                    .encoding = SDKRT_JENC_SSE,
