@@ -38,7 +38,8 @@ static const sdkrt_jtype t_item = {.kind = SDKRT_JK_OBJECT,
                                    .size = sizeof(item),
                                    .fields = item_fields,
                                    .nfields = 2};
-static const sdkrt_jerror op_errors[] = {{404, "NotFound", &t_item, false}, {503, "Busy", &t_item, false}};
+static const sdkrt_jerror op_errors[] = {{404, "NotFound", &t_item, false},
+                                         {503, "Busy", &t_item, false}};
 static const sdkrt_jop op_items = {.id = "t.items",
                                    .status = 200,
                                    .encoding = SDKRT_JENC_SSE,
@@ -201,6 +202,12 @@ static const sdkrt_stream_handlers strict_handlers = {on_item, NULL, on_reconnec
 static const sdkrt_stream_handlers raw_handlers = {on_raw, NULL, NULL, on_end};
 
 /* ---- fixture ---- */
+
+static bool under_valgrind(void)
+{
+    const char *p = getenv("LD_PRELOAD");
+    return p && strstr(p, "vgpreload");
+}
 
 typedef struct fx {
     ss_server *srv;
@@ -421,12 +428,13 @@ END_TEST
 START_TEST(idle_and_head_timeouts)
 {
     fx f;
-    fx_open(&f, 1000, 1000);
+    long t = under_valgrind() ? 5000 : 1000; /* valgrind: room to connect */
+    fx_open(&f, t, t);
     rec idle = {0}, head = {0};
     start_typed(&f, &idle, "/items?n=2&end=2", &typed_handlers, NULL);
-    start_typed(&f, &head, "/items?n=2&delay=5000", &typed_handlers, NULL);
-    run_until(f.loop, &idle.ends, 1, 5000);
-    run_until(f.loop, &head.ends, 1, 5000);
+    start_typed(&f, &head, "/items?n=2&delay=60000", &typed_handlers, NULL);
+    run_until(f.loop, &idle.ends, 1, 4 * t);
+    run_until(f.loop, &head.ends, 1, 4 * t);
     ck_assert_int_eq(idle.ends, 1);
     ck_assert_msg(idle.items == 2, "%d items: %s", idle.items, idle.message);
     ck_assert_int_eq(idle.reason, SDKRT_REASON_TIMEOUT);
@@ -442,13 +450,15 @@ END_TEST
 START_TEST(pause_stops_delivery_until_resume)
 {
     fx f;
-    fx_open(&f, 1000, 0); /* a pause longer than the idle timeout is not a silent server */
+    /* a pause longer than the idle timeout is not a silent server (valgrind: more room to start) */
+    long idle = under_valgrind() ? 5000 : 1000;
+    fx_open(&f, idle, 0);
     rec r = {0};
     r.pause_at = 5;
     start_typed(&f, &r, "/items?n=3000", &typed_handlers, NULL);
     run_until(f.loop, &r.items, 5, 10000);
     ck_assert_msg(r.ends == 0, "ended: %s", r.message);
-    spin(f.loop, 1300);
+    spin(f.loop, idle + 300);
     ck_assert_int_eq(r.items, 5);
     ck_assert_int_eq(r.ends, 0);
     sdkrt_async_stream_resume(r.s);
@@ -709,12 +719,6 @@ START_TEST(follower_cancel_during_backoff_and_final_errors)
 END_TEST
 
 /* ---- many streams ---- */
-
-static bool under_valgrind(void)
-{
-    const char *p = getenv("LD_PRELOAD");
-    return p && strstr(p, "vgpreload");
-}
 
 START_TEST(a_thousand_streams_on_one_loop)
 {
