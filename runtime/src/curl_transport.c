@@ -1,15 +1,18 @@
 /* The libcurl transport. Every transfer runs in a curl_multi handle so that the wait loop can watch
- * the cancel token (its pipe among the sockets, its flag every POLL_MS); unary calls reuse one idle
- * (multi, easy) pair per transport so that keep-alive connections survive between calls; each
- * stream gets its own pair and pulls bytes only when the reader asks (the write callback pauses the
- * transfer once READ_HIGH bytes are buffered). */
+ * the cancel token (its pipe among the sockets, its flag every POLL_MS); unary calls reuse idle
+ * (multi, easy) pairs, a bounded pool of them per origin, so that keep-alive connections survive
+ * between calls and threads; each stream gets its own pair and pulls bytes only when the reader
+ * asks (the write callback pauses the transfer once READ_HIGH bytes are buffered). */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <curl/curl.h>
 
-#include "internal.h"
+#include "curl_xfer.h"
 #include "sdkrt/wire.h"
 
 #define POLL_MS   20
@@ -18,40 +21,20 @@
 typedef struct conn {
     CURLM *multi;
     CURL *easy;
+    char *origin; /* "scheme://authority" of its last request: where its connection goes */
+    struct conn *next;
 } conn;
 
 typedef struct curl_transport {
     pthread_mutex_t mu;
-    conn *idle; /* one parked pair for keep-alive reuse */
+    conn *idle;      /* parked pairs, the latest first */
+    size_t max_idle; /* per origin */
 } curl_transport;
 
-/* State of one transfer, reached from the callbacks. */
+/* A blocking transfer: the shared state and the pair that runs it. */
 typedef struct xfer {
-    const sdkrt_transport_request *req; /* only during send/open */
-    const sdkrt_cancel *cancel;         /* copied so a stream reader outlives req */
-    long idle_timeout_ms;
-    long head_timeout_ms; /* 0 = none */
-    long long sent_ms;    /* the start, then the last time request bytes went out */
-    curl_off_t sent;      /* request body bytes sent so far */
-    size_t max_bytes;
+    sdkrt_xfer_ x;
     conn *c;
-    struct curl_slist *headers;
-    curl_mime *mime; /* multipart body, or NULL */
-    char errbuf[CURL_ERROR_SIZE];
-    sdkrt_response *resp; /* unary: whole response; stream: head */
-    sdkrt_error *cb_err;  /* error raised inside a callback */
-    bool too_large;
-    bool cancelled;
-    bool headers_done; /* final response's header block complete */
-    bool done;
-    CURLcode result;
-    /* streaming */
-    bool streaming;
-    bool paused;
-    sdkrt_buf_ buf; /* received, not yet read */
-    size_t buf_off;
-    long long last_byte_ms;
-    bool closed_reader;
 } xfer;
 
 static void conn_free(conn *c)
@@ -62,41 +45,120 @@ static void conn_free(conn *c)
         curl_easy_cleanup(c->easy);
     if (c->multi)
         curl_multi_cleanup(c->multi);
+    free(c->origin);
     free(c);
 }
 
-static conn *conn_new(void)
+static bool out_of_fds(int e)
+{
+    return e == EMFILE || e == ENFILE;
+}
+
+/* After a failed connect: EMFILE or ENFILE when that is why (curl reports a socket it could not
+ * make as "Couldn't connect", not always with the errno), else 0. A socket made and closed
+ * again tells. */
+static int no_fds_left(CURL *easy)
+{
+    long os_errno = 0;
+    if (curl_easy_getinfo(easy, CURLINFO_OS_ERRNO, &os_errno) == CURLE_OK &&
+        out_of_fds((int)os_errno))
+        return (int)os_errno;
+    int saved = errno;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int e = fd < 0 ? errno : 0;
+    if (fd >= 0)
+        close(fd);
+    errno = saved;
+    return out_of_fds(e) ? e : 0;
+}
+
+sdkrt_status sdkrt_fds_error_(sdkrt_error **err, int e, const char *what)
+{
+    return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT,
+                           "out of file descriptors (%s: the %s open-files limit is reached; "
+                           "raise it with ulimit -n or setrlimit, or hold fewer calls and streams "
+                           "open at once)",
+                           what, e == ENFILE ? "system's" : "process's");
+}
+
+static conn *conn_new(sdkrt_error **err)
 {
     conn *c = calloc(1, sizeof *c);
-    if (!c)
+    if (!c) {
+        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
         return NULL;
-    c->multi = curl_multi_init();
-    c->easy = curl_easy_init();
+    }
+    errno = 0;
+    c->multi = curl_multi_init(); /* makes curl's wake-up socket pair */
+    int e = errno;
+    c->easy = c->multi ? curl_easy_init() : NULL;
     if (!c->multi || !c->easy) {
         conn_free(c);
+        if (out_of_fds(e))
+            sdkrt_fds_error_(err, e, "creating a transfer");
+        else
+            sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
         return NULL;
     }
     return c;
 }
 
-static conn *take_conn(curl_transport *t)
+/* The length of url's "scheme://authority". */
+static size_t origin_len(const char *url)
 {
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    return (size_t)(p - url) + strcspn(p, "/?#");
+}
+
+static bool same_origin(const conn *c, const char *url, size_t n)
+{
+    return c->origin && strlen(c->origin) == n && memcmp(c->origin, url, n) == 0;
+}
+
+/* An idle pair whose connection goes where url goes, else a new pair. */
+static conn *take_conn(curl_transport *t, const char *url, sdkrt_error **err)
+{
+    size_t n = origin_len(url);
     conn *c = NULL;
     pthread_mutex_lock(&t->mu);
-    c = t->idle;
-    t->idle = NULL;
+    for (conn **pp = &t->idle; *pp; pp = &(*pp)->next) {
+        if (same_origin(*pp, url, n)) {
+            c = *pp;
+            *pp = c->next;
+            c->next = NULL;
+            break;
+        }
+    }
     pthread_mutex_unlock(&t->mu);
     if (c) {
         curl_easy_reset(c->easy);
         return c;
     }
-    return conn_new();
+    return conn_new(err);
 }
 
-static void park_conn(curl_transport *t, conn *c)
+/* Keep c for the next call to url's origin, unless that origin has max_idle pairs parked. */
+static void park_conn(curl_transport *t, conn *c, const char *url)
 {
+    size_t n = origin_len(url);
+    if (!same_origin(c, url, n)) {
+        char *o = malloc(n + 1);
+        if (!o) {
+            conn_free(c);
+            return;
+        }
+        memcpy(o, url, n);
+        o[n] = '\0';
+        free(c->origin);
+        c->origin = o;
+    }
+    size_t parked = 0;
     pthread_mutex_lock(&t->mu);
-    if (!t->idle) {
+    for (const conn *i = t->idle; i; i = i->next)
+        parked += same_origin(i, url, n);
+    if (parked < t->max_idle) {
+        c->next = t->idle;
         t->idle = c;
         c = NULL;
     }
@@ -104,9 +166,14 @@ static void park_conn(curl_transport *t, conn *c)
     conn_free(c);
 }
 
+void sdkrt_curl_transport_set_max_idle_(sdkrt_transport *t, size_t max_idle)
+{
+    ((curl_transport *)t->self)->max_idle = max_idle;
+}
+
 static size_t header_cb(char *line, size_t size, size_t nmemb, void *ud)
 {
-    xfer *x = ud;
+    sdkrt_xfer_ *x = ud;
     size_t n = size * nmemb;
     x->last_byte_ms = sdkrt_now_ms_();
     if (n >= 5 && memcmp(line, "HTTP/", 5) == 0) {
@@ -167,7 +234,7 @@ static size_t header_cb(char *line, size_t size, size_t nmemb, void *ud)
 
 static size_t write_cb(char *data, size_t size, size_t nmemb, void *ud)
 {
-    xfer *x = ud;
+    sdkrt_xfer_ *x = ud;
     size_t n = size * nmemb;
     if (!x->resp) {
         if (sdkrt_response_new(&x->resp, 0, x->max_bytes, &x->cb_err) != SDKRT_OK)
@@ -198,7 +265,7 @@ static int progress_cb(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, cu
     (void)dt;
     (void)dn;
     (void)ut;
-    xfer *x = ud;
+    sdkrt_xfer_ *x = ud;
     if (un != x->sent) { /* the head timeout counts from the request's last byte */
         x->sent = un;
         x->sent_ms = sdkrt_now_ms_();
@@ -212,9 +279,9 @@ static int progress_cb(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, cu
 
 /* The multipart body as a curl_mime: in-memory parts copied by curl, file parts read by curl
  * while sending. */
-static sdkrt_status build_mime(xfer *x, const sdkrt_multipart *mp, sdkrt_error **err)
+static sdkrt_status build_mime(sdkrt_xfer_ *x, const sdkrt_multipart *mp, sdkrt_error **err)
 {
-    x->mime = curl_mime_init(x->c->easy);
+    x->mime = curl_mime_init(x->easy);
     if (!x->mime)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; i < sdkrt_multipart_count(mp); i++) {
@@ -248,10 +315,20 @@ static sdkrt_status build_mime(xfer *x, const sdkrt_multipart *mp, sdkrt_error *
     return SDKRT_OK;
 }
 
-static sdkrt_status setup(xfer *x, sdkrt_error **err)
+sdkrt_status sdkrt_xfer_setup_(sdkrt_xfer_ *x, CURL *easy, const sdkrt_transport_request *req,
+                               bool streaming, sdkrt_error **err)
 {
-    CURL *e = x->c->easy;
-    const sdkrt_transport_request *r = x->req;
+    CURL *e = easy;
+    const sdkrt_transport_request *r = req;
+    x->easy = easy;
+    x->req = req;
+    x->cancel = req->cancel;
+    x->streaming = streaming;
+    x->idle_timeout_ms = streaming ? req->idle_timeout_ms : 0;
+    x->head_timeout_ms = req->head_timeout_ms;
+    x->last_byte_ms = x->sent_ms = sdkrt_now_ms_();
+    /* a HEAD response declares the length of a body it does not send */
+    x->max_bytes = streaming || strcmp(req->method, "HEAD") == 0 ? 0 : req->max_response_bytes;
     for (size_t i = 0; i < r->header_count; i++) {
         if (r->multipart && sdkrt_strcasecmp_(r->headers[i].name, "Content-Type") == 0)
             continue; /* curl's own, with its boundary */
@@ -325,51 +402,24 @@ static sdkrt_status setup(xfer *x, sdkrt_error **err)
     if (rc != CURLE_OK)
         return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl refused an option: %s",
                                curl_easy_strerror(rc));
-    if (curl_multi_add_handle(x->c->multi, e) != CURLM_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl could not start the transfer");
     return SDKRT_OK;
 }
 
-/* One round: let curl work, collect completion, then wait up to POLL_MS for activity. */
-static void pump(xfer *x, bool wait)
+bool sdkrt_xfer_head_overdue_(const sdkrt_xfer_ *x, long long now)
 {
-    int running = 0;
-    curl_multi_perform(x->c->multi, &running);
-    int left = 0;
-    CURLMsg *m;
-    while ((m = curl_multi_info_read(x->c->multi, &left))) {
-        if (m->msg == CURLMSG_DONE && m->easy_handle == x->c->easy) {
-            x->done = true;
-            x->result = m->data.result;
-        }
-    }
-    /* A paused transfer's socket is not in the poll set, and bytes already buffered need no
-     * wait: polling then only sleeps POLL_MS. */
-    if (!x->done && wait && !x->paused && x->buf.len == x->buf_off) {
-        /* The token's pipe turns readable when it is triggered: the wait ends at once. */
-        int fds[2] = {-1, -1};
-        unsigned n = (unsigned)sdkrt_cancel_fds_(x->cancel, fds);
-        struct curl_waitfd w[2] = {{fds[0], CURL_WAIT_POLLIN, 0}, {fds[1], CURL_WAIT_POLLIN, 0}};
-        curl_multi_poll(x->c->multi, w, n, POLL_MS, NULL);
-    }
+    return x->head_timeout_ms > 0 && !x->headers_done && now - x->sent_ms > x->head_timeout_ms;
 }
 
-/* The response head is later than the head timeout allows. */
-static bool head_overdue(const xfer *x)
+long sdkrt_xfer_head_left_(const sdkrt_xfer_ *x, long long now)
 {
-    return x->head_timeout_ms > 0 && !x->headers_done &&
-           sdkrt_now_ms_() - x->sent_ms > x->head_timeout_ms;
-}
-
-static sdkrt_status head_timeout(const xfer *x, sdkrt_error **err)
-{
-    return sdkrt_error_set(err, SDKRT_REASON_TIMEOUT,
-                           "no response head within %ld ms of sending the request (head timeout)",
-                           x->head_timeout_ms);
+    if (x->head_timeout_ms <= 0 || x->headers_done)
+        return -1;
+    long long left = x->sent_ms + x->head_timeout_ms + 1 - now;
+    return left > 0 ? (long)left : 0;
 }
 
 /* Turn a failed transfer into an error of the right reason. */
-static sdkrt_status failure(xfer *x, sdkrt_error **err)
+static sdkrt_status failure(sdkrt_xfer_ *x, sdkrt_error **err)
 {
     if (x->cancelled || sdkrt_cancel_is_triggered(x->cancel))
         return sdkrt_error_set(err, SDKRT_REASON_CANCELLED, "cancelled");
@@ -382,15 +432,37 @@ static sdkrt_status failure(xfer *x, sdkrt_error **err)
         return sdkrt_error_set(err, SDKRT_REASON_RESPONSE_TOO_LARGE,
                                "response body exceeds the limit of %zu bytes", x->max_bytes);
     const char *detail = x->errbuf[0] ? x->errbuf : curl_easy_strerror(x->result);
+    int fds_errno = x->result == CURLE_COULDNT_CONNECT ? no_fds_left(x->easy) : 0;
+    if (fds_errno)
+        return sdkrt_fds_error_(err, fds_errno, "opening a connection");
     if (x->result == CURLE_OPERATION_TIMEDOUT)
         return sdkrt_error_set(err, SDKRT_REASON_TIMEOUT, "%s", detail);
     return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "%s", detail);
 }
 
-static void xfer_cleanup(xfer *x)
+sdkrt_status sdkrt_xfer_outcome_(sdkrt_xfer_ *x, bool late, sdkrt_response **out, sdkrt_error **err)
 {
-    if (x->c)
-        curl_multi_remove_handle(x->c->multi, x->c->easy);
+    *out = NULL;
+    if (late && !x->cancelled)
+        return sdkrt_error_set(
+            err, SDKRT_REASON_TIMEOUT,
+            "no response head within %ld ms of sending the request (head timeout)",
+            x->head_timeout_ms);
+    if (x->cancelled || x->result != CURLE_OK)
+        return failure(x, err);
+    long status = 0;
+    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (!x->resp &&
+        sdkrt_response_new(&x->resp, (int)status, x->req->max_response_bytes, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_response_set_status(x->resp, (int)status);
+    *out = x->resp;
+    x->resp = NULL;
+    return SDKRT_OK;
+}
+
+void sdkrt_xfer_cleanup_(sdkrt_xfer_ *x)
+{
     curl_slist_free_all(x->headers);
     x->headers = NULL;
     curl_mime_free(x->mime);
@@ -402,80 +474,102 @@ static void xfer_cleanup(xfer *x)
     sdkrt_buf_cleanup_(&x->buf);
 }
 
+/* ---- the blocking transport ---- */
+
+static sdkrt_status setup(xfer *b, const sdkrt_transport_request *req, bool streaming,
+                          sdkrt_error **err)
+{
+    if (sdkrt_xfer_setup_(&b->x, b->c->easy, req, streaming, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    if (curl_multi_add_handle(b->c->multi, b->c->easy) != CURLM_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl could not start the transfer");
+    return SDKRT_OK;
+}
+
+/* One round: let curl work, collect completion, then wait up to POLL_MS for activity. */
+static void pump(xfer *b, bool wait)
+{
+    sdkrt_xfer_ *x = &b->x;
+    int running = 0;
+    curl_multi_perform(b->c->multi, &running);
+    int left = 0;
+    CURLMsg *m;
+    while ((m = curl_multi_info_read(b->c->multi, &left))) {
+        if (m->msg == CURLMSG_DONE && m->easy_handle == b->c->easy) {
+            x->done = true;
+            x->result = m->data.result;
+        }
+    }
+    /* A paused transfer's socket is not in the poll set, and bytes already buffered need no
+     * wait: polling then only sleeps POLL_MS. */
+    if (!x->done && wait && !x->paused && x->buf.len == x->buf_off) {
+        /* The token's pipe turns readable when it is triggered: the wait ends at once. */
+        int fds[2] = {-1, -1};
+        unsigned n = (unsigned)sdkrt_cancel_fds_(x->cancel, fds);
+        struct curl_waitfd w[2] = {{fds[0], CURL_WAIT_POLLIN, 0}, {fds[1], CURL_WAIT_POLLIN, 0}};
+        curl_multi_poll(b->c->multi, w, n, POLL_MS, NULL);
+    }
+}
+
+static void xfer_cleanup(xfer *b)
+{
+    if (b->c)
+        curl_multi_remove_handle(b->c->multi, b->c->easy);
+    sdkrt_xfer_cleanup_(&b->x);
+}
+
 static sdkrt_status curl_send(void *self, const sdkrt_transport_request *req, sdkrt_response **out,
                               sdkrt_error **err)
 {
     curl_transport *t = self;
     *out = NULL;
-    xfer x;
-    memset(&x, 0, sizeof x);
-    x.req = req;
-    x.cancel = req->cancel;
-    x.head_timeout_ms = req->head_timeout_ms;
-    x.sent_ms = sdkrt_now_ms_();
-    /* a HEAD response declares the length of a body it does not send */
-    x.max_bytes = strcmp(req->method, "HEAD") == 0 ? 0 : req->max_response_bytes;
-    x.c = take_conn(t);
-    if (!x.c)
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    sdkrt_status st = setup(&x, err);
+    xfer b;
+    memset(&b, 0, sizeof b);
+    b.c = take_conn(t, req->url, err);
+    if (!b.c)
+        return SDKRT_ERR;
+    sdkrt_status st = setup(&b, req, false, err);
     if (st != SDKRT_OK)
         goto done;
     bool late = false;
-    while (!x.done) {
-        if (sdkrt_cancel_is_triggered(x.cancel)) {
-            x.cancelled = true;
+    while (!b.x.done) {
+        if (sdkrt_cancel_is_triggered(b.x.cancel)) {
+            b.x.cancelled = true;
             break;
         }
-        if ((late = head_overdue(&x)))
+        if ((late = sdkrt_xfer_head_overdue_(&b.x, sdkrt_now_ms_())))
             break;
-        pump(&x, true);
+        pump(&b, true);
     }
-    if (late && !x.cancelled) {
-        st = head_timeout(&x, err);
-        goto done;
-    }
-    if (x.cancelled || x.result != CURLE_OK) {
-        st = failure(&x, err);
-        goto done;
-    }
-    long status = 0;
-    curl_easy_getinfo(x.c->easy, CURLINFO_RESPONSE_CODE, &status);
-    if (!x.resp &&
-        sdkrt_response_new(&x.resp, (int)status, req->max_response_bytes, err) != SDKRT_OK) {
-        st = SDKRT_ERR;
-        goto done;
-    }
-    sdkrt_response_set_status(x.resp, (int)status);
-    *out = x.resp;
-    x.resp = NULL;
-    st = SDKRT_OK;
+    st = sdkrt_xfer_outcome_(&b.x, late, out, err);
 done:
-    xfer_cleanup(&x);
+    xfer_cleanup(&b);
     /* A cancelled transfer leaves its connection in an unknown state: do not park it. */
     if (st == SDKRT_OK)
-        park_conn(t, x.c);
+        park_conn(t, b.c, req->url);
     else
-        conn_free(x.c);
+        conn_free(b.c);
     return st;
 }
 
 /* ---- Streams ---- */
 
-static sdkrt_status stream_wait(xfer *x, sdkrt_error **err)
+static sdkrt_status stream_wait(xfer *b, sdkrt_error **err)
 {
+    sdkrt_xfer_ *x = &b->x;
     if (sdkrt_cancel_is_triggered(x->cancel))
         return sdkrt_error_set(err, SDKRT_REASON_CANCELLED, "cancelled");
     if (x->idle_timeout_ms && sdkrt_now_ms_() - x->last_byte_ms > x->idle_timeout_ms)
         return sdkrt_error_set(err, SDKRT_REASON_TIMEOUT, "no data for %ld ms (idle timeout)",
                                x->idle_timeout_ms);
-    pump(x, true);
+    pump(b, true);
     return SDKRT_OK;
 }
 
 static sdkrt_status reader_read(void *self, void *buf, size_t cap, size_t *n, sdkrt_error **err)
 {
-    xfer *x = self;
+    xfer *b = self;
+    sdkrt_xfer_ *x = &b->x;
     *n = 0;
     for (;;) {
         size_t avail = x->buf.len - x->buf_off;
@@ -490,24 +584,24 @@ static sdkrt_status reader_read(void *self, void *buf, size_t cap, size_t *n, sd
         }
         if (x->paused) {
             x->paused = false;
-            x->last_byte_ms = sdkrt_now_ms_();           /* the reader, not the server, was slow */
-            curl_easy_pause(x->c->easy, CURLPAUSE_CONT); /* may deliver data right here */
+            x->last_byte_ms = sdkrt_now_ms_();        /* the reader, not the server, was slow */
+            curl_easy_pause(x->easy, CURLPAUSE_CONT); /* may deliver data right here */
             continue;
         }
         if (x->done)
             return x->result == CURLE_OK ? SDKRT_OK : failure(x, err);
-        if (stream_wait(x, err) != SDKRT_OK)
+        if (stream_wait(b, err) != SDKRT_OK)
             return SDKRT_ERR;
     }
 }
 
 static void reader_close(void *self)
 {
-    xfer *x = self;
-    conn *c = x->c;
-    xfer_cleanup(x);
+    xfer *b = self;
+    conn *c = b->c;
+    xfer_cleanup(b);
     conn_free(c);
-    free(x);
+    free(b);
 }
 
 static const sdkrt_body_reader_ops reader_ops = {reader_read, reader_close};
@@ -517,28 +611,21 @@ static sdkrt_status curl_open(void *self, const sdkrt_transport_request *req, sd
 {
     (void)self;
     *head = NULL;
-    xfer *x = calloc(1, sizeof *x);
-    if (!x)
+    xfer *b = calloc(1, sizeof *b);
+    if (!b)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    x->req = req;
-    x->cancel = req->cancel;
-    x->idle_timeout_ms = req->idle_timeout_ms;
-    x->head_timeout_ms = req->head_timeout_ms;
-    x->streaming = true;
-    x->last_byte_ms = x->sent_ms = sdkrt_now_ms_();
-    x->c = conn_new();
-    if (!x->c) {
-        sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    sdkrt_xfer_ *x = &b->x;
+    b->c = conn_new(err);
+    if (!b->c)
         goto fail;
-    }
-    if (setup(x, err) != SDKRT_OK)
+    if (setup(b, req, true, err) != SDKRT_OK)
         goto fail;
     while (!x->headers_done && !x->done) {
-        if (head_overdue(x) && !sdkrt_cancel_is_triggered(x->cancel)) {
-            head_timeout(x, err);
+        if (sdkrt_xfer_head_overdue_(x, sdkrt_now_ms_()) && !sdkrt_cancel_is_triggered(x->cancel)) {
+            sdkrt_xfer_outcome_(x, true, head, err);
             goto fail;
         }
-        if (stream_wait(x, err) != SDKRT_OK)
+        if (stream_wait(b, err) != SDKRT_OK)
             goto fail;
     }
     if (!x->headers_done && x->result != CURLE_OK) {
@@ -553,17 +640,13 @@ static sdkrt_status curl_open(void *self, const sdkrt_transport_request *req, sd
     x->resp = NULL; /* headers after this point are not needed */
     x->req = NULL;
     reader->ops = &reader_ops;
-    reader->self = x;
+    reader->self = b;
     return SDKRT_OK;
 fail:
-    if (x->c) {
-        conn *c = x->c;
-        xfer_cleanup(x);
-        conn_free(c);
-    } else {
-        xfer_cleanup(x);
-    }
-    free(x);
+    *head = NULL;
+    xfer_cleanup(b);
+    conn_free(b->c);
+    free(b);
     return SDKRT_ERR;
 }
 
@@ -572,7 +655,11 @@ static void curl_destroy(void *self)
     curl_transport *t = self;
     if (!t)
         return;
-    conn_free(t->idle);
+    while (t->idle) {
+        conn *c = t->idle;
+        t->idle = c->next;
+        conn_free(c);
+    }
     pthread_mutex_destroy(&t->mu);
     free(t);
 }
@@ -584,7 +671,7 @@ bool sdkrt_transport_is_curl_(const sdkrt_transport *t)
     return t && t->ops == &curl_ops;
 }
 
-/* libcurl's global init, done by the first transport when the program did not call
+/* libcurl's global init, done by the first transport or loop when the program did not call
  * sdkrt_global_init (curl counts its inits, so both together are harmless). */
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
 static CURLcode global_rc = CURLE_OK;
@@ -594,11 +681,18 @@ static void global_init_once(void)
     global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
+sdkrt_status sdkrt_curl_global_init_(sdkrt_error **err)
+{
+    if (pthread_once(&global_once, global_init_once) != 0 || global_rc != CURLE_OK)
+        return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl's global init failed");
+    return SDKRT_OK;
+}
+
 sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err)
 {
     *out = NULL;
-    if (pthread_once(&global_once, global_init_once) != 0 || global_rc != CURLE_OK)
-        return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl's global init failed");
+    if (sdkrt_curl_global_init_(err) != SDKRT_OK)
+        return SDKRT_ERR;
     sdkrt_transport *tr = calloc(1, sizeof *tr);
     curl_transport *t = calloc(1, sizeof *t);
     if (!tr || !t || pthread_mutex_init(&t->mu, NULL) != 0) {
@@ -606,6 +700,7 @@ sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err)
         free(t);
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     }
+    t->max_idle = SDKRT_DEFAULT_MAX_IDLE_CONNECTIONS;
     tr->ops = &curl_ops;
     tr->self = t;
     *out = tr;

@@ -283,6 +283,18 @@ sdkrt_error *sdkrt_error_copy_(const sdkrt_error *err)
     return e;
 }
 
+sdkrt_error *sdkrt_error_copy(const sdkrt_error *err)
+{
+    if (!err)
+        return NULL;
+    sdkrt_error *e = sdkrt_error_copy_(err);
+    if (e->is_static || !err->payload)
+        return e;
+    e->payload = sdkrt_json_payload_copy_(err->payload, err->payload_free, err->raw);
+    e->payload_free = e->payload ? err->payload_free : NULL;
+    return e;
+}
+
 void sdkrt_error_set_status(sdkrt_error *err, int status)
 {
     if (err && !err->is_static)

@@ -6,89 +6,48 @@
 #include "internal.h"
 #include "jdecode.h"
 #include "sdkrt/follow.h"
+#include "stream_core.h"
 
-enum follow_state {
-    F_OPEN,    /* next opens a stream (first call, or after a RECONNECT item) */
-    F_READING, /* a stream is open */
-    F_ENDED,   /* END was returned */
-    F_FAILED   /* an error was returned */
-};
+/* ---- the decisions (stream_core.h): no I/O, no clock, no sleep ---- */
 
-struct sdkrt_follow {
-    sdkrt_follow_open_fn open;
-    void *userdata;
-    const char **path;
-    size_t depth;
-    sdkrt_follow_options o;
-    enum follow_state state;
-    sdkrt_jstream *js;
-    bool has_last;
-    int64_t last;
-    unsigned attempt;     /* reconnects in a row without an item */
-    long delay_ms;        /* the wait before the next open */
-    sdkrt_error *lost;    /* why the last stream ended (RECONNECT's error) */
-    sdkrt_error *failure; /* the error that ended the follower, repeated as a copy */
-    uint64_t rng;
-};
-
-sdkrt_status sdkrt_follow_new(sdkrt_follow **out, sdkrt_follow_open_fn open, void *userdata,
-                              const sdkrt_follow_sequence *seq, const sdkrt_follow_options *opts,
-                              sdkrt_error **err)
+sdkrt_status sdkrt_follow_sm_init_(sdkrt_follow_sm_ *sm, const sdkrt_follow_options *opts,
+                                   uint64_t seed, sdkrt_error **err)
 {
-    *out = NULL;
     sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;
     if (opts)
         o = *opts;
-    if (!open || !seq || !seq->path || seq->depth == 0)
-        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
-                               "follower: an open callback and a sequence path are required");
-    for (size_t i = 0; i < seq->depth; i++)
-        if (!seq->path[i])
-            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
-                                   "follower: sequence path has a NULL name");
+    memset(sm, 0, sizeof *sm);
     if (o.initial_delay_ms < 0 || o.max_delay_ms < 0)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
                                "follower: delays must not be negative");
-    if (!o.initial_delay_ms)
-        o.initial_delay_ms = SDKRT_FOLLOW_DEFAULT_INITIAL_DELAY_MS;
-    if (!o.max_delay_ms)
-        o.max_delay_ms = SDKRT_FOLLOW_DEFAULT_MAX_DELAY_MS;
-    if (o.max_delay_ms < o.initial_delay_ms)
-        o.max_delay_ms = o.initial_delay_ms;
-    sdkrt_follow *f = calloc(1, sizeof *f);
-    if (!f || !(f->path = calloc(seq->depth, sizeof *f->path))) {
-        free(f);
-        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
-    }
-    memcpy(f->path, seq->path, seq->depth * sizeof *f->path);
-    f->depth = seq->depth;
-    f->open = open;
-    f->userdata = userdata;
-    f->o = o;
-    f->has_last = o.has_after;
-    f->last = o.after;
-    f->state = F_OPEN;
-    /* Jitter only spreads clients apart: any seed that differs between followers will do. */
-    f->rng = (uint64_t)sdkrt_now_ms_() ^ (uint64_t)(uintptr_t)f ^ 0x9e3779b97f4a7c15ull;
-    *out = f;
+    sm->initial_delay_ms =
+        o.initial_delay_ms ? o.initial_delay_ms : SDKRT_FOLLOW_DEFAULT_INITIAL_DELAY_MS;
+    sm->max_delay_ms = o.max_delay_ms ? o.max_delay_ms : SDKRT_FOLLOW_DEFAULT_MAX_DELAY_MS;
+    if (sm->max_delay_ms < sm->initial_delay_ms)
+        sm->max_delay_ms = sm->initial_delay_ms;
+    sm->max_attempts = o.max_attempts;
+    sm->end_when_closed = o.end_when_closed;
+    sm->has_last = o.has_after;
+    sm->last = o.after;
+    sm->rng = seed ^ 0x9e3779b97f4a7c15ull;
     return SDKRT_OK;
 }
 
-static uint64_t next_random(sdkrt_follow *f)
+static uint64_t next_random(sdkrt_follow_sm_ *sm)
 {
     /* xorshift64 */
-    uint64_t x = f->rng ? f->rng : 88172645463325252ull;
+    uint64_t x = sm->rng ? sm->rng : 88172645463325252ull;
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    f->rng = x;
+    sm->rng = x;
     return x;
 }
 
 /* Whether a lost stream is worth reopening: the transport failed, the idle timeout fired, the
  * server answered 5xx (declared or not) or closed the stream. A failure frame, a 4xx, a body that
  * cannot be read, cancellation and the caller's own mistakes are final. */
-static bool retryable(const sdkrt_error *e)
+bool sdkrt_follow_retryable_(const sdkrt_error *e)
 {
     if (!e)
         return false;
@@ -109,6 +68,105 @@ static bool retryable(const sdkrt_error *e)
     }
 }
 
+sdkrt_follow_decision_ sdkrt_follow_sm_lost_(sdkrt_follow_sm_ *sm, sdkrt_error **e,
+                                             sdkrt_follow_event *ev)
+{
+    if (!*e && sm->end_when_closed)
+        return SDKRT_FOLLOW_DO_END;
+    if (*e && !sdkrt_follow_retryable_(*e))
+        return SDKRT_FOLLOW_DO_FAIL;
+    if (!*e)
+        sdkrt_error_set(e, SDKRT_REASON_TRANSPORT, "the server closed the stream");
+    if (sm->max_attempts && sm->attempt >= sm->max_attempts) {
+        sdkrt_error_prefix_(*e, "gave up after %u reconnects: ", sm->attempt);
+        return SDKRT_FOLLOW_DO_FAIL;
+    }
+    sm->attempt++;
+    /* initial * 2^(attempt-1), capped; then "equal jitter": half fixed, half random */
+    long d = sm->initial_delay_ms;
+    for (unsigned i = 1; i < sm->attempt && d < sm->max_delay_ms; i++)
+        d = d > sm->max_delay_ms / 2 ? sm->max_delay_ms : d * 2;
+    if (d > sm->max_delay_ms)
+        d = sm->max_delay_ms;
+    memset(ev, 0, sizeof *ev);
+    ev->kind = SDKRT_FOLLOW_RECONNECT;
+    ev->error = *e;
+    ev->attempt = sm->attempt;
+    ev->delay_ms = d / 2 + (long)(next_random(sm) % (uint64_t)(d / 2 + 1));
+    ev->has_after = sm->has_last;
+    ev->after = sm->last;
+    return SDKRT_FOLLOW_DO_RECONNECT;
+}
+
+bool sdkrt_follow_sm_item_(sdkrt_follow_sm_ *sm, bool has_seq, int64_t seq)
+{
+    if (has_seq && sm->has_last && seq <= sm->last)
+        return false; /* not above the last one delivered: delivered already */
+    sm->attempt = 0;
+    if (has_seq) {
+        sm->has_last = true;
+        sm->last = seq;
+    }
+    return true;
+}
+
+/* ---- the blocking follower ---- */
+
+enum follow_state {
+    F_OPEN,    /* next opens a stream (first call, or after a RECONNECT item) */
+    F_READING, /* a stream is open */
+    F_ENDED,   /* END was returned */
+    F_FAILED   /* an error was returned */
+};
+
+struct sdkrt_follow {
+    sdkrt_follow_open_fn open;
+    void *userdata;
+    const char **path;
+    size_t depth;
+    sdkrt_follow_options o;
+    sdkrt_follow_sm_ sm;
+    enum follow_state state;
+    sdkrt_jstream *js;
+    long delay_ms;        /* the wait before the next open */
+    sdkrt_error *lost;    /* why the last stream ended (RECONNECT's error) */
+    sdkrt_error *failure; /* the error that ended the follower, repeated as a copy */
+};
+
+sdkrt_status sdkrt_follow_new(sdkrt_follow **out, sdkrt_follow_open_fn open, void *userdata,
+                              const sdkrt_follow_sequence *seq, const sdkrt_follow_options *opts,
+                              sdkrt_error **err)
+{
+    *out = NULL;
+    if (!open || !seq || !seq->path || seq->depth == 0)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "follower: an open callback and a sequence path are required");
+    for (size_t i = 0; i < seq->depth; i++)
+        if (!seq->path[i])
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                                   "follower: sequence path has a NULL name");
+    sdkrt_follow_sm_ sm;
+    if (sdkrt_follow_sm_init_(&sm, opts, 0, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_follow *f = calloc(1, sizeof *f);
+    if (!f || !(f->path = calloc(seq->depth, sizeof *f->path))) {
+        free(f);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    memcpy(f->path, seq->path, seq->depth * sizeof *f->path);
+    f->depth = seq->depth;
+    f->open = open;
+    f->userdata = userdata;
+    if (opts)
+        f->o = *opts;
+    f->sm = sm;
+    /* Jitter only spreads clients apart: any seed that differs between followers will do. */
+    f->sm.rng ^= (uint64_t)sdkrt_now_ms_() ^ (uint64_t)(uintptr_t)f;
+    f->state = F_OPEN;
+    *out = f;
+    return SDKRT_OK;
+}
+
 static sdkrt_stream_result fail(sdkrt_follow *f, sdkrt_error *e, sdkrt_error **err)
 {
     f->state = F_FAILED;
@@ -127,51 +185,20 @@ static sdkrt_stream_result lost(sdkrt_follow *f, sdkrt_error *e, sdkrt_follow_ev
 {
     sdkrt_jstream_close(f->js);
     f->js = NULL;
-    if (!e && f->o.end_when_closed) {
+    switch (sdkrt_follow_sm_lost_(&f->sm, &e, ev)) {
+    case SDKRT_FOLLOW_DO_END:
         f->state = F_ENDED;
         return SDKRT_STREAM_END;
-    }
-    if (e && !retryable(e))
+    case SDKRT_FOLLOW_DO_FAIL:
         return fail(f, e, err);
-    if (!e)
-        sdkrt_error_set(&e, SDKRT_REASON_TRANSPORT, "the server closed the stream");
-    if (f->o.max_attempts && f->attempt >= f->o.max_attempts) {
-        sdkrt_error_prefix_(e, "gave up after %u reconnects: ", f->attempt);
-        return fail(f, e, err);
+    case SDKRT_FOLLOW_DO_RECONNECT:
+        break;
     }
-    f->attempt++;
-    /* initial * 2^(attempt-1), capped; then "equal jitter": half fixed, half random */
-    long d = f->o.initial_delay_ms;
-    for (unsigned i = 1; i < f->attempt && d < f->o.max_delay_ms; i++)
-        d = d > f->o.max_delay_ms / 2 ? f->o.max_delay_ms : d * 2;
-    if (d > f->o.max_delay_ms)
-        d = f->o.max_delay_ms;
-    f->delay_ms = d / 2 + (long)(next_random(f) % (uint64_t)(d / 2 + 1));
+    f->delay_ms = ev->delay_ms;
     sdkrt_error_free(f->lost);
     f->lost = e;
     f->state = F_OPEN;
-    ev->kind = SDKRT_FOLLOW_RECONNECT;
-    ev->error = e;
-    ev->attempt = f->attempt;
-    ev->delay_ms = f->delay_ms;
-    ev->has_after = f->has_last;
-    ev->after = f->last;
     return SDKRT_STREAM_EVENT;
-}
-
-/* A sequence that is not above the last one delivered was delivered already. */
-static bool replayed(const sdkrt_follow *f, bool has_seq, int64_t seq)
-{
-    return has_seq && f->has_last && seq <= f->last;
-}
-
-static void delivered(sdkrt_follow *f, bool has_seq, int64_t seq)
-{
-    f->attempt = 0;
-    if (has_seq) {
-        f->has_last = true;
-        f->last = seq;
-    }
 }
 
 sdkrt_stream_result sdkrt_follow_next(sdkrt_follow *f, sdkrt_follow_event *ev, sdkrt_error **err)
@@ -190,7 +217,7 @@ sdkrt_stream_result sdkrt_follow_next(sdkrt_follow *f, sdkrt_follow_event *ev, s
         return SDKRT_STREAM_ERROR;
     }
     if (f->state == F_OPEN) {
-        if (f->attempt && sdkrt_cancel_wait(f->o.cancel, f->delay_ms)) {
+        if (f->sm.attempt && sdkrt_cancel_wait(f->o.cancel, f->delay_ms)) {
             sdkrt_error *e = NULL;
             sdkrt_error_set(&e, SDKRT_REASON_CANCELLED, "cancelled while waiting to reconnect");
             return fail(f, e, err);
@@ -201,7 +228,8 @@ sdkrt_stream_result sdkrt_follow_next(sdkrt_follow *f, sdkrt_follow_event *ev, s
             call = *f->o.call;
         if (f->o.cancel)
             call.cancel = f->o.cancel;
-        if (f->open(f->userdata, f->has_last ? &f->last : NULL, &call, &f->js, &e) != SDKRT_OK) {
+        if (f->open(f->userdata, f->sm.has_last ? &f->sm.last : NULL, &call, &f->js, &e) !=
+            SDKRT_OK) {
             f->js = NULL;
             if (!e)
                 sdkrt_error_set(&e, SDKRT_REASON_INVALID_ARGUMENT, "follower: open failed");
@@ -224,13 +252,13 @@ sdkrt_stream_result sdkrt_follow_next(sdkrt_follow *f, sdkrt_follow_event *ev, s
         if (r == SDKRT_STREAM_EVENT) {
             has_seq = sdkrt_json_int_at(sdkrt_jstream_item_type_(f->js), item,
                                         (const char *const *)f->path, f->depth, &seq);
-            if (replayed(f, has_seq, seq))
+            if (!sdkrt_follow_sm_item_(&f->sm, has_seq, seq))
                 continue;
             ev->kind = SDKRT_FOLLOW_ITEM;
             ev->item = item;
         } else {
             has_seq = sdkrt_json_raw_int_at(p.json, (const char *const *)f->path, f->depth, &seq);
-            if (replayed(f, has_seq, seq))
+            if (!sdkrt_follow_sm_item_(&f->sm, has_seq, seq))
                 continue;
             ev->kind = SDKRT_FOLLOW_POISON;
             ev->data = p.data;
@@ -240,17 +268,16 @@ sdkrt_stream_result sdkrt_follow_next(sdkrt_follow *f, sdkrt_follow_event *ev, s
         }
         ev->has_seq = has_seq;
         ev->seq = seq;
-        delivered(f, has_seq, seq);
         return SDKRT_STREAM_EVENT;
     }
 }
 
 bool sdkrt_follow_last_seq(const sdkrt_follow *f, int64_t *seq)
 {
-    if (!f || !f->has_last)
+    if (!f || !f->sm.has_last)
         return false;
     if (seq)
-        *seq = f->last;
+        *seq = f->sm.last;
     return true;
 }
 

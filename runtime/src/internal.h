@@ -62,6 +62,12 @@ bool sdkrt_transport_is_curl_(const sdkrt_transport *t);
  * only when out of memory (slot then holds nothing owned). No-op without t->common. */
 sdkrt_status sdkrt_json_decode_common_(const sdkrt_jtype *t, void *slot, const json_t *json);
 
+/* A copy of a DOMAIN payload made by json.c (free_fn tells which kind: a typed value decoded
+ * again from raw, its JSON, or a JSON value), or NULL when it is not json.c's or memory runs out.
+ * The copy is released by the same free_fn. */
+void *sdkrt_json_payload_copy_(const void *payload, sdkrt_payload_free_fn free_fn,
+                               const json_t *raw);
+
 /* The item type of a typed stream. */
 const sdkrt_jtype *sdkrt_jstream_item_type_(const sdkrt_jstream *s);
 
@@ -86,13 +92,6 @@ long long sdkrt_now_ms_(void);
 
 /* ---- client internals shared with retry.c ---- */
 
-/* One attempt of sdkrt_client_send: no retry, the call options used as given. */
-sdkrt_status sdkrt_client_send_once_(sdkrt_client *client, const sdkrt_request *req,
-                                     const sdkrt_call_options *call, sdkrt_response **resp,
-                                     sdkrt_error **err);
-/* The client's retry policy and idempotency header name (borrowed). */
-const sdkrt_retry_policy *sdkrt_client_retry_policy_(const sdkrt_client *client);
-const char *sdkrt_client_idempotency_header_(const sdkrt_client *client);
 /* The absolute URL req goes to from client, without credentials (new; free()), or NULL with
  * *err set: req's recorded problem, or OUT_OF_MEMORY. */
 char *sdkrt_client_url_(const sdkrt_client *client, const sdkrt_request *req, sdkrt_error **err);

@@ -2,7 +2,9 @@
 #include "sdkrt/json.h"
 
 #include "internal.h"
+#include "sdkrt/loop.h"
 #include "jdecode.h"
+#include "stream_core.h"
 #include "sdkrt/wire.h"
 
 #include <ctype.h>
@@ -1160,9 +1162,22 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     int key = declared_key(op, status);
     bool declared = key >= 0;
     /* JSON by its media type; without one, a body that parses as JSON is taken as such */
-    if (declared && body && len &&
-        (content_type ? sdkrt_media_is_json(content_type) : !memchr(body, '\0', len)))
-        j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, NULL);
+    bool is_json = false;
+    if (declared && body && len && content_type) {
+        char *media = sdkrt_media_type_(content_type); /* NULL: no memory, not "not JSON" */
+        if (!media)
+            return oom(err);
+        size_t n = strlen(media);
+        is_json = strcmp(media, "application/json") == 0 || strcmp(media, "text/json") == 0 ||
+                  (n > 5 && strcmp(media + n - 5, "+json") == 0);
+        free(media);
+    }
+    json_error_t jerr;
+    if (declared && body && len && (content_type ? is_json : !memchr(body, '\0', len))) {
+        j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, &jerr);
+        if (!j && json_error_code(&jerr) == json_error_out_of_memory)
+            return oom(err);
+    }
     const char *tag = json_string_value(json_object_get(j, "_tag"));
     const sdkrt_jerror *match = NULL;
     for (size_t i = 0; tag && i < op->nerrors && !match; i++) {
@@ -1374,44 +1389,122 @@ sdkrt_status sdkrt_json_call_status(sdkrt_client *client, const sdkrt_request *r
     return st;
 }
 
-/* ---- streams ---- */
-
-struct sdkrt_jstream {
+/* An asynchronous typed call: the response mapped as sdkrt_json_call_status maps it. */
+typedef struct json_async {
     const sdkrt_jop *op;
-    sdkrt_stream *stream;
-    void *item; /* storage of op->item, holding the last item */
-    bool have_item;
-    bool ended;
-    json_t *poison_json;       /* the last poison event's JSON, released by the next call */
-    sdkrt_error *poison_error; /* and why it did not decode */
-};
+    sdkrt_json_done_fn done;
+    void *userdata;
+} json_async;
 
-sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const sdkrt_request *req,
-                                const sdkrt_call_options *call, const sdkrt_jop *op,
-                                sdkrt_error **err)
+static void json_async_done(void *userdata, sdkrt_response *resp, const sdkrt_error *err)
 {
-    *out = NULL;
-    sdkrt_jstream *s = calloc(1, sizeof *s);
-    if (!s)
-        return oom(err);
-    s->op = op;
-    s->item = sdkrt_json_value_new(op->item);
-    if (!s->item) {
-        free(s);
-        return oom(err);
+    json_async j = *(json_async *)userdata;
+    free(userdata);
+    if (!resp) {
+        j.done(j.userdata, NULL, 0, err);
+        return;
     }
-    if (sdkrt_client_stream(client, req, call, &s->stream, err) != SDKRT_OK) {
-        free(s->item);
-        free(s);
+    void *out = NULL;
+    int status = 0;
+    sdkrt_error *e = NULL;
+    sdkrt_json_response_status(j.op, resp, &out, &status, &e);
+    sdkrt_response_free(resp);
+    j.done(j.userdata, out, status, e);
+    sdkrt_error_free(e);
+}
+
+sdkrt_status sdkrt_json_call_async(sdkrt_client *client, const sdkrt_request *req,
+                                   const sdkrt_call_options *call, const sdkrt_jop *op,
+                                   sdkrt_json_done_fn done, void *userdata, sdkrt_error **err)
+{
+    if (!op || !done)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
+                               "sdkrt_json_call_async needs an operation and a callback");
+    json_async *j = malloc(sizeof *j);
+    if (!j)
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    j->op = op;
+    j->done = done;
+    j->userdata = userdata;
+    if (sdkrt_client_send_async(client, req, call, json_async_done, j, err) != SDKRT_OK) {
+        free(j);
         return SDKRT_ERR;
     }
-    *out = s;
     return SDKRT_OK;
+}
+
+/* ---- streams ---- */
+
+/* The typed core (stream_core.h): one SSE event in, an item, a poison item, a failure or the end
+ * out, whoever reads the bytes. */
+
+sdkrt_status sdkrt_jcore_init_(sdkrt_jcore_ *c, const sdkrt_jop *op, sdkrt_error **err)
+{
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    c->item = sdkrt_json_value_new(op->item);
+    if (!c->item)
+        return oom(err);
+    return SDKRT_OK;
+}
+
+void sdkrt_jcore_release_(sdkrt_jcore_ *c)
+{
+    if (c->have_item) {
+        sdkrt_json_cleanup(c->op->item, c->item);
+        c->have_item = false;
+    }
+    json_decref(c->poison_json);
+    c->poison_json = NULL;
+    sdkrt_error_clear(&c->poison_error);
+}
+
+void sdkrt_jcore_cleanup_(sdkrt_jcore_ *c)
+{
+    if (!c->op)
+        return;
+    sdkrt_jcore_release_(c);
+    sdkrt_json_value_free(c->op->item, c->item);
+    c->item = NULL;
+    c->op = NULL;
+}
+
+void sdkrt_jcore_stream_error_(const sdkrt_jcore_ *c, sdkrt_error *e, sdkrt_error **err)
+{
+    if (e && sdkrt_error_reason(e) == SDKRT_REASON_UNEXPECTED_STATUS) {
+        size_t len = 0;
+        const char *body = sdkrt_error_body(e, &len);
+        sdkrt_json_error_response(c->op, sdkrt_error_status(e), sdkrt_error_content_type(e), body,
+                                  len, err);
+        sdkrt_error_free(e);
+    } else {
+        sdkrt_error_propagate(err, e);
+    }
 }
 
 static void json_payload_free(void *p)
 {
     json_decref(p);
+}
+
+void *sdkrt_json_payload_copy_(const void *payload, sdkrt_payload_free_fn free_fn,
+                               const json_t *raw)
+{
+    if (!payload)
+        return NULL;
+    if (free_fn == json_payload_free)
+        return json_incref((json_t *)payload);
+    if (free_fn != payload_free || !raw)
+        return NULL;
+    const sdkrt_jtype *t = ((const payload_head *)payload - 1)->type;
+    void *copy = payload_new(t);
+    sdkrt_error *e = NULL;
+    if (copy && sdkrt_json_decode(t, copy, raw, "$", &e) != SDKRT_OK) {
+        payload_free(copy);
+        copy = NULL;
+    }
+    sdkrt_error_free(e);
+    return copy;
 }
 
 /* A failure frame: the stream failed. The caller gets a StreamFailure DOMAIN error whose payload
@@ -1420,7 +1513,7 @@ static void json_payload_free(void *p)
  * contract does not declare) still is the stream's failure: the payload is NULL, the raw JSON
  * stays reachable and the message says why it did not decode. Data that is not JSON at all is
  * MALFORMED_RESPONSE. */
-static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *ev,
+static sdkrt_status stream_failure(const sdkrt_jcore_ *s, const sdkrt_stream_event *ev, int status,
                                    sdkrt_error **err)
 {
     const sdkrt_jop *op = s->op;
@@ -1479,8 +1572,8 @@ static sdkrt_status stream_failure(sdkrt_jstream *s, const sdkrt_stream_event *e
              why ? " (a cause the contract does not declare: " : "",
              why ? sdkrt_error_message(why) : "", why ? ")" : "");
     /* The payload is stolen, also on failure. */
-    if (sdkrt_error_new_domain(&e, sdkrt_stream_status(s->stream), SDKRT_JSTREAM_FAILURE_TAG,
-                               payload, free_fn, msg) == SDKRT_OK)
+    if (sdkrt_error_new_domain(&e, status, SDKRT_JSTREAM_FAILURE_TAG, payload, free_fn, msg) ==
+        SDKRT_OK)
         sdkrt_error_set_raw_payload(e, json_incref(j));
 done:
     free(defect);
@@ -1493,7 +1586,7 @@ done:
 /* An event's data straight into s->item, read where the SSE parser holds it (no copy). When the
  * contract says the data is a JSON string of the item and a string comes, its content is
  * decoded; every other case of that rule, and every refusal, is left to the tree way. */
-static sdkrt_jd_result_ decode_event_fast(sdkrt_jstream *s, const sdkrt_stream_event *ev)
+static sdkrt_jd_result_ decode_event_fast(sdkrt_jcore_ *s, const sdkrt_stream_event *ev)
 {
     const sdkrt_jtype *t = s->op->item;
     size_t i = 0;
@@ -1514,7 +1607,7 @@ static sdkrt_jd_result_ decode_event_fast(sdkrt_jstream *s, const sdkrt_stream_e
 
 /* The stream's data is the item's JSON, or a JSON string holding it (the contract's encoded
  * projection): the value to decode, a new reference, or NULL when the data is not JSON. */
-static json_t *event_json(const sdkrt_jstream *s, const sdkrt_stream_event *ev, json_error_t *jerr)
+static json_t *event_json(const sdkrt_jcore_ *s, const sdkrt_stream_event *ev, json_error_t *jerr)
 {
     json_t *j = json_loadb(ev->data, ev->data_len, SDKRT_JSON_LOAD_FLAGS, jerr);
     if (j && s->op->item_encoded && json_is_string(j) && s->op->item->kind != SDKRT_JK_STRING &&
@@ -1529,6 +1622,90 @@ static json_t *event_json(const sdkrt_jstream *s, const sdkrt_stream_event *ev, 
     return j;
 }
 
+sdkrt_jc_result_ sdkrt_jcore_event_(sdkrt_jcore_ *s, const sdkrt_stream_event *ev, int status,
+                                    const void **item, sdkrt_jstream_poison *poison,
+                                    sdkrt_error **err)
+{
+    s->error_final = false;
+    if (s->op->failure_event && ev->event && strcmp(ev->event, s->op->failure_event) == 0) {
+        s->error_final = true;
+        stream_failure(s, ev, status, err);
+        return SDKRT_JC_ERROR;
+    }
+    if (ev->data_len == 0)
+        return SDKRT_JC_SKIP; /* an empty event carries no item */
+    if (ev->data_len == 6 && memcmp(ev->data, "[DONE]", 6) == 0)
+        return SDKRT_JC_END; /* OpenAI's end of stream (and its imitators'): never JSON */
+    switch (decode_event_fast(s, ev)) {
+    case SDKRT_JD_OK_:
+        s->have_item = true;
+        *item = s->item;
+        return SDKRT_JC_ITEM;
+    case SDKRT_JD_OOM_:
+        oom(err);
+        return SDKRT_JC_ERROR;
+    case SDKRT_JD_MALFORMED_:
+        break; /* the tree way below says why */
+    }
+    json_error_t jerr;
+    sdkrt_error *why = NULL;
+    json_t *j = event_json(s, ev, &jerr);
+    sdkrt_status st = SDKRT_ERR;
+    if (!j)
+        sdkrt_error_set(&why, SDKRT_REASON_MALFORMED_RESPONSE,
+                        "%s: event data is not JSON (line %d column %d: %s)", s->op->id, jerr.line,
+                        jerr.column, jerr.text);
+    else
+        st = sdkrt_json_decode(s->op->item, s->item, j, "$", &why);
+    if (st == SDKRT_OK) {
+        json_decref(j);
+        s->have_item = true;
+        *item = s->item;
+        return SDKRT_JC_ITEM;
+    }
+    if (!poison || sdkrt_error_reason(why) == SDKRT_REASON_OUT_OF_MEMORY) {
+        json_decref(j);
+        s->error_final = !poison; /* strict: a stream that cannot be read ends */
+        sdkrt_error_propagate(err, why);
+        return SDKRT_JC_ERROR;
+    }
+    s->poison_json = j;
+    s->poison_error = why;
+    poison->data = ev->data;
+    poison->data_len = ev->data_len;
+    poison->json = j;
+    poison->error = why;
+    return SDKRT_JC_POISON;
+}
+
+/* The blocking typed stream: the raw blocking stream read through the typed core. */
+struct sdkrt_jstream {
+    sdkrt_jcore_ core;
+    sdkrt_stream *stream;
+    bool ended;
+};
+
+sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const sdkrt_request *req,
+                                const sdkrt_call_options *call, const sdkrt_jop *op,
+                                sdkrt_error **err)
+{
+    *out = NULL;
+    sdkrt_jstream *s = calloc(1, sizeof *s);
+    if (!s)
+        return oom(err);
+    if (sdkrt_jcore_init_(&s->core, op, err) != SDKRT_OK) {
+        free(s);
+        return SDKRT_ERR;
+    }
+    if (sdkrt_client_stream(client, req, call, &s->stream, err) != SDKRT_OK) {
+        sdkrt_jcore_cleanup_(&s->core);
+        free(s);
+        return SDKRT_ERR;
+    }
+    *out = s;
+    return SDKRT_OK;
+}
+
 /* One step of a typed stream. poison NULL: strict (an undecodable event ends the stream). */
 static sdkrt_stream_result jstream_step(sdkrt_jstream *s, const void **item,
                                         sdkrt_jstream_poison *poison, sdkrt_error **err)
@@ -1538,13 +1715,7 @@ static sdkrt_stream_result jstream_step(sdkrt_jstream *s, const void **item,
     if (!s)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "stream is NULL"),
                SDKRT_STREAM_ERROR;
-    if (s->have_item) {
-        sdkrt_json_cleanup(s->op->item, s->item);
-        s->have_item = false;
-    }
-    json_decref(s->poison_json);
-    s->poison_json = NULL;
-    sdkrt_error_clear(&s->poison_error);
+    sdkrt_jcore_release_(&s->core);
     if (s->ended)
         return SDKRT_STREAM_END;
     for (;;) {
@@ -1556,78 +1727,35 @@ static sdkrt_stream_result jstream_step(sdkrt_jstream *s, const void **item,
             return r;
         }
         if (r == SDKRT_STREAM_ERROR) {
-            if (e && sdkrt_error_reason(e) == SDKRT_REASON_UNEXPECTED_STATUS) {
-                size_t len = 0;
-                const char *body = sdkrt_error_body(e, &len);
-                sdkrt_json_error_response(s->op, sdkrt_error_status(e), sdkrt_error_content_type(e),
-                                          body, len, err);
-                sdkrt_error_free(e);
-            } else {
-                sdkrt_error_propagate(err, e);
-            }
+            sdkrt_jcore_stream_error_(&s->core, e, err);
             return r;
         }
-        if (s->op->failure_event && ev.event && strcmp(ev.event, s->op->failure_event) == 0) {
-            s->ended = true;
-            stream_failure(s, &ev, err);
-            return SDKRT_STREAM_ERROR;
-        }
-        if (ev.data_len == 0)
-            continue; /* an empty event carries no item */
-        if (ev.data_len == 6 && memcmp(ev.data, "[DONE]", 6) == 0) {
-            /* OpenAI's end of stream (and its imitators'): never JSON, never an item */
+        const void *it = NULL;
+        switch (
+            sdkrt_jcore_event_(&s->core, &ev, sdkrt_stream_status(s->stream), &it, poison, &e)) {
+        case SDKRT_JC_SKIP:
+            continue;
+        case SDKRT_JC_END:
             s->ended = true;
             return SDKRT_STREAM_END;
-        }
-        switch (decode_event_fast(s, &ev)) {
-        case SDKRT_JD_OK_:
-            s->have_item = true;
+        case SDKRT_JC_ITEM:
             if (item)
-                *item = s->item;
+                *item = it;
             return SDKRT_STREAM_EVENT;
-        case SDKRT_JD_OOM_:
-            oom(err);
-            return SDKRT_STREAM_ERROR;
-        case SDKRT_JD_MALFORMED_:
-            break; /* the tree way below says why */
-        }
-        json_error_t jerr;
-        sdkrt_error *why = NULL;
-        json_t *j = event_json(s, &ev, &jerr);
-        sdkrt_status st = SDKRT_ERR;
-        if (!j)
-            sdkrt_error_set(&why, SDKRT_REASON_MALFORMED_RESPONSE,
-                            "%s: event data is not JSON (line %d column %d: %s)", s->op->id,
-                            jerr.line, jerr.column, jerr.text);
-        else
-            st = sdkrt_json_decode(s->op->item, s->item, j, "$", &why);
-        if (st == SDKRT_OK) {
-            json_decref(j);
-            s->have_item = true;
-            if (item)
-                *item = s->item;
-            return SDKRT_STREAM_EVENT;
-        }
-        if (!poison || sdkrt_error_reason(why) == SDKRT_REASON_OUT_OF_MEMORY) {
-            json_decref(j);
-            if (!poison)
-                s->ended = true; /* strict: a stream that cannot be read ends */
-            sdkrt_error_propagate(err, why);
+        case SDKRT_JC_POISON:
+            return SDKRT_STREAM_POISON;
+        case SDKRT_JC_ERROR:
+            if (s->core.error_final)
+                s->ended = true;
+            sdkrt_error_propagate(err, e);
             return SDKRT_STREAM_ERROR;
         }
-        s->poison_json = j;
-        s->poison_error = why;
-        poison->data = ev.data;
-        poison->data_len = ev.data_len;
-        poison->json = j;
-        poison->error = why;
-        return SDKRT_STREAM_POISON;
     }
 }
 
 const sdkrt_jtype *sdkrt_jstream_item_type_(const sdkrt_jstream *s)
 {
-    return s ? s->op->item : NULL;
+    return s ? s->core.op->item : NULL;
 }
 
 sdkrt_stream_result sdkrt_jstream_next(sdkrt_jstream *s, const void **item, sdkrt_error **err)
@@ -1650,9 +1778,7 @@ void sdkrt_jstream_close(sdkrt_jstream *s)
     if (!s)
         return;
     sdkrt_stream_close(s->stream);
-    sdkrt_json_value_free(s->op->item, s->item);
-    json_decref(s->poison_json);
-    sdkrt_error_free(s->poison_error);
+    sdkrt_jcore_cleanup_(&s->core);
     free(s);
 }
 

@@ -1,6 +1,6 @@
-/* Retries of unary calls (backoff with jitter, Retry-After, cancellable waits) and idempotency
- * keys. The single attempt is sdkrt_client_send_once_ (client.c); this file only decides whether
- * and when to repeat it, so a transport or stream change never has to know about retries. */
+/* The call layer of unary calls: retries (backoff with jitter, Retry-After), idempotency keys and
+ * the attempts of one call (call.h). No I/O: the blocking driver (send.c) and the loop engine
+ * (engine.c) run each attempt on their transport, wait as told, and ask here what comes next. */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,8 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
-#include "request_internal.h"
+#include "call.h"
 
 /* ---- randomness: keys and jitter ---- */
 
@@ -307,8 +306,8 @@ sdkrt_status sdkrt_keyed_call_init_(sdkrt_keyed_call_ *k, const sdkrt_client *cl
     memset(k, 0, sizeof *k);
     k->call = call ? *call : none;
     /* the contract's header for the operation, else the client's */
-    const char *name = req->idempotency_header ? req->idempotency_header
-                                               : sdkrt_client_idempotency_header_(client);
+    const char *name =
+        req->idempotency_header ? req->idempotency_header : client->idempotency_header;
     const char *key = k->call.idempotency_key;
     if (key && !*key)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s %s: empty idempotency key",
@@ -349,72 +348,58 @@ void sdkrt_keyed_call_cleanup_(sdkrt_keyed_call_ *k)
     memset(k, 0, sizeof *k);
 }
 
-/* ---- the loop ---- */
+/* ---- the call: attempts ---- */
 
-/* CANCELLED while waiting, with the URL the attempts went to. */
-static void cancelled_waiting(const sdkrt_client *client, const sdkrt_request *req,
-                              const sdkrt_retry_info *info, sdkrt_error **err)
-{
-    sdkrt_error *ignored = NULL;
-    char *url = sdkrt_client_url_(client, req, &ignored);
-    sdkrt_error_free(ignored);
-    char after[48];
-    if (info->status)
-        snprintf(after, sizeof after, "HTTP %d", info->status);
-    else
-        snprintf(after, sizeof after, "%s", sdkrt_reason_name(info->reason));
-    sdkrt_error_set(err, SDKRT_REASON_CANCELLED,
-                    "%s %s: cancelled while waiting to retry after %s (attempt %d of %d)",
-                    req->method, url ? url : sdkrt_client_base_url(client), after, info->attempt,
-                    info->max_attempts);
-    free(url);
-}
-
-sdkrt_status sdkrt_client_send(sdkrt_client *client, const sdkrt_request *req,
-                               const sdkrt_call_options *call, sdkrt_response **resp,
+sdkrt_status sdkrt_unary_init_(sdkrt_unary_ *u, const sdkrt_client *client,
+                               const sdkrt_request *req, const sdkrt_call_options *call,
                                sdkrt_error **err)
 {
-    *resp = NULL;
-    const sdkrt_retry_policy *given =
-        call && call->retry ? call->retry : sdkrt_client_retry_policy_(client);
+    memset(u, 0, sizeof *u);
+    const sdkrt_retry_policy *given = call && call->retry ? call->retry : &client->retry;
     if (sdkrt_retry_policy_check_(given, err) != SDKRT_OK)
         return SDKRT_ERR;
-    sdkrt_retry_policy p = resolved(given);
-    sdkrt_keyed_call_ k;
-    if (sdkrt_keyed_call_init_(&k, client, req, call, err) != SDKRT_OK) {
-        sdkrt_keyed_call_cleanup_(&k);
+    u->policy = resolved(given);
+    if (sdkrt_keyed_call_init_(&u->k, client, req, call, err) != SDKRT_OK ||
+        sdkrt_prepare_(&u->p, client, req, &u->k.call, false, err) != SDKRT_OK) {
+        sdkrt_keyed_call_cleanup_(&u->k);
         return SDKRT_ERR;
     }
-    bool repeatable = req->method && (idempotent_method(req->method) || k.keyed);
-    sdkrt_cancel both; /* the waits end on the call's token or the client's */
-    const sdkrt_cancel *cancel =
-        sdkrt_cancel_either_(&both, k.call.cancel, sdkrt_client_cancel(client));
-    sdkrt_status st = SDKRT_ERR;
-    for (int attempt = 1;; attempt++) {
-        sdkrt_response *r = NULL;
-        sdkrt_error *e = NULL;
-        sdkrt_retry_info info;
-        st = sdkrt_client_send_once_(client, req, &k.call, &r, &e);
-        if (attempt >= p.max_attempts || !repeatable ||
-            !should_retry(&p, attempt, st, r, e, &info)) {
-            *resp = r;
-            sdkrt_error_propagate(err, e);
-            break;
-        }
-        sdkrt_response_free(r);
-        sdkrt_error_free(e);
-        if (p.on_retry)
-            p.on_retry(p.userdata, &info);
-        if (p.sleep)
-            p.sleep(p.userdata, info.delay_ms, cancel);
-        else
-            sdkrt_cancel_wait(cancel, info.delay_ms); /* a plain sleep without a token */
-        if (sdkrt_cancel_is_triggered(cancel)) {
-            cancelled_waiting(client, req, &info, err);
-            st = SDKRT_ERR;
-            break;
-        }
-    }
-    sdkrt_keyed_call_cleanup_(&k);
-    return st;
+    u->repeatable = req->method && (idempotent_method(req->method) || u->k.keyed);
+    u->attempt = 1;
+    return SDKRT_OK;
+}
+
+bool sdkrt_unary_retry_(sdkrt_unary_ *u, sdkrt_status st, sdkrt_response *r, sdkrt_error *e,
+                        long *delay_ms)
+{
+    *delay_ms = 0;
+    if (u->attempt >= u->policy.max_attempts || !u->repeatable ||
+        !should_retry(&u->policy, u->attempt, st, r, e, &u->info))
+        return false;
+    sdkrt_response_free(r);
+    sdkrt_error_free(e);
+    if (u->policy.on_retry)
+        u->policy.on_retry(u->policy.userdata, &u->info);
+    *delay_ms = u->info.delay_ms;
+    u->attempt++;
+    return true;
+}
+
+sdkrt_status sdkrt_unary_cancelled_waiting_(const sdkrt_unary_ *u, sdkrt_error **err)
+{
+    char after[48];
+    if (u->info.status)
+        snprintf(after, sizeof after, "HTTP %d", u->info.status);
+    else
+        snprintf(after, sizeof after, "%s", sdkrt_reason_name(u->info.reason));
+    return sdkrt_error_set(err, SDKRT_REASON_CANCELLED,
+                           "%s %s: cancelled while waiting to retry after %s (attempt %d of %d)",
+                           u->p.method, u->p.shown_url, after, u->info.attempt,
+                           u->info.max_attempts);
+}
+
+void sdkrt_unary_cleanup_(sdkrt_unary_ *u)
+{
+    sdkrt_prepared_cleanup_(&u->p);
+    sdkrt_keyed_call_cleanup_(&u->k);
 }

@@ -214,3 +214,121 @@ done:
     sdkrt_transport_free(t);
     return rc;
 }
+
+/* ---- the async forms of the generated SDK on a loop (in-memory transport): the first page and
+ * its continuation chained from the callback, a declared error, a stream and a follower. ---- */
+
+int run_sdk_async(uint64_t *digest);
+
+typedef struct async_pages {
+    oc_client *client;
+    int pages, calls;
+    size_t items;
+    oc_reason reason;
+    uint64_t digest;
+} async_pages;
+
+static void on_page(void *userdata, oc_session_list_page *page, const oc_error *err)
+{
+    async_pages *a = userdata;
+    a->calls++;
+    a->reason = oc_error_reason(err);
+    if (!page)
+        return;
+    a->pages++;
+    for (size_t i = 0; i < page->count; i++) {
+        a->items++;
+        a->digest =
+            digest_bytes(a->digest, page->items[i].id.value, strlen(page->items[i].id.value));
+    }
+    oc_error *e = NULL;
+    if (page->next && page->count &&
+        oc_session_list_continue_async(a->client, page->next, NULL, on_page, a, &e) != OC_OK) {
+        a->reason = oc_error_reason(e); /* could not start: this callback reports it */
+        oc_error_free(e);
+    }
+    oc_session_list_page_free(page);
+}
+
+static void on_session(void *userdata, oc_session_v2_info *result, const oc_error *err)
+{
+    async_pages *a = userdata;
+    a->calls++;
+    a->reason = oc_error_reason(err);
+    a->items += result != NULL;
+    oc_session_v2_info_free(result);
+}
+
+typedef struct async_events {
+    int items, ends;
+    oc_reason reason;
+} async_events;
+
+static void on_event(void *userdata, const oc_session_durable_event *ev)
+{
+    async_events *a = userdata;
+    (void)ev;
+    a->items++;
+}
+
+static void on_end(void *userdata, const oc_error *err)
+{
+    async_events *a = userdata;
+    a->ends++;
+    a->reason = oc_error_reason(err);
+}
+
+int run_sdk_async(uint64_t *digest)
+{
+    sdkrt_transport *t = NULL;
+    oc_loop *loop = NULL;
+    oc_client *client = NULL;
+    oc_error *err = NULL;
+    async_pages pages = {0}, get = {0};
+    int rc = 1;
+    if (load_seeds() != 0 || sdkrt_memory_transport_new(&t, handler, NULL) != SDKRT_OK ||
+        oc_loop_new(&loop, &err) != OC_OK)
+        goto done;
+    oc_client_options o = OC_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://127.0.0.1:1/";
+    o.transport = t;
+    o.loop = loop;
+    if (oc_client_new(&client, &o, &err) != OC_OK)
+        goto done;
+    pages.client = client;
+    oc_session_list_request lr = {0};
+    lr.has_limit = true;
+    lr.limit = 2;
+    oc_session_get_request gr = {0};
+    gr.session_id.value = "ses_1"; /* 404 from the handler */
+    if (oc_session_list_page_async(client, &lr, NULL, on_page, &pages, &err) != OC_OK ||
+        oc_session_get_async(client, &gr, NULL, on_session, &get, &err) != OC_OK ||
+        oc_loop_run(loop, &err) != OC_OK)
+        goto done;
+    if (pages.reason != OC_REASON_NONE || pages.pages != 2 || get.calls != 1 ||
+        get.reason != OC_REASON_UNEXPECTED_STATUS)
+        goto done;
+    /* a stream and a follower (which ends when the stream does), both one item */
+    static const oc_session_events_handlers h = {on_event, NULL, NULL, on_end};
+    oc_session_events_request er = {0};
+    er.session_id.value = "ses_1";
+    oc_follow_options fo = OC_FOLLOW_OPTIONS_INIT;
+    fo.end_when_closed = true;
+    async_events stream = {0}, follower = {0};
+    if (oc_session_events_start(NULL, client, &er, NULL, &h, &stream, &err) != OC_OK ||
+        oc_session_events_follow_start(NULL, client, &er, &fo, &h, &follower, &err) != OC_OK ||
+        oc_loop_run(loop, &err) != OC_OK)
+        goto done;
+    if (stream.items != 1 || stream.ends != 1 || stream.reason != OC_REASON_NONE ||
+        follower.items != 1 || follower.ends != 1 || follower.reason != OC_REASON_NONE)
+        goto done;
+    *digest = digest_bytes(*digest, &pages.digest, sizeof pages.digest);
+    *digest = digest_bytes(*digest, &pages.items, sizeof pages.items);
+    rc = 0;
+done:
+    oc_error_free(err);
+    oc_client_free(client);
+    oc_loop_free(loop);
+    sdkrt_transport_free(t);
+    return rc;
+}

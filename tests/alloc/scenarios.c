@@ -13,6 +13,7 @@
 #include "sdkc/ir_json.h"
 #include "sdkrt/error.h"
 #include "sdkrt/request.h"
+#include "sdkrt/loop.h"
 #include "sdkrt/sdkrt.h"
 #include "sdkrt/sse.h"
 #include "sdkrt/wire.h"
@@ -446,18 +447,105 @@ done:
     return rc;
 }
 
+/* ---- asynchronous calls on a loop: retries on timers, a cancel, a loop freed. The calls go
+ * through the in-memory transport: libcurl's own allocation failures are its business (it leaks
+ * on some), while the loop, its timers and the engine's call logic are ours. */
+
+typedef struct async_seen {
+    int calls, status;
+    sdkrt_reason reason;
+} async_seen;
+
+static void async_done(void *ud, sdkrt_response *resp, const sdkrt_error *err)
+{
+    async_seen *a = ud;
+    a->calls++;
+    a->status = resp ? sdkrt_response_status(resp) : 0;
+    a->reason = err ? sdkrt_error_reason(err) : SDKRT_REASON_NONE;
+    sdkrt_response_free(resp);
+}
+
+static int async_handler(void *ud, const sdkrt_memory_request *req, sdkrt_memory_response *resp)
+{
+    (void)req;
+    int *n = ud;
+    if ((*n)++ % 2 == 0) {
+        sdkrt_memory_response_set_status(resp, 429);
+        return sdkrt_memory_response_add_header(resp, "retry-after-ms", "1") == SDKRT_OK ? 0 : -1;
+    }
+    sdkrt_memory_response_set_status(resp, 201);
+    return 0;
+}
+
+static int run_async(uint64_t *digest)
+{
+    int rc = 1, n = 0;
+    sdkrt_transport *t = NULL;
+    sdkrt_loop *loop = NULL;
+    sdkrt_client *c = NULL;
+    sdkrt_request *req = NULL;
+    sdkrt_error *err = NULL;
+    sdkrt_cancel *cancel = NULL;
+    async_seen a[3];
+    memset(a, 0, sizeof a);
+    if (sdkrt_memory_transport_new(&t, async_handler, &n) != SDKRT_OK ||
+        sdkrt_cancel_new(&cancel) != SDKRT_OK || sdkrt_loop_new(&loop, &err) != SDKRT_OK)
+        goto done;
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = "http://h.test";
+    o.transport = t;
+    o.loop = loop;
+    if (sdkrt_client_new(&c, &o, &err) != SDKRT_OK ||
+        sdkrt_request_new(&req, "POST", "/o") != SDKRT_OK)
+        goto done;
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.idempotency_key = SDKRT_IDEMPOTENCY_AUTO;
+    sdkrt_call_options cancelled = SDKRT_CALL_OPTIONS_INIT;
+    cancelled.cancel = cancel;
+    sdkrt_cancel_trigger(cancel);
+    if (sdkrt_client_send_async(c, req, &co, async_done, &a[0], &err) != SDKRT_OK ||
+        sdkrt_client_send_async(c, req, &cancelled, async_done, &a[1], &err) != SDKRT_OK ||
+        sdkrt_loop_run(loop, &err) != SDKRT_OK)
+        goto done;
+    /* pending when the loop goes: CANCELLED from sdkrt_loop_free */
+    if (sdkrt_client_send_async(c, req, NULL, async_done, &a[2], &err) != SDKRT_OK)
+        goto done;
+    sdkrt_loop_free(loop);
+    loop = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (a[i].calls != 1 || a[i].reason == SDKRT_REASON_OUT_OF_MEMORY)
+            goto done;
+        *digest = digest_bytes(*digest, &a[i].status, sizeof a[i].status);
+        *digest = digest_bytes(*digest, &a[i].reason, sizeof a[i].reason);
+    }
+    rc = 0;
+done:
+    sdkrt_loop_free(loop);
+    sdkrt_error_free(err);
+    sdkrt_request_free(req);
+    sdkrt_client_free(c);
+    sdkrt_cancel_free(cancel);
+    sdkrt_transport_free(t);
+    return rc;
+}
+
+int run_astream(uint64_t *digest); /* astream.c */
+
 #ifdef SDKC_HAVE_OC
 int run_decoders(uint64_t *digest); /* decoders.c */
 int run_sdk_call(uint64_t *digest);
+int run_sdk_async(uint64_t *digest);
 #endif
 
 const scenario scenarios[] = {
-    {"loader", "compiler", run_loader},    {"sse", "runtime", run_sse},
-    {"request", "runtime", run_request},   {"wire", "runtime", run_wire},
-    {"retry", "runtime", run_retry},       {"compile", "compiler", run_compile},
-    {"ir_json", "compiler", run_ir_json},
+    {"loader", "compiler", run_loader},      {"sse", "runtime", run_sse},
+    {"request", "runtime", run_request},     {"wire", "runtime", run_wire},
+    {"retry", "runtime", run_retry},         {"compile", "compiler", run_compile},
+    {"ir_json", "compiler", run_ir_json},    {"async", "runtime", run_async},
+    {"astream", "runtime", run_astream},
 #ifdef SDKC_HAVE_OC
-    {"decoders", "emitter", run_decoders}, {"sdk_call", "emitter", run_sdk_call},
+    {"decoders", "emitter", run_decoders},   {"sdk_call", "emitter", run_sdk_call},
+    {"sdk_async", "emitter", run_sdk_async},
 #endif
 };
 const size_t n_scenarios = sizeof scenarios / sizeof scenarios[0];

@@ -785,6 +785,126 @@ START_TEST(test_session_events)
 }
 END_TEST
 
+/* ---- the async forms on the built-in loop ------------------------------------------------ */
+
+typedef struct async_state {
+    oc_client *client;
+    const char *sid;
+    int pages, found, gets, ends;
+    char get_tag[64];
+    long long seqs[2];
+    const char *want[2]; /* the admissions' message ids */
+    oc_async_stream *stream;
+    oc_reason end_reason;
+} async_state;
+
+static void async_page(void *userdata, oc_session_list_page *page, const oc_error *err)
+{
+    async_state *a = userdata;
+    ck_assert_msg(page != NULL, "page: %s", oc_error_message(err));
+    a->pages++;
+    for (size_t i = 0; i < page->count; i++)
+        a->found += strcmp(page->items[i].id.value, a->sid) == 0;
+    if (page->next && page->count > 0) { /* the live server: an empty page is the end */
+        oc_error *e = NULL;
+        ck_assert_ok(oc_session_list_continue_async(a->client, page->next, NULL, async_page, a, &e),
+                     e, "continue async");
+    }
+    oc_session_list_page_free(page);
+}
+
+static void async_get(void *userdata, oc_session_v2_info *result, const oc_error *err)
+{
+    async_state *a = userdata;
+    a->gets++;
+    if (result) {
+        ck_assert_str_eq(result->id.value, a->sid);
+        oc_session_v2_info_free(result);
+    } else {
+        snprintf(a->get_tag, sizeof a->get_tag, "%s", oc_error_tag(err) ? oc_error_tag(err) : "");
+        ck_assert_ptr_nonnull(oc_error_session_not_found_error(err));
+    }
+}
+
+static void async_event(void *userdata, const oc_session_durable_event *ev)
+{
+    async_state *a = userdata;
+    const char *type = NULL;
+    long long seq = event_seq(ev, &type);
+    if (ev->kind != OC_SESSION_DURABLE_EVENT_SESSION_NEXT_PROMPT_ADMITTED)
+        return;
+    for (int i = 0; i < 2; i++)
+        if (!strcmp(ev->u.session_next_prompt_admitted.data.message_id.value, a->want[i]))
+            a->seqs[i] = seq;
+    if (a->seqs[0] && a->seqs[1]) /* both seen: the follower would wait for more */
+        oc_async_stream_cancel(a->stream);
+}
+
+static void async_end(void *userdata, const oc_error *err)
+{
+    async_state *a = userdata;
+    a->ends++;
+    a->end_reason = oc_error_reason(err);
+    a->stream = NULL;
+}
+
+START_TEST(test_async_on_the_loop)
+{
+    oc_loop *loop = NULL;
+    oc_error *err = NULL;
+    ck_assert_ok(oc_loop_new(&loop, &err), err, "loop");
+    oc_client_options opts = OC_CLIENT_OPTIONS_INIT;
+    opts.base_url = g_url;
+    opts.auth = OC_AUTH_BASIC;
+    opts.username = "opencode";
+    opts.password = g_password;
+    opts.timeout_ms = 30000;
+    opts.loop = loop;
+    oc_client *client = NULL;
+    ck_assert_ok(oc_client_new(&client, &opts, &err), err, "client");
+    char sid[ID_CAP];
+    create_session(client, sid); /* blocking calls on a client with a loop */
+    oc_session_input_admitted *a1 = admit(client, sid, "sdkconf async one", false);
+    oc_session_input_admitted *a2 = admit(client, sid, "sdkconf async two", false);
+
+    async_state a = {.client = client, .sid = sid, .want = {a1->id.value, a2->id.value}};
+    async_state missing = {.client = client, .sid = sid};
+    oc_session_list_request lr = {0};
+    lr.has_limit = true;
+    lr.limit = PAGE_SIZE;
+    oc_session_get_request get = {0}, unknown = {0};
+    get.session_id.value = sid;
+    unknown.session_id.value = "ses_sdkconf_no_such_session";
+    oc_session_events_request er = {0};
+    er.session_id.value = sid;
+    const oc_session_events_handlers h = {async_event, NULL, NULL, async_end};
+    /* all at once on one thread: a page chain, two gets, the session's follower */
+    ck_assert_ok(oc_session_list_page_async(client, &lr, NULL, async_page, &a, &err), err,
+                 "page async");
+    ck_assert_ok(oc_session_get_async(client, &get, NULL, async_get, &a, &err), err, "get async");
+    ck_assert_ok(oc_session_get_async(client, &unknown, NULL, async_get, &missing, &err), err,
+                 "get async (unknown)");
+    ck_assert_ok(oc_session_events_follow_start(&a.stream, client, &er, NULL, &h, &a, &err), err,
+                 "follow start");
+    ck_assert_ok(oc_loop_run(loop, &err), err, "loop run");
+    ck_assert_int_ge(a.pages, 1);
+    ck_assert_int_eq(a.found, 1);
+    ck_assert_int_eq(a.gets, 1);
+    ck_assert_int_eq(missing.gets, 1);
+    ck_assert_str_eq(missing.get_tag, "SessionNotFoundError");
+    ck_assert_int_eq(a.seqs[0], a1->admitted_seq);
+    ck_assert_int_eq(a.seqs[1], a2->admitted_seq);
+    ck_assert_int_eq(a.ends, 1);
+    ck_assert_int_eq(a.end_reason, OC_REASON_CANCELLED);
+    fprintf(stderr, "async on the loop: %d pages, two gets and a follower on one thread\n",
+            a.pages);
+    oc_session_input_admitted_free(a2);
+    oc_session_input_admitted_free(a1);
+    oc_client_free(client);
+    oc_loop_free(loop);
+}
+END_TEST
+
 /* ---- main: start the server, run, stop ---------------------------------------------------- */
 
 static char g_server_pid[32];
@@ -934,6 +1054,7 @@ static Suite *sdk_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_event_subscribe_connected);
     tcase_add_test(tc, test_session_events);
+    tcase_add_test(tc, test_async_on_the_loop);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pages");

@@ -42,6 +42,23 @@ function(sdkc_test_sdk name contract prefix main)
   set_tests_properties(emitter/${name} PROPERTIES LABELS emitter TIMEOUT 120)
 endfunction()
 
+# The complete program of docs/c-sdk.md ("The loop"), cut from the document at build time,
+# compiles against the generated OpenCode SDK and runs on the built-in loop.
+if(TARGET oc)
+  set(DOC_LOOP ${CMAKE_CURRENT_BINARY_DIR}/doc_loop.c)
+  add_custom_command(
+    OUTPUT ${DOC_LOOP}
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/doc-snippet.sh ${PROJECT_SOURCE_DIR}/docs/c-sdk.md
+            "The loop" ${DOC_LOOP}
+    DEPENDS ${PROJECT_SOURCE_DIR}/docs/c-sdk.md ${CMAKE_CURRENT_SOURCE_DIR}/doc-snippet.sh
+    COMMENT "docs/c-sdk.md: the loop's program")
+  add_executable(emitter_doc_loop ${DOC_LOOP})
+  target_link_libraries(emitter_doc_loop PRIVATE oc)
+  add_test(NAME emitter/doc_loop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/doc-loop.sh
+                                         $<TARGET_FILE:emitter_doc_loop>)
+  set_tests_properties(emitter/doc_loop PROPERTIES LABELS "emitter;script" TIMEOUT 60)
+endif()
+
 if(TARGET sdkc-cli AND TARGET sdkrt)
   set(HERE ${CMAKE_CURRENT_SOURCE_DIR})
   # Values of every shape through encode and decode.
@@ -56,6 +73,11 @@ if(TARGET sdkc-cli AND TARGET sdkrt)
                 ${HERE}/pages/pages_main.c)
   # Several declared successes, a stream variant, credentials without security schemes.
   sdkc_test_sdk(successes ${HERE}/data/successes.yaml sc ${HERE}/successes/successes_main.c)
+  # The async forms on the built-in loop against the test server (tests/runtime/support).
+  if(TARGET test_support_runtime)
+    sdkc_test_sdk(async ${HERE}/data/async.yaml as ${HERE}/async/async_main.c)
+    target_link_libraries(emitter_async PRIVATE test_support_runtime)
+  endif()
   # Const input twins: the test must build with -Wcast-qual -Wwrite-strings as errors.
   sdkc_test_sdk(inputs ${HERE}/data/inputs.yaml ip ${HERE}/inputs/inputs_main.c)
   target_compile_options(emitter_inputs PRIVATE -Wall -Wextra -Wcast-qual -Wwrite-strings -Werror)

@@ -26,6 +26,11 @@ has types.h 'typedef sdkrt_retry_policy nm_retry_policy;'
 # a type named like an operation yields: _value
 has types.h 'struct nm_get_thing_value \{'
 has ops.h 'nm_status nm_get_thing\(nm_client \*client'
+# an operation spelled like another's async form yields (_op); a type named like the loop yields
+has ops.h '#define nm_get_thing_async\(client, request, call, done, userdata, err\)'
+has ops.h 'nm_status nm_get_thing_async_op\(nm_client \*client'
+has types.h 'struct nm_loop_value \{'
+has types.h 'typedef sdkrt_loop nm_loop;'
 # a type named like another type's function: the later one (in discovery order) yields
 has types.h 'struct nm_thing_decode \{'
 has types.h 'struct nm_thing_value \{'

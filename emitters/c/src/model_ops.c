@@ -355,6 +355,19 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
                                            "retry_policy",
                                            "retry_info",
                                            "stream_kind",
+                                           "loop",
+                                           "loop_new",
+                                           "loop_run",
+                                           "loop_run_once",
+                                           "loop_stop",
+                                           "loop_free",
+                                           "async_stream",
+                                           "async_stream_pause",
+                                           "async_stream_resume",
+                                           "async_stream_cancel",
+                                           "stream_poison",
+                                           "follow_event",
+                                           "error_copy",
                                            "error_tag",
                                            "error_reason",
                                            "error_reason_name",
@@ -419,12 +432,15 @@ static bool build_model(emit_ctx *cx, cop *ops, const emit_seed *seeds, size_t n
         "_continue",   "_open",         "_next",        "_close",      "_failure",
         "_page_free",  "_cursor_free",  "_cursor_dup",  "_iter_new",   "_iter_next",
         "_iter_free",  "_cursor_value", "_cursor_new",  "_follower",   "_follow_event",
-        "_follow_new", "_follow_next",  "_follow_free", "_next_event", "_stream_event"};
+        "_follow_new", "_follow_next",  "_follow_free", "_next_event", "_stream_event",
+        "_async",      "_done",         "_page_async",  "_page_done",  "_continue_async",
+        "_start",      "_handlers",     "_follow_start"};
     static const char *const several_suffixes[] = {"_response", "_response_free"};
     static const char *const variant_suffixes[] = {
-        "_stream_open",       "_stream_next",        "_stream_next_event", "_stream_close",
-        "_stream_failure",    "_stream_request",     "_stream_follower",   "_stream_follow_event",
-        "_stream_follow_new", "_stream_follow_next", "_stream_follow_free"};
+        "_stream_open",       "_stream_next",        "_stream_next_event",  "_stream_close",
+        "_stream_failure",    "_stream_request",     "_stream_follower",    "_stream_follow_event",
+        "_stream_follow_new", "_stream_follow_next", "_stream_follow_free", "_stream_start",
+        "_stream_handlers",   "_stream_follow_start"};
     enum { NSUFFIXES = sizeof op_suffixes / sizeof *op_suffixes };
     enum { NSEVERAL = sizeof several_suffixes / sizeof *several_suffixes };
     enum { NVARIANT = sizeof variant_suffixes / sizeof *variant_suffixes };

@@ -28,7 +28,7 @@ static const char *enc_name(sdkc_encoding e)
 
 /* Can op's request be built from a table by build_request (ops.c)? Not a binary body, multipart
  * file parts or a body under alternative media types: those keep a builder of their own. */
-static bool builder_table_ok(const cop *o)
+bool emit_builder_table_ok(const cop *o)
 {
     return !o->blob_body && !o->nfiles && !(o->body && o->op->body->nalternatives);
 }
@@ -528,6 +528,30 @@ static void emit_unary_response(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
     const sdkc_operation *op = o->op;
     const char *P = cx->prefix, *N = o->name;
+    /* the member of the status, matched as the runtime does: exact statuses, then the range;
+       shared by the blocking call and the async one's trampoline */
+    sdkc_buf_printf(b,
+                    "static void %s_response_set(%s_%s_response *r, void *result, int got)\n{\n"
+                    "    r->status = got;\n",
+                    N, P, N);
+    bool first = true;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k <= op->nmore_successes; k++) {
+            const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
+            const char *member = emit_success_member(cx, o, k);
+            if ((pass == 0) != (sc->status >= 100) || !member)
+                continue;
+            if (sc->status >= 100)
+                sdkc_buf_printf(b, "    %sif (got == %d)\n", first ? "" : "else ", sc->status);
+            else
+                sdkc_buf_printf(b, "    %sif (got / 100 == 2)\n", first ? "" : "else ");
+            sdkc_buf_printf(b, "        r->%s = result;\n", member);
+            first = false;
+        }
+    }
+    if (first)
+        sdkc_buf_puts(b, "    (void)result;\n");
+    sdkc_buf_puts(b, "}\n\n");
     sdkc_buf_printf(b, "%s_status %s_%s(%s_client *client, ", P, P, N, P);
     if (o->has_request)
         sdkc_buf_printf(b, "const %s_%s_request *request, ", P, N);
@@ -552,24 +576,8 @@ static void emit_unary_response(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    %s_status st = sdkrt_json_call_status(client, req, call, &op_%s, &result, "
                     "&got, err);\n    sdkrt_request_free(req);\n"
                     "    if (st != SDKRT_OK) {\n        free(r);\n        return st;\n    }\n"
-                    "    r->status = got;\n",
-                    P, N);
-    /* the member of the status, matched as the runtime does: exact statuses, then the range */
-    bool first = true;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t k = 0; k <= op->nmore_successes; k++) {
-            const sdkc_success *sc = k ? &op->more_successes[k - 1] : &op->success;
-            const char *member = emit_success_member(cx, o, k);
-            if ((pass == 0) != (sc->status >= 100) || !member)
-                continue;
-            if (sc->status >= 100)
-                sdkc_buf_printf(b, "    %sif (got == %d)\n", first ? "" : "else ", sc->status);
-            else
-                sdkc_buf_printf(b, "    %sif (got / 100 == 2)\n", first ? "" : "else ");
-            sdkc_buf_printf(b, "        r->%s = result;\n", member);
-            first = false;
-        }
-    }
+                    "    %s_response_set(r, result, got);\n",
+                    P, N, N);
     sdkc_buf_puts(b,
                   "    if (status)\n        *status = got;\n    *out = r;\n    return SDKRT_OK;\n"
                   "}\n\n");
@@ -823,7 +831,7 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
     }
     bool any_table = false;
     for (size_t i = 0; i < nops; i++)
-        any_table = any_table || builder_table_ok(&ops[i]);
+        any_table = any_table || emit_builder_table_ok(&ops[i]);
     if (any_table)
         emit_build_request(b);
     for (size_t i = 0; i < nops; i++) {
@@ -832,11 +840,17 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             break;
         }
     }
+    emit_async_shared_c(cx, b, ops, nops);
+    const char **tramps = emit_async_trampolines(cx, ops, nops);
+    if (!tramps) {
+        b->oom = true;
+        return;
+    }
     for (size_t i = 0; i < nops; i++) {
         const cop *o = &ops[i];
         sdkc_buf_printf(b, "/* ---- %s ---- */\n\n", o->op->id);
         emit_op_desc(cx, b, o);
-        if (builder_table_ok(o))
+        if (emit_builder_table_ok(o))
             emit_builder_table(cx, b, o);
         else
             emit_builder(cx, b, o);
@@ -852,5 +866,6 @@ void emit_ops_c(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             emit_paged_engine(cx, b, o);
         else
             emit_unary(cx, b, o);
+        emit_async_c(cx, b, o, tramps[i]);
     }
 }

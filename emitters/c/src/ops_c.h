@@ -4,6 +4,8 @@
 
 #include "emit_internal.h"
 
+/* Is op's request built from a table by the one build_request of ops.c (ops_c.c)? */
+bool emit_builder_table_ok(const cop *o);
 /* The Accept header and the security requirements of every request of op (ops_request.c). */
 void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op);
 /* The same for a request built from a table: writes op's security table (sec_name, file scope)
@@ -31,5 +33,16 @@ void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o);
  * also reports sequences). */
 const char *emit_follow_seq_text(emit_ctx *cx, const cop *o);
 void emit_follow_seq_c(sdkc_buf *b, const cop *o);
+
+/* The asynchronous forms (ops_async.c): the loop's functions in ops.h (once) and each
+ * operation's async form after its blocking one; in ops.c what they share (once, after the
+ * engine-paged operations' shared code) and each operation's. */
+void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops);
+void emit_async_h(emit_ctx *cx, sdkc_buf *b, const cop *o);
+void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops);
+/* Per operation, whose trampoline its unary async form calls through (its own name, or an
+ * earlier operation's whose callback has the same type); NULL when out of memory. */
+const char **emit_async_trampolines(emit_ctx *cx, const cop *ops, size_t nops);
+void emit_async_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *tramp);
 
 #endif

@@ -122,14 +122,20 @@ void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o)
                     "    %s_%s_request request; /* a copy; what it points to is borrowed */\n"
                     "};\n\n",
                     P, N, P, P, N);
+    sdkc_buf_printf(
+        b, "static const sdkrt_follow_sequence follow_sequence_%s = {follow_seq_%s, %zu};\n\n", N,
+        N, f->depth);
+    /* the request of every (re)open, blocking or on the loop */
     sdkc_buf_printf(b,
-                    "static sdkrt_status follow_open_%s(void *userdata, const int64_t *after, "
-                    "const sdkrt_call_options *call,\n    sdkrt_jstream **out, sdkrt_error **err)\n"
-                    "{\n    %s_%s_follower *fo = userdata;\n    %s_%s_request r = fo->request;\n",
+                    "/* The request reopening the stream after *after (NULL: as request says). "
+                    "*/\n"
+                    "static sdkrt_status %s_follow_request(const %s_%s_request *request, const "
+                    "int64_t *after, sdkrt_request **out,\n    sdkrt_error **err)\n"
+                    "{\n    %s_%s_request r = *request;\n",
                     N, P, N, P, N);
     if (text)
         sdkc_buf_puts(b, "    char text[24];\n");
-    sdkc_buf_puts(b, "    sdkrt_request *req = NULL;\n    if (after) {\n");
+    sdkc_buf_puts(b, "    if (after) {\n");
     if (optional)
         sdkc_buf_printf(b, "        r.has_%s = true;\n", an);
     if (text)
@@ -139,53 +145,65 @@ void emit_follow_c(emit_ctx *cx, sdkc_buf *b, const cop *o)
                         an);
     else
         sdkc_buf_printf(b, "        r.%s = *after;\n", an);
+    sdkc_buf_printf(b, "    }\n    return build_%s(out, &r, err);\n}\n\n", N);
+    sdkc_buf_printf(b,
+                    "static sdkrt_status follow_open_%s(void *userdata, const int64_t *after, "
+                    "const sdkrt_call_options *call,\n    sdkrt_jstream **out, sdkrt_error **err)\n"
+                    "{\n    %s_%s_follower *fo = userdata;\n    sdkrt_request *req = NULL;\n"
+                    "    if (%s_follow_request(&fo->request, after, &req, err) != SDKRT_OK)\n"
+                    "        return SDKRT_ERR;\n"
+                    "    sdkrt_status st = sdkrt_jstream_open(out, fo->client, req, call, &op_%s, "
+                    "err);\n    sdkrt_request_free(req);\n    return st;\n}\n\n",
+                    N, P, N, N, N);
+    /* the options of a follower, blocking or on the loop */
     sdkc_buf_printf(
         b,
-        "    }\n    if (build_%s(&req, &r, err) != SDKRT_OK)\n        return SDKRT_ERR;\n"
-        "    sdkrt_status st = sdkrt_jstream_open(out, fo->client, req, call, &op_%s, "
-        "err);\n    sdkrt_request_free(req);\n    return st;\n}\n\n",
-        N, N);
-    sdkc_buf_printf(
-        b,
-        "%s_status %s_%s_follow_new(%s_%s_follower **out, %s_client *client, const "
+        "/* A follower's options: options (NULL: defaults) with the client's cancel token and the "
+        "start\n * position of request when they give none. */\n"
+        "static sdkrt_status %s_follow_options(sdkrt_follow_options *o, %s_client *client, const "
         "%s_%s_request *request,\n    const %s_follow_options *options, %s_error **err)\n{\n"
-        "    static const sdkrt_follow_sequence seq = {follow_seq_%s, %zu};\n"
-        "    if (!out || !client || !request)\n        return sdkrt_error_set(err, "
-        "SDKRT_REASON_INVALID_ARGUMENT, \"%s: out, client and request are required\");\n"
-        "    *out = NULL;\n"
-        "    %s_%s_follower *fo = calloc(1, sizeof *fo);\n"
-        "    if (!fo)\n        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of "
-        "memory\");\n"
-        "    fo->client = client;\n    fo->request = *request;\n"
-        "    sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;\n"
-        "    if (options)\n        o = *options;\n"
-        "    if (!o.cancel) /* the client's token ends its waits too */\n"
-        "        o.cancel = sdkrt_client_cancel(client);\n",
-        P, P, N, P, N, P, P, N, P, P, N, f->depth, o->op->id, P, N);
+        "    if (options)\n        *o = *options;\n"
+        "    if (!o->cancel) /* the client's token ends its waits too */\n"
+        "        o->cancel = sdkrt_client_cancel(client);\n",
+        N, P, P, N, P, P);
     /* a start position in the request counts when the options give none */
     if (text)
         sdkc_buf_printf(b,
-                        "    if (!o.has_after && %srequest->%s) {\n"
+                        "    if (!o->has_after && %srequest->%s) {\n"
                         "        char *end = NULL;\n"
                         "        long long v = strtoll(request->%s, &end, 10);\n"
-                        "        if (end == request->%s || *end) {\n            free(fo);\n"
+                        "        if (end == request->%s || *end)\n"
                         "            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "
-                        "\"%s: %s is not a sequence number\");\n        }\n"
-                        "        o.has_after = true;\n        o.after = (int64_t)v;\n    }\n",
+                        "\"%s: %s is not a sequence number\");\n"
+                        "        o->has_after = true;\n        o->after = (int64_t)v;\n    }\n",
                         optional ? sdkc_arena_printf(cx->arena, "request->has_%s && ", an) : "", an,
                         an, an, o->op->id, f->after_param->wire_name);
     else
         sdkc_buf_printf(b,
-                        "    if (!o.has_after%s) {\n        o.has_after = true;\n"
-                        "        o.after = request->%s;\n    }\n",
+                        "    (void)err;\n    if (!o->has_after%s) {\n        o->has_after = true;\n"
+                        "        o->after = request->%s;\n    }\n",
                         optional ? sdkc_arena_printf(cx->arena, " && request->has_%s", an) : "",
                         an);
+    sdkc_buf_puts(b, "    return SDKRT_OK;\n}\n\n");
     sdkc_buf_printf(
         b,
-        "    if (sdkrt_follow_new(&fo->f, follow_open_%s, fo, &seq, &o, err) != SDKRT_OK) {\n"
+        "%s_status %s_%s_follow_new(%s_%s_follower **out, %s_client *client, const "
+        "%s_%s_request *request,\n    const %s_follow_options *options, %s_error **err)\n{\n"
+        "    sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;\n"
+        "    if (!out || !client || !request)\n        return sdkrt_error_set(err, "
+        "SDKRT_REASON_INVALID_ARGUMENT, \"%s: out, client and request are required\");\n"
+        "    *out = NULL;\n"
+        "    if (%s_follow_options(&o, client, request, options, err) != SDKRT_OK)\n"
+        "        return SDKRT_ERR;\n"
+        "    %s_%s_follower *fo = calloc(1, sizeof *fo);\n"
+        "    if (!fo)\n        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, \"out of "
+        "memory\");\n"
+        "    fo->client = client;\n    fo->request = *request;\n"
+        "    if (sdkrt_follow_new(&fo->f, follow_open_%s, fo, &follow_sequence_%s, &o, err) != "
+        "SDKRT_OK) {\n"
         "        free(fo);\n        return SDKRT_ERR;\n    }\n"
         "    *out = fo;\n    return SDKRT_OK;\n}\n\n",
-        N);
+        P, P, N, P, N, P, P, N, P, P, o->op->id, N, P, N, N, N);
     sdkc_buf_printf(
         b,
         "%s_next %s_%s_follow_next(%s_%s_follower *follower, %s_%s_follow_event *event, "

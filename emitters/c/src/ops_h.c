@@ -203,9 +203,12 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
                             "or NULL for other errors. */\n%s%s_%s_failure(const %s_error "
                             "*err);\n",
                             emit_const_ptr(cx, o->cause->cdecl), P, N, P);
-        sdkc_buf_putc(b, '\n');
-        if (emit_follow_ok(o))
+        if (emit_follow_ok(o)) {
+            sdkc_buf_putc(b, '\n');
             emit_follow_h(cx, b, o);
+        }
+        emit_async_h(cx, b, o);
+        sdkc_buf_putc(b, '\n');
         return;
     }
     bool paged = op->pagination && emit_page_ok(o);
@@ -353,6 +356,7 @@ static void emit_op_protos(emit_ctx *cx, sdkc_buf *b, const cop *o)
             sdkc_buf_printf(b, "void %s_%s_iter_free(%s_%s_iter *it); /* NULL is a no-op */\n", P,
                             N, P, N);
     }
+    emit_async_h(cx, b, o);
     sdkc_buf_putc(b, '\n');
 }
 
@@ -459,6 +463,7 @@ void emit_ops_h(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops, tagref *tags, 
             break;
         }
     }
+    emit_async_shared_h(cx, b, ops, nops);
     for (size_t i = 0; i < nops; i++)
         emit_op_protos(cx, b, &ops[i]);
     sdkc_buf_printf(b, "#ifdef __cplusplus\n}\n#endif\n#endif /* %s_OPS_H */\n", U);

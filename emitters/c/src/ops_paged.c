@@ -368,20 +368,27 @@ void emit_paged_engine(emit_ctx *cx, sdkc_buf *b, const cop *o)
     /* send, decode, and keep the request for the next page (page_fetch) */
     sdkc_buf_printf(
         b,
-        "NOINLINE_ static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
+        "/* The parts of a fetched page (stolen) as its page. */\n"
+        "NOINLINE_ static %s_status %s_page_from(page_parts *p, %s **out, %s_error **err)\n{\n"
+        "    *out = NULL;\n"
+        "    %s *page = calloc(1, sizeof *page);\n"
+        "    struct page_cursor *cursor = p->next || p->why ? calloc(1, sizeof *cursor) : NULL;\n"
+        "    if (!page || ((p->next || p->why) && !cursor)) {\n        free(page);\n"
+        "        free(cursor);\n        return page_parts_oom(p, &paged_%s, err);\n    }\n"
+        "    page->body = p->body;\n    page->items = p->items;\n    page->count = p->count;\n"
+        "    if (cursor) {\n        cursor->req = p->next;\n        cursor->why = p->why;\n"
+        "        cursor->walk = p->walk;\n        page->next = (%s *)cursor;\n    }\n"
+        "    *out = page;\n    return SDKRT_OK;\n}\n\n",
+        P, N, page_t, P, page_t, N, cursor_t);
+    sdkc_buf_printf(
+        b,
+        "static %s_status %s_fetch(%s_client *client, const sdkrt_request *req, const "
         "sdkrt_page_walk *from,\n    const %s_call_options *call, %s **out, %s_error **err)\n{\n"
         "    page_parts p;\n    *out = NULL;\n"
         "    if (page_fetch(&p, client, req, from, call, &paged_%s, err) != SDKRT_OK)\n"
         "        return SDKRT_ERR;\n"
-        "    %s *page = calloc(1, sizeof *page);\n"
-        "    struct page_cursor *cursor = p.next || p.why ? calloc(1, sizeof *cursor) : NULL;\n"
-        "    if (!page || ((p.next || p.why) && !cursor)) {\n        free(page);\n"
-        "        free(cursor);\n        return page_parts_oom(&p, &paged_%s, err);\n    }\n"
-        "    page->body = p.body;\n    page->items = p.items;\n    page->count = p.count;\n"
-        "    if (cursor) {\n        cursor->req = p.next;\n        cursor->why = p.why;\n"
-        "        cursor->walk = p.walk;\n        page->next = (%s *)cursor;\n    }\n"
-        "    *out = page;\n    return SDKRT_OK;\n}\n\n",
-        P, N, P, P, page_t, P, N, page_t, N, cursor_t);
+        "    return %s_page_from(&p, out, err);\n}\n\n",
+        P, N, P, P, page_t, P, N, N);
 
     /* first page */
     sdkc_buf_printf(b, "%s_status %s_%s(%s_client *client, ", P, P, N, P);
@@ -475,14 +482,12 @@ void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b)
         "typedef struct page_parts {\n    void *body;\n    const void *items;\n    size_t count;\n"
         "    sdkrt_request *next;\n    sdkrt_error *why;\n    sdkrt_page_walk *walk;\n} "
         "page_parts;\n\n"
-        "/* Send req, decode the page and make the next page's request; a page whose continuation "
-        "cannot\n * be made still comes back (why says why). */\n"
-        "static sdkrt_status page_fetch(page_parts *p, sdkrt_client *client, const sdkrt_request "
-        "*req,\n    const sdkrt_page_walk *from, const sdkrt_call_options *call, const paged_desc "
-        "*d,\n    sdkrt_error **err)\n{\n"
-        "    sdkrt_response *resp = NULL;\n    memset(p, 0, sizeof *p);\n"
-        "    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)\n"
-        "        return SDKRT_ERR;\n"
+        "/* Decode the page that req fetched (resp borrowed) and make the next page's request; "
+        "a page whose\n * continuation cannot be made still comes back (why says why). */\n"
+        "static sdkrt_status page_parts_make(page_parts *p, sdkrt_client *client, const "
+        "sdkrt_request *req,\n    const sdkrt_page_walk *from, const sdkrt_response *resp, const "
+        "paged_desc *d, sdkrt_error **err)\n{\n"
+        "    memset(p, 0, sizeof *p);\n"
         "    sdkrt_status st = d->decode(resp, &p->body, &p->items, &p->count, err);\n"
         "    if (st == SDKRT_OK && sdkrt_page_next(&p->next, client, d->page, req, resp, &p->why) "
         "!= SDKRT_OK)\n        p->next = NULL;\n"
@@ -493,6 +498,15 @@ void emit_paged_engine_shared(emit_ctx *cx, sdkc_buf *b)
         "&p->why) != SDKRT_OK)) {\n"
         "        sdkrt_request_free(p->next);\n        p->next = NULL;\n"
         "        sdkrt_page_walk_free(p->walk);\n        p->walk = NULL;\n    }\n"
+        "    return st;\n}\n\n"
+        "/* Send req and make its page's parts (page_parts_make). */\n"
+        "static sdkrt_status page_fetch(page_parts *p, sdkrt_client *client, const sdkrt_request "
+        "*req,\n    const sdkrt_page_walk *from, const sdkrt_call_options *call, const paged_desc "
+        "*d,\n    sdkrt_error **err)\n{\n"
+        "    sdkrt_response *resp = NULL;\n    memset(p, 0, sizeof *p);\n"
+        "    if (sdkrt_client_send(client, req, call, &resp, err) != SDKRT_OK)\n"
+        "        return SDKRT_ERR;\n"
+        "    sdkrt_status st = page_parts_make(p, client, req, from, resp, d, err);\n"
         "    sdkrt_response_free(resp);\n    return st;\n}\n\n");
     sdkc_buf_puts(
         b,

@@ -61,6 +61,13 @@ void emit_readme(emit_ctx *cx, sdkc_buf *b, cop *ops, size_t nops)
                      "undecodable items as poison, `_next` strict,\n`_close`); "
                      "**durable stream** = a stream that also has a follower\n(`_follow_new`, "
                      "`_follow_next`, `_follow_free`) which resumes after the last sequence.\n\n");
+    sdkc_buf_printf(b,
+                    "Each function also has an asynchronous form on an event loop "
+                    "(`opts.loop`: `%s_loop_new` and\n`%s_loop_run`, or a libuv or libevent "
+                    "loop through libsdkrt's adapters): `_async` for a call,\n`_page_async` and "
+                    "`_continue_async` for a page, `_start` for a stream, `_follow_start` for a\n"
+                    "follower; each reports once through a callback on the loop's thread.\n\n",
+                    P, P);
     sdkc_buf_puts(b, "| Method | Path | Function | Kind | Summary |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < nops; i++) {
         const sdkc_operation *op = ops[i].op;

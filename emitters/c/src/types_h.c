@@ -356,6 +356,18 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
                     "is reopened */\n\n",
                     P, U, P, U, U, U);
     sdkc_buf_printf(b,
+                    "/* Event loops and what async streams report (ops.h: %s_loop_new, the "
+                    "<op>_async, <op>_start\n * and <op>_follow_start forms). */\n"
+                    "typedef sdkrt_loop %s_loop; /* %s_client_options.loop; %s_loop_new / "
+                    "%s_loop_free */\n"
+                    "typedef sdkrt_async_stream %s_async_stream; /* a started stream or "
+                    "follower */\n"
+                    "typedef sdkrt_jstream_poison %s_stream_poison; /* an item that did not "
+                    "decode (on_poison) */\n"
+                    "typedef sdkrt_follow_event %s_follow_event; /* a lost stream reopening "
+                    "(on_reconnect) */\n\n",
+                    P, P, P, P, P, P, P, P);
+    sdkc_buf_printf(b,
                     "/* What a stream's <op>_next_event yields (<op>_stream_event.kind). */\n"
                     "typedef enum %s_stream_kind {\n"
                     "    %s_STREAM_ITEM = 1,  /* a decoded item */\n"
@@ -430,7 +442,7 @@ void emit_types_h(emit_ctx *cx, sdkc_buf *b)
     sdkc_buf_puts(b, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
                      "#include <jansson.h>\n\n#include \"sdkrt/sdkrt.h\"\n#include "
                      "\"sdkrt/follow.h\"\n#include \"sdkrt/json.h\"\n#include "
-                     "\"sdkrt/wire.h\"\n\n");
+                     "\"sdkrt/loop.h\"\n#include \"sdkrt/wire.h\"\n\n");
     sdkc_buf_printf(b,
                     "#if SDKRT_VERSION_MAJOR != %d || SDKRT_VERSION_MINOR < %d\n"
                     "#error \"this SDK needs libsdkrt %d.%d or a later %d.x\"\n#endif\n\n",

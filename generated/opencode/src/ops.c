@@ -355,6 +355,314 @@ fail:
     return SDKRT_ERR;
 }
 
+/* ---- event loops and what the asynchronous forms share ---- */
+
+oc_status oc_loop_new(oc_loop **out, oc_error **err)
+{
+    return sdkrt_loop_new(out, err);
+}
+
+oc_status oc_loop_run(oc_loop *loop, oc_error **err)
+{
+    return sdkrt_loop_run(loop, err);
+}
+
+oc_status oc_loop_run_once(oc_loop *loop, long timeout_ms, oc_error **err)
+{
+    return sdkrt_loop_run_once(loop, timeout_ms, err);
+}
+
+void oc_loop_stop(oc_loop *loop)
+{
+    sdkrt_loop_stop(loop);
+}
+
+void oc_loop_free(oc_loop *loop)
+{
+    sdkrt_loop_free(loop);
+}
+
+void oc_async_stream_pause(oc_async_stream *stream)
+{
+    sdkrt_async_stream_pause(stream);
+}
+
+void oc_async_stream_resume(oc_async_stream *stream)
+{
+    sdkrt_async_stream_resume(stream);
+}
+
+void oc_async_stream_cancel(oc_async_stream *stream)
+{
+    sdkrt_async_stream_cancel(stream);
+}
+
+oc_error *oc_error_copy(const oc_error *err)
+{
+    return sdkrt_error_copy(err);
+}
+
+/* The shared helpers stay one function each (not copied into every operation). */
+#ifndef NOINLINE_
+#if defined(__GNUC__)
+#define NOINLINE_ __attribute__((noinline))
+#else
+#define NOINLINE_
+#endif
+#endif
+
+/* The checks every start function makes first. */
+NOINLINE_ static sdkrt_status async_check(const void *client, bool ok, const char *id, const char *what, sdkrt_error **err)
+{
+    if (!client || !ok)
+        return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s: client and %s are required", id, what);
+    return SDKRT_OK;
+}
+
+/* What a unary or page call keeps until its callback: the caller's callback (of the operation's
+ * own type: its trampoline calls it as that type) and userdata; a response made ahead (several
+ * successes); a page's path parameter texts. */
+typedef struct async_call {
+    void (*fn)(void);
+    void *userdata;
+    void *ahead;
+    char **path;
+    size_t npath;
+} async_call;
+
+NOINLINE_ static void async_call_free(async_call *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->npath; i++)
+        free(a->path[i]);
+    free(a->path);
+    free(a->ahead);
+    free(a);
+}
+
+/* A new context (NULL when out of memory) with room for npath path texts, copied from path when
+ * given. */
+NOINLINE_ static async_call *async_call_new(void (*fn)(void), void *userdata, size_t npath, char *const *path)
+{
+    async_call *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->fn = fn;
+    a->userdata = userdata;
+    if (npath && !(a->path = calloc(npath, sizeof *a->path))) {
+        free(a);
+        return NULL;
+    }
+    a->npath = npath;
+    for (size_t i = 0; path && i < npath; i++) {
+        size_t n = path[i] ? strlen(path[i]) + 1 : 0;
+        if (n && !(a->path[i] = malloc(n))) {
+            async_call_free(a);
+            return NULL;
+        }
+        if (n)
+            memcpy(a->path[i], path[i], n);
+    }
+    return a;
+}
+
+/* Hand req (freed here) to the runtime with the operation's trampoline; a (NULL: out of memory)
+ * belongs to the trampoline once started. */
+NOINLINE_ static sdkrt_status async_send(sdkrt_client *client, sdkrt_request *req, const sdkrt_call_options *call, const sdkrt_jop *op,
+    void (*done)(void *, void *, int, const sdkrt_error *), async_call *a, sdkrt_error **err)
+{
+    sdkrt_status st = a ? sdkrt_json_call_async(client, req, call, op, done, a, err)
+                        : sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (st != SDKRT_OK)
+        async_call_free(a);
+    sdkrt_request_free(req);
+    return st;
+}
+
+/* The descriptor of an async form that ops.h spells as a macro: the request table, the operation,
+ * a unary call's trampoline and, for several successes of different types, the size of the response
+ * made ahead; an engine page's description and trampoline. */
+struct paged_desc;
+struct page_parts;
+struct oc__async_op {
+    const req_desc *req;
+    const sdkrt_jop *op;
+    void (*done)(void *, void *, int, const sdkrt_error *);
+    size_t ahead;
+    const struct paged_desc *paged;
+    void (*finish)(async_call *a, struct page_parts *p, sdkrt_status st, const sdkrt_error *err);
+};
+
+oc_status oc__async_call(const oc__async_op *d, oc_client *client, const void *request,
+    const oc_call_options *call, void (*fn)(void), void *userdata, oc_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (async_check(client, fn != NULL, d->op->id, "done", err) != SDKRT_OK ||
+        build_request(&req, d->req, request, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    async_call *a = async_call_new(fn, userdata, 0, NULL);
+    if (a && d->ahead && !(a->ahead = calloc(1, d->ahead))) {
+        async_call_free(a);
+        a = NULL;
+    }
+    return async_send(client, req, call, d->op, d->done, a, err);
+}
+
+/* The trampolines of unary calls: what the runtime's completion gives (out new, status, err
+ * borrowed), as the operation's callback takes it (ARGS). Operations whose callbacks have the same
+ * type share the first one's. */
+#define ASYNC_DONE_(N, ARGS)                                                     \
+    static void async_done_##N(void *ud, void *out, int status, const sdkrt_error *err) \
+    {                                                                        \
+        async_call *a = ud;                                                  \
+        (void)out;                                                           \
+        (void)status;                                                        \
+        ((oc_##N##_done)a->fn) ARGS;                                        \
+        async_call_free(a);                                                  \
+    }
+/* A result the blocking call copies out of the runtime's storage (type T): by value. */
+#define ASYNC_COPY_(N, T, ARGS)                                                  \
+    static void async_done_##N(void *ud, void *out, int status, const sdkrt_error *err) \
+    {                                                                        \
+        async_call *a = ud;                                                  \
+        T v;                                                                 \
+        memset(&v, 0, sizeof v);                                             \
+        (void)status;                                                        \
+        if (out)                                                             \
+            v = *(T *)out;                                                   \
+        free(out);                                                           \
+        ((oc_##N##_done)a->fn) ARGS;                                        \
+        async_call_free(a);                                                  \
+    }
+/* Several successes with different types: the response made ahead gets the result (N_response_set). */
+#define ASYNC_RESPONSE_(N)                                                       \
+    static void async_done_##N(void *ud, void *out, int status, const sdkrt_error *err) \
+    {                                                                        \
+        async_call *a = ud;                                                  \
+        oc_##N##_response *r = err ? NULL : a->ahead;                        \
+        if (r) {                                                             \
+            a->ahead = NULL;                                                 \
+            N##_response_set(r, out, status);                                \
+        }                                                                    \
+        ((oc_##N##_done)a->fn)(a->userdata, r, r ? status : 0, err);         \
+        async_call_free(a);                                                  \
+    }
+
+/* The trampoline of a page call: the decoded body as a page (N_page_make), with the path texts
+ * its cursors carry. */
+#define ASYNC_PAGE_(N)                                                           \
+    static void async_page_##N(void *ud, void *out, int status, const sdkrt_error *err) \
+    {                                                                        \
+        async_call *a = ud;                                                  \
+        oc_##N##_page *page = NULL;                                          \
+        sdkrt_error *own = NULL;                                             \
+        (void)status;                                                        \
+        if (!err && N##_page_make(&page, out, a->path, &own) != SDKRT_OK)    \
+            err = own;                                                       \
+        ((oc_##N##_page_done)a->fn)(a->userdata, page, err);                 \
+        sdkrt_error_free(own);                                               \
+        async_call_free(a);                                                  \
+    }
+
+/* What an async stream keeps until its end: the caller's handlers (on_item of the operation's own
+ * item type, called by its trampoline) and userdata, what the runtime calls, a follower's request. */
+typedef struct async_stream {
+    void (*on_item)(void);
+    void (*on_poison)(void *, const sdkrt_jstream_poison *);
+    void (*on_reconnect)(void *, const sdkrt_follow_event *);
+    void (*on_end)(void *, const sdkrt_error *);
+    void *userdata;
+    sdkrt_stream_handlers rt;
+    void *request; /* a follower's copy of the request struct */
+} async_stream;
+
+static void async_poison(void *ud, const void *poison)
+{
+    const async_stream *s = ud;
+    s->on_poison(s->userdata, poison);
+}
+
+static void async_reconnect(void *ud, const void *event)
+{
+    const async_stream *s = ud;
+    if (s->on_reconnect)
+        s->on_reconnect(s->userdata, event);
+}
+
+static void async_end(void *ud, const sdkrt_error *err)
+{
+    async_stream *s = ud;
+    if (s->on_end)
+        s->on_end(s->userdata, err);
+    free(s->request);
+    free(s);
+}
+
+/* The members of an operation's PREFIX_<op>_handlers, in async_stream_new's order. */
+#define ASYNC_HANDLERS_(h) (void (*)(void))(h)->on_item, (h)->on_poison, (h)->on_reconnect, (h)->on_end
+
+/* A stream's context (NULL when out of memory); item is the operation's trampoline. */
+NOINLINE_ static async_stream *async_stream_new(void (*item)(void *, const void *), void (*on_item)(void),
+    void (*on_poison)(void *, const sdkrt_jstream_poison *), void (*on_reconnect)(void *, const sdkrt_follow_event *),
+    void (*on_end)(void *, const oc_error *), void *userdata)
+{
+    async_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->on_item = on_item;
+    s->on_poison = on_poison;
+    s->on_reconnect = on_reconnect;
+    s->on_end = on_end;
+    s->userdata = userdata;
+    s->rt.on_item = item;
+    s->rt.on_poison = on_poison ? async_poison : NULL; /* NULL: strict */
+    s->rt.on_reconnect = async_reconnect;
+    s->rt.on_end = async_end;
+    return s;
+}
+
+/* Start a typed stream over req (freed here); s (NULL: out of memory) belongs to the runtime once
+ * started. */
+NOINLINE_ static sdkrt_status async_stream_start(sdkrt_async_stream **out, sdkrt_client *client, sdkrt_request *req,
+    const sdkrt_call_options *call, const sdkrt_jop *op, async_stream *s, sdkrt_error **err)
+{
+    sdkrt_status st = s ? sdkrt_jstream_start(out, client, req, call, op, &s->rt, s, err)
+                        : sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    if (st != SDKRT_OK)
+        free(s);
+    sdkrt_request_free(req);
+    return st;
+}
+
+/* The trampoline of a stream's items (T: the operation's item pointer). */
+#define ASYNC_ITEM_(N, T)                                                        \
+    static void async_item_##N(void *ud, const void *item)                  \
+    {                                                                        \
+        const async_stream *s = ud;                                          \
+        if (s->on_item)                                                      \
+            ((void (*)(void *, T))s->on_item)(s->userdata, item);            \
+    }
+
+/* Start a follower: s (NULL: out of memory) holds the copy of the request (request_size bytes) that
+ * make_request rebuilds on each reopen. */
+NOINLINE_ static sdkrt_status async_follow_start(sdkrt_async_stream **out, sdkrt_client *client, const sdkrt_jop *op,
+    const void *request,     size_t request_size, sdkrt_follow_request_fn make_request, const sdkrt_follow_sequence *seq,
+    const sdkrt_follow_options *o, async_stream *s, sdkrt_error **err)
+{
+    if (!s || !(s->request = malloc(request_size))) {
+        free(s);
+        return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
+    }
+    memcpy(s->request, request, request_size);
+    if (sdkrt_follow_start(out, client, op, make_request, seq, o, &s->rt, s, err) != SDKRT_OK) {
+        free(s->request);
+        free(s);
+        return SDKRT_ERR;
+    }
+    return SDKRT_OK;
+}
+
 /* ---- v2.health.get ---- */
 
 static const sdkrt_jerror errors_health_get[] = {
@@ -382,6 +690,9 @@ oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_healt
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(health_get, (a->userdata, out, err))
+const oc__async_op oc__ao_health_get = {&req_health_get, &op_health_get, async_done_health_get, 0, NULL, NULL};
 
 /* ---- v2.location.get ---- */
 
@@ -415,6 +726,9 @@ oc_status oc_location_get(oc_client *client, const oc_location_get_request *requ
     return st;
 }
 
+ASYNC_DONE_(location_get, (a->userdata, out, err))
+const oc__async_op oc__ao_location_get = {&req_location_get, &op_location_get, async_done_location_get, 0, NULL, NULL};
+
 /* ---- v2.agent.list ---- */
 
 static const sdkrt_jerror errors_agent_list[] = {
@@ -446,6 +760,9 @@ oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request,
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(agent_list, (a->userdata, out, err))
+const oc__async_op oc__ao_agent_list = {&req_agent_list, &op_agent_list, async_done_agent_list, 0, NULL, NULL};
 
 /* ---- v2.session.list ---- */
 
@@ -716,6 +1033,27 @@ oc_next oc_session_list_iter_next(oc_session_list_iter *it, const oc_session_v2_
     }
 }
 
+ASYNC_PAGE_(session_list)
+oc_status oc_session_list_page_async(oc_client *client, const oc_session_list_request *request, const oc_call_options *call,
+    oc_session_list_page_done done, void *userdata, oc_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (async_check(client, done != NULL, "v2.session.list", "done", err) != SDKRT_OK || build_session_list(&req, request, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    async_call *a = async_call_new((void (*)(void))done, userdata, 0, NULL);
+    return async_send(client, req, call, &op_session_list, async_page_session_list, a, err);
+}
+
+oc_status oc_session_list_continue_async(oc_client *client, const oc_session_list_cursor *cursor, const oc_call_options *call,
+    oc_session_list_page_done done, void *userdata, oc_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (async_check(client, done != NULL, "v2.session.list", "done", err) != SDKRT_OK || session_list_cursor_request(&req, cursor, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    return async_send(client, req, call, &op_session_list, async_page_session_list,
+                      async_call_new((void (*)(void))done, userdata, 0, NULL), err);
+}
+
 /* ---- v2.session.create ---- */
 
 static const sdkrt_jerror errors_session_create[] = {
@@ -745,6 +1083,9 @@ oc_status oc_session_create(oc_client *client, const oc_session_create_request *
     return st;
 }
 
+ASYNC_DONE_(session_create, (a->userdata, out, err))
+const oc__async_op oc__ao_session_create = {&req_session_create, &op_session_create, async_done_session_create, 0, NULL, NULL};
+
 /* ---- v2.session.active ---- */
 
 static const sdkrt_jerror errors_session_active[] = {
@@ -772,6 +1113,9 @@ oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_s
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(session_active, (a->userdata, out, err))
+const oc__async_op oc__ao_session_active = {&req_session_active, &op_session_active, async_done_session_active, 0, NULL, NULL};
 
 /* ---- v2.session.get ---- */
 
@@ -805,6 +1149,8 @@ oc_status oc_session_get(oc_client *client, const oc_session_get_request *reques
     return st;
 }
 
+const oc__async_op oc__ao_session_get = {&req_session_get, &op_session_get, async_done_session_create, 0, NULL, NULL};
+
 /* ---- v2.session.switchAgent ---- */
 
 static const sdkrt_jerror errors_session_switch_agent[] = {
@@ -832,6 +1178,9 @@ oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_age
     return st;
 }
 
+ASYNC_DONE_(session_switch_agent, (a->userdata, err))
+const oc__async_op oc__ao_session_switch_agent = {&req_session_switch_agent, &op_session_switch_agent, async_done_session_switch_agent, 0, NULL, NULL};
+
 /* ---- v2.session.switchModel ---- */
 
 static const sdkrt_jerror errors_session_switch_model[] = {
@@ -858,6 +1207,8 @@ oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_mod
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_session_switch_model = {&req_session_switch_model, &op_session_switch_model, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.prompt ---- */
 
@@ -892,6 +1243,9 @@ oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *
     return st;
 }
 
+ASYNC_DONE_(session_prompt, (a->userdata, out, err))
+const oc__async_op oc__ao_session_prompt = {&req_session_prompt, &op_session_prompt, async_done_session_prompt, 0, NULL, NULL};
+
 /* ---- v2.session.compact ---- */
 
 static const sdkrt_jerror errors_session_compact[] = {
@@ -920,6 +1274,8 @@ oc_status oc_session_compact(oc_client *client, const oc_session_compact_request
     return st;
 }
 
+const oc__async_op oc__ao_session_compact = {&req_session_compact, &op_session_compact, async_done_session_switch_agent, 0, NULL, NULL};
+
 /* ---- v2.session.wait ---- */
 
 static const sdkrt_jerror errors_session_wait[] = {
@@ -947,6 +1303,8 @@ oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *requ
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_session_wait = {&req_session_wait, &op_session_wait, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.revert.stage ---- */
 
@@ -982,6 +1340,9 @@ oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_sta
     return st;
 }
 
+ASYNC_DONE_(session_revert_stage, (a->userdata, out, err))
+const oc__async_op oc__ao_session_revert_stage = {&req_session_revert_stage, &op_session_revert_stage, async_done_session_revert_stage, 0, NULL, NULL};
+
 /* ---- v2.session.revert.clear ---- */
 
 static const sdkrt_jerror errors_session_revert_clear[] = {
@@ -1010,6 +1371,8 @@ oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_cle
     return st;
 }
 
+const oc__async_op oc__ao_session_revert_clear = {&req_session_revert_clear, &op_session_revert_clear, async_done_session_switch_agent, 0, NULL, NULL};
+
 /* ---- v2.session.revert.commit ---- */
 
 static const sdkrt_jerror errors_session_revert_commit[] = {
@@ -1036,6 +1399,8 @@ oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_co
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_session_revert_commit = {&req_session_revert_commit, &op_session_revert_commit, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.context ---- */
 
@@ -1070,6 +1435,9 @@ oc_status oc_session_context(oc_client *client, const oc_session_context_request
     return st;
 }
 
+ASYNC_DONE_(session_context, (a->userdata, out, err))
+const oc__async_op oc__ao_session_context = {&req_session_context, &op_session_context, async_done_session_context, 0, NULL, NULL};
+
 /* ---- v2.session.history ---- */
 
 static const sdkrt_jerror errors_session_history[] = {
@@ -1103,6 +1471,9 @@ oc_status oc_session_history(oc_client *client, const oc_session_history_request
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(session_history, (a->userdata, out, err))
+const oc__async_op oc__ao_session_history = {&req_session_history, &op_session_history, async_done_session_history, 0, NULL, NULL};
 
 /* ---- v2.session.events ---- */
 
@@ -1219,53 +1590,69 @@ struct oc_session_events_follower {
     oc_session_events_request request; /* a copy; what it points to is borrowed */
 };
 
-static sdkrt_status follow_open_session_events(void *userdata, const int64_t *after, const sdkrt_call_options *call,
-    sdkrt_jstream **out, sdkrt_error **err)
+static const sdkrt_follow_sequence follow_sequence_session_events = {follow_seq_session_events, 2};
+
+/* The request reopening the stream after *after (NULL: as request says). */
+static sdkrt_status session_events_follow_request(const oc_session_events_request *request, const int64_t *after, sdkrt_request **out,
+    sdkrt_error **err)
 {
-    oc_session_events_follower *fo = userdata;
-    oc_session_events_request r = fo->request;
+    oc_session_events_request r = *request;
     char text[24];
-    sdkrt_request *req = NULL;
     if (after) {
         r.has_after = true;
         snprintf(text, sizeof text, "%lld", (long long)*after);
         r.after = text;
     }
-    if (build_session_events(&req, &r, err) != SDKRT_OK)
+    return build_session_events(out, &r, err);
+}
+
+static sdkrt_status follow_open_session_events(void *userdata, const int64_t *after, const sdkrt_call_options *call,
+    sdkrt_jstream **out, sdkrt_error **err)
+{
+    oc_session_events_follower *fo = userdata;
+    sdkrt_request *req = NULL;
+    if (session_events_follow_request(&fo->request, after, &req, err) != SDKRT_OK)
         return SDKRT_ERR;
     sdkrt_status st = sdkrt_jstream_open(out, fo->client, req, call, &op_session_events, err);
     sdkrt_request_free(req);
     return st;
 }
 
+/* A follower's options: options (NULL: defaults) with the client's cancel token and the start
+ * position of request when they give none. */
+static sdkrt_status session_events_follow_options(sdkrt_follow_options *o, oc_client *client, const oc_session_events_request *request,
+    const oc_follow_options *options, oc_error **err)
+{
+    if (options)
+        *o = *options;
+    if (!o->cancel) /* the client's token ends its waits too */
+        o->cancel = sdkrt_client_cancel(client);
+    if (!o->has_after && request->has_after && request->after) {
+        char *end = NULL;
+        long long v = strtoll(request->after, &end, 10);
+        if (end == request->after || *end)
+            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.events: after is not a sequence number");
+        o->has_after = true;
+        o->after = (int64_t)v;
+    }
+    return SDKRT_OK;
+}
+
 oc_status oc_session_events_follow_new(oc_session_events_follower **out, oc_client *client, const oc_session_events_request *request,
     const oc_follow_options *options, oc_error **err)
 {
-    static const sdkrt_follow_sequence seq = {follow_seq_session_events, 2};
+    sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;
     if (!out || !client || !request)
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.events: out, client and request are required");
     *out = NULL;
+    if (session_events_follow_options(&o, client, request, options, err) != SDKRT_OK)
+        return SDKRT_ERR;
     oc_session_events_follower *fo = calloc(1, sizeof *fo);
     if (!fo)
         return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory");
     fo->client = client;
     fo->request = *request;
-    sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;
-    if (options)
-        o = *options;
-    if (!o.cancel) /* the client's token ends its waits too */
-        o.cancel = sdkrt_client_cancel(client);
-    if (!o.has_after && request->has_after && request->after) {
-        char *end = NULL;
-        long long v = strtoll(request->after, &end, 10);
-        if (end == request->after || *end) {
-            free(fo);
-            return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "v2.session.events: after is not a sequence number");
-        }
-        o.has_after = true;
-        o.after = (int64_t)v;
-    }
-    if (sdkrt_follow_new(&fo->f, follow_open_session_events, fo, &seq, &o, err) != SDKRT_OK) {
+    if (sdkrt_follow_new(&fo->f, follow_open_session_events, fo, &follow_sequence_session_events, &o, err) != SDKRT_OK) {
         free(fo);
         return SDKRT_ERR;
     }
@@ -1308,6 +1695,38 @@ void oc_session_events_follow_free(oc_session_events_follower *follower)
     free(follower);
 }
 
+ASYNC_ITEM_(session_events, const oc_session_durable_event *)
+oc_status oc_session_events_start(oc_async_stream **out, oc_client *client, const oc_session_events_request *request, const oc_call_options *call,
+    const oc_session_events_handlers *handlers, void *userdata, oc_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (out)
+        *out = NULL;
+    if (async_check(client, handlers != NULL, "v2.session.events", "handlers", err) != SDKRT_OK || build_session_events(&req, request, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    return async_stream_start(out, client, req, call, &op_session_events,
+                              async_stream_new(async_item_session_events, ASYNC_HANDLERS_(handlers), userdata), err);
+}
+
+static sdkrt_status async_follow_request_session_events(void *userdata, const int64_t *after, sdkrt_request **out, sdkrt_error **err)
+{
+    const async_stream *s = userdata;
+    return session_events_follow_request(s->request, after, out, err);
+}
+
+oc_status oc_session_events_follow_start(oc_async_stream **out, oc_client *client, const oc_session_events_request *request,
+    const oc_follow_options *options, const oc_session_events_handlers *handlers, void *userdata, oc_error **err)
+{
+    sdkrt_follow_options o = SDKRT_FOLLOW_OPTIONS_INIT;
+    if (out)
+        *out = NULL;
+    if (async_check(client, handlers && request, "v2.session.events", "request and handlers", err) != SDKRT_OK || session_events_follow_options(&o, client, request, options, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    return async_follow_start(out, client, &op_session_events, request, sizeof *request, async_follow_request_session_events,
+                              &follow_sequence_session_events, &o,
+                              async_stream_new(async_item_session_events, ASYNC_HANDLERS_(handlers), userdata), err);
+}
+
 /* ---- v2.session.interrupt ---- */
 
 static const sdkrt_jerror errors_session_interrupt[] = {
@@ -1334,6 +1753,8 @@ oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_req
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_session_interrupt = {&req_session_interrupt, &op_session_interrupt, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.message ---- */
 
@@ -1368,6 +1789,9 @@ oc_status oc_session_message(oc_client *client, const oc_session_message_request
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(session_message, (a->userdata, out, err))
+const oc__async_op oc__ao_session_message = {&req_session_message, &op_session_message, async_done_session_message, 0, NULL, NULL};
 
 /* ---- v2.session.messages ---- */
 
@@ -1646,6 +2070,32 @@ oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_ses
     }
 }
 
+ASYNC_PAGE_(session_messages)
+oc_status oc_session_messages_page_async(oc_client *client, const oc_session_messages_request *request, const oc_call_options *call,
+    oc_session_messages_page_done done, void *userdata, oc_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (async_check(client, done != NULL, "v2.session.messages", "done", err) != SDKRT_OK || build_session_messages(&req, request, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    async_call *a = async_call_new((void (*)(void))done, userdata, 1, NULL);
+    if (a && session_messages_path_texts(a->path, request, err) != SDKRT_OK) {
+        async_call_free(a);
+        sdkrt_request_free(req);
+        return SDKRT_ERR;
+    }
+    return async_send(client, req, call, &op_session_messages, async_page_session_messages, a, err);
+}
+
+oc_status oc_session_messages_continue_async(oc_client *client, const oc_session_messages_cursor *cursor, const oc_call_options *call,
+    oc_session_messages_page_done done, void *userdata, oc_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (async_check(client, done != NULL, "v2.session.messages", "done", err) != SDKRT_OK || session_messages_cursor_request(&req, cursor, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    return async_send(client, req, call, &op_session_messages, async_page_session_messages,
+                      async_call_new((void (*)(void))done, userdata, 1, cursor->path), err);
+}
+
 /* ---- v2.model.list ---- */
 
 static const sdkrt_jerror errors_model_list[] = {
@@ -1679,6 +2129,9 @@ oc_status oc_model_list(oc_client *client, const oc_model_list_request *request,
     return st;
 }
 
+ASYNC_DONE_(model_list, (a->userdata, out, err))
+const oc__async_op oc__ao_model_list = {&req_model_list, &op_model_list, async_done_model_list, 0, NULL, NULL};
+
 /* ---- v2.provider.list ---- */
 
 static const sdkrt_jerror errors_provider_list[] = {
@@ -1711,6 +2164,9 @@ oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *re
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(provider_list, (a->userdata, out, err))
+const oc__async_op oc__ao_provider_list = {&req_provider_list, &op_provider_list, async_done_provider_list, 0, NULL, NULL};
 
 /* ---- v2.provider.get ---- */
 
@@ -1746,6 +2202,9 @@ oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *requ
     return st;
 }
 
+ASYNC_DONE_(provider_get, (a->userdata, out, err))
+const oc__async_op oc__ao_provider_get = {&req_provider_get, &op_provider_get, async_done_provider_get, 0, NULL, NULL};
+
 /* ---- v2.integration.list ---- */
 
 static const sdkrt_jerror errors_integration_list[] = {
@@ -1777,6 +2236,9 @@ oc_status oc_integration_list(oc_client *client, const oc_integration_list_reque
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(integration_list, (a->userdata, out, err))
+const oc__async_op oc__ao_integration_list = {&req_integration_list, &op_integration_list, async_done_integration_list, 0, NULL, NULL};
 
 /* ---- v2.integration.get ---- */
 
@@ -1810,6 +2272,9 @@ oc_status oc_integration_get(oc_client *client, const oc_integration_get_request
     return st;
 }
 
+ASYNC_DONE_(integration_get, (a->userdata, out, err))
+const oc__async_op oc__ao_integration_get = {&req_integration_get, &op_integration_get, async_done_integration_get, 0, NULL, NULL};
+
 /* ---- v2.integration.connect.key ---- */
 
 static const sdkrt_jerror errors_integration_connect_key[] = {
@@ -1836,6 +2301,8 @@ oc_status oc_integration_connect_key(oc_client *client, const oc_integration_con
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_integration_connect_key = {&req_integration_connect_key, &op_integration_connect_key, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.integration.connect.oauth ---- */
 
@@ -1869,6 +2336,9 @@ oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_c
     return st;
 }
 
+ASYNC_DONE_(integration_connect_oauth, (a->userdata, out, err))
+const oc__async_op oc__ao_integration_connect_oauth = {&req_integration_connect_oauth, &op_integration_connect_oauth, async_done_integration_connect_oauth, 0, NULL, NULL};
+
 /* ---- v2.integration.attempt.status ---- */
 
 static const sdkrt_jerror errors_integration_attempt_status[] = {
@@ -1901,6 +2371,9 @@ oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_
     return st;
 }
 
+ASYNC_DONE_(integration_attempt_status, (a->userdata, out, err))
+const oc__async_op oc__ao_integration_attempt_status = {&req_integration_attempt_status, &op_integration_attempt_status, async_done_integration_attempt_status, 0, NULL, NULL};
+
 /* ---- v2.integration.attempt.cancel ---- */
 
 static const sdkrt_jerror errors_integration_attempt_cancel[] = {
@@ -1927,6 +2400,8 @@ oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_integration_attempt_cancel = {&req_integration_attempt_cancel, &op_integration_attempt_cancel, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.integration.attempt.complete ---- */
 
@@ -1955,6 +2430,8 @@ oc_status oc_integration_attempt_complete(oc_client *client, const oc_integratio
     return st;
 }
 
+const oc__async_op oc__ao_integration_attempt_complete = {&req_integration_attempt_complete, &op_integration_attempt_complete, async_done_session_switch_agent, 0, NULL, NULL};
+
 /* ---- v2.credential.update ---- */
 
 static const sdkrt_jerror errors_credential_update[] = {
@@ -1982,6 +2459,8 @@ oc_status oc_credential_update(oc_client *client, const oc_credential_update_req
     return st;
 }
 
+const oc__async_op oc__ao_credential_update = {&req_credential_update, &op_credential_update, async_done_session_switch_agent, 0, NULL, NULL};
+
 /* ---- v2.credential.remove ---- */
 
 static const sdkrt_jerror errors_credential_remove[] = {
@@ -2008,6 +2487,8 @@ oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_req
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_credential_remove = {&req_credential_remove, &op_credential_remove, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.permission.request.list ---- */
 
@@ -2041,6 +2522,9 @@ oc_status oc_permission_request_list(oc_client *client, const oc_permission_requ
     return st;
 }
 
+ASYNC_DONE_(permission_request_list, (a->userdata, out, err))
+const oc__async_op oc__ao_permission_request_list = {&req_permission_request_list, &op_permission_request_list, async_done_permission_request_list, 0, NULL, NULL};
+
 /* ---- v2.permission.saved.list ---- */
 
 static const sdkrt_jerror errors_permission_saved_list[] = {
@@ -2073,6 +2557,9 @@ oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_
     return st;
 }
 
+ASYNC_DONE_(permission_saved_list, (a->userdata, out, err))
+const oc__async_op oc__ao_permission_saved_list = {&req_permission_saved_list, &op_permission_saved_list, async_done_permission_saved_list, 0, NULL, NULL};
+
 /* ---- v2.permission.saved.remove ---- */
 
 static const sdkrt_jerror errors_permission_saved_remove[] = {
@@ -2098,6 +2585,8 @@ oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_save
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_permission_saved_remove = {&req_permission_saved_remove, &op_permission_saved_remove, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.session.permission.create ---- */
 
@@ -2131,6 +2620,9 @@ oc_status oc_session_permission_create(oc_client *client, const oc_session_permi
     return st;
 }
 
+ASYNC_DONE_(session_permission_create, (a->userdata, out, err))
+const oc__async_op oc__ao_session_permission_create = {&req_session_permission_create, &op_session_permission_create, async_done_session_permission_create, 0, NULL, NULL};
+
 /* ---- v2.session.permission.list ---- */
 
 static const sdkrt_jerror errors_session_permission_list[] = {
@@ -2162,6 +2654,9 @@ oc_status oc_session_permission_list(oc_client *client, const oc_session_permiss
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(session_permission_list, (a->userdata, out, err))
+const oc__async_op oc__ao_session_permission_list = {&req_session_permission_list, &op_session_permission_list, async_done_session_permission_list, 0, NULL, NULL};
 
 /* ---- v2.session.permission.get ---- */
 
@@ -2197,6 +2692,9 @@ oc_status oc_session_permission_get(oc_client *client, const oc_session_permissi
     return st;
 }
 
+ASYNC_DONE_(session_permission_get, (a->userdata, out, err))
+const oc__async_op oc__ao_session_permission_get = {&req_session_permission_get, &op_session_permission_get, async_done_session_permission_get, 0, NULL, NULL};
+
 /* ---- v2.session.permission.reply ---- */
 
 static const sdkrt_jerror errors_session_permission_reply[] = {
@@ -2225,6 +2723,8 @@ oc_status oc_session_permission_reply(oc_client *client, const oc_session_permis
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_session_permission_reply = {&req_session_permission_reply, &op_session_permission_reply, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.fs.read ---- */
 
@@ -2258,6 +2758,9 @@ oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const
     return st;
 }
 
+ASYNC_DONE_(fs_read, (a->userdata, out, err))
+const oc__async_op oc__ao_fs_read = {&req_fs_read, &op_fs_read, async_done_fs_read, 0, NULL, NULL};
+
 /* ---- v2.fs.list ---- */
 
 static const sdkrt_jerror errors_fs_list[] = {
@@ -2290,6 +2793,9 @@ oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(fs_list, (a->userdata, out, err))
+const oc__async_op oc__ao_fs_list = {&req_fs_list, &op_fs_list, async_done_fs_list, 0, NULL, NULL};
 
 /* ---- v2.fs.find ---- */
 
@@ -2325,6 +2831,9 @@ oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const
     return st;
 }
 
+ASYNC_DONE_(fs_find, (a->userdata, out, err))
+const oc__async_op oc__ao_fs_find = {&req_fs_find, &op_fs_find, async_done_fs_find, 0, NULL, NULL};
+
 /* ---- v2.command.list ---- */
 
 static const sdkrt_jerror errors_command_list[] = {
@@ -2357,6 +2866,9 @@ oc_status oc_command_list(oc_client *client, const oc_command_list_request *requ
     return st;
 }
 
+ASYNC_DONE_(command_list, (a->userdata, out, err))
+const oc__async_op oc__ao_command_list = {&req_command_list, &op_command_list, async_done_command_list, 0, NULL, NULL};
+
 /* ---- v2.skill.list ---- */
 
 static const sdkrt_jerror errors_skill_list[] = {
@@ -2388,6 +2900,9 @@ oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request,
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(skill_list, (a->userdata, out, err))
+const oc__async_op oc__ao_skill_list = {&req_skill_list, &op_skill_list, async_done_skill_list, 0, NULL, NULL};
 
 /* ---- v2.event.subscribe ---- */
 
@@ -2481,6 +2996,19 @@ void oc_event_subscribe_close(oc_event_subscribe_stream *stream)
     free(stream);
 }
 
+ASYNC_ITEM_(event_subscribe, const oc_v2_event *)
+oc_status oc_event_subscribe_start(oc_async_stream **out, oc_client *client, const oc_call_options *call,
+    const oc_event_subscribe_handlers *handlers, void *userdata, oc_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (out)
+        *out = NULL;
+    if (async_check(client, handlers != NULL, "v2.event.subscribe", "handlers", err) != SDKRT_OK || build_event_subscribe(&req, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    return async_stream_start(out, client, req, call, &op_event_subscribe,
+                              async_stream_new(async_item_event_subscribe, ASYNC_HANDLERS_(handlers), userdata), err);
+}
+
 /* ---- v2.pty.list ---- */
 
 static const sdkrt_jerror errors_pty_list[] = {
@@ -2513,6 +3041,9 @@ oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, con
     return st;
 }
 
+ASYNC_DONE_(pty_list, (a->userdata, out, err))
+const oc__async_op oc__ao_pty_list = {&req_pty_list, &op_pty_list, async_done_pty_list, 0, NULL, NULL};
+
 /* ---- v2.pty.create ---- */
 
 static const sdkrt_jerror errors_pty_create[] = {
@@ -2544,6 +3075,9 @@ oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request,
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(pty_create, (a->userdata, out, err))
+const oc__async_op oc__ao_pty_create = {&req_pty_create, &op_pty_create, async_done_pty_create, 0, NULL, NULL};
 
 /* ---- v2.pty.get ---- */
 
@@ -2578,6 +3112,9 @@ oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const
     return st;
 }
 
+ASYNC_DONE_(pty_get, (a->userdata, out, err))
+const oc__async_op oc__ao_pty_get = {&req_pty_get, &op_pty_get, async_done_pty_get, 0, NULL, NULL};
+
 /* ---- v2.pty.update ---- */
 
 static const sdkrt_jerror errors_pty_update[] = {
@@ -2611,6 +3148,9 @@ oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request,
     return st;
 }
 
+ASYNC_DONE_(pty_update, (a->userdata, out, err))
+const oc__async_op oc__ao_pty_update = {&req_pty_update, &op_pty_update, async_done_pty_update, 0, NULL, NULL};
+
 /* ---- v2.pty.remove ---- */
 
 static const sdkrt_jerror errors_pty_remove[] = {
@@ -2638,6 +3178,8 @@ oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request,
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_pty_remove = {&req_pty_remove, &op_pty_remove, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.pty.connectToken ---- */
 
@@ -2672,6 +3214,9 @@ oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_req
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(pty_connect_token, (a->userdata, out, err))
+const oc__async_op oc__ao_pty_connect_token = {&req_pty_connect_token, &op_pty_connect_token, async_done_pty_connect_token, 0, NULL, NULL};
 
 /* ---- v2.pty.connect ---- */
 
@@ -2712,6 +3257,9 @@ oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *reques
     return st;
 }
 
+ASYNC_COPY_(pty_connect, bool, (a->userdata, v, err))
+const oc__async_op oc__ao_pty_connect = {&req_pty_connect, &op_pty_connect, async_done_pty_connect, 0, NULL, NULL};
+
 /* ---- v2.question.request.list ---- */
 
 static const sdkrt_jerror errors_question_request_list[] = {
@@ -2743,6 +3291,9 @@ oc_status oc_question_request_list(oc_client *client, const oc_question_request_
         *out = result;
     return st;
 }
+
+ASYNC_DONE_(question_request_list, (a->userdata, out, err))
+const oc__async_op oc__ao_question_request_list = {&req_question_request_list, &op_question_request_list, async_done_question_request_list, 0, NULL, NULL};
 
 /* ---- v2.session.question.list ---- */
 
@@ -2776,6 +3327,9 @@ oc_status oc_session_question_list(oc_client *client, const oc_session_question_
     return st;
 }
 
+ASYNC_DONE_(session_question_list, (a->userdata, out, err))
+const oc__async_op oc__ao_session_question_list = {&req_session_question_list, &op_session_question_list, async_done_session_question_list, 0, NULL, NULL};
+
 /* ---- v2.session.question.reply ---- */
 
 static const sdkrt_jerror errors_session_question_reply[] = {
@@ -2805,6 +3359,8 @@ oc_status oc_session_question_reply(oc_client *client, const oc_session_question
     return st;
 }
 
+const oc__async_op oc__ao_session_question_reply = {&req_session_question_reply, &op_session_question_reply, async_done_session_switch_agent, 0, NULL, NULL};
+
 /* ---- v2.session.question.reject ---- */
 
 static const sdkrt_jerror errors_session_question_reject[] = {
@@ -2833,6 +3389,8 @@ oc_status oc_session_question_reject(oc_client *client, const oc_session_questio
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_session_question_reject = {&req_session_question_reject, &op_session_question_reject, async_done_session_switch_agent, 0, NULL, NULL};
 
 /* ---- v2.reference.list ---- */
 
@@ -2866,6 +3424,9 @@ oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *
     return st;
 }
 
+ASYNC_DONE_(reference_list, (a->userdata, out, err))
+const oc__async_op oc__ao_reference_list = {&req_reference_list, &op_reference_list, async_done_reference_list, 0, NULL, NULL};
+
 /* ---- v2.projectCopy.create ---- */
 
 static const sdkrt_jerror errors_project_copy_create[] = {
@@ -2898,6 +3459,9 @@ oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create
     return st;
 }
 
+ASYNC_DONE_(project_copy_create, (a->userdata, out, err))
+const oc__async_op oc__ao_project_copy_create = {&req_project_copy_create, &op_project_copy_create, async_done_project_copy_create, 0, NULL, NULL};
+
 /* ---- v2.projectCopy.remove ---- */
 
 static const sdkrt_jerror errors_project_copy_remove[] = {
@@ -2925,6 +3489,8 @@ oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove
     return st;
 }
 
+const oc__async_op oc__ao_project_copy_remove = {&req_project_copy_remove, &op_project_copy_remove, async_done_session_switch_agent, 0, NULL, NULL};
+
 /* ---- v2.projectCopy.refresh ---- */
 
 static const sdkrt_jerror errors_project_copy_refresh[] = {
@@ -2951,4 +3517,6 @@ oc_status oc_project_copy_refresh(oc_client *client, const oc_project_copy_refre
     sdkrt_request_free(req);
     return st;
 }
+
+const oc__async_op oc__ao_project_copy_refresh = {&req_project_copy_refresh, &op_project_copy_refresh, async_done_session_switch_agent, 0, NULL, NULL};
 

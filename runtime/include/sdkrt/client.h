@@ -2,10 +2,10 @@
  * server-sent-event streams.
  *
  * Thread-safety: a client may be shared by threads once created; calls on it may run
- * concurrently (the libcurl transport keeps one idle connection for keep-alive reuse and opens
- * more for concurrent calls). Requests, responses, streams and errors belong to one thread at a
- * time. Cancel tokens may be triggered from any thread. Free a client after every call and
- * stream on it has finished.
+ * concurrently (the libcurl transport keeps up to max_idle_connections idle connections per
+ * origin for keep-alive reuse and opens more for concurrent calls). Requests, responses, streams
+ * and errors belong to one thread at a time. Cancel tokens may be triggered from any thread. Free a
+ * client after every call and stream on it has finished.
  */
 #ifndef SDKRT_CLIENT_H
 #define SDKRT_CLIENT_H
@@ -36,6 +36,8 @@ typedef enum sdkrt_auth_kind {
 
 #define SDKRT_DEFAULT_MAX_RESPONSE_BYTES ((size_t)64 * 1024 * 1024)
 #define SDKRT_DEFAULT_MAX_EVENT_BYTES    ((size_t)16 * 1024 * 1024)
+/* Idle connections kept per origin by a libcurl transport (sdkrt_client_options). */
+#define SDKRT_DEFAULT_MAX_IDLE_CONNECTIONS ((size_t)8)
 /* The longest request URL sent (libcurl's own input limit): longer is INVALID_ARGUMENT. */
 #define SDKRT_MAX_URL_BYTES 8000000
 /* Timeouts (docs/c-sdk.md "Timeouts and retries: the defaults"). In client options 0 selects the
@@ -153,12 +155,19 @@ typedef struct sdkrt_client_options {
        sdkrt_call_options.cancel does; either token fires. Borrowed: must outlive the client.
        NULL = none. */
     sdkrt_cancel *cancel;
+    /* The loop that runs the client's asynchronous calls and streams (sdkrt/loop.h); borrowed:
+       must outlive the client. NULL = blocking calls only. */
+    struct sdkrt_loop *loop;
+    /* Idle connections the client's own libcurl transport keeps per origin for keep-alive reuse
+       by later calls (from any thread); 0 = SDKRT_DEFAULT_MAX_IDLE_CONNECTIONS. A transport
+       given in `transport` keeps its own setting. */
+    size_t max_idle_connections;
 } sdkrt_client_options;
 
 #define SDKRT_CLIENT_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, 0, SDKRT_AUTH_NONE, NULL, NULL, NULL, NULL, 0, 0, 0, true, NULL, NULL, 0, 0,   \
-            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL, 0, NULL                            \
+            NULL, NULL, 0, SDKRT_RETRY_POLICY_INIT, NULL, NULL, 0, NULL, NULL, 0                   \
     }
 
 typedef struct sdkrt_client sdkrt_client;

@@ -97,6 +97,14 @@ void sdkrt_error_clear(sdkrt_error **err);
  * *dest is NULL, otherwise released (the first error is kept). src NULL is a no-op. */
 void sdkrt_error_propagate(sdkrt_error **dest, sdkrt_error *src);
 
+/* A new copy of err (owned by the caller; sdkrt_error_free): kind, reason, status, message,
+ * content type, body, tag, raw JSON and the DOMAIN payload of the runtime's typed calls and
+ * streams (decoded again from the raw JSON; a payload set by other code through
+ * sdkrt_error_new_domain is not copied: sdkrt_error_payload of the copy is then NULL). What an
+ * asynchronous callback uses to keep the error it borrows. Out of memory gives the static
+ * OUT_OF_MEMORY error (sdkrt_error_free accepts it). NULL gives NULL. */
+sdkrt_error *sdkrt_error_copy(const sdkrt_error *err);
+
 /* Accessors (all borrowed, valid until sdkrt_error_free; err may not be NULL). */
 sdkrt_kind sdkrt_error_kind(const sdkrt_error *err);
 sdkrt_reason sdkrt_error_reason(const sdkrt_error *err);      /* NONE for DOMAIN */

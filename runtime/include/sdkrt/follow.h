@@ -116,6 +116,33 @@ bool sdkrt_follow_last_seq(const sdkrt_follow *f, int64_t *seq);
 /* Release (closes the open stream). NULL is a no-op. */
 void sdkrt_follow_free(sdkrt_follow *f);
 
+/* The request that (re)opens an asynchronous follower's stream after the sequence *after (NULL:
+ * from the start) into *out (new; the follower frees it). Called on the loop thread for the first
+ * open and every reconnect. SDKRT_ERR with *err ends the follower with that error. */
+typedef sdkrt_status (*sdkrt_follow_request_fn)(void *userdata, const int64_t *after,
+                                                sdkrt_request **out, sdkrt_error **err);
+
+/* The asynchronous follower on the client's loop: what sdkrt_follow_next yields, delivered to
+ * handlers on the loop thread. on_item gets each decoded item whose sequence is above the last
+ * one delivered, on_poison (unless opts->strict or it is NULL: then a poison item ends the
+ * follower with MALFORMED_RESPONSE) each poison item (sdkrt_jstream_poison), on_reconnect (may be
+ * NULL) a sdkrt_follow_event of kind RECONNECT before each wait; the wait is a loop timer (the
+ * thread never sleeps) and the reopen asks make_request for the request after the last sequence.
+ * on_end runs once: NULL only with end_when_closed, else the final error (as sdkrt_follow_next
+ * gives it; CANCELLED for the token, sdkrt_async_stream_cancel or the loop freed, in any phase).
+ * op borrowed (static); seq copied (names borrowed, static); opts (NULL: defaults) copied, its
+ * cancel token and call options borrowed for the follower's life; handlers copied; userdata is
+ * passed to make_request and the handlers. *out (may be NULL) is borrowed until on_end returns.
+ * SDKRT_ERR (INVALID_ARGUMENT, OUT_OF_MEMORY) only when it cannot start: then nothing runs. */
+sdkrt_status sdkrt_follow_start(sdkrt_async_stream **out, sdkrt_client *client, const sdkrt_jop *op,
+                                sdkrt_follow_request_fn make_request,
+                                const sdkrt_follow_sequence *seq, const sdkrt_follow_options *opts,
+                                const sdkrt_stream_handlers *handlers, void *userdata,
+                                sdkrt_error **err);
+/* During a callback of an asynchronous follower: the last sequence delivered (the item's own
+ * in on_item and on_poison when it has one); false when none. */
+bool sdkrt_async_follow_last_seq(const sdkrt_async_stream *s, int64_t *seq);
+
 /* The integer at path in an item of type t (storage at value): through objects (absent or null
  * fields give false), boxed and nullable places, union variants, and the raw JSON of unknown
  * variants and `any` places. */

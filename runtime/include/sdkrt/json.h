@@ -34,6 +34,7 @@
 
 #include "sdkrt/client.h"
 #include "sdkrt/error.h"
+#include "sdkrt/loop.h"
 #include "sdkrt/request.h"
 
 #ifdef __cplusplus
@@ -243,6 +244,18 @@ sdkrt_status sdkrt_json_call(sdkrt_client *client, const sdkrt_request *req,
 sdkrt_status sdkrt_json_call_status(sdkrt_client *client, const sdkrt_request *req,
                                     const sdkrt_call_options *call, const sdkrt_jop *op, void **out,
                                     int *status, sdkrt_error **err);
+/* What an asynchronous typed call reports: exactly what sdkrt_json_call_status gives. out is new
+ * (the callback owns it, as sdkrt_json_call's *out; NULL on failure or for NONE), status the
+ * success status (0 otherwise), err borrowed until the callback returns (NULL on success;
+ * sdkrt_error_copy keeps it). */
+typedef void (*sdkrt_json_done_fn)(void *userdata, void *out, int status, const sdkrt_error *err);
+/* sdkrt_json_call_status on the client's loop (sdkrt/loop.h): started at once, finished by done
+ * on the loop thread, exactly once. req and call are copied (call's cancel token stays borrowed
+ * until done runs); op is borrowed until then. SDKRT_ERR only when the call cannot start (no
+ * loop in the client's options, a bad request, out of memory): then done never runs. */
+sdkrt_status sdkrt_json_call_async(sdkrt_client *client, const sdkrt_request *req,
+                                   const sdkrt_call_options *call, const sdkrt_jop *op,
+                                   sdkrt_json_done_fn done, void *userdata, sdkrt_error **err);
 /* The mapping half of sdkrt_json_call, for a response already received (resp borrowed). */
 sdkrt_status sdkrt_json_response(const sdkrt_jop *op, const sdkrt_response *resp, void **out,
                                  sdkrt_error **err);
@@ -284,6 +297,23 @@ sdkrt_stream_result sdkrt_jstream_next_poison(sdkrt_jstream *s, const void **ite
                                               sdkrt_jstream_poison *poison, sdkrt_error **err);
 /* Release (closes the connection). NULL is a no-op. */
 void sdkrt_jstream_close(sdkrt_jstream *s);
+
+/* The asynchronous typed stream on the client's loop (sdkrt_client_options.loop): what
+ * sdkrt_jstream_next yields, delivered to handlers on the loop thread. on_item gets each item
+ * (borrowed for the callback); on_poison, when set, each event that does not decode
+ * (sdkrt_jstream_poison) and the stream goes on, else such an event ends it with
+ * MALFORMED_RESPONSE; on_end runs once: NULL after the last item (the server closed at an event
+ * boundary, or "[DONE]"), else the declared DOMAIN error of a non-2xx status, the StreamFailure
+ * of a failure frame, TRANSPORT (a cut, also in the middle of an event), TIMEOUT (the head
+ * timeout; the idle timeout: no byte for that long, pauses excepted), CANCELLED (the call's or the
+ * client's token, sdkrt_async_stream_cancel, the loop freed). req and call are copied (call's
+ * cancel token stays borrowed), handlers copied, op borrowed (static). *out is borrowed until
+ * on_end returns (then freed by the runtime); may be NULL. SDKRT_ERR only when it cannot start
+ * (no loop, bad request or options, out of memory): then no handler runs. Loop thread only. */
+sdkrt_status sdkrt_jstream_start(sdkrt_async_stream **out, sdkrt_client *client,
+                                 const sdkrt_request *req, const sdkrt_call_options *call,
+                                 const sdkrt_jop *op, const sdkrt_stream_handlers *handlers,
+                                 void *userdata, sdkrt_error **err);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

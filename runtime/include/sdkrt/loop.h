@@ -120,7 +120,15 @@ typedef struct sdkrt_stream_handlers {
  *   sdkrt_json_call_async(client, req, call, op, done, userdata, err), done receiving
  *       (userdata, void *out (new), int status, const sdkrt_error *err) as sdkrt_json_call_status;
  *   sdkrt_jstream_start(&stream, client, req, call, op, &handlers, userdata, err);
- *   sdkrt_follow_start(&stream, client, make_request, seq, opts, &handlers, userdata, err). */
+ *   sdkrt_follow_start(&stream, client, op, make_request, seq, opts, &handlers, userdata, err). */
+
+/* The raw form: each SSE event (sdkrt_stream_event, borrowed for the callback) to on_item, then
+ * on_end once (as sdkrt_stream_next: NULL for a clean end, else the error; a non-2xx status is
+ * UNEXPECTED_STATUS with its body). Arguments and ownership as sdkrt_jstream_start. */
+sdkrt_status sdkrt_stream_start(sdkrt_async_stream **out, sdkrt_client *client,
+                                const sdkrt_request *req, const sdkrt_call_options *call,
+                                const sdkrt_stream_handlers *handlers, void *userdata,
+                                sdkrt_error **err);
 
 /* Stop delivering items until resume (backpressure: the socket is no longer read). */
 void sdkrt_async_stream_pause(sdkrt_async_stream *s);

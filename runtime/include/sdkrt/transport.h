@@ -94,8 +94,10 @@ typedef struct sdkrt_transport {
 void sdkrt_transport_free(sdkrt_transport *t);
 
 /* The libcurl transport as a standalone object (clients create their own when
- * options.transport is NULL, so this is only needed to share one among clients). It keeps one
- * idle connection for reuse (keep-alive); concurrent calls get extra connections. The first one
+ * options.transport is NULL, so this is only needed to share one among clients). It keeps up to
+ * SDKRT_DEFAULT_MAX_IDLE_CONNECTIONS idle connections per origin for reuse (keep-alive);
+ * concurrent calls get extra connections. Out of file descriptors is a TRANSPORT error that
+ * says so. The first one
  * does libcurl's global init (once, thread-safe) when the program did not call
  * sdkrt_global_init. *out is new (sdkrt_transport_free). */
 sdkrt_status sdkrt_curl_transport_new(sdkrt_transport **out, sdkrt_error **err);

@@ -98,6 +98,45 @@ const oc_unauthorized_error *oc_error_unauthorized_error(const oc_error *err);
 /* The UnknownError payload of err (borrowed), or NULL when err is not that error. */
 const oc_unknown_error1 *oc_error_unknown_error(const oc_error *err);
 
+/* Event loops (sdkrt/loop.h). A client whose options name a loop (oc_client_options.loop) also
+ * serves the _async, _start and _follow_start forms of the operations: they return at once and
+ * report on the loop's thread through callbacks. The built-in loop runs with oc_loop_run; the
+ * adapters sdkrt/adapters/uv.h (sdkrt_uv_loop_new) and sdkrt/adapters/event.h
+ * (sdkrt_event_loop_new) put the calls on a libuv or libevent loop instead. Async calls are
+ * started and their callbacks run on the loop's thread only; the same client still serves
+ * blocking calls from any thread, and a cancel token may be triggered from anywhere. */
+oc_status oc_loop_new(oc_loop **out, oc_error **err); /* *out new: oc_loop_free */
+/* Run until nothing is pending or oc_loop_stop (built-in loops only). */
+oc_status oc_loop_run(oc_loop *loop, oc_error **err);
+/* Wait up to timeout_ms (-1: until something happens) and handle what is ready, once. */
+oc_status oc_loop_run_once(oc_loop *loop, long timeout_ms, oc_error **err);
+void oc_loop_stop(oc_loop *loop); /* oc_loop_run returns after the current step */
+/* Every call still pending is cancelled first (its callback runs once with CANCELLED). NULL is a no-op. */
+void oc_loop_free(oc_loop *loop);
+/* A started stream or follower (borrowed from the runtime until its on_end returns): pause stops
+ * reading (backpressure) until resume; cancel ends it (on_end runs once with CANCELLED unless it
+ * already ran). Loop thread only. */
+void oc_async_stream_pause(oc_async_stream *stream);
+void oc_async_stream_resume(oc_async_stream *stream);
+void oc_async_stream_cancel(oc_async_stream *stream);
+/* A new copy of err (oc_error_free; NULL when out of memory), to keep an error a callback borrows. A DOMAIN
+ * error's payload is copied too. */
+oc_error *oc_error_copy(const oc_error *err);
+/* Every async form reads request before it returns (NULL as for the blocking call; a follower copies
+ * the struct, what it points to stays borrowed until on_end) and copies call (its cancel token stays
+ * borrowed until the last callback). It returns OC_ERR with *err only when the call cannot
+ * start (no loop in the client's options, a bad request, out of memory): then no callback runs.
+ * Otherwise its callback runs exactly once (streams: on_end), also after a cancel or oc_loop_free
+ * (CANCELLED). Values a callback receives as new are its own; everything else is borrowed until
+ * it returns (errors too: oc_error_copy keeps one). */
+
+/* Most async forms are macros over these functions and the operation's descriptor (oc__ao_<op>),
+ * as the per-type functions are: the arguments are checked as a function's would be. */
+typedef struct oc__async_op oc__async_op;
+#define OC_AS_DONE_(T, f) ((void (*)(void))(1 ? (f) : (T)0))
+oc_status oc__async_call(const oc__async_op *op, oc_client *client, const void *request,
+    const oc_call_options *call, void (*done)(void), void *userdata, oc_error **err);
+
 /* Check server health
  * Check whether the API server is ready to accept requests.
  * GET /api/health (v2.health.get)
@@ -105,6 +144,11 @@ const oc_unknown_error1 *oc_error_unknown_error(const oc_error *err);
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_health_get(oc_client *client, const oc_call_options *call, oc_health_get_response **out, oc_error **err);
+/* oc_health_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_health_get_done)(void *userdata, oc_health_get_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_health_get;
+#define oc_health_get_async(client, call, done, userdata, err) oc__async_call(&oc__ao_health_get, client, NULL, call, OC_AS_DONE_(oc_health_get_done, done), userdata, err)
 
 /* Parameters of location_get (GET /api/location). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_location_get_request {
@@ -120,6 +164,11 @@ typedef struct oc_location_get_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_location_get(oc_client *client, const oc_location_get_request *request, const oc_call_options *call, oc_location_info **out, oc_error **err);
+/* oc_location_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_location_get_done)(void *userdata, oc_location_info *result, const oc_error *err);
+extern const oc__async_op oc__ao_location_get;
+#define oc_location_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_location_get, client, OC_AS_CONST_(oc_location_get_request, request), call, OC_AS_DONE_(oc_location_get_done, done), userdata, err)
 
 /* Parameters of agent_list (GET /api/agent). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_agent_list_request {
@@ -135,6 +184,11 @@ typedef struct oc_agent_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_agent_list(oc_client *client, const oc_agent_list_request *request, const oc_call_options *call, oc_agent_list_response **out, oc_error **err);
+/* oc_agent_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_agent_list_done)(void *userdata, oc_agent_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_agent_list;
+#define oc_agent_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_agent_list, client, OC_AS_CONST_(oc_agent_list_request, request), call, OC_AS_DONE_(oc_agent_list_done, done), userdata, err)
 
 /* Parameters of session_list (GET /api/session). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_session_list_request {
@@ -206,6 +260,14 @@ oc_status oc_session_list_iter_new(oc_session_list_iter **out, oc_client *client
 /* *item is borrowed until the next call or free. */
 oc_next oc_session_list_iter_next(oc_session_list_iter *it, const oc_session_v2_info **item, oc_error **err);
 void oc_session_list_iter_free(oc_session_list_iter *it); /* NULL is a no-op */
+/* One page of session_list on the client's loop: done gets the page new (the callback owns it: oc_session_list_page_free;
+ * NULL on error) and err borrowed; the page's next cursor continues with oc_session_list_continue_async
+ * (the cursor is read when that returns). */
+typedef void (*oc_session_list_page_done)(void *userdata, oc_session_list_page *page, const oc_error *err);
+oc_status oc_session_list_page_async(oc_client *client, const oc_session_list_request *request, const oc_call_options *call,
+    oc_session_list_page_done done, void *userdata, oc_error **err);
+oc_status oc_session_list_continue_async(oc_client *client, const oc_session_list_cursor *cursor, const oc_call_options *call,
+    oc_session_list_page_done done, void *userdata, oc_error **err);
 
 /* Parameters of session_create (POST /api/session). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_session_create_request {
@@ -220,6 +282,11 @@ typedef struct oc_session_create_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_create(oc_client *client, const oc_session_create_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err);
+/* oc_session_create on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_create_done)(void *userdata, oc_session_v2_info *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_create;
+#define oc_session_create_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_create, client, OC_AS_CONST_(oc_session_create_request, request), call, OC_AS_DONE_(oc_session_create_done, done), userdata, err)
 
 /* List active sessions
  * Retrieve foreground Session drains currently owned by this OpenCode process. Sessions absent from the result are inactive.
@@ -228,6 +295,11 @@ oc_status oc_session_create(oc_client *client, const oc_session_create_request *
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_active(oc_client *client, const oc_call_options *call, oc_session_active_value_map **out, oc_error **err);
+/* oc_session_active on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_active_done)(void *userdata, oc_session_active_value_map *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_active;
+#define oc_session_active_async(client, call, done, userdata, err) oc__async_call(&oc__ao_session_active, client, NULL, call, OC_AS_DONE_(oc_session_active_done, done), userdata, err)
 
 /* Parameters of session_get (GET /api/session/{sessionID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_get_request {
@@ -242,6 +314,11 @@ typedef struct oc_session_get_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_get(oc_client *client, const oc_session_get_request *request, const oc_call_options *call, oc_session_v2_info **out, oc_error **err);
+/* oc_session_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_get_done)(void *userdata, oc_session_v2_info *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_get;
+#define oc_session_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_get, client, OC_AS_CONST_(oc_session_get_request, request), call, OC_AS_DONE_(oc_session_get_done, done), userdata, err)
 
 /* Parameters of session_switch_agent (POST /api/session/{sessionID}/agent). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_switch_agent_request {
@@ -258,6 +335,11 @@ typedef struct oc_session_switch_agent_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_switch_agent(oc_client *client, const oc_session_switch_agent_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_switch_agent on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_switch_agent_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_switch_agent;
+#define oc_session_switch_agent_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_switch_agent, client, OC_AS_CONST_(oc_session_switch_agent_request, request), call, OC_AS_DONE_(oc_session_switch_agent_done, done), userdata, err)
 
 /* Parameters of session_switch_model (POST /api/session/{sessionID}/model). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_switch_model_request {
@@ -274,6 +356,11 @@ typedef struct oc_session_switch_model_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_switch_model(oc_client *client, const oc_session_switch_model_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_switch_model on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_switch_model_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_switch_model;
+#define oc_session_switch_model_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_switch_model, client, OC_AS_CONST_(oc_session_switch_model_request, request), call, OC_AS_DONE_(oc_session_switch_model_done, done), userdata, err)
 
 /* Parameters of session_prompt (POST /api/session/{sessionID}/prompt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_prompt_request {
@@ -290,6 +377,11 @@ typedef struct oc_session_prompt_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; 409 ConflictError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_prompt(oc_client *client, const oc_session_prompt_request *request, const oc_call_options *call, oc_session_input_admitted **out, oc_error **err);
+/* oc_session_prompt on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_prompt_done)(void *userdata, oc_session_input_admitted *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_prompt;
+#define oc_session_prompt_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_prompt, client, OC_AS_CONST_(oc_session_prompt_request, request), call, OC_AS_DONE_(oc_session_prompt_done, done), userdata, err)
 
 /* Parameters of session_compact (POST /api/session/{sessionID}/compact). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_compact_request {
@@ -304,6 +396,11 @@ typedef struct oc_session_compact_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; 503 ServiceUnavailableError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_compact(oc_client *client, const oc_session_compact_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_compact on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_compact_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_compact;
+#define oc_session_compact_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_compact, client, OC_AS_CONST_(oc_session_compact_request, request), call, OC_AS_DONE_(oc_session_compact_done, done), userdata, err)
 
 /* Parameters of session_wait (POST /api/session/{sessionID}/wait). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_wait_request {
@@ -318,6 +415,11 @@ typedef struct oc_session_wait_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; 503 ServiceUnavailableError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_wait(oc_client *client, const oc_session_wait_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_wait on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_wait_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_wait;
+#define oc_session_wait_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_wait, client, OC_AS_CONST_(oc_session_wait_request, request), call, OC_AS_DONE_(oc_session_wait_done, done), userdata, err)
 
 /* Parameters of session_revert_stage (POST /api/session/{sessionID}/revert/stage). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_stage_request {
@@ -334,6 +436,11 @@ typedef struct oc_session_revert_stage_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 MessageNotFoundError; 404 SessionNotFoundError; 500 UnknownError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_revert_stage(oc_client *client, const oc_session_revert_stage_request *request, const oc_call_options *call, oc_revert_state **out, oc_error **err);
+/* oc_session_revert_stage on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_revert_stage_done)(void *userdata, oc_revert_state *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_revert_stage;
+#define oc_session_revert_stage_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_revert_stage, client, OC_AS_CONST_(oc_session_revert_stage_request, request), call, OC_AS_DONE_(oc_session_revert_stage_done, done), userdata, err)
 
 /* Parameters of session_revert_clear (POST /api/session/{sessionID}/revert/clear). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_clear_request {
@@ -347,6 +454,11 @@ typedef struct oc_session_revert_clear_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; 500 UnknownError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_revert_clear(oc_client *client, const oc_session_revert_clear_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_revert_clear on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_revert_clear_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_revert_clear;
+#define oc_session_revert_clear_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_revert_clear, client, OC_AS_CONST_(oc_session_revert_clear_request, request), call, OC_AS_DONE_(oc_session_revert_clear_done, done), userdata, err)
 
 /* Parameters of session_revert_commit (POST /api/session/{sessionID}/revert/commit). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_revert_commit_request {
@@ -360,6 +472,11 @@ typedef struct oc_session_revert_commit_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_revert_commit(oc_client *client, const oc_session_revert_commit_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_revert_commit on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_revert_commit_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_revert_commit;
+#define oc_session_revert_commit_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_revert_commit, client, OC_AS_CONST_(oc_session_revert_commit_request, request), call, OC_AS_DONE_(oc_session_revert_commit_done, done), userdata, err)
 
 /* Parameters of session_context (GET /api/session/{sessionID}/context). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_context_request {
@@ -374,6 +491,11 @@ typedef struct oc_session_context_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; 500 UnknownError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_context(oc_client *client, const oc_session_context_request *request, const oc_call_options *call, oc_session_message_value_list **out, oc_error **err);
+/* oc_session_context on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_context_done)(void *userdata, oc_session_message_value_list *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_context;
+#define oc_session_context_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_context, client, OC_AS_CONST_(oc_session_context_request, request), call, OC_AS_DONE_(oc_session_context_done, done), userdata, err)
 
 /* Parameters of session_history (GET /api/session/{sessionID}/history). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_history_request {
@@ -394,6 +516,11 @@ typedef struct oc_session_history_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_history(oc_client *client, const oc_session_history_request *request, const oc_call_options *call, oc_session_history_value **out, oc_error **err);
+/* oc_session_history on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_history_done)(void *userdata, oc_session_history_value *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_history;
+#define oc_session_history_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_history, client, OC_AS_CONST_(oc_session_history_request, request), call, OC_AS_DONE_(oc_session_history_done, done), userdata, err)
 
 /* Parameters of session_events (GET /api/session/{sessionID}/event). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_events_request {
@@ -479,6 +606,25 @@ oc_next oc_session_events_follow_next(oc_session_events_follower *follower, oc_s
 /* Release the follower and its stream (NULL is a no-op). */
 void oc_session_events_follow_free(oc_session_events_follower *follower);
 
+/* What oc_session_events_start and oc_session_events_follow_start reports on the loop thread; every argument is borrowed until the callback
+ * returns. NULL members are not called; on_poison NULL makes the stream strict (an item that does
+ * not decode ends it with MALFORMED_RESPONSE). on_end runs exactly once (err NULL: a clean end);
+ * the stream handle is gone when it returns. */
+typedef struct oc_session_events_handlers {
+    void (*on_item)(void *userdata, const oc_session_durable_event *item);
+    void (*on_poison)(void *userdata, const oc_stream_poison *poison);
+    void (*on_reconnect)(void *userdata, const oc_follow_event *event); /* followers */
+    void (*on_end)(void *userdata, const oc_error *err);
+} oc_session_events_handlers;
+/* The stream of oc_session_events_open on the client's loop: handlers is copied; *out (may be NULL) is the
+ * handle for pause, resume and cancel until on_end. */
+oc_status oc_session_events_start(oc_async_stream **out, oc_client *client, const oc_session_events_request *request, const oc_call_options *call,
+    const oc_session_events_handlers *handlers, void *userdata, oc_error **err);
+/* The follower of oc_session_events_follow_new on the client's loop (request copied as a struct, what it
+ * points to borrowed until on_end); backoff waits on loop timers, each reopen is an on_reconnect. */
+oc_status oc_session_events_follow_start(oc_async_stream **out, oc_client *client, const oc_session_events_request *request,
+    const oc_follow_options *options, const oc_session_events_handlers *handlers, void *userdata, oc_error **err);
+
 /* Parameters of session_interrupt (POST /api/session/{sessionID}/interrupt). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_interrupt_request {
     /* path parameter "sessionID", required. */
@@ -492,6 +638,11 @@ typedef struct oc_session_interrupt_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_interrupt(oc_client *client, const oc_session_interrupt_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_interrupt on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_interrupt_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_interrupt;
+#define oc_session_interrupt_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_interrupt, client, OC_AS_CONST_(oc_session_interrupt_request, request), call, OC_AS_DONE_(oc_session_interrupt_done, done), userdata, err)
 
 /* Parameters of session_message (GET /api/session/{sessionID}/message/{messageID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_message_request {
@@ -508,6 +659,11 @@ typedef struct oc_session_message_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 MessageNotFoundError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_message(oc_client *client, const oc_session_message_request *request, const oc_call_options *call, oc_session_message_value **out, oc_error **err);
+/* oc_session_message on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_message_done)(void *userdata, oc_session_message_value *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_message;
+#define oc_session_message_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_message, client, OC_AS_CONST_(oc_session_message_request, request), call, OC_AS_DONE_(oc_session_message_done, done), userdata, err)
 
 /* Parameters of session_messages (GET /api/session/{sessionID}/message). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_messages_request {
@@ -566,6 +722,14 @@ oc_status oc_session_messages_iter_new(oc_session_messages_iter **out, oc_client
 /* *item is borrowed until the next call or free. */
 oc_next oc_session_messages_iter_next(oc_session_messages_iter *it, const oc_session_message_value **item, oc_error **err);
 void oc_session_messages_iter_free(oc_session_messages_iter *it); /* NULL is a no-op */
+/* One page of session_messages on the client's loop: done gets the page new (the callback owns it: oc_session_messages_page_free;
+ * NULL on error) and err borrowed; the page's next cursor continues with oc_session_messages_continue_async
+ * (the cursor is read when that returns). */
+typedef void (*oc_session_messages_page_done)(void *userdata, oc_session_messages_page *page, const oc_error *err);
+oc_status oc_session_messages_page_async(oc_client *client, const oc_session_messages_request *request, const oc_call_options *call,
+    oc_session_messages_page_done done, void *userdata, oc_error **err);
+oc_status oc_session_messages_continue_async(oc_client *client, const oc_session_messages_cursor *cursor, const oc_call_options *call,
+    oc_session_messages_page_done done, void *userdata, oc_error **err);
 
 /* Parameters of model_list (GET /api/model). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_model_list_request {
@@ -581,6 +745,11 @@ typedef struct oc_model_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 503 ServiceUnavailableError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_model_list(oc_client *client, const oc_model_list_request *request, const oc_call_options *call, oc_model_list_response **out, oc_error **err);
+/* oc_model_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_model_list_done)(void *userdata, oc_model_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_model_list;
+#define oc_model_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_model_list, client, OC_AS_CONST_(oc_model_list_request, request), call, OC_AS_DONE_(oc_model_list_done, done), userdata, err)
 
 /* Parameters of provider_list (GET /api/provider). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_provider_list_request {
@@ -596,6 +765,11 @@ typedef struct oc_provider_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 503 ServiceUnavailableError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_provider_list(oc_client *client, const oc_provider_list_request *request, const oc_call_options *call, oc_provider_list_response **out, oc_error **err);
+/* oc_provider_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_provider_list_done)(void *userdata, oc_provider_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_provider_list;
+#define oc_provider_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_provider_list, client, OC_AS_CONST_(oc_provider_list_request, request), call, OC_AS_DONE_(oc_provider_list_done, done), userdata, err)
 
 /* Parameters of provider_get (GET /api/provider/{providerID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_provider_get_request {
@@ -613,6 +787,11 @@ typedef struct oc_provider_get_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 ProviderNotFoundError; 503 ServiceUnavailableError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_provider_get(oc_client *client, const oc_provider_get_request *request, const oc_call_options *call, oc_provider_get_response **out, oc_error **err);
+/* oc_provider_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_provider_get_done)(void *userdata, oc_provider_get_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_provider_get;
+#define oc_provider_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_provider_get, client, OC_AS_CONST_(oc_provider_get_request, request), call, OC_AS_DONE_(oc_provider_get_done, done), userdata, err)
 
 /* Parameters of integration_list (GET /api/integration). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_integration_list_request {
@@ -628,6 +807,11 @@ typedef struct oc_integration_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_list(oc_client *client, const oc_integration_list_request *request, const oc_call_options *call, oc_integration_list_response **out, oc_error **err);
+/* oc_integration_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_integration_list_done)(void *userdata, oc_integration_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_integration_list;
+#define oc_integration_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_list, client, OC_AS_CONST_(oc_integration_list_request, request), call, OC_AS_DONE_(oc_integration_list_done, done), userdata, err)
 
 /* Parameters of integration_get (GET /api/integration/{integrationID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_get_request {
@@ -645,6 +829,11 @@ typedef struct oc_integration_get_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_get(oc_client *client, const oc_integration_get_request *request, const oc_call_options *call, oc_integration_get_response **out, oc_error **err);
+/* oc_integration_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_integration_get_done)(void *userdata, oc_integration_get_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_integration_get;
+#define oc_integration_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_get, client, OC_AS_CONST_(oc_integration_get_request, request), call, OC_AS_DONE_(oc_integration_get_done, done), userdata, err)
 
 /* Parameters of integration_connect_key (POST /api/integration/{integrationID}/connect/key). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_connect_key_request {
@@ -664,6 +853,11 @@ typedef struct oc_integration_connect_key_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_connect_key(oc_client *client, const oc_integration_connect_key_request *request, const oc_call_options *call, oc_error **err);
+/* oc_integration_connect_key on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_integration_connect_key_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_integration_connect_key;
+#define oc_integration_connect_key_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_connect_key, client, OC_AS_CONST_(oc_integration_connect_key_request, request), call, OC_AS_DONE_(oc_integration_connect_key_done, done), userdata, err)
 
 /* Parameters of integration_connect_oauth (POST /api/integration/{integrationID}/connect/oauth). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_connect_oauth_request {
@@ -683,6 +877,11 @@ typedef struct oc_integration_connect_oauth_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_connect_oauth(oc_client *client, const oc_integration_connect_oauth_request *request, const oc_call_options *call, oc_integration_connect_oauth_response **out, oc_error **err);
+/* oc_integration_connect_oauth on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_integration_connect_oauth_done)(void *userdata, oc_integration_connect_oauth_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_integration_connect_oauth;
+#define oc_integration_connect_oauth_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_connect_oauth, client, OC_AS_CONST_(oc_integration_connect_oauth_request, request), call, OC_AS_DONE_(oc_integration_connect_oauth_done, done), userdata, err)
 
 /* Parameters of integration_attempt_status (GET /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_status_request {
@@ -700,6 +899,11 @@ typedef struct oc_integration_attempt_status_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_attempt_status(oc_client *client, const oc_integration_attempt_status_request *request, const oc_call_options *call, oc_integration_attempt_status_response **out, oc_error **err);
+/* oc_integration_attempt_status on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_integration_attempt_status_done)(void *userdata, oc_integration_attempt_status_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_integration_attempt_status;
+#define oc_integration_attempt_status_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_attempt_status, client, OC_AS_CONST_(oc_integration_attempt_status_request, request), call, OC_AS_DONE_(oc_integration_attempt_status_done, done), userdata, err)
 
 /* Parameters of integration_attempt_cancel (DELETE /api/integration/attempt/{attemptID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_cancel_request {
@@ -717,6 +921,11 @@ typedef struct oc_integration_attempt_cancel_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_attempt_cancel(oc_client *client, const oc_integration_attempt_cancel_request *request, const oc_call_options *call, oc_error **err);
+/* oc_integration_attempt_cancel on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_integration_attempt_cancel_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_integration_attempt_cancel;
+#define oc_integration_attempt_cancel_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_attempt_cancel, client, OC_AS_CONST_(oc_integration_attempt_cancel_request, request), call, OC_AS_DONE_(oc_integration_attempt_cancel_done, done), userdata, err)
 
 /* Parameters of integration_attempt_complete (POST /api/integration/attempt/{attemptID}/complete). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_integration_attempt_complete_request {
@@ -736,6 +945,11 @@ typedef struct oc_integration_attempt_complete_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_integration_attempt_complete(oc_client *client, const oc_integration_attempt_complete_request *request, const oc_call_options *call, oc_error **err);
+/* oc_integration_attempt_complete on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_integration_attempt_complete_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_integration_attempt_complete;
+#define oc_integration_attempt_complete_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_integration_attempt_complete, client, OC_AS_CONST_(oc_integration_attempt_complete_request, request), call, OC_AS_DONE_(oc_integration_attempt_complete_done, done), userdata, err)
 
 /* Parameters of credential_update (PATCH /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_credential_update_request {
@@ -755,6 +969,11 @@ typedef struct oc_credential_update_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_credential_update(oc_client *client, const oc_credential_update_request *request, const oc_call_options *call, oc_error **err);
+/* oc_credential_update on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_credential_update_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_credential_update;
+#define oc_credential_update_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_credential_update, client, OC_AS_CONST_(oc_credential_update_request, request), call, OC_AS_DONE_(oc_credential_update_done, done), userdata, err)
 
 /* Parameters of credential_remove (DELETE /api/credential/{credentialID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_credential_remove_request {
@@ -772,6 +991,11 @@ typedef struct oc_credential_remove_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_credential_remove(oc_client *client, const oc_credential_remove_request *request, const oc_call_options *call, oc_error **err);
+/* oc_credential_remove on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_credential_remove_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_credential_remove;
+#define oc_credential_remove_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_credential_remove, client, OC_AS_CONST_(oc_credential_remove_request, request), call, OC_AS_DONE_(oc_credential_remove_done, done), userdata, err)
 
 /* Parameters of permission_request_list (GET /api/permission/request). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_permission_request_list_request {
@@ -787,6 +1011,11 @@ typedef struct oc_permission_request_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_permission_request_list(oc_client *client, const oc_permission_request_list_request *request, const oc_call_options *call, oc_permission_request_list_response **out, oc_error **err);
+/* oc_permission_request_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_permission_request_list_done)(void *userdata, oc_permission_request_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_permission_request_list;
+#define oc_permission_request_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_permission_request_list, client, OC_AS_CONST_(oc_permission_request_list_request, request), call, OC_AS_DONE_(oc_permission_request_list_done, done), userdata, err)
 
 /* Parameters of permission_saved_list (GET /api/permission/saved). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_permission_saved_list_request {
@@ -802,6 +1031,11 @@ typedef struct oc_permission_saved_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_permission_saved_list(oc_client *client, const oc_permission_saved_list_request *request, const oc_call_options *call, oc_permission_saved_info_list **out, oc_error **err);
+/* oc_permission_saved_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_permission_saved_list_done)(void *userdata, oc_permission_saved_info_list *result, const oc_error *err);
+extern const oc__async_op oc__ao_permission_saved_list;
+#define oc_permission_saved_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_permission_saved_list, client, OC_AS_CONST_(oc_permission_saved_list_request, request), call, OC_AS_DONE_(oc_permission_saved_list_done, done), userdata, err)
 
 /* Parameters of permission_saved_remove (DELETE /api/permission/saved/{id}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_permission_saved_remove_request {
@@ -816,6 +1050,11 @@ typedef struct oc_permission_saved_remove_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_permission_saved_remove(oc_client *client, const oc_permission_saved_remove_request *request, const oc_call_options *call, oc_error **err);
+/* oc_permission_saved_remove on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_permission_saved_remove_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_permission_saved_remove;
+#define oc_permission_saved_remove_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_permission_saved_remove, client, OC_AS_CONST_(oc_permission_saved_remove_request, request), call, OC_AS_DONE_(oc_permission_saved_remove_done, done), userdata, err)
 
 /* Parameters of session_permission_create (POST /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_create_request {
@@ -832,6 +1071,11 @@ typedef struct oc_session_permission_create_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_permission_create(oc_client *client, const oc_session_permission_create_request *request, const oc_call_options *call, oc_session_permission_create_response_data **out, oc_error **err);
+/* oc_session_permission_create on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_permission_create_done)(void *userdata, oc_session_permission_create_response_data *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_permission_create;
+#define oc_session_permission_create_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_permission_create, client, OC_AS_CONST_(oc_session_permission_create_request, request), call, OC_AS_DONE_(oc_session_permission_create_done, done), userdata, err)
 
 /* Parameters of session_permission_list (GET /api/session/{sessionID}/permission). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_list_request {
@@ -846,6 +1090,11 @@ typedef struct oc_session_permission_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_permission_list(oc_client *client, const oc_session_permission_list_request *request, const oc_call_options *call, oc_permission_v2_request_list **out, oc_error **err);
+/* oc_session_permission_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_permission_list_done)(void *userdata, oc_permission_v2_request_list *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_permission_list;
+#define oc_session_permission_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_permission_list, client, OC_AS_CONST_(oc_session_permission_list_request, request), call, OC_AS_DONE_(oc_session_permission_list_done, done), userdata, err)
 
 /* Parameters of session_permission_get (GET /api/session/{sessionID}/permission/{requestID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_get_request {
@@ -862,6 +1111,11 @@ typedef struct oc_session_permission_get_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 PermissionNotFoundError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_permission_get(oc_client *client, const oc_session_permission_get_request *request, const oc_call_options *call, oc_permission_v2_request **out, oc_error **err);
+/* oc_session_permission_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_permission_get_done)(void *userdata, oc_permission_v2_request *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_permission_get;
+#define oc_session_permission_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_permission_get, client, OC_AS_CONST_(oc_session_permission_get_request, request), call, OC_AS_DONE_(oc_session_permission_get_done, done), userdata, err)
 
 /* Parameters of session_permission_reply (POST /api/session/{sessionID}/permission/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_permission_reply_request {
@@ -880,6 +1134,11 @@ typedef struct oc_session_permission_reply_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 PermissionNotFoundError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_permission_reply(oc_client *client, const oc_session_permission_reply_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_permission_reply on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_permission_reply_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_permission_reply;
+#define oc_session_permission_reply_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_permission_reply, client, OC_AS_CONST_(oc_session_permission_reply_request, request), call, OC_AS_DONE_(oc_session_permission_reply_done, done), userdata, err)
 
 /* Parameters of fs_read (GET /api/fs/read/ *). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_fs_read_request {
@@ -895,6 +1154,11 @@ typedef struct oc_fs_read_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_fs_read(oc_client *client, const oc_fs_read_request *request, const oc_call_options *call, oc_bytes **out, oc_error **err);
+/* oc_fs_read on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_fs_read_done)(void *userdata, oc_bytes *result, const oc_error *err);
+extern const oc__async_op oc__ao_fs_read;
+#define oc_fs_read_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_fs_read, client, OC_AS_CONST_(oc_fs_read_request, request), call, OC_AS_DONE_(oc_fs_read_done, done), userdata, err)
 
 /* Parameters of fs_list (GET /api/fs/list). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_fs_list_request {
@@ -913,6 +1177,11 @@ typedef struct oc_fs_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_fs_list(oc_client *client, const oc_fs_list_request *request, const oc_call_options *call, oc_fs_list_response **out, oc_error **err);
+/* oc_fs_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_fs_list_done)(void *userdata, oc_fs_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_fs_list;
+#define oc_fs_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_fs_list, client, OC_AS_CONST_(oc_fs_list_request, request), call, OC_AS_DONE_(oc_fs_list_done, done), userdata, err)
 
 /* Parameters of fs_find (GET /api/fs/find). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_fs_find_request {
@@ -936,6 +1205,11 @@ typedef struct oc_fs_find_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_fs_find(oc_client *client, const oc_fs_find_request *request, const oc_call_options *call, oc_fs_find_response **out, oc_error **err);
+/* oc_fs_find on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_fs_find_done)(void *userdata, oc_fs_find_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_fs_find;
+#define oc_fs_find_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_fs_find, client, OC_AS_CONST_(oc_fs_find_request, request), call, OC_AS_DONE_(oc_fs_find_done, done), userdata, err)
 
 /* Parameters of command_list (GET /api/command). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_command_list_request {
@@ -951,6 +1225,11 @@ typedef struct oc_command_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_command_list(oc_client *client, const oc_command_list_request *request, const oc_call_options *call, oc_command_list_response **out, oc_error **err);
+/* oc_command_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_command_list_done)(void *userdata, oc_command_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_command_list;
+#define oc_command_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_command_list, client, OC_AS_CONST_(oc_command_list_request, request), call, OC_AS_DONE_(oc_command_list_done, done), userdata, err)
 
 /* Parameters of skill_list (GET /api/skill). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_skill_list_request {
@@ -966,6 +1245,11 @@ typedef struct oc_skill_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_skill_list(oc_client *client, const oc_skill_list_request *request, const oc_call_options *call, oc_skill_list_response **out, oc_error **err);
+/* oc_skill_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_skill_list_done)(void *userdata, oc_skill_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_skill_list;
+#define oc_skill_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_skill_list, client, OC_AS_CONST_(oc_skill_list_request, request), call, OC_AS_DONE_(oc_skill_list_done, done), userdata, err)
 
 /* A cold event stream of event_subscribe: see oc_event_subscribe_open. */
 typedef struct oc_event_subscribe_stream oc_event_subscribe_stream;
@@ -1001,6 +1285,20 @@ typedef struct oc_event_subscribe_stream_event {
 oc_next oc_event_subscribe_next_event(oc_event_subscribe_stream *stream, oc_event_subscribe_stream_event *event, oc_error **err);
 /* Close the stream and its connection at any point (NULL is a no-op). */
 void oc_event_subscribe_close(oc_event_subscribe_stream *stream);
+/* What oc_event_subscribe_start reports on the loop thread; every argument is borrowed until the callback
+ * returns. NULL members are not called; on_poison NULL makes the stream strict (an item that does
+ * not decode ends it with MALFORMED_RESPONSE). on_end runs exactly once (err NULL: a clean end);
+ * the stream handle is gone when it returns. */
+typedef struct oc_event_subscribe_handlers {
+    void (*on_item)(void *userdata, const oc_v2_event *item);
+    void (*on_poison)(void *userdata, const oc_stream_poison *poison);
+    void (*on_reconnect)(void *userdata, const oc_follow_event *event); /* followers */
+    void (*on_end)(void *userdata, const oc_error *err);
+} oc_event_subscribe_handlers;
+/* The stream of oc_event_subscribe_open on the client's loop: handlers is copied; *out (may be NULL) is the
+ * handle for pause, resume and cancel until on_end. */
+oc_status oc_event_subscribe_start(oc_async_stream **out, oc_client *client, const oc_call_options *call,
+    const oc_event_subscribe_handlers *handlers, void *userdata, oc_error **err);
 
 /* Parameters of pty_list (GET /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_pty_list_request {
@@ -1016,6 +1314,11 @@ typedef struct oc_pty_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_list(oc_client *client, const oc_pty_list_request *request, const oc_call_options *call, oc_pty_list_response **out, oc_error **err);
+/* oc_pty_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_pty_list_done)(void *userdata, oc_pty_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_pty_list;
+#define oc_pty_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_list, client, OC_AS_CONST_(oc_pty_list_request, request), call, OC_AS_DONE_(oc_pty_list_done, done), userdata, err)
 
 /* Parameters of pty_create (POST /api/pty). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_pty_create_request {
@@ -1033,6 +1336,11 @@ typedef struct oc_pty_create_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_create(oc_client *client, const oc_pty_create_request *request, const oc_call_options *call, oc_pty_create_response **out, oc_error **err);
+/* oc_pty_create on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_pty_create_done)(void *userdata, oc_pty_create_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_pty_create;
+#define oc_pty_create_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_create, client, OC_AS_CONST_(oc_pty_create_request, request), call, OC_AS_DONE_(oc_pty_create_done, done), userdata, err)
 
 /* Parameters of pty_get (GET /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_get_request {
@@ -1050,6 +1358,11 @@ typedef struct oc_pty_get_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 PtyNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_get(oc_client *client, const oc_pty_get_request *request, const oc_call_options *call, oc_pty_get_response **out, oc_error **err);
+/* oc_pty_get on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_pty_get_done)(void *userdata, oc_pty_get_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_pty_get;
+#define oc_pty_get_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_get, client, OC_AS_CONST_(oc_pty_get_request, request), call, OC_AS_DONE_(oc_pty_get_done, done), userdata, err)
 
 /* Parameters of pty_update (PUT /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_update_request {
@@ -1069,6 +1382,11 @@ typedef struct oc_pty_update_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 PtyNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_update(oc_client *client, const oc_pty_update_request *request, const oc_call_options *call, oc_pty_update_response **out, oc_error **err);
+/* oc_pty_update on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_pty_update_done)(void *userdata, oc_pty_update_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_pty_update;
+#define oc_pty_update_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_update, client, OC_AS_CONST_(oc_pty_update_request, request), call, OC_AS_DONE_(oc_pty_update_done, done), userdata, err)
 
 /* Parameters of pty_remove (DELETE /api/pty/{ptyID}). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_remove_request {
@@ -1086,6 +1404,11 @@ typedef struct oc_pty_remove_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 PtyNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_remove(oc_client *client, const oc_pty_remove_request *request, const oc_call_options *call, oc_error **err);
+/* oc_pty_remove on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_pty_remove_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_pty_remove;
+#define oc_pty_remove_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_remove, client, OC_AS_CONST_(oc_pty_remove_request, request), call, OC_AS_DONE_(oc_pty_remove_done, done), userdata, err)
 
 /* Parameters of pty_connect_token (POST /api/pty/{ptyID}/connect-token). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_connect_token_request {
@@ -1103,6 +1426,11 @@ typedef struct oc_pty_connect_token_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 403 ForbiddenError; 404 PtyNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_connect_token(oc_client *client, const oc_pty_connect_token_request *request, const oc_call_options *call, oc_pty_connect_token_response **out, oc_error **err);
+/* oc_pty_connect_token on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_pty_connect_token_done)(void *userdata, oc_pty_connect_token_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_pty_connect_token;
+#define oc_pty_connect_token_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_connect_token, client, OC_AS_CONST_(oc_pty_connect_token_request, request), call, OC_AS_DONE_(oc_pty_connect_token_done, done), userdata, err)
 
 /* Parameters of pty_connect (GET /api/pty/{ptyID}/connect). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_pty_connect_request {
@@ -1129,6 +1457,11 @@ typedef struct oc_pty_connect_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 403 ForbiddenError; 404 PtyNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_pty_connect(oc_client *client, const oc_pty_connect_request *request, const oc_call_options *call, bool *out, oc_error **err);
+/* oc_pty_connect on the client's loop: done gets the result (0 on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_pty_connect_done)(void *userdata, bool result, const oc_error *err);
+extern const oc__async_op oc__ao_pty_connect;
+#define oc_pty_connect_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_pty_connect, client, OC_AS_CONST_(oc_pty_connect_request, request), call, OC_AS_DONE_(oc_pty_connect_done, done), userdata, err)
 
 /* Parameters of question_request_list (GET /api/question/request). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_question_request_list_request {
@@ -1144,6 +1477,11 @@ typedef struct oc_question_request_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_question_request_list(oc_client *client, const oc_question_request_list_request *request, const oc_call_options *call, oc_question_request_list_response **out, oc_error **err);
+/* oc_question_request_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_question_request_list_done)(void *userdata, oc_question_request_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_question_request_list;
+#define oc_question_request_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_question_request_list, client, OC_AS_CONST_(oc_question_request_list_request, request), call, OC_AS_DONE_(oc_question_request_list_done, done), userdata, err)
 
 /* Parameters of session_question_list (GET /api/session/{sessionID}/question). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_list_request {
@@ -1158,6 +1496,11 @@ typedef struct oc_session_question_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_question_list(oc_client *client, const oc_session_question_list_request *request, const oc_call_options *call, oc_question_v2_request_list **out, oc_error **err);
+/* oc_session_question_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_question_list_done)(void *userdata, oc_question_v2_request_list *result, const oc_error *err);
+extern const oc__async_op oc__ao_session_question_list;
+#define oc_session_question_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_question_list, client, OC_AS_CONST_(oc_session_question_list_request, request), call, OC_AS_DONE_(oc_session_question_list_done, done), userdata, err)
 
 /* Parameters of session_question_reply (POST /api/session/{sessionID}/question/{requestID}/reply). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_reply_request {
@@ -1176,6 +1519,11 @@ typedef struct oc_session_question_reply_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 QuestionNotFoundError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_question_reply(oc_client *client, const oc_session_question_reply_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_question_reply on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_question_reply_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_question_reply;
+#define oc_session_question_reply_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_question_reply, client, OC_AS_CONST_(oc_session_question_reply_request, request), call, OC_AS_DONE_(oc_session_question_reply_done, done), userdata, err)
 
 /* Parameters of session_question_reject (POST /api/session/{sessionID}/question/{requestID}/reject). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_session_question_reject_request {
@@ -1192,6 +1540,11 @@ typedef struct oc_session_question_reject_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; 404 QuestionNotFoundError; 404 SessionNotFoundError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_session_question_reject(oc_client *client, const oc_session_question_reject_request *request, const oc_call_options *call, oc_error **err);
+/* oc_session_question_reject on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_session_question_reject_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_session_question_reject;
+#define oc_session_question_reject_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_session_question_reject, client, OC_AS_CONST_(oc_session_question_reject_request, request), call, OC_AS_DONE_(oc_session_question_reject_done, done), userdata, err)
 
 /* Parameters of reference_list (GET /api/reference). Borrowed by the call; has_x marks an optional parameter as set. Nothing in it is required: the call accepts a NULL request. */
 typedef struct oc_reference_list_request {
@@ -1207,6 +1560,11 @@ typedef struct oc_reference_list_request {
 /* Declared errors: 400 InvalidRequestError; 401 UnauthorizedError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_reference_list(oc_client *client, const oc_reference_list_request *request, const oc_call_options *call, oc_reference_list_response **out, oc_error **err);
+/* oc_reference_list on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_reference_list_done)(void *userdata, oc_reference_list_response *result, const oc_error *err);
+extern const oc__async_op oc__ao_reference_list;
+#define oc_reference_list_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_reference_list, client, OC_AS_CONST_(oc_reference_list_request, request), call, OC_AS_DONE_(oc_reference_list_done, done), userdata, err)
 
 /* Parameters of project_copy_create (POST /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_create_request {
@@ -1226,6 +1584,11 @@ typedef struct oc_project_copy_create_request {
 /* Declared errors: 400 InvalidRequestError; 400 ProjectCopyError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; on success *out is new and owned by the caller; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_project_copy_create(oc_client *client, const oc_project_copy_create_request *request, const oc_call_options *call, oc_project_copy_copy **out, oc_error **err);
+/* oc_project_copy_create on the client's loop: done gets result new (the callback owns it; NULL on error), err
+ * (borrowed; NULL on success). */
+typedef void (*oc_project_copy_create_done)(void *userdata, oc_project_copy_copy *result, const oc_error *err);
+extern const oc__async_op oc__ao_project_copy_create;
+#define oc_project_copy_create_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_project_copy_create, client, OC_AS_CONST_(oc_project_copy_create_request, request), call, OC_AS_DONE_(oc_project_copy_create_done, done), userdata, err)
 
 /* Parameters of project_copy_remove (DELETE /experimental/project/{projectID}/copy). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_remove_request {
@@ -1245,6 +1608,11 @@ typedef struct oc_project_copy_remove_request {
 /* Declared errors: 400 InvalidRequestError; 400 ProjectCopyError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_project_copy_remove(oc_client *client, const oc_project_copy_remove_request *request, const oc_call_options *call, oc_error **err);
+/* oc_project_copy_remove on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_project_copy_remove_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_project_copy_remove;
+#define oc_project_copy_remove_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_project_copy_remove, client, OC_AS_CONST_(oc_project_copy_remove_request, request), call, OC_AS_DONE_(oc_project_copy_remove_done, done), userdata, err)
 
 /* Parameters of project_copy_refresh (POST /experimental/project/{projectID}/copy/refresh). Borrowed by the call; has_x marks an optional parameter as set. */
 typedef struct oc_project_copy_refresh_request {
@@ -1261,6 +1629,11 @@ typedef struct oc_project_copy_refresh_request {
 /* Declared errors: 400 InvalidRequestError; 400 ProjectCopyError; anything else is a CLIENT error.
  * client, request and call (NULL for defaults) are borrowed; nothing is returned on success; on OC_ERR *err is new (oc_error_free). */
 oc_status oc_project_copy_refresh(oc_client *client, const oc_project_copy_refresh_request *request, const oc_call_options *call, oc_error **err);
+/* oc_project_copy_refresh on the client's loop: done gets err
+ * (borrowed; NULL on success). */
+typedef void (*oc_project_copy_refresh_done)(void *userdata, const oc_error *err);
+extern const oc__async_op oc__ao_project_copy_refresh;
+#define oc_project_copy_refresh_async(client, request, call, done, userdata, err) oc__async_call(&oc__ao_project_copy_refresh, client, OC_AS_CONST_(oc_project_copy_refresh_request, request), call, OC_AS_DONE_(oc_project_copy_refresh_done, done), userdata, err)
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include "sdkrt/sdkrt.h"
 #include "sdkrt/follow.h"
 #include "sdkrt/json.h"
+#include "sdkrt/loop.h"
 #include "sdkrt/wire.h"
 
 #if SDKRT_VERSION_MAJOR != 0 || SDKRT_VERSION_MINOR < 3
@@ -98,6 +99,13 @@ typedef sdkrt_follow_kind oc_follow_kind;
 #define OC_FOLLOW_ITEM SDKRT_FOLLOW_ITEM /* a decoded item */
 #define OC_FOLLOW_POISON SDKRT_FOLLOW_POISON /* an item that did not decode */
 #define OC_FOLLOW_RECONNECT SDKRT_FOLLOW_RECONNECT /* the stream was lost and is reopened */
+
+/* Event loops and what async streams report (ops.h: oc_loop_new, the <op>_async, <op>_start
+ * and <op>_follow_start forms). */
+typedef sdkrt_loop oc_loop; /* oc_client_options.loop; oc_loop_new / oc_loop_free */
+typedef sdkrt_async_stream oc_async_stream; /* a started stream or follower */
+typedef sdkrt_jstream_poison oc_stream_poison; /* an item that did not decode (on_poison) */
+typedef sdkrt_follow_event oc_follow_event; /* a lost stream reopening (on_reconnect) */
 
 /* What a stream's <op>_next_event yields (<op>_stream_event.kind). */
 typedef enum oc_stream_kind {
