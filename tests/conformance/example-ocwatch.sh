@@ -34,7 +34,9 @@ a=$("$octail" "$url" new) && b=$("$octail" "$url" new) || fail "new"
 [[ $a == ses* && $b == ses* ]] || fail "new printed '$a' '$b'"
 say "$a" zero # before ocwatch starts: its follower delivers it from the start
 
-"$ocwatch" "$url" --page-size 1 >"$log" 2>&1 &
+# One session per page: the list continues page by page. A stream silent for 5 s reconnects: a
+# connection the restarting server accepts before it serves is given up soon.
+"$ocwatch" "$url" --page-size 1 --timeout 5000 >"$log" 2>&1 &
 bg=$!
 wait_for "^$a watch from list$"
 wait_for "^$b watch from list$"
