@@ -110,7 +110,7 @@ static void on_page(void *ud, oc_session_list_page *page, const oc_error *err)
     }
     for (size_t i = 0; i < page->count; i++)
         follow(w, page->items[i].id.value, "list");
-    if (page->next &&
+    if (page->next && page->count > 0 && /* OpenCode: an empty page is the end */
         oc_session_list_continue_async(w->client, page->next, NULL, on_page, w, &e) != OC_OK)
         report("list", &e);
     oc_session_list_page_free(page);
