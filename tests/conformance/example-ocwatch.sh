@@ -13,7 +13,7 @@ port=$("$server" port) || { echo "FAIL: no free port found" >&2; exit 1; }
 password="ocwatch-$RANDOM$RANDOM"
 started=$("$server" start "$port" "$password") || { echo "FAIL: the opencode server did not start" >&2; exit 1; }
 read -r pid dir <<<"$started"
-bg= log=$(mktemp)
+bg='' log=$(mktemp)
 trap '[[ -n $bg ]] && kill "$bg" 2>/dev/null; "$server" stop "$pid" "$dir"; rm -f "$log"' EXIT
 url="http://127.0.0.1:$port"
 export OC_PASSWORD=$password
@@ -30,7 +30,8 @@ wait_for() {
   fail "no line /$1/ in ocwatch's output above"
 }
 
-a=$("$octail" "$url" new) && b=$("$octail" "$url" new) || fail "new"
+a=$("$octail" "$url" new) || fail "new"
+b=$("$octail" "$url" new) || fail "new"
 [[ $a == ses* && $b == ses* ]] || fail "new printed '$a' '$b'"
 say "$a" zero # before ocwatch starts: its follower delivers it from the start
 
