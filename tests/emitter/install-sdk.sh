@@ -176,7 +176,7 @@ check_run cmake_installed env -u LD_LIBRARY_PATH "$tmp/app/inst/bin/app_shared"
 
 # The examples the checked-in SDK carries (generate --examples), installed with it by default
 # (share/doc/oc/examples) and built from there.
-for ex in opencode_tour opencode_tail octail; do
+for ex in opencode_tour opencode_tail octail ocwatch; do
   installed=$sdk/share/doc/oc/examples/$ex.c
   cmp -s "$installed" "$src/examples/$ex.c" || fail "examples/$ex.c is not installed as $installed"
   # shellcheck disable=SC2046
