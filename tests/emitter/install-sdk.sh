@@ -176,11 +176,13 @@ check_run cmake_installed env -u LD_LIBRARY_PATH "$tmp/app/inst/bin/app_shared"
 
 # The examples the checked-in SDK carries (generate --examples), installed with it by default
 # (share/doc/oc/examples) and built from there.
-for ex in opencode_tour opencode_tail octail; do
+for ex in opencode_tour opencode_tail octail ocwatch; do
   installed=$sdk/share/doc/oc/examples/$ex.c
   cmp -s "$installed" "$src/examples/$ex.c" || fail "examples/$ex.c is not installed as $installed"
-  # shellcheck disable=SC2046
-  "$cc" -std=c11 "${cflags[@]}" "$installed" -o "$tmp/app/$ex" $(pkg-config --cflags --libs oc) ||
+  pcs=oc
+  [[ $ex == ocwatch ]] && pcs="oc sdkrt" # it calls libsdkrt's loop timer (no oc_ name for it)
+  # shellcheck disable=SC2046,SC2086
+  "$cc" -std=c11 "${cflags[@]}" "$installed" -o "$tmp/app/$ex" $(pkg-config --cflags --libs $pcs) ||
     fail "$installed does not build against the installed SDK"
   out=$(env LD_LIBRARY_PATH="$sdk/lib:$rt/lib" "$tmp/app/$ex" 2>&1) && fail "$ex without arguments succeeded"
   [[ $out == usage:* ]] || fail "$ex: no usage line: $out"
