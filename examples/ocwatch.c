@@ -138,7 +138,7 @@ static void on_events_end(void *ud, const oc_error *err)
     long delay = 250L << (w->attempt < 3 ? w->attempt : 3); /* 250 ms, doubling up to 2 s */
     printf("events reconnect %u in %ld ms: %s\n", ++w->attempt, delay,
            err ? oc_error_message(err) : "closed by the server");
-    if (sdkrt_loop_timer_start(NULL, w->loop, delay, discover, w, &e) != OC_OK)
+    if (oc_loop_timer_start(NULL, w->loop, delay, discover, w, &e) != OC_OK)
         report("timer", &e);
 }
 

@@ -179,8 +179,7 @@ check_run cmake_installed env -u LD_LIBRARY_PATH "$tmp/app/inst/bin/app_shared"
 for ex in opencode_tour opencode_tail octail ocwatch; do
   installed=$sdk/share/doc/oc/examples/$ex.c
   cmp -s "$installed" "$src/examples/$ex.c" || fail "examples/$ex.c is not installed as $installed"
-  pcs=oc
-  [[ $ex == ocwatch ]] && pcs="oc sdkrt" # it calls libsdkrt's loop timer (no oc_ name for it)
+  pcs=oc # every example uses oc_ names only: liboc alone links it
   # shellcheck disable=SC2046,SC2086
   "$cc" -std=c11 "${cflags[@]}" "$installed" -o "$tmp/app/$ex" $(pkg-config --cflags --libs $pcs) ||
     fail "$installed does not build against the installed SDK"

@@ -94,6 +94,12 @@ void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
         "/* Every call still pending is cancelled first (its callback runs once with CANCELLED). "
         "NULL is a no-op. */\n"
         "void %s_loop_free(%s_loop *loop);\n"
+        "/* A one-shot timer: fn(userdata) runs on the loop thread after ms unless cancelled "
+        "first (backoff,\n * retries of the program's own); *out (may be NULL) is borrowed "
+        "until fn runs or the cancel. */\n"
+        "%s_status %s_loop_timer_start(%s_loop_timer **out, %s_loop *loop, long ms, "
+        "void (*fn)(void *userdata),\n    void *userdata, %s_error **err);\n"
+        "void %s_loop_timer_cancel(%s_loop_timer *timer);\n"
         "/* A started stream or follower (borrowed from the runtime until its on_end returns): "
         "pause stops\n * reading (backpressure) until resume; cancel ends it (on_end runs once "
         "with CANCELLED unless it\n * already ran). Loop thread only. */\n"
@@ -113,7 +119,7 @@ void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
         "Values a callback receives as new are its own; everything else is borrowed until\n * "
         "it returns (errors too: %s_error_copy keeps one). */\n\n",
         P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
-        cx->upper, P, P);
+        P, P, P, P, P, P, P, cx->upper, P, P);
     bool unary = any_macro_form(ops, nops, SHAPE_UNARY);
     bool pages = any_macro_form(ops, nops, SHAPE_PAGE_ENGINE);
     if (!unary && !pages)
@@ -300,6 +306,11 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
         "    return sdkrt_loop_run_once(loop, timeout_ms, err);\n}\n\n"
         "void %s_loop_stop(%s_loop *loop)\n{\n    sdkrt_loop_stop(loop);\n}\n\n"
         "void %s_loop_free(%s_loop *loop)\n{\n    sdkrt_loop_free(loop);\n}\n\n"
+        "%s_status %s_loop_timer_start(%s_loop_timer **out, %s_loop *loop, long ms, "
+        "void (*fn)(void *userdata),\n    void *userdata, %s_error **err)\n{\n"
+        "    return sdkrt_loop_timer_start(out, loop, ms, fn, userdata, err);\n}\n\n"
+        "void %s_loop_timer_cancel(%s_loop_timer *timer)\n{\n"
+        "    sdkrt_loop_timer_cancel(timer);\n}\n\n"
         "void %s_async_stream_pause(%s_async_stream *stream)\n{\n"
         "    sdkrt_async_stream_pause(stream);\n}\n\n"
         "void %s_async_stream_resume(%s_async_stream *stream)\n{\n"
@@ -307,7 +318,8 @@ void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
         "void %s_async_stream_cancel(%s_async_stream *stream)\n{\n"
         "    sdkrt_async_stream_cancel(stream);\n}\n\n"
         "%s_error *%s_error_copy(const %s_error *err)\n{\n    return sdkrt_error_copy(err);\n}\n\n",
-        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P);
+        P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P,
+        P);
     sdkc_buf_puts(
         b, "/* The shared helpers stay one function each (not copied into every operation). */\n"
            "#ifndef NOINLINE_\n#if defined(__GNUC__)\n#define NOINLINE_ __attribute__((noinline))\n"

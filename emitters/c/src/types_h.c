@@ -367,11 +367,12 @@ static void emit_runtime_names(emit_ctx *cx, sdkc_buf *b)
                     "%s_loop_free */\n"
                     "typedef sdkrt_async_stream %s_async_stream; /* a started stream or "
                     "follower */\n"
+                    "typedef sdkrt_loop_timer %s_loop_timer; /* %s_loop_timer_start */\n"
                     "typedef sdkrt_jstream_poison %s_stream_poison; /* an item that did not "
                     "decode (on_poison) */\n"
                     "typedef sdkrt_follow_event %s_follow_event; /* a lost stream reopening "
                     "(on_reconnect) */\n\n",
-                    P, P, P, P, P, P, P, P);
+                    P, P, P, P, P, P, P, P, P, P);
     sdkc_buf_printf(b,
                     "/* What a stream's <op>_next_event yields (<op>_stream_event.kind). */\n"
                     "typedef enum %s_stream_kind {\n"

@@ -382,6 +382,17 @@ void oc_loop_free(oc_loop *loop)
     sdkrt_loop_free(loop);
 }
 
+oc_status oc_loop_timer_start(oc_loop_timer **out, oc_loop *loop, long ms, void (*fn)(void *userdata),
+    void *userdata, oc_error **err)
+{
+    return sdkrt_loop_timer_start(out, loop, ms, fn, userdata, err);
+}
+
+void oc_loop_timer_cancel(oc_loop_timer *timer)
+{
+    sdkrt_loop_timer_cancel(timer);
+}
+
 void oc_async_stream_pause(oc_async_stream *stream)
 {
     sdkrt_async_stream_pause(stream);

@@ -113,6 +113,11 @@ oc_status oc_loop_run_once(oc_loop *loop, long timeout_ms, oc_error **err);
 void oc_loop_stop(oc_loop *loop); /* oc_loop_run returns after the current step */
 /* Every call still pending is cancelled first (its callback runs once with CANCELLED). NULL is a no-op. */
 void oc_loop_free(oc_loop *loop);
+/* A one-shot timer: fn(userdata) runs on the loop thread after ms unless cancelled first (backoff,
+ * retries of the program's own); *out (may be NULL) is borrowed until fn runs or the cancel. */
+oc_status oc_loop_timer_start(oc_loop_timer **out, oc_loop *loop, long ms, void (*fn)(void *userdata),
+    void *userdata, oc_error **err);
+void oc_loop_timer_cancel(oc_loop_timer *timer);
 /* A started stream or follower (borrowed from the runtime until its on_end returns): pause stops
  * reading (backpressure) until resume; cancel ends it (on_end runs once with CANCELLED unless it
  * already ran). Loop thread only. */

@@ -104,6 +104,7 @@ typedef sdkrt_follow_kind oc_follow_kind;
  * and <op>_follow_start forms). */
 typedef sdkrt_loop oc_loop; /* oc_client_options.loop; oc_loop_new / oc_loop_free */
 typedef sdkrt_async_stream oc_async_stream; /* a started stream or follower */
+typedef sdkrt_loop_timer oc_loop_timer; /* oc_loop_timer_start */
 typedef sdkrt_jstream_poison oc_stream_poison; /* an item that did not decode (on_poison) */
 typedef sdkrt_follow_event oc_follow_event; /* a lost stream reopening (on_reconnect) */
 
