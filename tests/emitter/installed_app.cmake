@@ -2,7 +2,7 @@
 # CMakeLists.txt by tests/emitter/install-sdk.sh and install-deb.sh.
 cmake_minimum_required(VERSION 3.16)
 project(oc_consumer LANGUAGES C)
-find_package(oc 0.4 CONFIG REQUIRED)
+find_package(oc 0.5 CONFIG REQUIRED)
 add_executable(app_shared app.c)
 target_link_libraries(app_shared PRIVATE oc::oc)
 add_executable(app_static app.c)

@@ -396,7 +396,7 @@ START_TEST(headers_precedence_and_auth)
     call.header_count = 2;
     send_ok(&f, req, &call);
     /* base64("user:pa:ssé") */
-    ck_assert_str_eq(f.s.headers, "User-Agent: sdkrt/0.4.0\n"
+    ck_assert_str_eq(f.s.headers, "User-Agent: sdkrt/0.5.0\n"
                                   "X-Default: d\n"
                                   "X-Over: request\n"
                                   "Accept: */*\n"
@@ -689,7 +689,7 @@ START_TEST(version_and_cancel)
     ck_assert_int_eq(sdkrt_version_check(SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR), 1);
     ck_assert_int_eq(sdkrt_version_check(SDKRT_VERSION_MAJOR + 1, 0), 0);
     ck_assert_int_eq(sdkrt_version_check(SDKRT_VERSION_MAJOR, SDKRT_VERSION_MINOR + 1), 0);
-    ck_assert_str_eq(sdkrt_version_string(), "0.4.0");
+    ck_assert_str_eq(sdkrt_version_string(), "0.5.0");
     sdkrt_cancel *c = NULL;
     ck_assert_int_eq(sdkrt_cancel_new(&c), SDKRT_OK);
     ck_assert(!sdkrt_cancel_is_triggered(c));

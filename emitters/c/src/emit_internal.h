@@ -16,7 +16,7 @@
 
 /* The libsdkrt version generated code is written against (sdkrt/base.h). */
 #define SDKRT_MAJOR_WANT 0
-#define SDKRT_MINOR_WANT 3
+#define SDKRT_MINOR_WANT 5
 /* Schemes one security requirement may need together (SDKRT_SECURITY_MAX_TOGETHER). */
 #define SDKRT_SECURITY_MAX_TOGETHER_WANT 8
 

@@ -445,15 +445,18 @@ void emit_types_h(emit_ctx *cx, sdkc_buf *b)
     const char *P = cx->prefix, *U = cx->upper;
     sdkc_kit_banner(b, cx->ir, "types.h: value types");
     sdkc_buf_printf(b, "#ifndef %s_TYPES_H\n#define %s_TYPES_H\n\n", U, U);
+    /* the version check before the other runtime headers: an older runtime gets this error,
+       not errors from headers it does not have */
     sdkc_buf_puts(b, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
-                     "#include <jansson.h>\n\n#include \"sdkrt/sdkrt.h\"\n#include "
-                     "\"sdkrt/follow.h\"\n#include \"sdkrt/json.h\"\n#include "
-                     "\"sdkrt/loop.h\"\n#include \"sdkrt/wire.h\"\n\n");
+                     "#include <jansson.h>\n\n#include \"sdkrt/base.h\"\n\n");
     sdkc_buf_printf(b,
                     "#if SDKRT_VERSION_MAJOR != %d || SDKRT_VERSION_MINOR < %d\n"
                     "#error \"this SDK needs libsdkrt %d.%d or a later %d.x\"\n#endif\n\n",
                     SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT, SDKRT_MAJOR_WANT, SDKRT_MINOR_WANT,
                     SDKRT_MAJOR_WANT);
+    sdkc_buf_puts(b, "#include \"sdkrt/sdkrt.h\"\n#include \"sdkrt/follow.h\"\n#include "
+                     "\"sdkrt/json.h\"\n#include \"sdkrt/loop.h\"\n#include "
+                     "\"sdkrt/wire.h\"\n\n");
     sdkc_buf_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     sdkc_buf_printf(
         b,

@@ -536,7 +536,7 @@ const char *sdkc_ir_default_server(const sdkc_ir *ir);
 const sdkc_operation *sdkc_ir_operation(const sdkc_ir *ir, const char *id);
 const sdkc_type *sdkc_ir_type(const sdkc_ir *ir, const char *name);
 
-#define SDKC_VERSION "0.4.0"
+#define SDKC_VERSION "0.5.0"
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define SDKRT_VERSION_MAJOR 0
-#define SDKRT_VERSION_MINOR 4
+#define SDKRT_VERSION_MINOR 5
 #define SDKRT_VERSION_PATCH 0
 
 /* Every fallible function returns SDKRT_OK or SDKRT_ERR; on SDKRT_ERR the function's
