@@ -1,0 +1,71 @@
+/* probe_negative.c - the negative phase: requests the contract makes invalid (a cursor that is
+ * no cursor, a body that is not JSON, no credentials), each expected to be refused. */
+#include "probe_internal.h"
+
+/* Does a request of op carry a credential (one given for one of its schemes)? */
+/* Do the run's credentials authenticate op, which requires them? An operation whose security
+ * also allows none (`{}`) has nothing for ignored_auth to find. */
+static bool sends_credentials(const runner *rn, const sdkc_operation *op)
+{
+    if (op->security_optional)
+        return false;
+    for (size_t i = 0; i < op->nsecurity; i++) {
+        const sdkc_security_scheme *s = op->security[i];
+        if (rn->opts->password && s->type && strcmp(s->type, "http") == 0 && s->scheme &&
+            strcasecmp(s->scheme, "basic") == 0)
+            return true;
+        for (size_t j = 0; j < rn->opts->ncredentials; j++)
+            if (rn->opts->credentials[j].scheme &&
+                strcmp(rn->opts->credentials[j].scheme, s->name) == 0)
+                return true;
+    }
+    return false;
+}
+
+void conform_phase_negative(worker *wk, const sdkc_operation *op, bool no_id)
+{
+    runner *rn = wk->rn;
+    /* bad-cursor: rejected; with the declared 400 InvalidCursorError where there is one */
+    /* OpenCode's cursors only: a page number, a last id or a page token may be any value a
+       server (or a mock) accepts */
+    if (op->pagination && op->pagination->cursor_param &&
+        op->pagination->style == SDKC_PAGE_CURSOR_OBJECT && conform_check_on(rn, CHECK_NEGATIVE)) {
+        expectation e = {0, NULL, "an invalid cursor"};
+        if (!conform_expect_error(op, 400, "InvalidCursorError", "an invalid cursor", &e) ||
+            !e.tag || strcmp(e.tag, "InvalidCursorError") != 0)
+            e = (expectation){0, NULL, "an invalid cursor"};
+        if (!no_id)
+            conform_probe_mode_op(wk, op, "bad-cursor", MODE_BAD_CURSOR, &e, NULL);
+    }
+    /* malformed-body: rejected; with the declared 400 InvalidRequestError where there is one */
+    if (op->body && conform_media_is_json(op->body->content_type) &&
+        conform_check_on(rn, CHECK_NEGATIVE) && !no_id) {
+        expectation e = {0, NULL, "a body that is not JSON"};
+        if (!conform_expect_error(op, 400, "InvalidRequestError", "a body that is not JSON", &e) ||
+            !e.tag || strcmp(e.tag, "InvalidRequestError") != 0)
+            e = (expectation){0, NULL, "a body that is not JSON"};
+        pthread_mutex_lock(&rn->mu);
+        char *hang = rn->malformed_hang ? conform_strdup(rn->malformed_hang) : NULL;
+        pthread_mutex_unlock(&rn->mu);
+        if (hang) {
+            probe_ctx m = {wk, rn, op, "malformed-body", op->path, MODE_MALFORMED_BODY, 0, false};
+            ADD(&m, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
+                "not sent: the server at %s answered no body that is not JSON within %ld ms "
+                "(%s), so no other is sent",
+                rn->opts->base_url ? rn->opts->base_url : "?", rn->timeout_ms, hang);
+            free(hang);
+        } else {
+            conform_probe_mode_op(wk, op, "malformed-body", MODE_MALFORMED_BODY, &e, NULL);
+        }
+    }
+    /* no-credentials: where the contract requires credentials and the valid probe sent some */
+    if (rn->anon && sends_credentials(rn, op) && conform_check_on(rn, CHECK_IGNORED_AUTH) &&
+        !no_id) {
+        expectation e = {0, NULL, "a request without credentials"};
+        if (!conform_expect_error(op, 401, "UnauthorizedError", "a request without credentials",
+                                  &e) ||
+            !e.tag || strcmp(e.tag, "UnauthorizedError") != 0)
+            e = (expectation){0, NULL, "a request without credentials"};
+        conform_probe_mode_op(wk, op, "no-credentials", MODE_NO_CREDENTIALS, &e, NULL);
+    }
+}
