@@ -18,6 +18,7 @@
 #include "sdkrt/sdkrt.h"
 #include "sdkrt/wire.h"
 #include "sdkc/naming.h"
+#include "sdkc/doc.h"
 
 #define CREATE_REPEAT 3   /* resources made by a creator, so that pages have something to walk */
 #define PAGE_LIMIT    2   /* page size asked for when walking (if the operation has a size) */
@@ -41,6 +42,9 @@
 #define CHECK_MISSING      "missing_resource"
 #define CHECK_PAGINATION   "pagination"
 #define CHECK_TIMEOUT      "timeout"
+#define CHECK_POSITIVE     "positive_data_acceptance"
+#define CHECK_MISSING_HDR  "missing_required_header"
+#define CHECK_UNSUPPORTED  "unsupported_method"
 
 /* A value remembered from an answer: "brand:SessionID", "field:id", "coll:/items" (the id of
  * what a POST to /items made), "link:getItem:itemId" (an OpenAPI link's parameter). */
@@ -77,6 +81,8 @@ typedef struct runner {
     sdkrt_transport *own_inner;   /* the libcurl transport made for the run, or NULL */
     conform_secret *secrets;      /* for curl lines: each secret and its variable's name */
     size_t nsecrets;
+    uint64_t seed;       /* of the generated requests' choices */
+    size_t max_examples; /* generated requests per operation and phase */
 } runner;
 
 enum { QUEUED, RUNNING, DONE };
@@ -102,7 +108,11 @@ typedef enum probe_mode {
     MODE_MALFORMED_BODY, /* negative */
     MODE_NO_CREDENTIALS, /* ignored_auth */
     MODE_AFTER_DELETE,   /* use_after_free */
-    MODE_AFTER_CREATE    /* ensure_resource_availability */
+    MODE_AFTER_CREATE,   /* ensure_resource_availability */
+    MODE_EXAMPLE,        /* examples phase: the contract's own examples */
+    MODE_COVERAGE,       /* coverage phase: a valid value at a boundary, an enum member, ... */
+    MODE_NEGATIVE,       /* negative phase: one value the contract forbids, or one left out */
+    MODE_UNSUPPORTED     /* a method the path does not declare */
 } probe_mode;
 
 /* What a probe provokes, when it provokes something declared. */
@@ -110,22 +120,15 @@ typedef struct expectation {
     int status;      /* 0 = anything declared */
     const char *tag; /* NULL = any declared tag of that status */
     const char *why; /* "an unknown sessionID" */
+    /* MODE_NEGATIVE and MODE_EXAMPLE: the check a 2xx fails (NULL: none; a 4xx is expected) */
+    const char *reject_check;
 } expectation;
 
 /* ---- judging one response ---- */
 
-typedef struct probe_ctx {
-    worker *wk;
-    runner *rn;
-    const sdkc_operation *op;
-    const char *probe;
-    const char *desc; /* "GET /api/session/ses_x" */
-    probe_mode mode;
-    int status;    /* the answer's, 0 when none */
-    bool answered; /* a valid probe got an answer that was not a refusal */
-} probe_ctx;
-
 /* ---- requests ---- */
+
+typedef struct gen_case gen_case;
 
 typedef struct req_plan {
     probe_mode mode;
@@ -136,7 +139,49 @@ typedef struct req_plan {
     bool made_up;          /* a path parameter had no value from the server or --param */
     char *why;             /* a value that could not be made (new), or NULL */
     bool optional_params;  /* some optional parameter or body field exists */
+    bool user_values;      /* a value came from --param */
+    const char *method;    /* another method than the operation's (no body), or NULL */
+    const gen_case *gc;    /* a generated request: the valid one with these changes */
+    /* MODE_POSITIVE*: optional parameters and top-level body fields left out, by their index
+       in conform_optional_at (a reduction) */
+    uint64_t drop;
 } req_plan;
+
+/* A generated request (phases examples, coverage, negative): the valid request with a few
+ * changes. */
+struct gen_case {
+    probe_mode mode;        /* MODE_EXAMPLE, MODE_COVERAGE or MODE_NEGATIVE */
+    char *what;             /* "query limit = 101 (above the maximum 100)" (new) */
+    const char *check;      /* negative: the check a 2xx fails */
+    json_t *params;         /* "in:name" -> the value sent instead (new), or NULL */
+    const sdkc_param *omit; /* a parameter left out, or NULL */
+    json_t *body;           /* the body sent instead (new), or NULL: the valid one */
+    bool no_body;           /* a required body left out */
+    bool contract_only;     /* example: valid data (positive_data_acceptance judges it) */
+    char *path;             /* where: "query limit", "$.name", "header X-Key" (new) */
+    const char *rule;       /* "type", "bounds", "enum", "required", "example", ... */
+    int target;             /* the parameter or field it is about (for fair selection) */
+};
+
+typedef struct gen_list {
+    gen_case *items;
+    size_t n, cap;
+} gen_list;
+
+typedef struct probe_ctx {
+    worker *wk;
+    runner *rn;
+    const sdkc_operation *op;
+    const char *probe;
+    const char *desc; /* "GET /api/session/ses_x" */
+    probe_mode mode;
+    int status;    /* the answer's, 0 when none */
+    bool answered; /* a valid probe got an answer that was not a refusal */
+    /* A valid request made of the contract's own constraints only (no made-up or unknown path
+       id, no --param): positive_data_acceptance judges it */
+    bool contract_only;
+    const req_plan *plan; /* the request's plan, or NULL */
+} probe_ctx;
 
 /* What a probe brought back. */
 typedef struct probe_out {
@@ -182,6 +227,9 @@ json_t *conform_user_param(const runner *rn, const sdkc_param *p);
 bool conform_has_optional_body(const sdkc_operation *op);
 bool conform_has_optional_params(const sdkc_operation *op);
 const sdkc_param *conform_size_param(const sdkc_operation *op);
+json_t *conform_synth(worker *wk, probe_mode mode, const sdkc_type *t, const char **why);
+unsigned conform_optional_params(const sdkc_operation *op);
+unsigned conform_optional_count(const sdkc_operation *op);
 sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *plan, sdkc_buf *desc);
 
 /* probe_streams.c */
@@ -221,6 +269,35 @@ void conform_run_probe(worker *wk, const sdkc_operation *op, const char *probe, 
                        const expectation *ex, probe_out *out);
 void conform_send_probe(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
                         const expectation *ex, probe_out *out, sdkrt_response **keep);
+
+/* probe_gen.c */
+/* Push a case (taken: its strings and values belong to the list); false when out of memory. */
+bool conform_gen_push(gen_list *l, gen_case *c);
+void conform_gen_free(gen_list *l);
+/* Keep at most max cases: round robin over targets, in an order drawn from the run's seed. */
+void conform_gen_select(gen_list *l, size_t max, uint64_t seed, const char *op_id);
+/* The valid body (new) as the valid probe sends it, or NULL. */
+json_t *conform_base_body(worker *wk, const sdkc_operation *op);
+/* The request value of parameter p in the valid probe (new), or NULL when left out. */
+json_t *conform_base_param(worker *wk, const sdkc_param *p);
+/* Deviations of v against t that the reference ref does not have too (ref may be NULL). */
+size_t conform_new_deviations(worker *wk, const sdkc_type *t, const json_t *v, const json_t *ref);
+/* "in:name", the key of gen_case.params (new). */
+char *conform_param_key(const sdkc_param *p);
+/* Send every case of l as a probe of op. */
+void conform_run_cases(worker *wk, const sdkc_operation *op, gen_list *l);
+/* Coverage and negative values of a scalar type, into l (cases of one target). */
+void conform_cover_values(worker *wk, const sdkc_type *t, bool negative, json_t *base,
+                          void (*emit)(void *u, json_t *v, const char *what), void *u);
+
+/* probe_coverage.c: the coverage phase, or the negative one; at most max cases */
+void conform_phase_generated(worker *wk, const sdkc_operation *op, bool negative, size_t max);
+
+/* probe_examples.c */
+void conform_phase_examples(worker *wk, const sdkc_operation *op);
+
+/* probe_negative.c */
+void conform_unsupported_methods(worker *wk, const sdkc_operation *op);
 
 #define ADD conform_padd
 

@@ -17,6 +17,9 @@ static const struct {
     {CHECK_MISSING, SDKC_CHECK_MISSING_RESOURCE},
     {CHECK_PAGINATION, SDKC_CHECK_PAGINATION},
     {CHECK_TIMEOUT, SDKC_CHECK_TIMEOUT},
+    {CHECK_POSITIVE, SDKC_CHECK_POSITIVE_DATA},
+    {CHECK_MISSING_HDR, SDKC_CHECK_MISSING_HEADER},
+    {CHECK_UNSUPPORTED, SDKC_CHECK_UNSUPPORTED_METHOD},
 };
 
 unsigned sdkc_conform_check_bit(const char *name)
@@ -220,13 +223,51 @@ static bool media_declared(const char *ir_ct, const sdkc_response_info *ri, cons
 
 static bool is_negative(probe_mode m)
 {
-    return m == MODE_BAD_CURSOR || m == MODE_MALFORMED_BODY || m == MODE_NO_CREDENTIALS;
+    return m == MODE_BAD_CURSOR || m == MODE_MALFORMED_BODY || m == MODE_NO_CREDENTIALS ||
+           m == MODE_NEGATIVE || m == MODE_UNSUPPORTED;
 }
 
 bool conform_is_valid(probe_mode m)
 {
     return m == MODE_VALID || m == MODE_POSITIVE || m == MODE_POSITIVE_BODY ||
-           m == MODE_AFTER_CREATE;
+           m == MODE_AFTER_CREATE || m == MODE_COVERAGE || m == MODE_EXAMPLE;
+}
+
+/* positive_data_acceptance: a valid request made of the contract's own constraints is not
+ * refused. 404 (what the request names is gone: a made-up filter, a resource an earlier probe
+ * deleted), 409 (a conflict with the server's state, such as a name already taken) and 429 (rate
+ * limits) say nothing of the data; 401 and 403 are skips before this. */
+static void judge_acceptance(probe_ctx *pc, int status, const char *evidence)
+{
+    if (!pc->contract_only)
+        return;
+    const gen_case *gc = pc->plan ? pc->plan->gc : NULL;
+    if (status / 100 == 2) {
+        ADD(pc, CHECK_POSITIVE, SDKC_VERDICT_PASS, NULL, NULL, "accepted with %d", status);
+    } else if (status / 100 == 4 && status != 404 && status != 409 && status != 429) {
+        ADD(pc, CHECK_POSITIVE, SDKC_VERDICT_DEVIATION, gc ? gc->path : NULL, gc ? gc->rule : NULL,
+            "a valid request%s%s was refused with HTTP %d; %s", gc ? " with " : "",
+            gc ? gc->what : "", status, evidence);
+    }
+}
+
+/* unsupported_method: a method the path does not declare gets 405 (RFC 9110 15.5.6, with the
+ * Allow header it requires), or 404 or 501 (routers that match method and path together, or do
+ * not know the method): never a success, a redirect or another error. */
+static void judge_unsupported(probe_ctx *pc, int status, const sdkrt_response *resp,
+                              const char *evidence)
+{
+    const char *method = pc->plan && pc->plan->method ? pc->plan->method : "?";
+    if (status == 405 && resp && !sdkrt_response_header(resp, "Allow"))
+        ADD(pc, CHECK_UNSUPPORTED, SDKC_VERDICT_DEVIATION, NULL, "allow",
+            "405 for %s %s without the Allow header RFC 9110 requires; %s", method, pc->op->path,
+            evidence);
+    else if (status == 405 || status == 404 || status == 501)
+        ADD(pc, CHECK_UNSUPPORTED, SDKC_VERDICT_PASS, NULL, NULL, "%s: %d", method, status);
+    else
+        ADD(pc, CHECK_UNSUPPORTED, SDKC_VERDICT_DEVIATION, NULL, method,
+            "%s is not declared for %s but was answered HTTP %d (405 expected); %s", method,
+            pc->op->path, status, evidence);
 }
 
 /* What each probe provokes, judged once the answer is known. */
@@ -285,9 +326,25 @@ void conform_judge_expectation(probe_ctx *pc, int status, const char *got_tag,
             ADD(pc, CHECK_AVAILABILITY, SDKC_VERDICT_DEVIATION, NULL, NULL,
                 "a resource just created is not available (HTTP %d); %s", status, evidence);
         break;
+    case MODE_NEGATIVE: {
+        const gen_case *gc = pc->plan ? pc->plan->gc : NULL;
+        const char *check = ex && ex->reject_check ? ex->reject_check : CHECK_NEGATIVE;
+        if (ok2xx)
+            ADD(pc, check, SDKC_VERDICT_DEVIATION, gc ? gc->path : NULL, gc ? gc->rule : NULL,
+                "%s was accepted with HTTP %d; %s", gc ? gc->what : "an invalid request", status,
+                evidence);
+        else if (status / 100 == 4)
+            ADD(pc, check, SDKC_VERDICT_PASS, NULL, NULL, "rejected with %d", status);
+        break;
+    }
     case MODE_VALID:
     case MODE_POSITIVE:
     case MODE_POSITIVE_BODY:
+    case MODE_COVERAGE:
+    case MODE_EXAMPLE:
+        judge_acceptance(pc, status, evidence);
+        break;
+    case MODE_UNSUPPORTED:
         break;
     }
 }
@@ -315,6 +372,11 @@ json_t *conform_judge(probe_ctx *pc, int status, const char *ct, const char *bod
             rn->have_credentials ? "with the credentials given"
                                  : "the server wants credentials and none are configured (--auth)",
             evidence);
+        goto out;
+    }
+    if (pc->mode == MODE_UNSUPPORTED) {
+        /* the operation's statuses and bodies are not this request's */
+        judge_unsupported(pc, status, resp, evidence);
         goto out;
     }
     if (status >= 500)

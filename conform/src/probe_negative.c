@@ -30,25 +30,30 @@ void conform_phase_negative(worker *wk, const sdkc_operation *op, bool no_id)
        server (or a mock) accepts */
     if (op->pagination && op->pagination->cursor_param &&
         op->pagination->style == SDKC_PAGE_CURSOR_OBJECT && conform_check_on(rn, CHECK_NEGATIVE)) {
-        expectation e = {0, NULL, "an invalid cursor"};
+        expectation e = {0, NULL, "an invalid cursor", NULL};
         if (!conform_expect_error(op, 400, "InvalidCursorError", "an invalid cursor", &e) ||
             !e.tag || strcmp(e.tag, "InvalidCursorError") != 0)
-            e = (expectation){0, NULL, "an invalid cursor"};
+            e = (expectation){0, NULL, "an invalid cursor", NULL};
         if (!no_id)
             conform_probe_mode_op(wk, op, "bad-cursor", MODE_BAD_CURSOR, &e, NULL);
     }
     /* malformed-body: rejected; with the declared 400 InvalidRequestError where there is one */
     if (op->body && conform_media_is_json(op->body->content_type) &&
         conform_check_on(rn, CHECK_NEGATIVE) && !no_id) {
-        expectation e = {0, NULL, "a body that is not JSON"};
+        expectation e = {0, NULL, "a body that is not JSON", NULL};
         if (!conform_expect_error(op, 400, "InvalidRequestError", "a body that is not JSON", &e) ||
             !e.tag || strcmp(e.tag, "InvalidRequestError") != 0)
-            e = (expectation){0, NULL, "a body that is not JSON"};
+            e = (expectation){0, NULL, "a body that is not JSON", NULL};
         pthread_mutex_lock(&rn->mu);
         char *hang = rn->malformed_hang ? conform_strdup(rn->malformed_hang) : NULL;
         pthread_mutex_unlock(&rn->mu);
         if (hang) {
-            probe_ctx m = {wk, rn, op, "malformed-body", op->path, MODE_MALFORMED_BODY, 0, false};
+            probe_ctx m = {.wk = wk,
+                           .rn = rn,
+                           .op = op,
+                           .probe = "malformed-body",
+                           .desc = op->path,
+                           .mode = MODE_MALFORMED_BODY};
             ADD(&m, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
                 "not sent: the server at %s answered no body that is not JSON within %ld ms "
                 "(%s), so no other is sent",
@@ -61,11 +66,43 @@ void conform_phase_negative(worker *wk, const sdkc_operation *op, bool no_id)
     /* no-credentials: where the contract requires credentials and the valid probe sent some */
     if (rn->anon && sends_credentials(rn, op) && conform_check_on(rn, CHECK_IGNORED_AUTH) &&
         !no_id) {
-        expectation e = {0, NULL, "a request without credentials"};
+        expectation e = {0, NULL, "a request without credentials", NULL};
         if (!conform_expect_error(op, 401, "UnauthorizedError", "a request without credentials",
                                   &e) ||
             !e.tag || strcmp(e.tag, "UnauthorizedError") != 0)
-            e = (expectation){0, NULL, "a request without credentials"};
+            e = (expectation){0, NULL, "a request without credentials", NULL};
         conform_probe_mode_op(wk, op, "no-credentials", MODE_NO_CREDENTIALS, &e, NULL);
+    }
+}
+
+/* unsupported_method: once per path (by its first included operation), every method of GET,
+ * PUT, POST, DELETE and PATCH that no operation of the path declares, with the path's ids and
+ * no body. HEAD, OPTIONS and TRACE are left out: servers answer them for every path (HEAD with
+ * GET, OPTIONS for CORS). */
+void conform_unsupported_methods(worker *wk, const sdkc_operation *op)
+{
+    static const char *const methods[] = {"GET", "PUT", "POST", "DELETE", "PATCH"};
+    runner *rn = wk->rn;
+    if (op->fragment)
+        return; /* operations told apart by a fragment share their path and methods */
+    for (size_t i = 0; i < rn->ir->nops; i++) {
+        const sdkc_operation *o = &rn->ir->ops[i];
+        if (o == op)
+            break;
+        if (strcmp(o->path, op->path) == 0 && conform_included(rn->opts, o->id))
+            return; /* not the path's first */
+    }
+    for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+        bool declared = false;
+        for (size_t i = 0; i < rn->ir->nops && !declared; i++)
+            declared = strcmp(rn->ir->ops[i].path, op->path) == 0 &&
+                       strcasecmp(rn->ir->ops[i].method, methods[m]) == 0;
+        if (declared)
+            continue;
+        req_plan plan = {.mode = MODE_UNSUPPORTED, .method = methods[m]};
+        probe_out out;
+        conform_run_probe(wk, op, "unsupported-method", &plan, NULL, &out);
+        free(plan.why);
+        conform_probe_out_cleanup(&out);
     }
 }

@@ -89,7 +89,7 @@ static void keys_free(key_list *k)
 static json_t *fetch_page(worker *wk, const sdkc_operation *op, const char *cursor, long limit,
                           const char *probe)
 {
-    req_plan plan = {MODE_VALID, cursor, limit, NULL, false, false, NULL, false};
+    req_plan plan = {.mode = MODE_VALID, .cursor = cursor, .limit = limit, .last_id = NULL};
     probe_out out;
     conform_run_probe(wk, op, probe, &plan, NULL, &out);
     free(plan.why);
@@ -143,11 +143,15 @@ static void reference_fetch(worker *wk, const sdkc_operation *op, reference *ref
     long big = page_size(op, PAGE_BIG);
     if (!conform_size_param(op) || big <= page_size(op, PAGE_LIMIT))
         return;
-    req_plan plan = {MODE_VALID, NULL, big, NULL, false, false, NULL, false};
+    req_plan plan = {.mode = MODE_VALID, .cursor = NULL, .limit = big, .last_id = NULL};
     sdkc_buf desc = SDKC_BUF_INIT;
     sdkrt_request *req = conform_build(wk, op, &plan, &desc);
-    probe_ctx pc = {wk,         wk->rn, op,   "page-walk", desc.data ? desc.data : op->path,
-                    MODE_VALID, 0,      false};
+    probe_ctx pc = {.wk = wk,
+                    .rn = wk->rn,
+                    .op = op,
+                    .probe = "page-walk",
+                    .desc = desc.data ? desc.data : op->path,
+                    .mode = MODE_VALID};
     probe_out out;
     sdkrt_response *resp = NULL;
     memset(&out, 0, sizeof out);
@@ -242,10 +246,11 @@ void conform_engine_walk(worker *wk, const sdkc_operation *op)
     sdkrt_page_walk *walk = NULL;
     reference_fetch(wk, op, &ref);
     long small = conform_size_param(op) ? page_size(op, PAGE_LIMIT) : 0;
-    req_plan plan = {MODE_VALID, NULL, small, NULL, false, false, NULL, false};
+    req_plan plan = {.mode = MODE_VALID, .cursor = NULL, .limit = small, .last_id = NULL};
     sdkc_buf desc = SDKC_BUF_INIT;
     sdkrt_request *req = conform_build(wk, op, &plan, &desc);
-    probe_ctx pc = {wk, rn, op, "page-walk", op->path, MODE_VALID, 0, false};
+    probe_ctx pc = {
+        .wk = wk, .rn = rn, .op = op, .probe = "page-walk", .desc = op->path, .mode = MODE_VALID};
     if (!req || plan.why || sdkrt_page_walk_new(&walk, NULL, NULL) != SDKRT_OK) {
         ADD(&pc, CHECK_PAGINATION, SDKC_VERDICT_SKIP, NULL, NULL, "the first page: %s",
             plan.why ? plan.why : "out of memory");
@@ -357,7 +362,8 @@ void conform_page_walk(worker *wk, const sdkc_operation *op)
 {
     runner *rn = wk->rn;
     const sdkc_pagination *pg = op->pagination;
-    probe_ctx pc = {wk, rn, op, "page-walk", op->path, MODE_VALID, 0, false};
+    probe_ctx pc = {
+        .wk = wk, .rn = rn, .op = op, .probe = "page-walk", .desc = op->path, .mode = MODE_VALID};
     long limit = conform_param_named(op, SDKC_PARAM_QUERY, "limit") ? PAGE_LIMIT : 0;
     key_list fwd = {0}, back = {0};
     reference ref;

@@ -77,7 +77,7 @@ static void mark_probed(runner *rn, const sdkc_operation *op)
 void conform_probe_mode_op(worker *wk, const sdkc_operation *op, const char *probe, probe_mode mode,
                            const expectation *ex, const json_t *last_id)
 {
-    req_plan p = {mode, NULL, 0, last_id, false, false, NULL, false};
+    req_plan p = {.mode = mode, .cursor = NULL, .limit = 0, .last_id = last_id};
     probe_out out;
     conform_run_probe(wk, op, probe, &p, ex, &out);
     free(p.why);
@@ -88,7 +88,8 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
 {
     runner *rn = wk->rn;
     const char *why = skip_reason(rn->opts, op->id);
-    probe_ctx pc = {wk, rn, op, "*", op->path, MODE_VALID, 0, false};
+    probe_ctx pc = {
+        .wk = wk, .rn = rn, .op = op, .probe = "*", .desc = op->path, .mode = MODE_VALID};
     if (why) {
         ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "%s", why);
         return;
@@ -111,7 +112,7 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
         if (mode == MODE_POSITIVE_BODY &&
             !(conform_has_optional_params(op) && conform_has_optional_body(op)))
             break;
-        req_plan dry = {mode, NULL, 0, NULL, false, false, NULL, false};
+        req_plan dry = {.mode = mode, .cursor = NULL, .limit = 0, .last_id = NULL};
         sdkc_buf d = SDKC_BUF_INIT;
         sdkrt_request_free(conform_build(wk, op, &dry, &d));
         sdkc_buf_cleanup(&d);
@@ -119,7 +120,8 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
         optional = dry.optional_params;
         if (dry.no_id) {
             /* A probe whose ids nobody made would only test unknown ids (done below). */
-            probe_ctx v = {wk, rn, op, name, op->path, mode, 0, false};
+            probe_ctx v = {
+                .wk = wk, .rn = rn, .op = op, .probe = name, .desc = op->path, .mode = mode};
             ADD(&v, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
                 "no valid identifier for a path parameter (no included operation creates one; "
                 "--param NAME=VALUE gives one)");
@@ -135,7 +137,7 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
                     last = &op->params[k];
             delete_id = conform_known_path_value(wk, op, last);
         }
-        req_plan plan = {mode, NULL, 0, NULL, false, false, NULL, false};
+        req_plan plan = {.mode = mode, .cursor = NULL, .limit = 0, .last_id = NULL};
         probe_out out;
         conform_run_probe(wk, op, name, &plan, NULL, &out);
         free(plan.why);
@@ -151,8 +153,20 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
             break; /* what is deleted cannot be deleted again with all its options */
     }
     json_decref(delete_id);
+    /* generated requests: not for streams (each is watched for --stream-ms) nor where the ids
+       are unknown; a DELETE has nothing left to cover once it deleted */
+    bool sse = op->stream && op->success.encoding == SDKC_ENC_SSE;
+    bool generate = !no_id && !sse && rn->max_examples > 0;
+    if (generate)
+        conform_phase_examples(wk, op);
+    if (generate && strcmp(op->method, "DELETE") != 0)
+        conform_phase_generated(wk, op, false, rn->max_examples);
     conform_unknown_id_probe(wk, op);
     conform_phase_negative(wk, op, no_id);
+    if (generate)
+        conform_phase_generated(wk, op, true, rn->max_examples);
+    if (!no_id && conform_check_on(rn, CHECK_UNSUPPORTED))
+        conform_unsupported_methods(wk, op);
     /* page-walk: OpenCode's cursor object forwards and back; the other styles forwards as the
        runtime's engine goes */
     if (op->pagination && conform_check_on(rn, CHECK_PAGINATION) && !no_id) {

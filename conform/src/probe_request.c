@@ -25,6 +25,9 @@ char *conform_unknown_id(const sdkc_brand *b)
 typedef struct synth_ctx {
     worker *wk;
     probe_mode mode;
+    const sdkc_type *top; /* the body's object type, whose optional fields drop indexes */
+    uint64_t drop;        /* as req_plan.drop */
+    unsigned first;       /* the index of top's first optional field */
 } synth_ctx;
 
 static const char *brand_hook(void *user, const sdkc_brand *b)
@@ -40,23 +43,62 @@ static const char *brand_hook(void *user, const sdkc_brand *b)
 static bool optional_hook(void *user, const sdkc_type *t, const sdkc_field *f)
 {
     synth_ctx *sc = user;
-    (void)t;
     if (f->read_only)
         return false;
-    if (sc->mode == MODE_POSITIVE || sc->mode == MODE_POSITIVE_BODY)
+    if (sc->mode == MODE_POSITIVE || sc->mode == MODE_POSITIVE_BODY) {
+        if (!sc->drop || t != sc->top)
+            return true;
+        unsigned k = sc->first;
+        for (size_t i = 0; i < t->u.object.nfields; i++) {
+            const sdkc_field *o = &t->u.object.fields[i];
+            if (o->required || o->read_only)
+                continue;
+            if (o == f)
+                return k >= 64 || !((sc->drop >> k) & 1);
+            k++;
+        }
         return true;
+    }
     return strcmp(f->wire_name, "resume") == 0 && f->type && f->type->kind == SDKC_TYPE_BOOLEAN;
 }
 
+static json_t *synth_dropping(synth_ctx *sc, const sdkc_type *t, const char **why);
+
 /* A valid value of t (new), or NULL with *why. */
-static json_t *synth(worker *wk, probe_mode mode, const sdkc_type *t, const char **why)
+json_t *conform_synth(worker *wk, probe_mode mode, const sdkc_type *t, const char **why)
 {
-    synth_ctx sc = {wk, mode};
+    synth_ctx sc = {wk, mode, NULL, 0, 0};
+    return synth_dropping(&sc, t, why);
+}
+
+/* How many optional parameters (not path) op has: the first indexes of req_plan.drop. */
+unsigned conform_optional_params(const sdkc_operation *op)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < op->nparams; i++)
+        n += !op->params[i].required && op->params[i].in != SDKC_PARAM_PATH;
+    return n;
+}
+
+/* Optional parameters and top-level body fields a positive probe sends: what a reduction drops
+ * one at a time (at most 64). */
+unsigned conform_optional_count(const sdkc_operation *op)
+{
+    unsigned n = conform_optional_params(op);
+    const sdkc_type *t = op->body ? conform_unwrap_nullable(op->body->type) : NULL;
+    for (size_t i = 0; t && t->kind == SDKC_TYPE_OBJECT && i < t->u.object.nfields; i++)
+        n += !t->u.object.fields[i].required && !t->u.object.fields[i].read_only;
+    return n < 64 ? n : 64;
+}
+
+static json_t *synth_dropping(synth_ctx *sc, const sdkc_type *t, const char **why)
+{
+    worker *wk = sc->wk;
     sdkc_synth_options so = SDKC_SYNTH_OPTIONS_INIT;
     so.filler = "conform";
     so.brand_value = brand_hook;
     so.want_optional = optional_hook;
-    so.user = &sc;
+    so.user = sc;
     json_t *v = NULL;
     *why = NULL;
     sdkc_status st = sdkc_synth_value(&v, wk->arena, t, &so, why);
@@ -214,11 +256,23 @@ const sdkc_param *conform_size_param(const sdkc_operation *op)
     return conform_param_named(op, SDKC_PARAM_QUERY, "limit");
 }
 
+/* The value a generated request gives p instead (new), or NULL. */
+static json_t *case_value(const gen_case *gc, const sdkc_param *p)
+{
+    if (!gc || !gc->params)
+        return NULL;
+    char *k = conform_param_key(p);
+    json_t *v = k ? json_object_get(gc->params, k) : NULL;
+    free(k);
+    return v ? json_deep_copy(v) : NULL;
+}
+
 sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *plan, sdkc_buf *desc)
 {
     runner *rn = wk->rn;
     sdkrt_request *req = NULL;
-    if (sdkrt_request_new(&req, op->method, op->path) != SDKRT_OK)
+    const gen_case *gc = plan->gc;
+    if (sdkrt_request_new(&req, plan->method ? plan->method : op->method, op->path) != SDKRT_OK)
         return NULL;
     set_security(req, op);
     plan->optional_params = has_optional(op);
@@ -231,8 +285,10 @@ sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *pla
         if (p->in != SDKC_PARAM_PATH)
             continue;
         seen++;
-        json_t *v = NULL;
-        if (seen == npath && plan->last_id)
+        json_t *v = case_value(gc, p);
+        if (v)
+            ; /* the generated request's own */
+        else if (seen == npath && plan->last_id)
             v = json_deep_copy(plan->last_id);
         else if (seen == npath && plan->mode == MODE_UNKNOWN_ID)
             v = conform_unknown_value(p);
@@ -246,7 +302,7 @@ sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *pla
                 free(u);
                 plan->no_id = true;
             } else {
-                v = synth(wk, plan->mode, p->type, &why);
+                v = conform_synth(wk, plan->mode, p->type, &why);
                 plan->made_up = true;
                 if (json_is_string(v) && json_string_length(v) == 0) {
                     /* the shortest string (minLength 0) is no path segment: the filler,
@@ -263,6 +319,7 @@ sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *pla
             put_param(req, p, v, plan);
         json_decref(v);
     }
+    unsigned nopt = 0;
     const char *cursor_name = op->pagination && op->pagination->cursor_param
                                   ? op->pagination->cursor_param->wire_name
                                   : NULL;
@@ -271,7 +328,15 @@ sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *pla
         if (p->in == SDKC_PARAM_PATH)
             continue;
         json_t *v = NULL;
-        if (cursor_name && p->in == SDKC_PARAM_QUERY && strcmp(p->wire_name, cursor_name) == 0) {
+        bool opt = !p->required;
+        unsigned opt_index = nopt;
+        nopt += opt;
+        if (gc && gc->omit == p)
+            continue;
+        if ((v = case_value(gc, p)) != NULL) {
+            /* the generated request's own */
+        } else if (cursor_name && p->in == SDKC_PARAM_QUERY &&
+                   strcmp(p->wire_name, cursor_name) == 0) {
             if (plan->mode == MODE_BAD_CURSOR)
                 v = json_string("conform-not-a-cursor");
             else if (plan->cursor)
@@ -279,9 +344,10 @@ sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *pla
         } else if (plan->limit > 0 && p == conform_size_param(op)) {
             v = json_integer(plan->limit);
         } else if ((v = conform_user_param(rn, p)) != NULL) {
-            /* given on the command line */
-        } else if (p->required || plan->mode == MODE_POSITIVE) {
-            v = synth(wk, plan->mode, p->type, &why);
+            plan->user_values = true; /* given on the command line */
+        } else if (p->required || (plan->mode == MODE_POSITIVE &&
+                                   (opt_index >= 64 || !((plan->drop >> opt_index) & 1)))) {
+            v = conform_synth(wk, plan->mode, p->type, &why);
             if (!v && p->required)
                 plan_why(plan, sdkc_param_in_name(p->in), p->wire_name, why);
         }
@@ -290,7 +356,9 @@ sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *pla
         json_decref(v);
     }
     const char *left_out = NULL;
-    if (op->body && raw_container_body(op->body)) {
+    if (plan->method || (gc && gc->no_body)) {
+        /* another method's request, or a required body left out: no body */
+    } else if (op->body && raw_container_body(op->body)) {
         /* JSON text under a media type that is not JSON is a guess, not the bytes the contract
            describes: an optional body is left out, a required one has no valid value. */
         if (op->body->required)
@@ -304,7 +372,10 @@ sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *pla
             static const char bad[] = "{\"conform\": ";
             sdkrt_request_set_body(req, mt, bad, sizeof bad - 1);
         } else {
-            json_t *b = synth(wk, plan->mode, op->body->type, &why);
+            synth_ctx sc = {wk, plan->mode, conform_unwrap_nullable(op->body->type), plan->drop,
+                            conform_optional_params(op)};
+            json_t *b = gc && gc->body ? json_deep_copy(gc->body)
+                                       : synth_dropping(&sc, op->body->type, &why);
             if (!b) {
                 plan_why(plan, "body", mt, why);
             } else {
@@ -331,9 +402,9 @@ sdkrt_request *conform_build(worker *wk, const sdkc_operation *op, req_plan *pla
     char *target = NULL;
     sdkrt_error *err = NULL;
     if (sdkrt_request_target(&target, req, &err) == SDKRT_OK)
-        sdkc_buf_printf(desc, "%s %s", op->method, target);
+        sdkc_buf_printf(desc, "%s %s", plan->method ? plan->method : op->method, target);
     else
-        sdkc_buf_printf(desc, "%s %s", op->method, op->path);
+        sdkc_buf_printf(desc, "%s %s", plan->method ? plan->method : op->method, op->path);
     if (left_out)
         sdkc_buf_printf(desc, " (no %s body: its schema is structured)", left_out);
     free(target);

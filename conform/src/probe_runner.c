@@ -63,7 +63,20 @@ void conform_run_probe(worker *wk, const sdkc_operation *op, const char *probe, 
     runner *rn = wk->rn;
     sdkc_buf desc = SDKC_BUF_INIT;
     sdkrt_request *req = conform_build(wk, op, plan, &desc);
-    probe_ctx pc = {wk, rn, op, probe, desc.data ? desc.data : op->path, plan->mode, 0, false};
+    probe_ctx pc = {.wk = wk,
+                    .rn = rn,
+                    .op = op,
+                    .probe = probe,
+                    .desc = desc.data ? desc.data : op->path,
+                    .mode = plan->mode,
+                    .plan = plan};
+    /* positive_data_acceptance judges what the contract alone made: not a page walk's cursor
+       or size, an id nobody made, a --param value, or an example the contract pairs with an
+       error */
+    pc.contract_only = conform_is_valid(plan->mode) && plan->mode != MODE_AFTER_CREATE &&
+                       !plan->cursor && plan->limit <= 0 && !plan->last_id && !plan->made_up &&
+                       !plan->no_id && !plan->user_values && !plan->method &&
+                       (!plan->gc || plan->gc->mode == MODE_COVERAGE || plan->gc->contract_only);
     sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? wk->anon : wk->client;
     memset(out, 0, sizeof *out);
     if (!req)
@@ -310,6 +323,10 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
     rn.timeout_ms = opts->timeout_ms > 0 ? opts->timeout_ms : 5000;
     rn.stream_ms = opts->stream_ms > 0 ? opts->stream_ms : 1500;
     rn.checks = opts->checks ? opts->checks : SDKC_CHECK_ALL;
+    rn.seed = opts->seed;
+    rn.max_examples = opts->max_examples < 0    ? 0
+                      : opts->max_examples == 0 ? SDKC_CONFORM_MAX_EXAMPLES
+                                                : (size_t)opts->max_examples;
     int jobs = opts->jobs > 0 ? (opts->jobs < MAX_JOBS ? opts->jobs : MAX_JOBS) : 1;
     worker workers[MAX_JOBS];
     pthread_t threads[MAX_JOBS];
@@ -342,6 +359,8 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
         goto done;
     }
     mu = true;
+    rn.r->seed = opts->seed;
+    rn.r->max_examples = rn.max_examples;
     rn.r->base_url = opts->base_url ? conform_strdup(opts->base_url) : NULL;
     rn.r->contract = ir->source_name ? conform_strdup(ir->source_name) : NULL;
     sdkrt_client_options co = SDKRT_CLIENT_OPTIONS_INIT;

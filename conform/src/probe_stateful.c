@@ -52,7 +52,7 @@ void conform_after_delete(worker *wk, const sdkc_operation *op, const json_t *de
 void conform_unknown_id_probe(worker *wk, const sdkc_operation *op)
 {
     runner *rn = wk->rn;
-    expectation ex = {0, NULL, NULL};
+    expectation ex = {0, NULL, NULL, NULL};
     if (conform_path_param_count(op) > 0 && conform_check_on(rn, CHECK_MISSING)) {
         sdkc_buf why_buf = SDKC_BUF_INIT;
         const sdkc_param *last = NULL;
