@@ -57,6 +57,88 @@ void conform_probe_out_cleanup(probe_out *o)
     memset(o, 0, sizeof *o);
 }
 
+/* Does the contract say the operation is a WebSocket (an HTTP request without the upgrade is
+ * not what it describes, and may well be refused)? OpenAPI has no word for it but its text. */
+static bool websocket(const sdkc_operation *op)
+{
+    const char *texts[] = {op->summary, op->description};
+    for (size_t i = 0; i < 2; i++)
+        for (const char *s = texts[i]; s && *s; s++)
+            if (strncasecmp(s, "websocket", 9) == 0)
+                return true;
+    return false;
+}
+
+/* Does status fail a valid request (a 5xx, or a refusal positive_data_acceptance reports)? 5 or
+ * 4 (the class), 0 when it does not. */
+static int failing(const probe_ctx *pc, int status)
+{
+    if (status >= 500)
+        return 5;
+    if (pc->contract_only && conform_check_on(pc->rn, CHECK_POSITIVE) && status / 100 == 4 &&
+        status != 401 && status != 403 && status != 404 && status != 409 && status != 429)
+        return 4;
+    return 0;
+}
+
+/* The status of req sent without judging it, 0 when there was no answer. */
+static int status_of(worker *wk, sdkrt_client *client, sdkrt_request *req)
+{
+    runner *rn = wk->rn;
+    if (conform_past_deadline(rn))
+        return 0;
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.timeout_ms = conform_request_timeout(rn, rn->timeout_ms);
+    co.cancel = rn->opts->cancel;
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    int st = sdkrt_client_send(client, req, &co, &resp, &err) == SDKRT_OK
+                 ? sdkrt_response_status(resp)
+                 : 0;
+    sdkrt_response_free(resp);
+    sdkrt_error_free(err);
+    return st;
+}
+
+/* A positive probe that fails is reduced before it is judged: its optional parameters and
+ * top-level body fields are left out one at a time, each left out for good while the request
+ * still fails the same way. Returns the request to judge (req, or a smaller one; the other is
+ * freed) and writes what was left out into *dropped. */
+static sdkrt_request *reduce(probe_ctx *pc, sdkrt_client *client, req_plan *plan,
+                             sdkrt_request *req, sdkc_buf *desc, unsigned *dropped)
+{
+    worker *wk = pc->wk;
+    unsigned n = conform_optional_count(pc->op);
+    *dropped = 0;
+    if ((plan->mode != MODE_POSITIVE && plan->mode != MODE_POSITIVE_BODY) || n < 2 ||
+        (pc->op->stream && pc->op->success.encoding == SDKC_ENC_SSE))
+        return req;
+    int cls = failing(pc, status_of(wk, client, req));
+    if (!cls)
+        return req;
+    for (unsigned k = 0; k < n; k++) {
+        req_plan p = *plan;
+        p.drop = plan->drop | (1ull << k);
+        p.why = NULL;
+        sdkc_buf d = SDKC_BUF_INIT;
+        sdkrt_request *smaller = conform_build(wk, pc->op, &p, &d);
+        bool keep = smaller && !p.why && failing(pc, status_of(wk, client, smaller)) == cls;
+        free(p.why);
+        if (keep) {
+            plan->drop = p.drop;
+            sdkrt_request_free(req);
+            req = smaller;
+            sdkc_buf_reset(desc);
+            sdkc_buf_puts(desc, d.data ? d.data : "");
+            ++*dropped;
+        } else {
+            sdkrt_request_free(smaller);
+        }
+        sdkc_buf_cleanup(&d);
+    }
+    return req;
+}
+
 void conform_run_probe(worker *wk, const sdkc_operation *op, const char *probe, req_plan *plan,
                        const expectation *ex, probe_out *out)
 {
@@ -75,7 +157,7 @@ void conform_run_probe(worker *wk, const sdkc_operation *op, const char *probe, 
        error */
     pc.contract_only = conform_is_valid(plan->mode) && plan->mode != MODE_AFTER_CREATE &&
                        !plan->cursor && plan->limit <= 0 && !plan->last_id && !plan->made_up &&
-                       !plan->no_id && !plan->user_values && !plan->method &&
+                       !plan->no_id && !plan->user_values && !plan->method && !websocket(op) &&
                        (!plan->gc || plan->gc->mode == MODE_COVERAGE || plan->gc->contract_only);
     sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? wk->anon : wk->client;
     memset(out, 0, sizeof *out);
@@ -83,8 +165,17 @@ void conform_run_probe(worker *wk, const sdkc_operation *op, const char *probe, 
         rn->r->oom = true;
     else if (plan->why)
         ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL, "%s", plan->why);
-    else
+    else {
+        unsigned dropped = 0;
+        req = reduce(&pc, client, plan, req, &desc, &dropped);
+        if (dropped)
+            sdkc_buf_printf(&desc,
+                            " (reduced: %u of %u optional values left out, it fails all "
+                            "the same)",
+                            dropped, conform_optional_count(op));
+        pc.desc = desc.data ? desc.data : op->path;
         conform_send_probe(&pc, client, req, ex, out, NULL);
+    }
     sdkrt_request_free(req);
     sdkc_buf_cleanup(&desc);
 }
@@ -108,7 +199,7 @@ void conform_send_probe(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
             rn->opts->stop && *rn->opts->stop ? "interrupted" : "--max-time reached");
         goto done;
     }
-    if (op->stream && op->success.encoding == SDKC_ENC_SSE) {
+    if (op->stream && op->success.encoding == SDKC_ENC_SSE && !(pc->plan && pc->plan->method)) {
         conform_run_stream(pc, client, req, ex);
         goto done;
     }
