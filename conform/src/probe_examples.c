@@ -63,6 +63,76 @@ static json_t *node_json(const sdkc_node *n, int depth)
     }
 }
 
+static bool digits(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+static bool is_date(const char *s)
+{
+    return strlen(s) >= 10 && digits(s, 4) && s[4] == '-' && digits(s + 5, 2) && s[7] == '-' &&
+           digits(s + 8, 2);
+}
+
+/* Does every string of v keep its format? The validator does not check formats, and an example
+ * may break its own (a date-time where a date is declared): only formats sdkc can tell are
+ * accepted, any other makes the example unsure (false). */
+static bool formats_ok(const sdkc_type *t, const json_t *v, int depth)
+{
+    t = conform_unwrap_nullable(t);
+    if (!t || !v || json_is_null(v) || depth > 32)
+        return true;
+    switch (t->kind) {
+    case SDKC_TYPE_STRING: {
+        const char *f = t->u.str.format, *s = json_string_value(v);
+        if (!f || !s)
+            return true;
+        if (strcmp(f, "date") == 0)
+            return strlen(s) == 10 && is_date(s);
+        if (strcmp(f, "date-time") == 0)
+            return is_date(s) && (s[10] == 'T' || s[10] == 't') && strlen(s) >= 20;
+        if (strcmp(f, "uuid") == 0) {
+            if (strlen(s) != 36)
+                return false;
+            for (size_t i = 0; i < 36; i++)
+                if ((i == 8 || i == 13 || i == 18 || i == 23) ? s[i] != '-'
+                                                              : !isxdigit((unsigned char)s[i]))
+                    return false;
+            return true;
+        }
+        return false;
+    }
+    case SDKC_TYPE_OBJECT:
+        for (size_t i = 0; i < t->u.object.nfields; i++)
+            if (!formats_ok(t->u.object.fields[i].type,
+                            json_object_get(v, t->u.object.fields[i].wire_name), depth + 1))
+                return false;
+        return true;
+    case SDKC_TYPE_ARRAY:
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (!formats_ok(t->u.array.items, json_array_get(v, i), depth + 1))
+                return false;
+        return true;
+    case SDKC_TYPE_MAP: {
+        const char *k;
+        json_t *m;
+        json_object_foreach((json_t *)v, k, m)
+        {
+            if (!formats_ok(t->u.map.value, m, depth + 1))
+                return false;
+        }
+        return true;
+    }
+    case SDKC_TYPE_UNION:
+        return false; /* which variant's formats: not told here */
+    default:
+        return true;
+    }
+}
+
 /* The operation's object in the document, or NULL. */
 static const sdkc_node *op_node(const sdkc_doc *doc, const sdkc_operation *op,
                                 const sdkc_node **item)
@@ -121,7 +191,8 @@ static void param_examples(worker *wk, const sdkc_operation *op, const sdkc_node
         json_decref(given);
         char *k = p ? conform_param_key(p) : NULL;
         if (v && k && !json_object_get(params, k)) {
-            *valid = *valid && conform_new_deviations(wk, p->type, v, NULL) == 0;
+            *valid = *valid && conform_new_deviations(wk, p->type, v, NULL) == 0 &&
+                     formats_ok(p->type, v, 0);
             json_object_set(params, k, v);
         }
         free(k);
@@ -207,7 +278,8 @@ void conform_phase_examples(worker *wk, const sdkc_operation *op)
         json_t *body = node_json(sdkc_node_get(deref(doc, ex->pairs[i].value), "value"), 0);
         if (!body)
             continue; /* an externalValue, or no value */
-        bool valid = params_valid && conform_new_deviations(wk, op->body->type, body, base) == 0;
+        bool valid = params_valid && conform_new_deviations(wk, op->body->type, body, base) == 0 &&
+                     formats_ok(op->body->type, body, 0);
         push_example(wk, op, &l, name, params, body, valid, paired_status(doc, opn, name));
         json_decref(body);
     }

@@ -75,10 +75,88 @@ void conform_phase_negative(worker *wk, const sdkc_operation *op, bool no_id)
     }
 }
 
+/* Does the path template (`/items/{id}`, `/v1/{name}:cancel`) match path (no query)? A
+ * parameter matches one or more characters of one segment. */
+static bool template_matches(const char *tpl, const char *path)
+{
+    while (*tpl) {
+        if (*tpl == '{') {
+            const char *close = strchr(tpl, '}');
+            if (!close)
+                return false;
+            tpl = close + 1;
+            if (!*path || *path == '/')
+                return false;
+            /* the parameter takes one character or more: try every end within the segment */
+            for (const char *end = path + 1;; end++) {
+                if (template_matches(tpl, end))
+                    return true;
+                if (!*end || *end == '/')
+                    return false;
+            }
+        }
+        if (*tpl != *path)
+            return false;
+        tpl++;
+        path++;
+    }
+    return !*path;
+}
+
+/* Does an operation declare method for the URL path a request of op goes to (its own path, or
+ * another template that matches the same URL: `/users/{id}` for `/users/me`)? */
+static bool method_routed(const runner *rn, const sdkc_operation *op, const char *method,
+                          const char *url_path)
+{
+    for (size_t i = 0; i < rn->ir->nops; i++) {
+        const sdkc_operation *o = &rn->ir->ops[i];
+        if (strcasecmp(o->method, method) != 0)
+            continue;
+        if (strcmp(o->path, op->path) == 0 || (url_path && template_matches(o->path, url_path)))
+            return true;
+    }
+    return false;
+}
+
+/* The path of a request of op with the run's ids (new), or NULL. */
+static char *url_path_of(worker *wk, const sdkc_operation *op)
+{
+    req_plan plan = {.mode = MODE_UNSUPPORTED, .method = "GET"};
+    sdkc_buf d = SDKC_BUF_INIT;
+    sdkrt_request *req = conform_build(wk, op, &plan, &d);
+    char *target = NULL;
+    sdkrt_error *err = NULL;
+    if (req && sdkrt_request_target(&target, req, &err) != SDKRT_OK)
+        target = NULL;
+    sdkrt_error_free(err);
+    sdkrt_request_free(req);
+    sdkc_buf_cleanup(&d);
+    free(plan.why);
+    if (target) {
+        /* "/a/b?x=1" of an absolute URL or a path: from the first '/' after the authority */
+        char *p = strstr(target, "://");
+        p = p ? strchr(p + 3, '/') : target;
+        /* the templates are relative to the base URL: its own path is not theirs */
+        const char *base = wk->rn->opts->base_url ? strstr(wk->rn->opts->base_url, "://") : NULL;
+        base = base ? strchr(base + 3, '/') : NULL;
+        size_t n = base ? strcspn(base, "?#") : 0;
+        while (n && base[n - 1] == '/')
+            n--;
+        if (p && n && strncmp(p, base, n) == 0 && p[n] == '/')
+            p += n;
+        char *out = p ? conform_strdup(p) : NULL;
+        if (out)
+            out[strcspn(out, "?#")] = '\0';
+        free(target);
+        return out;
+    }
+    return NULL;
+}
+
 /* unsupported_method: once per path (by its first included operation), every method of GET,
- * PUT, POST, DELETE and PATCH that no operation of the path declares, with the path's ids and
- * no body. HEAD, OPTIONS and TRACE are left out: servers answer them for every path (HEAD with
- * GET, OPTIONS for CORS). */
+ * PUT, POST, DELETE and PATCH that no operation declares for the request's URL (this path's
+ * template, or another that matches the same URL), with the path's ids and no body. HEAD, OPTIONS
+ * and TRACE are left out: servers answer them for every path (HEAD with GET, OPTIONS for CORS). */
 void conform_unsupported_methods(worker *wk, const sdkc_operation *op)
 {
     static const char *const methods[] = {"GET", "PUT", "POST", "DELETE", "PATCH"};
@@ -92,12 +170,9 @@ void conform_unsupported_methods(worker *wk, const sdkc_operation *op)
         if (strcmp(o->path, op->path) == 0 && conform_included(rn->opts, o->id))
             return; /* not the path's first */
     }
+    char *url_path = url_path_of(wk, op);
     for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++) {
-        bool declared = false;
-        for (size_t i = 0; i < rn->ir->nops && !declared; i++)
-            declared = strcmp(rn->ir->ops[i].path, op->path) == 0 &&
-                       strcasecmp(rn->ir->ops[i].method, methods[m]) == 0;
-        if (declared)
+        if (method_routed(rn, op, methods[m], url_path))
             continue;
         req_plan plan = {.mode = MODE_UNSUPPORTED, .method = methods[m]};
         probe_out out;
@@ -105,4 +180,5 @@ void conform_unsupported_methods(worker *wk, const sdkc_operation *op)
         free(plan.why);
         conform_probe_out_cleanup(&out);
     }
+    free(url_path);
 }

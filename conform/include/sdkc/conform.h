@@ -14,6 +14,16 @@
  *   no-credentials  no credentials, where security is required and the valid probe sent some
  *   page-walk       pages of any style followed to the end as the runtime's engine does, and
  *                   compared with one big page: no item lost, repeated or made up
+ *   examples        the contract's own examples (options.doc), as requests and, paired with a
+ *                   response example of the same name, with that answer expected
+ *   coverage        one parameter or body field at an edge the contract allows (enum members,
+ *                   bounds, lengths, item counts, null, an optional value present)
+ *   negative        one value the contract forbids, or a required one left out
+ *   unsupported-method  a method no operation declares for the URL
+ * The generated ones (examples, coverage, negative) are checked with the validator first (a
+ * coverage value valid, a negative one invalid), at most max_examples per operation and phase,
+ * chosen by seed. A failing positive probe is reduced (optional values left out one at a time
+ * while it still fails) before it is judged.
  * Streams (SSE) open within timeout_ms, as a unary call, then are read for stream_ms: every frame
  * and item against its schema. Every answer is judged by the checks below, each result a pass, a
  * deviation, or a skip with its reason (a 401/403 to any probe but no-credentials is a skip); skips

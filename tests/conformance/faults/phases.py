@@ -4,7 +4,8 @@
 
 usage: phases.py SDKC CASE [WORK_DIR]
   fixed        a strict server: it refuses what the contract forbids (400), answers a method a
-               path does not declare with 405 and Allow: 0 deviations, exit 0.
+               path does not declare with 405 and Allow: 0 deviations, exit 0 (the contract's
+               example "stamped" breaks its own date format: refused, and no deviation).
   planted      the same server with one deviation per phase and check, each found with the check
                and path below (PLANTED) and nothing else, exit 1:
                  coverage   createWidget fails (500) on size 10, the maximum;
@@ -22,6 +23,7 @@ usage: phases.py SDKC CASE [WORK_DIR]
 import http.server
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -63,6 +65,8 @@ def bad_widget(b):
         return "tags"
     if "note" in b and b["note"] is not None and not isinstance(b["note"], str):
         return "note"
+    if "made" in b and not (isinstance(b["made"], str) and re.fullmatch(r"\d{4}-\d\d-\d\d", b["made"])):
+        return "made"
     return None
 
 
