@@ -368,7 +368,11 @@ void conform_run_cases(worker *wk, const sdkc_operation *op, gen_list *l)
         expectation ex = {0, NULL, c->what, c->check};
         req_plan plan = {.mode = c->mode, .gc = c};
         probe_out out;
-        conform_run_probe(wk, op, probe_name(c->mode), &plan, &ex, &out);
+        /* an example paired with an error response is sent as a negative case, but it is
+           the examples phase's */
+        const char *probe =
+            c->rule && strcmp(c->rule, "example") == 0 ? "examples" : probe_name(c->mode);
+        conform_run_probe(wk, op, probe, &plan, &ex, &out);
         free(plan.why);
         conform_probe_out_cleanup(&out);
     }

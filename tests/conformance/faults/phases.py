@@ -19,6 +19,9 @@ usage: phases.py SDKC CASE [WORK_DIR]
                  missing_required_header  createWidget takes a request without X-Tenant
                  unsupported_method       PATCH /widgets is answered 200
   planted-j4   planted, with -j 4: the same findings.
+  seed         the fixed server, --max-examples 2: the same --seed sends the same requests
+               (the server's log of method, target and body), another seed others, and fewer
+               than the default bound.
 """
 import http.server
 import json
@@ -92,11 +95,16 @@ def make_handler(planted, state):
             return self.send(400, {"message": why})
 
         def route(self, method):
+            n = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(n) if n else b""
+            with state["lock"]:
+                state["log"].append((method, self.path, raw))
+            return self.route_body(method, raw)
+
+        def route_body(self, method, raw):
             url = urllib.parse.urlsplit(self.path)
             q = urllib.parse.parse_qs(url.query)
             parts = [urllib.parse.unquote(p) for p in url.path.split("/") if p]
-            n = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(n) if n else b""
             try:
                 body = json.loads(raw) if raw else None
             except ValueError:
@@ -188,6 +196,41 @@ def make_handler(planted, state):
     return H
 
 
+def serve(planted):
+    state = {"widgets": {}, "next": 0, "lock": threading.Lock(), "log": []}
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(planted, state))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, state
+
+
+def seed_case(sdkc, work):
+    """The requests of runs with --max-examples 2 and the given seeds (a fresh server each)."""
+    logs = []
+    for seed, bound in (("7", "2"), ("7", "2"), ("8", "2"), ("7", "12")):
+        srv, state = serve(False)
+        report = os.path.join(work, "conform-phases-seed-%s-%s.json" % (seed, bound))
+        p = subprocess.run([sdkc, "conform", CONTRACT, "--base-url",
+                            "http://127.0.0.1:%d" % srv.server_port, "--seed", seed,
+                            "--max-examples", bound, "--report", report],
+                           capture_output=True, text=True, timeout=120)
+        srv.shutdown()
+        if p.returncode != 0:
+            sys.stdout.write(p.stdout + p.stderr)
+            return ["seed %s: exit %d" % (seed, p.returncode)]
+        if json.load(open(report))["summary"].get("seed") != int(seed):
+            return ["the report does not name seed %s" % seed]
+        logs.append(state["log"])
+    fail = []
+    if logs[0] != logs[1]:
+        fail.append("seed 7 twice sent different requests")
+    if logs[0] == logs[2]:
+        fail.append("seeds 7 and 8 sent the same requests")
+    if not len(logs[0]) < len(logs[3]):
+        fail.append("--max-examples 2 sent %d requests, not fewer than 12's %d" %
+                    (len(logs[0]), len(logs[3])))
+    return fail
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -195,10 +238,15 @@ def main():
     sdkc, case = sys.argv[1], sys.argv[2]
     work = sys.argv[3] if len(sys.argv) > 3 else "."
     os.makedirs(work, exist_ok=True)
+    if case == "seed":
+        fail = seed_case(sdkc, work)
+        for f in fail:
+            print("FAIL (seed): %s" % f)
+        if not fail:
+            print("PASS (seed): the same seed sends the same requests")
+        return 1 if fail else 0
     planted = case.startswith("planted")
-    state = {"widgets": {}, "next": 0, "lock": threading.Lock()}
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(planted, state))
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    srv, state = serve(planted)
     report = os.path.join(work, "conform-phases-%s.json" % case)
     cmd = [sdkc, "conform", CONTRACT, "--base-url", "http://127.0.0.1:%d" % srv.server_port,
            "--report", report]
@@ -228,6 +276,11 @@ def main():
         if not red or "reduced" not in red[0]["evidence"] or '"tags"' not in curl or \
                 '"note"' not in curl or '"color"' in curl:
             fail.append("the positive probe was not reduced to tags and note: %s" % red)
+    # the example paired with the 400 response's example of its name is refused, as expected
+    if not any(r["operation"] == "createWidget" and r["probe"] == "examples" and
+               r["check"] == "negative_data_rejection" and r["verdict"] == "pass"
+               for r in rep["results"]):
+        fail.append("the example paired with a 400 was not judged as one to refuse")
     generated = {r["probe"] for r in rep["results"]}
     for probe in ("examples", "coverage", "negative", "unsupported-method"):
         if probe not in generated:
