@@ -157,10 +157,13 @@ struct gen_case {
     const sdkc_param *omit; /* a parameter left out, or NULL */
     json_t *body;           /* the body sent instead (new), or NULL: the valid one */
     bool no_body;           /* a required body left out */
-    bool contract_only;     /* example: valid data (positive_data_acceptance judges it) */
-    char *path;             /* where: "query limit", "$.name", "header X-Key" (new) */
-    const char *rule;       /* "type", "bounds", "enum", "required", "example", ... */
-    int target;             /* the parameter or field it is about (for fair selection) */
+    /* valid data positive_data_acceptance judges: an example valid by its schema, a coverage
+       value of an operation whose valid request was accepted (else the refusal is not the
+       value's doing) */
+    bool contract_only;
+    char *path;       /* where: "query limit", "$.name", "header X-Key" (new) */
+    const char *rule; /* "type", "bounds", "enum", "required", "example", ... */
+    int target;       /* the parameter or field it is about (for fair selection) */
 };
 
 typedef struct gen_list {
@@ -291,7 +294,8 @@ void conform_cover_values(worker *wk, const sdkc_type *t, bool negative, json_t 
                           void (*emit)(void *u, json_t *v, const char *what), void *u);
 
 /* probe_coverage.c: the coverage phase, or the negative one; at most max cases */
-void conform_phase_generated(worker *wk, const sdkc_operation *op, bool negative, size_t max);
+void conform_phase_generated(worker *wk, const sdkc_operation *op, bool negative, size_t max,
+                             bool base_accepted);
 
 /* probe_examples.c */
 void conform_phase_examples(worker *wk, const sdkc_operation *op);

@@ -100,7 +100,7 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
        positive-body (every optional body field with the required parameters only), so that a
        5xx caused by the body is told apart from one caused by a parameter */
     int repeat = conform_phase_of(op) == 0 && creates_ids(op) ? CREATE_REPEAT : 1;
-    bool no_id = false, optional = false;
+    bool no_id = false, optional = false, valid_ok = false;
     json_t *delete_id = NULL;
     for (int i = 0; i < repeat + 2; i++) {
         probe_mode mode = i < repeat    ? MODE_VALID
@@ -144,6 +144,7 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
         if (out.answered)
             mark_probed(rn, op);
         conform_learn(rn, op, &out);
+        valid_ok = valid_ok || (i == 0 && out.status / 100 == 2);
         if (i == 0)
             conform_after_create(wk, op, &out);
         if (mode == MODE_VALID && out.status / 100 == 2 && delete_id)
@@ -160,11 +161,11 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
     if (generate)
         conform_phase_examples(wk, op);
     if (generate && strcmp(op->method, "DELETE") != 0)
-        conform_phase_generated(wk, op, false, rn->max_examples);
+        conform_phase_generated(wk, op, false, rn->max_examples, valid_ok);
     conform_unknown_id_probe(wk, op);
     conform_phase_negative(wk, op, no_id);
     if (generate)
-        conform_phase_generated(wk, op, true, rn->max_examples);
+        conform_phase_generated(wk, op, true, rn->max_examples, valid_ok);
     if (!no_id && conform_check_on(rn, CHECK_UNSUPPORTED))
         conform_unsupported_methods(wk, op);
     /* page-walk: OpenCode's cursor object forwards and back; the other styles forwards as the

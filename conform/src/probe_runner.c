@@ -158,7 +158,7 @@ void conform_run_probe(worker *wk, const sdkc_operation *op, const char *probe, 
     pc.contract_only = conform_is_valid(plan->mode) && plan->mode != MODE_AFTER_CREATE &&
                        !plan->cursor && plan->limit <= 0 && !plan->last_id && !plan->made_up &&
                        !plan->no_id && !plan->user_values && !plan->method && !websocket(op) &&
-                       (!plan->gc || plan->gc->mode == MODE_COVERAGE || plan->gc->contract_only);
+                       (!plan->gc || plan->gc->contract_only);
     sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? wk->anon : wk->client;
     memset(out, 0, sizeof *out);
     if (!req)

@@ -16,6 +16,9 @@ usage: phases.py SDKC CASE [WORK_DIR]
                  examples   createWidget refuses the contract's example "small" (422)
                  negative   updateWidget takes size 11, above the maximum;
                             listWidgets takes limit=conform, not a number
+                 valid      listGadgets refuses every request (400): one deviation, the
+                            valid probe's; its coverage cases are not judged (the refusal
+                            is not their values' doing)
                  missing_required_header  createWidget takes a request without X-Tenant
                  unsupported_method       PATCH /widgets is answered 200
   planted-j4   planted, with -j 4: the same findings.
@@ -45,6 +48,7 @@ PLANTED = {
     ("listWidgets", "negative_data_rejection", "query limit"),
     ("createWidget", "missing_required_header", "header X-Tenant"),
     ("createWidget", "unsupported_method", None),
+    ("listGadgets", "positive_data_acceptance", None),
 }
 # what the planted 500 also breaks: the status is not declared
 ALSO = {("createWidget", "status_code_conformance", None)}
@@ -117,6 +121,17 @@ def make_handler(planted, state):
                 if planted and method == "PATCH":
                     return self.send(200, [])
                 return self.send(405, {"message": "no such method"}, allow="GET, POST")
+            if parts == ["gadgets"]:
+                if method != "GET":
+                    return self.send(405, {"message": "no such method"}, allow="GET")
+                if planted:
+                    return self.refuse("no gadgets today")
+                kind = q.get("kind", ["small"])[0]
+                limit = q.get("limit", ["1"])[0]
+                if kind not in ("small", "large") or not limit.isdigit() or \
+                        not 1 <= int(limit) <= 5:
+                    return self.refuse("kind or limit")
+                return self.send(200, [kind] * int(limit))
             if len(parts) == 2 and parts[0] == "widgets":
                 if method not in ("GET", "PUT"):
                     return self.send(405, {"message": "no such method"}, allow="GET, PUT")
