@@ -21,6 +21,8 @@ struct sdkc_conform_report {
     size_t operations; /* operations included */
     size_t probed;     /* ... of which a valid probe got a real answer */
     bool interrupted, deadline;
+    unsigned long long seed; /* of the generated requests */
+    size_t max_examples;     /* per operation and phase */
 };
 
 /* Record a result; strings are copied; path indices are normalised to [*]. A deviation equal to

@@ -35,14 +35,17 @@ static void usage(FILE *f)
         "                    [--report FILE.json] [--junit FILE.xml] [--known FILE.json]\n"
         "                    [--timeout-ms N]\n"
         "                    [--stream-ms N] [-j N] [--max-time SECONDS] [--ca-file FILE.pem]\n"
-        "                    [--insecure] [--verbose] [--quiet]\n"
+        "                    [--insecure] [--seed N] [--max-examples N] [--verbose] [--quiet]\n"
         "Probes a live server with requests built from CONTRACT (OpenAPI, or sdkc-ir/1 JSON)\n"
         "and reports every deviation from it. --auth takes a security scheme of the contract\n"
         "and an environment variable holding its secret (HTTP basic: user:password). Exit\n"
         "status: 0 conformant, 1 deviations found (with --known: deviations differ from the\n"
         "reviewed list), 2 usage, contract or file errors (nothing sent), 3 the run stopped\n"
         "(--max-time, SIGINT; before 1) or nothing was really checked (every operation\n"
-        "skipped, refused or unreachable).\n",
+        "skipped, refused or unreachable). Generated requests (the contract's examples,\n"
+        "coverage and negative values): at most --max-examples per operation and phase\n"
+        "(default 12, 0 for none), chosen by --seed (default 0): the same seed, contract and\n"
+        "server give the same requests.\n",
         f);
     fputs("checks:", f);
     for (size_t i = 0; sdkc_conform_check_name(i); i++)
@@ -118,6 +121,24 @@ done:
     free(text);
     sdkc_diag_free(diag);
     return c;
+}
+
+/* The contract's document, for its examples: NULL for IR JSON (it keeps none) or when it cannot
+ * be read again (the compiler read it a moment ago). */
+static sdkc_doc *load_doc(const char *path)
+{
+    sdkc_doc *doc = NULL;
+    sdkc_diag *diag = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    if (sdkc_diag_new(&diag) != SDKC_OK)
+        return NULL;
+    if (sdkc_read_file(path, &text, &len) == SDKC_OK && !strstr(text, "\"sdkc-ir/1\"") &&
+        sdkc_doc_load_buffer(&doc, path, text, len, diag) != SDKC_OK)
+        doc = NULL;
+    free(text);
+    sdkc_diag_free(diag);
+    return doc;
 }
 
 /* NAME=VALUE into a copy of NAME (new) and a pointer to VALUE; NULL when malformed. */
@@ -263,6 +284,9 @@ int sdkc_conform_main(int argc, char **argv)
     const char *report_path = NULL, *known_path = NULL, *checks_arg = NULL, *junit_path = NULL;
     long timeout_ms = 0, stream_ms = 0, jobs = 1, max_time = 0;
     bool verbose = false, quiet = false, insecure = false;
+    unsigned long long seed_value = 0;
+    long max_examples = 0;
+    sdkc_doc *doc = NULL;
     const char *ca_file = NULL;
     sdkrt_cancel *cancel = NULL;
     int rc = 2;
@@ -282,7 +306,7 @@ int sdkc_conform_main(int argc, char **argv)
             "--base-url", "--password-env", "--username",   "--include",   "--skip",
             "--report",   "--known",        "--timeout-ms", "--stream-ms", "--auth",
             "--header",   "--param",        "--checks",     "-j",          "--jobs",
-            "--max-time", "--ca-file",      "--junit"};
+            "--max-time", "--ca-file",      "--junit",      "--seed",      "--max-examples"};
         bool takes = false;
         for (size_t k = 0; k < sizeof takes_value / sizeof takes_value[0]; k++)
             takes = takes || strcmp(a, takes_value[k]) == 0;
@@ -308,6 +332,20 @@ int sdkc_conform_main(int argc, char **argv)
             quiet = true;
         } else if (strcmp(a, "--insecure") == 0) {
             insecure = true;
+        } else if (strcmp(a, "--seed") == 0 || strcmp(a, "--max-examples") == 0) {
+            char *end = NULL;
+            bool seed = strcmp(a, "--seed") == 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!v[0] || !end || *end || v[0] == '-' || (!seed && n > 100000)) {
+                fprintf(stderr, "sdkc conform: %s wants a number%s\n", a,
+                        seed ? "" : " from 0 to 100000");
+                goto done;
+            }
+            if (seed)
+                seed_value = n;
+            else
+                max_examples = n ? (long)n : -1;
+            i++;
         } else if (strcmp(a, "--ca-file") == 0) {
             ca_file = argv[++i];
         } else if (strcmp(a, "--base-url") == 0) {
@@ -410,6 +448,7 @@ int sdkc_conform_main(int argc, char **argv)
     if (!c)
         goto done;
     const sdkc_ir *ir = sdkc_compiled_ir(c);
+    doc = load_doc(contract);
     for (size_t i = 0; i < cl->nauth; i++)
         if (!add_auth(cl, ir, cl->auth[i]))
             goto done;
@@ -468,6 +507,9 @@ int sdkc_conform_main(int argc, char **argv)
     o.insecure = insecure;
     o.credential_envs = cl->cred_envs;
     o.password_env = password_env;
+    o.seed = seed_value;
+    o.max_examples = max_examples;
+    o.doc = doc;
     sdkc_status st = sdkc_conform_run(&report, ir, &o, &errmsg);
     if (st != SDKC_OK) {
         fprintf(stderr, "sdkc conform: %s\n", errmsg ? errmsg : sdkc_status_str(st));
@@ -531,6 +573,7 @@ done:
     json_decref(known);
     sdkc_conform_report_free(report);
     sdkc_compiled_free(c);
+    sdkc_doc_free(doc);
     if (cancel) {
         /* no handler may reach the token once it is freed */
         signal(SIGINT, SIG_DFL);

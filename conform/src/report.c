@@ -278,6 +278,9 @@ json_t *sdkc_conform_report_json(const sdkc_conform_report *r)
                                   json_integer((json_int_t)(r->operations - r->probed)));
         rc |= json_object_set_new(summary, "checks",
                                   json_integer((json_int_t)sdkc_conform_report_checks(r)));
+        rc |= json_object_set_new(summary, "seed", json_integer((json_int_t)r->seed));
+        rc |=
+            json_object_set_new(summary, "max_examples", json_integer((json_int_t)r->max_examples));
         rc |= json_object_set_new(summary, "stopped",
                                   r->interrupted ? json_string("interrupted")
                                   : r->deadline  ? json_string("max-time")

@@ -74,6 +74,11 @@ if(TARGET sdkc-cli AND SDKC_PYTHON3)
   # key keeps rules apart; file arguments are checked before the first request; `order`: -j 4
   # finds what -j 1 finds (an operation waits for the one that makes its id).
   sdkc_conform_py_tests(traps.py traps quiet merge files order tls)
+  # phases.py (phases.yaml): the generated requests of issue 26 with default flags. `fixed`: a
+  # strict server, no deviation; `planted`: one deviation per phase and check (examples,
+  # coverage, negative, missing_required_header, unsupported_method, a positive probe reduced),
+  # each found; `planted-j4`: the same with -j 4; `seed`: --seed repeats a run's requests.
+  sdkc_conform_py_tests(phases.py phases fixed planted planted-j4 seed)
   sdkc_conform_py_tests(pages.py page cursor-object cursor-token cursor-item next-url link-header
                         page-number offset)
   # facts.yaml: the same report from a contract and from its IR JSON (headers, links, allOf

@@ -14,6 +14,16 @@
  *   no-credentials  no credentials, where security is required and the valid probe sent some
  *   page-walk       pages of any style followed to the end as the runtime's engine does, and
  *                   compared with one big page: no item lost, repeated or made up
+ *   examples        the contract's own examples (options.doc), as requests and, paired with a
+ *                   response example of the same name, with that answer expected
+ *   coverage        one parameter or body field at an edge the contract allows (enum members,
+ *                   bounds, lengths, item counts, null, an optional value present)
+ *   negative        one value the contract forbids, or a required one left out
+ *   unsupported-method  a method no operation declares for the URL
+ * The generated ones (examples, coverage, negative) are checked with the validator first (a
+ * coverage value valid, a negative one invalid), at most max_examples per operation and phase,
+ * chosen by seed. A failing positive probe is reduced (optional values left out one at a time
+ * while it still fails) before it is judged.
  * Streams (SSE) open within timeout_ms, as a unary call, then are read for stream_ms: every frame
  * and item against its schema. Every answer is judged by the checks below, each result a pass, a
  * deviation, or a skip with its reason (a 401/403 to any probe but no-credentials is a skip); skips
@@ -26,6 +36,7 @@
 
 #include <jansson.h>
 
+#include "sdkc/doc.h"
 #include "sdkc/ir.h"
 #include "sdkc/util.h"
 #include "sdkrt/client.h"
@@ -96,6 +107,11 @@ typedef struct sdkc_conform_param {
  *   missing_resource              an unknown id gets the declared 404 (only where declared)
  *   pagination                    a page walk loses and repeats no item
  *   timeout                       the server answers within the timeout
+ *   positive_data_acceptance      a valid request made of the contract's own constraints gets
+ *                                 no 4xx but 404, 409 and 429 (401/403 are skips)
+ *   missing_required_header       a request without a required header parameter is refused
+ *   unsupported_method            a method a path does not declare gets 405 (with Allow), 404
+ *                                 or 501, never a 2xx
  * A check that is off also turns off the probes that exist for it. */
 #define SDKC_CHECK_NOT_A_SERVER_ERROR    (1u << 0)
 #define SDKC_CHECK_STATUS_CODE           (1u << 1)
@@ -109,7 +125,10 @@ typedef struct sdkc_conform_param {
 #define SDKC_CHECK_MISSING_RESOURCE      (1u << 9)
 #define SDKC_CHECK_PAGINATION            (1u << 10)
 #define SDKC_CHECK_TIMEOUT               (1u << 11)
-#define SDKC_CHECK_ALL                   ((1u << 12) - 1)
+#define SDKC_CHECK_POSITIVE_DATA         (1u << 12)
+#define SDKC_CHECK_MISSING_HEADER        (1u << 13)
+#define SDKC_CHECK_UNSUPPORTED_METHOD    (1u << 14)
+#define SDKC_CHECK_ALL                   ((1u << 15) - 1)
 /* The bit of a check name, 0 when unknown. */
 unsigned sdkc_conform_check_bit(const char *name);
 /* The i-th check name (static), NULL past the end. */
@@ -151,11 +170,19 @@ typedef struct sdkc_conform_options {
        secret is withheld), and password's. Secrets never show, only these names. */
     const char *const *credential_envs;
     const char *password_env;
+    /* Generated requests (phases examples, coverage, negative): seed of the choices (the same
+       seed, contract and server give the same requests) and how many per operation at most
+       (0 = SDKC_CONFORM_MAX_EXAMPLES; negative = none). */
+    unsigned long long seed;
+    long max_examples;
+    /* The contract as loaded (borrowed), for its examples; NULL = no examples phase. */
+    const sdkc_doc *doc;
 } sdkc_conform_options;
+#define SDKC_CONFORM_MAX_EXAMPLES 12
 #define SDKC_CONFORM_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0,  \
-            NULL, NULL, NULL, false, NULL, NULL                                                    \
+            NULL, NULL, NULL, false, NULL, NULL, 0, 0, NULL                                        \
     }
 
 typedef struct sdkc_conform_report sdkc_conform_report;

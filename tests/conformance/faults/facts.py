@@ -19,6 +19,12 @@ import subprocess
 import sys
 import threading
 
+# Issue 26's generated requests (examples, coverage, negative) and their checks are tested by
+# phases.py; this server accepts much that its contract forbids, so they are off here.
+NO_PHASES = ["--max-examples", "0", "--checks",
+             "all,-positive_data_acceptance,-missing_required_header,-unsupported_method"]
+
+
 CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "facts.yaml")
 
 
@@ -77,7 +83,7 @@ def conform(sdkc, srv, state, contract, report):
         state["next"] = 0
     p = subprocess.run([sdkc, "conform", contract, "--base-url",
                         "http://127.0.0.1:%d" % srv.server_port, "--timeout-ms", "2000",
-                        "-j", "1", "--report", report],
+                        "-j", "1", "--report", report] + NO_PHASES,
                        capture_output=True, text=True, timeout=120)
     rep = json.load(open(report))
     rep.pop("contract", None)

@@ -28,6 +28,12 @@ import sys
 import threading
 import time
 
+# Issue 26's generated requests (examples, coverage, negative) and their checks are tested by
+# phases.py; this server accepts much that its contract forbids, so they are off here.
+NO_PHASES = ["--max-examples", "0", "--checks",
+             "all,-positive_data_acceptance,-missing_required_header,-unsupported_method"]
+
+
 KEY = "sk-conform-" + "5e" * 8
 # faults named otherwise than the check that must report them
 CHECK_OF = {"second_success_schema": "response_schema_conformance", "malformed-hang": "timeout"}
@@ -268,7 +274,7 @@ def main():
     report = os.path.join(work, "conform-%s.json" % fault)
     env = dict(os.environ, SHOP_KEY=KEY)
     cmd = [sdkc, "conform", CONTRACT, "--base-url", "http://127.0.0.1:%d" % srv.server_port,
-           "--auth", "key=SHOP_KEY", "--timeout-ms", "1000", "-j", "2", "--report", report]
+           "--auth", "key=SHOP_KEY", "--timeout-ms", "1000", "-j", "2", "--report", report] + NO_PHASES
     if fault in ("max-time", "sigint", "sigint-hang"):
         return stopped(cmd, env, report, fault, srv)
     if fault == "refused":

@@ -22,6 +22,12 @@ import sys
 import threading
 import urllib.parse
 
+# Issue 26's generated requests (examples, coverage, negative) and their checks are tested by
+# phases.py; this server accepts much that its contract forbids, so they are off here.
+NO_PHASES = ["--max-examples", "0", "--checks",
+             "all,-positive_data_acceptance,-missing_required_header,-unsupported_method"]
+
+
 CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pages.yaml")
 ITEMS = [{"id": "i%d" % i, "name": "item %d" % i} for i in range(1, 8)]
 OPS = {"cursor-object": "listObject", "cursor-token": "listToken", "cursor-item": "listAfter",
@@ -136,7 +142,7 @@ def run(sdkc, style, fault, work):
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     report = os.path.join(work, "pages-%s-%s.json" % (style, fault))
     cmd = [sdkc, "conform", CONTRACT, "--base-url", "http://127.0.0.1:%d" % srv.server_port,
-           "--include", OPS[style], "--timeout-ms", "2000", "--report", report]
+           "--include", OPS[style], "--timeout-ms", "2000", "--report", report] + NO_PHASES
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     srv.shutdown()
     fail = []

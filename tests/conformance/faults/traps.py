@@ -30,6 +30,12 @@ import time
 import urllib.parse
 import xml.etree.ElementTree as ET
 
+# Issue 26's generated requests (examples, coverage, negative) and their checks are tested by
+# phases.py; this server accepts much that its contract forbids, so they are off here.
+NO_PHASES = ["--max-examples", "0", "--checks",
+             "all,-positive_data_acceptance,-missing_required_header,-unsupported_method"]
+
+
 CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "traps.yaml")
 
 
@@ -177,7 +183,7 @@ def serve(case, cert=None):
 
 def conform(sdkc, srv, report, *extra, scheme="http"):
     cmd = [sdkc, "conform", CONTRACT, "--base-url", "%s://127.0.0.1:%d" % (scheme, srv.server_port),
-           "--timeout-ms", "3000", "--report", report] + list(extra)
+           "--timeout-ms", "3000", "--report", report] + NO_PHASES + list(extra)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 

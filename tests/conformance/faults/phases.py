@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""phases.py - `sdkc conform`'s generated requests (issue 26) against a small HTTP server
+(http.server) for phases.yaml, run with default flags.
+
+usage: phases.py SDKC CASE [WORK_DIR]
+  fixed        a strict server: it refuses what the contract forbids (400), answers a method a
+               path does not declare with 405 and Allow: 0 deviations, exit 0 (the contract's
+               example "stamped" breaks its own date format: refused, and no deviation).
+  planted      the same server with one deviation per phase and check, each found with the check
+               and path below (PLANTED) and nothing else, exit 1:
+                 coverage   createWidget fails (500) on size 10, the maximum;
+                            listWidgets refuses color=blue, an enum member (400);
+                            createWidget refuses a null note, nullable (400)
+                 positive   updateWidget refuses a body with both tags and note (400): the
+                            probe with every optional field, reduced to those two
+                 examples   createWidget refuses the contract's example "small" (422)
+                 negative   updateWidget takes size 11, above the maximum;
+                            listWidgets takes limit=conform, not a number
+                 valid      listGadgets refuses every request (400): one deviation, the
+                            valid probe's; its coverage cases are not judged (the refusal
+                            is not their values' doing)
+                 missing_required_header  createWidget takes a request without X-Tenant
+                 unsupported_method       PATCH /widgets is answered 200
+  planted-j4   planted, with -j 4: the same findings.
+  seed         the fixed server, --max-examples 2: the same --seed sends the same requests
+               (the server's log of method, target and body), another seed others, and fewer
+               than the default bound.
+"""
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import urllib.parse
+
+CONTRACT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "phases.yaml")
+
+# (operation, check, path) of every planted deviation
+PLANTED = {
+    ("createWidget", "not_a_server_error", None),
+    ("listWidgets", "positive_data_acceptance", "query color"),
+    ("createWidget", "positive_data_acceptance", "$.note"),
+    ("updateWidget", "positive_data_acceptance", None),
+    ("createWidget", "positive_data_acceptance", "example small"),
+    ("updateWidget", "negative_data_rejection", "$.size"),
+    ("listWidgets", "negative_data_rejection", "query limit"),
+    ("createWidget", "missing_required_header", "header X-Tenant"),
+    ("createWidget", "unsupported_method", None),
+    ("listGadgets", "positive_data_acceptance", None),
+}
+# what the planted 500 also breaks: the status is not declared
+ALSO = {("createWidget", "status_code_conformance", None)}
+
+COLORS = ("red", "green", "blue")
+
+
+def bad_widget(b):
+    """Why b is not a NewWidget, or None."""
+    if not isinstance(b, dict):
+        return "not an object"
+    name, size = b.get("name"), b.get("size")
+    if not isinstance(name, str) or not 1 <= len(name) <= 20:
+        return "name"
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= 10:
+        return "size"
+    if "color" in b and b["color"] not in COLORS:
+        return "color"
+    tags = b.get("tags", [])
+    if not isinstance(tags, list) or len(tags) > 3 or not all(isinstance(t, str) for t in tags):
+        return "tags"
+    if "note" in b and b["note"] is not None and not isinstance(b["note"], str):
+        return "note"
+    if "made" in b and not (isinstance(b["made"], str) and re.fullmatch(r"\d{4}-\d\d-\d\d", b["made"])):
+        return "made"
+    return None
+
+
+def make_handler(planted, state):
+    class H(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def send(self, status, body=None, allow=None):
+            data = b"" if body is None else json.dumps(body).encode()
+            self.send_response(status)
+            if body is not None:
+                self.send_header("Content-Type", "application/json")
+            if allow:
+                self.send_header("Allow", allow)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def refuse(self, why):
+            return self.send(400, {"message": why})
+
+        def route(self, method):
+            n = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(n) if n else b""
+            with state["lock"]:
+                state["log"].append((method, self.path, raw))
+            return self.route_body(method, raw)
+
+        def route_body(self, method, raw):
+            url = urllib.parse.urlsplit(self.path)
+            q = urllib.parse.parse_qs(url.query)
+            parts = [urllib.parse.unquote(p) for p in url.path.split("/") if p]
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                return self.refuse("not JSON")
+            if parts == ["widgets"]:
+                if method == "POST":
+                    return self.create(body)
+                if method == "GET":
+                    return self.list(q)
+                if planted and method == "PATCH":
+                    return self.send(200, [])
+                return self.send(405, {"message": "no such method"}, allow="GET, POST")
+            if parts == ["gadgets"]:
+                if method != "GET":
+                    return self.send(405, {"message": "no such method"}, allow="GET")
+                if planted:
+                    return self.refuse("no gadgets today")
+                kind = q.get("kind", ["small"])[0]
+                limit = q.get("limit", ["1"])[0]
+                if kind not in ("small", "large") or not limit.isdigit() or \
+                        not 1 <= int(limit) <= 5:
+                    return self.refuse("kind or limit")
+                return self.send(200, [kind] * int(limit))
+            if len(parts) == 2 and parts[0] == "widgets":
+                if method not in ("GET", "PUT"):
+                    return self.send(405, {"message": "no such method"}, allow="GET, PUT")
+                with state["lock"]:
+                    w = state["widgets"].get(parts[1])
+                if w is None:
+                    return self.send(404, {"message": "no such widget"})
+                if method == "GET":
+                    return self.send(200, w)
+                return self.update(w, body)
+            return self.send(404, {"message": "no route"})
+
+        def create(self, body):
+            tenant = self.headers.get("X-Tenant")
+            if tenant is None and not planted:
+                return self.refuse("X-Tenant is required")
+            if tenant is not None and not 1 <= len(tenant) <= 16:
+                return self.refuse("X-Tenant")
+            why = bad_widget(body)
+            if why:
+                return self.refuse(why)
+            if planted and body["size"] == 10:
+                return self.send(500, {"message": "boom"})
+            if planted and "note" in body and body["note"] is None:
+                return self.refuse("note may not be null")
+            if planted and body["name"] == "tiny":
+                return self.send(422, {"message": "too small"})
+            with state["lock"]:
+                state["next"] += 1
+                wid = "w%d" % state["next"]
+                w = dict(body, id=wid)
+                state["widgets"][wid] = w
+            return self.send(201, w)
+
+        def list(self, q):
+            limit = q.get("limit", ["10"])[0]
+            if not (planted and limit == "conform"):
+                if not limit.isdigit() or not 1 <= int(limit) <= 50:
+                    return self.refuse("limit")
+            color = q.get("color", [None])[0]
+            if color is not None and (color not in COLORS or (planted and color == "blue")):
+                return self.refuse("color")
+            with state["lock"]:
+                ws = [w for w in state["widgets"].values() if color in (None, w.get("color"))]
+            return self.send(200, ws[:int(limit) if limit.isdigit() else 10])
+
+        def update(self, w, body):
+            why = bad_widget(body)
+            if why == "size" and planted and isinstance(body.get("size"), int) and \
+                    body["size"] == 11:
+                why = None
+            if why:
+                return self.refuse(why)
+            if planted and "tags" in body and "note" in body:
+                return self.refuse("tags or a note, not both")
+            with state["lock"]:
+                wid = w["id"]
+                w.clear()
+                w.update(body, id=wid)
+            return self.send(200, w)
+
+        def do_GET(self):
+            self.route("GET")
+
+        def do_POST(self):
+            self.route("POST")
+
+        def do_PUT(self):
+            self.route("PUT")
+
+        def do_PATCH(self):
+            self.route("PATCH")
+
+        def do_DELETE(self):
+            self.route("DELETE")
+
+    return H
+
+
+def serve(planted):
+    state = {"widgets": {}, "next": 0, "lock": threading.Lock(), "log": []}
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(planted, state))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, state
+
+
+def seed_case(sdkc, work):
+    """The requests of runs with --max-examples 2 and the given seeds (a fresh server each)."""
+    logs = []
+    for seed, bound in (("7", "2"), ("7", "2"), ("8", "2"), ("7", "12")):
+        srv, state = serve(False)
+        report = os.path.join(work, "conform-phases-seed-%s-%s.json" % (seed, bound))
+        p = subprocess.run([sdkc, "conform", CONTRACT, "--base-url",
+                            "http://127.0.0.1:%d" % srv.server_port, "--seed", seed,
+                            "--max-examples", bound, "--report", report],
+                           capture_output=True, text=True, timeout=120)
+        srv.shutdown()
+        if p.returncode != 0:
+            sys.stdout.write(p.stdout + p.stderr)
+            return ["seed %s: exit %d" % (seed, p.returncode)]
+        if json.load(open(report))["summary"].get("seed") != int(seed):
+            return ["the report does not name seed %s" % seed]
+        logs.append(state["log"])
+    fail = []
+    if logs[0] != logs[1]:
+        fail.append("seed 7 twice sent different requests")
+    if logs[0] == logs[2]:
+        fail.append("seeds 7 and 8 sent the same requests")
+    if not len(logs[0]) < len(logs[3]):
+        fail.append("--max-examples 2 sent %d requests, not fewer than 12's %d" %
+                    (len(logs[0]), len(logs[3])))
+    return fail
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    sdkc, case = sys.argv[1], sys.argv[2]
+    work = sys.argv[3] if len(sys.argv) > 3 else "."
+    os.makedirs(work, exist_ok=True)
+    if case == "seed":
+        fail = seed_case(sdkc, work)
+        for f in fail:
+            print("FAIL (seed): %s" % f)
+        if not fail:
+            print("PASS (seed): the same seed sends the same requests")
+        return 1 if fail else 0
+    planted = case.startswith("planted")
+    srv, state = serve(planted)
+    report = os.path.join(work, "conform-phases-%s.json" % case)
+    cmd = [sdkc, "conform", CONTRACT, "--base-url", "http://127.0.0.1:%d" % srv.server_port,
+           "--report", report]
+    if case == "planted-j4":
+        cmd += ["-j", "4"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    srv.shutdown()
+    fail = []
+    try:
+        rep = json.load(open(report))
+    except (OSError, ValueError) as e:
+        rep = {"deviations": [], "results": []}
+        fail.append("no report: %s" % e)
+    found = {(d["operation"], d["check"], d["path"]) for d in rep["deviations"]}
+    want = PLANTED | ALSO if planted else set()
+    for d in sorted(want - found, key=str):
+        fail.append("not found: %s" % (d,))
+    for d in sorted(found - want, key=str):
+        fail.append("unplanted: %s" % (d,))
+    if p.returncode != (1 if planted else 0):
+        fail.append("exit %d, want %d" % (p.returncode, 1 if planted else 0))
+    if planted:
+        # the positive probe's request, reduced to the two fields that fail together
+        red = [d for d in rep["deviations"] if d["operation"] == "updateWidget" and
+               d["probe"] == "positive"]
+        curl = red[0].get("curl") or "" if red else ""
+        if not red or "reduced" not in red[0]["evidence"] or '"tags"' not in curl or \
+                '"note"' not in curl or '"color"' in curl:
+            fail.append("the positive probe was not reduced to tags and note: %s" % red)
+    # the example paired with the 400 response's example of its name is refused, as expected
+    if not any(r["operation"] == "createWidget" and r["probe"] == "examples" and
+               r["check"] == "negative_data_rejection" and r["verdict"] == "pass"
+               for r in rep["results"]):
+        fail.append("the example paired with a 400 was not judged as one to refuse")
+    generated = {r["probe"] for r in rep["results"]}
+    for probe in ("examples", "coverage", "negative", "unsupported-method"):
+        if probe not in generated:
+            fail.append("no %s probe was sent" % probe)
+    if fail:
+        sys.stdout.write(p.stdout)
+        sys.stderr.write(p.stderr)
+        for f in fail:
+            print("FAIL (%s): %s" % (case, f))
+        return 1
+    print("PASS (%s): %d deviations as planted" % (case, len(found)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
