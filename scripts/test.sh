@@ -32,8 +32,8 @@ CC=clang cmake -S . -B build-test-asan -DCMAKE_BUILD_TYPE=Debug -DSDKC_WERROR=ON
 cmake --build build-test-asan -j"$(nproc)"
 # The TypeScript SDK's tests run node and tsc, no sanitized code: they ran in the gcc stage. The
 # Prism corpus conform run is left to the gcc stage too (its C paths run here in the fault tests), and
-# so are the packaging tests (install_sdk, install_deb, runtime/install: cmake installs and cpack,
-# which build their own unsanitized copies).
+# so are the packaging tests (install_sdk, install_deb, runtime/install: what cmake --install and
+# cpack lay out, not memory safety).
 (cd build-test-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j2 \
   -E '^(emitter/ts_sdk|mock/ts_.*|conformance/ts_sdk_live|conformance/prism_corpus|emitter/install_(sdk|deb)|runtime/install)$')
