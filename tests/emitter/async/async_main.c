@@ -330,6 +330,7 @@ END_TEST
 typedef struct stream_seen {
     int items, poison, reconnects, ends;
     int64_t seqs[8];
+    int reopened_elsewhere; /* reconnects that did not reopen after the last item delivered */
     as_reason reason;
     as_async_stream *handle;
     bool cancel_on_item;
@@ -370,6 +371,9 @@ static void on_reconnect(void *userdata, const as_follow_event *event)
     stream_seen *s = userdata;
     ck_assert_int_eq(event->kind, AS_FOLLOW_RECONNECT);
     s->reconnects++;
+    if (!event->has_after || s->items == 0 ||
+        event->after != s->seqs[(s->items < 8 ? s->items : 8) - 1])
+        s->reopened_elsewhere++;
 }
 
 static void on_end(void *userdata, const as_error *err)
@@ -451,7 +455,11 @@ START_TEST(follower_across_a_loss)
     ck_assert_int_eq(s.seqs[0], 201);
     ck_assert_int_eq(s.seqs[1], 202);
     ck_assert_int_eq(s.seqs[2], 203);
-    ck_assert_int_eq(s.reconnects, 1);
+    /* one loss; on a loaded machine the reopen itself may fail once more (a new connection
+       refused or cut): another reconnect, still after the last item delivered */
+    ck_assert_int_ge(s.reconnects, 1);
+    ck_assert_int_le(s.reconnects, 3);
+    ck_assert_int_eq(s.reopened_elsewhere, 0);
     ck_assert_int_eq(s.ends, 1);
     ck_assert_int_eq(s.reason, AS_REASON_NONE);
 }
