@@ -416,6 +416,16 @@ static void read_chunk(sdkrt_async_stream *s)
 
 /* A transport other than libcurl: open on the loop thread (an in-memory transport answers at
  * once), then the body is read a chunk per step. */
+/* A stream owns its connection: a fresh one, closed when the stream ends. libcurl 7.88 walks
+ * every connection to the host when it looks for one to reuse, and again when it returns one to
+ * its cache or trims that cache, which made opening and ending each of n streams O(n); an idle
+ * connection saved for reuse is worth little next to a stream that holds one for its life. */
+static CURLcode own_connection(CURL *easy)
+{
+    CURLcode rc = curl_easy_setopt(easy, CURLOPT_FRESH_CONNECT, 1L);
+    return rc == CURLE_OK ? curl_easy_setopt(easy, CURLOPT_FORBID_REUSE, 1L) : rc;
+}
+
 static void open_through_transport(sdkrt_async_stream *s)
 {
     const sdkrt_transport *t = s->client->transport;
@@ -605,7 +615,8 @@ static void start_conn(sdkrt_async_stream *s)
     s->x.on_done = xfer_done;
     s->x.owner = s;
     if (st == SDKRT_OK && (curl_easy_setopt(s->easy, CURLOPT_WRITEFUNCTION, write_cb) != CURLE_OK ||
-                           curl_easy_setopt(s->easy, CURLOPT_WRITEDATA, s) != CURLE_OK))
+                           curl_easy_setopt(s->easy, CURLOPT_WRITEDATA, s) != CURLE_OK ||
+                           own_connection(s->easy) != CURLE_OK))
         st = sdkrt_error_set(&e, SDKRT_REASON_TRANSPORT, "libcurl refused the write callback");
     if (st == SDKRT_OK)
         st = sdkrt_loop_xfer_add_(s->op.loop, &s->x, &e);
