@@ -266,22 +266,38 @@ static bool kick_step(sdkrt_async_stream *s)
     return sdkrt_loop_timer_arm_(&s->step, 0) == SDKRT_OK;
 }
 
+/* Take the head from the transfer and let the step report it (on_response). */
+static bool take_head(sdkrt_async_stream *s)
+{
+    sdkrt_response *head = s->x.resp;
+    s->x.resp = NULL; /* ours now: later header lines (trailers) are not needed */
+    if (!head && sdkrt_response_new(&head, 0, 0, &s->cb_err) != SDKRT_OK)
+        return false;
+    judge(s, head);
+    if (s->cb_err)
+        return false;
+    if (!kick_step(s)) {
+        sdkrt_error_set(&s->cb_err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory arming a timer");
+        return false;
+    }
+    return true;
+}
+
+/* The head is complete (curl's header callback, at the blank line): a stream that opens and then
+ * stays quiet reports open at once. */
+static bool head_cb(sdkrt_xfer_ *x)
+{
+    sdkrt_async_stream *s = x->owner;
+    return s->judged || take_head(s);
+}
+
 static size_t write_cb(char *data, size_t size, size_t nmemb, void *ud)
 {
     sdkrt_async_stream *s = ud;
     sdkrt_xfer_ *x = &s->x;
     size_t n = size * nmemb;
-    if (!s->judged) {
-        sdkrt_response *head = x->resp;
-        x->resp = NULL; /* ours now: later header lines (trailers) are not needed */
-        if (!head && sdkrt_response_new(&head, 0, 0, &s->cb_err) != SDKRT_OK)
-            return 0;
-        judge(s, head);
-        if (s->cb_err)
-            return 0;
-        if (!kick_step(s)) /* on_response sees the head */
-            goto oom;
-    }
+    if (!s->judged && !take_head(s)) /* no head seen (header callback skipped) */
+        return 0;
     if (!s->sse) {
         /* an error body, for the error's message: its first SDKRT_ERROR_BODY_MAX bytes */
         size_t have = 0;
@@ -416,6 +432,16 @@ static void read_chunk(sdkrt_async_stream *s)
 
 /* A transport other than libcurl: open on the loop thread (an in-memory transport answers at
  * once), then the body is read a chunk per step. */
+/* A stream owns its connection: a fresh one, closed when the stream ends. libcurl 7.88 walks
+ * every connection to the host when it looks for one to reuse, and again when it returns one to
+ * its cache or trims that cache, which made opening and ending each of n streams O(n); an idle
+ * connection saved for reuse is worth little next to a stream that holds one for its life. */
+static CURLcode own_connection(CURL *easy)
+{
+    CURLcode rc = curl_easy_setopt(easy, CURLOPT_FRESH_CONNECT, 1L);
+    return rc == CURLE_OK ? curl_easy_setopt(easy, CURLOPT_FORBID_REUSE, 1L) : rc;
+}
+
 static void open_through_transport(sdkrt_async_stream *s)
 {
     const sdkrt_transport *t = s->client->transport;
@@ -603,9 +629,11 @@ static void start_conn(sdkrt_async_stream *s)
         st = sdkrt_xfer_setup_(&s->x, s->easy, &s->p.treq, true, &e);
     }
     s->x.on_done = xfer_done;
+    s->x.on_head = head_cb;
     s->x.owner = s;
     if (st == SDKRT_OK && (curl_easy_setopt(s->easy, CURLOPT_WRITEFUNCTION, write_cb) != CURLE_OK ||
-                           curl_easy_setopt(s->easy, CURLOPT_WRITEDATA, s) != CURLE_OK))
+                           curl_easy_setopt(s->easy, CURLOPT_WRITEDATA, s) != CURLE_OK ||
+                           own_connection(s->easy) != CURLE_OK))
         st = sdkrt_error_set(&e, SDKRT_REASON_TRANSPORT, "libcurl refused the write callback");
     if (st == SDKRT_OK)
         st = sdkrt_loop_xfer_add_(s->op.loop, &s->x, &e);

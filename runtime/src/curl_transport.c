@@ -191,8 +191,11 @@ static size_t header_cb(char *line, size_t size, size_t nmemb, void *ud)
     if (!x->resp)
         return n;
     if (n <= 2 && (line[0] == '\r' || line[0] == '\n')) {
-        if (sdkrt_response_status(x->resp) >= 200)
+        if (sdkrt_response_status(x->resp) >= 200) {
             x->headers_done = true;
+            if (x->on_head && !x->on_head(x))
+                return 0;
+        }
         return n;
     }
     const char *colon = memchr(line, ':', n);

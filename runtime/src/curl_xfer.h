@@ -36,6 +36,9 @@ typedef struct sdkrt_xfer_ {
     long long last_byte_ms;
     /* the engine's: the owner of this transfer (CURLOPT_PRIVATE points to the xfer) */
     void (*on_done)(struct sdkrt_xfer_ *x);
+    /* optional, called inside curl's header callback once the final head is complete (x->resp
+     * holds it); false aborts the transfer (the reason in x->cb_err or the owner's) */
+    bool (*on_head)(struct sdkrt_xfer_ *x);
     void *owner;
     bool added; /* in the loop's multi handle */
 } sdkrt_xfer_;

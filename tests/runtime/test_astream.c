@@ -472,6 +472,43 @@ END_TEST
 
 /* ---- cancel in every phase ---- */
 
+static void count_head(void *userdata, int status, const sdkrt_header *headers, size_t count)
+{
+    (void)headers;
+    (void)count;
+    int *seen = userdata;
+    *seen = status;
+}
+
+/* A server that sends its head and then nothing: on_response sees the head at once. */
+START_TEST(quiet_stream_reports_its_head)
+{
+    fx f;
+    fx_open(&f, 0, 0);
+    int status = 0;
+    sdkrt_call_options call = SDKRT_CALL_OPTIONS_INIT;
+    call.on_response = count_head;
+    call.userdata = &status;
+    rec quiet = {0};
+    start_typed(&f, &quiet, "/items?n=0&end=2", &typed_handlers, &call);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    sdkrt_error *err = NULL;
+    for (long ms = 0; status == 0 && ms < 5000;) {
+        ck_assert_int_eq(sdkrt_loop_run_once(f.loop, 20, &err), SDKRT_OK);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        ms = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+    }
+    ck_assert_int_eq(status, 200);
+    ck_assert_int_eq(quiet.items, 0);
+    ck_assert_int_eq(quiet.ends, 0);
+    sdkrt_async_stream_cancel(quiet.s);
+    ck_assert_int_eq(quiet.ends, 1);
+    ck_assert_int_eq(quiet.reason, SDKRT_REASON_CANCELLED);
+    fx_close(&f);
+}
+END_TEST
+
 START_TEST(cancel_in_every_phase)
 {
     fx f;
@@ -765,6 +802,7 @@ static Suite *suite(void)
     tcase_add_test(t, failure_frame_and_declared_error);
     tcase_add_test(t, server_closes_mid_stream);
     tcase_add_test(t, idle_and_head_timeouts);
+    tcase_add_test(t, quiet_stream_reports_its_head);
     tcase_add_test(t, pause_stops_delivery_until_resume);
     tcase_add_test(t, cancel_in_every_phase);
     tcase_add_test(t, follower_across_a_server_restart);
