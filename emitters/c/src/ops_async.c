@@ -267,12 +267,17 @@ static void emit_stream_h(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *r
                         P, N, P, P, N, P, P, P, N, P, P, N, P);
 }
 
+/* The request parameter of an operation's async forms ("" when it takes none). */
+static const char *request_arg(emit_ctx *cx, const cop *o)
+{
+    return o->has_request
+               ? sdkc_arena_printf(cx->arena, "const %s_%s_request *request, ", cx->prefix, o->name)
+               : "";
+}
+
 void emit_async_h(emit_ctx *cx, sdkc_buf *b, const cop *o)
 {
-    const char *req_arg =
-        o->has_request
-            ? sdkc_arena_printf(cx->arena, "const %s_%s_request *request, ", cx->prefix, o->name)
-            : "";
+    const char *req_arg = request_arg(cx, o);
     switch (shape_of(o)) {
     case SHAPE_STREAM:
         emit_stream_h(cx, b, o, req_arg);
@@ -864,10 +869,7 @@ static void emit_stream_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *r
 
 void emit_async_c(emit_ctx *cx, sdkc_buf *b, const cop *o, const char *tramp)
 {
-    const char *req_arg =
-        o->has_request
-            ? sdkc_arena_printf(cx->arena, "const %s_%s_request *request, ", cx->prefix, o->name)
-            : "";
+    const char *req_arg = request_arg(cx, o);
     switch (shape_of(o)) {
     case SHAPE_STREAM:
         emit_stream_c(cx, b, o, req_arg);
