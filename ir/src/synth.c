@@ -15,6 +15,7 @@ typedef struct synth {
     sdkc_arena *arena;
     const sdkc_synth_options *o;
     const char *why;
+    unsigned variant; /* > 0: an item of a uniqueItems array after the first (see synth_items) */
 } synth;
 
 static json_t *synth_fail(synth *s, const char *why)
@@ -180,6 +181,14 @@ static json_t *synth_number(synth *s, const sdkc_type *t, bool integer)
     if ((t->u.num.has_minimum && (v < lo || (xlo && v <= lo))) ||
         (t->u.num.has_maximum && (v > hi || (xhi && v >= hi))))
         return synth_fail(s, "empty numeric range");
+    if (s->variant) {
+        /* a uniqueItems item after the first: another number in the range, else the same */
+        double up = v + s->variant, down = v - s->variant;
+        if (!(t->u.num.has_maximum && (up > hi || (xhi && up >= hi))))
+            v = up;
+        else if (!(t->u.num.has_minimum && (down < lo || (xlo && down <= lo))))
+            v = down;
+    }
     if (integer) {
         if (v > 9e15 || v < -9e15)
             return synth_fail(s, "integer bound out of range");
@@ -189,6 +198,43 @@ static json_t *synth_number(synth *s, const sdkc_type *t, bool integer)
 }
 
 static json_t *synth_value(synth *s, const sdkc_type *t, int depth);
+
+/* n items of t; under uniqueItems, item i > 0 is made with variant i (another number, enum
+ * member and boolean) and filler "<filler><i>" (another plain string, brand suffix and map key),
+ * and items that still come out equal fail. */
+static json_t *synth_items(synth *s, const sdkc_type *t, uint64_t n, int depth)
+{
+    json_t *a = json_array();
+    bool unique = t->u.array.unique_items;
+    const sdkc_synth_options *o = s->o;
+    unsigned prev = s->variant;
+    for (uint64_t i = 0; a && i < n; i++) {
+        sdkc_synth_options oi = *o;
+        if (unique && i) {
+            oi.filler = sdkc_arena_printf(s->arena, "%s%u", o->filler, (unsigned)i);
+            if (!oi.filler) {
+                json_decref(a);
+                return NULL;
+            }
+            s->o = &oi;
+            s->variant = prev + (unsigned)i;
+        }
+        json_t *v = synth_value(s, t->u.array.items, depth + 1);
+        s->o = o;
+        s->variant = prev;
+        for (size_t k = 0; v && unique && k < json_array_size(a); k++)
+            if (json_equal(v, json_array_get(a, k))) {
+                json_decref(v);
+                v = synth_fail(s, "uniqueItems: no distinct items of the item type were made for "
+                                  "minItems");
+            }
+        if (!v || json_array_append_new(a, v) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
 
 static json_t *synth_object(synth *s, const sdkc_type *t, int depth)
 {
@@ -219,7 +265,7 @@ static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
     case SDKC_TYPE_NUMBER:
         return synth_number(s, t, false);
     case SDKC_TYPE_BOOLEAN:
-        return json_true();
+        return json_boolean(s->variant % 2 == 0);
     case SDKC_TYPE_NULL:
         return json_null();
     case SDKC_TYPE_LITERAL:
@@ -242,7 +288,7 @@ static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
     case SDKC_TYPE_ENUM:
         if (!t->u.enumeration.nvalues)
             return synth_fail(s, "enum without values");
-        return json_string(t->u.enumeration.values[0]);
+        return json_string(t->u.enumeration.values[s->variant % t->u.enumeration.nvalues]);
     case SDKC_TYPE_ARRAY: {
         uint64_t n =
             t->u.array.has_min_items && t->u.array.min_items > 1 ? t->u.array.min_items : 1;
@@ -250,15 +296,7 @@ static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
             n = t->u.array.max_items;
         if (n > 64)
             return synth_fail(s, "minItems above 64");
-        json_t *a = json_array();
-        for (uint64_t i = 0; a && i < n; i++) {
-            json_t *v = synth_value(s, t->u.array.items, depth + 1);
-            if (!v || json_array_append_new(a, v) != 0) {
-                json_decref(a);
-                return NULL;
-            }
-        }
-        return a;
+        return synth_items(s, t, n, depth);
     }
     case SDKC_TYPE_TUPLE: {
         json_t *a = json_array();
@@ -335,7 +373,7 @@ sdkc_status sdkc_synth_value(json_t **out, sdkc_arena *a, const sdkc_type *t,
         if (!o.filler)
             o.filler = filler;
     }
-    synth s = {a, &o, NULL};
+    synth s = {a, &o, NULL, 0};
     *out = synth_value(&s, t, 0);
     if (why)
         *why = *out ? NULL : s.why;

@@ -268,6 +268,61 @@ START_TEST(collections)
 }
 END_TEST
 
+/* uniqueItems: items after the first are other values, or the type fails. */
+START_TEST(unique_items)
+{
+    sdkc_type s = str();
+    sdkc_type a = {.kind = SDKC_TYPE_ARRAY};
+    a.u.array.items = &s;
+    a.u.array.has_min_items = true;
+    a.u.array.min_items = 3;
+    a.u.array.unique_items = true;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"mock\",\"mock1\",\"mock2\"]");
+    s.u.str.has_max_length = true; /* "mock1" cut to "mock" */
+    s.u.str.max_length = 4;
+    ck_assert_str_eq(value_of(&a, NULL),
+                     "!uniqueItems: no distinct items of the item type were made for minItems");
+
+    sdkc_type i = {.kind = SDKC_TYPE_INTEGER};
+    i.u.num.has_maximum = true;
+    i.u.num.maximum = 2;
+    a.u.array.items = &i;
+    ck_assert_str_eq(value_of(&a, NULL), "[1,2,-1]"); /* up while the maximum allows, else down */
+
+    const char *const values[] = {"open", "closed"};
+    sdkc_type e = {.kind = SDKC_TYPE_ENUM};
+    e.u.enumeration.values = values;
+    e.u.enumeration.nvalues = 2;
+    a.u.array.items = &e;
+    a.u.array.min_items = 2;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"open\",\"closed\"]");
+    a.u.array.min_items = 3; /* two members, three items */
+    ck_assert_str_eq(value_of(&a, NULL),
+                     "!uniqueItems: no distinct items of the item type were made for minItems");
+
+    sdkc_type b = {.kind = SDKC_TYPE_BOOLEAN};
+    a.u.array.items = &b;
+    a.u.array.min_items = 2;
+    ck_assert_str_eq(value_of(&a, NULL), "[true,false]");
+
+    /* an object differs by its plain string field; nested unique arrays stay distinct too */
+    sdkc_field f[] = {{.wire_name = "name", .type = &s, .required = true}};
+    s.u.str.has_max_length = false;
+    sdkc_type o = {.kind = SDKC_TYPE_OBJECT};
+    o.u.object.fields = f;
+    o.u.object.nfields = 1;
+    a.u.array.items = &o;
+    ck_assert_str_eq(value_of(&a, NULL), "[{\"name\":\"mock\"},{\"name\":\"mock1\"}]");
+    sdkc_type inner = {.kind = SDKC_TYPE_ARRAY};
+    inner.u.array.items = &i;
+    inner.u.array.has_min_items = true;
+    inner.u.array.min_items = 2;
+    inner.u.array.unique_items = true;
+    a.u.array.items = &inner;
+    ck_assert_str_eq(value_of(&a, NULL), "[[1,2],[2,-1]]");
+}
+END_TEST
+
 START_TEST(unions)
 {
     sdkc_type s = str(), i = {.kind = SDKC_TYPE_INTEGER}, n = {.kind = SDKC_TYPE_NULL};
@@ -392,6 +447,7 @@ static Suite *synth_suite(void)
     tcase_add_test(tc, numbers);
     tcase_add_test(tc, objects);
     tcase_add_test(tc, collections);
+    tcase_add_test(tc, unique_items);
     tcase_add_test(tc, unions);
     tcase_add_test(tc, opencode_requests);
     suite_add_tcase(s, tc);
