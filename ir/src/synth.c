@@ -63,6 +63,62 @@ const char *sdkc_synth_format_value(const char *f)
     return NULL;
 }
 
+const char *sdkc_synth_format_variant(const char *f, size_t i, const char **note)
+{
+    /* each valid by the format's definition (RFC 3339, 5321 (dot-atom), 4122, 3986, 1123,
+       4291, 4648) and by ajv-formats' checks */
+    static const char *const table[][3] = {
+        {"date-time", "2024-02-29T23:59:59+05:30", "a numeric offset"},
+        {"date-time", "2024-01-02T03:04:05.123456Z", "fractional seconds"},
+        {"date-time", "1999-12-31T00:00:00-08:00", "a negative offset"},
+        {"date", "2024-02-29", "a leap day"},
+        {"date", "1999-12-31", "the end of a year"},
+        {"time", "23:59:59+05:30", "a numeric offset"},
+        {"time", "03:04:05.5Z", "fractional seconds"},
+        {"duration", "PT1H30M", "hours and minutes"},
+        {"duration", "P1Y2M3DT4H5M6S", "every unit"},
+        {"uuid", "123e4567-e89b-42d3-a456-556642440000", "lower case"},
+        {"uuid", "123E4567-E89B-42D3-A456-556642440000", "upper case"},
+        {"email", "first.last+tag@mail.example.com", "a dot, a plus tag and a subdomain"},
+        {"email", "user_1@example.org", "an underscore and a digit"},
+        {"idn-email", "first.last+tag@mail.example.com", "a dot, a plus tag and a subdomain"},
+        {"uri", "https://example.com:8443/a/b?q=1&r=two#frag", "a port, query and fragment"},
+        {"uri", "http://127.0.0.1/", "an IP address host"},
+        {"url", "https://example.com:8443/a/b?q=1&r=two#frag", "a port, query and fragment"},
+        {"iri", "https://example.com:8443/a/b?q=1&r=two#frag", "a port, query and fragment"},
+        {"uri-reference", "/a/b?q=1", "a relative reference"},
+        {"iri-reference", "/a/b?q=1", "a relative reference"},
+        {"hostname", "sub.example-host.com", "a subdomain and a hyphen"},
+        {"hostname", "localhost", "a single label"},
+        {"idn-hostname", "sub.example-host.com", "a subdomain and a hyphen"},
+        {"ipv4", "192.168.100.254", "three-digit octets"},
+        {"ipv4", "10.0.0.0", "zero octets"},
+        {"ip", "192.168.100.254", "three-digit octets"},
+        {"ipv6", "2001:db8::8a2e:370:7334", "a compressed form"},
+        {"ipv6", "2001:0db8:85a3:0000:0000:8a2e:0370:7334", "the full form"},
+        {"byte", "aGVsbG8gd29ybGQ=", "padding"},
+        {"byte", "+/8A", "the characters + and /"},
+        {"int32", "-2147483648", "the smallest int32"},
+        {"int32", "2147483647", "the largest int32"},
+        {"int64", "-9223372036854775808", "the smallest int64"},
+        {"int64", "9223372036854775807", "the largest int64"},
+        {"decimal", "-12.5", "a negative fraction"},
+        {"double", "-12.5", "a negative fraction"},
+        {"float", "-12.5", "a negative fraction"},
+        {"json-pointer", "/a~1b/0", "an escaped slash and an index"},
+    };
+    for (size_t k = 0; f && k < sizeof table / sizeof *table; k++) {
+        if (strcmp(f, table[k][0]) != 0)
+            continue;
+        if (i-- == 0) {
+            if (note)
+                *note = table[k][2];
+            return table[k][1];
+        }
+    }
+    return NULL;
+}
+
 static size_t utf8_chars(const char *s)
 {
     size_t n = 0;

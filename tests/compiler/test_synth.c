@@ -6,6 +6,7 @@
  * twice. */
 #include <check.h>
 #include <jansson.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,52 @@ START_TEST(strings)
     ck_assert_str_eq(value_of(&t, NULL), "\"mock\"");
     ck_assert_str_eq(sdkc_synth_format_value("email"), "mock@example.com");
     ck_assert_ptr_null(sdkc_synth_format_value("binary"));
+}
+END_TEST
+
+/* The other values of a format: each matches the format's grammar (a POSIX ERE of RFC 3339, the
+ * dot-atom email, RFC 4122, RFC 4291 (the two forms used), RFC 4648), differs from the
+ * format's first value and from the others. */
+START_TEST(format_variants)
+{
+    static const char *const grammar[][2] = {
+        {"date-time", "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5]"
+                      "[0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"},
+        {"date", "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"},
+        {"time", "^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):"
+                 "[0-5][0-9])$"},
+        {"uuid", "^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$"},
+        {"email", "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@"
+                  "([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z]+$"},
+        {"hostname", "^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$"},
+        {"ipv4", "^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}"
+                 "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"},
+        {"ipv6", "^([0-9a-f]{1,4}:){7}[0-9a-f]{1,4}$|^([0-9a-f]{1,4}:){1,6}(:[0-9a-f]{1,4}){1,6}$|^"
+                 "::[0-9a-f]{1,4}$"},
+        {"byte", "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},
+        {"int64", "^-?[0-9]+$"},
+        {"uri", "^[a-z][a-z0-9+.-]*://[^ ]+$"},
+    };
+    for (size_t g = 0; g < sizeof grammar / sizeof grammar[0]; g++) {
+        regex_t re;
+        ck_assert_int_eq(regcomp(&re, grammar[g][1], REG_EXTENDED | REG_NOSUB), 0);
+        const char *first = sdkc_synth_format_value(grammar[g][0]), *v, *note = NULL;
+        ck_assert_msg(regexec(&re, first, 0, NULL, 0) == 0, "%s: %s", grammar[g][0], first);
+        size_t n = 0;
+        for (; (v = sdkc_synth_format_variant(grammar[g][0], n, &note)) != NULL; n++) {
+            ck_assert_msg(regexec(&re, v, 0, NULL, 0) == 0, "%s: %s", grammar[g][0], v);
+            ck_assert_str_ne(v, first);
+            ck_assert(note && *note);
+            for (size_t k = 0; k < n; k++)
+                ck_assert_str_ne(v, sdkc_synth_format_variant(grammar[g][0], k, NULL));
+        }
+        ck_assert_msg(n >= 2, "%s has %zu variants", grammar[g][0], n);
+        regfree(&re);
+    }
+    ck_assert_str_eq(sdkc_synth_format_variant("date-time", 0, NULL), "2024-02-29T23:59:59+05:30");
+    ck_assert_ptr_null(sdkc_synth_format_variant("binary", 0, NULL));
+    ck_assert_ptr_null(sdkc_synth_format_variant("no-such-format", 0, NULL));
+    ck_assert_ptr_null(sdkc_synth_format_variant(NULL, 0, NULL));
 }
 END_TEST
 
@@ -442,6 +489,7 @@ static Suite *synth_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, strings);
     tcase_add_test(tc, patterns);
+    tcase_add_test(tc, format_variants);
     tcase_add_test(tc, contract_examples);
     tcase_add_test(tc, brands);
     tcase_add_test(tc, numbers);
