@@ -231,8 +231,8 @@ static void cover_format(const sdkc_type *c, void (*emit)(void *u, json_t *v, co
     const char *note = NULL, *v;
     char what[200];
     for (size_t i = 0; (v = sdkc_synth_format_variant(c->u.str.format, i, &note)) != NULL; i++) {
-        snprintf(what, sizeof what, "another %.40s (format %.40s: %.60s)", c->u.str.format,
-                 c->u.str.format, note);
+        snprintf(what, sizeof what, "another %.40s value: %.60s (format %.40s)", c->u.str.format,
+                 note, c->u.str.format);
         emit(u, json_string(v), what);
     }
 }
