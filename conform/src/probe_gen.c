@@ -237,12 +237,25 @@ static void cover_format(const sdkc_type *c, void (*emit)(void *u, json_t *v, co
     }
 }
 
+#define PATTERN_LONG 64 /* the longest match tried for a pattern without maxLength */
+
+/* A parameter's text that may not arrive as sent: a control character, or white space at an end
+   (header values are trimmed). */
+static bool fragile_text(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return true;
+    return n && (s[0] == ' ' || s[n - 1] == ' ');
+}
+
 /* Other matches of a string pattern than the valid probe's (the shortest): the longest within
- * maxLength (PATTERN_LONG characters when unbounded) and one taking the last alternatives, each
- * verified by the generator with the matcher; none when the pattern has no other. */
-#define PATTERN_LONG 64
-static void cover_pattern(const sdkc_type *c, void (*emit)(void *u, json_t *v, const char *what),
-                          void *u)
+ * maxLength (PATTERN_LONG characters more than minLength when unbounded) and one taking the last
+ * alternatives, each verified by the generator with the matcher; none when the pattern has no
+ * other. */
+static void cover_pattern(const sdkc_type *c, bool in_param,
+                          void (*emit)(void *u, json_t *v, const char *what), void *u)
 {
     sdkc_arena *a = NULL;
     if (sdkc_arena_new(&a) != SDKC_OK)
@@ -258,9 +271,16 @@ static void cover_pattern(const sdkc_type *c, void (*emit)(void *u, json_t *v, c
     const char *last =
         sdkc_pattern_variant(a, c->u.str.pattern, lo, hi, SDKC_PATTERN_LAST_ALTERNATIVES, NULL);
     char what[160];
+    if (in_param && longest && fragile_text(longest))
+        longest = NULL;
+    if (in_param && last && fragile_text(last))
+        last = NULL;
     if (natural && longest && strcmp(longest, natural) != 0) {
-        snprintf(what, sizeof what, "a match of %zu characters (pattern, the longest%s)",
-                 strlen(longest), c->u.str.has_max_length ? " within maxLength" : " tried");
+        size_t chars = 0;
+        for (const char *p = longest; *p; p++)
+            chars += ((unsigned char)*p & 0xC0) != 0x80;
+        snprintf(what, sizeof what, "a match of %zu characters (pattern, the longest %s)", chars,
+                 c->u.str.has_max_length ? "within maxLength" : "tried");
         emit(u, json_string(longest), what);
     }
     if (natural && last && strcmp(last, natural) != 0 && (!longest || strcmp(last, longest) != 0))
@@ -352,7 +372,7 @@ void conform_cover_values(worker *wk, const sdkc_type *t, bool negative, json_t 
         if (!negative && c->u.str.format && !c->u.str.brand)
             cover_format(c, emit, u);
         if (!negative && c->u.str.pattern && !c->u.str.brand)
-            cover_pattern(c, emit, u);
+            cover_pattern(c, in_param, emit, u);
         break;
     }
     case SDKC_TYPE_ARRAY: {
