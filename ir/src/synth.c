@@ -170,9 +170,17 @@ static json_t *synth_string(synth *s, const sdkc_type *t)
         /* a string the pattern matches, within the length bounds (verified with PCRE2), else the
            first of the contract's own examples that does */
         const char *why = NULL;
-        const char *v = sdkc_pattern_example(
-            s->arena, t->u.str.pattern, t->u.str.has_min_length ? (size_t)t->u.str.min_length : 0,
-            t->u.str.has_max_length ? (size_t)t->u.str.max_length : SIZE_MAX, &why);
+        size_t lo = t->u.str.has_min_length ? (size_t)t->u.str.min_length : 0;
+        size_t hi = t->u.str.has_max_length ? (size_t)t->u.str.max_length : SIZE_MAX;
+        const char *v = sdkc_pattern_example(s->arena, t->u.str.pattern, lo, hi, &why);
+        if (v && s->variant) {
+            /* a uniqueItems item after the first: a match variant characters longer, if any */
+            size_t n = utf8_chars(v) + s->variant;
+            const char *longer = n > lo && n <= hi
+                                     ? sdkc_pattern_example(s->arena, t->u.str.pattern, n, hi, NULL)
+                                     : NULL;
+            v = longer ? longer : v;
+        }
         if (v)
             return json_string(v);
         if (!why)
@@ -191,7 +199,9 @@ static json_t *synth_string(synth *s, const sdkc_type *t)
     }
     /* binary (a file part's text when no blob is set): any bytes do */
     if (f && !t->u.str.brand && sdkc_synth_format_value(f)) {
-        base = sdkc_synth_format_value(f);
+        /* a uniqueItems item after the first: the format's other values, while there are some */
+        const char *other = s->variant ? sdkc_synth_format_variant(f, s->variant - 1, NULL) : NULL;
+        base = other ? other : sdkc_synth_format_value(f);
         fixed = true;
     }
     size_t n = strlen(base);

@@ -347,6 +347,22 @@ START_TEST(unique_items)
     ck_assert_str_eq(value_of(&a, NULL),
                      "!uniqueItems: no distinct items of the item type were made for minItems");
 
+    /* a format's other values; a pattern's longer matches */
+    sdkc_type u = str();
+    u.u.str.format = "uuid";
+    a.u.array.items = &u;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"00000000-0000-4000-8000-000000000000\","
+                                         "\"123e4567-e89b-42d3-a456-556642440000\","
+                                         "\"123E4567-E89B-42D3-A456-556642440000\"]");
+    sdkc_type pat = str();
+    pat.u.str.pattern = "^[a-z]+$";
+    a.u.array.items = &pat;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"a\",\"aa\",\"aaa\"]");
+    pat.u.str.pattern = "^(yes|no)$"; /* no longer match of "yes" */
+    a.u.array.min_items = 2;
+    ck_assert_str_eq(value_of(&a, NULL),
+                     "!uniqueItems: no distinct items of the item type were made for minItems");
+
     sdkc_type b = {.kind = SDKC_TYPE_BOOLEAN};
     a.u.array.items = &b;
     a.u.array.min_items = 2;
