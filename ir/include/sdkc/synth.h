@@ -4,8 +4,9 @@
  * a hook asks for an optional one), the first enum value, the first union variant (a tagged
  * variant carries its tag; an untagged union prefers a plain string variant over a leading
  * number or boolean, since "1" in a path or query would match both), the fewest items the bounds
- * allow (distinct ones under uniqueItems: other numbers, enum members, booleans and plain string
- * texts; the type fails when they still come out equal), numbers moved into their bounds, a string
+ * allow (distinct ones under uniqueItems: other numbers, enum members, booleans, plain string
+ * texts, format values (sdkc_synth_format_variant) and longer pattern matches; the type fails
+ * when they still come out equal), numbers moved into their bounds, a string
  * of the schema format ("2024-01-02", a UUID,
  * ...), a brand's prefix, or a string the schema pattern matches (sdkc_pattern_example), padded
  * to a minimum length. A JSON string holds the text of its content's value.
