@@ -4,6 +4,7 @@
 #include "internal.h"
 #include "sdkrt/loop.h"
 #include "jdecode.h"
+#include "json_internal.h"
 #include "stream_core.h"
 #include "sdkrt/wire.h"
 
@@ -12,109 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The JSON path of the value being decoded or encoded. It is kept as a stack of segments (a key,
- * borrowed from the type table or the JSON being walked, or an index) and formatted only when an
- * error names it: building the text for every field cost a fifth of a decode. Long paths are cut
- * (messages stay bounded). */
-#define PATH_MAX_LEN   480
-#define PATH_MAX_DEPTH 96
-
-typedef struct jseg {
-    const char *key; /* NULL: an array index */
-    size_t index;
-} jseg;
-
-typedef struct jpath {
-    bool request; /* encoding a request: readOnly fields are left out */
-    const char *root;
-    jseg seg[PATH_MAX_DEPTH];
-    size_t depth; /* may exceed PATH_MAX_DEPTH; the segments past it are not kept */
-    char buf[PATH_MAX_LEN + 4];
-} jpath;
-
-static void path_init(jpath *p, const char *root)
-{
-    p->request = false;
-    p->root = root;
-    p->depth = 0;
-    p->buf[0] = '\0';
-}
-
-static size_t path_push_key(jpath *p, const char *key)
-{
-    size_t old = p->depth;
-    if (old < PATH_MAX_DEPTH)
-        p->seg[old].key = key;
-    p->depth = old + 1;
-    return old;
-}
-
-static size_t path_push_index(jpath *p, size_t i)
-{
-    size_t old = p->depth;
-    if (old < PATH_MAX_DEPTH) {
-        p->seg[old].key = NULL;
-        p->seg[old].index = i;
-    }
-    p->depth = old + 1;
-    return old;
-}
-
-static void path_pop(jpath *p, size_t old)
-{
-    p->depth = old;
-}
-
-/* Append n bytes at *len, cutting at PATH_MAX_LEN - 1; false once full. */
-static bool path_put(char *buf, size_t *len, const char *s, size_t n)
-{
-    size_t room = PATH_MAX_LEN - 1 - *len;
-    bool fits = n <= room;
-    if (!fits)
-        n = room;
-    memcpy(buf + *len, s, n);
-    *len += n;
-    return fits;
-}
-
-static bool is_ident(const char *key)
-{
-    if (key[0] == '\0' || isdigit((unsigned char)key[0]))
-        return false;
-    for (const char *c = key; *c; c++)
-        if (!isalnum((unsigned char)*c) && *c != '_' && *c != '$')
-            return false;
-    return true;
-}
-
-/* The path as text ($.a.b[3]["not an ident"]); valid until the path changes. */
-static const char *path_str(jpath *p)
-{
-    char *b = p->buf;
-    size_t len = 0;
-    bool ok = path_put(b, &len, p->root, strlen(p->root));
-    size_t kept = p->depth < PATH_MAX_DEPTH ? p->depth : PATH_MAX_DEPTH;
-    for (size_t i = 0; i < kept && ok; i++) {
-        const jseg *g = &p->seg[i];
-        if (!g->key) {
-            char num[32];
-            int n = snprintf(num, sizeof num, "[%zu]", g->index);
-            ok = n > 0 && path_put(b, &len, num, (size_t)n);
-        } else if (is_ident(g->key)) {
-            ok = path_put(b, &len, ".", 1) && path_put(b, &len, g->key, strlen(g->key));
-        } else {
-            ok = path_put(b, &len, "[\"", 2) && path_put(b, &len, g->key, strlen(g->key)) &&
-                 path_put(b, &len, "\"]", 2);
-        }
-    }
-    if (!ok || p->depth > PATH_MAX_DEPTH) { /* cut: say so (buf has room past the cap) */
-        memcpy(b + len, "...", 3);
-        len += 3;
-    }
-    b[len] = '\0';
-    return p->buf;
-}
 
 static const char *json_type_name(const json_t *j)
 {
@@ -141,17 +39,7 @@ static const char *json_type_name(const json_t *j)
 static sdkrt_status expected(sdkrt_error **err, jpath *p, const char *what, const json_t *j)
 {
     return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s, got %s",
-                           path_str(p), what, json_type_name(j));
-}
-
-static sdkrt_status oom(sdkrt_error **err)
-{
-    return sdkrt_error_set(err, SDKRT_REASON_OUT_OF_MEMORY, "out of memory decoding JSON");
-}
-
-static bool stores_nothing(const sdkrt_jtype *t)
-{
-    return t->kind == SDKRT_JK_NULL || t->kind == SDKRT_JK_LITERAL || t->kind == SDKRT_JK_NEVER;
+                           sdkrt_jpath_str_(p), what, json_type_name(j));
 }
 
 static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath *p,
@@ -165,7 +53,7 @@ static sdkrt_status decode_place(const sdkrt_jtype *t, unsigned flags, void *pla
         return decode(t, place, j, p, err);
     void *box = calloc(1, t->size ? t->size : 1);
     if (!box)
-        return oom(err);
+        return sdkrt_json_oom_(err);
     if (decode(t, box, j, p, err) != SDKRT_OK) {
         free(box);
         return SDKRT_ERR;
@@ -193,14 +81,14 @@ static sdkrt_status decode_literal(const sdkrt_jtype *t, const json_t *j, jpath 
 {
     json_t *want = json_loads(t->literal ? t->literal : "null", JSON_DECODE_ANY, NULL);
     if (!want)
-        return oom(err);
+        return sdkrt_json_oom_(err);
     bool same = json_equal(want, (json_t *)j);
     if (!same && json_is_number(want) && json_is_number(j))
         same = json_number_value(want) == json_number_value(j);
     json_decref(want);
     if (!same)
-        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s", path_str(p),
-                               t->literal ? t->literal : "null");
+        return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: expected %s",
+                               sdkrt_jpath_str_(p), t->literal ? t->literal : "null");
     return SDKRT_OK;
 }
 
@@ -213,7 +101,7 @@ static sdkrt_status decode_object(const sdkrt_jtype *t, void *v, const json_t *j
     for (size_t i = 0; i < t->nfields; i++) {
         const sdkrt_jfield *f = &t->fields[i];
         const json_t *fj = json_object_get(j, f->name);
-        size_t old = path_push_key(p, f->name);
+        size_t old = sdkrt_jpath_push_key_(p, f->name);
         if (!fj || (json_is_null(fj) && f->null_offset == SDKRT_JNONE &&
                     f->type->kind != SDKRT_JK_NULL && f->type->kind != SDKRT_JK_ANY)) {
             /* Absent, or null where the contract has no null: optional fields accept both. */
@@ -222,18 +110,18 @@ static sdkrt_status decode_object(const sdkrt_jtype *t, void *v, const json_t *j
                     expected(err, p, f->type->name ? f->type->name : "value", fj);
                 else
                     sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                                    "%s: missing required field", path_str(p));
-                path_pop(p, old);
+                                    "%s: missing required field", sdkrt_jpath_str_(p));
+                sdkrt_jpath_pop_(p, old);
                 goto fail;
             }
-            path_pop(p, old);
+            sdkrt_jpath_pop_(p, old);
             continue;
         }
         if (f->has_offset != SDKRT_JNONE)
             *(bool *)(base + f->has_offset) = true;
         if (json_is_null(fj) && f->null_offset != SDKRT_JNONE) {
             *(bool *)(base + f->null_offset) = true;
-            path_pop(p, old);
+            sdkrt_jpath_pop_(p, old);
             continue;
         }
         sdkrt_status st;
@@ -244,7 +132,7 @@ static sdkrt_status decode_object(const sdkrt_jtype *t, void *v, const json_t *j
         } else {
             st = decode_place(f->type, f->flags, base + f->offset, fj, p, err);
         }
-        path_pop(p, old);
+        sdkrt_jpath_pop_(p, old);
         if (st != SDKRT_OK)
             goto fail;
     }
@@ -264,11 +152,12 @@ static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j,
             return expected(err, p, "object", j);
         const json_t *tag = json_object_get(j, t->discriminator);
         if (!json_is_string(tag)) {
-            size_t old = path_push_key(p, t->discriminator);
-            sdkrt_status st = tag ? expected(err, p, "string", tag)
-                                  : sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                                                    "%s: missing discriminator", path_str(p));
-            path_pop(p, old);
+            size_t old = sdkrt_jpath_push_key_(p, t->discriminator);
+            sdkrt_status st =
+                tag ? expected(err, p, "string", tag)
+                    : sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
+                                      "%s: missing discriminator", sdkrt_jpath_str_(p));
+            sdkrt_jpath_pop_(p, old);
             return st;
         }
         for (size_t i = 0; i < t->nvariants; i++) {
@@ -286,7 +175,7 @@ static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j,
         if (!u->unknown || sdkrt_json_decode_common_(t, slot, u->unknown) != SDKRT_OK) {
             json_decref(u->unknown);
             u->unknown = NULL;
-            return oom(err);
+            return sdkrt_json_oom_(err);
         }
         return SDKRT_OK;
     }
@@ -301,10 +190,10 @@ static sdkrt_status decode_union(const sdkrt_jtype *t, void *v, const json_t *j,
         bool is_oom = sdkrt_error_reason(e) == SDKRT_REASON_OUT_OF_MEMORY;
         sdkrt_error_free(e);
         if (is_oom)
-            return oom(err);
+            return sdkrt_json_oom_(err);
     }
     return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: %s matches no variant of %s",
-                           path_str(p), json_type_name(j), t->name ? t->name : "the union");
+                           sdkrt_jpath_str_(p), json_type_name(j), t->name ? t->name : "the union");
 }
 
 static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath *p,
@@ -316,10 +205,11 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             return expected(err, p, "string", j);
         if (strlen(json_string_value(j)) != json_string_length(j))
             return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                                   "%s: string holds a NUL character (\\u0000)", path_str(p));
+                                   "%s: string holds a NUL character (\\u0000)",
+                                   sdkrt_jpath_str_(p));
         char *s = strdup(json_string_value(j));
         if (!s)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         *(char **)v = s;
         return SDKRT_OK;
     }
@@ -354,7 +244,7 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
         return SDKRT_OK;
     case SDKRT_JK_NEVER:
         return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: no value is allowed here",
-                               path_str(p));
+                               sdkrt_jpath_str_(p));
     case SDKRT_JK_LITERAL:
         return decode_literal(t, j, p, err);
     case SDKRT_JK_ENUM: {
@@ -370,7 +260,7 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
         }
         e->value = 0;
         e->unknown = strdup(s);
-        return e->unknown ? SDKRT_OK : oom(err);
+        return e->unknown ? SDKRT_OK : sdkrt_json_oom_(err);
     }
     case SDKRT_JK_ARRAY: {
         if (!json_is_array(j))
@@ -382,12 +272,12 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             return SDKRT_OK;
         a->items = calloc(n, sz);
         if (!a->items)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         for (size_t i = 0; i < n; i++) {
-            size_t old = path_push_index(p, i);
+            size_t old = sdkrt_jpath_push_index_(p, i);
             sdkrt_status st =
                 decode(t->inner, (char *)a->items + i * sz, json_array_get(j, i), p, err);
-            path_pop(p, old);
+            sdkrt_jpath_pop_(p, old);
             if (st != SDKRT_OK) {
                 sdkrt_json_cleanup(t, v);
                 return SDKRT_ERR;
@@ -408,7 +298,7 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
         m->values = calloc(n, sz);
         if (!m->keys || !m->values) {
             sdkrt_json_cleanup(t, v);
-            return oom(err);
+            return sdkrt_json_oom_(err);
         }
         /* jansson iterates in insertion order (the order of the text): deterministic. */
         const char *key;
@@ -419,12 +309,12 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             m->keys[i] = strdup(key);
             if (!m->keys[i]) {
                 sdkrt_json_cleanup(t, v);
-                return oom(err);
+                return sdkrt_json_oom_(err);
             }
             m->count = i + 1;
-            size_t old = path_push_key(p, key);
+            size_t old = sdkrt_jpath_push_key_(p, key);
             sdkrt_status st = decode(t->inner, (char *)m->values + i * sz, val, p, err);
-            path_pop(p, old);
+            sdkrt_jpath_pop_(p, old);
             if (st != SDKRT_OK) {
                 sdkrt_json_cleanup(t, v);
                 return SDKRT_ERR;
@@ -453,7 +343,8 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
             json_loadb(json_string_value(j), json_string_length(j), SDKRT_JSON_LOAD_FLAGS, &jerr);
         if (!inner)
             return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE,
-                                   "%s: string does not hold JSON: %s", path_str(p), jerr.text);
+                                   "%s: string does not hold JSON: %s", sdkrt_jpath_str_(p),
+                                   jerr.text);
         sdkrt_status st = decode(t->inner, v, inner, p, err);
         json_decref(inner);
         return st;
@@ -461,13 +352,13 @@ static sdkrt_status decode(const sdkrt_jtype *t, void *v, const json_t *j, jpath
     case SDKRT_JK_ANY: {
         json_t *c = json_deep_copy(j);
         if (!c)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         *(json_t **)v = c;
         return SDKRT_OK;
     }
     }
     return sdkrt_error_set(err, SDKRT_REASON_MALFORMED_RESPONSE, "%s: unsupported type",
-                           path_str(p));
+                           sdkrt_jpath_str_(p));
 }
 
 sdkrt_status sdkrt_json_decode(const sdkrt_jtype *t, void *value, const json_t *json,
@@ -477,7 +368,7 @@ sdkrt_status sdkrt_json_decode(const sdkrt_jtype *t, void *value, const json_t *
         return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT,
                                "sdkrt_json_decode: NULL argument");
     jpath p;
-    path_init(&p, path ? path : "$");
+    sdkrt_jpath_init_(&p, path ? path : "$");
     return decode(t, value, json, &p, err);
 }
 
@@ -491,7 +382,7 @@ sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const cha
     case SDKRT_JD_OK_:
         return SDKRT_OK;
     case SDKRT_JD_OOM_:
-        return oom(err);
+        return sdkrt_json_oom_(err);
     case SDKRT_JD_MALFORMED_:
         break;
     }
@@ -510,7 +401,7 @@ sdkrt_status sdkrt_json_decode_text(const sdkrt_jtype *t, void *value, const cha
 
 static sdkrt_status enc_err(sdkrt_error **err, jpath *p, const char *what)
 {
-    return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s: %s", path_str(p), what);
+    return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s: %s", sdkrt_jpath_str_(p), what);
 }
 
 static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jpath *p,
@@ -533,7 +424,7 @@ static sdkrt_status encode_object(const sdkrt_jtype *t, const void *v, json_t **
     const char *base = v;
     json_t *o = json_object();
     if (!o)
-        return oom(err);
+        return sdkrt_json_oom_(err);
     for (size_t i = 0; i < t->nfields; i++) {
         const sdkrt_jfield *f = &t->fields[i];
         if (f->has_offset != SDKRT_JNONE && !*(const bool *)(base + f->has_offset))
@@ -541,7 +432,7 @@ static sdkrt_status encode_object(const sdkrt_jtype *t, const void *v, json_t **
         if (p->request && (f->flags & SDKRT_JF_READ_ONLY))
             continue;
         /* A required string left NULL in an object that has no has-flag reads as absent. */
-        size_t old = path_push_key(p, f->name);
+        size_t old = sdkrt_jpath_push_key_(p, f->name);
         json_t *fj = NULL;
         sdkrt_status st = SDKRT_OK;
         if (f->null_offset != SDKRT_JNONE && *(const bool *)(base + f->null_offset)) {
@@ -552,14 +443,14 @@ static sdkrt_status encode_object(const sdkrt_jtype *t, const void *v, json_t **
         } else {
             st = encode_place(f->type, f->flags, base + f->offset, &fj, p, err);
         }
-        path_pop(p, old);
+        sdkrt_jpath_pop_(p, old);
         if (st != SDKRT_OK) {
             json_decref(o);
             return SDKRT_ERR;
         }
         if (json_object_set_new(o, f->name, fj) != 0) {
             json_decref(o);
-            return oom(err);
+            return sdkrt_json_oom_(err);
         }
     }
     *out = o;
@@ -619,19 +510,19 @@ static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jp
             return enc_err(err, p, "array items are NULL with a non-zero count");
         j = json_array();
         if (!j)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         for (size_t i = 0; i < a->count; i++) {
             json_t *item = NULL;
-            size_t old = path_push_index(p, i);
+            size_t old = sdkrt_jpath_push_index_(p, i);
             sdkrt_status st = encode(t->inner, (const char *)a->items + i * sz, &item, p, err);
-            path_pop(p, old);
+            sdkrt_jpath_pop_(p, old);
             if (st != SDKRT_OK) {
                 json_decref(j);
                 return SDKRT_ERR;
             }
             if (json_array_append_new(j, item) != 0) {
                 json_decref(j);
-                return oom(err);
+                return sdkrt_json_oom_(err);
             }
         }
         *out = j;
@@ -644,23 +535,23 @@ static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jp
             return enc_err(err, p, "map keys or values are NULL with a non-zero count");
         j = json_object();
         if (!j)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         for (size_t i = 0; i < m->count; i++) {
             if (!m->keys[i]) {
                 json_decref(j);
                 return enc_err(err, p, "map key is NULL");
             }
             json_t *item = NULL;
-            size_t old = path_push_key(p, m->keys[i]);
+            size_t old = sdkrt_jpath_push_key_(p, m->keys[i]);
             sdkrt_status st = encode(t->inner, (const char *)m->values + i * sz, &item, p, err);
-            path_pop(p, old);
+            sdkrt_jpath_pop_(p, old);
             if (st != SDKRT_OK) {
                 json_decref(j);
                 return SDKRT_ERR;
             }
             if (json_object_set_new(j, m->keys[i], item) != 0) {
                 json_decref(j);
-                return oom(err);
+                return sdkrt_json_oom_(err);
             }
         }
         *out = j;
@@ -698,7 +589,7 @@ static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jp
         char *text = json_dumps(inner, JSON_ENCODE_ANY | JSON_COMPACT);
         json_decref(inner);
         if (!text)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         j = json_string(text);
         free(text);
         break;
@@ -710,7 +601,7 @@ static sdkrt_status encode(const sdkrt_jtype *t, const void *v, json_t **out, jp
     }
     }
     if (!j)
-        return oom(err);
+        return sdkrt_json_oom_(err);
     *out = j;
     return SDKRT_OK;
 }
@@ -723,7 +614,7 @@ static sdkrt_status encode_root(const sdkrt_jtype *t, const void *value, json_t 
                                "sdkrt_json_encode: NULL argument");
     *out = NULL;
     jpath p;
-    path_init(&p, "$");
+    sdkrt_jpath_init_(&p, "$");
     p.request = request;
     return encode(t, value, out, &p, err);
 }
@@ -806,7 +697,7 @@ void sdkrt_json_cleanup(const sdkrt_jtype *t, void *v)
         char *base = v;
         for (size_t i = 0; i < t->nfields; i++) {
             const sdkrt_jfield *f = &t->fields[i];
-            if (f->offset != SDKRT_JNONE && !stores_nothing(f->type))
+            if (f->offset != SDKRT_JNONE && !sdkrt_jtype_stores_nothing_(f->type))
                 cleanup_place(f->type, f->flags, base + f->offset);
         }
         memset(v, 0, t->size);
@@ -891,7 +782,7 @@ static void *payload_new(const sdkrt_jtype *t)
 static sdkrt_status dup_text(const char *s, char **out, sdkrt_error **err)
 {
     *out = strdup(s);
-    return *out ? SDKRT_OK : oom(err);
+    return *out ? SDKRT_OK : sdkrt_json_oom_(err);
 }
 
 sdkrt_status sdkrt_json_param_text(const sdkrt_jtype *t, const void *value, char **out,
@@ -943,7 +834,7 @@ sdkrt_status sdkrt_json_param_text(const sdkrt_jtype *t, const void *value, char
     case SDKRT_JK_LITERAL: {
         json_t *j = json_loads(t->literal ? t->literal : "null", JSON_DECODE_ANY, NULL);
         if (!j)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         sdkrt_status st = json_is_string(j) ? dup_text(json_string_value(j), out, err)
                                             : dup_text(t->literal, out, err);
         json_decref(j);
@@ -955,7 +846,7 @@ sdkrt_status sdkrt_json_param_text(const sdkrt_jtype *t, const void *value, char
         size_t len = 0, cap = 64;
         char *acc = malloc(cap);
         if (!acc)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         acc[0] = '\0';
         for (size_t i = 0; i < a->count; i++) {
             char *item = NULL;
@@ -971,7 +862,7 @@ sdkrt_status sdkrt_json_param_text(const sdkrt_jtype *t, const void *value, char
                 if (!g) {
                     free(item);
                     free(acc);
-                    return oom(err);
+                    return sdkrt_json_oom_(err);
                 }
                 acc = g;
                 cap = ncap;
@@ -993,14 +884,14 @@ sdkrt_status sdkrt_json_param_text(const sdkrt_jtype *t, const void *value, char
         return SDKRT_ERR;
     *out = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
     json_decref(j);
-    return *out ? SDKRT_OK : oom(err);
+    return *out ? SDKRT_OK : sdkrt_json_oom_(err);
 }
 
 static sdkrt_status request_failed(const sdkrt_request *req, sdkrt_error **err)
 {
     const char *m = sdkrt_request_error(req);
     if (!m)
-        return oom(err);
+        return sdkrt_json_oom_(err);
     return sdkrt_error_set(err, SDKRT_REASON_INVALID_ARGUMENT, "%s", m);
 }
 
@@ -1172,7 +1063,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     if (declared && !match && body && len && content_type) {
         char *media = sdkrt_media_type_(content_type); /* NULL: no memory, not "not JSON" */
         if (!media)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         size_t n = strlen(media);
         is_json = strcmp(media, "application/json") == 0 || strcmp(media, "text/json") == 0 ||
                   (n > 5 && strcmp(media + n - 5, "+json") == 0);
@@ -1182,7 +1073,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     if (declared && !match && body && len && (content_type ? is_json : !memchr(body, '\0', len))) {
         j = json_loadb(body, len, SDKRT_JSON_LOAD_FLAGS, &jerr);
         if (!j && json_error_code(&jerr) == json_error_out_of_memory)
-            return oom(err);
+            return sdkrt_json_oom_(err);
     }
     const char *tag = json_string_value(json_object_get(j, "_tag"));
     for (size_t i = 0; tag && i < op->nerrors && !match; i++) {
@@ -1223,7 +1114,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
     }
     payload = payload_new(match->type);
     if (!payload) {
-        oom(&e);
+        sdkrt_json_oom_(&e);
         goto done;
     }
     if (match->text) {
@@ -1234,7 +1125,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         if (!copy) {
             payload_free(payload);
             payload = NULL;
-            oom(&e);
+            sdkrt_json_oom_(&e);
             goto done;
         }
         if (n)
@@ -1300,14 +1191,14 @@ sdkrt_status sdkrt_json_response_status(const sdkrt_jop *whole, const sdkrt_resp
     case SDKRT_JENC_TEXT: {
         sdkrt_bytes *b = calloc(1, sizeof *b);
         if (!b)
-            return oom(err);
+            return sdkrt_json_oom_(err);
         b->data = malloc(len + 1);
         const char *ct = sdkrt_response_content_type(resp);
         if (ct)
             b->content_type = strdup(ct);
         if (!b->data || (ct && !b->content_type)) {
             sdkrt_bytes_free(b);
-            return oom(err);
+            return sdkrt_json_oom_(err);
         }
         memcpy(b->data, body, len);
         b->data[len] = '\0';
@@ -1330,7 +1221,7 @@ sdkrt_status sdkrt_json_response_status(const sdkrt_jop *whole, const sdkrt_resp
          * builds the message (invalid JSON at line and column, or the JSON path). */
         v = sdkrt_json_value_new(op->result);
         if (!v) {
-            oom(&e);
+            sdkrt_json_oom_(&e);
             goto done;
         }
         switch (sdkrt_jd_decode_(op->result, v, body, len, op->unwrap)) {
@@ -1338,7 +1229,7 @@ sdkrt_status sdkrt_json_response_status(const sdkrt_jop *whole, const sdkrt_resp
             st = SDKRT_OK;
             goto done;
         case SDKRT_JD_OOM_:
-            oom(&e);
+            sdkrt_json_oom_(&e);
             free(v);
             v = NULL;
             goto done;
@@ -1364,7 +1255,7 @@ sdkrt_status sdkrt_json_response_status(const sdkrt_jop *whole, const sdkrt_resp
     }
     v = sdkrt_json_value_new(op->result);
     if (!v) {
-        oom(&e);
+        sdkrt_json_oom_(&e);
         goto done;
     }
     if (sdkrt_json_decode(op->result, v, src, path, &e) != SDKRT_OK) {
@@ -1466,7 +1357,7 @@ sdkrt_status sdkrt_jcore_init_(sdkrt_jcore_ *c, const sdkrt_jop *op, sdkrt_error
     c->op = op;
     c->item = sdkrt_json_value_new(op->item);
     if (!c->item)
-        return oom(err);
+        return sdkrt_json_oom_(err);
     return SDKRT_OK;
 }
 
@@ -1562,7 +1453,7 @@ static sdkrt_status stream_failure(const sdkrt_jcore_ *s, const sdkrt_stream_eve
     if (op->cause) {
         payload = payload_new(op->cause);
         if (!payload) {
-            oom(&e);
+            sdkrt_json_oom_(&e);
             goto done;
         }
         if (sdkrt_json_decode(op->cause, payload, j, "$", &why) == SDKRT_OK) {
@@ -1664,7 +1555,7 @@ sdkrt_jc_result_ sdkrt_jcore_event_(sdkrt_jcore_ *s, const sdkrt_stream_event *e
         *item = s->item;
         return SDKRT_JC_ITEM;
     case SDKRT_JD_OOM_:
-        oom(err);
+        sdkrt_json_oom_(err);
         return SDKRT_JC_ERROR;
     case SDKRT_JD_MALFORMED_:
         break; /* the tree way below says why */
@@ -1714,7 +1605,7 @@ sdkrt_status sdkrt_jstream_open(sdkrt_jstream **out, sdkrt_client *client, const
     *out = NULL;
     sdkrt_jstream *s = calloc(1, sizeof *s);
     if (!s)
-        return oom(err);
+        return sdkrt_json_oom_(err);
     if (sdkrt_jcore_init_(&s->core, op, err) != SDKRT_OK) {
         free(s);
         return SDKRT_ERR;
@@ -1814,10 +1705,10 @@ sdkrt_status sdkrt_json_decode_common_(const sdkrt_jtype *t, void *slot, const j
         const sdkrt_jfield *f = &c->fields[i];
         const json_t *fj = json_object_get(json, f->name);
         if (!fj || json_is_null(fj) || f->offset == SDKRT_JNONE || f->has_offset == SDKRT_JNONE ||
-            stores_nothing(f->type))
+            sdkrt_jtype_stores_nothing_(f->type))
             continue;
         jpath p;
-        path_init(&p, "$");
+        sdkrt_jpath_init_(&p, "$");
         sdkrt_error *e = NULL;
         if (decode_place(f->type, f->flags, base + f->offset, fj, &p, &e) == SDKRT_OK) {
             *(bool *)(base + f->has_offset) = true;
