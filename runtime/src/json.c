@@ -62,20 +62,6 @@ static sdkrt_status decode_place(const sdkrt_jtype *t, unsigned flags, void *pla
     return SDKRT_OK;
 }
 
-static void cleanup_place(const sdkrt_jtype *t, unsigned flags, void *place)
-{
-    if (!(flags & SDKRT_JF_BOXED)) {
-        sdkrt_json_cleanup(t, place);
-        return;
-    }
-    void *box = *(void **)place;
-    if (box) {
-        sdkrt_json_cleanup(t, box);
-        free(box);
-    }
-    *(void **)place = NULL;
-}
-
 static sdkrt_status decode_literal(const sdkrt_jtype *t, const json_t *j, jpath *p,
                                    sdkrt_error **err)
 {
@@ -641,142 +627,6 @@ const char *sdkrt_json_enum_wire(const sdkrt_jtype *t, const void *value)
     return t->values[e->value - 1];
 }
 
-/* ---- cleanup ---- */
-
-void sdkrt_json_cleanup(const sdkrt_jtype *t, void *v)
-{
-    if (!t || !v)
-        return;
-    switch (t->kind) {
-    case SDKRT_JK_STRING:
-        free(*(char **)v);
-        *(char **)v = NULL;
-        return;
-    case SDKRT_JK_INTEGER:
-    case SDKRT_JK_NUMBER:
-    case SDKRT_JK_BOOLEAN:
-    case SDKRT_JK_NULL:
-    case SDKRT_JK_LITERAL:
-    case SDKRT_JK_NEVER:
-        memset(v, 0, t->size);
-        return;
-    case SDKRT_JK_ENUM: {
-        jenum *e = v;
-        free(e->unknown);
-        e->unknown = NULL;
-        e->value = 0;
-        return;
-    }
-    case SDKRT_JK_ARRAY: {
-        jarray *a = v;
-        size_t sz = t->inner->size ? t->inner->size : 1;
-        for (size_t i = 0; a->items && i < a->count; i++)
-            sdkrt_json_cleanup(t->inner, (char *)a->items + i * sz);
-        free(a->items);
-        a->items = NULL;
-        a->count = 0;
-        return;
-    }
-    case SDKRT_JK_MAP: {
-        jmap *m = v;
-        size_t sz = t->inner->size ? t->inner->size : 1;
-        for (size_t i = 0; i < m->count; i++) {
-            if (m->keys)
-                free(m->keys[i]);
-            if (m->values)
-                sdkrt_json_cleanup(t->inner, (char *)m->values + i * sz);
-        }
-        free(m->keys);
-        free(m->values);
-        m->keys = NULL;
-        m->values = NULL;
-        m->count = 0;
-        return;
-    }
-    case SDKRT_JK_OBJECT: {
-        char *base = v;
-        for (size_t i = 0; i < t->nfields; i++) {
-            const sdkrt_jfield *f = &t->fields[i];
-            if (f->offset != SDKRT_JNONE && !sdkrt_jtype_stores_nothing_(f->type))
-                cleanup_place(f->type, f->flags, base + f->offset);
-        }
-        memset(v, 0, t->size);
-        return;
-    }
-    case SDKRT_JK_UNION: {
-        junion *u = v;
-        if (u->kind > 0 && (size_t)u->kind <= t->nvariants) {
-            const sdkrt_jvariant *var = &t->variants[u->kind - 1];
-            cleanup_place(var->type, var->flags, (char *)v + t->value_offset);
-        } else if (u->kind == 0 && t->common) {
-            sdkrt_json_cleanup(t->common, (char *)v + t->value_offset);
-        }
-        json_decref(u->unknown);
-        memset(v, 0, t->size);
-        return;
-    }
-    case SDKRT_JK_NULLABLE:
-        cleanup_place(t->inner, SDKRT_JF_BOXED, v);
-        return;
-    case SDKRT_JK_JSON_STRING:
-        sdkrt_json_cleanup(t->inner, v);
-        return;
-    case SDKRT_JK_ANY:
-        json_decref(*(json_t **)v);
-        *(json_t **)v = NULL;
-        return;
-    }
-}
-
-/* ---- values on the heap ---- */
-
-void *sdkrt_json_value_new(const sdkrt_jtype *t)
-{
-    return calloc(1, t->size ? t->size : 1);
-}
-
-void sdkrt_json_value_free(const sdkrt_jtype *t, void *value)
-{
-    if (!value)
-        return;
-    sdkrt_json_cleanup(t, value);
-    free(value);
-}
-
-void sdkrt_bytes_free(sdkrt_bytes *b)
-{
-    if (!b)
-        return;
-    free(b->data);
-    free(b->content_type);
-    free(b);
-}
-
-/* A domain error payload remembers its descriptor in a header before it, so one destructor
- * (the runtime's sdkrt_payload_free_fn takes only the pointer) can release any type. */
-typedef union payload_head {
-    const sdkrt_jtype *type;
-    max_align_t align;
-} payload_head;
-
-static void payload_free(void *payload)
-{
-    if (!payload)
-        return;
-    payload_head *h = (payload_head *)payload - 1;
-    sdkrt_json_cleanup(h->type, payload);
-    free(h);
-}
-
-static void *payload_new(const sdkrt_jtype *t)
-{
-    payload_head *h = calloc(1, sizeof(payload_head) + (t->size ? t->size : 1));
-    if (!h)
-        return NULL;
-    h->type = t;
-    return h + 1;
-}
-
 /* ---- parameters ---- */
 
 static sdkrt_status dup_text(const char *s, char **out, sdkrt_error **err)
@@ -1112,7 +962,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         keep_response(e, status, content_type, body, len);
         goto done;
     }
-    payload = payload_new(match->type);
+    payload = sdkrt_jpayload_new_(match->type);
     if (!payload) {
         sdkrt_json_oom_(&e);
         goto done;
@@ -1123,7 +973,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         size_t n = !body ? 0 : nul ? (size_t)(nul - body) : len;
         char *copy = malloc(n + 1);
         if (!copy) {
-            payload_free(payload);
+            sdkrt_jpayload_free_(payload);
             payload = NULL;
             sdkrt_json_oom_(&e);
             goto done;
@@ -1134,7 +984,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
         *(char **)payload = copy;
     } else if (sdkrt_json_decode(match->type, payload, j, "$", &e) != SDKRT_OK) {
         keep_response(e, status, content_type, body, len);
-        payload_free(payload);
+        sdkrt_jpayload_free_(payload);
         payload = NULL;
         goto done;
     }
@@ -1149,7 +999,7 @@ sdkrt_status sdkrt_json_error_response(const sdkrt_jop *op, int status, const ch
             snprintf(text, mlen, "%s (HTTP %d)", mtag, status);
     }
     /* The payload is stolen by the error, also on failure. */
-    sdkrt_error_new_domain(&e, status, mtag, payload, payload_free, text);
+    sdkrt_error_new_domain(&e, status, mtag, payload, sdkrt_jpayload_free_, text);
     payload = NULL;
     free(text);
     keep_response(e, status, content_type, body, len);
@@ -1395,31 +1245,6 @@ void sdkrt_jcore_stream_error_(const sdkrt_jcore_ *c, sdkrt_error *e, sdkrt_erro
     }
 }
 
-static void json_payload_free(void *p)
-{
-    json_decref(p);
-}
-
-void *sdkrt_json_payload_copy_(const void *payload, sdkrt_payload_free_fn free_fn,
-                               const json_t *raw)
-{
-    if (!payload)
-        return NULL;
-    if (free_fn == json_payload_free)
-        return json_incref((json_t *)payload);
-    if (free_fn != payload_free || !raw)
-        return NULL;
-    const sdkrt_jtype *t = ((const payload_head *)payload - 1)->type;
-    void *copy = payload_new(t);
-    sdkrt_error *e = NULL;
-    if (copy && sdkrt_json_decode(t, copy, raw, "$", &e) != SDKRT_OK) {
-        payload_free(copy);
-        copy = NULL;
-    }
-    sdkrt_error_free(e);
-    return copy;
-}
-
 /* A failure frame: the stream failed. The caller gets a StreamFailure DOMAIN error whose payload
  * is the cause decoded as op->cause (or the raw JSON when op declares no cause type), and whose
  * raw payload is the cause as received. A cause that op->cause does not decode (an error the
@@ -1451,15 +1276,15 @@ static sdkrt_status stream_failure(const sdkrt_jcore_ *s, const sdkrt_stream_eve
         goto done;
     }
     if (op->cause) {
-        payload = payload_new(op->cause);
+        payload = sdkrt_jpayload_new_(op->cause);
         if (!payload) {
             sdkrt_json_oom_(&e);
             goto done;
         }
         if (sdkrt_json_decode(op->cause, payload, j, "$", &why) == SDKRT_OK) {
-            free_fn = payload_free;
+            free_fn = sdkrt_jpayload_free_;
         } else {
-            payload_free(payload);
+            sdkrt_jpayload_free_(payload);
             payload = NULL;
             if (sdkrt_error_reason(why) == SDKRT_REASON_OUT_OF_MEMORY) {
                 sdkrt_error_propagate(&e, why);
@@ -1469,7 +1294,7 @@ static sdkrt_status stream_failure(const sdkrt_jcore_ *s, const sdkrt_stream_eve
         }
     } else {
         payload = json_incref(j);
-        free_fn = json_payload_free;
+        free_fn = sdkrt_jpayload_json_free_;
     }
     /* A readable summary: the first cause's tag and its error tag or defect. */
     const json_t *first = json_is_array(j) ? json_array_get(j, 0) : j;

@@ -82,4 +82,13 @@ static inline bool sdkrt_jtype_stores_nothing_(const sdkrt_jtype *t)
     return t->kind == SDKRT_JK_NULL || t->kind == SDKRT_JK_LITERAL || t->kind == SDKRT_JK_NEVER;
 }
 
+/* ---- domain error payloads (json_value.c) ---- */
+
+/* A zeroed value of t on the heap that remembers t, so that one destructor
+ * (sdkrt_jpayload_free_, a sdkrt_payload_free_fn) releases any type. NULL when out of memory. */
+void *sdkrt_jpayload_new_(const sdkrt_jtype *t);
+void sdkrt_jpayload_free_(void *payload);
+/* The destructor of a payload that is a JSON value (json_decref). */
+void sdkrt_jpayload_json_free_(void *payload);
+
 #endif
