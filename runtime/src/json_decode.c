@@ -1,16 +1,13 @@
-/* Table-driven JSON decode / encode / cleanup for generated values (see sdkrt/json.h). */
+/* Table-driven JSON decode: a jansson tree into a typed value (sdkrt_json_decode), with a
+ * message naming the JSON path of every refusal; sdkrt_json_decode_text, which tries the one-pass
+ * decoder (jdecode.c) first and comes here for the message of a refusal; and the shared fields of
+ * an unknown union variant. */
 #include "sdkrt/json.h"
 
-#include "internal.h"
-#include "sdkrt/loop.h"
 #include "jdecode.h"
 #include "json_internal.h"
-#include "stream_core.h"
-#include "sdkrt/wire.h"
 
-#include <ctype.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
