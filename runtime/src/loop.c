@@ -394,6 +394,13 @@ static int timer_cb(CURLM *multi, long ms, void *userp)
 
 sdkrt_status sdkrt_loop_xfer_add_(sdkrt_loop *loop, sdkrt_xfer_ *x, sdkrt_error **err)
 {
+#if LIBCURL_VERSION_NUM >= 0x075700
+    /* A transfer taken out while its host name is still being resolved would make
+       curl_multi_remove_handle join the resolver thread: a cancel (or the loop's end) would then
+       wait on the loop thread for as long as the lookup takes. With this curl leaves the thread
+       to finish on its own and free what it holds. */
+    curl_easy_setopt(x->easy, CURLOPT_QUICK_EXIT, 1L);
+#endif
     if (curl_easy_setopt(x->easy, CURLOPT_PRIVATE, (char *)x) != CURLE_OK ||
         curl_multi_add_handle(loop->multi, x->easy) != CURLM_OK)
         return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl could not start the transfer");

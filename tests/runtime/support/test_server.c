@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -13,10 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef __linux__
+#include <linux/sockios.h>
+#endif
 
 #define MAX_CONNS 256
 
@@ -147,6 +152,17 @@ int ts_sleep(ts_conn *c, int ms)
 
 void ts_reset(ts_conn *c)
 {
+    /* SO_LINGER 0 drops what the kernel has not sent yet, and Nagle holds a handler's last small
+       writes until the peer acknowledges the earlier ones (late on a loaded machine): the peer
+       would miss bytes the handler wrote before the reset. Push them out first (bytes the peer
+       has received survive the RST); a peer that stopped reading gets the reset after 2 s. */
+    int one = 1;
+    setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+#ifdef SIOCOUTQNSD
+    int unsent = 0;
+    for (int i = 0; i < 400 && ioctl(c->fd, SIOCOUTQNSD, &unsent) == 0 && unsent > 0; i++)
+        sleep_ms(5);
+#endif
     struct linger l = {1, 0};
     setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
     c->reset = true;
