@@ -225,7 +225,9 @@ static char *id_text(const json_t *v)
     return NULL;
 }
 
-/* in-list: the collection's GET shows what the chain made, where it is certain to: the list is
+/* in-list: the collection's GET shows what the chain made, where it is certain to: the item's
+ * GET served it (a POST may answer with an id and make nothing: OpenCode's permission.create
+ * answers effect "allow" and keeps no request; the item's GET judges that), the list is
  * not paginated and needs no parameter the run would have to invent (no required query, header
  * or cookie parameter); either it has a size parameter, asked for up to 100 items (within its
  * maximum) and answered with fewer (a short page is the last, as the runtime's page rules say),
@@ -282,8 +284,36 @@ static void in_list(chain *c)
     conform_probe_out_cleanup(&out);
 }
 
+/* The first string of brand b in v, read along its type t (borrowed), or NULL. */
+static const json_t *find_brand(const sdkc_type *t, const json_t *v, const sdkc_brand *b, int depth)
+{
+    if (!t || !v || depth > 16)
+        return NULL;
+    const json_t *got = NULL;
+    switch (t->kind) {
+    case SDKC_TYPE_STRING: {
+        const char *pre = b->prefix ? b->prefix : "";
+        return t->u.str.brand == b && json_is_string(v) &&
+                       strncmp(json_string_value(v), pre, strlen(pre)) == 0
+                   ? v
+                   : NULL;
+    }
+    case SDKC_TYPE_NULLABLE:
+        return find_brand(t->u.nullable.inner, v, b, depth + 1);
+    case SDKC_TYPE_OBJECT:
+        for (size_t i = 0; !got && json_is_object(v) && i < t->u.object.nfields; i++)
+            got = find_brand(t->u.object.fields[i].type,
+                             json_object_get(v, t->u.object.fields[i].wire_name), b, depth + 1);
+        return got;
+    default:
+        return NULL; /* not in arrays or unions: one value of the brand, the made one's */
+    }
+}
+
 /* The id the chain follows: the last path parameter a link to an item operation gives, else
- * the made resource's `id` field or Location. New, or NULL. */
+ * the made resource's `id` field or Location, else the first value in the answer of the brand
+ * the item operations' last path parameter has ({"location": ..., "data": {"id": "pty_..."}}).
+ * New, or NULL. */
 static json_t *chain_id(chain *c, int status, const char *location)
 {
     const sdkc_operation *items[] = {c->reader, c->updaters[0], c->updaters[1], c->deleter};
@@ -298,7 +328,17 @@ static json_t *chain_id(chain *c, int status, const char *location)
                 return v;
         }
     }
-    return conform_created_id(c->creator, status, c->body, location);
+    json_t *id = conform_created_id(c->creator, status, c->body, location);
+    const sdkc_success *sx = conform_success_read(c->creator, status);
+    for (size_t i = 0; !id && sx && i < sizeof items / sizeof items[0]; i++) {
+        const sdkc_param *last = items[i] ? last_path_param(items[i]) : NULL;
+        const sdkc_type *t = last ? conform_unwrap_nullable(last->type) : NULL;
+        const json_t *v = t && t->kind == SDKC_TYPE_STRING && t->u.str.brand
+                              ? find_brand(sx->type, c->body, t->u.str.brand, 0)
+                              : NULL;
+        id = v ? json_deep_copy(v) : NULL;
+    }
+    return id;
 }
 
 /* Does the chain have anything to follow (and a check to follow it for)? */
@@ -347,15 +387,16 @@ void conform_chain(worker *wk, const sdkc_operation *op)
         (c.reader || c.updaters[0] || c.updaters[1] || c.deleter || c.lister)) {
         probe_ctx pc = {.wk = wk, .rn = rn, .op = op, .probe = "chain-create", .desc = op->path};
         ADD(&pc, "probe", SDKC_VERDICT_SKIP, NULL, NULL,
-            "the chain stops: the answer (HTTP %d) gives no id (no `id` field, Location or "
-            "link to %s/{id})",
+            "the chain stops: the answer (HTTP %d) gives no id (no `id` field, Location, "
+            "link to %s/{id} or value of its brand)",
             out.status, op->path);
     }
     if (out.status / 100 == 2) {
         bool avail = conform_check_on(rn, CHECK_AVAILABILITY);
         follow_links(&c, false);
+        bool served = false;
         if (c.id && c.reader && avail)
-            step(&c, c.reader, "after-create", MODE_AFTER_CREATE, NULL);
+            served = step(&c, c.reader, "after-create", MODE_AFTER_CREATE, NULL) / 100 == 2;
         for (size_t i = 0; c.id && i < 2; i++) {
             if (!c.updaters[i])
                 continue;
@@ -363,7 +404,7 @@ void conform_chain(worker *wk, const sdkc_operation *op)
             if (st / 100 == 2 && c.reader && avail)
                 step(&c, c.reader, "after-update", MODE_AFTER_UPDATE, NULL);
         }
-        if (c.id && c.lister)
+        if (c.id && c.lister && served)
             in_list(&c);
         follow_links(&c, true);
         json_t *gone = NULL;
