@@ -81,6 +81,10 @@ CHAIN = {
     ("getGizmo", "after-create", "ensure_resource_availability"),
     ("getGizmo", "after-update", "ensure_resource_availability"),
     ("getLabel", "link:getLabel", "ensure_resource_availability"),
+    # createNote's answer is {"note": {"id": "nte_1", ...}, "count": 1}: the id by its brand
+    ("getNote", "after-create", "ensure_resource_availability"),
+    ("deleteNote", "chain-delete", "status_code_conformance"),
+    ("getNote", "after-delete", "use_after_free"),
 }
 # what the planted 500 also breaks: the status is not declared
 ALSO = {("createWidget", "status_code_conformance", None)}
@@ -189,6 +193,35 @@ def make_handler(planted, state):
                 return self.update(w, body)
             if parts and parts[0] in ("gizmos", "labels"):
                 return self.gizmos(method, parts, body)
+            if parts and parts[0] == "notes":
+                return self.notes(method, parts, body)
+            return self.send(404, {"message": "no route"})
+
+        def notes(self, method, parts, body):
+            notes = state["notes"]
+            if parts == ["notes"]:
+                if method != "POST":
+                    return self.send(405, {"message": "no such method"}, allow="POST")
+                if not isinstance(body, dict) or not isinstance(body.get("text"), str) or \
+                        not 1 <= len(body["text"]) <= 20:
+                    return self.refuse("text")
+                with state["lock"]:
+                    state["next"] += 1
+                    n = {"id": "nte_%d" % state["next"], "text": body["text"]}
+                    notes[n["id"]] = n
+                    count = len(notes)
+                return self.send(200, {"note": n, "count": count})
+            if len(parts) == 2:
+                if method not in ("GET", "DELETE"):
+                    return self.send(405, {"message": "no such method"}, allow="GET, DELETE")
+                with state["lock"]:
+                    n = notes.get(parts[1])
+                    if n is not None and method == "DELETE":
+                        del notes[parts[1]]
+                        return self.send(204)
+                if n is None:
+                    return self.send(404, {"message": "no such note"})
+                return self.send(200, n)
             return self.send(404, {"message": "no route"})
 
         def gizmos(self, method, parts, body):
@@ -301,7 +334,7 @@ def make_handler(planted, state):
 
 
 def serve(planted):
-    state = {"widgets": {}, "gizmos": {}, "next": 0, "lock": threading.Lock(), "log": []}
+    state = {"widgets": {}, "gizmos": {}, "notes": {}, "next": 0, "lock": threading.Lock(), "log": []}
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(planted, state))
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv, state
