@@ -154,12 +154,14 @@ static int step(chain *c, const sdkc_operation *op, const char *probe, probe_mod
     } else {
         if (l)
             json_decref(gc.params);
-        /* the id made to fit the parameter (a Location's "7" for an integer), else as it came */
+        /* the id made to fit the parameter (a Location's "7" for an integer): a valid request;
+           else it is sent as it came, and the request is not judged as a valid one (Prism's
+           Location example /messages/{messageId} for a uuid) */
         id = last ? conform_param_value(c->wk, last, c->id) : NULL;
+        plan.chain = id != NULL;
         if (!id)
             id = json_incref(c->id);
         plan.last_id = id;
-        plan.chain = true;
     }
     probe_out out;
     conform_run_probe(c->wk, op, probe, &plan, NULL, &out);
