@@ -177,18 +177,23 @@ static int step(chain *c, const sdkc_operation *op, const char *probe, probe_mod
     return status;
 }
 
-/* A link to an operation the inferred steps do not take: GETs are read like after-create (the
- * resource just made is there to read), other methods judged by the response checks. */
-static void follow_links(chain *c, bool deletes)
+/* Links to operations the inferred steps do not take, of one kind (LINK_GET, LINK_WRITE,
+ * LINK_DELETE): GETs are read like after-create (the resource just made is there to read), other
+ * methods judged by the response checks. */
+enum { LINK_GET, LINK_WRITE, LINK_DELETE };
+
+static void follow_links(chain *c, int kind)
 {
     runner *rn = c->wk->rn;
     for (size_t i = 0; c->links && i < c->links->nlinks; i++) {
         const sdkc_link *l = &c->links->links[i];
         const sdkc_operation *t = op_by_id(rn, l->operation_id);
-        if (!usable(rn, t) || item_op(c, t) || (strcmp(t->method, "DELETE") == 0) != deletes ||
-            (t->stream && t->success.encoding == SDKC_ENC_SSE))
+        if (!usable(rn, t) || item_op(c, t) || (t->stream && t->success.encoding == SDKC_ENC_SSE))
             continue;
         bool get = strcmp(t->method, "GET") == 0;
+        int k = get ? LINK_GET : strcmp(t->method, "DELETE") == 0 ? LINK_DELETE : LINK_WRITE;
+        if (k != kind)
+            continue;
         if (get && !conform_check_on(rn, CHECK_AVAILABILITY))
             continue;
         sdkc_buf name = SDKC_BUF_INIT;
@@ -395,7 +400,8 @@ void conform_chain(worker *wk, const sdkc_operation *op)
     }
     if (out.status / 100 == 2) {
         bool avail = conform_check_on(rn, CHECK_AVAILABILITY);
-        follow_links(&c, false);
+        follow_links(&c, LINK_GET);
+        follow_links(&c, LINK_WRITE);
         bool served = false;
         if (c.id && c.reader && avail)
             served = step(&c, c.reader, "after-create", MODE_AFTER_CREATE, NULL) / 100 == 2;
@@ -408,7 +414,7 @@ void conform_chain(worker *wk, const sdkc_operation *op)
         }
         if (c.id && c.lister && served)
             in_list(&c);
-        follow_links(&c, true);
+        follow_links(&c, LINK_DELETE);
         json_t *gone = NULL;
         if (c.id && c.deleter &&
             step(&c, c.deleter, "chain-delete", MODE_VALID, &gone) / 100 == 2 && gone)
