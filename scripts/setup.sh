@@ -3,7 +3,8 @@
 #   --with-opencode   also install the pinned OpenCode server from npm (for conformance tests)
 set -euo pipefail
 pkgs=(build-essential cmake clang pkg-config libyaml-dev libjansson-dev libpcre2-dev libcurl4-openssl-dev check
-      valgrind curl git libclang-rt-14-dev hyperfine openssl libuv1-dev libevent-dev)
+      valgrind curl git libclang-rt-14-dev hyperfine openssl libuv1-dev libevent-dev
+      bsdutils) # bsdutils: util-linux `script` (a pty for the progress-line test)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

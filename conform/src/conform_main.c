@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "sdkc/conform.h"
 #include "sdkrt/sdkrt.h"
@@ -492,6 +493,8 @@ int sdkc_conform_main(int argc, char **argv)
     o.timeout_ms = timeout_ms;
     o.stream_ms = stream_ms;
     o.log = verbose ? stderr : NULL;
+    /* a progress line on a terminal only: never in a pipe, a file or between --verbose lines */
+    o.progress = !quiet && !verbose && isatty(STDERR_FILENO) ? stderr : NULL;
     o.credentials = cl->creds;
     o.ncredentials = cl->ncreds;
     o.headers = cl->headers;

@@ -28,8 +28,14 @@ static const char *rule_of(const char *what)
 {
     if (strstr(what, " where "))
         return "type";
+    if (strstr(what, "(format "))
+        return "format";
+    if (strstr(what, "(pattern"))
+        return "pattern";
     if (strstr(what, "enum"))
         return "enum";
+    if (strstr(what, "uniqueItems"))
+        return "unique";
     if (strstr(what, "imum") || strstr(what, "Length") || strstr(what, "Items"))
         return "bounds";
     if (strstr(what, "required"))

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "probe_internal.h"
+#include "sdkc/pattern.h"
 
 #define MAX_TEXT  4096 /* longest string made for a length bound */
 #define MAX_ITEMS 16   /* most items made for an item bound */
@@ -223,6 +224,70 @@ static json_t *distinct_items(const sdkc_type *items, size_t n)
     return a;
 }
 
+/* Valid values of a string format besides the valid probe's (sdkc_synth_format_variant). */
+static void cover_format(const sdkc_type *c, void (*emit)(void *u, json_t *v, const char *what),
+                         void *u)
+{
+    const char *note = NULL, *v;
+    char what[200];
+    for (size_t i = 0; (v = sdkc_synth_format_variant(c->u.str.format, i, &note)) != NULL; i++) {
+        snprintf(what, sizeof what, "another %.40s value: %.60s (format %.40s)", c->u.str.format,
+                 note, c->u.str.format);
+        emit(u, json_string(v), what);
+    }
+}
+
+#define PATTERN_LONG 64 /* the longest match tried for a pattern without maxLength */
+
+/* A parameter's text that may not arrive as sent: a control character, or white space at an end
+   (header values are trimmed). */
+static bool fragile_text(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return true;
+    return n && (s[0] == ' ' || s[n - 1] == ' ');
+}
+
+/* Other matches of a string pattern than the valid probe's (the shortest): the longest within
+ * maxLength (PATTERN_LONG characters more than minLength when unbounded) and one taking the last
+ * alternatives, each verified by the generator with the matcher; none when the pattern has no
+ * other. */
+static void cover_pattern(const sdkc_type *c, bool in_param,
+                          void (*emit)(void *u, json_t *v, const char *what), void *u)
+{
+    sdkc_arena *a = NULL;
+    if (sdkc_arena_new(&a) != SDKC_OK)
+        return;
+    size_t lo = c->u.str.has_min_length ? (size_t)c->u.str.min_length : 0;
+    size_t hi = c->u.str.has_max_length ? (size_t)c->u.str.max_length : lo + PATTERN_LONG;
+    if (hi > MAX_TEXT)
+        hi = MAX_TEXT;
+    const char *natural =
+        sdkc_pattern_variant(a, c->u.str.pattern, lo, hi, SDKC_PATTERN_NATURAL, NULL);
+    const char *longest =
+        sdkc_pattern_variant(a, c->u.str.pattern, lo, hi, SDKC_PATTERN_LONGEST, NULL);
+    const char *last =
+        sdkc_pattern_variant(a, c->u.str.pattern, lo, hi, SDKC_PATTERN_LAST_ALTERNATIVES, NULL);
+    char what[160];
+    if (in_param && longest && fragile_text(longest))
+        longest = NULL;
+    if (in_param && last && fragile_text(last))
+        last = NULL;
+    if (natural && longest && strcmp(longest, natural) != 0) {
+        size_t chars = 0;
+        for (const char *p = longest; *p; p++)
+            chars += ((unsigned char)*p & 0xC0) != 0x80;
+        snprintf(what, sizeof what, "a match of %zu characters (pattern, the longest %s)", chars,
+                 c->u.str.has_max_length ? "within maxLength" : "tried");
+        emit(u, json_string(longest), what);
+    }
+    if (natural && last && strcmp(last, natural) != 0 && (!longest || strcmp(last, longest) != 0))
+        emit(u, json_string(last), "a match taking other alternatives (pattern)");
+    sdkc_arena_free(a);
+}
+
 void conform_cover_values(worker *wk, const sdkc_type *t, bool negative, json_t *base,
                           void (*emit)(void *u, json_t *v, const char *what), void *u)
 {
@@ -304,6 +369,10 @@ void conform_cover_values(worker *wk, const sdkc_type *t, bool negative, json_t 
                 emit(u, text_of(m), what);
             }
         }
+        if (!negative && c->u.str.format && !c->u.str.brand)
+            cover_format(c, emit, u);
+        if (!negative && c->u.str.pattern && !c->u.str.brand)
+            cover_pattern(c, in_param, emit, u);
         break;
     }
     case SDKC_TYPE_ARRAY: {
@@ -331,6 +400,20 @@ void conform_cover_values(worker *wk, const sdkc_type *t, bool negative, json_t 
                 json_t *a = distinct_items(it, (size_t)c->u.array.min_items - 1);
                 if (a)
                     emit(u, a, what);
+            }
+            if (c->u.array.unique_items &&
+                (!c->u.array.has_max_items || c->u.array.max_items >= 2)) {
+                /* the valid array (minItems distinct items) with its first item twice */
+                const char *why = NULL;
+                json_t *a = conform_synth(wk, MODE_VALID, c, &why);
+                json_t *first = json_array_get(a, 0);
+                if (first && json_array_size(a) < 2)
+                    json_array_append(a, first);
+                if (first && json_array_size(a) >= 2 &&
+                    json_array_set_new(a, 1, json_deep_copy(first)) == 0)
+                    emit(u, a, "an item twice (uniqueItems)");
+                else
+                    json_decref(a);
             }
         } else {
             if (!c->u.array.has_min_items || c->u.array.min_items == 0)

@@ -83,6 +83,8 @@ typedef struct runner {
     size_t nsecrets;
     uint64_t seed;       /* of the generated requests' choices */
     size_t max_examples; /* generated requests per operation and phase */
+    size_t ndone;        /* operations done (with mu), for the progress line */
+    bool progress_drawn; /* a progress line is on the terminal */
 } runner;
 
 enum { QUEUED, RUNNING, DONE };
@@ -318,5 +320,10 @@ void conform_phase_examples(worker *wk, const sdkc_operation *op);
 void conform_unsupported_methods(worker *wk, const sdkc_operation *op);
 
 #define ADD conform_padd
+
+/* progress.c: the progress line (opts->progress) after an operation is done, with rn->mu held;
+ * and its clearing, once the workers are done. */
+void conform_progress(runner *rn);
+void conform_progress_clear(runner *rn);
 
 #endif

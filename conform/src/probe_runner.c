@@ -299,6 +299,8 @@ static void *worker_main(void *arg)
         conform_probe_operation(wk, op);
         pthread_mutex_lock(&rn->mu);
         rn->state[at] = DONE;
+        rn->ndone++;
+        conform_progress(rn);
         pthread_cond_broadcast(&rn->cv);
         pthread_mutex_unlock(&rn->mu);
     }
@@ -555,6 +557,7 @@ sdkc_status sdkc_conform_run(sdkc_conform_report **out, const sdkc_ir *ir,
     if (rn.r->oom)
         st = SDKC_ERR_NOMEM;
 done:
+    conform_progress_clear(&rn);
     for (int i = 0; i < nworkers; i++)
         worker_cleanup(&workers[i]);
     sdkrt_error_free(err);

@@ -477,6 +477,54 @@ static void check_enum(walk *w, const sdkc_type *t, const json_t *value)
     sdkc_buf_cleanup(&allowed);
 }
 
+#define UNIQUE_MAX_ITEMS 2000 /* uniqueItems is checked among the first this many items */
+
+/* JSON Schema's equality: numbers by value (1 equals 1.0), objects whatever their key order. */
+static bool json_same(const json_t *a, const json_t *b)
+{
+    if (json_is_number(a) && json_is_number(b))
+        return json_number_value(a) == json_number_value(b) &&
+               (!json_is_integer(a) || !json_is_integer(b) ||
+                json_integer_value(a) == json_integer_value(b));
+    if (json_typeof(a) != json_typeof(b))
+        return false;
+    if (json_is_array(a)) {
+        if (json_array_size(a) != json_array_size(b))
+            return false;
+        for (size_t i = 0; i < json_array_size(a); i++)
+            if (!json_same(json_array_get(a, i), json_array_get(b, i)))
+                return false;
+        return true;
+    }
+    if (json_is_object(a)) {
+        if (json_object_size(a) != json_object_size(b))
+            return false;
+        const char *k;
+        const json_t *v;
+        json_object_foreach((json_t *)a, k, v)
+        {
+            const json_t *o = json_object_get(b, k);
+            if (!o || !json_same(v, o))
+                return false;
+        }
+        return true;
+    }
+    return json_equal((json_t *)a, (json_t *)b);
+}
+
+static void check_unique(walk *w, const json_t *value)
+{
+    size_t n = json_array_size(value);
+    if (n > UNIQUE_MAX_ITEMS)
+        n = UNIQUE_MAX_ITEMS;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (json_same(json_array_get(value, i), json_array_get(value, j))) {
+                report(w, "unique", "items %zu and %zu are equal (uniqueItems)", j, i);
+                return;
+            }
+}
+
 static void check_array(walk *w, const sdkc_type *t, const json_t *value)
 {
     if (!json_is_array(value)) {
@@ -490,6 +538,8 @@ static void check_array(walk *w, const sdkc_type *t, const json_t *value)
     if (t->u.array.has_max_items && n > t->u.array.max_items)
         report(w, "bounds", "%zu items, more than maxItems %llu", n,
                (unsigned long long)t->u.array.max_items);
+    if (t->u.array.unique_items)
+        check_unique(w, value);
     size_t base = w->path->len;
     for (size_t i = 0; i < n; i++) {
         sdkc_buf_printf(w->path, "[%zu]", i);

@@ -358,6 +358,7 @@ static void fill_type(reader *r, sdkc_type *t, const json_t *o, const char *wher
         t->u.array.has_min_items = has;
         t->u.array.max_items = get_uint(r, o, "max_items", &has, where);
         t->u.array.has_max_items = has;
+        t->u.array.unique_items = sdkc_irj_get_bool(r, o, "unique_items", where);
         break;
     case SDKC_TYPE_TUPLE: {
         const json_t *items = sdkc_irj_get_array(r, o, "items", true, where);

@@ -149,6 +149,7 @@ static void type_def(writer *w, const sdkc_type *t, bool named)
             sdkc_jw_put_uint(w, "min_items", t->u.array.min_items);
         if (t->u.array.has_max_items)
             sdkc_jw_put_uint(w, "max_items", t->u.array.max_items);
+        sdkc_jw_put_true_if(w, "unique_items", t->u.array.unique_items);
         break;
     case SDKC_TYPE_TUPLE:
         sdkc_jw_key(w, "items");

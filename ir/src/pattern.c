@@ -66,7 +66,8 @@ static bool choose_total(pctx *c, const pnode *root, size_t min_len, size_t max_
         if (L->f[f].nw && ls_min(&L->f[f]) < padmin)
             padmin = ls_min(&L->f[f]);
     uint64_t lo = min_len, hi = max_len < c->cap ? max_len : c->cap;
-    uint64_t t0 = root->nat < lo ? lo : root->nat > hi ? hi : root->nat;
+    uint64_t nat = c->variant == SDKC_PATTERN_LONGEST ? hi : root->nat;
+    uint64_t t0 = nat < lo ? lo : nat > hi ? hi : nat;
     *total = UINT64_MAX;
     for (uint64_t d = 0; *total == UINT64_MAX && (t0 >= d + lo || t0 + d <= hi); d++) {
         if (!spend(c, 1))
@@ -179,6 +180,12 @@ static const char *example(pctx *c, size_t min_len, size_t max_len)
 const char *sdkc_pattern_example(sdkc_arena *a, const char *pattern, size_t min_len, size_t max_len,
                                  const char **why)
 {
+    return sdkc_pattern_variant(a, pattern, min_len, max_len, SDKC_PATTERN_NATURAL, why);
+}
+
+const char *sdkc_pattern_variant(sdkc_arena *a, const char *pattern, size_t min_len, size_t max_len,
+                                 sdkc_pattern_choice choice, const char **why)
+{
     const char *dummy;
     if (!why)
         why = &dummy;
@@ -193,6 +200,7 @@ const char *sdkc_pattern_example(sdkc_arena *a, const char *pattern, size_t min_
     c.n = strlen(pattern);
     c.cap = max_len < SDKC_PATTERN_MAX_CHARS ? (uint32_t)max_len : SDKC_PATTERN_MAX_CHARS;
     c.work = PAT_BUDGET;
+    c.variant = (int)choice;
     if (sdkc_arena_new(&c.a) != SDKC_OK) {
         *why = sdkc_pat_oom;
         return NULL;

@@ -206,9 +206,11 @@ static bool gen(gctx *g, const pnode *n, uint64_t len, bool may_start, bool may_
     case P_CAT:
         return gen_cat(g, n, len, may_start, may_end);
     case P_ALT:
-        for (size_t k = 0; k < n->nkids; k++)
+        for (size_t i = 0; i < n->nkids; i++) {
+            size_t k = g->c->variant == SDKC_PATTERN_LAST_ALTERNATIVES ? n->nkids - 1 - i : i;
             if (fs_has(&n->kids[k]->len, len, may_start, may_end))
                 return gen(g, n->kids[k], len, may_start, may_end);
+        }
         return fail(g->c, "internal error: no alternative");
     case P_REP:
         return gen_rep(g, n, len, may_start, may_end);

@@ -42,6 +42,7 @@ typedef struct pctx {
     sdkc_regex *re;  /* the pattern compiled for verification, made on first use */
     bool has_wordb;  /* \b or \B seen */
     bool has_look;   /* lookaround seen (taken as empty by the generator) */
+    int variant;     /* sdkc_pattern_variant's: 0 natural, 1 longest, 2 last alternatives */
     bool prop_seen;  /* (parser) a \p{..} in the class being parsed */
     bool legacy;     /* syntax only Annex B (no 'u' flag) accepts: a lone { } ], \- outside a
                       * class, [\w-x], other escaped punctuation */

@@ -484,6 +484,8 @@ static sdkc_type *array_type(cctx *c, const sdkc_node *n, const char *ctxname, c
     t->u.array.has_min_items = get_u64(n, "minItems", &t->u.array.min_items);
     t->u.array.has_max_items = has_max;
     t->u.array.max_items = maxi;
+    bool unique = false;
+    t->u.array.unique_items = sdkc_node_bool(kget(n, "uniqueItems"), &unique) && unique;
     return t;
 }
 

@@ -15,6 +15,7 @@ typedef struct synth {
     sdkc_arena *arena;
     const sdkc_synth_options *o;
     const char *why;
+    unsigned variant; /* > 0: an item of a uniqueItems array after the first (see synth_items) */
 } synth;
 
 static json_t *synth_fail(synth *s, const char *why)
@@ -58,6 +59,62 @@ const char *sdkc_synth_format_value(const char *f)
     for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
         if (!strcmp(f, table[i][0]))
             return table[i][1];
+    }
+    return NULL;
+}
+
+const char *sdkc_synth_format_variant(const char *f, size_t i, const char **note)
+{
+    /* each valid by the format's definition (RFC 3339, 5321 (dot-atom), 4122, 3986, 1123,
+       4291, 4648) and by ajv-formats' checks */
+    static const char *const table[][3] = {
+        {"date-time", "2024-02-29T23:59:59+05:30", "a numeric offset"},
+        {"date-time", "2024-01-02T03:04:05.123456Z", "fractional seconds"},
+        {"date-time", "1999-12-31T00:00:00-08:00", "a negative offset"},
+        {"date", "2024-02-29", "a leap day"},
+        {"date", "1999-12-31", "the end of a year"},
+        {"time", "23:59:59+05:30", "a numeric offset"},
+        {"time", "03:04:05.5Z", "fractional seconds"},
+        {"duration", "PT1H30M", "hours and minutes"},
+        {"duration", "P1Y2M3DT4H5M6S", "every unit"},
+        {"uuid", "123e4567-e89b-42d3-a456-556642440000", "lower case"},
+        {"uuid", "123E4567-E89B-42D3-A456-556642440000", "upper case"},
+        {"email", "first.last+tag@mail.example.com", "a dot, a plus tag and a subdomain"},
+        {"email", "user_1@example.org", "an underscore and a digit"},
+        {"idn-email", "first.last+tag@mail.example.com", "a dot, a plus tag and a subdomain"},
+        {"uri", "https://example.com:8443/a/b?q=1&r=two#frag", "a port, query and fragment"},
+        {"uri", "http://127.0.0.1/", "an IP address host"},
+        {"url", "https://example.com:8443/a/b?q=1&r=two#frag", "a port, query and fragment"},
+        {"iri", "https://example.com:8443/a/b?q=1&r=two#frag", "a port, query and fragment"},
+        {"uri-reference", "/a/b?q=1", "a relative reference"},
+        {"iri-reference", "/a/b?q=1", "a relative reference"},
+        {"hostname", "sub.example-host.com", "a subdomain and a hyphen"},
+        {"hostname", "localhost", "a single label"},
+        {"idn-hostname", "sub.example-host.com", "a subdomain and a hyphen"},
+        {"ipv4", "192.168.100.254", "three-digit octets"},
+        {"ipv4", "10.0.0.0", "zero octets"},
+        {"ip", "192.168.100.254", "three-digit octets"},
+        {"ipv6", "2001:db8::8a2e:370:7334", "a compressed form"},
+        {"ipv6", "2001:0db8:85a3:0000:0000:8a2e:0370:7334", "the full form"},
+        {"byte", "aGVsbG8gd29ybGQ=", "padding"},
+        {"byte", "+/8A", "the characters + and /"},
+        {"int32", "-2147483648", "the smallest int32"},
+        {"int32", "2147483647", "the largest int32"},
+        {"int64", "-9223372036854775808", "the smallest int64"},
+        {"int64", "9223372036854775807", "the largest int64"},
+        {"decimal", "-12.5", "a negative fraction"},
+        {"double", "-12.5", "a negative fraction"},
+        {"float", "-12.5", "a negative fraction"},
+        {"json-pointer", "/a~1b/0", "an escaped slash and an index"},
+    };
+    for (size_t k = 0; f && k < sizeof table / sizeof *table; k++) {
+        if (strcmp(f, table[k][0]) != 0)
+            continue;
+        if (i-- == 0) {
+            if (note)
+                *note = table[k][2];
+            return table[k][1];
+        }
     }
     return NULL;
 }
@@ -113,9 +170,17 @@ static json_t *synth_string(synth *s, const sdkc_type *t)
         /* a string the pattern matches, within the length bounds (verified with PCRE2), else the
            first of the contract's own examples that does */
         const char *why = NULL;
-        const char *v = sdkc_pattern_example(
-            s->arena, t->u.str.pattern, t->u.str.has_min_length ? (size_t)t->u.str.min_length : 0,
-            t->u.str.has_max_length ? (size_t)t->u.str.max_length : SIZE_MAX, &why);
+        size_t lo = t->u.str.has_min_length ? (size_t)t->u.str.min_length : 0;
+        size_t hi = t->u.str.has_max_length ? (size_t)t->u.str.max_length : SIZE_MAX;
+        const char *v = sdkc_pattern_example(s->arena, t->u.str.pattern, lo, hi, &why);
+        if (v && s->variant) {
+            /* a uniqueItems item after the first: a match variant characters longer, if any */
+            size_t n = utf8_chars(v) + s->variant;
+            const char *longer = n > lo && n <= hi
+                                     ? sdkc_pattern_example(s->arena, t->u.str.pattern, n, hi, NULL)
+                                     : NULL;
+            v = longer ? longer : v;
+        }
         if (v)
             return json_string(v);
         if (!why)
@@ -134,7 +199,9 @@ static json_t *synth_string(synth *s, const sdkc_type *t)
     }
     /* binary (a file part's text when no blob is set): any bytes do */
     if (f && !t->u.str.brand && sdkc_synth_format_value(f)) {
-        base = sdkc_synth_format_value(f);
+        /* a uniqueItems item after the first: the format's other values, while there are some */
+        const char *other = s->variant ? sdkc_synth_format_variant(f, s->variant - 1, NULL) : NULL;
+        base = other ? other : sdkc_synth_format_value(f);
         fixed = true;
     }
     size_t n = strlen(base);
@@ -180,6 +247,14 @@ static json_t *synth_number(synth *s, const sdkc_type *t, bool integer)
     if ((t->u.num.has_minimum && (v < lo || (xlo && v <= lo))) ||
         (t->u.num.has_maximum && (v > hi || (xhi && v >= hi))))
         return synth_fail(s, "empty numeric range");
+    if (s->variant) {
+        /* a uniqueItems item after the first: another number in the range, else the same */
+        double up = v + s->variant, down = v - s->variant;
+        if (!(t->u.num.has_maximum && (up > hi || (xhi && up >= hi))))
+            v = up;
+        else if (!(t->u.num.has_minimum && (down < lo || (xlo && down <= lo))))
+            v = down;
+    }
     if (integer) {
         if (v > 9e15 || v < -9e15)
             return synth_fail(s, "integer bound out of range");
@@ -189,6 +264,43 @@ static json_t *synth_number(synth *s, const sdkc_type *t, bool integer)
 }
 
 static json_t *synth_value(synth *s, const sdkc_type *t, int depth);
+
+/* n items of t; under uniqueItems, item i > 0 is made with variant i (another number, enum
+ * member and boolean) and filler "<filler><i>" (another plain string, brand suffix and map key),
+ * and items that still come out equal fail. */
+static json_t *synth_items(synth *s, const sdkc_type *t, uint64_t n, int depth)
+{
+    json_t *a = json_array();
+    bool unique = t->u.array.unique_items;
+    const sdkc_synth_options *o = s->o;
+    unsigned prev = s->variant;
+    for (uint64_t i = 0; a && i < n; i++) {
+        sdkc_synth_options oi = *o;
+        if (unique && i) {
+            oi.filler = sdkc_arena_printf(s->arena, "%s%u", o->filler, (unsigned)i);
+            if (!oi.filler) {
+                json_decref(a);
+                return NULL;
+            }
+            s->o = &oi;
+            s->variant = prev + (unsigned)i;
+        }
+        json_t *v = synth_value(s, t->u.array.items, depth + 1);
+        s->o = o;
+        s->variant = prev;
+        for (size_t k = 0; v && unique && k < json_array_size(a); k++)
+            if (json_equal(v, json_array_get(a, k))) {
+                json_decref(v);
+                v = synth_fail(s, "uniqueItems: no distinct items of the item type were made for "
+                                  "minItems");
+            }
+        if (!v || json_array_append_new(a, v) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
 
 static json_t *synth_object(synth *s, const sdkc_type *t, int depth)
 {
@@ -219,7 +331,7 @@ static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
     case SDKC_TYPE_NUMBER:
         return synth_number(s, t, false);
     case SDKC_TYPE_BOOLEAN:
-        return json_true();
+        return json_boolean(s->variant % 2 == 0);
     case SDKC_TYPE_NULL:
         return json_null();
     case SDKC_TYPE_LITERAL:
@@ -242,7 +354,7 @@ static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
     case SDKC_TYPE_ENUM:
         if (!t->u.enumeration.nvalues)
             return synth_fail(s, "enum without values");
-        return json_string(t->u.enumeration.values[0]);
+        return json_string(t->u.enumeration.values[s->variant % t->u.enumeration.nvalues]);
     case SDKC_TYPE_ARRAY: {
         uint64_t n =
             t->u.array.has_min_items && t->u.array.min_items > 1 ? t->u.array.min_items : 1;
@@ -250,15 +362,7 @@ static json_t *synth_value(synth *s, const sdkc_type *t, int depth)
             n = t->u.array.max_items;
         if (n > 64)
             return synth_fail(s, "minItems above 64");
-        json_t *a = json_array();
-        for (uint64_t i = 0; a && i < n; i++) {
-            json_t *v = synth_value(s, t->u.array.items, depth + 1);
-            if (!v || json_array_append_new(a, v) != 0) {
-                json_decref(a);
-                return NULL;
-            }
-        }
-        return a;
+        return synth_items(s, t, n, depth);
     }
     case SDKC_TYPE_TUPLE: {
         json_t *a = json_array();
@@ -335,7 +439,7 @@ sdkc_status sdkc_synth_value(json_t **out, sdkc_arena *a, const sdkc_type *t,
         if (!o.filler)
             o.filler = filler;
     }
-    synth s = {a, &o, NULL};
+    synth s = {a, &o, NULL, 0};
     *out = synth_value(&s, t, 0);
     if (why)
         *why = *out ? NULL : s.why;

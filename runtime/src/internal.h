@@ -62,9 +62,9 @@ bool sdkrt_transport_is_curl_(const sdkrt_transport *t);
  * only when out of memory (slot then holds nothing owned). No-op without t->common. */
 sdkrt_status sdkrt_json_decode_common_(const sdkrt_jtype *t, void *slot, const json_t *json);
 
-/* A copy of a DOMAIN payload made by json.c (free_fn tells which kind: a typed value decoded
- * again from raw, its JSON, or a JSON value), or NULL when it is not json.c's or memory runs out.
- * The copy is released by the same free_fn. */
+/* A copy of a DOMAIN payload made by the typed JSON layer (json_value.c; free_fn tells which kind:
+ * a typed value decoded again from raw, its JSON, or a JSON value), or NULL when it is not one of
+ * that layer's or memory runs out. The copy is released by the same free_fn. */
 void *sdkrt_json_payload_copy_(const void *payload, sdkrt_payload_free_fn free_fn,
                                const json_t *raw);
 

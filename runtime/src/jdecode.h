@@ -1,5 +1,5 @@
-/* jdecode.h - the one-pass JSON decoder (private to libsdkrt; used by json.c, the tests and the
- * differential fuzzer).
+/* jdecode.h - the one-pass JSON decoder (jdecode.c, its lexer jdecode_scan.c; private to libsdkrt;
+ * used by the typed JSON layer, the tests and the differential fuzzer).
  *
  * It reads JSON text straight into the storage a sdkrt_jtype describes, with no intermediate
  * tree: only ANY places and unknown union variants build a jansson value, from their own
@@ -25,7 +25,7 @@ typedef enum sdkrt_jd_result_ {
 #define SDKRT_JD_MAX_DEPTH 2048
 
 /* Layouts of the values generated code hands to the JSON descriptors (documented in json.h),
- * shared by the tree decoder (json.c) and the one-pass decoder (jdecode.c). */
+ * shared by the typed JSON layer (json_*.c) and the one-pass decoder (jdecode.c). */
 typedef struct jenum {
     int value;
     char *unknown;

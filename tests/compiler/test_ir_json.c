@@ -695,6 +695,8 @@ START_TEST(old_format_defaults)
         ck_assert(!old->types[i]->inferred);
         if (old->types[i]->kind == SDKC_TYPE_OBJECT)
             ck_assert_uint_eq(old->types[i]->u.object.nrequired_only, 0);
+        if (old->types[i]->kind == SDKC_TYPE_ARRAY)
+            ck_assert(!old->types[i]->u.array.unique_items);
         declared += old->types[i]->declared;
     }
     /* both kinds occur, so the comparison above means something */

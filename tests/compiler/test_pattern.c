@@ -851,6 +851,44 @@ START_TEST(api_edges)
 }
 END_TEST
 
+/* Other matches for tests that vary a value: the longest, the last alternatives. */
+START_TEST(variants)
+{
+    sdkc_arena *a = NULL;
+    ck_assert_int_eq(sdkc_arena_new(&a), SDKC_OK);
+    const char *why = NULL;
+    ck_assert_str_eq(sdkc_pattern_variant(a, "^(ab|cde)+$", 0, 7, SDKC_PATTERN_NATURAL, &why),
+                     "ab");
+    ck_assert_str_eq(sdkc_pattern_variant(a, "^(ab|cde)+$", 0, 7, SDKC_PATTERN_LONGEST, &why),
+                     "cdeabab");
+    ck_assert_str_eq(
+        sdkc_pattern_variant(a, "^(ab|cd)+$", 0, 7, SDKC_PATTERN_LAST_ALTERNATIVES, &why), "cd");
+    ck_assert_str_eq(sdkc_pattern_variant(a, "^[a-z]{2,5}$", 0, 100, SDKC_PATTERN_LONGEST, &why),
+                     "aaaaa");
+    ck_assert_str_eq(sdkc_pattern_variant(a, "^[a-z]{2,5}$", 3, 4, SDKC_PATTERN_LONGEST, &why),
+                     "aaaa");
+    /* a pattern with one match gives it whatever the preference */
+    ck_assert_str_eq(sdkc_pattern_variant(a, "^abc$", 0, 10, SDKC_PATTERN_LONGEST, &why), "abc");
+    ck_assert_str_eq(sdkc_pattern_variant(a, "^abc$", 0, 10, SDKC_PATTERN_LAST_ALTERNATIVES, &why),
+                     "abc");
+    ck_assert_ptr_null(sdkc_pattern_variant(a, "^[0-9]{4}$", 7, 9, SDKC_PATTERN_LONGEST, &why));
+    ck_assert_ptr_nonnull(why);
+    /* every variant of the real patterns matches and keeps the bounds */
+    for (size_t i = 0; i < NPOSITIVE; i++) {
+        for (int ch = SDKC_PATTERN_LONGEST; ch <= SDKC_PATTERN_LAST_ALTERNATIVES; ch++) {
+            const char *v =
+                sdkc_pattern_variant(a, POSITIVE[i].pattern, 0, 64, (sdkc_pattern_choice)ch, &why);
+            if (!v)
+                continue;
+            ck_assert(chars_of(v) <= 64);
+            ck_assert_msg(rx(POSITIVE[i].pattern, v) == SDKC_REGEX_MATCH, "%s: %s",
+                          POSITIVE[i].pattern, v);
+        }
+    }
+    sdkc_arena_free(a);
+}
+END_TEST
+
 /* ---- many random patterns: no crash (ASan, valgrind), every value valid ---- */
 
 static uint64_t rng(uint64_t *s)
@@ -951,6 +989,7 @@ static Suite *suite(void)
         {"utf8", utf8_characters, 0},
         {"word_boundaries", word_boundaries, 0},
         {"api", api_edges, 0},
+        {"variants", variants, 0},
         {"random", random_patterns, 0},
         {"threads", threads, 0},
     };

@@ -6,6 +6,7 @@
  * twice. */
 #include <check.h>
 #include <jansson.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,52 @@ START_TEST(strings)
     ck_assert_str_eq(value_of(&t, NULL), "\"mock\"");
     ck_assert_str_eq(sdkc_synth_format_value("email"), "mock@example.com");
     ck_assert_ptr_null(sdkc_synth_format_value("binary"));
+}
+END_TEST
+
+/* The other values of a format: each matches the format's grammar (a POSIX ERE of RFC 3339, the
+ * dot-atom email, RFC 4122, RFC 4291 (the two forms used), RFC 4648), differs from the
+ * format's first value and from the others. */
+START_TEST(format_variants)
+{
+    static const char *const grammar[][2] = {
+        {"date-time", "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5]"
+                      "[0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"},
+        {"date", "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"},
+        {"time", "^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):"
+                 "[0-5][0-9])$"},
+        {"uuid", "^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$"},
+        {"email", "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@"
+                  "([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\\.)+[A-Za-z]+$"},
+        {"hostname", "^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$"},
+        {"ipv4", "^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}"
+                 "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$"},
+        {"ipv6", "^([0-9a-f]{1,4}:){7}[0-9a-f]{1,4}$|^([0-9a-f]{1,4}:){1,6}(:[0-9a-f]{1,4}){1,6}$|^"
+                 "::[0-9a-f]{1,4}$"},
+        {"byte", "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"},
+        {"int64", "^-?[0-9]+$"},
+        {"uri", "^[a-z][a-z0-9+.-]*://[^ ]+$"},
+    };
+    for (size_t g = 0; g < sizeof grammar / sizeof grammar[0]; g++) {
+        regex_t re;
+        ck_assert_int_eq(regcomp(&re, grammar[g][1], REG_EXTENDED | REG_NOSUB), 0);
+        const char *first = sdkc_synth_format_value(grammar[g][0]), *v, *note = NULL;
+        ck_assert_msg(regexec(&re, first, 0, NULL, 0) == 0, "%s: %s", grammar[g][0], first);
+        size_t n = 0;
+        for (; (v = sdkc_synth_format_variant(grammar[g][0], n, &note)) != NULL; n++) {
+            ck_assert_msg(regexec(&re, v, 0, NULL, 0) == 0, "%s: %s", grammar[g][0], v);
+            ck_assert_str_ne(v, first);
+            ck_assert(note && *note);
+            for (size_t k = 0; k < n; k++)
+                ck_assert_str_ne(v, sdkc_synth_format_variant(grammar[g][0], k, NULL));
+        }
+        ck_assert_msg(n >= 2, "%s has %zu variants", grammar[g][0], n);
+        regfree(&re);
+    }
+    ck_assert_str_eq(sdkc_synth_format_variant("date-time", 0, NULL), "2024-02-29T23:59:59+05:30");
+    ck_assert_ptr_null(sdkc_synth_format_variant("binary", 0, NULL));
+    ck_assert_ptr_null(sdkc_synth_format_variant("no-such-format", 0, NULL));
+    ck_assert_ptr_null(sdkc_synth_format_variant(NULL, 0, NULL));
 }
 END_TEST
 
@@ -268,6 +315,77 @@ START_TEST(collections)
 }
 END_TEST
 
+/* uniqueItems: items after the first are other values, or the type fails. */
+START_TEST(unique_items)
+{
+    sdkc_type s = str();
+    sdkc_type a = {.kind = SDKC_TYPE_ARRAY};
+    a.u.array.items = &s;
+    a.u.array.has_min_items = true;
+    a.u.array.min_items = 3;
+    a.u.array.unique_items = true;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"mock\",\"mock1\",\"mock2\"]");
+    s.u.str.has_max_length = true; /* "mock1" cut to "mock" */
+    s.u.str.max_length = 4;
+    ck_assert_str_eq(value_of(&a, NULL),
+                     "!uniqueItems: no distinct items of the item type were made for minItems");
+
+    sdkc_type i = {.kind = SDKC_TYPE_INTEGER};
+    i.u.num.has_maximum = true;
+    i.u.num.maximum = 2;
+    a.u.array.items = &i;
+    ck_assert_str_eq(value_of(&a, NULL), "[1,2,-1]"); /* up while the maximum allows, else down */
+
+    const char *const values[] = {"open", "closed"};
+    sdkc_type e = {.kind = SDKC_TYPE_ENUM};
+    e.u.enumeration.values = values;
+    e.u.enumeration.nvalues = 2;
+    a.u.array.items = &e;
+    a.u.array.min_items = 2;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"open\",\"closed\"]");
+    a.u.array.min_items = 3; /* two members, three items */
+    ck_assert_str_eq(value_of(&a, NULL),
+                     "!uniqueItems: no distinct items of the item type were made for minItems");
+
+    /* a format's other values; a pattern's longer matches */
+    sdkc_type u = str();
+    u.u.str.format = "uuid";
+    a.u.array.items = &u;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"00000000-0000-4000-8000-000000000000\","
+                                         "\"123e4567-e89b-42d3-a456-556642440000\","
+                                         "\"123E4567-E89B-42D3-A456-556642440000\"]");
+    sdkc_type pat = str();
+    pat.u.str.pattern = "^[a-z]+$";
+    a.u.array.items = &pat;
+    ck_assert_str_eq(value_of(&a, NULL), "[\"a\",\"aa\",\"aaa\"]");
+    pat.u.str.pattern = "^(yes|no)$"; /* no longer match of "yes" */
+    a.u.array.min_items = 2;
+    ck_assert_str_eq(value_of(&a, NULL),
+                     "!uniqueItems: no distinct items of the item type were made for minItems");
+
+    sdkc_type b = {.kind = SDKC_TYPE_BOOLEAN};
+    a.u.array.items = &b;
+    a.u.array.min_items = 2;
+    ck_assert_str_eq(value_of(&a, NULL), "[true,false]");
+
+    /* an object differs by its plain string field; nested unique arrays stay distinct too */
+    sdkc_field f[] = {{.wire_name = "name", .type = &s, .required = true}};
+    s.u.str.has_max_length = false;
+    sdkc_type o = {.kind = SDKC_TYPE_OBJECT};
+    o.u.object.fields = f;
+    o.u.object.nfields = 1;
+    a.u.array.items = &o;
+    ck_assert_str_eq(value_of(&a, NULL), "[{\"name\":\"mock\"},{\"name\":\"mock1\"}]");
+    sdkc_type inner = {.kind = SDKC_TYPE_ARRAY};
+    inner.u.array.items = &i;
+    inner.u.array.has_min_items = true;
+    inner.u.array.min_items = 2;
+    inner.u.array.unique_items = true;
+    a.u.array.items = &inner;
+    ck_assert_str_eq(value_of(&a, NULL), "[[1,2],[2,-1]]");
+}
+END_TEST
+
 START_TEST(unions)
 {
     sdkc_type s = str(), i = {.kind = SDKC_TYPE_INTEGER}, n = {.kind = SDKC_TYPE_NULL};
@@ -387,11 +505,13 @@ static Suite *synth_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, strings);
     tcase_add_test(tc, patterns);
+    tcase_add_test(tc, format_variants);
     tcase_add_test(tc, contract_examples);
     tcase_add_test(tc, brands);
     tcase_add_test(tc, numbers);
     tcase_add_test(tc, objects);
     tcase_add_test(tc, collections);
+    tcase_add_test(tc, unique_items);
     tcase_add_test(tc, unions);
     tcase_add_test(tc, opencode_requests);
     suite_add_tcase(s, tc);

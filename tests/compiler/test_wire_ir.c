@@ -281,7 +281,9 @@ START_TEST(test_response_and_type_facts)
         "            id: {type: string}\n"
         "            tags: {type: object, properties: {a: {type: string}}}\n"
         "        - {required: [extra, id, extra]}\n"
-        "    Loose: {items: {type: string}}\n";
+        "    Loose: {items: {type: string}}\n"
+        "    Set: {type: array, uniqueItems: true, items: {type: string}}\n"
+        "    Bag: {type: array, uniqueItems: false, items: {type: string}}\n";
     size_t warnings = 0;
     sdkc_compiled *c = compile_text(yaml, &warnings);
     const sdkc_ir *ir = sdkc_compiled_ir(c);
@@ -317,6 +319,11 @@ START_TEST(test_response_and_type_facts)
     ck_assert_ptr_nonnull(loose);
     ck_assert(w->declared && loose->declared);
     ck_assert(loose->inferred && !w->inferred);
+    const sdkc_type *set = sdkc_ir_type(ir, "Set"), *bag = sdkc_ir_type(ir, "Bag");
+    ck_assert_ptr_nonnull(set);
+    ck_assert_ptr_nonnull(bag);
+    ck_assert(set->u.array.unique_items && !bag->u.array.unique_items);
+    ck_assert(!loose->u.array.unique_items);
     ck_assert_uint_eq(w->u.object.nrequired_only, 1);
     ck_assert_str_eq(w->u.object.required_only[0], "extra");
     /* the inline `tags` object is named by the compiler, not declared */
@@ -324,6 +331,12 @@ START_TEST(test_response_and_type_facts)
     for (size_t i = 0; i < ir->ntypes; i++)
         made_up += !ir->types[i]->declared;
     ck_assert_uint_eq(made_up, 1);
+    char *json = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(sdkc_ir_to_json(ir, &json, &len), SDKC_OK);
+    ck_assert_ptr_nonnull(strstr(json, "\"unique_items\": true"));
+    ck_assert_ptr_null(strstr(json, "\"unique_items\": false")); /* false is left out */
+    free(json);
     round_trips(c);
     sdkc_compiled_free(c);
 }

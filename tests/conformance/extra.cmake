@@ -76,9 +76,15 @@ if(TARGET sdkc-cli AND SDKC_PYTHON3)
   sdkc_conform_py_tests(traps.py traps quiet merge files order tls)
   # phases.py (phases.yaml): the generated requests of issue 26 with default flags. `fixed`: a
   # strict server, no deviation; `planted`: one deviation per phase and check (examples,
-  # coverage, negative, missing_required_header, unsupported_method, a positive probe reduced),
-  # each found; `planted-j4`: the same with -j 4; `seed`: --seed repeats a run's requests.
+  # coverage, negative, missing_required_header, unsupported_method, a positive probe reduced,
+  # coverage's other format values and pattern matches, a response breaking uniqueItems), each
+  # found; `planted-j4`: the same with -j 4; `seed`: --seed repeats a run's requests.
   sdkc_conform_py_tests(phases.py phases fixed planted planted-j4 seed)
+  # progress.py: the progress line on a terminal (a pty from util-linux `script`), none in a pipe
+  add_test(NAME conformance/progress
+           COMMAND ${SDKC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/faults/progress.py
+                   $<TARGET_FILE:sdkc-cli> ${CMAKE_CURRENT_BINARY_DIR}/progress)
+  set_tests_properties(conformance/progress PROPERTIES LABELS "conformance;script" TIMEOUT 60)
   sdkc_conform_py_tests(pages.py page cursor-object cursor-token cursor-item next-url link-header
                         page-number offset)
   # facts.yaml: the same report from a contract and from its IR JSON (headers, links, allOf

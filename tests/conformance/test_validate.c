@@ -408,6 +408,22 @@ START_TEST(rule_bounds)
 }
 END_TEST
 
+START_TEST(rule_unique)
+{
+    sdkc_type a = {.kind = SDKC_TYPE_ARRAY, .u.array = {.items = &t_any, .unique_items = true}};
+    expect_ok(&a, "[]");
+    expect_ok(&a, "[1, 2, \"1\", [1], {\"a\": 1}, {\"a\": 2}, null, false, 0]");
+    expect_one(&a, "[1, 2, 1]", "$", "unique");
+    expect_one(&a, "[1, 1.0]", "$", "unique"); /* equal numbers */
+    expect_one(&a, "[{\"a\": 1, \"b\": [true]}, {\"b\": [true], \"a\": 1}]", "$", "unique");
+    expect_one(&a, "[\"x\", \"x\", \"x\"]", "$", "unique"); /* reported once */
+    expect_ok(&a, "[{\"a\": 1}, {\"a\": 1, \"b\": 1}, [1, 2], [2, 1]]");
+    /* without uniqueItems duplicates are valid */
+    sdkc_type b = {.kind = SDKC_TYPE_ARRAY, .u.array = {.items = &t_any}};
+    expect_ok(&b, "[1, 1]");
+}
+END_TEST
+
 START_TEST(rule_union_untagged)
 {
     expect_ok(&t_loose, "\"s\"");
@@ -720,6 +736,7 @@ static Suite *validate_suite(void)
     tcase_add_test(rules, pattern_unchecked_is_counted);
     tcase_add_test(rules, pattern_pcre2);
     tcase_add_test(rules, rule_bounds);
+    tcase_add_test(rules, rule_unique);
     tcase_add_test(rules, rule_union_untagged);
     tcase_add_test(rules, rule_union_discriminated);
     tcase_add_test(rules, rule_json_string);

@@ -177,12 +177,15 @@ typedef struct sdkc_conform_options {
     long max_examples;
     /* The contract as loaded (borrowed), for its examples; NULL = no examples phase. */
     const sdkc_doc *doc;
+    /* A terminal to keep one progress line on ("conform: 12/40 operations, 3 deviations",
+       redrawn with \r after each operation, cleared before sdkc_conform_run returns), or NULL. */
+    FILE *progress;
 } sdkc_conform_options;
 #define SDKC_CONFORM_MAX_EXAMPLES 12
 #define SDKC_CONFORM_OPTIONS_INIT                                                                  \
     {                                                                                              \
         NULL, NULL, NULL, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0,  \
-            NULL, NULL, NULL, false, NULL, NULL, 0, 0, NULL                                        \
+            NULL, NULL, NULL, false, NULL, NULL, 0, 0, NULL, NULL                                  \
     }
 
 typedef struct sdkc_conform_report sdkc_conform_report;

@@ -130,6 +130,7 @@ struct sdkc_type {
             const sdkc_type *items;
             bool has_min_items, has_max_items;
             uint64_t min_items, max_items;
+            bool unique_items; /* uniqueItems: no two items equal (JSON equality) */
         } array;
         struct {
             const sdkc_type *const *items;

@@ -43,6 +43,20 @@ extern "C" {
 const char *sdkc_pattern_example(sdkc_arena *a, const char *pattern, size_t min_len, size_t max_len,
                                  const char **why);
 
+/* Which string sdkc_pattern_variant prefers. */
+typedef enum sdkc_pattern_choice {
+    SDKC_PATTERN_NATURAL = 0,           /* sdkc_pattern_example's: the simplest */
+    SDKC_PATTERN_LONGEST = 1,           /* the longest within [min_len, max_len] */
+    SDKC_PATTERN_LAST_ALTERNATIVES = 2, /* the natural length, each alternation's last
+                                           alternative of that length */
+} sdkc_pattern_choice;
+
+/* Like sdkc_pattern_example, with another preference: other matches of the same pattern, for
+ * tests that vary a value (the result may equal sdkc_pattern_example's when the pattern has one
+ * match of a kind). Verified the same way. */
+const char *sdkc_pattern_variant(sdkc_arena *a, const char *pattern, size_t min_len, size_t max_len,
+                                 sdkc_pattern_choice choice, const char **why);
+
 #ifdef __cplusplus
 }
 #endif

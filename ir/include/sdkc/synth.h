@@ -4,7 +4,10 @@
  * a hook asks for an optional one), the first enum value, the first union variant (a tagged
  * variant carries its tag; an untagged union prefers a plain string variant over a leading
  * number or boolean, since "1" in a path or query would match both), the fewest items the bounds
- * allow, numbers moved into their bounds, a string of the schema format ("2024-01-02", a UUID,
+ * allow (distinct ones under uniqueItems: other numbers, enum members, booleans, plain string
+ * texts, format values (sdkc_synth_format_variant) and longer pattern matches; the type fails
+ * when they still come out equal), numbers moved into their bounds, a string
+ * of the schema format ("2024-01-02", a UUID,
  * ...), a brand's prefix, or a string the schema pattern matches (sdkc_pattern_example), padded
  * to a minimum length. A JSON string holds the text of its content's value.
  *
@@ -62,6 +65,12 @@ sdkc_status sdkc_synth_value(json_t **out, sdkc_arena *a, const sdkc_type *t,
 /* A string for a schema string format ("date-time" -> "2024-01-02T03:04:05Z", "uuid", "email",
  * "uri", "ipv4", "byte", ...), or NULL when sdkc knows no value for the format. Static. */
 const char *sdkc_synth_format_value(const char *format);
+
+/* The i-th (from 0) other valid value of a string format, besides sdkc_synth_format_value's
+ * (a date-time with an offset or fractional seconds, an upper case uuid, an email with a plus
+ * tag and a subdomain, a compressed ipv6, ...), with *note (note may be NULL) a short
+ * description; NULL past the last (or for a format without variants). Static. */
+const char *sdkc_synth_format_variant(const char *format, size_t i, const char **note);
 
 #ifdef __cplusplus
 }

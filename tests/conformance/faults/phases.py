@@ -30,6 +30,12 @@ usage: phases.py SDKC CASE [WORK_DIR]
                             is never found (link:getLabel: ensure_resource_availability);
                             listWidgets leaves out the newest widget (in-list:
                             ensure_resource_availability)
+                 formats    createSchedule refuses a date-time with a numeric offset (only
+                            the coverage phase's other date-time values have one)
+                 patterns   createSchedule refuses a code of the pattern's second
+                            alternative "cd" (only the coverage phase's other matches take it)
+                 unique     listScheduleLabels answers a label twice under uniqueItems
+               Both servers refuse a body with a label twice (negative, uniqueItems): passed.
   planted-j4   planted, with -j 4: the same findings.
   seed         the fixed server, --max-examples 2: the same --seed sends the same requests
                (the server's log of method, target and body), another seed others, and fewer
@@ -57,6 +63,9 @@ PLANTED = {
     ("listWidgets", "negative_data_rejection", "query limit"),
     ("createWidget", "missing_required_header", "header X-Tenant"),
     ("createWidget", "unsupported_method", None),
+    ("createSchedule", "positive_data_acceptance", "$.at"),
+    ("createSchedule", "positive_data_acceptance", "$.code"),
+    ("listScheduleLabels", "response_schema_conformance", "$"),
     ("listGadgets", "positive_data_acceptance", None),
     ("createGizmo", "status_code_conformance", None),
     ("getGizmo", "ensure_resource_availability", None),
@@ -90,6 +99,24 @@ CHAIN = {
 ALSO = {("createWidget", "status_code_conformance", None)}
 
 COLORS = ("red", "green", "blue")
+DATE_TIME = re.compile(r"\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:"
+                       r"[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)")
+CODE = re.compile(r"(ab|cd)[0-9]{1,4}")
+
+
+def bad_schedule(b):
+    """Why b is not a NewSchedule, or None."""
+    if not isinstance(b, dict):
+        return "not an object"
+    if not isinstance(b.get("at"), str) or not DATE_TIME.fullmatch(b["at"]):
+        return "at"
+    if "code" in b and not (isinstance(b["code"], str) and CODE.fullmatch(b["code"])):
+        return "code"
+    labels = b.get("labels")
+    if not isinstance(labels, list) or len(labels) > 3 or \
+            not all(isinstance(t, str) for t in labels) or len(set(labels)) != len(labels):
+        return "labels"
+    return None
 
 
 def bad_widget(b):
@@ -191,6 +218,19 @@ def make_handler(planted, state):
                 if method == "GET":
                     return self.send(200, w)
                 return self.update(w, body)
+            if parts == ["schedules"]:
+                if method != "POST":
+                    return self.send(405, {"message": "no such method"}, allow="POST")
+                why = bad_schedule(body)
+                if not why and planted and not body["at"].endswith("Z"):
+                    why = "at: UTC only"
+                if not why and planted and body.get("code", "").startswith("cd"):
+                    why = "code: ab only"
+                return self.refuse(why) if why else self.send(201, body)
+            if parts == ["schedules", "labels"]:
+                if method != "GET":
+                    return self.send(405, {"message": "no such method"}, allow="GET")
+                return self.send(200, ["night", "night"] if planted else ["night", "day"])
             if parts and parts[0] in ("gizmos", "labels"):
                 return self.gizmos(method, parts, body)
             if parts and parts[0] == "notes":
@@ -429,6 +469,18 @@ def main():
                     r["probe"] == probe and r["check"] == check}
         if not verdicts or (not planted and verdicts != {"pass"}):
             fail.append("chain step %s %s %s: %s" % (op, probe, check, sorted(verdicts)))
+    # a body with a label twice (uniqueItems) was sent (and refused: nothing reported)
+    twice = []
+    for method, target, raw in state["log"]:
+        try:
+            b = json.loads(raw) if method == "POST" and target == "/schedules" else None
+        except ValueError:
+            b = None
+        labels = b.get("labels") if isinstance(b, dict) else None
+        if isinstance(labels, list) and len(labels) == 2 and labels[0] == labels[1]:
+            twice.append(b)
+    if not twice:
+        fail.append("no body with a label twice (uniqueItems) was sent")
     generated = {r["probe"] for r in rep["results"]}
     for probe in ("examples", "coverage", "negative", "unsupported-method"):
         if probe not in generated:
