@@ -111,6 +111,7 @@ typedef enum probe_mode {
     MODE_NO_CREDENTIALS, /* ignored_auth */
     MODE_AFTER_DELETE,   /* use_after_free */
     MODE_AFTER_CREATE,   /* ensure_resource_availability */
+    MODE_AFTER_UPDATE,   /* ensure_resource_availability: a chain's update kept the resource */
     MODE_EXAMPLE,        /* examples phase: the contract's own examples */
     MODE_COVERAGE,       /* coverage phase: a valid value at a boundary, an enum member, ... */
     MODE_NEGATIVE,       /* negative phase: one value the contract forbids, or one left out */
@@ -144,6 +145,10 @@ typedef struct req_plan {
     bool user_values;      /* a value came from --param */
     const char *method;    /* another method than the operation's (no body), or NULL */
     const gen_case *gc;    /* a generated request: the valid one with these changes */
+    /* last_id is what a chain's own POST made (a value of the server's, not made up): a valid
+       request all the same */
+    bool chain;
+    sdkrt_response **keep; /* gets the answer (new; NULL when none), or NULL */
     /* MODE_POSITIVE*: optional parameters and top-level body fields left out, by their index
        in conform_optional_at (a reduction) */
     uint64_t drop;
@@ -200,6 +205,7 @@ typedef struct probe_out {
 bool conform_check_on(const runner *rn, const char *check);
 const sdkc_error_status *conform_error_status(const sdkc_operation *op, int status);
 const sdkc_success *conform_success_for(const sdkc_operation *op, int status);
+const sdkc_success *conform_success_read(const sdkc_operation *op, int status);
 const sdkc_error_tag *conform_error_tag(const sdkc_error_status *es, const char *tag);
 const sdkc_param *conform_param_named(const sdkc_operation *op, sdkc_param_in in, const char *name);
 size_t conform_path_param_count(const sdkc_operation *op);
@@ -216,6 +222,8 @@ void conform_padd(probe_ctx *pc, const char *check, sdkc_verdict v, const char *
                   const char *rule, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* probe_store.c */
+const json_t *conform_link_value(const char *expr, const json_t *body);
+json_t *conform_param_value(worker *wk, const sdkc_param *p, const json_t *v);
 const json_t *conform_store_get_str(runner *rn, const char *kind, const char *name);
 char *conform_collection_of(const char *path, const char *name);
 json_t *conform_fitting(worker *wk, const sdkc_param *p, json_t *v);
@@ -244,10 +252,12 @@ void conform_run_stream(probe_ctx *pc, sdkrt_client *client, sdkrt_request *req,
 /* probe_pages.c */
 void conform_engine_walk(worker *wk, const sdkc_operation *op);
 void conform_page_walk(worker *wk, const sdkc_operation *op);
+long conform_page_size(const sdkc_operation *op, long want);
 
 /* probe_plan.c */
 int conform_phase_of(const sdkc_operation *op);
 bool conform_included(const sdkc_conform_options *o, const char *id);
+const char *conform_skip_reason(const sdkc_conform_options *o, const char *id);
 void conform_probe_operation(worker *wk, const sdkc_operation *op);
 bool conform_expect_error(const sdkc_operation *op, int status, const char *tag, const char *why,
                           expectation *ex);
@@ -255,11 +265,15 @@ void conform_probe_mode_op(worker *wk, const sdkc_operation *op, const char *pro
                            const expectation *ex, const json_t *last_id);
 
 /* probe_stateful.c */
+const sdkc_operation *conform_item_op(const runner *rn, const char *path, const char *method);
 const sdkc_operation *conform_item_reader(const runner *rn, const char *path);
 void conform_after_create(worker *wk, const sdkc_operation *op, const probe_out *out);
 void conform_after_delete(worker *wk, const sdkc_operation *op, const json_t *delete_id);
 void conform_unknown_id_probe(worker *wk, const sdkc_operation *op);
 bool conform_gives_id(runner *rn, const sdkc_operation *a, const sdkc_operation *b);
+
+/* probe_chain.c: the sequence on a resource of its own that a POST makes */
+void conform_chain(worker *wk, const sdkc_operation *op);
 
 /* probe_negative.c */
 void conform_phase_negative(worker *wk, const sdkc_operation *op, bool no_id);

@@ -69,6 +69,20 @@ const sdkc_success *conform_success_for(const sdkc_operation *op, int status)
     return range;
 }
 
+/* The success whose schema reads a 2xx answer: the one declared for its status, else (an
+   undeclared 2xx: 201 where only 200 is declared, a 202) the first declared 2xx. NULL when
+   none. */
+const sdkc_success *conform_success_read(const sdkc_operation *op, int status)
+{
+    const sdkc_success *sx = conform_success_for(op, status);
+    for (size_t i = 0; !sx && status / 100 == 2 && i <= op->nmore_successes; i++) {
+        const sdkc_success *s = i ? &op->more_successes[i - 1] : &op->success;
+        if (s->status / 100 == 2)
+            sx = s;
+    }
+    return sx;
+}
+
 const sdkc_error_tag *conform_error_tag(const sdkc_error_status *es, const char *tag)
 {
     for (size_t i = 0; es && tag && i < es->ntags; i++)
@@ -168,10 +182,11 @@ size_t conform_validate_into(probe_ctx *pc, const char *check, const sdkc_type *
     return sdkc_validation_total(val);
 }
 
-/* The declared response a status answers (a success, else an error status), or NULL. */
+/* The declared response a status answers (a success, else an error status), or NULL; an
+ * undeclared 2xx is read as the first declared 2xx (its links give ids all the same). */
 const sdkc_response_info *conform_response_info(const sdkc_operation *op, int status)
 {
-    const sdkc_success *sx = conform_success_for(op, status);
+    const sdkc_success *sx = conform_success_read(op, status);
     const sdkc_error_status *es = sx ? NULL : conform_error_status(op, status);
     return sx ? &sx->response : es ? &es->response : NULL;
 }
@@ -230,7 +245,8 @@ static bool is_negative(probe_mode m)
 bool conform_is_valid(probe_mode m)
 {
     return m == MODE_VALID || m == MODE_POSITIVE || m == MODE_POSITIVE_BODY ||
-           m == MODE_AFTER_CREATE || m == MODE_COVERAGE || m == MODE_EXAMPLE;
+           m == MODE_AFTER_CREATE || m == MODE_AFTER_UPDATE || m == MODE_COVERAGE ||
+           m == MODE_EXAMPLE;
 }
 
 /* positive_data_acceptance: a valid request made of the contract's own constraints is not
@@ -318,12 +334,15 @@ void conform_judge_expectation(probe_ctx *pc, int status, const char *got_tag,
             ADD(pc, CHECK_USE_AFTER, SDKC_VERDICT_PASS, NULL, NULL, "gone: %d", status);
         break;
     case MODE_AFTER_CREATE:
+    case MODE_AFTER_UPDATE: {
+        const char *what = pc->mode == MODE_AFTER_CREATE ? "created" : "updated";
         if (ok2xx)
-            ADD(pc, CHECK_AVAILABILITY, SDKC_VERDICT_PASS, NULL, NULL, "created resource served");
+            ADD(pc, CHECK_AVAILABILITY, SDKC_VERDICT_PASS, NULL, NULL, "%s resource served", what);
         else
             ADD(pc, CHECK_AVAILABILITY, SDKC_VERDICT_DEVIATION, NULL, NULL,
-                "a resource just created is not available (HTTP %d); %s", status, evidence);
+                "a resource just %s is not available (HTTP %d); %s", what, status, evidence);
         break;
+    }
     case MODE_NEGATIVE: {
         const gen_case *gc = pc->plan ? pc->plan->gc : NULL;
         const char *check = ex && ex->reject_check ? ex->reject_check : CHECK_NEGATIVE;
@@ -345,6 +364,25 @@ void conform_judge_expectation(probe_ctx *pc, int status, const char *got_tag,
     case MODE_UNSUPPORTED:
         break;
     }
+}
+
+/* The body of an undeclared 2xx (new) when it is JSON that the first declared 2xx's schema
+ * accepts without a deviation, else NULL. */
+static json_t *undeclared_success(probe_ctx *pc, int status, const char *ct, const char *body,
+                                  size_t len)
+{
+    const sdkc_success *sx = conform_success_read(pc->op, status);
+    if (!sx || !sx->type || sx->encoding != SDKC_ENC_JSON || !len ||
+        (ct && !conform_media_is_json(ct)))
+        return NULL;
+    json_t *v = json_loadb(body, len, JSON_DECODE_ANY, NULL);
+    sdkc_validation *val = pc->wk->val;
+    sdkc_validation_reset(val);
+    if (v && (sdkc_validate(val, sx->type, v, "$") != SDKC_OK || sdkc_validation_total(val))) {
+        json_decref(v);
+        v = NULL;
+    }
+    return v;
 }
 
 /* Judge status, content type, headers, tag and body of a complete response, then what the probe
@@ -391,12 +429,16 @@ json_t *conform_judge(probe_ctx *pc, int status, const char *ct, const char *bod
     const sdkc_response_info *ri = sx ? &sx->response : es ? &es->response : NULL;
 
     if (!success && !es) {
+        /* An undeclared 2xx is reported, and the run goes on through it: a body the declared
+           success's schema reads is kept, so that the id it gives is not lost. */
+        result = undeclared_success(pc, status, ct, body, len);
         /* An invalid request may be refused with any 4xx: APIs seldom declare them all. */
         if (!(is_negative(pc->mode) && status / 100 == 4)) {
             sdkc_buf d = SDKC_BUF_INIT;
             declared_statuses(&d, op);
             ADD(pc, CHECK_STATUS, SDKC_VERDICT_DEVIATION, NULL, NULL,
-                "HTTP %d is not declared (declared: %s); %s", status, d.data ? d.data : "",
+                "HTTP %d is not declared (declared: %s)%s; %s", status, d.data ? d.data : "",
+                result ? "; its body matches the declared success's schema and is read as one" : "",
                 evidence);
             sdkc_buf_cleanup(&d);
         }

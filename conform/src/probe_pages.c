@@ -100,7 +100,7 @@ static json_t *fetch_page(worker *wk, const sdkc_operation *op, const char *curs
 }
 
 /* The size to ask for: want, within the size parameter's bounds. */
-static long page_size(const sdkc_operation *op, long want)
+long conform_page_size(const sdkc_operation *op, long want)
 {
     const sdkc_param *sp = conform_size_param(op);
     const sdkc_type *t = sp ? conform_unwrap_nullable(sp->type) : NULL;
@@ -140,8 +140,8 @@ static void reference_fetch(worker *wk, const sdkc_operation *op, reference *ref
 {
     const sdkc_pagination *pg = op->pagination;
     memset(ref, 0, sizeof *ref);
-    long big = page_size(op, PAGE_BIG);
-    if (!conform_size_param(op) || big <= page_size(op, PAGE_LIMIT))
+    long big = conform_page_size(op, PAGE_BIG);
+    if (!conform_size_param(op) || big <= conform_page_size(op, PAGE_LIMIT))
         return;
     req_plan plan = {.mode = MODE_VALID, .cursor = NULL, .limit = big, .last_id = NULL};
     sdkc_buf desc = SDKC_BUF_INIT;
@@ -245,7 +245,7 @@ void conform_engine_walk(worker *wk, const sdkc_operation *op)
     bool bad = false, whole = false, cut = false;
     sdkrt_page_walk *walk = NULL;
     reference_fetch(wk, op, &ref);
-    long small = conform_size_param(op) ? page_size(op, PAGE_LIMIT) : 0;
+    long small = conform_size_param(op) ? conform_page_size(op, PAGE_LIMIT) : 0;
     req_plan plan = {.mode = MODE_VALID, .cursor = NULL, .limit = small, .last_id = NULL};
     sdkc_buf desc = SDKC_BUF_INIT;
     sdkrt_request *req = conform_build(wk, op, &plan, &desc);

@@ -42,7 +42,7 @@ bool conform_included(const sdkc_conform_options *o, const char *id)
     return false;
 }
 
-static const char *skip_reason(const sdkc_conform_options *o, const char *id)
+const char *conform_skip_reason(const sdkc_conform_options *o, const char *id)
 {
     for (size_t i = 0; i < o->nskips; i++)
         if (sdkc_glob_match(o->skips[i].glob, id))
@@ -87,7 +87,7 @@ void conform_probe_mode_op(worker *wk, const sdkc_operation *op, const char *pro
 void conform_probe_operation(worker *wk, const sdkc_operation *op)
 {
     runner *rn = wk->rn;
-    const char *why = skip_reason(rn->opts, op->id);
+    const char *why = conform_skip_reason(rn->opts, op->id);
     probe_ctx pc = {
         .wk = wk, .rn = rn, .op = op, .probe = "*", .desc = op->path, .mode = MODE_VALID};
     if (why) {
@@ -154,6 +154,10 @@ void conform_probe_operation(worker *wk, const sdkc_operation *op)
             break; /* what is deleted cannot be deleted again with all its options */
     }
     json_decref(delete_id);
+    /* the stateful sequence on a resource of its own, before the generated requests add more
+       to its list (where the valid request was refused, so would the chain's POST be) */
+    if (valid_ok && !no_id)
+        conform_chain(wk, op);
     /* generated requests: not for streams (each is watched for --stream-ms) nor where the ids
        are unknown; a DELETE has nothing left to cover once it deleted */
     bool sse = op->stream && op->success.encoding == SDKC_ENC_SSE;

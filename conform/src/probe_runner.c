@@ -156,9 +156,9 @@ void conform_run_probe(worker *wk, const sdkc_operation *op, const char *probe, 
        or size, an id nobody made, a --param value, or an example the contract pairs with an
        error */
     pc.contract_only = conform_is_valid(plan->mode) && plan->mode != MODE_AFTER_CREATE &&
-                       !plan->cursor && plan->limit <= 0 && !plan->last_id && !plan->made_up &&
-                       !plan->no_id && !plan->user_values && !plan->method && !websocket(op) &&
-                       (!plan->gc || plan->gc->contract_only);
+                       !plan->cursor && plan->limit <= 0 && (!plan->last_id || plan->chain) &&
+                       !plan->made_up && !plan->no_id && !plan->user_values && !plan->method &&
+                       !websocket(op) && (!plan->gc || plan->gc->contract_only);
     sdkrt_client *client = plan->mode == MODE_NO_CREDENTIALS ? wk->anon : wk->client;
     memset(out, 0, sizeof *out);
     if (!req)
@@ -174,7 +174,7 @@ void conform_run_probe(worker *wk, const sdkc_operation *op, const char *probe, 
                             "the same)",
                             dropped, conform_optional_count(op));
         pc.desc = desc.data ? desc.data : op->path;
-        conform_send_probe(&pc, client, req, ex, out, NULL);
+        conform_send_probe(&pc, client, req, ex, out, plan->keep);
     }
     sdkrt_request_free(req);
     sdkc_buf_cleanup(&desc);

@@ -3,13 +3,15 @@
  * waits for the operations that give it its ids). */
 #include "probe_internal.h"
 
-/* The GET operation that reads one item of path + "/{param}". */
-const sdkc_operation *conform_item_reader(const runner *rn, const char *path)
+/* The operation of method that works on one item of path + "/{param}" (a GET that is no
+ * stream). */
+const sdkc_operation *conform_item_op(const runner *rn, const char *path, const char *method)
 {
     size_t n = strlen(path);
     for (size_t i = 0; i < rn->ir->nops; i++) {
         const sdkc_operation *o = &rn->ir->ops[i];
-        if (strcmp(o->method, "GET") || o->stream || strncmp(o->path, path, n) != 0)
+        if (strcmp(o->method, method) || (o->stream && strcmp(method, "GET") == 0) ||
+            strncmp(o->path, path, n) != 0)
             continue;
         const char *rest = o->path + n;
         if (rest[0] == '/' && rest[1] == '{' && strchr(rest, '}') && strchr(rest, '}')[1] == '\0' &&
@@ -17,6 +19,12 @@ const sdkc_operation *conform_item_reader(const runner *rn, const char *path)
             return o;
     }
     return NULL;
+}
+
+/* The GET operation that reads one item of path + "/{param}". */
+const sdkc_operation *conform_item_reader(const runner *rn, const char *path)
+{
+    return conform_item_op(rn, path, "GET");
 }
 
 /* ensure_resource_availability: what a POST made can be read back */

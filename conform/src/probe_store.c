@@ -181,6 +181,12 @@ json_t *conform_fitting(worker *wk, const sdkc_param *p, json_t *v)
     return v;
 }
 
+/* v (borrowed) made to fit the parameter's type and checked against it (new), or NULL. */
+json_t *conform_param_value(worker *wk, const sdkc_param *p, const json_t *v)
+{
+    return conform_fitting(wk, p, coerce(p->type, v));
+}
+
 /* A value for a path parameter, from what the run knows: an OpenAPI link, --param, a brand, the
  * id of what the collection's creator made, a field of the same name. NULL when none. */
 json_t *conform_known_path_value(worker *wk, const sdkc_operation *op, const sdkc_param *p)
@@ -242,7 +248,7 @@ json_t *conform_unknown_value(const sdkc_param *p)
 /* The result the client returns of a success body (its `data` when the success unwraps it). */
 static const json_t *result_of(const sdkc_operation *op, int status, const json_t *body)
 {
-    const sdkc_success *sx = conform_success_for(op, status);
+    const sdkc_success *sx = conform_success_read(op, status);
     if (sx && sx->unwrap && json_is_object(body))
         return json_object_get(body, sx->unwrap);
     return body;
@@ -270,7 +276,7 @@ json_t *conform_created_id(const sdkc_operation *op, int status, const json_t *b
 }
 
 /* "$response.body#/a/b" of body, or NULL (borrowed). */
-static const json_t *link_value(const char *expr, const json_t *body)
+const json_t *conform_link_value(const char *expr, const json_t *body)
 {
     const char *pre = "$response.body#";
     if (strncmp(expr, pre, strlen(pre)) != 0)
@@ -311,7 +317,7 @@ static void learn_links(runner *rn, const sdkc_operation *op, int status, const 
     for (size_t i = 0; ri && i < ri->nlinks; i++) {
         const char *target = ri->links[i].operation_id;
         for (size_t j = 0; j < ri->links[i].nparams; j++) {
-            const json_t *v = link_value(ri->links[i].params[j].value, body);
+            const json_t *v = conform_link_value(ri->links[i].params[j].value, body);
             const char *pname = ri->links[i].params[j].name;
             const char *dot = strchr(pname, '.'); /* "path.itemId" */
             sdkc_buf k = SDKC_BUF_INIT;
@@ -326,7 +332,7 @@ static void learn_links(runner *rn, const sdkc_operation *op, int status, const 
 void conform_learn(runner *rn, const sdkc_operation *op, const probe_out *o)
 {
     if (o->body) {
-        const sdkc_success *sx = conform_success_for(op, o->status);
+        const sdkc_success *sx = conform_success_read(op, o->status);
         if (sx)
             harvest(rn, sx->result, result_of(op, o->status, o->body), 0);
         learn_links(rn, op, o->status, o->body);

@@ -21,6 +21,15 @@ usage: phases.py SDKC CASE [WORK_DIR]
                             is not their values' doing)
                  missing_required_header  createWidget takes a request without X-Tenant
                  unsupported_method       PATCH /widgets is answered 200
+                 stateful   found only by the sequences on a resource of their own:
+                            createGizmo answers 201 where only 200 is declared (reported,
+                            and its id kept from the body: the chain goes on);
+                            updateGizmo answers 200 but the gizmo is gone after it
+                            (getGizmo after-update: ensure_resource_availability);
+                            the gizmo's label, which the creating answer links to getLabel,
+                            is never found (link:getLabel: ensure_resource_availability);
+                            listWidgets leaves out the newest widget (in-list:
+                            ensure_resource_availability)
                  formats    createSchedule refuses a date-time with a numeric offset (only
                             the coverage phase's other date-time values have one)
                  patterns   createSchedule refuses a code of the pattern's second
@@ -58,6 +67,33 @@ PLANTED = {
     ("createSchedule", "positive_data_acceptance", "$.code"),
     ("listScheduleLabels", "response_schema_conformance", "$"),
     ("listGadgets", "positive_data_acceptance", None),
+    ("createGizmo", "status_code_conformance", None),
+    ("getGizmo", "ensure_resource_availability", None),
+    ("getLabel", "ensure_resource_availability", None),
+    ("listWidgets", "ensure_resource_availability", None),
+}
+# the probe that finds each stateful one (with -j 1 and -j 4 alike: a chain runs in order)
+STATEFUL = {
+    ("getGizmo", "ensure_resource_availability"): "after-update",
+    ("getLabel", "ensure_resource_availability"): "link:getLabel",
+    ("listWidgets", "ensure_resource_availability"): "in-list",
+}
+# what every run's chains do, planted or fixed: (operation, probe, check) that must have run
+CHAIN = {
+    ("createWidget", "chain-create", "positive_data_acceptance"),
+    ("getWidget", "after-create", "ensure_resource_availability"),
+    ("updateWidget", "chain-update", "positive_data_acceptance"),
+    ("getWidget", "after-update", "ensure_resource_availability"),
+    ("listWidgets", "in-list", "ensure_resource_availability"),
+    ("deleteWidget", "chain-delete", "status_code_conformance"),
+    ("getWidget", "after-delete", "use_after_free"),
+    ("getGizmo", "after-create", "ensure_resource_availability"),
+    ("getGizmo", "after-update", "ensure_resource_availability"),
+    ("getLabel", "link:getLabel", "ensure_resource_availability"),
+    # createNote's answer is {"note": {"id": "nte_1", ...}, "count": 1}: the id by its brand
+    ("getNote", "after-create", "ensure_resource_availability"),
+    ("deleteNote", "chain-delete", "status_code_conformance"),
+    ("getNote", "after-delete", "use_after_free"),
 }
 # what the planted 500 also breaks: the status is not declared
 ALSO = {("createWidget", "status_code_conformance", None)}
@@ -101,6 +137,16 @@ def bad_widget(b):
         return "note"
     if "made" in b and not (isinstance(b["made"], str) and re.fullmatch(r"\d{4}-\d\d-\d\d", b["made"])):
         return "made"
+    return None
+
+
+def bad_gizmo(b):
+    """Why b is not a NewGizmo, or None."""
+    if not isinstance(b, dict):
+        return "not an object"
+    label = b.get("label")
+    if not isinstance(label, str) or not 1 <= len(label) <= 20:
+        return "label"
     return None
 
 
@@ -160,10 +206,13 @@ def make_handler(planted, state):
                     return self.refuse("kind or limit")
                 return self.send(200, [kind] * int(limit))
             if len(parts) == 2 and parts[0] == "widgets":
-                if method not in ("GET", "PUT"):
-                    return self.send(405, {"message": "no such method"}, allow="GET, PUT")
+                if method not in ("GET", "PUT", "DELETE"):
+                    return self.send(405, {"message": "no such method"}, allow="GET, PUT, DELETE")
                 with state["lock"]:
                     w = state["widgets"].get(parts[1])
+                    if w is not None and method == "DELETE":
+                        del state["widgets"][parts[1]]
+                        return self.send(204)
                 if w is None:
                     return self.send(404, {"message": "no such widget"})
                 if method == "GET":
@@ -182,6 +231,77 @@ def make_handler(planted, state):
                 if method != "GET":
                     return self.send(405, {"message": "no such method"}, allow="GET")
                 return self.send(200, ["night", "night"] if planted else ["night", "day"])
+            if parts and parts[0] in ("gizmos", "labels"):
+                return self.gizmos(method, parts, body)
+            if parts and parts[0] == "notes":
+                return self.notes(method, parts, body)
+            return self.send(404, {"message": "no route"})
+
+        def notes(self, method, parts, body):
+            notes = state["notes"]
+            if parts == ["notes"]:
+                if method != "POST":
+                    return self.send(405, {"message": "no such method"}, allow="POST")
+                if not isinstance(body, dict) or not isinstance(body.get("text"), str) or \
+                        not 1 <= len(body["text"]) <= 20:
+                    return self.refuse("text")
+                with state["lock"]:
+                    state["next"] += 1
+                    n = {"id": "nte_%d" % state["next"], "text": body["text"]}
+                    notes[n["id"]] = n
+                    count = len(notes)
+                return self.send(200, {"note": n, "count": count})
+            if len(parts) == 2:
+                if method not in ("GET", "DELETE"):
+                    return self.send(405, {"message": "no such method"}, allow="GET, DELETE")
+                with state["lock"]:
+                    n = notes.get(parts[1])
+                    if n is not None and method == "DELETE":
+                        del notes[parts[1]]
+                        return self.send(204)
+                if n is None:
+                    return self.send(404, {"message": "no such note"})
+                return self.send(200, n)
+            return self.send(404, {"message": "no route"})
+
+        def gizmos(self, method, parts, body):
+            gizmos = state["gizmos"]
+            if parts == ["gizmos"]:
+                if method != "POST":
+                    return self.send(405, {"message": "no such method"}, allow="POST")
+                why = bad_gizmo(body)
+                if why:
+                    return self.refuse(why)
+                with state["lock"]:
+                    state["next"] += 1
+                    g = {"id": "g%d" % state["next"], "label": body["label"]}
+                    gizmos[g["id"]] = g
+                return self.send(201 if planted else 200, g)
+            if len(parts) == 2 and parts[0] == "labels":
+                if method != "GET":
+                    return self.send(405, {"message": "no such method"}, allow="GET")
+                with state["lock"]:
+                    found = [g for g in gizmos.values() if g["label"] == parts[1]]
+                if planted or not found:  # planted: labels are never indexed
+                    return self.send(404, {"message": "no gizmo has that label"})
+                return self.send(200, found[-1])
+            if len(parts) == 2 and parts[0] == "gizmos":
+                if method not in ("GET", "PUT"):
+                    return self.send(405, {"message": "no such method"}, allow="GET, PUT")
+                with state["lock"]:
+                    g = gizmos.get(parts[1])
+                if g is None:
+                    return self.send(404, {"message": "no such gizmo"})
+                if method == "GET":
+                    return self.send(200, g)
+                why = bad_gizmo(body)
+                if why:
+                    return self.refuse(why)
+                with state["lock"]:
+                    g["label"] = body["label"]
+                    if planted:  # accepted, and lost
+                        gizmos.pop(g["id"], None)
+                return self.send(200, g)
             return self.send(404, {"message": "no route"})
 
         def create(self, body):
@@ -216,6 +336,8 @@ def make_handler(planted, state):
                 return self.refuse("color")
             with state["lock"]:
                 ws = [w for w in state["widgets"].values() if color in (None, w.get("color"))]
+                if planted and ws and ws[-1] is list(state["widgets"].values())[-1]:
+                    ws = ws[:-1]  # the newest widget is left out
             return self.send(200, ws[:int(limit) if limit.isdigit() else 10])
 
         def update(self, w, body):
@@ -252,7 +374,7 @@ def make_handler(planted, state):
 
 
 def serve(planted):
-    state = {"widgets": {}, "next": 0, "lock": threading.Lock(), "log": []}
+    state = {"widgets": {}, "gizmos": {}, "notes": {}, "next": 0, "lock": threading.Lock(), "log": []}
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(planted, state))
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv, state
@@ -336,6 +458,17 @@ def main():
                r["check"] == "negative_data_rejection" and r["verdict"] == "pass"
                for r in rep["results"]):
         fail.append("the example paired with a 400 was not judged as one to refuse")
+    # the stateful ones, each by the sequence that finds it
+    for (op, check), probe in sorted(STATEFUL.items()):
+        if planted and not any(d["operation"] == op and d["check"] == check and
+                               d["probe"] == probe for d in rep["deviations"]):
+            fail.append("%s %s not found by the %s probe" % (op, check, probe))
+    # every chain ran its steps (in the fixed run, each passed)
+    for op, probe, check in sorted(CHAIN):
+        verdicts = {r["verdict"] for r in rep["results"] if r["operation"] == op and
+                    r["probe"] == probe and r["check"] == check}
+        if not verdicts or (not planted and verdicts != {"pass"}):
+            fail.append("chain step %s %s %s: %s" % (op, probe, check, sorted(verdicts)))
     # a body with a label twice (uniqueItems) was sent (and refused: nothing reported)
     twice = []
     for method, target, raw in state["log"]:
