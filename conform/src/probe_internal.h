@@ -268,6 +268,7 @@ void conform_probe_mode_op(worker *wk, const sdkc_operation *op, const char *pro
 const sdkc_operation *conform_item_op(const runner *rn, const char *path, const char *method);
 const sdkc_operation *conform_item_reader(const runner *rn, const char *path);
 void conform_after_create(worker *wk, const sdkc_operation *op, const probe_out *out);
+bool conform_conditional_creation(worker *wk, const sdkc_operation *op, const char *probe);
 void conform_after_delete(worker *wk, const sdkc_operation *op, const json_t *delete_id);
 void conform_unknown_id_probe(worker *wk, const sdkc_operation *op);
 bool conform_gives_id(runner *rn, const sdkc_operation *a, const sdkc_operation *b);

@@ -27,6 +27,61 @@ const sdkc_operation *conform_item_reader(const runner *rn, const char *path)
     return conform_item_op(rn, path, "GET");
 }
 
+/* Is w one of the words that make a sentence's creation conditional? */
+static bool conditional_word(const char *w, size_t n)
+{
+    static const char *const words[] = {"when", "if", "unless", "only", "may", "might", "whether"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && strncasecmp(w, words[i], n) == 0)
+            return true;
+    return false;
+}
+
+/* The first sentence of text that speaks of creating something only under a condition
+ * ("Evaluate and, when approval is required, create a permission request"), as new text, or
+ * NULL. */
+static char *conditional_sentence(const char *text)
+{
+    for (const char *s = text; s && *s;) {
+        size_t len = strcspn(s, ".;!?\n");
+        bool creates = false, cond = false;
+        for (size_t i = 0; i < len;) {
+            while (i < len && !isalpha((unsigned char)s[i]))
+                i++;
+            size_t w = i;
+            while (i < len && isalpha((unsigned char)s[i]))
+                i++;
+            creates = creates || (i - w >= 5 && strncasecmp(s + w, "creat", 5) == 0);
+            cond = cond || conditional_word(s + w, i - w);
+        }
+        if (creates && cond) {
+            while (len && isspace((unsigned char)s[len - 1]))
+                len--;
+            return strndup(s, len);
+        }
+        s += len;
+        s += strspn(s, ".;!?\n \t");
+    }
+    return NULL;
+}
+
+/* Where the contract says a POST creates only under a condition, what it answers may not be a
+ * resource to read back: ensure_resource_availability is not judged for it (the reason is
+ * recorded as a skip of `probe`). */
+bool conform_conditional_creation(worker *wk, const sdkc_operation *op, const char *probe)
+{
+    char *why = conditional_sentence(op->summary);
+    if (!why)
+        why = conditional_sentence(op->description);
+    if (!why)
+        return false;
+    probe_ctx pc = {.wk = wk, .rn = wk->rn, .op = op, .probe = probe, .desc = op->path};
+    ADD(&pc, CHECK_AVAILABILITY, SDKC_VERDICT_SKIP, NULL, NULL,
+        "not judged: the contract says the creation is conditional (\"%s\")", why);
+    free(why);
+    return true;
+}
+
 /* ensure_resource_availability: what a POST made can be read back */
 void conform_after_create(worker *wk, const sdkc_operation *op, const probe_out *out)
 {
@@ -36,7 +91,8 @@ void conform_after_create(worker *wk, const sdkc_operation *op, const probe_out 
         return;
     json_t *id = conform_created_id(op, out->status, out->body, out->location);
     const sdkc_operation *reader = id ? conform_item_reader(rn, op->path) : NULL;
-    if (reader && conform_included(rn->opts, reader->id))
+    if (reader && conform_included(rn->opts, reader->id) &&
+        !conform_conditional_creation(wk, op, "after-create"))
         conform_probe_mode_op(wk, reader, "after-create", MODE_AFTER_CREATE, NULL, id);
     json_decref(id);
 }

@@ -31,6 +31,12 @@ if(TARGET sdkc-cli)
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(conformance/opencode PROPERTIES LABELS "conformance;script" TIMEOUT 900
                        FIXTURES_REQUIRED opencode_server)
+  # the same with -j 4: operations wait for the ids they need, so it finds what -j 1 finds
+  add_test(NAME conformance/opencode_j4
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opencode-conform.sh $<TARGET_FILE:sdkc-cli>
+                   ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR} -j 4)
+  set_tests_properties(conformance/opencode_j4 PROPERTIES LABELS "conformance;script" TIMEOUT 900
+                       FIXTURES_REQUIRED opencode_server)
 endif()
 
 # --- sdkconf: the generated OpenCode C SDK against the real server (test_sdk_opencode.c) ---------

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# opencode-conform.sh SDKC SOURCE_DIR WORK_DIR - the real-server conformance test.
+# opencode-conform.sh SDKC SOURCE_DIR WORK_DIR [ARG...] - the real-server conformance test
+# (ARGs go to sdkc conform: `-j 4`).
 # Starts the pinned OpenCode server (scripts/opencode-server.sh) with a password, runs
 # `sdkc conform` over the v2 operations (`v2.*`), and compares the deviations
 # with the reviewed list tests/conformance/known-deviations-1.18.33.json: any new or vanished
 # deviation fails. A missing npm or a server that does not start FAILS (never a silent pass).
 set -uo pipefail
 sdkc=$1 src=$2 work=$3
+shift 3
 known="$src/tests/conformance/known-deviations-1.18.33.json"
 mkdir -p "$work"
-report="$work/conform-opencode.json"
+tag=$(IFS=; echo "$*") # "-j4" for `-j 4`: each run its own report
+report="$work/conform-opencode$tag.json"
 
 if ! command -v npm >/dev/null 2>&1 && [[ ! -x ${SDKC_OPENCODE_DIR:-$HOME/.cache/sdkc/opencode-1.18.33}/node_modules/opencode-linux-x64/bin/opencode ]]; then
   echo "FAIL: npm is not installed, so the pinned opencode-ai@1.18.33 server cannot be installed" >&2
@@ -38,7 +41,7 @@ if [[ ${SDKC_VALGRIND:-} == 1 ]]; then
 fi
 "${wrap[@]}" "$sdkc" conform "$src/spec/opencode/openapi.json" --base-url "http://127.0.0.1:$port" \
   --password-env SDKC_CONFORM_PASSWORD --include 'v2.*' \
-  --report "$report" --known "$known" "${extra[@]}"
+  --report "$report" --known "$known" "${extra[@]}" "$@"
 rc=$?
 echo "report: $report"
 case $rc in
