@@ -484,6 +484,15 @@ static sdkrt_status setup(xfer *b, const sdkrt_transport_request *req, bool stre
 {
     if (sdkrt_xfer_setup_(&b->x, b->c->easy, req, streaming, err) != SDKRT_OK)
         return SDKRT_ERR;
+#if LIBCURL_VERSION_NUM >= 0x075700
+    /* As on the loop (loop.c): without it a call, stream or follower cancelled while its host
+       name is still being resolved would wait in curl_multi_remove_handle (or the easy handle's
+       cleanup) for the resolver thread, as long as the lookup takes; with it curl leaves the
+       thread to finish and free what it holds. curl_easy_reset clears the option, so it is set
+       again for every transfer on a pooled pair; a pair is parked only after its transfer
+       completed, so it never carries a lookup in flight. */
+    curl_easy_setopt(b->c->easy, CURLOPT_QUICK_EXIT, 1L);
+#endif
     if (curl_multi_add_handle(b->c->multi, b->c->easy) != CURLM_OK)
         return sdkrt_error_set(err, SDKRT_REASON_TRANSPORT, "libcurl could not start the transfer");
     return SDKRT_OK;

@@ -331,6 +331,159 @@ START_TEST(follower_ended_by_loop_free)
 }
 END_TEST
 
+/* ---- blocking work, cancelled from another thread ---- */
+
+/* Triggers tok once `want` lookups of STALL_HOST are under way (or after a bound, so that a
+ * runtime that never resolves fails the assertions instead of hanging). */
+typedef struct canceller {
+    pthread_t th;
+    sdkrt_cancel *tok;
+    int want;
+} canceller;
+
+static void *cancel_when_resolving(void *ud)
+{
+    canceller *k = ud;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 10;
+    pthread_mutex_lock(&stall_mu);
+    while (stall_entered < k->want && pthread_cond_timedwait(&stall_cv, &stall_mu, &until) == 0)
+        ;
+    pthread_mutex_unlock(&stall_mu);
+    sdkrt_cancel_trigger(k->tok);
+    return NULL;
+}
+
+static void canceller_start(canceller *k, int want)
+{
+    k->want = want;
+    ck_assert_int_eq(sdkrt_cancel_new(&k->tok), SDKRT_OK);
+    ck_assert_int_eq(pthread_create(&k->th, NULL, cancel_when_resolving, k), 0);
+}
+
+/* Joins k, and checks that the blocking call noted in o was cancelled while `want` lookups
+ * (all begun) were still blocked. */
+static void canceller_check(canceller *k, const outcome *o, const char *want)
+{
+    pthread_join(k->th, NULL);
+    sdkrt_cancel_free(k->tok);
+    ck_assert_msg(stall_count(&stall_entered) == k->want,
+                  "libcurl did not look " STALL_HOST " up through getaddrinfo (%d calls): this "
+                  "test needs its threaded resolver (curl-config --features: AsynchDNS, no c-ares)",
+                  stall_count(&stall_entered));
+    ck_assert_msg(o->resolving == k->want, "the blocking call returned only after the lookup (%s)",
+                  o->msg);
+    ck_assert_int_eq(o->reason, SDKRT_REASON_CANCELLED);
+    ck_assert_msg(strstr(o->msg, want), "%s", o->msg);
+}
+
+/* A client without a loop: its blocking transport, with the default pool of idle connections. */
+static sdkrt_client *blocking_client(int *threads_before)
+{
+    sdkrt_error *err = NULL;
+    stall_reset();
+    *threads_before = threads();
+    sdkrt_client_options o = SDKRT_CLIENT_OPTIONS_INIT;
+    o.base_url = STALL_URL;
+    o.retry.max_attempts = 1;
+    sdkrt_client *c = NULL;
+    ck_assert_int_eq(sdkrt_client_new(&c, &o, &err), SDKRT_OK);
+    return c;
+}
+
+static void blocking_send(sdkrt_client *c, int want_lookups)
+{
+    canceller k;
+    canceller_start(&k, want_lookups);
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/ok"), SDKRT_OK);
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.cancel = k.tok;
+    sdkrt_response *resp = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_send(c, req, &co, &resp, &err), SDKRT_ERR);
+    outcome o = {0};
+    note(&o, err);
+    ck_assert_ptr_null(resp);
+    sdkrt_error_free(err);
+    sdkrt_request_free(req);
+    canceller_check(&k, &o, "cancelled");
+}
+
+START_TEST(blocking_send_cancelled)
+{
+    int before = 0;
+    sdkrt_client *c = blocking_client(&before);
+    blocking_send(c, 1);
+    /* again on the same client while the first lookup still blocks: whatever the pool kept of
+       the first transfer must not make this one wait either */
+    blocking_send(c, 2);
+    sdkrt_client_free(c);
+    stall_release(before);
+}
+END_TEST
+
+START_TEST(blocking_stream_cancelled)
+{
+    int before = 0;
+    sdkrt_client *c = blocking_client(&before);
+    canceller k;
+    canceller_start(&k, 1);
+    sdkrt_request *req = NULL;
+    ck_assert_int_eq(sdkrt_request_new(&req, "GET", "/events"), SDKRT_OK);
+    sdkrt_call_options co = SDKRT_CALL_OPTIONS_INIT;
+    co.cancel = k.tok;
+    sdkrt_stream *s = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_client_stream(c, req, &co, &s, &err), SDKRT_OK);
+    sdkrt_request_free(req);
+    sdkrt_stream_event ev;
+    ck_assert_int_eq(sdkrt_stream_next(s, &ev, &err), SDKRT_STREAM_ERROR);
+    outcome o = {0};
+    note(&o, err);
+    sdkrt_error_free(err);
+    sdkrt_stream_close(s);
+    canceller_check(&k, &o, "cancelled");
+    sdkrt_client_free(c);
+    stall_release(before);
+}
+END_TEST
+
+static sdkrt_status open_items(void *ud, const int64_t *after, const sdkrt_call_options *call,
+                               sdkrt_jstream **out, sdkrt_error **err)
+{
+    sdkrt_request *req = NULL;
+    if (make_request(NULL, after, &req, err) != SDKRT_OK)
+        return SDKRT_ERR;
+    sdkrt_status st = sdkrt_jstream_open(out, ud, req, call, &op_items, err);
+    sdkrt_request_free(req);
+    return st;
+}
+
+START_TEST(blocking_follower_cancelled)
+{
+    int before = 0;
+    sdkrt_client *c = blocking_client(&before);
+    canceller k;
+    canceller_start(&k, 1);
+    sdkrt_follow_options fo = SDKRT_FOLLOW_OPTIONS_INIT;
+    fo.cancel = k.tok;
+    sdkrt_follow *fl = NULL;
+    sdkrt_error *err = NULL;
+    ck_assert_int_eq(sdkrt_follow_new(&fl, open_items, c, &seq_spec, &fo, &err), SDKRT_OK);
+    sdkrt_follow_event ev;
+    ck_assert_int_eq(sdkrt_follow_next(fl, &ev, &err), SDKRT_STREAM_ERROR);
+    outcome o = {0};
+    note(&o, err);
+    sdkrt_error_free(err);
+    sdkrt_follow_free(fl);
+    canceller_check(&k, &o, "cancelled");
+    sdkrt_client_free(c);
+    stall_release(before);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("resolve");
@@ -342,6 +495,12 @@ int main(void)
     tcase_add_test(tc, follower_cancelled_by_its_token);
     tcase_add_test(tc, follower_ended_by_loop_free);
     suite_add_tcase(s, tc);
+    TCase *tb = tcase_create("blocking, cancelled while resolving");
+    tcase_set_timeout(tb, 60);
+    tcase_add_test(tb, blocking_send_cancelled);
+    tcase_add_test(tb, blocking_stream_cancelled);
+    tcase_add_test(tb, blocking_follower_cancelled);
+    suite_add_tcase(s, tb);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
