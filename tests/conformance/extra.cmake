@@ -43,7 +43,8 @@ if(TARGET conformance_test_sdk_opencode)
   endif()
   target_link_libraries(conformance_test_sdk_opencode PRIVATE oc)
   set_tests_properties(conformance/test_sdk_opencode PROPERTIES TIMEOUT 300
-                       ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" FIXTURES_REQUIRED opencode_server)
+                       ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" FIXTURES_REQUIRED opencode_server
+                       COST 30)
 endif()
 # --- end sdkconf ----------------------------------------------------------------------------------
 
@@ -97,7 +98,8 @@ if(TARGET sdkc-cli)
   add_test(NAME conformance/prism_corpus
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/prism-corpus.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR} -j 4)
-  set_tests_properties(conformance/prism_corpus PROPERTIES LABELS "conformance;script" TIMEOUT 600)
+  set_tests_properties(conformance/prism_corpus PROPERTIES LABELS "conformance;script" TIMEOUT 600
+                       COST 80)
 endif()
 
 # The generated TypeScript SDK against the real server (ts/live.test.ts: sessions, every page of
@@ -108,5 +110,5 @@ if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts-live.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk_live)
   set_tests_properties(conformance/ts_sdk_live PROPERTIES LABELS "conformance;script" TIMEOUT 300
-                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED opencode_server)
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED opencode_server COST 85)
 endif()
