@@ -29,10 +29,8 @@ if(TARGET sdkc-cli)
   add_test(NAME conformance/opencode
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opencode-conform.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
-  # PROCESSORS 2: with scripts/test.sh's -j3 it shares the machine with one other test at most,
-  # as at -j2 (its requests have 5 s timeouts; the server's answers slow down under load)
   set_tests_properties(conformance/opencode PROPERTIES LABELS "conformance;script" TIMEOUT 900
-                       FIXTURES_REQUIRED opencode_server PROCESSORS 2)
+                       FIXTURES_REQUIRED opencode_server COST 15)
 endif()
 
 # --- sdkconf: the generated OpenCode C SDK against the real server (test_sdk_opencode.c) ---------
@@ -46,7 +44,7 @@ if(TARGET conformance_test_sdk_opencode)
   target_link_libraries(conformance_test_sdk_opencode PRIVATE oc)
   set_tests_properties(conformance/test_sdk_opencode PROPERTIES TIMEOUT 300
                        ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" FIXTURES_REQUIRED opencode_server
-                       COST 30 PROCESSORS 2) # PROCESSORS: as conformance/opencode
+                       COST 30)
 endif()
 # --- end sdkconf ----------------------------------------------------------------------------------
 
