@@ -2,7 +2,8 @@
 # libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined).
 #   scripts/fuzz.sh --list            name the targets
 #   scripts/fuzz.sh TARGET SECONDS    build what it needs, run one target for SECONDS
-#   scripts/fuzz.sh --smoke [SECONDS] run every target briefly (CI; default 15 s each)
+#   scripts/fuzz.sh --smoke [SECONDS] run every target briefly (CI; default 15 s each, two at a
+#                                     time: FUZZ_JOBS)
 # The seed corpus is fuzz/corpus/TARGET (read-only); new inputs go to build-fuzz/corpus/TARGET.
 # A crasher is written to fuzz/crashers/TARGET/; keep it in fuzz/corpus/TARGET as a regression
 # input once fixed (CTest replays the corpus in every build).
@@ -40,7 +41,26 @@ case ${1:-} in
     secs=${2:-15}
     mapfile -t all < <(targets)
     build "${all[@]/#/fuzz_}"
-    for t in "${all[@]}"; do run "$t" "$secs"; done ;;
+    # Two targets at a time (FUZZ_JOBS): each fuzzer is one process on one core, so on two cores
+    # every target still gets SECONDS of a core; the outputs are printed in order.
+    jobs=${FUZZ_JOBS:-2} failed=0
+    declare -A pid=()
+    for i in "${!all[@]}"; do
+      t=${all[i]}
+      run "$t" "$secs" >"$BUILD/smoke-$t.out" 2>&1 &
+      pid[$t]=$!
+      if ((i + 1 >= jobs)); then
+        done_t=${all[i + 1 - jobs]}
+        wait "${pid[$done_t]}" || failed=1
+        cat "$BUILD/smoke-$done_t.out"
+      fi
+    done
+    for ((i = ${#all[@]} - jobs + 1; i < ${#all[@]}; i++)); do
+      ((i >= 0)) || continue
+      wait "${pid[${all[i]}]}" || failed=1
+      cat "$BUILD/smoke-${all[i]}.out"
+    done
+    exit "$failed" ;;
   ""|-h|--help) sed -n '2,8p' "$0" ;;
   *)
     t=$1; secs=${2:-60}

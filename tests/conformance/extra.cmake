@@ -30,13 +30,13 @@ if(TARGET sdkc-cli)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opencode-conform.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(conformance/opencode PROPERTIES LABELS "conformance;script" TIMEOUT 900
-                       FIXTURES_REQUIRED opencode_server)
+                       FIXTURES_REQUIRED opencode_server COST 15)
   # the same with -j 4: operations wait for the ids they need, so it finds what -j 1 finds
   add_test(NAME conformance/opencode_j4
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/opencode-conform.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR} -j 4)
   set_tests_properties(conformance/opencode_j4 PROPERTIES LABELS "conformance;script" TIMEOUT 900
-                       FIXTURES_REQUIRED opencode_server)
+                       FIXTURES_REQUIRED opencode_server COST 15)
 endif()
 
 # --- sdkconf: the generated OpenCode C SDK against the real server (test_sdk_opencode.c) ---------
@@ -49,7 +49,8 @@ if(TARGET conformance_test_sdk_opencode)
   endif()
   target_link_libraries(conformance_test_sdk_opencode PRIVATE oc)
   set_tests_properties(conformance/test_sdk_opencode PROPERTIES TIMEOUT 300
-                       ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" FIXTURES_REQUIRED opencode_server)
+                       ENVIRONMENT "CK_DEFAULT_TIMEOUT=120" FIXTURES_REQUIRED opencode_server
+                       COST 30)
 endif()
 # --- end sdkconf ----------------------------------------------------------------------------------
 
@@ -109,7 +110,8 @@ if(TARGET sdkc-cli)
   add_test(NAME conformance/prism_corpus
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/prism-corpus.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR} -j 4)
-  set_tests_properties(conformance/prism_corpus PROPERTIES LABELS "conformance;script" TIMEOUT 600)
+  set_tests_properties(conformance/prism_corpus PROPERTIES LABELS "conformance;script" TIMEOUT 600
+                       COST 80)
 endif()
 
 # The generated TypeScript SDK against the real server (ts/live.test.ts: sessions, every page of
@@ -120,5 +122,5 @@ if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts-live.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk_live)
   set_tests_properties(conformance/ts_sdk_live PROPERTIES LABELS "conformance;script" TIMEOUT 300
-                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED opencode_server)
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED opencode_server COST 85)
 endif()

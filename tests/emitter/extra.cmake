@@ -155,14 +155,14 @@ if(TARGET sdkc-cli AND TARGET sdkc_emit_ts)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts/run.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_sdk)
   set_tests_properties(emitter/ts_sdk PROPERTIES LABELS "emitter;script" TIMEOUT 600
-                       SKIP_RETURN_CODE 77)
+                       SKIP_RETURN_CODE 77 COST 27)
   # The OpenCode package packed with npm (prepack builds dist/), installed from its tarball into a
   # scratch project, and imported by name from a script run against the in-memory transport.
   add_test(NAME emitter/ts_package
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ts/package.sh $<TARGET_FILE:sdkc-cli>
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/ts_package)
   set_tests_properties(emitter/ts_package PROPERTIES LABELS "emitter;script" TIMEOUT 600
-                       SKIP_RETURN_CODE 77)
+                       SKIP_RETURN_CODE 77 COST 27)
 endif()
 
 # Clients grouped as the API is: GitHub by tag, Stripe by path, OpenCode's whole contract with v2
