@@ -4,8 +4,17 @@
 
 #include "emit_internal.h"
 
-/* Is op's request built from a table by the one build_request of ops.c (ops_c.c)? */
+/* Requests (ops_builder.c). Is op's request built from a table by the one build_request of
+ * ops.c? That build_request (once), op's request as a table (with build_<op> a macro over it),
+ * or a builder function of op's own. */
 bool emit_builder_table_ok(const cop *o);
+void emit_build_request(sdkc_buf *b);
+void emit_builder_table(emit_ctx *cx, sdkc_buf *b, const cop *o);
+void emit_builder(emit_ctx *cx, sdkc_buf *b, const cop *o);
+/* The calls of the operations that are not paged (ops_call.c): unary, and a stream's open,
+ * next_event and close. */
+void emit_unary(emit_ctx *cx, sdkc_buf *b, const cop *o);
+void emit_stream(emit_ctx *cx, sdkc_buf *b, const cop *o);
 /* The Accept header and the security requirements of every request of op (ops_request.c). */
 void emit_accept_and_security(emit_ctx *cx, sdkc_buf *b, const sdkc_operation *op);
 /* The same for a request built from a table: writes op's security table (sec_name, file scope)
