@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-/* ---- include/PREFIX/ops.h ---- */
-
 void emit_async_shared_h(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
 {
     const char *P = cx->prefix, *U = cx->upper;

@@ -4,8 +4,6 @@
 #include "emit_internal.h"
 #include "ops_c.h"
 
-/* ---- src/ops.c ---- */
-
 void emit_async_shared_c(emit_ctx *cx, sdkc_buf *b, const cop *ops, size_t nops)
 {
     const char *P = cx->prefix;

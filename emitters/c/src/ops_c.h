@@ -1,4 +1,4 @@
-/* The parts of the src/ops.c output kind that live in files of their own. */
+/* The parts of the src/ops.c output kind (driven by ops_c.c) that live in files of their own. */
 #ifndef SDKC_OPS_C_H
 #define SDKC_OPS_C_H
 
