@@ -1,8 +1,8 @@
 /* The C emitter's driver (sdkc_emit_c): builds the model (model*.c), warns about what the C SDK
  * cannot send as declared, and writes each output kind, one file per kind: types_h.c, types_c.c,
- * ops_h.c, ops_c.c (with ops_paged.c and ops_request.c), build_files.c, readme.c and, with
- * --tests, mock.c. The kinds share the model (emit_internal.h) and the kit (sdkc/emitkit.h)
- * only. */
+ * ops_h.c, ops_c.c (with the other ops_*.c files, joined by ops_c.h), build_files.c, readme.c
+ * and, with --tests, mock.c. The kinds share the model (emit_internal.h) and the kit
+ * (sdkc/emitkit.h) only. */
 #include "emit_internal.h"
 
 #include <ctype.h>
