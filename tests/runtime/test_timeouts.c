@@ -158,7 +158,7 @@ typedef enum mode {
     HEAD_STALL,    /* send a 200 head with a Content-Length, then nothing */
     SSE_STALL,     /* send an event-stream head, then nothing */
     LATE_ANSWER,   /* answer 200 after 800 ms */
-    SSE_LATE_EVENT /* event-stream head at once, one event after 800 ms */
+    SSE_LATE_EVENT /* event-stream head at once, one event after 2500 ms */
 } mode;
 
 static int stall_handler(void *ud, const ts_request *req, ts_conn *c)
@@ -185,7 +185,7 @@ static int stall_handler(void *ud, const ts_request *req, ts_conn *c)
         return 0;
     case SSE_LATE_EVENT:
         ts_printf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n");
-        if (ts_sleep(c, 800) != 0)
+        if (ts_sleep(c, 2500) != 0)
             return -1;
         ts_printf(c, "data: {\"n\":1}\n\n");
         ts_sleep(c, 60000);
@@ -327,8 +327,9 @@ START_TEST(stream_head_timeout_ends_with_the_head)
 {
     char msg[512];
     live l;
-    /* an event 800 ms after the head: a 200 ms head timeout does not cut the open stream */
-    live_open(&l, SSE_LATE_EVENT, 200, 200);
+    /* an event 2.5 s after the head: a 2 s head timeout does not cut the open stream (a head
+       timeout of seconds: under valgrind on a loaded machine the head itself took over 200 ms) */
+    live_open(&l, SSE_LATE_EVENT, 2000, 2000);
     ck_assert_int_eq(live_stream(&l, NULL, msg, sizeof msg), 1);
     live_close(&l);
     /* a stream that stalls after its head: only an idle timeout (opt-in) ends it */
