@@ -35,15 +35,6 @@ static bool item_op(const chain *c, const sdkc_operation *o)
     return o && (o == c->reader || o == c->updaters[0] || o == c->updaters[1] || o == c->deleter);
 }
 
-static const sdkc_param *last_path_param(const sdkc_operation *op)
-{
-    const sdkc_param *last = NULL;
-    for (size_t i = 0; i < op->nparams; i++)
-        if (op->params[i].in == SDKC_PARAM_PATH)
-            last = &op->params[i];
-    return last;
-}
-
 /* ---- OpenAPI links of the creating answer ---- */
 
 /* A link expression's value in the creating answer (new), or NULL: $response.body#/pointer,
@@ -145,7 +136,7 @@ static int step(chain *c, const sdkc_operation *op, const char *probe, probe_mod
     bool linked = l && link_case(c, l, op, &gc, &why);
     free(why);
     req_plan plan = {.mode = mode};
-    const sdkc_param *last = last_path_param(op);
+    const sdkc_param *last = conform_last_path_param(op);
     json_t *id = NULL;
     if (linked) {
         plan.gc = &gc;
@@ -234,8 +225,7 @@ static char *id_text(const json_t *v)
 }
 
 /* in-list: the collection's GET shows what the chain made, where it is certain to: the item's
- * GET served it (a POST may answer with an id and make nothing: OpenCode's permission.create
- * answers effect "allow" and keeps no request; the item's GET judges that), the list is
+ * GET served it (a POST may answer with an id and make nothing), the list is
  * not paginated and needs no parameter the run would have to invent (no required query, header
  * or cookie parameter); either it has a size parameter, asked for up to 100 items (within its
  * maximum) and answered with fewer (a short page is the last, as the runtime's page rules say),
@@ -327,7 +317,7 @@ static json_t *chain_id(chain *c, int status, const char *location)
     const sdkc_operation *items[] = {c->reader, c->updaters[0], c->updaters[1], c->deleter};
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
         const sdkc_link *l = items[i] ? link_to(c, items[i]) : NULL;
-        const sdkc_param *last = items[i] ? last_path_param(items[i]) : NULL;
+        const sdkc_param *last = items[i] ? conform_last_path_param(items[i]) : NULL;
         for (size_t j = 0; l && last && j < l->nparams; j++) {
             json_t *v = link_param(items[i], l->params[j].name) == last
                             ? link_expr(c, l->params[j].value)
@@ -339,7 +329,7 @@ static json_t *chain_id(chain *c, int status, const char *location)
     json_t *id = conform_created_id(c->creator, status, c->body, location);
     const sdkc_success *sx = conform_success_read(c->creator, status);
     for (size_t i = 0; !id && sx && i < sizeof items / sizeof items[0]; i++) {
-        const sdkc_param *last = items[i] ? last_path_param(items[i]) : NULL;
+        const sdkc_param *last = items[i] ? conform_last_path_param(items[i]) : NULL;
         const sdkc_type *t = last ? conform_unwrap_nullable(last->type) : NULL;
         const json_t *v = t && t->kind == SDKC_TYPE_STRING && t->u.str.brand
                               ? find_brand(sx->type, c->body, t->u.str.brand, 0)
@@ -373,11 +363,7 @@ void conform_chain(worker *wk, const sdkc_operation *op)
     c.updaters[1] = usable(rn, r) ? r : NULL;
     r = conform_item_op(rn, op->path, "DELETE");
     c.deleter = usable(rn, r) ? r : NULL;
-    for (size_t i = 0; i < rn->ir->nops && !c.lister; i++) {
-        const sdkc_operation *o = &rn->ir->ops[i];
-        if (strcmp(o->method, "GET") == 0 && !o->stream && strcmp(o->path, op->path) == 0)
-            c.lister = o;
-    }
+    c.lister = conform_reader_at(rn, op->path);
     if (!worth(&c, rn))
         return;
 

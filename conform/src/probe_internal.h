@@ -267,6 +267,8 @@ void conform_probe_mode_op(worker *wk, const sdkc_operation *op, const char *pro
 /* probe_stateful.c */
 const sdkc_operation *conform_item_op(const runner *rn, const char *path, const char *method);
 const sdkc_operation *conform_item_reader(const runner *rn, const char *path);
+const sdkc_operation *conform_reader_at(const runner *rn, const char *path);
+const sdkc_param *conform_last_path_param(const sdkc_operation *op);
 void conform_after_create(worker *wk, const sdkc_operation *op, const probe_out *out);
 bool conform_conditional_creation(worker *wk, const sdkc_operation *op, const char *probe);
 void conform_after_delete(worker *wk, const sdkc_operation *op, const json_t *delete_id);

@@ -21,6 +21,27 @@ const sdkc_operation *conform_item_op(const runner *rn, const char *path, const 
     return NULL;
 }
 
+/* The GET (no stream) of exactly path, or NULL. */
+const sdkc_operation *conform_reader_at(const runner *rn, const char *path)
+{
+    for (size_t i = 0; i < rn->ir->nops; i++) {
+        const sdkc_operation *o = &rn->ir->ops[i];
+        if (strcmp(o->method, "GET") == 0 && !o->stream && strcmp(o->path, path) == 0)
+            return o;
+    }
+    return NULL;
+}
+
+/* The last path parameter of op, or NULL. */
+const sdkc_param *conform_last_path_param(const sdkc_operation *op)
+{
+    const sdkc_param *last = NULL;
+    for (size_t i = 0; i < op->nparams; i++)
+        if (op->params[i].in == SDKC_PARAM_PATH)
+            last = &op->params[i];
+    return last;
+}
+
 /* The GET operation that reads one item of path + "/{param}". */
 const sdkc_operation *conform_item_reader(const runner *rn, const char *path)
 {
@@ -103,11 +124,7 @@ void conform_after_delete(worker *wk, const sdkc_operation *op, const json_t *de
     runner *rn = wk->rn;
     if (!conform_check_on(rn, CHECK_USE_AFTER))
         return;
-    const sdkc_operation *reader = NULL;
-    for (size_t k = 0; k < rn->ir->nops && !reader; k++)
-        if (strcmp(rn->ir->ops[k].method, "GET") == 0 && !rn->ir->ops[k].stream &&
-            strcmp(rn->ir->ops[k].path, op->path) == 0)
-            reader = &rn->ir->ops[k];
+    const sdkc_operation *reader = conform_reader_at(rn, op->path);
     if (reader)
         conform_probe_mode_op(wk, reader, "after-delete", MODE_AFTER_DELETE, NULL, delete_id);
 }
@@ -119,10 +136,7 @@ void conform_unknown_id_probe(worker *wk, const sdkc_operation *op)
     expectation ex = {0, NULL, NULL, NULL};
     if (conform_path_param_count(op) > 0 && conform_check_on(rn, CHECK_MISSING)) {
         sdkc_buf why_buf = SDKC_BUF_INIT;
-        const sdkc_param *last = NULL;
-        for (size_t i = 0; i < op->nparams; i++)
-            if (op->params[i].in == SDKC_PARAM_PATH)
-                last = &op->params[i];
+        const sdkc_param *last = conform_last_path_param(op);
         json_t *u = conform_unknown_value(last);
         sdkc_buf_printf(&why_buf, "an unknown %s", last->wire_name);
         /* `default` covers every status but says nothing of a 404: only an exact 404 or a 4XX
